@@ -1,0 +1,29 @@
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+
+export type Db = Database;
+
+/** One connection per process: WAL lets readers run beside the single writer; the busy timeout absorbs worker contention. */
+export function openDatabase(path: string): Db {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { create: true, strict: true });
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA foreign_keys = ON");
+  db.exec("PRAGMA busy_timeout = 5000");
+  db.exec("PRAGMA synchronous = NORMAL");
+  return db;
+}
+
+/** Writes take the lock up front (BEGIN IMMEDIATE) so two writers never deadlock upgrading a read lock. */
+export function writeTx<T>(db: Db, fn: () => T): T {
+  return db.transaction(fn).immediate();
+}
+
+export function closeDatabase(db: Db): void {
+  try {
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,23 @@
+import type { Db } from "./connection";
+import { writeTx } from "./connection";
+import { migrations } from "./migrations";
+
+/** Applies each numbered migration not yet recorded, each in its own immediate transaction; forward-only. */
+export function migrate(db: Db): number[] {
+  db.exec(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')))",
+  );
+  const applied = new Set(
+    db.query<{ version: number }, []>("SELECT version FROM schema_migrations").all().map((r) => r.version),
+  );
+  const ran: number[] = [];
+  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (applied.has(m.version)) continue;
+    writeTx(db, () => {
+      db.exec(m.sql);
+      db.query("INSERT INTO schema_migrations (version, name) VALUES (?, ?)").run(m.version, m.name);
+    });
+    ran.push(m.version);
+  }
+  return ran;
+}

@@ -1,0 +1,46 @@
+import { z } from "zod";
+
+const flag = z
+  .enum(["0", "1", "true", "false", ""])
+  .optional()
+  .transform((v) => v === "1" || v === "true");
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  CHROMIUM_PATH: z.string().min(1).optional(),
+  ALLOW_PRIVATE_TARGETS: flag,
+  ADMIN_EMAILS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? "")
+        .split(",")
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  CAPTURE_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  TRUST_PROXY: flag,
+  LLM_BASE_URL: z.url().optional(),
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().optional(),
+});
+
+export type Env = z.infer<typeof schema>;
+
+export class EnvError extends Error {}
+
+/** Validates the environment once; every bad variable gets its own line so an operator fixes them all in one go. */
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = schema.safeParse(cleaned);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => {
+    const name = issue.path.join(".") || "environment";
+    return `  ${name}: ${issue.message} (got ${JSON.stringify(source[name as string] ?? null)})`;
+  });
+  throw new EnvError(`Invalid configuration:\n${lines.join("\n")}`);
+}

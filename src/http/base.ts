@@ -1,0 +1,62 @@
+import { Elysia } from "elysia";
+import { HttpError, jsonError } from "./errors";
+import { clientIp } from "./client-ip";
+import type { RequestMetrics } from "./request-metrics";
+import { securityHeaders } from "./security-headers";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+async function readLimited(request: Request): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw new HttpError(413, "Request body is larger than 1 MB");
+  const buf = await request.arrayBuffer();
+  if (buf.byteLength > MAX_BODY_BYTES) throw new HttpError(413, "Request body is larger than 1 MB");
+  return new TextDecoder().decode(buf);
+}
+
+/**
+ * Cross-cutting behaviour for every route: bounded JSON parsing, `{error}` answers,
+ * security headers and request accounting.
+ */
+export function httpBase(opts: { metrics: RequestMetrics; trustProxy: boolean; log?: (msg: string, err: unknown) => void }) {
+  const statusOf = new WeakMap<Request, number>();
+  return new Elysia({ name: "http-base" })
+    .onRequest(({ request }) => {
+      opts.metrics.started();
+      statusOf.set(request, 200);
+    })
+    .onParse({ as: "global" }, async ({ request, contentType }) => {
+      const text = await readLimited(request);
+      if (text.trim() === "") return {};
+      if (contentType?.includes("application/json") || /^\s*[[{]/.test(text)) {
+        try {
+          return JSON.parse(text);
+        } catch {
+          throw new HttpError(400, "Malformed JSON body");
+        }
+      }
+      return text;
+    })
+    .derive({ as: "global" }, ({ request, server }) => ({ ip: clientIp(request, server, opts.trustProxy) }))
+    .onError({ as: "global" }, ({ error, code, request, path }) => {
+      let res: Response;
+      if (error instanceof HttpError) res = jsonError(error.status, error.message, error.extra, error.headers);
+      else if (code === "NOT_FOUND") res = jsonError(404, `No route for ${request.method} ${path}`);
+      else if (code === "PARSE") res = jsonError(400, "Malformed request body");
+      else if (code === "VALIDATION") res = jsonError(400, "Invalid request");
+      else {
+        opts.log?.(`unhandled error on ${request.method} ${path}`, error);
+        res = jsonError(500, "Something went wrong on our side");
+      }
+      for (const [k, v] of Object.entries(securityHeaders())) res.headers.set(k, v);
+      return res;
+    })
+    .onAfterResponse({ as: "global" }, ({ set, request, response }) => {
+      const status = response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200;
+      opts.metrics.finished(status);
+      statusOf.delete(request);
+    })
+    .onAfterHandle({ as: "global" }, ({ set }) => {
+      for (const [k, v] of Object.entries(securityHeaders())) set.headers[k] ??= v;
+    });
+}

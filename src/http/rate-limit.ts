@@ -1,0 +1,38 @@
+import { tooMany } from "./errors";
+
+interface Window {
+  count: number;
+  resetAt: number;
+}
+
+/** Fixed-window counters in memory: enough for one process, and forgotten on restart by design. */
+export class RateLimiter {
+  private readonly windows = new Map<string, Window>();
+
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Throws 429 with Retry-After when `key` is over its budget. */
+  hit(key: string): void {
+    const t = this.now();
+    let w = this.windows.get(key);
+    if (!w || w.resetAt <= t) {
+      w = { count: 0, resetAt: t + this.windowMs };
+      this.windows.set(key, w);
+      if (this.windows.size > 50_000) this.sweep(t);
+    }
+    w.count++;
+    if (w.count > this.limit) throw tooMany(Math.max(1, Math.ceil((w.resetAt - t) / 1000)));
+  }
+
+  reset(key: string): void {
+    this.windows.delete(key);
+  }
+
+  private sweep(t: number) {
+    for (const [k, w] of this.windows) if (w.resetAt <= t) this.windows.delete(k);
+  }
+}

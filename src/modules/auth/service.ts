@@ -1,0 +1,143 @@
+import type { Db } from "../../db/connection";
+import { writeTx } from "../../db/connection";
+import { HttpError, unauthorized } from "../../http/errors";
+import { newId, nowIso, randomToken, sha256 } from "../../lib/ids";
+import type { AuthAnswer, LoginInput, PublicUser, SignupInput } from "./model";
+import { type AuthRepository, type UserRow, authRepository, toPublicUser } from "./repository";
+import { type AccessTokens, REFRESH_TOKEN_TTL_SECONDS } from "./tokens";
+
+/** OWASP's argon2id floor: 19 MiB, 2 passes, 1 lane. */
+const ARGON = { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 } as const;
+const INVALID_LOGIN = "Invalid email or password";
+
+export interface Session {
+  answer: AuthAnswer;
+  refreshToken: string;
+}
+
+export interface AuthEvents {
+  onSignIn?(user: PublicUser, meta: RequestMeta): void;
+  onSignInFailed?(email: string, meta: RequestMeta): void;
+  onSignUp?(user: PublicUser, meta: RequestMeta): void;
+}
+
+export interface RequestMeta {
+  ip: string;
+  userAgent?: string;
+}
+
+export function authService(deps: {
+  db: Db;
+  tokens: AccessTokens;
+  adminEmails: string[];
+  events?: AuthEvents;
+  now?: () => number;
+}) {
+  const repo: AuthRepository = authRepository(deps.db);
+  const now = deps.now ?? Date.now;
+  // Verifying against a real hash when the e-mail is unknown keeps both failures equally slow.
+  const dummyHash = Bun.password.hash(randomToken(), ARGON);
+
+  async function issue(user: UserRow, familyId: string = newId()): Promise<Session> {
+    const refreshToken = randomToken(32);
+    repo.insertRefresh({
+      id: newId(),
+      userId: user.id,
+      familyId,
+      hash: sha256(refreshToken),
+      expiresAt: nowIso(now() + REFRESH_TOKEN_TTL_SECONDS * 1000),
+    });
+    const accessToken = await deps.tokens.issue({ sub: user.id, role: user.role, ver: user.token_version });
+    return { answer: { accessToken, user: toPublicUser(user) }, refreshToken };
+  }
+
+  return {
+    async signup(input: SignupInput, meta: RequestMeta): Promise<Session> {
+      const passwordHash = await Bun.password.hash(input.password, ARGON);
+      const email = input.email.toLowerCase();
+      const user = writeTx(deps.db, () => {
+        if (repo.findUserByEmail(email)) throw new HttpError(409, "An account with this email already exists");
+        const first = repo.countUsers() === 0;
+        const role = first || deps.adminEmails.includes(email) ? "admin" : "user";
+        const id = newId();
+        repo.insertUser({ id, email, username: input.username ?? null, passwordHash, role });
+        return repo.findUserById(id)!;
+      });
+      deps.events?.onSignUp?.(toPublicUser(user), meta);
+      return issue(user);
+    },
+
+    async login(input: LoginInput, meta: RequestMeta): Promise<Session> {
+      const user = repo.findUserByEmail(input.email.toLowerCase());
+      const ok = await Bun.password.verify(input.password, user?.password_hash ?? (await dummyHash));
+      if (!user || !ok || user.disabled) {
+        deps.events?.onSignInFailed?.(input.email.toLowerCase(), meta);
+        throw unauthorized(INVALID_LOGIN);
+      }
+      deps.events?.onSignIn?.(toPublicUser(user), meta);
+      return issue(user);
+    },
+
+    /** Rotates the refresh token. A token presented twice means it leaked: its whole family is revoked. */
+    async refresh(refreshToken: string | undefined): Promise<Session> {
+      if (!refreshToken) throw unauthorized("No session");
+      const at = nowIso(now());
+      const row = repo.findRefresh(sha256(refreshToken));
+      if (!row) throw unauthorized("Session expired");
+      if (row.used_at || row.revoked_at) {
+        repo.revokeFamily(row.family_id, at);
+        throw unauthorized("Session expired");
+      }
+      if (row.expires_at < at) throw unauthorized("Session expired");
+      const user = repo.findUserById(row.user_id);
+      if (!user || user.disabled) throw unauthorized("Session expired");
+      const consumed = writeTx(deps.db, () => {
+        if (!repo.markUsed(row.id, at)) {
+          repo.revokeFamily(row.family_id, at);
+          return false;
+        }
+        return true;
+      });
+      if (!consumed) throw unauthorized("Session expired");
+      return issue(user, row.family_id);
+    },
+
+    logout(refreshToken: string | undefined): void {
+      if (!refreshToken) return;
+      const row = repo.findRefresh(sha256(refreshToken));
+      if (row) repo.revokeFamily(row.family_id, nowIso(now()));
+    },
+
+    /** Who the refresh cookie belongs to, without rotating it: lets SSR render signed-in pages on reload. */
+    userForRefreshToken(refreshToken: string | undefined): PublicUser | null {
+      if (!refreshToken) return null;
+      const row = repo.findRefresh(sha256(refreshToken));
+      if (!row || row.used_at || row.revoked_at || row.expires_at < nowIso(now())) return null;
+      const user = repo.findUserById(row.user_id);
+      return user && !user.disabled ? toPublicUser(user) : null;
+    },
+
+    /** Resolves a bearer access token to a live user; role and disabled come from the database so changes apply at once. */
+    async userForAccessToken(token: string): Promise<PublicUser | null> {
+      const claims = await deps.tokens.verify(token);
+      if (!claims) return null;
+      const user = repo.findUserById(claims.sub);
+      if (!user || user.disabled || user.token_version !== claims.ver) return null;
+      return toPublicUser(user);
+    },
+
+    /** A short-lived token for in-process calls made on a user's behalf (server-side loaders). */
+    async accessTokenFor(userId: string): Promise<string | null> {
+      const u = repo.findUserById(userId);
+      if (!u || u.disabled) return null;
+      return deps.tokens.issue({ sub: u.id, role: u.role, ver: u.token_version });
+    },
+
+    me(userId: string): PublicUser | null {
+      const u = repo.findUserById(userId);
+      return u ? toPublicUser(u) : null;
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof authService>;

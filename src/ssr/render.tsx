@@ -1,0 +1,73 @@
+import { renderToReadableStream } from "react-dom/server";
+import { StrictMode } from "react";
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router";
+import { routes } from "../../web/routes";
+import { themeBootScript } from "../../web/features/theme/store";
+import type { ServerLoaderContext } from "../../web/lib/loader-context";
+import { securityHeaders } from "../http/security-headers";
+import { clientManifest } from "./assets";
+
+const handler = createStaticHandler(routes);
+const encoder = new TextEncoder();
+
+function head(nonce: string): string {
+  const css = clientManifest.css.map((href) => `<link rel="stylesheet" href="${href}">`).join("");
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<meta name="description" content="Design Intel compares competitor websites side by side: design, UX, copy and timing, with specific fixes.">` +
+    `<link rel="modulepreload" href="${clientManifest.entry}">${css}` +
+    `<script nonce="${nonce}">${themeBootScript}</script></head><body><div id="root">`
+  );
+}
+const TAIL = "</div></body></html>";
+
+/**
+ * Streams one page: the document head goes out at once, the React tree streams behind it,
+ * and the router's hydration payload rides in a nonce'd script.
+ */
+export async function renderPage(request: Request, context: ServerLoaderContext): Promise<Response> {
+  const result = await handler.query(request, { requestContext: context });
+  if (result instanceof Response) return result;
+
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+  const router = createStaticRouter(handler.dataRoutes, result);
+  const notFound = result.matches.some((m) => m.route.id === "not-found");
+  const status = notFound ? 404 : result.statusCode;
+
+  const app = await renderToReadableStream(
+    <StrictMode>
+      <StaticRouterProvider router={router} context={result} nonce={nonce} />
+    </StrictMode>,
+    {
+      nonce,
+      bootstrapModules: [clientManifest.entry],
+      onError(error) {
+        console.error("ssr:", error);
+      },
+    },
+  );
+
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      controller.enqueue(encoder.encode(head(nonce)));
+      const reader = app.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        controller.enqueue(value);
+      }
+      controller.enqueue(encoder.encode(TAIL));
+      controller.close();
+    },
+  });
+
+  return new Response(body, {
+    status,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      ...securityHeaders(nonce),
+    },
+  });
+}

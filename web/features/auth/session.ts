@@ -1,0 +1,78 @@
+import type { AuthAnswer, PublicUser } from "../../../src/modules/auth/model";
+import { ApiError, api, setTokenSource } from "../../lib/api";
+import { useAuth } from "./store";
+
+export const REFRESH_INTERVAL_MS = 8 * 60 * 1000;
+
+let inFlight: Promise<string | null> | null = null;
+
+async function doRefresh(): Promise<string | null> {
+  try {
+    const { accessToken } = await api<{ accessToken: string }>("/api/auth/refresh", { method: "POST" });
+    const { user } = await fetch("/api/auth/me", { headers: { authorization: `Bearer ${accessToken}` } }).then(
+      async (r) => {
+        if (!r.ok) throw new ApiError(r.status, await r.text(), undefined, r.statusText);
+        return (await r.json()) as { user: PublicUser };
+      },
+    );
+    useAuth.getState().setSession(accessToken, user);
+    return accessToken;
+  } catch {
+    useAuth.getState().clear();
+    return null;
+  }
+}
+
+/**
+ * One refresh at a time, across tabs too: refresh tokens rotate, so two tabs presenting the
+ * same cookie at once would look like a replay and end the session.
+ */
+export function refreshSession(): Promise<string | null> {
+  if (inFlight) return inFlight;
+  const locks = typeof navigator !== "undefined" ? navigator.locks : undefined;
+  inFlight = (locks ? locks.request("design-intel-refresh", doRefresh) : doRefresh()).finally(() => {
+    inFlight = null;
+  });
+  return inFlight;
+}
+
+setTokenSource({ getToken: () => useAuth.getState().accessToken, refresh: refreshSession });
+
+function validate(answer: Partial<AuthAnswer> | null): AuthAnswer {
+  if (!answer?.accessToken || !answer.user) throw new Error("Invalid response from server - missing token or user data");
+  return answer as AuthAnswer;
+}
+
+export async function login(email: string, password: string): Promise<AuthAnswer> {
+  const answer = validate(await api<AuthAnswer>("/api/auth/login", { body: { email: email.trim(), password } }));
+  useAuth.getState().setSession(answer.accessToken, answer.user);
+  return answer;
+}
+
+export async function signup(email: string, password: string, username?: string): Promise<AuthAnswer> {
+  const name = username?.trim();
+  const body = { email: email.trim(), password, ...(name ? { username: name } : {}) };
+  const answer = validate(await api<AuthAnswer>("/api/auth/signup", { body }));
+  useAuth.getState().setSession(answer.accessToken, answer.user);
+  return answer;
+}
+
+/** Clears local state whatever the server says. */
+export async function logout(): Promise<void> {
+  try {
+    await api("/api/auth/logout", { method: "POST" });
+  } catch {
+    /* the local session ends regardless */
+  } finally {
+    useAuth.getState().clear();
+  }
+}
+
+/** Refresh on start, then every 8 minutes while signed in. Returns a stop function. */
+export function startSession(): () => void {
+  void refreshSession();
+  const timer = setInterval(() => {
+    if (useAuth.getState().status === "authenticated") void refreshSession();
+  }, REFRESH_INTERVAL_MS);
+  return () => clearInterval(timer);
+}

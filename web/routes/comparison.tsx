@@ -1,0 +1,3 @@
+export function Component() {
+  return <main><h1>comparison</h1></main>;
+}

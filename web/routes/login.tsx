@@ -1,0 +1,3 @@
+export function Component() {
+  return <main><h1>login</h1></main>;
+}

@@ -1,0 +1,3 @@
+export function Component() {
+  return <main><h1>pricing</h1></main>;
+}
