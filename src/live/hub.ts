@@ -1,0 +1,64 @@
+// The one module that owns broadcasting to sockets. Services call publish(); nothing else
+// touches a socket.
+
+export type LiveMessageType =
+  | "TREND_DISCOVERED"
+  | "COMPONENT_GENERATED"
+  | "TEST_COMPLETED"
+  | "AGENT_UPDATE"
+  | "SYSTEM_METRICS"
+  | "COMPARISON_PROGRESS"
+  | "COMPARISON_STATUS"
+  | "ALERT";
+
+export interface LiveMessage {
+  type: LiveMessageType;
+  payload: unknown;
+  agentId?: string;
+}
+
+export type Audience = { kind: "all" } | { kind: "user"; userId: string } | { kind: "admins" };
+
+export interface LiveSocket {
+  userId: string;
+  role: "user" | "admin";
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+export class LiveHub {
+  private readonly sockets = new Set<LiveSocket>();
+
+  add(s: LiveSocket): void {
+    this.sockets.add(s);
+  }
+
+  remove(s: LiveSocket): void {
+    this.sockets.delete(s);
+  }
+
+  get size(): number {
+    return this.sockets.size;
+  }
+
+  publish(message: LiveMessage, to: Audience = { kind: "all" }): number {
+    const data = JSON.stringify(message);
+    let sent = 0;
+    for (const s of this.sockets) {
+      if (to.kind === "user" && s.userId !== to.userId) continue;
+      if (to.kind === "admins" && s.role !== "admin") continue;
+      s.send(data);
+      sent++;
+    }
+    return sent;
+  }
+
+  /** Ends a user's sockets (logout, disable, demote) or every non-admin's (maintenance). */
+  disconnect(filter: (s: LiveSocket) => boolean, reason: string): void {
+    for (const s of [...this.sockets]) {
+      if (!filter(s)) continue;
+      this.sockets.delete(s);
+      s.close(4001, reason);
+    }
+  }
+}
