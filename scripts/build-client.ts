@@ -17,7 +17,8 @@ const result = await Bun.build({
   minify: true,
   sourcemap: "none",
   naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
-  define: { "process.env.NODE_ENV": JSON.stringify("production") },
+  define: { "process.env.NODE_ENV": JSON.stringify(process.env.CLIENT_DEV ? "development" : "production") },
+  ...(process.env.CLIENT_DEV ? { minify: false } : {}),
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);

@@ -14,6 +14,9 @@ import { waitlistService } from "./modules/waitlist/service";
 import { serveAsset } from "./ssr/assets";
 import { renderPage } from "./ssr/render";
 
+const FAVICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#6e56cf"/><path d="M9 22V10h5.5a6 6 0 0 1 0 12z" fill="#fff"/><circle cx="23" cy="11" r="2.5" fill="#fff"/></svg>';
+
 export interface AppDeps {
   db: Db;
   env: Env;
@@ -46,6 +49,8 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     .get("/api/health", () => ({ ok: true }))
     .use(authRoutes(services.auth, limits))
     .use(waitlistRoutes(services.waitlist, limits))
+    .get("/favicon.svg", () => new Response(FAVICON, { headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" } }))
+    .get("/favicon.ico", () => new Response(FAVICON, { headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" } }))
     .get("/assets/:name", async ({ params, request }) => {
       const res = await serveAsset(params.name, request.headers.get("accept-encoding"));
       if (!res) throw notFound("No such asset");

@@ -3,8 +3,6 @@ import "./styles.css";
 import { StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { RouterProvider, createBrowserRouter } from "react-router";
-import { useAuth } from "./features/auth/store";
-import type { RootData } from "./features/auth/use-session";
 import { routes } from "./routes";
 
 declare global {
@@ -14,10 +12,6 @@ declare global {
 }
 
 const hydrationData = window.__staticRouterHydrationData;
-// The first client render must match the server's: start from the user the server rendered for.
-const root = hydrationData?.loaderData?.root as RootData | undefined;
-useAuth.getState().seed(root?.user ?? null);
-
 const router = createBrowserRouter(routes, { hydrationData });
 
 hydrateRoot(

@@ -5,6 +5,7 @@ import { startSession } from "./features/auth/session";
 import { useAuth } from "./features/auth/store";
 import type { RootData } from "./features/auth/use-session";
 import { useTheme } from "./features/theme/store";
+import { TitleSync } from "./components/layout/title-sync";
 import { Toaster } from "./components/ui/toast";
 import { isServer, serverMaintenance, serverUser } from "./lib/loader-context";
 
@@ -20,6 +21,7 @@ export function Root() {
   }, []);
   return (
     <Theme accentColor="violet" grayColor="slate" radius="large" scaling="100%" hasBackground>
+      <TitleSync />
       <Outlet />
       <Toaster />
     </Theme>

@@ -1,6 +1,6 @@
 import { renderToReadableStream } from "react-dom/server";
 import { StrictMode } from "react";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router";
+import { createStaticHandler, createStaticRouter, StaticRouterProvider, type StaticHandlerContext } from "react-router";
 import { routes } from "../../web/routes";
 import { themeBootScript } from "../../web/features/theme/store";
 import type { ServerLoaderContext } from "../../web/lib/loader-context";
@@ -10,11 +10,26 @@ import { clientManifest } from "./assets";
 const handler = createStaticHandler(routes);
 const encoder = new TextEncoder();
 
-function head(nonce: string): string {
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The deepest route's `handle.title` (a string, or a function of its loader data). */
+function pageTitle(context: StaticHandlerContext): string {
+  for (const m of [...context.matches].reverse()) {
+    const t = (m.route.handle as { title?: unknown } | undefined)?.title;
+    const title = typeof t === "function" ? t(context.loaderData[m.route.id]) : t;
+    if (typeof title === "string" && title) return `${title} · Design Intel`;
+  }
+  return "Design Intel";
+}
+
+function head(nonce: string, title: string): string {
   const css = clientManifest.css.map((href) => `<link rel="stylesheet" href="${href}">`).join("");
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
-    `<meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>` +
+    `<link rel="icon" href="/favicon.svg" type="image/svg+xml">` +
     `<meta name="description" content="Design Intel compares competitor websites side by side: design, UX, copy and timing, with specific fixes.">` +
     `<link rel="modulepreload" href="${clientManifest.entry}">${css}` +
     `<script nonce="${nonce}">${themeBootScript}</script></head><body><div id="root">`
@@ -50,7 +65,7 @@ export async function renderPage(request: Request, context: ServerLoaderContext)
 
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
-      controller.enqueue(encoder.encode(head(nonce)));
+      controller.enqueue(encoder.encode(head(nonce, pageTitle(result))));
       const reader = app.getReader();
       for (;;) {
         const { done, value } = await reader.read();

@@ -18,7 +18,6 @@ export function Protected({ children }: { children: ReactNode }) {
       <Flex align="center" justify="center" style={{ minHeight: "100vh", padding: 24 }}>
         <Card size="4" style={{ maxWidth: 480, width: "100%" }}>
           <Flex direction="column" gap="4" align="center">
-            <title>Sign in required · Design Intel</title>
             <Heading size="7" align="center">
               Hold Up There, Digital Wanderer
             </Heading>

@@ -10,16 +10,26 @@ interface AuthState {
   setSession(accessToken: string, user: PublicUser): void;
   setToken(accessToken: string): void;
   clear(): void;
-  /** The server rendered this page for `user` (or for nobody); the client starts from there. */
-  seed(user: PublicUser | null): void;
+}
+
+/**
+ * The server rendered the page for some user (or nobody) and put that in the router's hydration
+ * payload. Starting from it matters: zustand hydrates from the initial state, so it must equal
+ * what the server saw or hydration fails.
+ */
+function initialSession(): Pick<AuthState, "status" | "user"> {
+  if (typeof window === "undefined") return { status: "loading", user: null };
+  const data = (window as { __staticRouterHydrationData?: { loaderData?: { root?: { user?: PublicUser | null } } } })
+    .__staticRouterHydrationData;
+  const root = data?.loaderData?.root;
+  if (!root) return { status: "loading", user: null };
+  return root.user ? { status: "authenticated", user: root.user } : { status: "unauthenticated", user: null };
 }
 
 export const useAuth = create<AuthState>((set) => ({
-  status: "loading",
-  user: null,
+  ...initialSession(),
   accessToken: null,
   setSession: (accessToken, user) => set({ status: "authenticated", accessToken, user }),
   setToken: (accessToken) => set({ accessToken }),
   clear: () => set({ status: "unauthenticated", user: null, accessToken: null }),
-  seed: (user) => set(user ? { status: "authenticated", user } : { status: "unauthenticated", user: null }),
 }));

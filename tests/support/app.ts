@@ -1,0 +1,58 @@
+import { createApp, createServices, type AppDeps } from "../../src/app";
+import { openDatabase } from "../../src/db/connection";
+import { migrate } from "../../src/db/migrate";
+import { loadEnv } from "../../src/env";
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  limits?: AppDeps["limits"];
+  now?: () => number;
+}
+
+/** A fresh app on an in-memory database, driven through app.handle (no network). */
+export function makeTestApp(opts: TestAppOptions = {}) {
+  const db = openDatabase(":memory:");
+  migrate(db);
+  const env = loadEnv({ NODE_ENV: "test", DATA_DIR: "/tmp/design-intel-test", ...opts.env });
+  const deps: AppDeps = {
+    db,
+    env,
+    secret: new TextEncoder().encode("test-secret-test-secret-test-secret-1234"),
+    limits: opts.limits ?? { perIpPerMinute: 1000, perAccountPerMinute: 1000 },
+    now: opts.now,
+    log: () => {},
+  };
+  const services = createServices(deps);
+  const app = createApp(deps, services);
+
+  async function call(method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; raw?: string } = {}) {
+    const headers: Record<string, string> = { ...init.headers };
+    let body: string | undefined;
+    if (init.raw !== undefined) body = init.raw;
+    else if (init.body !== undefined) {
+      body = JSON.stringify(init.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const res = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
+    const text = await res.text();
+    let json: any = null;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      /* html or empty */
+    }
+    return { status: res.status, headers: res.headers, text, json };
+  }
+
+  /** Signs up a user and returns its token, cookie and user. */
+  async function signup(email = `u${Math.random().toString(36).slice(2)}@example.com`, password = "correct-horse-battery") {
+    const r = await call("POST", "/api/auth/signup", { body: { email, password } });
+    if (r.status !== 201) throw new Error(`signup failed: ${r.status} ${r.text}`);
+    const cookie = (r.headers.get("set-cookie") ?? "").split(";")[0]!;
+    return { token: r.json.accessToken as string, cookie, user: r.json.user, email, password };
+  }
+
+  const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
+  return { app, db, env, services, call, signup, auth };
+}

@@ -1,0 +1,15 @@
+// Import first in component tests: gives them a DOM, and gives it back afterwards so the API
+// tests in the same run keep Bun's own fetch, Request and Response.
+import { GlobalRegistrator } from "@happy-dom/global-registrator";
+import { afterAll, afterEach } from "bun:test";
+
+if (!GlobalRegistrator.isRegistered) GlobalRegistrator.register({ url: "http://localhost:3000/" });
+
+afterEach(async () => {
+  const { cleanup } = await import("@testing-library/react");
+  cleanup();
+});
+
+afterAll(() => {
+  if (GlobalRegistrator.isRegistered) GlobalRegistrator.unregister();
+});
