@@ -8,7 +8,9 @@ import { loadSecret } from "./lib/secret";
 function boot() {
   let env;
   try {
-    env = loadEnv();
+    // The compiled executable is the production artefact; it defaults to production mode.
+    const compiled = import.meta.url.includes("$bunfs") || import.meta.url.includes("~BUN");
+    env = loadEnv(compiled ? { NODE_ENV: "production", ...process.env } : process.env);
   } catch (e) {
     if (e instanceof EnvError) {
       console.error(e.message);

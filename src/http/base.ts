@@ -19,11 +19,9 @@ async function readLimited(request: Request): Promise<string> {
  * security headers and request accounting.
  */
 export function httpBase(opts: { metrics: RequestMetrics; trustProxy: boolean; log?: (msg: string, err: unknown) => void }) {
-  const statusOf = new WeakMap<Request, number>();
   return new Elysia({ name: "http-base" })
-    .onRequest(({ request }) => {
+    .onRequest(() => {
       opts.metrics.started();
-      statusOf.set(request, 200);
     })
     .onParse({ as: "global" }, async ({ request, contentType }) => {
       const text = await readLimited(request);
@@ -38,8 +36,12 @@ export function httpBase(opts: { metrics: RequestMetrics; trustProxy: boolean; l
       return text;
     })
     .derive({ as: "global" }, ({ request, server }) => ({ ip: clientIp(request, server, opts.trustProxy) }))
-    .onError({ as: "global" }, ({ error, code, request, path }) => {
+    .onError({ as: "global" }, ({ error: thrown, code, request, path }) => {
+      let error: unknown = thrown;
       let res: Response;
+      // Elysia wraps whatever a parser throws in its own ParseError; ours carries the real status.
+      const cause = (error as { cause?: unknown }).cause;
+      if (cause instanceof HttpError) error = cause;
       if (error instanceof HttpError) res = jsonError(error.status, error.message, error.extra, error.headers);
       else if (code === "NOT_FOUND") res = jsonError(404, `No route for ${request.method} ${path}`);
       else if (code === "PARSE") res = jsonError(400, "Malformed request body");
@@ -51,10 +53,9 @@ export function httpBase(opts: { metrics: RequestMetrics; trustProxy: boolean; l
       for (const [k, v] of Object.entries(securityHeaders())) res.headers.set(k, v);
       return res;
     })
-    .onAfterResponse({ as: "global" }, ({ set, request, response }) => {
+    .onAfterResponse({ as: "global" }, ({ set, response }) => {
       const status = response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200;
       opts.metrics.finished(status);
-      statusOf.delete(request);
     })
     .onAfterHandle({ as: "global" }, ({ set }) => {
       for (const [k, v] of Object.entries(securityHeaders())) set.headers[k] ??= v;

@@ -1,0 +1,48 @@
+// Compiles the server, its workers, migrations and client assets into one executable: dist/design-intel.
+// Run after scripts/build-client.ts (the client manifest must exist).
+import type { BunPlugin } from "bun";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+const pwRoot = join(root, "node_modules/playwright-core");
+
+/**
+ * playwright-core reads its package.json and browsers.json through paths built from __dirname,
+ * which do not exist inside the executable. Inline both files at build time.
+ */
+const inlinePlaywrightJson: BunPlugin = {
+  name: "inline-playwright-json",
+  setup(build) {
+    build.onLoad({ filter: /playwright-core[\\/]lib[\\/].*\.js$/ }, async (args) => {
+      let text = await Bun.file(args.path).text();
+      const pkg = await Bun.file(join(pwRoot, "package.json")).text();
+      const browsers = await Bun.file(join(pwRoot, "browsers.json")).text();
+      text = text.replace(
+        /require\((import_path\w*)\.default\.join\((packageRoot|linkTarget), "(package|browsers)\.json"\)\)/g,
+        (_m, _p, _root, name) => `(${name === "package" ? pkg : browsers})`,
+      );
+      return { contents: text, loader: "js" };
+    });
+  },
+};
+
+const workers = readdirSync(join(root, "src/workers"))
+  .filter((f) => f.endsWith(".worker.ts"))
+  .map((f) => join(root, "src/workers", f));
+
+const result = await Bun.build({
+  entrypoints: [join(root, "src/main.ts"), ...workers],
+  compile: { outfile: join(root, "dist/design-intel") },
+  target: "bun",
+  minify: true,
+  sourcemap: "none",
+  plugins: [inlinePlaywrightJson],
+  external: ["chromium-bidi", "electron"],
+});
+if (!result.success) {
+  for (const log of result.logs) console.error(log);
+  process.exit(1);
+}
+const size = Bun.file(join(root, "dist/design-intel")).size;
+console.log(`binary: dist/design-intel ${(size / 1024 / 1024).toFixed(1)} MiB (workers: ${workers.length})`);
