@@ -10,7 +10,7 @@ function boot() {
   try {
     // The compiled executable is the production artefact; it defaults to production mode.
     const compiled = import.meta.url.includes("$bunfs") || import.meta.url.includes("~BUN");
-    env = loadEnv(compiled ? { NODE_ENV: "production", ...process.env } : process.env);
+    env = loadEnv({ ...process.env, NODE_ENV: process.env.NODE_ENV || (compiled ? "production" : undefined) });
   } catch (e) {
     if (e instanceof EnvError) {
       console.error(e.message);

@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+
+export function freePort(): number {
+  const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = s.port!;
+  s.stop(true);
+  return port;
+}
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  proc: Subprocess;
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number>;
+}
+
+/** Starts the real server (source or compiled binary) on a free loopback port with a fresh DATA_DIR. */
+export async function startServer(opts: { cmd?: string[]; cwd?: string; env?: Record<string, string>; dataDir?: string } = {}): Promise<RunningServer> {
+  const port = freePort();
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "di-e2e-"));
+  const cmd = opts.cmd ?? ["bun", join(import.meta.dir, "../../src/main.ts")];
+  let out = "";
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    NODE_ENV: "production",
+    ...opts.env,
+  };
+  // An empty value means "leave it unset", so the server's own default applies.
+  for (const [k, v] of Object.entries(env)) if (v === "") delete env[k];
+  const proc = Bun.spawn(cmd, {
+    cwd: opts.cwd,
+    env,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const pump = async (s: ReadableStream<Uint8Array>) => {
+    for await (const chunk of s) out += new TextDecoder().decode(chunk);
+  };
+  void pump(proc.stdout as ReadableStream<Uint8Array>);
+  void pump(proc.stderr as ReadableStream<Uint8Array>);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited early (${proc.exitCode}):\n${out}`);
+    try {
+      const r = await fetch(`${url}/api/health`);
+      if (r.ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) {
+      proc.kill();
+      throw new Error(`server did not start:\n${out}`);
+    }
+    await Bun.sleep(100);
+  }
+  return {
+    url,
+    dataDir,
+    proc,
+    output: () => out,
+    async stop(signal = "SIGTERM") {
+      proc.kill(signal);
+      const code = await proc.exited;
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
