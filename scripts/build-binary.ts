@@ -38,6 +38,8 @@ const result = await Bun.build({
   minify: true,
   sourcemap: "none",
   plugins: [inlinePlaywrightJson],
+  // The bundler inlines NODE_ENV from the building process; the executable is the production artefact.
+  define: { "process.env.NODE_ENV": JSON.stringify("production") },
   external: ["chromium-bidi", "electron"],
 });
 if (!result.success) {

@@ -34,7 +34,10 @@ export type Env = z.infer<typeof schema>;
 export class EnvError extends Error {}
 
 /** Validates the environment once; every bad variable gets its own line so an operator fixes them all in one go. */
-export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+export function loadEnv(
+  // NODE_ENV is read by name so the compiled binary's build-time "production" applies.
+  source: Record<string, string | undefined> = { ...process.env, NODE_ENV: process.env.NODE_ENV },
+): Env {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
   const result = schema.safeParse(cleaned);
   if (result.success) return result.data;

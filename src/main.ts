@@ -8,9 +8,7 @@ import { loadSecret } from "./lib/secret";
 function boot() {
   let env;
   try {
-    // The compiled executable is the production artefact; it defaults to production mode.
-    const compiled = import.meta.url.includes("$bunfs") || import.meta.url.includes("~BUN");
-    env = loadEnv({ ...process.env, NODE_ENV: process.env.NODE_ENV || (compiled ? "production" : undefined) });
+    env = loadEnv();
   } catch (e) {
     if (e instanceof EnvError) {
       console.error(e.message);
