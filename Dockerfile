@@ -1,0 +1,24 @@
+# syntax=docker/dockerfile:1
+# Build stage: Bun from npm (as on a fresh machine), then the single executable.
+FROM node:20-bookworm AS build
+WORKDIR /src
+RUN npm install -g bun@1.4.5
+COPY package.json bun.lock ./
+RUN bun install --frozen-lockfile
+COPY . .
+RUN bun run build
+
+# Runtime: Debian with the system Chromium, the binary, and nothing else.
+FROM debian:bookworm-slim
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends chromium fonts-liberation fonts-noto-color-emoji ca-certificates tini \
+  && rm -rf /var/lib/apt/lists/* \
+  && useradd --system --create-home --uid 10001 app \
+  && mkdir -p /data && chown app:app /data
+COPY --from=build --chown=app:app /src/dist/design-intel /app/design-intel
+USER app
+ENV NODE_ENV=production PORT=3000 DATA_DIR=/data CHROMIUM_PATH=/usr/bin/chromium
+VOLUME ["/data"]
+EXPOSE 3000
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["/app/design-intel"]
