@@ -35,7 +35,7 @@ function head(nonce: string, title: string): string {
     `<script nonce="${nonce}">${themeBootScript}</script></head><body><div id="root">`
   );
 }
-const TAIL = "</div></body></html>";
+const TAIL_BYTES = encoder.encode("</div></body></html>");
 
 /**
  * Streams one page: the document head goes out at once, the React tree streams behind it,
@@ -63,19 +63,17 @@ export async function renderPage(request: Request, context: ServerLoaderContext)
     },
   );
 
-  const body = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      controller.enqueue(encoder.encode(head(nonce, pageTitle(result))));
-      const reader = app.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        controller.enqueue(value);
-      }
-      controller.enqueue(encoder.encode(TAIL));
-      controller.close();
-    },
-  });
+  const headBytes = encoder.encode(head(nonce, pageTitle(result)));
+  const body = app.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      start(controller) {
+        controller.enqueue(headBytes);
+      },
+      flush(controller) {
+        controller.enqueue(TAIL_BYTES);
+      },
+    }),
+  );
 
   return new Response(body, {
     status,
