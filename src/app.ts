@@ -44,8 +44,10 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   };
   const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err));
 
-  const app: Elysia = new Elysia()
-    .use(httpBase({ metrics: services.metrics, trustProxy: deps.env.TRUST_PROXY, log }))
+  // Server-side loaders call the API in-process through the finished app.
+  let handle: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
+  const app = new Elysia()
+    .use(httpBase({ metrics: services.metrics, log }))
     .get("/api/health", () => ({ ok: true }))
     .use(authRoutes(services.auth, limits))
     .use(waitlistRoutes(services.waitlist, limits))
@@ -65,12 +67,11 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
         maintenance: false,
         async fetchApi(apiPath) {
           const token = user ? await services.auth.accessTokenFor(user.id) : null;
-          return app.handle(
-            new Request(origin + apiPath, { headers: token ? { authorization: `Bearer ${token}` } : {} }),
-          );
+          return handle(new Request(origin + apiPath, { headers: token ? { authorization: `Bearer ${token}` } : {} }));
         },
       });
     });
+  handle = (request) => app.handle(request);
   return app;
 }
 

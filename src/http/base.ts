@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { HttpError, jsonError } from "./errors";
-import { clientIp } from "./client-ip";
+import { clientIpPlugin } from "./client-ip";
 import type { RequestMetrics } from "./request-metrics";
 import { securityHeaders } from "./security-headers";
 
@@ -18,7 +18,7 @@ async function readLimited(request: Request): Promise<string> {
  * Cross-cutting behaviour for every route: bounded JSON parsing, `{error}` answers,
  * security headers and request accounting.
  */
-export function httpBase(opts: { metrics: RequestMetrics; trustProxy: boolean; log?: (msg: string, err: unknown) => void }) {
+export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, err: unknown) => void }) {
   return new Elysia({ name: "http-base" })
     .onRequest(() => {
       opts.metrics.started();
@@ -35,7 +35,7 @@ export function httpBase(opts: { metrics: RequestMetrics; trustProxy: boolean; l
       }
       return text;
     })
-    .derive({ as: "global" }, ({ request, server }) => ({ ip: clientIp(request, server, opts.trustProxy) }))
+    .use(clientIpPlugin)
     .onError({ as: "global" }, ({ error: thrown, code, request, path }) => {
       let error: unknown = thrown;
       let res: Response;

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { clientIpPlugin } from "../../http/client-ip";
 import { authGuard } from "../../http/auth-guard";
 import { readCookie, serializeCookie } from "../../http/cookies";
 import { HttpError, jsonError, parseInput } from "../../http/errors";
@@ -47,6 +48,7 @@ export function authRoutes(auth: AuthService, limits: AuthLimits) {
     serializeCookie(REFRESH_COOKIE, "", { maxAgeSeconds: 0, secure: isHttps(request) });
 
   return new Elysia({ prefix: "/api/auth" })
+    .use(clientIpPlugin)
     .use(authGuard(auth.userForAccessToken))
     .post("/signup", async ({ body, ip, request, set }) => {
       limits.perIp.hit(`signup:${ip}`);
