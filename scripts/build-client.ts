@@ -1,10 +1,12 @@
 // Bundles the browser app with hashed names and writes a manifest module whose `type: "file"`
 // imports make `bun build --compile` embed every asset in the executable.
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 
 const root = join(import.meta.dir, "..");
-const outdir = join(root, "dist/client");
+const finalDir = join(root, "dist/client");
+// Build beside the live bundle and swap only on success, so a failed build leaves the last good one.
+const outdir = join(root, `dist/client.next-${process.pid}`);
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
 
@@ -22,10 +24,13 @@ const result = await Bun.build({
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);
+  rmSync(outdir, { recursive: true, force: true });
   process.exit(1);
 }
+rmSync(finalDir, { recursive: true, force: true });
+renameSync(outdir, finalDir);
 
-const files = result.outputs.map((o) => ({ path: o.path, name: basename(o.path), kind: o.kind }));
+const files = result.outputs.map((o) => ({ path: join(finalDir, basename(o.path)), name: basename(o.path), kind: o.kind }));
 const entry = files.find((f) => f.kind === "entry-point" && f.name.endsWith(".js"));
 const css = files.filter((f) => f.name.endsWith(".css"));
 if (!entry) throw new Error("client build produced no entry script");

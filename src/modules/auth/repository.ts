@@ -40,6 +40,7 @@ export function authRepository(db: Db) {
     revokeFamily: db.query<null, [string, string]>("UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL"),
     revokeUser: db.query<null, [string, string]>("UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL"),
     purgeExpired: db.query<null, [string]>("DELETE FROM refresh_tokens WHERE expires_at < ?"),
+    bumpVersion: db.query<null, [string]>("UPDATE users SET token_version = token_version + 1 WHERE id = ?"),
   };
   return {
     findUserByEmail: (email: string) => q.userByEmail.get(email),
@@ -55,6 +56,8 @@ export function authRepository(db: Db) {
     revokeFamily: (familyId: string, at: string) => q.revokeFamily.run(at, familyId),
     revokeUserTokens: (userId: string, at: string) => q.revokeUser.run(at, userId),
     purgeExpired: (at: string) => q.purgeExpired.run(at),
+    /** Access tokens carry the version they were issued at, so bumping it invalidates them all. */
+    bumpTokenVersion: (userId: string) => q.bumpVersion.run(userId),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Db } from "../../db/connection";
 import { writeTx } from "../../db/connection";
 import { HttpError, unauthorized } from "../../http/errors";
 import { newId, nowIso, randomToken, sha256 } from "../../lib/ids";
+import { isApiKey } from "../api-keys/model";
 import type { AuthAnswer, LoginInput, PublicUser, SignupInput } from "./model";
 import { type AuthRepository, type UserRow, authRepository, toPublicUser } from "./repository";
 import { type AccessTokens, REFRESH_TOKEN_TTL_SECONDS } from "./tokens";
@@ -31,6 +32,8 @@ export function authService(deps: {
   tokens: AccessTokens;
   adminEmails: string[];
   events?: AuthEvents;
+  /** Resolves a personal API key (Authorization: Bearer di_...) to its owner. */
+  apiKeyUser?: (key: string) => PublicUser | null;
   now?: () => number;
 }) {
   const repo: AuthRepository = authRepository(deps.db);
@@ -119,6 +122,7 @@ export function authService(deps: {
 
     /** Resolves a bearer access token to a live user; role and disabled come from the database so changes apply at once. */
     async userForAccessToken(token: string): Promise<PublicUser | null> {
+      if (isApiKey(token)) return deps.apiKeyUser?.(token) ?? null;
       const claims = await deps.tokens.verify(token);
       if (!claims) return null;
       const user = repo.findUserById(claims.sub);
@@ -131,6 +135,14 @@ export function authService(deps: {
       const u = repo.findUserById(userId);
       if (!u || u.disabled) return null;
       return deps.tokens.issue({ sub: u.id, role: u.role, ver: u.token_version });
+    },
+
+    /** Ends every session of a user at once: refresh tokens are revoked and outstanding access tokens stop verifying. */
+    endSessions(userId: string): void {
+      writeTx(deps.db, () => {
+        repo.bumpTokenVersion(userId);
+        repo.revokeUserTokens(userId, nowIso(now()));
+      });
     },
 
     me(userId: string): PublicUser | null {

@@ -19,8 +19,20 @@ export const createComparisonBody = z.object({
 });
 export type CreateComparisonInput = z.infer<typeof createComparisonBody>;
 
+/** Only absolute http(s) URLs with a host can be captured. */
+export function isHttpUrl(raw: string): boolean {
+  if (!URL.canParse(raw)) return false;
+  const u = new URL(raw);
+  return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
+}
+
 export const addTargetBody = z.object({
-  url: z.string({ error: "Please enter a valid URL" }).trim().min(1, "Please enter a valid URL"),
+  url: z
+    .string({ error: "Please enter a valid URL" })
+    .trim()
+    .min(1, "Please enter a valid URL")
+    .max(2048, "Please enter a valid URL")
+    .refine(isHttpUrl, "Please enter a valid URL"),
   label: z
     .string({ error: "Label is required" })
     .trim()
@@ -28,6 +40,11 @@ export const addTargetBody = z.object({
     .max(50, "Label must be under 50 characters"),
 });
 export type AddTargetInput = z.infer<typeof addTargetBody>;
+
+export const exportQuery = z.object({
+  format: z.enum(["json", "html"], { error: "Format must be json or html" }).default("json"),
+});
+export type ExportFormat = z.infer<typeof exportQuery>["format"];
 
 export type ComparisonStatus = "pending" | "running" | "completed" | "failed";
 export type TargetStatus = "pending" | "capturing" | "completed" | "failed";
@@ -47,6 +64,7 @@ export interface ComparisonDto {
   progress: ComparisonProgress | null;
 }
 
+/** Pages captured (or given up on) of all pages in the run; stage says what is happening now. */
 export interface ComparisonProgress {
   done: number;
   total: number;
@@ -99,4 +117,14 @@ export interface ComparisonProgressMessage {
   progress: ComparisonProgress | null;
   targetId?: string;
   targetStatus?: TargetStatus;
+}
+
+/** GET /api/comparisons/{id}/export?format=json */
+export interface ComparisonReport {
+  exportedAt: string;
+  comparison: ComparisonDto;
+  targets: TargetDto[];
+  snapshots: SnapshotDto[];
+  diffs: DiffDto[];
+  findings: FindingDto[];
 }

@@ -1,0 +1,129 @@
+import { Database } from "bun:sqlite";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { HttpError, notFound, parseInput } from "../../http/errors";
+import { newId, nowIso } from "../../lib/ids";
+import type { Actor } from "../audit/model";
+import type { AuditService } from "../audit/service";
+import { type BackupInfo, type BackupStatus, backupNameParam } from "./model";
+import type { AdminRepository } from "./repository";
+
+const NAME = /^design-intel-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z\.db$/;
+const FRESH_FOR_MS = 24 * 60 * 60 * 1000;
+const LAST_KEY = "backup.last";
+
+interface LastAttempt {
+  at: string;
+  ok: boolean;
+  error?: string;
+}
+
+const stampOf = (t: number) => nowIso(t).replace(/[-:.]/g, "");
+
+function createdAtOf(name: string): string | null {
+  const m = NAME.exec(name);
+  return m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.${m[7]}Z` : null;
+}
+
+/** Flushes a file (or directory entry) to disk so a crash right after cannot leave a half-written backup. */
+function fsyncPath(path: string) {
+  const fd = openSync(path, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function integrityProblem(path: string): string | null {
+  const copy = new Database(path, { readonly: true });
+  try {
+    const rows = copy.query<{ integrity_check: string }, []>("PRAGMA integrity_check").all();
+    const bad = rows.map((r) => r.integrity_check).filter((r) => r !== "ok");
+    return bad.length ? bad.slice(0, 3).join("; ") : null;
+  } finally {
+    copy.close();
+  }
+}
+
+/**
+ * Backups are whole-database copies under DATA_DIR/backups: VACUUM INTO a temporary name, an
+ * integrity check of the copy, fsync, then an atomic rename; the newest `keep` are retained.
+ */
+export function backupService(deps: { repo: AdminRepository; dataDir: string; keep: number; audit: AuditService; now?: () => number }) {
+  const now = deps.now ?? Date.now;
+  const dir = join(deps.dataDir, "backups");
+
+  function list(): BackupInfo[] {
+    if (!existsSync(dir)) return [];
+    const out: BackupInfo[] = [];
+    for (const name of readdirSync(dir)) {
+      const createdAt = createdAtOf(name);
+      if (!createdAt) continue;
+      out.push({ name, createdAt, size: statSync(join(dir, name)).size });
+    }
+    return out.sort((a, b) => b.name.localeCompare(a.name));
+  }
+
+  function prune() {
+    for (const old of list().slice(deps.keep)) rmSync(join(dir, old.name), { force: true });
+  }
+
+  return {
+    list,
+
+    create(actor: Actor): BackupInfo {
+      mkdirSync(dir, { recursive: true });
+      const tmp = join(dir, `.tmp-${newId()}.db`);
+      let t = now();
+      while (existsSync(join(dir, `design-intel-${stampOf(t)}.db`))) t++;
+      const name = `design-intel-${stampOf(t)}.db`;
+      try {
+        deps.repo.vacuumInto(tmp);
+        const problem = integrityProblem(tmp);
+        if (problem) throw new Error(`integrity check failed: ${problem}`);
+        fsyncPath(tmp);
+        renameSync(tmp, join(dir, name));
+        fsyncPath(dir);
+      } catch (e) {
+        rmSync(tmp, { force: true });
+        const error = e instanceof Error ? e.message : String(e);
+        deps.repo.putSetting(LAST_KEY, { at: nowIso(now()), ok: false, error } satisfies LastAttempt, nowIso(now()));
+        deps.audit.recordBy(actor, "admin.backup_failed", null, { error });
+        throw new HttpError(500, `Backup failed: ${error}`);
+      }
+      deps.repo.putSetting(LAST_KEY, { at: nowIso(now()), ok: true } satisfies LastAttempt, nowIso(now()));
+      prune();
+      const info = { name, createdAt: createdAtOf(name)!, size: statSync(join(dir, name)).size };
+      deps.audit.recordBy(actor, "admin.backup_created", name, { size: info.size });
+      return info;
+    },
+
+    /** The path of one backup; the name must match the backup pattern exactly, so no path can escape the folder. */
+    fileFor(actor: Actor, rawName: string): { path: string; name: string } {
+      const { name } = parseInput(backupNameParam, { name: rawName });
+      const path = join(dir, name);
+      if (!existsSync(path)) throw notFound("Backup not found");
+      deps.audit.recordBy(actor, "admin.backup_downloaded", name);
+      return { path, name };
+    },
+
+    status(): { backupStatus: BackupStatus; lastBackup: string | null; lastBackupError: string | null; backupCount: number } {
+      const all = list();
+      const newest = all[0]?.createdAt ?? null;
+      const last = deps.repo.getSetting<LastAttempt>(LAST_KEY);
+      let backupStatus: BackupStatus;
+      if (last && !last.ok) backupStatus = "failed";
+      else if (!newest) backupStatus = "none";
+      else backupStatus = now() - Date.parse(newest) < FRESH_FOR_MS ? "healthy" : "overdue";
+      return {
+        backupStatus,
+        lastBackup: newest,
+        lastBackupError: last && !last.ok ? (last.error ?? "unknown error") : null,
+        backupCount: all.length,
+      };
+    },
+  };
+}
+
+export type BackupService = ReturnType<typeof backupService>;

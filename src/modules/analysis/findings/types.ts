@@ -1,0 +1,40 @@
+import type { Extraction, Finding, Viewport } from "../../capture/model";
+
+export interface PageInput {
+  targetId: string;
+  label: string;
+  viewport: Viewport;
+  extraction: Extraction;
+}
+
+/** A rule sees one page and its competitors at the same viewport. */
+export interface RuleContext {
+  page: PageInput;
+  others: PageInput[];
+}
+
+export type Draft = Pick<Finding, "group" | "severity" | "title" | "evidence" | "fix">;
+
+export interface Rule {
+  /** Stable name; part of the finding id, so renaming a rule re-keys its findings. */
+  id: string;
+  run(ctx: RuleContext): Draft | null;
+}
+
+/** The competitor with the lowest (best) value of `pick`, ignoring pages where it is unknown. */
+export function best(pages: PageInput[], pick: (e: Extraction) => number | null): { page: PageInput; value: number } | null {
+  let found: { page: PageInput; value: number } | null = null;
+  for (const page of pages) {
+    const value = pick(page.extraction);
+    if (value === null || !Number.isFinite(value)) continue;
+    if (!found || value < found.value) found = { page, value };
+  }
+  return found;
+}
+
+export function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}

@@ -1,0 +1,123 @@
+// Screenshot handling for the layout score: decode (pngjs — pure JS, so the compiled binary needs
+// no native image library), shrink to a thumbnail with an area average, and compare thumbnails
+// with SSIM. At thumbnail scale text turns into grey bars, so SSIM measures arrangement
+// (where the blocks, images and whitespace are) rather than glyphs or brand colours.
+
+import { PNG } from "pngjs";
+import { ssim } from "ssim.js";
+
+export interface RgbaImage {
+  width: number;
+  height: number;
+  data: Uint8Array | Uint8ClampedArray;
+}
+
+/** Grey thumbnail, values 0..255. */
+export interface GrayImage {
+  width: number;
+  height: number;
+  data: Float32Array;
+}
+
+export function decodePng(bytes: Uint8Array): RgbaImage {
+  const png = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  return { width: png.width, height: png.height, data: png.data };
+}
+
+/**
+ * Area-averaging downscale to `targetWidth` (aspect kept), straight to luma (Rec. 601 weights,
+ * the ones SSIM was defined on). Every source pixel contributes to exactly the output cells it
+ * overlaps, with fractional coverage, so thin rules and text lines are not dropped or aliased.
+ */
+export function downscaleGray(img: RgbaImage, targetWidth: number): GrayImage {
+  const { width: sw, height: sh, data } = img;
+  const tw = Math.max(1, Math.min(targetWidth, sw));
+  const scale = sw / tw;
+  const th = Math.max(1, Math.round(sh / scale));
+  const out = new Float32Array(tw * th);
+  const weight = new Float32Array(tw * th);
+
+  // Column spans are the same for every row: precompute each source column's 1 or 2 target
+  // columns and coverage.
+  const colA = new Int32Array(sw);
+  const colWa = new Float32Array(sw);
+  for (let x = 0; x < sw; x++) {
+    const start = x / scale;
+    const end = (x + 1) / scale;
+    const a = Math.min(tw - 1, Math.floor(start));
+    colA[x] = a;
+    colWa[x] = Math.min(end, a + 1) - start;
+  }
+  const rowSums = new Float32Array(tw);
+  const rowWeights = new Float32Array(tw);
+  for (let y = 0; y < sh; y++) {
+    rowSums.fill(0);
+    rowWeights.fill(0);
+    let i = y * sw * 4;
+    for (let x = 0; x < sw; x++, i += 4) {
+      const alpha = data[i + 3]! / 255;
+      const luma = (0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!) * alpha + 255 * (1 - alpha);
+      const a = colA[x]!;
+      const wa = colWa[x]! * scale;
+      rowSums[a] = rowSums[a]! + luma * wa;
+      rowWeights[a] = rowWeights[a]! + wa;
+      if (wa < 1 && a + 1 < tw) {
+        rowSums[a + 1] = rowSums[a + 1]! + luma * (1 - wa);
+        rowWeights[a + 1] = rowWeights[a + 1]! + (1 - wa);
+      }
+    }
+    const start = y / scale;
+    const end = (y + 1) / scale;
+    const ty = Math.min(th - 1, Math.floor(start));
+    const wy = Math.min(1, (Math.min(end, ty + 1) - start) * scale);
+    const base = ty * tw;
+    for (let tx = 0; tx < tw; tx++) {
+      out[base + tx] = out[base + tx]! + rowSums[tx]! * wy;
+      weight[base + tx] = weight[base + tx]! + rowWeights[tx]! * wy;
+    }
+    if (wy < 1 && ty + 1 < th) {
+      const next = base + tw;
+      for (let tx = 0; tx < tw; tx++) {
+        out[next + tx] = out[next + tx]! + rowSums[tx]! * (1 - wy);
+        weight[next + tx] = weight[next + tx]! + rowWeights[tx]! * (1 - wy);
+      }
+    }
+  }
+  for (let p = 0; p < out.length; p++) out[p] = weight[p]! > 0 ? out[p]! / weight[p]! : 255;
+  return { width: tw, height: th, data: out };
+}
+
+/** Rows [top, top + height) of a thumbnail; rows past the end are padded white (empty page). */
+export function cropRows(img: GrayImage, top: number, height: number): GrayImage {
+  const out = new Float32Array(img.width * height).fill(255);
+  const from = Math.max(0, Math.min(img.height, top));
+  const to = Math.max(from, Math.min(img.height, top + height));
+  out.set(img.data.subarray(from * img.width, to * img.width), (from - top) * img.width);
+  return { width: img.width, height, data: out };
+}
+
+function toImageData(img: GrayImage): { width: number; height: number; data: Uint8ClampedArray } {
+  const data = new Uint8ClampedArray(img.width * img.height * 4);
+  for (let p = 0, i = 0; p < img.data.length; p++, i += 4) {
+    const v = img.data[p]!;
+    data[i] = v;
+    data[i + 1] = v;
+    data[i + 2] = v;
+    data[i + 3] = 255;
+  }
+  return { width: img.width, height: img.height, data };
+}
+
+/** Mean SSIM of two equally sized thumbnails, clamped to [0, 1] (negative SSIM = unrelated). */
+export function ssimGray(a: GrayImage, b: GrayImage, windowSize = 8): number {
+  if (a.width !== b.width || a.height !== b.height) throw new Error("ssimGray: size mismatch");
+  if (a.height < windowSize || a.width < windowSize) return meanAbsSimilarity(a, b);
+  const { mssim } = ssim(toImageData(a), toImageData(b), { ssim: "weber", downsample: false, windowSize });
+  return Math.max(0, Math.min(1, Number.isFinite(mssim) ? mssim : 0));
+}
+
+function meanAbsSimilarity(a: GrayImage, b: GrayImage): number {
+  let diff = 0;
+  for (let p = 0; p < a.data.length; p++) diff += Math.abs(a.data[p]! - b.data[p]!);
+  return a.data.length === 0 ? 1 : 1 - diff / a.data.length / 255;
+}

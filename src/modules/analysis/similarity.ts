@@ -1,0 +1,135 @@
+// One pair of captures (same viewport) -> the four similarity fractions plus every component
+// behind them, so the UI and the findings can show why two pages scored as they did.
+//
+// The blend (rationale in docs/decisions/0002-similarity-blend.md):
+//   colorSimilarity   = 0.55 screenshot palette + 0.20 button colours + 0.15 text colours
+//                       + 0.10 background colours   (share-weighted EMD in CIEDE2000)
+//   layoutSimilarity  = 0.50 DOM structure + 0.50 band-aligned SSIM of grey thumbnails
+//   contentSimilarity = 0.45 vocabulary cosine + 0.35 3-word shingles + 0.20 headline
+//   overallSimilarity = 0.30 colour + 0.30 layout + 0.30 content + 0.10 typography
+// Components that cannot be measured (e.g. a page with no buttons) drop out and the remaining
+// weights are renormalised, so a missing signal never reads as "different".
+// Pixel difference is deliberately absent: two brands never share pixels, so it says nothing.
+
+import type { Extraction, SimilarityScores } from "../capture/model";
+import { decodePng, type RgbaImage } from "./image";
+import { structureSimilarity } from "./layout";
+import { dominantColors } from "./palette";
+import { paletteSimilarity } from "./palette-similarity";
+import { textSimilarity } from "./text";
+import { typographySimilarity } from "./typography";
+import { visualSimilarity } from "./visual";
+
+export interface PairInput {
+  extraction: Extraction;
+  /** PNG file bytes of the full-page screenshot. */
+  png: Uint8Array;
+}
+
+export type PairScores = SimilarityScores & { components: Record<string, number> };
+
+export const BLEND = {
+  color: { dominant: 0.55, buttons: 0.2, text: 0.15, background: 0.1 },
+  layout: { structure: 0.5, ssim: 0.5 },
+  overall: { color: 0.3, layout: 0.3, content: 0.3, typography: 0.1 },
+} as const;
+
+function blend(parts: [number | null, number][]): number {
+  let sum = 0;
+  let weights = 0;
+  for (const [value, weight] of parts) {
+    if (value === null || !Number.isFinite(value)) continue;
+    sum += value * weight;
+    weights += weight;
+  }
+  return weights > 0 ? sum / weights : 0;
+}
+
+const clamp01 = (v: number) => Math.max(0, Math.min(1, v));
+const round = (v: number) => Math.round(clamp01(v) * 10_000) / 10_000;
+
+function screenPalette(ex: Extraction, img: RgbaImage): { hex: string; share: number }[] {
+  return ex.palette.dominant.length > 0 ? ex.palette.dominant : dominantColors(img.data, img.width, img.height);
+}
+
+/** Scores two already-decoded captures; scorePair() is the same from PNG bytes. */
+export function scoreDecoded(a: { extraction: Extraction; image: RgbaImage }, b: { extraction: Extraction; image: RgbaImage }): PairScores {
+  const ea = a.extraction;
+  const eb = b.extraction;
+  if (ea.viewport !== eb.viewport) throw new Error("scorePair: both captures must use the same viewport");
+
+  const dominant = paletteSimilarity(screenPalette(ea, a.image), screenPalette(eb, b.image));
+  const buttons = paletteSimilarity(ea.palette.buttons, eb.palette.buttons);
+  const text = paletteSimilarity(ea.palette.text, eb.palette.text);
+  const background = paletteSimilarity(ea.palette.background, eb.palette.background);
+  const theme = ea.palette.isDark === eb.palette.isDark ? 1 : 0;
+  const colorSimilarity = blend([
+    [dominant, BLEND.color.dominant],
+    [buttons, BLEND.color.buttons],
+    [text, BLEND.color.text],
+    [background, BLEND.color.background],
+  ]);
+
+  const structure = structureSimilarity(ea, eb);
+  const visual = visualSimilarity(a.image, b.image, ea.viewport);
+  const layoutSimilarity = blend([
+    [structure.structure, BLEND.layout.structure],
+    [visual.ssim, BLEND.layout.ssim],
+  ]);
+
+  const copy = textSimilarity(ea.copy, eb.copy);
+  const type = typographySimilarity(ea.typography, eb.typography);
+
+  const overallSimilarity = blend([
+    [colorSimilarity, BLEND.overall.color],
+    [layoutSimilarity, BLEND.overall.layout],
+    [copy.content, BLEND.overall.content],
+    [type.typography, BLEND.overall.typography],
+  ]);
+
+  const components: Record<string, number> = {
+    "color.dominant": dominant ?? Number.NaN,
+    "color.buttons": buttons ?? Number.NaN,
+    "color.text": text ?? Number.NaN,
+    "color.background": background ?? Number.NaN,
+    "color.theme": theme,
+    "layout.sequence": structure.sequence,
+    "layout.profile": structure.profile,
+    "layout.columns": structure.columns,
+    "layout.height": structure.height,
+    "layout.tokens": structure.tokens,
+    "layout.structure": structure.structure,
+    "layout.ssimFold": visual.fold,
+    "layout.ssim": visual.ssim,
+    "content.vocabulary": copy.vocabulary,
+    "content.phrasing": copy.phrasing,
+    "content.headline": copy.headline,
+    "typography.families": type.families,
+    "typography.scale": type.scale,
+    "typography.body": type.body,
+    "typography.headline": type.headline,
+    typography: type.typography,
+  };
+  // JSON has no NaN: unmeasurable components are left out rather than sent as null or 0.
+  for (const [k, v] of Object.entries(components)) {
+    if (Number.isFinite(v)) components[k] = round(v);
+    else delete components[k];
+  }
+
+  return {
+    colorSimilarity: round(colorSimilarity),
+    layoutSimilarity: round(layoutSimilarity),
+    contentSimilarity: round(copy.content),
+    overallSimilarity: round(overallSimilarity),
+    components,
+  };
+}
+
+export function scorePair(a: PairInput, b: PairInput): PairScores {
+  return scoreDecoded({ extraction: a.extraction, image: decodePng(a.png) }, { extraction: b.extraction, image: decodePng(b.png) });
+}
+
+export async function scorePairFromFiles(aPath: string, aExtraction: Extraction, bPath: string, bExtraction: Extraction): Promise<PairScores> {
+  const [pa, pb] = await Promise.all([Bun.file(aPath).bytes(), Bun.file(bPath).bytes()]);
+  return scorePair({ extraction: aExtraction, png: pa }, { extraction: bExtraction, png: pb });
+}

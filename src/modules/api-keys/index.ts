@@ -1,0 +1,26 @@
+import { Elysia } from "elysia";
+import { type BearerResolver, authGuard } from "../../http/auth-guard";
+import { parseInput } from "../../http/errors";
+import { actorOf } from "../audit/model";
+import { createApiKeyBody } from "./model";
+import type { ApiKeyService } from "./service";
+
+/** Personal keys for scripts and CI; each admin sees and revokes only their own. */
+export function apiKeyRoutes(keys: ApiKeyService, resolve: BearerResolver) {
+  return new Elysia({ prefix: "/api/admin/api-keys" })
+    .use(authGuard(resolve))
+    .get("/", ({ user }) => ({ keys: keys.list(user.id) }), { auth: "admin" })
+    .post(
+      "/",
+      ({ user, body, ip, request, set }) => {
+        const created = keys.create(actorOf(user, ip, request.headers.get("user-agent")), parseInput(createApiKeyBody, body));
+        set.status = 201;
+        set.headers["cache-control"] = "no-store";
+        return created;
+      },
+      { auth: "admin" },
+    )
+    .delete("/:id", ({ user, params, ip, request }) => ({ apiKey: keys.revoke(actorOf(user, ip, request.headers.get("user-agent")), params.id) }), {
+      auth: "admin",
+    });
+}

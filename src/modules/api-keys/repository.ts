@@ -1,0 +1,70 @@
+import type { Db } from "../../db/connection";
+import type { Role } from "../auth/model";
+import type { ApiKeyView } from "./model";
+
+interface ApiKeyRow {
+  id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface KeyOwnerRow {
+  key_id: string;
+  last_used_at: string | null;
+  id: string;
+  email: string;
+  username: string | null;
+  role: Role;
+}
+
+const toView = (r: ApiKeyRow): ApiKeyView => ({
+  id: r.id,
+  name: r.name,
+  prefix: r.prefix,
+  createdAt: r.created_at,
+  lastUsedAt: r.last_used_at,
+  revokedAt: r.revoked_at,
+});
+
+export function apiKeyRepository(db: Db) {
+  const q = {
+    insert: db.query<null, [string, string, string, string, string, string]>(
+      "INSERT INTO api_keys (id, user_id, name, prefix, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    ),
+    byId: db.query<ApiKeyRow, [string]>("SELECT * FROM api_keys WHERE id = ?"),
+    byUser: db.query<ApiKeyRow, [string]>("SELECT * FROM api_keys WHERE user_id = ? ORDER BY created_at DESC"),
+    // A key works only while it is live and its owner is enabled; the owner's role is read fresh each time.
+    owner: db.query<KeyOwnerRow, [string]>(
+      `SELECT k.id AS key_id, k.last_used_at, u.id, u.email, u.username, u.role
+         FROM api_keys k JOIN users u ON u.id = k.user_id
+        WHERE k.key_hash = ? AND k.revoked_at IS NULL AND u.disabled = 0`,
+    ),
+    touch: db.query<null, [string, string]>("UPDATE api_keys SET last_used_at = ? WHERE id = ?"),
+    revoke: db.query<null, [string, string, string]>(
+      "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL",
+    ),
+    revokeAllOf: db.query<null, [string, string]>("UPDATE api_keys SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL"),
+    countActive: db.query<{ n: number }, []>(
+      "SELECT COUNT(*) AS n FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.revoked_at IS NULL AND u.disabled = 0",
+    ),
+  };
+  return {
+    insert: (k: { id: string; userId: string; name: string; prefix: string; hash: string; at: string }) =>
+      q.insert.run(k.id, k.userId, k.name, k.prefix, k.hash, k.at),
+    find: (id: string) => {
+      const r = q.byId.get(id);
+      return r ? { ...toView(r), userId: r.user_id } : null;
+    },
+    listFor: (userId: string) => q.byUser.all(userId).map(toView),
+    ownerOf: (hash: string) => q.owner.get(hash),
+    touch: (id: string, at: string) => q.touch.run(at, id),
+    revoke: (id: string, userId: string, at: string) => q.revoke.run(at, id, userId).changes === 1,
+    revokeAllOf: (userId: string, at: string) => q.revokeAllOf.run(at, userId).changes,
+    countActive: () => q.countActive.get()?.n ?? 0,
+  };
+}

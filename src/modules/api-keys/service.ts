@@ -1,0 +1,56 @@
+import type { Db } from "../../db/connection";
+import { notFound } from "../../http/errors";
+import { newId, nowIso, randomToken, sha256 } from "../../lib/ids";
+import type { PublicUser } from "../auth/model";
+import type { Actor } from "../audit/model";
+import type { AuditService } from "../audit/service";
+import { API_KEY_PREFIX, type ApiKeyView, type CreateApiKeyInput, type CreatedApiKey, isApiKey } from "./model";
+import { apiKeyRepository } from "./repository";
+
+/** Writing last-used on every call would turn each read into a write; a minute's precision is enough. */
+const TOUCH_EVERY_MS = 60_000;
+
+export function apiKeyService(deps: { db: Db; audit: AuditService; now?: () => number }) {
+  const repo = apiKeyRepository(deps.db);
+  const now = deps.now ?? Date.now;
+
+  return {
+    /** The key is returned once; only its SHA-256 is stored (it is 256 random bits, so no slow hash is needed). */
+    create(actor: Actor & { id: string }, input: CreateApiKeyInput): CreatedApiKey {
+      const key = API_KEY_PREFIX + randomToken(32);
+      const id = newId();
+      repo.insert({ id, userId: actor.id, name: input.name, prefix: key.slice(0, 10), hash: sha256(key), at: nowIso(now()) });
+      deps.audit.recordBy(actor, "admin.api_key_created", id, { name: input.name });
+      const { userId: _, ...apiKey } = repo.find(id)!;
+      return { key, apiKey };
+    },
+
+    list: (userId: string): ApiKeyView[] => repo.listFor(userId),
+
+    /** Only the owner can revoke a key; anyone else is told it does not exist. */
+    revoke(actor: Actor & { id: string }, keyId: string): ApiKeyView {
+      const found = repo.find(keyId);
+      if (!found || found.userId !== actor.id) throw notFound("API key not found");
+      if (repo.revoke(keyId, actor.id, nowIso(now()))) deps.audit.recordBy(actor, "admin.api_key_revoked", keyId, { name: found.name });
+      const { userId: _, ...view } = repo.find(keyId)!;
+      return view;
+    },
+
+    /** Ends every key of a user (on disable). */
+    revokeAllOf: (userId: string) => repo.revokeAllOf(userId, nowIso(now())),
+
+    countActive: repo.countActive,
+
+    /** The owner of a live key, or null; plugged into the bearer resolver ahead of JWT verification. */
+    userForKey(token: string): PublicUser | null {
+      if (!isApiKey(token)) return null;
+      const row = repo.ownerOf(sha256(token));
+      if (!row) return null;
+      const t = now();
+      if (!row.last_used_at || Date.parse(row.last_used_at) < t - TOUCH_EVERY_MS) repo.touch(row.key_id, nowIso(t));
+      return { id: row.id, email: row.email, username: row.username, role: row.role };
+    },
+  };
+}
+
+export type ApiKeyService = ReturnType<typeof apiKeyService>;

@@ -1,0 +1,84 @@
+import { z } from "zod";
+
+/** Everything the audit log records; admin actions are named after what changed. */
+export const AUDIT_ACTIONS = [
+  "auth.sign_in",
+  "auth.sign_in_failed",
+  "auth.sign_up",
+  "admin.maintenance_on",
+  "admin.maintenance_off",
+  "admin.user_disabled",
+  "admin.user_enabled",
+  "admin.user_promoted",
+  "admin.user_demoted",
+  "admin.backup_created",
+  "admin.backup_failed",
+  "admin.backup_downloaded",
+  "admin.alert_settings_saved",
+  "admin.api_key_created",
+  "admin.api_key_revoked",
+  "system.started",
+  "system.stopped",
+  "system.restarted",
+  "alert.raised",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Who did something and from where; routes build it from the request, services pass it through. */
+export interface Actor {
+  id: string | null;
+  email: string | null;
+  ip?: string;
+  userAgent?: string;
+}
+
+export interface AuditInput {
+  actorId: string | null;
+  actorEmail: string | null;
+  action: AuditAction;
+  target?: string | null;
+  ip?: string | null;
+  userAgent?: string | null;
+  details?: Record<string, unknown> | null;
+}
+
+export const auditQuery = z.object({
+  page: z.coerce.number({ error: "page must be a number" }).int("page must be a whole number").min(1, "page starts at 1").default(1),
+  pageSize: z.coerce
+    .number({ error: "pageSize must be a number" })
+    .int("pageSize must be a whole number")
+    .min(1, "pageSize must be at least 1")
+    .max(100, "pageSize must be at most 100")
+    .default(25),
+  action: z.enum(AUDIT_ACTIONS, { error: "Unknown audit action" }).optional(),
+});
+export type AuditQuery = z.infer<typeof auditQuery>;
+
+export const auditEntry = z.object({
+  id: z.number(),
+  actorId: z.string().nullable(),
+  actorEmail: z.string().nullable(),
+  action: z.string(),
+  target: z.string().nullable(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+  createdAt: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntry>;
+
+export const auditPage = z.object({
+  entries: z.array(auditEntry),
+  page: z.number(),
+  pageSize: z.number(),
+  total: z.number(),
+});
+export type AuditPage = z.infer<typeof auditPage>;
+
+/** The actor of a request made by a signed-in user. */
+export const actorOf = (user: { id: string; email: string }, ip: string, userAgent: string | undefined | null): Actor => ({
+  id: user.id,
+  email: user.email,
+  ip,
+  userAgent: userAgent ?? undefined,
+});

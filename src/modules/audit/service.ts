@@ -1,0 +1,47 @@
+import type { Db } from "../../db/connection";
+import { nowIso } from "../../lib/ids";
+import type { AuthEvents } from "../auth/service";
+import type { Actor, AuditAction, AuditInput, AuditPage, AuditQuery } from "./model";
+import { auditRepository } from "./repository";
+
+/** User agents are attacker-chosen text; a bounded copy is plenty to tell browsers apart. */
+const clip = (s: string | null | undefined, n: number) => (s ? s.slice(0, n) : null);
+
+export function auditService(db: Db, now: () => number = Date.now) {
+  const repo = auditRepository(db);
+
+  function record(e: AuditInput): void {
+    repo.insert(
+      { ...e, actorEmail: clip(e.actorEmail, 254), ip: clip(e.ip, 64), userAgent: clip(e.userAgent, 300), target: clip(e.target, 300) },
+      nowIso(now()),
+    );
+  }
+
+  /** Shorthand for routes: an admin (or system) action with its actor and request origin. */
+  function recordBy(actor: Actor, action: AuditAction, target?: string | null, details?: Record<string, unknown>): void {
+    record({ actorId: actor.id, actorEmail: actor.email, action, target, ip: actor.ip, userAgent: actor.userAgent, details });
+  }
+
+  /** Sign-in, failed sign-in and sign-up, as the auth service reports them. */
+  const authEvents: AuthEvents = {
+    onSignIn: (user, meta) =>
+      record({ actorId: user.id, actorEmail: user.email, action: "auth.sign_in", ip: meta.ip, userAgent: meta.userAgent }),
+    onSignInFailed: (email, meta) =>
+      record({ actorId: null, actorEmail: email, action: "auth.sign_in_failed", ip: meta.ip, userAgent: meta.userAgent }),
+    onSignUp: (user, meta) =>
+      record({ actorId: user.id, actorEmail: user.email, action: "auth.sign_up", target: user.role, ip: meta.ip, userAgent: meta.userAgent }),
+  };
+
+  return {
+    record,
+    recordBy,
+    authEvents,
+    list(query: AuditQuery): AuditPage {
+      const { entries, total } = repo.page(query.pageSize, (query.page - 1) * query.pageSize, query.action);
+      return { entries, total, page: query.page, pageSize: query.pageSize };
+    },
+    countSince: (action: AuditAction, sinceMs: number) => repo.countSince(action, nowIso(sinceMs)),
+  };
+}
+
+export type AuditService = ReturnType<typeof auditService>;

@@ -1,0 +1,69 @@
+// Where screenshots live on disk. Paths are built only from server-made ids and always checked to
+// stay inside DATA_DIR/screenshots, so nothing a user sends can point the server at another file.
+import { mkdir, open, rm } from "node:fs/promises";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+
+export function screenshotFiles(dataDir: string) {
+  const base = resolve(dataDir);
+  const root = join(base, "screenshots");
+
+  const inside = (path: string) => {
+    const rel = relative(root, path);
+    return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+  };
+  const checked = (path: string) => {
+    if (!inside(path)) throw new Error(`screenshot path escapes the screenshot root: ${path}`);
+    return path;
+  };
+  const segment = (id: string) => {
+    if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`unsafe path segment: ${id}`);
+    return id;
+  };
+  const comparisonDir = (userId: string, comparisonId: string) =>
+    checked(join(root, segment(userId), segment(comparisonId)));
+
+  return {
+    root,
+    /** Absolute path for a new snapshot's PNG; its folder is created. */
+    async prepare(userId: string, comparisonId: string, snapshotId: string): Promise<string> {
+      const dir = comparisonDir(userId, comparisonId);
+      await mkdir(dir, { recursive: true });
+      return checked(join(dir, `${segment(snapshotId)}.png`));
+    },
+    /** What the database keeps: the path relative to DATA_DIR. */
+    toStored(absolute: string): string {
+      return relative(base, checked(resolve(absolute))).split(sep).join("/");
+    },
+    /** Back from the database to an absolute path, refusing anything outside the root. */
+    toAbsolute(stored: string): string {
+      return checked(resolve(base, stored));
+    },
+    async remove(absolute: string): Promise<void> {
+      await rm(checked(resolve(absolute)), { force: true });
+    },
+    async removeComparison(userId: string, comparisonId: string): Promise<void> {
+      await rm(comparisonDir(userId, comparisonId), { recursive: true, force: true });
+    },
+    /** For account deletion: everything a user ever captured. */
+    async removeUser(userId: string): Promise<void> {
+      await rm(checked(join(root, segment(userId))), { recursive: true, force: true });
+    },
+  };
+}
+
+export type ScreenshotFiles = ReturnType<typeof screenshotFiles>;
+
+/** Pixel size from the PNG header (IHDR), so the API reports what was really captured. */
+export async function pngSize(path: string): Promise<{ width: number; height: number } | null> {
+  const fh = await open(path, "r").catch(() => null);
+  if (!fh) return null;
+  try {
+    const buf = Buffer.alloc(24);
+    const { bytesRead } = await fh.read(buf, 0, 24, 0);
+    if (bytesRead < 24 || buf.readUInt32BE(0) !== 0x89504e47 || buf.toString("ascii", 12, 16) !== "IHDR") return null;
+    return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) };
+  } finally {
+    await fh.close();
+  }
+}
+

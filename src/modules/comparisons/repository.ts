@@ -1,0 +1,231 @@
+import type { Db } from "../../db/connection";
+import type { Viewport } from "../capture/model";
+import type { ComparisonStatus, TargetStatus } from "./model";
+
+export interface ComparisonRow {
+  id: string;
+  owner_id: string;
+  name: string;
+  description: string | null;
+  status: ComparisonStatus;
+  error: string | null;
+  progress_done: number | null;
+  progress_total: number | null;
+  progress_stage: string | null;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  target_count: number;
+}
+
+export interface TargetRow {
+  id: string;
+  comparison_id: string;
+  owner_id: string;
+  label: string;
+  url: string;
+  status: TargetStatus;
+  error: string | null;
+  created_at: string;
+}
+
+export interface SnapshotRow {
+  id: string;
+  target_id: string;
+  comparison_id: string;
+  owner_id: string;
+  viewport: Viewport;
+  captured_at: string;
+  screenshot_path: string;
+  title: string;
+  colors: string;
+  width: number;
+  height: number;
+  extraction: string;
+}
+
+export interface DiffRow {
+  id: string;
+  comparison_id: string;
+  owner_id: string;
+  viewport: Viewport;
+  target_a_id: string;
+  target_b_id: string;
+  color_similarity: number;
+  layout_similarity: number;
+  content_similarity: number;
+  overall_similarity: number;
+  components: string;
+  created_at: string;
+}
+
+export interface FindingRow {
+  id: string;
+  comparison_id: string;
+  owner_id: string;
+  target_id: string;
+  viewport: Viewport;
+  grp: string;
+  severity: string;
+  title: string;
+  evidence: string;
+  fix: string;
+  source: string;
+  position: number;
+  created_at: string;
+}
+
+const COMPARISON_COLUMNS = `c.*, (SELECT COUNT(*) FROM targets t WHERE t.comparison_id = c.id) AS target_count`;
+const VIEWPORT_ORDER = `CASE s.viewport WHEN 'desktop' THEN 0 ELSE 1 END`;
+
+export function comparisonsRepository(db: Db) {
+  const q = {
+    listComparisons: db.query<ComparisonRow, [string]>(
+      `SELECT ${COMPARISON_COLUMNS} FROM comparisons c WHERE c.owner_id = ? ORDER BY c.created_at DESC, c.rowid DESC`,
+    ),
+    comparison: db.query<ComparisonRow, [string, string]>(
+      `SELECT ${COMPARISON_COLUMNS} FROM comparisons c WHERE c.id = ? AND c.owner_id = ?`,
+    ),
+    countComparisons: db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM comparisons WHERE owner_id = ?"),
+    insertComparison: db.query<null, [string, string, string, string | null, string, string]>(
+      "INSERT INTO comparisons (id, owner_id, name, description, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+    ),
+    deleteComparison: db.query<null, [string, string]>("DELETE FROM comparisons WHERE id = ? AND owner_id = ?"),
+    markRunning: db.query<null, [number, string, string, string, string, string]>(
+      `UPDATE comparisons SET status = 'running', error = NULL, progress_done = 0, progress_total = ?, progress_stage = ?,
+         started_at = ?, completed_at = NULL, updated_at = ? WHERE id = ? AND owner_id = ?`,
+    ),
+    setProgress: db.query<null, [number, number, string, string, string]>(
+      "UPDATE comparisons SET progress_done = ?, progress_total = ?, progress_stage = ?, updated_at = ? WHERE id = ? AND status = 'running'",
+    ),
+    finish: db.query<null, [ComparisonStatus, string | null, string, string, string, string]>(
+      `UPDATE comparisons SET status = ?, error = ?, progress_stage = ?, completed_at = ?, updated_at = ?
+         WHERE id = ? AND status = 'running'`,
+    ),
+    running: db.query<ComparisonRow, []>(`SELECT ${COMPARISON_COLUMNS} FROM comparisons c WHERE c.status = 'running'`),
+
+    targets: db.query<TargetRow, [string, string]>(
+      "SELECT * FROM targets WHERE comparison_id = ? AND owner_id = ? ORDER BY created_at, rowid",
+    ),
+    target: db.query<TargetRow, [string, string]>("SELECT * FROM targets WHERE id = ? AND owner_id = ?"),
+    targetByUrl: db.query<{ id: string }, [string, string]>("SELECT id FROM targets WHERE comparison_id = ? AND url = ?"),
+    countTargets: db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM targets WHERE comparison_id = ?"),
+    insertTarget: db.query<null, [string, string, string, string, string, string]>(
+      "INSERT INTO targets (id, comparison_id, owner_id, label, url, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    ),
+    deleteTarget: db.query<null, [string, string]>("DELETE FROM targets WHERE id = ? AND owner_id = ?"),
+    allTargetsCapturing: db.query<null, [string]>(
+      "UPDATE targets SET status = 'capturing', error = NULL WHERE comparison_id = ?",
+    ),
+    setTargetStatus: db.query<null, [TargetStatus, string | null, string]>(
+      "UPDATE targets SET status = ?, error = ? WHERE id = ?",
+    ),
+    failCapturingTargets: db.query<null, [string, string]>(
+      "UPDATE targets SET status = 'failed', error = ? WHERE comparison_id = ? AND status IN ('pending', 'capturing')",
+    ),
+
+    insertSnapshot: db.query<null, [string, string, string, string, Viewport, string, string, string, string, number, number, string]>(
+      `INSERT INTO snapshots (id, target_id, comparison_id, owner_id, viewport, captured_at, screenshot_path, title, colors, width, height, extraction)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    latestSnapshots: db.query<SnapshotRow, [string, string]>(
+      `SELECT s.* FROM snapshots s JOIN targets t ON t.id = s.target_id
+         WHERE s.comparison_id = ? AND s.owner_id = ?
+           AND s.rowid = (SELECT s2.rowid FROM snapshots s2 WHERE s2.target_id = s.target_id AND s2.viewport = s.viewport
+                          ORDER BY s2.captured_at DESC, s2.rowid DESC LIMIT 1)
+         ORDER BY t.created_at, t.rowid, ${VIEWPORT_ORDER}`,
+    ),
+    snapshot: db.query<SnapshotRow, [string, string]>("SELECT * FROM snapshots WHERE id = ? AND owner_id = ?"),
+    staleSnapshots: db.query<SnapshotRow, [string, Viewport, number]>(
+      `SELECT * FROM snapshots WHERE target_id = ? AND viewport = ?
+         ORDER BY captured_at DESC, rowid DESC LIMIT -1 OFFSET ?`,
+    ),
+    deleteSnapshot: db.query<null, [string]>("DELETE FROM snapshots WHERE id = ?"),
+    snapshotPathsOfTarget: db.query<{ screenshot_path: string }, [string]>(
+      "SELECT screenshot_path FROM snapshots WHERE target_id = ?",
+    ),
+
+    diffs: db.query<DiffRow, [string, string]>(
+      `SELECT d.* FROM diffs d
+         JOIN targets a ON a.id = d.target_a_id JOIN targets b ON b.id = d.target_b_id
+         WHERE d.comparison_id = ? AND d.owner_id = ?
+         ORDER BY CASE d.viewport WHEN 'desktop' THEN 0 ELSE 1 END, a.created_at, a.rowid, b.created_at, b.rowid`,
+    ),
+    deleteDiffs: db.query<null, [string]>("DELETE FROM diffs WHERE comparison_id = ?"),
+    insertDiff: db.query<null, [string, string, string, Viewport, string, string, number, number, number, number, string, string]>(
+      `INSERT INTO diffs (id, comparison_id, owner_id, viewport, target_a_id, target_b_id, color_similarity, layout_similarity,
+         content_similarity, overall_similarity, components, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+
+    findings: db.query<FindingRow, [string, string]>(
+      "SELECT * FROM findings WHERE comparison_id = ? AND owner_id = ? ORDER BY position",
+    ),
+    deleteFindings: db.query<null, [string]>("DELETE FROM findings WHERE comparison_id = ?"),
+    insertFinding: db.query<null, [string, string, string, string, Viewport, string, string, string, string, string, string, number, string]>(
+      `INSERT INTO findings (id, comparison_id, owner_id, target_id, viewport, grp, severity, title, evidence, fix, source, position, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+  };
+
+  return {
+    listComparisons: (ownerId: string) => q.listComparisons.all(ownerId),
+    findComparison: (id: string, ownerId: string) => q.comparison.get(id, ownerId),
+    countComparisons: (ownerId: string) => q.countComparisons.get(ownerId)?.n ?? 0,
+    insertComparison: (c: { id: string; ownerId: string; name: string; description: string | null; at: string }) =>
+      q.insertComparison.run(c.id, c.ownerId, c.name, c.description, c.at, c.at),
+    deleteComparison: (id: string, ownerId: string) => q.deleteComparison.run(id, ownerId).changes === 1,
+    markRunning: (id: string, ownerId: string, total: number, stage: string, at: string) =>
+      q.markRunning.run(total, stage, at, at, id, ownerId),
+    /** Only a running comparison takes progress, so a late event from a cancelled run changes nothing. */
+    setProgress: (id: string, done: number, total: number, stage: string, at: string) =>
+      q.setProgress.run(done, total, stage, at, id).changes === 1,
+    /** Ends a run; false when it was not running (deleted or already finished). */
+    finish: (id: string, status: "completed" | "failed", error: string | null, stage: string, at: string) =>
+      q.finish.run(status, error, stage, at, at, id).changes === 1,
+    runningComparisons: () => q.running.all(),
+
+    listTargets: (comparisonId: string, ownerId: string) => q.targets.all(comparisonId, ownerId),
+    findTarget: (id: string, ownerId: string) => q.target.get(id, ownerId),
+    hasTargetUrl: (comparisonId: string, url: string) => q.targetByUrl.get(comparisonId, url) !== null,
+    countTargets: (comparisonId: string) => q.countTargets.get(comparisonId)?.n ?? 0,
+    insertTarget: (t: { id: string; comparisonId: string; ownerId: string; label: string; url: string; at: string }) =>
+      q.insertTarget.run(t.id, t.comparisonId, t.ownerId, t.label, t.url, t.at),
+    deleteTarget: (id: string, ownerId: string) => q.deleteTarget.run(id, ownerId).changes === 1,
+    markTargetsCapturing: (comparisonId: string) => q.allTargetsCapturing.run(comparisonId),
+    setTargetStatus: (id: string, status: TargetStatus, error: string | null) => q.setTargetStatus.run(status, error, id),
+    failUnfinishedTargets: (comparisonId: string, reason: string) => q.failCapturingTargets.run(reason, comparisonId),
+
+    insertSnapshot: (s: SnapshotRow) =>
+      q.insertSnapshot.run(
+        s.id, s.target_id, s.comparison_id, s.owner_id, s.viewport, s.captured_at, s.screenshot_path,
+        s.title, s.colors, s.width, s.height, s.extraction,
+      ),
+    latestSnapshots: (comparisonId: string, ownerId: string) => q.latestSnapshots.all(comparisonId, ownerId),
+    findSnapshot: (id: string, ownerId: string) => q.snapshot.get(id, ownerId),
+    /** Snapshots of one target and viewport beyond the newest `keep`, by capturedAt. */
+    staleSnapshots: (targetId: string, viewport: Viewport, keep: number) => q.staleSnapshots.all(targetId, viewport, keep),
+    deleteSnapshot: (id: string) => q.deleteSnapshot.run(id),
+    snapshotPathsOfTarget: (targetId: string) => q.snapshotPathsOfTarget.all(targetId).map((r) => r.screenshot_path),
+
+    listDiffs: (comparisonId: string, ownerId: string) => q.diffs.all(comparisonId, ownerId),
+    listFindings: (comparisonId: string, ownerId: string) => q.findings.all(comparisonId, ownerId),
+    /** The latest run's results replace the previous run's as one unit. */
+    replaceResults: (comparisonId: string, diffs: DiffRow[], findings: FindingRow[]) => {
+      q.deleteDiffs.run(comparisonId);
+      q.deleteFindings.run(comparisonId);
+      for (const d of diffs)
+        q.insertDiff.run(
+          d.id, d.comparison_id, d.owner_id, d.viewport, d.target_a_id, d.target_b_id, d.color_similarity,
+          d.layout_similarity, d.content_similarity, d.overall_similarity, d.components, d.created_at,
+        );
+      for (const f of findings)
+        q.insertFinding.run(
+          f.id, f.comparison_id, f.owner_id, f.target_id, f.viewport, f.grp, f.severity, f.title, f.evidence,
+          f.fix, f.source, f.position, f.created_at,
+        );
+    },
+  };
+}
+
+export type ComparisonsRepository = ReturnType<typeof comparisonsRepository>;

@@ -1,0 +1,272 @@
+import { existsSync } from "node:fs";
+import type { Db } from "../../db/connection";
+import { writeTx } from "../../db/connection";
+import { HttpError, conflict, notFound, unavailable } from "../../http/errors";
+import { newId, nowIso } from "../../lib/ids";
+import type { Extraction, Finding } from "../capture/model";
+import { checkTargetUrl } from "../capture/ssrf";
+import { renderHtmlReport, renderJsonReport, reportFilename } from "./export";
+import { screenshotFiles } from "./files";
+import type {
+  AddTargetInput,
+  ComparisonDto,
+  ComparisonReport,
+  CreateComparisonInput,
+  DiffDto,
+  ExportFormat,
+  FindingDto,
+  SnapshotDto,
+  TargetDto,
+} from "./model";
+import { type ComparisonRow, type DiffRow, type FindingRow, type SnapshotRow, type TargetRow, comparisonsRepository } from "./repository";
+import { type ComparisonEngine, comparisonRunner } from "./runner";
+
+export const LIMITS = {
+  targetsPerComparison: 10,
+  comparisonsPerUser: 200,
+  /** Each run holds capture slots for minutes; this keeps one account from queueing the whole pool. */
+  runningPerUser: 3,
+};
+
+const NOT_FOUND = "Comparison not found";
+
+export interface ReportFile {
+  body: string;
+  contentType: string;
+  filename: string;
+}
+
+export const toComparisonDto = (r: ComparisonRow): ComparisonDto => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  status: r.status,
+  error: r.error,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  startedAt: r.started_at,
+  completedAt: r.completed_at,
+  targetCount: r.target_count,
+  progress:
+    r.progress_total === null
+      ? null
+      : { done: r.progress_done ?? 0, total: r.progress_total, stage: r.progress_stage ?? "" },
+});
+
+export const toTargetDto = (r: TargetRow): TargetDto => ({
+  id: r.id,
+  comparisonId: r.comparison_id,
+  label: r.label,
+  url: r.url,
+  status: r.status,
+  error: r.error,
+  createdAt: r.created_at,
+});
+
+export const toSnapshotDto = (r: SnapshotRow): SnapshotDto => ({
+  id: r.id,
+  targetId: r.target_id,
+  capturedAt: r.captured_at,
+  viewport: r.viewport,
+  screenshotUrl: `/api/snapshots/${r.id}/screenshot`,
+  title: r.title,
+  colors: JSON.parse(r.colors) as string[],
+  width: r.width,
+  height: r.height,
+  extraction: JSON.parse(r.extraction) as Extraction,
+});
+
+export const toDiffDto = (r: DiffRow): DiffDto => ({
+  id: r.id,
+  comparisonId: r.comparison_id,
+  viewport: r.viewport,
+  targetAId: r.target_a_id,
+  targetBId: r.target_b_id,
+  createdAt: r.created_at,
+  colorSimilarity: r.color_similarity,
+  layoutSimilarity: r.layout_similarity,
+  contentSimilarity: r.content_similarity,
+  overallSimilarity: r.overall_similarity,
+  components: JSON.parse(r.components) as Record<string, number>,
+});
+
+export const toFindingDto = (r: FindingRow): FindingDto => ({
+  id: r.id,
+  group: r.grp as Finding["group"],
+  severity: r.severity as Finding["severity"],
+  targetId: r.target_id,
+  viewport: r.viewport,
+  title: r.title,
+  evidence: JSON.parse(r.evidence) as Record<string, string>,
+  fix: r.fix,
+  source: r.source as Finding["source"],
+});
+
+/** A URL check that throws HttpError 400 for anything the server must not fetch. */
+export type UrlCheck = (raw: string, opts: { allowPrivate: boolean }) => unknown;
+
+export interface ComparisonsDeps {
+  db: Db;
+  dataDir: string;
+  allowPrivateTargets: boolean;
+  engine?: ComparisonEngine;
+  checkUrl?: UrlCheck;
+  now?: () => number;
+  log?: (msg: string, err?: unknown) => void;
+}
+
+export function comparisonsService(deps: ComparisonsDeps) {
+  const repo = comparisonsRepository(deps.db);
+  const files = screenshotFiles(deps.dataDir);
+  const now = deps.now ?? Date.now;
+  const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err));
+  const checkUrl: UrlCheck = deps.checkUrl ?? checkTargetUrl;
+  const runner = comparisonRunner({ db: deps.db, repo, files, engine: deps.engine ?? {}, now, log });
+
+  const owned = (ownerId: string, id: string) => {
+    const c = repo.findComparison(id, ownerId);
+    if (!c) throw notFound(NOT_FOUND);
+    return c;
+  };
+
+  /** The server-side URL check decides what the URL is; its own 400 (e.g. a private address) passes through. */
+  async function vetUrl(raw: string): Promise<string> {
+    const checked = await checkUrl(raw, { allowPrivate: deps.allowPrivateTargets });
+    if (checked instanceof URL) return checked.href;
+    if (typeof checked === "string") return checked;
+    if (checked && typeof checked === "object" && "url" in checked && typeof checked.url === "string") return checked.url;
+    return new URL(raw).href;
+  }
+
+  function snapshots(ownerId: string, comparisonId: string): SnapshotDto[] {
+    owned(ownerId, comparisonId);
+    return repo.latestSnapshots(comparisonId, ownerId).map(toSnapshotDto);
+  }
+
+  return {
+    list: (ownerId: string): ComparisonDto[] => repo.listComparisons(ownerId).map(toComparisonDto),
+
+    create(ownerId: string, input: CreateComparisonInput): ComparisonDto {
+      const id = newId();
+      writeTx(deps.db, () => {
+        if (repo.countComparisons(ownerId) >= LIMITS.comparisonsPerUser)
+          throw conflict(`You can keep up to ${LIMITS.comparisonsPerUser} comparisons. Delete one to create another.`);
+        repo.insertComparison({ id, ownerId, name: input.name, description: input.description, at: nowIso(now()) });
+      });
+      return toComparisonDto(owned(ownerId, id));
+    },
+
+    get: (ownerId: string, id: string): ComparisonDto => toComparisonDto(owned(ownerId, id)),
+
+    /** Deleting a running comparison cancels its run; its screenshots go with it. */
+    async remove(ownerId: string, id: string): Promise<void> {
+      owned(ownerId, id);
+      runner.cancel(id);
+      if (!repo.deleteComparison(id, ownerId)) throw notFound(NOT_FOUND);
+      await files.removeComparison(ownerId, id).catch((e) => log("could not remove comparison screenshots", e));
+    },
+
+    listTargets(ownerId: string, comparisonId: string): TargetDto[] {
+      owned(ownerId, comparisonId);
+      return repo.listTargets(comparisonId, ownerId).map(toTargetDto);
+    },
+
+    async addTarget(ownerId: string, comparisonId: string, input: AddTargetInput): Promise<TargetDto> {
+      owned(ownerId, comparisonId);
+      const url = await vetUrl(input.url);
+      const id = newId();
+      writeTx(deps.db, () => {
+        const c = owned(ownerId, comparisonId);
+        if (c.status === "running") throw conflict("Wait for the analysis to finish before adding websites");
+        if (repo.countTargets(comparisonId) >= LIMITS.targetsPerComparison)
+          throw conflict(`A comparison can hold up to ${LIMITS.targetsPerComparison} websites`);
+        if (repo.hasTargetUrl(comparisonId, url)) throw conflict("This website is already in the comparison");
+        repo.insertTarget({ id, comparisonId, ownerId, label: input.label, url, at: nowIso(now()) });
+      });
+      return toTargetDto(repo.findTarget(id, ownerId)!);
+    },
+
+    async removeTarget(ownerId: string, targetId: string): Promise<void> {
+      const paths = writeTx(deps.db, () => {
+        const t = repo.findTarget(targetId, ownerId);
+        if (!t) throw notFound("Website not found");
+        const c = owned(ownerId, t.comparison_id);
+        if (c.status === "running") throw conflict("Websites cannot be removed while the analysis is running");
+        const stored = repo.snapshotPathsOfTarget(targetId);
+        repo.deleteTarget(targetId, ownerId);
+        return stored;
+      });
+      for (const p of paths)
+        await files.remove(files.toAbsolute(p)).catch((e) => log("could not remove target screenshot", e));
+    },
+
+    start(ownerId: string, comparisonId: string): ComparisonDto {
+      if (!runner.available) throw unavailable("Website capture is not available on this server right now");
+      const { comparison, targets } = writeTx(deps.db, () => {
+        const c = owned(ownerId, comparisonId);
+        if (c.status === "running") throw conflict("This comparison is already running");
+        const targets = repo.listTargets(comparisonId, ownerId);
+        if (targets.length < 2) throw new HttpError(400, "At least 2 websites are required to run a comparison");
+        const running = repo.listComparisons(ownerId).filter((x) => x.status === "running").length;
+        if (running >= LIMITS.runningPerUser)
+          throw new HttpError(429, `You already have ${running} analyses running. Wait for one to finish.`);
+        repo.markRunning(comparisonId, ownerId, targets.length * 2, "Waiting for a capture slot", nowIso(now()));
+        repo.markTargetsCapturing(comparisonId);
+        return { comparison: owned(ownerId, comparisonId), targets: repo.listTargets(comparisonId, ownerId) };
+      });
+      runner.launch({ ownerId, comparisonId, name: comparison.name }, targets);
+      return toComparisonDto(comparison);
+    },
+
+    snapshots,
+
+    diffs(ownerId: string, comparisonId: string): DiffDto[] {
+      owned(ownerId, comparisonId);
+      return repo.listDiffs(comparisonId, ownerId).map(toDiffDto);
+    },
+
+    findings(ownerId: string, comparisonId: string): FindingDto[] {
+      owned(ownerId, comparisonId);
+      return repo.listFindings(comparisonId, ownerId).map(toFindingDto);
+    },
+
+    /** Absolute path of a snapshot's PNG, for its owner only. */
+    screenshotPath(ownerId: string, snapshotId: string): string {
+      const s = repo.findSnapshot(snapshotId, ownerId);
+      if (!s) throw notFound("Screenshot not found");
+      const path = files.toAbsolute(s.screenshot_path);
+      if (!existsSync(path)) throw notFound("Screenshot not found");
+      return path;
+    },
+
+    /** The report as a download: JSON, or one self-contained HTML file with the screenshots inlined. */
+    async exportReport(ownerId: string, comparisonId: string, format: ExportFormat): Promise<ReportFile> {
+      const comparison = toComparisonDto(owned(ownerId, comparisonId));
+      const rows = repo.latestSnapshots(comparisonId, ownerId);
+      const report: ComparisonReport = {
+        exportedAt: nowIso(now()),
+        comparison,
+        targets: repo.listTargets(comparisonId, ownerId).map(toTargetDto),
+        snapshots: rows.map(toSnapshotDto),
+        diffs: repo.listDiffs(comparisonId, ownerId).map(toDiffDto),
+        findings: repo.listFindings(comparisonId, ownerId).map(toFindingDto),
+      };
+      const filename = reportFilename(comparison.name, format);
+      if (format === "json") return { body: renderJsonReport(report), contentType: "application/json; charset=utf-8", filename };
+      const images = new Map<string, string>();
+      for (const r of rows) {
+        const file = Bun.file(files.toAbsolute(r.screenshot_path));
+        if (!(await file.exists())) continue;
+        images.set(r.id, `data:image/png;base64,${Buffer.from(await file.arrayBuffer()).toString("base64")}`);
+      }
+      return { body: renderHtmlReport(report, images), contentType: "text/html; charset=utf-8", filename };
+    },
+
+    recoverInterruptedRuns: () => runner.recoverInterruptedRuns(),
+    /** Resolves when no run is in flight (tests, shutdown). */
+    whenIdle: () => runner.idle(),
+    removeUserFiles: (userId: string) => files.removeUser(userId),
+  };
+}
+
+export type ComparisonsService = ReturnType<typeof comparisonsService>;

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { roleSchema } from "../auth/model";
+
+export const userListQuery = z.object({
+  page: z.coerce.number({ error: "page must be a number" }).int("page must be a whole number").min(1, "page starts at 1").default(1),
+  pageSize: z.coerce
+    .number({ error: "pageSize must be a number" })
+    .int("pageSize must be a whole number")
+    .min(1, "pageSize must be at least 1")
+    .max(100, "pageSize must be at most 100")
+    .default(25),
+  q: z.string().trim().max(100, "Search must be under 100 characters").optional(),
+});
+export type UserListQuery = z.infer<typeof userListQuery>;
+
+export const updateUserBody = z
+  .object({
+    disabled: z.boolean({ error: "disabled must be true or false" }).optional(),
+    role: roleSchema.optional(),
+  })
+  .refine((b) => b.disabled !== undefined || b.role !== undefined, "Nothing to change: send disabled or role");
+export type UpdateUserInput = z.infer<typeof updateUserBody>;
+
+export const managedUser = z.object({
+  id: z.string(),
+  email: z.string(),
+  username: z.string().nullable(),
+  role: roleSchema,
+  disabled: z.boolean(),
+  createdAt: z.string(),
+  lastSignInAt: z.string().nullable(),
+});
+export type ManagedUser = z.infer<typeof managedUser>;
+
+export const userPage = z.object({
+  users: z.array(managedUser),
+  page: z.number(),
+  pageSize: z.number(),
+  total: z.number(),
+});
+export type UserPage = z.infer<typeof userPage>;

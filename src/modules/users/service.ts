@@ -1,0 +1,67 @@
+import type { Db } from "../../db/connection";
+import { writeTx } from "../../db/connection";
+import { badRequest, conflict, notFound } from "../../http/errors";
+import type { LiveHub } from "../../live/hub";
+import type { Actor, AuditAction } from "../audit/model";
+import type { AuditService } from "../audit/service";
+import type { ManagedUser, UpdateUserInput, UserListQuery, UserPage } from "./model";
+import { usersRepository } from "./repository";
+
+export interface UsersDeps {
+  db: Db;
+  audit: AuditService;
+  /** Ends a user's sessions: refresh tokens revoked, access tokens invalidated. */
+  endSessions(userId: string): void;
+  /** Revokes every API key of a user. */
+  revokeApiKeys(userId: string): void;
+  live: Pick<LiveHub, "disconnect">;
+}
+
+export function usersService(deps: UsersDeps) {
+  const repo = usersRepository(deps.db);
+
+  return {
+    list(query: UserListQuery): UserPage {
+      const { users, total } = repo.page(query.q, query.pageSize, (query.page - 1) * query.pageSize);
+      return { users, total, page: query.page, pageSize: query.pageSize };
+    },
+
+    counts: repo.counts,
+
+    /**
+     * Disable/enable and promote/demote. Losing access (disable, demote) applies on the user's next
+     * request: their sessions, keys (on disable) and sockets end here, and every request re-reads the role.
+     */
+    update(actor: Actor & { id: string }, id: string, patch: UpdateUserInput): ManagedUser {
+      const losesPower = patch.disabled === true || patch.role === "user";
+      const changes: AuditAction[] = [];
+      writeTx(deps.db, () => {
+        const target = repo.find(id);
+        if (!target) throw notFound("User not found");
+        if (id === actor.id && losesPower) throw badRequest("You can't disable or demote your own account");
+        // Checked inside the write lock, so two admins demoting each other cannot leave nobody in charge.
+        if (losesPower && target.role === "admin" && !target.disabled && repo.activeAdminsExcept(id) === 0)
+          throw conflict("At least one active admin must remain");
+        if (patch.disabled !== undefined && patch.disabled !== target.disabled) {
+          repo.setDisabled(id, patch.disabled);
+          changes.push(patch.disabled ? "admin.user_disabled" : "admin.user_enabled");
+        }
+        if (patch.role !== undefined && patch.role !== target.role) {
+          repo.setRole(id, patch.role);
+          changes.push(patch.role === "admin" ? "admin.user_promoted" : "admin.user_demoted");
+        }
+      });
+      const user = repo.find(id)!;
+      const disabled = changes.includes("admin.user_disabled");
+      if (disabled || changes.includes("admin.user_demoted")) {
+        deps.endSessions(id);
+        if (disabled) deps.revokeApiKeys(id);
+        deps.live.disconnect((s) => s.userId === id, disabled ? "Account disabled" : "Role changed");
+      }
+      for (const action of changes) deps.audit.recordBy(actor, action, user.email, { userId: id });
+      return user;
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof usersService>;
