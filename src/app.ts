@@ -5,10 +5,31 @@ import { httpBase } from "./http/base";
 import { readCookie } from "./http/cookies";
 import { notFound } from "./http/errors";
 import { RateLimiter } from "./http/rate-limit";
+import { maintenanceGate } from "./http/maintenance";
 import { RequestMetrics } from "./http/request-metrics";
+import { LiveHub } from "./live/hub";
+import { activityRoutes } from "./modules/activity";
+import { activityService } from "./modules/activity/service";
+import { adminRoutes } from "./modules/admin";
+import { agentsRoutes } from "./modules/agents";
+import type { Cadence } from "./modules/agents/engine/engine";
+import { agentsService } from "./modules/agents/service";
+import { MAINTENANCE_MESSAGE } from "./modules/admin/model";
+import { adminService } from "./modules/admin/service";
+import { apiKeyRoutes } from "./modules/api-keys";
+import { apiKeyService } from "./modules/api-keys/service";
+import { auditRoutes } from "./modules/audit";
+import { auditService } from "./modules/audit/service";
 import { REFRESH_COOKIE, authRoutes } from "./modules/auth";
 import { authService } from "./modules/auth/service";
 import { accessTokens } from "./modules/auth/tokens";
+import { comparisonRoutes } from "./modules/comparisons";
+import type { ComparisonEngine } from "./modules/comparisons/runner";
+import { comparisonsService } from "./modules/comparisons/service";
+import { systemRoutes } from "./modules/system";
+import { systemService } from "./modules/system/service";
+import { usersRoutes } from "./modules/users";
+import { usersService } from "./modules/users/service";
 import { waitlistRoutes } from "./modules/waitlist";
 import { waitlistService } from "./modules/waitlist/service";
 import { serveAsset } from "./ssr/assets";
@@ -25,14 +46,30 @@ export interface AppDeps {
   /** Per-IP and per-account budgets; tests tighten them. */
   limits?: { perIpPerMinute: number; perAccountPerMinute: number };
   log?: (msg: string, err?: unknown) => void;
+  /** Capture pool, analyser, findings, live publish and activity for comparison runs (main.ts wires the real ones). */
+  comparisonEngine?: ComparisonEngine;
+  /** Agent cadences (tests shorten them). */
+  agentCadence?: Partial<Cadence>;
 }
 
 export function createServices(deps: AppDeps) {
   const tokens = accessTokens(deps.secret, deps.now);
-  const auth = authService({ db: deps.db, tokens, adminEmails: deps.env.ADMIN_EMAILS, now: deps.now });
+  const live = new LiveHub();
+  const audit = auditService(deps.db, deps.now);
+  const apiKeys = apiKeyService({ db: deps.db, audit, now: deps.now });
+  const auth = authService({ db: deps.db, tokens, adminEmails: deps.env.ADMIN_EMAILS, events: audit.authEvents, apiKeyUser: apiKeys.userForKey, now: deps.now });
   const waitlist = waitlistService(deps.db);
   const metrics = new RequestMetrics(undefined, deps.now);
-  return { tokens, auth, waitlist, metrics };
+  const comparisons = comparisonsService({ db: deps.db, dataDir: deps.env.DATA_DIR, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, engine: deps.comparisonEngine, now: deps.now, log: deps.log });
+  const users = usersService({ db: deps.db, audit, endSessions: auth.endSessions, revokeApiKeys: apiKeys.revokeAllOf, live });
+  const activity = activityService(deps.db, deps.now);
+  const admin = adminService({ db: deps.db, env: deps.env, requests: metrics, live, audit, activity, userCounts: users.counts, activeApiKeys: apiKeys.countActive, log: deps.log, now: deps.now });
+  const system = systemService({
+    db: deps.db, hub: live, activity, now: deps.now, log: deps.log, cadence: deps.agentCadence,
+    onChange: (action, actor) => audit.recordBy({ id: actor?.id ?? null, email: actor?.email ?? null }, action),
+  });
+  const agents = agentsService({ db: deps.db, now: deps.now, onSettingsChanged: () => system.poke() });
+  return { tokens, auth, waitlist, metrics, comparisons, live, audit, apiKeys, users, admin, activity, system, agents };
 }
 export type Services = ReturnType<typeof createServices>;
 
@@ -48,9 +85,18 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   let handle: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
   const app = new Elysia()
     .use(httpBase({ metrics: services.metrics, log }))
+    .use(maintenanceGate({ isOn: services.admin.maintenance.isOn, resolve: services.auth.userForAccessToken, message: MAINTENANCE_MESSAGE }))
     .get("/api/health", () => ({ ok: true }))
     .use(authRoutes(services.auth, limits))
     .use(waitlistRoutes(services.waitlist, limits))
+    .use(adminRoutes(services.admin, services.auth.userForAccessToken))
+    .use(usersRoutes(services.users, services.auth.userForAccessToken))
+    .use(auditRoutes(services.audit, services.auth.userForAccessToken))
+    .use(apiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
+    .use(comparisonRoutes(services.comparisons, services.auth))
+    .use(activityRoutes(services.activity, services.auth.userForAccessToken))
+    .use(agentsRoutes(services.agents, services.auth.userForAccessToken, { now: deps.now }))
+    .use(systemRoutes(services.system, services.auth.userForAccessToken))
     .get("/favicon.svg", () => new Response(FAVICON, { headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" } }))
     .get("/favicon.ico", () => new Response(FAVICON, { headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" } }))
     .get("/assets/:name", async ({ params, request }) => {
@@ -64,7 +110,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
       const origin = new URL(request.url).origin;
       return renderPage(request, {
         user,
-        maintenance: false,
+        maintenance: services.admin.maintenance.isOn(),
         async fetchApi(apiPath) {
           const token = user ? await services.auth.accessTokenFor(user.id) : null;
           return handle(new Request(origin + apiPath, { headers: token ? { authorization: `Bearer ${token}` } : {} }));

@@ -27,6 +27,10 @@ const schema = z.object({
   LLM_BASE_URL: z.url().optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().optional(),
+  /** How many verified database backups DATA_DIR/backups keeps. */
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(365).default(7),
+  /** Slack-compatible incoming webhook for admin alert chat notifications. */
+  ALERT_WEBHOOK_URL: z.url().optional(),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -4,6 +4,9 @@ import { closeDatabase, openDatabase } from "./db/connection";
 import { migrate } from "./db/migrate";
 import { EnvError, loadEnv } from "./env";
 import { loadSecret } from "./lib/secret";
+import { liveSockets } from "./live/ws";
+import { REFRESH_COOKIE } from "./modules/auth";
+import { MAINTENANCE_MESSAGE } from "./modules/admin/model";
 
 function boot() {
   let env;
@@ -25,11 +28,20 @@ function boot() {
   const services = createServices(deps);
   const app = createApp(deps, services);
 
+  const live = liveSockets({
+    hub: services.live,
+    userForAccessToken: services.auth.userForAccessToken,
+    userForRefreshToken: services.auth.userForRefreshToken,
+    refreshCookie: REFRESH_COOKIE,
+    refuse: (u) => (u.role !== "admin" && services.admin.maintenance.isOn() ? MAINTENANCE_MESSAGE : null),
+  });
+
   const server = Bun.serve({
     port: env.PORT,
     hostname: env.HOST,
     maxRequestBodySize: 2 * 1024 * 1024,
-    fetch: (req, srv) => app.handle(req),
+    fetch: (req, srv) => live.route(req, srv) ?? app.handle(req),
+    websocket: live.websocket,
     error(err) {
       console.error("server error", err);
       return new Response(JSON.stringify({ error: "Something went wrong on our side" }), {
@@ -39,12 +51,19 @@ function boot() {
     },
   });
   console.log(`Design Intel listening on http://localhost:${server.port} (data: ${dataDir}, ${env.NODE_ENV})`);
+  // An agent system that was on before the restart comes back on.
+  void services.system.resume();
+  // Host metrics to admins' sockets every few seconds, and the alert-threshold checks.
+  services.admin.sampler.start();
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: draining requests`);
+    services.admin.sampler.stop();
+    await services.system.shutdown();
+    services.live.disconnect(() => true, "Server restarting", 1001);
     await server.stop(false);
     closeDatabase(db);
     console.log("stopped cleanly");

@@ -1,6 +1,7 @@
 // Each migration is imported as text so `bun build --compile` embeds it in the binary.
 import m0001 from "../../migrations/0001_init.sql" with { type: "text" };
 import m0002 from "../../migrations/0002_comparisons.sql" with { type: "text" };
+import m0003 from "../../migrations/0003_agents.sql" with { type: "text" };
 import m0004 from "../../migrations/0004_admin.sql" with { type: "text" };
 
 export interface Migration {
@@ -12,5 +13,6 @@ export interface Migration {
 export const migrations: Migration[] = [
   { version: 1, name: "0001_init", sql: m0001 },
   { version: 2, name: "0002_comparisons", sql: m0002 },
+  { version: 3, name: "0003_agents", sql: m0003 },
   { version: 4, name: "0004_admin", sql: m0004 },
 ];

@@ -17,7 +17,12 @@ export interface LiveMessage {
   agentId?: string;
 }
 
-export type Audience = { kind: "all" } | { kind: "user"; userId: string } | { kind: "admins" };
+/** "owner": that user and every admin (rows built from one user's data, which admins may also see). */
+export type Audience =
+  | { kind: "all" }
+  | { kind: "user"; userId: string }
+  | { kind: "admins" }
+  | { kind: "owner"; userId: string };
 
 export interface LiveSocket {
   userId: string;
@@ -47,18 +52,19 @@ export class LiveHub {
     for (const s of this.sockets) {
       if (to.kind === "user" && s.userId !== to.userId) continue;
       if (to.kind === "admins" && s.role !== "admin") continue;
+      if (to.kind === "owner" && s.userId !== to.userId && s.role !== "admin") continue;
       s.send(data);
       sent++;
     }
     return sent;
   }
 
-  /** Ends a user's sockets (logout, disable, demote) or every non-admin's (maintenance). */
-  disconnect(filter: (s: LiveSocket) => boolean, reason: string): void {
+  /** Ends a user's sockets (logout, disable, demote) or every non-admin's (maintenance). Clients don't reconnect after 4001; 1001 (shutdown) they do. */
+  disconnect(filter: (s: LiveSocket) => boolean, reason: string, code = 4001): void {
     for (const s of [...this.sockets]) {
       if (!filter(s)) continue;
       this.sockets.delete(s);
-      s.close(4001, reason);
+      s.close(code, reason);
     }
   }
 }

@@ -1,7 +1,9 @@
 // The typed messages between the main thread and the workers. Each worker kind has a request
 // union (main -> worker) and an event union (worker -> main); nothing else crosses the boundary.
 
-import type { Extraction, Viewport } from "../modules/capture/model";
+import type { Extraction, SimilarityScores, Viewport } from "../modules/capture/model";
+import type { Audience, LiveMessage } from "../live/hub";
+import type { Cadence as AgentCadence } from "../modules/agents/engine/engine";
 
 // ---- capture worker -------------------------------------------------------------------------
 export interface CaptureJob {
@@ -17,12 +19,47 @@ export interface CaptureJob {
 }
 
 export type CaptureRequest =
+  | { type: "init"; chromiumPath: string }
   | { type: "capture"; job: CaptureJob }
   | { type: "shutdown" };
 
 export type CaptureEvent =
-  | { type: "ready"; browser: string }
+  /** pid is the browser's main process (null where it can't be found), so a stuck browser can be killed. */
+  | { type: "ready"; browser: string; pid: number | null }
   | { type: "stage"; jobId: string; stage: "navigating" | "settling" | "measuring" | "screenshot" }
   | { type: "done"; jobId: string; extraction: Extraction; screenshotPath: string }
   | { type: "failed"; jobId: string; reason: string }
+  | { type: "fatal"; reason: string };
+
+// ---- analyse worker -------------------------------------------------------------------------
+export interface AnalyseJob {
+  jobId: string;
+  /** Absolute paths of the two full-page PNGs (same viewport). */
+  aPath: string;
+  aExtraction: Extraction;
+  bPath: string;
+  bExtraction: Extraction;
+}
+
+export type AnalyseRequest =
+  | { type: "score"; job: AnalyseJob }
+  | { type: "shutdown" };
+
+export type AnalyseEvent =
+  | { type: "scored"; jobId: string; scores: SimilarityScores & { components: Record<string, number> } }
+  | { type: "failed"; jobId: string; reason: string };
+
+// ---- agents worker --------------------------------------------------------------------------
+// The worker opens its own connection to the same SQLite file (WAL) and runs the four agents;
+// the main thread only relays what it publishes to the LiveHub. See docs/decisions/0003-agents-worker.md.
+export type AgentsRequest =
+  | { type: "start"; dbPath: string; cadence?: Partial<AgentCadence> }
+  | { type: "poke" }
+  | { type: "stop" };
+
+export type AgentsEvent =
+  | { type: "ready" }
+  | { type: "live"; message: LiveMessage; audience: Audience }
+  | { type: "log"; message: string; error?: string }
+  | { type: "stopped" }
   | { type: "fatal"; reason: string };

@@ -7,6 +7,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   limits?: AppDeps["limits"];
   now?: () => number;
+  /** Fake or real capture/analysis for comparison runs. */
+  comparisonEngine?: AppDeps["comparisonEngine"];
 }
 
 /** A fresh app on an in-memory database, driven through app.handle (no network). */
@@ -21,6 +23,7 @@ export function makeTestApp(opts: TestAppOptions = {}) {
     limits: opts.limits ?? { perIpPerMinute: 1000, perAccountPerMinute: 1000 },
     now: opts.now,
     log: () => {},
+    comparisonEngine: opts.comparisonEngine,
   };
   const services = createServices(deps);
   const app = createApp(deps, services);

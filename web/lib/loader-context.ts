@@ -23,7 +23,8 @@ export async function loadJson<T>(context: unknown, path: string): Promise<T | n
   if (server) {
     if (!server.user) return null;
     const res = await server.fetchApi(path);
-    if (res.status === 401 || res.status === 403 || res.status === 404) return null;
+    // 503: maintenance mode; the app layout shows its maintenance screen instead of the page.
+    if (res.status === 401 || res.status === 403 || res.status === 404 || res.status === 503) return null;
     if (!res.ok) throw new Error(`${res.status}: ${await res.text()}`);
     return (await res.json()) as T;
   }

@@ -1,10 +1,101 @@
-import { Outlet } from "react-router";
+import { useCallback, useEffect, useState } from "react";
+import { Outlet, useLocation, useMatches, useNavigate, useRouteLoaderData, type UIMatch } from "react-router";
+import { AppShell } from "../components/layout/app-shell/app-shell";
+import { labelForPath } from "../components/layout/app-shell/nav-items";
 import { Protected } from "../components/layout/protected";
+import { MaintenanceScreen } from "../features/admin/components/maintenance-screen";
+import { useMaintenance } from "../features/admin/use-maintenance";
+import { logout } from "../features/auth/session";
+import { type RootData, useSession } from "../features/auth/use-session";
+import { useLive } from "../features/live/store";
+import { useRestoreShellLayout, useShellLayout } from "../features/shell-data/layout-store";
+import { previousPage, recordVisit } from "../features/shell-data/recent-pages";
+import { useShellData } from "../features/shell-data/use-shell-data";
+import { useTheme } from "../features/theme/store";
+
+/** The deepest route's handle title, as TitleSync and the server read it. */
+function pageTitle(matches: UIMatch[]): string | null {
+  for (const m of [...matches].reverse()) {
+    const t = (m.handle as { title?: unknown } | undefined)?.title;
+    const title = typeof t === "function" ? t(m.loaderData) : t;
+    if (typeof title === "string" && title) return title;
+  }
+  return null;
+}
+
+function SignedInShell() {
+  const { user } = useSession();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const matches = useMatches();
+
+  const theme = useTheme((s) => s.theme);
+  const toggleTheme = useTheme((s) => s.toggle);
+  const connected = useLive((s) => s.connected);
+  const liveSystemActive = useLive((s) => s.systemActive);
+  const liveLastSync = useLive((s) => s.lastSync);
+
+  const layoutReady = useRestoreShellLayout();
+  const sidebarCollapsed = useShellLayout((s) => s.sidebarCollapsed);
+  const railOpen = useShellLayout((s) => s.railOpen);
+  const toggleSidebar = useShellLayout((s) => s.toggleSidebar);
+  const toggleRail = useShellLayout((s) => s.toggleRail);
+
+  // Every live message may mean new activity (spec §4), so its arrival re-reads the shell's lists.
+  const data = useShellData(liveLastSync);
+  const [loggingOut, setLoggingOut] = useState(false);
+  const maintenance = useMaintenance((useRouteLoaderData("root") as RootData | undefined)?.maintenance ?? false);
+
+  const title = pageTitle(matches);
+  useEffect(() => {
+    recordVisit({ path: pathname, title: title ?? labelForPath(pathname) ?? pathname });
+  }, [pathname, title]);
+
+  const go = useCallback((path: string) => navigate(path), [navigate]);
+  const loadRecentPage = useCallback(() => previousPage(pathname), [pathname]);
+
+  const onLogout = async () => {
+    setLoggingOut(true);
+    await logout(); // clears the local session even when the call fails
+    navigate("/login", { replace: true });
+  };
+
+  if (!user) return null;
+  if (maintenance && user.role !== "admin") return <MaintenanceScreen onSignOut={() => void onLogout()} />;
+  const lastSync = Math.max(liveLastSync ?? 0, data.syncedAt ?? 0) || null;
+
+  return (
+    <AppShell
+      user={{ name: user.username || user.email.split("@")[0] || user.email, email: user.email }}
+      agents={data.agents}
+      agentsState={data.agentsState}
+      activity={data.activity}
+      activityState={data.activityState}
+      activityBadge={data.activityBadge}
+      systemActive={liveSystemActive ?? data.systemActive}
+      connected={connected}
+      lastSync={lastSync}
+      theme={theme}
+      onToggleTheme={toggleTheme}
+      sidebarCollapsed={sidebarCollapsed}
+      onToggleSidebar={toggleSidebar}
+      railOpen={railOpen}
+      onToggleRail={toggleRail}
+      layoutReady={layoutReady}
+      loadRecentPage={loadRecentPage}
+      onNavigate={go}
+      onLogout={() => void onLogout()}
+      loggingOut={loggingOut}
+    >
+      <Outlet />
+    </AppShell>
+  );
+}
 
 export function Component() {
   return (
     <Protected>
-      <Outlet />
+      <SignedInShell />
     </Protected>
   );
 }

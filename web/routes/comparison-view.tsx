@@ -1,3 +1,87 @@
+import { Box } from "@radix-ui/themes";
+import { useCallback } from "react";
+import {
+  data as withStatus,
+  type LoaderFunctionArgs,
+  type ShouldRevalidateFunctionArgs,
+  useLoaderData,
+  useRevalidator,
+  useSearchParams,
+} from "react-router";
+import type { Viewport } from "../../src/modules/capture/model";
+import type { ComparisonDto, DiffDto, FindingDto, SnapshotDto, TargetDto } from "../../src/modules/comparisons/model";
+import { refreshSession } from "../features/auth/session";
+import { useAuth } from "../features/auth/store";
+import type { BearerSource } from "../features/comparisons/api";
+import { ComparisonNotFound } from "../features/comparisons/components/results/comparison-not-found";
+import { type ResultsData, ResultsView } from "../features/comparisons/components/results/results-view";
+import type { Pair } from "../features/comparisons/results-data";
+import { loadJson } from "../lib/loader-context";
+
+type ViewData = ResultsData | null;
+
+export async function loader({ context, params }: LoaderFunctionArgs) {
+  const base = `/api/comparisons/${encodeURIComponent(params.id ?? "")}`;
+  const [comparison, targets, snapshots, diffs, findings] = await Promise.all([
+    loadJson<ComparisonDto>(context, base),
+    loadJson<TargetDto[]>(context, `${base}/targets`),
+    loadJson<SnapshotDto[]>(context, `${base}/snapshots`),
+    loadJson<DiffDto[]>(context, `${base}/diffs`),
+    loadJson<FindingDto[]>(context, `${base}/findings`),
+  ]);
+  // A missing comparison (or someone else's) is a real 404 for the document too.
+  if (!comparison) return withStatus<ViewData>(null, { status: 404 });
+  const found: ViewData = { comparison, targets: targets ?? [], snapshots: snapshots ?? [], diffs: diffs ?? [], findings: findings ?? [] };
+  return found;
+}
+
+export const handle = {
+  title: (data: ViewData | undefined) => (data ? `${data.comparison.name} · Results` : "Comparison Not Found"),
+};
+
+/** Tabs and the pair live in the URL (so Share copies them) without refetching everything. */
+export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (currentUrl.pathname === nextUrl.pathname && currentUrl.search !== nextUrl.search) return false;
+  return defaultShouldRevalidate;
+}
+
+const auth: BearerSource = { token: () => useAuth.getState().accessToken, refresh: refreshSession };
+
 export function Component() {
-  return <main><h1>comparison-view</h1></main>;
+  const data = useLoaderData() as ViewData;
+  const [params, setParams] = useSearchParams();
+  const { revalidate } = useRevalidator();
+  const viewport: Viewport = params.get("viewport") === "mobile" ? "mobile" : "desktop";
+
+  const update = useCallback(
+    (changes: Record<string, string>) =>
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          for (const [k, v] of Object.entries(changes)) next.set(k, v);
+          return next;
+        },
+        { replace: true, preventScrollReset: true },
+      ),
+    [setParams],
+  );
+  const onViewportChange = useCallback((v: Viewport) => update({ viewport: v }), [update]);
+  const onPairChange = useCallback((p: Pair) => update({ a: p[0], b: p[1] }), [update]);
+  const onRunFinished = useCallback(() => void revalidate(), [revalidate]);
+
+  if (!data) return <ComparisonNotFound />;
+  return (
+    <Box p={{ initial: "4", md: "6" }}>
+      <ResultsView
+        key={data.comparison.id}
+        data={data}
+        viewport={viewport}
+        requestedPair={[params.get("a"), params.get("b")]}
+        onViewportChange={onViewportChange}
+        onPairChange={onPairChange}
+        onRunFinished={onRunFinished}
+        auth={auth}
+      />
+    </Box>
+  );
 }

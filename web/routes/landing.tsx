@@ -1,3 +1,27 @@
+import { PublicHeader } from "../components/layout/public-header";
+import { CtaBand } from "../features/marketing/components/cta-band";
+import { HowItWorks } from "../features/marketing/components/how-it-works";
+import { LandingHero } from "../features/marketing/components/landing-hero";
+import { MarketingPage } from "../features/marketing/components/marketing-page";
+import { StatsRow } from "../features/marketing/components/stats-row";
+import { ToolCards } from "../features/marketing/components/tool-cards";
+import { BetaSignupForm } from "../features/waitlist/components/beta-signup-form";
+
+export const handle = { title: "Competitive design intelligence" };
+
 export function Component() {
-  return <main><h1>landing</h1></main>;
+  return (
+    <MarketingPage header={<PublicHeader />}>
+      <LandingHero signupForm={<BetaSignupForm source="homepage" submitLabel="Crash the Beta" />} />
+      <ToolCards />
+      <StatsRow />
+      <HowItWorks />
+      <CtaBand
+        id="landing-cta-title"
+        title="Join the Rebellion"
+        lede="Beta seats are going fast. Drop your e-mail and we'll slip you in before your competitors hear about it."
+        action={<BetaSignupForm source="cta" submitLabel="Get Early Access" placeholder="your@email.com" />}
+      />
+    </MarketingPage>
+  );
 }

@@ -1,3 +1,19 @@
+import { LoginForm } from "../features/auth/components/login-form";
+import { AuthLayout } from "../features/marketing/components/auth-layout";
+
+export const handle = { title: "Sign In" };
+
 export function Component() {
-  return <main><h1>login</h1></main>;
+  return (
+    <AuthLayout
+      title="Welcome back, agent"
+      subtitle="Sign in to pick up where your robots left off."
+      pitch={{
+        title: "Your competitors shipped something new. Let's find out what.",
+        points: ["Side-by-side website teardowns", "Four AI agents on call", "Evidence-backed fixes"],
+      }}
+    >
+      <LoginForm />
+    </AuthLayout>
+  );
 }

@@ -1,3 +1,19 @@
+import { SignupForm } from "../features/auth/components/signup-form";
+import { AuthLayout } from "../features/marketing/components/auth-layout";
+
+export const handle = { title: "Join the Rebellion" };
+
 export function Component() {
-  return <main><h1>signup</h1></main>;
+  return (
+    <AuthLayout
+      title="Join the Rebellion"
+      subtitle="Create your account and start tearing down competitor sites in minutes."
+      pitch={{
+        title: "Stop guessing what works. Start stealing it (ethically).",
+        points: ["Free while we're in beta", "Desktop and mobile captures", "Cancel anytime — no hard feelings"],
+      }}
+    >
+      <SignupForm />
+    </AuthLayout>
+  );
 }

@@ -1,3 +1,228 @@
+import { Box, Flex, Grid, Tabs } from "@radix-ui/themes";
+import { useState } from "react";
+import { type LoaderFunctionArgs, useLoaderData } from "react-router";
+import type { ActivityEntryDto } from "../../src/modules/activity/model";
+import type { AlertSettingsAnswer, DatabaseStats, MaintenanceState, SecurityReport, SystemMetrics } from "../../src/modules/admin/model";
+import type { AgentDto } from "../../src/modules/agents/model";
+import { toast } from "../components/ui/toast";
+import { ADMIN_ACTIVITY_LIMIT, createBackup, getSecurityReport, restartSystem, setMaintenance, startSystem, stopSystem } from "../features/admin/api";
+import { AdminHeader } from "../features/admin/components/admin-header";
+import { AdminsOnly } from "../features/admin/components/admins-only";
+import { ApiKeysDialog } from "../features/admin/components/api-keys-dialog";
+import { AuditDialog } from "../features/admin/components/audit-dialog";
+import { BackupsDialog } from "../features/admin/components/backups-dialog";
+import { ControlPanel } from "../features/admin/components/control-panel";
+import { DatabaseTab } from "../features/admin/components/database-tab";
+import { HealthBars } from "../features/admin/components/health-bars";
+import { MaintenanceBanner } from "../features/admin/components/maintenance-banner";
+import { MetricsSummary } from "../features/admin/components/metrics-summary";
+import { MonitoringTab } from "../features/admin/components/monitoring-tab";
+import { QuickStats } from "../features/admin/components/quick-stats";
+import { SecurityReportDialog } from "../features/admin/components/security-report-dialog";
+import { SecurityTab } from "../features/admin/components/security-tab";
+import { SettingsTab } from "../features/admin/components/settings-tab";
+import { UsersDialog } from "../features/admin/components/users-dialog";
+import { formatBytes, healthOf } from "../features/admin/format";
+import { PLACEHOLDER_DATABASE, PLACEHOLDER_METRICS } from "../features/admin/placeholders";
+import { type AdminInitial, useAdminConsole } from "../features/admin/use-admin-console";
+import { refreshSession } from "../features/auth/session";
+import { useAuth } from "../features/auth/store";
+import { useSession } from "../features/auth/use-session";
+import { useLive } from "../features/live/store";
+import { errorMessage } from "../lib/api";
+import { loadJson } from "../lib/loader-context";
+
+interface SuperAdminData extends AdminInitial {
+  alerts: AlertSettingsAnswer | null;
+}
+
+export const handle = { title: "Super Admin" };
+
+export async function loader({ context }: LoaderFunctionArgs): Promise<SuperAdminData> {
+  const [metrics, database, system, maintenance, alerts, agents, activity] = await Promise.all([
+    loadJson<SystemMetrics>(context, "/api/admin/system-metrics"),
+    loadJson<DatabaseStats>(context, "/api/admin/database-stats"),
+    loadJson<{ isActive: boolean }>(context, "/api/system/status"),
+    loadJson<MaintenanceState>(context, "/api/admin/maintenance"),
+    loadJson<AlertSettingsAnswer>(context, "/api/admin/alert-settings"),
+    loadJson<AgentDto[]>(context, "/api/agents"),
+    loadJson<ActivityEntryDto[]>(context, `/api/activity?limit=${ADMIN_ACTIVITY_LIMIT}`),
+  ]);
+  return { metrics, database, system, maintenance, alerts, agents, activity };
+}
+
+const bearer = { token: () => useAuth.getState().accessToken, refresh: refreshSession };
+
+function Console({ data, userId }: { data: SuperAdminData; userId: string }) {
+  const c = useAdminConsole(data);
+  const connected = useLive((s) => s.connected);
+  const liveSystemActive = useLive((s) => s.systemActive);
+  const [tab, setTab] = useState("monitoring");
+  const [systemBusy, setSystemBusy] = useState(false);
+  const [maintenanceBusy, setMaintenanceBusy] = useState(false);
+  const [backingUp, setBackingUp] = useState(false);
+  const [backupVersion, setBackupVersion] = useState(0);
+  const [report, setReport] = useState<SecurityReport | null>(null);
+  const [dialog, setDialog] = useState<null | "backups" | "keys" | "users" | "audit" | "report">(null);
+
+  const metricsLoading = c.metrics === null;
+  const metrics = c.metrics ?? PLACEHOLDER_METRICS;
+  const databaseLoading = c.database === null;
+  const database = c.database ?? PLACEHOLDER_DATABASE;
+  const systemActive = liveSystemActive ?? c.systemActive;
+  const maintenanceOn = c.maintenance?.enabled ?? false;
+
+  async function system(action: "start" | "stop" | "restart") {
+    setSystemBusy(true);
+    try {
+      if (action === "start") {
+        await startSystem();
+        c.setSystemActive(true);
+        toast({ title: "System Started", description: "AI Design Intelligence System activated" });
+      } else if (action === "stop") {
+        await stopSystem();
+        c.setSystemActive(false);
+        toast({ title: "System Stopped", description: "System deactivated" });
+      } else {
+        await restartSystem();
+        c.setSystemActive(true);
+        toast({ title: "System Restarted", description: "All agents are back on duty." });
+      }
+    } catch (e) {
+      const fallback = { start: "Failed to start system", stop: "Failed to stop system", restart: "Failed to restart system" }[action];
+      // A failed restart is reported as a failure, not as "initiated".
+      toast({ title: action === "restart" ? "Restart Failed" : "Error", description: errorMessage(e, fallback), variant: "destructive" });
+    } finally {
+      setSystemBusy(false);
+    }
+  }
+
+  async function toggleMaintenance(next: boolean) {
+    setMaintenanceBusy(true);
+    try {
+      const state = await setMaintenance(next);
+      c.setMaintenance(state);
+      toast({ title: state.enabled ? "Maintenance Mode Enabled" : "Maintenance Mode Disabled" });
+    } catch (e) {
+      // The switch stays where the server left it: no pretend success.
+      toast({ title: "Error", description: errorMessage(e, "Failed to change maintenance mode"), variant: "destructive" });
+    } finally {
+      setMaintenanceBusy(false);
+    }
+  }
+
+  async function backupNow() {
+    setBackingUp(true);
+    try {
+      const b = await createBackup();
+      toast({ title: "Backup Complete", description: `${b.name} (${formatBytes(b.size)}) passed its integrity check.` });
+      setBackupVersion((v) => v + 1);
+    } catch (e) {
+      toast({ title: "Backup Failed", description: errorMessage(e, "Unable to back up the database."), variant: "destructive" });
+    } finally {
+      setBackingUp(false);
+      c.refreshDatabase();
+    }
+  }
+
+  function loadReport() {
+    getSecurityReport()
+      .then(setReport)
+      .catch((e) => toast({ title: "Error", description: errorMessage(e, "Failed to load the security report"), variant: "destructive" }));
+  }
+
+  return (
+    <Box p={{ initial: "4", md: "6" }}>
+      <AdminHeader
+        systemActive={systemActive}
+        health={metricsLoading ? null : healthOf(metrics)}
+        refreshing={c.refreshing}
+        onRefresh={() => void c.refresh()}
+      />
+      {maintenanceOn && <MaintenanceBanner since={c.maintenance?.since ?? null} by={c.maintenance?.by ?? null} />}
+      <Flex direction="column" gap="4">
+        <MetricsSummary metrics={metrics} loading={metricsLoading} />
+        <Grid columns={{ initial: "1", lg: "3" }} gap="3">
+          <ControlPanel
+            maintenance={maintenanceOn}
+            maintenanceBusy={maintenanceBusy || c.maintenance === null}
+            onToggleMaintenance={(v) => void toggleMaintenance(v)}
+            systemActive={systemActive}
+            systemBusy={systemBusy}
+            onStart={() => void system("start")}
+            onStop={() => void system("stop")}
+            onRestart={() => void system("restart")}
+            refreshing={c.refreshing}
+            onRefresh={() => void c.refresh()}
+          />
+          <HealthBars metrics={metrics} loading={metricsLoading} />
+          <QuickStats metrics={metrics} loading={metricsLoading} />
+        </Grid>
+        <Tabs.Root
+          value={tab}
+          onValueChange={(v) => {
+            setTab(v);
+            if (v === "security") loadReport();
+          }}
+        >
+          <Tabs.List>
+            <Tabs.Trigger value="monitoring">Monitoring</Tabs.Trigger>
+            <Tabs.Trigger value="database">Database</Tabs.Trigger>
+            <Tabs.Trigger value="security">Security</Tabs.Trigger>
+            <Tabs.Trigger value="settings">Settings</Tabs.Trigger>
+          </Tabs.List>
+          <Box pt="3">
+            <Tabs.Content value="monitoring">
+              <MonitoringTab agents={c.agents} activity={c.activity} connected={connected} />
+            </Tabs.Content>
+            <Tabs.Content value="database">
+              <DatabaseTab
+                stats={database}
+                loading={databaseLoading}
+                backingUp={backingUp}
+                onBackupNow={() => void backupNow()}
+                onViewBackups={() => setDialog("backups")}
+              />
+            </Tabs.Content>
+            <Tabs.Content value="security">
+              <SecurityTab
+                report={report}
+                onGenerateKey={() => setDialog("keys")}
+                onManageUsers={() => setDialog("users")}
+                onAuditLogs={() => setDialog("audit")}
+                onReport={() => {
+                  setReport(null);
+                  loadReport();
+                  setDialog("report");
+                }}
+              />
+            </Tabs.Content>
+            <Tabs.Content value="settings">
+              <SettingsTab initial={data.alerts} />
+            </Tabs.Content>
+          </Box>
+        </Tabs.Root>
+      </Flex>
+      <BackupsDialog open={dialog === "backups"} onOpenChange={(o) => setDialog(o ? "backups" : null)} version={backupVersion} auth={bearer} />
+      <ApiKeysDialog open={dialog === "keys"} onOpenChange={(o) => setDialog(o ? "keys" : null)} />
+      <UsersDialog
+        open={dialog === "users"}
+        onOpenChange={(o) => {
+          setDialog(o ? "users" : null);
+          if (!o) loadReport();
+        }}
+        currentUserId={userId}
+      />
+      <AuditDialog open={dialog === "audit"} onOpenChange={(o) => setDialog(o ? "audit" : null)} />
+      <SecurityReportDialog open={dialog === "report"} onOpenChange={(o) => setDialog(o ? "report" : null)} report={report} />
+    </Box>
+  );
+}
+
 export function Component() {
-  return <main><h1>super-admin</h1></main>;
+  const data = useLoaderData() as SuperAdminData;
+  const { user } = useSession();
+  if (!user) return null;
+  if (user.role !== "admin") return <AdminsOnly />;
+  return <Console data={data} userId={user.id} />;
 }

@@ -25,20 +25,20 @@ export function decodePng(bytes: Uint8Array): RgbaImage {
 }
 
 /**
- * Area-averaging downscale to `targetWidth` (aspect kept), straight to luma (Rec. 601 weights,
- * the ones SSIM was defined on). Every source pixel contributes to exactly the output cells it
- * overlaps, with fractional coverage, so thin rules and text lines are not dropped or aliased.
+ * Area-averaging downscaler fed one grey source row at a time (so a 16 000 px tall screenshot never
+ * needs a full-size grey copy, and a streaming decoder can feed it). Every source pixel contributes
+ * to exactly the output cells it overlaps, with fractional coverage, so thin rules and text lines
+ * are not dropped or aliased.
  */
-export function downscaleGray(img: RgbaImage, targetWidth: number): GrayImage {
-  const { width: sw, height: sh, data } = img;
-  const tw = Math.max(1, Math.min(targetWidth, sw));
+export function createDownscaler(sw: number, sh: number, targetWidth: number): { push(row: Float32Array): void; finish(): GrayImage } {
+  const tw = Math.max(1, Math.min(Math.round(targetWidth), sw));
   const scale = sw / tw;
   const th = Math.max(1, Math.round(sh / scale));
   const out = new Float32Array(tw * th);
   const weight = new Float32Array(tw * th);
 
-  // Column spans are the same for every row: precompute each source column's 1 or 2 target
-  // columns and coverage.
+  // Column spans are the same for every row: each source column falls in one or two target
+  // columns; precompute the first and its coverage (0..1 of the source pixel).
   const colA = new Int32Array(sw);
   const colWa = new Float32Array(sw);
   for (let x = 0; x < sw; x++) {
@@ -46,45 +46,81 @@ export function downscaleGray(img: RgbaImage, targetWidth: number): GrayImage {
     const end = (x + 1) / scale;
     const a = Math.min(tw - 1, Math.floor(start));
     colA[x] = a;
-    colWa[x] = Math.min(end, a + 1) - start;
+    colWa[x] = Math.min(1, (Math.min(end, a + 1) - start) * scale);
   }
   const rowSums = new Float32Array(tw);
   const rowWeights = new Float32Array(tw);
-  for (let y = 0; y < sh; y++) {
-    rowSums.fill(0);
-    rowWeights.fill(0);
-    let i = y * sw * 4;
-    for (let x = 0; x < sw; x++, i += 4) {
-      const alpha = data[i + 3]! / 255;
-      const luma = (0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!) * alpha + 255 * (1 - alpha);
-      const a = colA[x]!;
-      const wa = colWa[x]! * scale;
-      rowSums[a] = rowSums[a]! + luma * wa;
-      rowWeights[a] = rowWeights[a]! + wa;
-      if (wa < 1 && a + 1 < tw) {
-        rowSums[a + 1] = rowSums[a + 1]! + luma * (1 - wa);
-        rowWeights[a + 1] = rowWeights[a + 1]! + (1 - wa);
+  let y = 0;
+
+  return {
+    push(row) {
+      if (y >= sh) return;
+      rowSums.fill(0);
+      rowWeights.fill(0);
+      for (let x = 0; x < sw; x++) {
+        const v = row[x]!;
+        const a = colA[x]!;
+        const wa = colWa[x]!;
+        rowSums[a] = rowSums[a]! + v * wa;
+        rowWeights[a] = rowWeights[a]! + wa;
+        if (wa < 1 && a + 1 < tw) {
+          rowSums[a + 1] = rowSums[a + 1]! + v * (1 - wa);
+          rowWeights[a + 1] = rowWeights[a + 1]! + (1 - wa);
+        }
       }
-    }
-    const start = y / scale;
-    const end = (y + 1) / scale;
-    const ty = Math.min(th - 1, Math.floor(start));
-    const wy = Math.min(1, (Math.min(end, ty + 1) - start) * scale);
-    const base = ty * tw;
-    for (let tx = 0; tx < tw; tx++) {
-      out[base + tx] = out[base + tx]! + rowSums[tx]! * wy;
-      weight[base + tx] = weight[base + tx]! + rowWeights[tx]! * wy;
-    }
-    if (wy < 1 && ty + 1 < th) {
-      const next = base + tw;
+      const start = y / scale;
+      const end = (y + 1) / scale;
+      const ty = Math.min(th - 1, Math.floor(start));
+      const wy = Math.min(1, (Math.min(end, ty + 1) - start) * scale);
+      const base = ty * tw;
       for (let tx = 0; tx < tw; tx++) {
-        out[next + tx] = out[next + tx]! + rowSums[tx]! * (1 - wy);
-        weight[next + tx] = weight[next + tx]! + rowWeights[tx]! * (1 - wy);
+        out[base + tx] = out[base + tx]! + rowSums[tx]! * wy;
+        weight[base + tx] = weight[base + tx]! + rowWeights[tx]! * wy;
       }
-    }
+      if (wy < 1 && ty + 1 < th) {
+        const next = base + tw;
+        for (let tx = 0; tx < tw; tx++) {
+          out[next + tx] = out[next + tx]! + rowSums[tx]! * (1 - wy);
+          weight[next + tx] = weight[next + tx]! + rowWeights[tx]! * (1 - wy);
+        }
+      }
+      y++;
+    },
+    finish() {
+      // Rows never delivered (truncated file) stay white, like the browser's empty canvas.
+      for (let p = 0; p < out.length; p++) out[p] = weight[p]! > 0 ? out[p]! / weight[p]! : 255;
+      return { width: tw, height: th, data: out };
+    },
+  };
+}
+
+function areaDownscale(sw: number, sh: number, targetWidth: number, fillRow: (y: number, row: Float32Array) => void): GrayImage {
+  const scaler = createDownscaler(sw, sh, targetWidth);
+  const row = new Float32Array(sw);
+  for (let y = 0; y < sh; y++) {
+    fillRow(y, row);
+    scaler.push(row);
   }
-  for (let p = 0; p < out.length; p++) out[p] = weight[p]! > 0 ? out[p]! / weight[p]! : 255;
-  return { width: tw, height: th, data: out };
+  return scaler.finish();
+}
+
+/** Screenshot -> grey thumbnail `targetWidth` wide (Rec. 601 luma, the weights SSIM was defined on). */
+export function downscaleGray(img: RgbaImage, targetWidth: number): GrayImage {
+  const { width, height, data } = img;
+  return areaDownscale(width, height, targetWidth, (y, row) => {
+    let i = y * width * 4;
+    for (let x = 0; x < width; x++, i += 4) {
+      const alpha = data[i + 3]! / 255;
+      // Transparent areas show the browser's white canvas.
+      row[x] = (0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!) * alpha + 255 * (1 - alpha);
+    }
+  });
+}
+
+/** A grey thumbnail made narrower (used when two screenshots differ in width). */
+export function resizeGray(img: GrayImage, targetWidth: number): GrayImage {
+  if (targetWidth >= img.width) return img;
+  return areaDownscale(img.width, img.height, targetWidth, (y, row) => row.set(img.data.subarray(y * img.width, (y + 1) * img.width)));
 }
 
 /** Rows [top, top + height) of a thumbnail; rows past the end are padded white (empty page). */

@@ -11,19 +11,28 @@
 // weights are renormalised, so a missing signal never reads as "different".
 // Pixel difference is deliberately absent: two brands never share pixels, so it says nothing.
 
-import type { Extraction, SimilarityScores } from "../capture/model";
-import { decodePng, type RgbaImage } from "./image";
+import type { Extraction, PaletteEntry, SimilarityScores } from "../capture/model";
+import { decodePng, type GrayImage, type RgbaImage } from "./image";
 import { structureSimilarity } from "./layout";
 import { dominantColors } from "./palette";
 import { paletteSimilarity } from "./palette-similarity";
 import { textSimilarity } from "./text";
 import { typographySimilarity } from "./typography";
-import { visualSimilarity } from "./visual";
+import { pngToThumbnail } from "./png-stream";
+import { thumbnail, thumbnailWidth, visualSimilarity } from "./visual";
 
 export interface PairInput {
   extraction: Extraction;
   /** PNG file bytes of the full-page screenshot. */
   png: Uint8Array;
+}
+
+/** What scoring needs from one capture; small enough to cache per screenshot. */
+export interface PreparedCapture {
+  extraction: Extraction;
+  thumb: GrayImage;
+  /** The screenshot's palette (from the extraction, or measured here if the capture had none). */
+  palette: PaletteEntry[];
 }
 
 export type PairScores = SimilarityScores & { components: Record<string, number> };
@@ -48,17 +57,34 @@ function blend(parts: [number | null, number][]): number {
 const clamp01 = (v: number) => Math.max(0, Math.min(1, v));
 const round = (v: number) => Math.round(clamp01(v) * 10_000) / 10_000;
 
-function screenPalette(ex: Extraction, img: RgbaImage): { hex: string; share: number }[] {
-  return ex.palette.dominant.length > 0 ? ex.palette.dominant : dominantColors(img.data, img.width, img.height);
+export function prepareDecoded(extraction: Extraction, image: RgbaImage): PreparedCapture {
+  const palette = extraction.palette.dominant.length > 0 ? extraction.palette.dominant : dominantColors(image.data, image.width, image.height);
+  return { extraction, thumb: thumbnail(image), palette };
 }
 
-/** Scores two already-decoded captures; scorePair() is the same from PNG bytes. */
-export function scoreDecoded(a: { extraction: Extraction; image: RgbaImage }, b: { extraction: Extraction; image: RgbaImage }): PairScores {
+export function prepare(extraction: Extraction, png: Uint8Array): PreparedCapture {
+  return prepareDecoded(extraction, decodePng(png));
+}
+
+/**
+ * Same result as prepare(), but streams the PNG into the thumbnail so the full bitmap never
+ * exists (a few MB instead of ~180 MB for a 16 000 px page, and about twice as fast). Falls back to
+ * a full decode when the palette must be measured from pixels or the PNG is an unusual format.
+ */
+export async function prepareStreaming(extraction: Extraction, png: Uint8Array): Promise<PreparedCapture> {
+  if (extraction.palette.dominant.length > 0) {
+    const thumb = await pngToThumbnail(png, thumbnailWidth);
+    if (thumb) return { extraction, thumb, palette: extraction.palette.dominant };
+  }
+  return prepare(extraction, png);
+}
+
+export function scorePrepared(a: PreparedCapture, b: PreparedCapture): PairScores {
   const ea = a.extraction;
   const eb = b.extraction;
   if (ea.viewport !== eb.viewport) throw new Error("scorePair: both captures must use the same viewport");
 
-  const dominant = paletteSimilarity(screenPalette(ea, a.image), screenPalette(eb, b.image));
+  const dominant = paletteSimilarity(a.palette, b.palette);
   const buttons = paletteSimilarity(ea.palette.buttons, eb.palette.buttons);
   const text = paletteSimilarity(ea.palette.text, eb.palette.text);
   const background = paletteSimilarity(ea.palette.background, eb.palette.background);
@@ -71,10 +97,10 @@ export function scoreDecoded(a: { extraction: Extraction; image: RgbaImage }, b:
   ]);
 
   const structure = structureSimilarity(ea, eb);
-  const visual = visualSimilarity(a.image, b.image, ea.viewport);
+  const visual = visualSimilarity(a.thumb, b.thumb, ea.viewport);
   const layoutSimilarity = blend([
     [structure.structure, BLEND.layout.structure],
-    [visual.ssim, BLEND.layout.ssim],
+    [visual.page, BLEND.layout.ssim],
   ]);
 
   const copy = textSimilarity(ea.copy, eb.copy);
@@ -100,7 +126,7 @@ export function scoreDecoded(a: { extraction: Extraction; image: RgbaImage }, b:
     "layout.tokens": structure.tokens,
     "layout.structure": structure.structure,
     "layout.ssimFold": visual.fold,
-    "layout.ssim": visual.ssim,
+    "layout.ssim": visual.page,
     "content.vocabulary": copy.vocabulary,
     "content.phrasing": copy.phrasing,
     "content.headline": copy.headline,
@@ -125,11 +151,19 @@ export function scoreDecoded(a: { extraction: Extraction; image: RgbaImage }, b:
   };
 }
 
+/** Scores two captures from their extractions and PNG bytes (full decode with pngjs). */
 export function scorePair(a: PairInput, b: PairInput): PairScores {
-  return scoreDecoded({ extraction: a.extraction, image: decodePng(a.png) }, { extraction: b.extraction, image: decodePng(b.png) });
+  return scorePrepared(prepare(a.extraction, a.png), prepare(b.extraction, b.png));
 }
 
+/** scorePair() with the streaming decoder: the path the analyse worker takes. Same scores. */
+export async function scorePairStreaming(a: PairInput, b: PairInput): Promise<PairScores> {
+  return scorePrepared(await prepareStreaming(a.extraction, a.png), await prepareStreaming(b.extraction, b.png));
+}
+
+/** In-process scoring from screenshot files; the server uses createAnalyser() (a worker) instead. */
 export async function scorePairFromFiles(aPath: string, aExtraction: Extraction, bPath: string, bExtraction: Extraction): Promise<PairScores> {
-  const [pa, pb] = await Promise.all([Bun.file(aPath).bytes(), Bun.file(bPath).bytes()]);
-  return scorePair({ extraction: aExtraction, png: pa }, { extraction: bExtraction, png: pb });
+  const prepA = await prepareStreaming(aExtraction, await Bun.file(aPath).bytes());
+  const prepB = await prepareStreaming(bExtraction, await Bun.file(bPath).bytes());
+  return scorePrepared(prepA, prepB);
 }

@@ -7,9 +7,9 @@
 // visible without scrolling — carries extra weight because it is what visitors judge a site by.
 
 import { VIEWPORTS, type Viewport } from "../capture/model";
-import { cropRows, downscaleGray, ssimGray, type GrayImage, type RgbaImage } from "./image";
+import { cropRows, downscaleGray, resizeGray, ssimGray, type GrayImage, type RgbaImage } from "./image";
 
-/** Thumbnail = 1/6 of CSS px: body text becomes grey bars, blocks and images stay visible. */
+/** Thumbnail = 1/6 of the screenshot: body text becomes grey bars, blocks and images stay visible. */
 const THUMB_DIVISOR = 6;
 const MIN_THUMB_WIDTH = 48;
 /** Bands past this many screens add little and cost time on 16 000 px pages. */
@@ -19,15 +19,15 @@ const FOLD_WEIGHT = 3;
 export interface VisualScores {
   fold: number;
   page: number;
-  ssim: number;
 }
 
-export function thumbnail(img: RgbaImage, width: number): GrayImage {
-  return downscaleGray(img, width);
+export function thumbnailWidth(imageWidth: number): number {
+  return Math.max(MIN_THUMB_WIDTH, Math.round(imageWidth / THUMB_DIVISOR));
 }
 
-export function thumbnailWidth(a: { width: number }, b: { width: number }): number {
-  return Math.max(MIN_THUMB_WIDTH, Math.round(Math.min(a.width, b.width) / THUMB_DIVISOR));
+/** The thumbnail a screenshot is compared by; computed once per screenshot and reusable across pairs. */
+export function thumbnail(img: RgbaImage): GrayImage {
+  return downscaleGray(img, thumbnailWidth(img.width));
 }
 
 function rowMeans(img: GrayImage): Float32Array {
@@ -61,10 +61,12 @@ function bestOffset(pa: Float32Array, pb: Float32Array, top: number, h: number, 
   return best;
 }
 
-/** Compare two thumbnails of equal width (see thumbnail()). */
-export function visualSimilarityThumbs(ta: GrayImage, tb: GrayImage, viewport: Viewport): VisualScores {
-  if (ta.width !== tb.width) throw new Error("visualSimilarityThumbs: widths differ");
-  const scale = ta.width / VIEWPORTS[viewport].width;
+/** Compare two thumbnails (see thumbnail()) of screenshots taken at `viewport`. */
+export function visualSimilarity(thumbA: GrayImage, thumbB: GrayImage, viewport: Viewport): VisualScores {
+  const width = Math.min(thumbA.width, thumbB.width);
+  const ta = resizeGray(thumbA, width);
+  const tb = resizeGray(thumbB, width);
+  const scale = width / VIEWPORTS[viewport].width;
   const band = Math.max(8, Math.round(VIEWPORTS[viewport].height * scale));
   const common = Math.min(ta.height, tb.height);
   const pa = rowMeans(ta);
@@ -77,19 +79,17 @@ export function visualSimilarityThumbs(ta: GrayImage, tb: GrayImage, viewport: V
   const bands = Math.max(1, Math.min(MAX_BANDS, Math.ceil(common / band)));
   for (let i = 0; i < bands; i++) {
     const top = i * band;
-    const h = Math.min(band, Math.max(8, common - top));
-    const d = bestOffset(pa, pb, top, Math.min(h, ta.height - top), range);
-    const s = ssimGray(cropRows(ta, top, h), cropRows(tb, top + d, h));
+    const h = Math.min(band, common - top);
+    // A sliver at the end would be mostly padding; it adds nothing the previous band didn't say.
+    if (i > 0 && h < 8) break;
+    const rows = Math.max(8, h);
+    const d = bestOffset(pa, pb, top, Math.min(rows, ta.height - top), range);
+    const s = ssimGray(cropRows(ta, top, rows), cropRows(tb, top + d, rows));
     if (i === 0) fold = s;
-    const w = i === 0 ? FOLD_WEIGHT : 1;
+    // Weighted by how much page the band really covers, so a short last band counts less.
+    const w = (i === 0 ? FOLD_WEIGHT : 1) * (h / band);
     weighted += s * w;
     weights += w;
   }
-  const page = weighted / weights;
-  return { fold, page, ssim: page };
-}
-
-export function visualSimilarity(a: RgbaImage, b: RgbaImage, viewport: Viewport): VisualScores {
-  const width = thumbnailWidth(a, b);
-  return visualSimilarityThumbs(thumbnail(a, width), thumbnail(b, width), viewport);
+  return { fold, page: weighted / weights };
 }

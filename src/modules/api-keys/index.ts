@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { type BearerResolver, authGuard } from "../../http/auth-guard";
+import { clientIpPlugin } from "../../http/client-ip";
 import { parseInput } from "../../http/errors";
 import { actorOf } from "../audit/model";
 import { createApiKeyBody } from "./model";
@@ -8,10 +9,11 @@ import type { ApiKeyService } from "./service";
 /** Personal keys for scripts and CI; each admin sees and revokes only their own. */
 export function apiKeyRoutes(keys: ApiKeyService, resolve: BearerResolver) {
   return new Elysia({ prefix: "/api/admin/api-keys" })
+    .use(clientIpPlugin)
     .use(authGuard(resolve))
-    .get("/", ({ user }) => ({ keys: keys.list(user.id) }), { auth: "admin" })
+    .get("", ({ user }) => ({ keys: keys.list(user.id) }), { auth: "admin" })
     .post(
-      "/",
+      "",
       ({ user, body, ip, request, set }) => {
         const created = keys.create(actorOf(user, ip, request.headers.get("user-agent")), parseInput(createApiKeyBody, body));
         set.status = 201;

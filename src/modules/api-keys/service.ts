@@ -2,7 +2,7 @@ import type { Db } from "../../db/connection";
 import { notFound } from "../../http/errors";
 import { newId, nowIso, randomToken, sha256 } from "../../lib/ids";
 import type { PublicUser } from "../auth/model";
-import type { Actor } from "../audit/model";
+import type { SignedInActor } from "../audit/model";
 import type { AuditService } from "../audit/service";
 import { API_KEY_PREFIX, type ApiKeyView, type CreateApiKeyInput, type CreatedApiKey, isApiKey } from "./model";
 import { apiKeyRepository } from "./repository";
@@ -16,7 +16,7 @@ export function apiKeyService(deps: { db: Db; audit: AuditService; now?: () => n
 
   return {
     /** The key is returned once; only its SHA-256 is stored (it is 256 random bits, so no slow hash is needed). */
-    create(actor: Actor & { id: string }, input: CreateApiKeyInput): CreatedApiKey {
+    create(actor: SignedInActor, input: CreateApiKeyInput): CreatedApiKey {
       const key = API_KEY_PREFIX + randomToken(32);
       const id = newId();
       repo.insert({ id, userId: actor.id, name: input.name, prefix: key.slice(0, 10), hash: sha256(key), at: nowIso(now()) });
@@ -28,7 +28,7 @@ export function apiKeyService(deps: { db: Db; audit: AuditService; now?: () => n
     list: (userId: string): ApiKeyView[] => repo.listFor(userId),
 
     /** Only the owner can revoke a key; anyone else is told it does not exist. */
-    revoke(actor: Actor & { id: string }, keyId: string): ApiKeyView {
+    revoke(actor: SignedInActor, keyId: string): ApiKeyView {
       const found = repo.find(keyId);
       if (!found || found.userId !== actor.id) throw notFound("API key not found");
       if (repo.revoke(keyId, actor.id, nowIso(now()))) deps.audit.recordBy(actor, "admin.api_key_revoked", keyId, { name: found.name });

@@ -32,6 +32,8 @@ export interface Actor {
   userAgent?: string;
 }
 
+export type SignedInActor = Actor & { id: string; email: string };
+
 export interface AuditInput {
   actorId: string | null;
   actorEmail: string | null;
@@ -76,7 +78,7 @@ export const auditPage = z.object({
 export type AuditPage = z.infer<typeof auditPage>;
 
 /** The actor of a request made by a signed-in user. */
-export const actorOf = (user: { id: string; email: string }, ip: string, userAgent: string | undefined | null): Actor => ({
+export const actorOf = (user: { id: string; email: string }, ip: string, userAgent: string | undefined | null): SignedInActor => ({
   id: user.id,
   email: user.email,
   ip,

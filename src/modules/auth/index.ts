@@ -15,7 +15,7 @@ export interface AuthLimits {
   perAccount: RateLimiter;
 }
 
-const isHttps = (request: Request) =>
+export const isHttps = (request: Request) =>
   new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
 
 /** Refresh rides on a cookie, so it must come from our own pages: browsers tell us via Sec-Fetch-Site and Origin. */

@@ -119,7 +119,8 @@ export function comparisonsRepository(db: Db) {
       "UPDATE targets SET status = 'capturing', error = NULL WHERE comparison_id = ?",
     ),
     setTargetStatus: db.query<null, [TargetStatus, string | null, string]>(
-      "UPDATE targets SET status = ?, error = ? WHERE id = ?",
+      `UPDATE targets SET status = ?, error = ? WHERE id = ?
+         AND EXISTS (SELECT 1 FROM comparisons c WHERE c.id = targets.comparison_id AND c.status = 'running')`,
     ),
     failCapturingTargets: db.query<null, [string, string]>(
       "UPDATE targets SET status = 'failed', error = ? WHERE comparison_id = ? AND status IN ('pending', 'capturing')",
@@ -127,7 +128,7 @@ export function comparisonsRepository(db: Db) {
 
     insertSnapshot: db.query<null, [string, string, string, string, Viewport, string, string, string, string, number, number, string]>(
       `INSERT INTO snapshots (id, target_id, comparison_id, owner_id, viewport, captured_at, screenshot_path, title, colors, width, height, extraction)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM comparisons WHERE id = ?3 AND status = 'running')`,
     ),
     latestSnapshots: db.query<SnapshotRow, [string, string]>(
       `SELECT s.* FROM snapshots s JOIN targets t ON t.id = s.target_id
@@ -193,14 +194,16 @@ export function comparisonsRepository(db: Db) {
       q.insertTarget.run(t.id, t.comparisonId, t.ownerId, t.label, t.url, t.at),
     deleteTarget: (id: string, ownerId: string) => q.deleteTarget.run(id, ownerId).changes === 1,
     markTargetsCapturing: (comparisonId: string) => q.allTargetsCapturing.run(comparisonId),
+    /** Only during a run, so a run that lost its comparison (deleted, recovered) cannot rewrite it. */
     setTargetStatus: (id: string, status: TargetStatus, error: string | null) => q.setTargetStatus.run(status, error, id),
     failUnfinishedTargets: (comparisonId: string, reason: string) => q.failCapturingTargets.run(reason, comparisonId),
 
+    /** False when the comparison is no longer running: the capture belongs to a run that was ended. */
     insertSnapshot: (s: SnapshotRow) =>
       q.insertSnapshot.run(
         s.id, s.target_id, s.comparison_id, s.owner_id, s.viewport, s.captured_at, s.screenshot_path,
         s.title, s.colors, s.width, s.height, s.extraction,
-      ),
+      ).changes === 1,
     latestSnapshots: (comparisonId: string, ownerId: string) => q.latestSnapshots.all(comparisonId, ownerId),
     findSnapshot: (id: string, ownerId: string) => q.snapshot.get(id, ownerId),
     /** Snapshots of one target and viewport beyond the newest `keep`, by capturedAt. */

@@ -13,6 +13,9 @@ export const RUN_VIEWPORTS: Viewport[] = ["desktop", "mobile"];
 export const INTERRUPTED_REASON = "Interrupted by a server restart — start the analysis again";
 /** How many captures of one target and viewport are kept; older ones are pruned with their files. */
 export const SNAPSHOT_HISTORY = 3;
+export const QUEUED_STAGE = "Waiting for a capture slot";
+/** Pages in a run: every target at every viewport. */
+export const pagesInRun = (targets: number) => targets * RUN_VIEWPORTS.length;
 
 // ---- the engine: everything the runner needs from other modules ------------------------------
 export type CaptureResult =
@@ -109,8 +112,8 @@ export interface RunnerDeps {
 export function comparisonRunner(deps: RunnerDeps) {
   const { repo, files, engine, now, log } = deps;
   const runs = new Map<string, Run>();
-  const captureTimeoutMs = engine.captureTimeoutMs ?? 5 * 60_000;
-  const scoreTimeoutMs = engine.scoreTimeoutMs ?? 2 * 60_000;
+  const captureTimeoutMs = () => engine.captureTimeoutMs ?? 5 * 60_000;
+  const scoreTimeoutMs = () => engine.scoreTimeoutMs ?? 2 * 60_000;
 
   const send = (ownerId: string, type: "COMPARISON_PROGRESS" | "COMPARISON_STATUS", payload: ComparisonProgressMessage) => {
     try {
@@ -156,7 +159,7 @@ export function comparisonRunner(deps: RunnerDeps) {
     );
     let result: CaptureResult;
     try {
-      result = await withTimeout(work, captureTimeoutMs, "The page took too long to capture");
+      result = await withTimeout(work, captureTimeoutMs(), "The page took too long to capture");
     } catch (e) {
       // A capture that answers after we gave up must not leave its file behind.
       if (e instanceof Timeout) void work.then((r) => (r.ok ? files.remove(r.screenshotPath) : undefined)).catch(() => {});
@@ -168,20 +171,20 @@ export function comparisonRunner(deps: RunnerDeps) {
     }
     if (!result.ok) return { reason: result.reason || "Capture failed" };
 
-    let stored: string;
+    let relPath: string;
     try {
-      stored = files.toStored(result.screenshotPath);
+      relPath = files.toStored(result.screenshotPath);
     } catch (e) {
       log("capture wrote outside the screenshot root", e);
       return { reason: "Capture failed" };
     }
-    const absolute = files.toAbsolute(stored);
+    const absolute = files.toAbsolute(relPath);
     const size = await pngSize(absolute);
     if (!size) return { reason: "The screenshot could not be saved" };
     if (run.cancelled) return { reason: "Cancelled" };
     const x = result.extraction;
     const colors = (x.palette?.dominant ?? []).map((p) => p.hex).filter(isHex).map((h) => h.toLowerCase());
-    writeTx(deps.db, () => {
+    const inserted = writeTx(deps.db, () =>
       repo.insertSnapshot({
         id: snapshotId,
         target_id: target.id,
@@ -189,14 +192,18 @@ export function comparisonRunner(deps: RunnerDeps) {
         owner_id: run.ownerId,
         viewport,
         captured_at: nowIso(now()),
-        screenshot_path: stored,
+        screenshot_path: relPath,
         title: String(x.title ?? "").slice(0, 500),
         colors: JSON.stringify(colors),
         width: size.width,
         height: size.height,
         extraction: JSON.stringify(x),
-      });
-    });
+      }),
+    );
+    if (!inserted) {
+      await files.remove(absolute).catch(() => {});
+      return { reason: "Cancelled" };
+    }
     await pruneHistory(target.id, viewport);
     return { targetId: target.id, label: target.label, url: target.url, viewport, extraction: x, screenshotPath: absolute };
   }
@@ -254,7 +261,7 @@ export function comparisonRunner(deps: RunnerDeps) {
           try {
             const s = await withTimeout(
               Promise.resolve(engine.analyser.scorePair(a.screenshotPath, a.extraction, b.screenshotPath, b.extraction)),
-              scoreTimeoutMs,
+              scoreTimeoutMs(),
               "Scoring took too long",
             );
             const values = [unit(s.colorSimilarity), unit(s.layoutSimilarity), unit(s.contentSimilarity), unit(s.overallSimilarity)];
@@ -290,7 +297,7 @@ export function comparisonRunner(deps: RunnerDeps) {
     setStage(run, "Writing findings");
     let list: Finding[];
     try {
-      list = await withTimeout(Promise.resolve(engine.findingsFor(pages)), scoreTimeoutMs, "Findings took too long");
+      list = await withTimeout(Promise.resolve(engine.findingsFor(pages)), scoreTimeoutMs(), "Findings took too long");
     } catch (e) {
       log("findings failed", e);
       return [];
@@ -385,8 +392,8 @@ export function comparisonRunner(deps: RunnerDeps) {
 
     /** Call after the comparison was marked running and its targets capturing (one transaction, in the service). */
     launch(c: { ownerId: string; comparisonId: string; name: string }, targets: TargetRow[]) {
-      const total = targets.length * RUN_VIEWPORTS.length;
-      const run: Run = { ...c, cancelled: false, progress: { done: 0, total, stage: "Waiting for a capture slot" }, done: Promise.resolve() };
+      const total = pagesInRun(targets.length);
+      const run: Run = { ...c, cancelled: false, progress: { done: 0, total, stage: QUEUED_STAGE }, done: Promise.resolve() };
       runs.set(c.comparisonId, run);
       const status: ComparisonStatus = "running";
       send(c.ownerId, "COMPARISON_STATUS", { comparisonId: c.comparisonId, status, progress: run.progress });

@@ -19,7 +19,7 @@ import type {
   TargetDto,
 } from "./model";
 import { type ComparisonRow, type DiffRow, type FindingRow, type SnapshotRow, type TargetRow, comparisonsRepository } from "./repository";
-import { type ComparisonEngine, comparisonRunner } from "./runner";
+import { type ComparisonEngine, QUEUED_STAGE, comparisonRunner, pagesInRun } from "./runner";
 
 export const LIMITS = {
   targetsPerComparison: 10,
@@ -210,7 +210,7 @@ export function comparisonsService(deps: ComparisonsDeps) {
         const running = repo.listComparisons(ownerId).filter((x) => x.status === "running").length;
         if (running >= LIMITS.runningPerUser)
           throw new HttpError(429, `You already have ${running} analyses running. Wait for one to finish.`);
-        repo.markRunning(comparisonId, ownerId, targets.length * 2, "Waiting for a capture slot", nowIso(now()));
+        repo.markRunning(comparisonId, ownerId, pagesInRun(targets.length), QUEUED_STAGE, nowIso(now()));
         repo.markTargetsCapturing(comparisonId);
         return { comparison: owned(ownerId, comparisonId), targets: repo.listTargets(comparisonId, ownerId) };
       });

@@ -2,7 +2,7 @@ import type { Db } from "../../db/connection";
 import { writeTx } from "../../db/connection";
 import { badRequest, conflict, notFound } from "../../http/errors";
 import type { LiveHub } from "../../live/hub";
-import type { Actor, AuditAction } from "../audit/model";
+import type { AuditAction, SignedInActor } from "../audit/model";
 import type { AuditService } from "../audit/service";
 import type { ManagedUser, UpdateUserInput, UserListQuery, UserPage } from "./model";
 import { usersRepository } from "./repository";
@@ -32,7 +32,7 @@ export function usersService(deps: UsersDeps) {
      * Disable/enable and promote/demote. Losing access (disable, demote) applies on the user's next
      * request: their sessions, keys (on disable) and sockets end here, and every request re-reads the role.
      */
-    update(actor: Actor & { id: string }, id: string, patch: UpdateUserInput): ManagedUser {
+    update(actor: SignedInActor, id: string, patch: UpdateUserInput): ManagedUser {
       const losesPower = patch.disabled === true || patch.role === "user";
       const changes: AuditAction[] = [];
       writeTx(deps.db, () => {

@@ -1,6 +1,8 @@
 import { create } from "zustand";
 
 export type Theme = "light" | "dark";
+/** "system" follows the OS: nothing is stored, and the boot script asks matchMedia. */
+export type ThemePreference = Theme | "system";
 export const THEME_KEY = "design-intel-theme";
 
 /** Runs inline in <head> before first paint, so the page never flashes the wrong theme. */
@@ -11,26 +13,54 @@ function current(): Theme {
   return document.documentElement.classList.contains("dark") ? "dark" : "light";
 }
 
+function storedPreference(): ThemePreference {
+  try {
+    const t = localStorage.getItem(THEME_KEY);
+    return t === "light" || t === "dark" ? t : "system";
+  } catch {
+    return "system";
+  }
+}
+
+function apply(theme: Theme) {
+  const root = document.documentElement;
+  root.classList.remove("light", "dark");
+  root.classList.add(theme);
+  root.style.colorScheme = theme;
+}
+
 interface ThemeState {
   theme: Theme;
+  preference: ThemePreference;
   sync(): void;
   toggle(): void;
+  choose(preference: ThemePreference): void;
 }
 
 export const useTheme = create<ThemeState>((set, get) => ({
   theme: "light",
-  sync: () => set({ theme: current() }),
+  preference: "system",
+  sync: () => set({ theme: current(), preference: storedPreference() }),
   toggle: () => {
     const next: Theme = get().theme === "dark" ? "light" : "dark";
-    const root = document.documentElement;
-    root.classList.remove("light", "dark");
-    root.classList.add(next);
-    root.style.colorScheme = next;
+    apply(next);
     try {
       localStorage.setItem(THEME_KEY, next);
     } catch {
       /* private mode: the choice lasts this page only */
     }
-    set({ theme: next });
+    set({ theme: next, preference: next });
+  },
+  choose: (preference) => {
+    const theme: Theme =
+      preference === "system" ? (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light") : preference;
+    apply(theme);
+    try {
+      if (preference === "system") localStorage.removeItem(THEME_KEY);
+      else localStorage.setItem(THEME_KEY, preference);
+    } catch {
+      /* private mode: the choice lasts this page only */
+    }
+    set({ theme, preference });
   },
 }));

@@ -18,6 +18,11 @@ export type Draft = Pick<Finding, "group" | "severity" | "title" | "evidence" | 
 export interface Rule {
   /** Stable name; part of the finding id, so renaming a rule re-keys its findings. */
   id: string;
+  /**
+   * "page": the same at every viewport (meta description, alt text), reported once per target —
+   * on desktop when it was captured. "viewport" (default): judged per viewport.
+   */
+  scope?: "page" | "viewport";
   run(ctx: RuleContext): Draft | null;
 }
 

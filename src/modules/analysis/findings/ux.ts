@@ -39,6 +39,7 @@ const ctaAboveFold: Rule = {
 
 const imagesWithoutAlt: Rule = {
   id: "images-without-alt",
+  scope: "page",
   run({ page }) {
     const missing = page.extraction.accessibility.imagesWithoutAlt;
     if (missing <= 0) return null;
@@ -55,6 +56,7 @@ const imagesWithoutAlt: Rule = {
 
 const inputsWithoutLabel: Rule = {
   id: "inputs-without-label",
+  scope: "page",
   run({ page }) {
     const missing = page.extraction.accessibility.inputsWithoutLabel;
     if (missing <= 0) return null;
@@ -70,6 +72,7 @@ const inputsWithoutLabel: Rule = {
 
 const headingHierarchy: Rule = {
   id: "heading-hierarchy",
+  scope: "page",
   run({ page }) {
     const h1s = page.extraction.elements.headings.filter((h) => h.level === 1);
     if (h1s.length === 1) return null;

@@ -1,0 +1,13 @@
+import { chromium } from "playwright-core";
+import { capturePage } from "../src/modules/capture/capture";
+import { startFixtureServer } from "../tests/support/fixture-server";
+const srv = startFixtureServer();
+const b = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+const site = process.argv[2] ?? "alpha";
+const vp = (process.argv[3] ?? "desktop") as "desktop" | "mobile";
+const t0 = Date.now();
+const r = await capturePage(b, { jobId: "x", url: srv.url(`/${site}/`), viewport: vp, screenshotPath: `/work/main/.tmp-capture/${site}-${vp}.png`, allowPrivate: true, navigationTimeoutMs: 30000, totalTimeoutMs: 60000, maxHeightPx: 16000 }, (s) => console.error("stage", s, Date.now() - t0));
+const e = r.extraction;
+console.log(JSON.stringify({ ...e, copy: { ...e.copy, visibleText: e.copy.visibleText.slice(0, 300) } }, null, 1));
+console.error("ms", Date.now() - t0);
+await b.close(); await srv.close();

@@ -1,0 +1,32 @@
+import { describe, expect, test } from "bun:test";
+import { EnvError, loadEnv } from "./env";
+
+describe("loadEnv", () => {
+  test("defaults", () => {
+    const env = loadEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.DATA_DIR).toBe("./data");
+    expect(env.ALLOW_PRIVATE_TARGETS).toBe(false);
+    expect(env.ADMIN_EMAILS).toEqual([]);
+    expect(env.CAPTURE_CONCURRENCY).toBe(2);
+  });
+
+  test("parses flags and lists", () => {
+    const env = loadEnv({ ALLOW_PRIVATE_TARGETS: "1", ADMIN_EMAILS: " A@x.com , b@y.com ,", PORT: "8080" });
+    expect(env.ALLOW_PRIVATE_TARGETS).toBe(true);
+    expect(env.ADMIN_EMAILS).toEqual(["a@x.com", "b@y.com"]);
+    expect(env.PORT).toBe(8080);
+  });
+
+  test("one line per bad variable", () => {
+    try {
+      loadEnv({ PORT: "eighty", CAPTURE_CONCURRENCY: "0", JWT_SECRET: "short", ALLOW_PRIVATE_TARGETS: "maybe" });
+      throw new Error("should have thrown");
+    } catch (e) {
+      expect(e).toBeInstanceOf(EnvError);
+      const msg = (e as Error).message;
+      for (const name of ["PORT", "CAPTURE_CONCURRENCY", "JWT_SECRET", "ALLOW_PRIVATE_TARGETS"]) expect(msg).toContain(`  ${name}:`);
+      expect(msg.split("\n").length).toBe(5);
+    }
+  });
+});

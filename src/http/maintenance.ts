@@ -1,0 +1,20 @@
+import { Elysia } from "elysia";
+import { type BearerResolver, bearerToken } from "./auth-guard";
+import { unavailable } from "./errors";
+
+/** Paths that keep answering everyone during maintenance: signing in, the waitlist, health probes and the flag itself. */
+const OPEN = [/^\/api\/auth\//, /^\/api\/beta-signups$/, /^\/api\/health$/, /^\/api\/maintenance$/];
+
+/**
+ * While maintenance is on, API calls from anyone but an admin answer 503 with Retry-After.
+ * Runs before every route's own guard, so anonymous callers see 503 too rather than 401.
+ */
+export function maintenanceGate(opts: { isOn: () => boolean; resolve: BearerResolver; message: string; retryAfterSeconds?: number }) {
+  return new Elysia({ name: "maintenance-gate" }).onBeforeHandle({ as: "global" }, async ({ path, headers }) => {
+    if (!opts.isOn() || !path.startsWith("/api/") || OPEN.some((r) => r.test(path))) return;
+    const token = bearerToken(headers.authorization);
+    const user = token ? await opts.resolve(token) : null;
+    if (user?.role === "admin") return;
+    throw unavailable(opts.message, opts.retryAfterSeconds ?? 120);
+  });
+}

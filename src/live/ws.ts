@@ -1,0 +1,118 @@
+// The /ws live feed: authenticates at the upgrade (an access token offered as the
+// "bearer.<token>" subprotocol, else the refresh cookie), refuses foreign origins, registers each
+// socket with the LiveHub and polices what clients send (only {"type":"ping"} is understood).
+import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
+import { jsonError } from "../http/errors";
+import { readCookie } from "../http/cookies";
+import type { PublicUser } from "../modules/auth/model";
+import type { LiveHub, LiveSocket } from "./hub";
+
+export const WS_PATH = "/ws";
+/** The subprotocol the server speaks; a client that offers subprotocols must offer this one too. */
+export const WS_SUBPROTOCOL = "design-intel.v1";
+export const WS_TOKEN_PREFIX = "bearer.";
+/** Clients only ever send pings; anything bigger is abuse and closes that socket (1009). */
+export const MAX_CLIENT_FRAME_BYTES = 1024;
+
+export interface LiveSocketData {
+  user: PublicUser;
+  socket: LiveSocket | null;
+}
+
+export interface LiveSocketDeps {
+  hub: LiveHub;
+  userForAccessToken(token: string): Promise<PublicUser | null>;
+  userForRefreshToken(token: string | undefined): PublicUser | null;
+  refreshCookie: string;
+  /** A reason to turn this user away (maintenance mode), or null. */
+  refuse?: (user: PublicUser) => string | null;
+  /** Extra origins allowed besides the page's own host. */
+  allowedOrigins?: string[];
+}
+
+function sameOrigin(req: Request, origin: string, extra: string[]): boolean {
+  if (extra.includes(origin)) return true;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    return false;
+  }
+  return host === (req.headers.get("host") ?? new URL(req.url).host);
+}
+
+export function liveSockets(deps: LiveSocketDeps) {
+  async function upgrade(req: Request, server: Server<LiveSocketData>): Promise<Response | undefined> {
+    if (req.method !== "GET" || req.headers.get("upgrade")?.toLowerCase() !== "websocket")
+      return jsonError(426, "This endpoint speaks WebSocket only", {}, { upgrade: "websocket" });
+    // Browsers always send Origin on a WebSocket handshake; a foreign one is cross-site hijacking.
+    const origin = req.headers.get("origin");
+    if (origin && !sameOrigin(req, origin, deps.allowedOrigins ?? [])) return jsonError(403, "Origin not allowed");
+
+    const offered = (req.headers.get("sec-websocket-protocol") ?? "")
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean);
+    if (offered.length && !offered.includes(WS_SUBPROTOCOL)) return jsonError(400, `Unsupported subprotocol; offer ${WS_SUBPROTOCOL}`);
+    const bearer = offered.find((p) => p.startsWith(WS_TOKEN_PREFIX))?.slice(WS_TOKEN_PREFIX.length);
+    let user = bearer ? await deps.userForAccessToken(bearer) : null;
+    if (!user && !bearer) user = deps.userForRefreshToken(readCookie(req.headers.get("cookie"), deps.refreshCookie));
+    if (!user) return jsonError(401, "Authentication required");
+    const refused = deps.refuse?.(user);
+    if (refused) return jsonError(503, refused);
+
+    const ok = server.upgrade(req, {
+      data: { user, socket: null },
+      headers: offered.length ? { "sec-websocket-protocol": WS_SUBPROTOCOL } : undefined,
+    });
+    return ok ? undefined : jsonError(400, "WebSocket upgrade failed");
+  }
+
+  const websocket: WebSocketHandler<LiveSocketData> = {
+    maxPayloadLength: MAX_CLIENT_FRAME_BYTES,
+    // Bun pings idle peers and drops the ones that stop answering.
+    idleTimeout: 60,
+    sendPings: true,
+    // A client that can't keep up is dropped rather than buffered without bound.
+    backpressureLimit: 1024 * 1024,
+    closeOnBackpressureLimit: true,
+    perMessageDeflate: false,
+    open(ws: ServerWebSocket<LiveSocketData>) {
+      const s: LiveSocket = {
+        userId: ws.data.user.id,
+        role: ws.data.user.role,
+        send: (data) => {
+          ws.send(data);
+        },
+        close: (code, reason) => ws.close(code, reason),
+      };
+      ws.data.socket = s;
+      deps.hub.add(s);
+    },
+    message(ws, raw) {
+      if (typeof raw !== "string") return ws.close(1003, "Text frames only");
+      let msg: unknown;
+      try {
+        msg = JSON.parse(raw);
+      } catch {
+        return ws.close(1007, "Malformed JSON");
+      }
+      if (msg && typeof msg === "object" && (msg as { type?: unknown }).type === "ping") {
+        ws.send(JSON.stringify({ type: "pong", payload: { at: Date.now() } }));
+        return;
+      }
+      ws.close(1008, "Unsupported message");
+    },
+    close(ws) {
+      if (ws.data.socket) deps.hub.remove(ws.data.socket);
+      ws.data.socket = null;
+    },
+  };
+
+  /** For Bun.serve's fetch: answers /ws, returns null for every other path. */
+  function route(req: Request, server: Server<LiveSocketData>): Promise<Response | undefined> | null {
+    return new URL(req.url).pathname === WS_PATH ? upgrade(req, server) : null;
+  }
+
+  return { upgrade, websocket, route };
+}

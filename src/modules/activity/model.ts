@@ -1,0 +1,50 @@
+// The activity log (spec §3 "Activity log entry"): every module writes through `record`, the
+// dashboard and /activity read it newest first.
+import { z } from "zod";
+
+export const ACTIVITY_TYPES = ["trend", "component", "test", "system", "comparison"] as const;
+export type ActivityType = (typeof ACTIVITY_TYPES)[number];
+export const ACTIVITY_STATUSES = ["success", "error", "warning", "info"] as const;
+export type ActivityStatus = (typeof ACTIVITY_STATUSES)[number];
+
+/** What a module hands to `record`. A userId makes the entry private to that user (and admins). */
+export interface ActivityInput {
+  type: ActivityType;
+  message: string;
+  details?: string | null;
+  status: ActivityStatus;
+  agentName?: string | null;
+  metadata?: Record<string, unknown>;
+  userId?: string | null;
+}
+
+export interface ActivityEntryDto {
+  id: string;
+  type: ActivityType;
+  message: string;
+  details: string | null;
+  status: ActivityStatus;
+  agentName: string | null;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+}
+
+const limit = z.coerce
+  .number({ error: "limit must be a number" })
+  .int("limit must be a whole number")
+  .min(1, "limit must be between 1 and 100")
+  .max(100, "limit must be between 1 and 100");
+
+export const activityQuery = z.object({
+  limit: limit.default(50),
+  type: z.enum(ACTIVITY_TYPES, { error: "Unknown activity type" }).optional(),
+  status: z.enum(ACTIVITY_STATUSES, { error: "Unknown activity status" }).optional(),
+  /** Cursor: entries strictly older than this entry id (ids are time-ordered UUIDv7). */
+  before: z.string().max(64).optional(),
+});
+export type ActivityQuery = z.infer<typeof activityQuery>;
+
+export interface ActivityViewer {
+  id: string;
+  role: "user" | "admin";
+}

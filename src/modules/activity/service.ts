@@ -1,0 +1,40 @@
+import type { Db } from "../../db/connection";
+import { newId, nowIso } from "../../lib/ids";
+import type { ActivityEntryDto, ActivityInput, ActivityQuery, ActivityViewer } from "./model";
+import { activityRepository } from "./repository";
+
+/** Entries are short status lines; bounded copies keep one noisy caller from bloating the table. */
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** The log keeps this many entries; older ones are pruned by the agents' housekeeping. */
+export const ACTIVITY_RETENTION = 20_000;
+
+export function activityService(db: Db, now: () => number = Date.now) {
+  const repo = activityRepository(db);
+
+  /** Writes one entry and returns it as the API shows it. Other modules call this (e.g. comparisons' recordActivity). */
+  function record(entry: ActivityInput): ActivityEntryDto {
+    const dto: ActivityEntryDto = {
+      id: newId(),
+      type: entry.type,
+      message: clip(entry.message, 300),
+      details: entry.details ? clip(entry.details, 2000) : null,
+      status: entry.status,
+      agentName: entry.agentName ?? null,
+      metadata: entry.metadata ?? {},
+      createdAt: nowIso(now()),
+    };
+    repo.insert({ ...dto, metadata: JSON.stringify(dto.metadata), userId: entry.userId ?? null });
+    return dto;
+  }
+
+  return {
+    record,
+    /** Newest first; a user sees shared entries and their own, an admin sees everything. */
+    list(viewer: ActivityViewer, q: ActivityQuery): ActivityEntryDto[] {
+      return repo.list({ isAdmin: viewer.role === "admin", viewerId: viewer.id, type: q.type, status: q.status, before: q.before, limit: q.limit });
+    },
+    prune: () => repo.prune(ACTIVITY_RETENTION),
+  };
+}
+export type ActivityService = ReturnType<typeof activityService>;

@@ -1,0 +1,37 @@
+import { nowIso } from "../../lib/ids";
+import type { LiveHub } from "../../live/hub";
+import type { Actor } from "../audit/model";
+import type { AuditService } from "../audit/service";
+import { MAINTENANCE_MESSAGE, type MaintenanceState } from "./model";
+import type { AdminRepository } from "./repository";
+
+const KEY = "maintenance";
+type Stored = Omit<MaintenanceState, "message">;
+
+/** The flag is persisted in `settings` and mirrored in memory: the gate asks on every API request. */
+export function maintenanceService(deps: {
+  repo: AdminRepository;
+  audit: AuditService;
+  live: Pick<LiveHub, "disconnect">;
+  now?: () => number;
+}) {
+  const now = deps.now ?? Date.now;
+  let state: Stored = deps.repo.getSetting<Stored>(KEY) ?? { enabled: false, since: null, by: null };
+
+  return {
+    isOn: () => state.enabled,
+    state: (): MaintenanceState => ({ ...state, message: MAINTENANCE_MESSAGE }),
+
+    set(actor: Actor, enabled: boolean): MaintenanceState {
+      if (enabled !== state.enabled) {
+        state = enabled ? { enabled, since: nowIso(now()), by: actor.email } : { enabled, since: null, by: null };
+        deps.repo.putSetting(KEY, state, nowIso(now()));
+        deps.audit.recordBy(actor, enabled ? "admin.maintenance_on" : "admin.maintenance_off");
+        if (enabled) deps.live.disconnect((s) => s.role !== "admin", "Maintenance mode");
+      }
+      return { ...state, message: MAINTENANCE_MESSAGE };
+    },
+  };
+}
+
+export type MaintenanceService = ReturnType<typeof maintenanceService>;

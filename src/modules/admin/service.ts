@@ -1,0 +1,98 @@
+import { resolve } from "node:path";
+import type { Db } from "../../db/connection";
+import type { Env } from "../../env";
+import type { RequestMetrics } from "../../http/request-metrics";
+import { nowIso } from "../../lib/ids";
+import type { LiveHub } from "../../live/hub";
+import type { AuditService } from "../audit/service";
+import { type ActivitySink, alertsService } from "./alerts";
+import { backupService } from "./backups";
+import { databaseStatsReader } from "./database-stats";
+import { HostSampler } from "./host-metrics";
+import { maintenanceService } from "./maintenance";
+import type { DatabaseStats, SecurityReport, SystemMetrics } from "./model";
+import { adminRepository } from "./repository";
+import { metricsSampler } from "./sampler";
+
+export interface AdminDeps {
+  db: Db;
+  env: Pick<Env, "DATA_DIR" | "BACKUP_KEEP" | "ALERT_WEBHOOK_URL">;
+  requests: RequestMetrics;
+  live: LiveHub;
+  audit: AuditService;
+  activity?: ActivitySink;
+  /** Figures owned by other modules, for the security report. */
+  userCounts(): { users: number; admins: number; disabled: number };
+  activeApiKeys(): number;
+  sampleIntervalMs?: number;
+  log?: (msg: string, err?: unknown) => void;
+  now?: () => number;
+}
+
+export function adminService(deps: AdminDeps) {
+  const now = deps.now ?? Date.now;
+  const dataDir = resolve(deps.env.DATA_DIR);
+  const repo = adminRepository(deps.db);
+  const host = new HostSampler(dataDir);
+  const dbFigures = databaseStatsReader(repo, deps.db.filename);
+  const backups = backupService({ repo, dataDir, keep: deps.env.BACKUP_KEEP, audit: deps.audit, now });
+  const maintenance = maintenanceService({ repo, audit: deps.audit, live: deps.live, now });
+  const alerts = alertsService({
+    repo,
+    audit: deps.audit,
+    live: deps.live,
+    activity: deps.activity,
+    webhookUrl: deps.env.ALERT_WEBHOOK_URL,
+    log: deps.log,
+    now,
+  });
+
+  async function systemMetrics(): Promise<SystemMetrics> {
+    const h = await host.sample();
+    const http = deps.requests.inFlight;
+    const sockets = deps.live.size;
+    return {
+      ...h,
+      uptime: Math.round(process.uptime() * 1000),
+      activeConnections: http + sockets,
+      connections: { http, sockets },
+      totalRequests: deps.requests.total,
+      errorRate: Math.round(deps.requests.errorRate() * 100) / 100,
+      sampledAt: nowIso(now()),
+    };
+  }
+
+  const sampler = metricsSampler({
+    collect: systemMetrics,
+    live: deps.live,
+    alerts,
+    intervalMs: deps.sampleIntervalMs ?? 5000,
+    log: deps.log,
+  });
+
+  return {
+    systemMetrics,
+    databaseStats: (): DatabaseStats => ({ ...dbFigures(), ...backups.status() }),
+    backups,
+    maintenance,
+    alerts,
+    sampler,
+
+    securityReport(https: boolean): SecurityReport {
+      const c = deps.userCounts();
+      return {
+        users: c.users,
+        admins: c.admins,
+        disabledUsers: c.disabled,
+        failedSignIns24h: deps.audit.countSince("auth.sign_in_failed", now() - 24 * 60 * 60 * 1000),
+        activeApiKeys: deps.activeApiKeys(),
+        https,
+        secureCookies: https,
+        maintenance: maintenance.isOn(),
+        generatedAt: nowIso(now()),
+      };
+    },
+  };
+}
+
+export type AdminService = ReturnType<typeof adminService>;

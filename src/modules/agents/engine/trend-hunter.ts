@@ -1,0 +1,184 @@
+// TrendHunter: every `frequency` seconds, mines the newest desktop captures (and the findings of
+// analysed comparisons) for patterns most sites share. See logic/trend-mining.ts for the maths.
+import type { Extraction } from "../../capture/model";
+import { newId, nowIso } from "../../../lib/ids";
+import { AGENT_IDS, type TrendSettings } from "../model";
+import { hostOf, minePatterns, normalizeFindingTitle, selectTrends, type MinedTrend, type SiteObservation } from "../logic/trend-mining";
+import { parseJson, trendToDto } from "../rows";
+import { readTrendSettings, TREND_SETTINGS_KEY } from "../settings";
+import type { AgentContext } from "./context";
+
+const ID = AGENT_IDS.trendHunter;
+const NAME = "TrendHunter";
+const VISIBLE_TEXT_CAP = 5000;
+
+/** Snapshots never change, so their parsed (and trimmed) extraction is kept between scans. */
+export class TrendHunter {
+  private readonly cache = new Map<string, Partial<Extraction> | null>();
+  private lastSummary = "";
+
+  constructor(private readonly ctx: AgentContext) {}
+
+  settings(): TrendSettings {
+    return readTrendSettings(this.ctx.repo.setting(TREND_SETTINGS_KEY));
+  }
+
+  private extraction(snapshotId: string): Partial<Extraction> | null {
+    if (this.cache.has(snapshotId)) return this.cache.get(snapshotId)!;
+    const raw = parseJson<Partial<Extraction> | null>(this.ctx.repo.extraction(snapshotId), null);
+    const trimmed: Partial<Extraction> | null =
+      raw && typeof raw === "object"
+        ? {
+            viewport: raw.viewport,
+            palette: raw.palette,
+            typography: raw.typography,
+            layout: raw.layout,
+            elements: raw.elements ? { ...raw.elements, links: 0, linksAboveFold: 0 } : undefined,
+            timing: raw.timing,
+            copy: raw.copy
+              ? { ...raw.copy, visibleText: typeof raw.copy.visibleText === "string" ? raw.copy.visibleText.slice(0, VISIBLE_TEXT_CAP) : "" }
+              : undefined,
+          }
+        : null;
+    this.cache.set(snapshotId, trimmed);
+    return trimmed;
+  }
+
+  observations(settings: TrendSettings): SiteObservation[] {
+    const rows = this.ctx.repo.desktopSnapshots();
+    const live = new Set(rows.map((r) => r.snapshot_id));
+    for (const id of this.cache.keys()) if (!live.has(id)) this.cache.delete(id);
+    const useFindings = settings.sources.includes("findings");
+    const analysed = useFindings ? this.ctx.repo.analysedComparisons() : new Set<string>();
+    const byTarget = new Map<string, Set<string>>();
+    if (useFindings)
+      for (const f of this.ctx.repo.findings()) {
+        const set = byTarget.get(f.target_id) ?? new Set<string>();
+        const t = normalizeFindingTitle(f.title);
+        if (t) set.add(t);
+        byTarget.set(f.target_id, set);
+      }
+    const out: SiteObservation[] = [];
+    for (const r of rows) {
+      const host = hostOf(r.url);
+      const extraction = this.extraction(r.snapshot_id);
+      if (!host || !extraction) continue;
+      out.push({
+        host,
+        snapshotId: r.snapshot_id,
+        comparisonId: r.comparison_id,
+        ownerId: r.owner_id,
+        capturedAt: r.captured_at,
+        extraction,
+        findings: analysed.has(r.comparison_id) ? [...(byTarget.get(r.target_id) ?? [])] : null,
+      });
+    }
+    return out;
+  }
+
+  run(): void {
+    const { ctx } = this;
+    const settings = this.settings();
+    const obs = this.observations(settings);
+    const hosts = new Set(obs.map((o) => o.host)).size;
+    if (!obs.length) {
+      ctx.update(ID, { status: "idle", currentTask: "No captured sites yet: nothing to mine (waiting for comparisons)", confidence: null });
+      this.note("empty", () =>
+        ctx.activity.record({
+          type: "trend",
+          status: "info",
+          agentName: NAME,
+          message: "No data yet: TrendHunter needs captured sites to mine",
+          details: "Run a comparison and the next scan will look at its captures.",
+        }),
+      );
+      this.persist([]);
+      return;
+    }
+    const mined = minePatterns(obs, {
+      types: settings.trendTypes,
+      keywords: settings.customKeywords,
+      useFindings: settings.sources.includes("findings"),
+      useSnapshots: settings.sources.includes("snapshots"),
+    });
+    const selected = selectTrends(mined, settings.confidenceThreshold, settings.maxResults);
+    const { discovered, faded } = this.persist(selected, settings.aiDetectionConfidence);
+    const meanConfidence = selected.length ? Math.round((selected.reduce((a, t) => a + t.confidence, 0) / selected.length) * 10) / 10 : null;
+    ctx.update(ID, {
+      status: "active",
+      currentTask: `Scanned ${hosts} site${hosts === 1 ? "" : "s"}: ${selected.length} trend${selected.length === 1 ? "" : "s"} at ≥${settings.confidenceThreshold}% confidence (${mined.length} patterns checked)`,
+      completed: 1,
+      confidence: meanConfidence,
+      metadata: { lastScan: nowIso(ctx.now()), sitesScanned: hosts, patternsChecked: mined.length, frequencySeconds: settings.frequency },
+    });
+    this.note(`scan:${hosts}:${selected.length}:${discovered}:${faded}`, () =>
+      ctx.activity.record({
+        type: "trend",
+        status: "info",
+        agentName: NAME,
+        message: `Scanned ${hosts} site${hosts === 1 ? "" : "s"} for design patterns`,
+        details: `${mined.length} candidate patterns, ${selected.length} above the ${settings.confidenceThreshold}% confidence threshold.`,
+        metadata: { sites: hosts, patterns: mined.length, trends: selected.length },
+      }),
+    );
+  }
+
+  /** Logs a summary only when it differs from the previous one, so a quiet system stays quiet. */
+  private note(summary: string, write: () => void): void {
+    if (summary === this.lastSummary) return;
+    this.lastSummary = summary;
+    write();
+  }
+
+  private persist(selected: MinedTrend[], strongAt = 100): { discovered: number; faded: number } {
+    const { ctx } = this;
+    const at = nowIso(ctx.now());
+    const active = new Map(ctx.repo.activeTrends().map((r) => [r.pattern_key, r]));
+    let discovered = 0;
+    for (const t of selected) {
+      const fields = {
+        title: t.title,
+        description: t.description,
+        support: t.support,
+        sampleSize: t.sampleSize,
+        share: t.share,
+        direction: t.direction,
+        directionBasis: JSON.stringify(t.directionBasis),
+        confidence: t.confidence,
+        strong: t.confidence >= strongAt,
+        evidence: JSON.stringify(t.evidence),
+        at,
+      };
+      if (active.has(t.key)) {
+        ctx.repo.updateTrend({ key: t.key, ...fields, rediscoveredAt: null });
+        active.delete(t.key);
+        continue;
+      }
+      if (ctx.repo.trendByKey(t.key)) ctx.repo.updateTrend({ key: t.key, ...fields, rediscoveredAt: at });
+      else ctx.repo.insertTrend({ id: newId(), key: t.key, category: t.type, ...fields });
+      discovered++;
+      const row = ctx.repo.trendByKey(t.key)!;
+      ctx.emit({ type: "TREND_DISCOVERED", payload: trendToDto(row, null), agentId: ID }, { kind: "all" });
+      ctx.activity.record({
+        type: "trend",
+        status: "success",
+        agentName: NAME,
+        message: `Trend discovered: ${t.title}`,
+        details: `${t.support} of ${t.sampleSize} sites (${Math.round(t.share * 100)}%), ${t.confidence}% confidence${t.direction ? `, ${t.direction}` : ""}.`,
+        metadata: { trendId: row.id, key: t.key },
+      });
+    }
+    for (const [key, row] of active) {
+      ctx.repo.deactivateTrend(key, at);
+      ctx.activity.record({
+        type: "trend",
+        status: "info",
+        agentName: NAME,
+        message: `Trend faded: ${row.title}`,
+        details: "It no longer clears the confidence threshold on the current captures.",
+        metadata: { trendId: row.id, key },
+      });
+    }
+    return { discovered, faded: active.size };
+  }
+}

@@ -1,0 +1,161 @@
+// Mission Control's reads, the trend settings and the A/B ingest. The agents themselves run in
+// the engine (src/modules/agents/engine), usually inside the agents worker.
+import type { Db } from "../../db/connection";
+import { badRequest, conflict, forbidden, notFound, unauthorized } from "../../http/errors";
+import { nowIso } from "../../lib/ids";
+import type { AnalyticsDto, ComponentDto, ExperimentDto, IngestInput, MetricsDto, TrendDto, TrendSettings, Viewer, AgentDto } from "./model";
+import { accuracyOf } from "./logic/oracle";
+import { agentsRepository } from "./repository";
+import { agentToDto, componentToDto, experimentToDto, trendToDto, type ExperimentRow } from "./rows";
+import { readTrendSettings, TREND_SETTINGS_KEY } from "./settings";
+import { minuteBucket, trafficRepository } from "./traffic-repository";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+const canSee = (viewer: Viewer, ownerId: string | null) => viewer.role === "admin" || ownerId === null || ownerId === viewer.id;
+const canManage = (viewer: Viewer, ownerId: string | null) => viewer.role === "admin" || (ownerId !== null && ownerId === viewer.id);
+
+export function agentsService(deps: { db: Db; now?: () => number; onSettingsChanged?: () => void }) {
+  const repo = agentsRepository(deps.db);
+  const traffic = trafficRepository(deps.db);
+  const now = deps.now ?? Date.now;
+  const isAdmin = (v: Viewer) => v.role === "admin";
+
+  function experimentDto(row: ExperimentRow, viewer: Viewer | null): ExperimentDto {
+    return experimentToDto(row, repo.variants(row.id), repo.prediction(row.id) ?? null, {
+      withKey: viewer !== null && canManage(viewer, row.owner_id),
+    });
+  }
+
+  return {
+    agents: (): AgentDto[] => repo.agents().map(agentToDto),
+
+    metrics(viewer: Viewer): MetricsDto {
+      const m = repo.metrics(isAdmin(viewer), viewer.id);
+      return {
+        totalTrends: m.trends,
+        totalComponents: m.components,
+        activeTests: m.active,
+        averageAccuracy: accuracyOf(m.correct, m.decided),
+        decidedPredictions: m.decided,
+        correctPredictions: m.correct,
+      };
+    },
+
+    trends: (viewer: Viewer, limit: number): TrendDto[] => repo.trends(limit).map((r) => trendToDto(r, viewer)),
+
+    trendSettings: (): TrendSettings => readTrendSettings(repo.setting(TREND_SETTINGS_KEY)),
+
+    saveTrendSettings(input: TrendSettings): TrendSettings {
+      const clean = { ...input, customKeywords: [...new Set(input.customKeywords.map((k) => k.trim()))] };
+      repo.saveSetting(TREND_SETTINGS_KEY, JSON.stringify(clean), nowIso(now()));
+      deps.onSettingsChanged?.();
+      return clean;
+    },
+
+    components: (viewer: Viewer, limit: number): ComponentDto[] => repo.components(isAdmin(viewer), viewer.id, limit).map(componentToDto),
+
+    component(viewer: Viewer, id: string): ComponentDto {
+      const row = repo.component(isAdmin(viewer), viewer.id, id);
+      if (!row) throw notFound("Component not found");
+      return componentToDto(row);
+    },
+
+    tests: (viewer: Viewer, status: "active" | "completed" | undefined, limit: number): ExperimentDto[] =>
+      repo.experiments(isAdmin(viewer), viewer.id, status, limit).map((r) => experimentDto(r, viewer)),
+
+    test(viewer: Viewer, id: string): ExperimentDto {
+      const row = repo.experiment(id);
+      if (!row || !canSee(viewer, row.owner_id)) throw notFound("Test not found");
+      return experimentDto(row, viewer);
+    },
+
+    /**
+     * Real traffic for a running test, from its owner or an admin (bearer) or from anything
+     * holding the test's ingest key (a site's backend). Tests already fed by the simulator refuse it.
+     */
+    ingest(id: string, who: { viewer: Viewer | null; ingestKey: string | null }, input: IngestInput): ExperimentDto {
+      const found = repo.experiment(id);
+      const byKey = !!found && !!who.ingestKey && timingSafeEqual(who.ingestKey, found.ingest_key);
+      if (!byKey) {
+        if (!who.viewer) throw unauthorized("A valid ingest key or sign-in is required");
+        if (!found || !canSee(who.viewer, found.owner_id)) throw notFound("Test not found");
+        if (!canManage(who.viewer, found.owner_id)) throw forbidden("Only the test's owner or an admin can send its events");
+      }
+      const row = found!;
+      if (row.status !== "active") throw conflict("This test has already completed");
+      traffic.claim(row.id, "real");
+      if (repo.experiment(id)?.traffic !== "real") throw conflict("This test runs on simulated traffic; real events can't be mixed in");
+      const variant = repo.variants(id).find((v) => v.label === input.variant);
+      if (!variant) throw notFound("Variant not found");
+      const ok = traffic.add({
+        experimentId: id,
+        variantId: variant.id,
+        bucket: minuteBucket(now()),
+        source: "real",
+        impressions: input.event === "impression" ? input.count : 0,
+        conversions: input.event === "conversion" ? input.count : 0,
+      });
+      if (!ok) throw badRequest("Conversions cannot exceed impressions for a variant");
+      return experimentDto(repo.experiment(id)!, who.viewer);
+    },
+
+    analytics(viewer: Viewer, range: "48h" | "30d"): AnalyticsDto {
+      const hourly = range === "48h";
+      const span = hourly ? 48 : 30;
+      const step = hourly ? HOUR : DAY;
+      const prefix = hourly ? 13 : 10;
+      const end = now();
+      const startMs = Math.floor(end / step) * step - (span - 1) * step;
+      const since = nowIso(startMs).slice(0, prefix);
+      const admin = isAdmin(viewer);
+      const traffic = new Map(repo.trafficSeries(admin, viewer.id, prefix, since).map((r) => [r.b, r]));
+      const started = new Map(repo.startedSeries(admin, viewer.id, prefix, since).map((r) => [r.b, r.n]));
+      const completed = new Map(repo.completedSeries(admin, viewer.id, prefix, since).map((r) => [r.b, r.n]));
+      const series: AnalyticsDto["traffic"] = [];
+      for (let i = 0; i < span; i++) {
+        const b = nowIso(startMs + i * step).slice(0, prefix);
+        const t = traffic.get(b);
+        series.push({
+          bucket: b,
+          testsStarted: started.get(b) ?? 0,
+          testsCompleted: completed.get(b) ?? 0,
+          impressions: t?.impressions ?? 0,
+          conversions: t?.conversions ?? 0,
+          simulatedImpressions: t?.simulated ?? 0,
+        });
+      }
+      let correct = 0;
+      const accuracy = repo.decidedPredictions().map((p, i) => {
+        if (p.outcome === "correct") correct++;
+        return { at: p.scored_at, accuracy: accuracyOf(correct, i + 1) ?? 0, decided: i + 1 };
+      });
+      const sims = repo.similarities(admin, viewer.id).filter((s) => Number.isFinite(s));
+      const buckets = Array.from({ length: 10 }, (_, i) => ({ from: i / 10, to: (i + 1) / 10, count: 0 }));
+      for (const s of sims) buckets[Math.min(9, Math.max(0, Math.floor(s * 10)))]!.count++;
+      return {
+        range,
+        bucket: hourly ? "hour" : "day",
+        traffic: series,
+        accuracy,
+        similarity: {
+          scope: admin ? "all" : "yours",
+          buckets,
+          total: sims.length,
+          mean: sims.length ? sims.reduce((a, b) => a + b, 0) / sims.length : null,
+        },
+      };
+    },
+  };
+}
+export type AgentsService = ReturnType<typeof agentsService>;
+
+function timingSafeEqual(a: string, b: string): boolean {
+  const ea = new TextEncoder().encode(a);
+  const eb = new TextEncoder().encode(b);
+  if (ea.length !== eb.length) return false;
+  let diff = 0;
+  for (let i = 0; i < ea.length; i++) diff |= ea[i]! ^ eb[i]!;
+  return diff === 0;
+}

@@ -1,0 +1,16 @@
+// The findings step as the comparisons runner calls it: rules always, then the optional
+// language-model pass when one is configured.
+
+import type { Finding } from "../capture/model";
+import { findingsFor, type PageInput } from "./findings";
+import { refineFindings, type LlmConfig } from "./llm";
+
+export function createFindingsEngine(options: { llm?: LlmConfig | null; log?: (msg: string) => void } = {}) {
+  return async (pages: PageInput[]): Promise<Finding[]> => {
+    const rules = findingsFor(pages);
+    if (!options.llm) return rules;
+    const { findings, error } = await refineFindings(rules, pages, options.llm);
+    if (error) options.log?.(`findings: ${error}; keeping the rule findings`);
+    return findings;
+  };
+}

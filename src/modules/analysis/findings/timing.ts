@@ -1,0 +1,130 @@
+// Speed, always against the fastest competitor at the same viewport, plus the absolute
+// Core Web Vitals thresholds (LCP 2.5 s / 4 s, CLS 0.1 / 0.25) when everyone is slow.
+
+import type { Extraction } from "../../capture/model";
+import { bytes, fileName, ms } from "../format";
+import { best, type Draft, type PageInput, type Rule } from "./types";
+
+/** The largest resource, when it is big enough to explain slowness on its own. */
+function culprit(e: Extraction): { name: string; text: string; bytes: number; type: string } | null {
+  const r = e.timing.largestResource;
+  if (!r || r.bytes < 250 * 1024) return null;
+  return { name: fileName(r.url), text: `${fileName(r.url)} (${bytes(r.bytes)}, ${r.type})`, bytes: r.bytes, type: r.type };
+}
+
+function weightFix(c: NonNullable<ReturnType<typeof culprit>>, what: string): string {
+  if (/image/i.test(c.type)) {
+    return `${what}: ${c.name} is ${bytes(c.bytes)} — resize it to its displayed width, serve AVIF/WebP (srcset), and preload it if it is the hero.`;
+  }
+  if (/script/i.test(c.type)) return `${what}: ${c.name} is ${bytes(c.bytes)} of JavaScript — split it, defer what the first screen doesn't need.`;
+  if (/font/i.test(c.type)) return `${what}: ${c.name} is ${bytes(c.bytes)} — subset the font and serve WOFF2 with font-display: swap.`;
+  if (/media|video/i.test(c.type)) return `${what}: ${c.name} is ${bytes(c.bytes)} — lazy-load the video and show a poster image first.`;
+  return `${what}: ${c.name} is ${bytes(c.bytes)} — compress it or load it after the first screen.`;
+}
+
+interface Metric {
+  id: string;
+  name: string;
+  pick: (e: Extraction) => number | null;
+  /** Absolute value that is a problem even if every competitor is as slow. */
+  poor: number;
+  high: number;
+  /** A gap smaller than this is noise between two runs. */
+  minGap: number;
+  genericFix: string;
+}
+
+const metrics: Metric[] = [
+  {
+    id: "lcp",
+    name: "LCP",
+    pick: (e) => e.timing.lcpMs,
+    poor: 2500,
+    high: 4000,
+    minGap: 500,
+    genericFix: "Serve the hero content in the initial HTML, preload its image, and cut render-blocking CSS/JS.",
+  },
+  {
+    id: "fcp",
+    name: "FCP",
+    pick: (e) => e.timing.fcpMs,
+    poor: 1800,
+    high: 3000,
+    minGap: 400,
+    genericFix: "Inline the critical CSS, defer non-essential scripts and cut third-party tags before first paint.",
+  },
+];
+
+function slower(metric: Metric, { page, others }: { page: PageInput; others: PageInput[] }): Draft | null {
+  const mine = metric.pick(page.extraction);
+  if (mine === null || !Number.isFinite(mine)) return null;
+  const fastest = best(others, metric.pick);
+  const behind = fastest !== null && mine >= fastest.value * 1.5 && mine - fastest.value >= metric.minGap;
+  if (!behind && mine < metric.poor) return null;
+  const evidence: Record<string, string> = { [`${page.label} ${metric.name}`]: ms(mine) };
+  for (const o of others) {
+    const v = metric.pick(o.extraction);
+    if (v !== null) evidence[`${o.label} ${metric.name}`] = ms(v);
+  }
+  const c = culprit(page.extraction);
+  if (c) evidence["Largest resource"] = c.text;
+  const title = behind
+    ? `${page.label}'s ${metric.name} is ${ms(mine)} against ${ms(fastest!.value)} for ${fastest!.page.label} (${page.viewport})`
+    : `${page.label}'s ${metric.name} is ${ms(mine)} on ${page.viewport}`;
+  return {
+    group: "timing",
+    severity: mine >= metric.high ? "high" : mine >= metric.poor || behind ? "medium" : "low",
+    title: c && metric.id === "lcp" ? `${title}: ${c.text}` : title,
+    evidence,
+    fix: c && metric.id === "lcp" ? weightFix(c, `Cut the ${metric.name}`) : metric.genericFix,
+  };
+}
+
+const metricRules: Rule[] = metrics.map((m) => ({ id: `${m.id}-slow`, run: (ctx) => slower(m, ctx) }));
+
+const HEAVY = 3 * 1024 * 1024;
+
+const pageWeight: Rule = {
+  id: "page-weight",
+  run({ page, others }) {
+    const mine = page.extraction.timing.bytes;
+    if (!(mine > 0)) return null;
+    const lightest = best(others, (e) => (e.timing.bytes > 0 ? e.timing.bytes : null));
+    const behind = lightest !== null && mine >= lightest.value * 2 && mine - lightest.value >= 512 * 1024;
+    if (!behind && mine < HEAVY) return null;
+    const evidence: Record<string, string> = {
+      [`${page.label} page weight`]: `${bytes(mine)} in ${page.extraction.timing.requests} requests`,
+    };
+    for (const o of others) if (o.extraction.timing.bytes > 0) evidence[`${o.label} page weight`] = `${bytes(o.extraction.timing.bytes)} in ${o.extraction.timing.requests} requests`;
+    const c = culprit(page.extraction);
+    if (c) evidence["Largest resource"] = c.text;
+    return {
+      group: "timing",
+      severity: mine >= HEAVY * 2 ? "high" : "medium",
+      title: behind
+        ? `${page.label} downloads ${bytes(mine)} on ${page.viewport}, ${(mine / lightest!.value).toFixed(1)}× ${lightest!.page.label}`
+        : `${page.label} downloads ${bytes(mine)} on ${page.viewport}`,
+      evidence,
+      fix: c ? weightFix(c, "Lighten the page") : "Compress images, drop unused scripts and fonts, and lazy-load everything below the first screen.",
+    };
+  },
+};
+
+const layoutShift: Rule = {
+  id: "layout-shift",
+  run({ page, others }) {
+    const cls = page.extraction.timing.cls;
+    if (cls === null || cls <= 0.1) return null;
+    const evidence: Record<string, string> = { [`${page.label} CLS`]: cls.toFixed(2), "Good threshold": "0.10" };
+    for (const o of others) if (o.extraction.timing.cls !== null) evidence[`${o.label} CLS`] = o.extraction.timing.cls.toFixed(2);
+    return {
+      group: "timing",
+      severity: cls > 0.25 ? "high" : "medium",
+      title: `${page.label}'s layout shifts while loading on ${page.viewport} (CLS ${cls.toFixed(2)})`,
+      evidence,
+      fix: "Give images and embeds width/height (or aspect-ratio), reserve space for banners, and load web fonts with size-adjusted fallbacks.",
+    };
+  },
+};
+
+export const timingRules: Rule[] = [...metricRules, pageWeight, layoutShift];

@@ -1,0 +1,286 @@
+// Captures one page at one viewport: open it in a fresh browser context, let it settle, measure
+// it, take a capped full-page screenshot and read the dominant colours from its pixels.
+
+import { mkdir, rename, rm } from "node:fs/promises";
+import { dirname } from "node:path";
+import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
+import { PNG } from "pngjs";
+import { dominantColors, isDarkImage } from "../analysis/palette";
+import type { CaptureJob } from "../../workers/protocol";
+import { BLOCKED_HEADER, startEgressProxy, type EgressProxy } from "./egress-proxy";
+import { VIEWPORTS, type Extraction } from "./model";
+import { measureDom, measureResources, measureVitals, waitForFonts, wakeLazyContent, type ResourceTotals } from "./page-script";
+import { createHostGuard, SSRF_MESSAGES, systemResolver, type HostVerdict, type Resolver } from "./ssrf";
+
+export type CaptureStage = "navigating" | "settling" | "measuring" | "screenshot";
+
+/** A failure whose message is meant for the user (it is stored as the target's failure reason). */
+export class CaptureError extends Error {}
+
+export interface CaptureDeps {
+  /** DNS used by the capture-time SSRF guard; tests swap it to simulate public names offline. */
+  resolve?: Resolver;
+  /** Overrides the address rule (tests); defaults to every resolved address being public. */
+  checkHost?: (host: string) => Promise<HostVerdict>;
+}
+
+const LOAD_WAIT_MS = 15_000;
+const QUIET_WAIT_MS = 2_500;
+const FONT_WAIT_MS = 3_000;
+const SCROLL_STEP_DELAY_MS = 120;
+
+function userAgent(browser: Browser, mobile: boolean): string {
+  const major = browser.version().split(".")[0] ?? "130";
+  // The headless default announces "HeadlessChrome", which many sites answer with a block page.
+  return mobile
+    ? `Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Mobile Safari/537.36`
+    : `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`;
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+/** Turns Playwright/Chromium navigation errors into something a user can act on. */
+function navigationFailure(err: unknown, job: CaptureJob, blocked: EgressProxy["blocked"], navTimeoutMs: number): CaptureError {
+  const message = err instanceof Error ? err.message : String(err);
+  if (blocked.length > 0 && /ERR_BLOCKED_BY_CLIENT|ERR_TUNNEL_CONNECTION_FAILED|ERR_FAILED|ERR_ABORTED/.test(message)) {
+    return new CaptureError(`Blocked: ${blocked[0]!.reason} (${blocked[0]!.host})`);
+  }
+  if (/Timeout|timed out/i.test(message)) return new CaptureError(`The page did not finish loading within ${seconds(navTimeoutMs)}`);
+  const code = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
+  switch (code) {
+    case "ERR_NAME_NOT_RESOLVED":
+      return new CaptureError("The site's domain name does not resolve");
+    case "ERR_CONNECTION_REFUSED":
+      return new CaptureError("The site refused the connection");
+    case "ERR_CONNECTION_RESET":
+    case "ERR_CONNECTION_CLOSED":
+    case "ERR_EMPTY_RESPONSE":
+      return new CaptureError("The site closed the connection without answering");
+    case "ERR_CONNECTION_TIMED_OUT":
+    case "ERR_TIMED_OUT":
+      return new CaptureError(`The page did not finish loading within ${seconds(navTimeoutMs)}`);
+    case "ERR_TOO_MANY_REDIRECTS":
+      return new CaptureError("The page redirects in a loop");
+    case undefined:
+      break;
+    default:
+      if (code.startsWith("ERR_CERT") || code.startsWith("ERR_SSL")) return new CaptureError("The site's HTTPS certificate is not valid");
+      return new CaptureError(`Could not open ${job.url} (${code})`);
+  }
+  return new CaptureError(`Could not open ${job.url}: ${message.split("\n")[0]}`);
+}
+
+/** Counts every request and byte the page pulls, across origins (resource timing can't see cross-origin sizes). */
+async function trackNetwork(context: BrowserContext, page: Page) {
+  const totals = { requests: 0, bytes: 0, largest: null as ResourceTotals["largestResource"] };
+  const info = new Map<string, { url: string; type: string }>();
+  let session: CDPSession | null = null;
+  try {
+    session = await context.newCDPSession(page);
+    session.on("Network.requestWillBeSent", (e) => {
+      if (!/^https?:/.test(e.request.url)) return;
+      totals.requests++;
+      info.set(e.requestId, { url: e.request.url, type: (e.type ?? "other").toLowerCase() });
+    });
+    session.on("Network.loadingFinished", (e) => {
+      const bytes = Math.max(0, Math.round(e.encodedDataLength));
+      totals.bytes += bytes;
+      const meta = info.get(e.requestId);
+      if (meta && (!totals.largest || bytes > totals.largest.bytes)) totals.largest = { url: meta.url, bytes, type: meta.type };
+    });
+    await session.send("Network.enable");
+  } catch {
+    session = null;
+  }
+  return {
+    available: () => session !== null,
+    totals,
+    detach: () => session?.detach().catch(() => {}),
+  };
+}
+
+async function writeAtomically(path: string, data: Buffer) {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    await Bun.write(tmp, data);
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+function pixelPalette(png: Buffer) {
+  const image = PNG.sync.read(png);
+  return {
+    dominant: dominantColors(image.data, image.width, image.height, 8),
+    isDark: isDarkImage(image.data, image.width, image.height),
+  };
+}
+
+export async function capturePage(
+  browser: Browser,
+  job: CaptureJob,
+  onStage: (stage: CaptureStage) => void,
+  deps: CaptureDeps = {},
+): Promise<{ extraction: Extraction; screenshotPath: string }> {
+  const started = Date.now();
+  const remaining = () => job.totalTimeoutMs - (Date.now() - started);
+  const viewport = VIEWPORTS[job.viewport];
+  let proxy: EgressProxy | null = null;
+  let context: BrowserContext | null = null;
+  let timedOut = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const cleanup = async (): Promise<never> => {
+    await (context as BrowserContext | null)?.close().catch(() => {});
+    await (proxy as EgressProxy | null)?.close().catch(() => {});
+    throw new CaptureError("stopped");
+  };
+
+  const work = async () => {
+    const guard = job.allowPrivate ? null : deps.checkHost ?? createHostGuard(deps.resolve ?? systemResolver);
+    if (guard) proxy = await startEgressProxy(guard);
+    if (timedOut) return cleanup();
+    const blocked = proxy?.blocked ?? [];
+
+    context = await browser.newContext({
+      viewport: { width: viewport.width, height: viewport.height },
+      screen: { width: viewport.width, height: viewport.height },
+      deviceScaleFactor: 1,
+      isMobile: viewport.mobile,
+      hasTouch: viewport.mobile,
+      userAgent: userAgent(browser, viewport.mobile),
+      serviceWorkers: "block",
+      acceptDownloads: false,
+      locale: "en-US",
+      ...(proxy ? { proxy: { server: proxy.server } } : {}),
+    });
+    if (timedOut) return cleanup(); // the deadline passed while the context was being made
+    if (guard) {
+      // Early, readable refusals; the proxy above is what actually enforces the rule on every hop.
+      await context.route("**/*", async (route) => {
+        let url: URL;
+        try {
+          url = new URL(route.request().url());
+        } catch {
+          return route.abort("blockedbyclient");
+        }
+        if (url.protocol !== "http:" && url.protocol !== "https:") return route.abort("blockedbyclient");
+        const verdict = await guard(url.hostname);
+        if (verdict.ok) return route.continue();
+        blocked.push({ host: url.hostname, reason: verdict.reason });
+        return route.abort("blockedbyclient");
+      });
+      await context.routeWebSocket(() => true, async (ws) => {
+        const host = (() => {
+          try {
+            return new URL(ws.url()).hostname;
+          } catch {
+            return "";
+          }
+        })();
+        const verdict = host ? await guard(host) : ({ ok: false, reason: SSRF_MESSAGES.invalid } as const);
+        if (verdict.ok) ws.connectToServer();
+        else await ws.close({ code: 1008, reason: "blocked" });
+      });
+    }
+
+    const page = await context.newPage();
+    const crashed = new Promise<never>((_, reject) =>
+      page.once("crash", () => reject(new CaptureError("The browser tab crashed while rendering this page"))),
+    );
+    crashed.catch(() => {});
+    const race = <T>(p: Promise<T>) => Promise.race([p, crashed]);
+    const network = await trackNetwork(context, page);
+
+    onStage("navigating");
+    const navTimeoutMs = Math.max(1000, Math.min(job.navigationTimeoutMs, remaining()));
+    const response = await race(page.goto(job.url, { waitUntil: "domcontentloaded", timeout: navTimeoutMs })).catch((err) => {
+      if (err instanceof CaptureError || timedOut) throw err;
+      throw navigationFailure(err, job, blocked, navTimeoutMs);
+    });
+    if (response) {
+      const headers = response.headers();
+      if (headers[BLOCKED_HEADER]) throw new CaptureError(`Blocked: ${blocked[0]?.reason ?? SSRF_MESSAGES.private}`);
+      if (response.status() >= 400) {
+        throw new CaptureError(`The site answered HTTP ${response.status()}${response.statusText() ? ` ${response.statusText()}` : ""}`);
+      }
+    }
+
+    onStage("settling");
+    // Slow third-party tags must not sink the capture: wait for `load` within reason, then move on.
+    const budget = () => Math.max(0, remaining() - 8000);
+    await race(page.waitForLoadState("load", { timeout: Math.max(1, Math.min(LOAD_WAIT_MS, budget())) })).catch((e) => {
+      if (e instanceof CaptureError) throw e;
+    });
+    await race(page.waitForLoadState("networkidle", { timeout: Math.max(1, Math.min(QUIET_WAIT_MS, budget())) })).catch((e) => {
+      if (e instanceof CaptureError) throw e;
+    });
+    const vitals = await race(page.evaluate(measureVitals));
+    await race(page.evaluate(wakeLazyContent, { maxY: job.maxHeightPx, stepDelayMs: SCROLL_STEP_DELAY_MS }));
+    await race(page.evaluate(waitForFonts, Math.min(FONT_WAIT_MS, Math.max(1, budget()))));
+    await race(page.waitForLoadState("networkidle", { timeout: Math.max(1, Math.min(QUIET_WAIT_MS, budget())) })).catch((e) => {
+      if (e instanceof CaptureError) throw e;
+    });
+
+    onStage("measuring");
+    const dom = await race(page.evaluate(measureDom, { maxY: job.maxHeightPx, viewportWidth: viewport.width, viewportHeight: viewport.height }));
+    const resources: ResourceTotals = network.available()
+      ? { bytes: network.totals.bytes, requests: network.totals.requests, largestResource: network.totals.largest }
+      : await race(page.evaluate(measureResources));
+    await network.detach();
+
+    onStage("screenshot");
+    const capturedHeight = Math.max(1, Math.min(dom.pageHeight, job.maxHeightPx));
+    const png = await race(
+      page.screenshot({
+        type: "png",
+        fullPage: true,
+        clip: { x: 0, y: 0, width: viewport.width, height: capturedHeight },
+        animations: "disabled",
+        caret: "hide",
+        timeout: Math.max(1000, remaining()),
+      }),
+    );
+    const pixels = pixelPalette(png);
+    await writeAtomically(job.screenshotPath, png);
+
+    const extraction: Extraction = {
+      url: job.url,
+      finalUrl: page.url(),
+      viewport: job.viewport,
+      title: dom.title,
+      metaDescription: dom.metaDescription,
+      pageHeight: dom.pageHeight,
+      capturedHeight,
+      palette: { dominant: pixels.dominant, text: dom.palette.text, background: dom.palette.background, buttons: dom.palette.buttons, isDark: pixels.isDark },
+      typography: dom.typography,
+      layout: dom.layout,
+      elements: dom.elements,
+      copy: dom.copy,
+      timing: { ...vitals, ...resources },
+      accessibility: dom.accessibility,
+    };
+    return { extraction, screenshotPath: job.screenshotPath };
+  };
+
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      timedOut = true;
+      reject(new CaptureError(`The capture took longer than ${seconds(job.totalTimeoutMs)} and was stopped`));
+      // Closing the context aborts whatever the page was still doing.
+      (context as BrowserContext | null)?.close().catch(() => {});
+    }, job.totalTimeoutMs);
+  });
+  const running = work();
+  running.catch(() => {});
+  try {
+    return await Promise.race([running, deadline]);
+  } finally {
+    clearTimeout(timer);
+    // If the deadline won, `work` may still be creating these; it cleans up at its next timedOut check.
+    await cleanup().catch(() => {});
+  }
+}

@@ -1,0 +1,320 @@
+// The capture pool: a fair queue in front of a few capture workers (one Chromium each). Pages
+// are taken round-robin across owners, so one user's 40-page run can't starve another's 2 pages.
+
+import { readFileSync } from "node:fs";
+import { HttpError } from "../../http/errors";
+import type { CaptureEvent, CaptureJob, CaptureRequest } from "../../workers/protocol";
+import { spawnWorker } from "../../workers/spawn";
+import type { Extraction, Viewport } from "./model";
+import { checkTargetUrl, type Resolver } from "./ssrf";
+
+export type CaptureStageName = Extract<CaptureEvent, { type: "stage" }>["stage"];
+
+export type CaptureOutcome =
+  | { ok: true; extraction: Extraction; screenshotPath: string }
+  | { ok: false; reason: string };
+
+export interface CaptureRequestInput {
+  url: string;
+  viewport: Viewport;
+  /** Absolute path the PNG is written to. */
+  screenshotPath: string;
+}
+
+export interface CapturePoolOptions {
+  concurrency: number;
+  chromiumPath: string | null;
+  allowPrivate: boolean;
+  navigationTimeoutMs?: number;
+  totalTimeoutMs?: number;
+  maxHeightPx?: number;
+  /** Pages waiting across all owners before new ones are turned away. */
+  maxQueued?: number;
+  /** Pages one owner may have waiting. */
+  maxQueuedPerOwner?: number;
+  /** A worker idle this long closes its browser to give the memory back. */
+  idleMs?: number;
+  /** Used by the add-time URL check; tests inject one. */
+  resolve?: Resolver;
+  log?: (message: string) => void;
+}
+
+export const NO_CHROMIUM_REASON = "No Chromium browser found: install chromium or set CHROMIUM_PATH";
+export const QUEUE_FULL_REASON = "The capture queue is full right now. Try again in a few minutes.";
+export const OWNER_QUEUE_FULL_REASON = "You already have many pages waiting to be captured. Let them finish first.";
+export const POOL_CLOSED_REASON = "The capture service is shutting down";
+const WORKER_DIED_REASON = "The capture worker stopped unexpectedly";
+const STUCK_REASON = "The browser stopped responding while capturing this page";
+
+function isCaptureBrowser(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--design-intel-capture=");
+  } catch {
+    return false;
+  }
+}
+
+/** Extra time the worker gets past its own total limit before the pool gives up on it. */
+const WATCHDOG_GRACE_MS = 15_000;
+
+interface Job {
+  id: string;
+  ownerId: string;
+  input: CaptureRequestInput;
+  onStage?: (stage: CaptureStageName) => void;
+  resolve: (outcome: CaptureOutcome) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  pid: number | null;
+  browser: string | null;
+  job: Job | null;
+  watchdog?: ReturnType<typeof setTimeout>;
+  idleTimer?: ReturnType<typeof setTimeout>;
+  closing: boolean;
+}
+
+export interface CapturePoolStats {
+  available: boolean;
+  concurrency: number;
+  queued: number;
+  running: number;
+  owners: Record<string, { queued: number; running: number }>;
+  workers: { pid: number | null; browser: string | null; busy: boolean }[];
+}
+
+export class CapturePool {
+  readonly available: boolean;
+  readonly unavailableReason: string | null;
+  private readonly concurrency: number;
+  private readonly navigationTimeoutMs: number;
+  private readonly totalTimeoutMs: number;
+  private readonly maxHeightPx: number;
+  private readonly maxQueued: number;
+  private readonly maxQueuedPerOwner: number;
+  private readonly idleMs: number;
+  private readonly log: (message: string) => void;
+  /** Waiting jobs per owner, and the owners in the order they will next be served. */
+  private readonly queues = new Map<string, Job[]>();
+  private readonly turn: string[] = [];
+  private readonly slots: Slot[] = [];
+  private closed = false;
+  private sequence = 0;
+
+  constructor(private readonly options: CapturePoolOptions) {
+    this.concurrency = Math.max(1, Math.floor(options.concurrency));
+    this.navigationTimeoutMs = options.navigationTimeoutMs ?? 30_000;
+    this.totalTimeoutMs = options.totalTimeoutMs ?? 60_000;
+    this.maxHeightPx = options.maxHeightPx ?? 16_000;
+    this.maxQueued = options.maxQueued ?? 200;
+    this.maxQueuedPerOwner = options.maxQueuedPerOwner ?? 40;
+    this.idleMs = options.idleMs ?? 120_000;
+    this.log = options.log ?? ((m) => console.warn(m));
+    this.available = options.chromiumPath !== null;
+    this.unavailableReason = this.available ? null : NO_CHROMIUM_REASON;
+    if (!this.available) {
+      this.log(`[capture] ${NO_CHROMIUM_REASON}. Every capture will fail with that reason until one is installed.`);
+    }
+  }
+
+  async submit(ownerId: string, input: CaptureRequestInput, onStage?: (stage: CaptureStageName) => void): Promise<CaptureOutcome> {
+    if (!this.available) return { ok: false, reason: NO_CHROMIUM_REASON };
+    if (this.closed) return { ok: false, reason: POOL_CLOSED_REASON };
+    try {
+      // The same rule as at add time: the stored URL may have been added under other settings,
+      // and its DNS may have changed since.
+      await checkTargetUrl(input.url, { allowPrivate: this.options.allowPrivate, resolve: this.options.resolve });
+    } catch (err) {
+      return { ok: false, reason: err instanceof HttpError ? err.message : "Please enter a valid URL" };
+    }
+    if (this.queuedCount() >= this.maxQueued) return { ok: false, reason: QUEUE_FULL_REASON };
+    if ((this.queues.get(ownerId)?.length ?? 0) >= this.maxQueuedPerOwner) return { ok: false, reason: OWNER_QUEUE_FULL_REASON };
+
+    return new Promise<CaptureOutcome>((resolve) => {
+      const job: Job = { id: `c${++this.sequence}`, ownerId, input, onStage, resolve };
+      const queue = this.queues.get(ownerId);
+      if (queue) queue.push(job);
+      else {
+        this.queues.set(ownerId, [job]);
+        this.turn.push(ownerId);
+      }
+      this.dispatch();
+    });
+  }
+
+  stats(): CapturePoolStats {
+    const owners: CapturePoolStats["owners"] = {};
+    for (const [owner, jobs] of this.queues) owners[owner] = { queued: jobs.length, running: 0 };
+    for (const slot of this.slots) {
+      if (!slot.job) continue;
+      const entry = (owners[slot.job.ownerId] ??= { queued: 0, running: 0 });
+      entry.running++;
+    }
+    return {
+      available: this.available,
+      concurrency: this.concurrency,
+      queued: this.queuedCount(),
+      running: this.slots.filter((s) => s.job).length,
+      owners,
+      workers: this.slots.map((s) => ({ pid: s.pid, browser: s.browser, busy: s.job !== null })),
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const jobs of this.queues.values()) for (const job of jobs) job.resolve({ ok: false, reason: POOL_CLOSED_REASON });
+    this.queues.clear();
+    this.turn.length = 0;
+    await Promise.all([...this.slots].map((slot) => this.retire(slot, POOL_CLOSED_REASON)));
+  }
+
+  // ---- internals ------------------------------------------------------------------------------
+
+  private queuedCount(): number {
+    let n = 0;
+    for (const jobs of this.queues.values()) n += jobs.length;
+    return n;
+  }
+
+  /** Round-robin: the owner at the front gives one job and goes to the back if it has more. */
+  private nextJob(): Job | null {
+    const owner = this.turn.shift();
+    if (owner === undefined) return null;
+    const jobs = this.queues.get(owner)!;
+    const job = jobs.shift()!;
+    if (jobs.length) this.turn.push(owner);
+    else this.queues.delete(owner);
+    return job;
+  }
+
+  private dispatch() {
+    if (this.closed) return;
+    while (this.turn.length) {
+      let slot = this.slots.find((s) => !s.job && !s.closing);
+      if (!slot) {
+        if (this.slots.length >= this.concurrency) return;
+        slot = this.spawn();
+      }
+      const job = this.nextJob();
+      if (!job) return;
+      this.start(slot, job);
+    }
+  }
+
+  private spawn(): Slot {
+    const worker = spawnWorker("capture");
+    const slot: Slot = { worker, pid: null, browser: null, job: null, closing: false };
+    worker.onmessage = (event: MessageEvent<CaptureEvent>) => this.onEvent(slot, event.data);
+    worker.onerror = (event) => {
+      this.log(`[capture] worker error: ${event.message}`);
+      void this.retire(slot, WORKER_DIED_REASON);
+    };
+    worker.addEventListener("close", () => {
+      if (!slot.closing) void this.retire(slot, WORKER_DIED_REASON);
+    });
+    this.slots.push(slot);
+    this.send(slot, { type: "init", chromiumPath: this.options.chromiumPath! });
+    return slot;
+  }
+
+  private send(slot: Slot, message: CaptureRequest) {
+    slot.worker.postMessage(message);
+  }
+
+  private start(slot: Slot, job: Job) {
+    clearTimeout(slot.idleTimer);
+    slot.job = job;
+    const captureJob: CaptureJob = {
+      jobId: job.id,
+      url: job.input.url,
+      viewport: job.input.viewport,
+      screenshotPath: job.input.screenshotPath,
+      allowPrivate: this.options.allowPrivate,
+      navigationTimeoutMs: this.navigationTimeoutMs,
+      totalTimeoutMs: this.totalTimeoutMs,
+      maxHeightPx: this.maxHeightPx,
+    };
+    // The worker enforces the total limit itself; this catches a worker or browser that hangs outright.
+    slot.watchdog = setTimeout(() => void this.retire(slot, STUCK_REASON), this.totalTimeoutMs + WATCHDOG_GRACE_MS);
+    this.send(slot, { type: "capture", job: captureJob });
+  }
+
+  private finish(slot: Slot, jobId: string, outcome: CaptureOutcome) {
+    const job = slot.job;
+    if (!job || job.id !== jobId) return;
+    clearTimeout(slot.watchdog);
+    slot.job = null;
+    job.resolve(outcome);
+    if (!this.closed) {
+      slot.idleTimer = setTimeout(() => {
+        if (!slot.job) void this.retire(slot, null);
+      }, this.idleMs);
+      slot.idleTimer.unref?.();
+    }
+    this.dispatch();
+  }
+
+  private onEvent(slot: Slot, event: CaptureEvent) {
+    switch (event.type) {
+      case "ready":
+        slot.pid = event.pid;
+        slot.browser = event.browser;
+        break;
+      case "stage":
+        if (slot.job?.id === event.jobId) {
+          try {
+            slot.job.onStage?.(event.stage);
+          } catch {
+            // A listener's failure is not the capture's failure.
+          }
+        }
+        break;
+      case "done":
+        this.finish(slot, event.jobId, { ok: true, extraction: event.extraction, screenshotPath: event.screenshotPath });
+        break;
+      case "failed":
+        this.finish(slot, event.jobId, { ok: false, reason: event.reason });
+        break;
+      case "fatal":
+        // Chromium would not start; the job (if any) fails on its own with the reason.
+        this.log(`[capture] ${event.reason}`);
+        break;
+    }
+  }
+
+  /** Stops a worker (and its browser, by pid, if it won't go quietly); its job fails with `reason`. */
+  private async retire(slot: Slot, reason: string | null) {
+    if (slot.closing) return;
+    slot.closing = true;
+    clearTimeout(slot.watchdog);
+    clearTimeout(slot.idleTimer);
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots.splice(index, 1);
+    const job = slot.job;
+    slot.job = null;
+    if (job) job.resolve({ ok: false, reason: reason ?? WORKER_DIED_REASON });
+
+    const exited = new Promise<void>((resolve) => slot.worker.addEventListener("close", () => resolve(), { once: true }));
+    const graceful = reason === null || reason === POOL_CLOSED_REASON;
+    if (graceful) {
+      try {
+        this.send(slot, { type: "shutdown" });
+      } catch {
+        // already gone
+      }
+      await Promise.race([exited, Bun.sleep(5000)]);
+    }
+    slot.worker.terminate();
+    // Terminating the thread leaves its Chromium behind; end it by the pid the worker reported,
+    // after making sure that pid is still our browser and not a recycled number.
+    if (!graceful && slot.pid !== null && isCaptureBrowser(slot.pid)) {
+      try {
+        process.kill(slot.pid, "SIGKILL");
+      } catch {
+        // already exited
+      }
+    }
+    if (!this.closed) this.dispatch();
+  }
+}

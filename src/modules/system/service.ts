@@ -1,0 +1,191 @@
+// Switching the agent system on and off. The wish is persisted (settings 'system.active') so an
+// active system resumes after a server restart; the runner does the work. Operations queue
+// behind each other, so a double-click or a start racing a stop can't interleave.
+import type { Db } from "../../db/connection";
+import { unavailable } from "../../http/errors";
+import type { LiveHub } from "../../live/hub";
+import { nowIso } from "../../lib/ids";
+import type { ActivityService } from "../activity/service";
+import type { Cadence } from "../agents/engine/engine";
+import type { SystemAction, SystemActor, SystemStatusDto } from "./model";
+import { systemRepository } from "./repository";
+import { InProcessRunner, WorkerRunner, type AgentRunner, type RunnerDeps } from "./runner";
+
+/** After this many crashes within the window the supervisor gives up until someone restarts. */
+const MAX_CRASH_RESTARTS = 3;
+const CRASH_WINDOW_MS = 5 * 60_000;
+const CRASH_BACKOFF_MS = 2000;
+
+export interface SystemDeps {
+  db: Db;
+  hub: LiveHub;
+  activity: ActivityService;
+  now?: () => number;
+  log?: (msg: string, err?: unknown) => void;
+  /** Tests inject a runner; by default a file database gets the worker, ":memory:" the in-process engine. */
+  makeRunner?: (deps: RunnerDeps) => AgentRunner;
+  cadence?: Partial<Cadence>;
+  /** Audit hook for the admin console (start/stop/restart with who did it). */
+  onChange?: (action: SystemAction, actor: SystemActor | null) => void;
+}
+
+export function systemService(deps: SystemDeps) {
+  const repo = systemRepository(deps.db);
+  const now = deps.now ?? Date.now;
+  const log = deps.log ?? ((m: string, e?: unknown) => console.error(m, e));
+  let runner: AgentRunner | null = null;
+  let queue: Promise<unknown> = Promise.resolve();
+  const crashes: number[] = [];
+
+  const serial = <T>(op: () => Promise<T>): Promise<T> => {
+    const next = queue.then(op, op);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+
+  const runnerDeps: RunnerDeps = {
+    publish: (message, audience) => deps.hub.publish(message, audience),
+    log,
+    onCrash: (reason) => void serial(() => recover(reason)),
+    cadence: deps.cadence,
+  };
+
+  function makeRunner(): AgentRunner {
+    if (deps.makeRunner) return deps.makeRunner(runnerDeps);
+    const file = deps.db.filename;
+    return file && file !== ":memory:" ? new WorkerRunner(file, runnerDeps) : new InProcessRunner(deps.db, { ...runnerDeps, now: deps.now });
+  }
+
+  /** Agents the worker couldn't mark (killed, crashed) are set to stopped, and everyone is told. */
+  function settleAgents(): void {
+    const at = nowIso(now());
+    for (const r of repo.markAgentsStopped(at))
+      deps.hub.publish({ type: "AGENT_UPDATE", payload: { id: r.id, status: "stopped", currentTask: null, lastActivity: r.last_activity }, agentId: r.id });
+  }
+
+  async function launch(): Promise<void> {
+    if (runner?.running) return;
+    const r = makeRunner();
+    runner = r;
+    try {
+      await r.start();
+    } catch (err) {
+      runner = null;
+      throw err;
+    }
+  }
+
+  async function halt(): Promise<void> {
+    const r = runner;
+    runner = null;
+    if (r) await r.stop();
+    settleAgents();
+  }
+
+  async function recover(reason: string): Promise<void> {
+    runner = null;
+    log("agents worker crashed", reason);
+    settleAgents();
+    const t = now();
+    while (crashes.length && t - crashes[0]! > CRASH_WINDOW_MS) crashes.shift();
+    crashes.push(t);
+    const giveUp = crashes.length > MAX_CRASH_RESTARTS;
+    deps.activity.record({
+      type: "system",
+      status: "error",
+      message: giveUp ? "Agent worker keeps crashing: agents halted" : "Agent worker crashed: restarting",
+      details: giveUp ? `${reason}. Restart the system from Mission Control once the cause is fixed.` : reason,
+    });
+    if (giveUp || !repo.active().active) return;
+    await Bun.sleep(CRASH_BACKOFF_MS);
+    if (repo.active().active && !runner) await launch().catch((err) => log("agents restart after crash failed", err));
+  }
+
+  const failed = (action: string, err: unknown) => {
+    const reason = err instanceof Error ? err.message : String(err);
+    log(`system ${action} failed`, err);
+    return unavailable(`The agent system could not ${action}: ${reason}`, 5);
+  };
+
+  function status(): SystemStatusDto {
+    const s = repo.active();
+    return { isActive: s.active, running: runner?.running ?? false, since: s.since };
+  }
+
+  const who = (actor: SystemActor | null | undefined) => (actor?.email ? ` by ${actor.email}` : "");
+
+  return {
+    status,
+
+    start: (actor?: SystemActor | null) =>
+      serial(async () => {
+        if (repo.active().active && runner?.running) return status();
+        repo.setActive(true, nowIso(now()));
+        try {
+          await launch();
+        } catch (err) {
+          repo.setActive(false, nowIso(now()));
+          settleAgents();
+          throw failed("start", err);
+        }
+        crashes.length = 0;
+        deps.activity.record({ type: "system", status: "success", message: "System Started", details: `AI Design Intelligence System activated${who(actor)}.` });
+        deps.onChange?.("system.started", actor ?? null);
+        return status();
+      }),
+
+    stop: (actor?: SystemActor | null) =>
+      serial(async () => {
+        const wasActive = repo.active().active || runner !== null;
+        repo.setActive(false, nowIso(now()));
+        await halt();
+        if (wasActive) {
+          deps.activity.record({ type: "system", status: "info", message: "System Stopped", details: `System deactivated${who(actor)}.` });
+          deps.onChange?.("system.stopped", actor ?? null);
+        }
+        return status();
+      }),
+
+    restart: (actor?: SystemActor | null) =>
+      serial(async () => {
+        await halt();
+        repo.setActive(true, nowIso(now()));
+        try {
+          await launch();
+        } catch (err) {
+          repo.setActive(false, nowIso(now()));
+          settleAgents();
+          throw failed("restart", err);
+        }
+        crashes.length = 0;
+        deps.activity.record({ type: "system", status: "success", message: "System Restarted", details: `Agent worker stopped and started again${who(actor)}.` });
+        deps.onChange?.("system.restarted", actor ?? null);
+        return status();
+      }),
+
+    /** On boot: an active system picks up where it was; otherwise leftover agent states are cleared. */
+    resume: () =>
+      serial(async () => {
+        if (!repo.active().active) {
+          settleAgents();
+          return status();
+        }
+        settleAgents();
+        try {
+          await launch();
+          deps.activity.record({ type: "system", status: "info", message: "System resumed after a server restart" });
+        } catch (err) {
+          log("system resume failed", err);
+          deps.activity.record({ type: "system", status: "error", message: "System could not resume after a restart", details: String(err) });
+        }
+        return status();
+      }),
+
+    /** Server shutdown: stop the agents, keep the persisted wish so the next boot resumes. */
+    shutdown: () => serial(() => halt()),
+
+    /** Trend settings changed. */
+    poke: () => runner?.poke(),
+  };
+}
+export type SystemService = ReturnType<typeof systemService>;

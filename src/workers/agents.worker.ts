@@ -1,0 +1,60 @@
+// The agents worker: its own bun:sqlite connection to the app's database file, the AgentEngine,
+// and a message bridge. Stop is graceful: timers cleared, agents marked stopped, connection
+// closed, then "stopped" goes back so the main thread can terminate us.
+import { openDatabase, type Db } from "../db/connection";
+import { AgentEngine } from "../modules/agents/engine/engine";
+import type { AgentsEvent, AgentsRequest } from "./protocol";
+
+declare const self: Worker;
+
+let db: Db | null = null;
+let engine: AgentEngine | null = null;
+
+const post = (e: AgentsEvent) => self.postMessage(e);
+
+function shutdown(): void {
+  try {
+    engine?.stop();
+  } finally {
+    engine = null;
+    if (db) {
+      try {
+        db.close();
+      } catch {
+        /* already closed */
+      }
+      db = null;
+    }
+    post({ type: "stopped" });
+  }
+}
+
+self.onmessage = (event: MessageEvent<AgentsRequest>) => {
+  const msg = event.data;
+  try {
+    switch (msg.type) {
+      case "start": {
+        if (engine) return;
+        db = openDatabase(msg.dbPath);
+        engine = new AgentEngine({
+          db,
+          cadence: msg.cadence,
+          emit: (message, audience) => post({ type: "live", message, audience }),
+          log: (message, err) => post({ type: "log", message, error: err instanceof Error ? err.stack ?? err.message : err === undefined ? undefined : String(err) }),
+        });
+        engine.start();
+        post({ type: "ready" });
+        return;
+      }
+      case "poke":
+        engine?.poke();
+        return;
+      case "stop":
+        shutdown();
+        return;
+    }
+  } catch (err) {
+    post({ type: "fatal", reason: err instanceof Error ? err.message : String(err) });
+  }
+};
+

@@ -1,0 +1,113 @@
+// The capture worker: owns one Chromium and captures one page at a time (the pool runs several
+// workers for concurrency, so a browser crash only ever takes down the page in hand). When the
+// browser dies mid-job, that job fails with a reason and the next job gets a fresh browser.
+
+import { readdirSync, readFileSync } from "node:fs";
+import { chromium, type Browser } from "playwright-core";
+import { CHROMIUM_ARGS } from "../lib/chromium";
+import { capturePage, CaptureError } from "../modules/capture/capture";
+import type { CaptureEvent, CaptureJob, CaptureRequest } from "./protocol";
+
+declare const self: Worker;
+
+const post = (event: CaptureEvent) => self.postMessage(event);
+
+// Chromium ignores switches it doesn't know; this one lets us find our own browser's pid.
+const marker = `--design-intel-capture=${crypto.randomUUID()}`;
+const LAUNCH_ARGS = [
+  ...CHROMIUM_ARGS,
+  marker,
+  // WebRTC's UDP would bypass the per-context egress proxy that enforces the SSRF rules.
+  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+  "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+];
+
+let chromiumPath: string | null = null;
+let browser: Browser | null = null;
+let launching: Promise<Browser> | null = null;
+let queue: Promise<void> = Promise.resolve();
+
+/** The browser's main process: the one carrying our marker and no --type= (children have one). */
+function findBrowserPid(): number | null {
+  if (process.platform !== "linux") return null;
+  try {
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      let cmdline: string;
+      try {
+        cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      } catch {
+        continue;
+      }
+      const args = cmdline.split("\0");
+      if (args.includes(marker) && !args.some((a) => a.startsWith("--type="))) return Number(entry);
+    }
+  } catch {
+    // /proc unreadable: the pid is only a convenience.
+  }
+  return null;
+}
+
+async function ensureBrowser(): Promise<Browser> {
+  if (browser?.isConnected()) return browser;
+  if (!chromiumPath) throw new CaptureError("No Chromium browser found: install chromium or set CHROMIUM_PATH");
+  launching ??= chromium
+    .launch({ executablePath: chromiumPath, headless: true, args: LAUNCH_ARGS, timeout: 30_000 })
+    .then((b) => {
+      browser = b;
+      b.on("disconnected", () => {
+        if (browser === b) browser = null;
+      });
+      post({ type: "ready", browser: b.version(), pid: findBrowserPid() });
+      return b;
+    })
+    .catch((err: unknown) => {
+      throw new CaptureError(`Chromium could not start: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
+    })
+    .finally(() => {
+      launching = null;
+    });
+  return launching;
+}
+
+async function runJob(job: CaptureJob) {
+  let used: Browser | null = null;
+  try {
+    used = await ensureBrowser();
+    const result = await capturePage(used, job, (stage) => post({ type: "stage", jobId: job.jobId, stage }));
+    post({ type: "done", jobId: job.jobId, extraction: result.extraction, screenshotPath: result.screenshotPath });
+  } catch (err) {
+    let reason: string;
+    if (used && !used.isConnected()) {
+      reason = "The browser crashed while capturing this page";
+      browser = null;
+    } else if (err instanceof CaptureError) reason = err.message;
+    else reason = `Capture failed: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`;
+    post({ type: "failed", jobId: job.jobId, reason });
+  }
+}
+
+async function shutdown() {
+  const b = browser;
+  browser = null;
+  await b?.close().catch(() => {});
+  process.exit(0);
+}
+
+self.onmessage = (event: MessageEvent<CaptureRequest>) => {
+  const message = event.data;
+  switch (message.type) {
+    case "init":
+      chromiumPath = message.chromiumPath;
+      // Warm up now so the first job doesn't pay for the launch; a failure is reported on that job.
+      ensureBrowser().catch((err: unknown) => post({ type: "fatal", reason: err instanceof Error ? err.message : String(err) }));
+      break;
+    case "capture":
+      // One page at a time per browser: the pool decides how many workers run side by side.
+      queue = queue.then(() => runJob(message.job));
+      break;
+    case "shutdown":
+      queue = queue.then(shutdown);
+      break;
+  }
+};

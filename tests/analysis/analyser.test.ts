@@ -1,0 +1,75 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createAnalyser } from "../../src/modules/analysis/analyser";
+import { scorePairFromFiles } from "../../src/modules/analysis/similarity";
+import { alpha, beta } from "./pages";
+
+const dir = mkdtempSync(join(tmpdir(), "analyser-"));
+const A = alpha();
+const B = beta();
+const aPath = join(dir, "a.png");
+const bPath = join(dir, "b.png");
+await Bun.write(aPath, A.png);
+await Bun.write(bPath, B.png);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("createAnalyser (worker)", () => {
+  test("scores in the worker exactly as in-process, repeatedly (cached thumbnails)", async () => {
+    const analyser = createAnalyser();
+    try {
+      const direct = await scorePairFromFiles(aPath, A.extraction, bPath, B.extraction);
+      const first = await analyser.scorePair(aPath, A.extraction, bPath, B.extraction);
+      const [again, same] = await Promise.all([
+        analyser.scorePair(aPath, A.extraction, bPath, B.extraction),
+        analyser.scorePair(aPath, A.extraction, aPath, A.extraction),
+      ]);
+      expect(first).toEqual(direct);
+      expect(again).toEqual(direct);
+      expect(same.overallSimilarity).toBeCloseTo(1, 3);
+    } finally {
+      analyser.close();
+    }
+  });
+
+  test("a missing or corrupt screenshot rejects that job only", async () => {
+    const analyser = createAnalyser();
+    try {
+      await expect(analyser.scorePair(join(dir, "missing.png"), A.extraction, bPath, B.extraction)).rejects.toThrow();
+      const junk = join(dir, "junk.png");
+      await Bun.write(junk, "not a png");
+      await expect(analyser.scorePair(junk, A.extraction, bPath, B.extraction)).rejects.toThrow();
+      const ok = await analyser.scorePair(aPath, A.extraction, bPath, B.extraction);
+      expect(ok.overallSimilarity).toBeGreaterThan(0);
+    } finally {
+      analyser.close();
+    }
+  });
+
+  test("after close, calls are refused", async () => {
+    const analyser = createAnalyser();
+    analyser.close();
+    await expect(analyser.scorePair(aPath, A.extraction, bPath, B.extraction)).rejects.toThrow("analyser is closed");
+  });
+
+  test("a stuck worker is killed after the job timeout and replaced on the next call", async () => {
+    let spawned = 0;
+    const analyser = createAnalyser({
+      jobTimeoutMs: 100,
+      spawn: () => {
+        spawned++;
+        // A worker that never answers.
+        return new Worker(URL.createObjectURL(new Blob(["self.onmessage = () => {};"], { type: "application/javascript" })));
+      },
+    });
+    try {
+      await expect(analyser.scorePair(aPath, A.extraction, bPath, B.extraction)).rejects.toThrow("scoring took too long");
+      await expect(analyser.scorePair(aPath, A.extraction, bPath, B.extraction)).rejects.toThrow("scoring took too long");
+      expect(spawned).toBe(2);
+    } finally {
+      analyser.close();
+    }
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, test } from "bun:test";
+import { makeTestApp } from "../support/app";
+
+describe("server rendering", () => {
+  test("a guarded page renders the guard without a session", async () => {
+    const t = makeTestApp();
+    const r = await t.call("GET", "/dashboard");
+    expect(r.status).toBe(200);
+    expect(r.text).toContain("Hold Up There, Digital Wanderer");
+    expect(r.text).toContain("Sign In to Continue");
+    expect(r.text).toContain("Join the Rebellion");
+  });
+
+  test("a signed-in reload renders the page, decided from the refresh cookie", async () => {
+    const t = makeTestApp();
+    const { cookie, email } = await t.signup();
+    const r = await t.call("GET", "/dashboard", { headers: { cookie } });
+    expect(r.status).toBe(200);
+    expect(r.text).not.toContain("Hold Up There, Digital Wanderer");
+    expect(r.text).toContain(email);
+  });
+
+  test("a revoked cookie does not sign the page in", async () => {
+    const t = makeTestApp();
+    const { cookie } = await t.signup();
+    await t.call("POST", "/api/auth/logout", { headers: { cookie } });
+    const r = await t.call("GET", "/dashboard", { headers: { cookie } });
+    expect(r.text).toContain("Hold Up There, Digital Wanderer");
+  });
+
+  test("pages carry a nonce'd CSP and the hydration payload uses that nonce", async () => {
+    const t = makeTestApp();
+    const r = await t.call("GET", "/");
+    const csp = r.headers.get("content-security-policy")!;
+    const nonce = /'nonce-([^']+)'/.exec(csp)![1]!;
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain("'unsafe-inline' 'self' 'nonce"); // scripts: self + nonce only
+    const scripts = [...r.text.matchAll(/<script([^>]*)>/g)].map((m) => m[1]!);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const attrs of scripts) {
+      if (attrs.includes("src=")) continue;
+      expect(attrs).toContain(`nonce="${nonce}"`);
+    }
+    expect(r.text).toContain("__staticRouterHydrationData");
+    expect(r.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(r.headers.get("referrer-policy")).toBeTruthy();
+  });
+
+  test("the user's name in the hydration payload cannot break out of the script", async () => {
+    const t = makeTestApp();
+    const r0 = await t.call("POST", "/api/auth/signup", {
+      body: { email: "x@example.com", password: "password-1", username: "</script><script>alert(1)</script>" },
+    });
+    const cookie = r0.headers.get("set-cookie")!.split(";")[0]!;
+    const r = await t.call("GET", "/dashboard", { headers: { cookie } });
+    expect(r.text).not.toContain("<script>alert(1)</script>");
+  });
+
+  test("unknown pages answer 404 with the 404 page", async () => {
+    const t = makeTestApp();
+    const r = await t.call("GET", "/no/such/page");
+    expect(r.status).toBe(404);
+    expect(r.text).toContain("404 Page Not Found");
+    expect(r.text).toContain("<title>404 Page Not Found · Design Intel</title>");
+  });
+
+  test("assets are immutable and gzip'd on request", async () => {
+    const t = makeTestApp();
+    const html = (await t.call("GET", "/")).text;
+    const js = /\/assets\/[\w.-]+\.js/.exec(html)![0];
+    const res = await t.app.handle(new Request(`http://localhost${js}`, { headers: { "accept-encoding": "gzip" } }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+    expect(res.headers.get("cache-control")).toContain("immutable");
+    expect((await t.call("GET", "/assets/nope.js")).status).toBe(404);
+  });
+});

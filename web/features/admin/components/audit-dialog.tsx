@@ -1,0 +1,128 @@
+import { Badge, Button, Callout, Dialog, Flex, Spinner, Table, Text } from "@radix-ui/themes";
+import { useEffect, useState } from "react";
+import type { AuditEntry, AuditPage } from "../../../../src/modules/audit/model";
+import { errorMessage } from "../../../lib/api";
+import { listAuditLogs } from "../api";
+import { formatDateTime } from "../format";
+import { Pager } from "./pager";
+
+const LABELS: Record<string, string> = {
+  "auth.sign_in": "Signed in",
+  "auth.sign_in_failed": "Failed sign-in",
+  "auth.sign_up": "Signed up",
+  "admin.maintenance_on": "Maintenance on",
+  "admin.maintenance_off": "Maintenance off",
+  "admin.user_disabled": "Disabled user",
+  "admin.user_enabled": "Enabled user",
+  "admin.user_promoted": "Promoted user",
+  "admin.user_demoted": "Demoted user",
+  "admin.backup_created": "Backup created",
+  "admin.backup_failed": "Backup failed",
+  "admin.backup_downloaded": "Backup downloaded",
+  "admin.alert_settings_saved": "Alert settings saved",
+  "admin.api_key_created": "API key created",
+  "admin.api_key_revoked": "API key revoked",
+  "system.started": "System started",
+  "system.stopped": "System stopped",
+  "system.restarted": "System restarted",
+  "alert.raised": "Alert raised",
+};
+
+const tone = (action: string) =>
+  action === "auth.sign_in_failed" || action === "alert.raised" || action.endsWith("_failed") ? "red" : action.startsWith("admin.") ? "violet" : "gray";
+
+function who(e: AuditEntry) {
+  return e.actorEmail ?? (e.action === "alert.raised" ? "System" : "Unknown");
+}
+
+export function AuditDialog({ open, onOpenChange }: { open: boolean; onOpenChange(o: boolean): void }) {
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState<AuditPage | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    setFailed(null);
+    listAuditLogs(page)
+      .then(setData)
+      .catch((e) => setFailed(errorMessage(e, "Could not load the audit log")));
+  }, [open, page]);
+
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Content maxWidth="960px">
+        <Dialog.Title>Audit Logs</Dialog.Title>
+        <Dialog.Description size="2" color="gray" mb="3">
+          Who did what, when and from where: sign-ins, failed sign-ins and every admin action.
+        </Dialog.Description>
+        {failed ? (
+          <Callout.Root color="red">
+            <Callout.Text>{failed}</Callout.Text>
+          </Callout.Root>
+        ) : !data ? (
+          <Flex align="center" gap="2">
+            <Spinner /> <Text size="2">Loading audit log…</Text>
+          </Flex>
+        ) : data.entries.length === 0 ? (
+          <Text size="2" color="gray">
+            Nothing recorded yet.
+          </Text>
+        ) : (
+          <>
+            <Table.Root size="1" variant="surface" data-testid="audit-table">
+              <Table.Header>
+                <Table.Row>
+                  <Table.ColumnHeaderCell>When</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>Who</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>What</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>Target</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>From</Table.ColumnHeaderCell>
+                </Table.Row>
+              </Table.Header>
+              <Table.Body>
+                {data.entries.map((e) => (
+                  <Table.Row key={e.id}>
+                    <Table.Cell>
+                      <Text size="1">{formatDateTime(e.createdAt)}</Text>
+                    </Table.Cell>
+                    <Table.Cell>
+                      <Text size="1" style={{ overflowWrap: "anywhere" }}>
+                        {who(e)}
+                      </Text>
+                    </Table.Cell>
+                    <Table.Cell>
+                      <Badge color={tone(e.action)}>{LABELS[e.action] ?? e.action}</Badge>
+                    </Table.Cell>
+                    <Table.Cell>
+                      <Text size="1" style={{ overflowWrap: "anywhere" }}>
+                        {e.target ?? "—"}
+                      </Text>
+                    </Table.Cell>
+                    <Table.Cell>
+                      <Text size="1" title={e.userAgent ?? undefined}>
+                        {e.ip ?? "—"}
+                      </Text>
+                      {e.userAgent && (
+                        <Text as="p" size="1" color="gray" truncate style={{ maxWidth: 220 }}>
+                          {e.userAgent}
+                        </Text>
+                      )}
+                    </Table.Cell>
+                  </Table.Row>
+                ))}
+              </Table.Body>
+            </Table.Root>
+            <Pager page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} />
+          </>
+        )}
+        <Flex justify="end" mt="4">
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Close
+            </Button>
+          </Dialog.Close>
+        </Flex>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,110 @@
+import { Button, Callout, Dialog, Flex, Spinner, Table, Text } from "@radix-ui/themes";
+import { useEffect, useState } from "react";
+import type { BackupInfo } from "../../../../src/modules/admin/model";
+import { toast } from "../../../components/ui/toast";
+import { errorMessage } from "../../../lib/api";
+import { type BearerSource, downloadBackup, listBackups } from "../api";
+import { formatBytes, formatDateTime } from "../format";
+
+interface Props {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  /** Bumped after a new backup so an open list re-reads. */
+  version: number;
+  auth: BearerSource;
+}
+
+export function BackupsDialog({ open, onOpenChange, version, auth }: Props) {
+  const [backups, setBackups] = useState<BackupInfo[] | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const [downloading, setDownloading] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    setFailed(null);
+    listBackups()
+      .then(setBackups)
+      .catch((e) => setFailed(errorMessage(e, "Could not list backups")));
+  }, [open, version]);
+
+  async function download(name: string) {
+    setDownloading(name);
+    try {
+      const blob = await downloadBackup(name, auth);
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement("a");
+      a.href = url;
+      a.download = name;
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch (e) {
+      toast({ title: "Download Failed", description: errorMessage(e, "Could not download the backup."), variant: "destructive" });
+    } finally {
+      setDownloading(null);
+    }
+  }
+
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Content maxWidth="640px">
+        <Dialog.Title>Backups</Dialog.Title>
+        <Dialog.Description size="2" color="gray" mb="3">
+          Verified copies of the database, newest first. Restoring one is described in docs/operations.md.
+        </Dialog.Description>
+        {failed ? (
+          <Callout.Root color="red">
+            <Callout.Text>{failed}</Callout.Text>
+          </Callout.Root>
+        ) : backups === null ? (
+          <Flex align="center" gap="2">
+            <Spinner /> <Text size="2">Loading backups…</Text>
+          </Flex>
+        ) : backups.length === 0 ? (
+          <Text size="2" color="gray">
+            No backups yet. Hit Backup Now to make the first one.
+          </Text>
+        ) : (
+          <Table.Root size="1" variant="surface" data-testid="backup-list">
+            <Table.Header>
+              <Table.Row>
+                <Table.ColumnHeaderCell>File</Table.ColumnHeaderCell>
+                <Table.ColumnHeaderCell>Taken</Table.ColumnHeaderCell>
+                <Table.ColumnHeaderCell>Size</Table.ColumnHeaderCell>
+                <Table.ColumnHeaderCell>
+                  <span className="di-visually-hidden">Download</span>
+                </Table.ColumnHeaderCell>
+              </Table.Row>
+            </Table.Header>
+            <Table.Body>
+              {backups.map((b) => (
+                <Table.Row key={b.name}>
+                  <Table.RowHeaderCell>
+                    <Text size="1" style={{ fontFamily: "var(--code-font-family)" }}>
+                      {b.name}
+                    </Text>
+                  </Table.RowHeaderCell>
+                  <Table.Cell>{formatDateTime(b.createdAt)}</Table.Cell>
+                  <Table.Cell>{formatBytes(b.size)}</Table.Cell>
+                  <Table.Cell>
+                    <Button size="1" variant="soft" loading={downloading === b.name} onClick={() => void download(b.name)} aria-label={`Download ${b.name}`}>
+                      Download
+                    </Button>
+                  </Table.Cell>
+                </Table.Row>
+              ))}
+            </Table.Body>
+          </Table.Root>
+        )}
+        <Flex justify="end" mt="4">
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Close
+            </Button>
+          </Dialog.Close>
+        </Flex>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,195 @@
+import { AlertDialog, Badge, Button, Callout, Dialog, Flex, Spinner, Table, Text, TextField } from "@radix-ui/themes";
+import { MagnifyingGlassIcon } from "@radix-ui/react-icons";
+import { useCallback, useEffect, useState } from "react";
+import type { ManagedUser, UpdateUserInput, UserPage } from "../../../../src/modules/users/model";
+import { toast } from "../../../components/ui/toast";
+import { errorMessage } from "../../../lib/api";
+import { listUsers, updateUser } from "../api";
+import { formatDateTime } from "../format";
+import { Pager } from "./pager";
+
+interface Pending {
+  user: ManagedUser;
+  patch: UpdateUserInput;
+  title: string;
+  body: string;
+}
+
+export function UsersDialog({ open, onOpenChange, currentUserId }: { open: boolean; onOpenChange(o: boolean): void; currentUserId: string }) {
+  const [page, setPage] = useState(1);
+  const [query, setQuery] = useState("");
+  const [data, setData] = useState<UserPage | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState<Pending | null>(null);
+
+  const load = useCallback(() => {
+    setFailed(null);
+    listUsers(page, query.trim())
+      .then(setData)
+      .catch((e) => setFailed(errorMessage(e, "Could not load users")));
+  }, [page, query]);
+
+  useEffect(() => {
+    if (!open) return;
+    const t = setTimeout(load, 200);
+    return () => clearTimeout(t);
+  }, [open, load]);
+
+  async function apply(user: ManagedUser, patch: UpdateUserInput) {
+    setBusy(user.id);
+    try {
+      const updated = await updateUser(user.id, patch);
+      setData((d) => (d ? { ...d, users: d.users.map((u) => (u.id === updated.id ? updated : u)) } : d));
+      toast({ title: "User Updated", description: `${updated.email} is now ${updated.disabled ? "disabled" : "enabled"} (${updated.role}).` });
+    } catch (e) {
+      toast({ title: "Update Failed", description: errorMessage(e, "Unable to update this user."), variant: "destructive" });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const ask = (user: ManagedUser, patch: UpdateUserInput) => {
+    if (patch.disabled === true)
+      setConfirm({ user, patch, title: "Disable this account?", body: `${user.email} is signed out everywhere at once and cannot sign in until enabled again. Their API keys are revoked.` });
+    else if (patch.role === "user")
+      setConfirm({ user, patch, title: "Remove admin rights?", body: `${user.email} loses the admin console on their next request and is signed out of every session.` });
+    else void apply(user, patch);
+  };
+
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Content maxWidth="860px">
+        <Dialog.Title>Manage Users</Dialog.Title>
+        <Dialog.Description size="2" color="gray" mb="3">
+          Disable, enable, promote or demote. Changes apply on the user's very next request.
+        </Dialog.Description>
+        <TextField.Root
+          placeholder="Search by e-mail or name"
+          aria-label="Search users"
+          value={query}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setPage(1);
+          }}
+          mb="3"
+        >
+          <TextField.Slot>
+            <MagnifyingGlassIcon />
+          </TextField.Slot>
+        </TextField.Root>
+        {failed ? (
+          <Callout.Root color="red">
+            <Callout.Text>{failed}</Callout.Text>
+          </Callout.Root>
+        ) : !data ? (
+          <Flex align="center" gap="2">
+            <Spinner /> <Text size="2">Loading users…</Text>
+          </Flex>
+        ) : (
+          <>
+            <Table.Root size="1" variant="surface" data-testid="users-table">
+              <Table.Header>
+                <Table.Row>
+                  <Table.ColumnHeaderCell>User</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>Role</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>Status</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>Last sign-in</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>Actions</Table.ColumnHeaderCell>
+                </Table.Row>
+              </Table.Header>
+              <Table.Body>
+                {data.users.map((u) => {
+                  const self = u.id === currentUserId;
+                  return (
+                    <Table.Row key={u.id} data-email={u.email}>
+                      <Table.RowHeaderCell>
+                        <Text size="2" weight="medium" style={{ overflowWrap: "anywhere" }}>
+                          {u.email}
+                        </Text>
+                        {u.username && (
+                          <Text as="p" size="1" color="gray">
+                            {u.username}
+                          </Text>
+                        )}
+                      </Table.RowHeaderCell>
+                      <Table.Cell>
+                        <Badge color={u.role === "admin" ? "violet" : "gray"}>{u.role === "admin" ? "Admin" : "User"}</Badge>
+                      </Table.Cell>
+                      <Table.Cell>
+                        <Badge color={u.disabled ? "red" : "green"}>{u.disabled ? "Disabled" : "Active"}</Badge>
+                      </Table.Cell>
+                      <Table.Cell>
+                        <Text size="1">{formatDateTime(u.lastSignInAt)}</Text>
+                      </Table.Cell>
+                      <Table.Cell>
+                        {self ? (
+                          <Text size="1" color="gray">
+                            That's you
+                          </Text>
+                        ) : (
+                          <Flex gap="2" wrap="wrap">
+                            <Button
+                              size="1"
+                              variant="soft"
+                              color={u.disabled ? "green" : "red"}
+                              disabled={busy === u.id}
+                              onClick={() => ask(u, { disabled: !u.disabled })}
+                              aria-label={`${u.disabled ? "Enable" : "Disable"} ${u.email}`}
+                            >
+                              {u.disabled ? "Enable" : "Disable"}
+                            </Button>
+                            <Button
+                              size="1"
+                              variant="soft"
+                              disabled={busy === u.id}
+                              onClick={() => ask(u, { role: u.role === "admin" ? "user" : "admin" })}
+                              aria-label={`${u.role === "admin" ? "Demote" : "Promote"} ${u.email}`}
+                            >
+                              {u.role === "admin" ? "Demote" : "Promote"}
+                            </Button>
+                          </Flex>
+                        )}
+                      </Table.Cell>
+                    </Table.Row>
+                  );
+                })}
+              </Table.Body>
+            </Table.Root>
+            <Pager page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} />
+          </>
+        )}
+        <Flex justify="end" mt="4">
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Close
+            </Button>
+          </Dialog.Close>
+        </Flex>
+      </Dialog.Content>
+      <AlertDialog.Root open={confirm !== null} onOpenChange={(o) => !o && setConfirm(null)}>
+        <AlertDialog.Content maxWidth="440px">
+          <AlertDialog.Title>{confirm?.title}</AlertDialog.Title>
+          <AlertDialog.Description size="2">{confirm?.body}</AlertDialog.Description>
+          <Flex gap="3" mt="4" justify="end">
+            <AlertDialog.Cancel>
+              <Button variant="soft" color="gray">
+                Cancel
+              </Button>
+            </AlertDialog.Cancel>
+            <AlertDialog.Action>
+              <Button
+                color="red"
+                onClick={() => {
+                  if (confirm) void apply(confirm.user, confirm.patch);
+                }}
+              >
+                Confirm
+              </Button>
+            </AlertDialog.Action>
+          </Flex>
+        </AlertDialog.Content>
+      </AlertDialog.Root>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,87 @@
+import { EnvelopeClosedIcon } from "@radix-ui/react-icons";
+import { Button, Flex, Text, TextField } from "@radix-ui/themes";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { toast } from "../../../components/ui/toast";
+import { errorMessage } from "../../../lib/api";
+import { login } from "../session";
+import { PasswordField } from "./password-field";
+
+/** Spec §9: the redirect waits about 100 ms so the welcome toast is seen first. */
+export const LOGIN_REDIRECT_DELAY_MS = 100;
+const LOGIN_FALLBACK = "Something went sideways. Double-check those credentials.";
+
+export function LoginForm() {
+  const emailId = useId();
+  const passwordId = useId();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [pending, setPending] = useState(false);
+  const redirect = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(redirect.current), []);
+
+  const blocked = pending || !email.trim() || !password;
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (blocked) return;
+    setPending(true);
+    try {
+      await login(email, password);
+      toast({ title: "Welcome back!" });
+      redirect.current = setTimeout(() => navigate("/dashboard"), LOGIN_REDIRECT_DELAY_MS);
+    } catch (err) {
+      toast({ title: "Login Failed", description: errorMessage(err, LOGIN_FALLBACK), variant: "destructive" });
+      setPending(false);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} aria-label="Sign in">
+      <Flex direction="column" gap="4">
+        <Flex direction="column" gap="2">
+          <Text as="label" htmlFor={emailId} size="2" weight="medium">
+            Email
+          </Text>
+          <TextField.Root
+            id={emailId}
+            name="email"
+            type="email"
+            required
+            size="3"
+            autoComplete="email"
+            placeholder="agent@yourcompany.com"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          >
+            <TextField.Slot>
+              <EnvelopeClosedIcon aria-hidden />
+            </TextField.Slot>
+          </TextField.Root>
+        </Flex>
+        <Flex direction="column" gap="2">
+          <Text as="label" htmlFor={passwordId} size="2" weight="medium">
+            Password
+          </Text>
+          <PasswordField
+            id={passwordId}
+            value={password}
+            onChange={setPassword}
+            autoComplete="current-password"
+            placeholder="Your secret handshake"
+          />
+        </Flex>
+        <Button type="submit" size="3" disabled={blocked} mt="2">
+          {pending ? "Signing in..." : "Sign In"}
+        </Button>
+        <Text size="2" align="center">
+          <Text color="gray">New around here?</Text>{" "}
+          <Link to="/signup" className="mk-link">
+            Join the Rebellion
+          </Link>
+        </Text>
+      </Flex>
+    </form>
+  );
+}

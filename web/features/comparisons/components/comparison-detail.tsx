@@ -1,0 +1,63 @@
+import { Button, Callout, Card, Flex, Skeleton } from "@radix-ui/themes";
+import { ExclamationTriangleIcon } from "@radix-ui/react-icons";
+import { useEffect } from "react";
+import type { ComparisonDto } from "../../../../src/modules/comparisons/model";
+import { canDeleteTarget, isRunning } from "../status";
+import { type ComparisonDetailData, useComparisonDetail } from "../use-comparison-detail";
+import { AddTargetForm } from "./add-target-form";
+import { ComparisonHeader } from "./comparison-header";
+import { ProgressCard } from "./progress-card";
+import { TargetList } from "./target-list";
+
+interface Props {
+  id: string;
+  initial: ComparisonDetailData | null;
+  /** Tells the list beside it when this comparison's row changed (status, target count). */
+  onChange(c: ComparisonDto): void;
+}
+
+/** Render with key={id}: the state belongs to one comparison. */
+export function ComparisonDetail({ id, initial, onChange }: Props) {
+  const { data, loadFailed, starting, reload, start, add, remove } = useComparisonDetail(id, initial);
+  const comparison = data?.comparison;
+  useEffect(() => {
+    if (comparison) onChange(comparison);
+  }, [comparison, onChange]);
+
+  if (!data) {
+    if (loadFailed)
+      return (
+        <Callout.Root color="red">
+          <Callout.Icon>
+            <ExclamationTriangleIcon />
+          </Callout.Icon>
+          <Callout.Text>
+            Couldn't load this comparison.{" "}
+            <Button size="1" variant="soft" onClick={() => void reload().catch(() => {})}>
+              Try again
+            </Button>
+          </Callout.Text>
+        </Callout.Root>
+      );
+    return (
+      <Flex direction="column" gap="4" aria-busy="true" aria-label="Loading comparison">
+        <Card size="3">
+          <Skeleton height="28px" width="40%" />
+        </Card>
+        <Card size="3">
+          <Skeleton height="80px" />
+        </Card>
+      </Flex>
+    );
+  }
+
+  const running = isRunning(data.comparison.status);
+  return (
+    <Flex direction="column" gap="4">
+      <ComparisonHeader comparison={data.comparison} targetCount={data.targets.length} starting={starting} onStart={start} />
+      {running && <ProgressCard progress={data.comparison.progress} />}
+      <AddTargetForm onAdd={add} />
+      <TargetList targets={data.targets} canDelete={canDeleteTarget(data.comparison.status)} onDelete={remove} />
+    </Flex>
+  );
+}

@@ -1,0 +1,63 @@
+import { Button, Callout, Card, Flex, Heading, Text } from "@radix-ui/themes";
+import { BarChartIcon, ExclamationTriangleIcon, PlayIcon } from "@radix-ui/react-icons";
+import { Link } from "react-router";
+import type { ComparisonDto } from "../../../../src/modules/comparisons/model";
+import { canStart, canViewResults, isRunning } from "../status";
+import { StatusBadge } from "./status-badge";
+
+interface Props {
+  comparison: ComparisonDto;
+  targetCount: number;
+  /** The start request is in flight. */
+  starting: boolean;
+  onStart(): void;
+}
+
+export function ComparisonHeader({ comparison, targetCount, starting, onStart }: Props) {
+  const running = isRunning(comparison.status) || starting;
+  const startable = canStart(comparison.status, targetCount) && !starting;
+  const resultsPath = `/comparison/${encodeURIComponent(comparison.id)}/view`;
+  return (
+    <Card size="3">
+      <Flex justify="between" align="start" gap="4" wrap="wrap">
+        <Flex direction="column" gap="1" style={{ minWidth: 0, flex: "1 1 260px" }}>
+          <Flex align="center" gap="2" wrap="wrap">
+            <Heading as="h2" size="6" style={{ overflowWrap: "anywhere" }}>
+              {comparison.name}
+            </Heading>
+            <StatusBadge status={comparison.status} />
+          </Flex>
+          {comparison.description && (
+            <Text size="2" color="gray" style={{ overflowWrap: "anywhere" }}>
+              {comparison.description}
+            </Text>
+          )}
+        </Flex>
+        <Flex gap="2" wrap="wrap">
+          <Button size="3" onClick={onStart} disabled={!startable} loading={false}>
+            <PlayIcon /> {running ? "Running..." : "Start Analysis"}
+          </Button>
+          {canViewResults(comparison.status) ? (
+            <Button size="3" variant="soft" asChild>
+              <Link to={resultsPath}>
+                <BarChartIcon /> View Results
+              </Link>
+            </Button>
+          ) : (
+            <Button size="3" variant="soft" disabled>
+              <BarChartIcon /> View Results
+            </Button>
+          )}
+        </Flex>
+      </Flex>
+      {comparison.status === "failed" && comparison.error && (
+        <Callout.Root color="red" mt="3" size="1">
+          <Callout.Icon>
+            <ExclamationTriangleIcon />
+          </Callout.Icon>
+          <Callout.Text>The last run failed: {comparison.error}</Callout.Text>
+        </Callout.Root>
+      )}
+    </Card>
+  );
+}

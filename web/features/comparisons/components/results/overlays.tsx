@@ -1,0 +1,205 @@
+// The four overlays. Boxes sit over the screenshot in the page frame, the dominant colours are
+// pinned over its top, and the figures with no position (font stack, link counts) sit underneath.
+import { Box, Flex, Grid, Text } from "@radix-ui/themes";
+import type { ReactNode } from "react";
+import type { Extraction, PaletteEntry, Viewport } from "../../../../../src/modules/capture/model";
+import { fontName, headingAnnotations, type PageFrame, toPercentBox, VIEWPORT_SIZE } from "../../overlay-geometry";
+import { asPercent } from "../../results-data";
+import { OverlayBox } from "./overlay-box";
+import type { OverlayKind } from "./overlay-kinds";
+
+const REGION_COLORS: Record<Extraction["layout"]["regions"][number]["kind"], string> = {
+  header: "violet",
+  nav: "indigo",
+  hero: "orange",
+  main: "cyan",
+  section: "teal",
+  aside: "amber",
+  footer: "gray",
+};
+
+const clip = (text: string, n: number) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
+
+/** Everything positioned over the image; rendered inside the image's relative wrapper. */
+export function OverlayBoxes({ ex, frame, on, viewport }: { ex: Extraction; frame: PageFrame; on: Set<OverlayKind>; viewport: Viewport }) {
+  const items: ReactNode[] = [];
+  if (on.has("layout"))
+    ex.layout.regions.forEach((r, i) => {
+      const box = toPercentBox(r.box, frame);
+      if (box) items.push(<OverlayBox key={`l${i}`} box={box} color={REGION_COLORS[r.kind]} fill label={r.kind} />);
+    });
+  if (on.has("typography"))
+    headingAnnotations(ex).forEach((h, i) => {
+      const box = toPercentBox(h.box, frame);
+      if (box)
+        items.push(
+          <OverlayBox
+            key={`t${i}`}
+            box={box}
+            color="plum"
+            dashed
+            tagAbove
+            title={h.text}
+            label={`H${h.level}${h.font ? ` · ${h.font}` : ""}`}
+          />,
+        );
+    });
+  if (on.has("elements")) {
+    ex.elements.forms.forEach((f, i) => {
+      const box = toPercentBox(f.box, frame);
+      if (box)
+        items.push(
+          <OverlayBox key={`f${i}`} box={box} color="green" dashed fill label={`Form · ${f.inputs} ${f.inputs === 1 ? "input" : "inputs"}`} />,
+        );
+    });
+    ex.elements.ctas.forEach((c, i) => {
+      const box = toPercentBox(c.box, frame);
+      if (box)
+        items.push(
+          <OverlayBox key={`c${i}`} box={box} color="crimson" tagAbove title={c.href ?? undefined} label={`CTA · ${clip(c.text || "(no text)", 32)}`} />,
+        );
+    });
+    const fold = VIEWPORT_SIZE[viewport].height;
+    if (fold < frame.cssHeight)
+      items.push(
+        <div
+          key="fold"
+          aria-hidden
+          style={{
+            position: "absolute",
+            left: 0,
+            right: 0,
+            top: `${(fold / frame.cssHeight) * 100}%`,
+            borderTop: "2px dashed var(--crimson-9)",
+            pointerEvents: "none",
+          }}
+        >
+          <span style={{ position: "absolute", right: 4, top: 2, font: "600 11px var(--default-font-family)", color: "var(--crimson-11)", background: "var(--color-panel-solid)", padding: "0 4px", borderRadius: 3 }}>
+            fold
+          </span>
+        </div>,
+      );
+  }
+  return <>{items}</>;
+}
+
+/** Dominant colours with their share of the pixels, pinned over the top of the screenshot. */
+export function PaletteStrip({ ex }: { ex: Extraction }) {
+  if (!ex.palette.dominant.length) return null;
+  return (
+    <div style={{ position: "sticky", top: 0, height: 0, zIndex: 2 }}>
+      <Flex
+        gap="1"
+        p="1"
+        aria-label="Dominant colours"
+        role="list"
+        style={{
+          position: "absolute",
+          left: 6,
+          top: 6,
+          background: "color-mix(in srgb, var(--color-panel-solid) 90%, transparent)",
+          border: "1px solid var(--gray-a6)",
+          borderRadius: 8,
+          boxShadow: "var(--shadow-3)",
+        }}
+      >
+        {ex.palette.dominant.slice(0, 8).map((p) => (
+          <Flex key={p.hex} direction="column" align="center" role="listitem" title={`${p.hex} · ${asPercent(p.share)} of the page`} style={{ width: 34 }}>
+            <span style={{ width: 22, height: 22, borderRadius: 5, background: p.hex, border: "1px solid var(--gray-a7)", display: "block" }} aria-hidden />
+            <Text style={{ fontSize: 10, lineHeight: "13px" }}>{asPercent(p.share)}</Text>
+          </Flex>
+        ))}
+      </Flex>
+    </div>
+  );
+}
+
+function ColorRow({ name, entries }: { name: string; entries: PaletteEntry[] }) {
+  if (!entries.length) return null;
+  return (
+    <Flex align="center" gap="1">
+      <Text size="1" color="gray" style={{ minWidth: 74 }}>
+        {name}
+      </Text>
+      {entries.slice(0, 5).map((p) => (
+        <span
+          key={p.hex}
+          title={`${p.hex} · ${asPercent(p.share)}`}
+          style={{ width: 14, height: 14, borderRadius: 3, background: p.hex, border: "1px solid var(--gray-a7)", display: "inline-block" }}
+        />
+      ))}
+    </Flex>
+  );
+}
+
+function LegendBlock({ title, color, children }: { title: string; color: string; children: ReactNode }) {
+  return (
+    <Box style={{ borderLeft: `3px solid var(--${color}-9)`, paddingLeft: 8, minWidth: 0 }}>
+      <Text as="div" size="1" weight="bold">
+        {title}
+      </Text>
+      {children}
+    </Box>
+  );
+}
+
+const Line = ({ children }: { children: ReactNode }) => (
+  <Text as="div" size="1" color="gray" style={{ lineHeight: "17px" }}>
+    {children}
+  </Text>
+);
+
+/** The figures of each overlay that have no position on the page, under the screenshot. */
+export function OverlayLegends({ ex, on }: { ex: Extraction; on: Set<OverlayKind> }) {
+  const blocks: ReactNode[] = [];
+  if (on.has("colors"))
+    blocks.push(
+      <LegendBlock key="colors" title={`Colors · ${ex.palette.isDark ? "dark" : "light"} page`} color="gray">
+        <ColorRow name="Text" entries={ex.palette.text} />
+        <ColorRow name="Backgrounds" entries={ex.palette.background} />
+        <ColorRow name="Buttons" entries={ex.palette.buttons} />
+      </LegendBlock>,
+    );
+  if (on.has("layout"))
+    blocks.push(
+      <LegendBlock key="layout" title={`Layout · ${ex.layout.regions.length} regions`} color="teal">
+        <Line>
+          {ex.layout.columns} {ex.layout.columns === 1 ? "column" : "columns"} · radius {Math.round(ex.layout.radiusPx)}px · gap{" "}
+          {Math.round(ex.layout.spacingPx)}px
+        </Line>
+      </LegendBlock>,
+    );
+  if (on.has("typography")) {
+    const t = ex.typography;
+    blocks.push(
+      <LegendBlock key="type" title="Typography" color="plum">
+        <Line>{t.families.slice(0, 3).map((f) => `${fontName(f.family)} ${asPercent(f.share)}`).join(" · ")}</Line>
+        {t.body && (
+          <Line>
+            Body {Math.round(t.body.sizePx)}px / {t.body.weight}, line {Math.round(t.body.lineHeightPx)}px
+          </Line>
+        )}
+        {t.sizeScale.length > 0 && <Line>Sizes {t.sizeScale.slice(0, 6).map((s) => Math.round(s.px)).join(" · ")} px</Line>}
+      </LegendBlock>,
+    );
+  }
+  if (on.has("elements")) {
+    const e = ex.elements;
+    blocks.push(
+      <LegendBlock key="elements" title="Elements" color="crimson">
+        <Line>
+          {e.ctas.length} CTAs ({e.ctas.filter((c) => c.aboveFold).length} above fold) · {e.forms.length} forms
+        </Line>
+        <Line>
+          {e.links} links ({e.linksAboveFold} above fold) · {e.images} images
+        </Line>
+      </LegendBlock>,
+    );
+  }
+  if (!blocks.length) return null;
+  return (
+    <Grid columns="repeat(auto-fill, minmax(200px, 1fr))" gap="3" pt="3" px="1" data-testid="overlay-legend">
+      {blocks}
+    </Grid>
+  );
+}

@@ -1,0 +1,35 @@
+import { Button, Flex, Heading, Text } from "@radix-ui/themes";
+import { ArrowLeftIcon } from "@radix-ui/react-icons";
+import { Link } from "react-router";
+import type { ComparisonDto } from "../../../../../src/modules/comparisons/model";
+import type { BearerSource } from "../../api";
+import { StatusBadge } from "../status-badge";
+import { ExportShareButtons } from "./export-share";
+
+export function ResultsHeader({ comparison, auth }: { comparison: ComparisonDto; auth: BearerSource }) {
+  return (
+    <Flex justify="between" align="start" gap="4" wrap="wrap">
+      <Flex gap="3" align="start" style={{ minWidth: 0, flex: "1 1 320px" }}>
+        <Button variant="ghost" asChild mt="1">
+          <Link to={`/comparison?id=${encodeURIComponent(comparison.id)}`}>
+            <ArrowLeftIcon /> Back
+          </Link>
+        </Button>
+        <Flex direction="column" gap="1" style={{ minWidth: 0 }}>
+          <Flex align="center" gap="2" wrap="wrap">
+            <Heading as="h1" size="7" style={{ overflowWrap: "anywhere" }}>
+              {comparison.name}
+            </Heading>
+            <StatusBadge status={comparison.status} />
+          </Flex>
+          {comparison.description && (
+            <Text color="gray" style={{ overflowWrap: "anywhere" }}>
+              {comparison.description}
+            </Text>
+          )}
+        </Flex>
+      </Flex>
+      <ExportShareButtons comparisonId={comparison.id} name={comparison.name} auth={auth} />
+    </Flex>
+  );
+}
