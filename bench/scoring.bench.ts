@@ -43,15 +43,17 @@ interface Site {
   dark: boolean;
 }
 
-function site(kind: "light" | "dark"): Site {
+function site(kind: "light" | "dark", edited = false): Site {
   const dark = kind === "dark";
   vocabulary = WORDS[kind];
-  const headline = dark ? "Roast your own coffee at home" : "Invoices that pay themselves";
+  const headline = dark ? "Roast your own coffee at home" : edited ? "Get paid on time without chasing anyone" : "Invoices that pay themselves";
+  // The edited copy rewrites the headline and one section's paragraph.
+  const seedOf = (i: number) => i + (dark ? 100 : 0) + (edited && i === 4 ? 50 : 0);
   const fg = dark ? "#e2e8f0" : "#111827";
   const bg = dark ? "#0f172a" : "#ffffff";
   const accent = dark ? "#f97316" : "#2563eb";
   const sections = Array.from({ length: 10 }, (_, i) => {
-    const text = prose(i + (dark ? 100 : 0), 120);
+    const text = prose(seedOf(i), 120);
     const cards = Array.from({ length: dark ? 2 : 3 }, (_, c) => `<div style="flex:1;border-radius:${dark ? 0 : 12}px;background:${dark ? "#334155" : "#e5e7eb"};height:160px;background-image:linear-gradient(${c * 40}deg,${accent}33,transparent)"></div>`).join("");
     return `<section style="padding:56px 120px;background:${i % 2 ? (dark ? "#111827" : "#f3f4f6") : bg}"><h2 style="font:700 34px ${dark ? "Georgia,serif" : "sans-serif"};margin:0 0 16px">${prose(i + 7, 6)}</h2><p style="font:18px/1.6 sans-serif;max-width:900px">${text}</p><div style="display:flex;gap:24px">${cards}</div></section>`;
   }).join("");
@@ -62,7 +64,7 @@ function site(kind: "light" | "dark"): Site {
       <a style="display:inline-block;padding:16px 28px;background:${accent};color:#fff;border-radius:8px;font:600 18px sans-serif">Get started</a></div>
       <div style="flex:1;border-radius:16px;background:radial-gradient(circle at 30% 30%,${accent},#000)"></div>
     </div>${sections}</body>`;
-  return { html, text: `${headline} ${prose(dark ? 3 : 4, 40)} ${Array.from({ length: 10 }, (_, i) => prose(i + 7, 6) + " " + prose(i + (dark ? 100 : 0), 120)).join(" ")}`, headline, dark };
+  return { html, text: `${headline} ${prose(dark ? 3 : 4, 40)} ${Array.from({ length: 10 }, (_, i) => prose(i + 7, 6) + " " + prose(seedOf(i), 120)).join(" ")}`, headline, dark };
 }
 
 async function render(sites: Site[]): Promise<Uint8Array[]> {
@@ -113,12 +115,12 @@ interface Pair {
   b: { extraction: Extraction; png: Uint8Array };
 }
 
-async function loadPair(dir: string): Promise<Pair> {
-  const extractions = (await Bun.file(join(dir, "extractions.json")).json()) as [Extraction, Extraction];
-  return {
-    a: { extraction: extractions[0], png: await Bun.file(join(dir, "a.png")).bytes() },
-    b: { extraction: extractions[1], png: await Bun.file(join(dir, "b.png")).bytes() },
-  };
+async function loadPair(dir: string, names: [string, string] = ["a", "b"]): Promise<Pair> {
+  const load = async (name: string) => ({
+    extraction: (await Bun.file(join(dir, `${name}.json`)).json()) as Extraction,
+    png: await Bun.file(join(dir, `${name}.png`)).bytes(),
+  });
+  return { a: await load(names[0]), b: await load(names[1]) };
 }
 
 type Mode = "pixelmatch" | "scorePair" | "streaming";
@@ -140,78 +142,84 @@ async function child(mode: Mode, dir: string) {
   console.log(JSON.stringify({ before, peak: peakMb() }));
 }
 
+async function timePair(label: string, { a, b }: Pair) {
+  const imgA = decodePng(a.png);
+  const imgB = decodePng(b.png);
+  if (imgA.width !== WIDTH || imgA.height !== HEIGHT || imgB.width !== WIDTH || imgB.height !== HEIGHT) throw new Error("unexpected screenshot size");
+  // Warm up (JIT), then interleave so every contender sees the same machine load.
+  pixelmatch(imgA.data, imgB.data, undefined, WIDTH, HEIGHT, { threshold: 0.1 });
+  scorePair(a, b);
+  await scorePairStreaming(a, b);
+  const t = { pixelmatch: [] as number[], pixelmatchDecode: [] as number[], scorePair: [] as number[], streaming: [] as number[] };
+  let diffPixels = 0;
+  let scores = scorePair(a, b);
+  for (let i = 0; i < RUNS; i++) {
+    let t0 = performance.now();
+    diffPixels = pixelmatch(imgA.data, imgB.data, undefined, WIDTH, HEIGHT, { threshold: 0.1 });
+    t.pixelmatch.push(performance.now() - t0);
+
+    t0 = performance.now();
+    pixelmatch(decodePng(a.png).data, decodePng(b.png).data, undefined, WIDTH, HEIGHT, { threshold: 0.1 });
+    t.pixelmatchDecode.push(performance.now() - t0);
+
+    t0 = performance.now();
+    scores = scorePair(a, b);
+    t.scorePair.push(performance.now() - t0);
+
+    t0 = performance.now();
+    await scorePairStreaming(a, b);
+    t.streaming.push(performance.now() - t0);
+  }
+  const pm = median(t.pixelmatch);
+  const ours = median(t.streaming);
+  console.log(`\n${label}: PNG ${(a.png.length / 1024).toFixed(0)} KB + ${(b.png.length / 1024).toFixed(0)} KB, ${RUNS} interleaved runs, medians`);
+  console.log(`  pixelmatch, decoded bitmaps        ${pm.toFixed(1).padStart(7)} ms   (${diffPixels} px differ)`);
+  console.log(`  pixelmatch incl. 2x PNG decode     ${median(t.pixelmatchDecode).toFixed(1).padStart(7)} ms`);
+  console.log(`  scorePair (pngjs full decode)      ${median(t.scorePair).toFixed(1).padStart(7)} ms`);
+  console.log(`  scorePairStreaming (server path)   ${ours.toFixed(1).padStart(7)} ms`);
+  console.log(`  scores: overall ${scores.overallSimilarity} (colour ${scores.colorSimilarity}, layout ${scores.layoutSimilarity}, content ${scores.contentSimilarity})`);
+  console.log(`  RATIO scoring / one pixelmatch pass = ${(ours / pm).toFixed(2)} (target <= 10); pngjs path ${(median(t.scorePair) / pm).toFixed(2)}`);
+}
+
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), "scoring-bench-"));
   try {
-    const sites = [site("light"), site("dark")];
-    const [pngA, pngB] = await render(sites);
-    await Bun.write(join(dir, "a.png"), pngA!);
-    await Bun.write(join(dir, "b.png"), pngB!);
-    await Bun.write(join(dir, "extractions.json"), JSON.stringify([extractionFor(sites[0]!, pngA!), extractionFor(sites[1]!, pngB!)]));
-    const { a, b } = await loadPair(dir);
-    const imgA = decodePng(a.png);
-    const imgB = decodePng(b.png);
-    if (imgA.width !== WIDTH || imgA.height !== HEIGHT || imgB.width !== WIDTH || imgB.height !== HEIGHT) throw new Error("unexpected screenshot size");
-
-    // Warm up (JIT), then interleave so every contender sees the same machine load.
-    pixelmatch(imgA.data, imgB.data, undefined, WIDTH, HEIGHT, { threshold: 0.1 });
-    scorePair(a, b);
-    await scorePairStreaming(a, b);
-    const t = { pixelmatch: [] as number[], pixelmatchDecode: [] as number[], scorePair: [] as number[], streaming: [] as number[] };
-    let diffPixels = 0;
-    let scores = scorePair(a, b);
-    for (let i = 0; i < RUNS; i++) {
-      let t0 = performance.now();
-      diffPixels = pixelmatch(imgA.data, imgB.data, undefined, WIDTH, HEIGHT, { threshold: 0.1 });
-      t.pixelmatch.push(performance.now() - t0);
-
-      t0 = performance.now();
-      pixelmatch(decodePng(a.png).data, decodePng(b.png).data, undefined, WIDTH, HEIGHT, { threshold: 0.1 });
-      t.pixelmatchDecode.push(performance.now() - t0);
-
-      t0 = performance.now();
-      scores = scorePair(a, b);
-      t.scorePair.push(performance.now() - t0);
-
-      t0 = performance.now();
-      await scorePairStreaming(a, b);
-      t.streaming.push(performance.now() - t0);
+    const sites = { a: site("light"), b: site("dark"), e: site("light", true) };
+    const pngs = await render([sites.a, sites.b, sites.e]);
+    for (const [i, name] of (["a", "b", "e"] as const).entries()) {
+      await Bun.write(join(dir, `${name}.png`), pngs[i]!);
+      await Bun.write(join(dir, `${name}.json`), JSON.stringify(extractionFor(sites[name], pngs[i]!)));
     }
+    console.log(`scoring bench: ${WIDTH}x${HEIGHT} full-page screenshots rendered by Chromium`);
+    const far = await loadPair(dir, ["a", "b"]);
+    await timePair("different brands (light vs dark site)", far);
+    await timePair("light edit (same site, new headline and one paragraph)", await loadPair(dir, ["a", "e"]));
 
     // Through the worker, as the server runs it; fresh file names each time so nothing is cached.
     const analyser = createAnalyser();
     const viaWorker: number[] = [];
     try {
       for (let i = 0; i < Math.min(RUNS, 5) + 1; i++) {
-        const pa = join(dir, `a${i}.png`);
-        const pb = join(dir, `b${i}.png`);
-        await Bun.write(pa, a.png);
-        await Bun.write(pb, b.png);
+        const pa = join(dir, `w${i}a.png`);
+        const pb = join(dir, `w${i}b.png`);
+        await Bun.write(pa, far.a.png);
+        await Bun.write(pb, far.b.png);
         const t0 = performance.now();
-        await analyser.scorePair(pa, a.extraction, pb, b.extraction);
+        await analyser.scorePair(pa, far.a.extraction, pb, far.b.extraction);
         if (i > 0) viaWorker.push(performance.now() - t0); // the first call includes worker start-up
       }
     } finally {
       analyser.close();
     }
+    console.log(`\nvia the analyse worker (different brands, uncached): ${median(viaWorker).toFixed(1)} ms per pair`);
 
-    const memory: Record<string, { before: number; peak: number }> = {};
+    console.log("peak memory, each in a fresh process (different-brands pair):");
     for (const mode of ["pixelmatch", "scorePair", "streaming"] as const) {
       const proc = Bun.spawnSync(["bun", import.meta.path, "--child", mode, dir], { stderr: "inherit" });
-      memory[mode] = JSON.parse(proc.stdout.toString().trim().split("\n").pop()!);
+      const m = JSON.parse(proc.stdout.toString().trim().split("\n").pop()!) as { before: number; peak: number };
+      const name = { pixelmatch: "decode + pixelmatch", scorePair: "scorePair (pngjs)", streaming: "scorePairStreaming" }[mode];
+      console.log(`  ${name.padEnd(22)} peak RSS ${m.peak.toFixed(0)} MB (+${(m.peak - m.before).toFixed(0)} MB over the loaded process)`);
     }
-    const mem = (m: Mode) => `peak RSS ${memory[m]!.peak.toFixed(0)} MB (+${(memory[m]!.peak - memory[m]!.before).toFixed(0)} MB over the loaded process)`;
-
-    const pm = median(t.pixelmatch);
-    const ours = median(t.streaming);
-    console.log(`pair: ${WIDTH}x${HEIGHT} light vs dark page rendered by Chromium, PNG ${(a.png.length / 1024).toFixed(0)} KB + ${(b.png.length / 1024).toFixed(0)} KB; ${RUNS} interleaved runs, medians`);
-    console.log(`pixelmatch, decoded bitmaps         ${pm.toFixed(1).padStart(7)} ms   ${diffPixels} px differ (meaningless between brands)`);
-    console.log(`pixelmatch incl. 2x PNG decode      ${median(t.pixelmatchDecode).toFixed(1).padStart(7)} ms   ${mem("pixelmatch")}`);
-    console.log(`scorePair (pngjs full decode)       ${median(t.scorePair).toFixed(1).padStart(7)} ms   ${mem("scorePair")}`);
-    console.log(`scorePairStreaming (server path)    ${ours.toFixed(1).padStart(7)} ms   ${mem("streaming")}`);
-    console.log(`  via analyse worker                ${median(viaWorker).toFixed(1).padStart(7)} ms`);
-    console.log(`  scores: overall ${scores.overallSimilarity} (colour ${scores.colorSimilarity}, layout ${scores.layoutSimilarity}, content ${scores.contentSimilarity})`);
-    console.log(`RATIO per-pair scoring / one pixelmatch pass = ${(ours / pm).toFixed(2)} (target <= 10); pngjs path ${(median(t.scorePair) / pm).toFixed(2)}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

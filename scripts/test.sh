@@ -7,7 +7,7 @@ bash scripts/bootstrap.sh || { echo "0 passed, 1 failed"; exit 1; }
 bun scripts/build-client.ts || { echo "0 passed, 1 failed"; exit 1; }
 
 log=$(mktemp)
-bun test "$@" 2>&1 | tee "$log"
+bun test --isolate "$@" 2>&1 | tee "$log"
 code=${PIPESTATUS[0]}
 passed=$(grep -Eo '^ *[0-9]+ pass$' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)
 failed=$(grep -Eo '^ *[0-9]+ fail$' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)

@@ -65,8 +65,8 @@ function gradientPng(width: number, height: number, from: Rgb, to: Rgb, noise: n
 }
 
 const GENERATED: Record<string, () => Buffer> = {
-  // ~2.5 MB: the heavy hero that should explain beta's slow LCP.
-  "/beta/img/hero.png": () => gradientPng(1600, 900, [120, 45, 10], [249, 115, 22], 40, 1),
+  // ~2 MB: the heavy hero that should explain beta's slow LCP.
+  "/beta/img/hero.png": () => gradientPng(1400, 800, [120, 45, 10], [249, 115, 22], 10, 1),
   "/beta/img/roast-1.png": () => gradientPng(480, 360, [60, 30, 15], [180, 90, 40], 12, 2),
   "/beta/img/roast-2.png": () => gradientPng(480, 360, [40, 25, 20], [200, 120, 60], 12, 3),
   "/beta/img/roast-3.png": () => gradientPng(480, 360, [90, 40, 10], [240, 150, 70], 12, 4),
@@ -197,9 +197,15 @@ export function startFixtureServer(root = SITES_DIR): FixtureServer {
       if (answer) return answer;
 
       const made = generated(url.pathname);
-      if (made) return new Response(made, { headers: { "content-type": "image/png", "cache-control": "no-store" } });
+      if (made) return new Response(new Uint8Array(made), { headers: { "content-type": "image/png", "cache-control": "no-store" } });
 
-      let path = normalize(join(base, decodeURIComponent(url.pathname)));
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(url.pathname);
+      } catch {
+        return html(NOT_FOUND_PAGE, 404);
+      }
+      let path = normalize(join(base, decoded));
       if (path !== base && !path.startsWith(base + sep)) return html(NOT_FOUND_PAGE, 404);
       if (existsSync(path) && statSync(path).isDirectory()) {
         if (!url.pathname.endsWith("/")) return new Response(null, { status: 301, headers: { location: `${url.pathname}/` } });

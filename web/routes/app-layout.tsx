@@ -6,6 +6,7 @@ import { Protected } from "../components/layout/protected";
 import { MaintenanceScreen } from "../features/admin/components/maintenance-screen";
 import { useMaintenance } from "../features/admin/use-maintenance";
 import { logout } from "../features/auth/session";
+import { useAuth } from "../features/auth/store";
 import { type RootData, useSession } from "../features/auth/use-session";
 import { useLive } from "../features/live/store";
 import { useRestoreShellLayout, useShellLayout } from "../features/shell-data/layout-store";
@@ -41,8 +42,9 @@ function SignedInShell() {
   const toggleSidebar = useShellLayout((s) => s.toggleSidebar);
   const toggleRail = useShellLayout((s) => s.toggleRail);
 
+  const hasToken = useAuth((s) => s.accessToken !== null);
   // Every live message may mean new activity (spec §4), so its arrival re-reads the shell's lists.
-  const data = useShellData(liveLastSync);
+  const data = useShellData(liveLastSync, hasToken);
   const [loggingOut, setLoggingOut] = useState(false);
   const maintenance = useMaintenance((useRouteLoaderData("root") as RootData | undefined)?.maintenance ?? false);
 

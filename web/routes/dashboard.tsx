@@ -1,3 +1,98 @@
+import { Flex, Heading, Text } from "@radix-ui/themes";
+import { useEffect, useMemo } from "react";
+import { useLoaderData, type LoaderFunctionArgs } from "react-router";
+import { toast } from "../components/ui/toast";
+import { useAuth } from "../features/auth/store";
+import { useSession } from "../features/auth/use-session";
+import { useLiveFeed } from "../features/live/connection";
+import { DASHBOARD_ACTIVITY_LIMIT } from "../features/live/refresh";
+import type { ActivityEntryDto, AgentDto, ComponentDto, ExperimentDto, MetricsDto, SystemStatusDto, TrendDto } from "../features/live/types";
+import { useMission } from "../features/live/use-mission";
+import { useSystemControl } from "../features/live/use-system-control";
+import { QuickActions, SecondaryActions } from "../features/mission-control/action-cards";
+import { ActivityStream } from "../features/mission-control/activity-stream";
+import { AgentHealth } from "../features/mission-control/agent-health";
+import { KpiCards } from "../features/mission-control/kpi-cards";
+import { SystemCard } from "../features/mission-control/system-card";
+import { loadJson } from "../lib/loader-context";
+
+export const handle = { title: "Mission Control" };
+
+interface DashboardData {
+  agents: AgentDto[] | null;
+  trends: TrendDto[] | null;
+  components: ComponentDto[] | null;
+  activeTests: ExperimentDto[] | null;
+  completedTests: ExperimentDto[] | null;
+  activity: ActivityEntryDto[] | null;
+  metrics: MetricsDto | null;
+  system: SystemStatusDto | null;
+  failed: boolean;
+}
+
+/** The dashboard's reads on entry (spec §7). One failing read doesn't hide the others. */
+export async function loader({ context }: LoaderFunctionArgs): Promise<DashboardData> {
+  const get = <T,>(path: string) => loadJson<T>(context, path).catch(() => null);
+  const [agents, trends, components, activeTests, completedTests, activity, metrics, system] = await Promise.all([
+    get<AgentDto[]>("/api/agents"),
+    get<TrendDto[]>("/api/trends?limit=20"),
+    get<ComponentDto[]>("/api/components?limit=10"),
+    get<ExperimentDto[]>("/api/tests?status=active"),
+    get<ExperimentDto[]>("/api/tests?status=completed&limit=10"),
+    get<ActivityEntryDto[]>(`/api/activity?limit=${DASHBOARD_ACTIVITY_LIMIT}`),
+    get<MetricsDto>("/api/metrics"),
+    get<SystemStatusDto>("/api/system/status"),
+  ]);
+  const all = [agents, trends, components, activeTests, completedTests, activity, metrics, system];
+  return { agents, trends, components, activeTests, completedTests, activity, metrics, system, failed: all.some((x) => x === null) };
+}
+
 export function Component() {
-  return <main><h1>dashboard</h1></main>;
+  const data = useLoaderData() as DashboardData;
+  const { user } = useSession();
+  useLiveFeed({ getToken: () => useAuth.getState().accessToken });
+  const loaded = useMemo(
+    () => ({
+      agents: data.agents ?? undefined,
+      trends: data.trends ?? undefined,
+      components: data.components ?? undefined,
+      activeTests: data.activeTests ?? undefined,
+      completedTests: data.completedTests ?? undefined,
+      activity: data.activity ?? undefined,
+      metrics: data.metrics ?? undefined,
+      systemActive: data.system?.isActive,
+    }),
+    [data],
+  );
+  const live = useMission(loaded, user?.id ?? null);
+  const control = useSystemControl();
+
+  useEffect(() => {
+    if (data.failed && user) toast({ title: "Error", description: "Failed to load dashboard data", variant: "destructive" });
+  }, [data, user]);
+
+  const isAdmin = user?.role === "admin";
+  return (
+    <main className="mc-page" aria-labelledby="mc-title">
+      <Flex direction="column" gap="1">
+        <Heading as="h1" size="7" id="mc-title">
+          Mission Control
+        </Heading>
+        <Text color="gray">Your design-intelligence crew, live. Launch the agents and watch them work.</Text>
+      </Flex>
+
+      <KpiCards metrics={live.metrics} />
+
+      <div className="mc-top-row">
+        <SystemCard active={live.systemActive} pending={control.pending} isAdmin={isAdmin} onLaunch={control.launch} onStop={control.stop} />
+        <QuickActions />
+      </div>
+
+      <SecondaryActions isAdmin={isAdmin} />
+
+      <AgentHealth agents={live.agents} systemActive={live.systemActive} />
+
+      <ActivityStream entries={live.activity} live={live.connected} />
+    </main>
+  );
 }

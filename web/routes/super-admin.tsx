@@ -24,12 +24,14 @@ import { SettingsTab } from "../features/admin/components/settings-tab";
 import { UsersDialog } from "../features/admin/components/users-dialog";
 import { formatBytes, healthOf } from "../features/admin/format";
 import { PLACEHOLDER_DATABASE, PLACEHOLDER_METRICS } from "../features/admin/placeholders";
-import { type AdminInitial, useAdminConsole } from "../features/admin/use-admin-console";
+import { type AdminInitial, type LiveSubscribe, useAdminConsole } from "../features/admin/use-admin-console";
 import { refreshSession } from "../features/auth/session";
 import { useAuth } from "../features/auth/store";
 import { useSession } from "../features/auth/use-session";
+import { useLiveFeed } from "../features/live/connection";
 import { useLive } from "../features/live/store";
 import { errorMessage } from "../lib/api";
+import { onLiveMessage } from "../lib/live-socket";
 import { loadJson } from "../lib/loader-context";
 
 interface SuperAdminData extends AdminInitial {
@@ -52,9 +54,12 @@ export async function loader({ context }: LoaderFunctionArgs): Promise<SuperAdmi
 }
 
 const bearer = { token: () => useAuth.getState().accessToken, refresh: refreshSession };
+/** SYSTEM_METRICS, ALERT and the rest of the feed reach the console through the app's one socket. */
+const subscribe: LiveSubscribe = (handler) => onLiveMessage("*", handler);
 
 function Console({ data, userId }: { data: SuperAdminData; userId: string }) {
-  const c = useAdminConsole(data);
+  useLiveFeed();
+  const c = useAdminConsole(data, subscribe);
   const connected = useLive((s) => s.connected);
   const liveSystemActive = useLive((s) => s.systemActive);
   const [tab, setTab] = useState("monitoring");

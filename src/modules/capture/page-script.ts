@@ -373,7 +373,7 @@ export function measureDom(args: { maxY: number; viewportWidth: number; viewport
   const radii: number[] = [];
   // Icon-only controls (menu toggles, carousel arrows) are not calls to action.
   const labelOf = (el: Element) => clean(el.tagName === "INPUT" ? (el as HTMLInputElement).value : (el as HTMLElement).innerText || "", 80);
-  const ctas = ctaEls.filter((el) => labelOf(el).length > 0).slice(0, 60).map((el) => {
+  const ctas = ctaEls.filter((el) => /[\p{L}\p{N}]/u.test(labelOf(el))).slice(0, 60).map((el) => {
     const s = styleOf(el);
     const box = boxOf(el);
     const bgInfo = effectiveBg(el);
@@ -504,22 +504,25 @@ export function measureDom(args: { maxY: number; viewportWidth: number; viewport
       return r.top + scrollY < 24 && r.width >= vw * 0.9 && r.height >= 40 && r.height <= 220 && el.querySelectorAll("a[href]").length >= 2 && isRendered(el);
     });
   addRegion("header", header);
-  const navs = Array.from(document.querySelectorAll("nav,[role=navigation]")).filter(isRendered);
-  if (!navs.length && header) {
-    // The element holding most of the header's links, if it holds nothing much else.
-    const group = Array.from(header.querySelectorAll("div,ul")).filter((el) => isRendered(el) && el.querySelectorAll("a[href]").length >= 3)
+  const navLandmarks = Array.from(document.querySelectorAll("nav,[role=navigation]"));
+  const navs = navLandmarks.filter(isRendered);
+  // No <nav> at all: the smallest block in the header holding 3+ visible links. (A <nav> that is
+  // hidden, as on most phones, means the menu is collapsed: there is no nav region to report.)
+  if (!navLandmarks.length && header) {
+    const visibleLinks = (el: Element) => Array.from(el.querySelectorAll("a[href]")).filter(isRendered).length;
+    const group = Array.from(header.querySelectorAll("div,ul")).filter((el) => isRendered(el) && visibleLinks(el) >= 3)
       .sort((a, b) => a.getBoundingClientRect().width - b.getBoundingClientRect().width)[0];
     if (group) navs.push(group);
   }
   for (const n of navs.slice(0, 3)) addRegion("nav", n);
   const footerEls = Array.from(document.querySelectorAll("footer,[role=contentinfo]")).filter(isRendered).filter((el) => !el.parentElement?.closest("footer,article,section"));
+  const footerLike = blocks.filter((el) => {
+    const r = el.getBoundingClientRect();
+    const bottom = r.bottom + scrollY;
+    return Math.abs(bottom - pageBottom) < 48 && r.width >= vw * 0.9 && r.height >= 40 && r.height <= 700 && r.top + scrollY > vh && isRendered(el);
+  });
   const footer =
-    footerEls[footerEls.length - 1] ??
-    [...blocks].reverse().find((el) => {
-      const r = el.getBoundingClientRect();
-      const bottom = r.bottom + scrollY;
-      return Math.abs(bottom - pageBottom) < 48 && r.width >= vw * 0.9 && r.height >= 40 && r.height <= 700 && r.top + scrollY > vh && isRendered(el) && el !== document.body;
-    });
+    footerEls[footerEls.length - 1] ?? footerLike.find((el) => !footerLike.some((other) => other !== el && other.contains(el)));
   const mainEl = document.querySelector("main,[role=main]");
   if (mainEl && isRendered(mainEl)) regions.push({ kind: "main", box: clipBox(boxOf(mainEl)) });
   for (const a of Array.from(document.querySelectorAll("aside,[role=complementary]")).filter(isRendered).slice(0, 3)) addRegion("aside", a);
@@ -548,7 +551,10 @@ export function measureDom(args: { maxY: number; viewportWidth: number; viewport
   ].filter((el) => isRendered(el) && wide(el, 0.6) && el.getBoundingClientRect().height >= 100);
   const sectionEls: Element[] = [];
   for (const el of candidates) {
-    if (taken.some((t) => t === el || t.contains(el) || el.contains(t))) continue;
+    // Inside something already named is not a section; wrapping a sidebar or a nav is fine,
+    // wrapping the header, hero or footer is the page itself.
+    if (taken.some((t) => t === el || t.contains(el))) continue;
+    if ([header, hero, footer].some((major) => major && el.contains(major))) continue;
     if (el === footer || el === header || ["HEADER", "FOOTER", "NAV", "SCRIPT"].includes(el.tagName)) continue;
     if (sectionEls.some((s) => s === el || s.contains(el))) continue;
     for (let i = sectionEls.length - 1; i >= 0; i--) if (el.contains(sectionEls[i]!)) sectionEls.splice(i, 1);
@@ -633,7 +639,8 @@ export function measureDom(args: { maxY: number; viewportWidth: number; viewport
   for (const block of ordered) {
     const b = contentBounds(block);
     if (!b) continue;
-    if (previous && b.top > previous.bottom) gaps.push(b.top - previous.bottom);
+    // A gap taller than the screen is a layout quirk (an empty block), not a spacing choice.
+    if (previous && b.top > previous.bottom && b.top - previous.bottom < vh) gaps.push(b.top - previous.bottom);
     previous = b;
   }
 

@@ -20,6 +20,22 @@ const { LoginForm } = await import("./components/login-form");
 const { SignupForm } = await import("./components/signup-form");
 
 const $ = () => within(document.body);
+const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Fires an event and lets the async work it starts (mocked fetch, toast, navigation) finish
+ * inside act, optionally until `done()` holds. In a multi-file run React's scheduler can belong
+ * to an earlier, closed happy-dom window, so updates made outside act would never be applied.
+ */
+async function settle(fire: () => void = () => {}, done: () => boolean = () => true) {
+  await act(async () => {
+    fire();
+    for (let i = 0; i < 10; i++) await tick();
+    for (let i = 0; i < 200 && !done(); i++) await tick(10);
+  });
+}
+const press = (name: string, done?: () => boolean) =>
+  settle(() => fireEvent.click($().getByRole("button", { name })), done);
 const realFetch = globalThis.fetch;
 let calls: { url: string; body: unknown }[];
 
@@ -63,7 +79,7 @@ beforeEach(() => {
 afterEach(async () => {
   globalThis.fetch = realFetch;
   // Let React's scheduler finish the unmount work while the DOM still exists.
-  await new Promise((r) => setTimeout(r, 0));
+  await tick();
 });
 
 describe("login form", () => {
@@ -96,14 +112,15 @@ describe("login form", () => {
     const router = renderAt("/login", <LoginForm />);
     type("Email", "  ada@example.com ");
     type("Password", "correct-horse");
-    fireEvent.click($().getByRole("button", { name: "Sign In" }));
+    await press("Sign In");
     expect(($().getByRole("button", { name: "Signing in..." }) as HTMLButtonElement).disabled).toBe(true);
 
-    await act(async () => release());
-    expect(await $().findByText("Welcome back!")).toBeTruthy();
+    // The redirect waits ~100 ms after the welcome toast; settle until the router has moved.
+    await settle(release, () => router.state.location.pathname === "/dashboard");
+    expect($().getByText("Welcome back!")).toBeTruthy();
     expect(calls[0]).toEqual({ url: "/api/auth/login", body: { email: "ada@example.com", password: "correct-horse" } });
     expect(useAuth.getState().user?.email).toBe("ada@example.com");
-    expect(await $().findByText("Mission Control stand-in")).toBeTruthy();
+    expect($().getByText("Mission Control stand-in")).toBeTruthy();
     expect(router.state.location.pathname).toBe("/dashboard");
   });
 
@@ -112,8 +129,8 @@ describe("login form", () => {
     const router = renderAt("/login", <LoginForm />);
     type("Email", "ada@example.com");
     type("Password", "wrong-password");
-    fireEvent.click($().getByRole("button", { name: "Sign In" }));
-    expect(await $().findByText("Login Failed")).toBeTruthy();
+    await press("Sign In");
+    expect($().getByText("Login Failed")).toBeTruthy();
     expect($().getByText("Invalid email or password")).toBeTruthy();
     expect(router.state.location.pathname).toBe("/login");
     expect(($().getByRole("button", { name: "Sign In" }) as HTMLButtonElement).disabled).toBe(false);
@@ -124,8 +141,8 @@ describe("login form", () => {
     renderAt("/login", <LoginForm />);
     type("Email", "ada@example.com");
     type("Password", "whatever1");
-    fireEvent.click($().getByRole("button", { name: "Sign In" }));
-    expect(await $().findByText("Something went sideways. Double-check those credentials.")).toBeTruthy();
+    await press("Sign In");
+    expect($().getByText("Something went sideways. Double-check those credentials.")).toBeTruthy();
     expect(useAuth.getState().status).toBe("unauthenticated");
   });
 
@@ -140,8 +157,8 @@ describe("signup form", () => {
     renderAt("/signup", <SignupForm />);
     type("Email", "ada@example.com");
     type("Password", "short12");
-    fireEvent.click($().getByRole("button", { name: "Join the Rebellion" }));
-    expect(await $().findByText("Password Too Weak")).toBeTruthy();
+    await press("Join the Rebellion");
+    expect($().getByText("Password Too Weak")).toBeTruthy();
     expect($().getByText("Come on, you can do better than that. At least 8 characters, please.")).toBeTruthy();
     expect(calls).toHaveLength(0);
   });
@@ -158,9 +175,9 @@ describe("signup form", () => {
     renderAt("/signup", <SignupForm />);
     type("Email", "  ");
     type("Password", "long-enough-pass");
-    fireEvent.click($().getByRole("button", { name: "Join the Rebellion" }));
-    await act(async () => {});
+    await press("Join the Rebellion");
     expect(calls).toHaveLength(0);
+    expect(useToasts.getState().current).toBeNull();
   });
 
   test("shows 'Creating chaos...' while pending, then welcomes and goes straight to /dashboard", async () => {
@@ -170,11 +187,11 @@ describe("signup form", () => {
     type("Email", "ada@example.com");
     type("Username (optional)", "  ada  ");
     type("Password", "long-enough-pass");
-    fireEvent.click($().getByRole("button", { name: "Join the Rebellion" }));
+    await press("Join the Rebellion");
     expect(($().getByRole("button", { name: "Creating chaos..." }) as HTMLButtonElement).disabled).toBe(true);
 
-    await act(async () => release());
-    expect(await $().findByText("Welcome to the Rebellion!")).toBeTruthy();
+    await settle(release);
+    expect($().getByText("Welcome to the Rebellion!")).toBeTruthy();
     expect(router.state.location.pathname).toBe("/dashboard");
     expect(calls[0]).toEqual({
       url: "/api/auth/signup",
@@ -188,8 +205,8 @@ describe("signup form", () => {
     type("Email", "ada@example.com");
     type("Username (optional)", "   ");
     type("Password", "long-enough-pass");
-    fireEvent.click($().getByRole("button", { name: "Join the Rebellion" }));
-    await $().findByText("Welcome to the Rebellion!");
+    await press("Join the Rebellion");
+    expect($().getByText("Welcome to the Rebellion!")).toBeTruthy();
     expect(calls[0]!.body).toEqual({ email: "ada@example.com", password: "long-enough-pass" });
   });
 
@@ -198,13 +215,13 @@ describe("signup form", () => {
     renderAt("/signup", <SignupForm />);
     type("Email", "ada@example.com");
     type("Password", "long-enough-pass");
-    fireEvent.click($().getByRole("button", { name: "Join the Rebellion" }));
-    expect(await $().findByText("Signup Failed")).toBeTruthy();
+    await press("Join the Rebellion");
+    expect($().getByText("Signup Failed")).toBeTruthy();
     expect($().getByText("That email is already registered")).toBeTruthy();
 
     mockFetch(() => new Response("", { status: 500, statusText: "Internal Server Error" }));
-    fireEvent.click($().getByRole("button", { name: "Join the Rebellion" }));
-    expect(await $().findByText("Something went wrong. Maybe try a different email?")).toBeTruthy();
+    await press("Join the Rebellion");
+    expect($().getByText("Something went wrong. Maybe try a different email?")).toBeTruthy();
   });
 
   test("links to sign-in", () => {

@@ -57,6 +57,8 @@ describe("toActivity", () => {
     expect(running).toMatchObject({ status: "running", progress: 40 });
     const [done] = toActivity([{ ...base, createdAt: at, status: "info", metadata: { progress: 100 } }]);
     expect(done?.status).toBe("completed");
+    const [alert] = toActivity([{ ...base, createdAt: at, status: "warning" }]);
+    expect(alert?.status).toBe("warning");
     const [clamped] = toActivity([{ ...base, createdAt: at, status: "running", progress: 250 }]);
     expect(clamped).toMatchObject({ status: "running", progress: 100 });
   });

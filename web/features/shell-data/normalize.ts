@@ -54,13 +54,13 @@ function progress(v: unknown): number | null {
   return Math.round(Math.min(100, Math.max(0, v)));
 }
 
-const RAIL_STATUSES: readonly ShellActivityStatus[] = ["running", "completed", "error", "queued"];
+const RAIL_STATUSES: readonly ShellActivityStatus[] = ["running", "completed", "error", "queued", "warning"];
 const isRailStatus = (v: unknown): v is ShellActivityStatus => RAIL_STATUSES.includes(v as ShellActivityStatus);
 
 /**
  * Log entries carry a severity (success, error, warning, info); the rail shows a lifecycle.
- * A lifecycle the entry states itself wins; otherwise severity maps onto one, and an info entry
- * with unfinished progress is still running.
+ * A lifecycle the entry states itself wins; otherwise severity maps onto one (a warning stays a
+ * warning), and an info entry with unfinished progress is still running.
  */
 function activityStatus(raw: Loose, meta: Loose, pct: number | null): ShellActivityStatus {
   for (const v of [meta.state, meta.phase, meta.status, raw.status]) if (isRailStatus(v)) return v;
@@ -70,6 +70,8 @@ function activityStatus(raw: Loose, meta: Loose, pct: number | null): ShellActiv
       return "error";
     case "pending":
       return "queued";
+    case "warning":
+      return "warning";
     case "info":
       return pct !== null && pct < 100 ? "running" : "completed";
     default:

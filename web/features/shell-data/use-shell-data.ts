@@ -42,14 +42,16 @@ async function read(signal: AbortSignal) {
 }
 
 /**
- * Agents, recent activity and system status for the shell. Loads on mount and again whenever
+ * Agents, recent activity and system status for the shell. Loads once `enabled` (the session has
+ * an access token, so the reads don't each bounce off a 401 first) and again whenever
  * `refreshKey` changes (the live feed's last message time), throttled.
  */
-export function useShellData(refreshKey: unknown): ShellData {
+export function useShellData(refreshKey: unknown, enabled: boolean): ShellData {
   const [data, setData] = useState<ShellData>(INITIAL);
   const lastLoad = useRef(0);
 
   useEffect(() => {
+    if (!enabled) return;
     const controller = new AbortController();
     const load = async () => {
       lastLoad.current = Date.now();
@@ -76,7 +78,7 @@ export function useShellData(refreshKey: unknown): ShellData {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [refreshKey]);
+  }, [refreshKey, enabled]);
 
   return data;
 }

@@ -2,11 +2,12 @@ import { Badge, Flex, Progress, Text } from "@radix-ui/themes";
 import { formatRelative } from "./relative-time";
 import type { ShellActivityItem, ShellActivityStatus } from "./types";
 
-const STATUS: Record<ShellActivityStatus, { label: string; color: "blue" | "green" | "red" | "gray" }> = {
+const STATUS: Record<ShellActivityStatus, { label: string; color: "blue" | "green" | "red" | "gray" | "amber" }> = {
   running: { label: "Running", color: "blue" },
   completed: { label: "Completed", color: "green" },
   error: { label: "Error", color: "red" },
   queued: { label: "Queued", color: "gray" },
+  warning: { label: "Warning", color: "amber" },
 };
 
 /** One activity entry as the rail and the notifications list show it. */

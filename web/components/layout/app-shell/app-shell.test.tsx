@@ -113,15 +113,27 @@ describe("app shell", () => {
   });
 
   test("the rail lists activity with status, progress, agent and time", () => {
-    render(shell(props({ activity: [item({}), item({ id: "e2", title: "Trend found", status: "completed", progress: null })] })));
+    render(
+      shell(
+        props({
+          activity: [
+            item({}),
+            item({ id: "e2", title: "Trend found", status: "completed", progress: null }),
+            item({ id: "e3", title: "CPU alert", status: "warning", progress: null, agent: null }),
+          ],
+        }),
+      ),
+    );
     const rail = within($().getByRole("complementary", { name: "Activity" }));
-    expect(rail.getAllByRole("listitem")).toHaveLength(2);
+    expect(rail.getAllByRole("listitem")).toHaveLength(3);
+    expect(rail.getByText("Warning")).toBeTruthy();
+    expect(rail.getByText("System")).toBeTruthy();
     expect(rail.getByText("Capturing Acme vs Globex")).toBeTruthy();
     expect(rail.getByText("Running")).toBeTruthy();
     expect(rail.getByText("Completed")).toBeTruthy();
     expect(rail.getByLabelText("Capturing Acme vs Globex: 40% done")).toBeTruthy();
     expect(rail.getAllByText("DesignNinja").length).toBe(2);
-    expect(rail.getAllByText("5m ago").length).toBe(2);
+    expect(rail.getAllByText("5m ago").length).toBe(3);
   });
 
   test("the rail toggle reflects and flips the state", () => {

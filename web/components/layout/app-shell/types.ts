@@ -9,7 +9,8 @@ export interface ShellAgent {
   status: ShellAgentStatus;
 }
 
-export type ShellActivityStatus = "running" | "completed" | "error" | "queued";
+/** The spec's rail lifecycle, plus "warning" so warning-level log entries (alerts) never read as "completed". */
+export type ShellActivityStatus = "running" | "completed" | "error" | "queued" | "warning";
 
 export interface ShellActivityItem {
   id: string;

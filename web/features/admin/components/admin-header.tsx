@@ -12,8 +12,8 @@ interface Props {
 
 export function AdminHeader({ systemActive, health, refreshing, onRefresh }: Props) {
   return (
-    <Flex justify="between" align={{ initial: "start", sm: "center" }} gap="3" wrap="wrap" mb="4">
-      <Flex direction="column" gap="1">
+    <Flex justify="between" align="start" gap="3" wrap="wrap" mb="4">
+      <Flex direction="column" gap="1" style={{ flex: "1 1 320px", minWidth: 0 }}>
         <Flex align="center" gap="2" wrap="wrap">
           <Heading as="h1" size="7">
             Super Admin Console

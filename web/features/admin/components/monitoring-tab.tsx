@@ -4,6 +4,7 @@ import type { AgentDto } from "../../../../src/modules/agents/model";
 import { formatDateTime } from "../format";
 
 const AGENT_COLOR = { active: "green", idle: "gray", error: "red", stopped: "orange" } as const;
+const PLAIN_LIST = { listStyle: "none", margin: 0, padding: 0 } as const;
 const ENTRY_COLOR = { success: "green", error: "red", warning: "amber", info: "blue" } as const;
 
 interface Props {
@@ -32,7 +33,7 @@ export function MonitoringTab({ agents, activity, connected }: Props) {
           </Text>
         ) : (
           <Flex direction="column" gap="2" asChild>
-            <ul className="di-plain-list" data-testid="admin-agents">
+            <ul style={PLAIN_LIST} data-testid="admin-agents">
               {agents.map((a) => {
                 const status = a.status in AGENT_COLOR ? a.status : "idle";
                 return (
@@ -78,7 +79,7 @@ export function MonitoringTab({ agents, activity, connected }: Props) {
         ) : (
           <ScrollArea type="auto" scrollbars="vertical" style={{ maxHeight: 360 }}>
             <Flex direction="column" gap="2" pr="3" asChild>
-              <ul className="di-plain-list">
+              <ul style={PLAIN_LIST}>
                 {activity.map((e) => (
                   <li key={e.id}>
                     <Flex gap="2" align="start">

@@ -34,7 +34,7 @@ export function ComparisonHeader({ comparison, targetCount, starting, onStart }:
           )}
         </Flex>
         <Flex gap="2" wrap="wrap">
-          <Button size="3" onClick={onStart} disabled={!startable} loading={false}>
+          <Button size="3" onClick={onStart} disabled={!startable}>
             <PlayIcon /> {running ? "Running..." : "Start Analysis"}
           </Button>
           {canViewResults(comparison.status) ? (

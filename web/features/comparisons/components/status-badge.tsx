@@ -3,7 +3,7 @@ import { statusColor } from "../status";
 
 export function StatusBadge({ status }: { status: string }) {
   return (
-    <Badge color={statusColor(status)} variant="soft" radius="full" data-status={status}>
+    <Badge color={statusColor(status)} variant="soft" highContrast radius="full" data-status={status}>
       {status}
     </Badge>
   );

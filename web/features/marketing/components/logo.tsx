@@ -23,7 +23,7 @@ export function LogoMark({ size = 30 }: { size?: number }) {
 
 export function Logo({ to = "/", showBeta = true }: { to?: string; showBeta?: boolean }) {
   return (
-    <Link to={to} className="mk-logo" aria-label="Design Intel home">
+    <Link to={to} className="mk-logo">
       <Flex align="center" gap="2">
         <LogoMark />
         <Text size="4" weight="bold" className="mk-logo-word">

@@ -37,7 +37,7 @@ export function AnalysisSummary({ diff, labels }: Props) {
         </Text>
       ) : (
         <>
-          <Grid columns="repeat(auto-fit, minmax(96px, 1fr))" gap="3">
+          <Grid columns="repeat(auto-fit, minmax(120px, 1fr))" gap="3">
             {SCORES.map(([name, key]) => {
               const value = diff[key];
               return (

@@ -1,0 +1,189 @@
+// The super-admin console in Chromium against a real server: maintenance, control panel, backups,
+// API keys, user management, audit log and alert settings, with a second (non-admin) user watching.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchBrowser } from "../support/browser";
+import { startServer, type RunningServer } from "../support/server";
+
+const BANNER = "System is currently in maintenance mode. Users cannot access the application.";
+const PASSWORD = "correct-horse-battery";
+
+let server: RunningServer;
+let browser: Browser;
+let adminCtx: BrowserContext;
+let userCtx: BrowserContext;
+let admin: Page;
+let user: Page;
+const userEmail = "rebel@example.com";
+
+async function toast(page: Page, title: string) {
+  await page.getByTestId("toast").filter({ hasText: title }).waitFor({ timeout: 15_000 });
+}
+
+async function signupInBrowser(page: Page, email: string) {
+  await page.goto(`${server.url}/signup`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Join the Rebellion" }).click();
+  await page.waitForURL("**/dashboard", { timeout: 15_000 });
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  adminCtx = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
+  userCtx = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  admin = await adminCtx.newPage();
+  user = await userCtx.newPage();
+  await signupInBrowser(admin, "boss@example.com"); // the first account is the admin
+  await signupInBrowser(user, userEmail);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe("super-admin console", () => {
+  test("admins get the console with real figures; others get the admins-only screen", async () => {
+    await admin.goto(`${server.url}/super-admin`);
+    await admin.getByRole("heading", { name: "Super Admin Console" }).waitFor();
+    expect(await admin.title()).toBe("Super Admin · Design Intel");
+    const health = await admin.getByTestId("health-badge").textContent();
+    expect(["Healthy", "Warning", "Critical"]).toContain(health!);
+    expect(await admin.locator("[data-placeholder]").count()).toBe(0); // real answers, not the spec's defaults
+    expect(await admin.getByTestId("uptime").textContent()).toMatch(/^\d+d \d+h \d+m$/);
+    for (const tab of ["Monitoring", "Database", "Security", "Settings"]) await admin.getByRole("tab", { name: tab }).waitFor();
+
+    await user.goto(`${server.url}/super-admin`);
+    await user.getByRole("heading", { name: "Admins Only" }).waitFor();
+    expect(await user.getByText("Super Admin Console").count()).toBe(0);
+  }, 30_000);
+
+  test("SYSTEM_METRICS arrives live over /ws without waiting for the 30 s reload", async () => {
+    await admin.getByTestId("admin-connection").filter({ hasText: "Live" }).waitFor({ timeout: 15_000 });
+    const sampled = () => admin.evaluate(() => document.querySelector("[data-testid=uptime]")?.getAttribute("data-sampled-at"));
+    const first = await sampled();
+    for (let i = 0; i < 120 && (await sampled()) === first; i++) await admin.waitForTimeout(100);
+    expect(await sampled()).not.toBe(first);
+  }, 30_000);
+
+  test("Refresh re-reads the figures: the request counter moves", async () => {
+    const total = () => admin.getByText("Total Requests").locator("xpath=../..").textContent();
+    const before = Number((await total())!.replace(/\D/g, ""));
+    await admin.getByRole("button", { name: "Refresh dashboard data" }).click();
+    for (let i = 0; i < 50; i++) {
+      if (Number((await total())!.replace(/\D/g, "")) > before) break;
+      await admin.waitForTimeout(100);
+    }
+    expect(Number((await total())!.replace(/\D/g, ""))).toBeGreaterThan(before);
+  });
+
+  test("maintenance mode locks out the other user and lifts cleanly", async () => {
+    await admin.getByTestId("maintenance-switch").click();
+    await toast(admin, "Maintenance Mode Enabled");
+    await admin.getByTestId("maintenance-banner").filter({ hasText: BANNER }).waitFor();
+
+    await user.goto(`${server.url}/dashboard`);
+    await user.getByTestId("maintenance-screen").waitFor();
+    await user.getByText(BANNER).waitFor();
+
+    await admin.getByTestId("maintenance-switch").click();
+    await toast(admin, "Maintenance Mode Disabled");
+    await admin.getByTestId("maintenance-banner").waitFor({ state: "detached" });
+    await user.reload();
+    await user.getByTestId("maintenance-screen").waitFor({ state: "detached" });
+  }, 30_000);
+
+  test("control panel starts, restarts and stops the agent system", async () => {
+    await admin.getByRole("button", { name: "Start System" }).click();
+    await toast(admin, "System Started");
+    await admin.getByTestId("system-badge").filter({ hasText: "System Active" }).waitFor();
+    await admin.getByRole("button", { name: "Restart" }).click();
+    await toast(admin, "System Restarted");
+    await admin.getByRole("button", { name: "Stop System" }).click();
+    await toast(admin, "System Stopped");
+    await admin.getByTestId("system-badge").filter({ hasText: "System Offline" }).waitFor();
+  }, 60_000);
+
+  test("Backup Now makes a backup that View Backups lists and downloads", async () => {
+    await admin.getByRole("tab", { name: "Database" }).click();
+    await admin.getByRole("button", { name: "Backup Now" }).click();
+    await toast(admin, "Backup Complete");
+    await admin.getByTestId("backup-status").filter({ hasText: "Healthy" }).waitFor();
+    await admin.getByRole("button", { name: "View Backups" }).click();
+    const dialog = admin.getByRole("dialog");
+    await dialog.getByTestId("backup-list").waitFor();
+    expect(await dialog.locator("tbody tr").count()).toBe(1);
+    const [download] = await Promise.all([admin.waitForEvent("download"), dialog.getByRole("button", { name: /^Download / }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^design-intel-\d{8}T\d{9}Z\.db$/);
+    const bytes = await Bun.file((await download.path())!).bytes();
+    expect(new TextDecoder().decode(bytes.slice(0, 15))).toBe("SQLite format 3");
+    await dialog.getByRole("button", { name: "Close" }).click();
+  }, 30_000);
+
+  test("Generate API Key shows the key once, and the key works as a bearer token", async () => {
+    await admin.getByRole("tab", { name: "Security" }).click();
+    await admin.getByRole("button", { name: "Generate API Key" }).click();
+    const dialog = admin.getByRole("dialog");
+    await dialog.getByLabel("Key name").fill("CI nightly");
+    await dialog.getByRole("button", { name: "Generate API Key" }).click();
+    const key = (await dialog.getByTestId("new-api-key-value").textContent())!;
+    expect(key).toMatch(/^di_/);
+    const res = await fetch(`${server.url}/api/admin/system-metrics`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await admin.getByRole("button", { name: "Generate API Key" }).click();
+    await admin.getByRole("dialog").getByTestId("api-keys-table").waitFor();
+    expect(await admin.getByRole("dialog").getByTestId("new-api-key").count()).toBe(0); // shown once only
+    expect(await admin.getByRole("dialog").textContent()).not.toContain(key);
+    await admin.getByRole("dialog").getByRole("button", { name: "Close" }).click();
+  }, 30_000);
+
+  test("disabling a user from Manage Users ends their open session", async () => {
+    await user.goto(`${server.url}/dashboard`);
+    await user.getByText("Hold Up There, Digital Wanderer").waitFor({ state: "detached" });
+
+    await admin.getByRole("button", { name: "Manage Users" }).click();
+    const dialog = admin.getByRole("dialog");
+    await dialog.getByRole("button", { name: `Disable ${userEmail}` }).click();
+    await admin.getByRole("alertdialog").getByRole("button", { name: "Confirm" }).click();
+    await toast(admin, "User Updated");
+    await dialog.locator(`tr[data-email="${userEmail}"]`).getByText("Disabled").waitFor();
+    await dialog.getByRole("button", { name: "Close" }).click();
+
+    await user.reload();
+    await user.getByText("Hold Up There, Digital Wanderer").waitFor({ timeout: 15_000 });
+  }, 30_000);
+
+  test("the audit log and the security report tell what happened", async () => {
+    await admin.getByRole("button", { name: "View Audit Logs" }).click();
+    const dialog = admin.getByRole("dialog");
+    await dialog.getByTestId("audit-table").waitFor();
+    for (const what of ["Disabled user", "API key created", "Backup created", "Maintenance on"]) await dialog.getByText(what).first().waitFor();
+    await dialog.getByRole("button", { name: "Close" }).click();
+
+    await admin.getByRole("button", { name: "Security Report" }).click();
+    const report = admin.getByRole("dialog").getByTestId("security-report");
+    await report.waitFor();
+    expect(await report.textContent()).toContain("Disabled accounts1");
+    expect(await report.textContent()).toContain("Active API keys1");
+    await admin.getByRole("dialog").getByRole("button", { name: "Close" }).click();
+  }, 30_000);
+
+  test("alert settings are validated, saved with a toast and kept on the server", async () => {
+    await admin.getByRole("tab", { name: "Settings" }).click();
+    const cpu = admin.getByLabel("CPU Threshold");
+    await cpu.fill("101");
+    await admin.getByRole("button", { name: "Save Alert Settings" }).click();
+    await admin.getByText("CPU threshold must be a whole number from 1 to 100").waitFor();
+    await cpu.fill("75");
+    await admin.getByLabel("Error Rate Threshold").fill("2.5");
+    await admin.getByRole("button", { name: "Save Alert Settings" }).click();
+    await toast(admin, "Alert Settings Saved");
+    await admin.reload();
+    await admin.getByRole("tab", { name: "Settings" }).click();
+    expect(await admin.getByLabel("CPU Threshold").inputValue()).toBe("75");
+    expect(await admin.getByLabel("Error Rate Threshold").inputValue()).toBe("2.5");
+  }, 30_000);
+});

@@ -1,0 +1,22 @@
+// Number formatting shared by the app's pages.
+
+/** 62.5 -> "62.5%"; null -> the em dash the dashboard shows until there is a measured figure. */
+export function percentOrDash(value: number | null | undefined, digits = 1): string {
+  return value === null || value === undefined || !Number.isFinite(value) ? "—" : `${value.toFixed(digits)}%`;
+}
+
+/** A 0..1 fraction as a percentage. */
+export function fraction(value: number | null | undefined, digits = 1): string {
+  return value === null || value === undefined || !Number.isFinite(value) ? "—" : `${(value * 100).toFixed(digits)}%`;
+}
+
+export function count(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+/** p-values: small ones in scientific-ish form so "0.0000" never hides significance. */
+export function pValue(p: number): string {
+  if (!Number.isFinite(p)) return "—";
+  if (p < 0.0001) return "< 0.0001";
+  return p.toFixed(4);
+}
