@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAnalyser } from "../../src/modules/analysis/analyser";
+import { createFindingsEngine } from "../../src/modules/analysis/engine";
 import { scorePairFromFiles } from "../../src/modules/analysis/similarity";
+import type { ComparisonEngine } from "../../src/modules/comparisons/runner";
 import { alpha, beta } from "./pages";
 
 const dir = mkdtempSync(join(tmpdir(), "analyser-"));
@@ -46,6 +48,13 @@ describe("createAnalyser (worker)", () => {
     } finally {
       analyser.close();
     }
+  });
+
+  test("plugs into the comparisons runner's engine as is", () => {
+    const analyser = createAnalyser();
+    const engine: ComparisonEngine = { analyser, findingsFor: createFindingsEngine() };
+    expect(typeof engine.analyser?.scorePair).toBe("function");
+    analyser.close();
   });
 
   test("after close, calls are refused", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { adjustForContrast, contrastRatio, deltaE2000, hexToLab, hexToRgb, relativeLuminance, rgbToHex, rgbToLab } from "../../src/modules/analysis/color";
+import { adjustForContrast, contrastFix, contrastRatio, deltaE2000, hexToLab, hexToRgb, relativeLuminance, rgbToHex, rgbToLab } from "../../src/modules/analysis/color";
 
 // Sharma, Wu & Dalal (2005), "The CIEDE2000 color-difference formula: implementation notes,
 // supplementary test data, and mathematical observations", Table 1 (all 34 pairs).
@@ -102,5 +102,15 @@ describe("conversions", () => {
     expect(contrastRatio(light, "#111111")).toBeGreaterThanOrEqual(4.5);
     // Already passing: unchanged.
     expect(adjustForContrast("#111827", "#ffffff")).toBe("#111827");
+  });
+
+  test("contrastFix changes the background when the text is already white or black", () => {
+    const fix = contrastFix("#ffffff", "#059669", 4.5)!;
+    expect(fix.fg).toBe("#ffffff");
+    expect(fix.bg).not.toBe("#059669");
+    expect(contrastRatio(fix.fg, fix.bg)).toBeGreaterThanOrEqual(4.5);
+    expect(hexToLab(fix.bg)![0]).toBeLessThan(hexToLab("#059669")![0]);
+    expect(adjustForContrast("#ffffff", "#059669")).toBeNull();
+    expect(contrastFix("#ffffff", "nope")).toBeNull();
   });
 });

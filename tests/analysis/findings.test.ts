@@ -151,9 +151,18 @@ describe("design rules", () => {
     expect(f.evidence["Alpha low-contrast runs"]).toBe("2");
     expect(f.evidence["Worst run"]).toContain("Fine print about cancellation");
     expect(f.evidence["Worst run"]).toContain("2.3:1");
-    const suggested = /to (#[0-9a-f]{6}) on #ffffff/.exec(f.fix)?.[1];
+    const suggested = /Use (#[0-9a-f]{6}) instead of #aaaaaa/.exec(f.fix)?.[1];
     expect(contrastRatio(suggested!, "#ffffff")).toBeGreaterThanOrEqual(4.5);
+    expect(f.fix).toContain("the other 1 run the same way");
     silent("low-contrast-text", [alpha()]);
+  });
+
+  test("white text on a mid-tone button: the fix darkens the button, not the text to black", () => {
+    const lowContrast = [{ text: "Download the checklist", ratio: 3.77, required: 4.5, fg: "#ffffff", bg: "#059669" }];
+    const f = fires("low-contrast-text", [alpha({ accessibility: { lowContrast } })]);
+    expect(f.title).toBe("1 text run on Alpha falls below WCAG AA contrast (desktop)");
+    const bg = /change its background from #059669 to (#[0-9a-f]{6})/.exec(f.fix)?.[1];
+    expect(contrastRatio("#ffffff", bg!)).toBeGreaterThanOrEqual(4.5);
   });
 
   test("low-contrast runs in the body colours are left to the body-contrast finding", () => {

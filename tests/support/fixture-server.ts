@@ -169,6 +169,28 @@ async function special(url: URL, origin: string): Promise<Response | null> {
       const code = Number(url.searchParams.get("code")) || 500;
       return html(`<!doctype html><html><head><title>Error ${code}</title></head><body><h1>Error ${code}</h1></body></html>`, code);
     }
+    case "/_special/probe": {
+      // Reaches for `to` through every channel a page has: subresources, a frame, fetch, a socket,
+      // a worker and a service worker. The SSRF tests check none of them got through.
+      const to = url.searchParams.get("to") ?? "/_special/secret";
+      const via = (channel: string) => `${to}${to.includes("?") ? "&" : "?"}via=${channel}`;
+      const attr = (channel: string) => Bun.escapeHTML(via(channel));
+      const js = (channel: string) => JSON.stringify(via(channel)).replace(/</g, "\\u003c");
+      return html(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Probe</title>
+<link rel="stylesheet" href="${attr("css")}"></head><body><h1>Probe page</h1>
+<img src="${attr("img")}" alt="probe"><iframe src="${attr("frame")}" title="probe"></iframe>
+<script src="${attr("script")}"></script>
+<script>
+fetch(${js("fetch")}).catch(() => {});
+try { new WebSocket(${js("ws")}.replace(/^http/, "ws")); } catch (e) {}
+try { new Worker(URL.createObjectURL(new Blob(["fetch(" + JSON.stringify(${js("worker")}) + ").catch(() => {})"]))); } catch (e) {}
+try { navigator.serviceWorker && navigator.serviceWorker.register("/_special/sw.js").catch(() => {}); } catch (e) {}
+</script></body></html>`);
+    }
+    case "/_special/sw.js":
+      return new Response(`self.addEventListener("install", () => fetch(${JSON.stringify(url.searchParams.get("to") ?? "/_special/secret")}));`, {
+        headers: { "content-type": "text/javascript" },
+      });
     case "/_special/secret":
       return new Response("internal secret", { headers: { "content-type": "text/plain" } });
     case "/_special/display.ttf": {

@@ -8,3 +8,7 @@ if (!existsSync(manifest)) {
   if (proc.exitCode !== 0) throw new Error("client build failed");
 }
 process.env.NODE_ENV ??= "test";
+
+// Browser and server tests need more than bun's 5 s default; unit tests finish far below it anyway.
+import { setDefaultTimeout } from "bun:test";
+setDefaultTimeout(30_000);

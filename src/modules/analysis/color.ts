@@ -172,23 +172,40 @@ export function deltaE2000Hex(a: string, b: string): number {
   return deltaE2000(la, lb);
 }
 
+/** Walks L* of `colour` (hue and chroma kept) in `direction` until it reaches `target` against `other`. */
+function walkLightness(colour: string, other: Rgb, direction: 1 | -1, target: number): string | null {
+  const lab = hexToLab(colour);
+  if (!lab) return null;
+  for (let L = lab[0]; L >= 0 && L <= 100; L += direction) {
+    const rgb = labToRgb(L, lab[1], lab[2]);
+    if (contrastRatio(rgb, other) >= target) return rgbToHex(rgb[0], rgb[1], rgb[2]);
+  }
+  return null;
+}
+
 /**
- * The nearest colour to `fg` (same hue and chroma, only lightness moved away from `bg`) that reaches
- * `target` contrast against `bg`, or null if even black/white can't. Used to make contrast fixes
- * concrete: "use #5f6368 instead of #9aa0a6".
+ * The smallest change that makes `fg` on `bg` reach `target`: the text pushed further from its
+ * background (darker text stays darker, light text gets lighter, same hue and chroma), or — when
+ * the text is already at black/white — the background pushed the other way. Used to make contrast
+ * fixes concrete: "use #5f6368 instead of #9aa0a6".
  */
-export function adjustForContrast(fg: string, bg: string, target = 4.5): string | null {
-  const f = hexToLab(fg);
+export function contrastFix(fg: string, bg: string, target = 4.5): { fg: string; bg: string } | null {
+  const f = hexToRgb(fg);
   const b = hexToRgb(bg);
   if (!f || !b) return null;
-  if (contrastRatio(fg, bg) >= target) return rgbToHex(...(hexToRgb(fg) as [number, number, number]));
-  const bgLum = relativeLuminance(b[0], b[1], b[2]);
-  // Go the way that has more room: darker text on light backgrounds, lighter on dark ones.
-  const direction = bgLum > 0.18 ? -1 : 1;
-  for (let L = f[0]; L >= 0 && L <= 100; L += direction) {
-    const rgb = labToRgb(L, f[1], f[2]);
-    if (contrastRatio(rgb, b) >= target) return rgbToHex(rgb[0], rgb[1], rgb[2]);
-  }
-  const extreme: Rgb = direction < 0 ? [0, 0, 0] : [255, 255, 255];
-  return contrastRatio(extreme, b) >= target ? rgbToHex(...extreme) : null;
+  const fgHex = rgbToHex(f[0], f[1], f[2]);
+  const bgHex = rgbToHex(b[0], b[1], b[2]);
+  if (contrastRatio(f, b) >= target) return { fg: fgHex, bg: bgHex };
+  const lighterText = relativeLuminance(f[0], f[1], f[2]) >= relativeLuminance(b[0], b[1], b[2]);
+  const newFg = walkLightness(fgHex, b, lighterText ? 1 : -1, target);
+  if (newFg) return { fg: newFg, bg: bgHex };
+  const newBg = walkLightness(bgHex, f, lighterText ? -1 : 1, target);
+  return newBg ? { fg: fgHex, bg: newBg } : null;
+}
+
+/** contrastFix() limited to changing the text colour; null if that alone can't reach the target. */
+export function adjustForContrast(fg: string, bg: string, target = 4.5): string | null {
+  const fix = contrastFix(fg, bg, target);
+  const b = hexToRgb(bg);
+  return fix && b && fix.bg === rgbToHex(b[0], b[1], b[2]) ? fix.fg : null;
 }

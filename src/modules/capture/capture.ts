@@ -132,9 +132,19 @@ export async function capturePage(
   let context: BrowserContext | null = null;
   let timedOut = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const totalLimitMessage = `The capture took longer than ${seconds(job.totalTimeoutMs)} and was stopped`;
 
+  // Memoised: Playwright's close() returns at once if a close is already under way, and we want
+  // every caller to wait for the real end of the context.
+  let contextClosed: Promise<void> | null = null;
+  const closeContext = () => {
+    const ctx = context as BrowserContext | null;
+    if (!ctx) return Promise.resolve();
+    contextClosed ??= ctx.close().catch(() => {});
+    return contextClosed;
+  };
   const cleanup = async (): Promise<never> => {
-    await (context as BrowserContext | null)?.close().catch(() => {});
+    await closeContext();
     await (proxy as EgressProxy | null)?.close().catch(() => {});
     throw new CaptureError("stopped");
   };
@@ -199,7 +209,12 @@ export async function capturePage(
     const navTimeoutMs = Math.max(1000, Math.min(job.navigationTimeoutMs, remaining()));
     const response = await race(page.goto(job.url, { waitUntil: "domcontentloaded", timeout: navTimeoutMs })).catch((err) => {
       if (err instanceof CaptureError || timedOut) throw err;
-      throw navigationFailure(err, job, blocked, navTimeoutMs);
+      const failure = navigationFailure(err, job, blocked, navTimeoutMs);
+      // When the total limit is what cut navigation short, say so rather than quote a shorter limit.
+      if (navTimeoutMs < job.navigationTimeoutMs && failure.message.startsWith("The page did not finish loading")) {
+        throw new CaptureError(totalLimitMessage);
+      }
+      throw failure;
     });
     if (response) {
       const headers = response.headers();
@@ -210,20 +225,32 @@ export async function capturePage(
     }
 
     onStage("settling");
-    // Slow third-party tags must not sink the capture: wait for `load` within reason, then move on.
+    // Slow third-party tags must not sink the capture: `load` gets what is left of the navigation
+    // limit (at most LOAD_WAIT_MS), then we carry on without it.
     const budget = () => Math.max(0, remaining() - 8000);
-    await race(page.waitForLoadState("load", { timeout: Math.max(1, Math.min(LOAD_WAIT_MS, budget())) })).catch((e) => {
+    const loadWait = Math.min(LOAD_WAIT_MS, budget(), job.navigationTimeoutMs - (Date.now() - started));
+    await race(page.waitForLoadState("load", { timeout: Math.max(1, loadWait) })).catch((e) => {
       if (e instanceof CaptureError) throw e;
     });
-    await race(page.waitForLoadState("networkidle", { timeout: Math.max(1, Math.min(QUIET_WAIT_MS, budget())) })).catch((e) => {
-      if (e instanceof CaptureError) throw e;
-    });
+    const idle = await race(page.waitForLoadState("networkidle", { timeout: Math.max(1, Math.min(QUIET_WAIT_MS, budget())) })).then(
+      () => true,
+      (e) => {
+        if (e instanceof CaptureError) throw e;
+        return false;
+      },
+    );
     const vitals = await race(page.evaluate(measureVitals));
     await race(page.evaluate(wakeLazyContent, { maxY: job.maxHeightPx, stepDelayMs: SCROLL_STEP_DELAY_MS }));
     await race(page.evaluate(waitForFonts, Math.min(FONT_WAIT_MS, Math.max(1, budget()))));
-    await race(page.waitForLoadState("networkidle", { timeout: Math.max(1, Math.min(QUIET_WAIT_MS, budget())) })).catch((e) => {
-      if (e instanceof CaptureError) throw e;
-    });
+    // Give the images our scroll woke a moment to arrive; a page that never goes quiet (polling,
+    // a hung request) gets a short fixed pause instead of a second full wait.
+    if (idle) {
+      await race(page.waitForLoadState("networkidle", { timeout: Math.max(1, Math.min(QUIET_WAIT_MS, budget())) })).catch((e) => {
+        if (e instanceof CaptureError) throw e;
+      });
+    } else {
+      await race(page.waitForTimeout(Math.min(500, budget())));
+    }
 
     onStage("measuring");
     const dom = await race(page.evaluate(measureDom, { maxY: job.maxHeightPx, viewportWidth: viewport.width, viewportHeight: viewport.height }));
@@ -269,9 +296,9 @@ export async function capturePage(
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       timedOut = true;
-      reject(new CaptureError(`The capture took longer than ${seconds(job.totalTimeoutMs)} and was stopped`));
+      reject(new CaptureError(totalLimitMessage));
       // Closing the context aborts whatever the page was still doing.
-      (context as BrowserContext | null)?.close().catch(() => {});
+      void closeContext();
     }, job.totalTimeoutMs);
   });
   const running = work();

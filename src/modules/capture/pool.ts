@@ -1,11 +1,12 @@
-// The capture pool: a fair queue in front of a few capture workers (one Chromium each). Pages
-// are taken round-robin across owners, so one user's 40-page run can't starve another's 2 pages.
+// The capture pool: a fair, bounded queue in front of a few capture workers (one Chromium each,
+// one page at a time), so a crashed browser only ever fails the page it was rendering.
 
 import { readFileSync } from "node:fs";
 import { HttpError } from "../../http/errors";
 import type { CaptureEvent, CaptureJob, CaptureRequest } from "../../workers/protocol";
 import { spawnWorker } from "../../workers/spawn";
 import type { Extraction, Viewport } from "./model";
+import { FairQueue } from "./fair-queue";
 import { checkTargetUrl, type Resolver } from "./ssrf";
 
 export type CaptureStageName = Extract<CaptureEvent, { type: "stage" }>["stage"];
@@ -91,13 +92,9 @@ export class CapturePool {
   private readonly navigationTimeoutMs: number;
   private readonly totalTimeoutMs: number;
   private readonly maxHeightPx: number;
-  private readonly maxQueued: number;
-  private readonly maxQueuedPerOwner: number;
   private readonly idleMs: number;
   private readonly log: (message: string) => void;
-  /** Waiting jobs per owner, and the owners in the order they will next be served. */
-  private readonly queues = new Map<string, Job[]>();
-  private readonly turn: string[] = [];
+  private readonly queue: FairQueue<Job>;
   private readonly slots: Slot[] = [];
   private closed = false;
   private sequence = 0;
@@ -107,8 +104,7 @@ export class CapturePool {
     this.navigationTimeoutMs = options.navigationTimeoutMs ?? 30_000;
     this.totalTimeoutMs = options.totalTimeoutMs ?? 60_000;
     this.maxHeightPx = options.maxHeightPx ?? 16_000;
-    this.maxQueued = options.maxQueued ?? 200;
-    this.maxQueuedPerOwner = options.maxQueuedPerOwner ?? 40;
+    this.queue = new FairQueue(options.maxQueued ?? 200, options.maxQueuedPerOwner ?? 40);
     this.idleMs = options.idleMs ?? 120_000;
     this.log = options.log ?? ((m) => console.warn(m));
     this.available = options.chromiumPath !== null;
@@ -128,24 +124,22 @@ export class CapturePool {
     } catch (err) {
       return { ok: false, reason: err instanceof HttpError ? err.message : "Please enter a valid URL" };
     }
-    if (this.queuedCount() >= this.maxQueued) return { ok: false, reason: QUEUE_FULL_REASON };
-    if ((this.queues.get(ownerId)?.length ?? 0) >= this.maxQueuedPerOwner) return { ok: false, reason: OWNER_QUEUE_FULL_REASON };
+    // The pool may have closed while the URL was being checked.
+    if (this.closed) return { ok: false, reason: POOL_CLOSED_REASON };
 
-    return new Promise<CaptureOutcome>((resolve) => {
-      const job: Job = { id: `c${++this.sequence}`, ownerId, input, onStage, resolve };
-      const queue = this.queues.get(ownerId);
-      if (queue) queue.push(job);
-      else {
-        this.queues.set(ownerId, [job]);
-        this.turn.push(ownerId);
-      }
-      this.dispatch();
-    });
+    let resolveJob!: (o: CaptureOutcome) => void;
+    const outcome = new Promise<CaptureOutcome>((resolve) => (resolveJob = resolve));
+    const job: Job = { id: `c${++this.sequence}`, ownerId, input, onStage, resolve: resolveJob };
+    const pushed = this.queue.push(ownerId, job);
+    if (pushed === "full") return { ok: false, reason: QUEUE_FULL_REASON };
+    if (pushed === "owner-full") return { ok: false, reason: OWNER_QUEUE_FULL_REASON };
+    this.dispatch();
+    return outcome;
   }
 
   stats(): CapturePoolStats {
     const owners: CapturePoolStats["owners"] = {};
-    for (const [owner, jobs] of this.queues) owners[owner] = { queued: jobs.length, running: 0 };
+    for (const [owner, queued] of this.queue.owners()) owners[owner] = { queued, running: 0 };
     for (const slot of this.slots) {
       if (!slot.job) continue;
       const entry = (owners[slot.job.ownerId] ??= { queued: 0, running: 0 });
@@ -154,7 +148,7 @@ export class CapturePool {
     return {
       available: this.available,
       concurrency: this.concurrency,
-      queued: this.queuedCount(),
+      queued: this.queue.size,
       running: this.slots.filter((s) => s.job).length,
       owners,
       workers: this.slots.map((s) => ({ pid: s.pid, browser: s.browser, busy: s.job !== null })),
@@ -163,42 +157,23 @@ export class CapturePool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const jobs of this.queues.values()) for (const job of jobs) job.resolve({ ok: false, reason: POOL_CLOSED_REASON });
-    this.queues.clear();
-    this.turn.length = 0;
+    for (const job of this.queue.drain()) job.resolve({ ok: false, reason: POOL_CLOSED_REASON });
     await Promise.all([...this.slots].map((slot) => this.retire(slot, POOL_CLOSED_REASON)));
   }
 
   // ---- internals ------------------------------------------------------------------------------
 
-  private queuedCount(): number {
-    let n = 0;
-    for (const jobs of this.queues.values()) n += jobs.length;
-    return n;
-  }
-
-  /** Round-robin: the owner at the front gives one job and goes to the back if it has more. */
-  private nextJob(): Job | null {
-    const owner = this.turn.shift();
-    if (owner === undefined) return null;
-    const jobs = this.queues.get(owner)!;
-    const job = jobs.shift()!;
-    if (jobs.length) this.turn.push(owner);
-    else this.queues.delete(owner);
-    return job;
-  }
-
   private dispatch() {
     if (this.closed) return;
-    while (this.turn.length) {
+    while (this.queue.size > 0) {
       let slot = this.slots.find((s) => !s.job && !s.closing);
       if (!slot) {
         if (this.slots.length >= this.concurrency) return;
         slot = this.spawn();
       }
-      const job = this.nextJob();
-      if (!job) return;
-      this.start(slot, job);
+      const next = this.queue.shift();
+      if (!next) return;
+      this.start(slot, next.item);
     }
   }
 

@@ -1,5 +1,5 @@
 import { ArrowRightIcon, BarChartIcon, CodeIcon, GearIcon, LightningBoltIcon, MixIcon, TargetIcon } from "@radix-ui/react-icons";
-import { Badge, Card, Flex, Grid, Heading, Text } from "@radix-ui/themes";
+import { Badge, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 
@@ -59,7 +59,7 @@ function ActionCard({ to, title, description, icon, badge, unavailable, size = "
 /** Spec §2: quick actions (Compare Websites, Discover Trends) and the secondary cards. */
 export function QuickActions() {
   return (
-    <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+    <div className="mc-grid mc-grid-quick">
       <ActionCard
         size="3"
         to="/comparison"
@@ -76,13 +76,13 @@ export function QuickActions() {
         icon={<LightningBoltIcon width={20} height={20} />}
         badge={{ label: "New", color: "green" }}
       />
-    </Grid>
+    </div>
   );
 }
 
 export function SecondaryActions({ isAdmin }: { isAdmin: boolean }) {
   return (
-    <Grid columns={{ initial: "1", sm: "2", md: "4" }} gap="3">
+    <div className="mc-grid mc-grid-secondary">
       <ActionCard to="/analytics" title="View Analytics" description="Tests, conversions and prediction accuracy over time." icon={<BarChartIcon />} />
       <ActionCard to="/tests" title="A/B Testing" description="TestCommander's experiments and their statistics." icon={<TargetIcon />} />
       <ActionCard
@@ -93,6 +93,6 @@ export function SecondaryActions({ isAdmin }: { isAdmin: boolean }) {
         unavailable={isAdmin ? undefined : "Admins only"}
       />
       <ActionCard to="/generate" title="Generate Components" description="DesignNinja's components: preview, copy, download." icon={<CodeIcon />} />
-    </Grid>
+    </div>
   );
 }

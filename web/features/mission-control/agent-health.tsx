@@ -1,4 +1,4 @@
-import { Badge, Card, Flex, Grid, Heading, Text } from "@radix-ui/themes";
+import { Badge, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import type { AgentDto } from "../../../src/modules/agents/model";
 import { RelativeTime } from "../../components/ui/relative-time";
 import { count, percentOrDash } from "../../lib/format";
@@ -68,11 +68,11 @@ export function AgentHealth({ agents, systemActive }: { agents: AgentDto[]; syst
           No agents reported yet.
         </Text>
       ) : (
-        <Grid columns={{ initial: "1", sm: "2", lg: "4" }} gap="3">
+        <div className="mc-grid mc-grid-agents">
           {agents.map((a) => (
             <AgentCard key={a.id} agent={a} />
           ))}
-        </Grid>
+        </div>
       )}
     </section>
   );

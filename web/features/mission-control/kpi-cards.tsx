@@ -1,6 +1,6 @@
 import "./mission-control.css";
 import { ActivityLogIcon, CodeIcon, LightningBoltIcon, TargetIcon } from "@radix-ui/react-icons";
-import { Card, Flex, Grid, Text } from "@radix-ui/themes";
+import { Card, Flex, Text } from "@radix-ui/themes";
 import type { ReactNode } from "react";
 import { count, percentOrDash } from "../../lib/format";
 import type { MetricsDto } from "../../../src/modules/agents/model";
@@ -32,7 +32,7 @@ function Kpi({ label, value, hint, icon, testId }: { label: string; value: strin
 export function KpiCards({ metrics }: { metrics: MetricsDto | null }) {
   const m = metrics;
   return (
-    <Grid columns={{ initial: "1", xs: "2", md: "4" }} gap="3" role="group" aria-label="Key metrics">
+    <div className="mc-grid mc-grid-kpi" role="group" aria-label="Key metrics">
       <Kpi
         label="Trends Discovered"
         testId="kpi-trends"
@@ -55,6 +55,6 @@ export function KpiCards({ metrics }: { metrics: MetricsDto | null }) {
         hint={m && m.decidedPredictions ? `${m.correctPredictions} of ${m.decidedPredictions} decided calls right` : "Measured once a test is decided"}
         icon={<ActivityLogIcon />}
       />
-    </Grid>
+    </div>
   );
 }

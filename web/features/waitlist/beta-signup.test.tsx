@@ -11,6 +11,10 @@ if (!GlobalRegistrator.isRegistered) {
 }
 // Loaded only now, after happy-dom is registered: Bun evaluates CommonJS dependencies such as
 // react-dom before ESM module bodies, and react-dom decides once, at load, whether it has a DOM.
+const { useLayoutEffect } = await import("react");
+// Radix picks useLayoutEffect or a no-op once, when first loaded; a server-render test earlier in
+// the same run may have loaded it without a DOM, and dialogs would then never mount their portal.
+mock.module("@radix-ui/react-use-layout-effect", () => ({ useLayoutEffect }));
 const { act, fireEvent, render, within } = await import("@testing-library/react");
 const { Button, Theme } = await import("@radix-ui/themes");
 const { Toaster, useToasts } = await import("../../components/ui/toast");

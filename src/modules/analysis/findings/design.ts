@@ -1,6 +1,6 @@
 // Visual design: contrast against WCAG AA, type families, and colour discipline.
 
-import { adjustForContrast, contrastRatio, deltaE2000, hexToLab, hexToRgb } from "../color";
+import { contrastFix, contrastRatio, deltaE2000, hexToLab, hexToRgb } from "../color";
 import { list, quote, ratio } from "../format";
 import { normaliseFamily } from "../typography";
 import type { Extraction } from "../../capture/model";
@@ -35,7 +35,7 @@ const bodyContrast: Rule = {
       if (theirs !== null) evidence[`${o.label} body text contrast`] = ratio(theirs);
     }
     const pair = bodyPair(page.extraction);
-    const better = pair ? adjustForContrast(pair.fg, pair.bg, AA_BODY + 0.1) : null;
+    const fix = pair ? contrastFix(pair.fg, pair.bg, AA_BODY + 0.1) : null;
     if (pair) evidence[`${page.label} body colours`] = `${pair.fg} on ${pair.bg}`;
     return {
       group: "design",
@@ -43,13 +43,17 @@ const bodyContrast: Rule = {
       severity: value < 4 ? "high" : "medium",
       title: `Body text contrast ${ratio(value)} fails WCAG AA on ${page.label} (${page.viewport})`,
       evidence,
-      fix:
-        pair && better
-          ? `Use ${better} instead of ${pair.fg} for body text on ${pair.bg} (${ratio(contrastRatio(better, pair.bg))}, passes AA) — same hue, only darker/lighter.`
-          : "Darken the body text (or lighten its background) until it reaches at least 4.5:1.",
+      fix: pair && fix ? `${describeFix(pair, fix, "body text")}, which passes AA.` : "Darken the body text (or lighten its background) until it reaches at least 4.5:1.",
     };
   },
 };
+
+/** "Use #7a7d88 instead of #5c5f6a for body text on #0b0f19 (4.6:1)" — or the background change. */
+function describeFix(from: { fg: string; bg: string }, to: { fg: string; bg: string }, what: string): string {
+  const reached = ratio(contrastRatio(to.fg, to.bg));
+  if (to.fg !== from.fg.toLowerCase()) return `Use ${to.fg} instead of ${from.fg} for ${what} on ${from.bg} (${reached}; same hue, only ${contrastRatio(to.fg, "#000000") > contrastRatio(from.fg, "#000000") ? "lighter" : "darker"})`;
+  return `Keep the ${what} ${from.fg} but change its background from ${from.bg} to ${to.bg} (${reached}; same hue)`;
+}
 
 const lowContrastRuns: Rule = {
   id: "low-contrast-text",
@@ -61,19 +65,20 @@ const lowContrastRuns: Rule = {
     const runs = e.accessibility.lowContrast.filter((r) => !body || r.fg !== body.fg || r.bg !== body.bg);
     if (runs.length === 0) return null;
     const worst = [...runs].sort((a, b) => a.ratio - b.ratio)[0]!;
-    const better = adjustForContrast(worst.fg, worst.bg, worst.required + 0.1);
+    const fix = contrastFix(worst.fg, worst.bg, worst.required + 0.1);
+    const rest = runs.length - 1;
     return {
       group: "design",
       severity: worst.ratio < 3 || runs.length >= 5 ? "high" : "medium",
-      title: `${runs.length} text run${runs.length === 1 ? "" : "s"} on ${page.label} fall below WCAG AA contrast (${page.viewport})`,
+      title: `${runs.length} text run${runs.length === 1 ? "" : "s"} on ${page.label} fall${runs.length === 1 ? "s" : ""} below WCAG AA contrast (${page.viewport})`,
       evidence: {
         [`${page.label} low-contrast runs`]: String(runs.length),
         "Worst run": `${quote(worst.text, 40)} ${ratio(worst.ratio)} (needs ${ratio(worst.required)})`,
         "Worst run colours": `${worst.fg} on ${worst.bg}`,
       },
-      fix: better
-        ? `Change ${worst.fg} to ${better} on ${worst.bg} (${ratio(contrastRatio(better, worst.bg))}) and check the other ${runs.length - 1 > 0 ? `${runs.length - 1} run${runs.length - 1 === 1 ? "" : "s"}` : "states (hover, disabled)"} the same way.`
-        : `Raise the contrast of ${quote(worst.text, 40)} to at least ${ratio(worst.required)}.`,
+      fix:
+        (fix ? `${describeFix(worst, fix, quote(worst.text, 40))}.` : `Raise the contrast of ${quote(worst.text, 40)} to at least ${ratio(worst.required)}.`) +
+        (rest > 0 ? ` Then check the other ${rest} run${rest === 1 ? "" : "s"} the same way.` : ""),
     };
   },
 };

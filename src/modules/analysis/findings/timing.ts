@@ -84,6 +84,8 @@ const metricRules: Rule[] = metrics.map((m) => ({ id: `${m.id}-slow`, run: (ctx)
 
 const HEAVY = 3 * 1024 * 1024;
 
+const times = (x: number) => (x >= 10 ? `${Math.round(x)}×` : `${x.toFixed(1)}×`);
+
 const pageWeight: Rule = {
   id: "page-weight",
   run({ page, others }) {
@@ -102,7 +104,7 @@ const pageWeight: Rule = {
       group: "timing",
       severity: mine >= HEAVY * 2 ? "high" : "medium",
       title: behind
-        ? `${page.label} downloads ${bytes(mine)} on ${page.viewport}, ${(mine / lightest!.value).toFixed(1)}× ${lightest!.page.label}`
+        ? `${page.label} downloads ${bytes(mine)} on ${page.viewport}, ${times(mine / lightest!.value)} ${lightest!.page.label}`
         : `${page.label} downloads ${bytes(mine)} on ${page.viewport}`,
       evidence,
       fix: c ? weightFix(c, "Lighten the page") : "Compress images, drop unused scripts and fonts, and lazy-load everything below the first screen.",

@@ -13,7 +13,7 @@ export function QuickStats({ metrics, loading }: { metrics: SystemMetrics; loadi
         <DataList.Item>
           <DataList.Label>Uptime</DataList.Label>
           <DataList.Value>
-            <Figure loading={loading} weight="medium" data-testid="uptime" data-sampled-at={metrics.sampledAt}>
+            <Figure loading={loading} weight="medium" wrap="nowrap" data-testid="uptime" data-sampled-at={metrics.sampledAt}>
               {formatUptime(metrics.uptime)}
             </Figure>
           </DataList.Value>

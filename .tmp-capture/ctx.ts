@@ -1,0 +1,10 @@
+import { chromium } from "playwright-core";
+const b = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+const c = await b.newContext();
+const p = await c.newPage();
+const g = p.goto("data:text/html,hi").catch(() => {});
+await g;
+const c1 = c.close(); const c2 = c.close();
+await c2; console.log("after c2", b.contexts().length);
+await c1; console.log("after c1", b.contexts().length);
+await b.close();
