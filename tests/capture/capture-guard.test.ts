@@ -59,6 +59,14 @@ describe("capture-time SSRF guard", () => {
     expect(server.hits(SECRET) - before).toBeGreaterThanOrEqual(3);
   });
 
+  test("control: through the proxy with a guard that allows everything, the redirects do get there", async () => {
+    const before = server.hits(SECRET);
+    const allowAll = async (host: string): Promise<HostVerdict> => ({ ok: true, addresses: [host === "public.test" ? "127.0.0.1" : host] });
+    const hop = publicUrl(`/_special/redirect?to=${encodeURIComponent(server.url(`${SECRET}?n=allowed`))}`);
+    await capturePage(browser, job(publicUrl(`/_special/probe?to=${encodeURIComponent(hop)}`)), () => {}, { checkHost: allowAll });
+    expect(server.hits(SECRET) - before).toBeGreaterThanOrEqual(2);
+  });
+
   test("subresources, frames, fetch, sockets and workers can't reach a loopback address", async () => {
     const before = server.hits(SECRET);
     const to = server.url(`${SECRET}?n=direct`);

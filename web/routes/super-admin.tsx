@@ -32,7 +32,7 @@ import { useLiveFeed } from "../features/live/connection";
 import { useLive } from "../features/live/store";
 import { errorMessage } from "../lib/api";
 import { onLiveMessage } from "../lib/live-socket";
-import { loadJson } from "../lib/loader-context";
+import { isServer, loadJson, serverUser } from "../lib/loader-context";
 
 interface SuperAdminData extends AdminInitial {
   alerts: AlertSettingsAnswer | null;
@@ -40,7 +40,12 @@ interface SuperAdminData extends AdminInitial {
 
 export const handle = { title: "Super Admin" };
 
+const NOTHING: SuperAdminData = { metrics: null, database: null, system: null, maintenance: null, alerts: null, agents: null, activity: null };
+
 export async function loader({ context }: LoaderFunctionArgs): Promise<SuperAdminData> {
+  // Non-admins see the admins-only screen; asking the admin API for them would only collect 403s.
+  const viewer = isServer ? serverUser(context) : useAuth.getState().user;
+  if (viewer?.role !== "admin") return NOTHING;
   const [metrics, database, system, maintenance, alerts, agents, activity] = await Promise.all([
     loadJson<SystemMetrics>(context, "/api/admin/system-metrics"),
     loadJson<DatabaseStats>(context, "/api/admin/database-stats"),

@@ -1,3 +1,89 @@
+import "../features/agents/agents.css";
+import { InfoCircledIcon } from "@radix-ui/react-icons";
+import { Callout, Flex, Heading, Text } from "@radix-ui/themes";
+import { useLoaderData, type LoaderFunctionArgs } from "react-router";
+import type { AgentDto, ExperimentDto } from "../../src/modules/agents/model";
+import { AgentStrip } from "../features/agents/agent-strip";
+import { ExperimentCard } from "../features/agents/tests/experiment-card";
+import { useLiveRevalidate } from "../features/agents/use-live-revalidate";
+import { useAuth } from "../features/auth/store";
+import { useLiveFeed } from "../features/live/connection";
+import { loadJson } from "../lib/loader-context";
+
+export const handle = { title: "A/B Testing" };
+
+interface TestsData {
+  active: ExperimentDto[] | null;
+  completed: ExperimentDto[] | null;
+  agents: AgentDto[] | null;
+}
+
+export async function loader({ context }: LoaderFunctionArgs): Promise<TestsData> {
+  const [active, completed, agents] = await Promise.all([
+    loadJson<ExperimentDto[]>(context, "/api/tests?status=active").catch(() => null),
+    loadJson<ExperimentDto[]>(context, "/api/tests?status=completed&limit=50").catch(() => null),
+    loadJson<AgentDto[]>(context, "/api/agents").catch(() => null),
+  ]);
+  return { active, completed, agents };
+}
+
 export function Component() {
-  return <main><h1>tests</h1></main>;
+  const data = useLoaderData() as TestsData;
+  useLiveFeed({ getToken: () => useAuth.getState().accessToken });
+  useLiveRevalidate(
+    ["TEST_COMPLETED", "AGENT_UPDATE"],
+    (m) => m.type === "TEST_COMPLETED" || m.agentId === "test-commander" || m.agentId === "insight-oracle",
+    3000,
+  );
+  const active = data.active ?? [];
+  const completed = data.completed ?? [];
+  return (
+    <main className="ag-page" aria-labelledby="tests-title">
+      <Flex direction="column" gap="1">
+        <Heading as="h1" size="7" id="tests-title">
+          A/B Testing
+        </Heading>
+        <Text color="gray">
+          TestCommander pits DesignNinja's A and B variants against each other; InsightOracle calls the winner before the data is in.
+        </Text>
+      </Flex>
+      <Flex direction="column" gap="2">
+        <AgentStrip agent={data.agents?.find((a) => a.id === "test-commander")} />
+        <AgentStrip agent={data.agents?.find((a) => a.id === "insight-oracle")} />
+      </Flex>
+      <section aria-labelledby="active-tests">
+        <Heading as="h2" size="5" id="active-tests" mb="3">
+          Active tests ({active.length})
+        </Heading>
+        {active.length === 0 ? (
+          <Callout.Root>
+            <Callout.Icon>
+              <InfoCircledIcon />
+            </Callout.Icon>
+            <Callout.Text>No test is running. With the system launched, a test starts as soon as DesignNinja has both variants of a component.</Callout.Text>
+          </Callout.Root>
+        ) : (
+          <Flex direction="column" gap="3">
+            {active.map((t) => (
+              <ExperimentCard key={t.id} test={t} />
+            ))}
+          </Flex>
+        )}
+      </section>
+      <section aria-labelledby="completed-tests">
+        <Heading as="h2" size="5" id="completed-tests" mb="3">
+          Completed tests ({completed.length})
+        </Heading>
+        {completed.length === 0 ? (
+          <Text color="gray">None completed yet.</Text>
+        ) : (
+          <Flex direction="column" gap="3">
+            {completed.map((t) => (
+              <ExperimentCard key={t.id} test={t} />
+            ))}
+          </Flex>
+        )}
+      </section>
+    </main>
+  );
 }

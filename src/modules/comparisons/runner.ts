@@ -169,7 +169,11 @@ export function comparisonRunner(deps: RunnerDeps) {
       if (result.ok) await files.remove(result.screenshotPath).catch(() => {});
       return { reason: "Cancelled" };
     }
-    if (!result.ok) return { reason: result.reason || "Capture failed" };
+    if (!result.ok) {
+      // A capture that failed late may have written part of a file.
+      await files.remove(path).catch(() => {});
+      return { reason: result.reason || "Capture failed" };
+    }
 
     let relPath: string;
     try {
@@ -180,7 +184,10 @@ export function comparisonRunner(deps: RunnerDeps) {
     }
     const absolute = files.toAbsolute(relPath);
     const size = await pngSize(absolute);
-    if (!size) return { reason: "The screenshot could not be saved" };
+    if (!size) {
+      await files.remove(absolute).catch(() => {});
+      return { reason: "The screenshot could not be saved" };
+    }
     if (run.cancelled) return { reason: "Cancelled" };
     const x = result.extraction;
     const colors = (x.palette?.dominant ?? []).map((p) => p.hex).filter(isHex).map((h) => h.toLowerCase());
