@@ -60,9 +60,15 @@ export function createServices(deps: AppDeps) {
   const auth = authService({ db: deps.db, tokens, adminEmails: deps.env.ADMIN_EMAILS, events: audit.authEvents, apiKeyUser: apiKeys.userForKey, now: deps.now });
   const waitlist = waitlistService(deps.db);
   const metrics = new RequestMetrics(undefined, deps.now);
-  const comparisons = comparisonsService({ db: deps.db, dataDir: deps.env.DATA_DIR, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, engine: deps.comparisonEngine, now: deps.now, log: deps.log });
-  const users = usersService({ db: deps.db, audit, endSessions: auth.endSessions, revokeApiKeys: apiKeys.revokeAllOf, live });
   const activity = activityService(deps.db, deps.now);
+  // Runs report progress to their owner's sockets and to the activity feed unless a test says otherwise.
+  const engine: ComparisonEngine | undefined = deps.comparisonEngine && {
+    publish: (message, to) => live.publish(message, to),
+    recordActivity: (entry) => activity.record(entry),
+    ...deps.comparisonEngine,
+  };
+  const comparisons = comparisonsService({ db: deps.db, dataDir: deps.env.DATA_DIR, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, engine, now: deps.now, log: deps.log });
+  const users = usersService({ db: deps.db, audit, endSessions: auth.endSessions, revokeApiKeys: apiKeys.revokeAllOf, live });
   const admin = adminService({ db: deps.db, env: deps.env, requests: metrics, live, audit, activity, userCounts: users.counts, activeApiKeys: apiKeys.countActive, log: deps.log, now: deps.now });
   const system = systemService({
     db: deps.db, hub: live, activity, now: deps.now, log: deps.log, cadence: deps.agentCadence,

@@ -3,7 +3,10 @@ import { createApp, createServices } from "./app";
 import { closeDatabase, openDatabase } from "./db/connection";
 import { migrate } from "./db/migrate";
 import { EnvError, loadEnv } from "./env";
+import { findChromium } from "./lib/chromium";
 import { loadSecret } from "./lib/secret";
+import { createAnalyser, createFindingsEngine, llmConfigFromEnv } from "./modules/analysis";
+import { CapturePool } from "./modules/capture/pool";
 import { liveSockets } from "./live/ws";
 import { REFRESH_COOKIE } from "./modules/auth";
 import { MAINTENANCE_MESSAGE } from "./modules/admin/model";
@@ -24,9 +27,29 @@ function boot() {
   const ran = migrate(db);
   if (ran.length) console.log(`migrations applied: ${ran.join(", ")}`);
 
-  const deps = { db, env, secret: loadSecret(dataDir, env.JWT_SECRET) };
+  const log = (msg: string, err?: unknown) => console.error(msg, err ?? "");
+  const pool = new CapturePool({
+    concurrency: env.CAPTURE_CONCURRENCY,
+    chromiumPath: findChromium(env.CHROMIUM_PATH),
+    allowPrivate: env.ALLOW_PRIVATE_TARGETS,
+  });
+  const analyser = createAnalyser();
+  const deps = {
+    db,
+    env: { ...env, DATA_DIR: dataDir },
+    secret: loadSecret(dataDir, env.JWT_SECRET),
+    log,
+    comparisonEngine: {
+      capture: (ownerId: string, job: Parameters<CapturePool["submit"]>[1], onStage?: (stage: string) => void) =>
+        pool.submit(ownerId, job, onStage),
+      analyser,
+      findingsFor: createFindingsEngine({ llm: llmConfigFromEnv(env), log }),
+    },
+  };
   const services = createServices(deps);
   const app = createApp(deps, services);
+  // Runs a crash left half-done are failed with a reason, never left running.
+  services.comparisons.recoverInterruptedRuns();
 
   const live = liveSockets({
     hub: services.live,
@@ -65,6 +88,9 @@ function boot() {
     await services.system.shutdown();
     services.live.disconnect(() => true, "Server restarting", 1001);
     await server.stop(false);
+    await Promise.race([services.comparisons.whenIdle(), Bun.sleep(5_000)]);
+    await pool.close();
+    analyser.close();
     closeDatabase(db);
     console.log("stopped cleanly");
     process.exit(0);

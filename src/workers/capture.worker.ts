@@ -78,6 +78,8 @@ async function runJob(job: CaptureJob) {
     post({ type: "done", jobId: job.jobId, extraction: result.extraction, screenshotPath: result.screenshotPath });
   } catch (err) {
     let reason: string;
+    // The "disconnected" event can trail the error it caused by a moment.
+    if (used?.isConnected() && /closed|disconnected|crash/i.test(err instanceof Error ? err.message : "")) await Bun.sleep(200);
     if (used && !used.isConnected()) {
       reason = "The browser crashed while capturing this page";
       browser = null;

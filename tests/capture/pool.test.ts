@@ -161,7 +161,7 @@ describe("capturing the alpha fixture", () => {
       expect(t[field]!).toBeGreaterThanOrEqual(0);
     }
     expect(t.cls).toBeNumber();
-    expect(t.requests).toBe(9); // document, stylesheet, hero art and 5 logos... and the favicon
+    expect(t.requests).toBe(9); // document, stylesheet, hero art, 5 logos and the favicon
     expect(t.bytes).toBeGreaterThan(10_000);
     expect(t.largestResource?.url).toStartWith(server.origin);
   });

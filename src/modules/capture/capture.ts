@@ -171,27 +171,20 @@ export async function capturePage(
     if (guard) {
       // Early, readable refusals; the proxy above is what actually enforces the rule on every hop.
       await context.route("**/*", async (route) => {
-        let url: URL;
-        try {
-          url = new URL(route.request().url());
-        } catch {
-          return route.abort("blockedbyclient");
-        }
-        if (url.protocol !== "http:" && url.protocol !== "https:") return route.abort("blockedbyclient");
-        const verdict = await guard(url.hostname);
-        if (verdict.ok) return route.continue();
-        blocked.push({ host: url.hostname, reason: verdict.reason });
-        return route.abort("blockedbyclient");
+        const url = URL.parse(route.request().url());
+        const local = url?.protocol === "data:" || url?.protocol === "blob:"; // never leave the browser
+        const verdict: HostVerdict = local
+          ? { ok: true, addresses: [] }
+          : url && (url.protocol === "http:" || url.protocol === "https:")
+            ? await guard(url.hostname)
+            : { ok: false, reason: SSRF_MESSAGES.scheme };
+        if (!verdict.ok) blocked.push({ host: url?.hostname ?? "", reason: verdict.reason });
+        // The context may close (deadline, crash) while we decide; that request is moot then.
+        await (verdict.ok ? route.continue() : route.abort("blockedbyclient")).catch(() => {});
       });
       await context.routeWebSocket(() => true, async (ws) => {
-        const host = (() => {
-          try {
-            return new URL(ws.url()).hostname;
-          } catch {
-            return "";
-          }
-        })();
-        const verdict = host ? await guard(host) : ({ ok: false, reason: SSRF_MESSAGES.invalid } as const);
+        const host = URL.parse(ws.url())?.hostname;
+        const verdict: HostVerdict = host ? await guard(host) : { ok: false, reason: SSRF_MESSAGES.invalid };
         if (verdict.ok) ws.connectToServer();
         else await ws.close({ code: 1008, reason: "blocked" });
       });

@@ -1,6 +1,7 @@
 // TrendHunter's mining: which design choices most captured sites share. A pattern is a trend when
-// the posterior chance that a majority of sites use it (uniform prior on the share) clears the
-// confidence threshold; that chance grows with the sample, so two sites never make a trend.
+// the posterior chance that a majority of sites use it (uniform prior on the share), corrected for
+// the number of categories looked at, clears the confidence threshold. That chance grows with the
+// sample, so two sites never make a trend.
 import type { Extraction } from "../../capture/model";
 import { chanceOfMajority } from "./binomial";
 import { hueFamily, normalizeHex } from "./color";
@@ -94,7 +95,7 @@ export function normalizeFindingTitle(title: string): string {
   return title
     .toLowerCase()
     .replace(/["“”'‘’][^"“”'‘’]*["“”'‘’]/g, " ")
-    .replace(/[0-9]+([.,][0-9]+)?\s*(%|ms|s|kb|mb|px)?/g, "#")
+    .replace(/[0-9]+(?:[.,:][0-9]+)*(?:\s*(?:%|ms|s|kb|mb|px)\b)?/g, "#")
     .replace(/[^a-z# ]+/g, " ")
     .replace(/\s+/g, " ")
     .trim()
@@ -318,7 +319,7 @@ export function minePatterns(observations: SiteObservation[], opts: MiningOption
         support: k,
         sampleSize: n,
         share: k / n,
-        confidence: Math.round(chanceOfMajority(k, n) * 1000) / 10,
+        confidence: Math.round(majorityConfidence(k, n, groups.size) * 1000) / 10,
         direction,
         directionBasis,
         evidence: sites
@@ -328,6 +329,15 @@ export function minePatterns(observations: SiteObservation[], opts: MiningOption
     }
   }
   return out;
+}
+
+/**
+ * The chance that most sites share the category, corrected for having looked at every category
+ * the feature showed (Bonferroni): picking the largest of many buckets would otherwise turn noise
+ * into "trends".
+ */
+export function majorityConfidence(k: number, n: number, categories: number): number {
+  return Math.max(0, 1 - Math.max(1, categories) * (1 - chanceOfMajority(k, n)));
 }
 
 /** Threshold, order (most certain first, then most common) and cap, as the trend settings say. */

@@ -1,0 +1,119 @@
+import "../../../tests/support/dom";
+import { afterEach, describe, expect, test } from "bun:test";
+import type { AgentDto, MetricsDto } from "../../../src/modules/agents/model";
+import type { ActivityEntryDto } from "../../../src/modules/activity/model";
+
+const { render, screen, fireEvent, waitFor, within } = await import("@testing-library/react");
+const { Theme } = await import("@radix-ui/themes");
+const { createMemoryRouter, RouterProvider } = await import("react-router");
+const { Toaster, useToasts } = await import("../../components/ui/toast");
+const { KpiCards } = await import("./kpi-cards");
+const { AgentHealth } = await import("./agent-health");
+const { ActivityStream } = await import("./activity-stream");
+const { SystemCard } = await import("./system-card");
+const { SecondaryActions } = await import("./action-cards");
+const { useSystemControl } = await import("../live/use-system-control");
+const { useLive } = await import("../live/store");
+
+function ui(node: React.ReactNode) {
+  useToasts.setState({ current: null });
+  const router = createMemoryRouter([{ path: "*", element: <Theme>{node}<Toaster /></Theme> }], { initialEntries: ["/dashboard"] });
+  return render(<RouterProvider router={router} />);
+}
+
+const metrics = (m: Partial<MetricsDto>): MetricsDto => ({ totalTrends: 3, totalComponents: 8, activeTests: 2, averageAccuracy: null, decidedPredictions: 0, correctPredictions: 0, ...m });
+const agent = (id: string, status: string): AgentDto =>
+  ({ id, name: id, type: "analytics", status, currentTask: null, tasksCompleted: 4, accuracy: null, confidence: 95, metadata: {}, lastActivity: null }) as AgentDto;
+
+const original = globalThis.fetch;
+afterEach(async () => {
+  // Let the re-reads a click started (activity refresh) finish while the DOM still exists.
+  await Bun.sleep(30);
+  globalThis.fetch = original;
+});
+
+describe("Mission Control components", () => {
+  test("KPIs: counts, and Prediction Accuracy with one decimal and % — or a dash until measured", () => {
+    const { rerender } = ui(<KpiCards metrics={metrics({})} />);
+    expect(screen.getByTestId("kpi-trends").textContent).toBe("3");
+    expect(screen.getByTestId("kpi-components").textContent).toBe("8");
+    expect(screen.getByTestId("kpi-tests").textContent).toBe("2");
+    expect(screen.getByTestId("kpi-accuracy").textContent).toBe("—");
+    rerender(<></>);
+    ui(<KpiCards metrics={metrics({ averageAccuracy: 66.7, decidedPredictions: 3, correctPredictions: 2 })} />);
+    expect(screen.getAllByTestId("kpi-accuracy").at(-1)!.textContent).toBe("66.7%");
+    expect(screen.getByText("2 of 3 decided calls right")).toBeTruthy();
+  });
+
+  test("agent health: 'N Active' when on, 'System Offline' when off; unknown statuses read as Idle", () => {
+    ui(<AgentHealth agents={[agent("a", "active"), agent("b", "active"), agent("c", "weird")]} systemActive={true} />);
+    expect(screen.getByTestId("agents-header-badge").textContent).toBe("2 Active");
+    expect(within(screen.getByTestId("agent-c")).getByTestId("agent-status").textContent).toBe("Idle");
+    expect(within(screen.getByTestId("agent-a")).getByText("95.0%")).toBeTruthy();
+  });
+
+  test("agent health header when the system is off", () => {
+    ui(<AgentHealth agents={[agent("a", "stopped")]} systemActive={false} />);
+    expect(screen.getByTestId("agents-header-badge").textContent).toBe("System Offline");
+  });
+
+  test("activity stream: Live/Offline badge and each item's message, details, agent and status", () => {
+    const entries: ActivityEntryDto[] = [
+      { id: "1", type: "trend", message: "Trend discovered: Dark pages", details: "9 of 12 sites", status: "success", agentName: "TrendHunter", metadata: {}, createdAt: new Date().toISOString() },
+    ];
+    ui(<ActivityStream entries={entries} live={false} />);
+    expect(screen.getByTestId("stream-badge").textContent).toBe("Offline");
+    const item = screen.getByTestId("activity-stream");
+    expect(within(item).getByText("Trend discovered: Dark pages")).toBeTruthy();
+    expect(within(item).getByText("9 of 12 sites")).toBeTruthy();
+    expect(within(item).getByText("TrendHunter")).toBeTruthy();
+    expect(within(item).getByText("success")).toBeTruthy();
+  });
+
+  test("secondary cards: System Config is marked unavailable for non-admins", () => {
+    ui(<SecondaryActions isAdmin={false} />);
+    expect(screen.getByText("Admins only")).toBeTruthy();
+    expect(screen.getByRole("link", { name: /A\/B Testing/ }).getAttribute("href")).toBe("/tests");
+    expect(screen.queryByRole("link", { name: /System Config/ })).toBeNull();
+  });
+
+  function Control() {
+    const c = useSystemControl();
+    const active = useLive((s) => s.systemActive);
+    return <SystemCard active={active} pending={c.pending} isAdmin onLaunch={c.launch} onStop={c.stop} />;
+  }
+
+  test("Launch: a successful start sets Active and toasts 'System Started'", async () => {
+    useLive.setState({ systemActive: false });
+    globalThis.fetch = (async (input: RequestInfo | URL) => {
+      const path = String(input);
+      if (path.endsWith("/api/system/start")) return Response.json({ isActive: true, running: true, since: null });
+      return Response.json([]);
+    }) as typeof fetch;
+    ui(<Control />);
+    expect(screen.getByTestId("system-badge").textContent).toBe("Offline");
+    fireEvent.click(screen.getByRole("button", { name: /Launch System/ }));
+    await waitFor(() => expect(screen.getByTestId("system-badge").textContent).toBe("Active"));
+    expect(screen.getByText("System Started")).toBeTruthy();
+    expect(screen.getByText("AI Design Intelligence System activated")).toBeTruthy();
+  });
+
+  test("Launch refused (403): the Error toast carries the server's message and the badge stays Offline", async () => {
+    useLive.setState({ systemActive: false });
+    globalThis.fetch = (async () => Response.json({ error: "Only admins can start, stop or restart the agent system" }, { status: 403 })) as unknown as typeof fetch;
+    ui(<Control />);
+    fireEvent.click(screen.getByRole("button", { name: /Launch System/ }));
+    await waitFor(() => expect(screen.getByText("Error")).toBeTruthy());
+    expect(screen.getByText("Only admins can start, stop or restart the agent system")).toBeTruthy();
+    expect(screen.getByTestId("system-badge").textContent).toBe("Offline");
+  });
+
+  test("Stop failure without a server message falls back to 'Failed to stop system'", async () => {
+    useLive.setState({ systemActive: true });
+    globalThis.fetch = (async () => new Response("", { status: 502 })) as unknown as typeof fetch;
+    ui(<Control />);
+    fireEvent.click(screen.getByRole("button", { name: /Stop System/ }));
+    await waitFor(() => expect(screen.getByText("Failed to stop system")).toBeTruthy());
+    expect(screen.getByTestId("system-badge").textContent).toBe("Active");
+  });
+});
