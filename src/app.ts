@@ -61,12 +61,13 @@ export function createServices(deps: AppDeps) {
   const waitlist = waitlistService(deps.db);
   const metrics = new RequestMetrics(undefined, deps.now);
   const activity = activityService(deps.db, deps.now);
-  // Runs report progress to their owner's sockets and to the activity feed unless a test says otherwise.
-  const engine: ComparisonEngine | undefined = deps.comparisonEngine && {
-    publish: (message, to) => live.publish(message, to),
-    recordActivity: (entry) => activity.record(entry),
-    ...deps.comparisonEngine,
-  };
+  // Runs report progress to their owner's sockets and to the activity feed unless the caller wired
+  // its own. Filled in place: tests swap engine parts on the same object after the app is built.
+  const engine: ComparisonEngine | undefined = deps.comparisonEngine;
+  if (engine) {
+    engine.publish ??= (message, to) => live.publish(message, to);
+    engine.recordActivity ??= (entry) => activity.record(entry);
+  }
   const comparisons = comparisonsService({ db: deps.db, dataDir: deps.env.DATA_DIR, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, engine, now: deps.now, log: deps.log });
   const users = usersService({ db: deps.db, audit, endSessions: auth.endSessions, revokeApiKeys: apiKeys.revokeAllOf, live });
   const admin = adminService({ db: deps.db, env: deps.env, requests: metrics, live, audit, activity, userCounts: users.counts, activeApiKeys: apiKeys.countActive, log: deps.log, now: deps.now });

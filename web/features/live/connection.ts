@@ -36,8 +36,9 @@ function bind(opts: LiveSocketOptions): () => void {
   if (holders === 1) {
     const offStatus = onLiveStatus((connected) => {
       useLive.setState({ connected });
-      if (connected) {
-        // Whatever happened while we were away: catch up once.
+      // Whatever happened while we were away: catch up once. Before the session has its first
+      // access token the page's own loader has just read everything anyway.
+      if (connected && (!opts.getToken || opts.getToken())) {
         refreshSystem();
         refreshMetrics();
         refreshActivity();

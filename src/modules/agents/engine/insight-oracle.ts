@@ -95,8 +95,15 @@ export class InsightOracle {
       currentTask: `${open.n} open prediction${open.n === 1 ? "" : "s"}; ${decided ? `${correct} of ${decided} decided calls right` : "none decided yet"}`,
       completed: predicted + scored,
       accuracy,
-      confidence: open.avg === null ? null : Math.round(open.avg * 1000) / 10,
-      metadata: { weights, decided, correct, accuracyMeans: "correct / decided predictions" },
+      // Its score is measured accuracy only; how sure the open calls are stays in the metadata,
+      // so the card never shows a self-assessment where a track record belongs.
+      metadata: {
+        weights,
+        decided,
+        correct,
+        meanOpenProbability: open.avg === null ? null : Math.round(open.avg * 1000) / 1000,
+        accuracyMeans: "correct / decided predictions",
+      },
     });
   }
 }

@@ -12,12 +12,17 @@ export interface Row {
   values: Record<string, number>;
 }
 
+/** Whole numbers as such, fractions (half of a max of 1) with one decimal. */
+const tick = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(1));
+
 const W = 640;
 const H = 220;
 const PAD = { top: 12, right: 12, bottom: 28, left: 44 };
 
 function niceMax(v: number): number {
   if (v <= 0) return 1;
+  // Small counts get an even top so the middle gridline is a whole number too.
+  if (v <= 10) return Math.ceil(v / 2) * 2;
   const p = 10 ** Math.floor(Math.log10(v));
   for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v) return m * p;
   return 10 * p;
@@ -52,7 +57,7 @@ function Axes({ max, format, labels, every }: { max: number; format(v: number): 
   );
 }
 
-export function BarChart({ rows, series, title, format = (v) => String(Math.round(v)), maxLabels = 12 }: { rows: Row[]; series: Series[]; title: string; format?: (v: number) => string; maxLabels?: number }) {
+export function BarChart({ rows, series, title, format = tick, maxLabels = 12 }: { rows: Row[]; series: Series[]; title: string; format?: (v: number) => string; maxLabels?: number }) {
   const max = niceMax(Math.max(0, ...rows.flatMap((r) => series.map((s) => r.values[s.key] ?? 0))));
   const plotH = H - PAD.top - PAD.bottom;
   const plotW = W - PAD.left - PAD.right;

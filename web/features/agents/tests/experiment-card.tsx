@@ -167,7 +167,7 @@ export function ExperimentCard({ test: t }: { test: ExperimentDto }) {
         </dl>
         {t.status === "active" && (
           <Text size="1" color="gray">
-            Interim numbers: they don't end the test. {t.stoppingRule}
+            Interim numbers. {t.stoppingRule}
           </Text>
         )}
         {t.status === "completed" && (
