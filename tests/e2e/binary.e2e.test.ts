@@ -4,11 +4,13 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
 import { startServer, type RunningServer } from "../support/server";
 
 const root = join(import.meta.dir, "../..");
 let dir: string;
 let server: RunningServer;
+let sites: FixtureServer;
 
 beforeAll(async () => {
   const build = Bun.spawnSync(["bun", join(root, "scripts/build-binary.ts")], { cwd: root, stderr: "pipe", stdout: "pipe" });
@@ -16,11 +18,18 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "di-binary-"));
   copyFileSync(join(root, "dist/design-intel"), join(dir, "design-intel"));
   Bun.spawnSync(["chmod", "+x", join(dir, "design-intel")]);
-  server = await startServer({ cmd: [join(dir, "design-intel")], cwd: dir, dataDir: join(dir, "data"), env: { NODE_ENV: "" } });
+  sites = startFixtureServer();
+  server = await startServer({
+    cmd: [join(dir, "design-intel")],
+    cwd: dir,
+    dataDir: join(dir, "data"),
+    env: { NODE_ENV: "", ALLOW_PRIVATE_TARGETS: "1" },
+  });
 }, 120_000);
 
 afterAll(async () => {
   await server?.stop();
+  await sites?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -55,6 +64,37 @@ describe("single executable", () => {
     expect(r.status).toBe(201);
     expect(existsSync(join(dir, "data/design-intel.db"))).toBe(true);
   });
+
+  test("captures and scores real pages from its embedded workers", async () => {
+    const call = async (method: string, path: string, token?: string, body?: unknown) => {
+      const r = await fetch(server.url + path, {
+        method,
+        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: r.status, json: (await r.json()) as any };
+    };
+    const login = await call("POST", "/api/auth/login", undefined, { email: "bin@example.com", password: "password-1" });
+    const token = login.json.accessToken as string;
+    const cmp = await call("POST", "/api/comparisons", token, { name: "From the binary" });
+    for (const site of ["alpha", "beta"])
+      expect((await call("POST", `/api/comparisons/${cmp.json.id}/targets`, token, { url: sites.url(`/${site}/`), label: site })).status).toBe(201);
+    expect((await call("POST", `/api/comparisons/${cmp.json.id}/start`, token)).status).toBeLessThan(300);
+    let status = "running";
+    for (let i = 0; i < 120 && status === "running"; i++) {
+      await Bun.sleep(500);
+      status = (await call("GET", `/api/comparisons/${cmp.json.id}`, token)).json.status;
+    }
+    if (status !== "completed") console.error(server.output(), (await call("GET", `/api/comparisons/${cmp.json.id}/targets`, token)).json);
+    expect(status).toBe("completed");
+    const snaps = (await call("GET", `/api/comparisons/${cmp.json.id}/snapshots`, token)).json as { screenshotUrl: string; colors: string[] }[];
+    expect(snaps.length).toBe(4);
+    const png = await fetch(server.url + snaps[0]!.screenshotUrl, { headers: { authorization: `Bearer ${token}` } });
+    expect(png.headers.get("content-type")).toBe("image/png");
+    const diffs = (await call("GET", `/api/comparisons/${cmp.json.id}/diffs`, token)).json as { overallSimilarity: number }[];
+    expect(diffs.length).toBe(2);
+    for (const d of diffs) expect(d.overallSimilarity).toBeGreaterThan(0);
+  }, 90_000);
 
   test("stops cleanly on SIGTERM", async () => {
     const code = await server.stop("SIGTERM");

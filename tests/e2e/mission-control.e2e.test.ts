@@ -65,14 +65,14 @@ describe("Mission Control end to end", () => {
     await user.goto(`${server.url}/dashboard`);
     await user.getByRole("button", { name: "Launch System" }).click();
     await toast(user, "Error");
-    await user.getByText("Only admins can start, stop or restart the agent system").waitFor();
+    await user.getByTestId("toast").getByText("Only admins can start, stop or restart the agent system").waitFor();
     expect(await user.getByTestId("system-badge").textContent()).toBe("Offline");
   });
 
   test("Launch: the system goes Active and the KPIs and the stream move without a reload", async () => {
     await admin.getByRole("button", { name: "Launch System" }).click();
     await toast(admin, "System Started");
-    await admin.getByText("AI Design Intelligence System activated").waitFor();
+    await admin.getByTestId("toast").getByText("AI Design Intelligence System activated", { exact: true }).waitFor();
     expect(await admin.getByTestId("system-badge").textContent()).toBe("Active");
     await admin.getByTestId("agents-header-badge").filter({ hasText: /^\d Active$/ }).waitFor({ timeout: 10_000 });
 
@@ -120,7 +120,7 @@ describe("Mission Control end to end", () => {
     await admin.getByTestId("system-badge").filter({ hasText: "Active" }).waitFor();
     await admin.getByRole("button", { name: "Stop System" }).click();
     await toast(admin, "System Stopped");
-    await admin.getByText("System deactivated").waitFor();
+    await admin.getByTestId("toast").getByText("System deactivated", { exact: true }).waitFor();
     expect(await admin.getByTestId("system-badge").textContent()).toBe("Offline");
     await admin.getByTestId("agents-header-badge").filter({ hasText: "System Offline" }).waitFor({ timeout: 10_000 });
     const before = await num(admin, "kpi-components");
