@@ -57,7 +57,10 @@ export function createServices(deps: AppDeps) {
   const live = new LiveHub();
   const audit = auditService(deps.db, deps.now);
   const apiKeys = apiKeyService({ db: deps.db, audit, now: deps.now });
-  const auth = authService({ db: deps.db, tokens, adminEmails: deps.env.ADMIN_EMAILS, events: audit.authEvents, apiKeyUser: apiKeys.userForKey, now: deps.now });
+  const auth = authService({
+    db: deps.db, tokens, adminEmails: deps.env.ADMIN_EMAILS, events: audit.authEvents, apiKeyUser: apiKeys.userForKey, now: deps.now,
+    onLogout: (userId, sessionId) => live.disconnect((s) => s.userId === userId && s.sessionId === sessionId, "Signed out"),
+  });
   const waitlist = waitlistService(deps.db);
   const metrics = new RequestMetrics(undefined, deps.now);
   const activity = activityService(deps.db, deps.now);

@@ -3,6 +3,7 @@ import { createApp, createServices } from "./app";
 import { closeDatabase, openDatabase } from "./db/connection";
 import { migrate } from "./db/migrate";
 import { EnvError, loadEnv } from "./env";
+import { TRANSPORT_BODY_LIMIT } from "./http/base";
 import { findChromium } from "./lib/chromium";
 import { loadSecret } from "./lib/secret";
 import { createAnalyser, createFindingsEngine, llmConfigFromEnv } from "./modules/analysis";
@@ -32,6 +33,8 @@ function boot() {
     concurrency: env.CAPTURE_CONCURRENCY,
     chromiumPath: findChromium(env.CHROMIUM_PATH),
     allowPrivate: env.ALLOW_PRIVATE_TARGETS,
+    navigationTimeoutMs: env.CAPTURE_NAV_TIMEOUT_MS,
+    totalTimeoutMs: env.CAPTURE_TOTAL_TIMEOUT_MS,
   });
   const analyser = createAnalyser();
   const deps = {
@@ -55,6 +58,7 @@ function boot() {
     hub: services.live,
     userForAccessToken: services.auth.userForAccessToken,
     userForRefreshToken: services.auth.userForRefreshToken,
+    sessionOf: services.auth.sessionOf,
     refreshCookie: REFRESH_COOKIE,
     refuse: (u) => (u.role !== "admin" && services.admin.maintenance.isOn() ? MAINTENANCE_MESSAGE : null),
   });
@@ -62,7 +66,7 @@ function boot() {
   const server = Bun.serve({
     port: env.PORT,
     hostname: env.HOST,
-    maxRequestBodySize: 2 * 1024 * 1024,
+    maxRequestBodySize: TRANSPORT_BODY_LIMIT,
     fetch: (req, srv) => live.route(req, srv) ?? app.handle(req),
     websocket: live.websocket,
     error(err) {
@@ -89,7 +93,10 @@ function boot() {
     services.live.disconnect(() => true, "Server restarting", 1001);
     await server.stop(false);
     await Promise.race([services.comparisons.whenIdle(), Bun.sleep(5_000)]);
+    // Runs that did not finish in time end with the restart reason, then stop writing before the DB closes.
+    services.comparisons.interruptRuns();
     await pool.close();
+    await Promise.race([services.comparisons.whenIdle(), Bun.sleep(2_000)]);
     analyser.close();
     closeDatabase(db);
     console.log("stopped cleanly");

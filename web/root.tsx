@@ -1,4 +1,5 @@
 import { Theme } from "@radix-ui/themes";
+import { Tooltip } from "radix-ui";
 import { useEffect } from "react";
 import { Outlet, type LoaderFunctionArgs } from "react-router";
 import { startSession } from "./features/auth/session";
@@ -8,6 +9,10 @@ import { useTheme } from "./features/theme/store";
 import { TitleSync } from "./components/layout/title-sync";
 import { Toaster } from "./components/ui/toast";
 import { isServer, serverMaintenance, serverUser } from "./lib/loader-context";
+
+/** Spec §9: tooltips open after 700 ms, and 300 ms after one closed the next opens at once. */
+export const TOOLTIP_DELAY_MS = 700;
+export const TOOLTIP_SKIP_DELAY_MS = 300;
 
 export function rootLoader({ context }: LoaderFunctionArgs): RootData {
   if (isServer) return { user: serverUser(context), maintenance: serverMaintenance(context) };
@@ -21,9 +26,12 @@ export function Root() {
   }, []);
   return (
     <Theme accentColor="violet" grayColor="slate" radius="large" scaling="100%" hasBackground>
-      <TitleSync />
-      <Outlet />
-      <Toaster />
+      {/* Overrides the 200 ms that Radix Themes' own provider would use. */}
+      <Tooltip.Provider delayDuration={TOOLTIP_DELAY_MS} skipDelayDuration={TOOLTIP_SKIP_DELAY_MS}>
+        <TitleSync />
+        <Outlet />
+        <Toaster />
+      </Tooltip.Provider>
     </Theme>
   );
 }

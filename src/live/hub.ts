@@ -27,6 +27,8 @@ export type Audience =
 export interface LiveSocket {
   userId: string;
   role: "user" | "admin";
+  /** The sign-in session that opened the socket, so that session's logout can close it. */
+  sessionId?: string | null;
   send(data: string): void;
   close(code?: number, reason?: string): void;
 }

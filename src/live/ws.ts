@@ -16,6 +16,7 @@ export const MAX_CLIENT_FRAME_BYTES = 1024;
 
 export interface LiveSocketData {
   user: PublicUser;
+  sessionId: string | null;
   socket: LiveSocket | null;
 }
 
@@ -24,6 +25,8 @@ export interface LiveSocketDeps {
   userForAccessToken(token: string): Promise<PublicUser | null>;
   userForRefreshToken(token: string | undefined): PublicUser | null;
   refreshCookie: string;
+  /** The sign-in session behind the credential (see AuthService.sessionOf); its logout closes the socket. */
+  sessionOf?(credential: { accessToken?: string; refreshToken?: string }): Promise<string | null>;
   /** A reason to turn this user away (maintenance mode), or null. */
   refuse?: (user: PublicUser) => string | null;
   /** Extra origins allowed besides the page's own host. */
@@ -55,14 +58,15 @@ export function liveSockets(deps: LiveSocketDeps) {
       .filter(Boolean);
     if (offered.length && !offered.includes(WS_SUBPROTOCOL)) return jsonError(400, `Unsupported subprotocol; offer ${WS_SUBPROTOCOL}`);
     const bearer = offered.find((p) => p.startsWith(WS_TOKEN_PREFIX))?.slice(WS_TOKEN_PREFIX.length);
-    let user = bearer ? await deps.userForAccessToken(bearer) : null;
-    if (!user && !bearer) user = deps.userForRefreshToken(readCookie(req.headers.get("cookie"), deps.refreshCookie));
+    const cookie = bearer ? undefined : readCookie(req.headers.get("cookie"), deps.refreshCookie);
+    const user = bearer ? await deps.userForAccessToken(bearer) : deps.userForRefreshToken(cookie);
     if (!user) return jsonError(401, "Authentication required");
+    const sessionId = (await deps.sessionOf?.(bearer ? { accessToken: bearer } : { refreshToken: cookie })) ?? null;
     const refused = deps.refuse?.(user);
     if (refused) return jsonError(503, refused);
 
     const ok = server.upgrade(req, {
-      data: { user, socket: null },
+      data: { user, sessionId, socket: null },
       headers: offered.length ? { "sec-websocket-protocol": WS_SUBPROTOCOL } : undefined,
     });
     return ok ? undefined : jsonError(400, "WebSocket upgrade failed");
@@ -81,6 +85,7 @@ export function liveSockets(deps: LiveSocketDeps) {
       const s: LiveSocket = {
         userId: ws.data.user.id,
         role: ws.data.user.role,
+        sessionId: ws.data.sessionId,
         send: (data) => {
           ws.send(data);
         },

@@ -210,4 +210,23 @@ describe("Mission Control API", () => {
     expect(all.traffic).toHaveLength(48);
     expect((await t.call("GET", "/api/analytics?range=7y", { headers: admin.h })).status).toBe(400);
   });
+
+  test("Mission Control and the agents' pages render on the server with their data", async () => {
+    const t = app();
+    const { admin } = await people(t);
+    t.services.activity.record({ type: "system", status: "info", message: "Rendered on the server" });
+    const pages: [string, string[]][] = [
+      ["/dashboard", ["Mission Control", "Trends Discovered", "Components Generated", "Active Tests", "Prediction Accuracy", "Launch System", "Stop System", "Offline", "AI Agent Health", "System Offline", "TrendHunter", "Live Activity Stream", "Rendered on the server", "Compare Websites", "Popular", "Discover Trends", "View Analytics", "A/B Testing", "System Config", "Generate Components"]],
+      ["/trends", ["Trends", "No trends yet", "Trend discovery settings", "Frequency (seconds)"]],
+      ["/generate", ["Generate Components", "No components yet"]],
+      ["/tests", ["A/B Testing", "Active tests (0)", "Completed tests (0)"]],
+      ["/analytics", ["Analytics", "Tests over time", "Prediction accuracy over time", "Similarity distribution across comparisons"]],
+      ["/activity", ["Activity", "Rendered on the server"]],
+    ];
+    for (const [path, texts] of pages) {
+      const r = await t.call("GET", path, { headers: { cookie: admin.cookie } });
+      expect(r.status).toBe(200);
+      for (const text of texts) expect(r.text).toContain(text);
+    }
+  });
 });

@@ -9,6 +9,7 @@ export function serveTestApp(t: ReturnType<typeof makeTestApp>) {
     hub: t.services.live,
     userForAccessToken: t.services.auth.userForAccessToken,
     userForRefreshToken: t.services.auth.userForRefreshToken,
+    sessionOf: t.services.auth.sessionOf,
     refreshCookie: REFRESH_COOKIE,
   });
   const server = Bun.serve({

@@ -6,8 +6,6 @@ import { ACTIVITY_STATUSES, ACTIVITY_TYPES, type ActivityEntryDto } from "../../
 import { RelativeTime } from "../components/ui/relative-time";
 import { toast } from "../components/ui/toast";
 import { useLiveRevalidate } from "../features/agents/use-live-revalidate";
-import { useAuth } from "../features/auth/store";
-import { useLiveFeed } from "../features/live/connection";
 import { LIVE_MESSAGE_TYPES } from "../lib/live-socket";
 import { api } from "../lib/api";
 import { loadJson } from "../lib/loader-context";
@@ -45,7 +43,6 @@ export function Component() {
   const [older, setOlder] = useState<ActivityEntryDto[]>([]);
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [exhausted, setExhausted] = useState(false);
-  useLiveFeed({ getToken: () => useAuth.getState().accessToken });
   // Fresh entries arrive at the top; the pages already loaded below stay put.
   useLiveRevalidate(LIVE_MESSAGE_TYPES, () => true, 2000);
   useEffect(() => {
@@ -77,7 +74,7 @@ export function Component() {
   }
 
   return (
-    <main className="ag-page" aria-labelledby="activity-title">
+    <div className="ag-page" aria-labelledby="activity-title">
       <Flex direction="column" gap="1">
         <Heading as="h1" size="7" id="activity-title">
           Activity
@@ -148,7 +145,7 @@ export function Component() {
                   </Badge>
                 </Table.Cell>
                 <Table.Cell>
-                  <Badge variant="soft" color={TONE[e.status] ?? "gray"}>
+                  <Badge variant="soft" highContrast color={TONE[e.status] ?? "gray"}>
                     {e.status}
                   </Badge>
                 </Table.Cell>
@@ -177,6 +174,6 @@ export function Component() {
           </Button>
         </Flex>
       )}
-    </main>
+    </div>
   );
 }

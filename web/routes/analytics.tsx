@@ -4,8 +4,6 @@ import { useLoaderData, useSearchParams, type LoaderFunctionArgs } from "react-r
 import type { AnalyticsDto, MetricsDto } from "../../src/modules/agents/model";
 import { BarChart, Legend, LineChart, type Row, type Series } from "../features/agents/analytics/charts";
 import { useLiveRevalidate } from "../features/agents/use-live-revalidate";
-import { useAuth } from "../features/auth/store";
-import { useLiveFeed } from "../features/live/connection";
 import { count, percentOrDash } from "../lib/format";
 import { loadJson } from "../lib/loader-context";
 
@@ -63,7 +61,6 @@ function ChartCard({ title, summary, children }: { title: string; summary: strin
 export function Component() {
   const { analytics: a, metrics, range } = useLoaderData() as AnalyticsData;
   const [, setParams] = useSearchParams();
-  useLiveFeed({ getToken: () => useAuth.getState().accessToken });
   useLiveRevalidate(["TEST_COMPLETED", "AGENT_UPDATE"], (m) => m.type === "TEST_COMPLETED" || m.agentId === "insight-oracle", 5000);
 
   const hourly = a?.bucket !== "day";
@@ -86,7 +83,7 @@ export function Component() {
   const span = range === "48h" ? "the last 48 hours" : "the last 30 days";
 
   return (
-    <main className="ag-page" aria-labelledby="analytics-title">
+    <div className="ag-page" aria-labelledby="analytics-title">
       <Flex justify="between" align="end" gap="3" wrap="wrap">
         <Flex direction="column" gap="1">
           <Heading as="h1" size="7" id="analytics-title">
@@ -139,6 +136,6 @@ export function Component() {
           </ChartCard>
         </div>
       )}
-    </main>
+    </div>
   );
 }

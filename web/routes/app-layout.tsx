@@ -7,6 +7,9 @@ import { MaintenanceScreen } from "../features/admin/components/maintenance-scre
 import { useMaintenance } from "../features/admin/use-maintenance";
 import { logout } from "../features/auth/session";
 import { useAuth } from "../features/auth/store";
+import { useLiveFeed } from "../features/live/connection";
+import { applyComparisonMessage } from "../features/comparisons/store";
+import { onLiveMessage } from "../lib/live-socket";
 import { type RootData, useSession } from "../features/auth/use-session";
 import { useLive } from "../features/live/store";
 import { useRestoreShellLayout, useShellLayout } from "../features/shell-data/layout-store";
@@ -26,6 +29,17 @@ function pageTitle(matches: UIMatch[]): string | null {
 
 function SignedInShell() {
   const { user } = useSession();
+  // The app's one live socket, for every signed-in page.
+  useLiveFeed({ getToken: () => useAuth.getState().accessToken });
+  // Comparison pages follow their runs through the comparisons store.
+  useEffect(() => {
+    const offProgress = onLiveMessage("COMPARISON_PROGRESS", applyComparisonMessage);
+    const offStatus = onLiveMessage("COMPARISON_STATUS", applyComparisonMessage);
+    return () => {
+      offProgress();
+      offStatus();
+    };
+  }, []);
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const matches = useMatches();

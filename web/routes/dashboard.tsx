@@ -2,9 +2,7 @@ import { Flex, Heading, Text } from "@radix-ui/themes";
 import { useEffect, useMemo } from "react";
 import { useLoaderData, type LoaderFunctionArgs } from "react-router";
 import { toast } from "../components/ui/toast";
-import { useAuth } from "../features/auth/store";
 import { useSession } from "../features/auth/use-session";
-import { useLiveFeed } from "../features/live/connection";
 import { DASHBOARD_ACTIVITY_LIMIT } from "../features/live/refresh";
 import type { ActivityEntryDto, AgentDto, ComponentDto, ExperimentDto, MetricsDto, SystemStatusDto, TrendDto } from "../features/live/types";
 import { useMission } from "../features/live/use-mission";
@@ -50,7 +48,6 @@ export async function loader({ context }: LoaderFunctionArgs): Promise<Dashboard
 export function Component() {
   const data = useLoaderData() as DashboardData;
   const { user } = useSession();
-  useLiveFeed({ getToken: () => useAuth.getState().accessToken });
   const loaded = useMemo(
     () => ({
       agents: data.agents ?? undefined,
@@ -73,7 +70,7 @@ export function Component() {
 
   const isAdmin = user?.role === "admin";
   return (
-    <main className="mc-page" aria-labelledby="mc-title">
+    <div className="mc-page" aria-labelledby="mc-title">
       <Flex direction="column" gap="1">
         <Heading as="h1" size="7" id="mc-title">
           Mission Control
@@ -93,6 +90,6 @@ export function Component() {
       <AgentHealth agents={live.agents} systemActive={live.systemActive} />
 
       <ActivityStream entries={live.activity} live={live.connected} />
-    </main>
+    </div>
   );
 }

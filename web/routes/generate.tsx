@@ -8,8 +8,6 @@ import { AgentStrip } from "../features/agents/agent-strip";
 import { ComponentList } from "../features/agents/components/component-list";
 import { ComponentViewer } from "../features/agents/components/component-viewer";
 import { useLiveRevalidate } from "../features/agents/use-live-revalidate";
-import { useAuth } from "../features/auth/store";
-import { useLiveFeed } from "../features/live/connection";
 import { loadJson } from "../lib/loader-context";
 
 export const handle = { title: "Generate Components" };
@@ -29,14 +27,13 @@ export async function loader({ context }: LoaderFunctionArgs): Promise<GenerateD
 
 export function Component() {
   const data = useLoaderData() as GenerateData;
-  useLiveFeed({ getToken: () => useAuth.getState().accessToken });
   useLiveRevalidate(["COMPONENT_GENERATED", "AGENT_UPDATE"], (m) => m.type === "COMPONENT_GENERATED" || m.agentId === "design-ninja");
   const components = data.components ?? [];
   const [selected, setSelected] = useState<string | null>(null);
   const current = components.find((c) => c.id === selected) ?? components[0];
 
   return (
-    <main className="ag-page" aria-labelledby="generate-title">
+    <div className="ag-page" aria-labelledby="generate-title">
       <Flex direction="column" gap="1">
         <Heading as="h1" size="7" id="generate-title">
           Generate Components
@@ -63,6 +60,6 @@ export function Component() {
           {current && <ComponentViewer component={current} />}
         </div>
       )}
-    </main>
+    </div>
   );
 }

@@ -28,7 +28,6 @@ import { type AdminInitial, type LiveSubscribe, useAdminConsole } from "../featu
 import { refreshSession } from "../features/auth/session";
 import { useAuth } from "../features/auth/store";
 import { useSession } from "../features/auth/use-session";
-import { useLiveFeed } from "../features/live/connection";
 import { useLive } from "../features/live/store";
 import { errorMessage } from "../lib/api";
 import { onLiveMessage } from "../lib/live-socket";
@@ -63,7 +62,6 @@ const bearer = { token: () => useAuth.getState().accessToken, refresh: refreshSe
 const subscribe: LiveSubscribe = (handler) => onLiveMessage("*", handler);
 
 function Console({ data, userId }: { data: SuperAdminData; userId: string }) {
-  useLiveFeed();
   const c = useAdminConsole(data, subscribe);
   const connected = useLive((s) => s.connected);
   const liveSystemActive = useLive((s) => s.systemActive);

@@ -6,8 +6,6 @@ import type { AgentDto, ExperimentDto } from "../../src/modules/agents/model";
 import { AgentStrip } from "../features/agents/agent-strip";
 import { ExperimentCard } from "../features/agents/tests/experiment-card";
 import { useLiveRevalidate } from "../features/agents/use-live-revalidate";
-import { useAuth } from "../features/auth/store";
-import { useLiveFeed } from "../features/live/connection";
 import { loadJson } from "../lib/loader-context";
 
 export const handle = { title: "A/B Testing" };
@@ -29,7 +27,6 @@ export async function loader({ context }: LoaderFunctionArgs): Promise<TestsData
 
 export function Component() {
   const data = useLoaderData() as TestsData;
-  useLiveFeed({ getToken: () => useAuth.getState().accessToken });
   useLiveRevalidate(
     ["TEST_COMPLETED", "AGENT_UPDATE"],
     (m) => m.type === "TEST_COMPLETED" || m.agentId === "test-commander" || m.agentId === "insight-oracle",
@@ -38,7 +35,7 @@ export function Component() {
   const active = data.active ?? [];
   const completed = data.completed ?? [];
   return (
-    <main className="ag-page" aria-labelledby="tests-title">
+    <div className="ag-page" aria-labelledby="tests-title">
       <Flex direction="column" gap="1">
         <Heading as="h1" size="7" id="tests-title">
           A/B Testing
@@ -53,7 +50,7 @@ export function Component() {
       </Flex>
       <section aria-labelledby="active-tests">
         <Heading as="h2" size="5" id="active-tests" mb="3">
-          Active tests ({active.length})
+          {`Active tests (${active.length})`}
         </Heading>
         {active.length === 0 ? (
           <Callout.Root>
@@ -72,7 +69,7 @@ export function Component() {
       </section>
       <section aria-labelledby="completed-tests">
         <Heading as="h2" size="5" id="completed-tests" mb="3">
-          Completed tests ({completed.length})
+          {`Completed tests (${completed.length})`}
         </Heading>
         {completed.length === 0 ? (
           <Text color="gray">None completed yet.</Text>
@@ -84,6 +81,6 @@ export function Component() {
           </Flex>
         )}
       </section>
-    </main>
+    </div>
   );
 }

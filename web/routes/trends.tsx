@@ -4,13 +4,11 @@ import { InfoCircledIcon } from "@radix-ui/react-icons";
 import { useLoaderData, useRevalidator, type LoaderFunctionArgs } from "react-router";
 import type { AgentDto, TrendDto, TrendSettings } from "../../src/modules/agents/model";
 import { toast } from "../components/ui/toast";
-import { useAuth } from "../features/auth/store";
 import { useSession } from "../features/auth/use-session";
 import { AgentStrip } from "../features/agents/agent-strip";
 import { TrendCard } from "../features/agents/trends/trend-card";
 import { TrendSettingsForm } from "../features/agents/trends/trend-settings-form";
 import { useLiveRevalidate } from "../features/agents/use-live-revalidate";
-import { useLiveFeed } from "../features/live/connection";
 import { api, errorMessage } from "../lib/api";
 import { loadJson } from "../lib/loader-context";
 
@@ -35,7 +33,6 @@ export function Component() {
   const data = useLoaderData() as TrendsData;
   const { user } = useSession();
   const revalidator = useRevalidator();
-  useLiveFeed({ getToken: () => useAuth.getState().accessToken });
   useLiveRevalidate(["TREND_DISCOVERED", "AGENT_UPDATE"], (m) => m.type === "TREND_DISCOVERED" || m.agentId === "trend-hunter");
   const hunter = data.agents?.find((a) => a.id === "trend-hunter");
   const trends = data.trends ?? [];
@@ -53,7 +50,7 @@ export function Component() {
   }
 
   return (
-    <main className="ag-page" aria-labelledby="trends-title">
+    <div className="ag-page" aria-labelledby="trends-title">
       <Flex direction="column" gap="1">
         <Heading as="h1" size="7" id="trends-title">
           Trends
@@ -76,10 +73,15 @@ export function Component() {
           </Callout.Text>
         </Callout.Root>
       ) : (
-        <section aria-label="Discovered trends" className="ag-grid ag-grid-trends">
-          {trends.map((t) => (
-            <TrendCard key={t.id} trend={t} />
-          ))}
+        <section aria-labelledby="trends-found">
+          <Heading as="h2" size="5" id="trends-found" mb="3">
+            {`Discovered trends (${trends.length})`}
+          </Heading>
+          <div className="ag-grid ag-grid-trends">
+            {trends.map((t) => (
+              <TrendCard key={t.id} trend={t} />
+            ))}
+          </div>
         </section>
       )}
       <Text size="1" color="gray">
@@ -87,6 +89,6 @@ export function Component() {
         the older and the newer half of the captures. {user?.role === "admin" ? "As an admin you see every site." : "Sites from other users are counted but never named."}
       </Text>
       {data.settings && <TrendSettingsForm settings={data.settings} editable={user?.role === "admin"} onSave={save} />}
-    </main>
+    </div>
   );
 }

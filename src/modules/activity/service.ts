@@ -1,6 +1,6 @@
 import type { Db } from "../../db/connection";
 import { newId, nowIso } from "../../lib/ids";
-import type { ActivityEntryDto, ActivityInput, ActivityQuery, ActivityViewer } from "./model";
+import { ACTIVITY_STATUSES, ACTIVITY_TYPES, type ActivityEntryDto, type ActivityInput, type ActivityQuery, type ActivityViewer } from "./model";
 import { activityRepository } from "./repository";
 
 /** Entries are short status lines; bounded copies keep one noisy caller from bloating the table. */
@@ -16,10 +16,11 @@ export function activityService(db: Db, now: () => number = Date.now) {
   function record(entry: ActivityInput): ActivityEntryDto {
     const dto: ActivityEntryDto = {
       id: newId(),
-      type: entry.type,
+      // Spec §3: other types are treated as system; a caller's typo must not fail its own flow.
+      type: (ACTIVITY_TYPES as readonly string[]).includes(entry.type) ? entry.type : "system",
       message: clip(entry.message, 300),
       details: entry.details ? clip(entry.details, 2000) : null,
-      status: entry.status,
+      status: (ACTIVITY_STATUSES as readonly string[]).includes(entry.status) ? entry.status : "info",
       agentName: entry.agentName ?? null,
       metadata: entry.metadata ?? {},
       createdAt: nowIso(now()),

@@ -34,6 +34,8 @@ export function authService(deps: {
   events?: AuthEvents;
   /** Resolves a personal API key (Authorization: Bearer di_...) to its owner. */
   apiKeyUser?: (key: string) => PublicUser | null;
+  /** A session was signed out: whatever else it holds open (live sockets) must end too. */
+  onLogout?: (userId: string, sessionId: string) => void;
   now?: () => number;
 }) {
   const repo: AuthRepository = authRepository(deps.db);
@@ -50,7 +52,7 @@ export function authService(deps: {
       hash: sha256(refreshToken),
       expiresAt: nowIso(now() + REFRESH_TOKEN_TTL_SECONDS * 1000),
     });
-    const accessToken = await deps.tokens.issue({ sub: user.id, role: user.role, ver: user.token_version });
+    const accessToken = await deps.tokens.issue({ sub: user.id, role: user.role, ver: user.token_version, sid: familyId });
     return { answer: { accessToken, user: toPublicUser(user) }, refreshToken };
   }
 
@@ -108,7 +110,22 @@ export function authService(deps: {
     logout(refreshToken: string | undefined): void {
       if (!refreshToken) return;
       const row = repo.findRefresh(sha256(refreshToken));
-      if (row) repo.revokeFamily(row.family_id, nowIso(now()));
+      if (!row) return;
+      repo.revokeFamily(row.family_id, nowIso(now()));
+      deps.onLogout?.(row.user_id, row.family_id);
+    },
+
+    /**
+     * The sign-in session a live credential belongs to (the refresh-token family), so a socket
+     * opened with it can be closed when that session logs out. Null for anything else.
+     */
+    async sessionOf(credential: { accessToken?: string; refreshToken?: string }): Promise<string | null> {
+      if (credential.accessToken) {
+        if (isApiKey(credential.accessToken)) return null;
+        return (await deps.tokens.verify(credential.accessToken))?.sid ?? null;
+      }
+      if (!credential.refreshToken) return null;
+      return repo.findRefresh(sha256(credential.refreshToken))?.family_id ?? null;
     },
 
     /** Who the refresh cookie belongs to, without rotating it: lets SSR render signed-in pages on reload. */

@@ -8,13 +8,15 @@ export interface AccessClaims {
   sub: string;
   role: Role;
   ver: number;
+  /** The sign-in session (refresh-token family) the token was issued for; absent on in-process tokens. */
+  sid?: string;
 }
 
 export function accessTokens(secret: Uint8Array, now: () => number = Date.now) {
   return {
     async issue(claims: AccessClaims): Promise<string> {
       const iat = Math.floor(now() / 1000);
-      return new SignJWT({ role: claims.role, ver: claims.ver })
+      return new SignJWT({ role: claims.role, ver: claims.ver, ...(claims.sid ? { sid: claims.sid } : {}) })
         .setProtectedHeader({ alg: "HS256", typ: "JWT" })
         .setSubject(claims.sub)
         .setIssuedAt(iat)
@@ -31,7 +33,8 @@ export function accessTokens(secret: Uint8Array, now: () => number = Date.now) {
           currentDate: new Date(now()),
         });
         if (typeof payload.sub !== "string") return null;
-        return { sub: payload.sub, role: payload.role as Role, ver: Number(payload.ver ?? 0) };
+        const sid = typeof payload.sid === "string" ? payload.sid : undefined;
+        return { sub: payload.sub, role: payload.role as Role, ver: Number(payload.ver ?? 0), ...(sid ? { sid } : {}) };
       } catch {
         return null;
       }

@@ -9,6 +9,7 @@ import { dominantColors, isDarkImage } from "../analysis/palette";
 import type { CaptureJob } from "../../workers/protocol";
 import { BLOCKED_HEADER, startEgressProxy, type EgressProxy } from "./egress-proxy";
 import { VIEWPORTS, type Extraction } from "./model";
+import { watchNetworkQuiet } from "./network-quiet";
 import { measureDom, measureResources, measureVitals, waitForFonts, wakeLazyContent, type ResourceTotals } from "./page-script";
 import { createHostGuard, SSRF_MESSAGES, systemResolver, type HostVerdict, type Resolver } from "./ssrf";
 
@@ -25,9 +26,19 @@ export interface CaptureDeps {
 }
 
 const LOAD_WAIT_MS = 15_000;
+/** The longest we wait for the network to go quiet, after load and again after scrolling. */
 const QUIET_WAIT_MS = 2_500;
+/**
+ * Silence that counts as quiet. Shorter than Playwright's 500 ms networkidle: `load` has already
+ * waited for the page's scripts, and the second wait after scrolling (which itself takes a few
+ * hundred ms) catches anything they start late.
+ */
+const QUIET_MS = 250;
+/** After a page that never went quiet (polling, a hung request): at most this for what the scroll woke. */
+const NOISY_PAGE_WAIT_MS = 500;
 const FONT_WAIT_MS = 3_000;
-const SCROLL_STEP_DELAY_MS = 120;
+/** Per animation frame while scrolling; frames only stall on a page that is badly stuck. */
+const FRAME_TIMEOUT_MS = 100;
 
 function userAgent(browser: Browser, mobile: boolean): string {
   const major = browser.version().split(".")[0] ?? "130";
@@ -197,6 +208,7 @@ export async function capturePage(
     crashed.catch(() => {});
     const race = <T>(p: Promise<T>) => Promise.race([p, crashed]);
     const network = await trackNetwork(context, page);
+    const quiet = watchNetworkQuiet(page);
 
     onStage("navigating");
     const navTimeoutMs = Math.max(1000, Math.min(job.navigationTimeoutMs, remaining()));
@@ -225,25 +237,16 @@ export async function capturePage(
     await race(page.waitForLoadState("load", { timeout: Math.max(1, loadWait) })).catch((e) => {
       if (e instanceof CaptureError) throw e;
     });
-    const idle = await race(page.waitForLoadState("networkidle", { timeout: Math.max(1, Math.min(QUIET_WAIT_MS, budget())) })).then(
-      () => true,
-      (e) => {
-        if (e instanceof CaptureError) throw e;
-        return false;
-      },
-    );
+    const idle = await race(quiet.waitForQuiet(QUIET_MS, Math.min(QUIET_WAIT_MS, budget())));
+    // Requests that kept a noisy page from going quiet (a hung image, a long poll) are not waited
+    // for again; what the scroll wakes is.
+    const stale = idle ? undefined : quiet.inFlight();
     const vitals = await race(page.evaluate(measureVitals));
-    await race(page.evaluate(wakeLazyContent, { maxY: job.maxHeightPx, stepDelayMs: SCROLL_STEP_DELAY_MS }));
+    await race(page.evaluate(wakeLazyContent, { maxY: job.maxHeightPx, frameTimeoutMs: FRAME_TIMEOUT_MS }));
     await race(page.evaluate(waitForFonts, Math.min(FONT_WAIT_MS, Math.max(1, budget()))));
-    // Give the images our scroll woke a moment to arrive; a page that never goes quiet (polling,
-    // a hung request) gets a short fixed pause instead of a second full wait.
-    if (idle) {
-      await race(page.waitForLoadState("networkidle", { timeout: Math.max(1, Math.min(QUIET_WAIT_MS, budget())) })).catch((e) => {
-        if (e instanceof CaptureError) throw e;
-      });
-    } else {
-      await race(page.waitForTimeout(Math.min(500, budget())));
-    }
+    // Let the images our scroll woke arrive. When the scroll started nothing, the network has been
+    // silent for the whole scroll and this returns at once.
+    await race(quiet.waitForQuiet(QUIET_MS, Math.min(idle ? QUIET_WAIT_MS : NOISY_PAGE_WAIT_MS, budget()), stale));
 
     onStage("measuring");
     const dom = await race(page.evaluate(measureDom, { maxY: job.maxHeightPx, viewportWidth: viewport.width, viewportHeight: viewport.height }));

@@ -27,12 +27,16 @@ export async function measureVitals(): Promise<Vitals> {
         const seen: PerformanceEntry[] = [];
         const observer = new PerformanceObserver((list) => seen.push(...list.getEntries()));
         observer.observe({ type, buffered: true });
-        // Buffered entries are delivered in the next task.
-        setTimeout(() => {
+        // Buffered entries are queued at once (takeRecords sees them); one more frame lets a paint
+        // that is due land too. The timer covers a page whose frames stall.
+        const done = () => {
+          clearTimeout(timer);
           seen.push(...observer.takeRecords());
           observer.disconnect();
           resolve(seen);
-        }, 50);
+        };
+        const timer = setTimeout(done, 50);
+        requestAnimationFrame(() => setTimeout(done, 0));
       } catch {
         resolve([]);
       }
@@ -91,9 +95,26 @@ export function measureResources(): ResourceTotals {
   return { bytes, requests: resources.length + (nav ? 1 : 0), largestResource: largest && largest.bytes > 0 ? largest : null };
 }
 
-/** Scrolls down once in viewport steps (up to maxY) so lazy images load, then back to the top. */
-export async function wakeLazyContent(args: { maxY: number; stepDelayMs: number }): Promise<number> {
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Scrolls down once in viewport steps (up to maxY) so lazy images and scroll-triggered content
+ * load, then back to the top. Each step waits two animation frames rather than a fixed pause: the
+ * first renders the new position, and that rendering runs the intersection observers (native
+ * loading="lazy" uses one too), whose callbacks run before the second. The timer covers a page
+ * whose frames stall.
+ */
+export async function wakeLazyContent(args: { maxY: number; frameTimeoutMs: number }): Promise<number> {
+  const frame = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, args.frameTimeoutMs);
+      requestAnimationFrame(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  const settle = async () => {
+    await frame();
+    await frame();
+  };
   const step = Math.max(200, Math.floor(window.innerHeight * 0.9));
   let y = 0;
   let steps = 0;
@@ -103,10 +124,10 @@ export async function wakeLazyContent(args: { maxY: number; stepDelayMs: number 
     y = Math.min(y + step, bottom);
     window.scrollTo(0, y);
     steps++;
-    await sleep(args.stepDelayMs);
+    await settle();
   }
   window.scrollTo(0, 0);
-  await sleep(args.stepDelayMs);
+  await settle();
   return steps;
 }
 

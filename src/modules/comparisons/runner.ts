@@ -95,7 +95,10 @@ interface Run {
   ownerId: string;
   comparisonId: string;
   name: string;
+  /** Stop writing for this run: its comparison was deleted, or the server is shutting down. */
   cancelled: boolean;
+  /** Cancelled by a shutdown, not a delete: its comparison and screenshots stay. */
+  interrupted: boolean;
   progress: ComparisonProgress;
   done: Promise<void>;
 }
@@ -386,8 +389,25 @@ export function comparisonRunner(deps: RunnerDeps) {
     } finally {
       runs.delete(run.comparisonId);
       // Captures still in flight when the comparison was deleted may have recreated its folder.
-      if (run.cancelled) await files.removeComparison(run.ownerId, run.comparisonId).catch(() => {});
+      if (run.cancelled && !run.interrupted) await files.removeComparison(run.ownerId, run.comparisonId).catch(() => {});
     }
+  }
+
+  /** Fails a run the server can no longer finish, and tells its owner why. */
+  function failInterrupted(c: { id: string; ownerId: string; name: string }): boolean {
+    const ended = writeTx(deps.db, () => {
+      repo.failUnfinishedTargets(c.id, INTERRUPTED_REASON);
+      return repo.finish(c.id, "failed", INTERRUPTED_REASON, "Failed", nowIso(now()));
+    });
+    if (!ended) return false;
+    activity({
+      userId: c.ownerId,
+      message: `Comparison "${c.name}" failed`,
+      details: INTERRUPTED_REASON,
+      status: "error",
+      metadata: { comparisonId: c.id },
+    });
+    return true;
   }
 
   return {
@@ -400,7 +420,7 @@ export function comparisonRunner(deps: RunnerDeps) {
     /** Call after the comparison was marked running and its targets capturing (one transaction, in the service). */
     launch(c: { ownerId: string; comparisonId: string; name: string }, targets: TargetRow[]) {
       const total = pagesInRun(targets.length);
-      const run: Run = { ...c, cancelled: false, progress: { done: 0, total, stage: QUEUED_STAGE }, done: Promise.resolve() };
+      const run: Run = { ...c, cancelled: false, interrupted: false, progress: { done: 0, total, stage: QUEUED_STAGE }, done: Promise.resolve() };
       runs.set(c.comparisonId, run);
       const status: ComparisonStatus = "running";
       send(c.ownerId, "COMPARISON_STATUS", { comparisonId: c.comparisonId, status, progress: run.progress });
@@ -434,18 +454,27 @@ export function comparisonRunner(deps: RunnerDeps) {
       let n = 0;
       for (const c of repo.runningComparisons()) {
         if (runs.has(c.id)) continue;
-        const ended = writeTx(deps.db, () => {
-          repo.failUnfinishedTargets(c.id, INTERRUPTED_REASON);
-          return repo.finish(c.id, "failed", INTERRUPTED_REASON, "Failed", nowIso(now()));
-        });
-        if (!ended) continue;
+        if (failInterrupted({ id: c.id, ownerId: c.owner_id, name: c.name })) n++;
+      }
+      return n;
+    },
+
+    /**
+     * Graceful shutdown, before the capture pool closes: runs still going end now with the restart
+     * reason. Otherwise each would fail on the pool's "shutting down" answers and blame the websites.
+     */
+    interruptAll(): number {
+      let n = 0;
+      for (const run of runs.values()) {
+        if (run.cancelled) continue;
+        run.cancelled = true;
+        run.interrupted = true;
+        if (!failInterrupted({ id: run.comparisonId, ownerId: run.ownerId, name: run.name })) continue;
         n++;
-        activity({
-          userId: c.owner_id,
-          message: `Comparison "${c.name}" failed`,
-          details: INTERRUPTED_REASON,
-          status: "error",
-          metadata: { comparisonId: c.id },
+        send(run.ownerId, "COMPARISON_STATUS", {
+          comparisonId: run.comparisonId,
+          status: "failed",
+          progress: { ...run.progress, stage: "Failed" },
         });
       }
       return n;

@@ -263,6 +263,7 @@ export function comparisonsService(deps: ComparisonsDeps) {
     },
 
     recoverInterruptedRuns: () => runner.recoverInterruptedRuns(),
+    interruptRuns: () => runner.interruptAll(),
     /** Resolves when no run is in flight (tests, shutdown). */
     whenIdle: () => runner.idle(),
     removeUserFiles: (userId: string) => files.removeUser(userId),

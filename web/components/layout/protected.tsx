@@ -8,33 +8,39 @@ export function Protected({ children }: { children: ReactNode }) {
   const { status } = useSession();
   if (status === "loading")
     return (
-      <Flex align="center" justify="center" gap="3" style={{ minHeight: "100vh" }} role="status">
-        <Spinner size="3" />
-        <Text size="3">Checking credentials...</Text>
+      <Flex asChild align="center" justify="center" gap="3" style={{ minHeight: "100vh" }}>
+        <main>
+          <Flex align="center" gap="3" role="status">
+            <Spinner size="3" />
+            <Text size="3">Checking credentials...</Text>
+          </Flex>
+        </main>
       </Flex>
     );
   if (status === "unauthenticated")
     return (
-      <Flex align="center" justify="center" style={{ minHeight: "100vh", padding: 24 }}>
-        <Card size="4" style={{ maxWidth: 480, width: "100%" }}>
-          <Flex direction="column" gap="4" align="center">
-            <Heading size="7" align="center">
-              Hold Up There, Digital Wanderer
-            </Heading>
-            <Text color="gray" align="center">
-              This corner of the lab is for signed-in operatives. Sign in or join up to continue.
-            </Text>
-            <Flex gap="3" wrap="wrap" justify="center">
-              <Button asChild size="3">
-                <Link to="/login">Sign In to Continue</Link>
-              </Button>
-              <Button asChild size="3" variant="soft">
-                <Link to="/signup">Join the Rebellion</Link>
-              </Button>
+      <Flex asChild align="center" justify="center" style={{ minHeight: "100vh", padding: 24 }}>
+        <main>
+          <Card size="4" style={{ maxWidth: 480, width: "100%" }}>
+            <Flex direction="column" gap="4" align="center">
+              <Heading size="7" align="center">
+                Hold Up There, Digital Wanderer
+              </Heading>
+              <Text color="gray" align="center">
+                This corner of the lab is for signed-in operatives. Sign in or join up to continue.
+              </Text>
+              <Flex gap="3" wrap="wrap" justify="center">
+                <Button asChild size="3">
+                  <Link to="/login">Sign In to Continue</Link>
+                </Button>
+                <Button asChild size="3" variant="soft">
+                  <Link to="/signup">Join the Rebellion</Link>
+                </Button>
+              </Flex>
+              <Link to="/">Back to the homepage</Link>
             </Flex>
-            <Link to="/">Back to the homepage</Link>
-          </Flex>
-        </Card>
+          </Card>
+        </main>
       </Flex>
     );
   return <>{children}</>;

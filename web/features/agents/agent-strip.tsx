@@ -15,7 +15,7 @@ export function AgentStrip({ agent }: { agent: AgentDto | undefined }) {
         <Text size="2" weight="bold">
           {agent.name}
         </Text>
-        <Badge color={TONE[status]} variant="soft">
+        <Badge color={TONE[status]} variant="soft" highContrast>
           {LABEL[status]}
         </Badge>
         <Text size="2" color="gray" style={{ flex: 1, minWidth: 200 }}>

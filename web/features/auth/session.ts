@@ -43,18 +43,27 @@ function validate(answer: Partial<AuthAnswer> | null): AuthAnswer {
   return answer as AuthAnswer;
 }
 
-export async function login(email: string, password: string): Promise<AuthAnswer> {
-  const answer = validate(await api<AuthAnswer>("/api/auth/login", { body: { email: email.trim(), password } }));
-  useAuth.getState().setSession(answer.accessToken, answer.user);
-  return answer;
+/** Spec §8: the server's own words when it gave some; otherwise the helper's fallback. */
+async function authCall(path: string, body: object, fallback: string): Promise<AuthAnswer> {
+  let answer: AuthAnswer | null;
+  try {
+    answer = await api<AuthAnswer>(path, { body });
+  } catch (err) {
+    if (err instanceof ApiError && !err.serverMessage) throw new Error(fallback, { cause: err });
+    throw err;
+  }
+  const valid = validate(answer);
+  useAuth.getState().setSession(valid.accessToken, valid.user);
+  return valid;
 }
 
-export async function signup(email: string, password: string, username?: string): Promise<AuthAnswer> {
+export function login(email: string, password: string): Promise<AuthAnswer> {
+  return authCall("/api/auth/login", { email: email.trim(), password }, "Login failed");
+}
+
+export function signup(email: string, password: string, username?: string): Promise<AuthAnswer> {
   const name = username?.trim();
-  const body = { email: email.trim(), password, ...(name ? { username: name } : {}) };
-  const answer = validate(await api<AuthAnswer>("/api/auth/signup", { body }));
-  useAuth.getState().setSession(answer.accessToken, answer.user);
-  return answer;
+  return authCall("/api/auth/signup", { email: email.trim(), password, ...(name ? { username: name } : {}) }, "Signup failed");
 }
 
 /** Clears local state whatever the server says. */

@@ -26,7 +26,7 @@ function ActionCard({ to, title, description, icon, badge, unavailable, size = "
             {title}
           </Heading>
           {badge && (
-            <Badge color={badge.color} variant="soft">
+            <Badge color={badge.color} variant="soft" highContrast>
               {badge.label}
             </Badge>
           )}

@@ -1,4 +1,4 @@
-import { Badge, Card, Flex, Heading, ScrollArea, Text } from "@radix-ui/themes";
+import { Badge, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { Link } from "react-router";
 import type { ActivityEntryDto } from "../../../src/modules/activity/model";
 import { RelativeTime } from "../../components/ui/relative-time";
@@ -13,7 +13,7 @@ export function ActivityStream({ entries, live }: { entries: ActivityEntryDto[];
           Live Activity Stream
         </Heading>
         <Flex align="center" gap="3">
-          <Badge color={live ? "green" : "gray"} variant="soft" data-testid="stream-badge">
+          <Badge color={live ? "green" : "gray"} variant="soft" highContrast data-testid="stream-badge">
             <span className={`mc-dot ${live ? "mc-dot-live" : "mc-dot-gray"}`} aria-hidden />
             {live ? "Live" : "Offline"}
           </Badge>
@@ -27,7 +27,7 @@ export function ActivityStream({ entries, live }: { entries: ActivityEntryDto[];
           Quiet so far. Launch the system or run a comparison and things start happening here.
         </Text>
       ) : (
-        <ScrollArea type="auto" scrollbars="vertical" style={{ maxHeight: 420 }}>
+        <div className="mc-stream-scroll" tabIndex={0} role="region" aria-label="Recent activity">
           <ol className="mc-stream-list" aria-labelledby="mc-stream-title" aria-live="polite" data-testid="activity-stream">
             {entries.map((e) => (
               <li key={e.id} className="mc-stream-item" data-status={e.status}>
@@ -45,7 +45,7 @@ export function ActivityStream({ entries, live }: { entries: ActivityEntryDto[];
                       <Badge size="1" variant="outline" color="gray">
                         {e.agentName ?? "System"}
                       </Badge>
-                      <Badge size="1" variant="soft" color={ACTIVITY_STATUS_TONE[e.status] ?? "gray"}>
+                      <Badge size="1" variant="soft" highContrast color={ACTIVITY_STATUS_TONE[e.status] ?? "gray"}>
                         {e.status}
                       </Badge>
                     </Flex>
@@ -57,7 +57,7 @@ export function ActivityStream({ entries, live }: { entries: ActivityEntryDto[];
               </li>
             ))}
           </ol>
-        </ScrollArea>
+        </div>
       )}
     </Card>
   );

@@ -19,7 +19,7 @@ function AgentCard({ agent }: { agent: AgentDto }) {
               {AGENT_TYPE_LABELS[agent.type] ?? agent.type}
             </Text>
           </Flex>
-          <Badge color={status.tone} variant="soft" data-testid="agent-status">
+          <Badge color={status.tone} variant="soft" highContrast data-testid="agent-status">
             <span className={`mc-dot mc-dot-${status.tone}`} aria-hidden />
             {status.label}
           </Badge>
@@ -59,7 +59,7 @@ export function AgentHealth({ agents, systemActive }: { agents: AgentDto[]; syst
         <Heading as="h2" size="4" id="mc-agents-title">
           AI Agent Health
         </Heading>
-        <Badge size="2" color={systemActive ? "green" : "gray"} variant="soft" data-testid="agents-header-badge">
+        <Badge size="2" color={systemActive ? "green" : "gray"} variant="soft" highContrast data-testid="agents-header-badge">
           {systemActive ? `${running} Active` : "System Offline"}
         </Badge>
       </Flex>

@@ -126,7 +126,7 @@ function hero(t: DesignTokens, v: VariantLabel, name: string): GeneratedSpec {
     tag: "div",
     attrs: { "aria-label": "Product preview", role: "img" },
     style: {
-      flex: 1,
+      flex: "1 1 280px",
       minHeight: 280,
       borderRadius: t.radius * 2,
       background: `linear-gradient(135deg, ${t.primary}, ${t.surface})`,
@@ -149,6 +149,7 @@ function hero(t: DesignTokens, v: VariantLabel, name: string): GeneratedSpec {
         style: {
           display: "flex",
           flexDirection: centered ? "column" : "row",
+          flexWrap: "wrap",
           alignItems: "center",
           gap: t.space * 3,
           padding: `${t.space * 5}px ${t.space * 3}px`,
@@ -261,6 +262,7 @@ function navbar(t: DesignTokens, v: VariantLabel, name: string): GeneratedSpec {
           display: "flex",
           alignItems: "center",
           justifyContent: "space-between",
+          flexWrap: "wrap",
           gap: t.space,
           padding: `${t.space}px ${t.space * 2}px`,
           background: t.background,
@@ -271,7 +273,7 @@ function navbar(t: DesignTokens, v: VariantLabel, name: string): GeneratedSpec {
           { tag: "strong", style: { fontSize: 18, color: t.text }, children: [{ prop: "brand" }] },
           {
             tag: "div",
-            style: { display: "flex", alignItems: "center", gap: t.space * 1.5 },
+            style: { display: "flex", alignItems: "center", flexWrap: "wrap", gap: t.space * 1.5 },
             children: [
               link("Product"),
               link("Pricing"),

@@ -23,7 +23,7 @@ export function AdminHeader({ systemActive, health, refreshing, onRefresh }: Pro
             {systemActive ? "System Active" : "System Offline"}
           </Badge>
           {health ? (
-            <Badge color={healthColor(health)} variant="solid" size="2" data-testid="health-badge">
+            <Badge color={healthColor(health)} variant="soft" highContrast size="2" data-testid="health-badge">
               {health}
             </Badge>
           ) : (

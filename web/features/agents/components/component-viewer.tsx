@@ -43,14 +43,14 @@ export function ComponentViewer({ component: c }: { component: ComponentDto }) {
               </Code>
             </Heading>
             <Flex gap="2" wrap="wrap" align="center">
-              <Badge variant="soft">{c.kindLabel}</Badge>
+              <Badge variant="soft" highContrast>{c.kindLabel}</Badge>
               <Badge variant="outline" color="gray">
                 Variant {c.variant} · {c.style}
               </Badge>
-              <Badge variant="soft" color={c.sourceKind === "default" ? "amber" : "blue"}>
+              <Badge variant="soft" highContrast color={c.sourceKind === "default" ? "amber" : "blue"}>
                 {c.sourceKind === "default" ? c.sourceLabel : `Tokens from ${c.sourceLabel}`}
               </Badge>
-              <Badge variant="soft" color={c.compiled ? "green" : "red"}>
+              <Badge variant="soft" highContrast color={c.compiled ? "green" : "red"}>
                 {c.compiled ? "Compiles" : "Does not compile"}
               </Badge>
               <Text size="1" color="gray">

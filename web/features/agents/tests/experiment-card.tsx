@@ -10,13 +10,13 @@ const interval = (i: [number, number] | null) => (i ? `${signed(i[0])} to ${sign
 function TrafficBadge({ t }: { t: ExperimentDto }) {
   if (t.traffic === "simulated")
     return (
-      <Badge color="amber" variant="soft" data-testid="simulated-badge">
+      <Badge color="amber" variant="soft" highContrast data-testid="simulated-badge">
         Simulated traffic
       </Badge>
     );
   if (t.traffic === "real")
     return (
-      <Badge color="blue" variant="soft">
+      <Badge color="blue" variant="soft" highContrast>
         Real traffic
       </Badge>
     );
@@ -48,7 +48,7 @@ function PredictionLine({ t }: { t: ExperimentDto }) {
       <Text size="2">
         InsightOracle predicted <strong>variant {p.label}</strong> ({Math.round(p.probability * 100)}% sure) before any result.
       </Text>
-      <Badge color={outcome.color} variant="soft">
+      <Badge color={outcome.color} variant="soft" highContrast>
         {outcome.label}
       </Badge>
     </Flex>
@@ -92,7 +92,7 @@ export function ExperimentCard({ test: t }: { test: ExperimentDto }) {
               </Badge>
               <TrafficBadge t={t} />
               {t.status === "completed" && (
-                <Badge color={winner ? "violet" : "gray"} variant="soft">
+                <Badge color={winner ? "violet" : "gray"} variant="soft" highContrast>
                   {winner ? `Winner: variant ${winner}` : "No significant difference"}
                 </Badge>
               )}

@@ -26,18 +26,18 @@ function Direction({ trend }: { trend: TrendDto }) {
   const detail = `${Math.round(b.earlyShare * 100)}% of ${b.earlyN} earlier captures → ${Math.round(b.lateShare * 100)}% of ${b.lateN} recent ones`;
   if (trend.direction === "rising")
     return (
-      <Badge color="green" variant="soft" title={detail}>
+      <Badge color="green" variant="soft" highContrast title={detail}>
         <ArrowUpIcon aria-hidden /> Rising
       </Badge>
     );
   if (trend.direction === "falling")
     return (
-      <Badge color="red" variant="soft" title={detail}>
+      <Badge color="red" variant="soft" highContrast title={detail}>
         <ArrowDownIcon aria-hidden /> Falling
       </Badge>
     );
   return (
-    <Badge color="gray" variant="soft" title={detail}>
+    <Badge color="gray" variant="soft" highContrast title={detail}>
       <ArrowRightIcon aria-hidden /> Steady
     </Badge>
   );

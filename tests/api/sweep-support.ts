@@ -1,0 +1,126 @@
+// A populated app for the route sweeps: one user ("alice") owns one of every kind of row the API
+// hands out by id (comparison, targets, snapshots with real PNGs, diffs, findings, activity,
+// generated components, an A/B test), a second admin owns an API key, and a backup exists.
+// Every private value of alice's is also collected so list answers can be scanned for leaks.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AgentEngine } from "../../src/modules/agents/engine/engine";
+import { makeTestApp } from "../support/app";
+import { fakeEngine } from "./comparisons-support";
+
+/** Unique enough that finding it in another user's answer can only mean a leak. */
+export const MARKER = "alice-private-q7x9";
+
+export const routeKey = (method: string, path: string) => `${method} ${path.replace(/(.)\/$/, "$1")}`;
+
+/** Routes the sweeps leave alone: the SSR catch-all and static files (no data behind them). */
+export const NOT_API = new Set(["GET /*", "GET /favicon.svg", "GET /favicon.ico"]);
+
+export async function sweepWorld() {
+  const dataDir = mkdtempSync(join(tmpdir(), "di-sweep-"));
+  const fake = fakeEngine();
+  // Progress and activity go through the app's real hub and activity log, as in production.
+  delete fake.engine.publish;
+  delete fake.engine.recordActivity;
+  const t = makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" }, comparisonEngine: fake.engine });
+  const root = await t.signup(`root-${MARKER}@example.com`); // first account: admin
+  const alice = await t.signup(`alice-${MARKER}@example.com`);
+  const bob = await t.signup();
+  const carol = await t.signup(); // promoted below: a second admin
+  const h = {
+    root: t.auth(root.token),
+    alice: t.auth(alice.token),
+    bob: t.auth(bob.token),
+    carol: t.auth(carol.token),
+  };
+  const promoted = await t.call("PATCH", `/api/admin/users/${carol.user.id}`, { headers: h.root, body: { role: "admin" } });
+  if (promoted.status !== 200) throw new Error(`promote failed: ${promoted.text}`);
+
+  // Alice's comparison, run to completion by the fake engine (real PNGs on disk).
+  const mk = async (name: string) => {
+    const c = await t.call("POST", "/api/comparisons", { headers: h.alice, body: { name, description: `${MARKER} notes` } });
+    if (c.status !== 201) throw new Error(`create failed: ${c.text}`);
+    const targets: string[] = [];
+    for (const [i, label] of ["Ours", "Theirs"].entries()) {
+      const r = await t.call("POST", `/api/comparisons/${c.json.id}/targets`, {
+        headers: h.alice,
+        body: { url: `http://127.0.0.1:9/${MARKER}/${name.length}-${i}`, label: `${label} ${MARKER}` },
+      });
+      if (r.status !== 201) throw new Error(`add target failed: ${r.text}`);
+      targets.push(r.json.id);
+    }
+    return { id: c.json.id as string, targets };
+  };
+  const main = await mk(`Run ${MARKER}`);
+  const started = await t.call("POST", `/api/comparisons/${main.id}/start`, { headers: h.alice });
+  if (started.status !== 202) throw new Error(`start failed: ${started.text}`);
+  await t.services.comparisons.whenIdle();
+  const snapshots = (await t.call("GET", `/api/comparisons/${main.id}/snapshots`, { headers: h.alice })).json as { id: string }[];
+  const diffs = (await t.call("GET", `/api/comparisons/${main.id}/diffs`, { headers: h.alice })).json as { id: string }[];
+  const findings = (await t.call("GET", `/api/comparisons/${main.id}/findings`, { headers: h.alice })).json as { id: string }[];
+  if (snapshots.length < 2 || diffs.length < 1) throw new Error("the fake run left no snapshots or diffs");
+
+  // The agents turn alice's capture into her own components, an A/B test and trends.
+  const agents = new AgentEngine({ db: t.db, emit: () => {}, log: () => {} });
+  agents.trendHunter.run();
+  agents.designNinja.run();
+  agents.designNinja.run();
+  agents.testCommander.run();
+  const components = (await t.call("GET", "/api/components?limit=100", { headers: h.alice })).json as { id: string }[];
+  const tests = (await t.call("GET", "/api/tests?limit=100", { headers: h.alice })).json as { id: string; ingestKey?: string }[];
+  const ownedComponents = components.filter((c) => t.db.query("SELECT 1 FROM components WHERE id = ? AND owner_id = ?").get(c.id, alice.user.id));
+  const ownedTests = tests.filter((x) => t.db.query("SELECT 1 FROM experiments WHERE id = ? AND owner_id = ?").get(x.id, alice.user.id));
+  if (!ownedComponents.length || !ownedTests.length) throw new Error("the agents made nothing of alice's own");
+
+  // Carol's own API key (admins see and revoke only their own) and a backup.
+  const key = await t.call("POST", "/api/admin/api-keys", { headers: h.carol, body: { name: `key ${MARKER}` } });
+  if (key.status !== 201) throw new Error(`key failed: ${key.text}`);
+  const backup = await t.call("POST", "/api/admin/backups", { headers: h.root });
+  if (backup.status !== 201) throw new Error(`backup failed: ${backup.text}`);
+
+  const ids = {
+    comparison: main.id,
+    targets: main.targets,
+    snapshot: snapshots[0]!.id,
+    component: ownedComponents[0]!.id,
+    test: ownedTests[0]!.id,
+    apiKey: key.json.apiKey.id as string,
+    backup: backup.json.backup.name as string,
+  };
+
+  /** Values only alice (or carol, for her key) should ever get back. */
+  const secrets = [
+    MARKER,
+    main.id,
+    ...main.targets,
+    ...snapshots.map((s) => s.id),
+    ...diffs.map((d) => d.id),
+    ...findings.map((f) => f.id),
+    ...ownedComponents.map((c) => c.id),
+    ...ownedTests.flatMap((x) => [x.id, x.ingestKey ?? x.id]),
+    ids.apiKey,
+    key.json.key as string,
+  ];
+
+  return {
+    t,
+    fake,
+    dataDir,
+    root,
+    alice,
+    bob,
+    carol,
+    h,
+    ids,
+    secrets,
+    /** A fresh comparison of alice's with two targets (for routes that change or delete it). */
+    freshComparison: () => mk(`Spare ${MARKER}`),
+    async close() {
+      await t.services.comparisons.whenIdle();
+      await t.services.system.shutdown();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+export type SweepWorld = Awaited<ReturnType<typeof sweepWorld>>;

@@ -1,0 +1,192 @@
+// Shared pieces of the fault tests: a tiny JSON client for the real server, polling, and process
+// bookkeeping scoped to ONE server's process tree (other people's Chromium on this host is never touched).
+import { readdirSync, readFileSync } from "node:fs";
+
+export const CAPTURE_MARKER = "--design-intel-capture=";
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  json: any;
+  text: string;
+}
+
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  opts: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.body !== undefined) headers["content-type"] = "application/json";
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const res = await fetch(base + path, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
+  const text = await res.text();
+  let json: any = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, headers: res.headers, json, text };
+}
+
+export async function signup(base: string, email = `fault-${crypto.randomUUID()}@example.com`) {
+  const r = await call(base, "POST", "/api/auth/signup", { body: { email, password: "correct-horse-battery" } });
+  if (r.status !== 201) throw new Error(`signup failed: ${r.status} ${r.text}`);
+  return { token: r.json.accessToken as string, cookie: (r.headers.get("set-cookie") ?? "").split(";")[0]!, email };
+}
+
+export async function login(base: string, email: string) {
+  const r = await call(base, "POST", "/api/auth/login", { body: { email, password: "correct-horse-battery" } });
+  if (r.status !== 200) throw new Error(`login failed: ${r.status} ${r.text}`);
+  return { token: r.json.accessToken as string, cookie: (r.headers.get("set-cookie") ?? "").split(";")[0]! };
+}
+
+/** Creates a comparison with the given sites and returns its id. */
+export async function comparisonWith(base: string, token: string, name: string, sites: [url: string, label: string][]) {
+  const c = await call(base, "POST", "/api/comparisons", { body: { name }, token });
+  if (c.status !== 201) throw new Error(`create failed: ${c.status} ${c.text}`);
+  for (const [url, label] of sites) {
+    const t = await call(base, "POST", `/api/comparisons/${c.json.id}/targets`, { body: { url, label }, token });
+    if (t.status !== 201) throw new Error(`add target failed: ${t.status} ${t.text}`);
+  }
+  return c.json.id as string;
+}
+
+export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 60_000, everyMs = 150): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(everyMs);
+  }
+}
+
+/** Waits until the comparison leaves 'running' and returns it. */
+export function settled(base: string, token: string, id: string, timeoutMs = 90_000) {
+  return waitFor(
+    `comparison ${id} to settle`,
+    async () => {
+      const r = await call(base, "GET", `/api/comparisons/${id}`, { token });
+      return r.status === 200 && r.json.status !== "running" ? r.json : null;
+    },
+    timeoutMs,
+    250,
+  );
+}
+
+// ---- processes ------------------------------------------------------------------------------------
+
+function cmdline(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+  } catch {
+    return [];
+  }
+}
+
+function parentOf(pid: number): number | null {
+  try {
+    // Field 4 of /proc/PID/stat, after the parenthesised command (which may itself hold spaces).
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** Every live process below `root` in the process tree. */
+export function descendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    const ppid = parentOf(pid);
+    if (ppid === null) continue;
+    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  }
+  const out: number[] = [];
+  const stack = [root];
+  while (stack.length) {
+    for (const c of children.get(stack.pop()!) ?? []) {
+      out.push(c);
+      stack.push(c);
+    }
+  }
+  return out;
+}
+
+/** The capture Chromium processes (browser and its helpers) started by this server process. */
+export function captureChromium(serverPid: number): number[] {
+  return descendants(serverPid).filter((pid) => cmdline(pid).some((a) => a.startsWith(CAPTURE_MARKER)));
+}
+
+/** Main browser processes only (the ones without --type=). */
+export function captureBrowsers(serverPid: number): number[] {
+  return captureChromium(serverPid).filter((pid) => !cmdline(pid).some((a) => a.startsWith("--type=")));
+}
+
+/** Still alive and still one of ours (pids get recycled). */
+export function aliveCapture(pids: number[]): number[] {
+  return pids.filter((pid) => cmdline(pid).some((a) => a.startsWith(CAPTURE_MARKER)));
+}
+
+export function killAll(pids: number[], signal: NodeJS.Signals = "SIGKILL") {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+// ---- a site the test holds back ---------------------------------------------------------------
+
+export interface GateSite {
+  url: string;
+  /** Requests that reached the page. */
+  hits(): number;
+  /** From now on the page answers at once (held requests too). */
+  open(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * One page that does not answer until the test opens the gate. Unlike a fixed delay, the run is
+ * surely mid-capture while the gate is shut, and the re-run after it opens is quick.
+ */
+export function startGateSite(): GateSite {
+  let hits = 0;
+  let release!: () => void;
+  const opened = new Promise<void>((r) => (release = r));
+  const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Gatehouse</title></head>
+<body style="font-family:sans-serif;background:#fef3c7;color:#78350f;padding:3rem"><h1>Gatehouse</h1>
+<p>This page waits for the test to let it through.</p><a href="#more" style="background:#b45309;color:#fff;padding:.6rem 1rem">Enter</a></body></html>`;
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    idleTimeout: 0,
+    async fetch(req) {
+      if (new URL(req.url).pathname !== "/") return new Response("not here", { status: 404 });
+      hits++;
+      await opened;
+      return new Response(page, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+    },
+  });
+  return {
+    url: `http://127.0.0.1:${server.port}/`,
+    hits: () => hits,
+    open: () => release(),
+    close: async () => {
+      release();
+      await server.stop(true);
+    },
+  };
+}

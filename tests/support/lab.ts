@@ -1,0 +1,110 @@
+// Shared by the screens and accessibility suites: one real server, fixture sites, an admin with a
+// completed comparison, and helpers to open a page in a given theme and wait until it hydrated.
+import { join } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchBrowser } from "./browser";
+import { startFixtureServer, type FixtureServer } from "./fixture-server";
+import { startServer, type RunningServer } from "./server";
+
+export type ThemeName = "light" | "dark";
+
+export const AXE_PATH = join(import.meta.dir, "../../node_modules/axe-core/axe.min.js");
+export const PASSWORD = "correct-horse-battery";
+
+export interface Account {
+  email: string;
+  token: string;
+  /** "name=value" of the refresh cookie. */
+  cookie: string;
+}
+
+export interface Lab {
+  server: RunningServer;
+  sites: FixtureServer;
+  browser: Browser;
+  api<T = unknown>(account: Account, method: string, path: string, body?: unknown): Promise<T>;
+  signup(email: string): Promise<Account>;
+  /** A context signed in as `account` (refresh cookie set), or signed out without one. */
+  context(account?: Account): Promise<BrowserContext>;
+  close(): Promise<void>;
+}
+
+export async function startLab(): Promise<Lab> {
+  const sites = startFixtureServer();
+  const server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1" } });
+  const browser = await launchBrowser();
+
+  async function api<T>(account: Account, method: string, path: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${account.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return (res.status === 204 ? undefined : await res.json()) as T;
+  }
+
+  async function signup(email: string): Promise<Account> {
+    const res = await fetch(`${server.url}/api/auth/signup`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
+    if (res.status !== 201) throw new Error(`signup ${email}: ${res.status} ${await res.text()}`);
+    const { accessToken } = (await res.json()) as { accessToken: string };
+    return { email, token: accessToken, cookie: (res.headers.get("set-cookie") ?? "").split(";")[0]! };
+  }
+
+  async function context(account?: Account): Promise<BrowserContext> {
+    // axe is injected as an inline script, which the page's nonce'd CSP would (rightly) refuse.
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
+    if (account) {
+      const eq = account.cookie.indexOf("=");
+      await ctx.addCookies([
+        { name: account.cookie.slice(0, eq), value: account.cookie.slice(eq + 1), url: server.url, httpOnly: true, sameSite: "Strict" },
+      ]);
+    }
+    return ctx;
+  }
+
+  return {
+    server,
+    sites,
+    browser,
+    api,
+    signup,
+    context,
+    async close() {
+      await browser.close().catch(() => {});
+      await server.stop();
+      await sites.close();
+    },
+  };
+}
+
+/** Creates a comparison of two fixture sites, runs it for real and waits until it completed. */
+export async function completedComparison(lab: Lab, owner: Account, name = "Orbit vs Orbit Edited"): Promise<string> {
+  const c = await lab.api<{ id: string }>(owner, "POST", "/api/comparisons", { name, description: "Fixture sites on 127.0.0.1" });
+  await lab.api(owner, "POST", `/api/comparisons/${c.id}/targets`, { url: lab.sites.url("/alpha/"), label: "Orbit" });
+  await lab.api(owner, "POST", `/api/comparisons/${c.id}/targets`, { url: lab.sites.url("/alpha-edited/"), label: "Orbit Edited" });
+  await lab.api(owner, "POST", `/api/comparisons/${c.id}/start`);
+  for (;;) {
+    const { status } = await lab.api<{ status: string }>(owner, "GET", `/api/comparisons/${c.id}`);
+    if (status === "completed") return c.id;
+    if (status === "failed") throw new Error("fixture comparison failed");
+    await Bun.sleep(250);
+  }
+}
+
+/** Opens `path` in `theme` and waits for the client to take over the server-rendered page. */
+export async function open(page: Page, url: string, theme: ThemeName): Promise<void> {
+  await page.emulateMedia({ colorScheme: theme });
+  await page.goto(url, { waitUntil: "load" });
+  await page.waitForFunction(() => {
+    const root = document.getElementById("root");
+    return !!root && Object.keys(root).some((k) => k.startsWith("__reactContainer"));
+  });
+  await page.waitForLoadState("networkidle");
+  const applied = await page.evaluate(() => (document.documentElement.classList.contains("dark") ? "dark" : "light"));
+  if (applied !== theme) throw new Error(`${url}: expected the ${theme} theme, got ${applied}`);
+}
