@@ -69,7 +69,7 @@ describe("command palette", () => {
   test("lists navigation and action commands with listbox semantics", () => {
     setup();
     press("k", { ctrlKey: true });
-    expect(optionLabels()).toEqual(["Dashboard", "Compare Websites", "Trends", "Analytics", "Activity", "New Comparison", "Settings"]);
+    expect(optionLabels()).toEqual(["Dashboard", "Compare Websites", "Trends", "Analytics", "Activity", "A/B Tests", "Generated Components", "New Comparison", "Settings"]);
     expect(input().getAttribute("aria-controls")).toBe(screen().getByRole("listbox").id);
     expect(screen().getByRole("group", { name: "Navigation" })).toBeTruthy();
     expect(screen().getByRole("group", { name: "Actions" })).toBeTruthy();
@@ -164,6 +164,6 @@ describe("command palette", () => {
     act(() => void fireEvent.keyDown(input(), { key: "Escape" }));
     press("k", { ctrlKey: true });
     expect(input().value).toBe("");
-    expect(screen().queryAllByRole("option").length).toBe(7);
+    expect(screen().queryAllByRole("option").length).toBe(9);
   });
 });

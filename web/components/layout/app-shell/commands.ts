@@ -1,4 +1,4 @@
-import { CounterClockwiseClockIcon, GearIcon, PlusIcon } from "@radix-ui/react-icons";
+import { CodeIcon, CounterClockwiseClockIcon, GearIcon, MixIcon, PlusIcon } from "@radix-ui/react-icons";
 import type { ComponentType } from "react";
 import { NAV_ITEMS } from "./nav-items";
 
@@ -32,6 +32,22 @@ export const BASE_COMMANDS: readonly PaletteCommand[] = [
     shortcut: item.shortcut,
     icon: item.icon,
   })),
+  {
+    id: "nav-tests",
+    label: "A/B Tests",
+    description: "TestCommander's experiments and their statistics",
+    category: "Navigation",
+    to: "/tests",
+    icon: MixIcon,
+  },
+  {
+    id: "nav-generate",
+    label: "Generated Components",
+    description: "DesignNinja's components: preview, copy, download",
+    category: "Navigation",
+    to: "/generate",
+    icon: CodeIcon,
+  },
   {
     id: "action-new-comparison",
     label: "New Comparison",
