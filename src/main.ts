@@ -35,6 +35,8 @@ function boot() {
     allowPrivate: env.ALLOW_PRIVATE_TARGETS,
     navigationTimeoutMs: env.CAPTURE_NAV_TIMEOUT_MS,
     totalTimeoutMs: env.CAPTURE_TOTAL_TIMEOUT_MS,
+    // Browsers launch with the server, so the first analysis doesn't wait for them.
+    warm: true,
   });
   const analyser = createAnalyser();
   const deps = {

@@ -3,6 +3,7 @@ import { HttpError, jsonError } from "./errors";
 import { clientIpPlugin } from "./client-ip";
 import type { RequestMetrics } from "./request-metrics";
 import { securityHeaders } from "./security-headers";
+import { isStorageError, STORAGE_RETRY_AFTER_SECONDS, STORAGE_UNAVAILABLE_MESSAGE } from "./storage-errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /**
@@ -66,7 +67,11 @@ export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, er
       else if (code === "NOT_FOUND") res = jsonError(404, `No route for ${request.method} ${path}`);
       else if (code === "PARSE") res = jsonError(400, "Malformed request body");
       else if (code === "VALIDATION") res = jsonError(400, "Invalid request");
-      else {
+      else if (isStorageError(error)) {
+        // The write was rolled back (a transaction, or one atomic statement); the client may retry.
+        opts.log?.(`storage unavailable on ${request.method} ${path}`, (error as Error).message);
+        res = jsonError(503, STORAGE_UNAVAILABLE_MESSAGE, {}, { "retry-after": String(STORAGE_RETRY_AFTER_SECONDS) });
+      } else {
         opts.log?.(`unhandled error on ${request.method} ${path}`, error);
         res = jsonError(500, "Something went wrong on our side");
       }

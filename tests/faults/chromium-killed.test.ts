@@ -1,7 +1,6 @@
 // Chromium dies under a running analysis (OOM killer, a crash). Only this server's browsers are
 // killed: they are found below the server's pid in /proc, never by name across the host.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
 import { startServer, type RunningServer } from "../support/server";
 import {
   aliveCapture,
@@ -17,13 +16,15 @@ import {
   type GateSite,
 } from "./support";
 
-let sites: FixtureServer;
+let orbit: GateSite;
+let ember: GateSite;
 let gate: GateSite;
 let server: RunningServer;
 const seen: number[] = [];
 
 beforeAll(async () => {
-  sites = startFixtureServer();
+  orbit = startGateSite({ open: true, title: "Orbit", background: "#e0e7ff" });
+  ember = startGateSite({ open: true, title: "Ember", background: "#ffedd5" });
   gate = startGateSite();
   server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1", CAPTURE_CONCURRENCY: "2" } });
 });
@@ -31,15 +32,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   killAll(aliveCapture(seen));
-  await gate?.close();
-  await sites?.close();
+  for (const site of [orbit, ember, gate]) await site?.close();
 });
 
 test("killing the browsers mid-capture fails that page with a reason; the run settles; the next run succeeds", async () => {
   const user = await signup(server.url);
   const id = await comparisonWith(server.url, user.token, "Browser down", [
-    [sites.url("/alpha/"), "Orbit"],
-    [sites.url("/beta/"), "Ember"],
+    [orbit.url, "Orbit"],
+    [ember.url, "Ember"],
     [gate.url, "Gatehouse"],
   ]);
   expect((await call(server.url, "POST", `/api/comparisons/${id}/start`, { token: user.token })).status).toBe(202);

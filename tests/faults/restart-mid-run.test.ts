@@ -2,6 +2,7 @@
 // restart on the same DATA_DIR nothing is left 'running' or 'capturing', the reason is in the API
 // and on the page, and starting the analysis again completes. A gated page keeps the run busy: the
 // kill comes once Chromium is known to be waiting on it, and the gate opens for the re-run.
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -52,13 +53,17 @@ async function interruptAndRestart(signal: "SIGKILL" | "SIGTERM") {
   expect(browsers.length).toBeGreaterThan(0);
   strays.push(...browsers);
 
-  const t0 = Date.now();
   first.proc.kill(signal);
   const code = await first.proc.exited;
-  console.log(`[restart] ${signal} took ${Date.now() - t0} ms to end the server`);
   if (signal === "SIGTERM") expect(code).toBe(0);
   // Playwright drives Chromium over a pipe: once the server is gone the browsers must go too.
   await waitFor("the server's Chromium to exit", async () => aliveCapture(browsers).length === 0, 15_000, 100);
+
+  // Who ended the run: a graceful stop does it on the way out; after SIGKILL, boot recovery has to.
+  const db = new Database(join(dataDir, "design-intel.db"), { readonly: true });
+  const row = db.query<{ status: string; error: string | null }, [string]>("SELECT status, error FROM comparisons WHERE id = ?").get(id);
+  db.close();
+  expect(row).toEqual(signal === "SIGTERM" ? { status: "failed", error: INTERRUPTED_REASON } : { status: "running", error: null });
 
   gate.open();
   const second = await startServer({ dataDir, env });

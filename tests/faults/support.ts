@@ -159,16 +159,19 @@ export interface GateSite {
 }
 
 /**
- * One page that does not answer until the test opens the gate. Unlike a fixed delay, the run is
- * surely mid-capture while the gate is shut, and the re-run after it opens is quick.
+ * One small page that does not answer until the test opens the gate. Unlike a fixed delay, the run
+ * is surely mid-capture while the gate is shut, and the re-run after it opens is quick. Open from
+ * the start, it is simply a light site to compare (cheaper to capture than the fixture sites).
  */
-export function startGateSite(): GateSite {
+export function startGateSite(opts: { open?: boolean; title?: string; background?: string } = {}): GateSite {
   let hits = 0;
   let release!: () => void;
   const opened = new Promise<void>((r) => (release = r));
-  const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Gatehouse</title></head>
-<body style="font-family:sans-serif;background:#fef3c7;color:#78350f;padding:3rem"><h1>Gatehouse</h1>
-<p>This page waits for the test to let it through.</p><a href="#more" style="background:#b45309;color:#fff;padding:.6rem 1rem">Enter</a></body></html>`;
+  if (opts.open) release();
+  const title = Bun.escapeHTML(opts.title ?? "Gatehouse");
+  const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>
+<body style="font-family:sans-serif;background:${opts.background ?? "#fef3c7"};color:#1f2937;padding:3rem"><h1>${title}</h1>
+<p>A small page the fault tests can hold back or let through.</p><a href="#more" style="background:#b45309;color:#fff;padding:.6rem 1rem">Enter</a></body></html>`;
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,

@@ -48,6 +48,7 @@ class SilentSocket {
 
 beforeEach(() => {
   useToasts.setState({ current: null });
+  useAuth.setState({ status: "unauthenticated", user: null, accessToken: null });
 });
 afterEach(async () => {
   restore();
@@ -83,7 +84,7 @@ describe("§2 protected wrapper", () => {
 });
 
 describe("§2 dashboard", () => {
-  const metrics: MetricsDto = { totalTrends: 4, totalComponents: 9, activeTests: 1, averageAccuracy: 0.8765, decidedPredictions: 8, correctPredictions: 7 };
+  const metrics: MetricsDto = { totalTrends: 4, totalComponents: 9, activeTests: 1, averageAccuracy: 87.66, decidedPredictions: 8, correctPredictions: 7 };
 
   test("the four KPI cards carry the spec's labels", () => {
     ui(<KpiCards metrics={metrics} />);

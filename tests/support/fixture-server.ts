@@ -13,6 +13,8 @@ export interface FixtureServer {
   url(path: string): string;
   /** How many requests reached a path (pathname only). */
   hits(path: string): number;
+  /** The query strings of every request that reached a path, in arrival order. */
+  queries(path: string): string[];
   close(): Promise<void>;
 }
 
@@ -206,6 +208,7 @@ try { navigator.serviceWorker && navigator.serviceWorker.register("/_special/sw.
 
 export function startFixtureServer(root = SITES_DIR): FixtureServer {
   const counts = new Map<string, number>();
+  const searches = new Map<string, string[]>();
   const base = resolve(root);
   let origin = "";
   const server = Bun.serve({
@@ -215,6 +218,7 @@ export function startFixtureServer(root = SITES_DIR): FixtureServer {
     async fetch(req) {
       const url = new URL(req.url);
       counts.set(url.pathname, (counts.get(url.pathname) ?? 0) + 1);
+      searches.set(url.pathname, [...(searches.get(url.pathname) ?? []), url.search]);
       const answer = await special(url, origin);
       if (answer) return answer;
 
@@ -245,6 +249,7 @@ export function startFixtureServer(root = SITES_DIR): FixtureServer {
     port: server.port!,
     url: (path) => `${origin}${path.startsWith("/") ? path : `/${path}`}`,
     hits: (path) => counts.get(path) ?? 0,
+    queries: (path) => [...(searches.get(path) ?? [])],
     close: async () => {
       await server.stop(true);
     },

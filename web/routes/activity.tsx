@@ -2,13 +2,18 @@ import "../features/agents/agents.css";
 import { Badge, Button, Flex, Heading, Select, Table, Text } from "@radix-ui/themes";
 import { useEffect, useState } from "react";
 import { useLoaderData, useSearchParams, type LoaderFunctionArgs } from "react-router";
-import { ACTIVITY_STATUSES, ACTIVITY_TYPES, type ActivityEntryDto } from "../../src/modules/activity/model";
+import type { ActivityEntryDto, ActivityStatus, ActivityType } from "../../src/modules/activity/model";
 import { RelativeTime } from "../components/ui/relative-time";
 import { toast } from "../components/ui/toast";
 import { useLiveRevalidate } from "../features/agents/use-live-revalidate";
 import { LIVE_MESSAGE_TYPES } from "../lib/live-socket";
 import { api } from "../lib/api";
 import { loadJson } from "../lib/loader-context";
+
+// Spelled out here because web/ takes only types from src/: a runtime import shipped zod to the
+// browser, whose eval probe the page's CSP reports. `satisfies` keeps both lists exhaustive.
+const ACTIVITY_TYPES = Object.keys({ trend: 1, component: 1, test: 1, system: 1, comparison: 1 } satisfies Record<ActivityType, 1>) as ActivityType[];
+const ACTIVITY_STATUSES = Object.keys({ success: 1, error: 1, warning: 1, info: 1 } satisfies Record<ActivityStatus, 1>) as ActivityStatus[];
 
 export const handle = { title: "Activity" };
 

@@ -2,6 +2,7 @@ import { Database } from "bun:sqlite";
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { HttpError, notFound, parseInput } from "../../http/errors";
+import { isStorageError } from "../../http/storage-errors";
 import { newId, nowIso } from "../../lib/ids";
 import type { Actor } from "../audit/model";
 import type { AuditService } from "../audit/service";
@@ -88,8 +89,15 @@ export function backupService(deps: { repo: AdminRepository; dataDir: string; ke
       } catch (e) {
         rmSync(tmp, { force: true });
         const error = e instanceof Error ? e.message : String(e);
-        deps.repo.putSetting(LAST_KEY, { at: nowIso(now()), ok: false, error } satisfies LastAttempt, nowIso(now()));
-        deps.audit.recordBy(actor, "admin.backup_failed", null, { error });
+        try {
+          deps.repo.putSetting(LAST_KEY, { at: nowIso(now()), ok: false, error } satisfies LastAttempt, nowIso(now()));
+          deps.audit.recordBy(actor, "admin.backup_failed", null, { error });
+        } catch (recordError) {
+          // A full disk fails the record too; the answer below still says what happened.
+          if (!isStorageError(recordError)) throw recordError;
+        }
+        // Full or read-only storage passes: the central handler answers 503 with Retry-After.
+        if (isStorageError(e)) throw e;
         throw new HttpError(500, `Backup failed: ${error}`);
       }
       deps.repo.putSetting(LAST_KEY, { at: nowIso(now()), ok: true } satisfies LastAttempt, nowIso(now()));

@@ -33,8 +33,13 @@ export interface CapturePoolOptions {
   maxQueued?: number;
   /** Pages one owner may have waiting. */
   maxQueuedPerOwner?: number;
-  /** A worker idle this long closes its browser to give the memory back. */
+  /** A worker idle this long closes its browser to give the memory back (a warm pool starts a fresh one instead). */
   idleMs?: number;
+  /**
+   * Start every worker and its Chromium now and keep them running, so no capture waits for a
+   * browser launch (~105 MB PSS per idle browser). The server sets it; tests leave it off.
+   */
+  warm?: boolean;
   /** Used by the add-time URL check; tests inject one. */
   resolve?: Resolver;
   log?: (message: string) => void;
@@ -112,6 +117,7 @@ export class CapturePool {
     if (!this.available) {
       this.log(`[capture] ${NO_CHROMIUM_REASON}. Every capture will fail with that reason until one is installed.`);
     }
+    this.topUp();
   }
 
   async submit(ownerId: string, input: CaptureRequestInput, onStage?: (stage: CaptureStageName) => void): Promise<CaptureOutcome> {
@@ -177,6 +183,12 @@ export class CapturePool {
     }
   }
 
+  /** A warm pool keeps all its workers running (and their browsers launched) while idle. */
+  private topUp() {
+    if (!this.options.warm || !this.available || this.closed) return;
+    while (this.slots.filter((s) => !s.closing).length < this.concurrency) this.spawn();
+  }
+
   private spawn(): Slot {
     const worker = spawnWorker("capture");
     const slot: Slot = { worker, pid: null, browser: null, job: null, closing: false };
@@ -223,7 +235,9 @@ export class CapturePool {
     job.resolve(outcome);
     if (!this.closed) {
       slot.idleTimer = setTimeout(() => {
-        if (!slot.job) void this.retire(slot, null);
+        // A warm pool swaps the idle browser for a fresh one: memory a long session left behind
+        // is given back, and the next capture still finds a browser ready.
+        if (!slot.job) void this.retire(slot, null).then(() => this.topUp());
       }, this.idleMs);
       slot.idleTimer.unref?.();
     }

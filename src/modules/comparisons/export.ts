@@ -23,7 +23,12 @@ export function reportFilename(name: string, format: "json" | "html"): string {
   return `${slug}-report.${format}`;
 }
 
-export const renderJsonReport = (report: ComparisonReport): string => JSON.stringify(report, null, 2);
+/**
+ * The same JSON, with <, >, & and the JS line separators as \u escapes: the captured copy is
+ * attacker-written, and no byte of the file should read as markup if anything ever sniffs or embeds it.
+ */
+export const renderJsonReport = (report: ComparisonReport): string =>
+  JSON.stringify(report, null, 2).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 const CSS = `
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1c2024;background:#f9f9fb}

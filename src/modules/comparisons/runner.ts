@@ -2,6 +2,7 @@
 // score each pair, store findings, and settle the status. It talks to the outside world only
 // through the injected engine, so tests drive it with fakes and the app wires the real pool.
 import { writeTx, type Db } from "../../db/connection";
+import { isStorageError, isStorageMessage, STORAGE_UNAVAILABLE_MESSAGE } from "../../http/storage-errors";
 import { newId, nowIso } from "../../lib/ids";
 import type { Audience, LiveMessage } from "../../live/hub";
 import type { Extraction, Finding, SimilarityScores, Viewport } from "../capture/model";
@@ -91,14 +92,16 @@ const reasonOf = (e: unknown) => (e instanceof Error && e.message ? e.message : 
 const isHex = (s: unknown): s is string => typeof s === "string" && /^#[0-9a-f]{6}$/i.test(s);
 const unit = (n: unknown): number | null => (typeof n === "number" && Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : null);
 
+const halted = (run: Run) => run.cancelled || run.ended;
+
 interface Run {
   ownerId: string;
   comparisonId: string;
   name: string;
-  /** Stop writing for this run: its comparison was deleted, or the server is shutting down. */
+  /** Its comparison was deleted: stop writing, and remove what captures deliver late. */
   cancelled: boolean;
-  /** Cancelled by a shutdown, not a delete: its comparison and screenshots stay. */
-  interrupted: boolean;
+  /** Given up (crashed, or the server is shutting down) and failed: stop writing, keep the comparison. */
+  ended: boolean;
   progress: ComparisonProgress;
   done: Promise<void>;
 }
@@ -134,14 +137,14 @@ export function comparisonRunner(deps: RunnerDeps) {
   };
 
   function setStage(run: Run, stage: string) {
-    if (run.cancelled) return;
+    if (halted(run)) return;
     run.progress = { ...run.progress, stage };
     repo.setProgress(run.comparisonId, run.progress.done, run.progress.total, stage, nowIso(now()));
     send(run.ownerId, "COMPARISON_PROGRESS", { comparisonId: run.comparisonId, status: "running", progress: run.progress });
   }
 
   function setTarget(run: Run, targetId: string, status: TargetStatus, error: string | null) {
-    if (run.cancelled) return;
+    if (halted(run)) return;
     repo.setTargetStatus(targetId, status, error);
     send(run.ownerId, "COMPARISON_STATUS", {
       comparisonId: run.comparisonId,
@@ -168,14 +171,15 @@ export function comparisonRunner(deps: RunnerDeps) {
       if (e instanceof Timeout) void work.then((r) => (r.ok ? files.remove(r.screenshotPath) : undefined)).catch(() => {});
       result = { ok: false, reason: reasonOf(e) };
     }
-    if (run.cancelled) {
+    if (halted(run)) {
       if (result.ok) await files.remove(result.screenshotPath).catch(() => {});
       return { reason: "Cancelled" };
     }
     if (!result.ok) {
       // A capture that failed late may have written part of a file.
       await files.remove(path).catch(() => {});
-      return { reason: result.reason || "Capture failed" };
+      // A full or read-only disk is ours to fix, not the website's: say so instead of quoting ENOSPC.
+      return { reason: isStorageMessage(result.reason) ? STORAGE_UNAVAILABLE_MESSAGE : result.reason || "Capture failed" };
     }
 
     let relPath: string;
@@ -191,7 +195,7 @@ export function comparisonRunner(deps: RunnerDeps) {
       await files.remove(absolute).catch(() => {});
       return { reason: "The screenshot could not be saved" };
     }
-    if (run.cancelled) return { reason: "Cancelled" };
+    if (halted(run)) return { reason: "Cancelled" };
     const x = result.extraction;
     const colors = (x.palette?.dominant ?? []).map((p) => p.hex).filter(isHex).map((h) => h.toLowerCase());
     const inserted = writeTx(deps.db, () =>
@@ -226,23 +230,25 @@ export function comparisonRunner(deps: RunnerDeps) {
     }
   }
 
-  async function captureTarget(run: Run, target: TargetRow): Promise<CapturedPage[]> {
-    const outcomes = await Promise.all(
-      RUN_VIEWPORTS.map(async (viewport) => {
-        let outcome: CapturedPage | { reason: string };
-        try {
-          outcome = await capturePage(run, target, viewport);
-        } catch (e) {
-          log(`capture of ${target.id} (${viewport}) failed`, e);
-          outcome = { reason: "Capture failed" };
-        }
-        if (!run.cancelled) {
-          run.progress = { ...run.progress, done: run.progress.done + 1 };
-          setStage(run, `Captured ${run.progress.done} of ${run.progress.total} pages`);
-        }
-        return { viewport, outcome };
-      }),
-    );
+  /** One page, counted in the progress whatever its outcome. */
+  async function captureCounted(run: Run, target: TargetRow, viewport: Viewport): Promise<CapturedPage | { reason: string }> {
+    let outcome: CapturedPage | { reason: string };
+    try {
+      outcome = await capturePage(run, target, viewport);
+    } catch (e) {
+      log(`capture of ${target.id} (${viewport}) failed`, e);
+      outcome = { reason: isStorageError(e) ? STORAGE_UNAVAILABLE_MESSAGE : "Capture failed" };
+    }
+    if (!halted(run)) {
+      run.progress = { ...run.progress, done: run.progress.done + 1 };
+      setStage(run, `Captured ${run.progress.done} of ${run.progress.total} pages`);
+    }
+    return outcome;
+  }
+
+  /** Settles a target's status once its page at every viewport (RUN_VIEWPORTS order) is in. */
+  async function captureTarget(run: Run, target: TargetRow, captures: Promise<CapturedPage | { reason: string }>[]): Promise<CapturedPage[]> {
+    const outcomes = (await Promise.all(captures)).map((outcome, i) => ({ viewport: RUN_VIEWPORTS[i]!, outcome }));
     const pages = outcomes.flatMap((o) => ("reason" in o.outcome ? [] : [o.outcome]));
     if (pages.length > 0) setTarget(run, target.id, "completed", null);
     else {
@@ -256,46 +262,45 @@ export function comparisonRunner(deps: RunnerDeps) {
     return pages;
   }
 
-  async function score(run: Run, targets: TargetRow[], pages: CapturedPage[]): Promise<DiffRow[]> {
+  /** Scores every pair at one viewport. */
+  async function score(run: Run, targets: TargetRow[], pages: CapturedPage[], viewport: Viewport): Promise<DiffRow[]> {
     const diffs: DiffRow[] = [];
     if (!engine.analyser) return diffs;
-    for (const viewport of RUN_VIEWPORTS) {
-      // Targets keep their createdAt order, so pair (first, second) is always scored first.
-      const atViewport = targets.flatMap((t) => pages.filter((p) => p.targetId === t.id && p.viewport === viewport));
-      for (let i = 0; i < atViewport.length; i++) {
-        for (let j = i + 1; j < atViewport.length; j++) {
-          if (run.cancelled) return diffs;
-          const a = atViewport[i]!;
-          const b = atViewport[j]!;
-          setStage(run, `Scoring ${a.label} vs ${b.label} (${viewport})`);
-          try {
-            const s = await withTimeout(
-              Promise.resolve(engine.analyser.scorePair(a.screenshotPath, a.extraction, b.screenshotPath, b.extraction)),
-              scoreTimeoutMs(),
-              "Scoring took too long",
-            );
-            const values = [unit(s.colorSimilarity), unit(s.layoutSimilarity), unit(s.contentSimilarity), unit(s.overallSimilarity)];
-            if (values.some((v) => v === null)) throw new Error(`analyser returned non-numeric scores: ${JSON.stringify(s)}`);
-            const components = Object.fromEntries(
-              Object.entries(s.components ?? {}).filter(([, v]) => typeof v === "number" && Number.isFinite(v)),
-            );
-            diffs.push({
-              id: newId(),
-              comparison_id: run.comparisonId,
-              owner_id: run.ownerId,
-              viewport,
-              target_a_id: a.targetId,
-              target_b_id: b.targetId,
-              color_similarity: values[0]!,
-              layout_similarity: values[1]!,
-              content_similarity: values[2]!,
-              overall_similarity: values[3]!,
-              components: JSON.stringify(components),
-              created_at: nowIso(now()),
-            });
-          } catch (e) {
-            log(`scoring ${a.targetId} vs ${b.targetId} (${viewport}) failed`, e);
-          }
+    // Targets keep their createdAt order, so pair (first, second) is always scored first.
+    const atViewport = targets.flatMap((t) => pages.filter((p) => p.targetId === t.id && p.viewport === viewport));
+    for (let i = 0; i < atViewport.length; i++) {
+      for (let j = i + 1; j < atViewport.length; j++) {
+        if (halted(run)) return diffs;
+        const a = atViewport[i]!;
+        const b = atViewport[j]!;
+        setStage(run, `Scoring ${a.label} vs ${b.label} (${viewport})`);
+        try {
+          const s = await withTimeout(
+            Promise.resolve(engine.analyser.scorePair(a.screenshotPath, a.extraction, b.screenshotPath, b.extraction)),
+            scoreTimeoutMs(),
+            "Scoring took too long",
+          );
+          const values = [unit(s.colorSimilarity), unit(s.layoutSimilarity), unit(s.contentSimilarity), unit(s.overallSimilarity)];
+          if (values.some((v) => v === null)) throw new Error(`analyser returned non-numeric scores: ${JSON.stringify(s)}`);
+          const components = Object.fromEntries(
+            Object.entries(s.components ?? {}).filter(([, v]) => typeof v === "number" && Number.isFinite(v)),
+          );
+          diffs.push({
+            id: newId(),
+            comparison_id: run.comparisonId,
+            owner_id: run.ownerId,
+            viewport,
+            target_a_id: a.targetId,
+            target_b_id: b.targetId,
+            color_similarity: values[0]!,
+            layout_similarity: values[1]!,
+            content_similarity: values[2]!,
+            overall_similarity: values[3]!,
+            components: JSON.stringify(components),
+            created_at: nowIso(now()),
+          });
+        } catch (e) {
+          log(`scoring ${a.targetId} vs ${b.targetId} (${viewport}) failed`, e);
         }
       }
     }
@@ -337,9 +342,11 @@ export function comparisonRunner(deps: RunnerDeps) {
     if (run.cancelled) return false;
     const stage = status === "completed" ? "Completed" : "Failed";
     const ended = writeTx(deps.db, () => {
+      // Only a comparison still running takes this run's results; one failed meanwhile keeps its state.
+      if (!repo.finish(run.comparisonId, status, error, stage, nowIso(now()))) return false;
       if (error) repo.failUnfinishedTargets(run.comparisonId, error);
       repo.replaceResults(run.comparisonId, diffs, found);
-      return repo.finish(run.comparisonId, status, error, stage, nowIso(now()));
+      return true;
     });
     if (!ended) return false;
     run.progress = { ...run.progress, stage };
@@ -347,10 +354,38 @@ export function comparisonRunner(deps: RunnerDeps) {
     return true;
   }
 
+  /**
+   * Fails a crashed run. When the disk is full that write fails too, so it is retried until space
+   * returns (or the run is cancelled): otherwise the comparison would stay 'running' until a restart.
+   */
+  async function settleEventually(run: Run, reason: string) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        settle(run, "failed", reason, [], []);
+        return;
+      } catch (e) {
+        if (!isStorageError(e) || run.cancelled) {
+          log(`could not mark comparison ${run.comparisonId} failed`, e);
+          return;
+        }
+        await Bun.sleep(Math.min(2_000, 250 * 2 ** attempt));
+      }
+    }
+  }
+
   async function execute(run: Run, targets: TargetRow[]) {
+    // Every target at one viewport, then the next: a viewport's pairs are scored (in the analyse
+    // worker) as soon as its pages are in, while the next viewport is still being captured.
+    const captures = RUN_VIEWPORTS.map((viewport) => targets.map((t) => captureCounted(run, t, viewport)));
+    const scoring = RUN_VIEWPORTS.map(async (viewport, v) => {
+      const pages = (await Promise.all(captures[v]!)).flatMap((o) => ("reason" in o ? [] : [o]));
+      return score(run, targets, pages, viewport);
+    });
+    // Awaited once every capture is in; a run that ends early leaves them to stop at halted(run).
+    for (const p of scoring) p.catch((e) => log(`scoring for ${run.comparisonId} failed`, e));
     try {
-      const perTarget = await Promise.all(targets.map((t) => captureTarget(run, t)));
-      if (run.cancelled) return;
+      const perTarget = await Promise.all(targets.map((t, i) => captureTarget(run, t, captures.map((c) => c[i]!))));
+      if (halted(run)) return;
       const pages = perTarget.flat();
       const captured = perTarget.filter((p) => p.length > 0).length;
       if (captured < 2) {
@@ -368,7 +403,7 @@ export function comparisonRunner(deps: RunnerDeps) {
           });
         return;
       }
-      const diffs = await score(run, targets, pages);
+      const diffs = (await Promise.all(scoring)).flat();
       const found = await findings(run, pages);
       if (settle(run, "completed", null, diffs, found))
         activity({
@@ -379,17 +414,15 @@ export function comparisonRunner(deps: RunnerDeps) {
           metadata: { comparisonId: run.comparisonId, captured, targets: targets.length, diffs: diffs.length, findings: found.length },
         });
     } catch (e) {
-      // Whatever went wrong, the run ends: a comparison never stays 'running'.
+      // Whatever went wrong, the run ends: a comparison never stays 'running'. Captures still in
+      // flight must not write for it any more.
       log(`comparison run ${run.comparisonId} crashed`, e);
-      try {
-        settle(run, "failed", "Something went wrong during the analysis — start it again", [], []);
-      } catch (e2) {
-        log(`could not mark comparison ${run.comparisonId} failed`, e2);
-      }
+      run.ended = true;
+      await settleEventually(run, isStorageError(e) ? STORAGE_UNAVAILABLE_MESSAGE : "Something went wrong during the analysis — start it again");
     } finally {
       runs.delete(run.comparisonId);
       // Captures still in flight when the comparison was deleted may have recreated its folder.
-      if (run.cancelled && !run.interrupted) await files.removeComparison(run.ownerId, run.comparisonId).catch(() => {});
+      if (run.cancelled) await files.removeComparison(run.ownerId, run.comparisonId).catch(() => {});
     }
   }
 
@@ -420,7 +453,7 @@ export function comparisonRunner(deps: RunnerDeps) {
     /** Call after the comparison was marked running and its targets capturing (one transaction, in the service). */
     launch(c: { ownerId: string; comparisonId: string; name: string }, targets: TargetRow[]) {
       const total = pagesInRun(targets.length);
-      const run: Run = { ...c, cancelled: false, interrupted: false, progress: { done: 0, total, stage: QUEUED_STAGE }, done: Promise.resolve() };
+      const run: Run = { ...c, cancelled: false, ended: false, progress: { done: 0, total, stage: QUEUED_STAGE }, done: Promise.resolve() };
       runs.set(c.comparisonId, run);
       const status: ComparisonStatus = "running";
       send(c.ownerId, "COMPARISON_STATUS", { comparisonId: c.comparisonId, status, progress: run.progress });
@@ -466,10 +499,15 @@ export function comparisonRunner(deps: RunnerDeps) {
     interruptAll(): number {
       let n = 0;
       for (const run of runs.values()) {
-        if (run.cancelled) continue;
-        run.cancelled = true;
-        run.interrupted = true;
-        if (!failInterrupted({ id: run.comparisonId, ownerId: run.ownerId, name: run.name })) continue;
+        if (halted(run)) continue;
+        run.ended = true;
+        try {
+          if (!failInterrupted({ id: run.comparisonId, ownerId: run.ownerId, name: run.name })) continue;
+        } catch (e) {
+          // The disk may be full; boot recovery fails the run with the same reason next time.
+          log(`could not mark comparison ${run.comparisonId} interrupted`, e);
+          continue;
+        }
         n++;
         send(run.ownerId, "COMPARISON_STATUS", {
           comparisonId: run.comparisonId,

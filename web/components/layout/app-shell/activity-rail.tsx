@@ -31,7 +31,8 @@ export function ActivityRail({ id, items, state, onClose }: ActivityRailProps) {
           <Cross2Icon />
         </IconButton>
       </Flex>
-      <div className="di-rail-body">
+      {/* A scrolling list of plain text: focusable so keyboard users can scroll it too. */}
+      <div className="di-rail-body" tabIndex={0} role="region" aria-label="Activity entries">
         {state === "loading" ? (
           <Flex direction="column" gap="3" aria-busy>
             {[0, 1, 2].map((i) => (

@@ -39,7 +39,7 @@ function NotificationsList({ items, state }: Omit<NotificationsButtonProps, "bad
       </Flex>
     );
   return (
-    <ul className="di-notification-list">
+    <ul className="di-notification-list" tabIndex={0} aria-label="Recent notifications">
       {items.slice(0, SHOWN).map((item) => (
         <li key={item.id}>
           <ActivityEntry item={item} now={now} compact />

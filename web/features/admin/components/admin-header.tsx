@@ -18,7 +18,7 @@ export function AdminHeader({ systemActive, health, refreshing, onRefresh }: Pro
           <Heading as="h1" size="7">
             Super Admin Console
           </Heading>
-          <Badge color={systemActive ? "green" : "gray"} variant="soft" size="2" data-testid="system-badge">
+          <Badge color={systemActive ? "green" : "gray"} variant="soft" highContrast size="2" data-testid="system-badge">
             <span className={systemActive ? "di-pulse-dot" : "di-idle-dot"} aria-hidden="true" />
             {systemActive ? "System Active" : "System Offline"}
           </Badge>

@@ -77,13 +77,13 @@ export function MonitoringTab({ agents, activity, connected }: Props) {
             Quiet in here. Activity shows up as agents and people get to work.
           </Text>
         ) : (
-          <ScrollArea type="auto" scrollbars="vertical" style={{ maxHeight: 360 }}>
+          <ScrollArea type="auto" scrollbars="vertical" style={{ maxHeight: 360 }} tabIndex={0} aria-label="Activity feed">
             <Flex direction="column" gap="2" pr="3" asChild>
               <ul style={PLAIN_LIST}>
                 {activity.map((e) => (
                   <li key={e.id}>
                     <Flex gap="2" align="start">
-                      <Badge color={ENTRY_COLOR[e.status] ?? "gray"} variant="soft" style={{ flexShrink: 0 }}>
+                      <Badge color={ENTRY_COLOR[e.status] ?? "gray"} variant="soft" highContrast style={{ flexShrink: 0 }}>
                         {e.type}
                       </Badge>
                       <Box minWidth="0">

@@ -1,0 +1,102 @@
+// The SSRF canary under every spelling: a captured page (tests/fixtures/sites/hostile/canary.html)
+// reaches for the fixture server's /_special/secret through odd IPv4 spellings, IPv6 forms and
+// local names, each directly and behind a redirect from its own allowed host, over images, frames,
+// stylesheets, prefetch, media, objects, CSS backgrounds, fonts, fetch, XHR, beacons, EventSource,
+// WebSocket, a worker and a service worker. tests/capture/capture-guard.test.ts covers one plain
+// address per channel; this covers the spellings. A control run without the guard shows which
+// spellings really reach the canary, so the guarded run's zero is not vacuous.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { capturePage } from "../../src/modules/capture/capture";
+import { checkHost, systemResolver, type HostVerdict } from "../../src/modules/capture/ssrf";
+import type { CaptureJob } from "../../src/workers/protocol";
+import { launchBrowser } from "../support/browser";
+import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
+
+const SECRET = "/_special/secret";
+let browser: Browser;
+let server: FixtureServer;
+let dir: string;
+
+function job(url: string): CaptureJob {
+  return {
+    jobId: crypto.randomUUID(),
+    url,
+    viewport: "desktop",
+    screenshotPath: join(dir, `${crypto.randomUUID()}.png`),
+    allowPrivate: false,
+    // `load` may never fire with this many refused requests; the capture goes on without it.
+    navigationTimeoutMs: 4_000,
+    totalTimeoutMs: 25_000,
+    maxHeightPx: 2000,
+  };
+}
+
+/** Offline there is no public host: "public.test" stands for one and lives on 127.0.0.1. */
+const guard = async (host: string): Promise<HostVerdict> =>
+  host === "public.test" ? { ok: true, addresses: ["127.0.0.1"] } : checkHost(host, systemResolver);
+/** The control: every host allowed, connecting where it names. */
+const allowAll = async (host: string): Promise<HostVerdict> => ({
+  ok: true,
+  addresses: [host === "public.test" ? "127.0.0.1" : host.replace(/^\[|\]$/g, "")],
+});
+
+/** Which "spelling|route-channel" tags reached the canary since `from`. */
+const reached = (from: number) =>
+  server
+    .queries(SECRET)
+    .slice(from)
+    .map((q) => new URLSearchParams(q).get("n") ?? "(untagged)");
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  server = startFixtureServer();
+  dir = mkdtempSync(join(tmpdir(), "ssrf-canary-"));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Spellings of the fixture server's address (127.0.0.1) that Chromium, unguarded, really connects to. */
+const REACHABLE = [
+  "127.0.0.1", "localhost", "127.1", "127.0.1", "127.000.000.001", "2130706433", "0x7f000001", "0x7f.1", "0177.0.0.1", "017700000001",
+  "0", "0.0.0.0", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "[0:0:0:0:0:ffff:7f00:1]",
+];
+
+const page = () => `http://public.test:${server.port}/hostile/canary.html`;
+
+describe("SSRF canary, every spelling", () => {
+  test("control: unguarded, odd spellings and redirects do reach the canary", async () => {
+    const from = server.queries(SECRET).length;
+    const result = await capturePage(browser, job(page()), () => {}, { checkHost: allowAll });
+    expect(result.extraction.title).toBe("Canary probe");
+    const tags = new Set(reached(from));
+    if (process.env.CANARY_DEBUG) console.log([...tags].sort().join("\n"));
+    // Each of these spellings got through, directly and through the redirect, when nothing guarded it.
+    for (const s of REACHABLE) for (const route of ["direct", "redirect"]) for (const ch of ["img", "fetch"]) expect(tags).toContain(`${s}|${route}-${ch}`);
+    // And every channel did, for the two spellings the page tries on all of them.
+    for (const s of ["2130706433", "[::ffff:127.0.0.1]"])
+      for (const ch of ["frame", "css", "prefetch", "video", "object", "bg", "xhr", "sse", "worker"]) {
+        expect(tags).toContain(`${s}|direct-${ch}`);
+        expect(tags).toContain(`${s}|redirect-${ch}`);
+      }
+    for (const ch of ["beacon", "ws"]) expect(tags).toContain(`2130706433|direct-${ch}`);
+  }, 60_000);
+
+  test("guarded: not one request, in any spelling, over any channel or redirect, reaches it", async () => {
+    const from = server.queries(SECRET).length;
+    const beforeRedirects = server.hits("/_special/redirect");
+    const result = await capturePage(browser, job(page()), () => {}, { checkHost: guard });
+    expect(result.extraction.title).toBe("Canary probe");
+    // The page did run and did try: its redirects (on the allowed host) were requested ...
+    expect(server.hits("/_special/redirect") - beforeRedirects).toBeGreaterThan(0);
+    // ... and nothing arrived at the canary.
+    expect(reached(from)).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,170 @@
+// Every page, signed out, as a user and as the admin, in real Chromium against the real server, in
+// the light and the dark theme: no serious or critical axe-core violations, and every visible
+// control reachable with Tab. The results page shows a real run of two fixture sites.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { applyTheme, seriousViolations, unreachableByTab } from "../support/a11y";
+import { completedComparison, open, startLab, type Account, type Lab } from "../support/lab";
+
+let lab: Lab;
+let admin: Account;
+let rebel: Account;
+let visitor: Page;
+let boss: Page;
+let user: Page;
+let completedId = "";
+let emptyId = "";
+const errors: string[] = [];
+
+beforeAll(async () => {
+  lab = await startLab();
+  admin = await lab.signup("boss@example.com"); // the first account is the admin
+  rebel = await lab.signup("rebel@example.com");
+  emptyId = (await lab.api<{ id: string }>(admin, "POST", "/api/comparisons", { name: "Nothing here yet" })).id;
+  completedId = await completedComparison(lab, admin);
+  // Let the agents work on that capture for a moment, so Mission Control and the agents' pages
+  // show real items; stopped again so the pages are quiet while they are audited.
+  await lab.api(admin, "POST", "/api/system/start");
+  for (let i = 0; i < 60; i++) {
+    const m = await lab.api<{ totalComponents: number }>(admin, "GET", "/api/metrics");
+    if (m.totalComponents >= 2) break;
+    await Bun.sleep(250);
+  }
+  await lab.api(admin, "POST", "/api/system/stop");
+  visitor = await (await lab.context()).newPage();
+  boss = await (await lab.context(admin)).newPage();
+  user = await (await lab.context(rebel)).newPage();
+  for (const p of [visitor, boss, user]) p.on("pageerror", (e) => errors.push(`${p.url()}: ${e.message}`));
+}, 90_000);
+
+afterAll(async () => {
+  await lab?.close();
+});
+
+type Who = "visitor" | "user" | "admin";
+const pageFor = (who: Who) => (who === "visitor" ? visitor : who === "user" ? user : boss);
+
+function report(list: { id: string; impact: string; help: string; nodes: string[] }[]) {
+  return list.map((v) => `${v.impact} ${v.id}: ${v.help}\n    ${v.nodes.join("\n    ")}`).join("\n");
+}
+
+async function expectClean(page: Page) {
+  expect(report(await seriousViolations(page))).toBe("");
+}
+
+/**
+ * Opens the page (light), optionally acts on it, checks it, then checks it again in the dark theme
+ * (switched in place, as the theme toggle does) and hands the page back for more checks.
+ */
+async function audit(who: Who, path: string, opts: { then?: (p: Page) => Promise<void>; beforeDark?: (p: Page) => Promise<void> } = {}) {
+  const page = pageFor(who);
+  await open(page, `${lab.server.url}${path}`, "light");
+  if (opts.then) await opts.then(page);
+  await expectClean(page);
+  if (opts.beforeDark) await opts.beforeDark(page);
+  await applyTheme(page, "dark");
+  await expectClean(page);
+  return page;
+}
+
+const PAGES: { who: Who; path: () => string; label: string }[] = [
+  { who: "visitor", label: "/", path: () => "/" },
+  { who: "visitor", label: "/features", path: () => "/features" },
+  { who: "visitor", label: "/pricing", path: () => "/pricing" },
+  { who: "visitor", label: "/login", path: () => "/login" },
+  { who: "visitor", label: "/signup", path: () => "/signup" },
+  { who: "visitor", label: "404", path: () => "/no-such-page" },
+  { who: "visitor", label: "guard (/dashboard signed out)", path: () => "/dashboard" },
+  { who: "admin", label: "/dashboard", path: () => "/dashboard" },
+  { who: "admin", label: "/comparison (none selected)", path: () => "/comparison" },
+  { who: "admin", label: "/comparison (empty comparison selected)", path: () => `/comparison?id=${emptyId}` },
+  { who: "admin", label: "/comparison (completed comparison selected)", path: () => `/comparison?id=${completedId}` },
+  { who: "admin", label: "/comparison/:id/view (completed run)", path: () => `/comparison/${completedId}/view` },
+  { who: "admin", label: "/comparison/:id/view (not found)", path: () => "/comparison/nope/view" },
+  { who: "admin", label: "/trends", path: () => "/trends" },
+  { who: "admin", label: "/analytics", path: () => "/analytics" },
+  { who: "admin", label: "/activity", path: () => "/activity" },
+  { who: "admin", label: "/tests", path: () => "/tests" },
+  { who: "admin", label: "/generate", path: () => "/generate" },
+  { who: "admin", label: "/settings", path: () => "/settings" },
+  { who: "admin", label: "/super-admin", path: () => "/super-admin" },
+  { who: "user", label: "/super-admin (not an admin)", path: () => "/super-admin" },
+];
+
+describe("every page: axe in both themes, and Tab reaches every control", () => {
+  for (const p of PAGES) {
+    test(`${p.who} ${p.label}`, async () => {
+      await audit(p.who, p.path(), {
+        beforeDark: async (page) => {
+          const { controls, missed } = await unreachableByTab(page);
+          expect(controls).toBeGreaterThan(0);
+          expect(missed).toEqual([]);
+        },
+      });
+    }, 30_000);
+  }
+});
+
+describe("states that only appear after an action", () => {
+  test("the command palette (Ctrl+K)", async () => {
+    await audit("admin", "/dashboard", {
+      then: async (page) => {
+        await page.keyboard.press("Control+k");
+        await page.getByRole("dialog").waitFor();
+      },
+    });
+    await boss.keyboard.press("Escape");
+  });
+
+  test("the notifications popover", async () => {
+    await audit("admin", "/activity", {
+      then: async (page) => {
+        await page.getByRole("button", { name: "Notifications" }).click();
+        await page.getByRole("dialog").waitFor();
+      },
+    });
+    await boss.keyboard.press("Escape");
+  });
+
+  test("the waitlist dialog on /pricing", async () => {
+    await audit("visitor", "/pricing", {
+      then: async (page) => {
+        await page.getByRole("button", { name: "Join Beta - Free" }).click();
+        await page.getByRole("dialog").getByLabel("Email").waitFor();
+      },
+    });
+  });
+
+  test("results with every overlay on, on the mobile tab", async () => {
+    await audit("admin", `/comparison/${completedId}/view`, {
+      then: async (page) => {
+        await page.getByRole("tab", { name: "Mobile" }).click();
+        for (const overlay of ["Colors", "Layout", "Typography", "Elements"]) await page.getByRole("switch", { name: overlay }).click();
+        await page.getByLabel("Dominant colours").first().waitFor();
+      },
+    });
+  });
+
+  test("the console's Database, Security and Settings tabs", async () => {
+    for (const tab of ["Database", "Security", "Settings"])
+      await audit("admin", "/super-admin", {
+        then: async (page) => {
+          await page.getByRole("tab", { name: tab }).click();
+          await page.getByRole("tabpanel", { name: tab }).waitFor();
+        },
+      });
+  });
+
+  test("the maintenance screen a user gets while maintenance is on", async () => {
+    await lab.api(admin, "POST", "/api/admin/maintenance", { enabled: true });
+    try {
+      await audit("user", "/dashboard", { then: (page) => page.getByTestId("maintenance-screen").waitFor() });
+    } finally {
+      await lab.api(admin, "POST", "/api/admin/maintenance", { enabled: false });
+    }
+  });
+
+  test("no uncaught errors on any page", () => {
+    expect(errors).toEqual([]);
+  });
+});
