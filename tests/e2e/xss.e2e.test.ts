@@ -137,8 +137,8 @@ beforeAll(async () => {
   expect(done.status).toBe("completed");
 
   context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const [name, value] = admin.cookie.split("=") as [string, string];
-  await context.addCookies([{ name, value, url: server.url, httpOnly: true, sameSite: "Strict" }]);
+  const eq = admin.cookie.indexOf("=");
+  await context.addCookies([{ name: admin.cookie.slice(0, eq), value: admin.cookie.slice(eq + 1), url: server.url, httpOnly: true, sameSite: "Strict" }]);
   await context.exposeFunction("__reportCsp", (v: string) => cspViolations.push(v));
   await context.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (e) =>

@@ -10,8 +10,21 @@ export interface Violation {
   nodes: string[];
 }
 
-/** axe-core's serious and critical violations on the page as it is now. */
+/** Waits for finite CSS animations and transitions (dialogs opening, a theme switch) to end. */
+export async function settle(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => {})),
+    ),
+  );
+}
+
+/** axe-core's serious and critical violations on the page once it settled. */
 export async function seriousViolations(page: Page): Promise<Violation[]> {
+  await settle(page);
   if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE_PATH });
   return page.evaluate(async () => {
     type AxeResult = { violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }[] };
@@ -75,10 +88,13 @@ export async function unreachableByTab(page: Page): Promise<{ controls: number; 
     (document.activeElement as HTMLElement | null)?.blur?.();
     const seen = new Set<string>();
     (window as unknown as { __kbSeen: Set<string> }).__kbSeen = seen;
-    document.addEventListener("focusin", () => {
+    const record = () => {
       const id = document.activeElement?.closest("[data-kb]")?.getAttribute("data-kb");
       if (id) seen.add(id);
-    });
+    };
+    document.addEventListener("focusin", record);
+    // Focus moving into an iframe blurs this window instead of firing focusin here.
+    window.addEventListener("blur", record);
     return out;
   });
   const seen = () => page.evaluate(() => [...(window as unknown as { __kbSeen: Set<string> }).__kbSeen]);

@@ -104,7 +104,12 @@ export async function open(page: Page, url: string, theme: ThemeName): Promise<v
     const root = document.getElementById("root");
     return !!root && Object.keys(root).some((k) => k.startsWith("__reactContainer"));
   });
-  await page.waitForLoadState("networkidle");
+  await waitUntilLoaded(page);
   const applied = await page.evaluate(() => (document.documentElement.classList.contains("dark") ? "dark" : "light"));
   if (applied !== theme) throw new Error(`${url}: expected the ${theme} theme, got ${applied}`);
+}
+
+/** Waits until nothing on the page says it is loading (skeletons, aria-busy regions). */
+export async function waitUntilLoaded(page: Page): Promise<void> {
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .rt-Skeleton'), null, { timeout: 15_000 });
 }

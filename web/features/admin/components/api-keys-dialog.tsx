@@ -145,7 +145,7 @@ export function ApiKeysDialog({ open, onOpenChange }: { open: boolean; onOpenCha
                   </Table.Cell>
                   <Table.Cell>
                     {k.revokedAt ? (
-                      <Badge color="gray">Revoked</Badge>
+                      <Badge color="gray" highContrast>Revoked</Badge>
                     ) : (
                       <Button size="1" color="red" variant="soft" loading={revoking === k.id} onClick={() => void revoke(k)} aria-label={`Revoke ${k.name}`}>
                         Revoke

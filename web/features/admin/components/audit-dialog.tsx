@@ -91,7 +91,7 @@ export function AuditDialog({ open, onOpenChange }: { open: boolean; onOpenChang
                       </Text>
                     </Table.Cell>
                     <Table.Cell>
-                      <Badge color={tone(e.action)}>{LABELS[e.action] ?? e.action}</Badge>
+                      <Badge color={tone(e.action)} highContrast>{LABELS[e.action] ?? e.action}</Badge>
                     </Table.Cell>
                     <Table.Cell>
                       <Text size="1" style={{ overflowWrap: "anywhere" }}>

@@ -47,7 +47,7 @@ export function DatabaseTab({ stats, loading, backingUp, onBackupNow, onViewBack
           <Flex direction="column" gap="1">
             <Flex align="center" gap="2">
               <Text weight="medium">Backup Status</Text>
-              <Badge color={loading ? "gray" : status.color} data-testid="backup-status">
+              <Badge color={loading ? "gray" : status.color} highContrast data-testid="backup-status">
                 {status.label}
               </Badge>
             </Flex>

@@ -3,7 +3,7 @@ import type { SecurityReport } from "../../../../src/modules/admin/model";
 import { formatCount, formatDateTime } from "../format";
 
 function Check({ ok, yes, no }: { ok: boolean; yes: string; no: string }) {
-  return <Badge color={ok ? "green" : "amber"}>{ok ? yes : no}</Badge>;
+  return <Badge color={ok ? "green" : "amber"} highContrast>{ok ? yes : no}</Badge>;
 }
 
 export function SecurityReportDialog({ open, onOpenChange, report }: { open: boolean; onOpenChange(o: boolean): void; report: SecurityReport | null }) {

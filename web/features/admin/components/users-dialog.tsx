@@ -114,10 +114,10 @@ export function UsersDialog({ open, onOpenChange, currentUserId }: { open: boole
                         )}
                       </Table.RowHeaderCell>
                       <Table.Cell>
-                        <Badge color={u.role === "admin" ? "violet" : "gray"}>{u.role === "admin" ? "Admin" : "User"}</Badge>
+                        <Badge color={u.role === "admin" ? "violet" : "gray"} highContrast>{u.role === "admin" ? "Admin" : "User"}</Badge>
                       </Table.Cell>
                       <Table.Cell>
-                        <Badge color={u.disabled ? "red" : "green"}>{u.disabled ? "Disabled" : "Active"}</Badge>
+                        <Badge color={u.disabled ? "red" : "green"} highContrast>{u.disabled ? "Disabled" : "Active"}</Badge>
                       </Table.Cell>
                       <Table.Cell>
                         <Text size="1">{formatDateTime(u.lastSignInAt)}</Text>
