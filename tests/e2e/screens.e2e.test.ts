@@ -53,7 +53,7 @@ describe("visitor: the waitlist wherever it is offered", () => {
     await hero.getByLabel("Email address").fill("  hero@example.com ");
     await hero.getByRole("button", { name: "Crash the Beta" }).click();
     await toast(visitor, "Welcome to the Beta!");
-    await visitor.getByText("You've been added to our exclusive beta waitlist. We'll notify you when access is available!").waitFor();
+    await visitor.getByTestId("toast").getByText("You've been added to our exclusive beta waitlist. We'll notify you when access is available!").waitFor();
     expect(await hero.getByLabel("Email address").inputValue()).toBe("");
 
     const cta = visitor.locator('form[data-source="cta"]');
@@ -61,6 +61,30 @@ describe("visitor: the waitlist wherever it is offered", () => {
     await cta.getByLabel("Email address").press("Enter");
     await toast(visitor, "Welcome to the Beta!");
     expect(waitlist()).toMatchObject({ "hero@example.com": "homepage", "cta@example.com": "cta" });
+  });
+
+  test("toasts: F8 focuses them, a short swipe right keeps one, a 50 px one dismisses it; at most 420 px wide", async () => {
+    const form = visitor.locator('form[data-source="homepage"]');
+    await form.getByLabel("Email address").fill("swipe@example.com");
+    await form.getByRole("button", { name: "Crash the Beta" }).click();
+    const t = visitor.getByTestId("toast");
+    await t.waitFor();
+    expect(await visitor.locator(".di-toast-viewport").evaluate((el) => getComputedStyle(el).maxWidth)).toBe("420px");
+    await visitor.keyboard.press("F8");
+    expect(await visitor.evaluate(() => document.activeElement?.classList.contains("di-toast-viewport"))).toBe(true);
+    const swipe = async (dx: number) => {
+      const box = (await t.boundingBox())!;
+      const y = box.y + box.height / 2;
+      await visitor.mouse.move(box.x + 20, y);
+      await visitor.mouse.down();
+      for (let x = 0; x <= dx; x += 10) await visitor.mouse.move(box.x + 20 + x, y);
+      await visitor.mouse.up();
+    };
+    await swipe(30);
+    await visitor.waitForTimeout(300); // the toast springs back rather than leaving
+    expect(await t.count()).toBe(1);
+    await swipe(90);
+    await t.waitFor({ state: "detached" });
   });
 
   test("header 'Crash the Beta' asks for an e-mail (no placeholder is ever sent); Escape closes it", async () => {
@@ -187,7 +211,7 @@ describe("user: what a non-admin sees", () => {
     await header.getByRole("link", { name: "Compare Websites" }).waitFor();
     await header.getByText(rebel.email).waitFor();
     await header.getByRole("button", { name: "Escape" }).click();
-    await header.getByRole("link", { name: "Sign In" }).waitFor();
+    await header.getByRole("link", { name: "Sign In", exact: true }).waitFor();
     expect(await header.getByRole("link", { name: "Compare Websites" }).count()).toBe(0);
     await user.goto(url("/dashboard"));
     await user.getByText("Hold Up There, Digital Wanderer").waitFor();
@@ -335,6 +359,25 @@ describe("admin: the reads a page makes on entry (spec §7)", () => {
       await boss.getByRole("heading", { name: "Super Admin Console" }).waitFor();
     });
     for (const path of ["/api/admin/system-metrics", "/api/admin/database-stats", "/api/system/status", "/api/activity?limit=100"]) expect(reads).toContain(path);
+  });
+});
+
+describe("admin: console settings", () => {
+  test("alert settings start at CPU 80, memory 85, error rate 5, e-mail on, chat off; whole numbers and 0.1 steps", async () => {
+    await open(boss, url("/super-admin"), "light");
+    await boss.getByRole("tab", { name: "Settings" }).click();
+    const field = (label: string) => boss.getByLabel(label, { exact: true });
+    expect(await field("CPU Threshold").inputValue()).toBe("80");
+    expect(await field("Memory Threshold").inputValue()).toBe("85");
+    expect(await field("Error Rate Threshold").inputValue()).toBe("5");
+    expect(await field("CPU Threshold").getAttribute("step")).toBe("1");
+    expect(await field("Memory Threshold").getAttribute("step")).toBe("1");
+    expect(await field("Error Rate Threshold").getAttribute("step")).toBe("0.1");
+    expect(await boss.getByRole("switch", { name: /Email Notifications/ }).getAttribute("aria-checked")).toBe("true");
+    expect(await boss.getByRole("switch", { name: /Slack Notifications/ }).getAttribute("aria-checked")).toBe("false");
+    await field("Memory Threshold").fill("85.5");
+    await boss.getByRole("button", { name: "Save Alert Settings" }).click();
+    await boss.getByText(/Memory threshold must be a whole number/).waitFor();
   });
 });
 

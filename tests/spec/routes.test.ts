@@ -79,7 +79,7 @@ describe("§2 routes", () => {
 
   test("any other path is the 404 page titled '404 Page Not Found', signed in or not", async () => {
     const { cookie } = await t.signup();
-    for (const headers of [{}, { cookie }]) {
+    for (const headers of [{}, { cookie }] as Record<string, string>[]) {
       const r = await t.call("GET", "/comparison/x/y/z", { headers });
       expect(r.status).toBe(404);
       expect(r.text).toContain("<title>404 Page Not Found · Design Intel</title>");

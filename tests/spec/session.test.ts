@@ -188,3 +188,45 @@ describe("§7 the HTTP client", () => {
     ]);
   });
 });
+
+describe("§4 explicit sign-in and sign-out win over a refresh already under way", () => {
+  /** A stand-in server whose refresh answer the test releases when it wants. */
+  function slowRefresh(answer: () => Response) {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    serve(async (c) => {
+      if (c.path === "/api/auth/refresh") {
+        await gate;
+        return answer();
+      }
+      if (c.path === "/api/auth/me") return json(200, { user });
+      if (c.path === "/api/auth/logout") return json(200, { ok: true });
+      return json(200, { accessToken: "from-login", user: { ...user, email: "new@example.com" } });
+    });
+    return release;
+  }
+
+  test("logging out while the start-up refresh is in flight stays logged out", async () => {
+    useAuth.setState({ status: "authenticated", user, accessToken: "tok" });
+    const release = slowRefresh(() => json(200, { accessToken: "late" }));
+    const stop = startSession();
+    await flush();
+    await logout();
+    release();
+    await flush();
+    stop();
+    expect(useAuth.getState()).toMatchObject({ status: "unauthenticated", user: null, accessToken: null });
+  });
+
+  test("a start-up refresh that fails after a login does not sign the new session out", async () => {
+    const release = slowRefresh(() => json(401, { error: "No session" }));
+    const stop = startSession();
+    await flush();
+    await login("new@example.com", "correct-horse");
+    release();
+    await flush();
+    stop();
+    expect(useAuth.getState()).toMatchObject({ status: "authenticated", accessToken: "from-login" });
+    expect(useAuth.getState().user?.email).toBe("new@example.com");
+  });
+});

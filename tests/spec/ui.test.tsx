@@ -20,10 +20,13 @@ const { useSystemControl } = await import("../../web/features/live/use-system-co
 const { useLive } = await import("../../web/features/live/store");
 const { ComparisonDetail } = await import("../../web/features/comparisons/components/comparison-detail");
 const { statusColor } = await import("../../web/features/comparisons/status");
+const { startBlocker } = await import("../../web/features/comparisons/validation");
 const { PANEL_HEIGHT } = await import("../../web/features/comparisons/components/results/screenshot-panel");
-const { holdLiveSocket, resetLiveSocketForTests } = await import("../../web/lib/live-socket");
+const { RECONNECT_DELAY_MS, holdLiveSocket, resetLiveSocketForTests } = await import("../../web/lib/live-socket");
 const { comparison, mockFetch, target } = await import("../../web/features/comparisons/test-utils");
 const dashboard = await import("../../web/routes/dashboard");
+const { ADMIN_REFRESH_MS, useAdminConsole } = await import("../../web/features/admin/use-admin-console");
+const { LoginForm, LOGIN_REDIRECT_DELAY_MS } = await import("../../web/features/auth/components/login-form");
 const root = await import("../../web/root");
 
 const $ = () => within(document.body);
@@ -247,6 +250,12 @@ describe("§4/§8 comparison targets", () => {
     expect(["completed", "running", "capturing", "failed", "pending", "queued"].map(statusColor)).toEqual(["green", "blue", "blue", "red", "gray", "gray"]);
   });
 
+  test("start needs a selected comparison and two websites, in the spec's words", () => {
+    expect(startBlocker(null, 5)).toBe("No comparison selected");
+    expect(startBlocker("c1", 1)).toBe("At least 2 websites are required to run a comparison");
+    expect(startBlocker("c1", 2)).toBeNull();
+  });
+
   test("screenshot panels are 600 px high", () => {
     expect(PANEL_HEIGHT).toBe(600);
   });
@@ -320,5 +329,101 @@ describe("§9 toasts and tooltips", () => {
     } finally {
       jest.useRealTimers();
     }
+  });
+});
+
+describe("§9 timing constants, observed", () => {
+  test("login success welcomes at once and moves to /dashboard after about 100 ms", async () => {
+    expect(LOGIN_REDIRECT_DELAY_MS).toBe(100);
+    const f = mockFetch({ "POST /api/auth/login": { json: { accessToken: "tok", user } } });
+    restore = f.restore;
+    const router = createMemoryRouter(
+      [
+        { path: "/login", element: <Theme><LoginForm /><Toaster /></Theme> },
+        { path: "/dashboard", element: <h1>Mission Control stand-in</h1> },
+      ],
+      { initialEntries: ["/login"] },
+    );
+    render(<RouterProvider router={router} />);
+    fireEvent.change($().getByLabelText("Email"), { target: { value: "ada@example.com" } });
+    fireEvent.change($().getByLabelText("Password"), { target: { value: "correct-horse" } });
+    jest.useFakeTimers();
+    try {
+      await act(async () => {
+        fireEvent.click($().getByRole("button", { name: "Sign In" }));
+        for (let i = 0; i < 50; i++) await Promise.resolve();
+      });
+      expect($().getByText("Welcome back!")).toBeTruthy();
+      act(() => jest.advanceTimersByTime(LOGIN_REDIRECT_DELAY_MS - 1));
+      expect(router.state.location.pathname).toBe("/login");
+      act(() => jest.advanceTimersByTime(1));
+      expect(router.state.location.pathname).toBe("/dashboard");
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  test("the admin console re-reads its figures every 30 s", async () => {
+    expect(ADMIN_REFRESH_MS).toBe(30_000);
+    const f = mockFetch({
+      "GET /api/admin/system-metrics": { json: {} },
+      "GET /api/admin/database-stats": { json: {} },
+      "GET /api/system/status": { json: { isActive: false } },
+      "GET /api/admin/maintenance": { json: { enabled: false } },
+      "GET /api/agents": { json: [] },
+      "GET /api/activity": { json: [] },
+    });
+    restore = f.restore;
+    const loaded = { metrics: {}, database: {}, system: { isActive: false }, maintenance: {}, agents: [], activity: [] } as unknown as Parameters<typeof useAdminConsole>[0];
+    function Console() {
+      useAdminConsole(loaded);
+      return null;
+    }
+    jest.useFakeTimers();
+    try {
+      render(<Console />);
+      const reads = () => f.calls.filter((c) => c.path === "/api/admin/system-metrics").length;
+      expect(reads()).toBe(0); // everything came with the page
+      await act(async () => {
+        jest.advanceTimersByTime(ADMIN_REFRESH_MS - 1);
+      });
+      expect(reads()).toBe(0);
+      await act(async () => {
+        jest.advanceTimersByTime(1);
+        for (let i = 0; i < 50; i++) await Promise.resolve();
+      });
+      expect(reads()).toBe(1);
+      expect(f.calls.map((c) => c.path)).toContain("/api/activity?limit=100");
+      await act(async () => {
+        jest.advanceTimersByTime(ADMIN_REFRESH_MS);
+        for (let i = 0; i < 50; i++) await Promise.resolve();
+      });
+      expect(reads()).toBe(2);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  test("the live socket is /ws on the page's own host, wss under https; it reconnects 3 s after a drop", () => {
+    expect(RECONNECT_DELAY_MS).toBe(3000);
+    const opened: string[] = [];
+    class Recording extends SilentSocket {
+      constructor(url: string) {
+        super();
+        opened.push(url);
+      }
+    }
+    const happy = (window as unknown as { happyDOM: { setURL(u: string): void } }).happyDOM;
+    const before = window.location.href;
+    try {
+      happy.setURL("http://design.example:8080/dashboard");
+      holdLiveSocket({ WebSocketImpl: Recording as unknown as typeof WebSocket })();
+      resetLiveSocketForTests();
+      happy.setURL("https://design.example/dashboard");
+      holdLiveSocket({ WebSocketImpl: Recording as unknown as typeof WebSocket })();
+    } finally {
+      happy.setURL(before);
+    }
+    expect(opened).toEqual(["ws://design.example:8080/ws", "wss://design.example/ws"]);
   });
 });

@@ -5,8 +5,14 @@ import { useAuth } from "./store";
 export const REFRESH_INTERVAL_MS = 8 * 60 * 1000;
 
 let inFlight: Promise<string | null> | null = null;
+/**
+ * Bumped by every explicit sign-in and sign-out. A refresh that started before one of them must
+ * not undo it: its answer would sign a logged-out user back in, or its failure sign a fresh login out.
+ */
+let epoch = 0;
 
 async function doRefresh(): Promise<string | null> {
+  const started = epoch;
   try {
     const { accessToken } = await api<{ accessToken: string }>("/api/auth/refresh", { method: "POST" });
     const { user } = await fetch("/api/auth/me", { headers: { authorization: `Bearer ${accessToken}` } }).then(
@@ -15,9 +21,11 @@ async function doRefresh(): Promise<string | null> {
         return (await r.json()) as { user: PublicUser };
       },
     );
+    if (started !== epoch) return useAuth.getState().accessToken;
     useAuth.getState().setSession(accessToken, user);
     return accessToken;
   } catch {
+    if (started !== epoch) return useAuth.getState().accessToken;
     useAuth.getState().clear();
     return null;
   }
@@ -53,6 +61,7 @@ async function authCall(path: string, body: object, fallback: string): Promise<A
     throw err;
   }
   const valid = validate(answer);
+  epoch++;
   useAuth.getState().setSession(valid.accessToken, valid.user);
   return valid;
 }
@@ -68,6 +77,7 @@ export function signup(email: string, password: string, username?: string): Prom
 
 /** Clears local state whatever the server says. */
 export async function logout(): Promise<void> {
+  epoch++;
   try {
     await api("/api/auth/logout", { method: "POST" });
   } catch {

@@ -79,6 +79,13 @@ function activityStatus(raw: Loose, meta: Loose, pct: number | null): ShellActiv
   }
 }
 
+/** Spec §3: the activity types; any other value reads as a system entry. */
+const ACTIVITY_TYPES = new Set(["trend", "component", "test", "system", "comparison"]);
+const activityType = (v: unknown): string => {
+  const t = text(v);
+  return t && ACTIVITY_TYPES.has(t) ? t : "system";
+};
+
 export function toActivity(answer: unknown): ShellActivityItem[] {
   const out: ShellActivityItem[] = [];
   for (const raw of listIn(answer, ["activity", "items", "entries", "data"])) {
@@ -91,7 +98,7 @@ export function toActivity(answer: unknown): ShellActivityItem[] {
     const pct = progress(meta.progress ?? raw.progress);
     out.push({
       id: entryId,
-      type: text(raw.type) ?? "system",
+      type: activityType(raw.type),
       title,
       description: text(raw.details) ?? text(raw.description),
       timestamp: when,
