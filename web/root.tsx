@@ -22,6 +22,9 @@ export function rootLoader({ context }: LoaderFunctionArgs): RootData {
 export function Root() {
   useEffect(() => {
     useTheme.getState().sync();
+    // Effects run children first, so by now every listener of the first render is attached
+    // (keyboard shortcuts included); browser tests wait for this mark before they type.
+    document.documentElement.dataset.hydrated = "true";
     return startSession();
   }, []);
   return (

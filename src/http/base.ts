@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { HttpError, jsonError } from "./errors";
 import { clientIpPlugin } from "./client-ip";
 import type { RequestMetrics } from "./request-metrics";
-import { securityHeaders } from "./security-headers";
+import { SECURITY_HEADER_ENTRIES } from "./security-headers";
 import { isStorageError, STORAGE_RETRY_AFTER_SECONDS, STORAGE_UNAVAILABLE_MESSAGE } from "./storage-errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -75,7 +75,7 @@ export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, er
         opts.log?.(`unhandled error on ${request.method} ${path}`, error);
         res = jsonError(500, "Something went wrong on our side");
       }
-      for (const [k, v] of Object.entries(securityHeaders())) res.headers.set(k, v);
+      for (const [k, v] of SECURITY_HEADER_ENTRIES) res.headers.set(k, v);
       return res;
     })
     .onAfterResponse({ as: "global" }, ({ set, response }) => {
@@ -83,6 +83,6 @@ export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, er
       opts.metrics.finished(status);
     })
     .onAfterHandle({ as: "global" }, ({ set }) => {
-      for (const [k, v] of Object.entries(securityHeaders())) set.headers[k] ??= v;
+      for (const [k, v] of SECURITY_HEADER_ENTRIES) set.headers[k] ??= v;
     });
 }

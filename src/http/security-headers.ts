@@ -1,24 +1,39 @@
-/** Headers every response carries; the CSP allows inline script only with the per-response nonce. */
-export function securityHeaders(nonce?: string): Record<string, string> {
-  const script = nonce ? `'self' 'nonce-${nonce}'` : "'self'";
-  return {
-    "content-security-policy": [
-      "default-src 'self'",
-      `script-src ${script}`,
-      "style-src 'self' 'unsafe-inline'",
-      "img-src 'self' data: blob:",
-      "font-src 'self' data:",
-      "connect-src 'self'",
-      "frame-src 'self' blob:",
-      "object-src 'none'",
-      "base-uri 'none'",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-    ].join("; "),
-    "x-content-type-options": "nosniff",
-    "referrer-policy": "strict-origin-when-cross-origin",
-    "x-frame-options": "DENY",
-    "cross-origin-opener-policy": "same-origin",
-    "permissions-policy": "camera=(), microphone=(), geolocation=()",
-  };
+// Built once at module load: every response carries them, so they are not rebuilt per request.
+const directives = (script: string) =>
+  [
+    "default-src 'self'",
+    `script-src ${script}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "frame-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+
+const NONCE_MARK = "\u0000nonce\u0000";
+const [CSP_BEFORE_NONCE, CSP_AFTER_NONCE] = directives(`'self' 'nonce-${NONCE_MARK}'`).split(NONCE_MARK) as [string, string];
+
+const DEFAULT_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  "content-security-policy": directives("'self'"),
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "strict-origin-when-cross-origin",
+  "x-frame-options": "DENY",
+  "cross-origin-opener-policy": "same-origin",
+  "permissions-policy": "camera=(), microphone=(), geolocation=()",
+});
+
+/** The headers without a nonce, as [name, value] pairs, for hooks that add them to every response. */
+export const SECURITY_HEADER_ENTRIES: readonly (readonly [string, string])[] = Object.freeze(Object.entries(DEFAULT_HEADERS));
+
+/**
+ * Headers every response carries; the CSP allows inline script only with the per-response nonce.
+ * Without a nonce the shared (frozen) object is returned: copy it before changing it.
+ */
+export function securityHeaders(nonce?: string): Readonly<Record<string, string>> {
+  if (!nonce) return DEFAULT_HEADERS;
+  return { ...DEFAULT_HEADERS, "content-security-policy": CSP_BEFORE_NONCE + nonce + CSP_AFTER_NONCE };
 }

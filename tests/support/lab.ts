@@ -102,10 +102,7 @@ export async function completedComparison(lab: Lab, owner: Account, name = "Orbi
 export async function open(page: Page, url: string, theme: ThemeName): Promise<void> {
   await page.emulateMedia({ colorScheme: theme });
   await page.goto(url, { waitUntil: "load" });
-  await page.waitForFunction(() => {
-    const root = document.getElementById("root");
-    return !!root && Object.keys(root).some((k) => k.startsWith("__reactContainer"));
-  });
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
   await waitUntilLoaded(page);
   const applied = await page.evaluate(() => (document.documentElement.classList.contains("dark") ? "dark" : "light"));
   if (applied !== theme) throw new Error(`${url}: expected the ${theme} theme, got ${applied}`);

@@ -68,7 +68,9 @@ function SignedInShell() {
   }, [pathname, title]);
 
   const go = useCallback((path: string) => navigate(path), [navigate]);
-  const loadRecentPage = useCallback(() => previousPage(pathname), [pathname]);
+  // Read the location when the palette opens: a render-time closure can lag a navigation that
+  // just happened, and would then offer nothing (or the page on screen) as Recent.
+  const loadRecentPage = useCallback(() => previousPage(window.location.pathname), []);
 
   const onLogout = async () => {
     setLoggingOut(true);

@@ -3,6 +3,8 @@ import type { Role } from "./model";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
+/** Distinct tokens whose signature check is remembered; past it the oldest is forgotten. */
+const VERIFIED_CACHE_SIZE = 10_000;
 
 export interface AccessClaims {
   sub: string;
@@ -13,6 +15,13 @@ export interface AccessClaims {
 }
 
 export function accessTokens(secret: Uint8Array, now: () => number = Date.now) {
+  // Every API call presents the same token for up to 15 minutes, and the HMAC check (WebCrypto,
+  // async) was the largest cost of an authenticated request. A token string that verified once
+  // under this secret verifies the same way until it expires, so the result is kept until `exp`.
+  // Only the signature check is skipped: callers still load the user (disabled, role, token
+  // version) on every request.
+  const verified = new Map<string, { claims: AccessClaims; exp: number }>();
+
   return {
     async issue(claims: AccessClaims): Promise<string> {
       const iat = Math.floor(now() / 1000);
@@ -26,6 +35,13 @@ export function accessTokens(secret: Uint8Array, now: () => number = Date.now) {
     },
     /** Only HS256 is accepted, so `alg: none` and algorithm-confusion tokens fail here. */
     async verify(token: string): Promise<AccessClaims | null> {
+      const known = verified.get(token);
+      if (known) {
+        // The same rule as jose's: expired once now >= exp.
+        if (Math.floor(now() / 1000) < known.exp) return known.claims;
+        verified.delete(token);
+        return null;
+      }
       try {
         const { payload } = await jwtVerify(token, secret, {
           algorithms: ["HS256"],
@@ -34,7 +50,12 @@ export function accessTokens(secret: Uint8Array, now: () => number = Date.now) {
         });
         if (typeof payload.sub !== "string") return null;
         const sid = typeof payload.sid === "string" ? payload.sid : undefined;
-        return { sub: payload.sub, role: payload.role as Role, ver: Number(payload.ver ?? 0), ...(sid ? { sid } : {}) };
+        const claims: AccessClaims = { sub: payload.sub, role: payload.role as Role, ver: Number(payload.ver ?? 0), ...(sid ? { sid } : {}) };
+        if (typeof payload.exp === "number") {
+          if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
+          verified.set(token, { claims: Object.freeze(claims), exp: payload.exp });
+        }
+        return claims;
       } catch {
         return null;
       }

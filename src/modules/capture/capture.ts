@@ -267,12 +267,16 @@ export async function capturePage(
         timeout: Math.max(1000, remaining()),
       }),
     );
+    const finalUrl = page.url();
+    // The browser is done with this page: let it tear the context down while we read the pixels.
+    void closeContext();
+    const writing = writeAtomically(job.screenshotPath, png);
     const pixels = pixelPalette(png);
-    await writeAtomically(job.screenshotPath, png);
+    await writing;
 
     const extraction: Extraction = {
       url: job.url,
-      finalUrl: page.url(),
+      finalUrl,
       viewport: job.viewport,
       title: dom.title,
       metaDescription: dom.metaDescription,

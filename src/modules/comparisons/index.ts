@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { authGuard, bearerToken } from "../../http/auth-guard";
+import { cachedJson } from "../../http/cached-json";
 import { readCookie } from "../../http/cookies";
 import { parseInput, unauthorized } from "../../http/errors";
 import { REFRESH_COOKIE } from "../auth";
@@ -27,7 +28,7 @@ async function bearerOrCookie(auth: UserResolvers, request: Request): Promise<Pu
 export function comparisonRoutes(comparisons: ComparisonsService, auth: UserResolvers) {
   return new Elysia({ prefix: "/api" })
     .use(authGuard(auth.userForAccessToken))
-    .get("/comparisons", ({ user }) => comparisons.list(user.id), { auth: "user" })
+    .get("/comparisons", ({ user }) => cachedJson(comparisons.list(user.id)), { auth: "user" })
     .post(
       "/comparisons",
       ({ user, body, set }) => {
