@@ -35,8 +35,6 @@ function boot() {
     allowPrivate: env.ALLOW_PRIVATE_TARGETS,
     navigationTimeoutMs: env.CAPTURE_NAV_TIMEOUT_MS,
     totalTimeoutMs: env.CAPTURE_TOTAL_TIMEOUT_MS,
-    // Browsers launch with the server, so the first analysis doesn't wait for them.
-    warm: true,
   });
   const analyser = createAnalyser();
   const deps = {
@@ -80,6 +78,8 @@ function boot() {
     },
   });
   console.log(`Design Intel listening on http://localhost:${server.port} (data: ${dataDir}, ${env.NODE_ENV})`);
+  // Capture browsers launch now that the server answers, so the first analysis doesn't wait for them.
+  pool.warm();
   // An agent system that was on before the restart comes back on.
   void services.system.resume();
   // Host metrics to admins' sockets every few seconds, and the alert-threshold checks.

@@ -3,12 +3,17 @@
 
 const texts = new WeakMap<object, string>();
 
-/** Responds with `value` as JSON; the text is cached per object, so `value` must not be changed later. */
-export function cachedJson(value: object): Response {
+/**
+ * `value` as JSON text, with the content type set on the response. The text is cached per object,
+ * so `value` must never be changed afterwards. Text rather than a Response: Elysia would copy a
+ * returned Response to merge in the security headers.
+ */
+export function cachedJson(value: object, set: { headers: Record<string, unknown> }): string {
+  set.headers["content-type"] = "application/json";
   let text = texts.get(value);
   if (text === undefined) {
     text = JSON.stringify(value);
     texts.set(value, text);
   }
-  return new Response(text, { headers: { "content-type": "application/json" } });
+  return text;
 }

@@ -277,6 +277,31 @@ describe("pool rules", () => {
     }
   });
 
+  test("a warm pool launches its browsers before any capture and swaps an idle one for a fresh one", async () => {
+    const until = async (check: () => boolean, what: string) => {
+      for (let i = 0; i < 300 && !check(); i++) await Bun.sleep(50);
+      if (!check()) throw new Error(`timed out waiting for ${what}`);
+    };
+    const warm = new CapturePool({ concurrency: 2, chromiumPath: findChromium(process.env.CHROMIUM_PATH), allowPrivate: true, idleMs: 300 });
+    try {
+      expect(warm.stats().workers).toHaveLength(0);
+      warm.warm();
+      expect(warm.stats().workers).toHaveLength(2);
+      await until(() => warm.stats().workers.every((w) => w.pid !== null), "both browsers");
+      const launched = warm.stats().workers.map((w) => w.pid);
+      ok(await warm.submit("a", { url: server.url("/gamma/"), viewport: "desktop", screenshotPath: shot("warm") }));
+      // The worker that ran the capture goes idle and is replaced; the pool never drops below two.
+      await until(() => {
+        const w = warm.stats().workers;
+        return w.length === 2 && w.every((x) => x.pid !== null) && w.some((x) => !launched.includes(x.pid));
+      }, "the idle browser to be replaced");
+      expect(warm.stats().workers.filter((w) => launched.includes(w.pid))).toHaveLength(1);
+    } finally {
+      await warm.close();
+    }
+    expect(warm.stats().workers).toHaveLength(0);
+  });
+
   test("without Chromium the pool says so once and every capture fails with that reason", async () => {
     const logged: string[] = [];
     const none = new CapturePool({ concurrency: 2, chromiumPath: null, allowPrivate: true, log: (m) => logged.push(m) });

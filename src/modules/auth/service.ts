@@ -1,5 +1,6 @@
 import type { Db } from "../../db/connection";
 import { writeTx } from "../../db/connection";
+import { StampedCache, changeStamp } from "../../db/change-stamp";
 import { HttpError, unauthorized } from "../../http/errors";
 import { newId, nowIso, randomToken, sha256 } from "../../lib/ids";
 import { isApiKey } from "../api-keys/model";
@@ -40,6 +41,10 @@ export function authService(deps: {
 }) {
   const repo: AuthRepository = authRepository(deps.db);
   const now = deps.now ?? Date.now;
+  // Every API call loads its user so that disabling, a role change or ending sessions applies at
+  // once. The row is kept until the next write anywhere in the database (any of those is one),
+  // so the next request after such a change still reads it fresh.
+  const liveUsers = new StampedCache<UserRow | null>(changeStamp(deps.db), 10_000);
   // Verifying against a real hash when the e-mail is unknown keeps both failures equally slow.
   const dummyHash = Bun.password.hash(randomToken(), ARGON);
 
@@ -142,7 +147,7 @@ export function authService(deps: {
       if (isApiKey(token)) return deps.apiKeyUser?.(token) ?? null;
       const claims = await deps.tokens.verify(token);
       if (!claims) return null;
-      const user = repo.findUserById(claims.sub);
+      const user = liveUsers.get(claims.sub, () => repo.findUserById(claims.sub));
       if (!user || user.disabled || user.token_version !== claims.ver) return null;
       return toPublicUser(user);
     },

@@ -271,6 +271,7 @@ export async function capturePage(
     // The browser is done with this page: let it tear the context down while we read the pixels.
     void closeContext();
     const writing = writeAtomically(job.screenshotPath, png);
+    writing.catch(() => {}); // awaited just below; this only keeps a failure from going unhandled meanwhile
     const pixels = pixelPalette(png);
     await writing;
 

@@ -35,11 +35,6 @@ export interface CapturePoolOptions {
   maxQueuedPerOwner?: number;
   /** A worker idle this long closes its browser to give the memory back (a warm pool starts a fresh one instead). */
   idleMs?: number;
-  /**
-   * Start every worker and its Chromium now and keep them running, so no capture waits for a
-   * browser launch (~105 MB PSS per idle browser). The server sets it; tests leave it off.
-   */
-  warm?: boolean;
   /** Used by the add-time URL check; tests inject one. */
   resolve?: Resolver;
   log?: (message: string) => void;
@@ -102,6 +97,7 @@ export class CapturePool {
   private readonly queue: FairQueue<Job>;
   private readonly slots: Slot[] = [];
   private closed = false;
+  private keepWarm = false;
   private sequence = 0;
 
   constructor(private readonly options: CapturePoolOptions) {
@@ -117,6 +113,15 @@ export class CapturePool {
     if (!this.available) {
       this.log(`[capture] ${NO_CHROMIUM_REASON}. Every capture will fail with that reason until one is installed.`);
     }
+  }
+
+  /**
+   * Starts every worker and its Chromium now and keeps them running from then on, so no capture
+   * waits for a browser launch (~105 MB PSS per idle browser). The server calls it once it is
+   * listening, so the launch doesn't slow its boot; tests leave pools cold.
+   */
+  warm(): void {
+    this.keepWarm = true;
     this.topUp();
   }
 
@@ -185,7 +190,7 @@ export class CapturePool {
 
   /** A warm pool keeps all its workers running (and their browsers launched) while idle. */
   private topUp() {
-    if (!this.options.warm || !this.available || this.closed) return;
+    if (!this.keepWarm || !this.available || this.closed) return;
     while (this.slots.filter((s) => !s.closing).length < this.concurrency) this.spawn();
   }
 

@@ -28,7 +28,7 @@ async function bearerOrCookie(auth: UserResolvers, request: Request): Promise<Pu
 export function comparisonRoutes(comparisons: ComparisonsService, auth: UserResolvers) {
   return new Elysia({ prefix: "/api" })
     .use(authGuard(auth.userForAccessToken))
-    .get("/comparisons", ({ user }) => cachedJson(comparisons.list(user.id)), { auth: "user" })
+    .get("/comparisons", ({ user, set }) => cachedJson(comparisons.list(user.id), set), { auth: "user" })
     .post(
       "/comparisons",
       ({ user, body, set }) => {

@@ -88,8 +88,6 @@ export function comparisonsRepository(db: Db) {
       `SELECT ${COMPARISON_COLUMNS} FROM comparisons c WHERE c.id = ? AND c.owner_id = ?`,
     ),
     countComparisons: db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM comparisons WHERE owner_id = ?"),
-    totalChanges: db.query<{ n: number }, []>("SELECT total_changes() AS n"),
-    dataVersion: db.query<{ data_version: number }, []>("PRAGMA data_version"),
     insertComparison: db.query<null, [string, string, string, string | null, string, string]>(
       "INSERT INTO comparisons (id, owner_id, name, description, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
     ),
@@ -173,12 +171,6 @@ export function comparisonsRepository(db: Db) {
 
   return {
     listComparisons: (ownerId: string) => q.listComparisons.all(ownerId),
-    /**
-     * Changes whenever a write commits anywhere in the database: rows changed on this connection
-     * (total_changes) or a commit from another one (data_version). Reads cached under one stamp are
-     * current while it holds.
-     */
-    changeStamp: () => `${q.totalChanges.get()?.n ?? 0}:${q.dataVersion.get()?.data_version ?? 0}`,
     findComparison: (id: string, ownerId: string) => q.comparison.get(id, ownerId),
     countComparisons: (ownerId: string) => q.countComparisons.get(ownerId)?.n ?? 0,
     insertComparison: (c: { id: string; ownerId: string; name: string; description: string | null; at: string }) =>

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import type { Db } from "../../db/connection";
 import { writeTx } from "../../db/connection";
+import { StampedCache, changeStamp } from "../../db/change-stamp";
 import { HttpError, conflict, notFound, unavailable } from "../../http/errors";
 import { newId, nowIso } from "../../lib/ids";
 import type { Extraction, Finding } from "../capture/model";
@@ -29,7 +30,7 @@ export const LIMITS = {
 };
 
 const NOT_FOUND = "Comparison not found";
-/** Owners whose comparison list is cached between writes; the least recently filled is dropped past it. */
+/** Owners whose comparison list is cached between writes. */
 const LIST_CACHE_OWNERS = 500;
 
 export interface ReportFile {
@@ -140,26 +141,12 @@ export function comparisonsService(deps: ComparisonsDeps) {
     return new URL(raw).href;
   }
 
-  // The list is what dashboards poll. Its rows cost ~3 µs each to read, so each owner's list is kept
-  // until the next write anywhere in the database changes the stamp and empties the cache. The
-  // cached DTOs are shared between requests: typed readonly, and not frozen only because frozen
-  // objects serialise 2-4x slower in JSC.
-  const listCache = new Map<string, readonly Readonly<ComparisonDto>[]>();
-  let listStamp = "";
-  function list(ownerId: string): readonly Readonly<ComparisonDto>[] {
-    const stamp = repo.changeStamp();
-    if (stamp !== listStamp) {
-      listCache.clear();
-      listStamp = stamp;
-    }
-    let rows = listCache.get(ownerId);
-    if (!rows) {
-      rows = repo.listComparisons(ownerId).map(toComparisonDto);
-      if (listCache.size >= LIST_CACHE_OWNERS) listCache.delete(listCache.keys().next().value!);
-      listCache.set(ownerId, rows);
-    }
-    return rows;
-  }
+  // The list is what dashboards poll, and its rows cost ~3 µs each to read: each owner's list is
+  // kept until the next write anywhere in the database. The same array goes to every request
+  // (cachedJson serialises it once), so it is typed readonly; not frozen, as frozen objects
+  // serialise 2-4x slower in JSC.
+  const lists = new StampedCache<readonly Readonly<ComparisonDto>[]>(changeStamp(deps.db), LIST_CACHE_OWNERS);
+  const list = (ownerId: string) => lists.get(ownerId, () => repo.listComparisons(ownerId).map(toComparisonDto));
 
   function snapshots(ownerId: string, comparisonId: string): SnapshotDto[] {
     owned(ownerId, comparisonId);

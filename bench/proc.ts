@@ -1,0 +1,114 @@
+// Process accounting for the load benches, read straight from /proc (Linux): a process's resident
+// memory and open descriptors, and the Chromium processes anywhere beneath it.
+import { readFileSync, readdirSync, statSync } from "node:fs";
+
+/** Resident set size in MB (VmRSS), or NaN once the process is gone. */
+export function rssMb(pid: number): number {
+  try {
+    const kb = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return kb ? Number(kb) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Open file descriptors (sockets, pipes, files, the database and its WAL). */
+export function fdCount(pid: number): number {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).length;
+  } catch {
+    return NaN;
+  }
+}
+
+interface ProcInfo {
+  pid: number;
+  ppid: number;
+  comm: string;
+}
+
+function allProcesses(): ProcInfo[] {
+  const out: ProcInfo[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split at the last ')'.
+      const close = stat.lastIndexOf(")");
+      const comm = stat.slice(stat.indexOf("(") + 1, close);
+      const ppid = Number(stat.slice(close + 2).split(" ")[1]);
+      out.push({ pid: Number(name), ppid, comm });
+    } catch {
+      // exited while we looked
+    }
+  }
+  return out;
+}
+
+/** Every process below `root` (children, grandchildren...). */
+export function descendants(root: number): ProcInfo[] {
+  const all = allProcesses();
+  const byParent = new Map<number, ProcInfo[]>();
+  for (const p of all) byParent.set(p.ppid, [...(byParent.get(p.ppid) ?? []), p]);
+  const found: ProcInfo[] = [];
+  const stack = [root];
+  while (stack.length) {
+    for (const child of byParent.get(stack.pop()!) ?? []) {
+      found.push(child);
+      stack.push(child.pid);
+    }
+  }
+  return found;
+}
+
+/** Chromium processes (browser, zygotes, GPU, utility, renderers) beneath `root`. */
+export function chromiumProcesses(root: number): number {
+  return descendants(root).filter((p) => /chrom/i.test(p.comm)).length;
+}
+
+/**
+ * Capture browsers proper beneath `root`: the pool tags each with --design-intel-capture=. Their
+ * helpers carry --type=...; a zygote's fresh fork briefly has neither, so it is not counted.
+ */
+export function chromiumBrowsers(root: number): number {
+  return descendants(root).filter((p) => {
+    if (!/chrom/i.test(p.comm)) return false;
+    try {
+      const cmdline = readFileSync(`/proc/${p.pid}/cmdline`, "utf8");
+      return cmdline.includes("--design-intel-capture=") && !cmdline.includes("--type=");
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)]! : NaN;
+};
+
+/** Bytes under a directory (files only), in MB. */
+export function dirMb(dir: string): number {
+  let bytes = 0;
+  const walk = (d: string) => {
+    let entries;
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = `${d}/${e.name}`;
+      if (e.isDirectory()) walk(p);
+      else {
+        try {
+          bytes += statSync(p).size;
+        } catch {
+          // removed meanwhile
+        }
+      }
+    }
+  };
+  walk(dir);
+  return bytes / 1024 / 1024;
+}
