@@ -79,9 +79,16 @@ class FakeSocket {
   close() {}
 }
 
+let releaseSocket: (() => void) | null = null;
+afterEach(() => {
+  releaseSocket?.();
+  releaseSocket = null;
+});
+
 function renderConsole(data: Partial<Record<string, unknown>>, user: PublicUser = admin) {
   useAuth.setState({ user });
-  holdLiveSocket({ WebSocketImpl: FakeSocket as unknown as typeof WebSocket, url: "ws://test/ws" })();
+  // The app shell holds the one live socket in the real app; here the test stands in for it.
+  releaseSocket = holdLiveSocket({ WebSocketImpl: FakeSocket as unknown as typeof WebSocket, url: "ws://test/ws" });
   const full = { metrics: null, database: null, system: null, maintenance: null, alerts: null, agents: null, activity: null, ...data };
   const router = createMemoryRouter(
     [
