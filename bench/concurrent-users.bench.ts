@@ -28,6 +28,7 @@ interface Sample {
   running: number;
   rss: number;
   chromium: number;
+  zombies: number;
   browsers: number;
 }
 
@@ -39,7 +40,10 @@ try {
     const id = await api.comparison(token, `Rivals of user ${i + 1}`, [sites.url("/alpha/"), sites.url("/beta/")]);
     users.push({ email, token, id });
   }
-  const idle = { rss: rssMb(pid), chromium: chromiumProcesses(pid), browsers: chromiumBrowsers(pid) };
+  // The warm pool launches its browsers at boot; measure idle once they are up.
+  for (let i = 0; i < 100 && chromiumBrowsers(pid) < CONCURRENCY; i++) await Bun.sleep(200);
+  await Bun.sleep(2000);
+  const idle = { rss: rssMb(pid), chromium: chromiumProcesses(pid).live, browsers: chromiumBrowsers(pid) };
 
   const t0 = performance.now();
   await Promise.all(users.map((u) => api.start(u.token, u.id)));
@@ -61,13 +65,15 @@ try {
         if (s.progress?.stage === "Waiting for a capture slot") waitingRuns++;
       } else u.doneAt ??= t;
     }
+    const chromium = chromiumProcesses(pid);
     samples.push({
       t,
       queued: Math.max(0, outstanding - CONCURRENCY),
       waitingRuns,
       running,
       rss: rssMb(pid),
-      chromium: chromiumProcesses(pid),
+      chromium: chromium.live,
+      zombies: chromium.zombies,
       browsers: chromiumBrowsers(pid),
     });
     if (running === 0) break;
@@ -104,7 +110,7 @@ try {
   console.log(
     `server RSS: idle ${idle.rss.toFixed(0)} MB, peak ${Math.max(...samples.map((x) => x.rss)).toFixed(0)} MB; ` +
       `Chromium processes: idle ${idle.chromium} (${idle.browsers} browsers), peak ${Math.max(...samples.map((x) => x.chromium))} ` +
-      `(${Math.max(...samples.map((x) => x.browsers))} browsers)`,
+      `(${Math.max(...samples.map((x) => x.browsers))} browsers; up to ${Math.max(...samples.map((x) => x.zombies))} exited renderers awaiting reaping)`,
   );
   if (failed.length) throw new Error(`runs that did not complete: ${failed.map((u) => `${u.email}: ${u.state!.status} ${u.state!.error ?? ""}`).join("; ")}`);
   if (grewAfterStart) throw new Error("the capture queue grew after every run had been queued");

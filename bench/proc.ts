@@ -25,6 +25,8 @@ interface ProcInfo {
   pid: number;
   ppid: number;
   comm: string;
+  /** R, S, D, Z (exited, not yet reaped by its parent)... */
+  state: string;
 }
 
 function allProcesses(): ProcInfo[] {
@@ -36,8 +38,8 @@ function allProcesses(): ProcInfo[] {
       // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split at the last ')'.
       const close = stat.lastIndexOf(")");
       const comm = stat.slice(stat.indexOf("(") + 1, close);
-      const ppid = Number(stat.slice(close + 2).split(" ")[1]);
-      out.push({ pid: Number(name), ppid, comm });
+      const [state, ppid] = stat.slice(close + 2).split(" ");
+      out.push({ pid: Number(name), ppid: Number(ppid), comm, state: state ?? "?" });
     } catch {
       // exited while we looked
     }
@@ -61,9 +63,14 @@ export function descendants(root: number): ProcInfo[] {
   return found;
 }
 
-/** Chromium processes (browser, zygotes, GPU, utility, renderers) beneath `root`. */
-export function chromiumProcesses(root: number): number {
-  return descendants(root).filter((p) => /chrom/i.test(p.comm)).length;
+/**
+ * Live Chromium processes (browser, zygotes, GPU, utility, renderers) beneath `root`, and exited
+ * ones a zygote has not reaped yet (a closed page's renderer, for a moment).
+ */
+export function chromiumProcesses(root: number): { live: number; zombies: number } {
+  const all = descendants(root).filter((p) => /chrom/i.test(p.comm));
+  const zombies = all.filter((p) => p.state === "Z").length;
+  return { live: all.length - zombies, zombies };
 }
 
 /**

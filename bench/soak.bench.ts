@@ -26,19 +26,24 @@ interface Sample {
   rss: number;
   fds: number;
   chromium: number;
+  zombies: number;
   browsers: number;
   diskMb: number;
 }
-const sample = (run: number): Sample => ({
-  run,
-  rss: rssMb(pid),
-  fds: fdCount(pid),
-  chromium: chromiumProcesses(pid),
-  browsers: chromiumBrowsers(pid),
-  diskMb: dirMb(server.dataDir),
-});
+const sample = (run: number): Sample => {
+  const chromium = chromiumProcesses(pid);
+  return {
+    run,
+    rss: rssMb(pid),
+    fds: fdCount(pid),
+    chromium: chromium.live,
+    zombies: chromium.zombies,
+    browsers: chromiumBrowsers(pid),
+    diskMb: dirMb(server.dataDir),
+  };
+};
 const row = (s: Sample, extra = "") =>
-  `${String(s.run).padStart(5)}  ${s.rss.toFixed(0).padStart(6)} MB  ${String(s.fds).padStart(4)} fds  ${String(s.chromium).padStart(3)} chromium (${s.browsers} browsers)  ${s.diskMb.toFixed(1).padStart(6)} MB on disk${extra}`;
+  `${String(s.run).padStart(5)}  ${s.rss.toFixed(0).padStart(6)} MB  ${String(s.fds).padStart(4)} fds  ${String(s.chromium).padStart(3)} chromium (${s.browsers} browsers${s.zombies ? `, ${s.zombies} exited` : ""})  ${s.diskMb.toFixed(1).padStart(6)} MB on disk${extra}`;
 
 /** Waits for the warm pool's browsers and lets their start-up settle. */
 async function settled(): Promise<Sample> {
