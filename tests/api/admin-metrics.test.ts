@@ -112,9 +112,12 @@ describe("system metrics", () => {
     t.services.live.add(admin);
     t.services.live.add(user);
     const m = await t.services.admin.sampler.tick();
-    expect(admin.messages.map((x) => x.type)).toEqual(["SYSTEM_METRICS"]);
-    expect(admin.messages[0]!.payload.cpu).toBe(m.cpu);
-    expect(admin.messages[0]!.payload.connections.sockets).toBe(2);
+    // A busy host may also cross an alert threshold (an ALERT, also admins-only); metrics come once.
+    const metrics = admin.messages.filter((x) => x.type === "SYSTEM_METRICS");
+    expect(metrics.length).toBe(1);
+    expect(admin.messages.every((x) => x.type === "SYSTEM_METRICS" || x.type === "ALERT")).toBe(true);
+    expect(metrics[0]!.payload.cpu).toBe(m.cpu);
+    expect(metrics[0]!.payload.connections.sockets).toBe(2);
     expect(user.messages).toEqual([]);
   });
 });
