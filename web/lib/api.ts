@@ -24,7 +24,7 @@ export function setTokenSource(source: TokenSource): void {
   tokens = source;
 }
 
-async function toError(res: Response): Promise<ApiError> {
+export async function toError(res: Response): Promise<ApiError> {
   const text = await res.text().catch(() => "");
   let message: string | undefined;
   try {
@@ -65,6 +65,29 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
   if (!res.ok) throw await toError(res);
   if (res.status === 204) return undefined as T;
   return (await res.json()) as T;
+}
+
+/** Where a download gets its bearer token; features may pass their own, else the session's. */
+export interface BearerSource {
+  token(): string | null;
+  refresh(): Promise<string | null>;
+}
+
+/**
+ * A non-JSON body (a report, a backup) as a Blob, with the same bearer-then-refresh steps and
+ * the same errors as `api`.
+ */
+export async function apiBlob(path: string, auth?: BearerSource): Promise<Blob> {
+  const source = auth ?? { token: () => tokens.getToken(), refresh: () => tokens.refresh() };
+  const send = (token: string | null) =>
+    fetch(path, { credentials: "include", headers: token ? { authorization: `Bearer ${token}` } : {} });
+  let res = await send(source.token());
+  if (res.status === 401) {
+    const fresh = await source.refresh();
+    if (fresh) res = await send(fresh);
+  }
+  if (!res.ok) throw await toError(res);
+  return res.blob();
 }
 
 /** The message a toast should show: the server's own words when it gave some, else the fallback. */

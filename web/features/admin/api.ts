@@ -13,7 +13,9 @@ import type { AgentDto } from "../../../src/modules/agents/model";
 import type { ApiKeyView, CreatedApiKey } from "../../../src/modules/api-keys/model";
 import type { AuditPage } from "../../../src/modules/audit/model";
 import type { ManagedUser, UpdateUserInput, UserPage } from "../../../src/modules/users/model";
-import { ApiError, api } from "../../lib/api";
+import { api, apiBlob, type BearerSource } from "../../lib/api";
+
+export type { BearerSource };
 
 const enc = encodeURIComponent;
 
@@ -54,31 +56,8 @@ export const createApiKey = (name: string) => api<CreatedApiKey>("/api/admin/api
 export const revokeApiKey = (id: string) =>
   api<{ apiKey: ApiKeyView }>(`/api/admin/api-keys/${enc(id)}`, { method: "DELETE" }).then((r) => r.apiKey);
 
-/** Where the access token lives belongs to the auth feature; the route hands it in. */
-export interface BearerSource {
-  token(): string | null;
-  refresh(): Promise<string | null>;
-}
-
-/** A backup file as a Blob: the shared client speaks JSON only, so this fetches the bytes with the same bearer-then-refresh steps. */
+/** A backup file as a Blob. */
 export async function downloadBackup(name: string, auth: BearerSource): Promise<Blob> {
   const path = `/api/admin/backups/${enc(name)}`;
-  const send = (token: string | null) => fetch(path, { credentials: "include", headers: token ? { authorization: `Bearer ${token}` } : {} });
-  let res = await send(auth.token());
-  if (res.status === 401) {
-    const fresh = await auth.refresh();
-    if (fresh) res = await send(fresh);
-  }
-  if (!res.ok) {
-    const text = await res.text().catch(() => "");
-    let message: string | undefined;
-    try {
-      const parsed = JSON.parse(text) as { error?: unknown };
-      if (typeof parsed.error === "string") message = parsed.error;
-    } catch {
-      /* not JSON */
-    }
-    throw new ApiError(res.status, text, message, res.statusText);
-  }
-  return res.blob();
+  return apiBlob(path, auth);
 }

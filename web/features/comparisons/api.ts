@@ -8,7 +8,9 @@ import type {
   SnapshotDto,
   TargetDto,
 } from "../../../src/modules/comparisons/model";
-import { ApiError, api } from "../../lib/api";
+import { api, apiBlob, type BearerSource } from "../../lib/api";
+
+export type { BearerSource };
 
 const enc = encodeURIComponent;
 
@@ -33,35 +35,8 @@ export type ReportFormat = "json" | "html";
 export const exportPath = (comparisonId: string, format: ReportFormat) =>
   `/api/comparisons/${enc(comparisonId)}/export?format=${format}`;
 
-/** Where the access token lives belongs to the auth feature; the route hands it in. */
-export interface BearerSource {
-  token(): string | null;
-  refresh(): Promise<string | null>;
-}
-
-/**
- * The report as a file. The shared client only speaks JSON, and an HTML report is not JSON,
- * so this fetches the raw body itself with the same bearer-then-refresh dance.
- */
+/** The report as a file (an HTML report is not JSON). */
 export async function fetchReport(comparisonId: string, format: ReportFormat, auth: BearerSource): Promise<Blob> {
   const path = exportPath(comparisonId, format);
-  const send = (token: string | null) =>
-    fetch(path, { credentials: "include", headers: token ? { authorization: `Bearer ${token}` } : {} });
-  let res = await send(auth.token());
-  if (res.status === 401) {
-    const fresh = await auth.refresh();
-    if (fresh) res = await send(fresh);
-  }
-  if (!res.ok) {
-    const text = await res.text().catch(() => "");
-    let message: string | undefined;
-    try {
-      const parsed = JSON.parse(text) as { error?: unknown };
-      if (typeof parsed.error === "string") message = parsed.error;
-    } catch {
-      /* not JSON */
-    }
-    throw new ApiError(res.status, text, message, res.statusText);
-  }
-  return res.blob();
+  return apiBlob(path, auth);
 }
