@@ -1,5 +1,5 @@
-import { EnvelopeClosedIcon } from "@radix-ui/react-icons";
-import { Button, Flex, Text, TextField } from "@radix-ui/themes";
+import { EmailInput } from "../../../components/ui/email-input";
+import { Button, Flex, Text } from "@radix-ui/themes";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { toast } from "../../../components/ui/toast";
@@ -44,21 +44,7 @@ export function LoginForm() {
           <Text as="label" htmlFor={emailId} size="2" weight="medium">
             Email
           </Text>
-          <TextField.Root
-            id={emailId}
-            name="email"
-            type="email"
-            required
-            size="3"
-            autoComplete="email"
-            placeholder="agent@yourcompany.com"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          >
-            <TextField.Slot>
-              <EnvelopeClosedIcon aria-hidden />
-            </TextField.Slot>
-          </TextField.Root>
+          <EmailInput id={emailId} value={email} onChange={setEmail} placeholder="agent@yourcompany.com" />
         </Flex>
         <Flex direction="column" gap="2">
           <Text as="label" htmlFor={passwordId} size="2" weight="medium">

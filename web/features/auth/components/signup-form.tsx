@@ -1,4 +1,5 @@
-import { EnvelopeClosedIcon, PersonIcon } from "@radix-ui/react-icons";
+import { EmailInput } from "../../../components/ui/email-input";
+import { PersonIcon } from "@radix-ui/react-icons";
 import { Button, Flex, Text, TextField } from "@radix-ui/themes";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
@@ -56,22 +57,7 @@ export function SignupForm() {
           <Text as="label" htmlFor={emailId} size="2" weight="medium">
             Email
           </Text>
-          <TextField.Root
-            ref={emailRef}
-            id={emailId}
-            name="email"
-            type="email"
-            required
-            size="3"
-            autoComplete="email"
-            placeholder="rebel@yourcompany.com"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          >
-            <TextField.Slot>
-              <EnvelopeClosedIcon aria-hidden />
-            </TextField.Slot>
-          </TextField.Root>
+          <EmailInput id={emailId} value={email} onChange={setEmail} placeholder="rebel@yourcompany.com" inputRef={emailRef} />
         </Flex>
         <Flex direction="column" gap="2">
           <Text as="label" htmlFor={usernameId} size="2" weight="medium">

@@ -1,5 +1,5 @@
-import { EnvelopeClosedIcon } from "@radix-ui/react-icons";
-import { Button, Dialog, Flex, Text, TextField } from "@radix-ui/themes";
+import { EmailInput } from "../../../components/ui/email-input";
+import { Button, Dialog, Flex, Text } from "@radix-ui/themes";
 import { type FormEvent, type ReactElement, useId, useState } from "react";
 import type { WaitlistSource } from "../api";
 import { useBetaSignup } from "../use-beta-signup";
@@ -53,22 +53,7 @@ export function BetaSignupDialog({
             <Text as="label" htmlFor={id} size="2" weight="medium">
               Email address
             </Text>
-            <TextField.Root
-              id={id}
-              type="email"
-              name="email"
-              required
-              autoFocus
-              autoComplete="email"
-              size="3"
-              placeholder="you@company.com"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            >
-              <TextField.Slot>
-                <EnvelopeClosedIcon aria-hidden />
-              </TextField.Slot>
-            </TextField.Root>
+            <EmailInput id={id} value={email} onChange={setEmail} placeholder="you@company.com" autoFocus />
           </Flex>
           <Flex gap="3" mt="5" justify="end">
             <Dialog.Close>
