@@ -119,3 +119,25 @@ export function dirMb(dir: string): number {
   walk(dir);
   return bytes / 1024 / 1024;
 }
+
+/**
+ * Live Chromium processes beneath `root` by kind: "browser", "renderer" (one per open page, so none
+ * once idle), "gpu-process", "zygote", "utility:<service>" ...
+ */
+export function chromiumKinds(root: number): Record<string, number> {
+  const kinds: Record<string, number> = {};
+  for (const p of descendants(root)) {
+    if (!/chrom/i.test(p.comm) || p.state === "Z") continue;
+    let cmdline = "";
+    try {
+      cmdline = readFileSync(`/proc/${p.pid}/cmdline`, "utf8").replaceAll("\0", " ");
+    } catch {
+      continue;
+    }
+    const type = /--type=(\S+)/.exec(cmdline)?.[1];
+    const service = /--utility-sub-type=(\S+)/.exec(cmdline)?.[1];
+    const kind = type ? (service ? `utility:${service.replace(/\.mojom\./, ".")}` : type) : "browser";
+    kinds[kind] = (kinds[kind] ?? 0) + 1;
+  }
+  return kinds;
+}

@@ -6,7 +6,7 @@
 import { startFixtureServer } from "../tests/support/fixture-server";
 import { startServer } from "../tests/support/server";
 import { apiClient } from "./client";
-import { chromiumBrowsers, chromiumProcesses, dirMb, fdCount, median, rssMb } from "./proc";
+import { chromiumBrowsers, chromiumKinds, chromiumProcesses, dirMb, fdCount, median, rssMb } from "./proc";
 
 const RUNS = Number(process.env.SOAK_RUNS ?? 200);
 /** Every 10 runs, or often enough for a short soak to still have a sample in every decile. */
@@ -59,6 +59,7 @@ try {
   let tokenAt = Date.now();
   const id = await api.comparison(token, "Soak", [sites.url("/alpha/"), sites.url("/beta/")]);
   const idleBefore = await settled();
+  const kindsBefore = chromiumKinds(pid);
   console.log(`soak: ${RUNS} analyses in a row (2 fixture sites x desktop + mobile), CAPTURE_CONCURRENCY=${CONCURRENCY}, sample every ${EVERY}`);
   console.log("  run     server RSS   fds  Chromium                    data dir");
   console.log(row(idleBefore, "  (idle, before)"));
@@ -104,12 +105,17 @@ try {
   check("server RSS (MB)", (s) => s.rss);
   check("open fds", (s) => s.fds);
   console.log(`Chromium processes during the soak: min ${Math.min(...samples.map((s) => s.chromium))}, max ${Math.max(...samples.map((s) => s.chromium))}; browsers max ${Math.max(...samples.map((s) => s.browsers))}`);
-  const leftover = idleAfter.browsers !== CONCURRENCY || idleAfter.chromium > idleBefore.chromium;
+  // Pages and contexts live in renderer processes: none may outlast the runs. Each pool browser
+  // keeps its own helpers (zygotes, GPU, network, storage, and services Chromium starts later).
+  const kinds = chromiumKinds(pid);
+  const leftover = idleAfter.browsers !== CONCURRENCY || (kinds.renderer ?? 0) > 0 || idleAfter.fds > idleBefore.fds + 4;
   ok &&= !leftover;
   console.log(
-    `idle after: ${idleAfter.browsers} browsers (pool: ${CONCURRENCY}), ${idleAfter.chromium} Chromium processes vs ${idleBefore.chromium} before ` +
-      `${leftover ? "— LEFTOVERS" : "— nothing left over"}; fds ${idleAfter.fds} vs ${idleBefore.fds} before; disk ${idleAfter.diskMb.toFixed(1)} MB`,
+    `idle after: ${idleAfter.browsers} browsers (pool: ${CONCURRENCY}), ${kinds.renderer ?? 0} renderers (open pages), ` +
+      `${idleAfter.chromium} Chromium processes vs ${idleBefore.chromium} before ${leftover ? "— LEFTOVERS" : "— nothing left over"}; ` +
+      `fds ${idleAfter.fds} vs ${idleBefore.fds} before; disk ${idleAfter.diskMb.toFixed(1)} MB`,
   );
+  console.log(`  Chromium by kind, idle: before ${JSON.stringify(kindsBefore)}, after ${JSON.stringify(kinds)}`);
 } finally {
   await server.stop();
   await sites.close();
