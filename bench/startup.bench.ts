@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../tests/support/server";
 
-const binary = join(import.meta.dir, "../dist/design-intel");
+const binary = process.env.BENCH_BINARY ?? join(import.meta.dir, "../dist/design-intel");
 if (!existsSync(binary)) throw new Error("dist/design-intel is missing: run `bun run build` first");
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const POLL_MS = 5;

@@ -36,6 +36,9 @@ function boot() {
     navigationTimeoutMs: env.CAPTURE_NAV_TIMEOUT_MS,
     totalTimeoutMs: env.CAPTURE_TOTAL_TIMEOUT_MS,
   });
+  // Capture browsers launch alongside the boot (on their own threads and processes), so the first
+  // analysis doesn't wait for them.
+  pool.warm();
   const analyser = createAnalyser();
   const deps = {
     db,
@@ -78,8 +81,6 @@ function boot() {
     },
   });
   console.log(`Design Intel listening on http://localhost:${server.port} (data: ${dataDir}, ${env.NODE_ENV})`);
-  // Capture browsers launch now that the server answers, so the first analysis doesn't wait for them.
-  pool.warm();
   // An agent system that was on before the restart comes back on.
   void services.system.resume();
   // Host metrics to admins' sockets every few seconds, and the alert-threshold checks.

@@ -96,7 +96,7 @@ export function measureResources(): ResourceTotals {
 }
 
 /**
- * Scrolls down once in viewport steps (up to maxY) so lazy images and scroll-triggered content
+ * Scrolls down once, a viewport at a time (up to maxY), so lazy images and scroll-triggered content
  * load, then back to the top. Each step waits two animation frames rather than a fixed pause: the
  * first renders the new position, and that rendering runs the intersection observers (native
  * loading="lazy" uses one too), whose callbacks run before the second. The timer covers a page
@@ -115,7 +115,9 @@ export async function wakeLazyContent(args: { maxY: number; frameTimeoutMs: numb
     await frame();
     await frame();
   };
-  const step = Math.max(200, Math.floor(window.innerHeight * 0.9));
+  // Whole viewports: every band of the page is in view at one step, which is all an intersection
+  // observer needs (it ignores what a sticky header covers).
+  const step = Math.max(200, window.innerHeight);
   let y = 0;
   let steps = 0;
   while (steps < 100) {

@@ -117,8 +117,8 @@ export class CapturePool {
 
   /**
    * Starts every worker and its Chromium now and keeps them running from then on, so no capture
-   * waits for a browser launch (~105 MB PSS per idle browser). The server calls it once it is
-   * listening, so the launch doesn't slow its boot; tests leave pools cold.
+   * waits for a browser launch (~105 MB PSS per idle browser). The server calls it at boot; tests
+   * leave pools cold.
    */
   warm(): void {
     this.keepWarm = true;

@@ -80,6 +80,17 @@ const STAGE_TEXT: Record<string, string> = {
 
 class Timeout extends Error {}
 
+/** Runs async steps one after another in call order, whatever order they would finish in alone. */
+type Turns = <T>(step: () => Promise<T>) => Promise<T>;
+function turns(): Turns {
+  let last: Promise<unknown> = Promise.resolve();
+  return (step) => {
+    const next = last.then(step);
+    last = next.catch(() => {});
+    return next;
+  };
+}
+
 function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<never>((_, reject) => {
@@ -156,10 +167,10 @@ export function comparisonRunner(deps: RunnerDeps) {
   }
 
   /** Captures one page and stores its snapshot; returns the page, or the reason it failed. */
-  async function capturePage(run: Run, target: TargetRow, viewport: Viewport): Promise<CapturedPage | { reason: string }> {
+  async function capturePage(run: Run, target: TargetRow, viewport: Viewport, inTurn: Turns): Promise<CapturedPage | { reason: string }> {
     const capture = engine.capture!;
     const snapshotId = newId();
-    const path = await files.prepare(run.ownerId, run.comparisonId, snapshotId);
+    const path = await inTurn(() => files.prepare(run.ownerId, run.comparisonId, snapshotId));
     const work = capture(run.ownerId, { url: target.url, viewport, screenshotPath: path }, (stage) =>
       setStage(run, `${target.label} · ${viewport}: ${STAGE_TEXT[stage] ?? stage}`),
     );
@@ -231,10 +242,10 @@ export function comparisonRunner(deps: RunnerDeps) {
   }
 
   /** One page, counted in the progress whatever its outcome. */
-  async function captureCounted(run: Run, target: TargetRow, viewport: Viewport): Promise<CapturedPage | { reason: string }> {
+  async function captureCounted(run: Run, target: TargetRow, viewport: Viewport, inTurn: Turns): Promise<CapturedPage | { reason: string }> {
     let outcome: CapturedPage | { reason: string };
     try {
-      outcome = await capturePage(run, target, viewport);
+      outcome = await capturePage(run, target, viewport, inTurn);
     } catch (e) {
       log(`capture of ${target.id} (${viewport}) failed`, e);
       outcome = { reason: isStorageError(e) ? STORAGE_UNAVAILABLE_MESSAGE : "Capture failed" };
@@ -376,7 +387,10 @@ export function comparisonRunner(deps: RunnerDeps) {
   async function execute(run: Run, targets: TargetRow[]) {
     // Every target at one viewport, then the next: a viewport's pairs are scored (in the analyse
     // worker) as soon as its pages are in, while the next viewport is still being captured.
-    const captures = RUN_VIEWPORTS.map((viewport) => targets.map((t) => captureCounted(run, t, viewport)));
+    // Pages reach the capture queue in this order (see turns()), so the first viewport's pairs are
+    // complete first.
+    const inTurn = turns();
+    const captures = RUN_VIEWPORTS.map((viewport) => targets.map((t) => captureCounted(run, t, viewport, inTurn)));
     const scoring = RUN_VIEWPORTS.map(async (viewport, v) => {
       const pages = (await Promise.all(captures[v]!)).flatMap((o) => ("reason" in o ? [] : [o]));
       return score(run, targets, pages, viewport);
