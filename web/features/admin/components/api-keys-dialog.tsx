@@ -6,6 +6,7 @@ import { toast } from "../../../components/ui/toast";
 import { errorMessage } from "../../../lib/api";
 import { createApiKey, listApiKeys, revokeApiKey } from "../api";
 import { formatDateTime } from "../format";
+import { CloseFooter } from "./close-footer";
 
 export function ApiKeysDialog({ open, onOpenChange }: { open: boolean; onOpenChange(o: boolean): void }) {
   const [keys, setKeys] = useState<ApiKeyView[] | null>(null);
@@ -157,13 +158,7 @@ export function ApiKeysDialog({ open, onOpenChange }: { open: boolean; onOpenCha
             </Table.Body>
           </Table.Root>
         )}
-        <Flex justify="end" mt="4">
-          <Dialog.Close>
-            <Button variant="soft" color="gray">
-              Close
-            </Button>
-          </Dialog.Close>
-        </Flex>
+        <CloseFooter />
       </Dialog.Content>
     </Dialog.Root>
   );

@@ -5,6 +5,7 @@ import { errorMessage } from "../../../lib/api";
 import { listAuditLogs } from "../api";
 import { formatDateTime } from "../format";
 import { Pager } from "./pager";
+import { CloseFooter } from "./close-footer";
 
 const LABELS: Record<string, string> = {
   "auth.sign_in": "Signed in",
@@ -115,13 +116,7 @@ export function AuditDialog({ open, onOpenChange }: { open: boolean; onOpenChang
             <Pager page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} />
           </>
         )}
-        <Flex justify="end" mt="4">
-          <Dialog.Close>
-            <Button variant="soft" color="gray">
-              Close
-            </Button>
-          </Dialog.Close>
-        </Flex>
+        <CloseFooter />
       </Dialog.Content>
     </Dialog.Root>
   );

@@ -5,6 +5,7 @@ import { toast } from "../../../components/ui/toast";
 import { errorMessage } from "../../../lib/api";
 import { type BearerSource, downloadBackup, listBackups } from "../api";
 import { formatBytes, formatDateTime } from "../format";
+import { CloseFooter } from "./close-footer";
 
 interface Props {
   open: boolean;
@@ -97,13 +98,7 @@ export function BackupsDialog({ open, onOpenChange, version, auth }: Props) {
             </Table.Body>
           </Table.Root>
         )}
-        <Flex justify="end" mt="4">
-          <Dialog.Close>
-            <Button variant="soft" color="gray">
-              Close
-            </Button>
-          </Dialog.Close>
-        </Flex>
+        <CloseFooter />
       </Dialog.Content>
     </Dialog.Root>
   );

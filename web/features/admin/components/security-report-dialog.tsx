@@ -1,6 +1,7 @@
 import { Badge, Button, DataList, Dialog, Flex, Spinner, Text } from "@radix-ui/themes";
 import type { SecurityReport } from "../../../../src/modules/admin/model";
 import { formatCount, formatDateTime } from "../format";
+import { CloseFooter } from "./close-footer";
 
 function Check({ ok, yes, no }: { ok: boolean; yes: string; no: string }) {
   return <Badge color={ok ? "green" : "amber"} highContrast>{ok ? yes : no}</Badge>;
@@ -58,13 +59,7 @@ export function SecurityReportDialog({ open, onOpenChange, report }: { open: boo
             </DataList.Item>
           </DataList.Root>
         )}
-        <Flex justify="end" mt="4">
-          <Dialog.Close>
-            <Button variant="soft" color="gray">
-              Close
-            </Button>
-          </Dialog.Close>
-        </Flex>
+        <CloseFooter />
       </Dialog.Content>
     </Dialog.Root>
   );

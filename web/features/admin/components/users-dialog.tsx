@@ -7,6 +7,7 @@ import { errorMessage } from "../../../lib/api";
 import { listUsers, updateUser } from "../api";
 import { formatDateTime } from "../format";
 import { Pager } from "./pager";
+import { CloseFooter } from "./close-footer";
 
 interface Pending {
   user: ManagedUser;
@@ -159,13 +160,7 @@ export function UsersDialog({ open, onOpenChange, currentUserId }: { open: boole
             <Pager page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} />
           </>
         )}
-        <Flex justify="end" mt="4">
-          <Dialog.Close>
-            <Button variant="soft" color="gray">
-              Close
-            </Button>
-          </Dialog.Close>
-        </Flex>
+        <CloseFooter />
       </Dialog.Content>
       <AlertDialog.Root open={confirm !== null} onOpenChange={(o) => !o && setConfirm(null)}>
         <AlertDialog.Content maxWidth="440px">
