@@ -24,6 +24,7 @@ import { REFRESH_COOKIE, authRoutes } from "./modules/auth";
 import { authService } from "./modules/auth/service";
 import { accessTokens } from "./modules/auth/tokens";
 import { comparisonRoutes } from "./modules/comparisons";
+import type { CaptureReadiness } from "./modules/capture/pool";
 import type { ComparisonEngine } from "./modules/comparisons/runner";
 import { comparisonsService } from "./modules/comparisons/service";
 import { systemRoutes } from "./modules/system";
@@ -48,6 +49,8 @@ export interface AppDeps {
   log?: (msg: string, err?: unknown) => void;
   /** Capture pool, analyser, findings, live publish and activity for comparison runs (main.ts wires the real ones). */
   comparisonEngine?: ComparisonEngine;
+  /** Capture browsers up and ready, reported by /api/health (main.ts wires the pool). */
+  captureReadiness?: () => CaptureReadiness;
   /** Agent cadences (tests shorten them). */
   agentCadence?: Partial<Cadence>;
 }
@@ -96,7 +99,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   const app = new Elysia()
     .use(httpBase({ metrics: services.metrics, log }))
     .use(maintenanceGate({ isOn: services.admin.maintenance.isOn, resolve: services.auth.userForAccessToken, message: MAINTENANCE_MESSAGE }))
-    .get("/api/health", () => ({ ok: true }))
+    .get("/api/health", () => ({ ok: true, capture: deps.captureReadiness?.() ?? null }))
     .use(authRoutes(services.auth, limits))
     .use(waitlistRoutes(services.waitlist, limits))
     .use(adminRoutes(services.admin, services.auth.userForAccessToken))

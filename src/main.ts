@@ -45,6 +45,7 @@ function boot() {
     env: { ...env, DATA_DIR: dataDir },
     secret: loadSecret(dataDir, env.JWT_SECRET),
     log,
+    captureReadiness: () => pool.readiness(),
     comparisonEngine: {
       capture: (ownerId: string, job: Parameters<CapturePool["submit"]>[1], onStage?: (stage: string) => void) =>
         pool.submit(ownerId, job, onStage),

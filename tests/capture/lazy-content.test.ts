@@ -23,7 +23,21 @@ const IMAGES: Record<string, Buffer> = {
   "/red.png": solid([220, 20, 20]),
   "/blue.png": solid([20, 20, 220]),
   "/green.png": solid([20, 180, 20]),
+  "/yellow.png": solid([230, 200, 20]),
 };
+
+// A feed-style page: after load a script fetches a long section and appends it; the section's own
+// lazy image sits far below the height the first scroll covered.
+const growing = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Growing</title>
+<style>body{margin:0} .gap{height:2400px} img{display:block;width:300px;height:200px}</style></head><body>
+<h1>Feed</h1><div class="gap"></div><div id="more"></div>
+<script>
+addEventListener("load", async () => {
+  const r = await fetch("/more.json?delay=400");
+  const { src } = await r.json();
+  document.getElementById("more").innerHTML = '<div class="gap"></div><div class="gap"></div><img id="appended" loading="lazy" alt="appended" src="' + src + '">';
+});
+</script></body></html>`;
 
 // Each block sits far below the fold, so nothing loads it until the capture scrolls there.
 const page = (extra = "") => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Lazy</title>
@@ -64,6 +78,8 @@ beforeAll(async () => {
       // An image that never arrives: the network never goes quiet.
       if (url.pathname === "/hung") return new Response(page('<img src="/hang.png" width="10" height="10" alt="">'), { headers: { "content-type": "text/html" } });
       if (url.pathname === "/late.json") return Response.json({ src: "/green.png?delay=200" });
+      if (url.pathname === "/growing") return new Response(growing, { headers: { "content-type": "text/html" } });
+      if (url.pathname === "/more.json") return Response.json({ src: "/yellow.png?delay=100" });
       if (url.pathname === "/hang.png") return new Promise<Response>(() => {});
       const png = IMAGES[url.pathname];
       return png ? new Response(new Uint8Array(png), { headers: { "content-type": "image/png" } }) : new Response("no", { status: 404 });
@@ -112,6 +128,23 @@ describe("content below the fold", () => {
     expect(pixelAt(png, 150, tops.observed + 100)).toEqual([20, 20, 220]);
     expect(pixelAt(png, 150, tops.late + 100)).toEqual([20, 180, 20]);
     expect(extraction.timing.requests).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe("a page that grows after the scroll", () => {
+  test("gets a second pass, so the lazy image in the appended section is in the screenshot", async () => {
+    hits.clear();
+    const { extraction, screenshotPath } = await capturePage(browser, job("/growing"), () => {});
+    expect(hits.get("/more.json")).toBe(1);
+    expect(hits.get("/yellow.png")).toBe(1);
+    expect(extraction.pageHeight).toBeGreaterThan(7000);
+    const png = PNG.sync.read(readFileSync(screenshotPath));
+    let found = -1;
+    for (let y = png.height - 1; y >= 0 && found < 0; y--) {
+      const p = pixelAt(png, 150, y);
+      if (p[0] === 230 && p[1] === 200 && p[2] === 20) found = y;
+    }
+    expect(found).toBeGreaterThan(7000);
   });
 });
 

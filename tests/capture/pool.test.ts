@@ -285,9 +285,11 @@ describe("pool rules", () => {
     const warm = new CapturePool({ concurrency: 2, chromiumPath: findChromium(process.env.CHROMIUM_PATH), allowPrivate: true, idleMs: 300 });
     try {
       expect(warm.stats().workers).toHaveLength(0);
+      expect(warm.readiness()).toEqual({ available: true, browsers: 0, concurrency: 2 });
       warm.warm();
       expect(warm.stats().workers).toHaveLength(2);
       await until(() => warm.stats().workers.every((w) => w.pid !== null), "both browsers");
+      expect(warm.readiness().browsers).toBe(2);
       const launched = warm.stats().workers.map((w) => w.pid);
       ok(await warm.submit("a", { url: server.url("/gamma/"), viewport: "desktop", screenshotPath: shot("warm") }));
       // The worker that ran the capture goes idle and is replaced; the pool never drops below two.
@@ -307,6 +309,7 @@ describe("pool rules", () => {
     const none = new CapturePool({ concurrency: 2, chromiumPath: null, allowPrivate: true, log: (m) => logged.push(m) });
     expect(none.available).toBe(false);
     expect(none.unavailableReason).toBe(NO_CHROMIUM_REASON);
+    expect(none.readiness()).toEqual({ available: false, browsers: 0, concurrency: 2 });
     expect(logged).toHaveLength(1);
     expect(logged[0]).toContain("No Chromium browser found");
     const outcome = await none.submit("a", { url: server.url("/alpha/"), viewport: "desktop", screenshotPath: shot("none") });

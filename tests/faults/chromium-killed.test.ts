@@ -71,7 +71,9 @@ test("killing the browsers mid-capture fails that page with a reason; the run se
   const diffs = (await call(server.url, "GET", `/api/comparisons/${id}/diffs`, { token: user.token })).json as unknown[];
   expect(diffs.length).toBe(2); // Orbit vs Ember at both viewports
   // The server is still fine, with fresh browsers of its own.
-  expect((await call(server.url, "GET", "/api/health")).status).toBe(200);
+  const health = await call(server.url, "GET", "/api/health");
+  expect(health.status).toBe(200);
+  expect((health.json as { capture: { available: boolean } }).capture.available).toBe(true);
 
   gate.open();
   expect((await call(server.url, "POST", `/api/comparisons/${id}/start`, { token: user.token })).status).toBe(202);

@@ -10,7 +10,7 @@ import type { CaptureJob } from "../../workers/protocol";
 import { BLOCKED_HEADER, startEgressProxy, type EgressProxy } from "./egress-proxy";
 import { VIEWPORTS, type Extraction } from "./model";
 import { watchNetworkQuiet } from "./network-quiet";
-import { measureDom, measureResources, measureVitals, waitForFonts, wakeLazyContent, type ResourceTotals } from "./page-script";
+import { measureDom, measureResources, measureVitals, missedLazyContent, waitForFonts, wakeLazyContent, type ResourceTotals } from "./page-script";
 import { createHostGuard, SSRF_MESSAGES, systemResolver, type HostVerdict, type Resolver } from "./ssrf";
 
 export type CaptureStage = "navigating" | "settling" | "measuring" | "screenshot";
@@ -26,17 +26,19 @@ export interface CaptureDeps {
 }
 
 const LOAD_WAIT_MS = 15_000;
-/** The longest we wait for the network to go quiet, after load and again after scrolling. */
+/** The longest we wait for the network to go quiet after the scroll. */
 const QUIET_WAIT_MS = 2_500;
 /**
  * Silence that counts as quiet. Shorter than Playwright's 500 ms networkidle: `load` has already
- * waited for the page's scripts, and the second wait after scrolling (which itself takes a few
- * hundred ms) catches anything they start late.
+ * waited for the page's scripts, the scroll before this wait takes a while itself, and a page that
+ * rendered more after it gets a second scroll and wait.
  */
 const QUIET_MS = 250;
-/** After a page that never went quiet (polling, a hung request): at most this for what the scroll woke. */
+/** After a page that never went quiet (polling, a hung request): at most this for what a second scroll woke. */
 const NOISY_PAGE_WAIT_MS = 500;
 const FONT_WAIT_MS = 3_000;
+/** For the first contentful paint before vitals are read; only a page that paints nothing waits it out. */
+const PAINT_WAIT_MS = 1_000;
 /** Per animation frame while scrolling; frames only stall on a page that is badly stuck. */
 const FRAME_TIMEOUT_MS = 100;
 
@@ -237,16 +239,21 @@ export async function capturePage(
     await race(page.waitForLoadState("load", { timeout: Math.max(1, loadWait) })).catch((e) => {
       if (e instanceof CaptureError) throw e;
     });
-    const idle = await race(quiet.waitForQuiet(QUIET_MS, Math.min(QUIET_WAIT_MS, budget())));
-    // Requests that kept a noisy page from going quiet (a hung image, a long poll) are not waited
-    // for again; what the scroll wakes is.
-    const stale = idle ? undefined : quiet.inFlight();
-    const vitals = await race(page.evaluate(measureVitals));
-    await race(page.evaluate(wakeLazyContent, { maxY: job.maxHeightPx, frameTimeoutMs: FRAME_TIMEOUT_MS }));
+    // Vitals first, so our own scrolling can't move them; then the scroll that wakes lazy content.
+    // There is no quiet wait before the scroll: the one after it covers whatever the page fetched
+    // after load as well as what the scroll woke, and a page that changed meanwhile gets a second pass.
+    const vitals = await race(page.evaluate(measureVitals, { paintWaitMs: Math.min(PAINT_WAIT_MS, Math.max(1, budget())) }));
+    const wake = () => race(page.evaluate(wakeLazyContent, { maxY: job.maxHeightPx, frameTimeoutMs: FRAME_TIMEOUT_MS }));
+    const reached = await wake();
     await race(page.evaluate(waitForFonts, Math.min(FONT_WAIT_MS, Math.max(1, budget()))));
-    // Let the images our scroll woke arrive. When the scroll started nothing, the network has been
-    // silent for the whole scroll and this returns at once.
-    await race(quiet.waitForQuiet(QUIET_MS, Math.min(idle ? QUIET_WAIT_MS : NOISY_PAGE_WAIT_MS, budget()), stale));
+    const idle = await race(quiet.waitForQuiet(QUIET_MS, Math.min(QUIET_WAIT_MS, budget())));
+    if (await race(page.evaluate(missedLazyContent, { reached, maxY: job.maxHeightPx }))) {
+      // Requests that kept a noisy page from going quiet (a hung image, a long poll) are not
+      // waited for again; what this scroll wakes is.
+      const stale = idle ? undefined : quiet.inFlight();
+      await wake();
+      await race(quiet.waitForQuiet(QUIET_MS, Math.min(idle ? QUIET_WAIT_MS : NOISY_PAGE_WAIT_MS, budget()), stale));
+    }
 
     onStage("measuring");
     const dom = await race(page.evaluate(measureDom, { maxY: job.maxHeightPx, viewportWidth: viewport.width, viewportHeight: viewport.height }));

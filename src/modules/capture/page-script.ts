@@ -17,9 +17,25 @@ export type Vitals = Pick<
 
 export type ResourceTotals = Pick<Extraction["timing"], "bytes" | "requests" | "largestResource">;
 
-/** Web vitals from buffered performance entries. Read before we scroll, so our own scrolling can't move them. */
-export async function measureVitals(): Promise<Vitals> {
+/**
+ * Web vitals from buffered performance entries. Read before we scroll, so our own scrolling can't
+ * move them, but after the first contentful paint: a fast page fires `load` before it has painted,
+ * and paint entries arrive a frame or two after the paint itself. A page that paints nothing
+ * contentful waits `paintWaitMs` and reports no FCP/LCP.
+ */
+export async function measureVitals(args: { paintWaitMs: number }): Promise<Vitals> {
   const ms = (v: number | undefined | null) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.round(v) : null);
+  const painted = () => performance.getEntriesByType("paint").some((p) => p.name === "first-contentful-paint");
+  const until = performance.now() + args.paintWaitMs;
+  while (!painted() && performance.now() < until) {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 50);
+      requestAnimationFrame(() => {
+        clearTimeout(timer);
+        setTimeout(resolve, 0);
+      });
+    });
+  }
   const observed = (type: string): Promise<PerformanceEntry[]> =>
     new Promise((resolve) => {
       try {
@@ -97,24 +113,21 @@ export function measureResources(): ResourceTotals {
 
 /**
  * Scrolls down once, a viewport at a time (up to maxY), so lazy images and scroll-triggered content
- * load, then back to the top. Each step waits two animation frames rather than a fixed pause: the
- * first renders the new position, and that rendering runs the intersection observers (native
- * loading="lazy" uses one too), whose callbacks run before the second. The timer covers a page
- * whose frames stall.
+ * load, then back to the top; returns how far down the page it reached. Each step waits for one
+ * rendered frame: the animation frame callback runs just before the browser renders the new
+ * position, and a task queued from it runs just after, by which time that rendering has run the
+ * scroll handlers and intersection observers (native loading="lazy" uses one too). The timer covers
+ * a page whose frames stall.
  */
 export async function wakeLazyContent(args: { maxY: number; frameTimeoutMs: number }): Promise<number> {
-  const frame = () =>
+  const rendered = () =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, args.frameTimeoutMs);
       requestAnimationFrame(() => {
         clearTimeout(timer);
-        resolve();
+        setTimeout(resolve, 0);
       });
     });
-  const settle = async () => {
-    await frame();
-    await frame();
-  };
   // Whole viewports: every band of the page is in view at one step, which is all an intersection
   // observer needs (it ignores what a sticky header covers).
   const step = Math.max(200, window.innerHeight);
@@ -126,11 +139,26 @@ export async function wakeLazyContent(args: { maxY: number; frameTimeoutMs: numb
     y = Math.min(y + step, bottom);
     window.scrollTo(0, y);
     steps++;
-    await settle();
+    await rendered();
   }
+  const reached = Math.min(document.documentElement.scrollHeight, args.maxY, y + window.innerHeight);
   window.scrollTo(0, 0);
-  await settle();
-  return steps;
+  await rendered();
+  return reached;
+}
+
+/**
+ * True when the scroll may have missed something: the page grew past what it reached (a section a
+ * script rendered late), or a visible lazy image above maxY was never requested.
+ */
+export function missedLazyContent(args: { reached: number; maxY: number }): boolean {
+  if (Math.min(document.documentElement.scrollHeight, args.maxY) > args.reached + 1) return true;
+  for (const img of Array.from(document.querySelectorAll<HTMLImageElement>("img[loading=lazy]"))) {
+    if (img.complete) continue;
+    const box = img.getBoundingClientRect();
+    if (box.width > 0 && box.height > 0 && box.top + window.scrollY < args.maxY) return true;
+  }
+  return false;
 }
 
 /** Waits for web fonts, giving up after `timeoutMs` so a stuck font can't stall the capture. */

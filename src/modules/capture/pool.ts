@@ -85,6 +85,13 @@ export interface CapturePoolStats {
   workers: { pid: number | null; browser: string | null; busy: boolean }[];
 }
 
+export interface CaptureReadiness {
+  available: boolean;
+  /** Launched browsers; a warm pool has `concurrency` of them once boot has settled. */
+  browsers: number;
+  concurrency: number;
+}
+
 export class CapturePool {
   readonly available: boolean;
   readonly unavailableReason: string | null;
@@ -164,6 +171,12 @@ export class CapturePool {
       owners,
       workers: this.slots.map((s) => ({ pid: s.pid, browser: s.browser, busy: s.job !== null })),
     };
+  }
+
+  /** For health checks: how many capture browsers are launched and waiting for work or working. */
+  readiness(): CaptureReadiness {
+    const browsers = this.slots.filter((s) => !s.closing && s.browser !== null).length;
+    return { available: this.available, browsers, concurrency: this.concurrency };
   }
 
   async close(): Promise<void> {
