@@ -13,19 +13,28 @@ declare const self: Worker;
 const CACHE_SIZE = 12;
 const cache = new Map<string, Omit<PreparedCapture, "extraction">>();
 
-async function prepared(path: string, extraction: Extraction): Promise<PreparedCapture> {
+/** The file as it is now: a rewritten or replaced screenshot never matches an older entry. */
+async function keyOf(path: string, hasPalette: boolean): Promise<string> {
   const info = await stat(path);
-  const key = `${path}|${info.size}|${info.mtimeMs}|${extraction.palette.dominant.length > 0 ? "x" : "m"}`;
+  return `${path}|${info.size}|${info.mtimeMs}|${hasPalette ? "x" : "m"}`;
+}
+
+function remember(key: string, entry: Omit<PreparedCapture, "extraction">) {
+  cache.delete(key);
+  cache.set(key, entry);
+  while (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+}
+
+async function prepared(path: string, extraction: Extraction): Promise<PreparedCapture> {
+  const hasPalette = extraction.palette.dominant.length > 0;
+  const key = await keyOf(path, hasPalette);
   let hit = cache.get(key);
-  if (hit) {
-    cache.delete(key);
-  } else {
+  if (!hit) {
     const { thumb, palette } = await prepareStreaming(extraction, await Bun.file(path).bytes());
     hit = { thumb, palette };
   }
-  cache.set(key, hit);
-  while (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  return { extraction, thumb: hit.thumb, palette: extraction.palette.dominant.length > 0 ? extraction.palette.dominant : hit.palette };
+  remember(key, hit);
+  return { extraction, thumb: hit.thumb, palette: hasPalette ? extraction.palette.dominant : hit.palette };
 }
 
 function send(event: AnalyseEvent) {
@@ -38,6 +47,18 @@ self.onmessage = (event: MessageEvent<AnalyseRequest>) => {
   const msg = event.data;
   if (msg.type === "shutdown") {
     process.exit(0);
+  }
+  if (msg.type === "prime") {
+    const { path, thumb, palette } = msg;
+    // In the same queue as scoring, so a score sent after this prime finds it.
+    queue = queue.then(async () => {
+      try {
+        remember(await keyOf(path, palette.length > 0), { thumb, palette });
+      } catch {
+        // The file is gone already (run cancelled): nothing to score, nothing to keep.
+      }
+    });
+    return;
   }
   if (msg.type !== "score") return;
   const { job } = msg;

@@ -75,7 +75,8 @@ async function runJob(job: CaptureJob) {
   try {
     used = await ensureBrowser();
     const result = await capturePage(used, job, (stage) => post({ type: "stage", jobId: job.jobId, stage }));
-    post({ type: "done", jobId: job.jobId, extraction: result.extraction, screenshotPath: result.screenshotPath });
+    const done: CaptureEvent = { type: "done", jobId: job.jobId, extraction: result.extraction, screenshotPath: result.screenshotPath, thumb: result.thumb };
+    self.postMessage(done, [result.thumb.data.buffer]);
   } catch (err) {
     let reason: string;
     // The "disconnected" event can trail the error it caused by a moment.

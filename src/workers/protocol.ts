@@ -1,7 +1,8 @@
 // The typed messages between the main thread and the workers. Each worker kind has a request
 // union (main -> worker) and an event union (worker -> main); nothing else crosses the boundary.
 
-import type { Extraction, SimilarityScores, Viewport } from "../modules/capture/model";
+import type { GrayImage } from "../modules/analysis/image";
+import type { Extraction, PaletteEntry, SimilarityScores, Viewport } from "../modules/capture/model";
 import type { Audience, LiveMessage } from "../live/hub";
 import type { Cadence as AgentCadence } from "../modules/agents/engine/engine";
 
@@ -27,7 +28,8 @@ export type CaptureEvent =
   /** pid is the browser's main process (null where it can't be found), so a stuck browser can be killed. */
   | { type: "ready"; browser: string; pid: number | null }
   | { type: "stage"; jobId: string; stage: "navigating" | "settling" | "measuring" | "screenshot" }
-  | { type: "done"; jobId: string; extraction: Extraction; screenshotPath: string }
+  /** thumb: the grey thumbnail scoring compares, made while the screenshot was decoded anyway. */
+  | { type: "done"; jobId: string; extraction: Extraction; screenshotPath: string; thumb: GrayImage }
   | { type: "failed"; jobId: string; reason: string }
   | { type: "fatal"; reason: string };
 
@@ -43,6 +45,8 @@ export interface AnalyseJob {
 
 export type AnalyseRequest =
   | { type: "score"; job: AnalyseJob }
+  /** A fresh capture's thumbnail (and screenshot palette), so scoring needn't decode its PNG. */
+  | { type: "prime"; path: string; thumb: GrayImage; palette: PaletteEntry[] }
   | { type: "shutdown" };
 
 export type AnalyseEvent =

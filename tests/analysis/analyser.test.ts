@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAnalyser } from "../../src/modules/analysis/analyser";
 import { createFindingsEngine } from "../../src/modules/analysis/engine";
+import { summariseScreenshot } from "../../src/modules/analysis/screenshot-summary";
 import { scorePairFromFiles } from "../../src/modules/analysis/similarity";
 import type { ComparisonEngine } from "../../src/modules/comparisons/runner";
 import { alpha, beta } from "./pages";
@@ -31,6 +32,35 @@ describe("createAnalyser (worker)", () => {
       expect(first).toEqual(direct);
       expect(again).toEqual(direct);
       expect(same.overallSimilarity).toBeCloseTo(1, 3);
+    } finally {
+      analyser.close();
+    }
+  });
+
+  test("a primed thumbnail is used instead of decoding the file, until the file changes", async () => {
+    const analyser = createAnalyser();
+    const cPath = join(dir, "c.png");
+    await Bun.write(cPath, A.png);
+    try {
+      const direct = await scorePairFromFiles(cPath, A.extraction, bPath, B.extraction);
+      // The capture-time summary is the very thumbnail the file would give: same scores.
+      const summary = await summariseScreenshot(A.png);
+      analyser.prime(cPath, summary.thumb, A.extraction.palette.dominant);
+      expect(await analyser.scorePair(cPath, A.extraction, bPath, B.extraction)).toEqual(direct);
+
+      // Proof the worker read the primed one: a blank thumbnail changes the pixel-side layout score.
+      const blank = { width: summary.thumb.width, height: summary.thumb.height, data: new Float32Array(summary.thumb.data.length).fill(255) };
+      analyser.prime(cPath, blank, A.extraction.palette.dominant);
+      const primed = await analyser.scorePair(cPath, A.extraction, bPath, B.extraction);
+      expect(primed.components).not.toEqual(direct.components);
+
+      // A rewritten file is decoded afresh.
+      await Bun.sleep(20);
+      await Bun.write(cPath, A.png);
+      expect(await analyser.scorePair(cPath, A.extraction, bPath, B.extraction)).toEqual(direct);
+      // Priming a file that no longer exists is harmless.
+      analyser.prime(join(dir, "gone.png"), (await summariseScreenshot(A.png)).thumb, []);
+      expect(await analyser.scorePair(aPath, A.extraction, bPath, B.extraction)).toEqual(await scorePairFromFiles(aPath, A.extraction, bPath, B.extraction));
     } finally {
       analyser.close();
     }

@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { PNG } from "pngjs";
 import { decodePng } from "../../src/modules/analysis/image";
+import { dominantColors, isDarkImage } from "../../src/modules/analysis/palette";
 import { pngToThumbnail } from "../../src/modules/analysis/png-stream";
+import { summariseScreenshot } from "../../src/modules/analysis/screenshot-summary";
 import { thumbnail, thumbnailWidth } from "../../src/modules/analysis/visual";
 import { paint, textLines } from "./support";
 
@@ -61,5 +63,47 @@ describe("pngToThumbnail (streaming)", () => {
     const broken = png.slice();
     for (let i = 200; i < 400; i++) broken[i] = (broken[i]! * 31 + 7) & 255;
     await expect(pngToThumbnail(broken, thumbnailWidth)).rejects.toThrow(/PNG/);
+  });
+});
+
+describe("summariseScreenshot (one pass at capture time)", () => {
+  const W = 640;
+  const H = 2100;
+  const rgba = picture(W, H);
+
+  test.each([
+    ["RGBA", 6],
+    ["RGB", 2],
+    ["grey", 0],
+    ["grey+alpha", 4],
+  ] as const)("%s: the palette, darkness and thumbnail of separate full decodes", async (_name, colorType) => {
+    const png = encode(W, H, rgba, colorType);
+    const full = decodePng(png);
+    const summary = await summariseScreenshot(png);
+    expect(summary.dominant).toEqual(dominantColors(full.data, full.width, full.height));
+    expect(summary.dominant.length).toBeGreaterThan(1);
+    expect(summary.isDark).toBe(isDarkImage(full.data, full.width, full.height));
+    const thumb = thumbnail(full);
+    expect([summary.thumb.width, summary.thumb.height]).toEqual([thumb.width, thumb.height]);
+    let worst = 0;
+    for (let i = 0; i < thumb.data.length; i++) worst = Math.max(worst, Math.abs(thumb.data[i]! - summary.thumb.data[i]!));
+    expect(worst).toBeLessThan(1e-3);
+  });
+
+  test("a format the streaming decoder leaves alone is decoded whole, with the same answers", async () => {
+    const sixteen = new PNG({ width: 40, height: 30, bitDepth: 16, colorType: 6 } as ConstructorParameters<typeof PNG>[0]);
+    sixteen.data = Buffer.alloc(40 * 30 * 8, 0); // opaque black once alpha is set below
+    for (let i = 6; i < sixteen.data.length; i += 8) sixteen.data.writeUInt16BE(65535, i);
+    const png = new Uint8Array(PNG.sync.write(sixteen, { bitDepth: 16, colorType: 6, inputHasAlpha: true } as Parameters<typeof PNG.sync.write>[1]));
+    const summary = await summariseScreenshot(png);
+    expect(summary.isDark).toBe(true);
+    expect(summary.dominant[0]!.hex).toBe("#000000");
+    expect(summary.thumb).toEqual(thumbnail(decodePng(png)));
+  });
+
+  test("a corrupt screenshot is an error", async () => {
+    const broken = encode(W, H, rgba, 6).slice();
+    for (let i = 200; i < 400; i++) broken[i] = (broken[i]! * 31 + 7) & 255;
+    await expect(summariseScreenshot(broken)).rejects.toThrow(/PNG/);
   });
 });

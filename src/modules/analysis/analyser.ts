@@ -4,11 +4,14 @@
 import { newId } from "../../lib/ids";
 import type { AnalyseEvent, AnalyseRequest } from "../../workers/protocol";
 import { spawnWorker } from "../../workers/spawn";
-import type { Extraction } from "../capture/model";
+import type { Extraction, PaletteEntry } from "../capture/model";
+import type { GrayImage } from "./image";
 import type { PairScores } from "./similarity";
 
 export interface Analyser {
   scorePair(aPath: string, aExtraction: Extraction, bPath: string, bExtraction: Extraction): Promise<PairScores>;
+  /** A capture's thumbnail and screenshot palette for `path`, so a later scorePair needn't decode it. */
+  prime(path: string, thumb: GrayImage, palette: PaletteEntry[]): void;
   close(): void;
 }
 
@@ -93,6 +96,13 @@ export function createAnalyser(options: AnalyserOptions = {}): Analyser {
         const request: AnalyseRequest = { type: "score", job: { jobId, aPath, aExtraction, bPath, bExtraction } };
         w.postMessage(request);
       });
+    },
+    prime(path, thumb, palette) {
+      if (closed) return;
+      const request: AnalyseRequest = { type: "prime", path, thumb, palette };
+      // Transferred, not copied: the caller has no further use for it.
+      ensureWorker().postMessage(request, [thumb.data.buffer]);
+      settleRef();
     },
     close() {
       if (closed) return;

@@ -41,39 +41,69 @@ function gridStride(width: number, height: number): number {
   return Math.max(1, Math.floor(Math.sqrt((width * height) / TARGET_SAMPLES)));
 }
 
-function histogram(rgba: Pixels, width: number, height: number): { buckets: Bucket[]; total: number } {
+/**
+ * Samples an image row by row on the palette grid, so a streaming decoder can feed it without
+ * the full bitmap. Rows are raw PNG-style pixels: `channels` 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA.
+ */
+export function createPaletteSampler(width: number, height: number) {
   const stride = gridStride(width, height);
+  const first = Math.floor(stride / 2);
   const counts = new Uint32Array(32768);
   const sums = new Float64Array(32768 * 3);
   let total = 0;
-  for (let y = Math.floor(stride / 2); y < height; y += stride) {
-    let i = (y * width + Math.floor(stride / 2)) * 4;
-    const step = stride * 4;
-    const rowEnd = (y + 1) * width * 4;
-    for (; i < rowEnd; i += step) {
-      if (rgba[i + 3]! < 128) continue; // transparent pixels are not part of the design
-      const r = rgba[i]!;
-      const g = rgba[i + 1]!;
-      const b = rgba[i + 2]!;
-      const key = ((r >> 3) << 10) | ((g >> 3) << 5) | (b >> 3);
-      counts[key]!++;
-      sums[key * 3] = sums[key * 3]! + r;
-      sums[key * 3 + 1] = sums[key * 3 + 1]! + g;
-      sums[key * 3 + 2] = sums[key * 3 + 2]! + b;
-      total++;
-    }
+  let luminance = 0;
+  let samples = 0;
+
+  return {
+    /** Whether row `y` is on the grid; the others need not be pushed at all. */
+    wants: (y: number) => y >= first && y < height && (y - first) % stride === 0,
+    push(row: Pixels, channels: number) {
+      const grey = channels < 3;
+      const alphaAt = channels === 4 ? 3 : channels === 2 ? 1 : -1;
+      for (let x = first; x < width; x += stride) {
+        const i = x * channels;
+        const r = row[i]!;
+        const g = grey ? r : row[i + 1]!;
+        const b = grey ? r : row[i + 2]!;
+        const alpha = alphaAt < 0 ? 255 : row[i + alphaAt]!;
+        // Composite over white for brightness: a transparent region shows the browser's white canvas.
+        const a = alpha / 255;
+        luminance += relativeLuminance(r * a + 255 * (1 - a), g * a + 255 * (1 - a), b * a + 255 * (1 - a));
+        samples++;
+        if (alpha < 128) continue; // transparent pixels are not part of the design
+        const key = ((r >> 3) << 10) | ((g >> 3) << 5) | (b >> 3);
+        counts[key]!++;
+        sums[key * 3] = sums[key * 3]! + r;
+        sums[key * 3 + 1] = sums[key * 3 + 1]! + g;
+        sums[key * 3 + 2] = sums[key * 3 + 2]! + b;
+        total++;
+      }
+    },
+    /** Most prominent colours first (see dominantColors). */
+    dominant(k = 8): DominantColor[] {
+      const buckets: Bucket[] = [];
+      for (let key = 0; key < counts.length; key++) {
+        const count = counts[key]!;
+        if (count === 0) continue;
+        const r = sums[key * 3]! / count;
+        const g = sums[key * 3 + 1]! / count;
+        const b = sums[key * 3 + 2]! / count;
+        buckets.push({ count, r, g, b, lab: rgbToLab(r, g, b) });
+      }
+      buckets.sort((p, q) => q.count - p.count);
+      return cluster(buckets, total, k);
+    },
+    /** Mean WCAG relative luminance of the samples; 1 (white) when there were none. */
+    meanLuminance: () => (samples === 0 ? 1 : luminance / samples),
+  };
+}
+
+function sampleRgba(rgba: Pixels, width: number, height: number) {
+  const sampler = createPaletteSampler(width, height);
+  for (let y = 0; y < height; y++) {
+    if (sampler.wants(y)) sampler.push(rgba.subarray(y * width * 4, (y + 1) * width * 4), 4);
   }
-  const buckets: Bucket[] = [];
-  for (let key = 0; key < counts.length; key++) {
-    const count = counts[key]!;
-    if (count === 0) continue;
-    const r = sums[key * 3]! / count;
-    const g = sums[key * 3 + 1]! / count;
-    const b = sums[key * 3 + 2]! / count;
-    buckets.push({ count, r, g, b, lab: rgbToLab(r, g, b) });
-  }
-  buckets.sort((p, q) => q.count - p.count);
-  return { buckets, total };
+  return sampler;
 }
 
 function labDistanceSq(p: Lab, q: Lab): number {
@@ -107,9 +137,11 @@ function nearest(lab: Lab, clusters: Cluster[], radius: number): { index: number
  */
 export function dominantColors(rgba: Pixels, width: number, height: number, k = 8): DominantColor[] {
   if (width <= 0 || height <= 0 || rgba.length < width * height * 4 || k <= 0) return [];
-  const { buckets, total } = histogram(rgba, width, height);
-  if (total === 0) return [];
+  return sampleRgba(rgba, width, height).dominant(k);
+}
 
+function cluster(buckets: Bucket[], total: number, k: number): DominantColor[] {
+  if (total === 0 || k <= 0) return [];
   const clusters: Cluster[] = [];
   const minLeader = Math.max(1, total * MIN_LEADER_SHARE);
   for (const bucket of buckets) {
@@ -125,10 +157,10 @@ export function dominantColors(rgba: Pixels, width: number, height: number, k = 
   // Leaders are heaviest-first, so a later leader close to an earlier one is folded into it.
   clusters.sort((p, q) => q.weight - p.weight);
   const merged: Cluster[] = [];
-  for (const cluster of clusters) {
-    const hit = nearest(cluster.rep.lab, merged, MERGE_DISTANCE);
-    if (hit.index >= 0 && hit.distance < MERGE_DISTANCE) merged[hit.index]!.weight += cluster.weight;
-    else merged.push({ ...cluster });
+  for (const c of clusters) {
+    const hit = nearest(c.rep.lab, merged, MERGE_DISTANCE);
+    if (hit.index >= 0 && hit.distance < MERGE_DISTANCE) merged[hit.index]!.weight += c.weight;
+    else merged.push({ ...c });
   }
   merged.sort((p, q) => q.weight - p.weight);
 
@@ -140,25 +172,12 @@ export function dominantColors(rgba: Pixels, width: number, height: number, k = 
 
 /** Mean WCAG relative luminance over the page area below 0.5: a dark theme. */
 export function isDarkImage(rgba: Pixels, width: number, height: number): boolean {
-  return meanLuminance(rgba, width, height) < 0.5;
+  return isDarkLuminance(meanLuminance(rgba, width, height));
 }
+
+export const isDarkLuminance = (meanLuminance: number) => meanLuminance < 0.5;
 
 export function meanLuminance(rgba: Pixels, width: number, height: number): number {
   if (width <= 0 || height <= 0 || rgba.length < width * height * 4) return 1;
-  const stride = gridStride(width, height);
-  let sum = 0;
-  let n = 0;
-  for (let y = Math.floor(stride / 2); y < height; y += stride) {
-    for (let x = Math.floor(stride / 2); x < width; x += stride) {
-      const i = (y * width + x) * 4;
-      const a = rgba[i + 3]! / 255;
-      // Composite over white: a transparent screenshot region shows the browser's white canvas.
-      const r = rgba[i]! * a + 255 * (1 - a);
-      const g = rgba[i + 1]! * a + 255 * (1 - a);
-      const b = rgba[i + 2]! * a + 255 * (1 - a);
-      sum += relativeLuminance(r, g, b);
-      n++;
-    }
-  }
-  return n === 0 ? 1 : sum / n;
+  return sampleRgba(rgba, width, height).meanLuminance();
 }

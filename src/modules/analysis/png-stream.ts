@@ -99,19 +99,29 @@ function lumaRow(raw: Uint8Array, channels: number, out: Float32Array): void {
   }
 }
 
-/**
- * Decodes `png` straight into a grey thumbnail `targetWidth(imageWidth)` wide; null when the
- * format is one this decoder leaves to pngjs. Throws on a corrupt file.
- */
-export async function pngToThumbnail(png: Uint8Array, targetWidth: (width: number) => number): Promise<GrayImage | null> {
+/** A PNG this decoder can stream, header read; `rows` decodes it, handing each unfiltered row over in order. */
+export interface PngRows {
+  width: number;
+  height: number;
+  /** Bytes per pixel in each row: 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA. */
+  channels: number;
+  /** `row` is reused for the next row: read it inside the callback, don't keep it. Throws on a corrupt file. */
+  rows(onRow: (row: Uint8Array, y: number) => void): Promise<void>;
+}
+
+/** null when the format is one this decoder leaves to pngjs (16-bit, palette, interlaced, tRNS). */
+export function openPng(png: Uint8Array): PngRows | null {
   const parsed = readHeader(png);
   if (!parsed) return null;
   const { width, height, channels } = parsed.header;
+  return { width, height, channels, rows: (onRow) => decodeRows(parsed.header, parsed.idat, onRow) };
+}
+
+async function decodeRows(header: Header, idat: Uint8Array[], onRow: (row: Uint8Array, y: number) => void): Promise<void> {
+  const { width, height, channels } = header;
   const stride = width * channels;
-  const scaler = createDownscaler(width, height, targetWidth(width));
   let cur = new Uint8Array(stride);
   let prev = new Uint8Array(stride); // the row above the first is all zeros
-  const luma = new Float32Array(width);
   let filter = -1;
   let fill = 0;
   let rows = 0;
@@ -128,8 +138,7 @@ export async function pngToThumbnail(png: Uint8Array, targetWidth: (width: numbe
       pos += take;
       if (fill === stride) {
         unfilter(filter, cur, prev, channels);
-        lumaRow(cur, channels, luma);
-        scaler.push(luma);
+        onRow(cur, rows);
         [prev, cur] = [cur, prev];
         filter = -1;
         fill = 0;
@@ -141,7 +150,7 @@ export async function pngToThumbnail(png: Uint8Array, targetWidth: (width: numbe
   const stream = new DecompressionStream("deflate");
   const writer = stream.writable.getWriter();
   const writing = (async () => {
-    for (const part of parsed.idat) await writer.write(part as Uint8Array<ArrayBuffer>);
+    for (const part of idat) await writer.write(part as Uint8Array<ArrayBuffer>);
     await writer.close();
   })();
   const reader = stream.readable.getReader();
@@ -157,5 +166,29 @@ export async function pngToThumbnail(png: Uint8Array, targetWidth: (width: numbe
     throw new Error(`PNG: corrupt image data (${e instanceof Error ? e.message : String(e)})`);
   }
   if (rows < height) throw new Error(`PNG: image data ends after ${rows} of ${height} rows`);
-  return scaler.finish();
+}
+
+/** Feeds decoded rows into a thumbnail `targetWidth(width)` wide. */
+export function thumbnailSink(width: number, height: number, channels: number, targetWidth: (width: number) => number) {
+  const scaler = createDownscaler(width, height, targetWidth(width));
+  const luma = new Float32Array(width);
+  return {
+    push(row: Uint8Array) {
+      lumaRow(row, channels, luma);
+      scaler.push(luma);
+    },
+    finish: () => scaler.finish(),
+  };
+}
+
+/**
+ * Decodes `png` straight into a grey thumbnail `targetWidth(imageWidth)` wide; null when the
+ * format is one this decoder leaves to pngjs. Throws on a corrupt file.
+ */
+export async function pngToThumbnail(png: Uint8Array, targetWidth: (width: number) => number): Promise<GrayImage | null> {
+  const image = openPng(png);
+  if (!image) return null;
+  const thumb = thumbnailSink(image.width, image.height, image.channels, targetWidth);
+  await image.rows((row) => thumb.push(row));
+  return thumb.finish();
 }

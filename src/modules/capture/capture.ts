@@ -4,8 +4,8 @@
 import { mkdir, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
-import { PNG } from "pngjs";
-import { dominantColors, isDarkImage } from "../analysis/palette";
+import type { GrayImage } from "../analysis/image";
+import { summariseScreenshot } from "../analysis/screenshot-summary";
 import type { CaptureJob } from "../../workers/protocol";
 import { BLOCKED_HEADER, startEgressProxy, type EgressProxy } from "./egress-proxy";
 import { VIEWPORTS, type Extraction } from "./model";
@@ -124,20 +124,12 @@ async function writeAtomically(path: string, data: Buffer) {
   }
 }
 
-function pixelPalette(png: Buffer) {
-  const image = PNG.sync.read(png);
-  return {
-    dominant: dominantColors(image.data, image.width, image.height, 8),
-    isDark: isDarkImage(image.data, image.width, image.height),
-  };
-}
-
 export async function capturePage(
   browser: Browser,
   job: CaptureJob,
   onStage: (stage: CaptureStage) => void,
   deps: CaptureDeps = {},
-): Promise<{ extraction: Extraction; screenshotPath: string }> {
+): Promise<{ extraction: Extraction; screenshotPath: string; thumb: GrayImage }> {
   const started = Date.now();
   const remaining = () => job.totalTimeoutMs - (Date.now() - started);
   const viewport = VIEWPORTS[job.viewport];
@@ -279,7 +271,7 @@ export async function capturePage(
     void closeContext();
     const writing = writeAtomically(job.screenshotPath, png);
     writing.catch(() => {}); // awaited just below; this only keeps a failure from going unhandled meanwhile
-    const pixels = pixelPalette(png);
+    const pixels = await summariseScreenshot(png);
     await writing;
 
     const extraction: Extraction = {
@@ -298,7 +290,7 @@ export async function capturePage(
       timing: { ...vitals, ...resources },
       accessibility: dom.accessibility,
     };
-    return { extraction, screenshotPath: job.screenshotPath };
+    return { extraction, screenshotPath: job.screenshotPath, thumb: pixels.thumb };
   };
 
   const deadline = new Promise<never>((_, reject) => {

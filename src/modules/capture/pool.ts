@@ -3,6 +3,7 @@
 
 import { readFileSync } from "node:fs";
 import { HttpError } from "../../http/errors";
+import type { GrayImage } from "../analysis/image";
 import type { CaptureEvent, CaptureJob, CaptureRequest } from "../../workers/protocol";
 import { spawnWorker } from "../../workers/spawn";
 import type { Extraction, Viewport } from "./model";
@@ -12,7 +13,7 @@ import { checkTargetUrl, type Resolver } from "./ssrf";
 export type CaptureStageName = Extract<CaptureEvent, { type: "stage" }>["stage"];
 
 export type CaptureOutcome =
-  | { ok: true; extraction: Extraction; screenshotPath: string }
+  | { ok: true; extraction: Extraction; screenshotPath: string; thumb?: GrayImage }
   | { ok: false; reason: string };
 
 export interface CaptureRequestInput {
@@ -278,7 +279,7 @@ export class CapturePool {
         }
         break;
       case "done":
-        this.finish(slot, event.jobId, { ok: true, extraction: event.extraction, screenshotPath: event.screenshotPath });
+        this.finish(slot, event.jobId, { ok: true, extraction: event.extraction, screenshotPath: event.screenshotPath, thumb: event.thumb });
         break;
       case "failed":
         this.finish(slot, event.jobId, { ok: false, reason: event.reason });

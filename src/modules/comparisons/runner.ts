@@ -5,7 +5,8 @@ import { writeTx, type Db } from "../../db/connection";
 import { isStorageError, isStorageMessage, STORAGE_UNAVAILABLE_MESSAGE } from "../../http/storage-errors";
 import { newId, nowIso } from "../../lib/ids";
 import type { Audience, LiveMessage } from "../../live/hub";
-import type { Extraction, Finding, SimilarityScores, Viewport } from "../capture/model";
+import type { GrayImage } from "../analysis/image";
+import type { Extraction, Finding, PaletteEntry, SimilarityScores, Viewport } from "../capture/model";
 import { pngSize, type ScreenshotFiles } from "./files";
 import type { ComparisonProgress, ComparisonProgressMessage, ComparisonStatus, TargetStatus } from "./model";
 import type { ComparisonsRepository, DiffRow, FindingRow, TargetRow } from "./repository";
@@ -20,7 +21,7 @@ export const pagesInRun = (targets: number) => targets * RUN_VIEWPORTS.length;
 
 // ---- the engine: everything the runner needs from other modules ------------------------------
 export type CaptureResult =
-  | { ok: true; extraction: Extraction; screenshotPath: string }
+  | { ok: true; extraction: Extraction; screenshotPath: string; thumb?: GrayImage }
   | { ok: false; reason: string };
 export interface CaptureJobInput {
   url: string;
@@ -36,6 +37,8 @@ export interface PairScores extends SimilarityScores {
 }
 export interface Analyser {
   scorePair(aPath: string, a: Extraction, bPath: string, b: Extraction): PairScores | Promise<PairScores>;
+  /** Hands over a stored screenshot's thumbnail made at capture time, so scoring needn't decode it. */
+  prime?(path: string, thumb: GrayImage, palette: PaletteEntry[]): void;
 }
 
 /** One successfully captured page, as handed to the findings engine. */
@@ -228,6 +231,13 @@ export function comparisonRunner(deps: RunnerDeps) {
     if (!inserted) {
       await files.remove(absolute).catch(() => {});
       return { reason: "Cancelled" };
+    }
+    if (result.thumb) {
+      try {
+        engine.analyser?.prime?.(absolute, result.thumb, x.palette?.dominant ?? []);
+      } catch (e) {
+        log("could not hand the thumbnail to the analyser", e); // scoring decodes the file instead
+      }
     }
     await pruneHistory(target.id, viewport);
     return { targetId: target.id, label: target.label, url: target.url, viewport, extraction: x, screenshotPath: absolute };

@@ -1,0 +1,34 @@
+// Everything a fresh screenshot's pixels tell, in one streaming pass: the dominant colours, whether
+// the page is dark, and the grey thumbnail that scoring compares. The capture decodes its PNG once,
+// here, and hands the thumbnail to the analyser, which then never decodes that file at all.
+
+import { decodePng, type GrayImage } from "./image";
+import { createPaletteSampler, dominantColors, isDarkImage, isDarkLuminance, type DominantColor } from "./palette";
+import { openPng, thumbnailSink } from "./png-stream";
+import { thumbnail, thumbnailWidth } from "./visual";
+
+export interface ScreenshotSummary {
+  dominant: DominantColor[];
+  isDark: boolean;
+  thumb: GrayImage;
+}
+
+export async function summariseScreenshot(png: Uint8Array, colors = 8): Promise<ScreenshotSummary> {
+  const image = openPng(png);
+  if (!image) {
+    // A format the streaming decoder leaves alone (Chromium never writes one): decode it whole.
+    const rgba = decodePng(png);
+    return {
+      dominant: dominantColors(rgba.data, rgba.width, rgba.height, colors),
+      isDark: isDarkImage(rgba.data, rgba.width, rgba.height),
+      thumb: thumbnail(rgba),
+    };
+  }
+  const palette = createPaletteSampler(image.width, image.height);
+  const thumb = thumbnailSink(image.width, image.height, image.channels, thumbnailWidth);
+  await image.rows((row, y) => {
+    thumb.push(row);
+    if (palette.wants(y)) palette.push(row, image.channels);
+  });
+  return { dominant: palette.dominant(colors), isDark: isDarkLuminance(palette.meanLuminance()), thumb: thumb.finish() };
+}
