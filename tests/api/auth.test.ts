@@ -191,6 +191,26 @@ describe("refresh tokens", () => {
     expect(r.status).toBe(401);
   });
 
+  test("logout ends that session's access tokens at once; another session's keep working", async () => {
+    const t = makeTestApp();
+    const u = await t.signup();
+    const other = await t.call("POST", "/api/auth/login", { body: { email: u.email, password: u.password } });
+    const me = (token: string) => t.call("GET", "/api/auth/me", { headers: { authorization: `Bearer ${token}` } });
+    expect((await me(u.token)).status).toBe(200);
+    // A refresh rotates the cookie but stays the same session: its new token dies with it too.
+    const refreshed = await t.call("POST", "/api/auth/refresh", { headers: { cookie: u.cookie } });
+    const cookie = (refreshed.headers.get("set-cookie") ?? "").split(";")[0]!;
+    expect((await me(refreshed.json.accessToken)).status).toBe(200);
+
+    expect((await t.call("POST", "/api/auth/logout", { headers: { cookie } })).status).toBe(200);
+    for (const token of [u.token, refreshed.json.accessToken]) {
+      const r = await me(token);
+      expect(r.status).toBe(401);
+      expect(r.json).toEqual({ error: expect.any(String) });
+    }
+    expect((await me(other.json.accessToken)).status).toBe(200);
+  });
+
   test("logout without a session still answers OK", async () => {
     const t = makeTestApp();
     expect((await t.call("POST", "/api/auth/logout")).status).toBe(200);

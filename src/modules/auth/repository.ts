@@ -39,6 +39,9 @@ export function authRepository(db: Db) {
     markUsed: db.query<null, [string, string]>("UPDATE refresh_tokens SET used_at = ? WHERE id = ? AND used_at IS NULL AND revoked_at IS NULL"),
     revokeFamily: db.query<null, [string, string]>("UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL"),
     revokeUser: db.query<null, [string, string]>("UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL"),
+    sessionEnded: db.query<{ ended: number }, [string]>(
+      "SELECT EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = ? AND revoked_at IS NOT NULL) AS ended",
+    ),
     purgeExpired: db.query<null, [string]>("DELETE FROM refresh_tokens WHERE expires_at < ?"),
     bumpVersion: db.query<null, [string]>("UPDATE users SET token_version = token_version + 1 WHERE id = ?"),
   };
@@ -55,6 +58,8 @@ export function authRepository(db: Db) {
     markUsed: (id: string, at: string) => q.markUsed.run(at, id).changes === 1,
     revokeFamily: (familyId: string, at: string) => q.revokeFamily.run(at, familyId),
     revokeUserTokens: (userId: string, at: string) => q.revokeUser.run(at, userId),
+    /** A sign-in session (refresh-token family) ends for good once any of its tokens is revoked: logout, replay, or ending all sessions. */
+    isSessionEnded: (familyId: string) => q.sessionEnded.get(familyId)?.ended === 1,
     purgeExpired: (at: string) => q.purgeExpired.run(at),
     /** Access tokens carry the version they were issued at, so bumping it invalidates them all. */
     bumpTokenVersion: (userId: string) => q.bumpVersion.run(userId),

@@ -45,6 +45,9 @@ export function authService(deps: {
   // once. The row is kept until the next write anywhere in the database (any of those is one),
   // so the next request after such a change still reads it fresh.
   const liveUsers = new StampedCache<UserRow | null>(changeStamp(deps.db), 10_000);
+  // An access token belongs to its sign-in session: logging out (or a replayed refresh token)
+  // ends that session's access tokens at once, not when they expire. Cached like the users.
+  const endedSessions = new StampedCache<boolean>(changeStamp(deps.db), 10_000);
   // Verifying against a real hash when the e-mail is unknown keeps both failures equally slow.
   const dummyHash = Bun.password.hash(randomToken(), ARGON);
 
@@ -149,6 +152,8 @@ export function authService(deps: {
       if (!claims) return null;
       const user = liveUsers.get(claims.sub, () => repo.findUserById(claims.sub));
       if (!user || user.disabled || user.token_version !== claims.ver) return null;
+      const sid = claims.sid;
+      if (sid && endedSessions.get(sid, () => repo.isSessionEnded(sid))) return null;
       return toPublicUser(user);
     },
 
