@@ -1,18 +1,17 @@
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { createApp, createServices } from "./app";
-import { closeDatabase, openDatabase } from "./db/connection";
-import { migrate } from "./db/migrate";
+import { openStorage, openStorageWhenAvailable } from "./boot/storage";
+import { closeDatabase } from "./db/connection";
 import { EnvError, loadEnv } from "./env";
 import { TRANSPORT_BODY_LIMIT } from "./http/base";
 import { findChromium } from "./lib/chromium";
-import { loadSecret } from "./lib/secret";
 import { createAnalyser, createFindingsEngine, llmConfigFromEnv } from "./modules/analysis";
 import { CapturePool } from "./modules/capture/pool";
 import { liveSockets } from "./live/ws";
 import { REFRESH_COOKIE } from "./modules/auth";
 import { MAINTENANCE_MESSAGE } from "./modules/admin/model";
 
-function boot() {
+async function boot() {
   let env;
   try {
     env = loadEnv();
@@ -24,9 +23,8 @@ function boot() {
     throw e;
   }
   const dataDir = resolve(env.DATA_DIR);
-  const db = openDatabase(join(dataDir, "design-intel.db"));
-  const ran = migrate(db);
-  if (ran.length) console.log(`migrations applied: ${ran.join(", ")}`);
+  const { db, secret, migrationsApplied } = await openStorageWhenAvailable(() => openStorage(dataDir, env.JWT_SECRET), { port: env.PORT, hostname: env.HOST });
+  if (migrationsApplied.length) console.log(`migrations applied: ${migrationsApplied.join(", ")}`);
 
   const log = (msg: string, err?: unknown) => console.error(msg, err ?? "");
   const pool = new CapturePool({
@@ -43,7 +41,7 @@ function boot() {
   const deps = {
     db,
     env: { ...env, DATA_DIR: dataDir },
-    secret: loadSecret(dataDir, env.JWT_SECRET),
+    secret,
     log,
     captureReadiness: () => pool.readiness(),
     comparisonEngine: {
@@ -110,4 +108,4 @@ function boot() {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 }
 
-boot();
+await boot();

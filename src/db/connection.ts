@@ -8,6 +8,16 @@ export type Db = Database;
 export function openDatabase(path: string): Db {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { create: true, strict: true });
+  try {
+    configure(db);
+  } catch (e) {
+    db.close(); // e.g. a full disk refused the WAL index: don't leak the handle to a retry
+    throw e;
+  }
+  return db;
+}
+
+function configure(db: Db) {
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA foreign_keys = ON");
   db.exec("PRAGMA busy_timeout = 5000");
@@ -16,7 +26,6 @@ export function openDatabase(path: string): Db {
   // only an OS crash or power loss can roll back the last few commits, never corrupt the file.
   // FULL would fsync every commit: about 12x the cost per write here (18 µs vs 214 µs).
   db.exec("PRAGMA synchronous = NORMAL");
-  return db;
 }
 
 /** Writes take the lock up front (BEGIN IMMEDIATE) so two writers never deadlock upgrading a read lock. */

@@ -1,0 +1,68 @@
+// Opens what the server keeps on disk (the database, migrated, and the signing secret). Booting onto
+// a full or read-only disk must not crash: under a supervisor that is a crash loop, and the disk is
+// usually freed by someone watching the service. Instead every request on the real port gets the
+// same 503 + Retry-After a running server gives for storage trouble, and opening is retried until it
+// works; then the normal server takes the port over.
+import { join } from "node:path";
+import { closeDatabase, openDatabase, type Db } from "../db/connection";
+import { migrate } from "../db/migrate";
+import { STORAGE_RETRY_AFTER_SECONDS, STORAGE_UNAVAILABLE_MESSAGE, isStorageError } from "../http/storage-errors";
+import { loadSecret } from "../lib/secret";
+
+export interface Storage {
+  db: Db;
+  secret: Uint8Array;
+  migrationsApplied: number[];
+}
+
+export function openStorage(dataDir: string, jwtSecret: string | undefined): Storage {
+  const db = openDatabase(join(dataDir, "design-intel.db"));
+  try {
+    return { db, migrationsApplied: migrate(db), secret: loadSecret(dataDir, jwtSecret) };
+  } catch (e) {
+    try {
+      closeDatabase(db);
+    } catch {
+      // The checkpoint on close fails on the same full disk; the handle is closed regardless.
+    }
+    throw e;
+  }
+}
+
+const codeOf = (e: unknown) => (e && typeof e === "object" && "code" in e ? String((e as { code: unknown }).code) : String(e));
+
+export async function openStorageWhenAvailable(
+  open: () => Storage,
+  listen: { port: number; hostname: string },
+  opts: { retryMs?: number; log?: (message: string) => void } = {},
+): Promise<Storage> {
+  const log = opts.log ?? ((m) => console.error(m));
+  try {
+    return open();
+  } catch (e) {
+    if (!isStorageError(e)) throw e;
+    log(`storage unavailable at boot (${codeOf(e)}): answering 503 and retrying every ${(opts.retryMs ?? 2000) / 1000} s`);
+  }
+  const holding = Bun.serve({
+    ...listen,
+    fetch: () =>
+      Response.json(
+        { error: STORAGE_UNAVAILABLE_MESSAGE },
+        { status: 503, headers: { "retry-after": String(STORAGE_RETRY_AFTER_SECONDS), "cache-control": "no-store" } },
+      ),
+  });
+  try {
+    for (;;) {
+      await Bun.sleep(opts.retryMs ?? 2000);
+      try {
+        const storage = open();
+        log("storage available again: starting");
+        return storage;
+      } catch (e) {
+        if (!isStorageError(e)) throw e;
+      }
+    }
+  } finally {
+    await holding.stop(true);
+  }
+}

@@ -1,0 +1,80 @@
+// The server starts onto a disk that filled up while it was stopped (DATA_DIR on a small tmpfs;
+// needs root to mount, skipped elsewhere). It must not crash-loop: every request gets the storage
+// 503 with Retry-After, and once space returns the real server starts by itself with its data intact.
+import { afterAll, expect, test } from "bun:test";
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import { STORAGE_UNAVAILABLE_MESSAGE } from "../../src/http/storage-errors";
+import { freePort, startServer } from "../support/server";
+import { call, login, signup, waitFor } from "./support";
+
+const mountPoint = mkdtempSync(join(tmpdir(), "di-fault-boot-full-"));
+const mounted = Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", mountPoint]).exitCode === 0;
+const dataDir = join(mountPoint, "data");
+const filler = join(mountPoint, "filler.bin");
+let proc: Subprocess | undefined;
+
+afterAll(async () => {
+  if (proc && proc.exitCode === null) {
+    proc.kill("SIGTERM");
+    await proc.exited;
+  }
+  if (mounted) Bun.spawnSync(["umount", "-l", mountPoint]);
+  rmSync(mountPoint, { recursive: true, force: true });
+});
+
+function fillDisk() {
+  const fd = openSync(filler, "a");
+  const chunk = new Uint8Array(64 * 1024);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch (e) {
+    if ((e as { code?: string }).code !== "ENOSPC") throw e;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+test.skipIf(!mounted)("booting on a full disk answers 503 until space returns, then starts with its data", async () => {
+  // A normal first life: one account.
+  const first = await startServer({ dataDir });
+  const user = await signup(first.url);
+  expect(await first.stop()).toBe(0);
+
+  fillDisk();
+  const port = freePort();
+  const base = `http://127.0.0.1:${port}`;
+  let output = "";
+  proc = Bun.spawn(["bun", join(import.meta.dir, "../../src/main.ts")], {
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  for (const s of [proc.stdout, proc.stderr] as ReadableStream<Uint8Array>[]) {
+    void (async () => {
+      for await (const chunk of s) output += new TextDecoder().decode(chunk);
+    })();
+  }
+
+  const holding = await waitFor("the holding answer", async () => {
+    try {
+      return await call(base, "GET", "/api/health");
+    } catch {
+      return null; // not listening yet
+    }
+  }, 20_000, 100);
+  for (const r of [holding, await call(base, "POST", "/api/auth/login", { body: { email: user.email, password: "x" } })]) {
+    expect(r.status).toBe(503);
+    expect(r.json).toEqual({ error: STORAGE_UNAVAILABLE_MESSAGE });
+    expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
+  }
+  expect(proc.exitCode).toBeNull(); // still up, not crashed
+  expect(output).toContain("storage unavailable at boot");
+
+  rmSync(filler);
+  await waitFor("the real server", async () => (await call(base, "GET", "/api/health")).status === 200, 20_000, 200);
+  expect((await login(base, user.email)).token).toBeString();
+  expect(output).toContain("storage available again");
+});
