@@ -1,7 +1,7 @@
-// Storage failures that cannot be produced on a live mount here: a filesystem with files open for
-// writing refuses `mount -o remount,ro` (EBUSY), and an I/O error needs failing hardware. So the
-// read-only case uses SQLite's own read-only mode on the app's connection (a real SQLITE_READONLY
-// from the real statements), and the rest go through the central handler as injected errors.
+// Storage failures checked without a real failing disk: SQLite's own read-only mode on the app's
+// connection (a real SQLITE_READONLY from the real statements), and injected errors through the
+// central handler for the rest. A real disk that turns read-only under the running server is in
+// read-only-disk.test.ts, a real full one in disk-full.test.ts.
 import { Database, SQLiteError } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
