@@ -14,6 +14,7 @@ import { CHROMIUM_ARGS, findChromium } from "../src/lib/chromium";
 import { VIEWPORTS, type Viewport } from "../src/modules/capture/model";
 import { startFixtureServer } from "../tests/support/fixture-server";
 import { startServer } from "../tests/support/server";
+import { verdict } from "./lib";
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const sites = startFixtureServer();
@@ -135,7 +136,8 @@ const line = (label: string, xs: number[]) => `${label.padEnd(58)} ${median(xs).
 console.log(`pages: 2 fixture sites x desktop+mobile; ${rounds} rounds, medians`);
 console.log(`${"bare Playwright (launch, goto load, full-page screenshot)".padEnd(58)} ${b.toFixed(0).padStart(5)} ms`);
 console.log(`${"bare Playwright, browser already open".padEnd(58)} ${median(bareOpen).toFixed(0).padStart(5)} ms`);
-console.log(`${line("ours, warm server, default 2 pages at a time", warm[2]!)} (target <= 1.3)`);
+console.log(line("ours, warm server, default 2 pages at a time", warm[2]!));
 console.log(`${line("ours, warm server, 1 page at a time", warm[1]!)}  vs browser-open bare ${(median(warm[1]!) / median(bareOpen)).toFixed(2)}`);
 console.log(line("ours, first analysis right after boot (cold)", cold));
 console.log(`server peak RSS during warm runs: ${rss.toFixed(0)} MB (main process; Chromium is separate)`);
+verdict("full analysis (warm server) / bare Playwright", median(warm[2]!) / b, { atMost: 1.3 });

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer } from "../tests/support/server";
-import { fmt, startProc, type WrkResult, wrk } from "./lib";
+import { fmt, startProc, verdict, type WrkResult, wrk } from "./lib";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -57,7 +57,7 @@ try {
   console.log(`GET /api/comparisons, ${COMPARISONS} rows (${body.length} bytes), wrk ${connections} connections, ${rounds} alternating rounds x ${seconds} s, medians`);
   console.log(`ours  bearer + list    ${fmt(a)}`);
   console.log(`bare  Bun.serve JSON   ${fmt(b)}`);
-  console.log(`ratio ours/bare = ${(a.rps / b.rps).toFixed(2)} (target >= 0.5)`);
+  verdict("API list / bare Bun.serve JSON (req/s)", a.rps / b.rps, { atLeast: 0.5 });
 } finally {
   bare?.proc.kill();
   await server.stop();

@@ -5,6 +5,7 @@
 import { startFixtureServer } from "../tests/support/fixture-server";
 import { startServer } from "../tests/support/server";
 import { apiClient, type ComparisonState } from "./client";
+import { verdict } from "./lib";
 import { chromiumBrowsers, chromiumProcesses, median, rssMb } from "./proc";
 
 const USERS = Number(process.env.USERS ?? 20);
@@ -112,6 +113,11 @@ try {
       `Chromium processes: idle ${idle.chromium} (${idle.browsers} browsers), peak ${Math.max(...samples.map((x) => x.chromium))} ` +
       `(${Math.max(...samples.map((x) => x.browsers))} browsers; up to ${Math.max(...samples.map((x) => x.zombies))} exited renderers awaiting reaping)`,
   );
+  // Memory stays bounded: the queue holds URLs, not pages, and at most CAPTURE_CONCURRENCY
+  // browsers run. Fair: with turns per user, the last user's first page comes early, not last.
+  verdict("server peak RSS with 20 users (MB)", Math.max(...samples.map((x) => x.rss)), { atMost: 1024 });
+  verdict("capture browsers at peak", Math.max(...samples.map((x) => x.browsers)), { atMost: CONCURRENCY });
+  verdict("last user's first page, share of the total time", Math.max(...firsts) / total, { atMost: 0.5 });
   if (failed.length) throw new Error(`runs that did not complete: ${failed.map((u) => `${u.email}: ${u.state!.status} ${u.state!.error ?? ""}`).join("; ")}`);
   if (grewAfterStart) throw new Error("the capture queue grew after every run had been queued");
 } finally {

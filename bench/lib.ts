@@ -46,3 +46,15 @@ export function wrk(url: string, opts: { seconds?: number; connections?: number;
 }
 
 export const fmt = (r: WrkResult) => `${r.rps.toFixed(0)} req/s (p50 ${r.p50ms.toFixed(2)} ms, p99 ${r.p99ms.toFixed(2)} ms${r.non2xx ? `, ${r.non2xx} non-2xx` : ""})`;
+
+/**
+ * Prints whether a figure meets its target and makes the bench exit 1 when it does not, so a
+ * regression is a failed command rather than a number nobody reads.
+ */
+export function verdict(what: string, value: number, target: { atLeast?: number; atMost?: number }): boolean {
+  const met = (target.atLeast === undefined || value >= target.atLeast) && (target.atMost === undefined || value <= target.atMost);
+  const rule = target.atLeast !== undefined ? `>= ${target.atLeast}` : `<= ${target.atMost}`;
+  console.log(`${met ? "target met" : "TARGET MISSED"}: ${what} = ${Number(value.toFixed(2))} (target ${rule})`);
+  if (!met) process.exitCode = 1;
+  return met;
+}

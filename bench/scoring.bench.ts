@@ -16,6 +16,7 @@ import { scorePair, scorePairStreaming } from "../src/modules/analysis/similarit
 import type { Extraction } from "../src/modules/capture/model";
 import { makeExtraction } from "../tests/analysis/support";
 import { launchBrowser } from "../tests/support/browser";
+import { verdict } from "./lib";
 
 const WIDTH = 1440;
 const HEIGHT = 4000;
@@ -178,7 +179,8 @@ async function timePair(label: string, { a, b }: Pair) {
   console.log(`  scorePair (pngjs full decode)      ${median(t.scorePair).toFixed(1).padStart(7)} ms`);
   console.log(`  scorePairStreaming (server path)   ${ours.toFixed(1).padStart(7)} ms`);
   console.log(`  scores: overall ${scores.overallSimilarity} (colour ${scores.colorSimilarity}, layout ${scores.layoutSimilarity}, content ${scores.contentSimilarity})`);
-  console.log(`  RATIO scoring / one pixelmatch pass = ${(ours / pm).toFixed(2)} (target <= 10); pngjs path ${(median(t.scorePair) / pm).toFixed(2)}`);
+  console.log(`  pngjs path / one pixelmatch pass = ${(median(t.scorePair) / pm).toFixed(2)}`);
+  verdict(`scoring (${label}) / one pixelmatch pass`, ours / pm, { atMost: 10 });
 }
 
 async function main() {

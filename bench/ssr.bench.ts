@@ -9,7 +9,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fmt, startProc, wrk, type WrkResult } from "./lib";
+import { fmt, startProc, verdict, wrk, type WrkResult } from "./lib";
 
 const root = join(import.meta.dir, "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -40,7 +40,8 @@ try {
   console.log(`ours  GET /            ${fmt(medianRun(a))}  [${a.map((r) => r.rps.toFixed(0)).join(", ")}]  ${await bytes(ours.url + "/")} bytes`);
   console.log(`bare  renderToReadable ${fmt(medianRun(b))}  [${b.map((r) => r.rps.toFixed(0)).join(", ")}]  ${await bytes(bare.url + "/")} bytes`);
   console.log(`bare  Bun.serve JSON   ${fmt(j)}`);
-  console.log(`ratio ours/bare-ssr = ${median(ratios).toFixed(2)} (median of per-round ratios ${ratios.map((x) => x.toFixed(2)).join(", ")}; target >= 0.7)`);
+  console.log(`per-round ratios ours/bare-ssr: ${ratios.map((x) => x.toFixed(2)).join(", ")}`);
+  verdict("SSR GET / / bare renderToReadableStream (req/s, median of rounds)", median(ratios), { atLeast: 0.7 });
 } finally {
   ours.proc.kill();
   bare.proc.kill();

@@ -9,6 +9,7 @@ import { loadEnv } from "../src/env";
 import { liveSockets } from "../src/live/ws";
 import { REFRESH_COOKIE } from "../src/modules/auth";
 import { join } from "node:path";
+import { verdict } from "./lib";
 
 const sizes = (process.env.BENCH_SOCKETS ?? "100,1000,5000").split(",").map(Number);
 const burst = Number(process.env.BENCH_BURST ?? 100);
@@ -87,6 +88,11 @@ async function round(n: number) {
       `1 broadcast to ${lat.length}: p50 ${pct(lat, 50).toFixed(2)} ms, p99 ${pct(lat, 99).toFixed(2)} ms, max ${Math.max(...lat).toFixed(2)} ms | ` +
       `burst ${burst} msgs: ${b.got}/${burst * sent} delivered in ${seconds.toFixed(2)} s = ${(burst / seconds).toFixed(0)} msgs/s to all (${((b.got as number) / seconds).toFixed(0)} deliveries/s)`,
   );
+  // Every socket held gets every message; at 1,000 sockets a broadcast reaches the last one fast
+  // enough to feel live (the dashboards' own refresh is 5 s; 100 ms is far inside it).
+  verdict(`${n} sockets: share that received the broadcast`, lat.length / Number(ready.opened), { atLeast: 1 });
+  verdict(`${n} sockets: share of the burst delivered`, (b.got as number) / (burst * sent), { atLeast: 1 });
+  if (n === 1000) verdict("1,000 sockets: broadcast p99 (ms)", pct(lat, 99), { atMost: 100 });
 }
 
 try {

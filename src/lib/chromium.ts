@@ -32,4 +32,10 @@ export const CHROMIUM_ARGS = [
   "--disable-extensions",
   "--metrics-recording-only",
   "--mute-audio",
+  // Chromium measures an on-device AI model's "performance class" 3 minutes after every launch with
+  // a fresh profile (so every Playwright launch), in a helper process that then stays for the
+  // browser's life. Presetting the class skips the measurement; capture never needs the model.
+  // (--disable-features can't do it here: only the last such switch counts, and ours would
+  // replace Playwright's own list.)
+  "--optimization-guide-performance-class=1",
 ];

@@ -176,6 +176,18 @@ describe("Mission Control API", () => {
     expect(series.traffic.reduce((n: number, b: { conversions: number }) => n + b.conversions, 0)).toBe(3);
   });
 
+  test("ingest is rate limited per address: 600 a minute, then 429 with Retry-After", async () => {
+    const t = app();
+    const path = "/api/tests/no-such-test/events";
+    const body = { variant: "A", event: "impression" };
+    // Every call counts, answered or refused: a flood of bad keys is throttled like good ones.
+    for (let i = 0; i < 600; i++) expect((await t.call("POST", path, { body, headers: { "x-ingest-key": "nope" } })).status).toBe(401);
+    const limited = await t.call("POST", path, { body, headers: { "x-ingest-key": "nope" } });
+    expect(limited.status).toBe(429);
+    expect(limited.json).toMatchObject({ error: "Too many requests. Slow down and try again shortly." });
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
   test("simulated tests refuse real events", async () => {
     const clock = { t: Date.now() };
     const t = app();

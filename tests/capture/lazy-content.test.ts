@@ -131,6 +131,21 @@ describe("content below the fold", () => {
   });
 });
 
+describe("a slow site, within the limits", () => {
+  test("a document that takes 2 s to answer is captured whole, and its time to first byte says so", async () => {
+    hits.clear();
+    const { extraction, screenshotPath } = await capturePage(browser, job("/?delay=2000"), () => {});
+    expect(extraction.title).toBe("Lazy");
+    expect(extraction.timing.ttfbMs).toBeGreaterThanOrEqual(1900);
+    expect(hits.get("/red.png")).toBe(1);
+    expect(hits.get("/green.png")).toBe(1);
+    const png = PNG.sync.read(readFileSync(screenshotPath));
+    const tops = await boxesOf(screenshotPath);
+    expect(pixelAt(png, 150, tops.native + 100)).toEqual([220, 20, 20]);
+    expect(pixelAt(png, 150, tops.late + 100)).toEqual([20, 180, 20]);
+  });
+});
+
 describe("a page that grows after the scroll", () => {
   test("gets a second pass, so the lazy image in the appended section is in the screenshot", async () => {
     hits.clear();

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
+import { chromium, type Browser } from "playwright-core";
+import { CHROMIUM_ARGS, findChromium } from "../../src/lib/chromium";
 import { capturePage } from "../../src/modules/capture/capture";
 import { checkHost, systemResolver, type HostVerdict } from "../../src/modules/capture/ssrf";
 import type { CaptureJob } from "../../src/workers/protocol";
@@ -100,5 +101,34 @@ describe("SSRF canary, every spelling", () => {
     // Requests sent late (beacons are fire-and-forget) would show up after the capture; give them time.
     await Bun.sleep(1000);
     expect(reached("guarded")).toEqual([]);
+  }, 60_000);
+});
+
+// A service worker needs a secure context, which http://public.test is not, so above neither run
+// could register one and the channel proves nothing there. Here the browser is told to treat
+// public.test as secure: a plain browser context shows the worker really does reach the canary,
+// and our capture, even with every host allowed, never lets one register.
+describe("the service-worker channel", () => {
+  test("open in a plain context, shut in a capture even with the address guard off", async () => {
+    const secure = await chromium.launch({
+      executablePath: findChromium(process.env.CHROMIUM_PATH)!,
+      args: [...CHROMIUM_ARGS, `--unsafely-treat-insecure-origin-as-secure=http://public.test:${server.port}`, "--host-resolver-rules=MAP public.test 127.0.0.1"],
+    });
+    try {
+      const plain = await secure.newContext();
+      const tab = await plain.newPage();
+      await tab.goto(page("sw-plain"));
+      expect(await tab.evaluate(() => window.isSecureContext)).toBe(true);
+      for (let i = 0; i < 100 && !reached("sw-plain").includes("127.0.0.1|direct-sw"); i++) await Bun.sleep(50);
+      expect(reached("sw-plain")).toContain("127.0.0.1|direct-sw");
+      await plain.close();
+
+      await capturePage(secure, job(page("sw-capture")), () => {}, { checkHost: allowAll });
+      await Bun.sleep(1000);
+      expect(reached("sw-capture").filter((tag) => tag.endsWith("-sw"))).toEqual([]);
+      expect(reached("sw-capture").length).toBeGreaterThan(0); // the unguarded page did reach it otherwise
+    } finally {
+      await secure.close();
+    }
   }, 60_000);
 });

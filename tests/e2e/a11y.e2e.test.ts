@@ -89,6 +89,12 @@ const PAGES: { who: Who; path: () => string; label: string }[] = [
   { who: "admin", label: "/settings", path: () => "/settings" },
   { who: "admin", label: "/super-admin", path: () => "/super-admin" },
   { who: "user", label: "/super-admin (not an admin)", path: () => "/super-admin" },
+  // A plain user with nothing of their own yet: the shell without admin items, and the empty states.
+  ...["/dashboard", "/comparison", "/trends", "/analytics", "/activity", "/tests", "/generate", "/settings"].map((path) => ({
+    who: "user" as const,
+    label: `${path} (no data of their own)`,
+    path: () => path,
+  })),
 ];
 
 describe("every page: axe in both themes, and Tab reaches every control", () => {

@@ -67,7 +67,8 @@ export async function unreachableByTab(page: Page): Promise<{ controls: number; 
     document.querySelectorAll("[data-kb]").forEach((el) => el.removeAttribute("data-kb"));
     let n = 0;
     for (const el of document.querySelectorAll<HTMLElement>(SEL)) {
-      if ((el as HTMLButtonElement).disabled || el.closest("[inert], [aria-hidden='true']") || !visible(el)) continue;
+      // :disabled also covers controls a disabled <fieldset> switches off.
+      if (el.matches(":disabled") || el.closest("[inert], [aria-hidden='true']") || !visible(el)) continue;
       let target: HTMLElement = el;
       if (el.tabIndex < 0) {
         // Programmatic focus targets (<main tabindex=-1>, the toast viewport) are not Tab stops;

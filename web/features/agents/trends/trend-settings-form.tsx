@@ -104,7 +104,7 @@ export function TrendSettingsForm({ settings, editable, onSave }: TrendSettingsF
               {SOURCES.map((s) => (
                 <Text as="label" size="2" key={s.value}>
                   <Flex gap="2" align="center">
-                    <Checkbox checked={draft.sources.includes(s.value)} onCheckedChange={(c) => setDraft({ ...draft, sources: toggle(draft.sources, s.value, c === true) })} />
+                    <Checkbox disabled={disabled} checked={draft.sources.includes(s.value)} onCheckedChange={(c) => setDraft({ ...draft, sources: toggle(draft.sources, s.value, c === true) })} />
                     {s.label}
                   </Flex>
                 </Text>
@@ -121,7 +121,7 @@ export function TrendSettingsForm({ settings, editable, onSave }: TrendSettingsF
               {TYPES.map((t) => (
                 <Text as="label" size="2" key={t.value}>
                   <Flex gap="2" align="center">
-                    <Checkbox checked={draft.trendTypes.includes(t.value)} onCheckedChange={(c) => setDraft({ ...draft, trendTypes: toggle(draft.trendTypes, t.value, c === true) })} />
+                    <Checkbox disabled={disabled} checked={draft.trendTypes.includes(t.value)} onCheckedChange={(c) => setDraft({ ...draft, trendTypes: toggle(draft.trendTypes, t.value, c === true) })} />
                     {t.label}
                   </Flex>
                 </Text>
