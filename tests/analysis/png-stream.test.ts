@@ -27,17 +27,20 @@ function encode(width: number, height: number, rgba: Uint8Array, colorType: 0 | 
   return new Uint8Array(PNG.sync.write(png, { colorType, inputColorType: 6, inputHasAlpha: true, filterType } as Parameters<typeof PNG.sync.write>[1]));
 }
 
+/** What browsers write: every 8-bit, non-interlaced colour type. */
+const COLOR_TYPES = [
+  ["RGBA", 6],
+  ["RGB", 2],
+  ["grey", 0],
+  ["grey+alpha", 4],
+] as const;
+
 describe("pngToThumbnail (streaming)", () => {
   const W = 903;
   const H = 1217;
   const rgba = picture(W, H);
 
-  test.each([
-    ["RGBA", 6],
-    ["RGB", 2],
-    ["grey", 0],
-    ["grey+alpha", 4],
-  ] as const)("%s gives exactly the thumbnail of a full pngjs decode", async (_name, colorType) => {
+  test.each(COLOR_TYPES)("%s gives exactly the thumbnail of a full pngjs decode", async (_name, colorType) => {
     for (const filterType of [-1, 0, 1, 2, 3, 4]) {
       const png = encode(W, H, rgba, colorType, filterType);
       const streamed = (await pngToThumbnail(png, thumbnailWidth))!;
@@ -71,12 +74,7 @@ describe("summariseScreenshot (one pass at capture time)", () => {
   const H = 2100;
   const rgba = picture(W, H);
 
-  test.each([
-    ["RGBA", 6],
-    ["RGB", 2],
-    ["grey", 0],
-    ["grey+alpha", 4],
-  ] as const)("%s: the palette, darkness and thumbnail of separate full decodes", async (_name, colorType) => {
+  test.each(COLOR_TYPES)("%s: the palette, darkness and thumbnail of separate full decodes", async (_name, colorType) => {
     const png = encode(W, H, rgba, colorType);
     const full = decodePng(png);
     const summary = await summariseScreenshot(png);

@@ -2,13 +2,13 @@
 // needs root to mount, skipped elsewhere). It must not crash-loop: every request gets the storage
 // 503 with Retry-After, and once space returns the real server starts by itself with its data intact.
 import { afterAll, expect, test } from "bun:test";
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { STORAGE_UNAVAILABLE_MESSAGE } from "../../src/http/storage-errors";
 import { freePort, startServer } from "../support/server";
-import { call, login, signup, waitFor } from "./support";
+import { call, fillDisk, login, signup, waitFor } from "./support";
 
 const mountPoint = mkdtempSync(join(tmpdir(), "di-fault-boot-full-"));
 const mounted = Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", mountPoint]).exitCode === 0;
@@ -25,25 +25,13 @@ afterAll(async () => {
   rmSync(mountPoint, { recursive: true, force: true });
 });
 
-function fillDisk() {
-  const fd = openSync(filler, "a");
-  const chunk = new Uint8Array(64 * 1024);
-  try {
-    for (;;) writeSync(fd, chunk);
-  } catch (e) {
-    if ((e as { code?: string }).code !== "ENOSPC") throw e;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 test.skipIf(!mounted)("booting on a full disk answers 503 until space returns, then starts with its data", async () => {
   // A normal first life: one account.
   const first = await startServer({ dataDir });
   const user = await signup(first.url);
   expect(await first.stop()).toBe(0);
 
-  fillDisk();
+  fillDisk(filler);
   const port = freePort();
   const base = `http://127.0.0.1:${port}`;
   let output = "";

@@ -4,12 +4,12 @@
 // nothing is half-written; and the server carries on by itself once space returns.
 import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
-import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { STORAGE_UNAVAILABLE_MESSAGE } from "../../src/http/storage-errors";
 import { startServer, type RunningServer } from "../support/server";
-import { call, comparisonWith, settled, signup, startGateSite, waitFor, type Answer, type GateSite } from "./support";
+import { call, comparisonWith, fillDisk, settled, signup, startGateSite, waitFor, type Answer, type GateSite } from "./support";
 
 const mountPoint = mkdtempSync(join(tmpdir(), "di-fault-full-"));
 const mounted = Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", mountPoint]).exitCode === 0;
@@ -24,19 +24,6 @@ afterAll(async () => {
   if (mounted) Bun.spawnSync(["umount", "-l", mountPoint]);
   rmSync(mountPoint, { recursive: true, force: true });
 });
-
-/** Writes zeros until the filesystem refuses (ENOSPC). */
-function fillDisk() {
-  const fd = openSync(filler, "a");
-  const chunk = new Uint8Array(64 * 1024);
-  try {
-    for (;;) writeSync(fd, chunk);
-  } catch (e) {
-    if ((e as { code?: string }).code !== "ENOSPC") throw e;
-  } finally {
-    closeSync(fd);
-  }
-}
 
 function expectStorage503(r: Answer) {
   expect(r.status).toBe(503);
@@ -84,7 +71,7 @@ test.skipIf(!mounted)("disk full: 503 with Retry-After, nothing half-written, an
   expect((await call(base, "POST", `/api/comparisons/${busy}/start`, { token: user.token })).status).toBe(202);
   await waitFor("both capture slots to hold a gated page", async () => g1.hits() + g2.hits() >= 2, 30_000, 50);
 
-  fillDisk();
+  fillDisk(filler);
 
   // Writes: a clean 503, never a 500.
   expectStorage503(await waitlist("full-1@example.com"));

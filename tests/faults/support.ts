@@ -1,8 +1,21 @@
 // Shared pieces of the fault tests: a tiny JSON client for the real server, polling, and process
 // bookkeeping scoped to ONE server's process tree (other people's Chromium on this host is never touched).
-import { readdirSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, writeSync } from "node:fs";
 
 export const CAPTURE_MARKER = "--design-intel-capture=";
+
+/** Appends zeros to `path` until its filesystem refuses (ENOSPC). */
+export function fillDisk(path: string) {
+  const fd = openSync(path, "a");
+  const chunk = new Uint8Array(64 * 1024);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch (e) {
+    if ((e as { code?: string }).code !== "ENOSPC") throw e;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 export interface Answer {
   status: number;
