@@ -1,12 +1,13 @@
 // The disk turns read-only under a running server, for real: DATA_DIR is an ext4 image on a loop
 // device mounted errors=remount-ro, and ext4's own error trigger makes the kernel remount it
 // read-only with the database open (what a failing disk does; `mount -o remount,ro` itself is
-// refused while files are open for writing). Needs root and a loop device; skipped elsewhere.
+// refused while files are open for writing). Needs root, a loop device and a kernel with ext4's
+// trigger_fs_error; skipped elsewhere.
 // Writes answer 503 with Retry-After, never 500; reads carry on; and after the disk is checked and
 // mounted again, the server starts with every acknowledged write and nothing half-done.
 import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { STORAGE_UNAVAILABLE_MESSAGE } from "../../src/http/storage-errors";
@@ -32,7 +33,9 @@ function detach() {
   loop = null;
 }
 
-const ready = ok("mkdir", "-p", mountPoint) && ok("truncate", "-s", "64M", image) && ok("mkfs.ext4", "-q", "-F", image) && attach();
+const trigger = () => `/sys/fs/ext4/${basename(loop!)}/trigger_fs_error`;
+const ready =
+  ok("mkdir", "-p", mountPoint) && ok("truncate", "-s", "64M", image) && ok("mkfs.ext4", "-q", "-F", image) && attach() && existsSync(trigger());
 let server: RunningServer | undefined;
 
 afterAll(async () => {
@@ -58,7 +61,7 @@ test.skipIf(!ready)("the disk goes read-only live: writes 503, reads work, and e
   expect((await waitlist("before@example.com")).status).toBe(201);
 
   // The kernel remounts the filesystem read-only under the open database.
-  await Bun.write(`/sys/fs/ext4/${basename(loop!)}/trigger_fs_error`, "design-intel read-only test\n");
+  await Bun.write(trigger(), "design-intel read-only test\n");
   const mounts = await Bun.file("/proc/mounts").text();
   expect(mounts.split("\n").find((l) => l.includes(mountPoint))).toContain("emergency_ro");
 
