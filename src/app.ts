@@ -76,7 +76,7 @@ export function createServices(deps: AppDeps) {
   }
   const comparisons = comparisonsService({ db: deps.db, dataDir: deps.env.DATA_DIR, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, engine, now: deps.now, log: deps.log });
   const users = usersService({ db: deps.db, audit, endSessions: auth.endSessions, revokeApiKeys: apiKeys.revokeAllOf, live });
-  const admin = adminService({ db: deps.db, env: deps.env, requests: metrics, live, audit, activity, userCounts: users.counts, activeApiKeys: apiKeys.countActive, log: deps.log, now: deps.now });
+  const admin = adminService({ db: deps.db, env: deps.env, requests: metrics, live, audit, activity, userCounts: users.counts, adminEmails: users.activeAdminEmails, activeApiKeys: apiKeys.countActive, log: deps.log, now: deps.now });
   const system = systemService({
     db: deps.db, hub: live, activity, now: deps.now, log: deps.log, cadence: deps.agentCadence,
     onChange: (action, actor) => audit.recordBy({ id: actor?.id ?? null, email: actor?.email ?? null }, action),

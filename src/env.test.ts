@@ -18,6 +18,16 @@ describe("loadEnv", () => {
     expect(env.PORT).toBe(8080);
   });
 
+  test("SMTP_URL must be smtp or smtps, and a bad one's credentials stay out of the message", () => {
+    expect(loadEnv({ SMTP_URL: "smtps://u:p@mail.example.com:465" }).SMTP_URL).toBe("smtps://u:p@mail.example.com:465");
+    expect(() => loadEnv({ SMTP_URL: "http://alerts:hunter2@mail.example.com" })).toThrow("SMTP_URL: must be an smtp:// or smtps:// URL");
+    try {
+      loadEnv({ SMTP_URL: "http://alerts:hunter2@mail.example.com" });
+    } catch (e) {
+      expect((e as Error).message).not.toContain("hunter2");
+    }
+  });
+
   test("one line per bad variable", () => {
     try {
       loadEnv({ PORT: "eighty", CAPTURE_CONCURRENCY: "0", JWT_SECRET: "short", ALLOW_PRIVATE_TARGETS: "maybe" });
@@ -27,6 +37,9 @@ describe("loadEnv", () => {
       const msg = (e as Error).message;
       for (const name of ["PORT", "CAPTURE_CONCURRENCY", "JWT_SECRET", "ALLOW_PRIVATE_TARGETS"]) expect(msg).toContain(`  ${name}:`);
       expect(msg.split("\n").length).toBe(5);
+      // Secrets are described, never echoed.
+      expect(msg).not.toContain("short");
+      expect(msg).toContain("JWT_SECRET: must be at least 32 characters (got a value of 5 characters, not shown)");
     }
   });
 });

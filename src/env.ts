@@ -34,9 +34,16 @@ const schema = z.object({
   BACKUP_KEEP: z.coerce.number().int().min(1).max(365).default(7),
   /** Slack-compatible incoming webhook for admin alert chat notifications. */
   ALERT_WEBHOOK_URL: z.url().optional(),
+  /** SMTP server for alert e-mails: smtp://user:pass@host:587 (STARTTLS) or smtps://user:pass@host:465. */
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+  /** The From of alert e-mails, e.g. "Design Intel <alerts@example.com>". */
+  ALERT_EMAIL_FROM: z.string().min(3).optional(),
 });
 
 export type Env = z.infer<typeof schema>;
+
+/** Values that are or may carry credentials: a bad one is described, never echoed into the logs. */
+const SECRET = new Set(["JWT_SECRET", "LLM_API_KEY", "SMTP_URL", "ALERT_WEBHOOK_URL"]);
 
 export class EnvError extends Error {}
 
@@ -50,7 +57,9 @@ export function loadEnv(
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => {
     const name = issue.path.join(".") || "environment";
-    return `  ${name}: ${issue.message} (got ${JSON.stringify(source[name as string] ?? null)})`;
+    const value = source[name as string];
+    const got = SECRET.has(name) && value !== undefined ? `a value of ${value.length} characters, not shown` : JSON.stringify(value ?? null);
+    return `  ${name}: ${issue.message} (got ${got})`;
   });
   throw new EnvError(`Invalid configuration:\n${lines.join("\n")}`);
 }

@@ -173,6 +173,9 @@ describe("super-admin console", () => {
 
   test("alert settings are validated, saved with a toast and kept on the server", async () => {
     await admin.getByRole("tab", { name: "Settings" }).click();
+    // This server has no SMTP_URL or webhook: each switch says what would deliver it.
+    await admin.getByText("Set SMTP_URL on the server to deliver these", { exact: false }).waitFor();
+    await admin.getByText("Set ALERT_WEBHOOK_URL on the server to deliver these.").waitFor();
     const cpu = admin.getByLabel("CPU Threshold");
     await cpu.fill("101");
     await admin.getByRole("button", { name: "Save Alert Settings" }).click();

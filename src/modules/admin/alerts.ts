@@ -12,6 +12,7 @@ import {
   type SystemMetrics,
   alertSettings,
 } from "./model";
+import type { Mailer } from "./mailer";
 import type { AdminRepository } from "./repository";
 
 const KEY = "alerts";
@@ -34,6 +35,9 @@ export function alertsService(deps: {
   activity?: ActivitySink;
   /** A Slack-compatible incoming webhook for chat notifications; chat is unavailable without it. */
   webhookUrl?: string;
+  /** E-mail is unavailable without one. */
+  mailer?: Mailer;
+  recipients?: () => string[];
   log?: (msg: string, err?: unknown) => void;
   now?: () => number;
 }) {
@@ -45,7 +49,28 @@ export function alertsService(deps: {
     return stored.success ? stored.data : DEFAULT_ALERT_SETTINGS;
   }
 
-  const answer = (s: AlertSettings): AlertSettingsAnswer => ({ settings: s, channels: { email: false, chat: Boolean(deps.webhookUrl) } });
+  const answer = (s: AlertSettings): AlertSettingsAnswer => ({ settings: s, channels: { email: Boolean(deps.mailer), chat: Boolean(deps.webhookUrl) } });
+
+  async function notifyEmail(payload: AlertPayload) {
+    if (!deps.mailer) return;
+    try {
+      await deps.mailer.send({
+        to: deps.recipients?.() ?? [],
+        subject: `Design Intel alert: ${LABEL[payload.metric]} at ${payload.value}%`,
+        text: [
+          payload.message + ".",
+          "",
+          `${LABEL[payload.metric]}: ${payload.value}% (threshold ${payload.threshold}%)`,
+          `Raised at: ${payload.at}`,
+          "",
+          "This alert fires once per crossing and re-arms when the figure falls below 90% of its threshold.",
+          "Thresholds and notifications: Super Admin → Settings.",
+        ].join("\n"),
+      });
+    } catch (e) {
+      deps.log?.("alert e-mail failed", e);
+    }
+  }
 
   async function notifyChat(text: string) {
     if (!deps.webhookUrl) return;
@@ -79,6 +104,7 @@ export function alertsService(deps: {
     });
     deps.live.publish({ type: "ALERT", payload }, { kind: "admins" });
     if (s.slackNotifications) void notifyChat(`Design Intel alert: ${payload.message}`);
+    if (s.emailNotifications) void notifyEmail(payload);
   }
 
   return {

@@ -9,6 +9,7 @@ import { type ActivitySink, alertsService } from "./alerts";
 import { backupService } from "./backups";
 import { databaseStatsReader } from "./database-stats";
 import { HostSampler } from "./host-metrics";
+import { smtpMailer, type Mailer } from "./mailer";
 import { maintenanceService } from "./maintenance";
 import type { DatabaseStats, SecurityReport, SystemMetrics } from "./model";
 import { adminRepository } from "./repository";
@@ -16,13 +17,17 @@ import { metricsSampler } from "./sampler";
 
 export interface AdminDeps {
   db: Db;
-  env: Pick<Env, "DATA_DIR" | "BACKUP_KEEP" | "ALERT_WEBHOOK_URL">;
+  env: Pick<Env, "DATA_DIR" | "BACKUP_KEEP" | "ALERT_WEBHOOK_URL" | "SMTP_URL" | "ALERT_EMAIL_FROM">;
   requests: RequestMetrics;
   live: LiveHub;
   audit: AuditService;
   activity?: ActivitySink;
   /** Figures owned by other modules, for the security report. */
   userCounts(): { users: number; admins: number; disabled: number };
+  /** Who alert e-mails go to. */
+  adminEmails(): string[];
+  /** Replaces the SMTP mailer built from the env (tests). */
+  mailer?: Mailer;
   activeApiKeys(): number;
   sampleIntervalMs?: number;
   log?: (msg: string, err?: unknown) => void;
@@ -43,6 +48,8 @@ export function adminService(deps: AdminDeps) {
     live: deps.live,
     activity: deps.activity,
     webhookUrl: deps.env.ALERT_WEBHOOK_URL,
+    mailer: deps.mailer ?? (deps.env.SMTP_URL ? smtpMailer(deps.env.SMTP_URL, deps.env.ALERT_EMAIL_FROM) : undefined),
+    recipients: deps.adminEmails,
     log: deps.log,
     now,
   });

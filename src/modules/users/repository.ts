@@ -43,6 +43,7 @@ export function usersRepository(db: Db) {
     activeAdminsExcept: db.query<{ n: number }, [string]>(
       "SELECT COUNT(*) AS n FROM users WHERE role = 'admin' AND disabled = 0 AND id <> ?",
     ),
+    activeAdminEmails: db.query<{ email: string }, []>("SELECT email FROM users WHERE role = 'admin' AND disabled = 0 ORDER BY created_at"),
     counts: db.query<{ users: number; admins: number; disabled: number }, []>(
       "SELECT COUNT(*) AS users, IFNULL(SUM(role = 'admin' AND disabled = 0), 0) AS admins, IFNULL(SUM(disabled), 0) AS disabled FROM users",
     ),
@@ -60,5 +61,6 @@ export function usersRepository(db: Db) {
     setRole: (id: string, role: Role) => q.setRole.run(role, id),
     activeAdminsExcept: (id: string) => q.activeAdminsExcept.get(id)?.n ?? 0,
     counts: () => q.counts.get() ?? { users: 0, admins: 0, disabled: 0 },
+    activeAdminEmails: () => q.activeAdminEmails.all().map((r) => r.email),
   };
 }

@@ -27,6 +27,8 @@ export function usersService(deps: UsersDeps) {
     },
 
     counts: repo.counts,
+    /** Where admin alerts are mailed: every admin who can still sign in. */
+    activeAdminEmails: repo.activeAdminEmails,
 
     /**
      * Disable/enable and promote/demote. Losing access (disable, demote) applies on the user's next

@@ -150,11 +150,11 @@ export function SettingsTab({ initial }: { initial: AlertSettingsAnswer | null }
                 <Switch checked={draft.emailNotifications} onCheckedChange={(v) => set({ emailNotifications: v })} />
                 <Flex direction="column">
                   <Text weight="medium">Email Notifications</Text>
-                  {!answer.channels.email && (
-                    <Text size="1" color="gray">
-                      No mail server is configured here, so alerts reach admins in the console and the audit log.
-                    </Text>
-                  )}
+                  <Text size="1" color="gray">
+                    {answer.channels.email
+                      ? "Mails every active admin through the configured SMTP server."
+                      : "Set SMTP_URL on the server to deliver these; meanwhile alerts reach admins in the console and the audit log."}
+                  </Text>
                 </Flex>
               </Flex>
             </Text>
