@@ -2,8 +2,8 @@
 // SMTP_URL with credentials) talks to an SMTP server on 127.0.0.1 that requires them.
 import { afterAll, describe, expect, test } from "bun:test";
 import { SMTPServer } from "smtp-server";
-import type { SystemMetrics } from "../../src/modules/admin/model";
 import { makeTestApp } from "../support/app";
+import { metricsSample, saveAlertSettings } from "./admin-support";
 
 interface Received {
   from: string;
@@ -36,19 +36,7 @@ const smtp = new SMTPServer({
 const port = await new Promise<number>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve((smtp.server.address() as { port: number }).port)));
 afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
 
-const sample = (over: Partial<SystemMetrics> = {}): SystemMetrics => ({
-  cpu: 10,
-  memory: 20,
-  disk: 30,
-  network: null,
-  uptime: 1000,
-  activeConnections: 1,
-  connections: { http: 1, sockets: 0 },
-  totalRequests: 1,
-  errorRate: 0,
-  sampledAt: new Date().toISOString(),
-  ...over,
-});
+const sample = metricsSample;
 
 async function until(check: () => boolean, ms = 5000) {
   for (const end = Date.now() + ms; !check() && Date.now() < end; ) await Bun.sleep(20);
@@ -68,10 +56,7 @@ describe("alert e-mails", () => {
 
     const settings = await t.call("GET", "/api/admin/alert-settings", { headers: h });
     expect(settings.json.channels).toEqual({ email: true, chat: false });
-    await t.call("PUT", "/api/admin/alert-settings", {
-      headers: h,
-      body: { cpuThreshold: 50, memoryThreshold: 85, errorRateThreshold: 5, emailNotifications: true, slackNotifications: false },
-    });
+    await saveAlertSettings(t, boss.token, { emailNotifications: true });
 
     expect(t.services.admin.alerts.check(sample({ cpu: 63.2 }))).toHaveLength(1);
     await until(() => received.length > 0);
@@ -89,11 +74,7 @@ describe("alert e-mails", () => {
     received.length = 0;
     const t = makeTestApp({ env: { SMTP_URL: `smtp://alerts:s3cret@127.0.0.1:${port}` } });
     const boss = await t.signup("boss@example.com");
-    const h = t.auth(boss.token);
-    await t.call("PUT", "/api/admin/alert-settings", {
-      headers: h,
-      body: { cpuThreshold: 50, memoryThreshold: 85, errorRateThreshold: 5, emailNotifications: false, slackNotifications: false },
-    });
+    await saveAlertSettings(t, boss.token, { emailNotifications: false });
     expect(t.services.admin.alerts.check(sample({ cpu: 90 }))).toHaveLength(1);
     await Bun.sleep(300);
     expect(received).toHaveLength(0);
@@ -108,10 +89,7 @@ describe("alert e-mails", () => {
     const t = makeTestApp({ env: { SMTP_URL: `smtp://alerts:wrong@127.0.0.1:${port}` } });
     const boss = await t.signup("boss@example.com");
     const h = t.auth(boss.token);
-    await t.call("PUT", "/api/admin/alert-settings", {
-      headers: h,
-      body: { cpuThreshold: 50, memoryThreshold: 85, errorRateThreshold: 5, emailNotifications: true, slackNotifications: false },
-    });
+    await saveAlertSettings(t, boss.token, { emailNotifications: true });
     expect(t.services.admin.alerts.check(sample({ cpu: 90 }))).toHaveLength(1);
     await Bun.sleep(500);
     expect(received).toHaveLength(0);

@@ -4,6 +4,7 @@ import { HostSampler, parseMeminfo, parseNetDev, parseProcStat, readDiskPercent 
 import type { SystemMetrics } from "../../src/modules/admin/model";
 import { formatUptime, healthOf } from "../../web/features/admin/format";
 import { makeTestApp } from "../support/app";
+import { metricsSample } from "./admin-support";
 
 function socketOf(userId: string, role: "user" | "admin") {
   const s = { userId, role, messages: [] as { type: string; payload: any }[] } as LiveSocket & { messages: { type: string; payload: any }[] };
@@ -12,19 +13,7 @@ function socketOf(userId: string, role: "user" | "admin") {
   return s;
 }
 
-const sample = (over: Partial<SystemMetrics> = {}): SystemMetrics => ({
-  cpu: 10,
-  memory: 20,
-  disk: 30,
-  network: null,
-  uptime: 1000,
-  activeConnections: 1,
-  connections: { http: 1, sockets: 0 },
-  totalRequests: 1,
-  errorRate: 0,
-  sampledAt: new Date().toISOString(),
-  ...over,
-});
+const sample = metricsSample;
 
 describe("system metrics", () => {
   test("real figures: percentages in range, uptime grows, the request counter counts, 5xx move the error rate", async () => {
