@@ -1,3 +1,4 @@
+import "./quick-stats.css";
 import { Card, DataList, Heading } from "@radix-ui/themes";
 import type { SystemMetrics } from "../../../../src/modules/admin/model";
 import { formatCount, formatUptime } from "../format";
@@ -5,7 +6,7 @@ import { Figure } from "./figure";
 
 export function QuickStats({ metrics, loading }: { metrics: SystemMetrics; loading: boolean }) {
   return (
-    <Card>
+    <Card className="quick-stats">
       <Heading as="h2" size="4" mb="3">
         Quick Stats
       </Heading>
