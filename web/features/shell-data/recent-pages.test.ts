@@ -1,35 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { useMemoryStorage } from "../../../tests/support/memory-storage";
 import { RECENT_PAGES_KEY, previousPage, readRecentPages, recordVisit } from "./recent-pages";
 
-/** A Storage stand-in: these tests need storage, not a DOM. */
-class MemoryStorage implements Storage {
-  private m = new Map<string, string>();
-  get length() {
-    return this.m.size;
-  }
-  clear() {
-    this.m.clear();
-  }
-  getItem(k: string) {
-    return this.m.get(k) ?? null;
-  }
-  key(i: number) {
-    return [...this.m.keys()][i] ?? null;
-  }
-  removeItem(k: string) {
-    this.m.delete(k);
-  }
-  setItem(k: string, v: string) {
-    this.m.set(k, String(v));
-  }
-}
-
-const had = Object.getOwnPropertyDescriptor(globalThis, "sessionStorage");
-beforeAll(() => Object.defineProperty(globalThis, "sessionStorage", { value: new MemoryStorage(), configurable: true, writable: true }));
-afterAll(() => {
-  if (had) Object.defineProperty(globalThis, "sessionStorage", had);
-  else delete (globalThis as { sessionStorage?: Storage }).sessionStorage;
-});
+useMemoryStorage("sessionStorage");
 
 
 beforeEach(() => sessionStorage.clear());
