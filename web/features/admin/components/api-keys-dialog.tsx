@@ -1,4 +1,4 @@
-import { Badge, Button, Callout, Code, Dialog, Flex, Spinner, Table, Text, TextField } from "@radix-ui/themes";
+import { Badge, Button, Callout, Code, Dialog, Flex, Table, Text, TextField } from "@radix-ui/themes";
 import { CopyIcon, ExclamationTriangleIcon } from "@radix-ui/react-icons";
 import { type FormEvent, useEffect, useState } from "react";
 import type { ApiKeyView } from "../../../../src/modules/api-keys/model";
@@ -6,6 +6,7 @@ import { toast } from "../../../components/ui/toast";
 import { errorMessage } from "../../../lib/api";
 import { createApiKey, listApiKeys, revokeApiKey } from "../api";
 import { formatDateTime } from "../format";
+import { Loaded } from "./loaded";
 import { CloseFooter } from "./close-footer";
 
 export function ApiKeysDialog({ open, onOpenChange }: { open: boolean; onOpenChange(o: boolean): void }) {
@@ -108,56 +109,46 @@ export function ApiKeysDialog({ open, onOpenChange }: { open: boolean; onOpenCha
             </Flex>
           </Callout.Root>
         )}
-        {failed ? (
-          <Callout.Root color="red">
-            <Callout.Text>{failed}</Callout.Text>
-          </Callout.Root>
-        ) : keys === null ? (
-          <Flex align="center" gap="2">
-            <Spinner /> <Text size="2">Loading keys…</Text>
-          </Flex>
-        ) : keys.length === 0 ? (
-          <Text size="2" color="gray">
-            You have no API keys yet.
-          </Text>
-        ) : (
-          <Table.Root size="1" variant="surface" data-testid="api-keys-table">
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeaderCell>Name</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>Key</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>Created</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>Last used</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>Status</Table.ColumnHeaderCell>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {keys.map((k) => (
-                <Table.Row key={k.id}>
-                  <Table.RowHeaderCell>{k.name}</Table.RowHeaderCell>
-                  <Table.Cell>
-                    <Code size="1">{k.prefix}…</Code>
-                  </Table.Cell>
-                  <Table.Cell>
-                    <Text size="1">{formatDateTime(k.createdAt)}</Text>
-                  </Table.Cell>
-                  <Table.Cell>
-                    <Text size="1">{formatDateTime(k.lastUsedAt)}</Text>
-                  </Table.Cell>
-                  <Table.Cell>
-                    {k.revokedAt ? (
-                      <Badge color="gray" highContrast>Revoked</Badge>
-                    ) : (
-                      <Button size="1" color="red" variant="soft" loading={revoking === k.id} onClick={() => void revoke(k)} aria-label={`Revoke ${k.name}`}>
-                        Revoke
-                      </Button>
-                    )}
-                  </Table.Cell>
+        <Loaded failed={failed} data={keys} loading="Loading keys…" empty="You have no API keys yet." isEmpty={(list) => list.length === 0}>
+          {(keys) => (
+            <Table.Root size="1" variant="surface" data-testid="api-keys-table">
+              <Table.Header>
+                <Table.Row>
+                  <Table.ColumnHeaderCell>Name</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>Key</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>Created</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>Last used</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>Status</Table.ColumnHeaderCell>
                 </Table.Row>
-              ))}
-            </Table.Body>
-          </Table.Root>
-        )}
+              </Table.Header>
+              <Table.Body>
+                {keys.map((k) => (
+                  <Table.Row key={k.id}>
+                    <Table.RowHeaderCell>{k.name}</Table.RowHeaderCell>
+                    <Table.Cell>
+                      <Code size="1">{k.prefix}…</Code>
+                    </Table.Cell>
+                    <Table.Cell>
+                      <Text size="1">{formatDateTime(k.createdAt)}</Text>
+                    </Table.Cell>
+                    <Table.Cell>
+                      <Text size="1">{formatDateTime(k.lastUsedAt)}</Text>
+                    </Table.Cell>
+                    <Table.Cell>
+                      {k.revokedAt ? (
+                        <Badge color="gray" highContrast>Revoked</Badge>
+                      ) : (
+                        <Button size="1" color="red" variant="soft" loading={revoking === k.id} onClick={() => void revoke(k)} aria-label={`Revoke ${k.name}`}>
+                          Revoke
+                        </Button>
+                      )}
+                    </Table.Cell>
+                  </Table.Row>
+                ))}
+              </Table.Body>
+            </Table.Root>
+          )}
+        </Loaded>
         <CloseFooter />
       </Dialog.Content>
     </Dialog.Root>

@@ -1,10 +1,11 @@
-import { Badge, Button, Callout, Dialog, Flex, Spinner, Table, Text } from "@radix-ui/themes";
+import { Badge, Dialog, Table, Text } from "@radix-ui/themes";
 import { useEffect, useState } from "react";
 import type { AuditEntry, AuditPage } from "../../../../src/modules/audit/model";
 import { errorMessage } from "../../../lib/api";
 import { listAuditLogs } from "../api";
 import { formatDateTime } from "../format";
 import { Pager } from "./pager";
+import { Loaded } from "./loaded";
 import { CloseFooter } from "./close-footer";
 
 const LABELS: Record<string, string> = {
@@ -56,66 +57,56 @@ export function AuditDialog({ open, onOpenChange }: { open: boolean; onOpenChang
         <Dialog.Description size="2" color="gray" mb="3">
           Who did what, when and from where: sign-ins, failed sign-ins and every admin action.
         </Dialog.Description>
-        {failed ? (
-          <Callout.Root color="red">
-            <Callout.Text>{failed}</Callout.Text>
-          </Callout.Root>
-        ) : !data ? (
-          <Flex align="center" gap="2">
-            <Spinner /> <Text size="2">Loading audit log…</Text>
-          </Flex>
-        ) : data.entries.length === 0 ? (
-          <Text size="2" color="gray">
-            Nothing recorded yet.
-          </Text>
-        ) : (
-          <>
-            <Table.Root size="1" variant="surface" data-testid="audit-table">
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeaderCell>When</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>Who</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>What</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>Target</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>From</Table.ColumnHeaderCell>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {data.entries.map((e) => (
-                  <Table.Row key={e.id}>
-                    <Table.Cell>
-                      <Text size="1">{formatDateTime(e.createdAt)}</Text>
-                    </Table.Cell>
-                    <Table.Cell>
-                      <Text size="1" style={{ overflowWrap: "anywhere" }}>
-                        {who(e)}
-                      </Text>
-                    </Table.Cell>
-                    <Table.Cell>
-                      <Badge color={tone(e.action)} highContrast>{LABELS[e.action] ?? e.action}</Badge>
-                    </Table.Cell>
-                    <Table.Cell>
-                      <Text size="1" style={{ overflowWrap: "anywhere" }}>
-                        {e.target ?? "—"}
-                      </Text>
-                    </Table.Cell>
-                    <Table.Cell>
-                      <Text size="1" title={e.userAgent ?? undefined}>
-                        {e.ip ?? "—"}
-                      </Text>
-                      {e.userAgent && (
-                        <Text as="p" size="1" color="gray" truncate style={{ maxWidth: 220 }}>
-                          {e.userAgent}
-                        </Text>
-                      )}
-                    </Table.Cell>
+        <Loaded failed={failed} data={data} loading="Loading audit log…" empty="Nothing recorded yet." isEmpty={(page) => page.entries.length === 0}>
+          {(data) => (
+            <>
+              <Table.Root size="1" variant="surface" data-testid="audit-table">
+                <Table.Header>
+                  <Table.Row>
+                    <Table.ColumnHeaderCell>When</Table.ColumnHeaderCell>
+                    <Table.ColumnHeaderCell>Who</Table.ColumnHeaderCell>
+                    <Table.ColumnHeaderCell>What</Table.ColumnHeaderCell>
+                    <Table.ColumnHeaderCell>Target</Table.ColumnHeaderCell>
+                    <Table.ColumnHeaderCell>From</Table.ColumnHeaderCell>
                   </Table.Row>
-                ))}
-              </Table.Body>
-            </Table.Root>
-            <Pager page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} />
-          </>
-        )}
+                </Table.Header>
+                <Table.Body>
+                  {data.entries.map((e) => (
+                    <Table.Row key={e.id}>
+                      <Table.Cell>
+                        <Text size="1">{formatDateTime(e.createdAt)}</Text>
+                      </Table.Cell>
+                      <Table.Cell>
+                        <Text size="1" style={{ overflowWrap: "anywhere" }}>
+                          {who(e)}
+                        </Text>
+                      </Table.Cell>
+                      <Table.Cell>
+                        <Badge color={tone(e.action)} highContrast>{LABELS[e.action] ?? e.action}</Badge>
+                      </Table.Cell>
+                      <Table.Cell>
+                        <Text size="1" style={{ overflowWrap: "anywhere" }}>
+                          {e.target ?? "—"}
+                        </Text>
+                      </Table.Cell>
+                      <Table.Cell>
+                        <Text size="1" title={e.userAgent ?? undefined}>
+                          {e.ip ?? "—"}
+                        </Text>
+                        {e.userAgent && (
+                          <Text as="p" size="1" color="gray" truncate style={{ maxWidth: 220 }}>
+                            {e.userAgent}
+                          </Text>
+                        )}
+                      </Table.Cell>
+                    </Table.Row>
+                  ))}
+                </Table.Body>
+              </Table.Root>
+              <Pager page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} />
+            </>
+          )}
+        </Loaded>
         <CloseFooter />
       </Dialog.Content>
     </Dialog.Root>

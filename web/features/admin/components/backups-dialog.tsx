@@ -1,10 +1,11 @@
-import { Button, Callout, Dialog, Flex, Spinner, Table, Text } from "@radix-ui/themes";
+import { Button, Dialog, Table, Text } from "@radix-ui/themes";
 import { useEffect, useState } from "react";
 import type { BackupInfo } from "../../../../src/modules/admin/model";
 import { toast } from "../../../components/ui/toast";
 import { errorMessage } from "../../../lib/api";
 import { type BearerSource, downloadBackup, listBackups } from "../api";
 import { formatBytes, formatDateTime } from "../format";
+import { Loaded } from "./loaded";
 import { CloseFooter } from "./close-footer";
 
 interface Props {
@@ -54,50 +55,40 @@ export function BackupsDialog({ open, onOpenChange, version, auth }: Props) {
         <Dialog.Description size="2" color="gray" mb="3">
           Verified copies of the database, newest first. Restoring one is described in docs/operations.md.
         </Dialog.Description>
-        {failed ? (
-          <Callout.Root color="red">
-            <Callout.Text>{failed}</Callout.Text>
-          </Callout.Root>
-        ) : backups === null ? (
-          <Flex align="center" gap="2">
-            <Spinner /> <Text size="2">Loading backups…</Text>
-          </Flex>
-        ) : backups.length === 0 ? (
-          <Text size="2" color="gray">
-            No backups yet. Hit Backup Now to make the first one.
-          </Text>
-        ) : (
-          <Table.Root size="1" variant="surface" data-testid="backup-list">
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeaderCell>File</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>Taken</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>Size</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>
-                  <span className="di-visually-hidden">Download</span>
-                </Table.ColumnHeaderCell>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {backups.map((b) => (
-                <Table.Row key={b.name}>
-                  <Table.RowHeaderCell>
-                    <Text size="1" style={{ fontFamily: "var(--code-font-family)" }}>
-                      {b.name}
-                    </Text>
-                  </Table.RowHeaderCell>
-                  <Table.Cell>{formatDateTime(b.createdAt)}</Table.Cell>
-                  <Table.Cell>{formatBytes(b.size)}</Table.Cell>
-                  <Table.Cell>
-                    <Button size="1" variant="soft" loading={downloading === b.name} onClick={() => void download(b.name)} aria-label={`Download ${b.name}`}>
-                      Download
-                    </Button>
-                  </Table.Cell>
+        <Loaded failed={failed} data={backups} loading="Loading backups…" empty="No backups yet. Hit Backup Now to make the first one." isEmpty={(list) => list.length === 0}>
+          {(backups) => (
+            <Table.Root size="1" variant="surface" data-testid="backup-list">
+              <Table.Header>
+                <Table.Row>
+                  <Table.ColumnHeaderCell>File</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>Taken</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>Size</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>
+                    <span className="di-visually-hidden">Download</span>
+                  </Table.ColumnHeaderCell>
                 </Table.Row>
-              ))}
-            </Table.Body>
-          </Table.Root>
-        )}
+              </Table.Header>
+              <Table.Body>
+                {backups.map((b) => (
+                  <Table.Row key={b.name}>
+                    <Table.RowHeaderCell>
+                      <Text size="1" style={{ fontFamily: "var(--code-font-family)" }}>
+                        {b.name}
+                      </Text>
+                    </Table.RowHeaderCell>
+                    <Table.Cell>{formatDateTime(b.createdAt)}</Table.Cell>
+                    <Table.Cell>{formatBytes(b.size)}</Table.Cell>
+                    <Table.Cell>
+                      <Button size="1" variant="soft" loading={downloading === b.name} onClick={() => void download(b.name)} aria-label={`Download ${b.name}`}>
+                        Download
+                      </Button>
+                    </Table.Cell>
+                  </Table.Row>
+                ))}
+              </Table.Body>
+            </Table.Root>
+          )}
+        </Loaded>
         <CloseFooter />
       </Dialog.Content>
     </Dialog.Root>

@@ -1,4 +1,4 @@
-import { AlertDialog, Badge, Button, Callout, Dialog, Flex, Spinner, Table, Text, TextField } from "@radix-ui/themes";
+import { AlertDialog, Badge, Button, Dialog, Flex, Table, Text, TextField } from "@radix-ui/themes";
 import { MagnifyingGlassIcon } from "@radix-ui/react-icons";
 import { useCallback, useEffect, useState } from "react";
 import type { ManagedUser, UpdateUserInput, UserPage } from "../../../../src/modules/users/model";
@@ -7,6 +7,7 @@ import { errorMessage } from "../../../lib/api";
 import { listUsers, updateUser } from "../api";
 import { formatDateTime } from "../format";
 import { Pager } from "./pager";
+import { Loaded } from "./loaded";
 import { CloseFooter } from "./close-footer";
 
 interface Pending {
@@ -79,87 +80,81 @@ export function UsersDialog({ open, onOpenChange, currentUserId }: { open: boole
             <MagnifyingGlassIcon />
           </TextField.Slot>
         </TextField.Root>
-        {failed ? (
-          <Callout.Root color="red">
-            <Callout.Text>{failed}</Callout.Text>
-          </Callout.Root>
-        ) : !data ? (
-          <Flex align="center" gap="2">
-            <Spinner /> <Text size="2">Loading users…</Text>
-          </Flex>
-        ) : (
-          <>
-            <Table.Root size="1" variant="surface" data-testid="users-table">
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeaderCell>User</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>Role</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>Status</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>Last sign-in</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>Actions</Table.ColumnHeaderCell>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {data.users.map((u) => {
-                  const self = u.id === currentUserId;
-                  return (
-                    <Table.Row key={u.id} data-email={u.email}>
-                      <Table.RowHeaderCell>
-                        <Text size="2" weight="medium" style={{ overflowWrap: "anywhere" }}>
-                          {u.email}
-                        </Text>
-                        {u.username && (
-                          <Text as="p" size="1" color="gray">
-                            {u.username}
+        <Loaded failed={failed} data={data} loading="Loading users…">
+          {(data) => (
+            <>
+              <Table.Root size="1" variant="surface" data-testid="users-table">
+                <Table.Header>
+                  <Table.Row>
+                    <Table.ColumnHeaderCell>User</Table.ColumnHeaderCell>
+                    <Table.ColumnHeaderCell>Role</Table.ColumnHeaderCell>
+                    <Table.ColumnHeaderCell>Status</Table.ColumnHeaderCell>
+                    <Table.ColumnHeaderCell>Last sign-in</Table.ColumnHeaderCell>
+                    <Table.ColumnHeaderCell>Actions</Table.ColumnHeaderCell>
+                  </Table.Row>
+                </Table.Header>
+                <Table.Body>
+                  {data.users.map((u) => {
+                    const self = u.id === currentUserId;
+                    return (
+                      <Table.Row key={u.id} data-email={u.email}>
+                        <Table.RowHeaderCell>
+                          <Text size="2" weight="medium" style={{ overflowWrap: "anywhere" }}>
+                            {u.email}
                           </Text>
-                        )}
-                      </Table.RowHeaderCell>
-                      <Table.Cell>
-                        <Badge color={u.role === "admin" ? "violet" : "gray"} highContrast>{u.role === "admin" ? "Admin" : "User"}</Badge>
-                      </Table.Cell>
-                      <Table.Cell>
-                        <Badge color={u.disabled ? "red" : "green"} highContrast>{u.disabled ? "Disabled" : "Active"}</Badge>
-                      </Table.Cell>
-                      <Table.Cell>
-                        <Text size="1">{formatDateTime(u.lastSignInAt)}</Text>
-                      </Table.Cell>
-                      <Table.Cell>
-                        {self ? (
-                          <Text size="1" color="gray">
-                            That's you
-                          </Text>
-                        ) : (
-                          <Flex gap="2" wrap="wrap">
-                            <Button
-                              size="1"
-                              variant="soft"
-                              color={u.disabled ? "green" : "red"}
-                              disabled={busy === u.id}
-                              onClick={() => ask(u, { disabled: !u.disabled })}
-                              aria-label={`${u.disabled ? "Enable" : "Disable"} ${u.email}`}
-                            >
-                              {u.disabled ? "Enable" : "Disable"}
-                            </Button>
-                            <Button
-                              size="1"
-                              variant="soft"
-                              disabled={busy === u.id}
-                              onClick={() => ask(u, { role: u.role === "admin" ? "user" : "admin" })}
-                              aria-label={`${u.role === "admin" ? "Demote" : "Promote"} ${u.email}`}
-                            >
-                              {u.role === "admin" ? "Demote" : "Promote"}
-                            </Button>
-                          </Flex>
-                        )}
-                      </Table.Cell>
-                    </Table.Row>
-                  );
-                })}
-              </Table.Body>
-            </Table.Root>
-            <Pager page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} />
-          </>
-        )}
+                          {u.username && (
+                            <Text as="p" size="1" color="gray">
+                              {u.username}
+                            </Text>
+                          )}
+                        </Table.RowHeaderCell>
+                        <Table.Cell>
+                          <Badge color={u.role === "admin" ? "violet" : "gray"} highContrast>{u.role === "admin" ? "Admin" : "User"}</Badge>
+                        </Table.Cell>
+                        <Table.Cell>
+                          <Badge color={u.disabled ? "red" : "green"} highContrast>{u.disabled ? "Disabled" : "Active"}</Badge>
+                        </Table.Cell>
+                        <Table.Cell>
+                          <Text size="1">{formatDateTime(u.lastSignInAt)}</Text>
+                        </Table.Cell>
+                        <Table.Cell>
+                          {self ? (
+                            <Text size="1" color="gray">
+                              That's you
+                            </Text>
+                          ) : (
+                            <Flex gap="2" wrap="wrap">
+                              <Button
+                                size="1"
+                                variant="soft"
+                                color={u.disabled ? "green" : "red"}
+                                disabled={busy === u.id}
+                                onClick={() => ask(u, { disabled: !u.disabled })}
+                                aria-label={`${u.disabled ? "Enable" : "Disable"} ${u.email}`}
+                              >
+                                {u.disabled ? "Enable" : "Disable"}
+                              </Button>
+                              <Button
+                                size="1"
+                                variant="soft"
+                                disabled={busy === u.id}
+                                onClick={() => ask(u, { role: u.role === "admin" ? "user" : "admin" })}
+                                aria-label={`${u.role === "admin" ? "Demote" : "Promote"} ${u.email}`}
+                              >
+                                {u.role === "admin" ? "Demote" : "Promote"}
+                              </Button>
+                            </Flex>
+                          )}
+                        </Table.Cell>
+                      </Table.Row>
+                    );
+                  })}
+                </Table.Body>
+              </Table.Root>
+              <Pager page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} />
+            </>
+          )}
+        </Loaded>
         <CloseFooter />
       </Dialog.Content>
       <AlertDialog.Root open={confirm !== null} onOpenChange={(o) => !o && setConfirm(null)}>
