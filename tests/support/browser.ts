@@ -1,8 +1,23 @@
 import { chromium, type Browser } from "playwright-core";
 import { CHROMIUM_ARGS, findChromium } from "../../src/lib/chromium";
 
+/**
+ * Under bun's 30 s test timeout. A test that times out makes bun kill every process the file
+ * started — the browser and server of its beforeAll too — so one slow step would fail every later
+ * test in the file. A Playwright step that can't happen fails first, with its own message.
+ */
+export const STEP_TIMEOUT_MS = 15_000;
+
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = findChromium(process.env.CHROMIUM_PATH);
   if (!executablePath) throw new Error("No Chromium found: install Debian's chromium or set CHROMIUM_PATH");
-  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+  // browser.newPage() makes its context through newContext(), so this covers both.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(STEP_TIMEOUT_MS);
+    return context;
+  };
+  return browser;
 }

@@ -58,8 +58,6 @@ export async function startLab(): Promise<Lab> {
   async function context(account?: Account): Promise<BrowserContext> {
     // axe is injected as an inline script, which the page's nonce'd CSP would (rightly) refuse.
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
-    // A step that can't happen fails with its own message instead of running into the test timeout.
-    ctx.setDefaultTimeout(15_000);
     if (account) {
       const eq = account.cookie.indexOf("=");
       await ctx.addCookies([

@@ -42,6 +42,8 @@ export interface RequestOptions {
   /** Answer null instead of throwing on 401 (spec §7 "a read can be configured to yield null on 401"). */
   nullOn401?: boolean;
   signal?: AbortSignal;
+  /** Let the request finish even if the page navigates away meanwhile (see refreshSession). */
+  keepalive?: boolean;
 }
 
 export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
@@ -50,6 +52,7 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
       method: opts.method ?? (opts.body === undefined ? "GET" : "POST"),
       credentials: "include",
       signal: opts.signal,
+      keepalive: opts.keepalive,
       headers: {
         ...(opts.body === undefined ? {} : { "content-type": "application/json" }),
         ...(token ? { authorization: `Bearer ${token}` } : {}),

@@ -28,6 +28,9 @@ export interface RequestMeta {
   userAgent?: string;
 }
 
+/** How long a just-rotated refresh cookie still identifies its user for rendering (never for refreshing). */
+export const ROTATED_COOKIE_GRACE_MS = 30_000;
+
 export function authService(deps: {
   db: Db;
   tokens: AccessTokens;
@@ -136,11 +139,17 @@ export function authService(deps: {
       return repo.findRefresh(sha256(credential.refreshToken))?.family_id ?? null;
     },
 
-    /** Who the refresh cookie belongs to, without rotating it: lets SSR render signed-in pages on reload. */
+    /**
+     * Who the refresh cookie belongs to, without rotating it: lets SSR render signed-in pages on
+     * reload. A cookie rotated in the last few seconds still says who it is (it can no longer be
+     * refreshed): a page left right after it started a refresh sends the next page's request with
+     * the old cookie while the new one is still on its way to the browser.
+     */
     userForRefreshToken(refreshToken: string | undefined): PublicUser | null {
       if (!refreshToken) return null;
       const row = repo.findRefresh(sha256(refreshToken));
-      if (!row || row.used_at || row.revoked_at || row.expires_at < nowIso(now())) return null;
+      if (!row || row.revoked_at || row.expires_at < nowIso(now())) return null;
+      if (row.used_at && (now() - Date.parse(row.used_at) > ROTATED_COOKIE_GRACE_MS || repo.isSessionEnded(row.family_id))) return null;
       const user = repo.findUserById(row.user_id);
       return user && !user.disabled ? toPublicUser(user) : null;
     },

@@ -14,7 +14,10 @@ let epoch = 0;
 async function doRefresh(): Promise<string | null> {
   const started = epoch;
   try {
-    const { accessToken } = await api<{ accessToken: string }>("/api/auth/refresh", { method: "POST" });
+    // keepalive: a page left while this is in flight (a quick click to another page) must not
+    // cancel it. The server has rotated the cookie by then; with the answer dropped the browser
+    // would keep the old one, and presenting that again reads as a stolen token and ends the session.
+    const { accessToken } = await api<{ accessToken: string }>("/api/auth/refresh", { method: "POST", keepalive: true });
     const { user } = await fetch("/api/auth/me", { headers: { authorization: `Bearer ${accessToken}` } }).then(
       async (r) => {
         if (!r.ok) throw new ApiError(r.status, await r.text(), undefined, r.statusText);
