@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { SignJWT } from "jose";
+import { JUST_ROTATED_MESSAGE, ROTATION_GRACE_MS } from "../../src/modules/auth/service";
 import { makeTestApp } from "../support/app";
 
 const cookieOf = (setCookie: string | null) => (setCookie ?? "").split(";")[0]!;
@@ -132,7 +133,8 @@ describe("login", () => {
 
 describe("refresh tokens", () => {
   test("rotate on every refresh; the old one stops working and replay revokes the family", async () => {
-    const t = makeTestApp();
+    let clock = Date.parse("2026-11-22T08:00:00Z");
+    const t = makeTestApp({ now: () => clock });
     const { cookie } = await t.signup();
     const r1 = await t.call("POST", "/api/auth/refresh", { headers: { cookie } });
     expect(r1.status).toBe(200);
@@ -140,12 +142,29 @@ describe("refresh tokens", () => {
     expect(cookie2).not.toBe(cookie);
     expect(typeof r1.json.accessToken).toBe("string");
 
-    // Replaying the first token: refused, and the family (including cookie2) is revoked.
+    // Seconds later the old cookie is a browser still waiting for the new one: refused with 409
+    // "try again", no tokens, cookie left alone, and the session goes on.
+    clock += 3_000;
+    const early = await t.call("POST", "/api/auth/refresh", { headers: { cookie } });
+    expect(early.status).toBe(409);
+    expect(early.json).toEqual({ error: JUST_ROTATED_MESSAGE });
+    expect(early.headers.get("set-cookie")).toBeNull();
+
+    // Past the grace it is a replay: refused, and the family (including cookie2) is revoked.
+    clock += ROTATION_GRACE_MS;
     const replay = await t.call("POST", "/api/auth/refresh", { headers: { cookie } });
     expect(replay.status).toBe(401);
     expect(replay.headers.get("set-cookie")).toContain("Max-Age=0");
     const after = await t.call("POST", "/api/auth/refresh", { headers: { cookie: cookie2 } });
     expect(after.status).toBe(401);
+  });
+
+  test("within the grace, a replay of a session already ended is refused outright", async () => {
+    const t = makeTestApp();
+    const { cookie } = await t.signup();
+    const r1 = await t.call("POST", "/api/auth/refresh", { headers: { cookie } });
+    await t.call("POST", "/api/auth/logout", { headers: { cookie: cookieOf(r1.headers.get("set-cookie")) } });
+    expect((await t.call("POST", "/api/auth/refresh", { headers: { cookie } })).status).toBe(401);
   });
 
   test("exactly one of 20 parallel refreshes with one token succeeds", async () => {
@@ -155,7 +174,11 @@ describe("refresh tokens", () => {
       Array.from({ length: 20 }, () => t.call("POST", "/api/auth/refresh", { headers: { cookie } })),
     );
     expect(results.filter((r) => r.status === 200).length).toBe(1);
-    expect(results.filter((r) => r.status === 401).length).toBe(19);
+    // The other 19 get no tokens; as the same browser's parallel calls they are told to try again
+    // (with the new cookie), and the winner's session lives on.
+    expect(results.filter((r) => r.status === 409 && r.json.error === JUST_ROTATED_MESSAGE).length).toBe(19);
+    const winner = cookieOf(results.find((r) => r.status === 200)!.headers.get("set-cookie"));
+    expect((await t.call("POST", "/api/auth/refresh", { headers: { cookie: winner } })).status).toBe(200);
   });
 
   test("the refresh token is stored only as a hash", async () => {

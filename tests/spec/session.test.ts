@@ -65,6 +65,29 @@ describe("§4 authentication states", () => {
     expect(useAuth.getState()).toMatchObject({ status: "unauthenticated", accessToken: null, user: null });
   });
 
+  test("a refresh told 409 (the cookie was rotated a moment ago) waits and tries again; the session goes on", async () => {
+    let refreshes = 0;
+    serve((c) => {
+      if (c.path !== "/api/auth/refresh") return json(200, { user });
+      refreshes++;
+      return refreshes === 1 ? json(409, { error: "The session was refreshed a moment ago; try again" }) : json(200, { accessToken: "second" });
+    });
+    const stop = startSession();
+    for (let i = 0; i < 50 && useAuth.getState().status !== "authenticated"; i++) await Bun.sleep(20);
+    stop();
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(["POST /api/auth/refresh", "POST /api/auth/refresh", "GET /api/auth/me"]);
+    expect(useAuth.getState()).toMatchObject({ status: "authenticated", accessToken: "second", user });
+  });
+
+  test("a refresh still told 409 after its retries fails like any other", async () => {
+    serve((c) => (c.path === "/api/auth/refresh" ? json(409, { error: "The session was refreshed a moment ago; try again" }) : json(200, { user })));
+    const stop = startSession();
+    for (let i = 0; i < 150 && useAuth.getState().status === "loading"; i++) await Bun.sleep(20);
+    stop();
+    expect(calls.filter((c) => c.path === "/api/auth/refresh")).toHaveLength(4);
+    expect(useAuth.getState()).toMatchObject({ status: "unauthenticated", accessToken: null });
+  });
+
   test("the session is refreshed every 8 minutes while signed in", async () => {
     expect(REFRESH_INTERVAL_MS).toBe(8 * 60 * 1000);
     jest.useFakeTimers();

@@ -1,11 +1,11 @@
 import type { Db } from "../../db/connection";
 import { writeTx } from "../../db/connection";
 import { StampedCache, changeStamp } from "../../db/change-stamp";
-import { HttpError, unauthorized } from "../../http/errors";
+import { HttpError, conflict, unauthorized } from "../../http/errors";
 import { newId, nowIso, randomToken, sha256 } from "../../lib/ids";
 import { isApiKey } from "../api-keys/model";
 import type { AuthAnswer, LoginInput, PublicUser, SignupInput } from "./model";
-import { type AuthRepository, type UserRow, authRepository, toPublicUser } from "./repository";
+import { type AuthRepository, type RefreshRow, type UserRow, authRepository, toPublicUser } from "./repository";
 import { type AccessTokens, REFRESH_TOKEN_TTL_SECONDS } from "./tokens";
 
 /** OWASP's argon2id floor: 19 MiB, 2 passes, 1 lane. */
@@ -28,8 +28,14 @@ export interface RequestMeta {
   userAgent?: string;
 }
 
-/** How long a just-rotated refresh cookie still identifies its user for rendering (never for refreshing). */
-export const ROTATED_COOKIE_GRACE_MS = 30_000;
+/**
+ * For this long after a refresh cookie is rotated, the old one is treated as a browser that has not
+ * received the new one yet rather than as a stolen copy: it still identifies its user for rendering
+ * (never for refreshing), and presenting it to refresh answers 409 "try again" instead of ending the
+ * session. Past it, presenting a used cookie is a replay and ends the whole session.
+ */
+export const ROTATION_GRACE_MS = 10_000;
+export const JUST_ROTATED_MESSAGE = "The session was refreshed a moment ago; try again";
 
 export function authService(deps: {
   db: Db;
@@ -51,6 +57,9 @@ export function authService(deps: {
   // An access token belongs to its sign-in session: logging out (or a replayed refresh token)
   // ends that session's access tokens at once, not when they expire. Cached like the users.
   const endedSessions = new StampedCache<boolean>(changeStamp(deps.db), 10_000);
+  /** Rotated within the grace, in a session that has not ended. */
+  const justRotated = (row: RefreshRow) =>
+    row.used_at !== null && now() - Date.parse(row.used_at) <= ROTATION_GRACE_MS && !repo.isSessionEnded(row.family_id);
   // Verifying against a real hash when the e-mail is unknown keeps both failures equally slow.
   const dummyHash = Bun.password.hash(randomToken(), ARGON);
 
@@ -98,8 +107,10 @@ export function authService(deps: {
     async refresh(refreshToken: string | undefined): Promise<Session> {
       if (!refreshToken) throw unauthorized("No session");
       const at = nowIso(now());
-      const row = repo.findRefresh(sha256(refreshToken));
+      const hash = sha256(refreshToken);
+      const row = repo.findRefresh(hash);
       if (!row) throw unauthorized("Session expired");
+      if (row.used_at && !row.revoked_at && justRotated(row)) throw conflict(JUST_ROTATED_MESSAGE);
       if (row.used_at || row.revoked_at) {
         repo.revokeFamily(row.family_id, at);
         throw unauthorized("Session expired");
@@ -108,13 +119,15 @@ export function authService(deps: {
       const user = repo.findUserById(row.user_id);
       if (!user || user.disabled) throw unauthorized("Session expired");
       const consumed = writeTx(deps.db, () => {
-        if (!repo.markUsed(row.id, at)) {
-          repo.revokeFamily(row.family_id, at);
-          return false;
-        }
-        return true;
+        if (repo.markUsed(row.id, at)) return "ok";
+        // Another request with the same cookie won just now (parallel calls from one browser).
+        const current = repo.findRefresh(hash);
+        if (current && !current.revoked_at && justRotated(current)) return "raced";
+        repo.revokeFamily(row.family_id, at);
+        return "replayed";
       });
-      if (!consumed) throw unauthorized("Session expired");
+      if (consumed === "raced") throw conflict(JUST_ROTATED_MESSAGE);
+      if (consumed === "replayed") throw unauthorized("Session expired");
       return issue(user, row.family_id);
     },
 
@@ -149,7 +162,7 @@ export function authService(deps: {
       if (!refreshToken) return null;
       const row = repo.findRefresh(sha256(refreshToken));
       if (!row || row.revoked_at || row.expires_at < nowIso(now())) return null;
-      if (row.used_at && (now() - Date.parse(row.used_at) > ROTATED_COOKIE_GRACE_MS || repo.isSessionEnded(row.family_id))) return null;
+      if (row.used_at && !justRotated(row)) return null;
       const user = repo.findUserById(row.user_id);
       return user && !user.disabled ? toPublicUser(user) : null;
     },

@@ -11,13 +11,32 @@ let inFlight: Promise<string | null> | null = null;
  */
 let epoch = 0;
 
+/** Tries again this many times when the server says the cookie was rotated a moment ago. */
+const ROTATION_RETRIES = 3;
+const ROTATION_RETRY_MS = 300;
+
+/**
+ * POST /api/auth/refresh. A 409 means another request (the page before this one, its answer still
+ * on the way to the browser) rotated this cookie a moment ago: wait for the new cookie and go again.
+ */
+async function rotate(): Promise<{ accessToken: string }> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      // keepalive: a page left while this is in flight (a quick click to another page) must not
+      // cancel it. The server has rotated the cookie by then; with the answer dropped the browser
+      // would keep the old one, and presenting that again reads as a stolen token and ends the session.
+      return await api<{ accessToken: string }>("/api/auth/refresh", { method: "POST", keepalive: true });
+    } catch (e) {
+      if (!(e instanceof ApiError && e.status === 409) || attempt >= ROTATION_RETRIES) throw e;
+      await new Promise((resolve) => setTimeout(resolve, ROTATION_RETRY_MS * (attempt + 1)));
+    }
+  }
+}
+
 async function doRefresh(): Promise<string | null> {
   const started = epoch;
   try {
-    // keepalive: a page left while this is in flight (a quick click to another page) must not
-    // cancel it. The server has rotated the cookie by then; with the answer dropped the browser
-    // would keep the old one, and presenting that again reads as a stolen token and ends the session.
-    const { accessToken } = await api<{ accessToken: string }>("/api/auth/refresh", { method: "POST", keepalive: true });
+    const { accessToken } = await rotate();
     const { user } = await fetch("/api/auth/me", { headers: { authorization: `Bearer ${accessToken}` } }).then(
       async (r) => {
         if (!r.ok) throw new ApiError(r.status, await r.text(), undefined, r.statusText);
