@@ -103,7 +103,11 @@ export function authService(deps: {
       return issue(user);
     },
 
-    /** Rotates the refresh token. A token presented twice means it leaked: its whole family is revoked. */
+    /**
+     * Rotates the refresh token. One presented again within ROTATION_GRACE_MS of its rotation gets
+     * 409 "try again" (a browser still waiting for the new cookie); later, it means the token leaked,
+     * and its whole family is revoked.
+     */
     async refresh(refreshToken: string | undefined): Promise<Session> {
       if (!refreshToken) throw unauthorized("No session");
       const at = nowIso(now());
