@@ -8,6 +8,14 @@ import { CHROMIUM_ARGS, findChromium } from "../../src/lib/chromium";
  */
 export const STEP_TIMEOUT_MS = 15_000;
 
+/**
+ * Bun's timeout for a browser test of `steps` Playwright steps: a backstop past the sum of their
+ * own timeouts, so a step that cannot happen fails first, with its message, and a slow machine
+ * (every step slower, none stuck) never fails the test. Count the waits a test makes (navigations,
+ * waitFor, clicks) generously; evaluate() has no timeout of its own, so count each as a step too.
+ */
+export const stepsTimeout = (steps: number) => steps * STEP_TIMEOUT_MS;
+
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = findChromium(process.env.CHROMIUM_PATH);
   if (!executablePath) throw new Error("No Chromium found: install Debian's chromium or set CHROMIUM_PATH");
