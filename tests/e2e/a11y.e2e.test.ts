@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import type { Page } from "playwright-core";
 import { applyTheme, seriousViolations, unreachableByTab } from "../support/a11y";
 import { stepsTimeout } from "../support/browser";
-import { completedComparison, open, startLab, waitUntilLoaded, type Account, type Lab } from "../support/lab";
+import { COMPLETED_COMPARISON_MS, completedComparison, open, startLab, waitUntilLoaded, type Account, type Lab } from "../support/lab";
+import { SERVER_START_MS } from "../support/server";
 import { waitFor } from "../support/wait";
 
 // A page's audit is about 20 steps: open it (navigation, hydration, loading), axe in each theme, and
@@ -42,7 +43,7 @@ beforeAll(async () => {
   boss = await (await lab.context(admin)).newPage();
   user = await (await lab.context(rebel)).newPage();
   for (const p of [visitor, boss, user]) p.on("pageerror", (e) => errors.push(`${p.url()}: ${e.message}`));
-}, 300_000); // the server, a real two-site run (its own bound: completedComparison) and the agents' first component
+}, SERVER_START_MS + COMPLETED_COMPARISON_MS + 60_000 + 30_000); // the server, a real two-site run, the agents' first component, a browser
 
 afterAll(async () => {
   await lab?.close();

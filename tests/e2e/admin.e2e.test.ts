@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { STEP_TIMEOUT_MS, launchBrowser, stepsTimeout } from "../support/browser";
-import { startServer, type RunningServer } from "../support/server";
+import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
 import { waitFor } from "../support/wait";
 
 // Each test here makes up to about 20 Playwright steps; each fails by itself if it cannot happen.
@@ -41,7 +41,7 @@ beforeAll(async () => {
   user = await userCtx.newPage();
   await signupInBrowser(admin, "boss@example.com"); // the first account is the admin
   await signupInBrowser(user, userEmail);
-}, 20_000 + stepsTimeout(10)); // the server (20 s to answer at most), a browser, two sign-ups in it
+}, SERVER_START_MS + stepsTimeout(10)); // the server, a browser, two sign-ups in it
 
 afterAll(async () => {
   await browser?.close();

@@ -5,7 +5,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
-import { startServer, type RunningServer } from "../support/server";
+import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
 
 const root = join(import.meta.dir, "../..");
 let dir: string;
@@ -27,7 +27,7 @@ beforeAll(async () => {
     dataDir: join(dir, "data"),
     env: { NODE_ENV: "", ALLOW_PRIVATE_TARGETS: "1" },
   });
-}, 120_000);
+}, 180_000 + SERVER_START_MS); // compiling the binary (a minute or more on a busy machine), then its boot
 
 afterAll(async () => {
   await server?.stop();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser, stepsTimeout } from "../support/browser";
 import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
-import { startServer, type RunningServer } from "../support/server";
+import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
 
 let server: RunningServer;
 let sites: FixtureServer;
@@ -23,7 +23,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on("pageerror", (e) => errors.push(e.message));
-}, 60_000); // the server (20 s to answer at most) and a browser
+}, SERVER_START_MS + 30_000); // the server and a browser
 
 afterAll(async () => {
   await browser?.close();

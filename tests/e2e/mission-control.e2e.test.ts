@@ -7,7 +7,7 @@ import type { Browser, Page } from "playwright-core";
 import { openDatabase } from "../../src/db/connection";
 import { insertComparison } from "../agents/fixtures";
 import { launchBrowser, stepsTimeout } from "../support/browser";
-import { startServer, type RunningServer } from "../support/server";
+import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
 
 const PASSWORD = "correct-horse-battery";
 /** The agents' work shows up within a few of their cycles (DesignNinja's is 5 s), slower on a busy machine. */
@@ -47,7 +47,7 @@ beforeAll(async () => {
     Array.from({ length: 8 }, (_, i) => ({ url: `https://site${i}.example/`, isDark: i < 7, accent: ["#dc2626", "#2563eb", "#16a34a", "#7c3aed", "#ea7a0c", "#db2777", "#0d9488", "#d4b106"][i] })),
   );
   db.close();
-}, 20_000 + stepsTimeout(10)); // the server (20 s to answer at most), a browser, two sign-ups in it
+}, SERVER_START_MS + stepsTimeout(10)); // the server, a browser, two sign-ups in it
 
 afterAll(async () => {
   await browser?.close();

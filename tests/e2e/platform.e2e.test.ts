@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser, stepsTimeout } from "../support/browser";
-import { startServer, type RunningServer } from "../support/server";
+import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
 
 let server: RunningServer;
 let browser: Browser;
@@ -21,7 +21,7 @@ beforeAll(async () => {
   page.on("console", (m) => {
     if (m.type() === "error" && /hydrat/i.test(m.text())) pageErrors.push(m.text());
   });
-}, 60_000);
+}, SERVER_START_MS + 30_000); // the server and a browser
 
 afterAll(async () => {
   await browser?.close();

@@ -8,6 +8,7 @@ import type { Page, Request } from "playwright-core";
 import { openDatabase } from "../../src/db/connection";
 import { stepsTimeout } from "../support/browser";
 import { PASSWORD, open, startLab, waitUntilLoaded, type Account, type Lab } from "../support/lab";
+import { SERVER_START_MS } from "../support/server";
 
 // Most tests here make 10-30 Playwright steps; each fails by itself if it cannot happen.
 setDefaultTimeout(stepsTimeout(30));
@@ -30,7 +31,7 @@ beforeAll(async () => {
   boss = await (await lab.context(admin)).newPage();
   user = await (await lab.context()).newPage(); // signs in through the login page below
   for (const p of [visitor, boss, user]) p.on("pageerror", (e) => errors.push(`${p.url()}: ${e.message}`));
-}, 90_000); // the server (20 s to answer at most), a browser, two sign-ups
+}, SERVER_START_MS + 30_000); // the server, a browser, two sign-ups
 
 afterAll(async () => {
   await lab?.close();

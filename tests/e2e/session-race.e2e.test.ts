@@ -12,7 +12,7 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser, stepsTimeout } from "../support/browser";
-import { startServer, type RunningServer } from "../support/server";
+import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
 
 const ROUNDS = 5;
 const PER_ROUND = 8;
@@ -51,7 +51,7 @@ beforeEach(async () => {
     context = undefined;
   }
   if (!context) await signedInPage();
-}, 60_000);
+}, SERVER_START_MS + 30_000);
 
 afterAll(async () => {
   await browser?.close();

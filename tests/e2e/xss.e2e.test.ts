@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { STEP_TIMEOUT_MS, launchBrowser, stepsTimeout } from "../support/browser";
 import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
-import { startServer, type RunningServer } from "../support/server";
+import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
 
 const IMG = "<img src=x onerror=alert(1)>";
 const SCRIPT = "</script><script>alert(1)</script>";
@@ -163,7 +163,7 @@ beforeAll(async () => {
     if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
   });
   page.on("pageerror", (e) => pageErrors.push(e.message));
-}, 180_000);
+}, SERVER_START_MS + 180_000); // the server, a real run (120 s at most) and a browser
 
 afterAll(async () => {
   await browser?.close();

@@ -4,7 +4,7 @@
 // busy machine: 3 s was exhausted there, failing a good page for want of CPU.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
-import { startServer, type RunningServer } from "../support/server";
+import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
 import { call, comparisonWith, settled, signup } from "./support";
 
 const NAV_MS = 10_000;
@@ -18,7 +18,7 @@ beforeAll(async () => {
   server = await startServer({
     env: { ALLOW_PRIVATE_TARGETS: "1", CAPTURE_NAV_TIMEOUT_MS: String(NAV_MS), CAPTURE_TOTAL_TIMEOUT_MS: String(TOTAL_MS) },
   });
-}, 60_000);
+}, SERVER_START_MS + 10_000);
 
 afterAll(async () => {
   await server?.stop();

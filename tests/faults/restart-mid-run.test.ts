@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { INTERRUPTED_REASON } from "../../src/modules/comparisons/runner";
 import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
-import { startServer, type RunningServer } from "../support/server";
+import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
 import { aliveCapture, call, captureChromium, comparisonWith, killAll, login, settled, signup, startGateSite, waitFor, type GateSite } from "./support";
 
 let sites: FixtureServer;
@@ -31,9 +31,9 @@ afterAll(async () => {
 });
 
 const env = { ALLOW_PRIVATE_TARGETS: "1" };
-// Two boots (20 s each at most), the wait for the gated page, the browsers' exit and the re-run
-// (each bounded by its own wait below), with room to spare.
-const TEST_MS = 240_000;
+// Two boots, the wait for the gated page, the browsers' exit and the re-run (each bounded by its
+// own wait below), with room to spare.
+const TEST_MS = 2 * SERVER_START_MS + 200_000;
 
 async function interruptAndRestart(signal: "SIGKILL" | "SIGTERM") {
   const dataDir = mkdtempSync(join(tmpdir(), `di-fault-restart-`));
