@@ -73,7 +73,8 @@ describe("§4 authentication states", () => {
       return refreshes === 1 ? json(409, { error: "The session was refreshed a moment ago; try again" }) : json(200, { accessToken: "second" });
     });
     const stop = startSession();
-    for (let i = 0; i < 50 && useAuth.getState().status !== "authenticated"; i++) await Bun.sleep(20);
+    // Until the retry lands (300 ms later); the bound is for a busy machine.
+    for (let i = 0; i < 500 && useAuth.getState().status !== "authenticated"; i++) await Bun.sleep(20);
     stop();
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(["POST /api/auth/refresh", "POST /api/auth/refresh", "GET /api/auth/me"]);
     expect(useAuth.getState()).toMatchObject({ status: "authenticated", accessToken: "second", user });
@@ -82,7 +83,8 @@ describe("§4 authentication states", () => {
   test("a refresh still told 409 after its retries fails like any other", async () => {
     serve((c) => (c.path === "/api/auth/refresh" ? json(409, { error: "The session was refreshed a moment ago; try again" }) : json(200, { user })));
     const stop = startSession();
-    for (let i = 0; i < 150 && useAuth.getState().status === "loading"; i++) await Bun.sleep(20);
+    // Until the last retry (1.8 s of back-off) gives up; the bound is for a busy machine.
+    for (let i = 0; i < 750 && useAuth.getState().status === "loading"; i++) await Bun.sleep(20);
     stop();
     expect(calls.filter((c) => c.path === "/api/auth/refresh")).toHaveLength(4);
     expect(useAuth.getState()).toMatchObject({ status: "unauthenticated", accessToken: null });
