@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { Db } from "./db/connection";
 import type { Env } from "./env";
 import { httpBase } from "./http/base";
+import { hostGuard } from "./http/host-guard";
 import { readCookie } from "./http/cookies";
 import { notFound } from "./http/errors";
 import { RateLimiter } from "./http/rate-limit";
@@ -98,6 +99,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   let handle: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
   const app = new Elysia()
     .use(httpBase({ metrics: services.metrics, log }))
+    .use(hostGuard({ publicUrl: deps.env.PUBLIC_URL, trustProxy: deps.env.TRUST_PROXY }))
     .use(maintenanceGate({ isOn: services.admin.maintenance.isOn, resolve: services.auth.userForAccessToken, message: MAINTENANCE_MESSAGE }))
     .get("/api/health", () => ({ ok: true, capture: deps.captureReadiness?.() ?? null }))
     .use(authRoutes(services.auth, limits))
@@ -119,13 +121,14 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     })
     .get("/*", async ({ request, path }) => {
       if (path.startsWith("/api/")) throw notFound(`No route for GET ${path}`);
-      const user = services.auth.userForRefreshToken(readCookie(request.headers.get("cookie"), REFRESH_COOKIE));
+      const refreshToken = readCookie(request.headers.get("cookie"), REFRESH_COOKIE);
+      const user = services.auth.userForRefreshToken(refreshToken);
       const origin = new URL(request.url).origin;
       return renderPage(request, {
         user,
         maintenance: services.admin.maintenance.isOn(),
         async fetchApi(apiPath) {
-          const token = user ? await services.auth.accessTokenFor(user.id) : null;
+          const token = user ? await services.auth.accessTokenFor(refreshToken) : null;
           return handle(new Request(origin + apiPath, { headers: token ? { authorization: `Bearer ${token}` } : {} }));
         },
       });

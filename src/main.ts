@@ -63,6 +63,7 @@ async function boot() {
     sessionOf: services.auth.sessionOf,
     refreshCookie: REFRESH_COOKIE,
     refuse: (u) => (u.role !== "admin" && services.admin.maintenance.isOn() ? MAINTENANCE_MESSAGE : null),
+    hosts: { publicUrl: env.PUBLIC_URL, trustProxy: env.TRUST_PROXY },
   });
 
   const server = Bun.serve({

@@ -4,6 +4,7 @@
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import { jsonError } from "../http/errors";
 import { readCookie } from "../http/cookies";
+import { type HostPolicy, hostProblem } from "../http/host-guard";
 import type { PublicUser } from "../modules/auth/model";
 import type { LiveHub, LiveSocket } from "./hub";
 
@@ -31,6 +32,8 @@ export interface LiveSocketDeps {
   refuse?: (user: PublicUser) => string | null;
   /** Extra origins allowed besides the page's own host. */
   allowedOrigins?: string[];
+  /** PUBLIC_URL and TRUST_PROXY: the same Host and Origin rules as every HTTP request (http/host-guard.ts). */
+  hosts?: HostPolicy;
 }
 
 function sameOrigin(req: Request, origin: string, extra: string[]): boolean {
@@ -48,6 +51,8 @@ export function liveSockets(deps: LiveSocketDeps) {
   async function upgrade(req: Request, server: Server<LiveSocketData>): Promise<Response | undefined> {
     if (req.method !== "GET" || req.headers.get("upgrade")?.toLowerCase() !== "websocket")
       return jsonError(426, "This endpoint speaks WebSocket only", {}, { upgrade: "websocket" });
+    const hostRefusal = hostProblem(req, deps.hosts ?? { trustProxy: false });
+    if (hostRefusal) return jsonError(hostRefusal.status, hostRefusal.message);
     // Browsers always send Origin on a WebSocket handshake; a foreign one is cross-site hijacking.
     const origin = req.headers.get("origin");
     if (origin && !sameOrigin(req, origin, deps.allowedOrigins ?? [])) return jsonError(403, "Origin not allowed");

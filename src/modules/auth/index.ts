@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { clientIpPlugin } from "../../http/client-ip";
+import { clientIpPlugin, isHttps } from "../../http/client-ip";
 import { authGuard } from "../../http/auth-guard";
 import { readCookie, serializeCookie } from "../../http/cookies";
 import { HttpError, jsonError, parseInput } from "../../http/errors";
@@ -15,8 +15,7 @@ export interface AuthLimits {
   perAccount: RateLimiter;
 }
 
-export const isHttps = (request: Request) =>
-  new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
+export { isHttps } from "../../http/client-ip";
 
 /** Refresh rides on a cookie, so it must come from our own pages: browsers tell us via Sec-Fetch-Site and Origin. */
 function assertSameOrigin(request: Request) {

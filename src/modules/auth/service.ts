@@ -60,6 +60,15 @@ export function authService(deps: {
   /** Rotated within the grace, in a session that has not ended. */
   const justRotated = (row: RefreshRow) =>
     row.used_at !== null && now() - Date.parse(row.used_at) <= ROTATION_GRACE_MS && !repo.isSessionEnded(row.family_id);
+  /** The live user and session of a refresh cookie, read without rotating it (SSR). */
+  function userOfRefreshCookie(refreshToken: string | undefined): { user: UserRow; sessionId: string } | null {
+    if (!refreshToken) return null;
+    const row = repo.findRefresh(sha256(refreshToken));
+    if (!row || row.revoked_at || row.expires_at < nowIso(now())) return null;
+    if (row.used_at && !justRotated(row)) return null;
+    const user = repo.findUserById(row.user_id);
+    return user && !user.disabled ? { user, sessionId: row.family_id } : null;
+  }
   // Verifying against a real hash when the e-mail is unknown keeps both failures equally slow.
   const dummyHash = Bun.password.hash(randomToken(), ARGON);
 
@@ -163,12 +172,8 @@ export function authService(deps: {
      * the old cookie while the new one is still on its way to the browser.
      */
     userForRefreshToken(refreshToken: string | undefined): PublicUser | null {
-      if (!refreshToken) return null;
-      const row = repo.findRefresh(sha256(refreshToken));
-      if (!row || row.revoked_at || row.expires_at < nowIso(now())) return null;
-      if (row.used_at && !justRotated(row)) return null;
-      const user = repo.findUserById(row.user_id);
-      return user && !user.disabled ? toPublicUser(user) : null;
+      const user = userOfRefreshCookie(refreshToken)?.user;
+      return user ? toPublicUser(user) : null;
     },
 
     /** Resolves a bearer access token to a live user; role and disabled come from the database so changes apply at once. */
@@ -179,15 +184,20 @@ export function authService(deps: {
       const user = liveUsers.get(claims.sub, () => repo.findUserById(claims.sub));
       if (!user || user.disabled || user.token_version !== claims.ver) return null;
       const sid = claims.sid;
-      if (sid && endedSessions.get(sid, () => repo.isSessionEnded(sid))) return null;
+      if (endedSessions.get(sid, () => repo.isSessionEnded(sid))) return null;
       return toPublicUser(user);
     },
 
-    /** A short-lived token for in-process calls made on a user's behalf (server-side loaders). */
-    async accessTokenFor(userId: string): Promise<string | null> {
-      const u = repo.findUserById(userId);
-      if (!u || u.disabled) return null;
-      return deps.tokens.issue({ sub: u.id, role: u.role, ver: u.token_version });
+    /**
+     * A short-lived token for in-process calls made on a user's behalf (server-side loaders), tied to
+     * the sign-in session of the page request's refresh cookie so that logging out ends it too. The
+     * cookie is read the way userForRefreshToken reads it (never rotated).
+     */
+    async accessTokenFor(refreshToken: string | undefined): Promise<string | null> {
+      const found = userOfRefreshCookie(refreshToken);
+      if (!found) return null;
+      const { user: u, sessionId } = found;
+      return deps.tokens.issue({ sub: u.id, role: u.role, ver: u.token_version, sid: sessionId });
     },
 
     /** Ends every session of a user at once: refresh tokens are revoked and outstanding access tokens stop verifying. */
