@@ -24,7 +24,7 @@ const HOST_SYNTAX = /^(?:[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z
 /** Elysia finds the path by searching for "/" from this offset of the URL, so a shorter scheme://host loses part of the path. */
 const ELYSIA_PATH_SEARCH_FROM = 11;
 
-const isLoopbackHostname = (hostname: string) =>
+export const isLoopbackHostname = (hostname: string) =>
   hostname === "localhost" || hostname === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(hostname);
 
 /**

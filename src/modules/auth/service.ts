@@ -1,3 +1,4 @@
+import { timingSafeEqual } from "node:crypto";
 import type { Db } from "../../db/connection";
 import { writeTx } from "../../db/connection";
 import { StampedCache, changeStamp } from "../../db/change-stamp";
@@ -7,14 +8,20 @@ import { isApiKey } from "../api-keys/model";
 import type { AuthAnswer, LoginInput, PublicUser, SignupInput } from "./model";
 import { type AuthRepository, type RefreshRow, type UserRow, authRepository, toPublicUser } from "./repository";
 import { type AccessTokens, REFRESH_TOKEN_TTL_SECONDS } from "./tokens";
+import type { DeviceCookies } from "./device-cookie";
+import type { LoginThrottle } from "./device-cookie-throttle";
 
 /** OWASP's argon2id floor: 19 MiB, 2 passes, 1 lane. */
 const ARGON = { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 } as const;
 const INVALID_LOGIN = "Invalid email or password";
+export const SETUP_TOKEN_MESSAGE =
+  "This new server needs its setup token to create the first account: open the sign-up link printed in the server log at start-up";
 
 export interface Session {
   answer: AuthAnswer;
   refreshToken: string;
+  /** A new device cookie for the browser that just signed in (sign-up and login only). */
+  deviceCookie?: string;
 }
 
 export interface AuthEvents {
@@ -37,6 +44,9 @@ export interface RequestMeta {
 export const ROTATION_GRACE_MS = 10_000;
 export const JUST_ROTATED_MESSAGE = "The session was refreshed a moment ago; try again";
 
+const sameSecret = (given: string | undefined, expected: string) =>
+  given !== undefined && given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+
 export function authService(deps: {
   db: Db;
   tokens: AccessTokens;
@@ -44,6 +54,14 @@ export function authService(deps: {
   events?: AuthEvents;
   /** Resolves a personal API key (Authorization: Bearer di_...) to its owner. */
   apiKeyUser?: (key: string) => PublicUser | null;
+  /** Signs and checks device cookies; with the throttle, limits guessing without locking owners out. */
+  deviceCookies: DeviceCookies;
+  loginThrottle: LoginThrottle;
+  /**
+   * When set, the first account (which becomes the admin) can only be created with this token, so
+   * whoever reaches a fresh install first can't take it over. Later sign-ups never need it.
+   */
+  setupToken?: string;
   /** A session was signed out: whatever else it holds open (live sockets) must end too. */
   onLogout?: (userId: string, sessionId: string) => void;
   now?: () => number;
@@ -92,24 +110,33 @@ export function authService(deps: {
       const user = writeTx(deps.db, () => {
         if (repo.findUserByEmail(email)) throw new HttpError(409, "An account with this email already exists");
         const first = repo.countUsers() === 0;
+        if (first && deps.setupToken && !sameSecret(input.setupToken, deps.setupToken)) throw new HttpError(403, SETUP_TOKEN_MESSAGE);
         const role = first || deps.adminEmails.includes(email) ? "admin" : "user";
         const id = newId();
         repo.insertUser({ id, email, username: input.username ?? null, passwordHash, role });
         return repo.findUserById(id)!;
       });
       deps.events?.onSignUp?.(toPublicUser(user), meta);
-      return issue(user);
+      return { ...(await issue(user)), deviceCookie: deps.deviceCookies.issue(user.id) };
     },
 
-    async login(input: LoginInput, meta: RequestMeta): Promise<Session> {
-      const user = repo.findUserByEmail(input.email.toLowerCase());
+    /**
+     * Checks the password under the device-cookie throttle (device-cookie-throttle.ts): `deviceCookie`
+     * is the browser's di_device cookie, trusted only when it was issued for this account.
+     */
+    async login(input: LoginInput, meta: RequestMeta, deviceCookie?: string): Promise<Session> {
+      const email = input.email.toLowerCase();
+      const user = repo.findUserByEmail(email);
+      const deviceId = user ? deps.deviceCookies.deviceFor(deviceCookie, user.id) : null;
+      const attempt = deps.loginThrottle.admit({ ip: meta.ip, account: email, deviceId });
       const ok = await Bun.password.verify(input.password, user?.password_hash ?? (await dummyHash));
       if (!user || !ok || user.disabled) {
-        deps.events?.onSignInFailed?.(input.email.toLowerCase(), meta);
+        deps.events?.onSignInFailed?.(email, meta);
         throw unauthorized(INVALID_LOGIN);
       }
+      attempt.succeeded();
       deps.events?.onSignIn?.(toPublicUser(user), meta);
-      return issue(user);
+      return { ...(await issue(user)), deviceCookie: deps.deviceCookies.issue(user.id) };
     },
 
     /**
@@ -206,6 +233,11 @@ export function authService(deps: {
         repo.bumpTokenVersion(userId);
         repo.revokeUserTokens(userId, nowIso(now()));
       });
+    },
+
+    /** The setup token while it is still needed (no account yet), for the boot log; otherwise null. */
+    pendingSetupToken(): string | null {
+      return deps.setupToken && repo.countUsers() === 0 ? deps.setupToken : null;
     },
 
     me(userId: string): PublicUser | null {
