@@ -49,10 +49,10 @@ function sameOrigin(req: Request, origin: string, extra: string[]): boolean {
 
 export function liveSockets(deps: LiveSocketDeps) {
   async function upgrade(req: Request, server: Server<LiveSocketData>): Promise<Response | undefined> {
-    if (req.method !== "GET" || req.headers.get("upgrade")?.toLowerCase() !== "websocket")
-      return jsonError(426, "This endpoint speaks WebSocket only", {}, { upgrade: "websocket" });
     const hostRefusal = hostProblem(req, deps.hosts ?? { trustProxy: false });
     if (hostRefusal) return jsonError(hostRefusal.status, hostRefusal.message);
+    if (req.method !== "GET" || req.headers.get("upgrade")?.toLowerCase() !== "websocket")
+      return jsonError(426, "This endpoint speaks WebSocket only", {}, { upgrade: "websocket" });
     // Browsers always send Origin on a WebSocket handshake; a foreign one is cross-site hijacking.
     const origin = req.headers.get("origin");
     if (origin && !sameOrigin(req, origin, deps.allowedOrigins ?? [])) return jsonError(403, "Origin not allowed");
