@@ -13,7 +13,7 @@ export interface HostPolicy {
 }
 
 export const HOST_MESSAGES = {
-  malformed: "Malformed Host header",
+  malformed: "Missing or malformed Host header",
   foreignHost: "This server does not answer for that host name",
   foreignOrigin: "Cross-site request refused",
 } as const;
@@ -32,11 +32,11 @@ export const isLoopbackHostname = (hostname: string) =>
  * makes the browser send its own name, never "localhost", and local health checks use loopback.
  */
 export function hostProblem(request: Request, policy: HostPolicy): HttpError | null {
+  // Without a Host header Bun hands over a bare path ("/api/health"), which the router misreads too.
   const url = request.url;
-  const start = url.indexOf("://") + 3;
-  const end = url.indexOf("/", start);
-  const authority = end === -1 ? url.slice(start) : url.slice(start, end);
-  if (end === -1 || !HOST_SYNTAX.test(authority) || url.indexOf("/", ELYSIA_PATH_SEARCH_FROM) !== end)
+  const scheme = url.indexOf("://");
+  const end = scheme === -1 ? -1 : url.indexOf("/", scheme + 3);
+  if (end === -1 || !HOST_SYNTAX.test(url.slice(scheme + 3, end)) || url.indexOf("/", ELYSIA_PATH_SEARCH_FROM) !== end)
     return new HttpError(400, HOST_MESSAGES.malformed);
   if (!policy.publicUrl) return null;
 

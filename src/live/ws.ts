@@ -124,7 +124,9 @@ export function liveSockets(deps: LiveSocketDeps) {
     // Every HTTP request passes here: a URL without "/ws" anywhere is not for us, and skipping the
     // URL parse for it is a measurable share of a small API answer.
     if (!req.url.includes(WS_PATH)) return null;
-    return new URL(req.url).pathname === WS_PATH ? upgrade(req, server) : null;
+    // Without a Host header the URL is a bare path; upgrade() refuses it with a 400 (not a thrown 500).
+    const pathname = req.url.startsWith("/") ? req.url.replace(/[?#].*$/, "") : new URL(req.url).pathname;
+    return pathname === WS_PATH ? upgrade(req, server) : null;
   }
 
   return { upgrade, websocket, route };

@@ -105,11 +105,15 @@ describe("HSTS", () => {
 
 describe("malformed Host", () => {
   test("Host: x is 400 before routing (Elysia would otherwise drop part of the path)", async () => {
-    for (const env of [{}, { PUBLIC_URL: PUBLIC }]) {
+    for (const env of [{}, { PUBLIC_URL: PUBLIC }] as Record<string, string>[]) {
       const port = serve(makeTestApp({ env }));
       expect(await rawStatus(port, get("/xx/api/health", { host: "x" }))).toBe(400);
       expect(await rawStatus(port, get("/api/health", { host: "abc" }))).toBe(400);
       expect(await rawStatus(port, get("/ws", { host: "x" }))).toBe(400);
+      expect(await rawStatus(port, get("/api/health", { host: "a b" }))).toBe(400);
+      expect(await rawStatus(port, get("/api/health", { host: "" }))).toBe(400);
+      expect(await rawStatus(port, "GET /api/comparisons/x/targets HTTP/1.0\r\n\r\n")).toBe(400);
+      expect(await rawStatus(port, "GET /ws HTTP/1.0\r\n\r\n")).toBe(400);
       expect(await rawStatus(port, get("/api/health", { host: `127.0.0.1:${port}` }))).toBe(200);
     }
     const t = makeTestApp();
