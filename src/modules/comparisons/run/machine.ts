@@ -96,6 +96,7 @@ export function runMachine(opts: {
         }
         // A working state with nothing in flight can never move again: end it rather than hang.
         if (accepts(table, state, "crash")) {
+          log(`comparison run ${run.comparisonId} stalled in state '${state}'`);
           queue.push({ type: "crash", error: new Error(`run stalled in state '${state}'`) });
           continue;
         }
