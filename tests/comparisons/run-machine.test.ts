@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { newRunContext, type RunContext, type RunEvent } from "../../src/modules/comparisons/run/context";
 import type { RunIO, RunnerDeps } from "../../src/modules/comparisons/run/io";
-import { runMachine } from "../../src/modules/comparisons/run/machine";
+import { RunMachine } from "../../src/modules/comparisons/run/machine";
 import type { RunState, TransitionName } from "../../src/modules/comparisons/run/table";
 import { TRANSITIONS, type Transitions } from "../../src/modules/comparisons/run/transitions/index";
 
@@ -24,7 +24,7 @@ function setup(overrides: Partial<Record<TransitionName, Stub>> = {}, initial: R
   ) as unknown as Transitions;
   const deps = { log: (msg: string) => logged.push(msg) } as unknown as RunnerDeps;
   const run = newRunContext({ ownerId: "u1", comparisonId: "c1", name: "Rivals", runId: "r1" }, [], { done: 0, total: 0, stage: "" });
-  const machine = runMachine({ run, initial, deps, transitions });
+  const machine = new RunMachine({ run, initial, deps, transitions });
   return { machine, taken, logged };
 }
 

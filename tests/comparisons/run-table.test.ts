@@ -99,7 +99,7 @@ describe("run table", () => {
 
   test("the table and the transition functions match one to one; every event is used", () => {
     const named = new Set(RUN_STATES.flatMap((s) => moves(s).flatMap(([, m]) => (m.via ? [m.via] : []))));
-    expect([...named].sort()).toEqual(Object.keys(TRANSITIONS).sort());
+    expect([...named].sort() as string[]).toEqual(Object.keys(TRANSITIONS).sort());
     const used = new Set(RUN_STATES.flatMap((s) => Object.keys(RUN_TABLE[s])));
     expect([...used].sort()).toEqual([...RUN_EVENTS].sort());
   });

@@ -8,7 +8,7 @@ import { newId } from "../../lib/ids";
 import type { TargetRow } from "./repository";
 import { QUEUED_STAGE, newRunContext, pagesInRun, type RunContext, type RunStart } from "./run/context";
 import type { RunnerDeps } from "./run/io";
-import { runMachine, type RunMachine } from "./run/machine";
+import { RunMachine } from "./run/machine";
 import type { RunState } from "./run/table";
 import { TRANSITIONS } from "./run/transitions/index";
 
@@ -27,67 +27,72 @@ export { INTERRUPTED_REASON, QUEUED_STAGE, RUN_VIEWPORTS, SNAPSHOT_HISTORY, page
 export type { RunContext, RunStart, RunTrigger } from "./run/context";
 export type { RunnerDeps } from "./run/io";
 
-export function comparisonRunner(deps: RunnerDeps) {
-  /** By runId: a comparison started again while its previous run still drains has two. */
-  const runs = new Map<string, RunMachine>();
+/** The runs of this process. A comparison started again while its previous run still drains has two, so they are kept by runId. */
+class Runs {
+  readonly #runs = new Map<string, RunMachine>();
+  constructor(private readonly deps: RunnerDeps) {}
 
-  function begin(run: RunContext, initial: RunState): RunMachine {
-    const machine = runMachine({ run, initial, deps, transitions: TRANSITIONS });
-    runs.set(run.runId, machine);
-    void machine.done.then(() => runs.delete(run.runId));
+  get available() {
+    return Boolean(this.deps.engine.capture);
+  }
+
+  isActive(comparisonId: string) {
+    return this.#of(comparisonId).length > 0;
+  }
+
+  /** Call after the comparison was marked running and its targets capturing (one transaction, in the service). */
+  launch(start: RunStart, targets: TargetRow[]): string {
+    const progress = { done: 0, total: pagesInRun(targets.length), stage: QUEUED_STAGE };
+    const run = newRunContext({ ...start, runId: start.runId ?? newId() }, targets, progress);
+    this.#begin(run, "created").dispatch({ type: "launch" });
+    return run.runId;
+  }
+
+  /** The comparison is being deleted: its runs stop writing and clean up what arrives late. */
+  cancel(comparisonId: string) {
+    for (const m of this.#of(comparisonId)) m.dispatch({ type: "cancel" });
+  }
+
+  /** Resolves when every run in this process has closed (tests, graceful shutdown). */
+  async idle() {
+    while (this.#runs.size > 0) await Promise.all([...this.#runs.values()].map((m) => m.done));
+  }
+
+  /** Boot: comparisons left 'running' lost their run in a crash or restart; each is failed with the restart reason. */
+  recoverInterruptedRuns(): number {
+    let n = 0;
+    for (const c of this.deps.repo.runningComparisons()) {
+      if (this.#of(c.id).length > 0) continue;
+      const progress = { done: c.progress_done ?? 0, total: c.progress_total ?? 0, stage: c.progress_stage ?? "" };
+      const run = newRunContext({ ownerId: c.owner_id, comparisonId: c.id, name: c.name, runId: newId() }, [], progress);
+      this.#begin(run, "orphaned").dispatch({ type: "recover" });
+      if (run.outcome?.recorded) n++;
+    }
+    return n;
+  }
+
+  /** Graceful shutdown, before the capture pool closes: runs still working end now with the restart reason. */
+  interruptAll(): number {
+    let n = 0;
+    for (const m of this.#runs.values()) {
+      const before = m.run.outcome;
+      m.dispatch({ type: "interrupt" });
+      if (m.run.outcome !== before && m.run.outcome?.recorded) n++;
+    }
+    return n;
+  }
+
+  #begin(run: RunContext, initial: RunState): RunMachine {
+    const machine = new RunMachine({ run, initial, deps: this.deps, transitions: TRANSITIONS });
+    this.#runs.set(run.runId, machine);
+    void machine.done.then(() => this.#runs.delete(run.runId));
     return machine;
   }
-  const runsOf = (comparisonId: string) => [...runs.values()].filter((m) => m.run.comparisonId === comparisonId);
 
-  return {
-    get available() {
-      return Boolean(deps.engine.capture);
-    },
-
-    isActive: (comparisonId: string) => runsOf(comparisonId).length > 0,
-
-    /** Call after the comparison was marked running and its targets capturing (one transaction, in the service). */
-    launch(start: RunStart, targets: TargetRow[]): string {
-      const progress = { done: 0, total: pagesInRun(targets.length), stage: QUEUED_STAGE };
-      const run = newRunContext({ ...start, runId: start.runId ?? newId() }, targets, progress);
-      begin(run, "created").dispatch({ type: "launch" });
-      return run.runId;
-    },
-
-    /** The comparison is being deleted: its runs stop writing and clean up what arrives late. */
-    cancel(comparisonId: string) {
-      for (const m of runsOf(comparisonId)) m.dispatch({ type: "cancel" });
-    },
-
-    /** Resolves when every run in this process has closed (tests, graceful shutdown). */
-    async idle() {
-      while (runs.size > 0) await Promise.all([...runs.values()].map((m) => m.done));
-    },
-
-    /** Boot: comparisons left 'running' lost their run in a crash or restart; each is failed with the restart reason. */
-    recoverInterruptedRuns(): number {
-      let n = 0;
-      for (const c of deps.repo.runningComparisons()) {
-        if (runsOf(c.id).length > 0) continue;
-        const progress = { done: c.progress_done ?? 0, total: c.progress_total ?? 0, stage: c.progress_stage ?? "" };
-        const run = newRunContext({ ownerId: c.owner_id, comparisonId: c.id, name: c.name, runId: newId() }, [], progress);
-        begin(run, "orphaned").dispatch({ type: "recover" });
-        if (run.outcome?.recorded) n++;
-      }
-      return n;
-    },
-
-    /** Graceful shutdown, before the capture pool closes: runs still working end now with the restart reason. */
-    interruptAll(): number {
-      let n = 0;
-      for (const m of runs.values()) {
-        const before = m.run.outcome;
-        m.dispatch({ type: "interrupt" });
-        if (m.run.outcome !== before && m.run.outcome?.recorded) n++;
-      }
-      return n;
-    },
-  };
+  #of(comparisonId: string) {
+    return [...this.#runs.values()].filter((m) => m.run.comparisonId === comparisonId);
+  }
 }
 
-export type ComparisonRunner = ReturnType<typeof comparisonRunner>;
+export const comparisonRunner = (deps: RunnerDeps) => new Runs(deps);
+export type ComparisonRunner = Runs;

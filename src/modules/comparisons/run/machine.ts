@@ -8,111 +8,116 @@ import type { RunIO, RunnerDeps } from "./io";
 import { FINAL_STATE, IGNORE, RUN_TABLE, accepts, type RunState, type RunTable } from "./table";
 import type { Transitions } from "./transitions/index";
 
-export interface RunMachine {
-  readonly run: RunContext;
-  readonly state: RunState;
-  /** Takes an event from outside (the runner) or from spawned work. */
-  dispatch(event: RunEvent): void;
-  /** Resolves once the run is closed and nothing it started is still running. */
-  readonly done: Promise<void>;
-}
-
-export function runMachine(opts: {
+export interface RunMachineOptions {
   run: RunContext;
   initial: RunState;
   deps: RunnerDeps;
   transitions: Transitions;
   table?: RunTable;
-}): RunMachine {
-  const { run, deps, transitions } = opts;
-  const table = opts.table ?? RUN_TABLE;
-  const log = deps.log;
-  let state = opts.initial;
-  let busy = false;
-  let inFlight = 0;
-  const queue: RunEvent[] = [];
-  let finish!: () => void;
-  const done = new Promise<void>((resolve) => (finish = resolve));
+}
 
-  const io: RunIO = {
-    deps,
-    raise: (event) => queue.push(event),
-    dispatch: (event) => dispatch(event),
-    spawn(work) {
-      inFlight++;
-      let running: Promise<unknown>;
-      try {
-        running = work();
-      } catch (e) {
-        running = Promise.reject(e);
+export class RunMachine {
+  readonly run: RunContext;
+  /** Resolves once the run is closed and nothing it started is still running. */
+  readonly done: Promise<void>;
+  #state: RunState;
+  #busy = false;
+  #inFlight = 0;
+  readonly #queue: RunEvent[] = [];
+  readonly #table: RunTable;
+  readonly #transitions: Transitions;
+  readonly #io: RunIO;
+  readonly #log: RunnerDeps["log"];
+  #finish!: () => void;
+
+  constructor(opts: RunMachineOptions) {
+    this.run = opts.run;
+    this.#state = opts.initial;
+    this.#table = opts.table ?? RUN_TABLE;
+    this.#transitions = opts.transitions;
+    this.#log = opts.deps.log;
+    this.done = new Promise<void>((resolve) => (this.#finish = resolve));
+    this.#io = {
+      deps: opts.deps,
+      raise: (event) => this.#queue.push(event),
+      dispatch: (event) => this.dispatch(event),
+      spawn: (work) => this.#spawn(work),
+    };
+  }
+
+  get state(): RunState {
+    return this.#state;
+  }
+
+  /** Takes an event (from the runner, or from spawned work) and everything it raises, then looks at what is in flight. */
+  dispatch(event: RunEvent | null) {
+    if (event) this.#queue.push(event);
+    if (this.#busy) return;
+    this.#busy = true;
+    try {
+      for (;;) {
+        while (this.#queue.length > 0) this.#take(this.#queue.shift()!);
+        if (!this.#whenQuiet()) break;
       }
-      running
-        .catch((e) => log(`comparison run ${run.comparisonId}: background work failed`, e))
-        .finally(() => {
-          inFlight--;
-          dispatch(null);
-        });
-    },
-  };
+    } finally {
+      this.#busy = false;
+    }
+  }
 
   /** One event, start to finish. A transition that throws leaves the state as it was and raises crash. */
-  function take(event: RunEvent) {
-    const cell = table[state][event.type];
+  #take(event: RunEvent) {
+    const state = this.#state;
+    const cell = this.#table[state][event.type];
     if (cell === undefined) {
       // A bug, not a fault of the website: say so, and keep the run where it is.
-      log(`comparison run ${run.comparisonId}: '${event.type}' is not allowed in state '${state}'`);
+      this.#log(`comparison run ${this.run.comparisonId}: '${event.type}' is not allowed in state '${state}'`);
       return;
     }
     if (cell === IGNORE) return;
-    const before = queue.length;
+    const before = this.#queue.length;
     try {
-      const chosen = cell.via ? transitions[cell.via](run, event as never, io) : undefined;
+      const chosen = cell.via ? this.#transitions[cell.via](this.run, event as never, this.#io) : undefined;
       const next = chosen ?? cell.to[0]!;
       if (!cell.to.includes(next)) throw new Error(`'${cell.via}' chose '${next}' from '${state}' on '${event.type}'`);
-      state = next;
+      this.#state = next;
     } catch (e) {
-      queue.length = before; // what the failed transition raised never happened
-      log(`comparison run ${run.comparisonId} crashed`, e);
-      if (accepts(table, state, "crash")) queue.unshift({ type: "crash", error: e });
+      this.#queue.length = before; // what the failed transition raised never happened
+      this.#log(`comparison run ${this.run.comparisonId} crashed`, e);
+      if (accepts(this.#table, state, "crash")) this.#queue.unshift({ type: "crash", error: e });
     }
   }
 
-  /** Takes the event (null: only re-check) and everything it raises, then looks at what is in flight. */
-  function dispatch(event: RunEvent | null) {
-    if (event) queue.push(event);
-    if (busy) return;
-    busy = true;
+  /** With the queue empty: close, drain, or catch a stall. True when that queued another event. */
+  #whenQuiet(): boolean {
+    if (this.#inFlight > 0) return false;
+    if (this.#state === FINAL_STATE) {
+      this.#finish();
+      return false;
+    }
+    if (accepts(this.#table, this.#state, "drained")) {
+      this.#queue.push({ type: "drained" });
+      return true;
+    }
+    // A working state with nothing in flight can never move again: end it rather than hang.
+    if (!accepts(this.#table, this.#state, "crash")) return false;
+    this.#log(`comparison run ${this.run.comparisonId} stalled in state '${this.#state}'`);
+    this.#queue.push({ type: "crash", error: new Error(`run stalled in state '${this.#state}'`) });
+    return true;
+  }
+
+  #spawn(work: () => Promise<unknown>) {
+    this.#inFlight++;
+    let running: Promise<unknown>;
     try {
-      for (;;) {
-        while (queue.length > 0) take(queue.shift()!);
-        if (inFlight > 0) break;
-        if (state === FINAL_STATE) {
-          finish();
-          break;
-        }
-        if (accepts(table, state, "drained")) {
-          queue.push({ type: "drained" });
-          continue;
-        }
-        // A working state with nothing in flight can never move again: end it rather than hang.
-        if (accepts(table, state, "crash")) {
-          log(`comparison run ${run.comparisonId} stalled in state '${state}'`);
-          queue.push({ type: "crash", error: new Error(`run stalled in state '${state}'`) });
-          continue;
-        }
-        break;
-      }
-    } finally {
-      busy = false;
+      running = work();
+    } catch (e) {
+      running = Promise.reject(e);
     }
+    running
+      .catch((e) => this.#log(`comparison run ${this.run.comparisonId}: background work failed`, e))
+      .finally(() => {
+        this.#inFlight--;
+        this.dispatch(null);
+      });
   }
-
-  return {
-    run,
-    get state() {
-      return state;
-    },
-    dispatch: (event) => dispatch(event),
-    done,
-  };
 }

@@ -4,7 +4,7 @@
 import { isStorageError, isStorageMessage, STORAGE_UNAVAILABLE_MESSAGE } from "../../../../http/storage-errors";
 import { newId } from "../../../../lib/ids";
 import { pngSize } from "../../files";
-import type { PageRef, RunContext } from "../context";
+import type { CapturedFile, PageRef, RunContext } from "../context";
 import type { CaptureResult } from "../engine";
 import type { RunIO } from "../io";
 import { Timeout, captureTimeoutMs, withTimeout, type Turns } from "./timeout";
@@ -22,7 +22,6 @@ export async function capturePage(run: RunContext, page: PageRef, inTurn: Turns,
   const { engine, files, log } = io.deps;
   const target = run.targets[page.target]!;
   const { viewport } = page;
-  const fail = (reason: string) => io.dispatch({ type: "pageFailed", page, reason });
   try {
     const snapshotId = newId();
     const path = await inTurn(() => files.prepare(run.ownerId, run.comparisonId, snapshotId));
@@ -40,32 +39,35 @@ export async function capturePage(run: RunContext, page: PageRef, inTurn: Turns,
       }
       result = { ok: false, reason: reasonOf(e) };
     }
-    if (!result.ok) {
-      // A capture that failed late may have written part of a file.
-      await files.remove(path).catch(() => {});
-      // A full or read-only disk is ours to fix, not the website's: say so instead of quoting ENOSPC.
-      return fail(isStorageMessage(result.reason) ? STORAGE_UNAVAILABLE_MESSAGE : result.reason || "Capture failed");
-    }
-    let relPath: string;
-    try {
-      relPath = files.toStored(result.screenshotPath);
-    } catch (e) {
-      log("capture wrote outside the screenshot root", e);
-      return fail("Capture failed");
-    }
-    const absolute = files.toAbsolute(relPath);
-    const size = await pngSize(absolute);
-    if (!size) {
-      await files.remove(absolute).catch(() => {});
-      return fail("The screenshot could not be saved");
-    }
-    io.dispatch({
-      type: "pageCaptured",
-      page,
-      file: { snapshotId, relPath, absolute, ...size, extraction: result.extraction, thumb: result.thumb },
-    });
+    const file = await keepFile(result, path, snapshotId, io);
+    io.dispatch("reason" in file ? { type: "pageFailed", page, reason: file.reason } : { type: "pageCaptured", page, file });
   } catch (e) {
     log(`capture of ${target.id} (${viewport}) failed`, e);
-    fail(isStorageError(e) ? STORAGE_UNAVAILABLE_MESSAGE : "Capture failed");
+    io.dispatch({ type: "pageFailed", page, reason: isStorageError(e) ? STORAGE_UNAVAILABLE_MESSAGE : "Capture failed" });
   }
+}
+
+/** The screenshot a capture wrote, checked and measured; or why there is none (and no file left behind). */
+async function keepFile(result: CaptureResult, path: string, snapshotId: string, io: RunIO): Promise<CapturedFile | { reason: string }> {
+  const { files, log } = io.deps;
+  if (!result.ok) {
+    // A capture that failed late may have written part of a file.
+    await files.remove(path).catch(() => {});
+    // A full or read-only disk is ours to fix, not the website's: say so instead of quoting ENOSPC.
+    return { reason: isStorageMessage(result.reason) ? STORAGE_UNAVAILABLE_MESSAGE : result.reason || "Capture failed" };
+  }
+  let relPath: string;
+  try {
+    relPath = files.toStored(result.screenshotPath);
+  } catch (e) {
+    log("capture wrote outside the screenshot root", e);
+    return { reason: "Capture failed" };
+  }
+  const absolute = files.toAbsolute(relPath);
+  const size = await pngSize(absolute);
+  if (!size) {
+    await files.remove(absolute).catch(() => {});
+    return { reason: "The screenshot could not be saved" };
+  }
+  return { snapshotId, relPath, absolute, ...size, extraction: result.extraction, thumb: result.thumb };
 }

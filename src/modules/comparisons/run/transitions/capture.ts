@@ -3,7 +3,7 @@
 import { writeTx } from "../../../../db/connection";
 import { isStorageError, STORAGE_UNAVAILABLE_MESSAGE } from "../../../../http/storage-errors";
 import { nowIso } from "../../../../lib/ids";
-import { RUN_VIEWPORTS, SNAPSHOT_HISTORY as SNAPSHOT_KEEP, isCaptured, type PageOutcome, type PageRef, type RunContext } from "../context";
+import { RUN_VIEWPORTS, SNAPSHOT_HISTORY as SNAPSHOT_KEEP, isCaptured, type CapturedFile, type PageOutcome, type PageRef, type RunContext } from "../context";
 import { capturePage } from "../effects/capture-page";
 import { turns } from "../effects/timeout";
 import { recordActivity, removeFile, send, setStage, setTarget, type RunIO } from "../io";
@@ -33,39 +33,27 @@ export const announceLaunch: Transition<"launch"> = (run, _event, io) => {
 
 export const reportStage: Transition<"stage"> = (run, { text }, io) => setStage(io, run, text);
 
-export const storePage: Transition<"pageCaptured"> = (run, { page, file }, io) => {
-  const { db, repo, engine, now, log } = io.deps;
+export const storePage: Transition<"pageCaptured"> = (run, { page, file }, io) => countPage(run, page, saveSnapshot(run, page, file, io), io);
+
+/** Stores the page as a snapshot (older ones pruned) and hands its thumbnail to the analyser; a failed write fails the page, not the run. */
+function saveSnapshot(run: RunContext, page: PageRef, file: CapturedFile, io: RunIO): PageOutcome {
+  const { engine, log } = io.deps;
   const target = run.targets[page.target]!;
-  const x = file.extraction;
-  let inserted: boolean;
+  let stored = false;
   try {
-    const colors = (x.palette?.dominant ?? []).map((p) => p.hex).filter(isHex).map((h) => h.toLowerCase());
-    inserted = writeTx(db, () =>
-      repo.insertSnapshot({
-        id: file.snapshotId,
-        target_id: target.id,
-        comparison_id: run.comparisonId,
-        owner_id: run.ownerId,
-        viewport: page.viewport,
-        captured_at: nowIso(now()),
-        screenshot_path: file.relPath,
-        title: String(x.title ?? "").slice(0, 500),
-        colors: JSON.stringify(colors),
-        width: file.width,
-        height: file.height,
-        extraction: JSON.stringify(x),
-      }),
-    );
+    stored = insertSnapshot(run, target.id, page, file, io);
+    if (!stored) {
+      // The comparison stopped running without this run knowing (recovered by another process).
+      removeFile(io, file.absolute);
+      return { reason: "Cancelled" };
+    }
+    pruneHistory(target.id, page, io);
   } catch (e) {
     log(`capture of ${target.id} (${page.viewport}) failed`, e);
-    removeFile(io, file.absolute);
-    return countPage(run, page, { reason: isStorageError(e) ? STORAGE_UNAVAILABLE_MESSAGE : "Capture failed" }, io);
+    if (!stored) removeFile(io, file.absolute);
+    return { reason: isStorageError(e) ? STORAGE_UNAVAILABLE_MESSAGE : "Capture failed" };
   }
-  if (!inserted) {
-    // The comparison stopped running without this run knowing (recovered by another process).
-    removeFile(io, file.absolute);
-    return countPage(run, page, { reason: "Cancelled" }, io);
-  }
+  const x = file.extraction;
   if (file.thumb) {
     try {
       engine.analyser?.prime?.(file.absolute, file.thumb, x.palette?.dominant ?? []);
@@ -73,15 +61,31 @@ export const storePage: Transition<"pageCaptured"> = (run, { page, file }, io) =
       log("could not hand the thumbnail to the analyser", e); // scoring decodes the file instead
     }
   }
-  try {
-    pruneHistory(target.id, page, io);
-  } catch (e) {
-    // Like a failed insert: the page fails with the reason (its snapshot stays until the next prune).
-    log(`capture of ${target.id} (${page.viewport}) failed`, e);
-    return countPage(run, page, { reason: isStorageError(e) ? STORAGE_UNAVAILABLE_MESSAGE : "Capture failed" }, io);
-  }
-  countPage(run, page, { targetId: target.id, label: target.label, url: target.url, viewport: page.viewport, extraction: x, screenshotPath: file.absolute }, io);
-};
+  return { targetId: target.id, label: target.label, url: target.url, viewport: page.viewport, extraction: x, screenshotPath: file.absolute };
+}
+
+/** False when the comparison is no longer running. */
+function insertSnapshot(run: RunContext, targetId: string, page: PageRef, file: CapturedFile, io: RunIO): boolean {
+  const { db, repo, now } = io.deps;
+  const x = file.extraction;
+  const colors = (x.palette?.dominant ?? []).map((p) => p.hex).filter(isHex).map((h) => h.toLowerCase());
+  return writeTx(db, () =>
+    repo.insertSnapshot({
+      id: file.snapshotId,
+      target_id: targetId,
+      comparison_id: run.comparisonId,
+      owner_id: run.ownerId,
+      viewport: page.viewport,
+      captured_at: nowIso(now()),
+      screenshot_path: file.relPath,
+      title: String(x.title ?? "").slice(0, 500),
+      colors: JSON.stringify(colors),
+      width: file.width,
+      height: file.height,
+      extraction: JSON.stringify(x),
+    }),
+  );
+}
 
 export const countFailedPage: Transition<"pageFailed"> = (run, { page, reason }, io) => countPage(run, page, { reason }, io);
 
