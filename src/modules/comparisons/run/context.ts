@@ -5,6 +5,7 @@ import type { GrayImage } from "../../analysis/image";
 import type { ComparisonProgress } from "../model";
 import type { DiffRow, FindingRow, TargetRow } from "../repository";
 import type { CapturedPage } from "./engine";
+import type { RunEventType } from "./table";
 
 export const RUN_VIEWPORTS: Viewport[] = ["desktop", "mobile"];
 export const INTERRUPTED_REASON = "Interrupted by a server restart — start the analysis again";
@@ -128,3 +129,8 @@ export type RunEvent =
   | { type: "settleAttempt" }
   | { type: "drained" };
 export type EventOf<T extends RunEvent["type"]> = Extract<RunEvent, { type: T }>;
+
+// The table's event names and these payloads must be the same set: a mismatch fails to compile.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export type EventsMatchTable = Assert<Same<RunEvent["type"], RunEventType>>;
+type Assert<T extends true> = T;

@@ -3,7 +3,7 @@
 import { writeTx } from "../../../../db/connection";
 import { isStorageError, STORAGE_UNAVAILABLE_MESSAGE } from "../../../../http/storage-errors";
 import { nowIso } from "../../../../lib/ids";
-import { RUN_VIEWPORTS, SNAPSHOT_HISTORY as SNAPSHOT_KEEP, isCaptured, type CapturedFile, type PageOutcome, type PageRef, type RunContext } from "../context";
+import { RUN_VIEWPORTS, SNAPSHOT_HISTORY, isCaptured, type CapturedFile, type PageOutcome, type PageRef, type RunContext } from "../context";
 import { capturePage } from "../effects/capture-page";
 import { turns } from "../effects/timeout";
 import { recordActivity, removeFile, send, setStage, setTarget, type RunIO } from "../io";
@@ -144,7 +144,7 @@ function settleTarget(run: RunContext, index: number, io: RunIO) {
 /** Only the newest captures of a target and viewport are kept, with their files. */
 function pruneHistory(targetId: string, page: PageRef, io: RunIO) {
   const { repo, files, log } = io.deps;
-  for (const s of repo.staleSnapshots(targetId, page.viewport, SNAPSHOT_KEEP)) {
+  for (const s of repo.staleSnapshots(targetId, page.viewport, SNAPSHOT_HISTORY)) {
     repo.deleteSnapshot(s.id);
     io.spawn(() => files.remove(files.toAbsolute(s.screenshot_path)).catch((e) => log("could not remove old screenshot", e)));
   }

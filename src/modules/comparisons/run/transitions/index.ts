@@ -1,9 +1,8 @@
 // Every transition function the table names, by name. The type makes a name without a function
 // (or a function without a name) a compile error.
-import type { TransitionName } from "../table";
 import type { RunContext } from "../context";
 import type { RunIO } from "../io";
-import type { RunState } from "../table";
+import type { RunState, TransitionName } from "../table";
 import { announceLaunch, checkCaptured, countFailedPage, countTimedOutPage, discardPage, reportStage, storePage } from "./capture";
 import { attemptFailure, beginFailing, failInterrupted, failRecovered, removeLeftovers, settleCompleted, settleWithoutFindings } from "./end";
 import { checkScored, keepScore, markScored, skipPair, startFindings } from "./score";

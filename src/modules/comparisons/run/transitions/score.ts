@@ -1,13 +1,12 @@
 // Moves of scoring and findings. Each viewport's pairs are scored one after another, each pair's
 // report starting the next, so a run that ended stops at the next pair: the table drops the report.
-import type { Viewport } from "../../../capture/model";
+import { newId } from "../../../../lib/ids";
+import type { Finding, Viewport } from "../../../capture/model";
 import type { FindingRow } from "../../repository";
 import { RUN_VIEWPORTS, capturedPages, isCaptured, type RunContext } from "../context";
-import type { Finding } from "../../../capture/model";
 import { findFindings } from "../effects/findings";
 import { scorePair } from "../effects/score-pair";
 import { setStage, type RunIO } from "../io";
-import { newId } from "../../../../lib/ids";
 import type { Transition } from "./types";
 
 export const scoredEverywhere = (run: RunContext) => RUN_VIEWPORTS.every((v) => run.scoring[v].done);
