@@ -64,8 +64,8 @@ describe("run machine", () => {
     expect(machine.state).toBe("capturing");
     expect(taken).toEqual(["announceLaunch:launch"]);
     expect(logged).toEqual([
-      "comparison run c1: 'found' is not allowed in state 'capturing'",
-      "comparison run c1: 'launch' is not allowed in state 'capturing'",
+      "comparison run c1: a run in state 'capturing' cannot take 'found'",
+      "comparison run c1: a run in state 'capturing' cannot take 'launch'",
     ]);
     gate.finish();
   });

@@ -5,7 +5,7 @@
 // happens to it.
 import type { RunContext, RunEvent } from "./context";
 import type { RunIO, RunnerDeps } from "./io";
-import { FINAL_STATE, IGNORE, RUN_TABLE, accepts, type RunState, type RunTable } from "./table";
+import { FINAL_STATE, IGNORE, RUN_TABLE, accepts, cellFor, type Cell, type RunState, type RunTable } from "./table";
 import type { Transitions } from "./transitions/index";
 
 export interface RunMachineOptions {
@@ -67,10 +67,12 @@ export class RunMachine {
   /** One event, start to finish. A transition that throws leaves the state as it was and raises crash. */
   #take(event: RunEvent) {
     const state = this.#state;
-    const cell = this.#table[state][event.type];
-    if (cell === undefined) {
+    let cell: Cell;
+    try {
+      cell = cellFor(this.#table, state, event.type);
+    } catch (e) {
       // A bug, not a fault of the website: say so, and keep the run where it is.
-      this.#log(`comparison run ${this.run.comparisonId}: '${event.type}' is not allowed in state '${state}'`);
+      this.#log(`comparison run ${this.run.comparisonId}: ${e instanceof Error ? e.message : e}`);
       return;
     }
     if (cell === IGNORE) return;
