@@ -4,6 +4,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { EnvError, loadEnv } from "../../src/env";
 import { SETUP_TOKEN_MESSAGE } from "../../src/modules/auth/service";
 import { makeTestApp } from "../support/app";
 import { startServer, type RunningServer } from "../support/server";
@@ -23,7 +24,7 @@ describe("setup token", () => {
     const t = makeTestApp({ env: { SETUP_TOKEN_REQUIRED: "1" } });
     const token = t.services.auth.pendingSetupToken()!;
     expect(token.length).toBeGreaterThanOrEqual(24);
-    for (const wrong of [undefined, "", "not-the-token", token.slice(0, -1)]) {
+    for (const wrong of [undefined, "", "not-the-token", token.slice(0, -1), "é".repeat(token.length)]) {
       const r = await signupWith(t, "grabber@example.com", wrong);
       expect(r.status).toBe(403);
       expect(r.json).toEqual({ error: SETUP_TOKEN_MESSAGE });
@@ -70,6 +71,19 @@ describe("setup token", () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("PUBLIC_URL configuration", () => {
+  test("an http(s) origin, normalised; a path, another scheme or garbage stops the boot with its own line", () => {
+    expect(loadEnv({ PUBLIC_URL: "https://Intel.Example.com/" }).PUBLIC_URL).toBe("https://intel.example.com");
+    expect(loadEnv({ PUBLIC_URL: "http://localhost:3000" }).PUBLIC_URL).toBe("http://localhost:3000");
+    expect(loadEnv({}).PUBLIC_URL).toBeUndefined();
+    expect(() => loadEnv({ PUBLIC_URL: "https://intel.example.com/app" })).toThrow("PUBLIC_URL: must be an origin, without a path");
+    expect(() => loadEnv({ PUBLIC_URL: "ftp://intel.example.com" })).toThrow("PUBLIC_URL: must be an http:// or https:// URL");
+    expect(() => loadEnv({ PUBLIC_URL: "intel" })).toThrow(EnvError);
+    expect(loadEnv({ SETUP_TOKEN_REQUIRED: "1" }).SETUP_TOKEN_REQUIRED).toBe(true);
+    expect(() => loadEnv({ SETUP_TOKEN_REQUIRED: "yes please" })).toThrow("SETUP_TOKEN_REQUIRED");
   });
 });
 

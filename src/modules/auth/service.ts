@@ -44,8 +44,9 @@ export interface RequestMeta {
 export const ROTATION_GRACE_MS = 10_000;
 export const JUST_ROTATED_MESSAGE = "The session was refreshed a moment ago; try again";
 
+/** Compared as digests: equal lengths whatever was typed, and no early exit on the first wrong character. */
 const sameSecret = (given: string | undefined, expected: string) =>
-  given !== undefined && given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+  given !== undefined && timingSafeEqual(Buffer.from(sha256(given), "hex"), Buffer.from(sha256(expected), "hex"));
 
 export function authService(deps: {
   db: Db;
