@@ -40,10 +40,10 @@ export function hostProblem(request: Request, policy: HostPolicy): HttpError | n
     return new HttpError(400, HOST_MESSAGES.malformed);
   if (!policy.publicUrl) return null;
 
-  const own = new URL(url);
-  const pub = new URL(policy.publicUrl);
-  const loopback = isLoopbackHostname(own.hostname);
-  if (!loopback && own.hostname !== pub.hostname) return new HttpError(421, HOST_MESSAGES.foreignHost);
+  const pub = parsedPublicUrl(policy.publicUrl);
+  const hostname = hostnameOf(url.slice(scheme + 3, end).toLowerCase());
+  const loopback = isLoopbackHostname(hostname);
+  if (!loopback && hostname !== pub.hostname) return new HttpError(421, HOST_MESSAGES.foreignHost);
   const origin = request.headers.get("origin");
   if (origin !== null && origin !== pub.origin) {
     let originHost: string | null = null;
@@ -52,9 +52,21 @@ export function hostProblem(request: Request, policy: HostPolicy): HttpError | n
     } catch {
       // "null" and garbage: no origin we could accept
     }
-    if (!(loopback && originHost === own.host)) return new HttpError(403, HOST_MESSAGES.foreignOrigin);
+    if (!(loopback && originHost === new URL(url).host)) return new HttpError(403, HOST_MESSAGES.foreignOrigin);
   }
   return null;
+}
+
+/** The host name of a well-formed authority: the port is dropped, IPv6 brackets kept (as URL.hostname does). */
+const hostnameOf = (authority: string) =>
+  authority.startsWith("[") ? authority.slice(0, authority.indexOf("]") + 1) : authority.replace(/:\d*$/, "");
+
+// Every request compares against PUBLIC_URL: parse it once.
+const parsed = new Map<string, URL>();
+function parsedPublicUrl(publicUrl: string): URL {
+  let u = parsed.get(publicUrl);
+  if (!u) parsed.set(publicUrl, (u = new URL(publicUrl)));
+  return u;
 }
 
 export function hostGuard(policy: HostPolicy) {
