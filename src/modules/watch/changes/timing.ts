@@ -1,0 +1,82 @@
+// `timing` changes, reported only when a value leaves the noise measured across the target's own
+// history. Load times jitter from run to run (network, CPU contention, caches), so a fixed
+// threshold is either blind or noisy; instead each metric gets a robust spread:
+//   centre = median of the past samples, spread = 1.4826 × MAD (median absolute deviation;
+//   the factor makes it comparable to a standard deviation for normal noise, while one odd slow
+//   run cannot inflate it the way it inflates a standard deviation).
+// A new value is a change when |value − median| > max(K × spread, relative floor × median,
+// absolute floor), with K = 4. Fewer than MIN_SAMPLES past samples: no estimate of the noise,
+// so no timing change is claimed at all.
+
+import { bytes as fmtBytes, ms } from "../../analysis/format";
+import type { Extraction } from "../../capture/model";
+import type { Change, Severity } from "./model";
+
+export type TimingSample = Pick<Extraction["timing"], "ttfbMs" | "fcpMs" | "lcpMs" | "loadMs" | "cls" | "bytes" | "requests">;
+
+export const MIN_SAMPLES = 4;
+const K = 4;
+const MAD_TO_SIGMA = 1.4826;
+
+interface Metric {
+  key: keyof TimingSample;
+  label: string;
+  fmt: (v: number) => string;
+  relFloor: number;
+  absFloor: number;
+  /** How a rise reads, and a fall. */
+  up: string;
+  down: string;
+}
+
+const METRICS: Metric[] = [
+  { key: "ttfbMs", label: "Server response (TTFB)", fmt: ms, relFloor: 0.5, absFloor: 150, up: "slower", down: "faster" },
+  { key: "fcpMs", label: "First contentful paint", fmt: ms, relFloor: 0.25, absFloor: 150, up: "slower", down: "faster" },
+  { key: "lcpMs", label: "Largest contentful paint", fmt: ms, relFloor: 0.25, absFloor: 200, up: "slower", down: "faster" },
+  { key: "loadMs", label: "Load", fmt: ms, relFloor: 0.25, absFloor: 300, up: "slower", down: "faster" },
+  { key: "cls", label: "Layout shift (CLS)", fmt: (v) => v.toFixed(2), relFloor: 0.5, absFloor: 0.05, up: "more shifting", down: "less shifting" },
+  { key: "bytes", label: "Page weight", fmt: fmtBytes, relFloor: 0.1, absFloor: 20 * 1024, up: "heavier", down: "lighter" },
+  { key: "requests", label: "Requests", fmt: (v) => String(Math.round(v)), relFloor: 0.1, absFloor: 3, up: "more", down: "fewer" },
+];
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** Median and 1.4826 × MAD of the samples. */
+export function robustSpread(xs: number[]): { median: number; spread: number } {
+  const m = median(xs);
+  return { median: m, spread: MAD_TO_SIGMA * median(xs.map((x) => Math.abs(x - m))) };
+}
+
+/** `history`: this target's earlier samples at this viewport (the `before` capture included), `after`: the new one. */
+export function timingChanges(history: TimingSample[], after: Extraction): Change[] {
+  const out: Change[] = [];
+  for (const m of METRICS) {
+    const past = history.map((h) => h[m.key]).filter((x): x is number => typeof x === "number" && Number.isFinite(x));
+    const now = after.timing[m.key];
+    if (past.length < MIN_SAMPLES || typeof now !== "number" || !Number.isFinite(now)) continue;
+    const { median: centre, spread } = robustSpread(past);
+    const limit = Math.max(K * spread, m.relFloor * centre, m.absFloor);
+    const delta = now - centre;
+    if (Math.abs(delta) <= limit) continue;
+    const lo = Math.min(...past);
+    const hi = Math.max(...past);
+    const factor = centre > 0 ? now / centre : Infinity;
+    const worse = delta > 0;
+    const severity: Severity = !worse ? "low" : factor >= 2 ? "high" : factor >= 1.5 ? "medium" : "low";
+    const usual = `${m.fmt(lo)}–${m.fmt(hi)} over ${past.length} runs`;
+    out.push({
+      kind: "timing",
+      severity,
+      viewport: after.viewport,
+      summary: `${m.label} ${m.fmt(centre)} → ${m.fmt(now)} (${worse ? m.up : m.down}; usual ${usual})`,
+      before: m.fmt(centre),
+      after: m.fmt(now),
+      evidence: { usual },
+    });
+  }
+  return out;
+}

@@ -1,0 +1,198 @@
+// `visual` changes: a pixel diff of two full-page screenshots of the same target at the same
+// viewport. Across brands a pixel diff means nothing; for one page between two runs it shows
+// exactly what moved. Noise handling, in order:
+// - CSS animations and transitions are frozen by the capture (screenshots use animations: "disabled");
+// - sub-pixel anti-aliasing: pixelmatch's AA detection (a pixel that differs only because an edge
+//   rendered a fraction of a pixel differently is not counted), colour threshold 0.1 (YIQ);
+// - specks: changed pixels are binned into CELL×CELL cells; a cell needs MIN_CELL_PIXELS changed
+//   pixels, a region MIN_REGION_PIXELS, so a caret blink or a single glyph's hinting is dropped;
+// - parts of the page that change by themselves (volatility boxes: carousels, tickers) are masked:
+//   the before pixels are copied over the after pixels there before diffing.
+
+import pixelmatch from "pixelmatch";
+import { PNG } from "pngjs";
+import type { RgbaImage } from "../../analysis/image";
+import type { Box, Viewport } from "../../capture/model";
+import type { Change, Severity } from "./model";
+
+const CELL = 8;
+const MIN_CELL_PIXELS = 3;
+const MIN_REGION_PIXELS = 40;
+/** Regions closer than this many cells merge into one box. */
+const MERGE_CELLS = 2;
+/** Below this share of the page, and with no region at least MIN_BOX px on a side, nothing changed visibly. */
+const MIN_SHARE = 0.001;
+const MIN_BOX = 24;
+const MAX_REGIONS = 20;
+
+export interface VisualDiff {
+  width: number;
+  /** Height of the compared page (the taller of the two). */
+  height: number;
+  beforeHeight: number;
+  afterHeight: number;
+  changedPixels: number;
+  changedShare: number;
+  /** Changed regions in after-side CSS px, largest first. */
+  regions: Box[];
+  /** Boxes that were masked as volatile. */
+  masked: Box[];
+  /**
+   * The after screenshot faded to grey with changed pixels in red, changed regions outlined in red
+   * and masked parts in amber: a PNG. Encoded on demand (a 16 000 px page takes seconds).
+   */
+  heatmap(): Uint8Array;
+}
+
+function clip(b: Box, w: number, h: number): Box | null {
+  const x = Math.max(0, Math.floor(b.x));
+  const y = Math.max(0, Math.floor(b.y));
+  const x2 = Math.min(w, Math.ceil(b.x + b.width));
+  const y2 = Math.min(h, Math.ceil(b.y + b.height));
+  return x2 > x && y2 > y ? { x, y, width: x2 - x, height: y2 - y } : null;
+}
+
+/** The top `height` rows of `img` at `width` columns, as a fresh buffer. */
+function rows(img: RgbaImage, width: number, height: number): Uint8Array {
+  const out = new Uint8Array(width * height * 4);
+  const rowBytes = width * 4;
+  for (let y = 0; y < height; y++) out.set(img.data.subarray(y * img.width * 4, y * img.width * 4 + rowBytes), y * rowBytes);
+  return out;
+}
+
+export function visualDiff(before: RgbaImage, after: RgbaImage, volatile: Box[] = []): VisualDiff {
+  const width = Math.min(before.width, after.width);
+  const common = Math.min(before.height, after.height);
+  const height = Math.max(before.height, after.height);
+  const a = rows(before, width, common);
+  const b = rows(after, width, common);
+  const masked: Box[] = [];
+  for (const box of volatile) {
+    const c = clip(box, width, common);
+    if (!c) continue;
+    masked.push(c);
+    for (let y = c.y; y < c.y + c.height; y++) b.set(a.subarray((y * width + c.x) * 4, (y * width + c.x + c.width) * 4), (y * width + c.x) * 4);
+  }
+  const mask = new Uint8Array(width * common * 4);
+  pixelmatch(a, b, mask, width, common, { threshold: 0.1, includeAA: false, diffMask: true, diffColor: [255, 0, 0], diffColorAlt: [255, 0, 0], aaColor: [0, 0, 255] });
+
+  // Bin changed pixels into cells.
+  const cw = Math.ceil(width / CELL);
+  const ch = Math.ceil(common / CELL);
+  const cells = new Uint16Array(cw * ch);
+  const changed = (i: number) => mask[i + 3] !== 0 && mask[i] === 255 && mask[i + 1] === 0 && mask[i + 2] === 0;
+  for (let y = 0; y < common; y++) {
+    const cy = (y / CELL) | 0;
+    for (let x = 0; x < width; x++) if (changed((y * width + x) * 4)) cells[cy * cw + ((x / CELL) | 0)]!++;
+  }
+
+  // Connected hot cells (with a MERGE_CELLS gap allowed) form regions.
+  const label = new Int32Array(cw * ch).fill(-1);
+  const found: { box: Box; pixels: number }[] = [];
+  for (let start = 0; start < cells.length; start++) {
+    if (cells[start]! < MIN_CELL_PIXELS || label[start] !== -1) continue;
+    const id = found.length;
+    let minX = cw;
+    let minY = ch;
+    let maxX = -1;
+    let maxY = -1;
+    let pixels = 0;
+    const stack = [start];
+    label[start] = id;
+    while (stack.length) {
+      const c = stack.pop()!;
+      const cx = c % cw;
+      const cy = (c / cw) | 0;
+      pixels += cells[c]!;
+      minX = Math.min(minX, cx);
+      maxX = Math.max(maxX, cx);
+      minY = Math.min(minY, cy);
+      maxY = Math.max(maxY, cy);
+      for (let dy = -MERGE_CELLS; dy <= MERGE_CELLS; dy++) {
+        for (let dx = -MERGE_CELLS; dx <= MERGE_CELLS; dx++) {
+          const nx = cx + dx;
+          const ny = cy + dy;
+          if (nx < 0 || ny < 0 || nx >= cw || ny >= ch) continue;
+          const n = ny * cw + nx;
+          if (label[n] !== -1 || cells[n]! < MIN_CELL_PIXELS) continue;
+          label[n] = id;
+          stack.push(n);
+        }
+      }
+    }
+    found.push({ box: { x: minX * CELL, y: minY * CELL, width: Math.min(width, (maxX + 1) * CELL) - minX * CELL, height: Math.min(common, (maxY + 1) * CELL) - minY * CELL }, pixels });
+  }
+  const kept = found.filter((r) => r.pixels >= MIN_REGION_PIXELS);
+  let changedPixels = kept.reduce((s, r) => s + r.pixels, 0);
+  const regions = kept.map((r) => r.box);
+  // Page length changed: the strip only one page has is changed, all of it.
+  if (height > common) {
+    regions.push({ x: 0, y: common, width, height: height - common });
+    changedPixels += width * (height - common);
+  }
+  regions.sort((p, q) => q.width * q.height - p.width * p.height);
+
+  return {
+    width,
+    height,
+    beforeHeight: before.height,
+    afterHeight: after.height,
+    changedPixels,
+    changedShare: changedPixels / (width * height),
+    regions: regions.slice(0, MAX_REGIONS),
+    masked,
+    heatmap: () => heatmapPng(after, width, height, mask, common, kept.map((r) => r.box), masked),
+  };
+}
+
+function heatmapPng(after: RgbaImage, width: number, height: number, mask: Uint8Array, common: number, regions: Box[], masked: Box[]): Uint8Array {
+  const png = new PNG({ width, height });
+  const out = png.data;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const o = (y * width + x) * 4;
+      let grey = 255;
+      if (y < after.height) {
+        const i = (y * after.width + x) * 4;
+        // Faded luminance of the after page, so the red reads at a glance.
+        grey = 255 - (255 - (0.299 * after.data[i]! + 0.587 * after.data[i + 1]! + 0.114 * after.data[i + 2]!)) * 0.25;
+      }
+      const hot = y >= common || (mask[o + 3] !== 0 && mask[o] === 255 && mask[o + 1] === 0 && mask[o + 2] === 0);
+      out[o] = hot ? 230 : grey;
+      out[o + 1] = hot ? 30 : grey;
+      out[o + 2] = hot ? 40 : grey;
+      out[o + 3] = 255;
+    }
+  }
+  const outline = (b: Box, rgb: [number, number, number]) => {
+    const c = clip(b, width, height);
+    if (!c) return;
+    for (let t = 0; t < 2; t++) {
+      for (let x = c.x; x < c.x + c.width; x++) for (const y of [c.y + t, c.y + c.height - 1 - t]) if (y >= 0 && y < height) out.set([...rgb, 255], (y * width + x) * 4);
+      for (let y = c.y; y < c.y + c.height; y++) for (const x of [c.x + t, c.x + c.width - 1 - t]) if (x >= 0 && x < width) out.set([...rgb, 255], (y * width + x) * 4);
+    }
+  };
+  for (const b of masked) outline(b, [245, 158, 11]);
+  for (const b of regions) outline(b, [220, 38, 38]);
+  // Fast settings: the picture is flat colour and grey, and it is made while someone waits.
+  return new Uint8Array(PNG.sync.write(png, { deflateLevel: 3, filterType: 1 }));
+}
+
+const pct = (x: number) => (x >= 0.1 ? `${Math.round(x * 100)}%` : `${(x * 100).toFixed(1)}%`);
+
+export function visualChange(diff: VisualDiff, viewport: Viewport): Change | null {
+  const big = diff.regions.some((r) => r.width >= MIN_BOX && r.height >= MIN_BOX);
+  if (diff.regions.length === 0 || (diff.changedShare < MIN_SHARE && !big)) return null;
+  const severity: Severity = diff.changedShare >= 0.2 ? "high" : diff.changedShare >= 0.03 ? "medium" : "low";
+  const top = diff.regions[0]!;
+  const n = diff.regions.length;
+  return {
+    kind: "visual",
+    severity,
+    viewport,
+    summary: `${pct(diff.changedShare)} of the page changed in ${n} region${n === 1 ? "" : "s"} (largest ${top.width}×${top.height} px at ${top.x},${top.y})`,
+    before: `${diff.beforeHeight} px tall page`,
+    after: `${diff.afterHeight} px tall page, ${pct(diff.changedShare)} changed`,
+    evidence: { regions: diff.regions, changedShare: Math.round(diff.changedShare * 10000) / 10000, afterBox: top },
+  };
+}
