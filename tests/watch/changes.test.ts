@@ -173,7 +173,7 @@ describe("volatile parts (carousels, tickers)", () => {
     before.elements.ctas.push({ text: "Shop shipping", box: { x: 100, y: 900, width: 160, height: 40 }, aboveFold: false, href: null, bg: "#16a34a", fg: "#fff" });
     after.elements.ctas.push({ text: "Shop returns", box: { x: 100, y: 900, width: 160, height: 40 }, aboveFold: false, href: null, bg: "#9333ea", fg: "#fff" });
     after.title = "Alpha — new";
-    const volatility = mergeVolatility({ texts: ["Fast shipping Shop shipping", "Free returns Shop returns", "Gift cards Shop gifts"], boxes: [{ x: 0, y: 860, width: 1440, height: 120 }] });
+    const volatility = mergeVolatility({ texts: ["Fast shipping Shop shipping", "Free returns Shop returns", "Gift cards Shop gifts"], boxes: [{ x: 0, y: 860, width: 1440, height: 120 }], colors: [], fading: false });
     const withoutProbe = detectChanges({ before, after });
     expect(withoutProbe.filter((c) => c.kind !== "meta").length).toBeGreaterThan(0);
     expect(detectChanges({ before, after, volatility }).map((c) => c.summary)).toEqual(["Title “Alpha — ship faster” → “Alpha — new”"]);

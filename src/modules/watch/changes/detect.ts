@@ -34,7 +34,7 @@ export function detectChanges(input: DetectInput): Change[] {
   const changes = [
     ...ctaChanges(before, after, v),
     ...copyChanges(before, after, v),
-    ...paletteChanges(before, after),
+    ...paletteChanges(before, after, v),
     ...typographyChanges(before, after),
     ...layoutChanges(before, after, v),
     ...metaChanges(before, after),

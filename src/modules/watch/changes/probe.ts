@@ -20,14 +20,34 @@ const REPORT_EVERY_MS = 400;
 
 /** Runs in the page, from document start. Kept self-contained: it is serialised as source. */
 function pageProbe(binding: string, everyMs: number) {
-  type Found = { box: { x: number; y: number; width: number; height: number }; texts: string[] };
-  const send = (window as unknown as Record<string, ((r: Found[]) => void) | undefined>)[binding];
+  type Found = { box: { x: number; y: number; width: number; height: number }; texts: string[]; colors: string[] };
+  const send = (window as unknown as Record<string, ((r: { parts: Found[]; fading: boolean }) => void) | undefined>)[binding];
   if (typeof send !== "function") return;
   const MARKER = /(^|[\s_-])(carousel|slider|slideshow|swiper|slick|splide|glide|flickity|marquee|ticker|rotator|rotating)([\s_-]|$)/i;
   const clean = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim().slice(0, 500);
   const boxOf = (el: Element) => {
     const r = el.getBoundingClientRect();
     return { x: Math.round(r.left + scrollX), y: Math.round(r.top + scrollY), width: Math.round(r.width), height: Math.round(r.height) };
+  };
+  const toHex = (css: string): string | null => {
+    const m = /^rgba?\((\d+)[, ]+(\d+)[, ]+(\d+)(?:[,/ ]+([\d.]+%?))?\)$/.exec(css.trim());
+    if (!m) return null;
+    const alpha = m[4] === undefined ? 1 : m[4].endsWith("%") ? parseFloat(m[4]) / 100 : parseFloat(m[4]);
+    if (alpha < 0.3) return null;
+    return "#" + [m[1], m[2], m[3]].map((v) => Number(v).toString(16).padStart(2, "0")).join("");
+  };
+  /** Fills and text colours used anywhere inside `root` (hidden slides included). */
+  const colorsIn = (root: Element): string[] => {
+    const out = new Set<string>();
+    const els = [root, ...Array.from(root.querySelectorAll("*")).slice(0, 400)];
+    for (const el of els) {
+      const st = getComputedStyle(el);
+      for (const c of [st.backgroundColor, st.color]) {
+        const h = toHex(c);
+        if (h) out.add(h);
+      }
+    }
+    return [...out];
   };
   const clipperOf = (el: Element): Element | null => {
     let a = el.parentElement;
@@ -115,17 +135,26 @@ function pageProbe(binding: string, everyMs: number) {
     }
     for (const g of groups) {
       const container = g.parentElement && MARKER.test(`${g.parentElement.className} ${g.parentElement.id}`) ? g.parentElement : g;
-      found.push({ box: boxOf(container), texts: Array.from(g.children).map((k) => clean(k.textContent)).filter(Boolean) });
+      found.push({ box: boxOf(container), texts: Array.from(g.children).map((k) => clean(k.textContent)).filter(Boolean), colors: colorsIn(g) });
     }
     for (const el of repeated) {
       if (!el.isConnected || Array.from(groups).some((g) => g.contains(el))) continue;
-      found.push({ box: boxOf(el), texts: [...(seenTexts.get(el) ?? []), clean(el.textContent)].filter(Boolean) });
+      found.push({ box: boxOf(el), texts: [...(seenTexts.get(el) ?? []), clean(el.textContent)].filter(Boolean), colors: [] });
     }
     return found.filter((f) => f.box.width > 0 && f.box.height > 0);
   };
+  const FADING = /^(opacity|color|backgroundColor|background|filter|fill)$/;
+  const fading = () =>
+    document.getAnimations().some((a) => {
+      if (a.playState !== "running") return false;
+      const frames = (a.effect as KeyframeEffect | null)?.getKeyframes?.() ?? [];
+      return frames.some((k) => Object.keys(k).some((p) => FADING.test(p)));
+    });
+  let faded = false;
   const report = () => {
     try {
-      send(scan());
+      faded ||= fading();
+      send({ parts: scan(), fading: faded });
     } catch {
       // The page is going away; the last report stands.
     }
@@ -159,9 +188,14 @@ function unionBox(boxes: Box[]): Box[] {
 export function instrumentVolatility(browser: Browser): { browser: Browser; report(): Volatility } {
   const texts: string[] = [];
   const boxes: Box[] = [];
+  const colors = new Set<string>();
+  let fading = false;
   const newContext = async (...args: Parameters<Browser["newContext"]>): Promise<BrowserContext> => {
     const context = await browser.newContext(...args);
-    await context.exposeBinding(BINDING, (_source, found: { box: Box; texts: string[] }[]) => {
+    await context.exposeBinding(BINDING, (_source, payload: { parts?: { box: Box; texts: string[]; colors?: string[] }[]; fading?: boolean }) => {
+      if (!payload || typeof payload !== "object") return;
+      if (payload.fading === true) fading = true;
+      const found = payload.parts;
       if (!Array.isArray(found)) return;
       for (const f of found.slice(0, 100)) {
         if (!f || typeof f !== "object" || !f.box || !Array.isArray(f.texts)) continue;
@@ -169,6 +203,7 @@ export function instrumentVolatility(browser: Browser): { browser: Browser; repo
         if (![x, y, width, height].every((n) => typeof n === "number" && Number.isFinite(n))) continue;
         boxes.push({ x, y, width, height });
         for (const t of f.texts.slice(0, 60)) if (typeof t === "string" && t) texts.push(t.slice(0, 500));
+        if (Array.isArray(f.colors)) for (const c of f.colors.slice(0, 100)) if (typeof c === "string" && colors.size < 500) colors.add(c);
       }
       // Reports repeat every REPORT_EVERY_MS; keep the union small.
       if (boxes.length > 400) boxes.splice(0, boxes.length, ...unionBox(boxes));
@@ -186,6 +221,6 @@ export function instrumentVolatility(browser: Browser): { browser: Browser; repo
   });
   return {
     browser: wrapped,
-    report: () => mergeVolatility({ texts: [...new Set(texts)], boxes: unionBox(boxes) }),
+    report: () => mergeVolatility({ texts: [...new Set(texts)], boxes: unionBox(boxes), colors: [...colors], fading }),
   };
 }

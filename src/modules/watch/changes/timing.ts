@@ -5,8 +5,9 @@
 //   the factor makes it comparable to a standard deviation for normal noise, while one odd slow
 //   run cannot inflate it the way it inflates a standard deviation).
 // A new value is a change when |value − median| > max(K × spread, relative floor × median,
-// absolute floor), with K = 4. Fewer than MIN_SAMPLES past samples: no estimate of the noise,
-// so no timing change is claimed at all.
+// absolute floor), with K = 4. The absolute floors (half a second for paints, a second for load)
+// keep a busy host's hiccups out; a smaller move is not one a visitor would notice. Fewer than
+// MIN_SAMPLES past samples: no estimate of the noise, so no timing change is claimed at all.
 
 import { bytes as fmtBytes, ms } from "../../analysis/format";
 import type { Extraction } from "../../capture/model";
@@ -30,10 +31,10 @@ interface Metric {
 }
 
 const METRICS: Metric[] = [
-  { key: "ttfbMs", label: "Server response (TTFB)", fmt: ms, relFloor: 0.5, absFloor: 150, up: "slower", down: "faster" },
-  { key: "fcpMs", label: "First contentful paint", fmt: ms, relFloor: 0.25, absFloor: 150, up: "slower", down: "faster" },
-  { key: "lcpMs", label: "Largest contentful paint", fmt: ms, relFloor: 0.25, absFloor: 200, up: "slower", down: "faster" },
-  { key: "loadMs", label: "Load", fmt: ms, relFloor: 0.25, absFloor: 300, up: "slower", down: "faster" },
+  { key: "ttfbMs", label: "Server response (TTFB)", fmt: ms, relFloor: 0.5, absFloor: 300, up: "slower", down: "faster" },
+  { key: "fcpMs", label: "First contentful paint", fmt: ms, relFloor: 0.25, absFloor: 500, up: "slower", down: "faster" },
+  { key: "lcpMs", label: "Largest contentful paint", fmt: ms, relFloor: 0.25, absFloor: 500, up: "slower", down: "faster" },
+  { key: "loadMs", label: "Load", fmt: ms, relFloor: 0.25, absFloor: 1000, up: "slower", down: "faster" },
   { key: "cls", label: "Layout shift (CLS)", fmt: (v) => v.toFixed(2), relFloor: 0.5, absFloor: 0.05, up: "more shifting", down: "less shifting" },
   { key: "bytes", label: "Page weight", fmt: fmtBytes, relFloor: 0.1, absFloor: 20 * 1024, up: "heavier", down: "lighter" },
   { key: "requests", label: "Requests", fmt: (v) => String(Math.round(v)), relFloor: 0.1, absFloor: 3, up: "more", down: "fewer" },

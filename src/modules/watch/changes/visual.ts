@@ -20,9 +20,6 @@ const MIN_CELL_PIXELS = 3;
 const MIN_REGION_PIXELS = 40;
 /** Regions closer than this many cells merge into one box. */
 const MERGE_CELLS = 2;
-/** Below this share of the page, and with no region at least MIN_BOX px on a side, nothing changed visibly. */
-const MIN_SHARE = 0.001;
-const MIN_BOX = 24;
 const MAX_REGIONS = 20;
 
 export interface VisualDiff {
@@ -181,8 +178,8 @@ function heatmapPng(after: RgbaImage, width: number, height: number, mask: Uint8
 const pct = (x: number) => (x >= 0.1 ? `${Math.round(x * 100)}%` : `${(x * 100).toFixed(1)}%`);
 
 export function visualChange(diff: VisualDiff, viewport: Viewport): Change | null {
-  const big = diff.regions.some((r) => r.width >= MIN_BOX && r.height >= MIN_BOX);
-  if (diff.regions.length === 0 || (diff.changedShare < MIN_SHARE && !big)) return null;
+  // Specks were dropped when the regions were found: any region left is a visible change.
+  if (diff.regions.length === 0) return null;
   const severity: Severity = diff.changedShare >= 0.2 ? "high" : diff.changedShare >= 0.03 ? "medium" : "low";
   const top = diff.regions[0]!;
   const n = diff.regions.length;

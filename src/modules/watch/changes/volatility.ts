@@ -10,26 +10,38 @@ export interface Volatility {
   texts: string[];
   /** Where they are, in CSS px of the full page. */
   boxes: Box[];
+  /** Colours ("#rrggbb") painted inside them (backgrounds, text, buttons of every slide). */
+  colors: string[];
+  /**
+   * Opacity or colour animations were running while the page was measured: computed colours may
+   * be caught mid-fade (a tint of the final colour over its background).
+   */
+  fading: boolean;
 }
 
-export const emptyVolatility = (): Volatility => ({ texts: [], boxes: [] });
+export const emptyVolatility = (): Volatility => ({ texts: [], boxes: [], colors: [], fading: false });
 
 const MAX_TEXTS = 400;
 const MAX_BOXES = 100;
+const MAX_COLORS = 200;
 
 /** Union of reports (before, after, and earlier captures of the same target). */
 export function mergeVolatility(...reports: (Volatility | null | undefined)[]): Volatility {
   const texts = new Set<string>();
   const boxes: Box[] = [];
+  const colors = new Set<string>();
+  let fading = false;
   for (const r of reports) {
     if (!r) continue;
+    fading ||= r.fading === true;
+    for (const c of r.colors ?? []) if (/^#[0-9a-f]{6}$/i.test(c)) colors.add(c.toLowerCase());
     for (const t of r.texts) {
       const k = textKey(t);
       if (k) texts.add(k);
     }
     for (const b of r.boxes) if (!boxes.some((x) => contains(x, b, 0))) boxes.push(b);
   }
-  return { texts: [...texts].slice(0, MAX_TEXTS), boxes: boxes.slice(0, MAX_BOXES) };
+  return { texts: [...texts].slice(0, MAX_TEXTS), boxes: boxes.slice(0, MAX_BOXES), colors: [...colors].slice(0, MAX_COLORS), fading };
 }
 
 function contains(outer: Box, inner: Box, margin: number): boolean {
