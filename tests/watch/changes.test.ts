@@ -180,6 +180,37 @@ describe("volatile parts (carousels, tickers)", () => {
   });
 });
 
+describe("colours caught mid-fade and slide colours", () => {
+  test("a text tint between the page's text colour and its background is not a change while fades run; it is without them", () => {
+    const after = clone(landing());
+    // #111827 at ~45% over #ffffff: what a heading fading in measures as.
+    after.palette.text = [{ hex: "#111827", share: 0.42 }, { hex: "#9a9da3", share: 0.4 }, { hex: "#6b7280", share: 0.18 }];
+    const fading = mergeVolatility({ texts: [], boxes: [], colors: [], fading: true });
+    expect(detectChanges({ before: landing(), after, volatility: fading })).toEqual([]);
+    expect(detectChanges({ before: landing(), after }).map((c) => c.summary)).toEqual(["Text colour added: #9a9da3 (40% of text)"]);
+  });
+
+  test("a real new text colour is reported even while fades run", () => {
+    const after = clone(landing());
+    after.palette.text = [{ hex: "#111827", share: 0.6 }, { hex: "#b91c1c", share: 0.4 }];
+    const fading = mergeVolatility({ texts: [], boxes: [], colors: [], fading: true });
+    // The grey that left is itself a tint of the text colour over white, so during fades only the
+    // arrival is claimed; without fades it is one colour changed.
+    expect(detectChanges({ before: landing(), after, volatility: fading }).map((c) => c.summary)).toEqual(["Text colour added: #b91c1c (40% of text)"]);
+    expect(detectChanges({ before: landing(), after }).map((c) => [c.before, c.after])).toEqual([["#6b7280", "#b91c1c"]]);
+  });
+
+  test("colours painted inside a rotating part are not palette changes", () => {
+    const before = clone(landing());
+    const after = clone(landing());
+    before.palette.buttons.push({ hex: "#be185d", share: 0.1 });
+    after.palette.buttons.push({ hex: "#15803d", share: 0.1 });
+    const slides = mergeVolatility({ texts: [], boxes: [], colors: ["#be185d", "#15803d", "#b45309"], fading: false });
+    expect(detectChanges({ before, after }).map((c) => c.kind)).toEqual(["palette"]);
+    expect(detectChanges({ before, after, volatility: slides })).toEqual([]);
+  });
+});
+
 describe("visual", () => {
   const page = (w: number, h: number, paint: (x: number, y: number) => [number, number, number]) => {
     const png = new PNG({ width: w, height: h });
