@@ -5,18 +5,16 @@
 // - switching the fixture's content (CTA text, brand colour, a removed section, the headline)
 //   reports the right kind with the before and after values.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { PNG } from "pngjs";
-import { decodePng } from "../../src/modules/analysis/image";
 import { capturePage } from "../../src/modules/capture/capture";
 import type { Extraction } from "../../src/modules/capture/model";
-import { detectChanges } from "../../src/modules/watch/changes/detect";
+import { compareCaptures } from "../../src/modules/watch/changes/compare";
 import type { Change } from "../../src/modules/watch/changes/model";
 import { instrumentVolatility } from "../../src/modules/watch/changes/probe";
-import { visualDiff } from "../../src/modules/watch/changes/visual";
 import { mergeVolatility, type Volatility } from "../../src/modules/watch/changes/volatility";
 import type { CaptureJob } from "../../src/workers/protocol";
 import { launchBrowser } from "../support/browser";
@@ -141,7 +139,7 @@ afterAll(async () => {
 
 interface Capture {
   extraction: Extraction;
-  png: ReturnType<typeof decodePng>;
+  screenshotPath: string;
   volatility: Volatility;
 }
 
@@ -158,19 +156,14 @@ async function capture(path: string): Promise<Capture> {
   };
   const probe = instrumentVolatility(browser);
   const { extraction, screenshotPath } = await capturePage(probe.browser, job, () => {});
-  return { extraction, png: decodePng(readFileSync(screenshotPath)), volatility: probe.report() };
+  return { extraction, screenshotPath, volatility: probe.report() };
 }
 
 /** What the watch does between two runs of one target: every kind, with the target's history. */
-function compare(history: Capture[], before: Capture, after: Capture): Change[] {
-  const volatility = mergeVolatility(...history.map((c) => c.volatility), before.volatility, after.volatility);
-  return detectChanges({
-    before: before.extraction,
-    after: after.extraction,
-    timingHistory: [...history, before].map((c) => c.extraction.timing),
-    volatility,
-    visual: visualDiff(before.png, after.png, volatility.boxes),
-  });
+async function compare(history: Capture[], before: Capture, after: Capture): Promise<Change[]> {
+  const { changes, visual } = await compareCaptures({ before, after, history });
+  expect(visual).not.toBeNull();
+  return changes;
 }
 
 describe("unchanged pages report zero changes", () => {
@@ -182,8 +175,8 @@ describe("unchanged pages report zero changes", () => {
         const next = await capture(path);
         if (captures.length > 0) {
           const prev = captures[captures.length - 1]!;
-          expect({ pair: `${i - 1}→${i}`, changes: compare(captures.slice(0, -1), prev, next).map((c) => c.summary) }).toEqual({ pair: `${i - 1}→${i}`, changes: [] });
-          expect({ pair: `0→${i}`, changes: compare([], captures[0]!, next).map((c) => c.summary) }).toEqual({ pair: `0→${i}`, changes: [] });
+          expect({ pair: `${i - 1}→${i}`, changes: (await compare(captures.slice(0, -1), prev, next)).map((c) => c.summary) }).toEqual({ pair: `${i - 1}→${i}`, changes: [] });
+          expect({ pair: `0→${i}`, changes: (await compare([], captures[0]!, next)).map((c) => c.summary) }).toEqual({ pair: `0→${i}`, changes: [] });
         }
         captures.push(next);
       }
@@ -212,7 +205,7 @@ describe("switched content is reported with its kind and values", () => {
   test("CTA text", async () => {
     reset();
     state.cta = "Book a demo";
-    const changes = compare([], baseline, await capture("/plain"));
+    const changes = await compare([], baseline, await capture("/plain"));
     expect(changes.filter((c) => c.kind === "cta").map(brief)).toEqual([
       { kind: "cta", summary: "CTA text “Start free trial” → “Book a demo”", before: "Start free trial", after: "Book a demo" },
     ]);
@@ -223,7 +216,7 @@ describe("switched content is reported with its kind and values", () => {
   test("brand colour", async () => {
     reset();
     state.brand = "#dc2626";
-    const changes = compare([], baseline, await capture("/plain"));
+    const changes = await compare([], baseline, await capture("/plain"));
     const palette = changes.filter((c) => c.kind === "palette");
     expect(palette.map((c) => [c.before, c.after])).toContainEqual(["#2563eb", "#dc2626"]);
     expect(palette.find((c) => c.before === "#2563eb")!.summary).toMatch(/^Button colour #2563eb → #dc2626 \(ΔE \d+\.\d, \d+% of buttons\)$/);
@@ -234,7 +227,7 @@ describe("switched content is reported with its kind and values", () => {
   test("removed section", async () => {
     reset();
     state.pricing = false;
-    const changes = compare([], baseline, await capture("/plain"));
+    const changes = await compare([], baseline, await capture("/plain"));
     const layout = changes.filter((c) => c.kind === "layout");
     expect(layout).toHaveLength(1);
     expect(layout[0]!.summary).toMatch(/^Removed: Section “Pricing” \(\d+ px tall at \d+ px\)$/);
@@ -258,7 +251,7 @@ describe("switched content is reported with its kind and values", () => {
   test("headline", async () => {
     reset();
     state.headline = "Deploy in seconds";
-    const changes = compare([], baseline, await capture("/plain"));
+    const changes = await compare([], baseline, await capture("/plain"));
     expect(changes.filter((c) => c.kind === "copy").map(brief)).toEqual([
       { kind: "copy", summary: "Headline “Ship faster with Alpha” → “Deploy in seconds”", before: "Ship faster with Alpha", after: "Deploy in seconds" },
     ]);

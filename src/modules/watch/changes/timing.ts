@@ -4,10 +4,11 @@
 //   centre = median of the past samples, spread = 1.4826 × MAD (median absolute deviation;
 //   the factor makes it comparable to a standard deviation for normal noise, while one odd slow
 //   run cannot inflate it the way it inflates a standard deviation).
-// A new value is a change when |value − median| > max(K × spread, relative floor × median,
+// A value is outside the noise when |value − median| > max(K × spread, relative floor × median,
 // absolute floor), with K = 4. The absolute floors (half a second for paints, a second for load)
 // keep a busy host's hiccups out; a smaller move is not one a visitor would notice. Fewer than
-// MIN_SAMPLES past samples: no estimate of the noise, so no timing change is claimed at all.
+// MIN_SAMPLES past samples: no estimate of the noise, so no timing change is claimed at all. And a
+// change must hold for two runs (see timingChanges()).
 
 import { bytes as fmtBytes, ms } from "../../analysis/format";
 import type { Extraction } from "../../capture/model";
@@ -52,28 +53,42 @@ export function robustSpread(xs: number[]): { median: number; spread: number } {
   return { median: m, spread: MAD_TO_SIGMA * median(xs.map((x) => Math.abs(x - m))) };
 }
 
-/** `history`: this target's earlier samples at this viewport (the `before` capture included), `after`: the new one. */
+/**
+ * `history`: this target's earlier samples at this viewport, oldest first, ending with the `before`
+ * capture (the last 20 or so are plenty); `after`: the new capture.
+ *
+ * A new level has to hold for two runs in a row: `after` and the run before it must both be outside
+ * the band of the runs before them, in the same direction, and the run before those inside it. A
+ * single slow capture (a busy capture host, a network blip) is never reported, and a lasting change
+ * is reported once, on the run that confirms it, not again on every run after.
+ */
 export function timingChanges(history: TimingSample[], after: Extraction): Change[] {
   const out: Change[] = [];
   for (const m of METRICS) {
-    const past = history.map((h) => h[m.key]).filter((x): x is number => typeof x === "number" && Number.isFinite(x));
     const now = after.timing[m.key];
-    if (past.length < MIN_SAMPLES || typeof now !== "number" || !Number.isFinite(now)) continue;
+    const prev = history.at(-1)?.[m.key];
+    if (typeof now !== "number" || !Number.isFinite(now) || typeof prev !== "number" || !Number.isFinite(prev)) continue;
+    const earlier = history.slice(0, -1).map((h) => h[m.key]);
+    const past = earlier.filter((x): x is number => typeof x === "number" && Number.isFinite(x));
+    if (past.length < MIN_SAMPLES) continue;
     const { median: centre, spread } = robustSpread(past);
     const limit = Math.max(K * spread, m.relFloor * centre, m.absFloor);
-    const delta = now - centre;
-    if (Math.abs(delta) <= limit) continue;
+    const side = (v: number) => (v - centre > limit ? 1 : centre - v > limit ? -1 : 0);
+    const direction = side(now);
+    if (direction === 0 || side(prev) !== direction) continue;
+    const beforePrev = earlier.at(-1);
+    if (typeof beforePrev === "number" && Number.isFinite(beforePrev) && side(beforePrev) === direction) continue; // already reported
     const lo = Math.min(...past);
     const hi = Math.max(...past);
     const factor = centre > 0 ? now / centre : Infinity;
-    const worse = delta > 0;
+    const worse = direction > 0;
     const severity: Severity = !worse ? "low" : factor >= 2 ? "high" : factor >= 1.5 ? "medium" : "low";
     const usual = `${m.fmt(lo)}–${m.fmt(hi)} over ${past.length} runs`;
     out.push({
       kind: "timing",
       severity,
       viewport: after.viewport,
-      summary: `${m.label} ${m.fmt(centre)} → ${m.fmt(now)} (${worse ? m.up : m.down}; usual ${usual})`,
+      summary: `${m.label} ${m.fmt(centre)} → ${m.fmt(now)} (${worse ? m.up : m.down} in the last 2 runs; usual ${usual})`,
       before: m.fmt(centre),
       after: m.fmt(now),
       evidence: { usual },
