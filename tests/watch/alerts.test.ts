@@ -124,7 +124,7 @@ describe("webhook alerts", () => {
     const alice = user();
     const c = comparison(alice);
     const s = service();
-    const rule = s.create(alice, c, body({ channel: "webhook", url: hookUrl("/flaky") }));
+    const rule = await s.create(alice, c, body({ channel: "webhook", url: hookUrl("/flaky") }));
     expect(rule).toMatchObject({ channel: "webhook", url: hookUrl("/flaky"), email: null, minSeverity: "low", kinds: [] });
     failuresLeft.set("/flaky", 1);
     expect(await s.dispatch(run(alice, c))).toEqual([{ alertId: rule.id, status: "sent", attempts: 2, lastError: "The webhook answered HTTP 503 Service Unavailable: receiver is down" }]);
@@ -152,7 +152,7 @@ describe("webhook alerts", () => {
     const alice = user();
     const c = comparison(alice);
     const s = service();
-    const rule = s.create(alice, c, body({ channel: "webhook", url: hookUrl("/always-down") }));
+    const rule = await s.create(alice, c, body({ channel: "webhook", url: hookUrl("/always-down") }));
     const [r] = await s.dispatch(run(alice, c));
     expect(r).toEqual({ alertId: rule.id, status: "failed", attempts: 3, lastError: "The webhook answered HTTP 503 Service Unavailable: receiver is down" });
     expect(waits).toEqual([2000, 10000]);
@@ -167,7 +167,7 @@ describe("webhook alerts", () => {
     const alice = user();
     const c = comparison(alice);
     const s = service();
-    s.create(alice, c, body({ channel: "webhook", url: hookUrl("/slack") }));
+    await s.create(alice, c, body({ channel: "webhook", url: hookUrl("/slack") }));
     const sneaky: Change = { ...cta, summary: "Headline “<!channel> & <https://evil.example|click>” → “x”" };
     await s.dispatch(run(alice, c, [{ targetId: "t1", label: "<!here>", url: "https://alpha.example/", changes: [sneaky] }]));
     const text = hooks[0]!.body.text;
@@ -191,12 +191,20 @@ describe("SSRF rules for webhook URLs (as for captures)", () => {
     ]);
   });
 
-  test("a public-looking name that resolves inside is blocked at delivery time, before any connection", async () => {
+  test("a name that resolves inside is refused when the rule is made", async () => {
     const alice = user();
     const c = comparison(alice);
-    const resolve = async (host: string) => (host === "hooks.example.test" ? ["127.0.0.1"] : []);
-    const s = service({ allowPrivate: false, resolve });
-    const rule = s.create(alice, c, body({ channel: "webhook", url: `http://hooks.example.test:${receiver.port}/inside` }));
+    const s = service({ allowPrivate: false, resolve: async () => ["10.0.0.7"] });
+    expect(await httpError(() => s.create(alice, c, body({ channel: "webhook", url: "https://hooks.example.test/x" })))).toEqual([400, "That address points to a private or local network, which is not allowed"]);
+  });
+
+  test("DNS rebinding: a name public when the rule was made and private at delivery is blocked before any connection", async () => {
+    const alice = user();
+    const c = comparison(alice);
+    let answer = ["93.184.216.34"];
+    const s = service({ allowPrivate: false, resolve: async () => answer });
+    const rule = await s.create(alice, c, body({ channel: "webhook", url: `http://hooks.example.test:${receiver.port}/inside` }));
+    answer = ["127.0.0.1"];
     const [r] = await s.dispatch(run(alice, c));
     expect(r).toEqual({ alertId: rule.id, status: "failed", attempts: 3, lastError: "Blocked: That address points to a private or local network, which is not allowed" });
     expect(hooks).toHaveLength(0);
@@ -213,7 +221,7 @@ describe("e-mail alerts", () => {
     const alice = user();
     const c = comparison(alice);
     const s = service();
-    const rule = s.create(alice, c, body({ channel: "email", email: "watcher@example.test", minSeverity: "medium" }));
+    const rule = await s.create(alice, c, body({ channel: "email", email: "watcher@example.test", minSeverity: "medium" }));
     expect(rule).toMatchObject({ channel: "email", email: "watcher@example.test", url: null, minSeverity: "medium" });
     expect(await s.dispatch(run(alice, c))).toEqual([{ alertId: rule.id, status: "sent", attempts: 1, lastError: null }]);
     expect(mails).toHaveLength(1);
@@ -239,8 +247,8 @@ describe("rules", () => {
     const alice = user();
     const c = comparison(alice);
     const s = service();
-    const onlyTiming = s.create(alice, c, body({ channel: "webhook", url: hookUrl("/timing"), kinds: ["timing"] }));
-    const onlyMeta = s.create(alice, c, body({ channel: "webhook", url: hookUrl("/meta"), kinds: ["meta", "meta"] }));
+    const onlyTiming = await s.create(alice, c, body({ channel: "webhook", url: hookUrl("/timing"), kinds: ["timing"] }));
+    const onlyMeta = await s.create(alice, c, body({ channel: "webhook", url: hookUrl("/meta"), kinds: ["meta", "meta"] }));
     expect(onlyMeta.kinds).toEqual(["meta"]);
     const results = await s.dispatch(run(alice, c));
     expect(results.map((r) => [r.alertId, r.status])).toEqual([
@@ -256,7 +264,7 @@ describe("rules", () => {
     const bob = user();
     const c = comparison(alice);
     const s = service();
-    const rule = s.create(alice, c, body({ channel: "webhook", url: hookUrl("/a") }));
+    const rule = await s.create(alice, c, body({ channel: "webhook", url: hookUrl("/a") }));
     expect(await httpError(() => s.create(bob, c, body({ channel: "webhook", url: hookUrl("/b") })))).toEqual([404, "Comparison not found"]);
     expect(await httpError(() => s.list(bob, c))).toEqual([404, "Comparison not found"]);
     expect(await httpError(() => s.deliveries(bob, c))).toEqual([404, "Comparison not found"]);

@@ -5,13 +5,13 @@ import type { Db } from "../../../db/connection";
 import { badRequest, conflict, notFound } from "../../../http/errors";
 import { newId, nowIso } from "../../../lib/ids";
 import type { Mailer } from "../../admin/mailer";
-import type { Resolver } from "../../capture/ssrf";
+import { checkTargetUrl, type Resolver } from "../../capture/ssrf";
 import { filterChanges } from "../changes/detect";
 import { emailMessage, webhookBody, type AlertContext } from "./message";
 import type { AlertBody, AlertView, DeliveryView, TargetChanges } from "./model";
 import { alertsRepository, toAlertView, type AlertRuleRow } from "./repository";
 import { withRetries, type RetryOptions } from "./retry";
-import { DeliveryError, parseWebhookUrl, postWebhook } from "./webhook";
+import { DeliveryError, postWebhook } from "./webhook";
 
 export interface AlertsServiceDeps {
   db: Db;
@@ -64,15 +64,12 @@ export function alertsService(deps: AlertsServiceDeps) {
 
   return {
     repo,
-    create(ownerId: string, comparisonId: string, body: AlertBody): AlertView {
+    /** Checks a webhook URL as a capture URL is checked when added (DNS included): a clear 400 now, not a failed delivery later. */
+    async create(ownerId: string, comparisonId: string, body: AlertBody): Promise<AlertView> {
       owned(ownerId, comparisonId);
       let destination: string;
       if (body.channel === "webhook") {
-        try {
-          destination = parseWebhookUrl(body.url, deps.allowPrivateTargets).href;
-        } catch (err) {
-          throw badRequest((err as Error).message);
-        }
+        destination = (await checkTargetUrl(body.url, { allowPrivate: deps.allowPrivateTargets, resolve: deps.resolve })).href;
       } else {
         if (!deps.mailer) throw badRequest(EMAIL_UNAVAILABLE);
         destination = body.email.trim();

@@ -9,6 +9,8 @@
 //   whichever slide the next capture lands on is known to be part of the rotation;
 // - behaviour: an element whose content, class or style changes again and again after `load`
 //   (the first change is usually lazy content arriving; the second one is the page moving).
+// It also says whether opacity or colour animations were running (colours measured then may be
+// caught mid-fade), and which colours the moving parts paint (every slide's fills and text).
 // Tabs and disclosure widgets hide siblings too but do not change on their own; they are excluded.
 
 import type { Browser, BrowserContext } from "playwright-core";
