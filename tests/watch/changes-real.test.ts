@@ -104,6 +104,20 @@ const strip = document.querySelector(".strip"); let j = 0;
 setInterval(() => { j = (j + 1) % 3; strip.style.transform = "translateX(" + (-100 * j) + "%)"; }, 550);`,
   );
 
+// Things that hide siblings without moving by themselves: tabs, a list whose tail waits behind
+// "Show more", a collapsed mobile menu, a closed disclosure.
+const still = () =>
+  shell(
+    "Still",
+    `.tabs [role=tabpanel][hidden]{display:none}.more li.extra{display:none}.menu{display:none}`,
+    `<div class="hero"><h1>Nothing moves here</h1></div>
+<section><div class="tabs"><div role="tablist"><button role="tab" aria-selected="true">Monthly</button><button role="tab">Yearly</button></div>
+<div role="tabpanel"><p>20 dollars a month</p></div><div role="tabpanel" hidden><p>200 dollars a year</p></div></div>
+<ul class="more"><li>One</li><li>Two</li><li>Three</li><li>Four</li><li>Five</li><li>Six</li><li class="extra">Seven</li><li class="extra">Eight</li></ul>
+<nav class="menu"><a href="/a">A</a><a href="/b">B</a></nav>
+<details><summary>Terms</summary><p>Cancel any time.</p></details></section>`,
+  );
+
 const PHOTO = (() => {
   const png = new PNG({ width: 600, height: 300 });
   for (let y = 0; y < 300; y++) for (let x = 0; x < 600; x++) png.data.set([30 + (x % 200), 80 + (y % 150), 160, 255], (y * 600 + x) * 4);
@@ -120,7 +134,7 @@ beforeAll(async () => {
     port: 0,
     fetch(req) {
       const { pathname } = new URL(req.url);
-      const page = { "/plain": plain, "/animated": animated, "/carousel": carousel }[pathname];
+      const page = { "/plain": plain, "/animated": animated, "/carousel": carousel, "/still": still }[pathname];
       if (page) return new Response(page(), { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
       if (pathname === "/photo.png") return new Response(new Uint8Array(PHOTO), { headers: { "content-type": "image/png" } });
       if (pathname === "/display.ttf" && FONT) return new Response(Bun.file(FONT), { headers: { "content-type": "font/ttf" } });
@@ -191,6 +205,11 @@ describe("unchanged pages report zero changes", () => {
       }
     });
   }
+});
+
+test("the probe does not take tabs, a show-more list, a hidden menu or a closed disclosure for rotations", async () => {
+  const { volatility } = await capture("/still");
+  expect(volatility).toEqual({ texts: [], boxes: [], colors: [], fading: false });
 });
 
 describe("switched content is reported with its kind and values", () => {
