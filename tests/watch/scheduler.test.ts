@@ -5,7 +5,7 @@ import { openDatabase, type Db } from "../../src/db/connection";
 import { migrate } from "../../src/db/migrate";
 import { newId } from "../../src/lib/ids";
 import { HttpError } from "../../src/http/errors";
-import { Scheduler, SKIP_STILL_RUNNING, type Clock, type ScheduleEvent } from "../../src/modules/watch/schedule/scheduler";
+import { DeferRun, Scheduler, SKIP_STILL_RUNNING, type Clock, type ScheduleEvent } from "../../src/modules/watch/schedule/scheduler";
 import { scheduleService } from "../../src/modules/watch/schedule/service";
 
 class FakeClock implements Clock {
@@ -162,6 +162,39 @@ describe("schedules", () => {
     clock.t = Date.parse("2026-03-27T13:00:00Z");
     const [e] = await refusing.tick();
     expect(e).toMatchObject({ type: "skipped", reason: "the run could not start: At least 2 websites are required to run a comparison", nextRunAt: "2026-03-27T14:00:00.000Z" });
+  });
+
+  test("a full capture queue defers the slot (retried a minute later) instead of losing it until tomorrow", async () => {
+    const alice = user();
+    const c = comparison(alice);
+    service.put(alice, c, "0 9 * * *", "UTC");
+    let full = true;
+    const ran: string[] = [];
+    const s = new Scheduler({
+      repo: service.repo,
+      clock,
+      isRunning: () => false,
+      startRun: () => {
+        if (full) throw new DeferRun("The capture queue is full right now. Try again in a few minutes.");
+        ran.push(new Date(clock.now()).toISOString());
+      },
+    });
+    clock.t = Date.parse("2026-03-28T09:00:00Z");
+    expect(await s.tick()).toEqual([
+      {
+        type: "deferred",
+        comparisonId: c,
+        ownerId: alice,
+        slot: "2026-03-28T09:00:00.000Z",
+        at: "2026-03-28T09:00:00.000Z",
+        nextRunAt: "2026-03-28T09:01:00.000Z",
+        reason: "deferred: The capture queue is full right now. Try again in a few minutes.",
+      },
+    ]);
+    full = false;
+    clock.t = Date.parse("2026-03-28T09:01:00Z");
+    expect((await s.tick()).map((e) => [e.type, e.nextRunAt])).toEqual([["started", "2026-03-29T09:00:00.000Z"]]);
+    expect(ran).toEqual(["2026-03-28T09:01:00.000Z"]);
   });
 
   test("after downtime the missed slots make exactly one run at boot", async () => {

@@ -30,7 +30,22 @@ export const systemClock: Clock = {
 
 export type ScheduleEvent =
   | { type: "started"; comparisonId: string; ownerId: string; slot: string; at: string; nextRunAt: string | null; missedSlots: number }
-  | { type: "skipped"; comparisonId: string; ownerId: string; slot: string; at: string; nextRunAt: string | null; reason: string };
+  | { type: "skipped"; comparisonId: string; ownerId: string; slot: string; at: string; nextRunAt: string | null; reason: string }
+  | { type: "deferred"; comparisonId: string; ownerId: string; slot: string; at: string; nextRunAt: string; reason: string };
+
+/**
+ * Thrown by `startRun` when the run cannot start *yet* (the capture queue is full): the slot is
+ * tried again after `retryAfterMs` instead of being skipped until the next one, which may be a
+ * day or a week away.
+ */
+export class DeferRun extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs = 60_000,
+  ) {
+    super(message);
+  }
+}
 
 export interface SchedulerDeps {
   repo: ScheduleRepository;
@@ -146,6 +161,14 @@ export class Scheduler {
       try {
         await this.deps.startRun(row.comparison_id, "schedule");
       } catch (err) {
+        if (err instanceof DeferRun) {
+          // Retry soon, but never later than the schedule's own next slot.
+          const retry = now + Math.max(1_000, err.retryAfterMs);
+          const nextRunAt = nowIso(next === null ? retry : Math.min(retry, Date.parse(next)));
+          const reason = `deferred: ${err.message}`;
+          if (!this.deps.repo.settle({ comparisonId: row.comparison_id, slot, nextRunAt, at: nowIso(this.clock.now()), skipReason: reason })) return null;
+          return { type: "deferred", ...base, nextRunAt, reason };
+        }
         skipReason = `the run could not start: ${err instanceof Error ? err.message : String(err)}`;
       }
     }
