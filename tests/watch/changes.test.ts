@@ -245,6 +245,15 @@ describe("visual", () => {
     expect(at(350, 400)).toEqual([255, 255, 255]); // unchanged white stays white
   });
 
+  test("a change across the seam between two compared bands is one region", () => {
+    const plain = (x: number, y: number): [number, number, number] => (x < 0 || y < 0 ? [0, 0, 0] : [255, 255, 255]);
+    const a = page(300, 1200, plain);
+    const b = page(300, 1200, (x, y) => (y >= 500 && y < 530 && x >= 100 && x < 200 ? [0, 0, 0] : plain(x, y)));
+    const d = visualDiff(a, b);
+    expect(d.regions).toEqual([{ x: 96, y: 496, width: 104, height: 40 }]);
+    expect(d.changedPixels).toBe(100 * 30);
+  });
+
   test("specks (a few stray pixels) are dropped; a masked volatile box is ignored; a longer page counts its new strip", () => {
     const a = page(400, 600, base);
     const specks = page(400, 600, (x, y) => (x === 300 && y === 300 ? [0, 0, 0] : base(x, y)));

@@ -7,6 +7,7 @@ import { inVolatileBox, isVolatileText, type Volatility } from "./volatility";
 
 /** An added and a removed block this alike are one edited block. */
 const EDIT_SIMILARITY = 0.5;
+const MAX_PAIRINGS = 40_000;
 /** Blocks quoted in a grouped summary. */
 const QUOTED = 3;
 
@@ -49,7 +50,10 @@ export function copyChanges(before: Extraction, after: Extraction, v: Volatility
 
   // Pair edits greedily by word overlap, best first.
   const pairs: { i: number; j: number; s: number }[] = [];
-  for (let i = 0; i < removed.length; i++) {
+  // A page rewritten end to end has hundreds of blocks each side: pairing them all costs seconds
+  // and tells nothing a list of what came and went does not.
+  const pairable = removed.length * added.length <= MAX_PAIRINGS;
+  for (let i = 0; pairable && i < removed.length; i++) {
     for (let j = 0; j < added.length; j++) {
       const s = wordSimilarity(removed[i]!, added[j]!);
       if (s >= EDIT_SIMILARITY) pairs.push({ i, j, s });

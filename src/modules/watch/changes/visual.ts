@@ -49,38 +49,63 @@ function clip(b: Box, w: number, h: number): Box | null {
   return x2 > x && y2 > y ? { x, y, width: x2 - x, height: y2 - y } : null;
 }
 
-/** The top `height` rows of `img` at `width` columns, as a fresh buffer. */
-function rows(img: RgbaImage, width: number, height: number): Uint8Array {
+/** Rows [top, top + height) of `img` at `width` columns, as a fresh buffer. */
+function rows(img: RgbaImage, width: number, top: number, height: number): Uint8Array {
   const out = new Uint8Array(width * height * 4);
   const rowBytes = width * 4;
-  for (let y = 0; y < height; y++) out.set(img.data.subarray(y * img.width * 4, y * img.width * 4 + rowBytes), y * rowBytes);
+  for (let y = 0; y < height; y++) {
+    const from = ((top + y) * img.width) * 4;
+    out.set(img.data.subarray(from, from + rowBytes), y * rowBytes);
+  }
   return out;
 }
+
+/**
+ * Rows compared at a time. A 16 000 px page diffed in one go needs three more full-size RGBA
+ * buffers (~90 MB each at 1440 px); in bands it needs a few MB, plus one byte per pixel for the
+ * changed map. Bands overlap by one row so anti-aliasing detection sees its neighbours at the seams.
+ */
+const BAND_ROWS = 512;
 
 export function visualDiff(before: RgbaImage, after: RgbaImage, volatile: Box[] = []): VisualDiff {
   const width = Math.min(before.width, after.width);
   const common = Math.min(before.height, after.height);
   const height = Math.max(before.height, after.height);
-  const a = rows(before, width, common);
-  const b = rows(after, width, common);
-  const masked: Box[] = [];
-  for (const box of volatile) {
-    const c = clip(box, width, common);
-    if (!c) continue;
-    masked.push(c);
-    for (let y = c.y; y < c.y + c.height; y++) b.set(a.subarray((y * width + c.x) * 4, (y * width + c.x + c.width) * 4), (y * width + c.x) * 4);
+  const masked = volatile.map((box) => clip(box, width, common)).filter((c): c is Box => c !== null);
+  /** 1 where the pixel changed (anti-aliasing and masked parts excluded). */
+  const changedMap = new Uint8Array(width * common);
+  for (let top = 0; top < common; top += BAND_ROWS) {
+    const y0 = Math.max(0, top - 1);
+    const y1 = Math.min(common, top + BAND_ROWS + 1);
+    const h = y1 - y0;
+    const a = rows(before, width, y0, h);
+    const b = rows(after, width, y0, h);
+    for (const c of masked) {
+      for (let y = Math.max(c.y, y0); y < Math.min(c.y + c.height, y1); y++) {
+        const i = ((y - y0) * width + c.x) * 4;
+        b.set(a.subarray(i, i + c.width * 4), i);
+      }
+    }
+    const out = new Uint8Array(width * h * 4);
+    pixelmatch(a, b, out, width, h, { threshold: 0.1, includeAA: false, diffMask: true, diffColor: [255, 0, 0], diffColorAlt: [255, 0, 0], aaColor: [0, 0, 255] });
+    for (let y = top; y < Math.min(top + BAND_ROWS, common); y++) {
+      const src = (y - y0) * width * 4;
+      const dst = y * width;
+      for (let x = 0; x < width; x++) {
+        const i = src + x * 4;
+        if (out[i + 3] !== 0 && out[i] === 255 && out[i + 1] === 0 && out[i + 2] === 0) changedMap[dst + x] = 1;
+      }
+    }
   }
-  const mask = new Uint8Array(width * common * 4);
-  pixelmatch(a, b, mask, width, common, { threshold: 0.1, includeAA: false, diffMask: true, diffColor: [255, 0, 0], diffColorAlt: [255, 0, 0], aaColor: [0, 0, 255] });
 
   // Bin changed pixels into cells.
   const cw = Math.ceil(width / CELL);
   const ch = Math.ceil(common / CELL);
   const cells = new Uint16Array(cw * ch);
-  const changed = (i: number) => mask[i + 3] !== 0 && mask[i] === 255 && mask[i + 1] === 0 && mask[i + 2] === 0;
   for (let y = 0; y < common; y++) {
     const cy = (y / CELL) | 0;
-    for (let x = 0; x < width; x++) if (changed((y * width + x) * 4)) cells[cy * cw + ((x / CELL) | 0)]!++;
+    const row = y * width;
+    for (let x = 0; x < width; x++) if (changedMap[row + x]) cells[cy * cw + ((x / CELL) | 0)]!++;
   }
 
   // Connected hot cells (with a MERGE_CELLS gap allowed) form regions.
@@ -138,11 +163,11 @@ export function visualDiff(before: RgbaImage, after: RgbaImage, volatile: Box[] 
     changedShare: changedPixels / (width * height),
     regions: regions.slice(0, MAX_REGIONS),
     masked,
-    heatmap: () => heatmapPng(after, width, height, mask, common, kept.map((r) => r.box), masked),
+    heatmap: () => heatmapPng(after, width, height, changedMap, common, kept.map((r) => r.box), masked),
   };
 }
 
-function heatmapPng(after: RgbaImage, width: number, height: number, mask: Uint8Array, common: number, regions: Box[], masked: Box[]): Uint8Array {
+function heatmapPng(after: RgbaImage, width: number, height: number, changedMap: Uint8Array, common: number, regions: Box[], masked: Box[]): Uint8Array {
   const png = new PNG({ width, height });
   const out = png.data;
   for (let y = 0; y < height; y++) {
@@ -154,7 +179,7 @@ function heatmapPng(after: RgbaImage, width: number, height: number, mask: Uint8
         // Faded luminance of the after page, so the red reads at a glance.
         grey = 255 - (255 - (0.299 * after.data[i]! + 0.587 * after.data[i + 1]! + 0.114 * after.data[i + 2]!)) * 0.25;
       }
-      const hot = y >= common || (mask[o + 3] !== 0 && mask[o] === 255 && mask[o + 1] === 0 && mask[o + 2] === 0);
+      const hot = y >= common || changedMap[y * width + x] === 1;
       out[o] = hot ? 230 : grey;
       out[o + 1] = hot ? 30 : grey;
       out[o + 2] = hot ? 40 : grey;
