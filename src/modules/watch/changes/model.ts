@@ -35,3 +35,35 @@ export const changeSchema = z.object({
 export type Change = z.infer<typeof changeSchema>;
 
 export const severityRank: Record<Severity, number> = { low: 0, medium: 1, high: 2 };
+
+// ---- the contract's change endpoints (routes are wired in the comparisons module) ----
+
+/** GET /api/comparisons/:id/changes?from=<runId>&to=<runId> (default: the last two completed runs). */
+export const changesQuery = z.object({
+  from: z.string().max(100).optional(),
+  to: z.string().max(100).optional(),
+});
+export type ChangesQuery = z.infer<typeof changesQuery>;
+
+export const changesResponse = z.object({
+  from: z.string(),
+  to: z.string(),
+  targets: z.array(
+    z.object({
+      targetId: z.string(),
+      label: z.string(),
+      url: z.string(),
+      changes: z.array(changeSchema),
+    }),
+  ),
+});
+export type ChangesResponse = z.infer<typeof changesResponse>;
+
+/** GET /api/comparisons/:id/changes/visual?targetId=&viewport=&from=&to= → image/png (the heat map). */
+export const visualQuery = z.object({
+  targetId: z.string({ error: "targetId is required" }).min(1, "targetId is required").max(100),
+  viewport: z.enum(["desktop", "mobile"], { error: 'viewport must be "desktop" or "mobile"' }),
+  from: z.string().max(100).optional(),
+  to: z.string().max(100).optional(),
+});
+export type VisualQuery = z.infer<typeof visualQuery>;
