@@ -117,5 +117,5 @@ export async function open(page: Page, url: string, theme: ThemeName): Promise<v
 
 /** Waits until nothing on the page says it is loading (skeletons, aria-busy regions). */
 export async function waitUntilLoaded(page: Page): Promise<void> {
-  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .rt-Skeleton'), null, { timeout: 15_000 });
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .rt-Skeleton'));
 }
