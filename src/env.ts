@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LOG_LEVELS } from "./lib/logger";
 
 const flag = z
   .enum(["0", "1", "true", "false", ""])
@@ -38,6 +39,8 @@ const schema = z.object({
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
   /** The From of alert e-mails, e.g. "Design Intel <alerts@example.com>". */
   ALERT_EMAIL_FROM: z.string().min(3).optional(),
+  /** Lowest level written to stdout (JSON lines); "silent" writes nothing. */
+  LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
 });
 
 export type Env = z.infer<typeof schema>;
