@@ -1,6 +1,7 @@
 // Readiness: can this process do its job right now? Each check is cheap and independent, and a
 // failing one says why in words an operator can act on.
-import { statfsSync } from "node:fs";
+import { existsSync, statfsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import type { Db } from "../../db/connection";
 import type { Migration } from "../../db/migrations";
 import { nowIso } from "../../lib/ids";
@@ -41,8 +42,11 @@ const reason = (e: unknown) => {
   return code && !message.includes(code) ? `${code}: ${message}` : message;
 };
 
+/** Free space where DATA_DIR's files go; a directory not made yet lands on its nearest existing parent. */
 function statfsFree(path: string): number {
-  const s = statfsSync(path);
+  let p = resolve(path);
+  while (!existsSync(p) && dirname(p) !== p) p = dirname(p);
+  const s = statfsSync(p);
   return Number(s.bavail) * Number(s.bsize);
 }
 
