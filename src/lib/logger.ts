@@ -2,9 +2,10 @@
 // number), `time` (ISO), `msg`, and whatever fields the caller chose. Nothing is logged wholesale
 // (no request, header or body objects), so a secret can only reach the log if someone names it.
 //
-// pino writes straight to a file descriptor (no transport, no worker thread), which is what works
-// inside the compiled single executable.
+// pino writes straight to a file descriptor (no transport, no worker thread: see log-stream.ts),
+// which is what works inside the compiled single executable.
 import pino, { type DestinationStream, type Logger } from "pino";
+import { asyncLineStream, syncLineStream, type LineStream } from "./log-stream";
 
 export type { Logger };
 
@@ -14,34 +15,19 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** The old `(msg, err) => void` callbacks that services and the capture pool take. */
 export type LogFn = (msg: string, err?: unknown) => void;
 
-const stdoutDestinations = new Set<pino.DestinationStream & { flushSync(): void }>();
-let exitHookInstalled = false;
+const stdoutStreams = new Set<LineStream>();
 
 /** Lines still buffered for stdout are written before the process ends (process.exit included). */
 export function flushLogsSync(): void {
-  for (const d of stdoutDestinations) {
-    try {
-      d.flushSync();
-    } catch {
-      // stdout is gone or not open yet: there is nowhere left to write.
-    }
-  }
+  for (const s of stdoutStreams) s.flushSync();
 }
 
-function stdoutDestination(sync: boolean) {
-  // Asynchronous writes: a request never waits on stdout (a slow log reader would otherwise slow
-  // every answer); lines that pile up while one write is in flight go out together in the next.
-  const dest = pino.destination({ dest: 1, sync, minLength: 0 });
-  // A closed stdout (EPIPE) must not crash the server through an unhandled 'error' event.
-  dest.on("error", () => {});
-  if (!sync) {
-    stdoutDestinations.add(dest);
-    if (!exitHookInstalled) {
-      exitHookInstalled = true;
-      process.on("exit", flushLogsSync);
-    }
-  }
-  return dest;
+function stdoutStream(sync: boolean): LineStream {
+  if (sync) return syncLineStream(1);
+  const stream = asyncLineStream(1);
+  if (stdoutStreams.size === 0) process.on("exit", flushLogsSync);
+  stdoutStreams.add(stream);
+  return stream;
 }
 
 export interface LoggerOptions {
@@ -61,7 +47,7 @@ export function createLogger(opts: LoggerOptions): Logger {
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    opts.stream ?? stdoutDestination(opts.sync ?? false),
+    opts.stream ?? stdoutStream(opts.sync ?? false),
   );
 }
 
