@@ -140,7 +140,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
           if (token) headers.authorization = `Bearer ${token}`;
           return handle(new Request(origin + apiPath, { headers }));
         },
-      });
+      }, { onError: (e) => log("server rendering failed", e) });
     });
   handle = (request) => app.handle(request);
   return app;
