@@ -28,13 +28,17 @@ export async function serve() {
     throw e;
   }
   const logger = createLogger({ level: env.LOG_LEVEL });
+  // Everything this process writes (database, screenshots, backups, secret) is for its own account only.
+  process.umask(0o077);
   const dataDir = resolve(env.DATA_DIR);
-  const { db, secret, migrationsApplied } = await openStorageWhenAvailable(
+  const { db, secret, migrationsApplied, permissions } = await openStorageWhenAvailable(
     () => openStorage(dataDir, env.JWT_SECRET),
     { port: env.PORT, hostname: env.HOST },
     { log: (m) => logger.warn(m) },
   );
   if (migrationsApplied.length) logger.info({ versions: migrationsApplied }, `migrations applied: ${migrationsApplied.join(", ")}`);
+  if (permissions.fixed) logger.info({ fixed: permissions.fixed }, `made ${permissions.fixed} files and folders under ${dataDir} owner-only`);
+  for (const f of permissions.failed.slice(0, 5)) logger.error({ path: f.path, code: f.code }, `could not make ${f.path} owner-only (${f.code})`);
 
   const log = logFn(logger);
   const pool = new CapturePool({
@@ -75,6 +79,7 @@ export async function serve() {
     sessionOf: services.auth.sessionOf,
     refreshCookie: REFRESH_COOKIE,
     refuse: (u) => (u.role !== "admin" && services.admin.maintenance.isOn() ? MAINTENANCE_MESSAGE : null),
+    hosts: { publicUrl: env.PUBLIC_URL, trustProxy: env.TRUST_PROXY },
   });
 
   const server = Bun.serve({
@@ -92,6 +97,13 @@ export async function serve() {
     },
   });
   logger.info({ port: server.port, dataDir, env: env.NODE_ENV }, `Design Intel listening on http://localhost:${server.port} (data: ${dataDir}, ${env.NODE_ENV})`);
+  const setupToken = services.auth.pendingSetupToken();
+  if (setupToken) {
+    // The one deliberate secret in the log, and only until the first account exists: it decides
+    // who becomes the admin, and the operator reading this log is meant to be that person.
+    const base = env.PUBLIC_URL ?? `http://localhost:${server.port}`;
+    logger.info(`No account yet. Create the first (admin) account at: ${base}/signup?setup=${setupToken}`);
+  }
   // An agent system that was on before the restart comes back on.
   void services.system.resume();
   // Host metrics to admins' sockets every few seconds, and the alert-threshold checks.
