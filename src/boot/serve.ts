@@ -7,7 +7,7 @@ import { closeDatabase } from "../db/connection";
 import { EnvError, loadEnv } from "../env";
 import { TRANSPORT_BODY_LIMIT } from "../http/base";
 import { findChromium } from "../lib/chromium";
-import { createLogger, flushLogsSync, logFn } from "../lib/logger";
+import { bufferLogs, createLogger, flushLogsSync, logFn } from "../lib/logger";
 import { createAnalyser, createFindingsEngine, llmConfigFromEnv } from "../modules/analysis";
 import { CapturePool } from "../modules/capture/pool";
 import { liveSockets } from "../live/ws";
@@ -104,6 +104,7 @@ export async function serve() {
     const base = env.PUBLIC_URL ?? `http://localhost:${server.port}`;
     logger.info(`No account yet. Create the first (admin) account at: ${base}/signup?setup=${setupToken}`);
   }
+  bufferLogs();
   // An agent system that was on before the restart comes back on.
   void services.system.resume();
   // Host metrics to admins' sockets every few seconds, and the alert-threshold checks.

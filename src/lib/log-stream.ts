@@ -23,9 +23,18 @@ export interface LineStream {
   flushSync(): void;
 }
 
+export interface BufferedLineStream extends LineStream {
+  /**
+   * From now on lines are batched and written asynchronously. Until then each line is written
+   * before write() returns, so what boot logs is on stdout before the server answers anything.
+   */
+  buffer(): void;
+}
+
 const codeOf = (e: unknown) => (e && typeof e === "object" && "code" in e ? (e as { code: unknown }).code : undefined);
 
-export function asyncLineStream(fd: number): LineStream {
+export function asyncLineStream(fd: number): BufferedLineStream {
+  let buffered = false;
   let pending: string[] = [];
   let pendingBytes = 0;
   let writing = false;
@@ -69,8 +78,23 @@ export function asyncLineStream(fd: number): LineStream {
   }
 
   return {
+    buffer() {
+      buffered = true;
+    },
     write(line) {
       if (broken) return;
+      if (!buffered && !writing && pending.length === 0) {
+        try {
+          writeSync(fd, line);
+          return;
+        } catch (e) {
+          // A full non-blocking pipe: queue it like any buffered line. Anything else: stdout is gone.
+          if (codeOf(e) !== "EAGAIN") {
+            broken = true;
+            return;
+          }
+        }
+      }
       if (pendingBytes > MAX_PENDING_BYTES) {
         dropped++;
         return;

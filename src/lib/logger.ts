@@ -5,7 +5,7 @@
 // pino writes straight to a file descriptor (no transport, no worker thread: see log-stream.ts),
 // which is what works inside the compiled single executable.
 import pino, { type DestinationStream, type Logger } from "pino";
-import { asyncLineStream, syncLineStream, type LineStream } from "./log-stream";
+import { asyncLineStream, syncLineStream, type BufferedLineStream } from "./log-stream";
 
 export type { Logger };
 
@@ -15,14 +15,23 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** The old `(msg, err) => void` callbacks that services and the capture pool take. */
 export type LogFn = (msg: string, err?: unknown) => void;
 
-const stdoutStreams = new Set<LineStream>();
+const stdoutStreams = new Set<BufferedLineStream>();
 
 /** Lines still buffered for stdout are written before the process ends (process.exit included). */
 export function flushLogsSync(): void {
   for (const s of stdoutStreams) s.flushSync();
 }
 
-function stdoutStream(sync: boolean): LineStream {
+/**
+ * Switches stdout logging to batched asynchronous writes, once the server is up: boot's lines are
+ * written as they happen (an operator or a test reading them sees them before the first answer),
+ * and from then on no request waits on stdout.
+ */
+export function bufferLogs(): void {
+  for (const s of stdoutStreams) s.buffer();
+}
+
+function stdoutStream(sync: boolean) {
   if (sync) return syncLineStream(1);
   const stream = asyncLineStream(1);
   if (stdoutStreams.size === 0) process.on("exit", flushLogsSync);
