@@ -26,6 +26,20 @@ export function solidPng(width: number, height: number, rgb: [number, number, nu
   return new Uint8Array(PNG.sync.write(png));
 }
 
+/** Deterministic RGB noise: an image as detailed as a photo (Chromium ignores near-flat images as LCP candidates). */
+export function noisyPng(width: number, height: number, seed = 1): Uint8Array {
+  const png = new PNG({ width, height });
+  let a = seed >>> 0;
+  const rand = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  for (let i = 0; i < png.data.length; i += 4) png.data.set([rand() * 256, rand() * 256, rand() * 256, 255], i);
+  return new Uint8Array(PNG.sync.write(png));
+}
+
 export const html = (body: string, head = "") =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fixture</title>${head}</head><body>${body}</body></html>`;
 

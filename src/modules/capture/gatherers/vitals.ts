@@ -76,6 +76,18 @@ export async function readVitals(args: { paintWaitMs: number }): Promise<Vitals>
   const painted = () => performance.getEntriesByType("paint").some((p) => p.name === "first-contentful-paint");
   const until = performance.now() + args.paintWaitMs;
   while (!painted() && performance.now() < until) await nextFrame(50);
+  // An image paints, and becomes the LCP candidate, only once decoded: often a frame or more after
+  // `load`. Let the ones in view decode, then give the paint a frame to land and one to be reported.
+  const inView = Array.from(document.images).filter((img) => {
+    if (!img.complete || img.naturalWidth === 0) return false;
+    const r = img.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && r.top < innerHeight && r.bottom > 0 && r.left < innerWidth && r.right > 0;
+  });
+  if (inView.length) {
+    const decoded = Promise.all(inView.map((img) => img.decode().catch(() => {})));
+    await Promise.race([decoded, new Promise((r) => setTimeout(r, args.paintWaitMs))]);
+    await nextFrame(50);
+  }
   // web-vitals hears of entries from performance observers, a task after they are queued, and CLS
   // starts only once FCP is reported. At least one frame also lets a paint that is due land.
   const layoutShifts = PerformanceObserver.supportedEntryTypes.includes("layout-shift");
