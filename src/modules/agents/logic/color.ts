@@ -28,8 +28,8 @@ export function hexOf([r, g, b]: [number, number, number]): string {
 
 /** Hue in degrees (0 for greys), saturation and lightness 0..1. */
 export function hsl(hex: string): { h: number; s: number; l: number } {
-  const c = toHsl(parseHex(hex) ?? "#000000");
-  return { h: c.h ?? 0, s: c.s, l: c.l };
+  const c = toHsl(parseHex(hex));
+  return c ? { h: c.h ?? 0, s: c.s, l: c.l } : { h: 0, s: 0, l: 0 };
 }
 
 /** WCAG relative luminance (NaN for what is not a hex colour). */

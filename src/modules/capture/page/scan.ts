@@ -59,30 +59,7 @@ export function createScan(args: ScanArgs): Scan {
   const color = createColorReader();
   const style = (el: Element) => getComputedStyle(el);
 
-  const rootCanvas = (): Paint => {
-    const html = color(style(document.documentElement).backgroundColor);
-    if (html.alpha > 0) return over(html, WHITE);
-    return over(document.body ? color(style(document.body).backgroundColor) : CLEAR, WHITE);
-  };
-  const canvas = rootCanvas();
-  const backgrounds = new Map<Element, Background>();
-  const background = (el: Element | null): Background => {
-    if (!el || el === document.documentElement) return { color: canvas, known: true };
-    const cached = backgrounds.get(el);
-    if (cached) return cached;
-    const s = style(el);
-    const own = color(s.backgroundColor);
-    const hasImage = s.backgroundImage !== "none";
-    let result: Background;
-    if (own.alpha >= 0.999 && !hasImage) result = { color: own, known: true };
-    else {
-      const below = background(el.parentElement);
-      result = { color: own.alpha > 0 ? over(own, below.color) : below.color, known: below.known && !hasImage };
-    }
-    backgrounds.set(el, result);
-    return result;
-  };
-
+  const { canvas, background } = backgroundReader(style, color);
   const scan: Scan = {
     maxY,
     vw,
@@ -120,4 +97,32 @@ export function createScan(args: ScanArgs): Scan {
     controls: once(() => Array.from(document.querySelectorAll(CONTROL_SELECTOR)).filter(scan.rendered)),
   };
   return scan;
+}
+
+/**
+ * The canvas colour (the root's background, or the body's when the root has none, over white) and
+ * a memoised reader of what shows behind an element: its own background composited over its
+ * ancestors', down to the canvas. An image or gradient on the way makes the result unknown.
+ */
+function backgroundReader(style: (el: Element) => CSSStyleDeclaration, color: (css: string) => Paint) {
+  const html = color(style(document.documentElement).backgroundColor);
+  const canvas = html.alpha > 0 ? over(html, WHITE) : over(document.body ? color(style(document.body).backgroundColor) : CLEAR, WHITE);
+  const backgrounds = new Map<Element, Background>();
+  const background = (el: Element | null): Background => {
+    if (!el || el === document.documentElement) return { color: canvas, known: true };
+    const cached = backgrounds.get(el);
+    if (cached) return cached;
+    const s = style(el);
+    const own = color(s.backgroundColor);
+    const hasImage = s.backgroundImage !== "none";
+    let result: Background;
+    if (own.alpha >= 0.999 && !hasImage) result = { color: own, known: true };
+    else {
+      const below = background(el.parentElement);
+      result = { color: own.alpha > 0 ? over(own, below.color) : below.color, known: below.known && !hasImage };
+    }
+    backgrounds.set(el, result);
+    return result;
+  };
+  return { canvas, background };
 }
