@@ -10,7 +10,9 @@ import { PAGE_GLOBAL } from "./page/global";
 export type { DomMeasurement, ResourceTotals, Vitals } from "./page/types";
 
 export async function installPageScript(context: BrowserContext): Promise<void> {
-  await context.addInitScript({ content: await pageBundle() });
+  // Init scripts run in every frame; only the top document is measured, so frames (ads, embeds)
+  // don't even parse it.
+  await context.addInitScript({ content: `if (window === window.top) {\n${await pageBundle()}\n}` });
 }
 
 type Call<K extends keyof PageApi> = { installed: true; value: Awaited<ReturnType<PageApi[K]>> } | { installed: false };

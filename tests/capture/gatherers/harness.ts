@@ -8,7 +8,7 @@ import type { DOM_GATHERERS, DomGathererName } from "../../../src/modules/captur
 import { callPage, installPageScript } from "../../../src/modules/capture/page-script";
 import { launchBrowser } from "../../support/browser";
 
-export type Route = string | { body: string | Uint8Array; type?: string; delayMs?: number };
+export type Route = string | { body: string | Uint8Array<ArrayBuffer>; type?: string; delayMs?: number };
 
 export interface Harness {
   browser: Browser;
@@ -19,15 +19,8 @@ export interface Harness {
   shared(path: string, viewport?: Viewport): Promise<Page>;
 }
 
-/** A solid-colour PNG, for images whose pixels and size a test knows. */
-export function solidPng(width: number, height: number, rgb: [number, number, number]): Uint8Array {
-  const png = new PNG({ width, height });
-  for (let i = 0; i < png.data.length; i += 4) png.data.set([...rgb, 255], i);
-  return new Uint8Array(PNG.sync.write(png));
-}
-
 /** Deterministic RGB noise: an image as detailed as a photo (Chromium ignores near-flat images as LCP candidates). */
-export function noisyPng(width: number, height: number, seed = 1): Uint8Array {
+export function noisyPng(width: number, height: number, seed = 1): Uint8Array<ArrayBuffer> {
   const png = new PNG({ width, height });
   let a = seed >>> 0;
   const rand = () => {
