@@ -13,6 +13,8 @@ export type Route = string | { body: string | Uint8Array<ArrayBuffer>; type?: st
 export interface Harness {
   browser: Browser;
   url(path: string): string;
+  /** Requests that reached a path so far. */
+  hits(path: string): number;
   /** Opens a page with the page script installed, once `load` has fired. */
   open(path: string, viewport?: Viewport): Promise<Page>;
   /** open(), once per path and viewport: for tests that only read the page. */
@@ -40,12 +42,14 @@ export const html = (body: string, head = "") =>
 export function useHarness(routes: Record<string, Route>): Harness {
   let server: ReturnType<typeof Bun.serve> | undefined;
   let browser: Browser | undefined;
+  const hits = new Map<string, number>();
   beforeAll(async () => {
     server = Bun.serve({
       hostname: "127.0.0.1",
       port: 0,
       async fetch(req) {
         const url = new URL(req.url);
+        hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
         const route = routes[url.pathname];
         if (route === undefined) return new Response("not found", { status: 404 });
         const r = typeof route === "string" ? { body: route, type: "text/html; charset=utf-8" } : route;
@@ -66,6 +70,7 @@ export function useHarness(routes: Record<string, Route>): Harness {
       return browser!;
     },
     url: (path) => `http://127.0.0.1:${server!.port}${path}`,
+    hits: (path) => hits.get(path) ?? 0,
     async open(path, viewport = "desktop") {
       const v = VIEWPORTS[viewport];
       const context = await browser!.newContext({ viewport: { width: v.width, height: v.height }, deviceScaleFactor: 1, isMobile: v.mobile, hasTouch: v.mobile });

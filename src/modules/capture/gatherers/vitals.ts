@@ -13,7 +13,16 @@ import { onFCP } from "web-vitals/onFCP.js";
 import { onTTFB } from "web-vitals/onTTFB.js";
 import type { Vitals } from "../page/types";
 
-const latest: { ttfb?: number; fcp?: number; lcp?: number; lcpElement?: string | null; cls?: number } = {};
+const latest: {
+  ttfb?: number;
+  fcp?: number;
+  lcp?: number;
+  lcpElement?: string | null;
+  /** The reported LCP entry's size (px²) and element, to tell whether an image's paint is still to come. */
+  lcpSize?: number;
+  lcpNode?: Element | null;
+  cls?: number;
+} = {};
 let watching = false;
 
 export function watchVitals(): void {
@@ -27,6 +36,8 @@ export function watchVitals(): void {
     (m) => {
       latest.lcp = m.value;
       latest.lcpElement = m.attribution.target ?? null;
+      latest.lcpSize = m.attribution.lcpEntry?.size ?? 0;
+      latest.lcpNode = m.attribution.lcpEntry?.element ?? null;
     },
     { ...opts, generateTarget: describeElement },
   );
@@ -66,28 +77,20 @@ const ms = (v: number | undefined | null) => (typeof v === "number" && Number.is
 
 /** How long we wait, at most, for web-vitals to hear of paints the timeline already has. */
 const REPORT_WAIT_MS = 250;
+/** Chromium does not count images drawn at fewer bits per pixel than this (placeholders) as LCP. */
+const MIN_LCP_BPP = 0.05;
 
 /**
  * The vitals so far. Waits first for the first contentful paint (a fast page fires `load` before it
  * has painted), at most `paintWaitMs`; a page that paints nothing contentful reports no FCP/LCP.
+ * Then for loaded images in view to paint and be reported, at most `paintWaitMs` more.
  */
 export async function readVitals(args: { paintWaitMs: number }): Promise<Vitals> {
   watchVitals(); // installed late (see page-script.ts): web-vitals reads the buffered entries
   const painted = () => performance.getEntriesByType("paint").some((p) => p.name === "first-contentful-paint");
   const until = performance.now() + args.paintWaitMs;
   while (!painted() && performance.now() < until) await nextFrame(50);
-  // An image paints, and becomes the LCP candidate, only once decoded: often a frame or more after
-  // `load`. Let the ones in view decode, then give the paint a frame to land and one to be reported.
-  const inView = Array.from(document.images).filter((img) => {
-    if (!img.complete || img.naturalWidth === 0) return false;
-    const r = img.getBoundingClientRect();
-    return r.width > 0 && r.height > 0 && r.top < innerHeight && r.bottom > 0 && r.left < innerWidth && r.right > 0;
-  });
-  if (inView.length) {
-    const decoded = Promise.all(inView.map((img) => img.decode().catch(() => {})));
-    await Promise.race([decoded, new Promise((r) => setTimeout(r, args.paintWaitMs))]);
-    await nextFrame(50);
-  }
+  await awaitImagePaints(args.paintWaitMs);
   // web-vitals hears of entries from performance observers, a task after they are queued, and CLS
   // starts only once FCP is reported. At least one frame also lets a paint that is due land.
   const layoutShifts = PerformanceObserver.supportedEntryTypes.includes("layout-shift");
@@ -109,4 +112,37 @@ export async function readVitals(args: { paintWaitMs: number }): Promise<Vitals>
     domContentLoadedMs: nav ? ms(nav.domContentLoadedEventEnd - nav.startTime) : null,
     loadMs: nav ? ms(nav.loadEventEnd - nav.startTime) : null,
   };
+}
+
+/**
+ * A loaded image paints only once decoded, often frames after `load`, and its LCP entry arrives
+ * when that frame has been presented, later still on a busy machine. Waits (at most `maxMs`) until
+ * no loaded image in view would be a larger paint than the LCP reported so far.
+ */
+async function awaitImagePaints(maxMs: number): Promise<void> {
+  const images = Array.from(document.images).filter((img) => img.complete && img.naturalWidth > 0 && lcpArea(img) > 0 && detailed(img));
+  if (!images.length) return;
+  const deadline = performance.now() + maxMs;
+  const decoded = Promise.all(images.map((img) => img.decode().catch(() => {})));
+  await Promise.race([decoded, new Promise((r) => setTimeout(r, maxMs))]);
+  const pending = () => images.some((img) => latest.lcpNode !== img && lcpArea(img) > (latest.lcpSize ?? 0) * 1.05);
+  while (pending() && performance.now() < deadline) await nextFrame(50);
+}
+
+/** The size an image's paint counts for in LCP: its part in the viewport, scaled down when upscaled. */
+function lcpArea(img: HTMLImageElement): number {
+  const r = img.getBoundingClientRect();
+  const shown = r.width * r.height;
+  if (shown <= 0 || !img.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return 0;
+  const w = Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0));
+  const h = Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));
+  return w * h * Math.min(1, (img.naturalWidth * img.naturalHeight) / shown);
+}
+
+/** False for an image too plain to count as LCP; true when its size is unknown (cross-origin, data:). */
+function detailed(img: HTMLImageElement): boolean {
+  const entry = performance.getEntriesByName(img.currentSrc, "resource")[0] as PerformanceResourceTiming | undefined;
+  const bytes = entry?.encodedBodySize ?? 0;
+  const r = img.getBoundingClientRect();
+  return bytes === 0 || (bytes * 8) / (r.width * r.height) >= MIN_LCP_BPP;
 }
