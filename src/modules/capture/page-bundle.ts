@@ -1,4 +1,4 @@
-// The page script's text. From source it is built on first use, once per process (about 100 ms),
+// The page script's text. From source it is built on first use, once per process (under 100 ms idle),
 // so an edit to a gatherer is live at the next run without a build step. scripts/build-binary.ts
 // replaces this module with one that returns the text built at build time: the executable carries
 // no sources to build from.
