@@ -7,6 +7,7 @@ import { chromium, type Browser } from "playwright-core";
 import { CHROMIUM_ARGS } from "../lib/chromium";
 import { workerLogger } from "../lib/logger";
 import { capturePage, CaptureError } from "../modules/capture/capture";
+import { pageBundle } from "../modules/capture/page-bundle";
 import type { CaptureEvent, CaptureJob, CaptureRequest } from "./protocol";
 
 declare const self: Worker;
@@ -117,6 +118,9 @@ self.onmessage = (event: MessageEvent<CaptureRequest>) => {
       chromiumPath = message.chromiumPath;
       // Warm up now so the first job doesn't pay for the launch; a failure is reported on that job.
       ensureBrowser().catch((err: unknown) => post({ type: "fatal", reason: err instanceof Error ? err.message : String(err) }));
+      // From source the page script is built on first use: build it while the browser launches (a
+      // failure is tried again, and reported, by the first job).
+      pageBundle().catch(() => {});
       break;
     case "capture":
       // One page at a time per browser: the pool decides how many workers run side by side.
