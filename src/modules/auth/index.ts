@@ -117,7 +117,8 @@ export function authRoutes(auth: AuthService, limits: AuthLimits) {
       },
       {
         response: { 200: responds(okAnswer), ...errors(500, 503) },
-        detail: { summary: "End the session and clear its cookie", security: cookieSecurity },
+        // Without a cookie there is nothing to end, and the answer is the same: the cookie is optional.
+        detail: { summary: "End the session and clear its cookie", security: [...cookieSecurity, {}] },
       },
     )
     .get("/me", ({ user }) => ({ user }), {
