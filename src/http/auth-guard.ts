@@ -14,8 +14,6 @@ export function bearerToken(header: string | null | undefined): string | undefin
 /** OpenAPI security of a guarded route: a session's access token or an API key, both as a bearer. */
 export const BEARER_SECURITY: Record<string, string[]>[] = [{ accessToken: [] }, { apiKey: [] }];
 
-const resolved = new WeakMap<Request, PublicUser>();
-
 /**
  * `{ auth: 'user' }` or `{ auth: 'admin' }` on a route resolves `user` or answers 401/403.
  * The check runs at transform, before Elysia validates params/query/body: a caller who may not
@@ -26,15 +24,16 @@ export function authGuard(resolve: BearerResolver) {
   return new Elysia({ name: "auth-guard" }).macro({
     auth: (level: "user" | "admin") => ({
       detail: { security: BEARER_SECURITY },
-      async transform({ request }) {
-        const token = bearerToken(request.headers.get("authorization"));
+      async transform(context) {
+        const token = bearerToken(context.request.headers.get("authorization"));
         const user = token ? await resolve(token) : null;
         if (!user) throw unauthorized();
         if (level === "admin" && user.role !== "admin") throw forbidden();
-        resolved.set(request, user);
+        // Handed to resolve on the request's own context (a WeakMap costs the collector per request).
+        (context as { authUser?: PublicUser }).authUser = user;
       },
-      resolve({ request }) {
-        return { user: resolved.get(request)! };
+      resolve(context) {
+        return { user: (context as { authUser?: PublicUser }).authUser! };
       },
     }),
   });

@@ -49,7 +49,7 @@ describe("OpenAPI document", () => {
   test("is served as OpenAPI 3.1 and validates with a maintained validator", async () => {
     expect(doc.openapi).toStartWith("3.1");
     const validator = new Validator();
-    const result = await validator.validate(structuredClone(doc) as object);
+    const result = await validator.validate(structuredClone(doc) as Record<string, unknown>);
     if (!result.valid) console.error(JSON.stringify(result.errors, null, 2).slice(0, 4000));
     expect(result.valid).toBe(true);
     expect(validator.version).toBe("3.1");
