@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import { clientIpPlugin } from "../../http/client-ip";
 import { z } from "zod";
+import { clientIpPlugin, isHttps } from "../../http/client-ip";
 import { authGuard } from "../../http/auth-guard";
 import { errors, okAnswer, responds } from "../../http/contract";
 import { readCookie, serializeCookie } from "../../http/cookies";
@@ -9,6 +9,7 @@ import type { RateLimiter } from "../../http/rate-limit";
 import { authAnswer, loginBody, publicUser, signupBody } from "./model";
 import type { AuthService, Session } from "./service";
 import { REFRESH_TOKEN_TTL_SECONDS } from "./tokens";
+import { DEVICE_COOKIE, DEVICE_COOKIE_PATH, DEVICE_COOKIE_TTL_SECONDS } from "./device-cookie";
 
 export const REFRESH_COOKIE = "di_refresh";
 
@@ -17,8 +18,7 @@ export interface AuthLimits {
   perAccount: RateLimiter;
 }
 
-export const isHttps = (request: Request) =>
-  new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
+export { isHttps } from "../../http/client-ip";
 
 /** Refresh rides on a cookie, so it must come from our own pages: browsers tell us via Sec-Fetch-Site and Origin. */
 function assertSameOrigin(request: Request) {
@@ -37,12 +37,13 @@ function assertSameOrigin(request: Request) {
   }
 }
 
+const deviceCookieHeader = (request: Request, value: string) =>
+  serializeCookie(DEVICE_COOKIE, value, { maxAgeSeconds: DEVICE_COOKIE_TTL_SECONDS, secure: isHttps(request), path: DEVICE_COOKIE_PATH });
+
 export function authRoutes(auth: AuthService, limits: AuthLimits) {
-  const withCookie = (set: { headers: Record<string, string | number> }, request: Request, s: Session) => {
-    set.headers["set-cookie"] = serializeCookie(REFRESH_COOKIE, s.refreshToken, {
-      maxAgeSeconds: REFRESH_TOKEN_TTL_SECONDS,
-      secure: isHttps(request),
-    });
+  const withCookie = (set: { headers: Record<string, string | number | string[]> }, request: Request, s: Session) => {
+    const refresh = serializeCookie(REFRESH_COOKIE, s.refreshToken, { maxAgeSeconds: REFRESH_TOKEN_TTL_SECONDS, secure: isHttps(request) });
+    set.headers["set-cookie"] = s.deviceCookie ? [refresh, deviceCookieHeader(request, s.deviceCookie)] : refresh;
     set.headers["cache-control"] = "no-store";
     return s.answer;
   };
@@ -68,22 +69,22 @@ export function authRoutes(auth: AuthService, limits: AuthLimits) {
         // Counted before the body is checked: malformed attempts spend the budget too.
         transform: ({ ip }) => limits.perIp.hit(`signup:${ip}`),
         body: signupBody,
-        response: { 201: session, ...errors(400, 409, 413, 429, 500, 503) },
+        response: { 201: session, ...errors(400, 403, 409, 413, 429, 500, 503) },
         detail: { summary: "Create an account; sets the refresh cookie" },
       },
     )
     .post(
       "/login",
       async ({ body, ip, request, set }) => {
-        limits.perAccount.hit(`login:${body.email.toLowerCase()}`);
-        const session = await auth.login(body, { ip, userAgent: request.headers.get("user-agent") ?? undefined });
+        // Throttled inside login, per device cookie or per address and account (device-cookie-throttle.ts).
+        const device = readCookie(request.headers.get("cookie"), DEVICE_COOKIE);
+        const session = await auth.login(body, { ip, userAgent: request.headers.get("user-agent") ?? undefined }, device);
         return withCookie(set, request, session);
       },
       {
-        transform: ({ ip }) => limits.perIp.hit(`login:${ip}`),
         body: loginBody,
         response: { 200: session, ...errors(400, 401, 403, 413, 429, 500, 503) },
-        detail: { summary: "Sign in; sets the refresh cookie" },
+        detail: { summary: "Sign in; sets the refresh cookie (and a device cookie that keeps this browser's sign-in limit its own)" },
       },
     )
     .post(
