@@ -10,7 +10,7 @@ import { CreateComparisonForm } from "../features/comparisons/components/create-
 import { NoComparisonSelected } from "../features/comparisons/components/no-comparison-selected";
 import { useComparisonLive } from "../features/comparisons/store";
 import type { ComparisonDetailData } from "../features/comparisons/use-comparison-detail";
-import { loadJson } from "../lib/loader-context";
+import { load } from "../lib/loader-context";
 
 interface ComparisonPageData {
   /** null when it could not be read yet; the page then shows the skeleton and fetches it. */
@@ -22,11 +22,11 @@ export const handle = { title: "Comparisons" };
 
 export async function loader({ context, request }: LoaderFunctionArgs): Promise<ComparisonPageData> {
   const id = new URL(request.url).searchParams.get("id");
-  const path = id ? `/api/comparisons/${encodeURIComponent(id)}` : null;
+  const one = id ? { id: encodeURIComponent(id) } : null;
   const [comparisons, comparison, targets] = await Promise.all([
-    loadJson<ComparisonDto[]>(context, "/api/comparisons"),
-    path ? loadJson<ComparisonDto>(context, path) : null,
-    path ? loadJson<TargetDto[]>(context, `${path}/targets`) : null,
+    load(context, (api) => api.comparisons.get()) as unknown as Promise<ComparisonDto[] | null>, // TEMP: see listComparisons
+    one ? load(context, (api) => api.comparisons(one).get()) : null,
+    one ? load(context, (api) => api.comparisons(one).targets.get()) : null,
   ]);
   return { comparisons, selected: comparison && targets ? { comparison, targets } : null };
 }

@@ -6,7 +6,7 @@ import type { AgentDto, ExperimentDto } from "../../src/modules/agents/model";
 import { AgentStrip } from "../features/agents/agent-strip";
 import { ExperimentCard } from "../features/agents/tests/experiment-card";
 import { useLiveRevalidate } from "../features/agents/use-live-revalidate";
-import { loadJson } from "../lib/loader-context";
+import { load } from "../lib/loader-context";
 
 export const handle = { title: "A/B Testing" };
 
@@ -18,9 +18,9 @@ interface TestsData {
 
 export async function loader({ context }: LoaderFunctionArgs): Promise<TestsData> {
   const [active, completed, agents] = await Promise.all([
-    loadJson<ExperimentDto[]>(context, "/api/tests?status=active").catch(() => null),
-    loadJson<ExperimentDto[]>(context, "/api/tests?status=completed&limit=50").catch(() => null),
-    loadJson<AgentDto[]>(context, "/api/agents").catch(() => null),
+    load(context, (api) => api.tests.get({ query: { status: "active" } })).catch(() => null),
+    load(context, (api) => api.tests.get({ query: { status: "completed", limit: 50 } })).catch(() => null),
+    load(context, (api) => api.agents.get()).catch(() => null),
   ]);
   return { active, completed, agents };
 }
