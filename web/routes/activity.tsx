@@ -2,7 +2,7 @@ import "../features/agents/agents.css";
 import { Badge, Button, Flex, Heading, Select, Table, Text } from "@radix-ui/themes";
 import { useEffect, useState } from "react";
 import { useLoaderData, useSearchParams, type LoaderFunctionArgs } from "react-router";
-import type { ActivityEntryDto, ActivityStatus, ActivityType } from "../../src/modules/activity/model";
+import type { ActivityEntryDto, ActivityStatus, ActivityType } from "#server/modules/activity/model";
 import { RelativeTime } from "../components/ui/relative-time";
 import { toast } from "../components/ui/toast";
 import { useLiveRevalidate } from "../features/agents/use-live-revalidate";

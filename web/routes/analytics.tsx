@@ -1,7 +1,7 @@
 import "../features/agents/agents.css";
 import { Card, Flex, Heading, SegmentedControl, Text } from "@radix-ui/themes";
 import { useLoaderData, useSearchParams, type LoaderFunctionArgs } from "react-router";
-import type { AnalyticsDto, MetricsDto } from "../../src/modules/agents/model";
+import type { AnalyticsDto, MetricsDto } from "#server/modules/agents/model";
 import { BarChart, Legend, LineChart, type Row, type Series } from "../features/agents/analytics/charts";
 import { useLiveRevalidate } from "../features/agents/use-live-revalidate";
 import { count, percentOrDash } from "../lib/format";

@@ -8,8 +8,8 @@ import {
   useRevalidator,
   useSearchParams,
 } from "react-router";
-import type { Viewport } from "../../src/modules/capture/model";
-import type { ComparisonDto, DiffDto, FindingDto, SnapshotDto, TargetDto } from "../../src/modules/comparisons/model";
+import type { Viewport } from "#server/modules/capture/model";
+import type { ComparisonDto, DiffDto, FindingDto, SnapshotDto, TargetDto } from "#server/modules/comparisons/model";
 import { refreshSession } from "../features/auth/session";
 import { useAuth } from "../features/auth/store";
 import type { BearerSource } from "../features/comparisons/api";

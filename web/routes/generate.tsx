@@ -3,7 +3,7 @@ import { InfoCircledIcon } from "@radix-ui/react-icons";
 import { Callout, Flex, Heading, Text } from "@radix-ui/themes";
 import { useState } from "react";
 import { useLoaderData, type LoaderFunctionArgs } from "react-router";
-import type { AgentDto, ComponentDto } from "../../src/modules/agents/model";
+import type { AgentDto, ComponentDto } from "#server/modules/agents/model";
 import { AgentStrip } from "../features/agents/agent-strip";
 import { ComponentList } from "../features/agents/components/component-list";
 import { ComponentViewer } from "../features/agents/components/component-viewer";

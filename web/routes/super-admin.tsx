@@ -1,9 +1,9 @@
 import { Box, Flex, Grid, Tabs } from "@radix-ui/themes";
 import { useState } from "react";
 import { type LoaderFunctionArgs, useLoaderData } from "react-router";
-import type { ActivityEntryDto } from "../../src/modules/activity/model";
-import type { AlertSettingsAnswer, DatabaseStats, MaintenanceState, SecurityReport, SystemMetrics } from "../../src/modules/admin/model";
-import type { AgentDto } from "../../src/modules/agents/model";
+import type { ActivityEntryDto } from "#server/modules/activity/model";
+import type { AlertSettingsAnswer, DatabaseStats, MaintenanceState, SecurityReport, SystemMetrics } from "#server/modules/admin/model";
+import type { AgentDto } from "#server/modules/agents/model";
 import { toast } from "../components/ui/toast";
 import { ADMIN_ACTIVITY_LIMIT, createBackup, getSecurityReport, restartSystem, setMaintenance, startSystem, stopSystem } from "../features/admin/api";
 import { AdminHeader } from "../features/admin/components/admin-header";

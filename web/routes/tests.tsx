@@ -2,7 +2,7 @@ import "../features/agents/agents.css";
 import { InfoCircledIcon } from "@radix-ui/react-icons";
 import { Callout, Flex, Heading, Text } from "@radix-ui/themes";
 import { useLoaderData, type LoaderFunctionArgs } from "react-router";
-import type { AgentDto, ExperimentDto } from "../../src/modules/agents/model";
+import type { AgentDto, ExperimentDto } from "#server/modules/agents/model";
 import { AgentStrip } from "../features/agents/agent-strip";
 import { ExperimentCard } from "../features/agents/tests/experiment-card";
 import { useLiveRevalidate } from "../features/agents/use-live-revalidate";

@@ -2,7 +2,7 @@ import "../features/agents/agents.css";
 import { Callout, Flex, Heading, Text } from "@radix-ui/themes";
 import { InfoCircledIcon } from "@radix-ui/react-icons";
 import { useLoaderData, useRevalidator, type LoaderFunctionArgs } from "react-router";
-import type { AgentDto, TrendDto, TrendSettings } from "../../src/modules/agents/model";
+import type { AgentDto, TrendDto, TrendSettings } from "#server/modules/agents/model";
 import { toast } from "../components/ui/toast";
 import { useSession } from "../features/auth/use-session";
 import { AgentStrip } from "../features/agents/agent-strip";
