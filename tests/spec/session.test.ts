@@ -11,6 +11,7 @@ interface Call {
   credentials: RequestCredentials | undefined;
   authorization: string | null;
   body: unknown;
+  keepalive: boolean | undefined;
 }
 
 const realFetch = globalThis.fetch;
@@ -27,6 +28,7 @@ function serve(handler: (c: Call) => Response | Promise<Response>) {
       credentials: init?.credentials,
       authorization: new Headers(init?.headers).get("authorization"),
       body: typeof init?.body === "string" ? JSON.parse(init.body) : undefined,
+      keepalive: init?.keepalive,
     };
     calls.push(c);
     return handler(c);
@@ -53,6 +55,8 @@ describe("§4 authentication states", () => {
     stop();
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(["POST /api/auth/refresh", "GET /api/auth/me"]);
     expect(calls[1]!.authorization).toBe("Bearer fresh");
+    // Leaving the page must not cut the refresh off (the rotated cookie would be lost).
+    expect(calls[0]!.keepalive).toBe(true);
     expect(useAuth.getState()).toMatchObject({ status: "authenticated", accessToken: "fresh", user });
   });
 
