@@ -22,19 +22,21 @@ const TONE: Record<string, "green" | "red" | "amber" | "blue"> = { success: "gre
 
 interface ActivityData {
   entries: ActivityEntryDto[] | null;
-  type: string;
-  status: string;
+  type: ActivityType | "all";
+  status: ActivityStatus | "all";
 }
 
-function page(client: Client, type: string, status: string, before?: string) {
-  const all = (v: string) => (v === "all" ? undefined : v);
+function page(client: Client, type: ActivityData["type"], status: ActivityData["status"], before?: string) {
+  const all = <T extends string>(v: T | "all") => (v === "all" ? undefined : v);
   return client.activity.get({ query: { limit: PAGE, type: all(type), status: all(status), before } });
 }
 
+const pick = <T extends string>(known: readonly T[], raw: string | null): T | "all" => known.find((k) => k === raw) ?? "all";
+
 export async function loader({ context, request }: LoaderFunctionArgs): Promise<ActivityData> {
   const p = new URL(request.url).searchParams;
-  const type = (ACTIVITY_TYPES as readonly string[]).includes(p.get("type") ?? "") ? p.get("type")! : "all";
-  const status = (ACTIVITY_STATUSES as readonly string[]).includes(p.get("status") ?? "") ? p.get("status")! : "all";
+  const type = pick(ACTIVITY_TYPES, p.get("type"));
+  const status = pick(ACTIVITY_STATUSES, p.get("status"));
   const entries = await load(context, (api) => page(api, type, status)).catch(() => null);
   return { entries, type, status };
 }

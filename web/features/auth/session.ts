@@ -90,7 +90,8 @@ export function login(email: string, password: string): Promise<AuthAnswer> {
 
 export function signup(email: string, password: string, username?: string): Promise<AuthAnswer> {
   const name = username?.trim();
-  const body = { email: email.trim(), password, ...(name ? { username: name } : {}) };
+  // An empty name is left out (undefined is not serialised).
+  const body = { email: email.trim(), password, username: name || undefined };
   return authCall(() => call(api.auth.signup.post(body)), "Signup failed");
 }
 
