@@ -88,10 +88,11 @@ export function login(email: string, password: string): Promise<AuthAnswer> {
   return authCall(() => call(api.auth.login.post({ email: email.trim(), password })), "Login failed");
 }
 
-export function signup(email: string, password: string, username?: string): Promise<AuthAnswer> {
+/** `setupToken`: the one-time token a fresh install prints at boot (its sign-up link carries it as ?setup=). */
+export function signup(email: string, password: string, username?: string, setupToken?: string): Promise<AuthAnswer> {
   const name = username?.trim();
-  // An empty name is left out (undefined is not serialised).
-  const body = { email: email.trim(), password, username: name || undefined };
+  // Empty values are left out (undefined is not serialised).
+  const body = { email: email.trim(), password, username: name || undefined, setupToken: setupToken || undefined };
   return authCall(() => call(api.auth.signup.post(body)), "Signup failed");
 }
 
