@@ -100,6 +100,14 @@ export function createClient(fetcher: Fetcher, onResponse?: (res: Response) => u
 export const api = createClient(bearerFetch(sessionBearer));
 export type Client = typeof api;
 
+/**
+ * A query leaving out fields the server fills in with its own default. Eden types a query by its
+ * parsed shape, where a defaulted field is required, but the URL the spec pins leaves it out.
+ */
+export function serverDefaults<Q>(query: NoInfer<Partial<Q>>): Q {
+  return query as Q;
+}
+
 /** Any Eden answer (`Treaty.TreatyResponse`); `Ok` is its route's success body. */
 export interface Answer {
   data: unknown;

@@ -12,7 +12,7 @@ import { ActivityStream } from "../features/mission-control/activity-stream";
 import { AgentHealth } from "../features/mission-control/agent-health";
 import { KpiCards } from "../features/mission-control/kpi-cards";
 import { SystemCard } from "../features/mission-control/system-card";
-import type { Answer, Client } from "../lib/api";
+import { type Answer, type Client, serverDefaults } from "../lib/api";
 import { load } from "../lib/loader-context";
 
 export const handle = { title: "Mission Control" };
@@ -36,7 +36,7 @@ export async function loader({ context }: LoaderFunctionArgs): Promise<Dashboard
     get((api) => api.agents.get()),
     get((api) => api.trends.get({ query: { limit: 20 } })),
     get((api) => api.components.get({ query: { limit: 10 } })),
-    get((api) => api.tests.get({ query: { status: "active" } })),
+    get((api) => api.tests.get({ query: serverDefaults({ status: "active" }) })),
     get((api) => api.tests.get({ query: { status: "completed", limit: 10 } })),
     get((api) => api.activity.get({ query: { limit: DASHBOARD_ACTIVITY_LIMIT } })),
     get((api) => api.metrics.get()),

@@ -6,6 +6,7 @@ import type { AgentDto, ExperimentDto } from "#server/modules/agents/model";
 import { AgentStrip } from "../features/agents/agent-strip";
 import { ExperimentCard } from "../features/agents/tests/experiment-card";
 import { useLiveRevalidate } from "../features/agents/use-live-revalidate";
+import { serverDefaults } from "../lib/api";
 import { load } from "../lib/loader-context";
 
 export const handle = { title: "A/B Testing" };
@@ -18,7 +19,7 @@ interface TestsData {
 
 export async function loader({ context }: LoaderFunctionArgs): Promise<TestsData> {
   const [active, completed, agents] = await Promise.all([
-    load(context, (api) => api.tests.get({ query: { status: "active" } })).catch(() => null),
+    load(context, (api) => api.tests.get({ query: serverDefaults({ status: "active" }) })).catch(() => null),
     load(context, (api) => api.tests.get({ query: { status: "completed", limit: 50 } })).catch(() => null),
     load(context, (api) => api.agents.get()).catch(() => null),
   ]);
