@@ -1,14 +1,14 @@
 // Calls to the comparisons API: paths and answers typed from the server's routes.
 import type { AddTargetInput, ComparisonDto, CreateComparisonInput } from "#server/modules/comparisons/model";
-import { type BearerSource, api, call, download } from "#web/lib/api";
+import { type BearerSource, api, call, download, untypedRoute } from "#web/lib/api";
 
 export type { BearerSource };
 
 const enc = encodeURIComponent;
 const one = (id: string) => api.comparisons({ id: enc(id) });
 
-// TEMP until the route declares its response schema: it answers pre-serialised JSON, typed `string`.
-export const listComparisons = () => call(api.comparisons.get()) as unknown as Promise<ComparisonDto[]>;
+const comparisonList = untypedRoute<readonly ComparisonDto[]>();
+export const listComparisons = () => comparisonList(call(api.comparisons.get()));
 export const getComparison = (id: string) => call(one(id).get());
 export const createComparison = (input: CreateComparisonInput) => call(api.comparisons.post(input));
 export const startComparison = (id: string) => call(one(id).start.post());
