@@ -108,17 +108,6 @@ export function serverDefaults<Q>(query: NoInfer<Partial<Q>>): Q {
   return query as Q;
 }
 
-/**
- * Stopgap for a route the server has not typed yet (GET /api/comparisons answers pre-serialised JSON,
- * typed `string`; POST /api/auth/refresh may return a raw Response): reads its answer as `T`. It
- * accepts only such loose types, so it stops compiling once the route declares its response schema,
- * and the call site goes back to the plain typed answer.
- */
-export function untypedRoute<T>() {
-  type Typed = "this route is typed now: drop untypedRoute()";
-  return <L>(pending: Promise<L> & (L extends string | Response ? unknown : Typed)): Promise<T> => pending as Promise<never>;
-}
-
 /** Any Eden answer (`Treaty.TreatyResponse`); `Ok` is its route's success body. */
 export interface Answer {
   data: unknown;

@@ -10,10 +10,7 @@ import { CreateComparisonForm } from "../features/comparisons/components/create-
 import { NoComparisonSelected } from "../features/comparisons/components/no-comparison-selected";
 import { useComparisonLive } from "../features/comparisons/store";
 import type { ComparisonDetailData } from "../features/comparisons/use-comparison-detail";
-import { untypedRoute } from "../lib/api";
 import { load } from "../lib/loader-context";
-
-const comparisonOrNull = untypedRoute<readonly ComparisonDto[] | null>();
 
 interface ComparisonPageData {
   /** null when it could not be read yet; the page then shows the skeleton and fetches it. */
@@ -27,7 +24,7 @@ export async function loader({ context, request }: LoaderFunctionArgs): Promise<
   const id = new URL(request.url).searchParams.get("id");
   const one = id ? { id: encodeURIComponent(id) } : null;
   const [comparisons, comparison, targets] = await Promise.all([
-    comparisonOrNull(load(context, (api) => api.comparisons.get())),
+    load(context, (api) => api.comparisons.get()),
     one ? load(context, (api) => api.comparisons(one).get()) : null,
     one ? load(context, (api) => api.comparisons(one).targets.get()) : null,
   ]);

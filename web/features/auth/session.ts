@@ -1,10 +1,8 @@
 import type { AuthAnswer } from "#server/modules/auth/model";
-import { ApiError, api, call, setTokenSource, untypedRoute } from "#web/lib/api";
+import { ApiError, api, call, setTokenSource } from "#web/lib/api";
 import { useAuth } from "./store";
 
 export const REFRESH_INTERVAL_MS = 8 * 60 * 1000;
-
-const refreshAnswer = untypedRoute<AuthAnswer>();
 
 let inFlight: Promise<string | null> | null = null;
 /**
@@ -27,7 +25,7 @@ async function rotate() {
       // keepalive: a page left while this is in flight (a quick click to another page) must not
       // cancel it. The server has rotated the cookie by then; with the answer dropped the browser
       // would keep the old one, and presenting that again reads as a stolen token and ends the session.
-      return await refreshAnswer(call(api.auth.refresh.post(undefined, { fetch: { keepalive: true } })));
+      return await call(api.auth.refresh.post(undefined, { fetch: { keepalive: true } }));
     } catch (e) {
       if (!(e instanceof ApiError && e.status === 409) || attempt >= ROTATION_RETRIES) throw e;
       await new Promise((resolve) => setTimeout(resolve, ROTATION_RETRY_MS * (attempt + 1)));

@@ -1,14 +1,13 @@
 // Calls to the comparisons API: paths and answers typed from the server's routes.
-import type { AddTargetInput, ComparisonDto, CreateComparisonInput } from "#server/modules/comparisons/model";
-import { type BearerSource, api, call, download, untypedRoute } from "#web/lib/api";
+import type { AddTargetInput, CreateComparisonInput } from "#server/modules/comparisons/model";
+import { type BearerSource, api, call, download } from "#web/lib/api";
 
 export type { BearerSource };
 
 const enc = encodeURIComponent;
 const one = (id: string) => api.comparisons({ id: enc(id) });
 
-const comparisonList = untypedRoute<readonly ComparisonDto[]>();
-export const listComparisons = () => comparisonList(call(api.comparisons.get()));
+export const listComparisons = () => call(api.comparisons.get());
 export const getComparison = (id: string) => call(one(id).get());
 export const createComparison = (input: CreateComparisonInput) => call(api.comparisons.post(input));
 export const startComparison = (id: string) => call(one(id).start.post());
