@@ -1,6 +1,6 @@
 // Spec §2: until the first answer arrives the console shows these figures, marked as loading.
 // They are never shown once a real reading exists.
-import type { DatabaseStats, SystemMetrics } from "../../../src/modules/admin/model";
+import type { DatabaseStats, SystemMetrics } from "#server/modules/admin/model";
 
 export const PLACEHOLDER_METRICS: SystemMetrics = {
   cpu: 45,

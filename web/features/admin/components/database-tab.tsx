@@ -1,6 +1,6 @@
 import { Badge, Button, Card, Flex, Grid, Text } from "@radix-ui/themes";
 import { ArchiveIcon, DownloadIcon } from "@radix-ui/react-icons";
-import type { BackupStatus, DatabaseStats } from "../../../../src/modules/admin/model";
+import type { BackupStatus, DatabaseStats } from "#server/modules/admin/model";
 import { formatBytes, formatCount, formatDateTime } from "../format";
 import { Figure } from "./figure";
 

@@ -1,10 +1,10 @@
-import { EmailInput } from "../../../components/ui/email-input";
+import { EmailInput } from "#web/components/ui/email-input";
 import { PersonIcon } from "@radix-ui/react-icons";
 import { Button, Flex, Text, TextField } from "@radix-ui/themes";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { toast } from "../../../components/ui/toast";
-import { errorMessage } from "../../../lib/api";
+import { toast } from "#web/components/ui/toast";
+import { errorMessage } from "#web/lib/api";
 import { signup } from "../session";
 import { PasswordField } from "./password-field";
 

@@ -1,8 +1,8 @@
 import { Badge, Card, Flex, Text } from "@radix-ui/themes";
 import { ImageIcon } from "@radix-ui/react-icons";
 import { type Ref, useState } from "react";
-import type { Viewport } from "../../../../../src/modules/capture/model";
-import type { SnapshotDto } from "../../../../../src/modules/comparisons/model";
+import type { Viewport } from "#server/modules/capture/model";
+import type { SnapshotDto } from "#server/modules/comparisons/model";
 import { pageFrame } from "../../overlay-geometry";
 import type { OverlayKind } from "./overlay-kinds";
 import { OverlayBoxes, OverlayLegends, PaletteStrip } from "./overlays";
