@@ -3,6 +3,7 @@ import m0001 from "../../migrations/0001_init.sql" with { type: "text" };
 import m0002 from "../../migrations/0002_comparisons.sql" with { type: "text" };
 import m0003 from "../../migrations/0003_agents.sql" with { type: "text" };
 import m0004 from "../../migrations/0004_admin.sql" with { type: "text" };
+import m0007 from "../../migrations/0007_runs.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -15,4 +16,5 @@ export const migrations: Migration[] = [
   { version: 2, name: "0002_comparisons", sql: m0002 },
   { version: 3, name: "0003_agents", sql: m0003 },
   { version: 4, name: "0004_admin", sql: m0004 },
+  { version: 7, name: "0007_runs", sql: m0007 },
 ];

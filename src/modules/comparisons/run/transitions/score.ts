@@ -78,5 +78,6 @@ export function findingRows(run: RunContext, list: Finding[], at: string): Findi
       source: f.source,
       position,
       created_at: at,
+      run_id: run.runId,
     }));
 }

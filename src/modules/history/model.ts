@@ -1,0 +1,49 @@
+// Request and response shapes of the run history API, declared once (zod) with their types derived.
+import { z } from "zod";
+
+export const runTrigger = z.enum(["manual", "schedule"]);
+/** interrupted: a restart ended it before it wrote its results. */
+export const runStatus = z.enum(["running", "completed", "failed", "interrupted"]);
+
+export const runDto = z.object({
+  id: z.string(),
+  /** 1, 2, 3 … within the comparison. */
+  number: z.number().int(),
+  trigger: runTrigger,
+  status: runStatus,
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  /** Changes against the previous completed run; null until found, or when there is no earlier run to compare with. */
+  changeCount: z.number().int().nullable(),
+  /** Why it failed, when it did. */
+  error: z.string().nullable(),
+});
+export type RunDto = z.infer<typeof runDto>;
+
+export const runParams = z.object({ id: z.string(), runId: z.string() });
+
+const runId = z.string().trim().min(1).max(100);
+export const changesQuery = z.object({
+  from: runId.optional(),
+  to: runId.optional(),
+});
+export type ChangesQuery = z.infer<typeof changesQuery>;
+
+export const visualQuery = changesQuery.extend({
+  targetId: z.string({ error: "targetId is required" }).trim().min(1, "targetId is required").max(100),
+  viewport: z.enum(["desktop", "mobile"], { error: "viewport must be desktop or mobile" }),
+});
+export type VisualQuery = z.infer<typeof visualQuery>;
+
+/** Disk use of the run history, for the super-admin console. */
+export const historyStorage = z.object({
+  runs: z.number().int(),
+  snapshots: z.number().int(),
+  /** Screenshot files (identical captures of a comparison share one). */
+  files: z.number().int(),
+  /** Bytes of those files, each counted once. */
+  bytes: z.number().int(),
+  /** Bytes the snapshots would take with one file each: what sharing saves is the difference. */
+  bytesWithoutDedupe: z.number().int(),
+});
+export type HistoryStorage = z.infer<typeof historyStorage>;
