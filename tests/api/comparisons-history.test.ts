@@ -2,7 +2,7 @@
 // as they were; identical screenshots are one file; HISTORY_KEEP prunes old runs with the files
 // no kept run shares; another user's ids are 404.
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../src/db/connection";
@@ -197,6 +197,23 @@ describe("run history", () => {
     expect(t.db.query("SELECT COUNT(*) AS n FROM runs").get()).toEqual({ n: 0 });
   });
 
+  test("the boot sweep removes files no snapshot names, and leaves fresh captures in progress alone", async () => {
+    const t = setup();
+    const x = await comparison(t);
+    t.paint[URL_A] = [1, 2, 3];
+    await x.run();
+    const kept = t.pngs();
+    const dir = join(t.dataDir, "screenshots", x.u.user.id, x.c.id);
+    const orphan = join(dir, `${"ab".repeat(32)}.png`);
+    const oldTemp = join(dir, "0190aaaa-old-capture.png");
+    const freshTemp = join(dir, "0190bbbb-capture-in-flight.png");
+    for (const f of [orphan, oldTemp, freshTemp]) await Bun.write(f, pngBytes(2, 2, [0, 0, 0]));
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(oldTemp, hourAgo, hourAgo);
+    expect(await t.services.comparisons.sweepScreenshots()).toBe(2);
+    expect(t.pngs()).toEqual([...kept, `${x.u.user.id}/${x.c.id}/0190bbbb-capture-in-flight.png`].sort());
+  });
+
   test("another user's comparison and runs are 404 with a JSON error; a run of another comparison is not found here", async () => {
     const t = setup();
     const x = await comparison(t);
@@ -253,7 +270,7 @@ describe("migration 0007", () => {
     db.query(`INSERT INTO comparisons (id, owner_id, name, status, created_at, updated_at, started_at, completed_at) VALUES ('c1', 'u1', 'Ran', 'completed', ?1, ?1, ?1, ?1)`).run(at);
     db.query(`INSERT INTO comparisons (id, owner_id, name, created_at, updated_at) VALUES ('c2', 'u1', 'Never ran', ?1, ?1)`).run(at);
     for (const id of ["t1", "t2"]) db.query("INSERT INTO targets (id, comparison_id, owner_id, label, url, created_at) VALUES (?, 'c1', 'u1', ?, ?, ?)").run(id, id, `http://x/${id}`, at);
-    for (const [id, tg] of [["s1", "t1"], ["s2", "t2"]])
+    for (const [id, tg] of [["s1", "t1"], ["s2", "t2"]] as const)
       db.query(`INSERT INTO snapshots (id, target_id, comparison_id, owner_id, viewport, captured_at, screenshot_path, title, colors, width, height, extraction)
         VALUES (?, ?, 'c1', 'u1', 'desktop', ?, ?, 't', '[]', 1, 1, '{}')`).run(id, tg, at, `screenshots/u1/c1/${id}.png`);
     db.query(`INSERT INTO diffs (id, comparison_id, owner_id, viewport, target_a_id, target_b_id, color_similarity, layout_similarity, content_similarity, overall_similarity, components, created_at)

@@ -38,6 +38,8 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
   "GET /api/comparisons/:id/snapshots": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/snapshots`, owner: "alice", ok: 200, strangers: USER_ROW }),
   "GET /api/comparisons/:id/diffs": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/diffs`, owner: "alice", ok: 200, strangers: USER_ROW }),
   "GET /api/comparisons/:id/findings": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/findings`, owner: "alice", ok: 200, strangers: USER_ROW }),
+  "GET /api/comparisons/:id/runs": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/runs`, owner: "alice", ok: 200, strangers: USER_ROW }),
+  "GET /api/comparisons/:id/runs/:runId": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/runs/${w.ids.run}`, owner: "alice", ok: 200, strangers: USER_ROW }),
   "GET /api/snapshots/:id/screenshot": (w) => ({ path: `/api/snapshots/${w.ids.snapshot}/screenshot`, owner: "alice", ok: 200, strangers: USER_ROW }),
   "GET /api/comparisons/:id/export": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/export?format=html`, owner: "alice", ok: 200, strangers: USER_ROW }),
   "GET /api/components/:id": (w) => ({ path: `/api/components/${w.ids.component}`, owner: "alice", ok: 200, strangers: AGENT_ROW }),

@@ -67,6 +67,11 @@ export function screenshotFiles(dataDir: string) {
     async removeComparison(userId: string, comparisonId: string): Promise<void> {
       await rm(comparisonDir(userId, comparisonId), { recursive: true, force: true });
     },
+    /** Every PNG under the root, as stored paths (for the boot sweep). */
+    async *storedPngs(): AsyncGenerator<string> {
+      const glob = new Bun.Glob("*/*/*.png");
+      for await (const rel of glob.scan({ cwd: root, onlyFiles: true })) yield relative(base, join(root, rel)).split(sep).join("/");
+    },
     /** For account deletion: everything a user ever captured. */
     async removeUser(userId: string): Promise<void> {
       await rm(checked(join(root, segment(userId))), { recursive: true, force: true });

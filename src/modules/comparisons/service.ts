@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import type { Db } from "../../db/connection";
 import { writeTx } from "../../db/connection";
 import { StampedCache, changeStamp } from "../../db/change-stamp";
@@ -290,6 +290,26 @@ export function comparisonsService(deps: ComparisonsDeps) {
     /** Resolves when no run is in flight (tests, shutdown). */
     whenIdle: () => runner.idle(),
     removeUserFiles: (userId: string) => files.removeUser(userId),
+
+    /**
+     * Boot, before any run starts: removes screenshot files no snapshot names (left by a crash
+     * between a row's deletion and its file's, or a capture cut off mid-write). Returns how many.
+     */
+    async sweepScreenshots(): Promise<number> {
+      if (!existsSync(files.root)) return 0;
+      const bootedAt = now();
+      // A capture started meanwhile writes under its snapshot id until it is stored: only older ones are leftovers.
+      const leftover = (stored: string) => /\/[0-9a-f]{64}\.png$/.test(stored) || statSync(files.toAbsolute(stored)).mtimeMs < bootedAt - 60_000;
+      let n = 0;
+      for await (const stored of files.storedPngs()) {
+        try {
+          if (leftover(stored) && files.removeUnused(stored, repo.pathInUse)) n++;
+        } catch (e) {
+          log("screenshot sweep: could not check a file", e);
+        }
+      }
+      return n;
+    },
   };
 }
 
