@@ -3,6 +3,8 @@ import m0001 from "../../migrations/0001_init.sql" with { type: "text" };
 import m0002 from "../../migrations/0002_comparisons.sql" with { type: "text" };
 import m0003 from "../../migrations/0003_agents.sql" with { type: "text" };
 import m0004 from "../../migrations/0004_admin.sql" with { type: "text" };
+import m0005 from "../../migrations/0005_watch_schedules.sql" with { type: "text" };
+import m0006 from "../../migrations/0006_watch_alerts.sql" with { type: "text" };
 import m0007 from "../../migrations/0007_runs.sql" with { type: "text" };
 
 export interface Migration {
@@ -16,5 +18,7 @@ export const migrations: Migration[] = [
   { version: 2, name: "0002_comparisons", sql: m0002 },
   { version: 3, name: "0003_agents", sql: m0003 },
   { version: 4, name: "0004_admin", sql: m0004 },
+  { version: 5, name: "0005_watch_schedules", sql: m0005 },
+  { version: 6, name: "0006_watch_alerts", sql: m0006 },
   { version: 7, name: "0007_runs", sql: m0007 },
 ];
