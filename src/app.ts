@@ -91,10 +91,12 @@ export function createServices(deps: AppDeps) {
     engine.publish ??= (message, to) => live.publish(message, to);
     engine.recordActivity ??= (entry) => activity.record(entry);
   }
-  const history = historyService({ db: deps.db });
+  const history = historyService({ db: deps.db, dataDir: deps.env.DATA_DIR, log: deps.log });
   const comparisons = comparisonsService({
     db: deps.db, dataDir: deps.env.DATA_DIR, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, engine, now: deps.now, log: deps.log,
     historyKeep: deps.env.HISTORY_KEEP,
+    // Change detection against the previous completed run; the run closes after it.
+    onCompleted: (run) => history.onRunCompleted(run),
   });
   const users = usersService({ db: deps.db, audit, endSessions: auth.endSessions, revokeApiKeys: apiKeys.revokeAllOf, live });
   const admin = adminService({ db: deps.db, env: deps.env, requests: metrics, live, audit, activity, userCounts: users.counts, adminEmails: users.activeAdminEmails, activeApiKeys: apiKeys.countActive, historyStorage: history.storage, log: deps.log, now: deps.now });

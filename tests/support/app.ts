@@ -22,7 +22,7 @@ export function makeTestApp(opts: TestAppOptions = {}) {
     secret: new TextEncoder().encode("test-secret-test-secret-test-secret-1234"),
     limits: opts.limits ?? { perIpPerMinute: 1000, perAccountPerMinute: 1000 },
     now: opts.now,
-    log: () => {},
+    log: process.env.TEST_LOG ? (m, e) => console.error(m, e) : () => {},
     comparisonEngine: opts.comparisonEngine,
   };
   const services = createServices(deps);
