@@ -256,6 +256,96 @@ describe("run history", () => {
   });
 });
 
+describe("changes between runs (fake engine)", () => {
+  test("the first run has nothing to compare with; the second stores its changes against it; the API answers them", async () => {
+    const t = setup();
+    const x = await comparison(t);
+    await x.run();
+    const none = await x.get("/changes");
+    expect(none.status).toBe(404);
+    expect(none.json).toEqual({ error: "Changes need two completed runs of this comparison" });
+
+    t.sites[URL_B] = { title: "Beta rewritten" };
+    await x.run();
+    const [r2, r1] = (await x.get("/runs")).json;
+    expect(r1.changeCount).toBeNull();
+    const res = await x.get("/changes");
+    expect(res.status).toBe(200);
+    expect(res.json.from).toBe(r1.id);
+    expect(res.json.to).toBe(r2.id);
+    const [alpha, beta] = res.json.targets;
+    expect(alpha).toEqual({ targetId: x.targets[0].id, label: "Alpha", url: URL_A, changes: [] });
+    expect(beta.changes.length).toBeGreaterThan(0);
+    expect(r2.changeCount).toBe(beta.changes.length);
+    const headline = beta.changes.find((c: any) => c.kind === "copy" && c.viewport === "desktop");
+    expect(headline).toMatchObject({ before: `Title of ${URL_B}`, after: "Beta rewritten" });
+    expect(beta.changes.some((c: any) => c.kind === "meta" && c.before === `Title of ${URL_B}` && c.after === "Beta rewritten")).toBe(true);
+    // The fake's screenshots are byte-identical run to run: no visual change is claimed.
+    expect(beta.changes.some((c: any) => c.kind === "visual")).toBe(false);
+  });
+
+  test("which runs can be compared: errors name the problem", async () => {
+    const t = setup();
+    const x = await comparison(t);
+    await x.run();
+    await x.run();
+    const fail = t.fake.engine.capture!;
+    t.fake.engine.capture = async (o, job, s) => (job.url === URL_B ? { ok: false, reason: "down" } : fail(o, job, s));
+    await x.run();
+    const [r3, r2, r1] = (await x.get("/runs")).json;
+    // The default pair skips the failed run: the last two completed.
+    expect((await x.get("/changes")).json).toMatchObject({ from: r1.id, to: r2.id });
+    const ask = (q: string) => x.get(`/changes?${q}`);
+    expect((await ask(`from=${r2.id}&to=${r1.id}`)).json).toEqual({ error: "from must be an earlier run than to" });
+    expect((await ask(`from=${r1.id}&to=${r1.id}`)).status).toBe(400);
+    expect((await ask(`from=${r1.id}&to=${r3.id}`)).json).toEqual({ error: "Run #3 did not complete: only completed runs can be compared" });
+    const unknown = await ask(`from=nope&to=${r2.id}`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.json).toEqual({ error: "Run not found" });
+    expect((await ask(`to=${r1.id}`)).json).toEqual({ error: "Changes need two completed runs of this comparison" });
+    // On request, a pair that is not consecutive is found then and there.
+    expect((await ask(`from=${r1.id}&to=${r2.id}`)).status).toBe(200);
+  });
+
+  test("the heat map: query checked, the page must exist in both runs, owner only (bearer or cookie)", async () => {
+    const t = setup();
+    const x = await comparison(t);
+    t.paint[URL_A] = [10, 10, 10];
+    await x.run();
+    t.paint[URL_A] = [200, 10, 10];
+    await x.run();
+    const visual = (q: string, headers: Record<string, string> = x.h) => t.call("GET", `/api/comparisons/${x.c.id}/changes/visual?${q}`, { headers });
+    const ok = await visual(`targetId=${x.targets[0].id}&viewport=mobile`, { cookie: x.u.cookie });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("content-type")).toBe("image/png");
+    expect(ok.headers.get("cache-control")).toStartWith("private");
+    expect((await visual("viewport=desktop")).json).toEqual({ error: "targetId is required", details: expect.any(Array) });
+    expect((await visual(`targetId=${x.targets[0].id}&viewport=tablet`)).status).toBe(400);
+    expect((await visual(`targetId=nope&viewport=desktop`)).json).toEqual({ error: "Website not found" });
+    expect((await visual(`targetId=${x.targets[0].id}&viewport=desktop`, {})).status).toBe(401);
+
+    const other = await t.signup();
+    for (const headers of [t.auth(other.token), { cookie: other.cookie }]) {
+      const r = await visual(`targetId=${x.targets[0].id}&viewport=desktop`, headers);
+      expect(r.status).toBe(404);
+      expect(r.json).toEqual({ error: "Comparison not found" });
+    }
+    const r = await x.get("/changes", t.auth(other.token));
+    expect(r.status).toBe(404);
+    expect(r.json).toEqual({ error: "Comparison not found" });
+
+    // A website added after the first run has no picture in it to compare with.
+    const gamma = (await t.call("POST", `/api/comparisons/${x.c.id}/targets`, { body: { url: "http://127.0.0.1:9/gamma", label: "Gamma" }, headers: x.h })).json;
+    await x.run();
+    const [, , first] = (await x.get("/runs")).json;
+    const missing = await visual(`targetId=${gamma.id}&viewport=desktop&from=${first.id}`);
+    expect(missing.status).toBe(404);
+    expect(missing.json).toEqual({ error: "This website was not captured at desktop in both runs" });
+    await x.run();
+    expect((await visual(`targetId=${gamma.id}&viewport=desktop`)).status).toBe(200);
+  });
+});
+
 describe("migration 0007", () => {
   test("results from before run history become run #1 of their comparison", () => {
     const db = openDatabase(":memory:");

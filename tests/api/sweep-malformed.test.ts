@@ -26,6 +26,8 @@ const VALID: Record<string, (w: SweepWorld, ids: { rootKey: string }) => string>
   "GET /api/snapshots/:id/screenshot": (w) => `/api/snapshots/${w.ids.snapshot}/screenshot`,
   "GET /api/comparisons/:id/export": (w) => `/api/comparisons/${w.ids.comparison}/export`,
   "GET /api/comparisons/:id/runs": (w) => `/api/comparisons/${w.ids.comparison}/runs`,
+  "GET /api/comparisons/:id/changes": (w) => `/api/comparisons/${w.ids.comparison}/changes`,
+  "GET /api/comparisons/:id/changes/visual": (w) => `/api/comparisons/${w.ids.comparison}/changes/visual?targetId=${w.ids.targets[0]}&viewport=desktop`,
   "GET /api/comparisons/:id/runs/:runId": (w) => `/api/comparisons/${w.ids.comparison}/runs/${w.ids.run}`,
   "GET /api/components/:id": (w) => `/api/components/${w.ids.component}`,
   "GET /api/tests/:id": (w) => `/api/tests/${w.ids.test}`,

@@ -56,6 +56,10 @@ export async function sweepWorld() {
   const started = await t.call("POST", `/api/comparisons/${main.id}/start`, { headers: h.alice });
   if (started.status !== 202) throw new Error(`start failed: ${started.text}`);
   await t.services.comparisons.whenIdle();
+  // A second run, so the history holds two runs and their changes.
+  const again = await t.call("POST", `/api/comparisons/${main.id}/start`, { headers: h.alice });
+  if (again.status !== 202) throw new Error(`second start failed: ${again.text}`);
+  await t.services.comparisons.whenIdle();
   const snapshots = (await t.call("GET", `/api/comparisons/${main.id}/snapshots`, { headers: h.alice })).json as { id: string }[];
   const diffs = (await t.call("GET", `/api/comparisons/${main.id}/diffs`, { headers: h.alice })).json as { id: string }[];
   const findings = (await t.call("GET", `/api/comparisons/${main.id}/findings`, { headers: h.alice })).json as { id: string }[];
