@@ -10,7 +10,6 @@ import type { RunRow, SnapshotRow, TargetRow } from "../comparisons/repository";
 import { RUN_VIEWPORTS } from "../comparisons/runner";
 import type { TargetChanges } from "../watch/alerts/model";
 import { detectChanges } from "../watch/changes/detect";
-import type { TimingSample } from "../watch/changes/timing";
 import { visualDiff, type VisualDiff } from "../watch/changes/visual";
 import type { HistoryRepository } from "./repository";
 
@@ -49,7 +48,7 @@ async function pageChanges(src: ChangeSources, from: RunRow, before: SnapshotRow
   return detectChanges({
     before: JSON.parse(before.extraction) as Extraction,
     after: JSON.parse(after.extraction) as Extraction,
-    timingHistory: (timings.reverse() as TimingSample[]),
+    timingHistory: timings.reverse(),
     visual: same ? null : await pixelDiff(src.files, before, after),
   });
 }

@@ -21,19 +21,7 @@ export const runDto = z.object({
 export type RunDto = z.infer<typeof runDto>;
 
 export const runParams = z.object({ id: z.string(), runId: z.string() });
-
-const runId = z.string().trim().min(1).max(100);
-export const changesQuery = z.object({
-  from: runId.optional(),
-  to: runId.optional(),
-});
-export type ChangesQuery = z.infer<typeof changesQuery>;
-
-export const visualQuery = changesQuery.extend({
-  targetId: z.string({ error: "targetId is required" }).trim().min(1, "targetId is required").max(100),
-  viewport: z.enum(["desktop", "mobile"], { error: "viewport must be desktop or mobile" }),
-});
-export type VisualQuery = z.infer<typeof visualQuery>;
+// The changes endpoints' query and response shapes are the watch module's (watch/changes/model.ts).
 
 /** Disk use of the run history, for the super-admin console. */
 export const historyStorage = z.object({

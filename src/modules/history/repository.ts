@@ -3,6 +3,7 @@
 import type { Db } from "../../db/connection";
 import type { Viewport } from "../capture/model";
 import type { DiffRow, FindingRow, RunRow, SnapshotRow } from "../comparisons/repository";
+import type { TimingSample } from "../watch/changes/timing";
 
 export interface ChangeRow {
   id: string;
@@ -78,7 +79,7 @@ export function historyRepository(db: Db) {
     runDiffs: (runId: string, ownerId: string) => q.diffs.all(runId, ownerId),
     runFindings: (runId: string, ownerId: string) => q.findings.all(runId, ownerId),
     timings: (targetId: string, viewport: Viewport, comparisonId: string, upToNumber: number, limit: number) =>
-      q.timings.all(targetId, viewport, comparisonId, upToNumber, limit).flatMap((r) => (r.timing ? [JSON.parse(r.timing) as Record<string, unknown>] : [])),
+      q.timings.all(targetId, viewport, comparisonId, upToNumber, limit).flatMap((r) => (r.timing ? [JSON.parse(r.timing) as TimingSample] : [])),
     changes: (runId: string, fromRunId: string, ownerId: string) => q.changes.all(runId, fromRunId, ownerId),
     hasChanges: (runId: string, fromRunId: string) => (q.hasChanges.get(runId, fromRunId)?.n ?? 0) > 0,
     /** A run's changes against an earlier run, with its change count; one unit. */

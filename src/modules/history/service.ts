@@ -149,8 +149,7 @@ export function historyService(deps: HistoryDeps) {
     /** The pixel heat map of one page between two runs, as a PNG. */
     async visual(ownerId: string, comparisonId: string, q: VisualQuery): Promise<Uint8Array> {
       const { from, to } = pair(ownerId, comparisonId, q);
-      if (!comparisons.findTarget(q.targetId, ownerId) || comparisons.findTarget(q.targetId, ownerId)!.comparison_id !== comparisonId)
-        throw notFound("Website not found");
+      if (comparisons.findTarget(q.targetId, ownerId)?.comparison_id !== comparisonId) throw notFound("Website not found");
       const page = (run: RunRow) => repo.runSnapshots(run.id, ownerId).find((s) => s.target_id === q.targetId && s.viewport === q.viewport);
       const before = page(from);
       const after = page(to);
