@@ -142,6 +142,10 @@ describe("run history", () => {
     const storage = t.services.history.storage();
     expect(storage).toMatchObject({ runs: 2, snapshots: 8, files: 4 });
     expect(storage.bytesWithoutDedupe).toBe(2 * storage.bytes);
+    // The super-admin console's database figures carry it (the first account is the admin).
+    const stats = await t.call("GET", "/api/admin/database-stats", { headers: x.h });
+    expect(stats.json).toMatchObject({ historyRuns: 2, historyBytes: storage.bytes });
+    expect(storage.bytes).toBe(t.pngs().reduce((n, p) => n + Bun.file(join(t.dataDir, "screenshots", p)).size, 0));
   });
 
   test("retention keeps the newest HISTORY_KEEP runs and removes the files only they used", async () => {
