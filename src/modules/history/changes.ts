@@ -3,14 +3,14 @@
 // screenshot files (visual). The detection itself is the watch module's (src/modules/watch/changes,
 // docs/decisions/0006-change-detection.md); this file feeds it from the run history.
 import { existsSync } from "node:fs";
-import { decodePng, type RgbaImage } from "../analysis/image";
 import type { Extraction, Viewport } from "../capture/model";
 import type { ScreenshotFiles } from "../comparisons/files";
 import type { RunRow, SnapshotRow, TargetRow } from "../comparisons/repository";
 import { RUN_VIEWPORTS } from "../comparisons/runner";
 import type { TargetChanges } from "../watch/alerts/model";
 import { detectChanges } from "../watch/changes/detect";
-import { visualDiff, type VisualDiff } from "../watch/changes/visual";
+import type { VisualDiff } from "../watch/changes/visual";
+import type { PixelsWorker } from "./pixels";
 import type { HistoryRepository } from "./repository";
 
 /** Earlier captures a timing change is judged against (the target's own noise). */
@@ -19,6 +19,7 @@ const TIMING_HISTORY = 12;
 export interface ChangeSources {
   repo: HistoryRepository;
   files: ScreenshotFiles;
+  pixels: PixelsWorker;
 }
 
 const pageKey = (targetId: string, viewport: Viewport) => `${targetId}|${viewport}`;
@@ -27,16 +28,24 @@ function byPage(rows: SnapshotRow[]): Map<string, SnapshotRow> {
   return new Map(rows.map((s) => [pageKey(s.target_id, s.viewport), s]));
 }
 
-async function loadPng(files: ScreenshotFiles, s: SnapshotRow): Promise<RgbaImage | null> {
-  const path = files.toAbsolute(s.screenshot_path);
-  if (!existsSync(path)) return null;
-  return decodePng(new Uint8Array(await Bun.file(path).arrayBuffer()));
+/** Both screenshots' paths, or null when a file is gone. */
+export function screenshotPair(files: ScreenshotFiles, before: SnapshotRow, after: SnapshotRow): [string, string] | null {
+  const a = files.toAbsolute(before.screenshot_path);
+  const b = files.toAbsolute(after.screenshot_path);
+  return existsSync(a) && existsSync(b) ? [a, b] : null;
 }
 
-/** The pixel diff of two stored screenshots; null when a file is missing. */
-export async function pixelDiff(files: ScreenshotFiles, before: SnapshotRow, after: SnapshotRow): Promise<VisualDiff | null> {
-  const [a, b] = await Promise.all([loadPng(files, before), loadPng(files, after)]);
-  return a && b ? visualDiff(a, b) : null;
+/** The pixel diff of two stored screenshots (in the pixels worker); null when a file is missing. */
+async function pixelDiff(src: ChangeSources, before: SnapshotRow, after: SnapshotRow): Promise<VisualDiff | null> {
+  const paths = screenshotPair(src.files, before, after);
+  if (!paths) return null;
+  const summary = await src.pixels.diff(...paths);
+  return {
+    ...summary,
+    heatmap: () => {
+      throw new Error("the heat map is drawn by the pixels worker");
+    },
+  };
 }
 
 /** One page (target at a viewport) between two runs. */
@@ -49,14 +58,13 @@ async function pageChanges(src: ChangeSources, from: RunRow, before: SnapshotRow
     before: JSON.parse(before.extraction) as Extraction,
     after: JSON.parse(after.extraction) as Extraction,
     timingHistory: timings.reverse(),
-    visual: same ? null : await pixelDiff(src.files, before, after),
+    visual: same ? null : await pixelDiff(src, before, after),
   });
 }
 
 /**
  * Every target of the comparison with its changes from `from` to `to`, desktop before mobile. A
- * target not captured at a viewport in both runs has nothing to compare there. Pixel diffs run
- * on this thread: it yields between pages so requests are served in between.
+ * target not captured at a viewport in both runs has nothing to compare there.
  */
 export async function changesBetween(src: ChangeSources, ownerId: string, targets: TargetRow[], from: RunRow, to: RunRow): Promise<TargetChanges[]> {
   const before = byPage(src.repo.runSnapshots(from.id, ownerId));
@@ -69,7 +77,6 @@ export async function changesBetween(src: ChangeSources, ownerId: string, target
       const b = after.get(pageKey(t.id, viewport));
       if (!a || !b) continue;
       changes.push(...(await pageChanges(src, from, a, b)));
-      await Bun.sleep(0);
     }
     out.push({ targetId: t.id, label: t.label, url: t.url, changes });
   }

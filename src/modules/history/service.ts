@@ -2,7 +2,7 @@
 // between two runs (found when a run completes, or on request for any other pair), and disk use.
 import type { Db } from "../../db/connection";
 import { writeTx } from "../../db/connection";
-import { HttpError, badRequest, notFound } from "../../http/errors";
+import { badRequest, notFound } from "../../http/errors";
 import { newId } from "../../lib/ids";
 import { screenshotFiles } from "../comparisons/files";
 import type { DiffDto, FindingDto, SnapshotDto } from "../comparisons/model";
@@ -11,7 +11,8 @@ import type { RunContext } from "../comparisons/runner";
 import { toDiffDto, toFindingDto, toSnapshotDto } from "../comparisons/service";
 import type { TargetChanges } from "../watch/alerts/model";
 import type { ChangesQuery, ChangesResponse, VisualQuery } from "../watch/changes/model";
-import { changesBetween, pixelDiff } from "./changes";
+import { changesBetween, screenshotPair } from "./changes";
+import { pixelsWorker } from "./pixels";
 import type { HistoryStorage, RunDto } from "./model";
 import { historyRepository, type ChangeRow } from "./repository";
 
@@ -80,6 +81,8 @@ export function historyService(deps: HistoryDeps) {
   const comparisons = comparisonsRepository(deps.db);
   const repo = historyRepository(deps.db);
   const files = screenshotFiles(deps.dataDir);
+  const pixels = pixelsWorker();
+  const sources = { repo, files, pixels };
   const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err));
 
   const ownedComparison = (ownerId: string, comparisonId: string) => {
@@ -142,7 +145,7 @@ export function historyService(deps: HistoryDeps) {
       const { from, to } = pair(ownerId, comparisonId, q);
       const targets =
         stored(ownerId, from, to) ??
-        (await changesBetween({ repo, files }, ownerId, comparisons.listTargets(comparisonId, ownerId), from, to));
+        (await changesBetween(sources, ownerId, comparisons.listTargets(comparisonId, ownerId), from, to));
       return { from: from.id, to: to.id, targets };
     },
 
@@ -154,9 +157,9 @@ export function historyService(deps: HistoryDeps) {
       const before = page(from);
       const after = page(to);
       if (!before || !after) throw notFound(`This website was not captured at ${q.viewport} in both runs`);
-      const diff = await pixelDiff(files, before, after);
-      if (!diff) throw new HttpError(404, "Screenshot not found");
-      return diff.heatmap();
+      const paths = screenshotPair(files, before, after);
+      if (!paths) throw notFound("Screenshot not found");
+      return pixels.heatmap(...paths);
     },
 
     /**
@@ -169,7 +172,7 @@ export function historyService(deps: HistoryDeps) {
       if (!to || to.status !== "completed") return;
       const from = repo.completedRunBefore(run.comparisonId, to.number);
       if (!from) return;
-      const targets = await changesBetween({ repo, files }, run.ownerId, comparisons.listTargets(run.comparisonId, run.ownerId), from, to);
+      const targets = await changesBetween(sources, run.ownerId, comparisons.listTargets(run.comparisonId, run.ownerId), from, to);
       const count = targets.reduce((n, t) => n + t.changes.length, 0);
       // The run may have been pruned or its comparison deleted meanwhile: then there is nothing to store.
       const kept = writeTx(deps.db, () => {
@@ -201,6 +204,9 @@ export function historyService(deps: HistoryDeps) {
         findings: repo.runFindings(run.id, ownerId).map(toFindingDto),
       };
     },
+
+    /** Stops the pixels worker (shutdown). */
+    close: () => pixels.close(),
 
     storage(): HistoryStorage {
       const s = repo.storage();
