@@ -350,12 +350,12 @@ describe("changes between runs (fake engine)", () => {
   });
 });
 
-describe("migration 0007", () => {
+describe("migration 0008", () => {
   test("results from before run history become run #1 of their comparison", () => {
     const db = openDatabase(":memory:");
-    // The schema as it was before 0007, with a comparison that ran and one that never did.
+    // The schema as it was before 0008, with a comparison that ran and one that never did.
     db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')))");
-    for (const m of migrations.filter((m) => m.version < 7)) {
+    for (const m of migrations.filter((m) => m.version < 8)) {
       db.exec(m.sql);
       db.query("INSERT INTO schema_migrations (version, name) VALUES (?, ?)").run(m.version, m.name);
     }
@@ -372,7 +372,7 @@ describe("migration 0007", () => {
     db.query(`INSERT INTO findings (id, comparison_id, owner_id, target_id, viewport, grp, severity, title, evidence, fix, source, position, created_at)
       VALUES ('f1', 'c1', 'u1', 't1', 'desktop', 'design', 'low', 'x', '{}', 'y', 'rules', 0, ?)`).run(at);
 
-    expect(migrate(db)).toContain(7);
+    expect(migrate(db)).toContain(8);
     expect(db.query("SELECT comparison_id, number, trigger, status, started_at, finished_at FROM runs").all()).toEqual([
       { comparison_id: "c1", number: 1, trigger: "manual", status: "completed", started_at: at, finished_at: at },
     ]);
