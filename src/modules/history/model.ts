@@ -1,5 +1,6 @@
 // Request and response shapes of the run history API, declared once (zod) with their types derived.
 import { z } from "zod";
+import { diffDto, findingDto, snapshotDto } from "../comparisons/model";
 
 export const runTrigger = z.enum(["manual", "schedule"]);
 /** interrupted: a restart ended it before it wrote its results. */
@@ -21,6 +22,15 @@ export const runDto = z.object({
 export type RunDto = z.infer<typeof runDto>;
 
 export const runParams = z.object({ id: z.string(), runId: z.string() });
+
+/** GET /api/comparisons/:id/runs/:runId: one run's results as they were stored. */
+export const runDetail = z.object({
+  run: runDto,
+  snapshots: z.array(snapshotDto),
+  diffs: z.array(diffDto),
+  findings: z.array(findingDto),
+});
+export type RunDetail = z.infer<typeof runDetail>;
 // The changes endpoints' query and response shapes are the watch module's (watch/changes/model.ts).
 
 /** Disk use of the run history, for the super-admin console. */

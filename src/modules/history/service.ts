@@ -5,7 +5,6 @@ import { writeTx } from "../../db/connection";
 import { badRequest, notFound } from "../../http/errors";
 import { newId } from "../../lib/ids";
 import { screenshotFiles } from "../comparisons/files";
-import type { DiffDto, FindingDto, SnapshotDto } from "../comparisons/model";
 import { comparisonsRepository, type RunRow } from "../comparisons/repository";
 import type { RunContext } from "../comparisons/runner";
 import { toDiffDto, toFindingDto, toSnapshotDto } from "../comparisons/service";
@@ -13,7 +12,7 @@ import type { TargetChanges } from "../watch/alerts/model";
 import type { ChangesQuery, ChangesResponse, VisualQuery } from "../watch/changes/model";
 import { changesBetween, screenshotPair } from "./changes";
 import { pixelsWorker } from "./pixels";
-import type { HistoryStorage, RunDto } from "./model";
+import type { HistoryStorage, RunDetail, RunDto } from "./model";
 import { historyRepository, type ChangeRow } from "./repository";
 
 export const COMPARISON_NOT_FOUND = "Comparison not found";
@@ -29,13 +28,6 @@ export const toRunDto = (r: RunRow): RunDto => ({
   changeCount: r.change_count,
   error: r.error,
 });
-
-export interface RunDetail {
-  run: RunDto;
-  snapshots: SnapshotDto[];
-  diffs: DiffDto[];
-  findings: FindingDto[];
-}
 
 /** A completed run's changes against the completed run before it (for alerts). */
 export interface RunChanges {
