@@ -38,6 +38,8 @@ import { comparisonRoutes } from "./modules/comparisons";
 import type { CaptureReadiness } from "./modules/capture/pool";
 import type { ComparisonEngine } from "./modules/comparisons/runner";
 import { comparisonsService } from "./modules/comparisons/service";
+import { historyRoutes } from "./modules/history";
+import { historyService } from "./modules/history/service";
 import { healthRoutes, healthService } from "./modules/health";
 import { systemRoutes } from "./modules/system";
 import { systemService } from "./modules/system/service";
@@ -104,15 +106,21 @@ export function createServices(deps: AppDeps) {
     engine.publish ??= (message, to) => live.publish(message, to);
     engine.recordActivity ??= (entry) => activity.record(entry);
   }
-  const comparisons = comparisonsService({ db: deps.db, dataDir: deps.env.DATA_DIR, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, engine, now: deps.now, log: deps.log });
+  const history = historyService({ db: deps.db, dataDir: deps.env.DATA_DIR, log: deps.log });
+  const comparisons = comparisonsService({
+    db: deps.db, dataDir: deps.env.DATA_DIR, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, engine, now: deps.now, log: deps.log,
+    historyKeep: deps.env.HISTORY_KEEP,
+    // Change detection against the previous completed run; the run closes after it.
+    onCompleted: (run) => history.onRunCompleted(run),
+  });
   const users = usersService({ db: deps.db, audit, endSessions: auth.endSessions, revokeApiKeys: apiKeys.revokeAllOf, live });
-  const admin = adminService({ db: deps.db, env: deps.env, requests: metrics, live, audit, activity, userCounts: users.counts, adminEmails: users.activeAdminEmails, activeApiKeys: apiKeys.countActive, log: deps.log, now: deps.now });
+  const admin = adminService({ db: deps.db, env: deps.env, requests: metrics, live, audit, activity, userCounts: users.counts, adminEmails: users.activeAdminEmails, activeApiKeys: apiKeys.countActive, historyStorage: history.storage, log: deps.log, now: deps.now });
   const system = systemService({
     db: deps.db, hub: live, activity, now: deps.now, log: deps.log, cadence: deps.agentCadence,
     onChange: (action, actor) => audit.recordBy({ id: actor?.id ?? null, email: actor?.email ?? null }, action),
   });
   const agents = agentsService({ db: deps.db, now: deps.now, onSettingsChanged: () => system.poke() });
-  return { tokens, auth, waitlist, metrics, comparisons, live, audit, apiKeys, users, admin, activity, system, agents };
+  return { tokens, auth, waitlist, metrics, comparisons, history, live, audit, apiKeys, users, admin, activity, system, agents };
 }
 export type Services = ReturnType<typeof createServices>;
 
@@ -146,6 +154,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     .use(auditRoutes(services.audit, services.auth.userForAccessToken))
     .use(apiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
     .use(comparisonRoutes(services.comparisons, services.auth))
+    .use(historyRoutes(services.history, services.auth))
     .use(activityRoutes(services.activity, services.auth.userForAccessToken))
     .use(agentsRoutes(services.agents, services.auth.userForAccessToken, { now: deps.now }))
     .use(systemRoutes(services.system, services.auth.userForAccessToken))

@@ -31,6 +31,8 @@ const schema = z.object({
   LLM_BASE_URL: z.url().optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().optional(),
+  /** Runs kept per comparison (run history); older runs go with their screenshots. At least 2, so changes have a run to compare with. */
+  HISTORY_KEEP: z.coerce.number().int().min(2).max(1000).default(50),
   /** How many verified database backups DATA_DIR/backups keeps. */
   BACKUP_KEEP: z.coerce.number().int().min(1).max(365).default(7),
   /** Slack-compatible incoming webhook for admin alert chat notifications. */

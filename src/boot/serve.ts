@@ -71,6 +71,8 @@ export async function serve() {
   const app = createApp(deps, services);
   // Runs a crash left half-done are failed with a reason, never left running.
   services.comparisons.recoverInterruptedRuns();
+  // Screenshots no snapshot names (a crash between a row's deletion and its file's): nothing runs yet.
+  void services.comparisons.sweepScreenshots().catch((e) => log("screenshot sweep failed", e));
 
   const live = liveSockets({
     hub: services.live,

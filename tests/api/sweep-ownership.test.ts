@@ -38,6 +38,15 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
   "GET /api/comparisons/:id/snapshots": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/snapshots`, owner: "alice", ok: 200, strangers: USER_ROW }),
   "GET /api/comparisons/:id/diffs": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/diffs`, owner: "alice", ok: 200, strangers: USER_ROW }),
   "GET /api/comparisons/:id/findings": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/findings`, owner: "alice", ok: 200, strangers: USER_ROW }),
+  "GET /api/comparisons/:id/runs": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/runs`, owner: "alice", ok: 200, strangers: USER_ROW }),
+  "GET /api/comparisons/:id/changes": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/changes`, owner: "alice", ok: 200, strangers: USER_ROW }),
+  "GET /api/comparisons/:id/changes/visual": (w) => ({
+    path: `/api/comparisons/${w.ids.comparison}/changes/visual?targetId=${w.ids.targets[0]}&viewport=desktop`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "GET /api/comparisons/:id/runs/:runId": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/runs/${w.ids.run}`, owner: "alice", ok: 200, strangers: USER_ROW }),
   "GET /api/snapshots/:id/screenshot": (w) => ({ path: `/api/snapshots/${w.ids.snapshot}/screenshot`, owner: "alice", ok: 200, strangers: USER_ROW }),
   "GET /api/comparisons/:id/export": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/export?format=html`, owner: "alice", ok: 200, strangers: USER_ROW }),
   "GET /api/components/:id": (w) => ({ path: `/api/components/${w.ids.component}`, owner: "alice", ok: 200, strangers: AGENT_ROW }),
@@ -69,7 +78,7 @@ const PUBLIC_ID_ROUTES: Record<string, string> = {
 };
 
 /** Routes that also accept the session cookie (for <img> and downloads): strangers' cookies get 404 too. */
-const COOKIE_ROUTES = new Set(["GET /api/snapshots/:id/screenshot", "GET /api/comparisons/:id/export"]);
+const COOKIE_ROUTES = new Set(["GET /api/snapshots/:id/screenshot", "GET /api/comparisons/:id/export", "GET /api/comparisons/:id/changes/visual"]);
 
 describe("ownership sweep", async () => {
   const w = await sweepWorld();

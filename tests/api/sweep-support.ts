@@ -62,9 +62,14 @@ export async function sweepWorld() {
   const started = await t.call("POST", `/api/comparisons/${main.id}/start`, { headers: h.alice });
   if (started.status !== 202) throw new Error(`start failed: ${started.text}`);
   await t.services.comparisons.whenIdle();
+  // A second run, so the history holds two runs and their changes.
+  const again = await t.call("POST", `/api/comparisons/${main.id}/start`, { headers: h.alice });
+  if (again.status !== 202) throw new Error(`second start failed: ${again.text}`);
+  await t.services.comparisons.whenIdle();
   const snapshots = (await t.call("GET", `/api/comparisons/${main.id}/snapshots`, { headers: h.alice })).json as { id: string }[];
   const diffs = (await t.call("GET", `/api/comparisons/${main.id}/diffs`, { headers: h.alice })).json as { id: string }[];
   const findings = (await t.call("GET", `/api/comparisons/${main.id}/findings`, { headers: h.alice })).json as { id: string }[];
+  const runs = (await t.call("GET", `/api/comparisons/${main.id}/runs`, { headers: h.alice })).json as { id: string }[];
   if (snapshots.length < 2 || diffs.length < 1) throw new Error("the fake run left no snapshots or diffs");
 
   // The agents turn alice's capture into her own components, an A/B test and trends.
@@ -89,6 +94,7 @@ export async function sweepWorld() {
     comparison: main.id,
     targets: main.targets,
     snapshot: snapshots[0]!.id,
+    run: runs[0]!.id,
     component: ownedComponents[0]!.id,
     test: ownedTests[0]!.id,
     apiKey: key.json.apiKey.id as string,
@@ -103,6 +109,7 @@ export async function sweepWorld() {
     ...snapshots.map((s) => s.id),
     ...diffs.map((d) => d.id),
     ...findings.map((f) => f.id),
+    ...runs.map((r) => r.id),
     ...ownedComponents.map((c) => c.id),
     ...ownedTests.flatMap((x) => [x.id, x.ingestKey ?? x.id]),
     ids.apiKey,

@@ -29,6 +29,8 @@ export interface AdminDeps {
   /** Replaces the SMTP mailer built from the env (tests). */
   mailer?: Mailer;
   activeApiKeys(): number;
+  /** Disk use of the run history (the history module's). */
+  historyStorage?(): { runs: number; bytes: number };
   sampleIntervalMs?: number;
   log?: (msg: string, err?: unknown) => void;
   now?: () => number;
@@ -80,7 +82,10 @@ export function adminService(deps: AdminDeps) {
 
   return {
     systemMetrics,
-    databaseStats: (): DatabaseStats => ({ ...dbFigures(), ...backups.status() }),
+    databaseStats: (): DatabaseStats => {
+      const h = deps.historyStorage?.() ?? { runs: 0, bytes: 0 };
+      return { ...dbFigures(), historyRuns: h.runs, historyBytes: h.bytes, ...backups.status() };
+    },
     backups,
     maintenance,
     alerts,

@@ -25,7 +25,7 @@ type UserResolvers = Pick<AuthService, "userForAccessToken" | "userForRefreshTok
  * bearer token; they also accept the session cookie (HttpOnly, SameSite=Strict, so other sites
  * cannot use it). Ownership is still checked per row.
  */
-async function bearerOrCookie(auth: UserResolvers, request: Request): Promise<PublicUser> {
+export async function bearerOrCookie(auth: UserResolvers, request: Request): Promise<PublicUser> {
   const token = bearerToken(request.headers.get("authorization"));
   const user = token
     ? await auth.userForAccessToken(token)

@@ -32,6 +32,8 @@ const database: DatabaseStats = {
   connections: 1,
   queryTime: 0.05,
   dbSize: 4096,
+  historyRuns: 3,
+  historyBytes: 2048,
   backupStatus: "none",
   lastBackup: null,
   lastBackupError: null,

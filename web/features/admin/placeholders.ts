@@ -21,6 +21,8 @@ export const PLACEHOLDER_DATABASE: DatabaseStats = {
   connections: 12,
   queryTime: 45,
   dbSize: 2.4 * 1024 * 1024 * 1024,
+  historyRuns: 0,
+  historyBytes: 0,
   backupStatus: "healthy",
   lastBackup: null,
   lastBackupError: null,
