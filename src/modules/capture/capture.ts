@@ -10,6 +10,7 @@ import type { CaptureJob } from "../../workers/protocol";
 import { BLOCKED_HEADER, startEgressProxy, type EgressProxy } from "./egress-proxy";
 import { VIEWPORTS, type Extraction } from "./model";
 import { watchNetworkQuiet } from "./network-quiet";
+import { watchPageProblems } from "./page-problems";
 import { callPage, installPageScript, type ResourceTotals } from "./page-script";
 import { createHostGuard, SSRF_MESSAGES, systemResolver, type HostVerdict, type Resolver } from "./ssrf";
 
@@ -204,6 +205,7 @@ export async function capturePage(
     const race = <T>(p: Promise<T>) => Promise.race([p, crashed]);
     const network = await trackNetwork(context, page);
     const quiet = watchNetworkQuiet(page);
+    const problems = watchPageProblems(page);
 
     onStage("navigating");
     const navTimeoutMs = Math.max(1000, Math.min(job.navigationTimeoutMs, remaining()));
@@ -254,6 +256,9 @@ export async function capturePage(
       ? { bytes: network.totals.bytes, requests: network.totals.requests, largestResource: network.totals.largest }
       : await race(callPage(page, "readResources", undefined));
     await network.detach();
+    // Read before the screenshot: closing the context aborts whatever is still loading, which the page never failed on its own.
+    problems.stop();
+    const failures = problems.read();
 
     onStage("screenshot");
     const capturedHeight = Math.max(1, Math.min(dom.pageHeight, job.maxHeightPx));
@@ -290,6 +295,8 @@ export async function capturePage(
       copy: dom.copy,
       timing: { ...vitals, ...resources },
       accessibility: dom.accessibility,
+      network: failures.network,
+      console: failures.console,
     };
     return { extraction, screenshotPath: job.screenshotPath, thumb: pixels.thumb };
   };

@@ -98,6 +98,15 @@ export interface Extraction {
     imagesWithoutAlt: number;
     inputsWithoutLabel: number;
   };
+  /** Requests that failed or got an error status (not the page's own document); absent in older captures. */
+  network?: {
+    /** The first failures, in the order they happened (bounded; URLs capped). */
+    failed: { url: string; type: string; reason: string }[];
+    /** Every failure seen, including those beyond the bounded list. */
+    failedCount: number;
+  };
+  /** Console errors and uncaught exceptions, first of each distinct text (bounded); absent in older captures. */
+  console?: { level: "error" | "exception"; text: string }[];
 }
 
 export interface SimilarityScores {
