@@ -11,6 +11,7 @@ import { BLOCKED_HEADER, startEgressProxy, type EgressProxy } from "./egress-pro
 import { VIEWPORTS, type Extraction } from "./model";
 import { watchNetworkQuiet } from "./network-quiet";
 import { watchPageProblems } from "./page-problems";
+import { readRenderedTypography } from "./rendered-fonts";
 import { callPage, installPageScript, type ResourceTotals } from "./page-script";
 import { createHostGuard, SSRF_MESSAGES, systemResolver, type HostVerdict, type Resolver } from "./ssrf";
 
@@ -259,6 +260,7 @@ export async function capturePage(
     // Read before the screenshot: closing the context aborts whatever is still loading, which the page never failed on its own.
     problems.stop();
     const failures = problems.read();
+    const fonts = await race(readRenderedTypography(context, page, dom.typography.families, failures.network.failed));
 
     onStage("screenshot");
     const capturedHeight = Math.max(1, Math.min(dom.pageHeight, job.maxHeightPx));
@@ -289,7 +291,7 @@ export async function capturePage(
       pageHeight: dom.pageHeight,
       capturedHeight,
       palette: { dominant: pixels.dominant, text: dom.palette.text, background: dom.palette.background, buttons: dom.palette.buttons, isDark: pixels.isDark },
-      typography: dom.typography,
+      typography: fonts ? { ...dom.typography, rendered: fonts.rendered, notLoaded: fonts.notLoaded } : dom.typography,
       layout: dom.layout,
       elements: dom.elements,
       copy: dom.copy,

@@ -49,6 +49,10 @@ export interface Extraction {
     weights: { weight: number; share: number }[];
     headings: { level: number; family: string; sizePx: number; weight: number; lineHeightPx: number }[];
     body: { family: string; sizePx: number; weight: number; lineHeightPx: number } | null;
+    /** Typefaces Chromium actually drew (platform family names) by share of glyphs; absent in older captures or when unreadable. */
+    rendered?: { family: string; share: number }[];
+    /** Declared web-font families that never loaded and were drawn in a fallback, with the share of text that asked for them. */
+    notLoaded?: { family: string; share: number }[];
   };
   layout: {
     regions: { kind: "header" | "nav" | "hero" | "section" | "footer" | "main" | "aside"; box: Box }[];

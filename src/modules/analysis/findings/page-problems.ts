@@ -1,6 +1,7 @@
 // What broke on the page while a visitor loaded it: failed requests grouped by host and what they
 // were for (so the finding can say what the visitor loses), and console errors.
 
+import { familySlug } from "../../capture/font-names";
 import type { Extraction } from "../../capture/model";
 import { quote } from "../format";
 import type { Rule } from "./types";
@@ -123,4 +124,41 @@ const consoleErrors: Rule = {
   },
 };
 
-export const pageProblemRules: Rule[] = [failedRequests, consoleErrors];
+/** The failed request most likely behind a family not loading: one whose URL names it, else any failed font. */
+export function failedRequestFor(family: string, failed: Failed[]): Failed | null {
+  const slug = familySlug(family);
+  const named = (f: Failed) => slug.length >= 3 && f.url.toLowerCase().replace(/[^a-z0-9]/g, "").includes(slug);
+  return failed.find((f) => (f.type === "font" || f.type === "stylesheet") && named(f)) ?? failed.find((f) => f.type === "font") ?? null;
+}
+
+const pct = (share: number) => `${Math.round(share * 100)}%`;
+
+const fontNotLoaded: Rule = {
+  id: "font-not-loaded",
+  scope: "page",
+  run({ page }) {
+    const { notLoaded, rendered } = page.extraction.typography;
+    if (!notLoaded || notLoaded.length === 0 || !rendered || rendered.length === 0) return null;
+    const failed = page.extraction.network?.failed ?? [];
+    const first = notLoaded[0]!;
+    const request = failedRequestFor(first.family, failed);
+    const evidence: Record<string, string> = {};
+    for (const n of notLoaded.slice(0, 3)) {
+      const r = failedRequestFor(n.family, failed);
+      evidence[`${page.label} declares ${n.family}`] = `for ${pct(n.share)} of the text; never loaded${r ? ` (${r.url} — ${r.reason})` : ""}`;
+    }
+    evidence[`${page.label} drawn in`] = rendered.slice(0, 3).map((r) => `${r.family} ${pct(r.share)}`).join(", ");
+    const names = notLoaded.slice(0, 3).map((n) => n.family).join(", ");
+    return {
+      group: "design",
+      severity: first.share >= 0.3 ? "high" : "medium",
+      title: `${names} never loaded on ${page.label}: its text is drawn in ${rendered[0]!.family}`,
+      evidence,
+      fix: request
+        ? `Make ${first.family} load: ${request.url} failed (${request.reason}). Self-host the font files next to the page, and keep a fallback in the font-family list whose metrics are close.`
+        : `Make ${first.family} load: check its @font-face src URLs and formats (woff2), or self-host the files, and keep a fallback whose metrics are close.`,
+    };
+  },
+};
+
+export const pageProblemRules: Rule[] = [failedRequests, consoleErrors, fontNotLoaded];
