@@ -72,3 +72,20 @@ describe("font-not-loaded finding", () => {
     expect(hits(page({}))).toHaveLength(0);
   });
 });
+
+describe("low-contrast finding measured from pixels", () => {
+  test("says the background was measured from the screenshot and suggests a backing, not a CSS colour swap", () => {
+    const p: PageInput = {
+      targetId: "t-alpha",
+      label: "Alpha",
+      viewport: "desktop",
+      extraction: makeExtraction({
+        accessibility: { lowContrast: [{ text: "Hard to read over a light photo", ratio: 1.3, required: 4.5, fg: "#ffffff", bg: "#e4e0d8", method: "pixels" }] },
+      }),
+    };
+    const [f] = findingsFor([p]).filter((x) => x.id === findingId("low-contrast-text", "t-alpha", "desktop"));
+    expect(f!.evidence["Worst run colours"]).toBe("#ffffff on #e4e0d8");
+    expect(f!.evidence["Worst run measured"]).toContain("pixels painted behind the text");
+    expect(f!.fix).toContain("darker overlay on the image");
+  });
+});

@@ -12,6 +12,7 @@ import { VIEWPORTS, type Extraction } from "./model";
 import { watchNetworkQuiet } from "./network-quiet";
 import { watchPageProblems } from "./page-problems";
 import { readRenderedTypography } from "./rendered-fonts";
+import { createPaintedSampler, decideLowContrast } from "./painted-contrast";
 import { callPage, installPageScript, type ResourceTotals } from "./page-script";
 import { createHostGuard, SSRF_MESSAGES, systemResolver, type HostVerdict, type Resolver } from "./ssrf";
 
@@ -279,7 +280,8 @@ export async function capturePage(
     void closeContext();
     const writing = writeAtomically(job.screenshotPath, png);
     writing.catch(() => {}); // awaited just below; this only keeps a failure from going unhandled meanwhile
-    const pixels = await summariseScreenshot(png);
+    const painted = createPaintedSampler(dom.contrastProbes, viewport.width, capturedHeight);
+    const pixels = await summariseScreenshot(png, undefined, painted.push);
     await writing;
 
     const extraction: Extraction = {
@@ -296,7 +298,7 @@ export async function capturePage(
       elements: dom.elements,
       copy: dom.copy,
       timing: { ...vitals, ...resources },
-      accessibility: dom.accessibility,
+      accessibility: { ...dom.accessibility, lowContrast: decideLowContrast(dom.contrastProbes, painted.finish()) },
       network: failures.network,
       console: failures.console,
     };

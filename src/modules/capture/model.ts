@@ -96,7 +96,15 @@ export interface Extraction {
   };
   accessibility: {
     /** Text runs below WCAG AA contrast, worst first. */
-    lowContrast: { text: string; ratio: number; required: number; fg: string; bg: string }[];
+    lowContrast: {
+      text: string;
+      ratio: number;
+      required: number;
+      fg: string;
+      bg: string;
+      /** "css": both colours from computed styles; "pixels": `bg` is the worst painted pixel behind the text in the screenshot. Absent in older captures (css). */
+      method?: "css" | "pixels";
+    }[];
     /** Contrast of the dominant body text against its background. */
     bodyContrast: number | null;
     imagesWithoutAlt: number;
