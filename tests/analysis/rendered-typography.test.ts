@@ -89,3 +89,14 @@ describe("low-contrast finding measured from pixels", () => {
     expect(f!.fix).toContain("darker overlay on the image");
   });
 });
+
+describe("the failed request behind a font", () => {
+  test("is one whose URL names the family, never an unrelated failed font", async () => {
+    const { failedRequestFor } = await import("../../src/modules/analysis/findings/page-problems");
+    const awesome = { url: "https://use.fontawesome.com/webfonts/fa-solid-900.woff2", type: "font", reason: "ERR_NAME_NOT_RESOLVED" };
+    const css = { url: "https://fonts.googleapis.com/css?family=Lora:400,700|Open+Sans:300,400", type: "stylesheet", reason: "ERR_NAME_NOT_RESOLVED" };
+    expect(failedRequestFor("Open Sans", [awesome, css])).toEqual(css);
+    expect(failedRequestFor("Lora", [awesome, css])).toEqual(css);
+    expect(failedRequestFor("Lato", [awesome])).toBeNull();
+  });
+});

@@ -124,11 +124,14 @@ const consoleErrors: Rule = {
   },
 };
 
-/** The failed request most likely behind a family not loading: one whose URL names it, else any failed font. */
+/**
+ * The failed font or font-stylesheet request whose URL names the family (Roboto+Slab, roboto-slab,
+ * RobotoSlab-Bold.woff2). Only a named one: blaming an unrelated failed font would be a guess.
+ */
 export function failedRequestFor(family: string, failed: Failed[]): Failed | null {
   const slug = familySlug(family);
-  const named = (f: Failed) => slug.length >= 3 && f.url.toLowerCase().replace(/[^a-z0-9]/g, "").includes(slug);
-  return failed.find((f) => (f.type === "font" || f.type === "stylesheet") && named(f)) ?? failed.find((f) => f.type === "font") ?? null;
+  if (slug.length < 3) return null;
+  return failed.find((f) => (f.type === "font" || f.type === "stylesheet") && f.url.toLowerCase().replace(/[^a-z0-9]/g, "").includes(slug)) ?? null;
 }
 
 const pct = (share: number) => `${Math.round(share * 100)}%`;
