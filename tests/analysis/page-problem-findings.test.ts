@@ -54,6 +54,7 @@ describe("failed requests finding", () => {
     expect(lossOf({ ...gfontsCss, url: "https://cdnjs.cloudflare.com/ajax/libs/font-awesome/6.0.0/css/all.min.css" })).toBe("icons");
     expect(lossOf(gfont(1))).toBe("font");
     expect(lossOf({ ...jquery, type: "fetch" })).toBe("data");
+    expect(lossOf({ ...jquery, url: "https://use.fontawesome.com/releases/v6.3.0/js/all.js" })).toBe("icons");
   });
 });
 

@@ -34,7 +34,8 @@ export function lossOf(f: Failed): Loss {
   const host = hostOf(f.url);
   switch (f.type) {
     case "script":
-      return "script";
+      // Icon kits (Font Awesome's all.js) draw icons from script.
+      return ICON_FONT.test(f.url) ? "icons" : "script";
     case "font":
       return ICON_FONT.test(f.url) ? "icons" : "font";
     case "stylesheet":
