@@ -27,7 +27,7 @@ describe("failed requests finding", () => {
     // Worst loss first: scripts, then icons, then fonts.
     expect(f!.title).toContain("features that need these scripts may not work; icons will be missing; text is drawn in a fallback font");
     expect(f!.evidence["Alpha failed font requests"]).toBe("3 from fonts.gstatic.com, fonts.googleapis.com (ERR_NAME_NOT_RESOLVED): text is drawn in a fallback font");
-    expect(f!.evidence["Alpha failed icon font requests"]).toContain("use.fontawesome.com");
+    expect(f!.evidence["Alpha failed icon requests"]).toContain("use.fontawesome.com");
     expect(f!.evidence["Alpha failed image requests"]).toBe("1 from cdn.example.com (HTTP 404 Not Found): images will be missing");
     expect(f!.evidence["Alpha failed requests in all"]).toBe("12");
   });
@@ -54,6 +54,7 @@ describe("failed requests finding", () => {
     expect(lossOf({ ...gfontsCss, url: "https://cdnjs.cloudflare.com/ajax/libs/font-awesome/6.0.0/css/all.min.css" })).toBe("icons");
     expect(lossOf(gfont(1))).toBe("font");
     expect(lossOf({ ...jquery, type: "fetch" })).toBe("data");
+    expect(lossOf({ url: "https://maps.google.com/maps?q=x", type: "document", reason: "ERR_NAME_NOT_RESOLVED" })).toBe("frame");
     expect(lossOf({ ...jquery, url: "https://use.fontawesome.com/releases/v6.3.0/js/all.js" })).toBe("icons");
   });
 });

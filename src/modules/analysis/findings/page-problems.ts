@@ -9,8 +9,8 @@ import type { Rule } from "./types";
 type Failed = NonNullable<Extraction["network"]>["failed"][number];
 
 /** What a visitor loses when a resource of this kind fails, worst first. */
-type Loss = "script" | "stylesheet" | "icons" | "font" | "image" | "media" | "data" | "other";
-const LOSS_ORDER: Loss[] = ["script", "stylesheet", "icons", "font", "image", "media", "data", "other"];
+type Loss = "script" | "stylesheet" | "icons" | "font" | "image" | "media" | "frame" | "data" | "other";
+const LOSS_ORDER: Loss[] = ["script", "stylesheet", "icons", "font", "image", "media", "frame", "data", "other"];
 const CONSEQUENCE: Record<Loss, string> = {
   script: "features that need these scripts may not work",
   stylesheet: "content is shown partly unstyled",
@@ -18,6 +18,7 @@ const CONSEQUENCE: Record<Loss, string> = {
   font: "text is drawn in a fallback font",
   image: "images will be missing",
   media: "video or audio will not play",
+  frame: "an embedded frame (a map, video or widget) stays empty",
   data: "content the page loads with its scripts may be missing",
   other: "parts of the page may be missing",
 };
@@ -45,6 +46,9 @@ export function lossOf(f: Failed): Loss {
       return "image";
     case "media":
       return "media";
+    case "document":
+      return "frame"; // the page's own document never reaches this list
+
     case "xhr":
     case "fetch":
     case "eventsource":
@@ -91,7 +95,7 @@ const failedRequests: Rule = {
     const consequences = groups.slice(0, 3).map((g) => CONSEQUENCE[g.loss]);
     const evidence: Record<string, string> = {};
     for (const g of groups) {
-      evidence[`${page.label} failed ${g.loss === "icons" ? "icon font" : g.loss} requests`] =
+      evidence[`${page.label} failed ${g.loss === "icons" ? "icon" : g.loss === "frame" ? "embedded frame" : g.loss} requests`] =
         `${g.count} from ${hostList(g.hosts)} (${[...g.reasons].slice(0, 2).join(", ")}): ${CONSEQUENCE[g.loss]}`;
     }
     if (network.failedCount > network.failed.length) evidence[`${page.label} failed requests in all`] = String(network.failedCount);
