@@ -10,6 +10,9 @@ import type { CaptureJob } from "../../workers/protocol";
 import { BLOCKED_HEADER, startEgressProxy, type EgressProxy } from "./egress-proxy";
 import { VIEWPORTS, type Extraction } from "./model";
 import { watchNetworkQuiet } from "./network-quiet";
+import { watchPageProblems } from "./page-problems";
+import { readRenderedTypography } from "./rendered-fonts";
+import { createPaintedSampler, decideLowContrast } from "./painted-contrast";
 import { callPage, installPageScript, type ResourceTotals } from "./page-script";
 import { createHostGuard, SSRF_MESSAGES, systemResolver, type HostVerdict, type Resolver } from "./ssrf";
 
@@ -204,6 +207,7 @@ export async function capturePage(
     const race = <T>(p: Promise<T>) => Promise.race([p, crashed]);
     const network = await trackNetwork(context, page);
     const quiet = watchNetworkQuiet(page);
+    const problems = watchPageProblems(page);
 
     onStage("navigating");
     const navTimeoutMs = Math.max(1000, Math.min(job.navigationTimeoutMs, remaining()));
@@ -254,6 +258,10 @@ export async function capturePage(
       ? { bytes: network.totals.bytes, requests: network.totals.requests, largestResource: network.totals.largest }
       : await race(callPage(page, "readResources", undefined));
     await network.detach();
+    // Read before the screenshot: closing the context aborts whatever is still loading, which the page never failed on its own.
+    problems.stop();
+    const failures = problems.read();
+    const fonts = await race(readRenderedTypography(context, page, dom.typography.families, failures.network.failed));
 
     onStage("screenshot");
     const capturedHeight = Math.max(1, Math.min(dom.pageHeight, job.maxHeightPx));
@@ -272,7 +280,8 @@ export async function capturePage(
     void closeContext();
     const writing = writeAtomically(job.screenshotPath, png);
     writing.catch(() => {}); // awaited just below; this only keeps a failure from going unhandled meanwhile
-    const pixels = await summariseScreenshot(png);
+    const painted = createPaintedSampler(dom.contrastProbes, viewport.width, capturedHeight);
+    const pixels = await summariseScreenshot(png, undefined, painted.push);
     await writing;
 
     const extraction: Extraction = {
@@ -284,12 +293,14 @@ export async function capturePage(
       pageHeight: dom.pageHeight,
       capturedHeight,
       palette: { dominant: pixels.dominant, text: dom.palette.text, background: dom.palette.background, buttons: dom.palette.buttons, isDark: pixels.isDark },
-      typography: dom.typography,
+      typography: fonts ? { ...dom.typography, rendered: fonts.rendered, notLoaded: fonts.notLoaded } : dom.typography,
       layout: dom.layout,
       elements: dom.elements,
       copy: dom.copy,
       timing: { ...vitals, ...resources },
-      accessibility: dom.accessibility,
+      accessibility: { ...dom.accessibility, lowContrast: decideLowContrast(dom.contrastProbes, painted.finish()) },
+      network: failures.network,
+      console: failures.console,
     };
     return { extraction, screenshotPath: job.screenshotPath, thumb: pixels.thumb };
   };

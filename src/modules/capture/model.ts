@@ -51,6 +51,10 @@ export const extractionSchema = z.object({
     weights: z.array(z.object({ weight: z.number(), share: z.number() })),
     headings: z.array(z.object({ level: z.number(), ...textStyle })),
     body: z.object(textStyle).nullable(),
+    /** Typefaces Chromium actually drew (platform family names) by share of glyphs; absent in older captures or when unreadable. */
+    rendered: z.array(z.object({ family: z.string(), share: z.number() })).optional(),
+    /** Declared web-font families that never loaded and were drawn in a fallback, with the share of text that asked for them. */
+    notLoaded: z.array(z.object({ family: z.string(), share: z.number() })).optional(),
   }),
   layout: z.object({
     regions: z.array(z.object({ kind: z.enum(["header", "nav", "hero", "section", "footer", "main", "aside"]), box: boxSchema })),
@@ -94,12 +98,33 @@ export const extractionSchema = z.object({
   }),
   accessibility: z.object({
     /** Text runs below WCAG AA contrast, worst first. */
-    lowContrast: z.array(z.object({ text: z.string(), ratio: z.number(), required: z.number(), fg: z.string(), bg: z.string() })),
+    lowContrast: z.array(
+      z.object({
+        text: z.string(),
+        ratio: z.number(),
+        required: z.number(),
+        fg: z.string(),
+        bg: z.string(),
+        /** "css": both colours from computed styles; "pixels": `bg` is the worst painted pixel behind the text in the screenshot. Absent in older captures (css). */
+        method: z.enum(["css", "pixels"]).optional(),
+      }),
+    ),
     /** Contrast of the dominant body text against its background. */
     bodyContrast: z.number().nullable(),
     imagesWithoutAlt: z.number(),
     inputsWithoutLabel: z.number(),
   }),
+  /** Requests that failed or got an error status (not the page's own document); absent in older captures. */
+  network: z
+    .object({
+      /** The first failures, in the order they happened (bounded; URLs capped). */
+      failed: z.array(z.object({ url: z.string(), type: z.string(), reason: z.string() })),
+      /** Every failure seen, including those beyond the bounded list. */
+      failedCount: z.number(),
+    })
+    .optional(),
+  /** Console errors and uncaught exceptions, first of each distinct text (bounded); absent in older captures. */
+  console: z.array(z.object({ level: z.enum(["error", "exception"]), text: z.string() })).optional(),
 });
 export type Extraction = z.infer<typeof extractionSchema>;
 

@@ -3,7 +3,7 @@
 // which capture.ts installs in every document before the page's own scripts. It starts the
 // web-vitals listeners at once and offers its functions to page.evaluate on one global.
 
-import { gatherAccessibility } from "../gatherers/accessibility";
+import { contrastProbes, gatherAccessibility } from "../gatherers/accessibility";
 import { gatherCopy } from "../gatherers/copy";
 import { gatherElements } from "../gatherers/elements";
 import { gatherLayout } from "../gatherers/layout";
@@ -26,6 +26,7 @@ export const DOM_GATHERERS = {
   elements: gatherElements,
   copy: gatherCopy,
   accessibility: gatherAccessibility,
+  contrastProbes,
 };
 export type DomGathererName = keyof typeof DOM_GATHERERS;
 
@@ -40,6 +41,7 @@ function measure(args: ScanArgs): DomMeasurement {
     elements: gatherElements(scan),
     copy: gatherCopy(scan),
     accessibility: gatherAccessibility(scan),
+    contrastProbes: contrastProbes(scan),
   };
 }
 

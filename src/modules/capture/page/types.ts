@@ -1,12 +1,17 @@
 // What the page script hands back to the capture, in the contract's own types (capture/model.ts).
 
+import type { ContrastProbe } from "../gatherers/accessibility";
 import type { Extraction } from "../model";
 
 /** The parts of an Extraction that only the DOM can tell. */
 export type DomMeasurement = Pick<
   Extraction,
   "title" | "metaDescription" | "pageHeight" | "typography" | "layout" | "elements" | "copy" | "accessibility"
-> & { palette: Pick<Extraction["palette"], "text" | "background" | "buttons"> };
+> & {
+  palette: Pick<Extraction["palette"], "text" | "background" | "buttons">;
+  /** Runs whose contrast the screenshot decides; the capture consumes them and does not store them. */
+  contrastProbes: ContrastProbe[];
+};
 
 export type Vitals = Pick<
   Extraction["timing"],

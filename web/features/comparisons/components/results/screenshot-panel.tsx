@@ -6,6 +6,7 @@ import type { SnapshotDto } from "#server/modules/comparisons/model";
 import { pageFrame } from "../../overlay-geometry";
 import type { OverlayKind } from "./overlay-kinds";
 import { OverlayBoxes, OverlayLegends, PaletteStrip } from "./overlays";
+import { PageProblemsNote } from "./page-problems-note";
 
 export const PANEL_HEIGHT = 600;
 
@@ -79,6 +80,7 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, scrollRef
         )}
       </div>
       {shown && <OverlayLegends ex={snapshot.extraction} on={overlays} />}
+      {snapshot && <PageProblemsNote ex={snapshot.extraction} />}
     </Card>
   );
 }
