@@ -1,3 +1,4 @@
+import { runCli } from "./cli/main";
 import { resolve } from "node:path";
 import { createApp, createServices } from "./app";
 import { openStorage, openStorageWhenAvailable } from "./boot/storage";
@@ -119,4 +120,7 @@ async function boot() {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 }
 
-await boot();
+// Subcommands (users, backup, --help, --version) finish here; no command or `serve` boots the server.
+const outcome = await runCli(process.argv.slice(2));
+if (outcome === "serve") await boot();
+else process.exit(outcome);

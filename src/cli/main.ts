@@ -1,0 +1,72 @@
+// The executable's subcommands. No command (or `serve`) runs the server; the others are operator
+// tools that work on the same DATA_DIR. Exit codes: 0 done, 1 the action failed, 2 wrong usage.
+import pkg from "../../package.json" with { type: "json" };
+import { UsageError } from "./args";
+import { CommandError } from "./data-dir";
+
+export const VERSION: string = pkg.version;
+
+const HELP = `Usage: design-intel [command] [flags]
+
+Commands:
+  serve                 Run the server (the default when no command is given)
+  users                 Create, promote or disable accounts (design-intel users --help)
+  backup --out FILE     Write a verified copy of the database
+  --version             Print the version
+  --help                Print this help
+
+Configuration comes from the environment (PORT, DATA_DIR, ...; see the README).`;
+
+const SERVE_HELP = `Usage: design-intel [serve]
+
+Runs the server. Configuration comes from the environment (PORT, HOST, DATA_DIR, ...).`;
+
+type Outcome = "serve" | number;
+
+const out = (text: string) => console.log(text);
+
+async function dispatch(argv: string[]): Promise<Outcome> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case undefined:
+      return "serve";
+    case "serve":
+      if (rest.length === 1 && (rest[0] === "--help" || rest[0] === "-h")) return (out(SERVE_HELP), 0);
+      if (rest.length) throw new UsageError(`serve: unknown flag ${rest[0]} (the server is configured through the environment; see design-intel serve --help)`);
+      return "serve";
+    case "--version":
+    case "-v":
+      out(VERSION);
+      return 0;
+    case "--help":
+    case "-h":
+    case "help":
+      out(HELP);
+      return 0;
+    case "users":
+      return (await import("./commands/users")).usersCommand(rest, out);
+    case "backup":
+      return (await import("./commands/backup")).backupCommand(rest, out);
+    default:
+      throw new UsageError(
+        command.startsWith("-") ? `unknown flag ${command} (see design-intel --help)` : `unknown command "${command}" (see design-intel --help)`,
+      );
+  }
+}
+
+/** "serve" when the caller should start the server; otherwise the exit code, the outcome already printed. */
+export async function runCli(argv: string[]): Promise<Outcome> {
+  try {
+    return await dispatch(argv);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      console.error(`design-intel ${e.message}`);
+      return 2;
+    }
+    if (e instanceof CommandError) {
+      console.error(e.message.startsWith("Invalid configuration") ? e.message : `design-intel ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
+}
