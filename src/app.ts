@@ -18,7 +18,8 @@ import type { Cadence } from "./modules/agents/engine/engine";
 import { agentsService } from "./modules/agents/service";
 import { MAINTENANCE_MESSAGE } from "./modules/admin/model";
 import { adminService } from "./modules/admin/service";
-import { apiKeyRoutes } from "./modules/api-keys";
+import { apiKeyRoutes, personalApiKeyRoutes } from "./modules/api-keys";
+import { apiKeyGate } from "./modules/api-keys/gate";
 import { apiKeyService } from "./modules/api-keys/service";
 import { auditRoutes } from "./modules/audit";
 import { auditService } from "./modules/audit/service";
@@ -114,6 +115,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   const app = new Elysia()
     .use(httpBase({ metrics: services.metrics, log }))
     .use(hostGuard({ publicUrl: deps.env.PUBLIC_URL, trustProxy: deps.env.TRUST_PROXY }))
+    .use(apiKeyGate(services.apiKeys))
     .use(maintenanceGate({ isOn: services.admin.maintenance.isOn, resolve: services.auth.userForAccessToken, message: MAINTENANCE_MESSAGE }))
     .get("/api/health", () => ({ ok: true, capture: deps.captureReadiness?.() ?? null }))
     .use(authRoutes(services.auth, limits))
@@ -122,6 +124,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     .use(usersRoutes(services.users, services.auth.userForAccessToken))
     .use(auditRoutes(services.audit, services.auth.userForAccessToken))
     .use(apiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
+    .use(personalApiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
     .use(comparisonRoutes(services.comparisons, services.auth))
     .use(activityRoutes(services.activity, services.auth.userForAccessToken))
     .use(agentsRoutes(services.agents, services.auth.userForAccessToken, { now: deps.now }))
