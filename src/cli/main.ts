@@ -12,6 +12,7 @@ Commands:
   serve                 Run the server (the default when no command is given)
   users                 Create, promote or disable accounts (design-intel users --help)
   backup --out FILE     Write a verified copy of the database
+  check --config FILE   Check your site against budgets (design-intel check --help)
   --version             Print the version
   --help                Print this help
 
@@ -47,6 +48,8 @@ async function dispatch(argv: string[]): Promise<Outcome> {
       return (await import("./commands/users")).usersCommand(rest, out);
     case "backup":
       return (await import("./commands/backup")).backupCommand(rest, out);
+    case "check":
+      return (await import("./commands/check")).checkCommand(rest, out);
     default:
       throw new UsageError(
         command.startsWith("-") ? `unknown flag ${command} (see design-intel --help)` : `unknown command "${command}" (see design-intel --help)`,
@@ -66,6 +69,11 @@ export async function runCli(argv: string[]): Promise<Outcome> {
     if (e instanceof CommandError) {
       console.error(e.message.startsWith("Invalid configuration") ? e.message : `design-intel ${e.message}`);
       return 1;
+    }
+    // A check that cannot be made (bad config, unreachable page) is exit 2, so CI tells it from a failed budget.
+    if (e instanceof Error && e.name === "CheckError") {
+      console.error(`design-intel check: ${e.message}`);
+      return 2;
     }
     throw e;
   }

@@ -6,6 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
 import { startServer, type RunningServer } from "../support/server";
+import { runCli } from "../cli/support";
+import pkg from "../../package.json" with { type: "json" };
 
 const root = join(import.meta.dir, "../..");
 let dir: string;
@@ -95,6 +97,28 @@ describe("single executable", () => {
     expect(diffs.length).toBe(2);
     for (const d of diffs) expect(d.overallSimilarity).toBeGreaterThan(0);
   }, 90_000);
+
+  test("subcommands: --version, a bad flag, users create beside the running server, backup", async () => {
+    const bin = { cmd: [join(dir, "design-intel")], dataDir: join(dir, "data") };
+    expect(await runCli(["--version"], bin)).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
+    const bad = await runCli(["users", "create", "--emial", "x@example.com"], bin);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim()).toBe("design-intel users create: unknown flag --emial (see design-intel users create --help)");
+
+    const created = await runCli(["users", "create", "--email", "ops@example.com", "--admin"], { ...bin, stdin: "operator-pass-1\n" });
+    expect(created.code).toBe(0);
+    const login = await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "ops@example.com", password: "operator-pass-1" }),
+    });
+    expect(login.status).toBe(200);
+    expect(((await login.json()) as { user: { role: string } }).user.role).toBe("admin");
+
+    const backup = await runCli(["backup", "--out", join(dir, "copy.db")], bin);
+    expect(backup.code).toBe(0);
+    expect(backup.stdout).toContain("integrity check ok");
+  }, 60_000);
 
   test("stops cleanly on SIGTERM", async () => {
     const code = await server.stop("SIGTERM");
