@@ -23,7 +23,8 @@ and checks the budgets in the config. Prints a table; exit 0 when every budget h
   --print-schema    Print the config's JSON Schema and exit
 
 Budgets (per viewport, on your site): lcpMs, fcpMs, cls, lowContrast, imagesWithoutAlt,
-inputsWithoutLabel, each as { "max": number }.`;
+inputsWithoutLabel, each as { "max": number }. "viewports" picks the captures the budgets
+apply to (the engine captures desktop and mobile either way).`;
 
 /** A check that cannot be made exits 2, like a usage error, but is reported as what it is. */
 export class CheckError extends Error {

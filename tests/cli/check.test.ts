@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "../support/server";
+import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
+import { runCli } from "./support";
+
+let dir: string;
+let sites: FixtureServer;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "di-check-"));
+  sites = startFixtureServer();
+});
+afterAll(async () => {
+  await sites?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function config(name: string, value: unknown): string {
+  const path = join(dir, name);
+  writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value));
+  return path;
+}
+
+const loose = { lcpMs: { max: 120_000 }, fcpMs: { max: 120_000 }, cls: { max: 5 }, imagesWithoutAlt: { max: 1000 }, inputsWithoutLabel: { max: 1000 }, lowContrast: { max: 1000 } };
+const pages = () => ({ site: { url: sites.url("/alpha/"), label: "Alpha" }, competitors: [{ url: sites.url("/beta/"), label: "Beta" }], viewports: ["desktop"] });
+
+describe("design-intel check (in-process)", () => {
+  test("every budget holds: exit 0, a table, JUnit with only passing testcases, JSON and Markdown", async () => {
+    const out = (f: string) => join(dir, `pass.${f}`);
+    const r = await runCli(["check", "--config", config("pass.json", { ...pages(), budgets: loose }), "--junit", out("xml"), "--json", out("json"), "--markdown", out("md")]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^lcpMs\.max\s+desktop\s+\d+\s+120000\s+pass$/m);
+    expect(r.stdout).toContain("all 6 budgets hold");
+    const junit = readFileSync(out("xml"), "utf8");
+    expect(junit.match(/<testcase /g)).toHaveLength(6);
+    expect(junit).not.toContain("<failure");
+    expect(junit).toContain('tests="6" failures="0"');
+    const json = JSON.parse(readFileSync(out("json"), "utf8"));
+    expect(json.results).toHaveLength(6);
+    expect(json.report.targets.map((t: { label: string; status: string }) => [t.label, t.status])).toEqual([["Alpha", "completed"], ["Beta", "completed"]]);
+    // The engine captures both viewports; `viewports` picks the ones the budgets apply to.
+    expect(json.report.snapshots).toHaveLength(4);
+    const lcp = json.results.find((x: { budget: string }) => x.budget === "lcpMs.max");
+    expect(lcp.value).toBe(json.report.snapshots.find((s: { targetId: string }) => s.targetId === json.report.targets[0].id).extraction.timing.lcpMs);
+    expect(readFileSync(out("md"), "utf8")).toContain("✅ Design Intel: all 6 budgets hold");
+  }, 180_000);
+
+  test("one tightened budget: exit 1, and that testcase fails with the measured value and the limit", async () => {
+    const junitPath = join(dir, "fail.xml");
+    const r = await runCli(["check", "--config", config("fail.json", { ...pages(), budgets: { ...loose, lcpMs: { max: 1 } } }), "--junit", junitPath]);
+    expect(r.code).toBe(1);
+    const measured = Number(/^lcpMs\.max\s+desktop\s+(\d+)\s+1\s+FAIL$/m.exec(r.stdout)?.[1]);
+    expect(measured).toBeGreaterThan(1);
+    expect(r.stdout).toContain("1 of 6 budgets failed");
+    const junit = readFileSync(junitPath, "utf8");
+    expect(junit.match(/<failure /g)).toHaveLength(1);
+    expect(junit).toContain(`<failure message="lcpMs.max (desktop): ${measured} &gt; 1" type="budget">value: ${measured}\nlimit: 1</failure>`);
+  }, 180_000);
+
+  test("an unreachable page: exit 2 naming it", async () => {
+    const dead = `http://127.0.0.1:${freePort()}/`;
+    const r = await runCli(["check", "--config", config("dead.json", { ...pages(), competitors: [{ url: dead, label: "Gone" }], budgets: loose })]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain(`design-intel check: Gone (${dead}) could not be checked`);
+  }, 180_000);
+});
+
+describe("check: config errors exit 2 naming the field; the schema ships with the binary", () => {
+  test("bad configs", async () => {
+    const site = { url: "http://127.0.0.1:9/", label: "Ours" };
+    const cases: [unknown, string][] = [
+      [{ site, budgets: { lcpMs: { max: "fast" } } }, "budgets.lcpMs.max: expected a number"],
+      [{ site, budgets: { lcpMS: { max: 1 } } }, 'budgets: unknown field "lcpMS"'],
+      [{ site: { url: "ftp://x", label: "Ours" } }, "site.url: expected an absolute http(s) URL"],
+      [{ site, competitors: [{ url: "http://127.0.0.1:9/b", label: "Ours" }] }, 'competitors[0].label: the label "Ours" is used twice'],
+      [{ site, viewports: ["tablet"] }, 'viewports[0]: expected "desktop" or "mobile"'],
+      [{ budgets: {} }, "site: "],
+      ["{ nope", "not valid JSON"],
+    ];
+    for (const [i, [value, message]] of cases.entries()) {
+      const path = config(`bad-${i}.json`, value);
+      const r = await runCli(["check", "--config", path]);
+      expect({ i, code: r.code }).toEqual({ i, code: 2 });
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toContain(`design-intel check: ${path}: ${message}`);
+    }
+    const missing = await runCli(["check", "--config", join(dir, "nope.json")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("does not exist");
+    const flag = await runCli(["check", "--baseline", "x"]);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain("check: unknown flag --baseline");
+  });
+
+  test("--print-schema prints the config's JSON Schema", async () => {
+    const r = await runCli(["check", "--print-schema"]);
+    expect(r.code).toBe(0);
+    const schema = JSON.parse(r.stdout);
+    expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+    expect(schema.required).toEqual(["site"]);
+    expect(schema.properties.budgets.properties.lcpMs.properties.max.type).toBe("number");
+    expect(schema.properties.viewports.items.enum).toEqual(["desktop", "mobile"]);
+  });
+});
