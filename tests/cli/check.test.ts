@@ -29,23 +29,26 @@ const pages = () => ({ site: { url: sites.url("/alpha/"), label: "Alpha" }, comp
 describe("design-intel check (in-process)", () => {
   test("every budget holds: exit 0, a table, JUnit with only passing testcases, JSON and Markdown", async () => {
     const out = (f: string) => join(dir, `pass.${f}`);
-    const r = await runCli(["check", "--config", config("pass.json", { ...pages(), budgets: loose }), "--junit", out("xml"), "--json", out("json"), "--markdown", out("md")]);
+    const budgets = { ...loose, lcpMs: { max: 120_000, maxVsBestCompetitor: 1000 }, rank: { lcpMs: { max: 2 } }, similarity: { Beta: { min: 0, max: 1 } } };
+    const r = await runCli(["check", "--config", config("pass.json", { ...pages(), budgets }), "--junit", out("xml"), "--json", out("json"), "--markdown", out("md")]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^lcpMs\.max\s+desktop\s+\d+\s+120000\s+pass$/m);
-    expect(r.stdout).toContain("all 6 budgets hold");
+    expect(r.stdout).toMatch(/^rank\.lcpMs\.max\s+desktop\s+[12]\s+2\s+pass$/m);
+    expect(r.stdout).toMatch(/^similarity\.Beta\.min\s+desktop\s+0\.\d+\s+0\s+pass$/m);
+    expect(r.stdout).toContain("all 10 budgets hold");
     const junit = readFileSync(out("xml"), "utf8");
-    expect(junit.match(/<testcase /g)).toHaveLength(6);
+    expect(junit.match(/<testcase /g)).toHaveLength(10);
     expect(junit).not.toContain("<failure");
-    expect(junit).toContain('tests="6" failures="0"');
+    expect(junit).toContain('tests="10" failures="0"');
     const json = JSON.parse(readFileSync(out("json"), "utf8"));
-    expect(json.results).toHaveLength(6);
+    expect(json.results).toHaveLength(10);
     expect(json.report.targets.map((t: { label: string; status: string }) => [t.label, t.status])).toEqual([["Alpha", "completed"], ["Beta", "completed"]]);
     // The engine captures both viewports; `viewports` picks the ones the budgets apply to.
     expect(json.report.snapshots).toHaveLength(4);
     const lcp = json.results.find((x: { budget: string }) => x.budget === "lcpMs.max");
     expect(lcp.value).toBe(json.report.snapshots.find((s: { targetId: string }) => s.targetId === json.report.targets[0].id).extraction.timing.lcpMs);
-    expect(readFileSync(out("md"), "utf8")).toContain("✅ Design Intel: all 6 budgets hold");
+    expect(readFileSync(out("md"), "utf8")).toContain("✅ Design Intel: all 10 budgets hold");
   }, 180_000);
 
   test("one tightened budget: exit 1, and that testcase fails with the measured value and the limit", async () => {

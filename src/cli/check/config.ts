@@ -12,6 +12,13 @@ const max = z.strictObject({
   max: z.number({ error: "expected a number" }).min(0, "must be 0 or more"),
 });
 
+const rank = z.strictObject({ max: z.int({ error: "expected a whole number" }).min(1, "1 is the best place") });
+
+const share = z.number({ error: "expected a number" }).min(0, "must be between 0 and 1").max(1, "must be between 0 and 1");
+const similarityBounds = z
+  .strictObject({ max: share.optional(), min: share.optional() })
+  .refine((b) => b.max !== undefined || b.min !== undefined, "expected max or min");
+
 /** The measured value behind each absolute budget, per viewport; null when the page did not report it. */
 export const ABSOLUTE_BUDGETS = ["lcpMs", "fcpMs", "cls", "lowContrast", "imagesWithoutAlt", "inputsWithoutLabel"] as const;
 export type AbsoluteBudget = (typeof ABSOLUTE_BUDGETS)[number];
@@ -27,12 +34,24 @@ export const checkConfig = z
       .default(["desktop", "mobile"]),
     budgets: z
       .strictObject({
-        lcpMs: max.optional(),
+        lcpMs: z
+          .strictObject({
+            max: z.number({ error: "expected a number" }).min(0, "must be 0 or more").optional(),
+            /** Your LCP over the fastest competitor's, e.g. 1.2: at most 20 % slower than the best. */
+            maxVsBestCompetitor: z.number({ error: "expected a number" }).positive("must be more than 0").optional(),
+          })
+          .optional(),
         fcpMs: max.optional(),
         cls: max.optional(),
         lowContrast: max.optional(),
         imagesWithoutAlt: max.optional(),
         inputsWithoutLabel: max.optional(),
+        /** Your place among the set, 1 = best (fastest LCP, highest body-text contrast). */
+        rank: z
+          .strictObject({ lcpMs: rank.optional(), bodyContrast: rank.optional() })
+          .optional(),
+        /** Overall similarity (0..1) to a competitor, by its label: max = don't look like them, min = stay close. */
+        similarity: z.record(z.string(), similarityBounds, { error: "expected { <label>: { max | min } }" }).optional(),
       })
       .default({}),
   })
@@ -41,6 +60,13 @@ export const checkConfig = z
     labels.forEach((l, i) => {
       if (labels.indexOf(l) !== i) ctx.addIssue({ code: "custom", path: i === 0 ? ["site", "label"] : ["competitors", i - 1, "label"], message: `the label "${l}" is used twice` });
     });
+    const competitorLabels = c.competitors.map((p) => p.label);
+    for (const label of Object.keys(c.budgets.similarity ?? {}))
+      if (!competitorLabels.includes(label))
+        ctx.addIssue({ code: "custom", path: ["budgets", "similarity", label], message: `no competitor is labelled "${label}"` });
+    const needsCompetitors = c.budgets.rank || c.budgets.lcpMs?.maxVsBestCompetitor !== undefined;
+    if (needsCompetitors && c.competitors.length === 0)
+      ctx.addIssue({ code: "custom", path: ["competitors"], message: "budgets relative to competitors need at least one competitor" });
   });
 export type CheckConfig = z.infer<typeof checkConfig>;
 

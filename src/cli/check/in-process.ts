@@ -11,7 +11,6 @@ import type { Env } from "../../env";
 import { randomToken } from "../../lib/ids";
 import { findChromium } from "../../lib/chromium";
 import { createAnalyser, createFindingsEngine, llmConfigFromEnv } from "../../modules/analysis";
-import type { Extraction, Viewport } from "../../modules/capture/model";
 import { CapturePool } from "../../modules/capture/pool";
 import type { ComparisonReport } from "../../modules/comparisons/model";
 import type { CheckConfig } from "./config";
@@ -19,13 +18,8 @@ import type { CheckConfig } from "./config";
 /** A page that could not be checked (unreachable, refused, timed out): exit 2, named. */
 export class CheckRunError extends Error {}
 
-export interface CheckRun {
-  report: ComparisonReport;
-  /** The site's capture per viewport. */
-  site: Map<Viewport, Extraction>;
-}
 
-export async function runInProcess(config: CheckConfig, env: Env): Promise<CheckRun> {
+export async function runInProcess(config: CheckConfig, env: Env): Promise<ComparisonReport> {
   const dataDir = mkdtempSync(join(tmpdir(), "design-intel-check-"));
   const { db, secret } = openStorage(dataDir, undefined);
   const log = (msg: string, err?: unknown) => console.error(msg, err ?? "");
@@ -55,7 +49,7 @@ export async function runInProcess(config: CheckConfig, env: Env): Promise<Check
     });
     const user = await services.auth.createAccount({ email: "check@localhost.invalid", password: randomToken(24) }, { admin: false });
     const comparison = services.comparisons.create(user.id, { name: `design-intel check: ${config.site.label}`, description: null });
-    const siteTarget = await services.comparisons.addTarget(user.id, comparison.id, config.site);
+    await services.comparisons.addTarget(user.id, comparison.id, config.site);
     for (const c of config.competitors) await services.comparisons.addTarget(user.id, comparison.id, c);
     services.comparisons.start(user.id, comparison.id);
     await services.comparisons.whenIdle();
@@ -64,9 +58,7 @@ export async function runInProcess(config: CheckConfig, env: Env): Promise<Check
     const report = JSON.parse(String(file.body)) as ComparisonReport;
     const failed = report.targets.filter((t) => t.status !== "completed");
     if (failed.length) throw new CheckRunError(failed.map((t) => `${t.label} (${t.url}) could not be checked: ${t.error ?? t.status}`).join("; "));
-    const site = new Map<Viewport, Extraction>();
-    for (const s of report.snapshots) if (s.targetId === siteTarget.id) site.set(s.viewport, s.extraction);
-    return { report, site };
+    return report;
   } finally {
     await pool.close();
     analyser.close();

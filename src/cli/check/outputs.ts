@@ -29,7 +29,7 @@ export function renderJunit(s: CheckSummary): string {
   const cases = s.results.map((r) => {
     const open = `    <testcase classname="design-intel.${xml(s.site.label)}" name="${xml(`${r.budget} (${r.viewport})`)}">`;
     if (r.pass) return `${open}</testcase>`;
-    const message = `${r.budget} (${r.viewport}): ${shown(r.value)} > ${r.limit}`;
+    const message = `${r.budget} (${r.viewport}): ${shown(r.value)} ${r.bound === "max" ? ">" : "<"} ${r.limit}`;
     return `${open}\n      <failure message="${xml(message)}" type="budget">value: ${xml(shown(r.value))}\nlimit: ${r.limit}</failure>\n    </testcase>`;
   });
   return [

@@ -22,8 +22,11 @@ and checks the budgets in the config. Prints a table; exit 0 when every budget h
   --markdown FILE   Write a Markdown summary (a pull-request comment or job summary)
   --print-schema    Print the config's JSON Schema and exit
 
-Budgets (per viewport, on your site): lcpMs, fcpMs, cls, lowContrast, imagesWithoutAlt,
-inputsWithoutLabel, each as { "max": number }. "viewports" picks the captures the budgets
+Budgets (per viewport, on your site):
+  lcpMs, fcpMs, cls, lowContrast, imagesWithoutAlt, inputsWithoutLabel: { "max": number }
+  lcpMs.maxVsBestCompetitor: your LCP over the fastest competitor's (1.2 = 20 % slower at most)
+  rank.lcpMs.max, rank.bodyContrast.max: your place among the set (1 = best)
+  similarity.<competitor label>.max / .min: overall similarity 0..1 to that competitor "viewports" picks the captures the budgets
 apply to (the engine captures desktop and mobile either way).`;
 
 /** A check that cannot be made exits 2, like a usage error, but is reported as what it is. */
@@ -54,17 +57,17 @@ export async function checkCommand(argv: string[], out: (line: string) => void):
     throw e;
   }
   process.umask(0o077);
-  let run;
+  let report;
   try {
-    run = await runInProcess(config, env);
+    report = await runInProcess(config, env);
   } catch (e) {
     if (e instanceof CheckRunError) throw new CheckError(e.message);
     throw e;
   }
-  const results = evaluateBudgets(config, run.site);
+  const results = evaluateBudgets(config, report);
   const summary: CheckSummary = { site: config.site, competitors: config.competitors, results, durationMs: performance.now() - started };
   out(renderTable(summary));
-  if (flags.json) writeFileSync(flags.json, JSON.stringify({ ...summary, report: run.report }, null, 2) + "\n");
+  if (flags.json) writeFileSync(flags.json, JSON.stringify({ ...summary, report }, null, 2) + "\n");
   if (flags.junit) writeFileSync(flags.junit, renderJunit(summary));
   if (flags.markdown) writeFileSync(flags.markdown, renderMarkdown(summary));
   return results.every((r) => r.pass) ? 0 : 1;
