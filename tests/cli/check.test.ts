@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../support/server";
+import { freePort, startServer } from "../support/server";
 import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
 import { runCli } from "./support";
 
@@ -70,6 +70,45 @@ describe("design-intel check (in-process)", () => {
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(r.stderr).toContain(`design-intel check: Gone (${dead}) could not be checked`);
   }, 180_000);
+});
+
+describe("design-intel check --server", () => {
+  test("a run key runs the comparison on the server (it stays in the owner's list); a read key gets the 403, exit 2", async () => {
+    const server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1" } });
+    try {
+      const post = async (path: string, body: unknown, token?: string) => {
+        const r = await fetch(server.url + path, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: JSON.stringify(body),
+        });
+        return (await r.json()) as any;
+      };
+      const { accessToken } = await post("/api/auth/signup", { email: "ci@example.com", password: "ci-password-1" });
+      const runKey = (await post("/api/api-keys", { name: "ci", scope: "run" }, accessToken)).key as string;
+      const readKey = (await post("/api/api-keys", { name: "dash", scope: "read" }, accessToken)).key as string;
+      const path = config("server.json", { ...pages(), budgets: { ...loose, rank: { lcpMs: { max: 2 } } } });
+
+      const junitPath = join(dir, "server.xml");
+      const r = await runCli(["check", "--config", path, "--server", server.url, "--junit", junitPath], { env: { DESIGN_INTEL_API_KEY: runKey } });
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("all 7 budgets hold");
+      expect(readFileSync(junitPath, "utf8")).toContain('tests="7" failures="0"');
+      const list = (await (await fetch(`${server.url}/api/comparisons`, { headers: { authorization: `Bearer ${accessToken}` } })).json()) as { name: string; status: string }[];
+      expect(list.map((c) => [c.name, c.status])).toEqual([["design-intel check: Alpha", "completed"]]);
+
+      const denied = await runCli(["check", "--config", path, "--server", server.url], { env: { DESIGN_INTEL_API_KEY: readKey } });
+      expect(denied.code).toBe(2);
+      expect(denied.stderr.trim()).toBe("design-intel check: POST /api/comparisons answered 403: This API key can only read; use a key with the run scope");
+
+      const noKey = await runCli(["check", "--config", path, "--server", server.url], { env: { DESIGN_INTEL_API_KEY: "" } });
+      expect(noKey.code).toBe(2);
+      expect(noKey.stderr).toContain("DESIGN_INTEL_API_KEY");
+    } finally {
+      await server.stop();
+    }
+  }, 240_000);
 });
 
 describe("check: config errors exit 2 naming the field; the schema ships with the binary", () => {

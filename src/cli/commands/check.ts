@@ -6,17 +6,21 @@ import { parseFlags } from "../args";
 import { evaluateBudgets } from "../check/budgets";
 import { ConfigError, configJsonSchema, parseConfig } from "../check/config";
 import { CheckRunError, runInProcess } from "../check/in-process";
+import { runOnServer } from "../check/remote";
 import { type CheckSummary, renderJunit, renderMarkdown, renderTable } from "../check/outputs";
 import { UsageError } from "../args";
 
 export const CHECK_HELP = `Usage: design-intel check --config FILE [--json FILE] [--junit FILE] [--markdown FILE]
        design-intel check --print-schema
 
-Captures your site and its competitors (in this process, with a temporary data directory)
+Captures your site and its competitors (in this process, with a temporary data directory,
+or on a server with --server)
 and checks the budgets in the config. Prints a table; exit 0 when every budget holds,
 1 when one fails, 2 when the check could not be made (bad config, a page unreachable).
 
   --config FILE     The config (default design-intel.json)
+  --server URL      Run the comparison on that Design Intel server instead, with the
+                    run-scoped API key in DESIGN_INTEL_API_KEY (the run stays in your list)
   --json FILE       Write the full results (budgets and the comparison report)
   --junit FILE      Write a JUnit file: one testcase per budget and viewport
   --markdown FILE   Write a Markdown summary (a pull-request comment or job summary)
@@ -40,6 +44,7 @@ export async function checkCommand(argv: string[], out: (line: string) => void):
     json: { type: "string" },
     junit: { type: "string" },
     markdown: { type: "string" },
+    server: { type: "string" },
     "print-schema": { type: "boolean" },
   });
   if (flags.help) return (out(CHECK_HELP), 0);
@@ -57,9 +62,14 @@ export async function checkCommand(argv: string[], out: (line: string) => void):
     throw e;
   }
   process.umask(0o077);
+  const key = process.env.DESIGN_INTEL_API_KEY;
+  if (flags.server !== undefined) {
+    if (!URL.canParse(flags.server) || !/^https?:$/.test(new URL(flags.server).protocol)) throw new UsageError(`check: --server expects an http(s) URL`);
+    if (!key) throw new UsageError("check: --server needs an API key (a run key) in DESIGN_INTEL_API_KEY");
+  }
   let report;
   try {
-    report = await runInProcess(config, env);
+    report = flags.server !== undefined ? await runOnServer(config, flags.server, key!) : await runInProcess(config, env);
   } catch (e) {
     if (e instanceof CheckRunError) throw new CheckError(e.message);
     throw e;
