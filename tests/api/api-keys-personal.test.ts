@@ -152,6 +152,10 @@ describe("personal API keys (/api/api-keys)", () => {
     expect(adminList.json.keys.map((k: { name: string }) => k.name).sort()).toEqual(["legacy", "mine"]);
     expect((await t.call("GET", "/api/admin/users", { headers: t.auth(personal.json.key) })).status).toBe(200);
     expect((await t.call("POST", "/api/admin/maintenance", { headers: t.auth(made.json.key), body: { enabled: true } })).status).toBe(403);
+    // The cron backup of docs/operations.md: an admin's run key may make one, a read key may not.
+    expect((await t.call("POST", "/api/admin/backups", { headers: t.auth(made.json.key) })).status).toBe(201);
+    expect((await t.call("POST", "/api/admin/backups", { headers: t.auth(personal.json.key) })).status).toBe(403);
+    expect((await t.call("GET", "/api/admin/backups", { headers: t.auth(personal.json.key) })).status).toBe(200);
     expect((await t.call("DELETE", `/api/admin/api-keys/${personal.json.id}`, { headers: h })).status).toBe(200);
     expect((await t.call("GET", "/api/auth/me", { headers: t.auth(personal.json.key) })).status).toBe(401);
   });

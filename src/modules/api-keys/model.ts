@@ -49,13 +49,16 @@ export const apiKeyList = z.object({ keys: z.array(apiKeyView) });
 export const revokedApiKey = z.object({ apiKey: apiKeyView });
 
 /**
- * The writes a `run` key may make: what a CI job needs to start a comparison. Every other write
- * (and every write for a `read` key) answers 403, so a new route is closed to keys until listed here.
+ * The writes a `run` key may make: what a CI job needs to start a comparison, and an admin's cron
+ * backup (docs/operations.md; the route itself still requires the owner to be an admin). Every
+ * other write (and every write for a `read` key) answers 403, so a new route is closed to keys
+ * until listed here.
  */
 const RUN_KEY_WRITES: [method: string, path: RegExp][] = [
   ["POST", /^\/api\/comparisons\/?$/],
   ["POST", /^\/api\/comparisons\/[^/]+\/targets\/?$/],
   ["POST", /^\/api\/comparisons\/[^/]+\/start\/?$/],
+  ["POST", /^\/api\/admin\/backups\/?$/],
 ];
 
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -66,5 +69,5 @@ export function scopeRefusal(scope: ApiKeyScope, method: string, path: string): 
   if (scope === "run" && RUN_KEY_WRITES.some(([m, p]) => m === method && p.test(path))) return null;
   return scope === "read"
     ? "This API key can only read; use a key with the run scope"
-    : "API keys can only create comparisons and targets and start runs; sign in to do this";
+    : "API keys can only create comparisons and targets, start runs and make backups; sign in to do this";
 }
