@@ -5,6 +5,9 @@ import { type ParseArgsConfig, parseArgs } from "node:util";
 /** A mistake in how the command was called: printed as one line, exit code 2. */
 export class UsageError extends Error {}
 
+/** The command was called right but could not do its job: printed as one line, exit code 1. */
+export class CommandError extends Error {}
+
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
 const quoted = (message: string) => /'([^']+)'/.exec(message)?.[1] ?? "";

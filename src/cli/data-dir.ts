@@ -5,8 +5,8 @@ import { createServices } from "../app";
 import { openStorage } from "../boot/storage";
 import { closeDatabase } from "../db/connection";
 import { EnvError, loadEnv } from "../env";
+import { CommandError } from "./args";
 
-export class CommandError extends Error {}
 
 export function openDataDir() {
   let env;

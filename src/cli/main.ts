@@ -1,8 +1,7 @@
 // The executable's subcommands. No command (or `serve`) runs the server; the others are operator
 // tools that work on the same DATA_DIR. Exit codes: 0 done, 1 the action failed, 2 wrong usage.
 import pkg from "../../package.json" with { type: "json" };
-import { UsageError } from "./args";
-import { CommandError } from "./data-dir";
+import { CommandError, UsageError } from "./args";
 
 export const VERSION: string = pkg.version;
 
@@ -10,6 +9,8 @@ const HELP = `Usage: design-intel [command] [flags]
 
 Commands:
   serve                 Run the server (the default when no command is given)
+  healthcheck [ready|live]
+                        Ask the server on PORT/HOST whether it is ready (or alive): exit 0 or 1
   users                 Create, promote or disable accounts (design-intel users --help)
   backup --out FILE     Write a verified copy of the database
   check --config FILE   Check your site against budgets (design-intel check --help)
@@ -21,6 +22,11 @@ Configuration comes from the environment (PORT, DATA_DIR, ...; see the README).`
 const SERVE_HELP = `Usage: design-intel [serve]
 
 Runs the server. Configuration comes from the environment (PORT, HOST, DATA_DIR, ...).`;
+
+const HEALTHCHECK_HELP = `Usage: design-intel healthcheck [ready|live]
+
+Asks the server listening on PORT (and HOST) for /api/health/ready (default) or /api/health/live.
+Exit 0 when it answers 200, 1 otherwise (the Docker HEALTHCHECK).`;
 
 type Outcome = "serve" | number;
 
@@ -44,6 +50,10 @@ async function dispatch(argv: string[]): Promise<Outcome> {
     case "help":
       out(HELP);
       return 0;
+    case "healthcheck":
+      if (rest[0] === "--help" || rest[0] === "-h") return (out(HEALTHCHECK_HELP), 0);
+      if (rest.length > 1) throw new UsageError(`healthcheck: unexpected argument "${rest[1]}" (see design-intel healthcheck --help)`);
+      return (await import("../boot/healthcheck")).healthcheck(rest[0]);
     case "users":
       return (await import("./commands/users")).usersCommand(rest, out);
     case "backup":

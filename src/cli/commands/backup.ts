@@ -7,8 +7,7 @@ import { EnvError, loadEnv } from "../../env";
 import { newId } from "../../lib/ids";
 import { writeVerifiedCopy } from "../../modules/admin/backups";
 import { adminRepository } from "../../modules/admin/repository";
-import { parseFlags, required } from "../args";
-import { CommandError } from "../data-dir";
+import { CommandError, parseFlags, required } from "../args";
 
 export const BACKUP_HELP = `Usage: design-intel backup --out FILE
 

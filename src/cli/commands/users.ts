@@ -4,8 +4,8 @@
 import { z } from "zod";
 import { HttpError } from "../../http/errors";
 import { signupBody } from "../../modules/auth/model";
-import { UsageError, parseFlags, required } from "../args";
-import { CommandError, openDataDir } from "../data-dir";
+import { CommandError, UsageError, parseFlags, required } from "../args";
+import { openDataDir } from "../data-dir";
 
 export const USERS_HELP = `Usage: design-intel users <create|promote|disable> [flags]
 
