@@ -25,7 +25,8 @@ import type { Cadence } from "./modules/agents/engine/engine";
 import { agentsService } from "./modules/agents/service";
 import { MAINTENANCE_MESSAGE } from "./modules/admin/model";
 import { adminService } from "./modules/admin/service";
-import { apiKeyRoutes } from "./modules/api-keys";
+import { apiKeyRoutes, personalApiKeyRoutes } from "./modules/api-keys";
+import { apiKeyGate } from "./modules/api-keys/gate";
 import { apiKeyService } from "./modules/api-keys/service";
 import { auditRoutes } from "./modules/audit";
 import { auditService } from "./modules/audit/service";
@@ -141,6 +142,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   const app = new Elysia()
     .use(httpBase({ metrics: services.metrics, log, logger }))
     .use(hostGuard({ publicUrl: deps.env.PUBLIC_URL, trustProxy: deps.env.TRUST_PROXY }))
+    .use(apiKeyGate(services.apiKeys))
     .use(maintenanceGate({ isOn: services.admin.maintenance.isOn, resolve: services.auth.userForAccessToken, message: MAINTENANCE_MESSAGE }))
     .get("/api/health", () => ({ ok: true as const, capture: deps.captureReadiness?.() ?? null }), {
       response: { 200: responds(healthAnswer) },
@@ -153,6 +155,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     .use(usersRoutes(services.users, services.auth.userForAccessToken))
     .use(auditRoutes(services.audit, services.auth.userForAccessToken))
     .use(apiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
+    .use(personalApiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
     .use(comparisonRoutes(services.comparisons, services.auth))
     .use(historyRoutes(services.history, services.auth))
     .use(activityRoutes(services.activity, services.auth.userForAccessToken))

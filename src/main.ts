@@ -1,12 +1,12 @@
-// The executable's entry. With no arguments it runs the server; `healthcheck` asks a running one
-// whether it is ready (the Docker HEALTHCHECK). Each is imported only when chosen, so the probe
-// does not load the whole server.
-const [command, ...args] = process.argv.slice(2);
+// The executable's entry. With no arguments (or `serve`) it runs the server; the subcommands
+// (healthcheck, users, backup, check, --help, --version) are dispatched by src/cli/main.ts, which
+// imports each only when chosen, so a probe or a --version does not load the whole server.
+import { runCli } from "./cli/main";
 
-if (command === "healthcheck") {
-  const { healthcheck } = await import("./boot/healthcheck");
-  process.exit(await healthcheck(args[0]));
-} else {
+const outcome = await runCli(process.argv.slice(2));
+if (outcome === "serve") {
   const { serve } = await import("./boot/serve");
   await serve();
+} else {
+  process.exit(outcome);
 }

@@ -69,6 +69,7 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
     ok: 200,
     strangers: { bob: 403, alice: 403, carol: 200 },
   }),
+  "DELETE /api/api-keys/:id": (w) => ({ path: `/api/api-keys/${w.ids.personalKey}`, owner: "alice", ok: 200, strangers: { bob: 404, carol: 404, root: 404 } }),
   "DELETE /api/admin/api-keys/:id": (w) => ({ path: `/api/admin/api-keys/${w.ids.apiKey}`, owner: "carol", ok: 200, strangers: { bob: 403, alice: 403, root: 404 } }),
 };
 
@@ -136,6 +137,8 @@ describe("ownership sweep", async () => {
     for (const [path, viewer, own] of [
       ["/api/comparisons", "root", [w.ids.comparison, MARKER]],
       ["/api/admin/api-keys", "root", [w.ids.apiKey]],
+      ["/api/api-keys", "root", [w.ids.personalKey]],
+      ["/api/admin/api-keys", "root", [w.ids.personalKey]],
     ] as const) {
       const res = await w.t.call("GET", path, { headers: headersOf(viewer) });
       expect(res.status).toBe(200);

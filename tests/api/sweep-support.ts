@@ -87,6 +87,9 @@ export async function sweepWorld() {
   // Carol's own API key (admins see and revoke only their own) and a backup.
   const key = await t.call("POST", "/api/admin/api-keys", { headers: h.carol, body: { name: `key ${MARKER}` } });
   if (key.status !== 201) throw new Error(`key failed: ${key.text}`);
+  // Alice's personal key (Settings), which only she may see or revoke.
+  const personalKey = await t.call("POST", "/api/api-keys", { headers: h.alice, body: { name: `mine ${MARKER}`, scope: "run" } });
+  if (personalKey.status !== 201) throw new Error(`personal key failed: ${personalKey.text}`);
   const backup = await t.call("POST", "/api/admin/backups", { headers: h.root });
   if (backup.status !== 201) throw new Error(`backup failed: ${backup.text}`);
 
@@ -98,6 +101,7 @@ export async function sweepWorld() {
     component: ownedComponents[0]!.id,
     test: ownedTests[0]!.id,
     apiKey: key.json.apiKey.id as string,
+    personalKey: personalKey.json.id as string,
     backup: backup.json.backup.name as string,
   };
 
@@ -114,6 +118,8 @@ export async function sweepWorld() {
     ...ownedTests.flatMap((x) => [x.id, x.ingestKey ?? x.id]),
     ids.apiKey,
     key.json.key as string,
+    ids.personalKey,
+    personalKey.json.key as string,
   ];
 
   return {

@@ -6,6 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
 import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
+import { runCli } from "../cli/support";
+import pkg from "../../package.json" with { type: "json" };
 
 const root = join(import.meta.dir, "../..");
 let dir: string;
@@ -112,6 +114,51 @@ describe("single executable", () => {
     expect(diffs.length).toBe(2);
     for (const d of diffs) expect(d.overallSimilarity).toBeGreaterThan(0);
   }, RUN_MS + 30_000);
+
+  test("subcommands: --version, a bad flag, users create beside the running server, backup", async () => {
+    const bin = { cmd: [join(dir, "design-intel")], dataDir: join(dir, "data") };
+    expect(await runCli(["--version"], bin)).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
+    const bad = await runCli(["users", "create", "--emial", "x@example.com"], bin);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim()).toBe("design-intel users create: unknown flag --emial (see design-intel users create --help)");
+
+    const created = await runCli(["users", "create", "--email", "ops@example.com", "--admin"], { ...bin, stdin: "operator-pass-1\n" });
+    expect(created.code).toBe(0);
+    const login = await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "ops@example.com", password: "operator-pass-1" }),
+    });
+    expect(login.status).toBe(200);
+    expect(((await login.json()) as { user: { role: string } }).user.role).toBe("admin");
+
+    const backup = await runCli(["backup", "--out", join(dir, "copy.db")], bin);
+    expect(backup.code).toBe(0);
+    expect(backup.stdout).toContain("integrity check ok");
+  }, 60_000);
+
+  test("check: in-process run from the binary; a tightened budget exits 1 with its value in the JUnit file", async () => {
+    const bin = { cmd: [join(dir, "design-intel")], dataDir: join(dir, "data") };
+    const schema = await runCli(["check", "--print-schema"], bin);
+    expect(schema.code).toBe(0);
+    expect(JSON.parse(schema.stdout).required).toEqual(["site"]);
+    const config = join(dir, "design-intel.json");
+    await Bun.write(
+      config,
+      JSON.stringify({
+        site: { url: sites.url("/alpha/"), label: "Alpha" },
+        competitors: [{ url: sites.url("/beta/"), label: "Beta" }],
+        budgets: { lcpMs: { max: 1 }, cls: { max: 5 }, rank: { bodyContrast: { max: 2 } } },
+      }),
+    );
+    const r = await runCli(["check", "--config", config, "--junit", join(dir, "di.xml")], bin);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("2 of 6 budgets failed");
+    const junit = await Bun.file(join(dir, "di.xml")).text();
+    expect(junit.match(/<failure /g)).toHaveLength(2);
+    expect(junit).toMatch(/<failure message="lcpMs\.max \(desktop\): \d+ &gt; 1"/);
+  }, 120_000);
 
   test("stops cleanly on SIGTERM", async () => {
     const code = await server.stop("SIGTERM");

@@ -122,6 +122,24 @@ export function authService(deps: {
     },
 
     /**
+     * An account made by the operator on the server's machine (`design-intel users create`): sign-up's
+     * rules and hash, without the setup token, since whoever runs it already holds the data.
+     */
+    async createAccount(input: { email: string; password: string }, opts: { admin: boolean }): Promise<PublicUser> {
+      const passwordHash = await Bun.password.hash(input.password, ARGON);
+      const email = input.email.toLowerCase();
+      const user = writeTx(deps.db, () => {
+        if (repo.findUserByEmail(email)) throw new HttpError(409, "An account with this email already exists");
+        const role = opts.admin || repo.countUsers() === 0 || deps.adminEmails.includes(email) ? "admin" : "user";
+        const id = newId();
+        repo.insertUser({ id, email, username: null, passwordHash, role });
+        return repo.findUserById(id)!;
+      });
+      deps.events?.onSignUp?.(toPublicUser(user), { ip: "local", userAgent: "design-intel users create" });
+      return toPublicUser(user);
+    },
+
+    /**
      * Checks the password under the device-cookie throttle (device-cookie-throttle.ts): `deviceCookie`
      * is the browser's di_device cookie, trusted only when it was issued for this account.
      */

@@ -40,7 +40,7 @@ export const updateUser = (id: string, patch: UpdateUserInput) =>
 export const listAuditLogs = (page: number) => call(api.admin["audit-logs"].get({ query: { page, pageSize: 20 } }));
 
 export const listApiKeys = () => call(api.admin["api-keys"].get()).then((r) => r.keys);
-export const createApiKey = (name: string) => call(api.admin["api-keys"].post({ name }));
+export const createApiKey = (name: string) => call(api.admin["api-keys"].post({ name, scope: "run" }));
 export const revokeApiKey = (id: string) => call(api.admin["api-keys"]({ id: enc(id) }).delete()).then((r) => r.apiKey);
 
 /** A backup file as a Blob. */
