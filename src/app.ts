@@ -30,6 +30,10 @@ import { comparisonsService } from "./modules/comparisons/service";
 import { systemRoutes } from "./modules/system";
 import { systemService } from "./modules/system/service";
 import { usersRoutes } from "./modules/users";
+import { smtpMailer } from "./modules/admin/mailer";
+import { watchRoutes } from "./modules/watch";
+import { systemClock } from "./modules/watch/schedule/scheduler";
+import { watchService } from "./modules/watch/service";
 import { usersService } from "./modules/users/service";
 import { waitlistRoutes } from "./modules/waitlist";
 import { waitlistService } from "./modules/waitlist/service";
@@ -82,7 +86,24 @@ export function createServices(deps: AppDeps) {
     onChange: (action, actor) => audit.recordBy({ id: actor?.id ?? null, email: actor?.email ?? null }, action),
   });
   const agents = agentsService({ db: deps.db, now: deps.now, onSettingsChanged: () => system.poke() });
-  return { tokens, auth, waitlist, metrics, comparisons, live, audit, apiKeys, users, admin, activity, system, agents };
+  const watch = watchService({
+    db: deps.db,
+    startRun: (ownerId, comparisonId, trigger) => comparisons.start(ownerId, comparisonId, trigger),
+    isRunning: (comparisonId) => comparisons.isRunning(comparisonId),
+    allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS,
+    // PUBLIC_URL when the env has it; otherwise the port on this machine (right for a local install).
+    publicUrl: (deps.env as { PUBLIC_URL?: string }).PUBLIC_URL ?? `http://localhost:${deps.env.PORT}`,
+    mailer: deps.env.SMTP_URL ? smtpMailer(deps.env.SMTP_URL, deps.env.ALERT_EMAIL_FROM) : undefined,
+    now: deps.now,
+    clock: deps.now ? { ...systemClock, now: deps.now } : undefined,
+    log: deps.log,
+  });
+  // GET /api/comparisons/:id carries the comparison's schedule.
+  const comparisonsWithSchedule: typeof comparisons = {
+    ...comparisons,
+    get: (ownerId, id) => ({ ...comparisons.get(ownerId, id), schedule: watch.schedules.get(ownerId, id) }),
+  };
+  return { tokens, auth, waitlist, metrics, comparisons: comparisonsWithSchedule, watch, live, audit, apiKeys, users, admin, activity, system, agents };
 }
 export type Services = ReturnType<typeof createServices>;
 
@@ -107,6 +128,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     .use(auditRoutes(services.audit, services.auth.userForAccessToken))
     .use(apiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
     .use(comparisonRoutes(services.comparisons, services.auth))
+    .use(watchRoutes(services.watch, services.auth.userForAccessToken))
     .use(activityRoutes(services.activity, services.auth.userForAccessToken))
     .use(agentsRoutes(services.agents, services.auth.userForAccessToken, { now: deps.now }))
     .use(systemRoutes(services.system, services.auth.userForAccessToken))

@@ -84,6 +84,8 @@ async function boot() {
   void services.system.resume();
   // Host metrics to admins' sockets every few seconds, and the alert-threshold checks.
   services.admin.sampler.start();
+  // Scheduled runs: slots missed while the server was down run once now, then on time.
+  void services.watch.scheduler.start().catch((e) => log("scheduler: first pass failed (retrying)", e));
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -91,6 +93,7 @@ async function boot() {
     stopping = true;
     console.log(`${signal}: draining requests`);
     services.admin.sampler.stop();
+    services.watch.scheduler.stop();
     await services.system.shutdown();
     services.live.disconnect(() => true, "Server restarting", 1001);
     await server.stop(false);

@@ -20,7 +20,7 @@ import type {
   TargetDto,
 } from "./model";
 import { type ComparisonRow, type DiffRow, type FindingRow, type SnapshotRow, type TargetRow, comparisonsRepository } from "./repository";
-import { type ComparisonEngine, QUEUED_STAGE, comparisonRunner, pagesInRun } from "./runner";
+import { type ComparisonEngine, QUEUED_STAGE, comparisonRunner, pagesInRun, type RunnerDeps, type RunTrigger } from "./runner";
 
 export const LIMITS = {
   targetsPerComparison: 10,
@@ -210,7 +210,8 @@ export function comparisonsService(deps: ComparisonsDeps) {
         await files.remove(files.toAbsolute(p)).catch((e) => log("could not remove target screenshot", e));
     },
 
-    start(ownerId: string, comparisonId: string): ComparisonDto {
+    /** Starts a run (a new row in the run history) and answers with the comparison, now running. */
+    start(ownerId: string, comparisonId: string, trigger: RunTrigger = "manual"): ComparisonDto {
       if (!runner.available) throw unavailable("Website capture is not available on this server right now");
       const { comparison, targets } = writeTx(deps.db, () => {
         const c = owned(ownerId, comparisonId);
@@ -224,7 +225,7 @@ export function comparisonsService(deps: ComparisonsDeps) {
         repo.markTargetsCapturing(comparisonId);
         return { comparison: owned(ownerId, comparisonId), targets: repo.listTargets(comparisonId, ownerId) };
       });
-      runner.launch({ ownerId, comparisonId, name: comparison.name }, targets);
+      runner.launch({ ownerId, comparisonId, name: comparison.name, trigger }, targets);
       return toComparisonDto(comparison);
     },
 
@@ -273,6 +274,10 @@ export function comparisonsService(deps: ComparisonsDeps) {
     },
 
     recoverInterruptedRuns: () => runner.recoverInterruptedRuns(),
+
+    /** A run of the comparison is still going in this process (the watch's skip-if-running). */
+    isRunning: (comparisonId: string) => runner.isActive(comparisonId),
+
     interruptRuns: () => runner.interruptAll(),
     /** Resolves when no run is in flight (tests, shutdown). */
     whenIdle: () => runner.idle(),
