@@ -48,6 +48,7 @@ export interface MetricsDto {
 
 // ---- trends ---------------------------------------------------------------------------------
 export interface TrendEvidenceDto {
+  /** The site: host and path of the captured URL (two pages on one host are two sites). */
   host: string;
   capturedAt: string;
   /** The comparisons this viewer may open that captured the site. */

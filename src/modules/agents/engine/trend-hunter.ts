@@ -3,7 +3,7 @@
 import type { Extraction } from "../../capture/model";
 import { newId, nowIso } from "../../../lib/ids";
 import { AGENT_IDS, type TrendSettings } from "../model";
-import { hostOf, minePatterns, normalizeFindingTitle, selectTrends, type MinedTrend, type SiteObservation } from "../logic/trend-mining";
+import { minePatterns, normalizeFindingTitle, selectTrends, type MinedTrend, type SiteObservation, siteOf } from "../logic/trend-mining";
 import { parseJson, trendToDto } from "../rows";
 import { readTrendSettings, TREND_SETTINGS_KEY } from "../settings";
 import type { AgentContext } from "./context";
@@ -60,7 +60,7 @@ export class TrendHunter {
       }
     const out: SiteObservation[] = [];
     for (const r of rows) {
-      const host = hostOf(r.url);
+      const host = siteOf(r.url);
       const extraction = this.extraction(r.snapshot_id);
       if (!host || !extraction) continue;
       out.push({
