@@ -2,6 +2,8 @@ import { Elysia } from "elysia";
 import type { Db } from "./db/connection";
 import type { Env } from "./env";
 import { httpBase } from "./http/base";
+import { hostGuard, isLoopbackHostname } from "./http/host-guard";
+import { randomToken } from "./lib/ids";
 import { readCookie } from "./http/cookies";
 import { notFound } from "./http/errors";
 import { RateLimiter } from "./http/rate-limit";
@@ -22,6 +24,8 @@ import { auditRoutes } from "./modules/audit";
 import { auditService } from "./modules/audit/service";
 import { REFRESH_COOKIE, authRoutes } from "./modules/auth";
 import { authService } from "./modules/auth/service";
+import { deviceCookies } from "./modules/auth/device-cookie";
+import { loginThrottle } from "./modules/auth/device-cookie-throttle";
 import { accessTokens } from "./modules/auth/tokens";
 import { comparisonRoutes } from "./modules/comparisons";
 import type { CaptureReadiness } from "./modules/capture/pool";
@@ -43,13 +47,20 @@ import { renderPage } from "./ssr/render";
 const FAVICON =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#6e56cf"/><path d="M9 22V10h5.5a6 6 0 0 1 0 12z" fill="#fff"/><circle cx="23" cy="11" r="2.5" fill="#fff"/></svg>';
 
+/** SETUP_TOKEN_REQUIRED, or a PUBLIC_URL other people can reach (not loopback). */
+const setupTokenRequired = (env: Env) =>
+  env.SETUP_TOKEN_REQUIRED || (env.PUBLIC_URL !== undefined && !isLoopbackHostname(new URL(env.PUBLIC_URL).hostname));
+
+/** docs/security.md describes these. */
+const DEFAULT_LIMITS = { perIpPerMinute: 30, perAccountPerMinute: 10, perDevicePerMinute: 10 };
+
 export interface AppDeps {
   db: Db;
   env: Env;
   secret: Uint8Array;
   now?: () => number;
-  /** Per-IP and per-account budgets; tests tighten them. */
-  limits?: { perIpPerMinute: number; perAccountPerMinute: number };
+  /** Per-IP, per-account and per-device (sign-in from a known browser) budgets; tests tighten them. */
+  limits?: { perIpPerMinute: number; perAccountPerMinute: number; perDevicePerMinute?: number };
   log?: (msg: string, err?: unknown) => void;
   /** Capture pool, analyser, findings, live publish and activity for comparison runs (main.ts wires the real ones). */
   comparisonEngine?: ComparisonEngine;
@@ -64,8 +75,12 @@ export function createServices(deps: AppDeps) {
   const live = new LiveHub();
   const audit = auditService(deps.db, deps.now);
   const apiKeys = apiKeyService({ db: deps.db, audit, now: deps.now });
+  const lim = deps.limits ?? DEFAULT_LIMITS;
   const auth = authService({
     db: deps.db, tokens, adminEmails: deps.env.ADMIN_EMAILS, events: audit.authEvents, apiKeyUser: apiKeys.userForKey, now: deps.now,
+    deviceCookies: deviceCookies(deps.secret, deps.now),
+    setupToken: setupTokenRequired(deps.env) ? randomToken(24) : undefined,
+    loginThrottle: loginThrottle({ perIpPerMinute: lim.perIpPerMinute, perAccountPerMinute: lim.perAccountPerMinute, perDevicePerMinute: lim.perDevicePerMinute ?? lim.perAccountPerMinute }, deps.now),
     onLogout: (userId, sessionId) => live.disconnect((s) => s.userId === userId && s.sessionId === sessionId, "Signed out"),
   });
   const waitlist = waitlistService(deps.db);
@@ -108,7 +123,7 @@ export function createServices(deps: AppDeps) {
 export type Services = ReturnType<typeof createServices>;
 
 export function createApp(deps: AppDeps, services: Services = createServices(deps)) {
-  const lim = deps.limits ?? { perIpPerMinute: 30, perAccountPerMinute: 10 };
+  const lim = deps.limits ?? DEFAULT_LIMITS;
   const limits = {
     perIp: new RateLimiter(lim.perIpPerMinute, 60_000, deps.now),
     perAccount: new RateLimiter(lim.perAccountPerMinute, 60_000, deps.now),
@@ -119,6 +134,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   let handle: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
   const app = new Elysia()
     .use(httpBase({ metrics: services.metrics, log }))
+    .use(hostGuard({ publicUrl: deps.env.PUBLIC_URL, trustProxy: deps.env.TRUST_PROXY }))
     .use(maintenanceGate({ isOn: services.admin.maintenance.isOn, resolve: services.auth.userForAccessToken, message: MAINTENANCE_MESSAGE }))
     .get("/api/health", () => ({ ok: true, capture: deps.captureReadiness?.() ?? null }))
     .use(authRoutes(services.auth, limits))
@@ -141,13 +157,14 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     })
     .get("/*", async ({ request, path }) => {
       if (path.startsWith("/api/")) throw notFound(`No route for GET ${path}`);
-      const user = services.auth.userForRefreshToken(readCookie(request.headers.get("cookie"), REFRESH_COOKIE));
+      const refreshToken = readCookie(request.headers.get("cookie"), REFRESH_COOKIE);
+      const user = services.auth.userForRefreshToken(refreshToken);
       const origin = new URL(request.url).origin;
       return renderPage(request, {
         user,
         maintenance: services.admin.maintenance.isOn(),
         async fetchApi(apiPath) {
-          const token = user ? await services.auth.accessTokenFor(user.id) : null;
+          const token = user ? await services.auth.accessTokenFor(refreshToken) : null;
           return handle(new Request(origin + apiPath, { headers: token ? { authorization: `Bearer ${token}` } : {} }));
         },
       });

@@ -38,6 +38,18 @@ const schema = z.object({
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
   /** The From of alert e-mails, e.g. "Design Intel <alerts@example.com>". */
   ALERT_EMAIL_FROM: z.string().min(3).optional(),
+  /**
+   * The address users reach the server at (https://intel.example.com). When set, requests whose
+   * Host or Origin names anything else are refused (DNS rebinding), and links in alerts use it.
+   * Kept as its origin: the app is served from the root of its host.
+   */
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+    .refine((v) => !/^https?:\/\//i.test(v) || /^https?:\/\/[^/?#]+\/?$/i.test(v), "must be an origin, without a path")
+    .transform((v) => new URL(v).origin)
+    .optional(),
+  /** The first account (the admin) needs the one-time setup token printed at boot; on by default for a non-loopback PUBLIC_URL. */
+  SETUP_TOKEN_REQUIRED: flag,
 });
 
 export type Env = z.infer<typeof schema>;

@@ -22,9 +22,13 @@ async function boot() {
     }
     throw e;
   }
+  // Everything this process writes (database, screenshots, backups, secret) is for its own account only.
+  process.umask(0o077);
   const dataDir = resolve(env.DATA_DIR);
-  const { db, secret, migrationsApplied } = await openStorageWhenAvailable(() => openStorage(dataDir, env.JWT_SECRET), { port: env.PORT, hostname: env.HOST });
+  const { db, secret, migrationsApplied, permissions } = await openStorageWhenAvailable(() => openStorage(dataDir, env.JWT_SECRET), { port: env.PORT, hostname: env.HOST });
   if (migrationsApplied.length) console.log(`migrations applied: ${migrationsApplied.join(", ")}`);
+  if (permissions.fixed) console.log(`made ${permissions.fixed} files and folders under ${dataDir} owner-only`);
+  for (const f of permissions.failed.slice(0, 5)) console.error(`could not make ${f.path} owner-only (${f.code})`);
 
   const log = (msg: string, err?: unknown) => console.error(msg, err ?? "");
   const pool = new CapturePool({
@@ -63,6 +67,7 @@ async function boot() {
     sessionOf: services.auth.sessionOf,
     refreshCookie: REFRESH_COOKIE,
     refuse: (u) => (u.role !== "admin" && services.admin.maintenance.isOn() ? MAINTENANCE_MESSAGE : null),
+    hosts: { publicUrl: env.PUBLIC_URL, trustProxy: env.TRUST_PROXY },
   });
 
   const server = Bun.serve({
@@ -80,6 +85,12 @@ async function boot() {
     },
   });
   console.log(`Design Intel listening on http://localhost:${server.port} (data: ${dataDir}, ${env.NODE_ENV})`);
+  const setupToken = services.auth.pendingSetupToken();
+  if (setupToken) {
+    // Only in this log, only until the first account exists: it decides who becomes the admin.
+    const base = env.PUBLIC_URL ?? `http://localhost:${server.port}`;
+    console.log(`No account yet. Create the first (admin) account at: ${base}/signup?setup=${setupToken}`);
+  }
   // An agent system that was on before the restart comes back on.
   void services.system.resume();
   // Host metrics to admins' sockets every few seconds, and the alert-threshold checks.

@@ -1,9 +1,10 @@
 import { Database } from "bun:sqlite";
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { HttpError, notFound, parseInput } from "../../http/errors";
 import { isStorageError } from "../../http/storage-errors";
 import { newId, nowIso } from "../../lib/ids";
+import { createOwnerOnlyFile, makeOwnerOnlyDir } from "../../lib/owner-only";
 import type { Actor } from "../audit/model";
 import type { AuditService } from "../audit/service";
 import { type BackupInfo, type BackupStatus, backupNameParam } from "./model";
@@ -74,12 +75,14 @@ export function backupService(deps: { repo: AdminRepository; dataDir: string; ke
     list,
 
     create(actor: Actor): BackupInfo {
-      mkdirSync(dir, { recursive: true });
+      makeOwnerOnlyDir(dir);
       const tmp = join(dir, `.tmp-${newId()}.db`);
       let t = now();
       while (existsSync(join(dir, `design-intel-${stampOf(t)}.db`))) t++;
       const name = `design-intel-${stampOf(t)}.db`;
       try {
+        // VACUUM INTO fills an existing empty file and keeps its mode: the copy holds the same hashes.
+        createOwnerOnlyFile(tmp);
         deps.repo.vacuumInto(tmp);
         const problem = integrityProblem(tmp);
         if (problem) throw new Error(`integrity check failed: ${problem}`);

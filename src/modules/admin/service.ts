@@ -17,7 +17,7 @@ import { metricsSampler } from "./sampler";
 
 export interface AdminDeps {
   db: Db;
-  env: Pick<Env, "DATA_DIR" | "BACKUP_KEEP" | "ALERT_WEBHOOK_URL" | "SMTP_URL" | "ALERT_EMAIL_FROM">;
+  env: Pick<Env, "DATA_DIR" | "BACKUP_KEEP" | "ALERT_WEBHOOK_URL" | "SMTP_URL" | "ALERT_EMAIL_FROM" | "PUBLIC_URL">;
   requests: RequestMetrics;
   live: LiveHub;
   audit: AuditService;
@@ -50,6 +50,7 @@ export function adminService(deps: AdminDeps) {
     webhookUrl: deps.env.ALERT_WEBHOOK_URL,
     mailer: deps.mailer ?? (deps.env.SMTP_URL ? smtpMailer(deps.env.SMTP_URL, deps.env.ALERT_EMAIL_FROM) : undefined),
     recipients: deps.adminEmails,
+    publicUrl: deps.env.PUBLIC_URL,
     log: deps.log,
     now,
   });

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { clientIpPlugin } from "../../http/client-ip";
+import { clientIpPlugin, isHttps } from "../../http/client-ip";
 import { authGuard } from "../../http/auth-guard";
 import { readCookie, serializeCookie } from "../../http/cookies";
 import { HttpError, jsonError, parseInput } from "../../http/errors";
@@ -7,6 +7,7 @@ import type { RateLimiter } from "../../http/rate-limit";
 import { loginBody, signupBody } from "./model";
 import type { AuthService, Session } from "./service";
 import { REFRESH_TOKEN_TTL_SECONDS } from "./tokens";
+import { DEVICE_COOKIE, DEVICE_COOKIE_PATH, DEVICE_COOKIE_TTL_SECONDS } from "./device-cookie";
 
 export const REFRESH_COOKIE = "di_refresh";
 
@@ -15,8 +16,7 @@ export interface AuthLimits {
   perAccount: RateLimiter;
 }
 
-export const isHttps = (request: Request) =>
-  new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
+export { isHttps } from "../../http/client-ip";
 
 /** Refresh rides on a cookie, so it must come from our own pages: browsers tell us via Sec-Fetch-Site and Origin. */
 function assertSameOrigin(request: Request) {
@@ -35,12 +35,13 @@ function assertSameOrigin(request: Request) {
   }
 }
 
+const deviceCookieHeader = (request: Request, value: string) =>
+  serializeCookie(DEVICE_COOKIE, value, { maxAgeSeconds: DEVICE_COOKIE_TTL_SECONDS, secure: isHttps(request), path: DEVICE_COOKIE_PATH });
+
 export function authRoutes(auth: AuthService, limits: AuthLimits) {
-  const withCookie = (set: { headers: Record<string, string | number> }, request: Request, s: Session) => {
-    set.headers["set-cookie"] = serializeCookie(REFRESH_COOKIE, s.refreshToken, {
-      maxAgeSeconds: REFRESH_TOKEN_TTL_SECONDS,
-      secure: isHttps(request),
-    });
+  const withCookie = (set: { headers: Record<string, string | number | string[]> }, request: Request, s: Session) => {
+    const refresh = serializeCookie(REFRESH_COOKIE, s.refreshToken, { maxAgeSeconds: REFRESH_TOKEN_TTL_SECONDS, secure: isHttps(request) });
+    set.headers["set-cookie"] = s.deviceCookie ? [refresh, deviceCookieHeader(request, s.deviceCookie)] : refresh;
     set.headers["cache-control"] = "no-store";
     return s.answer;
   };
@@ -59,10 +60,10 @@ export function authRoutes(auth: AuthService, limits: AuthLimits) {
       return withCookie(set, request, session);
     })
     .post("/login", async ({ body, ip, request, set }) => {
-      limits.perIp.hit(`login:${ip}`);
+      // Throttled inside login, per device cookie or per address and account (device-cookie-throttle.ts).
       const input = parseInput(loginBody, body);
-      limits.perAccount.hit(`login:${input.email.toLowerCase()}`);
-      const session = await auth.login(input, { ip, userAgent: request.headers.get("user-agent") ?? undefined });
+      const device = readCookie(request.headers.get("cookie"), DEVICE_COOKIE);
+      const session = await auth.login(input, { ip, userAgent: request.headers.get("user-agent") ?? undefined }, device);
       return withCookie(set, request, session);
     })
     .post("/refresh", async ({ request, set }) => {

@@ -106,7 +106,7 @@ export const toFindingDto = (r: FindingRow): FindingDto => ({
 });
 
 /** A URL check that throws HttpError 400 for anything the server must not fetch. */
-export type UrlCheck = (raw: string, opts: { allowPrivate: boolean }) => unknown;
+export type UrlCheck = (raw: string, opts: { allowPrivate: boolean; log?: (msg: string) => void }) => unknown;
 
 export interface ComparisonsDeps {
   db: Db;
@@ -134,7 +134,7 @@ export function comparisonsService(deps: ComparisonsDeps) {
 
   /** The server-side URL check decides what the URL is; its own 400 (e.g. a private address) passes through. */
   async function vetUrl(raw: string): Promise<string> {
-    const checked = await checkUrl(raw, { allowPrivate: deps.allowPrivateTargets });
+    const checked = await checkUrl(raw, { allowPrivate: deps.allowPrivateTargets, log });
     if (checked instanceof URL) return checked.href;
     if (typeof checked === "string") return checked;
     if (checked && typeof checked === "object" && "url" in checked && typeof checked.url === "string") return checked.url;

@@ -92,9 +92,14 @@ export function login(email: string, password: string): Promise<AuthAnswer> {
   return authCall("/api/auth/login", { email: email.trim(), password }, "Login failed");
 }
 
-export function signup(email: string, password: string, username?: string): Promise<AuthAnswer> {
+/** `setupToken`: the one-time token a fresh install prints at boot (its sign-up link carries it as ?setup=). */
+export function signup(email: string, password: string, username?: string, setupToken?: string): Promise<AuthAnswer> {
   const name = username?.trim();
-  return authCall("/api/auth/signup", { email: email.trim(), password, ...(name ? { username: name } : {}) }, "Signup failed");
+  return authCall(
+    "/api/auth/signup",
+    { email: email.trim(), password, ...(name ? { username: name } : {}), ...(setupToken ? { setupToken } : {}) },
+    "Signup failed",
+  );
 }
 
 /** Clears local state whatever the server says. */
