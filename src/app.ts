@@ -107,7 +107,7 @@ export function createServices(deps: AppDeps) {
     isRunning: (comparisonId) => comparisons.isRunning(comparisonId),
     allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS,
     // PUBLIC_URL when the env has it; otherwise the port on this machine (right for a local install).
-    publicUrl: (deps.env as { PUBLIC_URL?: string }).PUBLIC_URL ?? `http://localhost:${deps.env.PORT}`,
+    publicUrl: deps.env.PUBLIC_URL ?? `http://localhost:${deps.env.PORT}`,
     mailer: deps.env.SMTP_URL ? smtpMailer(deps.env.SMTP_URL, deps.env.ALERT_EMAIL_FROM) : undefined,
     now: deps.now,
     clock: deps.now ? { ...systemClock, now: deps.now } : undefined,

@@ -161,6 +161,11 @@ describe("alert routes", () => {
     expect((await t.call("DELETE", `/api/alerts/${created.json.id}`, { headers: h })).status).toBe(404);
   });
 
+  test("alert links use PUBLIC_URL when it is set", () => {
+    const t = makeTestApp({ env: { PUBLIC_URL: "https://intel.example.com/" } });
+    expect(t.services.watch.changeLink("c 1", "r2", "r1")).toBe("https://intel.example.com/comparison?id=c+1&from=r1&to=r2");
+  });
+
   test("bad bodies are 400 with the rule's message; e-mail needs SMTP_URL", async () => {
     const t = setup();
     const { h, c } = await owner(t);
