@@ -97,6 +97,7 @@ async function boot() {
   services.admin.sampler.start();
   // Scheduled runs: slots missed while the server was down run once now, then on time.
   void services.watch.scheduler.start().catch((e) => log("scheduler: first pass failed (retrying)", e));
+  void services.watch.digest.start().catch((e) => log("watch digest: first pass failed", e));
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -105,6 +106,7 @@ async function boot() {
     console.log(`${signal}: draining requests`);
     services.admin.sampler.stop();
     services.watch.scheduler.stop();
+    services.watch.digest.stop();
     await services.system.shutdown();
     services.live.disconnect(() => true, "Server restarting", 1001);
     await server.stop(false);

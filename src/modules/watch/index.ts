@@ -2,10 +2,11 @@ import { Elysia } from "elysia";
 import { authGuard, type BearerResolver } from "../../http/auth-guard";
 import { parseInput } from "../../http/errors";
 import { alertBody } from "./alerts/model";
+import { digestBody } from "./digest/model";
 import { scheduleBody } from "./schedule/model";
 import type { WatchService } from "./service";
 
-export function watchRoutes(watch: Pick<WatchService, "schedules" | "alerts">, userForAccessToken: BearerResolver) {
+export function watchRoutes(watch: Pick<WatchService, "schedules" | "alerts" | "digest">, userForAccessToken: BearerResolver) {
   return new Elysia({ prefix: "/api" })
     .use(authGuard(userForAccessToken))
     .put(
@@ -36,6 +37,8 @@ export function watchRoutes(watch: Pick<WatchService, "schedules" | "alerts">, u
     )
     .get("/comparisons/:id/alerts", ({ user, params }) => watch.alerts.list(user.id, params.id), { auth: "user" })
     .get("/comparisons/:id/alerts/deliveries", ({ user, params }) => watch.alerts.deliveries(user.id, params.id), { auth: "user" })
+    .get("/watch/digest", ({ user }) => watch.digest.get(user.id), { auth: "user" })
+    .put("/watch/digest", ({ user, body }) => watch.digest.put(user.id, parseInput(digestBody, body)), { auth: "user" })
     .delete(
       "/alerts/:id",
       ({ user, params }) => {

@@ -13,6 +13,8 @@ import type { TargetChanges } from "./alerts/model";
 import { DeferRun, Scheduler, type Clock, type ScheduleEvent } from "./schedule/scheduler";
 import { scheduleService } from "./schedule/service";
 import { watchRepository } from "./repository";
+import { digestService } from "./digest/service";
+import type { ChangeHistory } from "../agents/logic/set-moves";
 
 /**
  * Pages a scheduled run may add to the capture queue. The pool refuses jobs past 200 queued (40
@@ -39,6 +41,8 @@ export interface WatchDeps {
   now?: () => number;
   clock?: Clock;
   budget?: typeof SCHEDULED_PAGE_BUDGET;
+  /** The run history's changes, for the digest (none: the digest lists runs and alerts only). */
+  changes?: ChangeHistory;
   log?: (msg: string, err?: unknown) => void;
 }
 
@@ -105,6 +109,8 @@ export function watchService(deps: WatchDeps) {
     now: deps.now,
   });
 
+  const digest = digestService({ db: deps.db, mailer: deps.mailer, changes: deps.changes, publicUrl: deps.publicUrl, now: deps.now, clock: deps.clock, log });
+
   /** The change view of a run: what the alert links to. */
   function changeLink(comparisonId: string, runId: string, fromRunId?: string | null): string {
     const q = new URLSearchParams({ id: comparisonId, from: fromRunId ?? "", to: runId });
@@ -115,6 +121,7 @@ export function watchService(deps: WatchDeps) {
     schedules,
     alerts,
     scheduler,
+    digest,
     changeLink,
     /**
      * Call once a run's changes are known: every alert rule of the comparison gets the changes
