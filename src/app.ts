@@ -34,13 +34,13 @@ import { comparisonsService } from "./modules/comparisons/service";
 import { systemRoutes } from "./modules/system";
 import { systemService } from "./modules/system/service";
 import { usersRoutes } from "./modules/users";
+import { usersService } from "./modules/users/service";
+import { waitlistRoutes } from "./modules/waitlist";
+import { waitlistService } from "./modules/waitlist/service";
 import { smtpMailer } from "./modules/admin/mailer";
 import { watchRoutes } from "./modules/watch";
 import { systemClock } from "./modules/watch/schedule/scheduler";
 import { watchService } from "./modules/watch/service";
-import { usersService } from "./modules/users/service";
-import { waitlistRoutes } from "./modules/waitlist";
-import { waitlistService } from "./modules/waitlist/service";
 import { serveAsset } from "./ssr/assets";
 import { renderPage } from "./ssr/render";
 
