@@ -9,6 +9,9 @@ import { notFound } from "./http/errors";
 import { RateLimiter } from "./http/rate-limit";
 import { maintenanceGate } from "./http/maintenance";
 import { RequestMetrics } from "./http/request-metrics";
+import { requestIdOf, REQUEST_ID_HEADER } from "./http/request-log";
+import { migrations } from "./db/migrations";
+import { createLogger, logFn, type Logger } from "./lib/logger";
 import { LiveHub } from "./live/hub";
 import { activityRoutes } from "./modules/activity";
 import { activityService } from "./modules/activity/service";
@@ -31,6 +34,7 @@ import { comparisonRoutes } from "./modules/comparisons";
 import type { CaptureReadiness } from "./modules/capture/pool";
 import type { ComparisonEngine } from "./modules/comparisons/runner";
 import { comparisonsService } from "./modules/comparisons/service";
+import { healthRoutes, healthService } from "./modules/health";
 import { systemRoutes } from "./modules/system";
 import { systemService } from "./modules/system/service";
 import { usersRoutes } from "./modules/users";
@@ -62,6 +66,8 @@ export interface AppDeps {
   /** Per-IP, per-account and per-device (sign-in from a known browser) budgets; tests tighten them. */
   limits?: { perIpPerMinute: number; perAccountPerMinute: number; perDevicePerMinute?: number };
   log?: (msg: string, err?: unknown) => void;
+  /** JSON-lines logger for the per-request lines; stdout at LOG_LEVEL when absent. */
+  logger?: Logger;
   /** Capture pool, analyser, findings, live publish and activity for comparison runs (main.ts wires the real ones). */
   comparisonEngine?: ComparisonEngine;
   /** Capture browsers up and ready, reported by /api/health (main.ts wires the pool). */
@@ -128,15 +134,18 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     perIp: new RateLimiter(lim.perIpPerMinute, 60_000, deps.now),
     perAccount: new RateLimiter(lim.perAccountPerMinute, 60_000, deps.now),
   };
-  const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err));
+  const logger = deps.logger ?? createLogger({ level: deps.env.LOG_LEVEL });
+  const log = deps.log ?? logFn(logger);
+  const health = healthService({ db: deps.db, dataDir: deps.env.DATA_DIR, migrations, captureReadiness: deps.captureReadiness, now: deps.now });
 
   // Server-side loaders call the API in-process through the finished app.
   let handle: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
   const app = new Elysia()
-    .use(httpBase({ metrics: services.metrics, log }))
+    .use(httpBase({ metrics: services.metrics, log, logger }))
     .use(hostGuard({ publicUrl: deps.env.PUBLIC_URL, trustProxy: deps.env.TRUST_PROXY }))
     .use(maintenanceGate({ isOn: services.admin.maintenance.isOn, resolve: services.auth.userForAccessToken, message: MAINTENANCE_MESSAGE }))
     .get("/api/health", () => ({ ok: true, capture: deps.captureReadiness?.() ?? null }))
+    .use(healthRoutes(health))
     .use(authRoutes(services.auth, limits))
     .use(waitlistRoutes(services.waitlist, limits))
     .use(adminRoutes(services.admin, services.auth.userForAccessToken))
@@ -165,9 +174,12 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
         maintenance: services.admin.maintenance.isOn(),
         async fetchApi(apiPath) {
           const token = user ? await services.auth.accessTokenFor(refreshToken) : null;
-          return handle(new Request(origin + apiPath, { headers: token ? { authorization: `Bearer ${token}` } : {} }));
+          // The loader's API calls log under the page request's id.
+          const headers: Record<string, string> = { [REQUEST_ID_HEADER]: requestIdOf(request) ?? "" };
+          if (token) headers.authorization = `Bearer ${token}`;
+          return handle(new Request(origin + apiPath, { headers }));
         },
-      });
+      }, { onError: (e) => log("server rendering failed", e) });
     });
   handle = (request) => app.handle(request);
   return app;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LOG_LEVELS } from "./lib/logger";
 
 const flag = z
   .enum(["0", "1", "true", "false", ""])
@@ -50,6 +51,8 @@ const schema = z.object({
     .optional(),
   /** The first account (the admin) needs the one-time setup token printed at boot; on by default for a non-loopback PUBLIC_URL. */
   SETUP_TOKEN_REQUIRED: flag,
+  /** Lowest level written to stdout (JSON lines); "silent" writes nothing. */
+  LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -50,8 +50,12 @@ export async function openStorageWhenAvailable(
   }
   const holding = Bun.serve({
     ...listen,
-    fetch: () =>
-      Response.json(
+    fetch: (req) =>
+      // The process is alive and will recover by itself: a liveness probe that failed here would
+      // have the orchestrator restart it into the same full disk, over and over.
+      new URL(req.url).pathname === "/api/health/live"
+        ? Response.json({ ok: true }, { headers: { "cache-control": "no-store" } })
+        : Response.json(
         { error: STORAGE_UNAVAILABLE_MESSAGE },
         { status: 503, headers: { "retry-after": String(STORAGE_RETRY_AFTER_SECONDS), "cache-control": "no-store" } },
       ),

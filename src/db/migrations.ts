@@ -5,6 +5,7 @@ import m0003 from "../../migrations/0003_agents.sql" with { type: "text" };
 import m0004 from "../../migrations/0004_admin.sql" with { type: "text" };
 import m0005 from "../../migrations/0005_watch_schedules.sql" with { type: "text" };
 import m0006 from "../../migrations/0006_watch_alerts.sql" with { type: "text" };
+import m0007 from "../../migrations/0007_health_probe.sql" with { type: "text" };
 import m0008 from "../../migrations/0008_watch_digest.sql" with { type: "text" };
 
 export interface Migration {
@@ -20,5 +21,6 @@ export const migrations: Migration[] = [
   { version: 4, name: "0004_admin", sql: m0004 },
   { version: 5, name: "0005_watch_schedules", sql: m0005 },
   { version: 6, name: "0006_watch_alerts", sql: m0006 },
+  { version: 7, name: "0007_health_probe", sql: m0007 },
   { version: 8, name: "0008_watch_digest", sql: m0008 },
 ];

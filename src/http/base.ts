@@ -1,7 +1,9 @@
 import { Elysia } from "elysia";
 import { HttpError, jsonError } from "./errors";
 import { clientIpPlugin } from "./client-ip";
+import type { Logger } from "../lib/logger";
 import type { RequestMetrics } from "./request-metrics";
+import { requestLog, statusOf } from "./request-log";
 import { SECURITY_HEADER_ENTRIES } from "./security-headers";
 import { isStorageError, STORAGE_RETRY_AFTER_SECONDS, STORAGE_UNAVAILABLE_MESSAGE } from "./storage-errors";
 
@@ -39,11 +41,12 @@ async function readLimited(request: Request): Promise<string> {
  * Cross-cutting behaviour for every route: bounded JSON parsing, `{error}` answers,
  * security headers and request accounting.
  */
-export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, err: unknown) => void }) {
+export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, err: unknown) => void; logger?: Logger }) {
   return new Elysia({ name: "http-base" })
     .onRequest(() => {
       opts.metrics.started();
     })
+    .use(requestLog(opts.logger))
     .onParse({ as: "global" }, async ({ request, contentType }) => {
       const text = await readLimited(request);
       if (text.trim() === "") return {};
@@ -57,7 +60,7 @@ export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, er
       return text;
     })
     .use(clientIpPlugin)
-    .onError({ as: "global" }, ({ error: thrown, code, request, path }) => {
+    .onError({ as: "global" }, ({ error: thrown, code, request, path, set }) => {
       let error: unknown = thrown;
       let res: Response;
       // Elysia wraps whatever a parser throws in its own ParseError; ours carries the real status.
@@ -76,11 +79,12 @@ export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, er
         res = jsonError(500, "Something went wrong on our side");
       }
       for (const [k, v] of SECURITY_HEADER_ENTRIES) res.headers.set(k, v);
+      // The after-response hooks (metrics, request log) read the status from here.
+      set.status = res.status;
       return res;
     })
     .onAfterResponse({ as: "global" }, ({ set, response }) => {
-      const status = response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200;
-      opts.metrics.finished(status);
+      opts.metrics.finished(statusOf(response, set.status));
     })
     .onAfterHandle({ as: "global" }, ({ set }) => {
       for (const [k, v] of SECURITY_HEADER_ENTRIES) set.headers[k] ??= v;

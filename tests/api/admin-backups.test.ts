@@ -7,6 +7,7 @@ import { createApp, createServices, type AppDeps } from "../../src/app";
 import { openDatabase } from "../../src/db/connection";
 import { migrate } from "../../src/db/migrate";
 import { loadEnv } from "../../src/env";
+import { silentLogger } from "../../src/lib/logger";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -26,6 +27,7 @@ function fileApp(env: Record<string, string> = {}) {
     secret: new TextEncoder().encode("test-secret-test-secret-test-secret-1234"),
     limits: { perIpPerMinute: 1000, perAccountPerMinute: 1000 },
     log: () => {},
+    logger: silentLogger(),
   };
   const app = createApp(deps, createServices(deps));
   const call = async (method: string, path: string, token?: string) => {

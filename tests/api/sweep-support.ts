@@ -23,7 +23,13 @@ export async function sweepWorld() {
   // Progress and activity go through the app's real hub and activity log, as in production.
   delete fake.engine.publish;
   delete fake.engine.recordActivity;
-  const t = makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" }, comparisonEngine: fake.engine });
+  // The fake engine stands in for the capture pool, so readiness reports a pool that is up
+  // (a 503 from /api/health/ready is an answer by design, not a failure the sweeps look for).
+  const t = makeTestApp({
+    env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" },
+    comparisonEngine: fake.engine,
+    captureReadiness: () => ({ available: true, browsers: 1, concurrency: 1 }),
+  });
   const root = await t.signup(`root-${MARKER}@example.com`); // first account: admin
   const alice = await t.signup(`alice-${MARKER}@example.com`);
   const bob = await t.signup();

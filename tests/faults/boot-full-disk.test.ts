@@ -62,6 +62,9 @@ test.skipIf(!mounted)("booting on a full disk answers 503 until space returns, t
     expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
   }
   expect(proc.exitCode).toBeNull(); // still up, not crashed
+  // Alive (no restart would help) but not ready.
+  expect(await call(base, "GET", "/api/health/live")).toMatchObject({ status: 200, json: { ok: true } });
+  expect((await call(base, "GET", "/api/health/ready")).status).toBe(503);
   expect(output).toContain("storage unavailable at boot");
 
   rmSync(filler);

@@ -10,7 +10,7 @@ import type { CaptureJob } from "../../workers/protocol";
 import { BLOCKED_HEADER, startEgressProxy, type EgressProxy } from "./egress-proxy";
 import { VIEWPORTS, type Extraction } from "./model";
 import { watchNetworkQuiet } from "./network-quiet";
-import { measureDom, measureResources, measureVitals, missedLazyContent, waitForFonts, wakeLazyContent, type ResourceTotals } from "./page-script";
+import { callPage, installPageScript, type ResourceTotals } from "./page-script";
 import { createHostGuard, SSRF_MESSAGES, systemResolver, type HostVerdict, type Resolver } from "./ssrf";
 
 export type CaptureStage = "navigating" | "settling" | "measuring" | "screenshot";
@@ -173,6 +173,7 @@ export async function capturePage(
       ...(proxy ? { proxy: { server: proxy.server } } : {}),
     });
     if (timedOut) return cleanup(); // the deadline passed while the context was being made
+    await installPageScript(context);
     if (guard) {
       // Early, readable refusals; the proxy above is what actually enforces the rule on every hop.
       await context.route("**/*", async (route) => {
@@ -234,12 +235,12 @@ export async function capturePage(
     // Vitals first, so our own scrolling can't move them; then the scroll that wakes lazy content.
     // There is no quiet wait before the scroll: the one after it covers whatever the page fetched
     // after load as well as what the scroll woke, and a page that changed meanwhile gets a second pass.
-    const vitals = await race(page.evaluate(measureVitals, { paintWaitMs: Math.min(PAINT_WAIT_MS, Math.max(1, budget())) }));
-    const wake = () => race(page.evaluate(wakeLazyContent, { maxY: job.maxHeightPx, frameTimeoutMs: FRAME_TIMEOUT_MS }));
+    const vitals = await race(callPage(page, "readVitals", { paintWaitMs: Math.min(PAINT_WAIT_MS, Math.max(1, budget())) }));
+    const wake = () => race(callPage(page, "wakeLazyContent", { maxY: job.maxHeightPx, frameTimeoutMs: FRAME_TIMEOUT_MS }));
     const reached = await wake();
-    await race(page.evaluate(waitForFonts, Math.min(FONT_WAIT_MS, Math.max(1, budget()))));
+    await race(callPage(page, "waitForFonts", Math.min(FONT_WAIT_MS, Math.max(1, budget()))));
     const idle = await race(quiet.waitForQuiet(QUIET_MS, Math.min(QUIET_WAIT_MS, budget())));
-    if (await race(page.evaluate(missedLazyContent, { reached, maxY: job.maxHeightPx }))) {
+    if (await race(callPage(page, "missedLazyContent", { reached, maxY: job.maxHeightPx }))) {
       // Requests that kept a noisy page from going quiet (a hung image, a long poll) are not
       // waited for again; what this scroll wakes is.
       const stale = idle ? undefined : quiet.inFlight();
@@ -248,10 +249,10 @@ export async function capturePage(
     }
 
     onStage("measuring");
-    const dom = await race(page.evaluate(measureDom, { maxY: job.maxHeightPx, viewportWidth: viewport.width, viewportHeight: viewport.height }));
+    const dom = await race(callPage(page, "measure", { maxY: job.maxHeightPx, viewportWidth: viewport.width, viewportHeight: viewport.height }));
     const resources: ResourceTotals = network.available()
       ? { bytes: network.totals.bytes, requests: network.totals.requests, largestResource: network.totals.largest }
-      : await race(page.evaluate(measureResources));
+      : await race(callPage(page, "readResources", undefined));
     await network.detach();
 
     onStage("screenshot");

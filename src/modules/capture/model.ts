@@ -80,6 +80,8 @@ export interface Extraction {
     ttfbMs: number | null;
     fcpMs: number | null;
     lcpMs: number | null;
+    /** The element that painted the LCP, selector-like ("img#hero", "section.hero>h1"); absent in captures made before it was recorded. */
+    lcpElement?: string | null;
     cls: number | null;
     domContentLoadedMs: number | null;
     loadMs: number | null;

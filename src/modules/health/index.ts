@@ -1,0 +1,31 @@
+import { Elysia } from "elysia";
+import { liveResponse, notReadyResponse, readyResponse } from "./model";
+import type { HealthService } from "./service";
+
+export { healthService, type HealthService } from "./service";
+
+/**
+ * Unauthenticated on purpose (orchestrators and load balancers call them); they reveal nothing a
+ * user could not already see: the process is up, and which of its own checks fail.
+ */
+export function healthRoutes(health: HealthService) {
+  return new Elysia({ prefix: "/api/health" })
+    .get(
+      "/live",
+      ({ set }) => {
+        set.headers["cache-control"] = "no-store";
+        return health.live();
+      },
+      { response: { 200: liveResponse } },
+    )
+    .get(
+      "/ready",
+      ({ set, status }) => {
+        set.headers["cache-control"] = "no-store";
+        const report = health.ready();
+        if (report.ok) return { ok: true as const, checks: report.checks };
+        return status(503, { error: report.error, checks: report.checks });
+      },
+      { response: { 200: readyResponse, 503: notReadyResponse } },
+    );
+}
