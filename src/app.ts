@@ -1,7 +1,11 @@
-import { Elysia } from "elysia";
+import { type AnyElysia, Elysia } from "elysia";
+import { z } from "zod";
+import packageJson from "../package.json" with { type: "json" };
 import type { Db } from "./db/connection";
 import type { Env } from "./env";
 import { httpBase } from "./http/base";
+import { binaryResponse, responds } from "./http/contract";
+import { buildOpenApiDocument, DOCS_HTML, DOCS_PATH, DOCS_SCRIPT_PATH, docsScript, OPENAPI_PATH } from "./http/openapi";
 import { hostGuard, isLoopbackHostname } from "./http/host-guard";
 import { randomToken } from "./lib/ids";
 import { readCookie } from "./http/cookies";
@@ -51,6 +55,11 @@ import { renderPage } from "./ssr/render";
 const FAVICON =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#6e56cf"/><path d="M9 22V10h5.5a6 6 0 0 1 0 12z" fill="#fff"/><circle cx="23" cy="11" r="2.5" fill="#fff"/></svg>';
 
+const healthAnswer = z.object({
+  ok: z.literal(true),
+  /** Capture browsers, when this process runs a capture pool. */
+  capture: z.object({ available: z.boolean(), browsers: z.number(), concurrency: z.number() }).nullable(),
+});
 /** SETUP_TOKEN_REQUIRED, or a PUBLIC_URL other people can reach (not loopback). */
 const setupTokenRequired = (env: Env) =>
   env.SETUP_TOKEN_REQUIRED || (env.PUBLIC_URL !== undefined && !isLoopbackHostname(new URL(env.PUBLIC_URL).hostname));
@@ -99,7 +108,10 @@ export function createServices(deps: AppDeps) {
     engine.publish ??= (message, to) => live.publish(message, to);
     engine.recordActivity ??= (entry) => activity.record(entry);
   }
-  const comparisons = comparisonsService({ db: deps.db, dataDir: deps.env.DATA_DIR, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, engine, now: deps.now, log: deps.log });
+  const comparisons = comparisonsService({
+    db: deps.db, dataDir: deps.env.DATA_DIR, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, engine, now: deps.now, log: deps.log,
+    scheduleOf: (ownerId, id) => watch.schedules.get(ownerId, id),
+  });
   const users = usersService({ db: deps.db, audit, endSessions: auth.endSessions, revokeApiKeys: apiKeys.revokeAllOf, live });
   const admin = adminService({ db: deps.db, env: deps.env, requests: metrics, live, audit, activity, userCounts: users.counts, adminEmails: users.activeAdminEmails, activeApiKeys: apiKeys.countActive, log: deps.log, now: deps.now });
   const system = systemService({
@@ -119,12 +131,7 @@ export function createServices(deps: AppDeps) {
     clock: deps.now ? { ...systemClock, now: deps.now } : undefined,
     log: deps.log,
   });
-  // GET /api/comparisons/:id carries the comparison's schedule.
-  const comparisonsWithSchedule: typeof comparisons = {
-    ...comparisons,
-    get: (ownerId, id) => ({ ...comparisons.get(ownerId, id), schedule: watch.schedules.get(ownerId, id) }),
-  };
-  return { tokens, auth, waitlist, metrics, comparisons: comparisonsWithSchedule, watch, live, audit, apiKeys, users, admin, activity, system, agents };
+  return { tokens, auth, waitlist, metrics, comparisons, watch, live, audit, apiKeys, users, admin, activity, system, agents };
 }
 export type Services = ReturnType<typeof createServices>;
 
@@ -140,11 +147,16 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
 
   // Server-side loaders call the API in-process through the finished app.
   let handle: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
+  let openApiDocument: Record<string, unknown> | null = null;
+  let documented: AnyElysia | null = null;
   const app = new Elysia()
     .use(httpBase({ metrics: services.metrics, log, logger }))
     .use(hostGuard({ publicUrl: deps.env.PUBLIC_URL, trustProxy: deps.env.TRUST_PROXY }))
     .use(maintenanceGate({ isOn: services.admin.maintenance.isOn, resolve: services.auth.userForAccessToken, message: MAINTENANCE_MESSAGE }))
-    .get("/api/health", () => ({ ok: true, capture: deps.captureReadiness?.() ?? null }))
+    .get("/api/health", () => ({ ok: true as const, capture: deps.captureReadiness?.() ?? null }), {
+      response: { 200: responds(healthAnswer) },
+      detail: { tags: ["health"], summary: "The process answers" },
+    })
     .use(healthRoutes(health))
     .use(authRoutes(services.auth, limits))
     .use(waitlistRoutes(services.waitlist, limits))
@@ -157,6 +169,17 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     .use(activityRoutes(services.activity, services.auth.userForAccessToken))
     .use(agentsRoutes(services.agents, services.auth.userForAccessToken, { now: deps.now }))
     .use(systemRoutes(services.system, services.auth.userForAccessToken))
+    // Built on first request, once every route is registered; routes never change afterwards.
+    .get(OPENAPI_PATH, () => (openApiDocument ??= buildOpenApiDocument(documented!, packageJson.version)), {
+      response: { 200: responds(z.record(z.string(), z.unknown())) },
+      detail: { tags: ["docs"], summary: "This OpenAPI 3.1 document" },
+    })
+    .get(DOCS_PATH, () => new Response(DOCS_HTML, { headers: { "content-type": "text/html; charset=utf-8" } }), {
+      detail: { tags: ["docs"], summary: "The interactive API reference", ...binaryResponse("text/html", "The reference page") },
+    })
+    .get(DOCS_SCRIPT_PATH, ({ request }) => docsScript(request.headers.get("accept-encoding")), {
+      detail: { tags: ["docs"], summary: "The reference UI's script (Scalar)", ...binaryResponse("text/javascript", "Scalar's standalone bundle") },
+    })
     .get("/favicon.svg", () => new Response(FAVICON, { headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" } }))
     .get("/favicon.ico", () => new Response(FAVICON, { headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" } }))
     .get("/assets/:name", async ({ params, request }) => {
@@ -182,6 +205,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
       }, { onError: (e) => log("server rendering failed", e) });
     });
   handle = (request) => app.handle(request);
+  documented = app;
   return app;
 }
 

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { HttpError, jsonError } from "./errors";
+import { HttpError, jsonError, requestValidationError } from "./errors";
 import { clientIpPlugin } from "./client-ip";
 import type { Logger } from "../lib/logger";
 import type { RequestMetrics } from "./request-metrics";
@@ -69,8 +69,14 @@ export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, er
       if (error instanceof HttpError) res = jsonError(error.status, error.message, error.extra, error.headers);
       else if (code === "NOT_FOUND") res = jsonError(404, `No route for ${request.method} ${path}`);
       else if (code === "PARSE") res = jsonError(400, "Malformed request body");
-      else if (code === "VALIDATION") res = jsonError(400, "Invalid request");
-      else if (isStorageError(error)) {
+      else if (code === "VALIDATION" && thrown.type === "response") {
+        // Our answer broke its own declared schema (checked outside production only): our bug.
+        opts.log?.(`response schema mismatch on ${request.method} ${path}`, thrown.all);
+        res = jsonError(500, "Something went wrong on our side");
+      } else if (code === "VALIDATION") {
+        const e = requestValidationError(thrown);
+        res = jsonError(e.status, e.message, e.extra);
+      } else if (isStorageError(error)) {
         // The write was rolled back (a transaction, or one atomic statement); the client may retry.
         opts.log?.(`storage unavailable on ${request.method} ${path}`, (error as Error).message);
         res = jsonError(503, STORAGE_UNAVAILABLE_MESSAGE, {}, { "retry-after": String(STORAGE_RETRY_AFTER_SECONDS) });

@@ -65,6 +65,19 @@ describe("single executable", () => {
     expect(existsSync(join(dir, "data/design-intel.db"))).toBe(true);
   });
 
+  test("serves the OpenAPI document and the API reference with its embedded script", async () => {
+    const doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(doc.openapi).toStartWith("3.1");
+    expect(doc.paths["/api/comparisons"]).toBeDefined();
+    const page = await fetch(`${server.url}/api/docs`);
+    expect(page.status).toBe(200);
+    const src = /<script src="(\/api\/[^"]+)"/.exec(await page.text())?.[1];
+    expect(src).toBeDefined();
+    const script = await fetch(server.url + src);
+    expect(script.status).toBe(200);
+    expect(await script.text()).toContain("createApiReference");
+  });
+
   test("captures and scores real pages from its embedded workers", async () => {
     const call = async (method: string, path: string, token?: string, body?: unknown) => {
       const r = await fetch(server.url + path, {

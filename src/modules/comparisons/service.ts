@@ -8,6 +8,7 @@ import type { Extraction, Finding } from "../capture/model";
 import { checkTargetUrl } from "../capture/ssrf";
 import { renderHtmlReport, renderJsonReport, reportFilename } from "./export";
 import { screenshotFiles } from "./files";
+import type { ScheduleView } from "../watch/schedule/model";
 import type {
   AddTargetInput,
   ComparisonDto,
@@ -116,6 +117,8 @@ export interface ComparisonsDeps {
   checkUrl?: UrlCheck;
   now?: () => number;
   log?: (msg: string, err?: unknown) => void;
+  /** The comparison's watch schedule, for GET /comparisons/:id (the watch module owns it). */
+  scheduleOf?: (ownerId: string, comparisonId: string) => ScheduleView | null;
 }
 
 export function comparisonsService(deps: ComparisonsDeps) {
@@ -166,7 +169,10 @@ export function comparisonsService(deps: ComparisonsDeps) {
       return toComparisonDto(owned(ownerId, id));
     },
 
-    get: (ownerId: string, id: string): ComparisonDto => toComparisonDto(owned(ownerId, id)),
+    get: (ownerId: string, id: string): ComparisonDto & { schedule: ScheduleView | null } => ({
+      ...toComparisonDto(owned(ownerId, id)),
+      schedule: deps.scheduleOf?.(ownerId, id) ?? null,
+    }),
 
     /** Deleting a running comparison cancels its run; its screenshots go with it. */
     async remove(ownerId: string, id: string): Promise<void> {

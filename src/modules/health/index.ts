@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { responds } from "../../http/contract";
 import { liveResponse, notReadyResponse, readyResponse } from "./model";
 import type { HealthService } from "./service";
 
@@ -16,7 +17,7 @@ export function healthRoutes(health: HealthService) {
         set.headers["cache-control"] = "no-store";
         return health.live();
       },
-      { response: { 200: liveResponse } },
+      { response: { 200: responds(liveResponse) }, detail: { tags: ["health"], summary: "The process is up (liveness)" } },
     )
     .get(
       "/ready",
@@ -26,6 +27,9 @@ export function healthRoutes(health: HealthService) {
         if (report.ok) return { ok: true as const, checks: report.checks };
         return status(503, { error: report.error, checks: report.checks });
       },
-      { response: { 200: readyResponse, 503: notReadyResponse } },
+      {
+        response: { 200: responds(readyResponse), 503: responds(notReadyResponse) },
+        detail: { tags: ["health"], summary: "Ready to serve: database writable, migrations applied, storage free, capture browser up" },
+      },
     );
 }
