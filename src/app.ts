@@ -48,6 +48,10 @@ import { usersRoutes } from "./modules/users";
 import { usersService } from "./modules/users/service";
 import { waitlistRoutes } from "./modules/waitlist";
 import { waitlistService } from "./modules/waitlist/service";
+import { smtpMailer } from "./modules/admin/mailer";
+import { watchRoutes } from "./modules/watch";
+import { systemClock } from "./modules/watch/schedule/scheduler";
+import { watchService } from "./modules/watch/service";
 import { serveAsset } from "./ssr/assets";
 import { renderPage } from "./ssr/render";
 
@@ -107,12 +111,17 @@ export function createServices(deps: AppDeps) {
     engine.publish ??= (message, to) => live.publish(message, to);
     engine.recordActivity ??= (entry) => activity.record(entry);
   }
-  const history = historyService({ db: deps.db, dataDir: deps.env.DATA_DIR, log: deps.log });
+  const history = historyService({
+    db: deps.db, dataDir: deps.env.DATA_DIR, log: deps.log,
+    // Alert rules hear about a run's changes once they are stored (watch is built below; runs start after boot).
+    onChanges: (changes) => watch.dispatchRunChanges(changes),
+  });
   const comparisons = comparisonsService({
     db: deps.db, dataDir: deps.env.DATA_DIR, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, engine, now: deps.now, log: deps.log,
     historyKeep: deps.env.HISTORY_KEEP,
     // Change detection against the previous completed run; the run closes after it.
     onCompleted: (run) => history.onRunCompleted(run),
+    scheduleOf: (ownerId, id) => watch.schedules.get(ownerId, id),
   });
   const users = usersService({ db: deps.db, audit, endSessions: auth.endSessions, revokeApiKeys: apiKeys.revokeAllOf, live });
   const admin = adminService({ db: deps.db, env: deps.env, requests: metrics, live, audit, activity, userCounts: users.counts, adminEmails: users.activeAdminEmails, activeApiKeys: apiKeys.countActive, historyStorage: history.storage, log: deps.log, now: deps.now });
@@ -121,7 +130,19 @@ export function createServices(deps: AppDeps) {
     onChange: (action, actor) => audit.recordBy({ id: actor?.id ?? null, email: actor?.email ?? null }, action),
   });
   const agents = agentsService({ db: deps.db, now: deps.now, onSettingsChanged: () => system.poke() });
-  return { tokens, auth, waitlist, metrics, comparisons, history, live, audit, apiKeys, users, admin, activity, system, agents };
+  const watch = watchService({
+    db: deps.db,
+    startRun: (ownerId, comparisonId, trigger) => comparisons.start(ownerId, comparisonId, trigger),
+    isRunning: (comparisonId) => comparisons.isRunning(comparisonId),
+    allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS,
+    // PUBLIC_URL when the env has it; otherwise the port on this machine (right for a local install).
+    publicUrl: deps.env.PUBLIC_URL ?? `http://localhost:${deps.env.PORT}`,
+    mailer: deps.env.SMTP_URL ? smtpMailer(deps.env.SMTP_URL, deps.env.ALERT_EMAIL_FROM) : undefined,
+    now: deps.now,
+    clock: deps.now ? { ...systemClock, now: deps.now } : undefined,
+    log: deps.log,
+  });
+  return { tokens, auth, waitlist, metrics, comparisons, history, watch, live, audit, apiKeys, users, admin, activity, system, agents };
 }
 export type Services = ReturnType<typeof createServices>;
 
@@ -158,6 +179,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     .use(personalApiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
     .use(comparisonRoutes(services.comparisons, services.auth))
     .use(historyRoutes(services.history, services.auth))
+    .use(watchRoutes(services.watch, services.auth.userForAccessToken))
     .use(activityRoutes(services.activity, services.auth.userForAccessToken))
     .use(agentsRoutes(services.agents, services.auth.userForAccessToken, { now: deps.now }))
     .use(systemRoutes(services.system, services.auth.userForAccessToken))

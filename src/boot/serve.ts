@@ -111,6 +111,9 @@ export async function serve() {
   void services.system.resume();
   // Host metrics to admins' sockets every few seconds, and the alert-threshold checks.
   services.admin.sampler.start();
+  // Scheduled runs: slots missed while the server was down run once now, then on time.
+  void services.watch.scheduler.start().catch((e) => log("scheduler: first pass failed (retrying)", e));
+  void services.watch.digest.start().catch((e) => log("watch digest: first pass failed", e));
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -118,6 +121,8 @@ export async function serve() {
     stopping = true;
     logger.info({ signal }, `${signal}: draining requests`);
     services.admin.sampler.stop();
+    services.watch.scheduler.stop();
+    services.watch.digest.stop();
     await services.system.shutdown();
     services.live.disconnect(() => true, "Server restarting", 1001);
     await server.stop(false);

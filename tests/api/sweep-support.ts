@@ -93,8 +93,17 @@ export async function sweepWorld() {
   const backup = await t.call("POST", "/api/admin/backups", { headers: h.root });
   if (backup.status !== 201) throw new Error(`backup failed: ${backup.text}`);
 
+  // An alert rule on alice's comparison (webhook to a closed loopback port: never delivered here).
+  const newAlert = async (comparisonId: string) => {
+    const r = await t.call("POST", `/api/comparisons/${comparisonId}/alerts`, { headers: h.alice, body: { channel: "webhook", url: `http://127.0.0.1:9/${MARKER}` } });
+    if (r.status !== 201) throw new Error(`alert failed: ${r.text}`);
+    return r.json.id as string;
+  };
+  const alert = await newAlert(main.id);
+
   const ids = {
     comparison: main.id,
+    alert,
     targets: main.targets,
     snapshot: snapshots[0]!.id,
     run: runs[0]!.id,
@@ -120,6 +129,7 @@ export async function sweepWorld() {
     key.json.key as string,
     ids.personalKey,
     personalKey.json.key as string,
+    alert,
   ];
 
   return {
@@ -135,6 +145,8 @@ export async function sweepWorld() {
     secrets,
     /** A fresh comparison of alice's with two targets (for routes that change or delete it). */
     freshComparison: () => mk(`Spare ${MARKER}`),
+    /** A fresh alert rule of alice's (for routes that delete it). */
+    freshAlert: () => newAlert(main.id),
     async close() {
       await t.services.comparisons.whenIdle();
       await t.services.system.shutdown();

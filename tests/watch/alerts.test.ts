@@ -12,6 +12,8 @@ import type { Change } from "../../src/modules/watch/changes/model";
 import { alertBody, type TargetChanges, type WebhookPayload } from "../../src/modules/watch/alerts/model";
 import { alertsService, EMAIL_UNAVAILABLE, type DispatchInput } from "../../src/modules/watch/alerts/service";
 import { postWebhook } from "../../src/modules/watch/alerts/webhook";
+// A name that resolves privately gets the guard's one answer for names (hardening: no DNS mapping).
+import { SSRF_MESSAGES } from "../../src/modules/capture/ssrf";
 
 // ---- receivers ---------------------------------------------------------------------------------
 const hooks: { path: string; body: WebhookPayload }[] = [];
@@ -195,7 +197,7 @@ describe("SSRF rules for webhook URLs (as for captures)", () => {
     const alice = user();
     const c = comparison(alice);
     const s = service({ allowPrivate: false, resolve: async () => ["10.0.0.7"] });
-    expect(await httpError(() => s.create(alice, c, body({ channel: "webhook", url: "https://hooks.example.test/x" })))).toEqual([400, "That address points to a private or local network, which is not allowed"]);
+    expect(await httpError(() => s.create(alice, c, body({ channel: "webhook", url: "https://hooks.example.test/x" })))).toEqual([400, SSRF_MESSAGES.unreachable]);
   });
 
   test("DNS rebinding: a name public when the rule was made and private at delivery is blocked before any connection", async () => {
@@ -206,7 +208,7 @@ describe("SSRF rules for webhook URLs (as for captures)", () => {
     const rule = await s.create(alice, c, body({ channel: "webhook", url: `http://hooks.example.test:${receiver.port}/inside` }));
     answer = ["127.0.0.1"];
     const [r] = await s.dispatch(run(alice, c));
-    expect(r).toEqual({ alertId: rule.id, status: "failed", attempts: 3, lastError: "Blocked: That address points to a private or local network, which is not allowed" });
+    expect(r).toEqual({ alertId: rule.id, status: "failed", attempts: 3, lastError: `Blocked: ${SSRF_MESSAGES.unreachable}` });
     expect(hooks).toHaveLength(0);
   });
 

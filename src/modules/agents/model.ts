@@ -48,6 +48,7 @@ export type MetricsDto = z.infer<typeof metricsDto>;
 
 // ---- trends ---------------------------------------------------------------------------------
 export const trendEvidenceDto = z.object({
+  /** The site: host and path of the captured URL (two pages on one host are two sites). */
   host: z.string(),
   capturedAt: z.string(),
   /** The comparisons this viewer may open that captured the site. */

@@ -10,11 +10,14 @@ import type { PublicUser } from "../auth/model";
 import type { AuthService } from "../auth/service";
 import { addTargetBody, comparisonDto, createComparisonBody, diffDto, exportQuery, findingDto, snapshotDto, targetDto } from "./model";
 import type { ComparisonsService } from "./service";
+import { scheduleView } from "../watch/schedule/model";
 
 /** Screenshot and export links also work with the session cookie (see bearerOrCookie). */
 const BEARER_OR_COOKIE: Record<string, string[]>[] = [...BEARER_SECURITY, { sessionCookie: [] }];
 
 const comparison = responds(comparisonDto);
+// GET /comparisons/:id also carries the watch schedule (added where the services are built, app.ts).
+const comparisonWithSchedule = responds(comparisonDto.extend({ schedule: scheduleView.nullable() }));
 // The list is a cached, shared value: callers must not change it.
 const comparisonList = responds(z.array(comparisonDto).readonly());
 
@@ -58,7 +61,7 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: UserReso
     .get("/comparisons/:id", ({ user, params }) => comparisons.get(user.id, params.id), {
       auth: "user",
       params: idParams,
-      response: { 200: comparison, ...errors(401, 404, 500, 503) },
+      response: { 200: comparisonWithSchedule, ...errors(401, 404, 500, 503) },
       detail: { summary: "One comparison" },
     })
     .delete(

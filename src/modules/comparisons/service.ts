@@ -8,6 +8,7 @@ import type { Extraction, Finding } from "../capture/model";
 import { checkTargetUrl } from "../capture/ssrf";
 import { renderHtmlReport, renderJsonReport, reportFilename } from "./export";
 import { screenshotFiles } from "./files";
+import type { ScheduleView } from "../watch/schedule/model";
 import type {
   AddTargetInput,
   ComparisonDto,
@@ -120,6 +121,8 @@ export interface ComparisonsDeps {
   historyKeep?: number;
   /** After a run's completed results are stored (change detection). */
   onCompleted?: RunnerDeps["onCompleted"];
+  /** The comparison's watch schedule, for GET /comparisons/:id (the watch module owns it). */
+  scheduleOf?: (ownerId: string, comparisonId: string) => ScheduleView | null;
 }
 
 export function comparisonsService(deps: ComparisonsDeps) {
@@ -172,7 +175,10 @@ export function comparisonsService(deps: ComparisonsDeps) {
       return toComparisonDto(owned(ownerId, id));
     },
 
-    get: (ownerId: string, id: string): ComparisonDto => toComparisonDto(owned(ownerId, id)),
+    get: (ownerId: string, id: string): ComparisonDto & { schedule: ScheduleView | null } => ({
+      ...toComparisonDto(owned(ownerId, id)),
+      schedule: deps.scheduleOf?.(ownerId, id) ?? null,
+    }),
 
     /** Deleting a running comparison cancels its run; its screenshots go with it. */
     async remove(ownerId: string, id: string): Promise<void> {
@@ -286,6 +292,10 @@ export function comparisonsService(deps: ComparisonsDeps) {
     },
 
     recoverInterruptedRuns: () => runner.recoverInterruptedRuns(),
+
+    /** A run of the comparison is still going in this process (the watch's skip-if-running). */
+    isRunning: (comparisonId: string) => runner.isActive(comparisonId),
+
     interruptRuns: () => runner.interruptAll(),
     /** Resolves when no run is in flight (tests, shutdown). */
     whenIdle: () => runner.idle(),

@@ -16,6 +16,28 @@ export const alertBody = z.discriminatedUnion(
 );
 export type AlertBody = z.infer<typeof alertBody>;
 
+/**
+ * The same body as one object (what the route declares: OpenAPI bodies are objects with
+ * properties); the channel decides which address is required, and `toAlertBody` narrows it.
+ */
+export const alertRequest = z
+  .object({
+    channel: z.enum(["webhook", "email"], { error: 'channel must be "webhook" or "email"' }),
+    url: z.string({ error: "url must be a string" }).max(2048, "The webhook URL is too long").optional(),
+    email: z.email({ error: "Enter a valid e-mail address" }).max(254).optional(),
+    ...common,
+  })
+  .superRefine((b, ctx) => {
+    if (b.channel === "webhook" && b.url === undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "url is required for a webhook alert" });
+    if (b.channel === "email" && b.email === undefined) ctx.addIssue({ code: "custom", path: ["email"], message: "email is required for an e-mail alert" });
+  });
+export type AlertRequest = z.infer<typeof alertRequest>;
+
+export const toAlertBody = (b: AlertRequest): AlertBody =>
+  b.channel === "webhook"
+    ? { channel: "webhook", url: b.url!, minSeverity: b.minSeverity, kinds: b.kinds }
+    : { channel: "email", email: b.email!, minSeverity: b.minSeverity, kinds: b.kinds };
+
 export const alertView = z.object({
   id: z.string(),
   comparisonId: z.string(),
