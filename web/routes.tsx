@@ -10,6 +10,9 @@ import * as appLayout from "./routes/app-layout";
 import * as dashboard from "./routes/dashboard";
 import * as comparison from "./routes/comparison";
 import * as comparisonView from "./routes/comparison-view";
+import * as comparisonHistory from "./routes/comparison-history";
+import * as comparisonRun from "./routes/comparison-run";
+import * as comparisonChanges from "./routes/comparison-changes";
 import * as superAdmin from "./routes/super-admin";
 import * as trends from "./routes/trends";
 import * as analytics from "./routes/analytics";
@@ -39,6 +42,9 @@ export const routes: RouteObject[] = [
           { path: "dashboard", ...dashboard },
           { path: "comparison", ...comparison },
           { path: "comparison/:id/view", ...comparisonView },
+          { path: "comparison/:id/history", ...comparisonHistory },
+          { path: "comparison/:id/runs/:runId", ...comparisonRun },
+          { path: "comparison/:id/changes", ...comparisonChanges },
           { path: "super-admin", ...superAdmin },
           { path: "trends", ...trends },
           { path: "analytics", ...analytics },

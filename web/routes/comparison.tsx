@@ -10,6 +10,7 @@ import { CreateComparisonForm } from "../features/comparisons/components/create-
 import { NoComparisonSelected } from "../features/comparisons/components/no-comparison-selected";
 import { useComparisonLive } from "../features/comparisons/store";
 import type { ComparisonDetailData } from "../features/comparisons/use-comparison-detail";
+import { WatchSection } from "../features/watch/components/watch-section";
 import { load } from "../lib/loader-context";
 
 interface ComparisonPageData {
@@ -99,7 +100,10 @@ export function Component() {
         </Flex>
         <Box>
           {selectedId ? (
-            <ComparisonDetail key={selectedId} id={selectedId} initial={data.selected} onChange={onChange} />
+            <Flex direction="column" gap="5">
+              <ComparisonDetail key={selectedId} id={selectedId} initial={data.selected} onChange={onChange} />
+              <WatchSection key={selectedId} comparisonId={selectedId} status={shown?.find((c) => c.id === selectedId)?.status} />
+            </Flex>
           ) : (
             <NoComparisonSelected />
           )}

@@ -2,6 +2,7 @@ import { DesktopIcon, MoonIcon, SunIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Card, DataList, Flex, Heading, Kbd, RadioCards, Text } from "@radix-ui/themes";
 import { ApiKeysCard } from "../features/api-keys/components/api-keys-card";
 import { useSession } from "../features/auth/use-session";
+import { DigestCard } from "../features/watch/components/digest-card";
 import { type ThemePreference, useTheme } from "../features/theme/store";
 
 export const handle = { title: "Settings" };
@@ -92,6 +93,8 @@ export function Component() {
         </Card>
 
         {user && <ApiKeysCard />}
+
+        {user && <DigestCard />}
 
         <Card size="3">
           <Heading as="h2" size="4" mb="3">

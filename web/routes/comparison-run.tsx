@@ -1,0 +1,146 @@
+// One past run's results exactly as they were stored, composed from the results view's panels
+// (read-only: no start button, no live updates).
+import { DesktopIcon, MobileIcon } from "@radix-ui/react-icons";
+import { Box, Flex, Grid, Tabs } from "@radix-ui/themes";
+import { useCallback, useMemo } from "react";
+import { data as withStatus, type LoaderFunctionArgs, type ShouldRevalidateFunctionArgs, useLoaderData, useSearchParams } from "react-router";
+import type { Viewport } from "#server/modules/capture/model";
+import type { ComparisonDto, TargetDto } from "#server/modules/comparisons/model";
+import type { RunDetail } from "#server/modules/history/model";
+import { AnalysisSummary } from "../features/comparisons/components/results/analysis-summary";
+import { ComparisonNotFound } from "../features/comparisons/components/results/comparison-not-found";
+import { FindingsList } from "../features/comparisons/components/results/findings-list";
+import { NotEnoughSnapshots } from "../features/comparisons/components/results/not-enough-snapshots";
+import { PairPicker } from "../features/comparisons/components/results/pair-picker";
+import { ScreenshotPanel } from "../features/comparisons/components/results/screenshot-panel";
+import { choosePair, diffForPair, findingsForPair, latestSnapshots, orderTargets, type Pair } from "../features/comparisons/results-data";
+import { useScrollSync } from "../features/comparisons/use-scroll-sync";
+import { RunHeader } from "../features/watch/components/run-header";
+import { load } from "../lib/loader-context";
+
+type RunData = { comparison: ComparisonDto; targets: TargetDto[]; detail: RunDetail } | null;
+
+export async function loader({ context, params }: LoaderFunctionArgs) {
+  const one = { id: encodeURIComponent(params.id ?? "") };
+  const [comparison, targets, detail] = await Promise.all([
+    load(context, (api) => api.comparisons(one).get()),
+    load(context, (api) => api.comparisons(one).targets.get()),
+    load(context, (api) => api.comparisons(one).runs({ runId: encodeURIComponent(params.runId ?? "") }).get()),
+  ]);
+  if (!comparison || !detail) return withStatus<RunData>(null, { status: 404 });
+  const found: RunData = { comparison, targets: targets ?? [], detail };
+  return found;
+}
+
+export const handle = {
+  title: (data: RunData | undefined) => (data ? `${data.comparison.name} · Run #${data.detail.run.number}` : "Run Not Found"),
+};
+
+export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (currentUrl.pathname === nextUrl.pathname && currentUrl.search !== nextUrl.search) return false;
+  return defaultShouldRevalidate;
+}
+
+/** A website deleted since the run still has its snapshots: it shows under a stand-in label. */
+function withRemovedTargets(targets: TargetDto[], detail: RunDetail): TargetDto[] {
+  const known = new Set(targets.map((t) => t.id));
+  const gone = [...new Set(detail.snapshots.map((s) => s.targetId))].filter((id) => !known.has(id));
+  return [
+    ...targets,
+    ...gone.map((id, i) => ({
+      id,
+      comparisonId: detail.run.id,
+      label: `Removed website ${i + 1}`,
+      url: detail.snapshots.find((s) => s.targetId === id)?.extraction.finalUrl ?? "",
+      status: "completed" as const,
+      error: null,
+      createdAt: detail.run.startedAt,
+    })),
+  ];
+}
+
+export function Component() {
+  const data = useLoaderData() as RunData;
+  const [params, setParams] = useSearchParams();
+  const viewport: Viewport = params.get("viewport") === "mobile" ? "mobile" : "desktop";
+  const update = useCallback(
+    (changes: Record<string, string>) =>
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          for (const [k, v] of Object.entries(changes)) next.set(k, v);
+          return next;
+        },
+        { replace: true, preventScrollReset: true },
+      ),
+    [setParams],
+  );
+  const targets = useMemo(() => (data ? orderTargets(withRemovedTargets(data.targets, data.detail)) : []), [data]);
+  if (!data) return <ComparisonNotFound />;
+  const labelOf = (id: string) => targets.find((t) => t.id === id)?.label ?? "Unknown site";
+  const body = (vp: Viewport) => (
+    <RunBody data={data} targets={targets} viewport={vp} requested={[params.get("a"), params.get("b")]} labelOf={labelOf} onPairChange={(p) => update({ a: p[0], b: p[1] })} />
+  );
+  return (
+    <Box p={{ initial: "4", md: "6" }}>
+      <Flex direction="column" gap="4">
+        <RunHeader comparison={data.comparison} run={data.detail.run} />
+        <Tabs.Root value={viewport} onValueChange={(v) => update({ viewport: v === "mobile" ? "mobile" : "desktop" })}>
+          <Tabs.List>
+            <Tabs.Trigger value="desktop">
+              <Flex gap="2" align="center">
+                <DesktopIcon /> Desktop
+              </Flex>
+            </Tabs.Trigger>
+            <Tabs.Trigger value="mobile">
+              <Flex gap="2" align="center">
+                <MobileIcon /> Mobile
+              </Flex>
+            </Tabs.Trigger>
+          </Tabs.List>
+          <Tabs.Content value="desktop">{body("desktop")}</Tabs.Content>
+          <Tabs.Content value="mobile">{body("mobile")}</Tabs.Content>
+        </Tabs.Root>
+      </Flex>
+    </Box>
+  );
+}
+
+interface BodyProps {
+  data: NonNullable<RunData>;
+  targets: TargetDto[];
+  viewport: Viewport;
+  requested: [string | null, string | null];
+  labelOf(id: string): string;
+  onPairChange(p: Pair): void;
+}
+
+function RunBody({ data, targets, viewport, requested, labelOf, onPairChange }: BodyProps) {
+  const { snapshots, diffs, findings: all } = data.detail;
+  const shots = useMemo(() => latestSnapshots(snapshots, viewport), [snapshots, viewport]);
+  const pair = choosePair(targets, shots, requested);
+  const sync = useScrollSync();
+  if (shots.size < 2 || !pair)
+    return (
+      <Box pt="4">
+        <NotEnoughSnapshots viewport={viewport} status={data.detail.run.status === "completed" ? "completed" : "failed"} />
+      </Box>
+    );
+  const [a, b] = pair;
+  const diff = diffForPair(diffs, viewport, pair);
+  const findings = findingsForPair(all, viewport, pair);
+  const none = new Set<never>();
+  return (
+    <Flex direction="column" gap="4" pt="4">
+      {targets.length > 2 && <PairPicker targets={targets} pair={pair} withShots={new Set(shots.keys())} onChange={onPairChange} />}
+      <Grid columns="minmax(0, 1fr) minmax(0, 1fr)" gap="3">
+        <ScreenshotPanel key={`${a}-${shots.get(a)?.id}`} label={labelOf(a)} viewport={viewport} snapshot={shots.get(a)} overlays={none} scrollRef={sync.left} onScroll={sync.onLeftScroll} />
+        <ScreenshotPanel key={`${b}-${shots.get(b)?.id}`} label={labelOf(b)} viewport={viewport} snapshot={shots.get(b)} overlays={none} scrollRef={sync.right} onScroll={sync.onRightScroll} />
+      </Grid>
+      <Grid columns="repeat(auto-fit, minmax(min(320px, 100%), 1fr))" gap="4" align="start">
+        <AnalysisSummary diff={diff} labels={[labelOf(a), labelOf(b)]} />
+        <FindingsList findings={findings} labelOf={labelOf} viewport={viewport} />
+      </Grid>
+    </Flex>
+  );
+}
