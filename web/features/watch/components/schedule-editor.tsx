@@ -175,11 +175,12 @@ export function ScheduleEditor({ comparisonId, schedule, onChange }: Props) {
             )}
             {(preset.kind === "daily" || preset.kind === "weekly") && time}
             {preset.kind === "custom" && (
-              <label style={{ gridColumn: "1 / -1" }}>
-                <Text as="div" size="2" weight="medium" mb="1">
+              <div style={{ gridColumn: "1 / -1" }}>
+                <Text as="label" size="2" weight="medium" mb="1" htmlFor={`${ids}-cron`} style={{ display: "block" }}>
                   Cron expression
                 </Text>
                 <TextField.Root
+                  id={`${ids}-cron`}
                   value={preset.custom}
                   onChange={(e) => set({ custom: e.target.value })}
                   placeholder="0 9 * * 1"
@@ -192,7 +193,7 @@ export function ScheduleEditor({ comparisonId, schedule, onChange }: Props) {
                 <Text as="div" size="1" color="gray" mt="1" id={`${ids}-cron-hint`}>
                   Five fields: minute, hour, day of month, month, day of week. At most once a minute.
                 </Text>
-              </label>
+              </div>
             )}
             <div style={preset.kind === "custom" || preset.kind === "hourly" ? { gridColumn: "1 / -1" } : undefined}>
               <Text as="div" size="2" weight="medium" mb="1" id={`${ids}-zone`}>

@@ -1,0 +1,135 @@
+// Helpers for this feature's component tests (never imported by the app). Load it with a dynamic
+// import after tests/support/dom, like every module that pulls in react-dom.
+import { Theme } from "@radix-ui/themes";
+import { render, within } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { Toaster, useToasts } from "../../components/ui/toast";
+import type { AlertView, ChangesResponse, DeliveryView, RunDetail, RunDto } from "./api";
+
+export const $ = () => within(document.body);
+
+export function renderUi(node: ReactNode, path = "/") {
+  useToasts.setState({ current: null });
+  const router = createMemoryRouter([{ path: "*", element: (<Theme>{node}<Toaster /></Theme>) }], { initialEntries: [path] });
+  return { ...render(<RouterProvider router={router} />), router };
+}
+
+export interface FetchCall {
+  method: string;
+  path: string;
+  body: unknown;
+}
+type Answer = { status?: number; json?: unknown; blob?: Blob };
+type Handler = (call: FetchCall) => Answer | undefined;
+
+/** Replaces fetch with a router over "METHOD /path" keys; unknown requests answer 404. */
+export function mockFetch(routes: Record<string, Handler | Answer>) {
+  const calls: FetchCall[] = [];
+  const original = globalThis.fetch;
+  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url, "http://localhost");
+    const method = (init?.method ?? "GET").toUpperCase();
+    const body = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
+    const call: FetchCall = { method, path: url.pathname + url.search, body };
+    calls.push(call);
+    const route = routes[`${method} ${url.pathname}`];
+    const answer = typeof route === "function" ? route(call) : route;
+    const status = answer?.status ?? (route ? 200 : 404);
+    if (answer?.blob) return new Response(answer.blob, { status, headers: { "content-type": answer.blob.type } });
+    const payload = answer?.json ?? (route ? {} : { error: "Not found" });
+    return new Response(JSON.stringify(payload), { status, headers: { "content-type": "application/json" } });
+  }) as typeof fetch;
+  return { calls, restore: () => void (globalThis.fetch = original) };
+}
+
+export const run = (over: Partial<RunDto> = {}): RunDto => ({
+  id: "r1",
+  number: 1,
+  trigger: "manual",
+  status: "completed",
+  startedAt: "2026-11-20T09:00:00.000Z",
+  finishedAt: "2026-11-20T09:01:05.000Z",
+  changeCount: null,
+  error: null,
+  ...over,
+});
+
+export const alert = (over: Partial<AlertView> = {}): AlertView => ({
+  id: "a1",
+  comparisonId: "c1",
+  channel: "webhook",
+  url: "https://hooks.example.com/watch",
+  email: null,
+  minSeverity: "medium",
+  kinds: ["cta", "copy"],
+  createdAt: "2026-11-20T09:00:00.000Z",
+  ...over,
+});
+
+export const delivery = (over: Partial<DeliveryView> = {}): DeliveryView => ({
+  alertId: "a1",
+  runId: "r2",
+  status: "failed",
+  attempts: 3,
+  lastError: "HTTP 500 from the receiver",
+  sentAt: null,
+  ...over,
+});
+
+export const changes: ChangesResponse = {
+  from: "r1",
+  to: "r2",
+  targets: [
+    {
+      targetId: "t1",
+      label: "Orbit",
+      url: "http://orbit.test/",
+      changes: [
+        {
+          kind: "copy",
+          severity: "medium",
+          viewport: "desktop",
+          summary: "Headline “Plan launches” → “Launch plans”",
+          before: "Plan launches",
+          after: "Launch plans",
+          evidence: { beforeBox: { x: 100, y: 200, width: 600, height: 60 }, afterBox: { x: 100, y: 200, width: 560, height: 60 } },
+        },
+        {
+          kind: "cta",
+          severity: "high",
+          viewport: "desktop",
+          summary: "CTA “Start your free trial” → “Book a demo”",
+          before: "Start your free trial",
+          after: "Book a demo",
+          evidence: { afterBox: { x: 120, y: 300, width: 180, height: 48 } },
+        },
+        {
+          kind: "palette",
+          severity: "low",
+          viewport: "mobile",
+          summary: "Brand colour #2563eb → #dc2626 (ΔE 52.1)",
+          before: "#2563eb",
+          after: "#dc2626",
+          evidence: { deltaE: 52.1 },
+        },
+      ],
+    },
+    { targetId: "t2", label: "Ember", url: "http://ember.test/", changes: [] },
+  ],
+};
+
+export function snapshot(id: string, targetId: string, viewport: "desktop" | "mobile" = "desktop"): RunDetail["snapshots"][number] {
+  return {
+    id,
+    targetId,
+    capturedAt: "2026-11-20T09:00:30.000Z",
+    viewport,
+    screenshotUrl: `/api/snapshots/${id}/screenshot`,
+    title: "Page",
+    colors: [],
+    width: viewport === "desktop" ? 1440 : 390,
+    height: 2000,
+    extraction: { capturedHeight: 2000 } as RunDetail["snapshots"][number]["extraction"],
+  };
+}
