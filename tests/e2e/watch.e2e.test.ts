@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser, stepsTimeout } from "../support/browser";
 import { SITES_DIR, startFixtureServer, type FixtureServer } from "../support/fixture-server";
-import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
+import { freePort, SERVER_START_MS, startServer, type RunningServer } from "../support/server";
 
 let server: RunningServer;
 let sites: FixtureServer;
@@ -30,7 +30,8 @@ beforeAll(async () => {
   siteDir = mkdtempSync(join(tmpdir(), "di-watch-sites-"));
   cpSync(SITES_DIR, siteDir, { recursive: true });
   sites = startFixtureServer(siteDir);
-  server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1" } });
+  // The digest goes by e-mail, so the server needs an SMTP_URL to offer it; nothing is due in this test, so nothing is sent.
+  server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1", SMTP_URL: `smtp://127.0.0.1:${freePort()}` } });
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on("pageerror", (e) => errors.push(e.message));
@@ -43,19 +44,29 @@ afterAll(async () => {
   if (siteDir) rmSync(siteDir, { recursive: true, force: true });
 });
 
-/** Every screen at both widths and in both themes (only with WATCH_SHOTS). */
-async function shoot(name: string) {
+/** Every screen at both widths and in both themes, one viewport at a time down the page (only with WATCH_SHOTS). */
+async function shoot(name: string, ready: string) {
   if (!SHOTS) return;
   for (const scheme of ["light", "dark"] as const) {
+    // The theme is chosen before first paint from the colour scheme, so a switch needs a load.
     await page.emulateMedia({ colorScheme: scheme });
+    await page.reload();
+    await page.waitForFunction((s) => document.documentElement.classList.contains(s), scheme);
+    await page.getByTestId(ready).first().waitFor();
     for (const width of [1440, 390]) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-      await page.waitForFunction(() => document.fonts.status === "loaded");
-      await page.screenshot({ path: `${SHOTS}/${name}-${width}-${scheme}.png`, fullPage: true });
+      const height = width === 390 ? 844 : 900;
+      await page.setViewportSize({ width, height });
+      const total = await page.evaluate(() => document.documentElement.scrollHeight);
+      for (let part = 0; part * height < total && part < 4; part++) {
+        await page.evaluate((y) => window.scrollTo(0, y), part * height);
+        await page.waitForFunction(() => document.fonts.status === "loaded");
+        await page.screenshot({ path: `${SHOTS}/${name}-${width}-${scheme}-${part + 1}.png` });
+      }
     }
   }
   await page.emulateMedia({ colorScheme: "light" });
   await page.setViewportSize({ width: 1440, height: 900 });
+  await page.reload();
 }
 
 async function runOnce() {
@@ -117,7 +128,7 @@ describe("competitor watch", () => {
     expect(Number(text.match(/\d+/)?.[0])).toBeGreaterThan(0);
     expect(await page.getByTestId("run-item").count()).toBe(2);
     await page.getByText("Manual").first().waitFor();
-    await shoot("history");
+    await shoot("history", "run-timeline");
   }, stepsTimeout(80));
 
   test("a past run opens read-only", async () => {
@@ -129,7 +140,7 @@ describe("competitor watch", () => {
     await page.waitForFunction(() =>
       [...document.querySelectorAll<HTMLImageElement>('[data-testid="screenshot-panel"] img')].every((i) => i.complete && i.naturalWidth > 0),
     );
-    await shoot("run");
+    await shoot("run", "screenshot-panel");
     await page.goBack();
   });
 
@@ -164,7 +175,7 @@ describe("competitor watch", () => {
       const imgs = [...document.querySelectorAll<HTMLImageElement>('[data-testid="pixel-compare"] img')];
       return imgs.length === 3 && imgs.every((i) => i.complete && i.naturalWidth > 0);
     });
-    await shoot("changes");
+    await shoot("changes", "heat-map");
   }, stepsTimeout(30));
 
   test("a schedule preset shows the next run time; a webhook rule is added, a bad one refused inline", async () => {
@@ -191,14 +202,15 @@ describe("competitor watch", () => {
     expect(await rules.innerText()).toContain(sites.url("/hook"));
     expect(await rules.innerText()).toContain("CTA");
     await page.getByTestId("alert-error").waitFor({ state: "detached" });
-    await shoot("watch");
+    await shoot("watch", "alert-rules");
   }, stepsTimeout(30));
 
   test("settings: the digest turns on with a next send time", async () => {
     await page.goto(`${server.url}/settings`);
+    await page.locator('[role="radio"][aria-checked="true"]', { hasText: "Only the alerts you set" }).waitFor();
     await page.getByRole("radio", { name: /Weekly/ }).click();
     await page.getByText("Next digest:").waitFor();
-    await shoot("settings");
+    await shoot("settings", "digest-status");
   });
 
   test("no uncaught errors", () => {

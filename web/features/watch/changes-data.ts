@@ -18,6 +18,8 @@ export const KIND_LABEL: Record<ChangeKind, string> = {
 };
 
 export const SEVERITY_LABEL: Record<Severity, string> = { high: "High", medium: "Medium", low: "Low" };
+/** An alert rule's threshold in words. */
+export const MIN_SEVERITY_LABEL: Record<Severity, string> = { low: "Low and up", medium: "Medium and up", high: "High only" };
 export const SEVERITY_COLOR = { high: "red", medium: "amber", low: "gray" } as const satisfies Record<Severity, string>;
 const SEVERITY_RANK: Record<Severity, number> = { high: 0, medium: 1, low: 2 };
 

@@ -126,7 +126,7 @@ describe("Watch section: history and alerts", () => {
     renderUi(<WatchSection comparisonId="c1" status="completed" />);
     const rules = await $().findByTestId("alert-rules");
     expect(rules.textContent).toContain("https://hooks.example.com/watch");
-    expect(rules.textContent).toContain("Medium and above");
+    expect(rules.textContent).toContain("Medium and up");
     expect(rules.textContent).toContain("CTA, Copy");
     const deliveries = await $().findByTestId("alert-deliveries");
     expect(deliveries.textContent).toContain("Failed");

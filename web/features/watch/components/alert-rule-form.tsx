@@ -2,7 +2,7 @@ import { Button, CheckboxGroup, Flex, Grid, SegmentedControl, Select, Text, Text
 import { type FormEvent, useId, useState } from "react";
 import { errorMessage } from "#web/lib/api";
 import { type AlertView, type ChangeKind, createAlert, type Severity } from "../api";
-import { KIND_LABEL, KINDS, SEVERITIES, SEVERITY_LABEL } from "../changes-data";
+import { KIND_LABEL, KINDS, MIN_SEVERITY_LABEL, SEVERITIES } from "../changes-data";
 
 interface Props {
   comparisonId: string;
@@ -85,8 +85,7 @@ export function AlertRuleForm({ comparisonId, onCreated }: Props) {
               <Select.Content position="popper">
                 {[...SEVERITIES].reverse().map((s) => (
                   <Select.Item key={s} value={s}>
-                    {SEVERITY_LABEL[s]}
-                    {s === "low" ? " (every change)" : " and above"}
+                    {MIN_SEVERITY_LABEL[s]}
                   </Select.Item>
                 ))}
               </Select.Content>

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { toast } from "#web/components/ui/toast";
 import { errorMessage } from "#web/lib/api";
 import { type AlertView, deleteAlert, type DeliveryView } from "../api";
-import { KIND_LABEL, SEVERITY_LABEL } from "../changes-data";
+import { KIND_LABEL, MIN_SEVERITY_LABEL } from "../changes-data";
 import { formatWhen } from "../format";
 import { AlertRuleForm } from "./alert-rule-form";
 
@@ -90,8 +90,7 @@ export function AlertRules({ comparisonId, alerts, deliveries, runNumbers, loadE
                       </Text>
                     </Flex>
                     <Text size="1" color="gray">
-                      {SEVERITY_LABEL[a.minSeverity]}
-                      {a.minSeverity === "low" ? " severity and up" : " and above"} ·{" "}
+                      {MIN_SEVERITY_LABEL[a.minSeverity]} ·{" "}
                       {a.kinds.length === 0 ? "every kind" : a.kinds.map((k) => KIND_LABEL[k]).join(", ")}
                     </Text>
                   </Flex>

@@ -17,27 +17,27 @@ export function BeforeAfterSlider({ before, after, aspect }: Props) {
   const [split, setSplit] = useState(50);
   return (
     <Flex direction="column" gap="2" style={{ minWidth: 0 }}>
-      <Flex align="center" gap="3">
-        <Text size="1" color="gray" style={{ whiteSpace: "nowrap" }}>
+      <Flex justify="between" gap="3">
+        <Text size="1" color="gray">
           {before.label}
         </Text>
-        <input
-          id={id}
-          type="range"
-          min={0}
-          max={100}
-          step={1}
-          value={split}
-          onChange={(e) => setSplit(Number(e.target.value))}
-          aria-label="Before and after divider"
-          aria-valuetext={`${split}% before, ${100 - split}% after`}
-          style={{ flex: 1, minWidth: 0, accentColor: "var(--accent-9)" }}
-          data-testid="before-after-range"
-        />
-        <Text size="1" color="gray" style={{ whiteSpace: "nowrap" }}>
+        <Text size="1" color="gray">
           {after.label}
         </Text>
       </Flex>
+      <input
+        id={id}
+        type="range"
+        min={0}
+        max={100}
+        step={1}
+        value={split}
+        onChange={(e) => setSplit(Number(e.target.value))}
+        aria-label="Before and after divider"
+        aria-valuetext={`${split}% before, ${100 - split}% after`}
+        style={{ width: "100%", margin: 0, accentColor: "var(--accent-9)" }}
+        data-testid="before-after-range"
+      />
       <div
         role="region"
         aria-label="Before and after comparison"

@@ -128,7 +128,7 @@ export function ScheduleEditor({ comparisonId, schedule, onChange }: Props) {
             <Text as="div" size="2" weight="medium" mb="1" id={`${ids}-repeat`}>
               Repeat
             </Text>
-            <SegmentedControl.Root value={preset.kind} onValueChange={(v) => setKind(v as PresetKind)} aria-labelledby={`${ids}-repeat`} style={{ width: "100%" }}>
+            <SegmentedControl.Root size={{ initial: "1", xs: "2" }} value={preset.kind} onValueChange={(v) => setKind(v as PresetKind)} aria-labelledby={`${ids}-repeat`} style={{ width: "100%" }}>
               {KINDS.map((k) => (
                 <SegmentedControl.Item key={k.value} value={k.value}>
                   {k.label}
