@@ -1,0 +1,73 @@
+// Captures one page into a file and reports it as exactly one event: pageCaptured (the file is on
+// disk and measured), pageFailed (with the reason the user will read) or pageTimedOut. Storing it
+// as a snapshot is the transition's job, so a run that ended meanwhile never stores it.
+import { isStorageError, isStorageMessage, STORAGE_UNAVAILABLE_MESSAGE } from "../../../../http/storage-errors";
+import { newId } from "../../../../lib/ids";
+import { pngSize } from "../../files";
+import type { CapturedFile, PageRef, RunContext } from "../context";
+import type { CaptureResult } from "../engine";
+import type { RunIO } from "../io";
+import { Timeout, captureTimeoutMs, withTimeout, type Turns } from "./timeout";
+
+const STAGE_TEXT: Record<string, string> = {
+  navigating: "opening the page",
+  settling: "waiting for the page to settle",
+  measuring: "measuring the design",
+  screenshot: "taking the screenshot",
+};
+
+const reasonOf = (e: unknown) => (e instanceof Error && e.message ? e.message : "Capture failed");
+
+export async function capturePage(run: RunContext, page: PageRef, inTurn: Turns, io: RunIO): Promise<void> {
+  const { engine, files, log } = io.deps;
+  const target = run.targets[page.target]!;
+  const { viewport } = page;
+  try {
+    const snapshotId = newId();
+    const path = await inTurn(() => files.prepare(run.ownerId, run.comparisonId, snapshotId));
+    const work = engine.capture!(run.ownerId, { url: target.url, viewport, screenshotPath: path }, (stage) =>
+      io.dispatch({ type: "stage", text: `${target.label} · ${viewport}: ${STAGE_TEXT[stage] ?? stage}` }),
+    );
+    let result: CaptureResult;
+    try {
+      result = await withTimeout(work, captureTimeoutMs(engine), "The page took too long to capture");
+    } catch (e) {
+      if (e instanceof Timeout) {
+        // A capture that answers after we gave up must not leave its file behind.
+        void work.then((r) => (r.ok ? files.remove(r.screenshotPath) : undefined)).catch(() => {});
+        return io.dispatch({ type: "pageTimedOut", page });
+      }
+      result = { ok: false, reason: reasonOf(e) };
+    }
+    const file = await keepFile(result, path, snapshotId, io);
+    io.dispatch("reason" in file ? { type: "pageFailed", page, reason: file.reason } : { type: "pageCaptured", page, file });
+  } catch (e) {
+    log(`capture of ${target.id} (${viewport}) failed`, e);
+    io.dispatch({ type: "pageFailed", page, reason: isStorageError(e) ? STORAGE_UNAVAILABLE_MESSAGE : "Capture failed" });
+  }
+}
+
+/** The screenshot a capture wrote, checked and measured; or why there is none (and no file left behind). */
+async function keepFile(result: CaptureResult, path: string, snapshotId: string, io: RunIO): Promise<CapturedFile | { reason: string }> {
+  const { files, log } = io.deps;
+  if (!result.ok) {
+    // A capture that failed late may have written part of a file.
+    await files.remove(path).catch(() => {});
+    // A full or read-only disk is ours to fix, not the website's: say so instead of quoting ENOSPC.
+    return { reason: isStorageMessage(result.reason) ? STORAGE_UNAVAILABLE_MESSAGE : result.reason || "Capture failed" };
+  }
+  let relPath: string;
+  try {
+    relPath = files.toStored(result.screenshotPath);
+  } catch (e) {
+    log("capture wrote outside the screenshot root", e);
+    return { reason: "Capture failed" };
+  }
+  const absolute = files.toAbsolute(relPath);
+  const size = await pngSize(absolute);
+  if (!size) {
+    await files.remove(absolute).catch(() => {});
+    return { reason: "The screenshot could not be saved" };
+  }
+  return { snapshotId, relPath, absolute, ...size, extraction: result.extraction, thumb: result.thumb };
+}

@@ -1,0 +1,49 @@
+// Scores one pair in the analyser and reports pairScored with the row to store, or pairFailed.
+import type { Viewport } from "../../../capture/model";
+import { newId, nowIso } from "../../../../lib/ids";
+import type { RunContext } from "../context";
+import type { Analyser, CapturedPage } from "../engine";
+import type { RunIO } from "../io";
+import { scoreTimeoutMs, withTimeout } from "./timeout";
+
+const unit = (n: unknown): number | null => (typeof n === "number" && Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : null);
+
+export async function scorePair(
+  run: RunContext,
+  viewport: Viewport,
+  [a, b]: readonly [CapturedPage, CapturedPage],
+  analyser: Analyser,
+  io: RunIO,
+): Promise<void> {
+  const { engine, now } = io.deps;
+  try {
+    const s = await withTimeout(
+      Promise.resolve(analyser.scorePair(a.screenshotPath, a.extraction, b.screenshotPath, b.extraction)),
+      scoreTimeoutMs(engine),
+      "Scoring took too long",
+    );
+    const values = [unit(s.colorSimilarity), unit(s.layoutSimilarity), unit(s.contentSimilarity), unit(s.overallSimilarity)];
+    if (values.some((v) => v === null)) throw new Error(`analyser returned non-numeric scores: ${JSON.stringify(s)}`);
+    const components = Object.fromEntries(Object.entries(s.components ?? {}).filter(([, v]) => typeof v === "number" && Number.isFinite(v)));
+    io.dispatch({
+      type: "pairScored",
+      viewport,
+      diff: {
+        id: newId(),
+        comparison_id: run.comparisonId,
+        owner_id: run.ownerId,
+        viewport,
+        target_a_id: a.targetId,
+        target_b_id: b.targetId,
+        color_similarity: values[0]!,
+        layout_similarity: values[1]!,
+        content_similarity: values[2]!,
+        overall_similarity: values[3]!,
+        components: JSON.stringify(components),
+        created_at: nowIso(now()),
+      },
+    });
+  } catch (error) {
+    io.dispatch({ type: "pairFailed", viewport, pair: `${a.targetId} vs ${b.targetId}`, error });
+  }
+}

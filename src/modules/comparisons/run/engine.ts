@@ -1,0 +1,58 @@
+// Everything a run needs from other modules. The app wires the capture pool, analyser and findings
+// engine; tests hand in fakes.
+import type { Audience, LiveMessage } from "../../../live/hub";
+import type { GrayImage } from "../../analysis/image";
+import type { Extraction, Finding, PaletteEntry, SimilarityScores, Viewport } from "../../capture/model";
+
+export type CaptureResult =
+  | { ok: true; extraction: Extraction; screenshotPath: string; thumb?: GrayImage }
+  | { ok: false; reason: string };
+export interface CaptureJobInput {
+  url: string;
+  viewport: Viewport;
+  /** Absolute path the PNG must be written to. */
+  screenshotPath: string;
+}
+/** Matches CapturePool.submit. */
+export type CaptureFn = (ownerId: string, job: CaptureJobInput, onStage?: (stage: string) => void) => Promise<CaptureResult>;
+
+export interface PairScores extends SimilarityScores {
+  components: Record<string, number>;
+}
+export interface Analyser {
+  scorePair(aPath: string, a: Extraction, bPath: string, b: Extraction): PairScores | Promise<PairScores>;
+  /** Hands over a stored screenshot's thumbnail made at capture time, so scoring needn't decode it. */
+  prime?(path: string, thumb: GrayImage, palette: PaletteEntry[]): void;
+}
+
+/** One successfully captured page, as handed to the findings engine. */
+export interface CapturedPage {
+  targetId: string;
+  label: string;
+  url: string;
+  viewport: Viewport;
+  extraction: Extraction;
+  screenshotPath: string;
+}
+export type FindingsFn = (pages: CapturedPage[]) => Finding[] | Promise<Finding[]>;
+
+/** An activity-feed entry (type 'comparison'); the activity module stores it. */
+export interface ComparisonActivity {
+  type: "comparison";
+  userId: string;
+  message: string;
+  details: string | null;
+  status: "success" | "error" | "warning" | "info";
+  metadata: Record<string, unknown>;
+}
+
+export interface ComparisonEngine {
+  capture?: CaptureFn;
+  analyser?: Analyser;
+  findingsFor?: FindingsFn;
+  publish?: (message: LiveMessage, to: Audience) => unknown;
+  recordActivity?: (entry: ComparisonActivity) => unknown;
+  /** Backstops in case a worker never answers; the pool has its own, shorter limits. */
+  captureTimeoutMs?: number;
+  scoreTimeoutMs?: number;
+}

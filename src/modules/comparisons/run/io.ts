@@ -1,0 +1,70 @@
+// What a transition function may touch: the runner's dependencies, and the machine's three verbs.
+// Live messages and activity entries go out through here so a broken socket or feed never ends a run.
+import type { Db } from "../../../db/connection";
+import { nowIso } from "../../../lib/ids";
+import type { ComparisonProgressMessage, TargetStatus } from "../model";
+import type { ScreenshotFiles } from "../files";
+import type { ComparisonsRepository } from "../repository";
+import type { RunContext, RunEvent } from "./context";
+import type { ComparisonActivity, ComparisonEngine } from "./engine";
+
+export interface RunnerDeps {
+  db: Db;
+  repo: ComparisonsRepository;
+  files: ScreenshotFiles;
+  engine: ComparisonEngine;
+  now: () => number;
+  log: (msg: string, err?: unknown) => void;
+  /** Called once a run's completed results are stored (change detection, alerts); the run closes after it settles. */
+  onCompleted?: (run: Readonly<RunContext>) => unknown;
+}
+
+export interface RunIO {
+  readonly deps: RunnerDeps;
+  /** Queue an event for this run, taken right after the current transition. */
+  raise(event: RunEvent): void;
+  /** Report from async work (effects): the event is taken now, or queued if a transition is running. */
+  dispatch(event: RunEvent): void;
+  /** Start async work the run waits for before it can close. */
+  spawn(work: () => Promise<unknown>): void;
+}
+
+type LiveType = "COMPARISON_PROGRESS" | "COMPARISON_STATUS";
+
+export function send(io: RunIO, run: RunContext, type: LiveType, payload: ComparisonProgressMessage) {
+  try {
+    io.deps.engine.publish?.({ type, payload }, { kind: "user", userId: run.ownerId });
+  } catch (e) {
+    io.deps.log("comparison live publish failed", e);
+  }
+}
+
+export function recordActivity(io: RunIO, entry: Omit<ComparisonActivity, "type">) {
+  try {
+    io.deps.engine.recordActivity?.({ type: "comparison", ...entry });
+  } catch (e) {
+    io.deps.log("comparison activity failed", e);
+  }
+}
+
+export function setStage(io: RunIO, run: RunContext, stage: string) {
+  run.progress = { ...run.progress, stage };
+  io.deps.repo.setProgress(run.comparisonId, run.progress.done, run.progress.total, stage, nowIso(io.deps.now()));
+  send(io, run, "COMPARISON_PROGRESS", { comparisonId: run.comparisonId, status: "running", progress: run.progress });
+}
+
+export function setTarget(io: RunIO, run: RunContext, targetId: string, status: TargetStatus, error: string | null) {
+  io.deps.repo.setTargetStatus(targetId, status, error);
+  send(io, run, "COMPARISON_STATUS", {
+    comparisonId: run.comparisonId,
+    status: "running",
+    progress: run.progress,
+    targetId,
+    targetStatus: status,
+  });
+}
+
+/** Removes a file the run will not keep; a failure only costs disk space, so it is logged. */
+export function removeFile(io: RunIO, absolute: string) {
+  io.spawn(() => io.deps.files.remove(absolute).catch((e) => io.deps.log("could not remove screenshot", e)));
+}

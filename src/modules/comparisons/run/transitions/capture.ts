@@ -1,0 +1,151 @@
+// Moves while pages come in: each page is counted once whatever its outcome, a target is settled
+// when its every viewport is in, a viewport's pairs start scoring when its every page is in.
+import { writeTx } from "../../../../db/connection";
+import { isStorageError, STORAGE_UNAVAILABLE_MESSAGE } from "../../../../http/storage-errors";
+import { nowIso } from "../../../../lib/ids";
+import { RUN_VIEWPORTS, SNAPSHOT_HISTORY, isCaptured, type CapturedFile, type PageOutcome, type PageRef, type RunContext } from "../context";
+import { capturePage } from "../effects/capture-page";
+import { turns } from "../effects/timeout";
+import { recordActivity, removeFile, send, setStage, setTarget, type RunIO } from "../io";
+import { scoredEverywhere, startScoring } from "./score";
+import { settle } from "./settle";
+import type { Transition } from "./types";
+
+const isHex = (s: unknown): s is string => typeof s === "string" && /^#[0-9a-f]{6}$/i.test(s);
+
+export const announceLaunch: Transition<"launch"> = (run, _event, io) => {
+  send(io, run, "COMPARISON_STATUS", { comparisonId: run.comparisonId, status: "running", progress: run.progress });
+  recordActivity(io, {
+    userId: run.ownerId,
+    message: `Comparison "${run.name}" started`,
+    details: `Capturing ${run.targets.length} websites at ${RUN_VIEWPORTS.length} viewports`,
+    status: "info",
+    metadata: { comparisonId: run.comparisonId, targets: run.targets.length },
+  });
+  // Every target at one viewport, then the next: a viewport's pairs are scored (in the analyse
+  // worker) as soon as its pages are in, while the next viewport is still being captured. Pages
+  // reach the fair capture queue in this order (turns() keeps it), so the first viewport's pairs
+  // are complete first.
+  const inTurn = turns();
+  for (const viewport of RUN_VIEWPORTS)
+    run.targets.forEach((_, target) => io.spawn(() => capturePage(run, { target, viewport }, inTurn, io)));
+};
+
+export const reportStage: Transition<"stage"> = (run, { text }, io) => setStage(io, run, text);
+
+export const storePage: Transition<"pageCaptured"> = (run, { page, file }, io) => countPage(run, page, saveSnapshot(run, page, file, io), io);
+
+/** Stores the page as a snapshot (older ones pruned) and hands its thumbnail to the analyser; a failed write fails the page, not the run. */
+function saveSnapshot(run: RunContext, page: PageRef, file: CapturedFile, io: RunIO): PageOutcome {
+  const { engine, log } = io.deps;
+  const target = run.targets[page.target]!;
+  let stored = false;
+  try {
+    stored = insertSnapshot(run, target.id, page, file, io);
+    if (!stored) {
+      // The comparison stopped running without this run knowing (recovered by another process).
+      removeFile(io, file.absolute);
+      return { reason: "Cancelled" };
+    }
+    pruneHistory(target.id, page, io);
+  } catch (e) {
+    log(`capture of ${target.id} (${page.viewport}) failed`, e);
+    if (!stored) removeFile(io, file.absolute);
+    return { reason: isStorageError(e) ? STORAGE_UNAVAILABLE_MESSAGE : "Capture failed" };
+  }
+  const x = file.extraction;
+  if (file.thumb) {
+    try {
+      engine.analyser?.prime?.(file.absolute, file.thumb, x.palette?.dominant ?? []);
+    } catch (e) {
+      log("could not hand the thumbnail to the analyser", e); // scoring decodes the file instead
+    }
+  }
+  return { targetId: target.id, label: target.label, url: target.url, viewport: page.viewport, extraction: x, screenshotPath: file.absolute };
+}
+
+/** False when the comparison is no longer running. */
+function insertSnapshot(run: RunContext, targetId: string, page: PageRef, file: CapturedFile, io: RunIO): boolean {
+  const { db, repo, now } = io.deps;
+  const x = file.extraction;
+  const colors = (x.palette?.dominant ?? []).map((p) => p.hex).filter(isHex).map((h) => h.toLowerCase());
+  return writeTx(db, () =>
+    repo.insertSnapshot({
+      id: file.snapshotId,
+      target_id: targetId,
+      comparison_id: run.comparisonId,
+      owner_id: run.ownerId,
+      viewport: page.viewport,
+      captured_at: nowIso(now()),
+      screenshot_path: file.relPath,
+      title: String(x.title ?? "").slice(0, 500),
+      colors: JSON.stringify(colors),
+      width: file.width,
+      height: file.height,
+      extraction: JSON.stringify(x),
+    }),
+  );
+}
+
+export const countFailedPage: Transition<"pageFailed"> = (run, { page, reason }, io) => countPage(run, page, { reason }, io);
+
+export const countTimedOutPage: Transition<"pageTimedOut"> = (run, { page }, io) =>
+  countPage(run, page, { reason: "The page took too long to capture" }, io);
+
+/** A page that arrives after the run ended is not stored. */
+export const discardPage: Transition<"pageCaptured"> = (_run, { file }, io) => removeFile(io, file.absolute);
+
+export const checkCaptured: Transition<"allCaptured"> = (run, _event, io) => {
+  const captured = capturedTargets(run);
+  if (captured < 2) {
+    const reason =
+      captured === 0
+        ? `None of the ${run.targets.length} websites could be captured — at least 2 are needed for a comparison`
+        : `Only 1 of ${run.targets.length} websites could be captured — at least 2 are needed for a comparison`;
+    if (settle(io, run, "failed", reason, [], []))
+      recordActivity(io, {
+        userId: run.ownerId,
+        message: `Comparison "${run.name}" failed`,
+        details: reason,
+        status: "error",
+        metadata: { comparisonId: run.comparisonId, captured, targets: run.targets.length },
+      });
+    return "failed";
+  }
+  if (scoredEverywhere(run)) io.raise({ type: "allScored" });
+  return "scoring";
+};
+
+export const capturedTargets = (run: RunContext) =>
+  run.targets.filter((_, i) => RUN_VIEWPORTS.some((v) => isCaptured(run.pages[v][i]))).length;
+
+function countPage(run: RunContext, page: PageRef, outcome: PageOutcome, io: RunIO) {
+  const atViewport = run.pages[page.viewport];
+  if (atViewport[page.target] !== undefined) throw new Error(`page ${page.target}/${page.viewport} reported twice`);
+  atViewport[page.target] = outcome;
+  run.progress = { ...run.progress, done: run.progress.done + 1 };
+  setStage(io, run, `Captured ${run.progress.done} of ${run.progress.total} pages`);
+  if (RUN_VIEWPORTS.every((v) => run.pages[v][page.target] !== undefined)) settleTarget(run, page.target, io);
+  if (atViewport.every((o) => o !== undefined)) startScoring(run, page.viewport, io);
+  if (RUN_VIEWPORTS.every((v) => run.pages[v].every((o) => o !== undefined))) io.raise({ type: "allCaptured" });
+}
+
+/** Completed when any viewport was captured; otherwise failed with the reason(s), per viewport when they differ. */
+function settleTarget(run: RunContext, index: number, io: RunIO) {
+  const target = run.targets[index]!;
+  const outcomes = RUN_VIEWPORTS.map((viewport) => ({ viewport, outcome: run.pages[viewport][index]! }));
+  if (outcomes.some((o) => isCaptured(o.outcome))) return setTarget(io, run, target.id, "completed", null);
+  const reasonOf = (o: PageOutcome) => ("reason" in o ? o.reason : "");
+  const reasons = [...new Set(outcomes.map((o) => reasonOf(o.outcome)))];
+  const reason = reasons.length === 1 ? reasons[0]! : outcomes.map((o) => `${o.viewport}: ${reasonOf(o.outcome)}`).join("; ");
+  setTarget(io, run, target.id, "failed", reason.slice(0, 500));
+}
+
+/** Only the newest captures of a target and viewport are kept, with their files. */
+function pruneHistory(targetId: string, page: PageRef, io: RunIO) {
+  const { repo, files, log } = io.deps;
+  for (const s of repo.staleSnapshots(targetId, page.viewport, SNAPSHOT_HISTORY)) {
+    repo.deleteSnapshot(s.id);
+    io.spawn(() => files.remove(files.toAbsolute(s.screenshot_path)).catch((e) => log("could not remove old screenshot", e)));
+  }
+}

@@ -1,0 +1,43 @@
+// Writing a run's outcome. Only a comparison still running takes it: one deleted, or failed by
+// boot recovery in another process, keeps its state, and the run learns that from `recorded`.
+import { writeTx } from "../../../../db/connection";
+import { nowIso } from "../../../../lib/ids";
+import type { DiffRow, FindingRow } from "../../repository";
+import { INTERRUPTED_REASON, type RunContext } from "../context";
+import { recordActivity, send, type RunIO } from "../io";
+
+/** Ends the comparison with this status and these results; true when the database took it. */
+export function settle(io: RunIO, run: RunContext, status: "completed" | "failed", error: string | null, diffs: DiffRow[], found: FindingRow[]) {
+  const { db, repo, now } = io.deps;
+  const stage = status === "completed" ? "Completed" : "Failed";
+  const recorded = writeTx(db, () => {
+    if (!repo.finish(run.comparisonId, status, error, stage, nowIso(now()))) return false;
+    if (error) repo.failUnfinishedTargets(run.comparisonId, error);
+    repo.replaceResults(run.comparisonId, diffs, found);
+    return true;
+  });
+  run.outcome = { status, error, recorded };
+  if (!recorded) return false;
+  run.progress = { ...run.progress, stage };
+  send(io, run, "COMPARISON_STATUS", { comparisonId: run.comparisonId, status, progress: run.progress });
+  return true;
+}
+
+/** Fails the comparison and its unfinished targets with the restart reason, and tells the owner. */
+export function settleInterrupted(io: RunIO, run: RunContext): boolean {
+  const { db, repo, now } = io.deps;
+  const recorded = writeTx(db, () => {
+    repo.failUnfinishedTargets(run.comparisonId, INTERRUPTED_REASON);
+    return repo.finish(run.comparisonId, "failed", INTERRUPTED_REASON, "Failed", nowIso(now()));
+  });
+  run.outcome = { status: "failed", error: INTERRUPTED_REASON, recorded };
+  if (recorded)
+    recordActivity(io, {
+      userId: run.ownerId,
+      message: `Comparison "${run.name}" failed`,
+      details: INTERRUPTED_REASON,
+      status: "error",
+      metadata: { comparisonId: run.comparisonId },
+    });
+  return recorded;
+}

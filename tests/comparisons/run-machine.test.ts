@@ -1,0 +1,159 @@
+// The machine that interprets the table, driven with stand-in transition functions: events are
+// taken one at a time, refused ones change nothing, a throwing transition becomes a crash, and a
+// run closes only once nothing it started is in flight.
+import { describe, expect, test } from "bun:test";
+import { newRunContext, type RunContext, type RunEvent } from "../../src/modules/comparisons/run/context";
+import type { RunIO, RunnerDeps } from "../../src/modules/comparisons/run/io";
+import { RunMachine } from "../../src/modules/comparisons/run/machine";
+import type { RunState, TransitionName } from "../../src/modules/comparisons/run/table";
+import { TRANSITIONS, type Transitions } from "../../src/modules/comparisons/run/transitions/index";
+
+type Stub = (run: RunContext, event: RunEvent, io: RunIO) => RunState | void;
+
+function setup(overrides: Partial<Record<TransitionName, Stub>> = {}, initial: RunState = "created") {
+  const taken: string[] = [];
+  const logged: string[] = [];
+  const transitions = Object.fromEntries(
+    Object.keys(TRANSITIONS).map((name) => [
+      name,
+      (run: RunContext, event: RunEvent, io: RunIO) => {
+        taken.push(`${name}:${event.type}`);
+        return overrides[name as TransitionName]?.(run, event, io);
+      },
+    ]),
+  ) as unknown as Transitions;
+  const deps = { log: (msg: string) => logged.push(msg) } as unknown as RunnerDeps;
+  const run = newRunContext({ ownerId: "u1", comparisonId: "c1", name: "Rivals", runId: "r1" }, [], { done: 0, total: 0, stage: "" });
+  const machine = new RunMachine({ run, initial, deps, transitions });
+  return { machine, taken, logged };
+}
+
+/** Work the test finishes by hand. */
+function pending() {
+  let finish!: () => void;
+  const promise = new Promise<void>((r) => (finish = r));
+  return { promise, finish };
+}
+
+describe("run machine", () => {
+  test("the happy path, event by event, ends closed with every step's function called once", async () => {
+    const { machine, taken } = setup({
+      checkCaptured: () => "scoring",
+      announceLaunch: (_r, _e, io) => io.spawn(() => gate.promise),
+    });
+    const gate = pending();
+    machine.dispatch({ type: "launch" });
+    expect(machine.state).toBe("capturing");
+    machine.dispatch({ type: "allCaptured" });
+    machine.dispatch({ type: "viewportScored", viewport: "desktop" });
+    machine.dispatch({ type: "allScored" });
+    machine.dispatch({ type: "found", findings: [] });
+    expect(machine.state).toBe("completed");
+    gate.finish();
+    await machine.done;
+    expect(machine.state).toBe("closed");
+    expect(taken).toEqual(["announceLaunch:launch", "checkCaptured:allCaptured", "checkScored:viewportScored", "startFindings:allScored", "settleCompleted:found"]);
+  });
+
+  test("an event the state does not list is refused: nothing runs, the state stays, and it is logged", () => {
+    const gate = pending();
+    const { machine, taken, logged } = setup({ announceLaunch: (_r, _e, io) => io.spawn(() => gate.promise) });
+    machine.dispatch({ type: "launch" });
+    machine.dispatch({ type: "found", findings: [] });
+    machine.dispatch({ type: "launch" });
+    expect(machine.state).toBe("capturing");
+    expect(taken).toEqual(["announceLaunch:launch"]);
+    expect(logged).toEqual([
+      "comparison run c1: a run in state 'capturing' cannot take 'found'",
+      "comparison run c1: a run in state 'capturing' cannot take 'launch'",
+    ]);
+    gate.finish();
+  });
+
+  test("a transition that throws leaves its state, drops what it raised, and crashes the run", () => {
+    const gate = pending();
+    const { machine, taken, logged } = setup({
+      announceLaunch: (_r, _e, io) => io.spawn(() => gate.promise),
+      countFailedPage: (_r, _e, io) => {
+        io.raise({ type: "allCaptured" });
+        throw new Error("disk on fire");
+      },
+      attemptFailure: () => "failed",
+    });
+    machine.dispatch({ type: "launch" });
+    machine.dispatch({ type: "pageFailed", page: { target: 0, viewport: "desktop" }, reason: "x" });
+    expect(taken).toEqual(["announceLaunch:launch", "countFailedPage:pageFailed", "beginFailing:crash"]);
+    expect(logged).toEqual(["comparison run c1 crashed"]);
+    // beginFailing (a stand-in here) raised nothing, so the run waits in failing until something reports.
+    expect(machine.state).toBe("failing");
+    gate.finish();
+  });
+
+  test("a transition may only choose among the table's targets", () => {
+    const gate = pending();
+    const { machine, taken } = setup({
+      announceLaunch: (_r, _e, io) => io.spawn(() => gate.promise),
+      checkCaptured: () => "completed",
+    });
+    machine.dispatch({ type: "launch" });
+    machine.dispatch({ type: "allCaptured" });
+    expect(machine.state).toBe("failing");
+    expect(taken.at(-1)).toBe("beginFailing:crash");
+    gate.finish();
+  });
+
+  test("an ended run closes only once its last work reports; late pages are discarded, late stages ignored", async () => {
+    const capture = pending();
+    const { machine, taken } = setup({ announceLaunch: (_r, _e, io) => io.spawn(() => capture.promise) });
+    machine.dispatch({ type: "launch" });
+    machine.dispatch({ type: "cancel" });
+    expect(machine.state).toBe("cancelled");
+    let closed = false;
+    void machine.done.then(() => (closed = true));
+    machine.dispatch({ type: "stage", text: "Alpha · desktop: opening the page" });
+    machine.dispatch({
+      type: "pageCaptured",
+      page: { target: 0, viewport: "desktop" },
+      file: { snapshotId: "s", relPath: "p", absolute: "/p", width: 1, height: 1, extraction: {} as never },
+    });
+    await Bun.sleep(0);
+    expect(closed).toBe(false);
+    capture.finish();
+    await machine.done;
+    expect(machine.state).toBe("closed");
+    expect(taken).toEqual(["announceLaunch:launch", "discardPage:pageCaptured", "removeLeftovers:drained"]);
+  });
+
+  test("a working state with nothing in flight cannot move again: the machine ends it as a crash", () => {
+    const { machine, taken, logged } = setup({ attemptFailure: () => "failed" });
+    machine.dispatch({ type: "launch" }); // the stand-in launches nothing
+    expect(taken).toEqual(["announceLaunch:launch", "beginFailing:crash"]);
+    expect(logged).toEqual(["comparison run c1 stalled in state 'capturing'"]);
+    expect(machine.state).toBe("failing");
+  });
+
+  test("work spawned by a transition that reports synchronously is queued, not nested", () => {
+    const order: string[] = [];
+    const { machine } = setup({
+      announceLaunch: (_r, _e, io) => {
+        io.spawn(async () => {
+          io.dispatch({ type: "stage", text: "first" });
+          order.push("spawned returned");
+          await new Promise(() => {}); // stays in flight
+        });
+        order.push("launch finished");
+      },
+      reportStage: () => void order.push("stage taken"),
+    });
+    machine.dispatch({ type: "launch" });
+    expect(order).toEqual(["spawned returned", "launch finished", "stage taken"]);
+  });
+
+  test("recovery: an orphaned run is failed and closes at once", async () => {
+    const { machine, taken } = setup({}, "orphaned");
+    machine.dispatch({ type: "recover" });
+    await machine.done;
+    expect(machine.state).toBe("closed");
+    expect(taken).toEqual(["failRecovered:recover"]);
+  });
+});

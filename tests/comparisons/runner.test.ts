@@ -1,0 +1,188 @@
+// The runner on a real database with the fake engine: what the HTTP tests cannot reach easily —
+// the run context and its after-completion hook, shutdown mid-capture, and a crash on a full disk
+// whose failure is recorded once space returns (or dropped when the comparison is deleted).
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase } from "../../src/db/connection";
+import { migrate } from "../../src/db/migrate";
+import { STORAGE_UNAVAILABLE_MESSAGE } from "../../src/http/storage-errors";
+import { screenshotFiles } from "../../src/modules/comparisons/files";
+import { comparisonsRepository } from "../../src/modules/comparisons/repository";
+import { INTERRUPTED_REASON, QUEUED_STAGE, comparisonRunner, pagesInRun, type RunContext } from "../../src/modules/comparisons/runner";
+import { fakeEngine } from "../api/comparisons-support";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const URLS = ["http://127.0.0.1:9/alpha", "http://127.0.0.1:9/beta"];
+
+function storageFull() {
+  return Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+}
+
+function setup(opts: { onCompleted?: (run: Readonly<RunContext>) => unknown } = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), "di-runner-"));
+  dirs.push(dataDir);
+  const db = openDatabase(":memory:");
+  migrate(db);
+  db.query("INSERT INTO users (id, email, password_hash) VALUES ('u1', 'u1@example.com', 'x')").run();
+  const real = comparisonsRepository(db);
+  // The disk "fills up" for the writes a test picks.
+  const full = { progress: false, finish: false };
+  let finishCalls = 0;
+  const repo: typeof real = {
+    ...real,
+    setProgress: (...a) => {
+      if (full.progress) throw storageFull();
+      return real.setProgress(...a);
+    },
+    finish: (...a) => {
+      finishCalls++;
+      if (full.finish) throw storageFull();
+      return real.finish(...a);
+    },
+  };
+  const fake = fakeEngine();
+  const logged: string[] = [];
+  const runner = comparisonRunner({
+    db,
+    repo,
+    files: screenshotFiles(dataDir),
+    engine: fake.engine,
+    now: Date.now,
+    log: (msg) => logged.push(msg),
+    onCompleted: opts.onCompleted,
+  });
+  const at = new Date().toISOString();
+  real.insertComparison({ id: "c1", ownerId: "u1", name: "Rivals", description: null, at });
+  URLS.forEach((url, i) => real.insertTarget({ id: `t${i}`, comparisonId: "c1", ownerId: "u1", label: `Site ${i}`, url, at }));
+  function start(runId?: string) {
+    real.markRunning("c1", "u1", pagesInRun(URLS.length), QUEUED_STAGE, at);
+    real.markTargetsCapturing("c1");
+    return runner.launch({ ownerId: "u1", comparisonId: "c1", name: "Rivals", runId }, real.listTargets("c1", "u1"));
+  }
+  const comparison = () => real.findComparison("c1", "u1")!;
+  const targets = () => real.listTargets("c1", "u1").map((t) => [t.status, t.error]);
+  const pngs = () => {
+    const dir = join(dataDir, "screenshots");
+    return existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".png")) : [];
+  };
+  return { db, real, runner, fake, logged, full, finishCalls: () => finishCalls, start, comparison, targets, pngs };
+}
+
+/** Polls a condition; the test's own timeout is the only limit. */
+async function until(ok: () => boolean) {
+  while (!ok()) await Bun.sleep(5);
+}
+
+describe("comparison runner", () => {
+  test("a completed run hands its context to the after-completion hook, and closes only after it", async () => {
+    let seen: Readonly<RunContext> | null = null;
+    let release!: () => void;
+    const hookDone = new Promise<void>((r) => (release = r));
+    const t = setup({
+      onCompleted: async (run) => {
+        seen = run;
+        await hookDone;
+      },
+    });
+    expect(t.start("run-42")).toBe("run-42");
+    expect(t.runner.isActive("c1")).toBe(true);
+    await until(() => seen !== null);
+    expect(t.comparison().status).toBe("completed");
+    expect(seen!).toMatchObject({ runId: "run-42", trigger: "manual", comparisonId: "c1", outcome: { status: "completed", error: null, recorded: true } });
+    expect(seen!.scoring.desktop.diffs.length + seen!.scoring.mobile.diffs.length).toBe(2);
+    expect(seen!.findings.length).toBe(4);
+    // Still open: the hook's work belongs to the run.
+    expect(t.runner.isActive("c1")).toBe(true);
+    release();
+    await t.runner.idle();
+    expect(t.runner.isActive("c1")).toBe(false);
+  });
+
+  test("a failing hook is logged and changes nothing", async () => {
+    const t = setup({ onCompleted: () => Promise.reject(new Error("webhook down")) });
+    t.start();
+    await t.runner.idle();
+    expect(t.comparison().status).toBe("completed");
+    expect(t.logged).toContain("after-completion work for comparison c1 failed");
+  });
+
+  test("shutdown mid-capture fails the run with the restart reason once; captures that finish later are not kept", async () => {
+    const t = setup();
+    t.fake.holdCaptures();
+    t.start();
+    await t.fake.captureStarted();
+    expect(t.runner.interruptAll()).toBe(1);
+    expect(t.runner.interruptAll()).toBe(0);
+    expect(t.comparison()).toMatchObject({ status: "failed", error: INTERRUPTED_REASON, progress_stage: "Failed" });
+    expect(t.targets()).toEqual([["failed", INTERRUPTED_REASON], ["failed", INTERRUPTED_REASON]]);
+    const last = t.fake.published.at(-1)!.message as { type: string; payload: { status: string } };
+    expect(last).toMatchObject({ type: "COMPARISON_STATUS", payload: { status: "failed" } });
+    expect(t.fake.activity.map((a) => a.status)).toEqual(["info", "error"]);
+    t.fake.release();
+    await t.runner.idle();
+    expect(t.db.query("SELECT COUNT(*) AS n FROM snapshots").get()).toEqual({ n: 0 });
+    expect(t.pngs()).toEqual([]);
+    expect(t.comparison().status).toBe("failed");
+  });
+
+  test("a crash on a full disk is recorded as failed once space returns, with the storage reason", async () => {
+    const t = setup();
+    t.fake.holdCaptures();
+    t.start();
+    await t.fake.captureStarted();
+    t.full.progress = true;
+    t.full.finish = true;
+    t.fake.release();
+    await until(() => t.finishCalls() >= 2);
+    expect(t.logged).toContain("comparison run c1 crashed");
+    expect(t.comparison().status).toBe("running");
+    t.full.progress = false;
+    t.full.finish = false;
+    await t.runner.idle();
+    expect(t.comparison()).toMatchObject({ status: "failed", error: STORAGE_UNAVAILABLE_MESSAGE });
+    expect(t.targets()).toEqual([["failed", STORAGE_UNAVAILABLE_MESSAGE], ["failed", STORAGE_UNAVAILABLE_MESSAGE]]);
+  });
+
+  test("deleting the comparison while its failure is being retried stops the retries and removes its files", async () => {
+    const t = setup();
+    t.fake.holdCaptures();
+    t.start();
+    await t.fake.captureStarted();
+    t.full.progress = true;
+    t.full.finish = true;
+    t.fake.release();
+    await until(() => t.finishCalls() >= 2);
+    t.runner.cancel("c1");
+    t.real.deleteComparison("c1", "u1");
+    const calls = t.finishCalls();
+    // The back-off timer is the run's own work, so idle() waits for it: its attempt was dropped.
+    await t.runner.idle();
+    expect(t.finishCalls()).toBe(calls);
+    expect(t.pngs()).toEqual([]);
+  });
+
+  test("boot recovery fails each orphaned comparison once, and leaves one with a run in this process alone", async () => {
+    const t = setup();
+    t.fake.holdCaptures();
+    t.start();
+    await t.fake.captureStarted();
+    expect(t.runner.recoverInterruptedRuns()).toBe(0);
+    expect(t.comparison().status).toBe("running");
+
+    const other = setup();
+    other.real.markRunning("c1", "u1", 4, QUEUED_STAGE, new Date().toISOString());
+    expect(other.runner.recoverInterruptedRuns()).toBe(1);
+    expect(other.runner.recoverInterruptedRuns()).toBe(0);
+    expect(other.comparison()).toMatchObject({ status: "failed", error: INTERRUPTED_REASON });
+    expect(other.fake.activity).toMatchObject([{ status: "error", details: INTERRUPTED_REASON }]);
+    t.fake.release();
+    await t.runner.idle();
+    expect(t.comparison().status).toBe("completed");
+  });
+});
