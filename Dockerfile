@@ -20,5 +20,11 @@ USER app
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/data CHROMIUM_PATH=/usr/bin/chromium
 VOLUME ["/data"]
 EXPOSE 3000
+# The binary is its own probe: `healthcheck` asks /api/health/ready on this container's PORT and
+# exits 0 or 1, so the slim image needs no curl or wget. A bare TCP check (bash's /dev/tcp) would
+# call a server healthy while its disk is read-only or full; ready checks the database write, the
+# migrations, free space and the capture browser. The probe loads only its own small module.
+# start-period covers the first Chromium launch on a slow host.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 CMD ["/app/design-intel", "healthcheck"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["/app/design-intel"]

@@ -22,6 +22,8 @@ export interface WrkResult {
   p50ms: number;
   p99ms: number;
   non2xx: number;
+  /** Requests completed in the run. */
+  requests: number;
 }
 
 /** Runs wrk (Debian package `wrk`) with latency stats and parses requests/sec and percentiles. */
@@ -42,6 +44,7 @@ export function wrk(url: string, opts: { seconds?: number; connections?: number;
     p50ms: ms(/50%\s+([\d.]+)(us|ms|s)/),
     p99ms: ms(/99%\s+([\d.]+)(us|ms|s)/),
     non2xx: num(/Non-2xx or 3xx responses:\s+(\d+)/) || 0,
+    requests: num(/(\d+) requests in /),
   };
 }
 

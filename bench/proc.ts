@@ -12,6 +12,20 @@ export function rssMb(pid: number): number {
   }
 }
 
+/** CPU time (user + system) a process has used so far, in µs; NaN once it is gone. */
+export function cpuMicros(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after "(comm) ": state is 3rd, utime 14th, stime 15th (1-based, whole line).
+    const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(rest[11]) + Number(rest[12])) * 1e6) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
+/** USER_HZ: 100 on every Linux build the app targets. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 /** Open file descriptors (sockets, pipes, files, the database and its WAL). */
 export function fdCount(pid: number): number {
   try {

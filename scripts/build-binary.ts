@@ -3,6 +3,7 @@
 import type { BunPlugin } from "bun";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { buildPageBundle } from "../src/modules/capture/page-bundle-build";
 
 const root = join(import.meta.dir, "..");
 const pwRoot = join(root, "node_modules/playwright-core");
@@ -27,6 +28,22 @@ const inlinePlaywrightJson: BunPlugin = {
   },
 };
 
+/**
+ * The page script the capture injects into every page is built here, once, and embedded as text:
+ * the module that would build it from source at run time is swapped for one returning the text.
+ */
+const pageScript = await buildPageBundle();
+let pageScriptEmbedded = false;
+const embedPageScript: BunPlugin = {
+  name: "embed-page-script",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]modules[\\/]capture[\\/]page-bundle\.ts$/ }, () => {
+      pageScriptEmbedded = true;
+      return { contents: `export const pageBundle = () => Promise.resolve(${JSON.stringify(pageScript)});`, loader: "ts" };
+    });
+  },
+};
+
 const workers = readdirSync(join(root, "src/workers"))
   .filter((f) => f.endsWith(".worker.ts"))
   .map((f) => join(root, "src/workers", f));
@@ -37,7 +54,7 @@ const result = await Bun.build({
   target: "bun",
   minify: true,
   sourcemap: "none",
-  plugins: [inlinePlaywrightJson],
+  plugins: [inlinePlaywrightJson, embedPageScript],
   // The bundler inlines NODE_ENV from the building process; the executable is the production artefact.
   define: { "process.env.NODE_ENV": JSON.stringify("production") },
   external: ["chromium-bidi", "electron"],
@@ -46,5 +63,10 @@ if (!result.success) {
   for (const log of result.logs) console.error(log);
   process.exit(1);
 }
+if (!pageScriptEmbedded) {
+  // Without it the executable would try to build the page script from sources it does not carry.
+  console.error("build: src/modules/capture/page-bundle.ts was not bundled, so the page script is not embedded");
+  process.exit(1);
+}
 const size = Bun.file(join(root, "dist/design-intel")).size;
-console.log(`binary: dist/design-intel ${(size / 1024 / 1024).toFixed(1)} MiB (workers: ${workers.length})`);
+console.log(`binary: dist/design-intel ${(size / 1024 / 1024).toFixed(1)} MiB (workers: ${workers.length}, page script: ${(pageScript.length / 1024).toFixed(0)} KiB)`);

@@ -1,12 +1,21 @@
-import { Elysia } from "elysia";
+import { type AnyElysia, Elysia } from "elysia";
+import { z } from "zod";
+import packageJson from "../package.json" with { type: "json" };
 import type { Db } from "./db/connection";
 import type { Env } from "./env";
 import { httpBase } from "./http/base";
+import { binaryResponse, responds } from "./http/contract";
+import { buildOpenApiDocument, DOCS_HTML, DOCS_PATH, DOCS_SCRIPT_PATH, docsScript, OPENAPI_PATH } from "./http/openapi";
+import { hostGuard, isLoopbackHostname } from "./http/host-guard";
+import { randomToken } from "./lib/ids";
 import { readCookie } from "./http/cookies";
 import { notFound } from "./http/errors";
 import { RateLimiter } from "./http/rate-limit";
 import { maintenanceGate } from "./http/maintenance";
 import { RequestMetrics } from "./http/request-metrics";
+import { requestIdOf, REQUEST_ID_HEADER } from "./http/request-log";
+import { migrations } from "./db/migrations";
+import { createLogger, logFn, type Logger } from "./lib/logger";
 import { LiveHub } from "./live/hub";
 import { activityRoutes } from "./modules/activity";
 import { activityService } from "./modules/activity/service";
@@ -16,37 +25,61 @@ import type { Cadence } from "./modules/agents/engine/engine";
 import { agentsService } from "./modules/agents/service";
 import { MAINTENANCE_MESSAGE } from "./modules/admin/model";
 import { adminService } from "./modules/admin/service";
-import { apiKeyRoutes } from "./modules/api-keys";
+import { apiKeyRoutes, personalApiKeyRoutes } from "./modules/api-keys";
+import { apiKeyGate } from "./modules/api-keys/gate";
 import { apiKeyService } from "./modules/api-keys/service";
 import { auditRoutes } from "./modules/audit";
 import { auditService } from "./modules/audit/service";
 import { REFRESH_COOKIE, authRoutes } from "./modules/auth";
 import { authService } from "./modules/auth/service";
+import { deviceCookies } from "./modules/auth/device-cookie";
+import { loginThrottle } from "./modules/auth/device-cookie-throttle";
 import { accessTokens } from "./modules/auth/tokens";
 import { comparisonRoutes } from "./modules/comparisons";
 import type { CaptureReadiness } from "./modules/capture/pool";
 import type { ComparisonEngine } from "./modules/comparisons/runner";
 import { comparisonsService } from "./modules/comparisons/service";
+import { historyRoutes } from "./modules/history";
+import { historyService } from "./modules/history/service";
+import { healthRoutes, healthService } from "./modules/health";
 import { systemRoutes } from "./modules/system";
 import { systemService } from "./modules/system/service";
 import { usersRoutes } from "./modules/users";
 import { usersService } from "./modules/users/service";
 import { waitlistRoutes } from "./modules/waitlist";
 import { waitlistService } from "./modules/waitlist/service";
+import { smtpMailer } from "./modules/admin/mailer";
+import { watchRoutes } from "./modules/watch";
+import { systemClock } from "./modules/watch/schedule/scheduler";
+import { watchService } from "./modules/watch/service";
 import { serveAsset } from "./ssr/assets";
 import { renderPage } from "./ssr/render";
 
 const FAVICON =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#6e56cf"/><path d="M9 22V10h5.5a6 6 0 0 1 0 12z" fill="#fff"/><circle cx="23" cy="11" r="2.5" fill="#fff"/></svg>';
 
+const healthAnswer = z.object({
+  ok: z.literal(true),
+  /** Capture browsers, when this process runs a capture pool. */
+  capture: z.object({ available: z.boolean(), browsers: z.number(), concurrency: z.number() }).nullable(),
+});
+/** SETUP_TOKEN_REQUIRED, or a PUBLIC_URL other people can reach (not loopback). */
+const setupTokenRequired = (env: Env) =>
+  env.SETUP_TOKEN_REQUIRED || (env.PUBLIC_URL !== undefined && !isLoopbackHostname(new URL(env.PUBLIC_URL).hostname));
+
+/** docs/security.md describes these. */
+const DEFAULT_LIMITS = { perIpPerMinute: 30, perAccountPerMinute: 10, perDevicePerMinute: 10 };
+
 export interface AppDeps {
   db: Db;
   env: Env;
   secret: Uint8Array;
   now?: () => number;
-  /** Per-IP and per-account budgets; tests tighten them. */
-  limits?: { perIpPerMinute: number; perAccountPerMinute: number };
+  /** Per-IP, per-account and per-device (sign-in from a known browser) budgets; tests tighten them. */
+  limits?: { perIpPerMinute: number; perAccountPerMinute: number; perDevicePerMinute?: number };
   log?: (msg: string, err?: unknown) => void;
+  /** JSON-lines logger for the per-request lines; stdout at LOG_LEVEL when absent. */
+  logger?: Logger;
   /** Capture pool, analyser, findings, live publish and activity for comparison runs (main.ts wires the real ones). */
   comparisonEngine?: ComparisonEngine;
   /** Capture browsers up and ready, reported by /api/health (main.ts wires the pool). */
@@ -60,8 +93,12 @@ export function createServices(deps: AppDeps) {
   const live = new LiveHub();
   const audit = auditService(deps.db, deps.now);
   const apiKeys = apiKeyService({ db: deps.db, audit, now: deps.now });
+  const lim = deps.limits ?? DEFAULT_LIMITS;
   const auth = authService({
     db: deps.db, tokens, adminEmails: deps.env.ADMIN_EMAILS, events: audit.authEvents, apiKeyUser: apiKeys.userForKey, now: deps.now,
+    deviceCookies: deviceCookies(deps.secret, deps.now),
+    setupToken: setupTokenRequired(deps.env) ? randomToken(24) : undefined,
+    loginThrottle: loginThrottle({ perIpPerMinute: lim.perIpPerMinute, perAccountPerMinute: lim.perAccountPerMinute, perDevicePerMinute: lim.perDevicePerMinute ?? lim.perAccountPerMinute }, deps.now),
     onLogout: (userId, sessionId) => live.disconnect((s) => s.userId === userId && s.sessionId === sessionId, "Signed out"),
   });
   const waitlist = waitlistService(deps.db);
@@ -74,42 +111,89 @@ export function createServices(deps: AppDeps) {
     engine.publish ??= (message, to) => live.publish(message, to);
     engine.recordActivity ??= (entry) => activity.record(entry);
   }
-  const comparisons = comparisonsService({ db: deps.db, dataDir: deps.env.DATA_DIR, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, engine, now: deps.now, log: deps.log });
+  const history = historyService({
+    db: deps.db, dataDir: deps.env.DATA_DIR, log: deps.log,
+    // Alert rules hear about a run's changes once they are stored (watch is built below; runs start after boot).
+    onChanges: (changes) => watch.dispatchRunChanges(changes),
+  });
+  const comparisons = comparisonsService({
+    db: deps.db, dataDir: deps.env.DATA_DIR, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, engine, now: deps.now, log: deps.log,
+    historyKeep: deps.env.HISTORY_KEEP,
+    // Change detection against the previous completed run; the run closes after it.
+    onCompleted: (run) => history.onRunCompleted(run),
+    scheduleOf: (ownerId, id) => watch.schedules.get(ownerId, id),
+  });
   const users = usersService({ db: deps.db, audit, endSessions: auth.endSessions, revokeApiKeys: apiKeys.revokeAllOf, live });
-  const admin = adminService({ db: deps.db, env: deps.env, requests: metrics, live, audit, activity, userCounts: users.counts, adminEmails: users.activeAdminEmails, activeApiKeys: apiKeys.countActive, log: deps.log, now: deps.now });
+  const admin = adminService({ db: deps.db, env: deps.env, requests: metrics, live, audit, activity, userCounts: users.counts, adminEmails: users.activeAdminEmails, activeApiKeys: apiKeys.countActive, historyStorage: history.storage, log: deps.log, now: deps.now });
   const system = systemService({
     db: deps.db, hub: live, activity, now: deps.now, log: deps.log, cadence: deps.agentCadence,
     onChange: (action, actor) => audit.recordBy({ id: actor?.id ?? null, email: actor?.email ?? null }, action),
   });
   const agents = agentsService({ db: deps.db, now: deps.now, onSettingsChanged: () => system.poke() });
-  return { tokens, auth, waitlist, metrics, comparisons, live, audit, apiKeys, users, admin, activity, system, agents };
+  const watch = watchService({
+    db: deps.db,
+    startRun: (ownerId, comparisonId, trigger) => comparisons.start(ownerId, comparisonId, trigger),
+    isRunning: (comparisonId) => comparisons.isRunning(comparisonId),
+    allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS,
+    // PUBLIC_URL when the env has it; otherwise the port on this machine (right for a local install).
+    publicUrl: deps.env.PUBLIC_URL ?? `http://localhost:${deps.env.PORT}`,
+    mailer: deps.env.SMTP_URL ? smtpMailer(deps.env.SMTP_URL, deps.env.ALERT_EMAIL_FROM) : undefined,
+    now: deps.now,
+    clock: deps.now ? { ...systemClock, now: deps.now } : undefined,
+    log: deps.log,
+  });
+  return { tokens, auth, waitlist, metrics, comparisons, history, watch, live, audit, apiKeys, users, admin, activity, system, agents };
 }
 export type Services = ReturnType<typeof createServices>;
 
 export function createApp(deps: AppDeps, services: Services = createServices(deps)) {
-  const lim = deps.limits ?? { perIpPerMinute: 30, perAccountPerMinute: 10 };
+  const lim = deps.limits ?? DEFAULT_LIMITS;
   const limits = {
     perIp: new RateLimiter(lim.perIpPerMinute, 60_000, deps.now),
     perAccount: new RateLimiter(lim.perAccountPerMinute, 60_000, deps.now),
   };
-  const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err));
+  const logger = deps.logger ?? createLogger({ level: deps.env.LOG_LEVEL });
+  const log = deps.log ?? logFn(logger);
+  const health = healthService({ db: deps.db, dataDir: deps.env.DATA_DIR, migrations, captureReadiness: deps.captureReadiness, now: deps.now });
 
   // Server-side loaders call the API in-process through the finished app.
   let handle: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
+  let openApiDocument: Record<string, unknown> | null = null;
+  let documented: AnyElysia | null = null;
   const app = new Elysia()
-    .use(httpBase({ metrics: services.metrics, log }))
+    .use(httpBase({ metrics: services.metrics, log, logger }))
+    .use(hostGuard({ publicUrl: deps.env.PUBLIC_URL, trustProxy: deps.env.TRUST_PROXY }))
+    .use(apiKeyGate(services.apiKeys))
     .use(maintenanceGate({ isOn: services.admin.maintenance.isOn, resolve: services.auth.userForAccessToken, message: MAINTENANCE_MESSAGE }))
-    .get("/api/health", () => ({ ok: true, capture: deps.captureReadiness?.() ?? null }))
+    .get("/api/health", () => ({ ok: true as const, capture: deps.captureReadiness?.() ?? null }), {
+      response: { 200: responds(healthAnswer) },
+      detail: { tags: ["health"], summary: "The process answers" },
+    })
+    .use(healthRoutes(health))
     .use(authRoutes(services.auth, limits))
     .use(waitlistRoutes(services.waitlist, limits))
     .use(adminRoutes(services.admin, services.auth.userForAccessToken))
     .use(usersRoutes(services.users, services.auth.userForAccessToken))
     .use(auditRoutes(services.audit, services.auth.userForAccessToken))
     .use(apiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
+    .use(personalApiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
     .use(comparisonRoutes(services.comparisons, services.auth))
+    .use(historyRoutes(services.history, services.auth))
+    .use(watchRoutes(services.watch, services.auth.userForAccessToken))
     .use(activityRoutes(services.activity, services.auth.userForAccessToken))
     .use(agentsRoutes(services.agents, services.auth.userForAccessToken, { now: deps.now }))
     .use(systemRoutes(services.system, services.auth.userForAccessToken))
+    // Built on first request, once every route is registered; routes never change afterwards.
+    .get(OPENAPI_PATH, () => (openApiDocument ??= buildOpenApiDocument(documented!, packageJson.version)), {
+      response: { 200: responds(z.record(z.string(), z.unknown())) },
+      detail: { tags: ["docs"], summary: "This OpenAPI 3.1 document" },
+    })
+    .get(DOCS_PATH, () => new Response(DOCS_HTML, { headers: { "content-type": "text/html; charset=utf-8" } }), {
+      detail: { tags: ["docs"], summary: "The interactive API reference", ...binaryResponse("text/html", "The reference page") },
+    })
+    .get(DOCS_SCRIPT_PATH, ({ request }) => docsScript(request.headers.get("accept-encoding")), {
+      detail: { tags: ["docs"], summary: "The reference UI's script (Scalar)", ...binaryResponse("text/javascript", "Scalar's standalone bundle") },
+    })
     .get("/favicon.svg", () => new Response(FAVICON, { headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" } }))
     .get("/favicon.ico", () => new Response(FAVICON, { headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" } }))
     .get("/assets/:name", async ({ params, request }) => {
@@ -119,18 +203,23 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     })
     .get("/*", async ({ request, path }) => {
       if (path.startsWith("/api/")) throw notFound(`No route for GET ${path}`);
-      const user = services.auth.userForRefreshToken(readCookie(request.headers.get("cookie"), REFRESH_COOKIE));
+      const refreshToken = readCookie(request.headers.get("cookie"), REFRESH_COOKIE);
+      const user = services.auth.userForRefreshToken(refreshToken);
       const origin = new URL(request.url).origin;
       return renderPage(request, {
         user,
         maintenance: services.admin.maintenance.isOn(),
         async fetchApi(apiPath) {
-          const token = user ? await services.auth.accessTokenFor(user.id) : null;
-          return handle(new Request(origin + apiPath, { headers: token ? { authorization: `Bearer ${token}` } : {} }));
+          const token = user ? await services.auth.accessTokenFor(refreshToken) : null;
+          // The loader's API calls log under the page request's id.
+          const headers: Record<string, string> = { [REQUEST_ID_HEADER]: requestIdOf(request) ?? "" };
+          if (token) headers.authorization = `Bearer ${token}`;
+          return handle(new Request(origin + apiPath, { headers }));
         },
-      });
+      }, { onError: (e) => log("server rendering failed", e) });
     });
   handle = (request) => app.handle(request);
+  documented = app;
   return app;
 }
 

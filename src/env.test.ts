@@ -28,6 +28,13 @@ describe("loadEnv", () => {
     }
   });
 
+  test("LOG_LEVEL: info by default, one of pino's levels, anything else refused", () => {
+    expect(loadEnv({}).LOG_LEVEL).toBe("info");
+    expect(loadEnv({ LOG_LEVEL: "debug" }).LOG_LEVEL).toBe("debug");
+    expect(loadEnv({ LOG_LEVEL: "silent" }).LOG_LEVEL).toBe("silent");
+    expect(() => loadEnv({ LOG_LEVEL: "verbose" })).toThrow('LOG_LEVEL: Invalid option: expected one of "fatal"|"error"|"warn"|"info"|"debug"|"trace"|"silent" (got "verbose")');
+  });
+
   test("one line per bad variable", () => {
     try {
       loadEnv({ PORT: "eighty", CAPTURE_CONCURRENCY: "0", JWT_SECRET: "short", ALLOW_PRIVATE_TARGETS: "maybe" });

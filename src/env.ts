@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LOG_LEVELS } from "./lib/logger";
 
 const flag = z
   .enum(["0", "1", "true", "false", ""])
@@ -30,6 +31,8 @@ const schema = z.object({
   LLM_BASE_URL: z.url().optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().optional(),
+  /** Runs kept per comparison (run history); older runs go with their screenshots. At least 2, so changes have a run to compare with. */
+  HISTORY_KEEP: z.coerce.number().int().min(2).max(1000).default(50),
   /** How many verified database backups DATA_DIR/backups keeps. */
   BACKUP_KEEP: z.coerce.number().int().min(1).max(365).default(7),
   /** Slack-compatible incoming webhook for admin alert chat notifications. */
@@ -38,6 +41,20 @@ const schema = z.object({
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
   /** The From of alert e-mails, e.g. "Design Intel <alerts@example.com>". */
   ALERT_EMAIL_FROM: z.string().min(3).optional(),
+  /**
+   * The address users reach the server at (https://intel.example.com). When set, requests whose
+   * Host or Origin names anything else are refused (DNS rebinding), and links in alerts use it.
+   * Kept as its origin: the app is served from the root of its host.
+   */
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+    .refine((v) => !/^https?:\/\//i.test(v) || /^https?:\/\/[^/?#]+\/?$/i.test(v), "must be an origin, without a path")
+    .transform((v) => new URL(v).origin)
+    .optional(),
+  /** The first account (the admin) needs the one-time setup token printed at boot; on by default for a non-loopback PUBLIC_URL. */
+  SETUP_TOKEN_REQUIRED: flag,
+  /** Lowest level written to stdout (JSON lines); "silent" writes nothing. */
+  LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -1,111 +1,12 @@
-import { resolve } from "node:path";
-import { createApp, createServices } from "./app";
-import { openStorage, openStorageWhenAvailable } from "./boot/storage";
-import { closeDatabase } from "./db/connection";
-import { EnvError, loadEnv } from "./env";
-import { TRANSPORT_BODY_LIMIT } from "./http/base";
-import { findChromium } from "./lib/chromium";
-import { createAnalyser, createFindingsEngine, llmConfigFromEnv } from "./modules/analysis";
-import { CapturePool } from "./modules/capture/pool";
-import { liveSockets } from "./live/ws";
-import { REFRESH_COOKIE } from "./modules/auth";
-import { MAINTENANCE_MESSAGE } from "./modules/admin/model";
+// The executable's entry. With no arguments (or `serve`) it runs the server; the subcommands
+// (healthcheck, users, backup, check, --help, --version) are dispatched by src/cli/main.ts, which
+// imports each only when chosen, so a probe or a --version does not load the whole server.
+import { runCli } from "./cli/main";
 
-async function boot() {
-  let env;
-  try {
-    env = loadEnv();
-  } catch (e) {
-    if (e instanceof EnvError) {
-      console.error(e.message);
-      process.exit(1);
-    }
-    throw e;
-  }
-  const dataDir = resolve(env.DATA_DIR);
-  const { db, secret, migrationsApplied } = await openStorageWhenAvailable(() => openStorage(dataDir, env.JWT_SECRET), { port: env.PORT, hostname: env.HOST });
-  if (migrationsApplied.length) console.log(`migrations applied: ${migrationsApplied.join(", ")}`);
-
-  const log = (msg: string, err?: unknown) => console.error(msg, err ?? "");
-  const pool = new CapturePool({
-    concurrency: env.CAPTURE_CONCURRENCY,
-    chromiumPath: findChromium(env.CHROMIUM_PATH),
-    allowPrivate: env.ALLOW_PRIVATE_TARGETS,
-    navigationTimeoutMs: env.CAPTURE_NAV_TIMEOUT_MS,
-    totalTimeoutMs: env.CAPTURE_TOTAL_TIMEOUT_MS,
-  });
-  // Capture browsers launch alongside the boot (on their own threads and processes), so the first
-  // analysis doesn't wait for them.
-  pool.warm();
-  const analyser = createAnalyser();
-  const deps = {
-    db,
-    env: { ...env, DATA_DIR: dataDir },
-    secret,
-    log,
-    captureReadiness: () => pool.readiness(),
-    comparisonEngine: {
-      capture: (ownerId: string, job: Parameters<CapturePool["submit"]>[1], onStage?: (stage: string) => void) =>
-        pool.submit(ownerId, job, onStage),
-      analyser,
-      findingsFor: createFindingsEngine({ llm: llmConfigFromEnv(env), log }),
-    },
-  };
-  const services = createServices(deps);
-  const app = createApp(deps, services);
-  // Runs a crash left half-done are failed with a reason, never left running.
-  services.comparisons.recoverInterruptedRuns();
-
-  const live = liveSockets({
-    hub: services.live,
-    userForAccessToken: services.auth.userForAccessToken,
-    userForRefreshToken: services.auth.userForRefreshToken,
-    sessionOf: services.auth.sessionOf,
-    refreshCookie: REFRESH_COOKIE,
-    refuse: (u) => (u.role !== "admin" && services.admin.maintenance.isOn() ? MAINTENANCE_MESSAGE : null),
-  });
-
-  const server = Bun.serve({
-    port: env.PORT,
-    hostname: env.HOST,
-    maxRequestBodySize: TRANSPORT_BODY_LIMIT,
-    fetch: (req, srv) => live.route(req, srv) ?? app.handle(req),
-    websocket: live.websocket,
-    error(err) {
-      console.error("server error", err);
-      return new Response(JSON.stringify({ error: "Something went wrong on our side" }), {
-        status: 500,
-        headers: { "content-type": "application/json" },
-      });
-    },
-  });
-  console.log(`Design Intel listening on http://localhost:${server.port} (data: ${dataDir}, ${env.NODE_ENV})`);
-  // An agent system that was on before the restart comes back on.
-  void services.system.resume();
-  // Host metrics to admins' sockets every few seconds, and the alert-threshold checks.
-  services.admin.sampler.start();
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`${signal}: draining requests`);
-    services.admin.sampler.stop();
-    await services.system.shutdown();
-    services.live.disconnect(() => true, "Server restarting", 1001);
-    await server.stop(false);
-    await Promise.race([services.comparisons.whenIdle(), Bun.sleep(5_000)]);
-    // Runs that did not finish in time end with the restart reason, then stop writing before the DB closes.
-    services.comparisons.interruptRuns();
-    await pool.close();
-    await Promise.race([services.comparisons.whenIdle(), Bun.sleep(2_000)]);
-    analyser.close();
-    closeDatabase(db);
-    console.log("stopped cleanly");
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
+const outcome = await runCli(process.argv.slice(2));
+if (outcome === "serve") {
+  const { serve } = await import("./boot/serve");
+  await serve();
+} else {
+  process.exit(outcome);
 }
-
-await boot();

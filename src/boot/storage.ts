@@ -7,18 +7,23 @@ import { join } from "node:path";
 import { closeDatabase, openDatabase, type Db } from "../db/connection";
 import { migrate } from "../db/migrate";
 import { STORAGE_RETRY_AFTER_SECONDS, STORAGE_UNAVAILABLE_MESSAGE, isStorageError } from "../http/storage-errors";
+import { type TightenResult, makeOwnerOnlyDir, tightenTree } from "../lib/owner-only";
 import { loadSecret } from "../lib/secret";
 
 export interface Storage {
   db: Db;
   secret: Uint8Array;
   migrationsApplied: number[];
+  /** Files and folders under DATA_DIR an older version left readable by others, now owner-only. */
+  permissions: TightenResult;
 }
 
 export function openStorage(dataDir: string, jwtSecret: string | undefined): Storage {
+  makeOwnerOnlyDir(dataDir);
+  const permissions = tightenTree(dataDir);
   const db = openDatabase(join(dataDir, "design-intel.db"));
   try {
-    return { db, migrationsApplied: migrate(db), secret: loadSecret(dataDir, jwtSecret) };
+    return { db, migrationsApplied: migrate(db), secret: loadSecret(dataDir, jwtSecret), permissions };
   } catch (e) {
     try {
       closeDatabase(db);
@@ -45,8 +50,12 @@ export async function openStorageWhenAvailable(
   }
   const holding = Bun.serve({
     ...listen,
-    fetch: () =>
-      Response.json(
+    fetch: (req) =>
+      // The process is alive and will recover by itself: a liveness probe that failed here would
+      // have the orchestrator restart it into the same full disk, over and over.
+      new URL(req.url).pathname === "/api/health/live"
+        ? Response.json({ ok: true }, { headers: { "cache-control": "no-store" } })
+        : Response.json(
         { error: STORAGE_UNAVAILABLE_MESSAGE },
         { status: 503, headers: { "retry-after": String(STORAGE_RETRY_AFTER_SECONDS), "cache-control": "no-store" } },
       ),

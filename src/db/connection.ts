@@ -1,12 +1,16 @@
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { createOwnerOnlyFile, makeOwnerOnlyDir } from "../lib/owner-only";
 
 export type Db = Database;
 
 /** One connection per process: WAL lets readers run beside the single writer; the busy timeout absorbs worker contention. */
 export function openDatabase(path: string): Db {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  if (path !== ":memory:") {
+    makeOwnerOnlyDir(dirname(path));
+    // SQLite creates the -wal and -shm files with the database file's own mode, so they are owner-only too.
+    createOwnerOnlyFile(path);
+  }
   const db = new Database(path, { create: true, strict: true });
   try {
     configure(db);

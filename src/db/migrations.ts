@@ -3,6 +3,12 @@ import m0001 from "../../migrations/0001_init.sql" with { type: "text" };
 import m0002 from "../../migrations/0002_comparisons.sql" with { type: "text" };
 import m0003 from "../../migrations/0003_agents.sql" with { type: "text" };
 import m0004 from "../../migrations/0004_admin.sql" with { type: "text" };
+import m0005 from "../../migrations/0005_watch_schedules.sql" with { type: "text" };
+import m0006 from "../../migrations/0006_watch_alerts.sql" with { type: "text" };
+import m0007 from "../../migrations/0007_health_probe.sql" with { type: "text" };
+import m0008 from "../../migrations/0008_runs.sql" with { type: "text" };
+import m0009 from "../../migrations/0009_api_key_scope.sql" with { type: "text" };
+import m0010 from "../../migrations/0010_watch_digest.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -15,4 +21,10 @@ export const migrations: Migration[] = [
   { version: 2, name: "0002_comparisons", sql: m0002 },
   { version: 3, name: "0003_agents", sql: m0003 },
   { version: 4, name: "0004_admin", sql: m0004 },
+  { version: 5, name: "0005_watch_schedules", sql: m0005 },
+  { version: 6, name: "0006_watch_alerts", sql: m0006 },
+  { version: 7, name: "0007_health_probe", sql: m0007 },
+  { version: 8, name: "0008_runs", sql: m0008 },
+  { version: 9, name: "0009_api_key_scope", sql: m0009 },
+  { version: 10, name: "0010_watch_digest", sql: m0010 },
 ];

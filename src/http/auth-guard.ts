@@ -11,19 +11,29 @@ export function bearerToken(header: string | null | undefined): string | undefin
   return m?.[1];
 }
 
+/** OpenAPI security of a guarded route: a session's access token or an API key, both as a bearer. */
+export const BEARER_SECURITY: Record<string, string[]>[] = [{ accessToken: [] }, { apiKey: [] }];
+
 /**
  * `{ auth: 'user' }` or `{ auth: 'admin' }` on a route resolves `user` or answers 401/403.
- * Built per app so tests can run many apps against separate databases.
+ * The check runs at transform, before Elysia validates params/query/body: a caller who may not
+ * use the route learns nothing about its input rules. Built per app so tests can run many apps
+ * against separate databases.
  */
 export function authGuard(resolve: BearerResolver) {
   return new Elysia({ name: "auth-guard" }).macro({
     auth: (level: "user" | "admin") => ({
-      async resolve({ headers }) {
-        const token = bearerToken(headers.authorization);
+      detail: { security: BEARER_SECURITY },
+      async transform(context) {
+        const token = bearerToken(context.request.headers.get("authorization"));
         const user = token ? await resolve(token) : null;
         if (!user) throw unauthorized();
         if (level === "admin" && user.role !== "admin") throw forbidden();
-        return { user };
+        // Handed to resolve on the request's own context (a WeakMap costs the collector per request).
+        (context as { authUser?: PublicUser }).authUser = user;
+      },
+      resolve(context) {
+        return { user: (context as { authUser?: PublicUser }).authUser! };
       },
     }),
   });

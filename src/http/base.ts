@@ -1,7 +1,9 @@
 import { Elysia } from "elysia";
-import { HttpError, jsonError } from "./errors";
+import { HttpError, jsonError, requestValidationError } from "./errors";
 import { clientIpPlugin } from "./client-ip";
+import type { Logger } from "../lib/logger";
 import type { RequestMetrics } from "./request-metrics";
+import { requestLog, statusOf } from "./request-log";
 import { SECURITY_HEADER_ENTRIES } from "./security-headers";
 import { isStorageError, STORAGE_RETRY_AFTER_SECONDS, STORAGE_UNAVAILABLE_MESSAGE } from "./storage-errors";
 
@@ -39,11 +41,12 @@ async function readLimited(request: Request): Promise<string> {
  * Cross-cutting behaviour for every route: bounded JSON parsing, `{error}` answers,
  * security headers and request accounting.
  */
-export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, err: unknown) => void }) {
+export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, err: unknown) => void; logger?: Logger }) {
   return new Elysia({ name: "http-base" })
     .onRequest(() => {
       opts.metrics.started();
     })
+    .use(requestLog(opts.logger))
     .onParse({ as: "global" }, async ({ request, contentType }) => {
       const text = await readLimited(request);
       if (text.trim() === "") return {};
@@ -57,7 +60,7 @@ export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, er
       return text;
     })
     .use(clientIpPlugin)
-    .onError({ as: "global" }, ({ error: thrown, code, request, path }) => {
+    .onError({ as: "global" }, ({ error: thrown, code, request, path, set }) => {
       let error: unknown = thrown;
       let res: Response;
       // Elysia wraps whatever a parser throws in its own ParseError; ours carries the real status.
@@ -66,8 +69,14 @@ export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, er
       if (error instanceof HttpError) res = jsonError(error.status, error.message, error.extra, error.headers);
       else if (code === "NOT_FOUND") res = jsonError(404, `No route for ${request.method} ${path}`);
       else if (code === "PARSE") res = jsonError(400, "Malformed request body");
-      else if (code === "VALIDATION") res = jsonError(400, "Invalid request");
-      else if (isStorageError(error)) {
+      else if (code === "VALIDATION" && thrown.type === "response") {
+        // Our answer broke its own declared schema (checked outside production only): our bug.
+        opts.log?.(`response schema mismatch on ${request.method} ${path}`, thrown.all);
+        res = jsonError(500, "Something went wrong on our side");
+      } else if (code === "VALIDATION") {
+        const e = requestValidationError(thrown);
+        res = jsonError(e.status, e.message, e.extra);
+      } else if (isStorageError(error)) {
         // The write was rolled back (a transaction, or one atomic statement); the client may retry.
         opts.log?.(`storage unavailable on ${request.method} ${path}`, (error as Error).message);
         res = jsonError(503, STORAGE_UNAVAILABLE_MESSAGE, {}, { "retry-after": String(STORAGE_RETRY_AFTER_SECONDS) });
@@ -76,11 +85,12 @@ export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, er
         res = jsonError(500, "Something went wrong on our side");
       }
       for (const [k, v] of SECURITY_HEADER_ENTRIES) res.headers.set(k, v);
+      // The after-response hooks (metrics, request log) read the status from here.
+      set.status = res.status;
       return res;
     })
     .onAfterResponse({ as: "global" }, ({ set, response }) => {
-      const status = response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200;
-      opts.metrics.finished(status);
+      opts.metrics.finished(statusOf(response, set.status));
     })
     .onAfterHandle({ as: "global" }, ({ set }) => {
       for (const [k, v] of SECURITY_HEADER_ENTRIES) set.headers[k] ??= v;

@@ -24,12 +24,40 @@ export const tooMany = (retryAfterSeconds: number) =>
 export const unavailable = (message: string, retryAfterSeconds = 60) =>
   new HttpError(503, message, {}, { "retry-after": String(retryAfterSeconds) });
 
-/** Parses untrusted input; the first failing rule becomes the message, every failure goes in `details`. */
+interface Issue {
+  message: string;
+  path?: readonly (PropertyKey | { key: PropertyKey })[];
+}
+
+/** The first failing rule becomes the message, every failure goes in `details`. */
+function invalid(issues: readonly Issue[]): HttpError {
+  const details = issues.map((i) => ({ path: (i.path ?? []).map((p) => String(typeof p === "object" ? p.key : p)).join("."), message: i.message }));
+  return badRequest(details[0]?.message ?? "Invalid request", { details });
+}
+
+/** Parses untrusted input that no route schema covers (e.g. a value read from a path). */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
-  const details = result.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
-  throw badRequest(details[0]?.message ?? "Invalid request", { details });
+  throw invalid(result.error.issues);
+}
+
+interface StandardLike {
+  "~standard": { validate(value: unknown): { issues?: readonly Issue[] } | Promise<unknown> };
+}
+
+/**
+ * The answer to a request Elysia's validation refused (a route's params, query or body schema):
+ * the same message and `details` that parsing by hand gave. An absent body is checked as `{}`,
+ * as before, so it names the first missing field rather than "expected object".
+ */
+export function requestValidationError(failure: { validator?: unknown; value?: unknown; type?: string }): HttpError {
+  const v = failure.validator as { schema?: unknown } | undefined;
+  const schema = (v && typeof v === "object" && "~standard" in v ? v : v?.schema) as StandardLike | undefined;
+  const value = failure.value ?? (failure.type === "body" || failure.type === "query" ? {} : failure.value);
+  const result = schema?.["~standard"].validate(value);
+  if (!result || result instanceof Promise || !result.issues?.length) return badRequest("Invalid request");
+  return invalid(result.issues);
 }
 
 export function jsonError(status: number, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {

@@ -7,12 +7,13 @@ const OPEN = [/^\/api\/auth\//, /^\/api\/beta-signups$/, /^\/api\/health$/, /^\/
 
 /**
  * While maintenance is on, API calls from anyone but an admin answer 503 with Retry-After.
- * Runs before every route's own guard, so anonymous callers see 503 too rather than 401.
+ * Runs at transform, before every route's own guard and input validation, so anonymous callers
+ * and malformed requests see 503 too rather than 401 or 400.
  */
 export function maintenanceGate(opts: { isOn: () => boolean; resolve: BearerResolver; message: string; retryAfterSeconds?: number }) {
-  return new Elysia({ name: "maintenance-gate" }).onBeforeHandle({ as: "global" }, async ({ path, headers }) => {
+  return new Elysia({ name: "maintenance-gate" }).onTransform({ as: "global" }, async ({ path, request }) => {
     if (!opts.isOn() || !path.startsWith("/api/") || OPEN.some((r) => r.test(path))) return;
-    const token = bearerToken(headers.authorization);
+    const token = bearerToken(request.headers.get("authorization"));
     const user = token ? await opts.resolve(token) : null;
     if (user?.role === "admin") return;
     throw unavailable(opts.message, opts.retryAfterSeconds ?? 120);

@@ -18,6 +18,23 @@ export class RateLimiter {
   /** Throws 429 with Retry-After when `key` is over its budget. */
   hit(key: string): void {
     const t = this.now();
+    const w = this.spend(key, t);
+    if (w.count > this.limit) throw tooMany(Math.max(1, Math.ceil((w.resetAt - t) / 1000)));
+  }
+
+  /** True once `key` has used its whole budget in the current window. */
+  exhausted(key: string): boolean {
+    const w = this.windows.get(key);
+    return Boolean(w && w.resetAt > this.now() && w.count >= this.limit);
+  }
+
+  /** Gives back one unit `hit` took: for budgets that count only failures but must be spent before the outcome is known. */
+  refund(key: string): void {
+    const w = this.windows.get(key);
+    if (w && w.resetAt > this.now() && w.count > 0) w.count--;
+  }
+
+  private spend(key: string, t: number): Window {
     let w = this.windows.get(key);
     if (!w || w.resetAt <= t) {
       w = { count: 0, resetAt: t + this.windowMs };
@@ -25,7 +42,7 @@ export class RateLimiter {
       if (this.windows.size > 50_000) this.sweep(t);
     }
     w.count++;
-    if (w.count > this.limit) throw tooMany(Math.max(1, Math.ceil((w.resetAt - t) / 1000)));
+    return w;
   }
 
   reset(key: string): void {

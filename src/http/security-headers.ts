@@ -37,3 +37,9 @@ export function securityHeaders(nonce?: string): Readonly<Record<string, string>
   if (!nonce) return DEFAULT_HEADERS;
   return { ...DEFAULT_HEADERS, "content-security-policy": CSP_BEFORE_NONCE + nonce + CSP_AFTER_NONCE };
 }
+
+/**
+ * Sent only on HTTPS (a browser ignores it over HTTP anyway): a year, subdomains included. Not
+ * preloaded: that is the operator's decision for their whole domain.
+ */
+export const HSTS_HEADER = "max-age=31536000; includeSubDomains";

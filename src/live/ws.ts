@@ -4,6 +4,7 @@
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import { jsonError } from "../http/errors";
 import { readCookie } from "../http/cookies";
+import { type HostPolicy, hostProblem } from "../http/host-guard";
 import type { PublicUser } from "../modules/auth/model";
 import type { LiveHub, LiveSocket } from "./hub";
 
@@ -31,6 +32,8 @@ export interface LiveSocketDeps {
   refuse?: (user: PublicUser) => string | null;
   /** Extra origins allowed besides the page's own host. */
   allowedOrigins?: string[];
+  /** PUBLIC_URL and TRUST_PROXY: the same Host and Origin rules as every HTTP request (http/host-guard.ts). */
+  hosts?: HostPolicy;
 }
 
 function sameOrigin(req: Request, origin: string, extra: string[]): boolean {
@@ -46,6 +49,8 @@ function sameOrigin(req: Request, origin: string, extra: string[]): boolean {
 
 export function liveSockets(deps: LiveSocketDeps) {
   async function upgrade(req: Request, server: Server<LiveSocketData>): Promise<Response | undefined> {
+    const hostRefusal = hostProblem(req, deps.hosts ?? { trustProxy: false });
+    if (hostRefusal) return jsonError(hostRefusal.status, hostRefusal.message);
     if (req.method !== "GET" || req.headers.get("upgrade")?.toLowerCase() !== "websocket")
       return jsonError(426, "This endpoint speaks WebSocket only", {}, { upgrade: "websocket" });
     // Browsers always send Origin on a WebSocket handshake; a foreign one is cross-site hijacking.
@@ -119,7 +124,9 @@ export function liveSockets(deps: LiveSocketDeps) {
     // Every HTTP request passes here: a URL without "/ws" anywhere is not for us, and skipping the
     // URL parse for it is a measurable share of a small API answer.
     if (!req.url.includes(WS_PATH)) return null;
-    return new URL(req.url).pathname === WS_PATH ? upgrade(req, server) : null;
+    // Without a Host header the URL is a bare path; upgrade() refuses it with a 400 (not a thrown 500).
+    const pathname = req.url.startsWith("/") ? req.url.replace(/[?#].*$/, "") : new URL(req.url).pathname;
+    return pathname === WS_PATH ? upgrade(req, server) : null;
   }
 
   return { upgrade, websocket, route };

@@ -41,7 +41,11 @@ const TAIL_BYTES = encoder.encode("</div></body></html>");
  * Streams one page: the document head goes out at once, the React tree streams behind it,
  * and the router's hydration payload rides in a nonce'd script.
  */
-export async function renderPage(request: Request, context: ServerLoaderContext): Promise<Response> {
+export async function renderPage(
+  request: Request,
+  context: ServerLoaderContext,
+  opts: { onError?: (error: unknown) => void } = {},
+): Promise<Response> {
   const result = await handler.query(request, { requestContext: context });
   if (result instanceof Response) return result;
 
@@ -58,7 +62,7 @@ export async function renderPage(request: Request, context: ServerLoaderContext)
       nonce,
       bootstrapModules: [clientManifest.entry],
       onError(error) {
-        console.error("ssr:", error);
+        (opts.onError ?? ((e) => console.error("ssr:", e)))(error);
       },
     },
   );

@@ -6,9 +6,12 @@
 import { stat } from "node:fs/promises";
 import type { Extraction } from "../modules/capture/model";
 import { prepareStreaming, scorePrepared, type PreparedCapture } from "../modules/analysis/similarity";
+import { workerLogger } from "../lib/logger";
 import type { AnalyseEvent, AnalyseRequest } from "./protocol";
 
 declare const self: Worker;
+
+const logger = workerLogger("analyse");
 
 const CACHE_SIZE = 12;
 const cache = new Map<string, Omit<PreparedCapture, "extraction">>();
@@ -68,6 +71,7 @@ self.onmessage = (event: MessageEvent<AnalyseRequest>) => {
       const b = await prepared(job.bPath, job.bExtraction);
       send({ type: "scored", jobId: job.jobId, scores: scorePrepared(a, b) });
     } catch (e) {
+      logger.warn({ jobId: job.jobId, err: e }, "scoring failed");
       send({ type: "failed", jobId: job.jobId, reason: e instanceof Error ? e.message : String(e) });
     }
   });

@@ -5,12 +5,16 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 import { CHROMIUM_ARGS } from "../lib/chromium";
+import { workerLogger } from "../lib/logger";
 import { capturePage, CaptureError } from "../modules/capture/capture";
+import { pageBundle } from "../modules/capture/page-bundle";
 import type { CaptureEvent, CaptureJob, CaptureRequest } from "./protocol";
 
 declare const self: Worker;
 
 const post = (event: CaptureEvent) => self.postMessage(event);
+// Never the page's URL (it may carry a user's query tokens): jobs are named by id.
+const logger = workerLogger("capture");
 
 // Chromium ignores switches it doesn't know; this one lets us find our own browser's pid.
 const marker = `--design-intel-capture=${crypto.randomUUID()}`;
@@ -58,10 +62,13 @@ async function ensureBrowser(): Promise<Browser> {
       b.on("disconnected", () => {
         if (browser === b) browser = null;
       });
-      post({ type: "ready", browser: b.version(), pid: findBrowserPid() });
+      const pid = findBrowserPid();
+      logger.debug({ browser: b.version(), pid }, "capture browser ready");
+      post({ type: "ready", browser: b.version(), pid });
       return b;
     })
     .catch((err: unknown) => {
+      logger.error({ err }, "Chromium could not start");
       throw new CaptureError(`Chromium could not start: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
     })
     .finally(() => {
@@ -84,8 +91,15 @@ async function runJob(job: CaptureJob) {
     if (used && !used.isConnected()) {
       reason = "The browser crashed while capturing this page";
       browser = null;
+      logger.warn({ jobId: job.jobId }, "capture browser crashed");
     } else if (err instanceof CaptureError) reason = err.message;
-    else reason = `Capture failed: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`;
+    else {
+      reason = `Capture failed: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`;
+      // Not one of capture's own reasons: worth a look. The message can quote the page's URL, so
+      // only the error's type and stack frames are logged.
+      const e = err instanceof Error ? err : new Error(String(err));
+      logger.warn({ jobId: job.jobId, errorType: e.name, frames: e.stack?.split("\n").slice(1).join("\n") }, "capture failed unexpectedly");
+    }
     post({ type: "failed", jobId: job.jobId, reason });
   }
 }
@@ -104,6 +118,9 @@ self.onmessage = (event: MessageEvent<CaptureRequest>) => {
       chromiumPath = message.chromiumPath;
       // Warm up now so the first job doesn't pay for the launch; a failure is reported on that job.
       ensureBrowser().catch((err: unknown) => post({ type: "fatal", reason: err instanceof Error ? err.message : String(err) }));
+      // From source the page script is built on first use: build it while the browser launches (a
+      // failure is tried again, and reported, by the first job).
+      pageBundle().catch(() => {});
       break;
     case "capture":
       // One page at a time per browser: the pool decides how many workers run side by side.

@@ -5,6 +5,7 @@ import type { GrayImage } from "../modules/analysis/image";
 import type { Extraction, PaletteEntry, SimilarityScores, Viewport } from "../modules/capture/model";
 import type { Audience, LiveMessage } from "../live/hub";
 import type { Cadence as AgentCadence } from "../modules/agents/engine/engine";
+import type { VisualDiff } from "../modules/watch/changes/visual";
 
 // ---- capture worker -------------------------------------------------------------------------
 export interface CaptureJob {
@@ -51,6 +52,15 @@ export type AnalyseRequest =
 
 export type AnalyseEvent =
   | { type: "scored"; jobId: string; scores: SimilarityScores & { components: Record<string, number> } }
+  | { type: "failed"; jobId: string; reason: string };
+
+// ---- pixels worker (change detection's pixel diff between two runs) ------------------------
+export type PixelsRequest = { type: "diff" | "heatmap"; jobId: string; beforePath: string; afterPath: string };
+/** A visual diff without its heat-map encoder (a function cannot cross threads). */
+export type PixelDiffSummary = Omit<VisualDiff, "heatmap">;
+export type PixelsEvent =
+  | { type: "diff"; jobId: string; summary: PixelDiffSummary }
+  | { type: "heatmap"; jobId: string; png: Uint8Array }
   | { type: "failed"; jobId: string; reason: string };
 
 // ---- agents worker --------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 // Every worker starts here. Each *.worker.ts file is also an entrypoint of the compiled binary
 // (scripts/build-binary.ts), which is how `bun build --compile` embeds workers.
-export type WorkerName = "capture" | "analyse" | "agents";
+export type WorkerName = "capture" | "analyse" | "agents" | "pixels";
 
 /**
  * Inside the executable all code runs from the main entry at the root of Bun's virtual file system,

@@ -64,7 +64,7 @@ describe("createAnalyser (worker)", () => {
     } finally {
       analyser.close();
     }
-  });
+  }, 120_000); // several full-page scorings in the worker: past 30 s on a busy machine
 
   test("a missing or corrupt screenshot rejects that job only", async () => {
     const analyser = createAnalyser();

@@ -60,6 +60,9 @@ describe("conversions", () => {
     expect(hexToRgb("fff")).toEqual([255, 255, 255]);
     expect(hexToRgb("#12345")).toBeNull();
     expect(hexToRgb("rgb(0,0,0)")).toBeNull();
+    // Hex with alpha is not an opaque colour: callers compare and contrast opaque colours only.
+    expect(hexToRgb("#ff000080")).toBeNull();
+    expect(hexToRgb("#f008")).toBeNull();
     expect(rgbToHex(37, 99, 235)).toBe("#2563eb");
     expect(rgbToHex(-3, 300, 12.4)).toBe("#00ff0c");
   });

@@ -38,7 +38,7 @@ afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
 
 const sample = metricsSample;
 
-async function until(check: () => boolean, ms = 5000) {
+async function until(check: () => boolean, ms = 15_000) {
   for (const end = Date.now() + ms; !check() && Date.now() < end; ) await Bun.sleep(20);
 }
 

@@ -118,7 +118,8 @@ describe("user management", () => {
 
 describe("audit log", () => {
   test("records sign-ups, sign-ins and failed sign-ins with who, when and from where, newest first, paginated", async () => {
-    const t = makeTestApp();
+    // Behind a trusted proxy, so its X-Forwarded-Proto counts for the report's HTTPS check below.
+    const t = makeTestApp({ env: { TRUST_PROXY: "1" } });
     const admin = await t.signup("root@example.com");
     await t.call("POST", "/api/auth/login", {
       body: { email: "root@example.com", password: "wrong-password" },

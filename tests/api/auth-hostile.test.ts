@@ -69,7 +69,7 @@ describe("disabled and demoted accounts", () => {
     const before = track(openSocket(srv.wsUrl, { headers: { cookie: u.cookie, origin: srv.base } }));
     expect(await before.opened).toBe(true);
     await t.call("PATCH", `/api/admin/users/${u.user.id}`, { headers: t.auth(admin.token), body: { disabled: true } });
-    expect((await closedWithin(before, 3000))?.code).toBe(4001);
+    expect((await closedWithin(before, 15_000))?.code).toBe(4001);
     expect(await track(openSocket(srv.wsUrl, { headers: { cookie: u.cookie, origin: srv.base } })).opened).toBe(false);
     expect(await track(openSocket(srv.wsUrl, { protocols: [WS_SUBPROTOCOL, `bearer.${u.token}`] })).opened).toBe(false);
     expect((await t.call("GET", "/dashboard", { headers: { cookie: u.cookie } })).text).toContain(GUARD);
@@ -125,7 +125,7 @@ describe("login timing", () => {
     const ratio = median(unknown) / median(known);
     expect(ratio).toBeGreaterThan(0.5);
     expect(ratio).toBeLessThan(2);
-  });
+  }, 120_000); // 22 password hashes: about a second each on a busy machine
 });
 
 describe("live sockets after logout", () => {
@@ -138,7 +138,7 @@ describe("live sockets after logout", () => {
     expect(await s.opened).toBe(true);
     const out = await t.call("POST", "/api/auth/logout", { headers: { cookie: u.cookie } });
     expect(out.status).toBe(200);
-    expect(await closedWithin(s, 3000)).toEqual({ code: 4001, reason: "Signed out" });
+    expect(await closedWithin(s, 15_000)).toEqual({ code: 4001, reason: "Signed out" });
     expect(await track(openSocket(srv.wsUrl, { headers: { cookie: u.cookie, origin: srv.base } })).opened).toBe(false);
   });
 
@@ -159,11 +159,11 @@ describe("live sockets after logout", () => {
     expect(await otherDevice.opened).toBe(true);
 
     await t.call("POST", "/api/auth/logout", { headers: { cookie } });
-    expect((await closedWithin(byToken, 3000))?.code).toBe(4001);
-    expect((await closedWithin(byOldToken, 3000))?.code).toBe(4001);
+    expect((await closedWithin(byToken, 15_000))?.code).toBe(4001);
+    expect((await closedWithin(byOldToken, 15_000))?.code).toBe(4001);
     expect(await closedWithin(otherDevice, 300)).toBeNull();
     t.services.live.publish({ type: "ALERT", payload: { n: 1 } }, { kind: "user", userId: u.user.id });
-    const end = Date.now() + 2000;
+    const end = Date.now() + 15_000;
     while (!otherDevice.messages.length && Date.now() < end) await Bun.sleep(10);
     expect(otherDevice.messages.map((m) => m.type)).toEqual(["ALERT"]);
   });

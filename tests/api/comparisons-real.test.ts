@@ -79,7 +79,10 @@ test("a real run: alpha vs beta (plus a missing page) captured, scored, explaine
     expect(s.colors.length).toBeGreaterThan(0);
     expect(s.colors.every((hex: string) => /^#[0-9a-f]{6}$/.test(hex))).toBe(true);
     expect(s.height).toBeGreaterThan(400);
-    expect(existsSync(join(dataDir, "screenshots", u.user.id, c.id, `${s.id}.png`))).toBe(true);
+    // Stored once by content hash inside the owner's comparison folder (the history layout).
+    const file = t.services.comparisons.screenshotPath(u.user.id, s.id);
+    expect(file.startsWith(join(dataDir, "screenshots", u.user.id, c.id))).toBe(true);
+    expect(existsSync(file)).toBe(true);
   }
   expect(snaps[0].width).toBeGreaterThan(snaps[1].width);
   expect(snaps[0].colors).not.toEqual(snaps[2].colors);

@@ -17,11 +17,11 @@ const URL_A = "http://127.0.0.1:9/alpha";
 const URL_B = "http://127.0.0.1:9/beta";
 const URL_C = "http://127.0.0.1:9/gamma";
 
-function setup(sites: Parameters<typeof fakeEngine>[0] = {}, now?: () => number) {
+function setup(sites: Parameters<typeof fakeEngine>[0] = {}, now?: () => number, env: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "di-run-"));
   dirs.push(dataDir);
   const fake = fakeEngine(sites);
-  const t = makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" }, comparisonEngine: fake.engine, now });
+  const t = makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1", ...env }, comparisonEngine: fake.engine, now });
   return { ...t, fake, dataDir };
 }
 
@@ -256,15 +256,17 @@ describe("comparison runs: snapshots and files", () => {
     expect(third.map((s: any) => s.id)).toEqual(second.map((s: any) => s.id));
   });
 
-  test("history is bounded: older captures are pruned with their files", async () => {
-    const t = setup();
+  test("history is bounded: runs beyond HISTORY_KEEP are pruned; identical captures share one file", async () => {
+    const t = setup({}, undefined, { HISTORY_KEEP: "3" });
     const x = await comparisonWith(t, [[URL_A, "Alpha"], [URL_B, "Beta"]]);
     for (let i = 0; i < 5; i++) {
       await x.start();
       await t.services.comparisons.whenIdle();
     }
-    // 2 targets x 2 viewports x 3 kept.
-    expect(pngsUnder(join(t.dataDir, "screenshots")).length).toBe(12);
+    expect((await x.get("/runs")).map((r: any) => r.number)).toEqual([5, 4, 3]);
+    // 3 runs x 2 targets x 2 viewports rows; the fake paints every page of a viewport alike: 2 files.
+    expect(t.db.query("SELECT COUNT(*) AS n FROM snapshots").get()).toEqual({ n: 12 });
+    expect(pngsUnder(join(t.dataDir, "screenshots")).length).toBe(2);
   });
 
   test("screenshots: owner by bearer or session cookie, private caching; files go with target and comparison", async () => {
@@ -274,7 +276,11 @@ describe("comparison runs: snapshots and files", () => {
     await t.services.comparisons.whenIdle();
     const snaps = await x.get("/snapshots");
     const dir = join(t.dataDir, "screenshots", x.u.user.id, x.c.id);
-    expect(pngsUnder(dir).sort()).toEqual(snaps.map((s: any) => `${s.id}.png`).sort());
+    // Files are named by content hash; exactly the ones snapshot rows name are on disk.
+    const named = () =>
+      t.db.query<{ p: string }, []>("SELECT DISTINCT screenshot_path AS p FROM snapshots").all().map((r) => r.p.split("/").at(-1)!).sort();
+    expect(pngsUnder(dir).sort()).toEqual(named());
+    expect(named().every((f) => /^[0-9a-f]{64}\.png$/.test(f))).toBe(true);
 
     const res = await t.app.handle(new Request(`http://localhost${snaps[0].screenshotUrl}`, { headers: x.h }));
     expect(res.status).toBe(200);
@@ -291,7 +297,7 @@ describe("comparison runs: snapshots and files", () => {
     expect((await t.call("DELETE", `/api/targets/${gamma.id}`, { headers: x.h })).json).toEqual({ ok: true });
     const left = await x.get("/snapshots");
     expect(left.length).toBe(4);
-    expect(pngsUnder(dir).sort()).toEqual(left.map((s: any) => `${s.id}.png`).sort());
+    expect(pngsUnder(dir).sort()).toEqual(named());
     expect((await x.get("/diffs")).every((d: any) => d.targetAId !== gamma.id && d.targetBId !== gamma.id)).toBe(true);
     expect((await x.get("/findings")).every((f: any) => f.targetId !== gamma.id)).toBe(true);
     const gammaShot = snaps.find((s: any) => s.targetId === gamma.id);

@@ -3,7 +3,7 @@
 // query parameters, each as an anonymous caller, the owning user and an admin. No answer may be a
 // 500, and every error must be JSON `{ error }`.
 import { afterAll, describe, expect, test } from "bun:test";
-import { startServer } from "../support/server";
+import { SERVER_START_MS, startServer } from "../support/server";
 import { NOT_API, routeKey, sweepWorld, type SweepWorld } from "./sweep-support";
 
 type Who = "anon" | "alice" | "root";
@@ -14,6 +14,7 @@ const VALID: Record<string, (w: SweepWorld, ids: { rootKey: string }) => string>
   "GET /api/admin/backups/:name": (w) => `/api/admin/backups/${w.ids.backup}`,
   "PATCH /api/admin/users/:id": (w) => `/api/admin/users/${w.bob.user.id}`,
   "DELETE /api/admin/api-keys/:id": (_w, x) => `/api/admin/api-keys/${x.rootKey}`,
+  "DELETE /api/api-keys/:id": (w) => `/api/api-keys/${w.ids.personalKey}`,
   "GET /api/comparisons/:id": (w) => `/api/comparisons/${w.ids.comparison}`,
   "DELETE /api/comparisons/:id": (w) => `/api/comparisons/${w.ids.comparison}`,
   "GET /api/comparisons/:id/targets": (w) => `/api/comparisons/${w.ids.comparison}/targets`,
@@ -23,8 +24,18 @@ const VALID: Record<string, (w: SweepWorld, ids: { rootKey: string }) => string>
   "GET /api/comparisons/:id/snapshots": (w) => `/api/comparisons/${w.ids.comparison}/snapshots`,
   "GET /api/comparisons/:id/diffs": (w) => `/api/comparisons/${w.ids.comparison}/diffs`,
   "GET /api/comparisons/:id/findings": (w) => `/api/comparisons/${w.ids.comparison}/findings`,
+  "PUT /api/comparisons/:id/schedule": (w) => `/api/comparisons/${w.ids.comparison}/schedule`,
+  "DELETE /api/comparisons/:id/schedule": (w) => `/api/comparisons/${w.ids.comparison}/schedule`,
+  "POST /api/comparisons/:id/alerts": (w) => `/api/comparisons/${w.ids.comparison}/alerts`,
+  "GET /api/comparisons/:id/alerts": (w) => `/api/comparisons/${w.ids.comparison}/alerts`,
+  "GET /api/comparisons/:id/alerts/deliveries": (w) => `/api/comparisons/${w.ids.comparison}/alerts/deliveries`,
+  "DELETE /api/alerts/:id": (w) => `/api/alerts/${w.ids.alert}`,
   "GET /api/snapshots/:id/screenshot": (w) => `/api/snapshots/${w.ids.snapshot}/screenshot`,
   "GET /api/comparisons/:id/export": (w) => `/api/comparisons/${w.ids.comparison}/export`,
+  "GET /api/comparisons/:id/runs": (w) => `/api/comparisons/${w.ids.comparison}/runs`,
+  "GET /api/comparisons/:id/changes": (w) => `/api/comparisons/${w.ids.comparison}/changes`,
+  "GET /api/comparisons/:id/changes/visual": (w) => `/api/comparisons/${w.ids.comparison}/changes/visual?targetId=${w.ids.targets[0]}&viewport=desktop`,
+  "GET /api/comparisons/:id/runs/:runId": (w) => `/api/comparisons/${w.ids.comparison}/runs/${w.ids.run}`,
   "GET /api/components/:id": (w) => `/api/components/${w.ids.component}`,
   "GET /api/tests/:id": (w) => `/api/tests/${w.ids.test}`,
   "POST /api/tests/:id/events": (w) => `/api/tests/${w.ids.test}/events`,
@@ -236,6 +247,9 @@ describe("malformed input sweep", async () => {
       { authorization: `Bearer ${b64({ alg: "HS256" })}.${b64({ sub: { x: 1 }, ver: "x", role: ["admin"] })}.sig` },
       { authorization: "Basic YTpi" },
       { authorization: "Bearer" },
+      { "x-api-key": "di_%ff%00" },
+      { "x-api-key": `di_${"a".repeat(100_000)}` },
+      { "x-api-key": "not a key", authorization: "Bearer di_" },
       { cookie: "di_refresh=%ff; di_refresh=x" },
       { cookie: `di_refresh=${"a".repeat(8000)}` },
       { cookie: "di_refresh" },
@@ -291,5 +305,5 @@ describe("malformed input sweep", async () => {
     } finally {
       await server.stop();
     }
-  });
+  }, SERVER_START_MS + 30_000); // a boot, then a handful of requests
 });

@@ -38,6 +38,33 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
   "GET /api/comparisons/:id/snapshots": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/snapshots`, owner: "alice", ok: 200, strangers: USER_ROW }),
   "GET /api/comparisons/:id/diffs": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/diffs`, owner: "alice", ok: 200, strangers: USER_ROW }),
   "GET /api/comparisons/:id/findings": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/findings`, owner: "alice", ok: 200, strangers: USER_ROW }),
+  "GET /api/comparisons/:id/runs": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/runs`, owner: "alice", ok: 200, strangers: USER_ROW }),
+  "GET /api/comparisons/:id/changes": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/changes`, owner: "alice", ok: 200, strangers: USER_ROW }),
+  "GET /api/comparisons/:id/changes/visual": (w) => ({
+    path: `/api/comparisons/${w.ids.comparison}/changes/visual?targetId=${w.ids.targets[0]}&viewport=desktop`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "PUT /api/comparisons/:id/schedule": (w) => ({
+    path: `/api/comparisons/${w.ids.comparison}/schedule`,
+    body: { cron: "0 9 * * 1", timezone: "Europe/Berlin" },
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "GET /api/comparisons/:id/runs/:runId": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/runs/${w.ids.run}`, owner: "alice", ok: 200, strangers: USER_ROW }),
+  "DELETE /api/comparisons/:id/schedule": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/schedule`, owner: "alice", ok: 200, strangers: USER_ROW }),
+  "POST /api/comparisons/:id/alerts": async (w) => ({
+    path: `/api/comparisons/${(await w.freshComparison()).id}/alerts`,
+    body: { channel: "webhook", url: "http://127.0.0.1:9/hook" },
+    owner: "alice",
+    ok: 201,
+    strangers: USER_ROW,
+  }),
+  "GET /api/comparisons/:id/alerts": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/alerts`, owner: "alice", ok: 200, strangers: USER_ROW }),
+  "GET /api/comparisons/:id/alerts/deliveries": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/alerts/deliveries`, owner: "alice", ok: 200, strangers: USER_ROW }),
+  "DELETE /api/alerts/:id": async (w) => ({ path: `/api/alerts/${await w.freshAlert()}`, owner: "alice", ok: 200, strangers: USER_ROW }),
   "GET /api/snapshots/:id/screenshot": (w) => ({ path: `/api/snapshots/${w.ids.snapshot}/screenshot`, owner: "alice", ok: 200, strangers: USER_ROW }),
   "GET /api/comparisons/:id/export": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/export?format=html`, owner: "alice", ok: 200, strangers: USER_ROW }),
   "GET /api/components/:id": (w) => ({ path: `/api/components/${w.ids.component}`, owner: "alice", ok: 200, strangers: AGENT_ROW }),
@@ -60,6 +87,7 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
     ok: 200,
     strangers: { bob: 403, alice: 403, carol: 200 },
   }),
+  "DELETE /api/api-keys/:id": (w) => ({ path: `/api/api-keys/${w.ids.personalKey}`, owner: "alice", ok: 200, strangers: { bob: 404, carol: 404, root: 404 } }),
   "DELETE /api/admin/api-keys/:id": (w) => ({ path: `/api/admin/api-keys/${w.ids.apiKey}`, owner: "carol", ok: 200, strangers: { bob: 403, alice: 403, root: 404 } }),
 };
 
@@ -69,7 +97,7 @@ const PUBLIC_ID_ROUTES: Record<string, string> = {
 };
 
 /** Routes that also accept the session cookie (for <img> and downloads): strangers' cookies get 404 too. */
-const COOKIE_ROUTES = new Set(["GET /api/snapshots/:id/screenshot", "GET /api/comparisons/:id/export"]);
+const COOKIE_ROUTES = new Set(["GET /api/snapshots/:id/screenshot", "GET /api/comparisons/:id/export", "GET /api/comparisons/:id/changes/visual"]);
 
 describe("ownership sweep", async () => {
   const w = await sweepWorld();
@@ -127,6 +155,8 @@ describe("ownership sweep", async () => {
     for (const [path, viewer, own] of [
       ["/api/comparisons", "root", [w.ids.comparison, MARKER]],
       ["/api/admin/api-keys", "root", [w.ids.apiKey]],
+      ["/api/api-keys", "root", [w.ids.personalKey]],
+      ["/api/admin/api-keys", "root", [w.ids.personalKey]],
     ] as const) {
       const res = await w.t.call("GET", path, { headers: headersOf(viewer) });
       expect(res.status).toBe(200);

@@ -23,7 +23,13 @@ export async function sweepWorld() {
   // Progress and activity go through the app's real hub and activity log, as in production.
   delete fake.engine.publish;
   delete fake.engine.recordActivity;
-  const t = makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" }, comparisonEngine: fake.engine });
+  // The fake engine stands in for the capture pool, so readiness reports a pool that is up
+  // (a 503 from /api/health/ready is an answer by design, not a failure the sweeps look for).
+  const t = makeTestApp({
+    env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" },
+    comparisonEngine: fake.engine,
+    captureReadiness: () => ({ available: true, browsers: 1, concurrency: 1 }),
+  });
   const root = await t.signup(`root-${MARKER}@example.com`); // first account: admin
   const alice = await t.signup(`alice-${MARKER}@example.com`);
   const bob = await t.signup();
@@ -56,9 +62,14 @@ export async function sweepWorld() {
   const started = await t.call("POST", `/api/comparisons/${main.id}/start`, { headers: h.alice });
   if (started.status !== 202) throw new Error(`start failed: ${started.text}`);
   await t.services.comparisons.whenIdle();
+  // A second run, so the history holds two runs and their changes.
+  const again = await t.call("POST", `/api/comparisons/${main.id}/start`, { headers: h.alice });
+  if (again.status !== 202) throw new Error(`second start failed: ${again.text}`);
+  await t.services.comparisons.whenIdle();
   const snapshots = (await t.call("GET", `/api/comparisons/${main.id}/snapshots`, { headers: h.alice })).json as { id: string }[];
   const diffs = (await t.call("GET", `/api/comparisons/${main.id}/diffs`, { headers: h.alice })).json as { id: string }[];
   const findings = (await t.call("GET", `/api/comparisons/${main.id}/findings`, { headers: h.alice })).json as { id: string }[];
+  const runs = (await t.call("GET", `/api/comparisons/${main.id}/runs`, { headers: h.alice })).json as { id: string }[];
   if (snapshots.length < 2 || diffs.length < 1) throw new Error("the fake run left no snapshots or diffs");
 
   // The agents turn alice's capture into her own components, an A/B test and trends.
@@ -76,16 +87,30 @@ export async function sweepWorld() {
   // Carol's own API key (admins see and revoke only their own) and a backup.
   const key = await t.call("POST", "/api/admin/api-keys", { headers: h.carol, body: { name: `key ${MARKER}` } });
   if (key.status !== 201) throw new Error(`key failed: ${key.text}`);
+  // Alice's personal key (Settings), which only she may see or revoke.
+  const personalKey = await t.call("POST", "/api/api-keys", { headers: h.alice, body: { name: `mine ${MARKER}`, scope: "run" } });
+  if (personalKey.status !== 201) throw new Error(`personal key failed: ${personalKey.text}`);
   const backup = await t.call("POST", "/api/admin/backups", { headers: h.root });
   if (backup.status !== 201) throw new Error(`backup failed: ${backup.text}`);
 
+  // An alert rule on alice's comparison (webhook to a closed loopback port: never delivered here).
+  const newAlert = async (comparisonId: string) => {
+    const r = await t.call("POST", `/api/comparisons/${comparisonId}/alerts`, { headers: h.alice, body: { channel: "webhook", url: `http://127.0.0.1:9/${MARKER}` } });
+    if (r.status !== 201) throw new Error(`alert failed: ${r.text}`);
+    return r.json.id as string;
+  };
+  const alert = await newAlert(main.id);
+
   const ids = {
     comparison: main.id,
+    alert,
     targets: main.targets,
     snapshot: snapshots[0]!.id,
+    run: runs[0]!.id,
     component: ownedComponents[0]!.id,
     test: ownedTests[0]!.id,
     apiKey: key.json.apiKey.id as string,
+    personalKey: personalKey.json.id as string,
     backup: backup.json.backup.name as string,
   };
 
@@ -97,10 +122,14 @@ export async function sweepWorld() {
     ...snapshots.map((s) => s.id),
     ...diffs.map((d) => d.id),
     ...findings.map((f) => f.id),
+    ...runs.map((r) => r.id),
     ...ownedComponents.map((c) => c.id),
     ...ownedTests.flatMap((x) => [x.id, x.ingestKey ?? x.id]),
     ids.apiKey,
     key.json.key as string,
+    ids.personalKey,
+    personalKey.json.key as string,
+    alert,
   ];
 
   return {
@@ -116,6 +145,8 @@ export async function sweepWorld() {
     secrets,
     /** A fresh comparison of alice's with two targets (for routes that change or delete it). */
     freshComparison: () => mk(`Spare ${MARKER}`),
+    /** A fresh alert rule of alice's (for routes that delete it). */
+    freshAlert: () => newAlert(main.id),
     async close() {
       await t.services.comparisons.whenIdle();
       await t.services.system.shutdown();

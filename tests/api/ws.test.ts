@@ -23,7 +23,8 @@ function track(s: TestSocket): TestSocket {
   return s;
 }
 
-async function until(probe: () => boolean, what: string, ms = 3000) {
+// The bound only names a condition that never comes; a busy machine can take seconds to deliver.
+async function until(probe: () => boolean, what: string, ms = 15_000) {
   const end = Date.now() + ms;
   while (!probe()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);

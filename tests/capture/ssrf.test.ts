@@ -198,12 +198,13 @@ describe("checkTargetUrl at add time", () => {
     ["http://printer.local/", SSRF_MESSAGES.private],
     ["http://db.internal/", SSRF_MESSAGES.private],
     ["http://intranet/", SSRF_MESSAGES.private],
-    // names that resolve somewhere private (all addresses must be public)
-    ["http://metadata.example.net/", SSRF_MESSAGES.private],
-    ["http://rebind.example.net/", SSRF_MESSAGES.private],
-    ["http://v6-loopback.example.net/", SSRF_MESSAGES.private],
-    ["http://mapped.example.net/", SSRF_MESSAGES.private],
-    ["http://does-not-exist.example/", SSRF_MESSAGES.unresolved],
+    // names that resolve somewhere private (all addresses must be public), and a name that does not
+    // resolve: one answer for both, so the answers can't map the internal DNS
+    ["http://metadata.example.net/", SSRF_MESSAGES.unreachable],
+    ["http://rebind.example.net/", SSRF_MESSAGES.unreachable],
+    ["http://v6-loopback.example.net/", SSRF_MESSAGES.unreachable],
+    ["http://mapped.example.net/", SSRF_MESSAGES.unreachable],
+    ["http://does-not-exist.example/", SSRF_MESSAGES.unreachable],
     // user@host tricks
     ["http://user@example.com/", SSRF_MESSAGES.credentials],
     ["http://user:pass@example.com/", SSRF_MESSAGES.credentials],
@@ -260,8 +261,8 @@ describe("capture-time host guard", () => {
     expect(await checkHost("example.com", resolve)).toEqual({ ok: true, addresses: fakeDns["example.com"]! });
     expect(await checkHost("[::1]", resolve)).toEqual({ ok: false, reason: SSRF_MESSAGES.private });
     expect(await checkHost("127.1", resolve)).toEqual({ ok: false, reason: SSRF_MESSAGES.private });
-    expect(await checkHost("rebind.example.net", resolve)).toEqual({ ok: false, reason: SSRF_MESSAGES.private });
-    expect(await checkHost("nowhere.example", resolve)).toEqual({ ok: false, reason: SSRF_MESSAGES.unresolved });
+    expect(await checkHost("rebind.example.net", resolve)).toMatchObject({ ok: false, reason: SSRF_MESSAGES.unreachable });
+    expect(await checkHost("nowhere.example", resolve)).toMatchObject({ ok: false, reason: SSRF_MESSAGES.unreachable });
     expect(await checkHost("8.8.8.8", resolve)).toEqual({ ok: true, addresses: ["8.8.8.8"] });
   });
 

@@ -114,7 +114,7 @@ describe("run machine", () => {
     machine.dispatch({
       type: "pageCaptured",
       page: { target: 0, viewport: "desktop" },
-      file: { snapshotId: "s", relPath: "p", absolute: "/p", width: 1, height: 1, extraction: {} as never },
+      file: { snapshotId: "s", relPath: "p", absolute: "/p", width: 1, height: 1, sha256: "0".repeat(64), bytes: 1, extraction: {} as never },
     });
     await Bun.sleep(0);
     expect(closed).toBe(false);

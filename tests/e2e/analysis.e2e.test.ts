@@ -41,7 +41,7 @@ beforeAll(async () => {
       }),
     ),
   );
-}, 180_000);
+}, 240_000); // six pages, two at a time, each under the pool's limits (60 s at most)
 
 afterAll(async () => {
   analyser?.close();

@@ -1,16 +1,21 @@
 // The heart of the product, as a new user meets it, in real Chromium against the real server and
 // real captures of fixture sites served on 127.0.0.1.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser } from "../support/browser";
+import { launchBrowser, stepsTimeout } from "../support/browser";
 import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
-import { startServer, type RunningServer } from "../support/server";
+import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
 
 let server: RunningServer;
 let sites: FixtureServer;
 let browser: Browser;
 let page: Page;
 const errors: string[] = [];
+/** Two sites at two viewports, two pages at a time, each under the capture's limits (60 s at most), then scoring. */
+const RUN_MS = 180_000;
+
+// Each test makes up to about 15 Playwright steps; the run itself is counted apart.
+setDefaultTimeout(stepsTimeout(20));
 
 beforeAll(async () => {
   sites = startFixtureServer();
@@ -18,7 +23,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on("pageerror", (e) => errors.push(e.message));
-}, 60_000);
+}, SERVER_START_MS + 30_000); // the server and a browser
 
 afterAll(async () => {
   await browser?.close();
@@ -71,9 +76,9 @@ describe("comparison flow", () => {
     const progress = page.getByRole("progressbar", { name: "Analysis progress" });
     await progress.waitFor();
     // View Results turns from a disabled button into a link when the run completes.
-    await page.getByRole("link", { name: "View Results" }).waitFor({ timeout: 120_000 });
+    await page.getByRole("link", { name: "View Results" }).waitFor({ timeout: RUN_MS });
     await page.getByText("Analysis in Progress").waitFor({ state: "detached" });
-  }, 150_000);
+  }, RUN_MS + stepsTimeout(5));
 
   test("results: both screenshots side by side, summary, findings, overlays and tabs", async () => {
     await page.getByRole("link", { name: "View Results" }).click();

@@ -1,15 +1,20 @@
 // Mission Control in Chromium against the real server (agents in their worker, the /ws feed):
 // launch the system, watch the KPIs and the stream move without reloading, visit the agents'
 // pages, see a non-admin refused, stop the system.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { openDatabase } from "../../src/db/connection";
 import { insertComparison } from "../agents/fixtures";
-import { launchBrowser } from "../support/browser";
-import { startServer, type RunningServer } from "../support/server";
+import { launchBrowser, stepsTimeout } from "../support/browser";
+import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
 
 const PASSWORD = "correct-horse-battery";
+/** The agents' work shows up within a few of their cycles (DesignNinja's is 5 s), slower on a busy machine. */
+const AGENTS_WAIT_MS = 30_000;
+
+// Each test makes up to about 20 Playwright steps; those waiting on the agents are counted apart.
+setDefaultTimeout(stepsTimeout(20));
 let server: RunningServer;
 let browser: Browser;
 let admin: Page;
@@ -20,11 +25,11 @@ async function signup(page: Page, email: string) {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Join the Rebellion" }).click();
-  await page.waitForURL("**/dashboard", { timeout: 15_000 });
+  await page.waitForURL("**/dashboard");
 }
 
 const num = async (page: Page, id: string) => Number((await page.getByTestId(id).textContent())?.replace(/,/g, ""));
-const toast = (page: Page, title: string) => page.getByTestId("toast").filter({ hasText: title }).waitFor({ timeout: 15_000 });
+const toast = (page: Page, title: string) => page.getByTestId("toast").filter({ hasText: title }).waitFor();
 
 beforeAll(async () => {
   server = await startServer();
@@ -42,7 +47,7 @@ beforeAll(async () => {
     Array.from({ length: 8 }, (_, i) => ({ url: `https://site${i}.example/`, isDark: i < 7, accent: ["#dc2626", "#2563eb", "#16a34a", "#7c3aed", "#ea7a0c", "#db2777", "#0d9488", "#d4b106"][i] })),
   );
   db.close();
-}, 90_000);
+}, SERVER_START_MS + stepsTimeout(10)); // the server, a browser, two sign-ups in it
 
 afterAll(async () => {
   await browser?.close();
@@ -53,7 +58,7 @@ describe("Mission Control end to end", () => {
   test("the dashboard starts offline with real zeros and a live socket", async () => {
     await admin.goto(`${server.url}/dashboard`);
     await admin.getByRole("heading", { name: "Mission Control" }).waitFor();
-    await admin.getByTestId("stream-badge").filter({ hasText: "Live" }).waitFor({ timeout: 10_000 });
+    await admin.getByTestId("stream-badge").filter({ hasText: "Live" }).waitFor();
     expect(await admin.getByTestId("system-badge").textContent()).toBe("Offline");
     expect(await admin.getByTestId("agents-header-badge").textContent()).toBe("System Offline");
     expect(await admin.getByTestId("kpi-components").textContent()).toBe("0");
@@ -74,20 +79,20 @@ describe("Mission Control end to end", () => {
     await toast(admin, "System Started");
     await admin.getByTestId("toast").getByText("AI Design Intelligence System activated", { exact: true }).waitFor();
     expect(await admin.getByTestId("system-badge").textContent()).toBe("Active");
-    await admin.getByTestId("agents-header-badge").filter({ hasText: /^\d Active$/ }).waitFor({ timeout: 10_000 });
+    await admin.getByTestId("agents-header-badge").filter({ hasText: /^\d Active$/ }).waitFor();
 
-    await admin.waitForFunction(() => Number(document.querySelector('[data-testid="kpi-components"]')?.textContent) >= 2, null, { timeout: 30_000 });
-    await admin.waitForFunction(() => Number(document.querySelector('[data-testid="kpi-trends"]')?.textContent) >= 1, null, { timeout: 30_000 });
-    await admin.getByTestId("activity-stream").getByText(/^Trend discovered: Dark pages/).waitFor({ timeout: 15_000 });
-    await admin.getByTestId("activity-stream").getByText(/^Generated .*\.tsx$/).first().waitFor({ timeout: 15_000 });
+    await admin.waitForFunction(() => Number(document.querySelector('[data-testid="kpi-components"]')?.textContent) >= 2, null, { timeout: AGENTS_WAIT_MS });
+    await admin.waitForFunction(() => Number(document.querySelector('[data-testid="kpi-trends"]')?.textContent) >= 1, null, { timeout: AGENTS_WAIT_MS });
+    await admin.getByTestId("activity-stream").getByText(/^Trend discovered: Dark pages/).waitFor();
+    await admin.getByTestId("activity-stream").getByText(/^Generated .*\.tsx$/).first().waitFor();
     await admin.getByTestId("agent-design-ninja").getByTestId("agent-status").filter({ hasText: /Active|Idle/ }).waitFor();
 
     // Someone else's dashboard follows along too: trends are shared aggregates, while components
     // built from the admin's captures are the admin's own.
-    await user.waitForFunction(() => Number(document.querySelector('[data-testid="kpi-trends"]')?.textContent) >= 1, null, { timeout: 30_000 });
+    await user.waitForFunction(() => Number(document.querySelector('[data-testid="kpi-trends"]')?.textContent) >= 1, null, { timeout: AGENTS_WAIT_MS });
     expect(await user.getByTestId("kpi-components").textContent()).toBe("0");
     expect(await user.getByTestId("system-badge").textContent()).toBe("Active");
-  }, 90_000);
+  }, 3 * AGENTS_WAIT_MS + stepsTimeout(12));
 
   test("the agents' pages show their real output", async () => {
     await admin.goto(`${server.url}/trends`);
@@ -110,12 +115,12 @@ describe("Mission Control end to end", () => {
     await admin.getByText("export default", { exact: false }).waitFor();
 
     await admin.goto(`${server.url}/tests`);
-    await admin.getByTestId("experiment-card").first().waitFor({ timeout: 30_000 });
+    await admin.getByTestId("experiment-card").first().waitFor({ timeout: AGENTS_WAIT_MS });
 
     await admin.goto(`${server.url}/activity?type=trend`);
     await admin.getByTestId("activity-table").getByText(/^Trend discovered:/).first().waitFor();
     expect(await admin.getByTestId("activity-table").getByText(/^Generated /).count()).toBe(0);
-  }, 90_000);
+  }, AGENTS_WAIT_MS + stepsTimeout(20));
 
   test("Stop: Offline at once, and the agents stop working", async () => {
     await admin.goto(`${server.url}/dashboard`);
@@ -124,7 +129,7 @@ describe("Mission Control end to end", () => {
     await toast(admin, "System Stopped");
     await admin.getByTestId("toast").getByText("System deactivated", { exact: true }).waitFor();
     expect(await admin.getByTestId("system-badge").textContent()).toBe("Offline");
-    await admin.getByTestId("agents-header-badge").filter({ hasText: "System Offline" }).waitFor({ timeout: 10_000 });
+    await admin.getByTestId("agents-header-badge").filter({ hasText: "System Offline" }).waitFor();
     const before = await num(admin, "kpi-components");
     await admin.waitForTimeout(7000); // longer than DesignNinja's 5 s cadence
     await admin.reload();
@@ -132,5 +137,5 @@ describe("Mission Control end to end", () => {
     expect(await num(admin, "kpi-components")).toBe(before);
     for (const id of ["trend-hunter", "design-ninja", "test-commander", "insight-oracle"])
       expect(await admin.getByTestId(`agent-${id}`).getByTestId("agent-status").textContent()).toBe("Stopped");
-  }, 60_000);
+  }, 7000 + stepsTimeout(12));
 });

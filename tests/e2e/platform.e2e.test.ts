@@ -1,14 +1,17 @@
 // A new user's first minutes, in real Chromium against the real server:
 // signup -> dashboard -> reload stays signed in -> palette -> theme -> logout.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser } from "../support/browser";
-import { startServer, type RunningServer } from "../support/server";
+import { launchBrowser, stepsTimeout } from "../support/browser";
+import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
 
 let server: RunningServer;
 let browser: Browser;
 let page: Page;
 const pageErrors: string[] = [];
+
+// Each test makes up to about 12 Playwright steps; each fails by itself if it cannot happen.
+setDefaultTimeout(stepsTimeout(12));
 
 beforeAll(async () => {
   server = await startServer();
@@ -18,7 +21,7 @@ beforeAll(async () => {
   page.on("console", (m) => {
     if (m.type() === "error" && /hydrat/i.test(m.text())) pageErrors.push(m.text());
   });
-}, 60_000);
+}, SERVER_START_MS + 30_000); // the server and a browser
 
 afterAll(async () => {
   await browser?.close();

@@ -4,14 +4,14 @@
 // that shows them is visited. Nothing may run (no dialog), nothing may be injected (no element with
 // an event-handler attribute, no script carrying the payload), no CSP violation may be reported,
 // and the strings must be visible as plain text.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser } from "../support/browser";
+import { STEP_TIMEOUT_MS, launchBrowser, stepsTimeout } from "../support/browser";
 import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
-import { startServer, type RunningServer } from "../support/server";
+import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
 
 const IMG = "<img src=x onerror=alert(1)>";
 const SCRIPT = "</script><script>alert(1)</script>";
@@ -25,6 +25,10 @@ const LABEL_B = IMG;
 const USERNAME = SVG;
 const OTHER_USERNAME = IMG;
 const PASSWORD = "correct-horse-battery";
+// The longest test here (super-admin: three dialogs, each checked) makes about 20 Playwright steps.
+setDefaultTimeout(stepsTimeout(24));
+/** DesignNinja's first component from the capture: it works every few seconds, slower on a busy machine. */
+const COMPONENT_WAIT_MS = 60_000;
 
 let sites: FixtureServer;
 let server: RunningServer;
@@ -93,6 +97,11 @@ async function injected(p: Page): Promise<string[]> {
 
 /** The page after it settles: no dialog, nothing injected, no CSP report, and `visible` shown as text. */
 async function expectClean(where: string, visible: string[]) {
+  // What the page fetches after load carries the strings: wait until they are shown (a busy
+  // machine renders them late), then look for anything they injected.
+  await page
+    .waitForFunction((vs) => vs.every((v) => document.body.innerText.includes(v)), visible)
+    .catch(() => {}); // the check below names which string is missing
   // Bounded: live pages may keep refetching, and a quiet network is a courtesy, not a condition.
   await page.waitForLoadState("networkidle", { timeout: 2000 }).catch(() => {});
   await page.waitForTimeout(150); // let late effects (toasts, live updates) render
@@ -154,7 +163,7 @@ beforeAll(async () => {
     if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
   });
   page.on("pageerror", (e) => pageErrors.push(e.message));
-}, 180_000);
+}, SERVER_START_MS + 180_000); // the server, a real run (120 s at most) and a browser
 
 afterAll(async () => {
   await browser?.close();
@@ -168,12 +177,12 @@ describe("stored XSS", () => {
     // Under our CSP the inline handler is blocked, and reported.
     await page.goto(`${server.url}/login`);
     await page.evaluate((m) => document.body.insertAdjacentHTML("beforeend", m), IMG);
-    await until(async () => cspViolations.length > 0, "a CSP report", 5000);
+    await until(async () => cspViolations.length > 0, "a CSP report", STEP_TIMEOUT_MS);
     expect((await injected(page)).length).toBeGreaterThan(0);
     // Without a CSP the same markup runs, and the dialog listener hears it.
     writeFileSync(join(tmp, "control.html"), `<!doctype html><p>control</p>${IMG}`);
     await page.goto(`file://${join(tmp, "control.html")}`);
-    await until(async () => dialogs.length > 0, "the control dialog", 5000);
+    await until(async () => dialogs.length > 0, "the control dialog", STEP_TIMEOUT_MS);
     dialogs.length = 0;
     cspViolations.length = 0;
   });
@@ -248,7 +257,7 @@ describe("stored XSS", () => {
   test("agents' pages built from the hostile capture: generated components (sandboxed previews), tests, trends", async () => {
     expect((await api("/api/system/start", { method: "POST" })).status).toBe(200);
     // Components carry the captured fonts (the A/B tests only the host name), so one is enough.
-    await until(async () => ((await api("/api/components?limit=10")).json as unknown[]).length > 0, "a generated component", 30_000);
+    await until(async () => ((await api("/api/components?limit=10")).json as unknown[]).length > 0, "a generated component", COMPONENT_WAIT_MS);
     expect((await api("/api/system/stop", { method: "POST" })).status).toBe(200);
     for (const path of ["/generate", "/tests", "/trends", "/analytics"]) {
       await page.goto(`${server.url}${path}`);
@@ -258,7 +267,7 @@ describe("stored XSS", () => {
     await page.goto(`${server.url}/generate`);
     await page.locator("iframe").first().waitFor();
     await expectClean("/generate preview", []);
-  });
+  }, COMPONENT_WAIT_MS + stepsTimeout(5 * 4 + 2)); // the agents' first component, then five pages of four waits
 
   test("the HTML export opened from disk runs nothing and shows the strings as text", async () => {
     const res = await fetch(`${server.url}/api/comparisons/${comparisonId}/export?format=html`, { headers: { authorization: `Bearer ${token}` } });

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { STORAGE_UNAVAILABLE_MESSAGE } from "../../src/http/storage-errors";
-import { freePort, startServer } from "../support/server";
+import { SERVER_START_MS, freePort, startServer } from "../support/server";
 import { call, fillDisk, login, signup, waitFor } from "./support";
 
 const mountPoint = mkdtempSync(join(tmpdir(), "di-fault-boot-full-"));
@@ -55,17 +55,20 @@ test.skipIf(!mounted)("booting on a full disk answers 503 until space returns, t
       return null;
     }
   };
-  const holding = await waitFor("the holding answer", health, 20_000, 100);
+  const holding = await waitFor("the holding answer", health, SERVER_START_MS, 100);
   for (const r of [holding, await call(base, "POST", "/api/auth/login", { body: { email: user.email, password: "x" } })]) {
     expect(r.status).toBe(503);
     expect(r.json).toEqual({ error: STORAGE_UNAVAILABLE_MESSAGE });
     expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
   }
   expect(proc.exitCode).toBeNull(); // still up, not crashed
+  // Alive (no restart would help) but not ready.
+  expect(await call(base, "GET", "/api/health/live")).toMatchObject({ status: 200, json: { ok: true } });
+  expect((await call(base, "GET", "/api/health/ready")).status).toBe(503);
   expect(output).toContain("storage unavailable at boot");
 
   rmSync(filler);
-  await waitFor("the real server", async () => (await health())?.status === 200, 20_000, 100);
+  await waitFor("the real server", async () => (await health())?.status === 200, SERVER_START_MS, 100);
   expect((await login(base, user.email)).token).toBeString();
   expect(output).toContain("storage available again");
-});
+}, 3 * SERVER_START_MS + 30_000); // three boots: the first life, the one onto a full disk, the real one

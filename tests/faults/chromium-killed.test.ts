@@ -1,7 +1,7 @@
 // Chromium dies under a running analysis (OOM killer, a crash). Only this server's browsers are
 // killed: they are found below the server's pid in /proc, never by name across the host.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startServer, type RunningServer } from "../support/server";
+import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
 import {
   aliveCapture,
   call,
@@ -27,7 +27,7 @@ beforeAll(async () => {
   ember = startGateSite({ open: true, title: "Ember", background: "#ffedd5" });
   gate = startGateSite();
   server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1", CAPTURE_CONCURRENCY: "2" } });
-});
+}, SERVER_START_MS + 10_000);
 
 afterAll(async () => {
   await server?.stop();
@@ -85,4 +85,4 @@ test("killing the browsers mid-capture fails that page with a reason; the run se
   expect(fresh.filter((pid) => browsers.includes(pid))).toEqual([]);
   seen.push(...captureChromium(server.proc.pid));
   expect(server.output()).not.toContain("unhandled error");
-}, 120_000);
+}, 300_000); // past the sum of the waits above (60 s, 10 s, two runs of 90 s at most)

@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { STORAGE_UNAVAILABLE_MESSAGE } from "../../src/http/storage-errors";
-import { startServer, type RunningServer } from "../support/server";
+import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
 import { call, comparisonWith, fillDisk, settled, signup, startGateSite, waitFor, type Answer, type GateSite } from "./support";
 
 const mountPoint = mkdtempSync(join(tmpdir(), "di-fault-full-"));
@@ -129,4 +129,4 @@ test.skipIf(!mounted)("disk full: 503 with Retry-After, nothing half-written, an
   expect(db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").all()).toEqual([{ integrity_check: "ok" }]);
   db.close();
   expect(await server.stop()).toBe(0);
-}, 120_000);
+}, SERVER_START_MS + 360_000); // the boot, then past the sum of the waits above (30 s each, two runs of 90 s)

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { STORAGE_UNAVAILABLE_MESSAGE } from "../../src/http/storage-errors";
-import { startServer, type RunningServer } from "../support/server";
+import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
 import { call, comparisonWith, login, signup, type Answer } from "./support";
 
 const work = mkdtempSync(join(tmpdir(), "di-fault-ro-"));
@@ -92,4 +92,4 @@ test.skipIf(!ready)("the disk goes read-only live: writes 503, reads work, and e
   expect(db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").all()).toEqual([{ integrity_check: "ok" }]);
   expect(db.query<{ email: string }, []>("SELECT email FROM beta_signups ORDER BY email").all().map((r) => r.email)).toEqual(["before@example.com"]);
   db.close();
-}, 120_000);
+}, 2 * SERVER_START_MS + 120_000); // two boots and the waits between them

@@ -6,7 +6,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startServer, type RunningServer } from "../support/server";
+import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
 import { call, login, signup } from "./support";
 
 const dataDir = mkdtempSync(join(tmpdir(), "di-fault-kill-"));
@@ -108,4 +108,4 @@ test("acknowledged writes survive SIGKILL; the database is intact; a restart fin
   expect(db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM beta_signups WHERE email = ?").get("after-restart@example.com")?.n).toBe(1);
   db.close();
   console.log(`[sigkill-writes] ${ackedEmails.length + ackedComparisons.length} acknowledged of ${sent} answered, ${cutOff} cut off`);
-}, 60_000);
+}, 2 * SERVER_START_MS + 60_000); // two boots, and the writes between them

@@ -1,6 +1,8 @@
 // Shared pieces of the fault tests: a tiny JSON client for the real server, polling, and process
 // bookkeeping scoped to ONE server's process tree (other people's Chromium on this host is never touched).
-import { closeSync, openSync, readdirSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
 
 export const CAPTURE_MARKER = "--design-intel-capture=";
 
@@ -203,6 +205,64 @@ export function startGateSite(opts: { open?: boolean; title?: string; background
     close: async () => {
       release();
       await server.stop(true);
+    },
+  };
+}
+
+// ---- disks the tests can break ------------------------------------------------------------------
+
+const run = (...cmd: string[]) => Bun.spawnSync(cmd, { stderr: "pipe", stdout: "pipe" });
+
+export interface TestDisk {
+  /** Where the filesystem is mounted; null when this machine can't make one (no root, no loop device). */
+  mountPoint: string | null;
+  /** Unmounts and removes everything. */
+  dispose(): void;
+}
+
+/** A small tmpfs (needs root to mount): fill it with fillDisk to get a real ENOSPC. */
+export function tmpfsDisk(prefix: string, size: string): TestDisk {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const mounted = run("mount", "-t", "tmpfs", "-o", `size=${size}`, "tmpfs", dir).exitCode === 0;
+  return {
+    mountPoint: mounted ? dir : null,
+    dispose() {
+      if (mounted) run("umount", "-l", dir);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * An ext4 image on a loop device mounted errors=remount-ro. `breakIt()` fires ext4's own error
+ * trigger, and the kernel remounts it read-only under whatever has files open (what a failing
+ * disk does). Needs root, a loop device and a kernel with trigger_fs_error.
+ */
+export function ext4Disk(prefix: string, size = "64M"): TestDisk & { breakIt(): Promise<void> } {
+  const work = mkdtempSync(join(tmpdir(), prefix));
+  const image = join(work, "disk.img");
+  const dir = join(work, "mnt");
+  let loop: string | null = null;
+  const attach = () => {
+    const r = run("losetup", "-f", "--show", image);
+    if (r.exitCode !== 0) return false;
+    loop = r.stdout.toString().trim();
+    return run("mount", "-o", "errors=remount-ro", loop, dir).exitCode === 0;
+  };
+  const ok = (...cmd: string[]) => run(...cmd).exitCode === 0;
+  const trigger = () => `/sys/fs/ext4/${basename(loop!)}/trigger_fs_error`;
+  const ready = ok("mkdir", "-p", dir) && ok("truncate", "-s", size, image) && ok("mkfs.ext4", "-q", "-F", image) && attach() && existsSync(trigger());
+  return {
+    mountPoint: ready ? dir : null,
+    async breakIt() {
+      await Bun.write(trigger(), "design-intel test: disk failing\n");
+      const mounts = await Bun.file("/proc/mounts").text();
+      if (!mounts.split("\n").some((l) => l.includes(dir) && l.includes("emergency_ro"))) throw new Error("the disk did not go read-only");
+    },
+    dispose() {
+      run("umount", dir);
+      if (loop) run("losetup", "-d", loop);
+      rmSync(work, { recursive: true, force: true });
     },
   };
 }

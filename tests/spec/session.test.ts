@@ -1,9 +1,9 @@
 // Spec §4 (authentication states), §5 (login response check), §7 (how calls are made) and §8/§9
 // (auth helper fallbacks, the 8-minute refresh) against the browser's session and HTTP client.
 import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
-import { ApiError, api } from "../../web/lib/api";
-import { REFRESH_INTERVAL_MS, login, logout, signup, startSession } from "../../web/features/auth/session";
-import { useAuth } from "../../web/features/auth/store";
+import { ApiError, api, call } from "#web/lib/api";
+import { REFRESH_INTERVAL_MS, login, logout, signup, startSession } from "#web/features/auth/session";
+import { useAuth } from "#web/features/auth/store";
 
 interface Call {
   method: string;
@@ -11,6 +11,7 @@ interface Call {
   credentials: RequestCredentials | undefined;
   authorization: string | null;
   body: unknown;
+  keepalive: boolean | undefined;
 }
 
 const realFetch = globalThis.fetch;
@@ -27,6 +28,7 @@ function serve(handler: (c: Call) => Response | Promise<Response>) {
       credentials: init?.credentials,
       authorization: new Headers(init?.headers).get("authorization"),
       body: typeof init?.body === "string" ? JSON.parse(init.body) : undefined,
+      keepalive: init?.keepalive,
     };
     calls.push(c);
     return handler(c);
@@ -53,6 +55,8 @@ describe("§4 authentication states", () => {
     stop();
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(["POST /api/auth/refresh", "GET /api/auth/me"]);
     expect(calls[1]!.authorization).toBe("Bearer fresh");
+    // Leaving the page must not cut the refresh off (the rotated cookie would be lost).
+    expect(calls[0]!.keepalive).toBe(true);
     expect(useAuth.getState()).toMatchObject({ status: "authenticated", accessToken: "fresh", user });
   });
 
@@ -73,7 +77,8 @@ describe("§4 authentication states", () => {
       return refreshes === 1 ? json(409, { error: "The session was refreshed a moment ago; try again" }) : json(200, { accessToken: "second" });
     });
     const stop = startSession();
-    for (let i = 0; i < 50 && useAuth.getState().status !== "authenticated"; i++) await Bun.sleep(20);
+    // Until the retry lands (300 ms later); the bound is for a busy machine.
+    for (let i = 0; i < 500 && useAuth.getState().status !== "authenticated"; i++) await Bun.sleep(20);
     stop();
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(["POST /api/auth/refresh", "POST /api/auth/refresh", "GET /api/auth/me"]);
     expect(useAuth.getState()).toMatchObject({ status: "authenticated", accessToken: "second", user });
@@ -82,7 +87,8 @@ describe("§4 authentication states", () => {
   test("a refresh still told 409 after its retries fails like any other", async () => {
     serve((c) => (c.path === "/api/auth/refresh" ? json(409, { error: "The session was refreshed a moment ago; try again" }) : json(200, { user })));
     const stop = startSession();
-    for (let i = 0; i < 150 && useAuth.getState().status === "loading"; i++) await Bun.sleep(20);
+    // Until the last retry (1.8 s of back-off) gives up; the bound is for a busy machine.
+    for (let i = 0; i < 750 && useAuth.getState().status === "loading"; i++) await Bun.sleep(20);
     stop();
     expect(calls.filter((c) => c.path === "/api/auth/refresh")).toHaveLength(4);
     expect(useAuth.getState()).toMatchObject({ status: "unauthenticated", accessToken: null });
@@ -163,9 +169,9 @@ describe("§5/§8 login and signup answers", () => {
 describe("§7 the HTTP client", () => {
   test("every call sends cookies; reads are GETs and bodies are JSON POSTs", async () => {
     serve(() => json(200, { ok: true }));
-    await api("/api/agents");
-    await api("/api/beta-signups", { body: { email: "a@b.co", source: "header" } });
-    await api("/api/targets/t1", { method: "DELETE" });
+    await call(api.agents.get());
+    await call(api["beta-signups"].post({ email: "a@b.co", source: "header" }));
+    await call(api.targets({ id: "t1" }).delete());
     expect(calls.map((c) => [c.method, c.credentials])).toEqual([
       ["GET", "include"],
       ["POST", "include"],
@@ -176,33 +182,33 @@ describe("§7 the HTTP client", () => {
 
   test("a non-OK answer becomes an error 'status: body', or 'status: status text' when the body is empty", async () => {
     serve(() => json(409, { error: "Already running" }));
-    const withBody = (await api("/api/comparisons/c1/start", { method: "POST" }).catch((e: unknown) => e)) as ApiError;
+    const withBody = (await call(api.comparisons({ id: "c1" }).start.post()).catch((e: unknown) => e)) as ApiError;
     expect(withBody.message).toBe('409: {"error":"Already running"}');
     expect(withBody.serverMessage).toBe("Already running");
 
     serve(() => new Response("", { status: 503, statusText: "Service Unavailable" }));
-    const empty = (await api("/api/metrics").catch((e: unknown) => e)) as ApiError;
+    const empty = (await call(api.metrics.get()).catch((e: unknown) => e)) as ApiError;
     expect(empty.message).toBe("503: Service Unavailable");
   });
 
   test("401 raises by default; a read can ask for null instead", async () => {
     serve(() => json(401, { error: "Sign in first" }));
-    await expect(api("/api/agents")).rejects.toThrow("401: ");
-    expect(await api("/api/agents", { nullOn401: true })).toBeNull();
+    await expect(call(api.agents.get())).rejects.toThrow("401: ");
+    expect(await call(api.agents.get(), { nullOn401: true })).toBeNull();
   });
 
   test("no retries: a failing call is made once; only a 401 gets one retry after a successful refresh", async () => {
     serve(() => json(500, { error: "boom" }));
-    await expect(api("/api/metrics")).rejects.toThrow("500: ");
+    await expect(call(api.metrics.get())).rejects.toThrow("500: ");
     expect(calls).toHaveLength(1);
 
     useAuth.setState({ status: "authenticated", user, accessToken: "expired" });
     serve((c) => {
       if (c.path === "/api/auth/refresh") return json(200, { accessToken: "renewed" });
       if (c.path === "/api/auth/me") return json(200, { user });
-      return c.authorization === "Bearer renewed" ? json(200, [1, 2]) : json(401, { error: "Token expired" });
+      return c.authorization === "Bearer renewed" ? json(200, { tests: 2 }) : json(401, { error: "Token expired" });
     });
-    expect(await api<number[]>("/api/metrics")).toEqual([1, 2]);
+    expect((await call(api.metrics.get())) as unknown).toEqual({ tests: 2 });
     expect(calls.map((c) => `${c.method} ${c.path} ${c.authorization ?? "-"}`)).toEqual([
       "GET /api/metrics Bearer expired",
       "POST /api/auth/refresh Bearer expired",

@@ -2,6 +2,8 @@ import { createApp, createServices, type AppDeps } from "../../src/app";
 import { openDatabase } from "../../src/db/connection";
 import { migrate } from "../../src/db/migrate";
 import { loadEnv } from "../../src/env";
+import { logFn } from "../../src/lib/logger";
+import { memoryLogger } from "./logs";
 
 export interface TestAppOptions {
   env?: Record<string, string>;
@@ -9,6 +11,8 @@ export interface TestAppOptions {
   now?: () => number;
   /** Fake or real capture/analysis for comparison runs. */
   comparisonEngine?: AppDeps["comparisonEngine"];
+  /** The capture pool's state as /api/health/ready sees it. */
+  captureReadiness?: AppDeps["captureReadiness"];
 }
 
 /** A fresh app on an in-memory database, driven through app.handle (no network). */
@@ -16,14 +20,18 @@ export function makeTestApp(opts: TestAppOptions = {}) {
   const db = openDatabase(":memory:");
   migrate(db);
   const env = loadEnv({ NODE_ENV: "test", DATA_DIR: "/tmp/design-intel-test", ...opts.env });
+  // Logs are kept in memory (tests read them through `logs`), never printed.
+  const logs = memoryLogger(env.LOG_LEVEL);
   const deps: AppDeps = {
     db,
     env,
     secret: new TextEncoder().encode("test-secret-test-secret-test-secret-1234"),
     limits: opts.limits ?? { perIpPerMinute: 1000, perAccountPerMinute: 1000 },
     now: opts.now,
-    log: () => {},
+    log: logFn(logs.logger),
+    logger: logs.logger,
     comparisonEngine: opts.comparisonEngine,
+    captureReadiness: opts.captureReadiness,
   };
   const services = createServices(deps);
   const app = createApp(deps, services);
@@ -57,5 +65,5 @@ export function makeTestApp(opts: TestAppOptions = {}) {
 
   const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
-  return { app, db, env, services, call, signup, auth };
+  return { app, db, env, services, call, signup, auth, logs };
 }

@@ -2,11 +2,21 @@ import { chromium, type Browser } from "playwright-core";
 import { CHROMIUM_ARGS, findChromium } from "../../src/lib/chromium";
 
 /**
- * Under bun's 30 s test timeout. A test that times out makes bun kill every process the file
- * started — the browser and server of its beforeAll too — so one slow step would fail every later
- * test in the file. A Playwright step that can't happen fails first, with its own message.
+ * How long one Playwright step (a click, a navigation, a waitFor) may take. The condition ends the
+ * wait; this only names a step that cannot happen. On 2 cores at load 58 one click took past 15 s.
+ * A test that times out makes bun kill every process the file started (the browser and server of
+ * its beforeAll too), failing every later test in the file, so browser tests size bun's timeout
+ * with stepsTimeout below and a stuck step fails first, with its own message.
  */
-export const STEP_TIMEOUT_MS = 15_000;
+export const STEP_TIMEOUT_MS = 30_000;
+
+/**
+ * Bun's timeout for a browser test of `steps` Playwright steps: a backstop past the sum of their
+ * own timeouts, so a step that cannot happen fails first, with its message, and a slow machine
+ * (every step slower, none stuck) never fails the test. Count the waits a test makes (navigations,
+ * waitFor, clicks) generously; evaluate() has no timeout of its own, so count each as a step too.
+ */
+export const stepsTimeout = (steps: number) => steps * STEP_TIMEOUT_MS;
 
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = findChromium(process.env.CHROMIUM_PATH);

@@ -5,6 +5,11 @@ import { afterAll, afterEach } from "bun:test";
 
 if (!GlobalRegistrator.isRegistered) GlobalRegistrator.register({ url: "http://localhost:3000/" });
 
+// waitFor/findBy* wait on a condition, but give up after 1 s by default: a budget a busy machine
+// exhausts rendering a page. The condition is what ends the wait; the bound only names a stuck one.
+const { configure } = await import("@testing-library/dom");
+configure({ asyncUtilTimeout: 10_000 });
+
 afterEach(async () => {
   const { cleanup } = await import("@testing-library/react");
   cleanup();

@@ -2,7 +2,8 @@
 // and analysis tests never touch outside sites. Large images are generated on first request
 // (deterministic noise, so they don't compress) instead of being checked in.
 
-import { existsSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { PNG } from "pngjs";
 
@@ -66,25 +67,42 @@ function gradientPng(width: number, height: number, from: Rgb, to: Rgb, noise: n
   return PNG.sync.write(png, { colorType: 2, inputColorType: 2, inputHasAlpha: false, deflateLevel: 6 });
 }
 
-const GENERATED: Record<string, () => Buffer> = {
+type GradientSpec = Parameters<typeof gradientPng>;
+const GENERATED: Record<string, GradientSpec> = {
   // ~2 MB: the heavy hero that should explain beta's slow LCP.
-  "/beta/img/hero.png": () => gradientPng(1400, 800, [120, 45, 10], [249, 115, 22], 10, 1),
-  "/beta/img/roast-1.png": () => gradientPng(480, 360, [60, 30, 15], [180, 90, 40], 12, 2),
-  "/beta/img/roast-2.png": () => gradientPng(480, 360, [40, 25, 20], [200, 120, 60], 12, 3),
-  "/beta/img/roast-3.png": () => gradientPng(480, 360, [90, 40, 10], [240, 150, 70], 12, 4),
-  "/beta/img/roast-4.png": () => gradientPng(480, 360, [30, 20, 15], [150, 80, 30], 12, 5),
-  "/beta/img/story.png": () => gradientPng(640, 480, [50, 30, 20], [230, 120, 40], 16, 6),
+  "/beta/img/hero.png": [1400, 800, [120, 45, 10], [249, 115, 22], 10, 1],
+  "/beta/img/roast-1.png": [480, 360, [60, 30, 15], [180, 90, 40], 12, 2],
+  "/beta/img/roast-2.png": [480, 360, [40, 25, 20], [200, 120, 60], 12, 3],
+  "/beta/img/roast-3.png": [480, 360, [90, 40, 10], [240, 150, 70], 12, 4],
+  "/beta/img/roast-4.png": [480, 360, [30, 20, 15], [150, 80, 30], 12, 5],
+  "/beta/img/story.png": [640, 480, [50, 30, 20], [230, 120, 40], 16, 6],
 };
 const generatedCache = new Map<string, Buffer>();
 
+// Making these takes seconds of CPU (far more on a busy machine), and the fixture server shares
+// its thread with the test: made on first request, they stalled every other page it served, in
+// the middle of captures with short limits. So they are made once per machine, before the server
+// answers anything, and kept on disk keyed by their spec (same spec, same bytes).
+const GENERATED_DIR = join(tmpdir(), "design-intel-fixture-images");
+const GENERATOR_VERSION = 1;
+
 function generated(path: string): Buffer | null {
-  const make = GENERATED[path];
-  if (!make) return null;
+  const spec = GENERATED[path];
+  if (!spec) return null;
   let buf = generatedCache.get(path);
-  if (!buf) {
-    buf = make();
-    generatedCache.set(path, buf);
+  if (buf) return buf;
+  const file = join(GENERATED_DIR, `${Bun.hash(JSON.stringify([GENERATOR_VERSION, spec])).toString(36)}.png`);
+  if (existsSync(file)) {
+    buf = readFileSync(file);
+  } else {
+    buf = gradientPng(...spec);
+    mkdirSync(GENERATED_DIR, { recursive: true });
+    // Write then rename: another test process on this machine may be reading or making the same file.
+    const partial = `${file}.${process.pid}.${crypto.randomUUID()}`;
+    writeFileSync(partial, buf);
+    renameSync(partial, file);
   }
+  generatedCache.set(path, buf);
   return buf;
 }
 
@@ -207,6 +225,7 @@ try { navigator.serviceWorker && navigator.serviceWorker.register("/_special/sw.
 }
 
 export function startFixtureServer(root = SITES_DIR): FixtureServer {
+  for (const path of Object.keys(GENERATED)) generated(path);
   const counts = new Map<string, number>();
   const searches = new Map<string, string[]>();
   const base = resolve(root);

@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser } from "./browser";
 import { startFixtureServer, type FixtureServer } from "./fixture-server";
 import { startServer, type RunningServer } from "./server";
+import { waitFor } from "./wait";
 
 export type ThemeName = "light" | "dark";
 
@@ -88,13 +89,21 @@ export async function completedComparison(lab: Lab, owner: Account, name = "Orbi
   await lab.api(owner, "POST", `/api/comparisons/${c.id}/targets`, { url: lab.sites.url("/alpha/"), label: "Orbit" });
   await lab.api(owner, "POST", `/api/comparisons/${c.id}/targets`, { url: lab.sites.url("/alpha-edited/"), label: "Orbit Edited" });
   await lab.api(owner, "POST", `/api/comparisons/${c.id}/start`);
-  for (;;) {
-    const { status } = await lab.api<{ status: string }>(owner, "GET", `/api/comparisons/${c.id}`);
-    if (status === "completed") return c.id;
-    if (status === "failed") throw new Error("fixture comparison failed");
-    await Bun.sleep(250);
-  }
+  // Four pages at two at a time, each under the capture's own limits (60 s at most), then scoring.
+  await waitFor(
+    "the fixture comparison to complete",
+    async () => {
+      const { status } = await lab.api<{ status: string }>(owner, "GET", `/api/comparisons/${c.id}`);
+      if (status === "failed") throw new Error("fixture comparison failed");
+      return status === "completed";
+    },
+    COMPLETED_COMPARISON_MS,
+    250,
+  );
+  return c.id;
 }
+
+export const COMPLETED_COMPARISON_MS = 180_000;
 
 /** Opens `path` in `theme` and waits for the client to take over the server-rendered page. */
 export async function open(page: Page, url: string, theme: ThemeName): Promise<void> {
@@ -108,5 +117,5 @@ export async function open(page: Page, url: string, theme: ThemeName): Promise<v
 
 /** Waits until nothing on the page says it is loading (skeletons, aria-busy regions). */
 export async function waitUntilLoaded(page: Page): Promise<void> {
-  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .rt-Skeleton'), null, { timeout: 15_000 });
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .rt-Skeleton'));
 }

@@ -10,6 +10,13 @@ export function freePort(): number {
   return port;
 }
 
+/**
+ * How long a server may take to answer its first /api/health. Quiet, it boots in about a second;
+ * on a busy machine Bun transpiling the app from source took past 20 s. The wait ends as soon as
+ * it answers (or exits); callers size their hooks' and tests' timeouts from this.
+ */
+export const SERVER_START_MS = 60_000;
+
 export interface RunningServer {
   url: string;
   dataDir: string;
@@ -46,7 +53,7 @@ export async function startServer(opts: { cmd?: string[]; cwd?: string; env?: Re
   void pump(proc.stdout as ReadableStream<Uint8Array>);
   void pump(proc.stderr as ReadableStream<Uint8Array>);
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + SERVER_START_MS;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`server exited early (${proc.exitCode}):\n${out}`);
     try {

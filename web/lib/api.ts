@@ -1,4 +1,7 @@
-// The one HTTP client for the browser: bearer token, single-flight refresh, spec-shaped errors.
+// The one HTTP client for the browser: paths, inputs and answers typed from the server's `App`
+// (Eden treaty, types only), sent with the bearer token, one refresh-and-retry, spec-shaped errors.
+import { treaty } from "@elysiajs/eden/treaty2";
+import type { App } from "#server/app";
 
 export class ApiError extends Error {
   constructor(
@@ -24,6 +27,14 @@ export function setTokenSource(source: TokenSource): void {
   tokens = source;
 }
 
+/** Where a call gets its bearer token; downloads may pass their own, else the session's. */
+export interface BearerSource {
+  token(): string | null;
+  refresh(): Promise<string | null>;
+}
+
+const sessionBearer: BearerSource = { token: () => tokens.getToken(), refresh: () => tokens.refresh() };
+
 export async function toError(res: Response): Promise<ApiError> {
   const text = await res.text().catch(() => "");
   let message: string | undefined;
@@ -36,61 +47,115 @@ export async function toError(res: Response): Promise<ApiError> {
   return new ApiError(res.status, text, message, res.statusText);
 }
 
-export interface RequestOptions {
-  method?: string;
-  body?: unknown;
+/**
+ * The fetch every call goes through: cookies, the bearer token (unless the call set its own), on a
+ * 401 one refresh and one retry (never for /api/auth/*: a refresh must not refresh itself), and any
+ * non-OK answer thrown as an ApiError, so Eden never parses an error body.
+ */
+function bearerFetch(source: BearerSource) {
+  return async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
+    const path = String(input);
+    const given = new Headers(init.headers);
+    const own = given.get("authorization");
+    const hasBody = init.body !== undefined && init.body !== null;
+    const send = (token: string | null) =>
+      fetch(path, {
+        method: init.method ?? "GET",
+        credentials: "include",
+        signal: init.signal,
+        keepalive: init.keepalive,
+        headers: {
+          ...(hasBody ? { "content-type": given.get("content-type") ?? "application/json" } : {}),
+          ...(token ? { authorization: own ?? `Bearer ${token}` } : {}),
+        },
+        body: hasBody ? init.body : undefined,
+      });
+    let res = await send(own ?? source.token());
+    if (res.status === 401 && !own && !path.startsWith("/api/auth/")) {
+      const fresh = await source.refresh();
+      if (fresh) res = await send(fresh);
+    }
+    if (!res.ok) throw await toError(res);
+    return res;
+  };
+}
+
+type Fetcher = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+
+/**
+ * A typed client over a transport. Relative paths (keepDomain with no origin), and ISO strings stay
+ * strings: the DTOs say `string`, and Eden would otherwise turn them into Dates.
+ */
+export function createClient(fetcher: Fetcher, onResponse?: (res: Response) => unknown) {
+  const send: Fetcher = async (input, init) => {
+    const res = await fetcher(input, init);
+    // A 204 has no body, whatever content-type it claims; Eden would try to parse one.
+    return res.status === 204 ? new Response(null, { status: 204, statusText: res.statusText }) : res;
+  };
+  // Eden's config asks for `typeof fetch`, which in Bun's types also carries `preconnect`.
+  return treaty<App>("", { fetcher: send as typeof fetch, keepDomain: true, parseDate: false, onResponse }).api;
+}
+
+/** Every `/api` route: `api.comparisons({ id }).targets.get()`. Wrap calls in `call`. */
+export const api = createClient(bearerFetch(sessionBearer));
+export type Client = typeof api;
+
+/**
+ * A query leaving out fields the server fills in with its own default. Eden types a query by its
+ * parsed shape, where a defaulted field is required, but the URL the spec pins leaves it out.
+ */
+export function serverDefaults<Q>(query: NoInfer<Partial<Q>>): Q {
+  return query as Q;
+}
+
+/** Any Eden answer (`Treaty.TreatyResponse`); `Ok` is its route's success body. */
+export interface Answer {
+  data: unknown;
+  error: unknown;
+  status: number;
+  /** Absent when the transport threw. */
+  response?: Response;
+}
+export type Ok<R> = Extract<R, { error: null }> extends { data: infer D } ? D : never;
+
+/**
+ * The thrown cause when the transport threw (an ApiError, an abort, a network failure), which
+ * Eden wraps as a response-less 503.
+ */
+function failure(answer: Answer): unknown {
+  const cause = (answer.error as { value?: unknown } | null)?.value;
+  if (!answer.response) return cause;
+  // Only reachable if a transport let a non-OK answer through.
+  return new ApiError(answer.status, JSON.stringify(cause), undefined, "");
+}
+
+export interface CallOptions {
   /** Answer null instead of throwing on 401 (spec §7 "a read can be configured to yield null on 401"). */
   nullOn401?: boolean;
-  signal?: AbortSignal;
-  /** Let the request finish even if the page navigates away meanwhile (see refreshSession). */
-  keepalive?: boolean;
 }
 
-export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
-  const send = (token: string | null) =>
-    fetch(path, {
-      method: opts.method ?? (opts.body === undefined ? "GET" : "POST"),
-      credentials: "include",
-      signal: opts.signal,
-      keepalive: opts.keepalive,
-      headers: {
-        ...(opts.body === undefined ? {} : { "content-type": "application/json" }),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-    });
-  let res = await send(tokens.getToken());
-  if (res.status === 401 && !path.startsWith("/api/auth/")) {
-    const fresh = await tokens.refresh();
-    if (fresh) res = await send(fresh);
+/** A call's success body, or its error thrown (ApiError for an HTTP failure). 204 is undefined. */
+export async function call<R extends Answer>(pending: Promise<R>): Promise<Ok<R>>;
+export async function call<R extends Answer>(pending: Promise<R>, opts: CallOptions): Promise<Ok<R> | null>;
+export async function call<R extends Answer>(pending: Promise<R>, opts: CallOptions = {}): Promise<Ok<R> | null> {
+  const answer = await pending;
+  if (answer.error) {
+    const err = failure(answer);
+    if (opts.nullOn401 && err instanceof ApiError && err.status === 401) return null;
+    throw err;
   }
-  if (res.status === 401 && opts.nullOn401) return null as T;
-  if (!res.ok) throw await toError(res);
-  if (res.status === 204) return undefined as T;
-  return (await res.json()) as T;
-}
-
-/** Where a download gets its bearer token; features may pass their own, else the session's. */
-export interface BearerSource {
-  token(): string | null;
-  refresh(): Promise<string | null>;
+  if (answer.status === 204) return undefined as Ok<R>;
+  return answer.data as Ok<R>;
 }
 
 /**
- * A non-JSON body (a report, a backup) as a Blob, with the same bearer-then-refresh steps and
- * the same errors as `api`.
+ * A non-JSON body (a report, a backup) as a Blob: the same typed paths, transport and errors as
+ * `call`, the body left unparsed.
  */
-export async function apiBlob(path: string, auth?: BearerSource): Promise<Blob> {
-  const source = auth ?? { token: () => tokens.getToken(), refresh: () => tokens.refresh() };
-  const send = (token: string | null) =>
-    fetch(path, { credentials: "include", headers: token ? { authorization: `Bearer ${token}` } : {} });
-  let res = await send(source.token());
-  if (res.status === 401) {
-    const fresh = await source.refresh();
-    if (fresh) res = await send(fresh);
-  }
-  if (!res.ok) throw await toError(res);
-  return res.blob();
+export async function download(pick: (client: Client) => Promise<Answer>, auth: BearerSource = sessionBearer): Promise<Blob> {
+  const answer = await pick(createClient(bearerFetch(auth), (res) => res.blob()));
+  if (answer.error) throw failure(answer);
+  return answer.data as Blob;
 }
 
 /** The message a toast should show: the server's own words when it gave some, else the fallback. */

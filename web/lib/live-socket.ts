@@ -1,7 +1,7 @@
 // The app's one live socket (/ws). It connects while anything holds it (refcounted), reconnects
 // 3 s after the connection drops (spec §4/§9), heartbeats, and hands each well-formed message to
 // the listeners registered for its type. Features subscribe here, never to each other.
-import type { LiveMessage, LiveMessageType } from "../../src/live/hub";
+import type { LiveMessage, LiveMessageType } from "#server/live/hub";
 
 export type { LiveMessage, LiveMessageType };
 

@@ -1,5 +1,5 @@
-import type { PublicUser } from "../../src/modules/auth/model";
-import { api } from "./api";
+import type { PublicUser } from "#server/modules/auth/model";
+import { type Answer, ApiError, type Client, type Ok, api, call, createClient, toError } from "./api";
 
 /** What the server hands route loaders: the signed-in user and an in-process API call as that user. */
 export interface ServerLoaderContext {
@@ -14,22 +14,35 @@ function serverContext(context: unknown): ServerLoaderContext | null {
   return context && typeof context === "object" && "fetchApi" in context ? (context as ServerLoaderContext) : null;
 }
 
+/** Answers a loader renders as "nothing" (503: maintenance; the app layout shows its own screen). */
+const EMPTY_ON = new Set([401, 403, 404, 503]);
+
+/** The typed client over the in-process app, as the page's user; loaders only read (GET). */
+function inProcess(server: ServerLoaderContext): Client {
+  return createClient(async (input) => {
+    const res = await server.fetchApi(String(input));
+    if (!res.ok) throw await toError(res);
+    return res;
+  });
+}
+
 /**
  * A loader's read: on the server it goes through the app in-process as the page's user,
  * in the browser through the normal client. Null when signed out, so guarded pages still render their guard.
  */
-export async function loadJson<T>(context: unknown, path: string): Promise<T | null> {
+export async function load<R extends Answer>(context: unknown, pick: (client: Client) => Promise<R>): Promise<Ok<R> | null> {
   const server = serverContext(context);
   if (server) {
     if (!server.user) return null;
-    const res = await server.fetchApi(path);
-    // 503: maintenance mode; the app layout shows its maintenance screen instead of the page.
-    if (res.status === 401 || res.status === 403 || res.status === 404 || res.status === 503) return null;
-    if (!res.ok) throw new Error(`${res.status}: ${await res.text()}`);
-    return (await res.json()) as T;
+    try {
+      return await call(pick(inProcess(server)));
+    } catch (err) {
+      if (err instanceof ApiError && EMPTY_ON.has(err.status)) return null;
+      throw err;
+    }
   }
   try {
-    return await api<T>(path, { nullOn401: true });
+    return await call(pick(api), { nullOn401: true });
   } catch {
     return null;
   }

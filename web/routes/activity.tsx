@@ -2,13 +2,13 @@ import "../features/agents/agents.css";
 import { Badge, Button, Flex, Heading, Select, Table, Text } from "@radix-ui/themes";
 import { useEffect, useState } from "react";
 import { useLoaderData, useSearchParams, type LoaderFunctionArgs } from "react-router";
-import type { ActivityEntryDto, ActivityStatus, ActivityType } from "../../src/modules/activity/model";
+import type { ActivityEntryDto, ActivityStatus, ActivityType } from "#server/modules/activity/model";
 import { RelativeTime } from "../components/ui/relative-time";
 import { toast } from "../components/ui/toast";
 import { useLiveRevalidate } from "../features/agents/use-live-revalidate";
 import { LIVE_MESSAGE_TYPES } from "../lib/live-socket";
-import { api } from "../lib/api";
-import { loadJson } from "../lib/loader-context";
+import { type Client, api, call } from "../lib/api";
+import { load } from "../lib/loader-context";
 
 // Spelled out here because web/ takes only types from src/: a runtime import shipped zod to the
 // browser, whose eval probe the page's CSP reports. `satisfies` keeps both lists exhaustive.
@@ -22,23 +22,22 @@ const TONE: Record<string, "green" | "red" | "amber" | "blue"> = { success: "gre
 
 interface ActivityData {
   entries: ActivityEntryDto[] | null;
-  type: string;
-  status: string;
+  type: ActivityType | "all";
+  status: ActivityStatus | "all";
 }
 
-function query(type: string, status: string, before?: string) {
-  const q = new URLSearchParams({ limit: String(PAGE) });
-  if (type !== "all") q.set("type", type);
-  if (status !== "all") q.set("status", status);
-  if (before) q.set("before", before);
-  return `/api/activity?${q}`;
+function page(client: Client, type: ActivityData["type"], status: ActivityData["status"], before?: string) {
+  const all = <T extends string>(v: T | "all") => (v === "all" ? undefined : v);
+  return client.activity.get({ query: { limit: PAGE, type: all(type), status: all(status), before } });
 }
+
+const pick = <T extends string>(known: readonly T[], raw: string | null): T | "all" => known.find((k) => k === raw) ?? "all";
 
 export async function loader({ context, request }: LoaderFunctionArgs): Promise<ActivityData> {
   const p = new URL(request.url).searchParams;
-  const type = (ACTIVITY_TYPES as readonly string[]).includes(p.get("type") ?? "") ? p.get("type")! : "all";
-  const status = (ACTIVITY_STATUSES as readonly string[]).includes(p.get("status") ?? "") ? p.get("status")! : "all";
-  const entries = await loadJson<ActivityEntryDto[]>(context, query(type, status)).catch(() => null);
+  const type = pick(ACTIVITY_TYPES, p.get("type"));
+  const status = pick(ACTIVITY_STATUSES, p.get("status"));
+  const entries = await load(context, (api) => page(api, type, status)).catch(() => null);
   return { entries, type, status };
 }
 
@@ -68,9 +67,9 @@ export function Component() {
     if (!last) return;
     setLoadingOlder(true);
     try {
-      const page = await api<ActivityEntryDto[]>(query(data.type, data.status, last.id));
-      setOlder((o) => [...o, ...page]);
-      if (page.length < PAGE) setExhausted(true);
+      const more = await call(page(api, data.type, data.status, last.id));
+      setOlder((o) => [...o, ...more]);
+      if (more.length < PAGE) setExhausted(true);
     } catch {
       toast({ title: "Error", description: "Failed to load older activity", variant: "destructive" });
     } finally {

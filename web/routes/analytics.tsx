@@ -1,11 +1,11 @@
 import "../features/agents/agents.css";
 import { Card, Flex, Heading, SegmentedControl, Text } from "@radix-ui/themes";
 import { useLoaderData, useSearchParams, type LoaderFunctionArgs } from "react-router";
-import type { AnalyticsDto, MetricsDto } from "../../src/modules/agents/model";
+import type { AnalyticsDto, MetricsDto } from "#server/modules/agents/model";
 import { BarChart, Legend, LineChart, type Row, type Series } from "../features/agents/analytics/charts";
 import { useLiveRevalidate } from "../features/agents/use-live-revalidate";
 import { count, percentOrDash } from "../lib/format";
-import { loadJson } from "../lib/loader-context";
+import { load } from "../lib/loader-context";
 
 export const handle = { title: "Analytics" };
 
@@ -18,8 +18,8 @@ interface AnalyticsData {
 export async function loader({ context, request }: LoaderFunctionArgs): Promise<AnalyticsData> {
   const range = new URL(request.url).searchParams.get("range") === "30d" ? "30d" : "48h";
   const [analytics, metrics] = await Promise.all([
-    loadJson<AnalyticsDto>(context, `/api/analytics?range=${range}`).catch(() => null),
-    loadJson<MetricsDto>(context, "/api/metrics").catch(() => null),
+    load(context, (api) => api.analytics.get({ query: { range } })).catch(() => null),
+    load(context, (api) => api.metrics.get()).catch(() => null),
   ]);
   return { analytics, metrics, range };
 }

@@ -8,26 +8,26 @@ import {
   useRevalidator,
   useSearchParams,
 } from "react-router";
-import type { Viewport } from "../../src/modules/capture/model";
-import type { ComparisonDto, DiffDto, FindingDto, SnapshotDto, TargetDto } from "../../src/modules/comparisons/model";
+import type { Viewport } from "#server/modules/capture/model";
+import type { ComparisonDto, DiffDto, FindingDto, SnapshotDto, TargetDto } from "#server/modules/comparisons/model";
 import { refreshSession } from "../features/auth/session";
 import { useAuth } from "../features/auth/store";
 import type { BearerSource } from "../features/comparisons/api";
 import { ComparisonNotFound } from "../features/comparisons/components/results/comparison-not-found";
 import { type ResultsData, ResultsView } from "../features/comparisons/components/results/results-view";
 import type { Pair } from "../features/comparisons/results-data";
-import { loadJson } from "../lib/loader-context";
+import { load } from "../lib/loader-context";
 
 type ViewData = ResultsData | null;
 
 export async function loader({ context, params }: LoaderFunctionArgs) {
-  const base = `/api/comparisons/${encodeURIComponent(params.id ?? "")}`;
+  const one = { id: encodeURIComponent(params.id ?? "") };
   const [comparison, targets, snapshots, diffs, findings] = await Promise.all([
-    loadJson<ComparisonDto>(context, base),
-    loadJson<TargetDto[]>(context, `${base}/targets`),
-    loadJson<SnapshotDto[]>(context, `${base}/snapshots`),
-    loadJson<DiffDto[]>(context, `${base}/diffs`),
-    loadJson<FindingDto[]>(context, `${base}/findings`),
+    load(context, (api) => api.comparisons(one).get()),
+    load(context, (api) => api.comparisons(one).targets.get()),
+    load(context, (api) => api.comparisons(one).snapshots.get()),
+    load(context, (api) => api.comparisons(one).diffs.get()),
+    load(context, (api) => api.comparisons(one).findings.get()),
   ]);
   // A missing comparison (or someone else's) is a real 404 for the document too.
   if (!comparison) return withStatus<ViewData>(null, { status: 404 });

@@ -2,7 +2,7 @@ import { Box, Callout, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { ExclamationTriangleIcon } from "@radix-ui/react-icons";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { type LoaderFunctionArgs, type ShouldRevalidateFunctionArgs, useLoaderData, useSearchParams } from "react-router";
-import type { ComparisonDto, TargetDto } from "../../src/modules/comparisons/model";
+import type { ComparisonDto, TargetDto } from "#server/modules/comparisons/model";
 import { listComparisons } from "../features/comparisons/api";
 import { ComparisonDetail } from "../features/comparisons/components/comparison-detail";
 import { ComparisonList } from "../features/comparisons/components/comparison-list";
@@ -10,11 +10,11 @@ import { CreateComparisonForm } from "../features/comparisons/components/create-
 import { NoComparisonSelected } from "../features/comparisons/components/no-comparison-selected";
 import { useComparisonLive } from "../features/comparisons/store";
 import type { ComparisonDetailData } from "../features/comparisons/use-comparison-detail";
-import { loadJson } from "../lib/loader-context";
+import { load } from "../lib/loader-context";
 
 interface ComparisonPageData {
   /** null when it could not be read yet; the page then shows the skeleton and fetches it. */
-  comparisons: ComparisonDto[] | null;
+  comparisons: readonly ComparisonDto[] | null;
   selected: ComparisonDetailData | null;
 }
 
@@ -22,11 +22,11 @@ export const handle = { title: "Comparisons" };
 
 export async function loader({ context, request }: LoaderFunctionArgs): Promise<ComparisonPageData> {
   const id = new URL(request.url).searchParams.get("id");
-  const path = id ? `/api/comparisons/${encodeURIComponent(id)}` : null;
+  const one = id ? { id: encodeURIComponent(id) } : null;
   const [comparisons, comparison, targets] = await Promise.all([
-    loadJson<ComparisonDto[]>(context, "/api/comparisons"),
-    path ? loadJson<ComparisonDto>(context, path) : null,
-    path ? loadJson<TargetDto[]>(context, `${path}/targets`) : null,
+    load(context, (api) => api.comparisons.get()),
+    one ? load(context, (api) => api.comparisons(one).get()) : null,
+    one ? load(context, (api) => api.comparisons(one).targets.get()) : null,
   ]);
   return { comparisons, selected: comparison && targets ? { comparison, targets } : null };
 }

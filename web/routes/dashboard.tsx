@@ -12,7 +12,8 @@ import { ActivityStream } from "../features/mission-control/activity-stream";
 import { AgentHealth } from "../features/mission-control/agent-health";
 import { KpiCards } from "../features/mission-control/kpi-cards";
 import { SystemCard } from "../features/mission-control/system-card";
-import { loadJson } from "../lib/loader-context";
+import { type Answer, type Client, serverDefaults } from "../lib/api";
+import { load } from "../lib/loader-context";
 
 export const handle = { title: "Mission Control" };
 
@@ -30,16 +31,16 @@ interface DashboardData {
 
 /** The dashboard's reads on entry (spec §7). One failing read doesn't hide the others. */
 export async function loader({ context }: LoaderFunctionArgs): Promise<DashboardData> {
-  const get = <T,>(path: string) => loadJson<T>(context, path).catch(() => null);
+  const get = <R extends Answer>(pick: (api: Client) => Promise<R>) => load(context, pick).catch(() => null);
   const [agents, trends, components, activeTests, completedTests, activity, metrics, system] = await Promise.all([
-    get<AgentDto[]>("/api/agents"),
-    get<TrendDto[]>("/api/trends?limit=20"),
-    get<ComponentDto[]>("/api/components?limit=10"),
-    get<ExperimentDto[]>("/api/tests?status=active"),
-    get<ExperimentDto[]>("/api/tests?status=completed&limit=10"),
-    get<ActivityEntryDto[]>(`/api/activity?limit=${DASHBOARD_ACTIVITY_LIMIT}`),
-    get<MetricsDto>("/api/metrics"),
-    get<SystemStatusDto>("/api/system/status"),
+    get((api) => api.agents.get()),
+    get((api) => api.trends.get({ query: { limit: 20 } })),
+    get((api) => api.components.get({ query: { limit: 10 } })),
+    get((api) => api.tests.get({ query: serverDefaults({ status: "active" }) })),
+    get((api) => api.tests.get({ query: { status: "completed", limit: 10 } })),
+    get((api) => api.activity.get({ query: { limit: DASHBOARD_ACTIVITY_LIMIT } })),
+    get((api) => api.metrics.get()),
+    get((api) => api.system.status.get()),
   ]);
   const all = [agents, trends, components, activeTests, completedTests, activity, metrics, system];
   return { agents, trends, components, activeTests, completedTests, activity, metrics, system, failed: all.some((x) => x === null) };

@@ -3,12 +3,12 @@ import { InfoCircledIcon } from "@radix-ui/react-icons";
 import { Callout, Flex, Heading, Text } from "@radix-ui/themes";
 import { useState } from "react";
 import { useLoaderData, type LoaderFunctionArgs } from "react-router";
-import type { AgentDto, ComponentDto } from "../../src/modules/agents/model";
+import type { AgentDto, ComponentDto } from "#server/modules/agents/model";
 import { AgentStrip } from "../features/agents/agent-strip";
 import { ComponentList } from "../features/agents/components/component-list";
 import { ComponentViewer } from "../features/agents/components/component-viewer";
 import { useLiveRevalidate } from "../features/agents/use-live-revalidate";
-import { loadJson } from "../lib/loader-context";
+import { load } from "../lib/loader-context";
 
 export const handle = { title: "Generate Components" };
 
@@ -19,8 +19,8 @@ interface GenerateData {
 
 export async function loader({ context }: LoaderFunctionArgs): Promise<GenerateData> {
   const [components, agents] = await Promise.all([
-    loadJson<ComponentDto[]>(context, "/api/components?limit=100").catch(() => null),
-    loadJson<AgentDto[]>(context, "/api/agents").catch(() => null),
+    load(context, (api) => api.components.get({ query: { limit: 100 } })).catch(() => null),
+    load(context, (api) => api.agents.get()).catch(() => null),
   ]);
   return { components, agents };
 }

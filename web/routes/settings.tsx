@@ -1,5 +1,6 @@
 import { DesktopIcon, MoonIcon, SunIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Card, DataList, Flex, Heading, Kbd, RadioCards, Text } from "@radix-ui/themes";
+import { ApiKeysCard } from "../features/api-keys/components/api-keys-card";
 import { useSession } from "../features/auth/use-session";
 import { type ThemePreference, useTheme } from "../features/theme/store";
 
@@ -89,6 +90,8 @@ export function Component() {
             ))}
           </RadioCards.Root>
         </Card>
+
+        {user && <ApiKeysCard />}
 
         <Card size="3">
           <Heading as="h2" size="4" mb="3">

@@ -1,9 +1,9 @@
 import { Box, Flex, Grid, Tabs } from "@radix-ui/themes";
 import { useState } from "react";
 import { type LoaderFunctionArgs, useLoaderData } from "react-router";
-import type { ActivityEntryDto } from "../../src/modules/activity/model";
-import type { AlertSettingsAnswer, DatabaseStats, MaintenanceState, SecurityReport, SystemMetrics } from "../../src/modules/admin/model";
-import type { AgentDto } from "../../src/modules/agents/model";
+import type { ActivityEntryDto } from "#server/modules/activity/model";
+import type { AlertSettingsAnswer, DatabaseStats, MaintenanceState, SecurityReport, SystemMetrics } from "#server/modules/admin/model";
+import type { AgentDto } from "#server/modules/agents/model";
 import { toast } from "../components/ui/toast";
 import { ADMIN_ACTIVITY_LIMIT, createBackup, getSecurityReport, restartSystem, setMaintenance, startSystem, stopSystem } from "../features/admin/api";
 import { AdminHeader } from "../features/admin/components/admin-header";
@@ -31,7 +31,7 @@ import { useSession } from "../features/auth/use-session";
 import { useLive } from "../features/live/store";
 import { errorMessage } from "../lib/api";
 import { onLiveMessage } from "../lib/live-socket";
-import { isServer, loadJson, serverUser } from "../lib/loader-context";
+import { isServer, load, serverUser } from "../lib/loader-context";
 
 interface SuperAdminData extends AdminInitial {
   alerts: AlertSettingsAnswer | null;
@@ -46,13 +46,13 @@ export async function loader({ context }: LoaderFunctionArgs): Promise<SuperAdmi
   const viewer = isServer ? serverUser(context) : useAuth.getState().user;
   if (viewer?.role !== "admin") return NOTHING;
   const [metrics, database, system, maintenance, alerts, agents, activity] = await Promise.all([
-    loadJson<SystemMetrics>(context, "/api/admin/system-metrics"),
-    loadJson<DatabaseStats>(context, "/api/admin/database-stats"),
-    loadJson<{ isActive: boolean }>(context, "/api/system/status"),
-    loadJson<MaintenanceState>(context, "/api/admin/maintenance"),
-    loadJson<AlertSettingsAnswer>(context, "/api/admin/alert-settings"),
-    loadJson<AgentDto[]>(context, "/api/agents"),
-    loadJson<ActivityEntryDto[]>(context, `/api/activity?limit=${ADMIN_ACTIVITY_LIMIT}`),
+    load(context, (api) => api.admin["system-metrics"].get()),
+    load(context, (api) => api.admin["database-stats"].get()),
+    load(context, (api) => api.system.status.get()),
+    load(context, (api) => api.admin.maintenance.get()),
+    load(context, (api) => api.admin["alert-settings"].get()),
+    load(context, (api) => api.agents.get()),
+    load(context, (api) => api.activity.get({ query: { limit: ADMIN_ACTIVITY_LIMIT } })),
   ]);
   return { metrics, database, system, maintenance, alerts, agents, activity };
 }

@@ -2,11 +2,12 @@ import "../features/agents/agents.css";
 import { InfoCircledIcon } from "@radix-ui/react-icons";
 import { Callout, Flex, Heading, Text } from "@radix-ui/themes";
 import { useLoaderData, type LoaderFunctionArgs } from "react-router";
-import type { AgentDto, ExperimentDto } from "../../src/modules/agents/model";
+import type { AgentDto, ExperimentDto } from "#server/modules/agents/model";
 import { AgentStrip } from "../features/agents/agent-strip";
 import { ExperimentCard } from "../features/agents/tests/experiment-card";
 import { useLiveRevalidate } from "../features/agents/use-live-revalidate";
-import { loadJson } from "../lib/loader-context";
+import { serverDefaults } from "../lib/api";
+import { load } from "../lib/loader-context";
 
 export const handle = { title: "A/B Testing" };
 
@@ -18,9 +19,9 @@ interface TestsData {
 
 export async function loader({ context }: LoaderFunctionArgs): Promise<TestsData> {
   const [active, completed, agents] = await Promise.all([
-    loadJson<ExperimentDto[]>(context, "/api/tests?status=active").catch(() => null),
-    loadJson<ExperimentDto[]>(context, "/api/tests?status=completed&limit=50").catch(() => null),
-    loadJson<AgentDto[]>(context, "/api/agents").catch(() => null),
+    load(context, (api) => api.tests.get({ query: serverDefaults({ status: "active" }) })).catch(() => null),
+    load(context, (api) => api.tests.get({ query: { status: "completed", limit: 50 } })).catch(() => null),
+    load(context, (api) => api.agents.get()).catch(() => null),
   ]);
   return { active, completed, agents };
 }

@@ -2,15 +2,15 @@ import "../features/agents/agents.css";
 import { Callout, Flex, Heading, Text } from "@radix-ui/themes";
 import { InfoCircledIcon } from "@radix-ui/react-icons";
 import { useLoaderData, useRevalidator, type LoaderFunctionArgs } from "react-router";
-import type { AgentDto, TrendDto, TrendSettings } from "../../src/modules/agents/model";
+import type { AgentDto, TrendDto, TrendSettings } from "#server/modules/agents/model";
 import { toast } from "../components/ui/toast";
 import { useSession } from "../features/auth/use-session";
 import { AgentStrip } from "../features/agents/agent-strip";
 import { TrendCard } from "../features/agents/trends/trend-card";
 import { TrendSettingsForm } from "../features/agents/trends/trend-settings-form";
 import { useLiveRevalidate } from "../features/agents/use-live-revalidate";
-import { api, errorMessage } from "../lib/api";
-import { loadJson } from "../lib/loader-context";
+import { api, call, errorMessage } from "../lib/api";
+import { load } from "../lib/loader-context";
 
 export const handle = { title: "Trends" };
 
@@ -22,9 +22,9 @@ interface TrendsData {
 
 export async function loader({ context }: LoaderFunctionArgs): Promise<TrendsData> {
   const [trends, settings, agents] = await Promise.all([
-    loadJson<TrendDto[]>(context, "/api/trends?limit=100").catch(() => null),
-    loadJson<TrendSettings>(context, "/api/trends/settings").catch(() => null),
-    loadJson<AgentDto[]>(context, "/api/agents").catch(() => null),
+    load(context, (api) => api.trends.get({ query: { limit: 100 } })).catch(() => null),
+    load(context, (api) => api.trends.settings.get()).catch(() => null),
+    load(context, (api) => api.agents.get()).catch(() => null),
   ]);
   return { trends, settings, agents };
 }
@@ -39,7 +39,7 @@ export function Component() {
 
   async function save(next: TrendSettings): Promise<boolean> {
     try {
-      await api<TrendSettings>("/api/trends/settings", { method: "PUT", body: next });
+      await call(api.trends.settings.put(next));
       toast({ title: "Settings Saved", description: "TrendHunter rescans with the new settings." });
       void revalidator.revalidate();
       return true;

@@ -18,16 +18,17 @@ export interface ActivityInput {
   userId?: string | null;
 }
 
-export interface ActivityEntryDto {
-  id: string;
-  type: ActivityType;
-  message: string;
-  details: string | null;
-  status: ActivityStatus;
-  agentName: string | null;
-  metadata: Record<string, unknown>;
-  createdAt: string;
-}
+export const activityEntryDto = z.object({
+  id: z.string(),
+  type: z.enum(ACTIVITY_TYPES),
+  message: z.string(),
+  details: z.string().nullable(),
+  status: z.enum(ACTIVITY_STATUSES),
+  agentName: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+});
+export type ActivityEntryDto = z.infer<typeof activityEntryDto>;
 
 const limit = z.coerce
   .number({ error: "limit must be a number" })

@@ -38,11 +38,14 @@ export function alertsService(deps: {
   /** E-mail is unavailable without one. */
   mailer?: Mailer;
   recipients?: () => string[];
+  /** PUBLIC_URL: notifications link to the console there. Without it they carry no link (no guessed host). */
+  publicUrl?: string;
   log?: (msg: string, err?: unknown) => void;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
   const firing = new Set<AlertMetric>();
+  const consoleUrl = deps.publicUrl ? `${deps.publicUrl}/super-admin` : null;
 
   function settings(): AlertSettings {
     const stored = alertSettings.safeParse(deps.repo.getSetting(KEY));
@@ -65,6 +68,7 @@ export function alertsService(deps: {
           "",
           "This alert fires once per crossing and re-arms when the figure falls below 90% of its threshold.",
           "Thresholds and notifications: Super Admin → Settings.",
+          ...(consoleUrl ? [consoleUrl] : []),
         ].join("\n"),
       });
     } catch (e) {
@@ -103,7 +107,7 @@ export function alertsService(deps: {
       metadata: { metric: payload.metric, value: payload.value, threshold: payload.threshold },
     });
     deps.live.publish({ type: "ALERT", payload }, { kind: "admins" });
-    if (s.slackNotifications) void notifyChat(`Design Intel alert: ${payload.message}`);
+    if (s.slackNotifications) void notifyChat(`Design Intel alert: ${payload.message}${consoleUrl ? ` (${consoleUrl})` : ""}`);
     if (s.emailNotifications) void notifyEmail(payload);
   }
 

@@ -1,9 +1,10 @@
 import { Database } from "bun:sqlite";
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { HttpError, notFound, parseInput } from "../../http/errors";
 import { isStorageError } from "../../http/storage-errors";
 import { newId, nowIso } from "../../lib/ids";
+import { createOwnerOnlyFile, makeOwnerOnlyDir } from "../../lib/owner-only";
 import type { Actor } from "../audit/model";
 import type { AuditService } from "../audit/service";
 import { type BackupInfo, type BackupStatus, backupNameParam } from "./model";
@@ -48,6 +49,27 @@ function integrityProblem(path: string): string | null {
 }
 
 /**
+ * A consistent copy of the open database at `dest`: VACUUM INTO `tmp` (beside `dest`), an integrity
+ * check of the copy, fsync, then an atomic rename, so `dest` is either a whole verified copy or absent.
+ * Shared by the admin console's backups and `design-intel backup`.
+ */
+export function writeVerifiedCopy(vacuumInto: (path: string) => void, tmp: string, dest: string): void {
+  try {
+    // VACUUM INTO fills an existing empty file and keeps its mode: the copy holds the same hashes.
+    createOwnerOnlyFile(tmp);
+    vacuumInto(tmp);
+    const problem = integrityProblem(tmp);
+    if (problem) throw new Error(`integrity check failed: ${problem}`);
+    fsyncPath(tmp);
+    renameSync(tmp, dest);
+    fsyncPath(dirname(dest));
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+/**
  * Backups are whole-database copies under DATA_DIR/backups: VACUUM INTO a temporary name, an
  * integrity check of the copy, fsync, then an atomic rename; the newest `keep` are retained.
  */
@@ -74,20 +96,14 @@ export function backupService(deps: { repo: AdminRepository; dataDir: string; ke
     list,
 
     create(actor: Actor): BackupInfo {
-      mkdirSync(dir, { recursive: true });
+      makeOwnerOnlyDir(dir);
       const tmp = join(dir, `.tmp-${newId()}.db`);
       let t = now();
       while (existsSync(join(dir, `design-intel-${stampOf(t)}.db`))) t++;
       const name = `design-intel-${stampOf(t)}.db`;
       try {
-        deps.repo.vacuumInto(tmp);
-        const problem = integrityProblem(tmp);
-        if (problem) throw new Error(`integrity check failed: ${problem}`);
-        fsyncPath(tmp);
-        renameSync(tmp, join(dir, name));
-        fsyncPath(dir);
+        writeVerifiedCopy(deps.repo.vacuumInto, tmp, join(dir, name));
       } catch (e) {
-        rmSync(tmp, { force: true });
         const error = e instanceof Error ? e.message : String(e);
         try {
           deps.repo.putSetting(LAST_KEY, { at: nowIso(now()), ok: false, error } satisfies LastAttempt, nowIso(now()));

@@ -36,6 +36,9 @@ export const databaseStats = z.object({
   queryTime: z.number(),
   /** Bytes of the database file plus its write-ahead log. */
   dbSize: z.number(),
+  /** Run history: runs kept, and bytes of their screenshot files (each shared file counted once). */
+  historyRuns: z.number(),
+  historyBytes: z.number(),
   backupStatus: z.enum(BACKUP_STATUSES),
   lastBackup: z.string().nullable(),
   lastBackupError: z.string().nullable(),

@@ -17,7 +17,7 @@ import { metricsSampler } from "./sampler";
 
 export interface AdminDeps {
   db: Db;
-  env: Pick<Env, "DATA_DIR" | "BACKUP_KEEP" | "ALERT_WEBHOOK_URL" | "SMTP_URL" | "ALERT_EMAIL_FROM">;
+  env: Pick<Env, "DATA_DIR" | "BACKUP_KEEP" | "ALERT_WEBHOOK_URL" | "SMTP_URL" | "ALERT_EMAIL_FROM" | "PUBLIC_URL">;
   requests: RequestMetrics;
   live: LiveHub;
   audit: AuditService;
@@ -29,6 +29,8 @@ export interface AdminDeps {
   /** Replaces the SMTP mailer built from the env (tests). */
   mailer?: Mailer;
   activeApiKeys(): number;
+  /** Disk use of the run history (the history module's). */
+  historyStorage?(): { runs: number; bytes: number };
   sampleIntervalMs?: number;
   log?: (msg: string, err?: unknown) => void;
   now?: () => number;
@@ -50,6 +52,7 @@ export function adminService(deps: AdminDeps) {
     webhookUrl: deps.env.ALERT_WEBHOOK_URL,
     mailer: deps.mailer ?? (deps.env.SMTP_URL ? smtpMailer(deps.env.SMTP_URL, deps.env.ALERT_EMAIL_FROM) : undefined),
     recipients: deps.adminEmails,
+    publicUrl: deps.env.PUBLIC_URL,
     log: deps.log,
     now,
   });
@@ -79,7 +82,10 @@ export function adminService(deps: AdminDeps) {
 
   return {
     systemMetrics,
-    databaseStats: (): DatabaseStats => ({ ...dbFigures(), ...backups.status() }),
+    databaseStats: (): DatabaseStats => {
+      const h = deps.historyStorage?.() ?? { runs: 0, bytes: 0 };
+      return { ...dbFigures(), historyRuns: h.runs, historyBytes: h.bytes, ...backups.status() };
+    },
     backups,
     maintenance,
     alerts,

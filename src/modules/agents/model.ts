@@ -1,10 +1,8 @@
 // Mission Control's API shapes (agents, metrics, trends, generated components, A/B tests,
 // analytics), declared once. The web client imports the types only.
 import { z } from "zod";
-import type { AbResult } from "./logic/ab-stats";
-import type { ComponentKind, DesignFeatures, VariantLabel } from "./logic/component-templates";
-import type { DesignTokens } from "./logic/design-tokens";
-import { TREND_TYPES, type TrendType } from "./logic/trend-mining";
+import { COMPONENT_KINDS } from "./logic/component-templates";
+import { TREND_TYPES } from "./logic/trend-mining";
 
 export const AGENT_TYPES = ["trend_detection", "component_generation", "testing", "analytics"] as const;
 export type AgentType = (typeof AGENT_TYPES)[number];
@@ -19,64 +17,69 @@ export const AGENT_IDS = {
 } as const;
 export type AgentId = (typeof AGENT_IDS)[keyof typeof AGENT_IDS];
 
-export interface AgentDto {
-  id: string;
-  name: string;
-  type: AgentType;
-  status: AgentStatus;
-  currentTask: string | null;
-  tasksCompleted: number;
+export const agentDto = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(AGENT_TYPES),
+  status: z.enum(AGENT_STATUSES),
+  currentTask: z.string().nullable(),
+  tasksCompleted: z.number(),
   /** Measured, 0..100; null until there is something to measure. */
-  accuracy: number | null;
-  confidence: number | null;
-  metadata: Record<string, unknown>;
-  lastActivity: string | null;
-}
+  accuracy: z.number().nullable(),
+  confidence: z.number().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  lastActivity: z.string().nullable(),
+});
+export type AgentDto = z.infer<typeof agentDto>;
 
 /** AGENT_UPDATE's payload: the changed fields of one agent (spec §4: merged into the agent). */
 export type AgentUpdate = Partial<Omit<AgentDto, "id" | "name" | "type">> & { id: string };
 
-export interface MetricsDto {
-  totalTrends: number;
-  totalComponents: number;
-  activeTests: number;
+export const metricsDto = z.object({
+  totalTrends: z.number(),
+  totalComponents: z.number(),
+  activeTests: z.number(),
   /** Prediction accuracy: correct / decided InsightOracle predictions, in %; null until one is decided. */
-  averageAccuracy: number | null;
-  decidedPredictions: number;
-  correctPredictions: number;
-}
+  averageAccuracy: z.number().nullable(),
+  decidedPredictions: z.number(),
+  correctPredictions: z.number(),
+});
+export type MetricsDto = z.infer<typeof metricsDto>;
 
 // ---- trends ---------------------------------------------------------------------------------
-export interface TrendEvidenceDto {
-  host: string;
-  capturedAt: string;
+export const trendEvidenceDto = z.object({
+  /** The site: host and path of the captured URL (two pages on one host are two sites). */
+  host: z.string(),
+  capturedAt: z.string(),
   /** The comparisons this viewer may open that captured the site. */
-  comparisonIds: string[];
-}
+  comparisonIds: z.array(z.string()),
+});
+export type TrendEvidenceDto = z.infer<typeof trendEvidenceDto>;
 
-export interface TrendDto {
-  id: string;
-  key: string;
-  type: TrendType;
-  title: string;
-  description: string;
+export const trendDto = z.object({
+  id: z.string(),
+  key: z.string(),
+  type: z.enum(TREND_TYPES),
+  title: z.string(),
+  description: z.string(),
   /** Sites showing the pattern. */
-  support: number;
+  support: z.number(),
   /** Sites where the feature could be measured. */
-  sampleSize: number;
-  share: number;
-  direction: "rising" | "falling" | "steady" | null;
-  directionBasis: { earlyShare: number; lateShare: number; earlyN: number; lateN: number } | null;
+  sampleSize: z.number(),
+  share: z.number(),
+  direction: z.enum(["rising", "falling", "steady"]).nullable(),
+  directionBasis: z.object({ earlyShare: z.number(), lateShare: z.number(), earlyN: z.number(), lateN: z.number() }).nullable(),
   /** 0..100 */
-  confidence: number;
+  confidence: z.number(),
   /** Confidence at or above the AI detection confidence setting. */
-  strong: boolean;
+  strong: z.boolean(),
   /** Admins see every site; a user sees only sites from their own comparisons. Live messages carry none. */
-  evidence: TrendEvidenceDto[];
-  evidenceScope: "all" | "yours" | "none";
-  discoveredAt: string;
-  updatedAt: string;
-}
+  evidence: z.array(trendEvidenceDto),
+  evidenceScope: z.enum(["all", "yours", "none"]),
+  discoveredAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TrendDto = z.infer<typeof trendDto>;
 
 export const TREND_SOURCES = ["snapshots", "findings"] as const;
 
@@ -127,78 +130,152 @@ export const DEFAULT_TREND_SETTINGS: TrendSettings = {
 };
 
 // ---- generated components -------------------------------------------------------------------
-export interface ComponentDto {
-  id: string;
-  kind: ComponentKind;
-  kindLabel: string;
-  variant: VariantLabel;
-  style: string;
-  name: string;
-  fileName: string;
-  sourceLabel: string;
-  sourceKind: "site" | "default";
-  tokens: DesignTokens;
-  features: DesignFeatures;
+export const componentKindSchema = z.enum(COMPONENT_KINDS);
+export const variantLabelSchema = z.enum(["A", "B"]);
+
+export const designTokensSchema = z.object({
+  primary: z.string(),
+  onPrimary: z.string(),
+  background: z.string(),
+  surface: z.string(),
+  text: z.string(),
+  muted: z.string(),
+  /** A font stack that is safe to print inside a string literal. */
+  fontFamily: z.string(),
+  radius: z.number(),
+  space: z.number(),
+});
+export type DesignTokens = z.infer<typeof designTokensSchema>;
+
+export const designFeaturesSchema = z.object({
+  /** WCAG contrast of the main call to action's label against its fill (or the page, when outlined). */
+  ctaContrast: z.number(),
+  /** 1 when the call to action is a filled button. */
+  ctaSolid: z.number(),
+  /** Vertical padding of the call to action in px: a bigger tap target. */
+  ctaPaddingPx: z.number(),
+  radiusPx: z.number(),
+  spaceUnitPx: z.number(),
+  /** 1 when the content is centred. */
+  centered: z.number(),
+  /** 1 when the variant adds a highlight (badge, accent header). */
+  emphasis: z.number(),
+});
+export type DesignFeatures = z.infer<typeof designFeaturesSchema>;
+
+export const componentDto = z.object({
+  id: z.string(),
+  kind: componentKindSchema,
+  kindLabel: z.string(),
+  variant: variantLabelSchema,
+  style: z.string(),
+  name: z.string(),
+  fileName: z.string(),
+  sourceLabel: z.string(),
+  sourceKind: z.enum(["site", "default"]),
+  tokens: designTokensSchema,
+  features: designFeaturesSchema,
   /** TSX source. */
-  code: string;
+  code: z.string(),
   /** Static markup of the component with its default props (shown in a sandboxed frame). */
-  previewHtml: string;
-  compiled: boolean;
-  createdAt: string;
-}
+  previewHtml: z.string(),
+  compiled: z.boolean(),
+  createdAt: z.string(),
+});
+export type ComponentDto = z.infer<typeof componentDto>;
 
 // ---- A/B tests ------------------------------------------------------------------------------
-export type ExperimentStatus = "active" | "completed";
-export type TrafficSource = "pending" | "real" | "simulated";
+export const experimentStatusSchema = z.enum(["active", "completed"]);
+export type ExperimentStatus = z.infer<typeof experimentStatusSchema>;
+export const trafficSourceSchema = z.enum(["pending", "real", "simulated"]);
+export type TrafficSource = z.infer<typeof trafficSourceSchema>;
 
-export interface VariantDto {
-  id: string;
-  label: VariantLabel;
-  name: string;
-  componentId: string | null;
-  impressions: number;
-  conversions: number;
-  rate: number;
-}
+export const variantDto = z.object({
+  id: z.string(),
+  label: variantLabelSchema,
+  name: z.string(),
+  componentId: z.string().nullable(),
+  impressions: z.number(),
+  conversions: z.number(),
+  rate: z.number(),
+});
+export type VariantDto = z.infer<typeof variantDto>;
 
-export interface PredictionDto {
-  label: VariantLabel;
-  probability: number;
-  outcome: "correct" | "wrong" | "undecided" | null;
-  createdAt: string;
-}
+export const predictionDto = z.object({
+  label: variantLabelSchema,
+  probability: z.number(),
+  outcome: z.enum(["correct", "wrong", "undecided"]).nullable(),
+  createdAt: z.string(),
+});
+export type PredictionDto = z.infer<typeof predictionDto>;
 
-export interface ExperimentDto {
-  id: string;
-  name: string;
-  kind: ComponentKind;
-  sourceLabel: string;
-  status: ExperimentStatus;
-  traffic: TrafficSource;
+export const abResultSchema = z.object({
+  rateA: z.number(),
+  rateB: z.number(),
+  /** rateB - rateA */
+  difference: z.number(),
+  /** 95% (1 - alpha) Wald interval of the difference. */
+  differenceInterval: z.tuple([z.number(), z.number()]),
+  /** (rateB - rateA) / rateA; null when A converted nobody. */
+  uplift: z.number().nullable(),
+  /** The difference interval relative to rateA. */
+  upliftInterval: z.tuple([z.number(), z.number()]).nullable(),
+  z: z.number(),
+  pValue: z.number(),
+  alpha: z.number(),
+  significant: z.boolean(),
+  /** P(rate B > rate A | data). */
+  chanceBBeatsA: z.number(),
+});
+export type AbResult = z.infer<typeof abResultSchema>;
+
+export const experimentDto = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: componentKindSchema,
+  sourceLabel: z.string(),
+  status: experimentStatusSchema,
+  traffic: trafficSourceSchema,
   /** True when the seeded visitor simulator supplied the traffic. */
-  simulated: boolean;
-  plannedPerVariant: number;
-  alpha: number;
-  stoppingRule: string;
-  variants: VariantDto[];
+  simulated: z.boolean(),
+  plannedPerVariant: z.number(),
+  alpha: z.number(),
+  stoppingRule: z.string(),
+  variants: z.array(variantDto),
   /** Current statistics; final once completed. */
-  stats: AbResult;
-  winner: { variantId: string; label: VariantLabel } | null;
-  prediction: PredictionDto | null;
-  startedAt: string;
-  completedAt: string | null;
+  stats: abResultSchema,
+  winner: z.object({ variantId: z.string(), label: variantLabelSchema }).nullable(),
+  prediction: predictionDto.nullable(),
+  startedAt: z.string(),
+  completedAt: z.string().nullable(),
   /** Only for the owner and admins: the key POST /api/tests/{id}/events accepts. */
-  ingestKey?: string;
-}
+  ingestKey: z.string().optional(),
+});
+export type ExperimentDto = z.infer<typeof experimentDto>;
 
 // ---- analytics ------------------------------------------------------------------------------
-export interface AnalyticsDto {
-  range: "48h" | "30d";
-  bucket: "hour" | "day";
-  traffic: { bucket: string; testsStarted: number; testsCompleted: number; impressions: number; conversions: number; simulatedImpressions: number }[];
-  accuracy: { at: string; accuracy: number; decided: number }[];
-  similarity: { scope: "all" | "yours"; buckets: { from: number; to: number; count: number }[]; total: number; mean: number | null };
-}
+export const analyticsDto = z.object({
+  range: z.enum(["48h", "30d"]),
+  bucket: z.enum(["hour", "day"]),
+  traffic: z.array(
+    z.object({
+      bucket: z.string(),
+      testsStarted: z.number(),
+      testsCompleted: z.number(),
+      impressions: z.number(),
+      conversions: z.number(),
+      simulatedImpressions: z.number(),
+    }),
+  ),
+  accuracy: z.array(z.object({ at: z.string(), accuracy: z.number(), decided: z.number() })),
+  similarity: z.object({
+    scope: z.enum(["all", "yours"]),
+    buckets: z.array(z.object({ from: z.number(), to: z.number(), count: z.number() })),
+    total: z.number(),
+    mean: z.number().nullable(),
+  }),
+});
+export type AnalyticsDto = z.infer<typeof analyticsDto>;
 
 // ---- inputs ---------------------------------------------------------------------------------
 const limitField = (def: number) =>
@@ -233,3 +310,6 @@ export interface Viewer {
   id: string;
   role: "user" | "admin";
 }
+
+/** POST /api/tests/{id}/events: the optional key a site's backend sends instead of a sign-in. */
+export const ingestHeaders = z.object({ "x-ingest-key": z.string().optional() });

@@ -1,39 +1,63 @@
-// Colour maths shared by palette extraction, palette similarity and the contrast rules.
-// sRGB (D65) -> linear -> XYZ -> CIELAB, CIEDE2000 after Sharma, Wu & Dalal (2005),
-// relative luminance and contrast ratio as defined by WCAG 2.x.
+// Colour maths shared by palette extraction, palette similarity and the contrast rules: a thin
+// layer over culori (the same library the in-page gatherers use), in the shapes this module's
+// callers want: 0..255 channel tuples, "#rrggbb" strings and CIELAB (D65) triples.
+
+import {
+  converter,
+  differenceCiede2000,
+  formatHex,
+  modeLab65,
+  modeLrgb,
+  modeRgb,
+  parseHex,
+  useMode,
+  wcagContrast,
+  wcagLuminance,
+  type Lab65,
+  type Rgb as CuloriRgb,
+} from "culori/fn";
 
 export type Rgb = readonly [number, number, number];
 export type Lab = readonly [number, number, number];
 
+useMode(modeRgb);
+useMode(modeLrgb);
+useMode(modeLab65);
+const toLab65 = converter("lab65");
+const toRgb = converter("rgb");
+const ciede2000 = differenceCiede2000();
+
+const rgbColor = (r: number, g: number, b: number): CuloriRgb => ({ mode: "rgb", r: r / 255, g: g / 255, b: b / 255 });
+const labColor = (lab: Lab): Lab65 => ({ mode: "lab65", l: lab[0], a: lab[1], b: lab[2] });
+
+/** "#rgb" or "#rrggbb" (the "#" optional); anything else, alpha hex included, is not a colour here. */
 export function hexToRgb(hex: string): Rgb | null {
-  const m = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(hex.trim());
-  if (!m) return null;
-  let h = m[1]!;
-  if (h.length === 3) h = h[0]! + h[0]! + h[1]! + h[1]! + h[2]! + h[2]!;
-  const n = Number.parseInt(h, 16);
-  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  const text = hex.trim();
+  if (!/^#?(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(text)) return null;
+  const c = parseHex(text);
+  return c ? [Math.round(c.r * 255), Math.round(c.g * 255), Math.round(c.b * 255)] : null;
 }
 
 export function rgbToHex(r: number, g: number, b: number): string {
-  const c = (v: number) => Math.max(0, Math.min(255, Math.round(v))).toString(16).padStart(2, "0");
-  return `#${c(r)}${c(g)}${c(b)}`;
+  return formatHex(rgbColor(r, g, b));
 }
 
-// 256-entry lookup: the linearisation is the hot path when sampling large screenshots.
-const LINEAR = new Float64Array(256);
-for (let i = 0; i < 256; i++) {
-  const c = i / 255;
-  LINEAR[i] = c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-}
+// Luminance is linear in the linearised channels, so one 256-entry table per channel gives
+// culori's exact figure for 8-bit colours without a conversion per pixel: the screenshot sampler
+// asks for it 120 000 times per page.
+const channelTable = (channel: "r" | "g" | "b") => {
+  const table = new Float64Array(256);
+  for (let i = 0; i < 256; i++) table[i] = wcagLuminance({ mode: "rgb", r: 0, g: 0, b: 0, [channel]: i / 255 });
+  return table;
+};
+const LUM_R = channelTable("r");
+const LUM_G = channelTable("g");
+const LUM_B = channelTable("b");
+const byte = (v: number) => Math.max(0, Math.min(255, Math.round(v)));
 
-function linear(channel: number): number {
-  const i = Math.max(0, Math.min(255, Math.round(channel)));
-  return LINEAR[i]!;
-}
-
-/** WCAG relative luminance, 0 (black) .. 1 (white). */
+/** WCAG relative luminance, 0 (black) .. 1 (white); channels are rounded to bytes. */
 export function relativeLuminance(r: number, g: number, b: number): number {
-  return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+  return LUM_R[byte(r)]! + LUM_G[byte(g)]! + LUM_B[byte(b)]!;
 }
 
 /** WCAG contrast ratio between two colours, 1..21. */
@@ -41,44 +65,13 @@ export function contrastRatio(a: Rgb | string, b: Rgb | string): number {
   const ca = typeof a === "string" ? hexToRgb(a) : a;
   const cb = typeof b === "string" ? hexToRgb(b) : b;
   if (!ca || !cb) return Number.NaN;
-  const la = relativeLuminance(ca[0], ca[1], ca[2]);
-  const lb = relativeLuminance(cb[0], cb[1], cb[2]);
-  const [hi, lo] = la >= lb ? [la, lb] : [lb, la];
-  return (hi + 0.05) / (lo + 0.05);
+  return wcagContrast(rgbColor(ca[0], ca[1], ca[2]), rgbColor(cb[0], cb[1], cb[2]));
 }
 
-// D65 reference white (2° observer), as used by sRGB.
-const XN = 0.95047;
-const YN = 1.0;
-const ZN = 1.08883;
-const EPS = 216 / 24389;
-const KAPPA = 24389 / 27;
-
-function f(t: number): number {
-  return t > EPS ? Math.cbrt(t) : (KAPPA * t + 16) / 116;
-}
-
-export function rgbToXyz(r: number, g: number, b: number): [number, number, number] {
-  const lr = linear(r);
-  const lg = linear(g);
-  const lb = linear(b);
-  return [
-    0.4124564 * lr + 0.3575761 * lg + 0.1804375 * lb,
-    0.2126729 * lr + 0.7151522 * lg + 0.072175 * lb,
-    0.0193339 * lr + 0.119192 * lg + 0.9503041 * lb,
-  ];
-}
-
-export function xyzToLab(x: number, y: number, z: number): [number, number, number] {
-  const fx = f(x / XN);
-  const fy = f(y / YN);
-  const fz = f(z / ZN);
-  return [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)];
-}
-
+/** CIELAB (D65) of an sRGB colour; channels 0..255, fractions allowed (a bucket's mean). */
 export function rgbToLab(r: number, g: number, b: number): [number, number, number] {
-  const [x, y, z] = rgbToXyz(r, g, b);
-  return xyzToLab(x, y, z);
+  const lab = toLab65(rgbColor(r, g, b));
+  return [lab.l, lab.a, lab.b];
 }
 
 export function hexToLab(hex: string): Lab | null {
@@ -86,83 +79,15 @@ export function hexToLab(hex: string): Lab | null {
   return rgb ? rgbToLab(rgb[0], rgb[1], rgb[2]) : null;
 }
 
+/** The sRGB colour nearest a CIELAB (D65) one, each channel clipped to 0..255. */
 export function labToRgb(L: number, a: number, b: number): [number, number, number] {
-  const fy = (L + 16) / 116;
-  const fx = fy + a / 500;
-  const fz = fy - b / 200;
-  const inv = (t: number) => (t ** 3 > EPS ? t ** 3 : (116 * t - 16) / KAPPA);
-  const x = inv(fx) * XN;
-  const y = inv(fy) * YN;
-  const z = inv(fz) * ZN;
-  const lr = 3.2404542 * x - 1.5371385 * y - 0.4985314 * z;
-  const lg = -0.969266 * x + 1.8760108 * y + 0.041556 * z;
-  const lb = 0.0556434 * x - 0.2040259 * y + 1.0572252 * z;
-  const gamma = (c: number) => {
-    const v = c <= 0.0031308 ? 12.92 * c : 1.055 * c ** (1 / 2.4) - 0.055;
-    return Math.max(0, Math.min(255, Math.round(v * 255)));
-  };
-  return [gamma(lr), gamma(lg), gamma(lb)];
+  const rgb = toRgb(labColor([L, a, b]));
+  return [byte(rgb.r * 255), byte(rgb.g * 255), byte(rgb.b * 255)];
 }
-
-const DEG = Math.PI / 180;
-const POW25_7 = 25 ** 7;
 
 /** CIEDE2000 colour difference (kL = kC = kH = 1). */
 export function deltaE2000(lab1: Lab, lab2: Lab): number {
-  const [L1, a1, b1] = lab1;
-  const [L2, a2, b2] = lab2;
-  const C1 = Math.hypot(a1, b1);
-  const C2 = Math.hypot(a2, b2);
-  const Cbar7 = ((C1 + C2) / 2) ** 7;
-  const G = 0.5 * (1 - Math.sqrt(Cbar7 / (Cbar7 + POW25_7)));
-  const a1p = (1 + G) * a1;
-  const a2p = (1 + G) * a2;
-  const C1p = Math.hypot(a1p, b1);
-  const C2p = Math.hypot(a2p, b2);
-  const hueAngle = (b: number, ap: number) => {
-    if (b === 0 && ap === 0) return 0;
-    const h = Math.atan2(b, ap) / DEG;
-    return h < 0 ? h + 360 : h;
-  };
-  const h1p = hueAngle(b1, a1p);
-  const h2p = hueAngle(b2, a2p);
-
-  const dLp = L2 - L1;
-  const dCp = C2p - C1p;
-  let dhp = 0;
-  if (C1p * C2p !== 0) {
-    dhp = h2p - h1p;
-    if (dhp > 180) dhp -= 360;
-    else if (dhp < -180) dhp += 360;
-  }
-  const dHp = 2 * Math.sqrt(C1p * C2p) * Math.sin((dhp / 2) * DEG);
-
-  const Lbp = (L1 + L2) / 2;
-  const Cbp = (C1p + C2p) / 2;
-  let hbp = h1p + h2p;
-  if (C1p * C2p !== 0) {
-    if (Math.abs(h1p - h2p) <= 180) hbp = (h1p + h2p) / 2;
-    else if (h1p + h2p < 360) hbp = (h1p + h2p + 360) / 2;
-    else hbp = (h1p + h2p - 360) / 2;
-  }
-  const T =
-    1 -
-    0.17 * Math.cos((hbp - 30) * DEG) +
-    0.24 * Math.cos(2 * hbp * DEG) +
-    0.32 * Math.cos((3 * hbp + 6) * DEG) -
-    0.2 * Math.cos((4 * hbp - 63) * DEG);
-  const dTheta = 30 * Math.exp(-(((hbp - 275) / 25) ** 2));
-  const Cbp7 = Cbp ** 7;
-  const Rc = 2 * Math.sqrt(Cbp7 / (Cbp7 + POW25_7));
-  const Lm50 = (Lbp - 50) ** 2;
-  const Sl = 1 + (0.015 * Lm50) / Math.sqrt(20 + Lm50);
-  const Sc = 1 + 0.045 * Cbp;
-  const Sh = 1 + 0.015 * Cbp * T;
-  const Rt = -Math.sin(2 * dTheta * DEG) * Rc;
-  const tl = dLp / Sl;
-  const tc = dCp / Sc;
-  const th = dHp / Sh;
-  return Math.sqrt(tl * tl + tc * tc + th * th + Rt * tc * th);
+  return ciede2000(labColor(lab1), labColor(lab2));
 }
 
 export function deltaE2000Hex(a: string, b: string): number {

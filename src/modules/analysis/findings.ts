@@ -6,13 +6,14 @@ import type { Finding, FindingGroup, Viewport } from "../capture/model";
 import { sha256 } from "../../lib/ids";
 import { copyRules } from "./findings/copy";
 import { designRules } from "./findings/design";
+import { pageProblemRules } from "./findings/page-problems";
 import type { PageInput, Rule } from "./findings/types";
 import { timingRules } from "./findings/timing";
 import { uxRules } from "./findings/ux";
 
 export type { PageInput } from "./findings/types";
 
-export const RULES: Rule[] = [...designRules, ...uxRules, ...copyRules, ...timingRules];
+export const RULES: Rule[] = [...designRules, ...uxRules, ...pageProblemRules, ...copyRules, ...timingRules];
 
 const SEVERITY_ORDER = { high: 0, medium: 1, low: 2 } as const;
 const GROUP_ORDER: Record<FindingGroup, number> = { design: 0, ux: 1, copy: 2, timing: 3 };

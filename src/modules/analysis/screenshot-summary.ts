@@ -13,11 +13,15 @@ export interface ScreenshotSummary {
   thumb: GrayImage;
 }
 
-export async function summariseScreenshot(png: Uint8Array, colors = 8): Promise<ScreenshotSummary> {
+/** Something else that wants the decoded rows in the same pass (the capture's painted-contrast sampler). */
+export type RowSink = (row: Uint8Array | Uint8ClampedArray, y: number, channels: number) => void;
+
+export async function summariseScreenshot(png: Uint8Array, colors = 8, alsoRows?: RowSink): Promise<ScreenshotSummary> {
   const image = openPng(png);
   if (!image) {
     // A format the streaming decoder leaves alone (Chromium never writes one): decode it whole.
     const rgba = decodePng(png);
+    if (alsoRows) for (let y = 0; y < rgba.height; y++) alsoRows(rgba.data.subarray(y * rgba.width * 4, (y + 1) * rgba.width * 4), y, 4);
     return {
       dominant: dominantColors(rgba.data, rgba.width, rgba.height, colors),
       isDark: isDarkImage(rgba.data, rgba.width, rgba.height),
@@ -28,6 +32,7 @@ export async function summariseScreenshot(png: Uint8Array, colors = 8): Promise<
   const thumb = thumbnailSink(image.width, image.height, image.channels, thumbnailWidth);
   await image.rows((row, y) => {
     thumb.push(row);
+    alsoRows?.(row, y, image.channels);
     if (palette.wants(y)) palette.push(row, image.channels);
   });
   return { dominant: palette.dominant(colors), isDark: isDarkLuminance(palette.meanLuminance()), thumb: thumb.finish() };

@@ -7,6 +7,7 @@
 //   layoutSimilarity  = 0.50 DOM structure + 0.50 band-aligned SSIM of grey thumbnails
 //   contentSimilarity = 0.45 vocabulary cosine + 0.35 3-word shingles + 0.20 headline
 //   overallSimilarity = 0.30 colour + 0.30 layout + 0.30 content + 0.10 typography
+//   typography compares the families Chromium drew when both captures recorded them (see typography.ts)
 // Components that cannot be measured (e.g. a page with no buttons) drop out and the remaining
 // weights are renormalised, so a missing signal never reads as "different".
 // Pixel difference is deliberately absent: two brands never share pixels, so it says nothing.
@@ -134,6 +135,8 @@ export function scorePrepared(a: PreparedCapture, b: PreparedCapture): PairScore
     "typography.scale": type.scale,
     "typography.body": type.body,
     "typography.headline": type.headline,
+    // Only meaningful (and only blended) when both pages say which fonts were drawn.
+    "typography.weights": type.rendered ? type.weights : Number.NaN,
     typography: type.typography,
   };
   // JSON has no NaN: unmeasurable components are left out rather than sent as null or 0.

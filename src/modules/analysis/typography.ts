@@ -1,15 +1,13 @@
 // Type likeness: which families carry the text, the size ladder, and the body/headline settings.
 
 import type { Extraction } from "../capture/model";
+import { normaliseFamily } from "../capture/font-names";
 import { ratioSimilarity } from "./layout";
 
 type Typography = Extraction["typography"];
 
-/** "Inter", Helvetica, sans-serif -> inter: only the first choice is what the page asked for. */
-export function normaliseFamily(family: string): string {
-  const first = family.split(",")[0] ?? "";
-  return first.trim().replace(/^["']|["']$/g, "").toLowerCase();
-}
+// Case, quotes and known renames (Muli -> Mulish) are folded here, shared with the capture.
+export { normaliseFamily };
 
 /** Histogram intersection of two share distributions keyed by `key`. */
 function intersection<T>(a: T[], b: T[], key: (t: T) => string, share: (t: T) => number): number | null {
@@ -32,12 +30,25 @@ export interface TypographyScores {
   scale: number;
   body: number;
   headline: number;
+  /** Weight mix; only part of the blend when both pages have rendered fonts (older captures keep the old blend). */
+  weights: number;
+  /** Whether the families compared are the ones drawn (true) or the ones declared. */
+  rendered: boolean;
   typography: number;
 }
 
-/** Weights: families 0.4, size ladder 0.3, body text 0.2, largest heading 0.1. */
+/**
+ * With rendered fonts on both pages: drawn families 0.35, size ladder 0.25, weights 0.1, body text
+ * 0.2, largest heading 0.1 — two pages that declare Lato but both draw a fallback look alike, and a
+ * renamed typeface is the same face. Otherwise (older captures): declared families 0.4, size
+ * ladder 0.3, body text 0.2, largest heading 0.1.
+ */
 export function typographySimilarity(a: Typography, b: Typography): TypographyScores {
-  const families = intersection(a.families, b.families, (f) => normaliseFamily(f.family), (f) => f.share) ?? 1;
+  const rendered = !!a.rendered?.length && !!b.rendered?.length;
+  const familiesA = rendered ? a.rendered! : a.families;
+  const familiesB = rendered ? b.rendered! : b.families;
+  const families = intersection(familiesA, familiesB, (f) => normaliseFamily(f.family), (f) => f.share) ?? 1;
+  const weights = intersection(a.weights, b.weights, (w) => String(Math.round(w.weight / 100) * 100), (w) => w.share) ?? 1;
   // Sizes within ~2 px read as the same step of a type scale.
   const scale = intersection(a.sizeScale, b.sizeScale, (s) => String(Math.round(s.px / 2)), (s) => s.share) ?? 1;
   let body = 1;
@@ -51,6 +62,8 @@ export function typographySimilarity(a: Typography, b: Typography): TypographySc
   }
   const top = (t: Typography) => t.headings.reduce((m, h) => Math.max(m, h.sizePx), 0);
   const headline = ratioSimilarity(top(a), top(b), 1);
-  const typography = 0.4 * families + 0.3 * scale + 0.2 * body + 0.1 * headline;
-  return { families, scale, body, headline, typography };
+  const typography = rendered
+    ? 0.35 * families + 0.25 * scale + 0.1 * weights + 0.2 * body + 0.1 * headline
+    : 0.4 * families + 0.3 * scale + 0.2 * body + 0.1 * headline;
+  return { families, scale, body, headline, weights, rendered, typography };
 }

@@ -1,28 +1,84 @@
 import { Elysia } from "elysia";
 import { type BearerResolver, authGuard } from "../../http/auth-guard";
 import { clientIpPlugin } from "../../http/client-ip";
-import { parseInput } from "../../http/errors";
+import { errors, idParams, responds } from "../../http/contract";
 import { actorOf } from "../audit/model";
-import { createApiKeyBody } from "./model";
+import { type CreatedPersonalKey, apiKeyList, createApiKeyBody, createPersonalKeyBody, createdApiKey, createdPersonalKey, revokedApiKey } from "./model";
 import type { ApiKeyService } from "./service";
 
 /** Personal keys for scripts and CI; each admin sees and revokes only their own. */
 export function apiKeyRoutes(keys: ApiKeyService, resolve: BearerResolver) {
-  return new Elysia({ prefix: "/api/admin/api-keys" })
+  return new Elysia({ prefix: "/api/admin/api-keys", tags: ["api-keys"] })
     .use(clientIpPlugin)
     .use(authGuard(resolve))
-    .get("", ({ user }) => ({ keys: keys.list(user.id) }), { auth: "admin" })
+    .get("", ({ user }) => ({ keys: keys.list(user.id) }), {
+      auth: "admin",
+      response: { 200: responds(apiKeyList), ...errors(401, 403, 500, 503) },
+      detail: { summary: "Your API keys (never the keys themselves)" },
+    })
     .post(
       "",
       ({ user, body, ip, request, set }) => {
-        const created = keys.create(actorOf(user, ip, request.headers.get("user-agent")), parseInput(createApiKeyBody, body));
+        const created = keys.create(actorOf(user, ip, request.headers.get("user-agent")), body);
         set.status = 201;
         set.headers["cache-control"] = "no-store";
         return created;
       },
-      { auth: "admin" },
+      {
+        auth: "admin",
+        body: createApiKeyBody,
+        response: { 201: responds(createdApiKey), ...errors(400, 401, 403, 409, 413, 500, 503) },
+        detail: { summary: "Create a key; the only answer that carries it" },
+      },
     )
     .delete("/:id", ({ user, params, ip, request }) => ({ apiKey: keys.revoke(actorOf(user, ip, request.headers.get("user-agent")), params.id) }), {
       auth: "admin",
+      params: idParams,
+      response: { 200: responds(revokedApiKey), ...errors(401, 403, 404, 500, 503) },
+      detail: { summary: "Revoke one of your keys" },
     });
+}
+
+/** Everyone's own keys (Settings): the same keys, made and revoked by their owner, with a chosen scope. */
+export function personalApiKeyRoutes(keys: ApiKeyService, resolve: BearerResolver) {
+  return new Elysia({ prefix: "/api/api-keys", tags: ["api-keys"] })
+    .use(clientIpPlugin)
+    .use(authGuard(resolve))
+    .get(
+      "",
+      ({ user, set }) => {
+        set.headers["cache-control"] = "no-store";
+        return { keys: keys.list(user.id) };
+      },
+      {
+        auth: "user",
+        response: { 200: responds(apiKeyList), ...errors(401, 500, 503) },
+        detail: { summary: "Your API keys with scope and last use (never the keys themselves)" },
+      },
+    )
+    .post(
+      "",
+      ({ user, body, ip, request, set }): CreatedPersonalKey => {
+        const { key, apiKey } = keys.create(actorOf(user, ip, request.headers.get("user-agent")), body, "personal");
+        set.status = 201;
+        set.headers["cache-control"] = "no-store";
+        return { id: apiKey.id, name: apiKey.name, scope: apiKey.scope, key, createdAt: apiKey.createdAt };
+      },
+      {
+        auth: "user",
+        body: createPersonalKeyBody,
+        response: { 201: responds(createdPersonalKey), ...errors(400, 401, 403, 409, 413, 500, 503) },
+        detail: { summary: "Create a key with a scope (read or run); the only answer that carries it" },
+      },
+    )
+    .delete(
+      "/:id",
+      ({ user, params, ip, request }) => ({ apiKey: keys.revoke(actorOf(user, ip, request.headers.get("user-agent")), params.id, "personal") }),
+      {
+        auth: "user",
+        params: idParams,
+        response: { 200: responds(revokedApiKey), ...errors(401, 403, 404, 500, 503) },
+        detail: { summary: "Revoke one of your keys; it answers 401 from then on" },
+      },
+    );
 }

@@ -1,11 +1,12 @@
 import type { Db } from "../../db/connection";
 import type { Role } from "../auth/model";
-import type { ApiKeyView } from "./model";
+import type { ApiKeyScope, ApiKeyView } from "./model";
 
 interface ApiKeyRow {
   id: string;
   user_id: string;
   name: string;
+  scope: ApiKeyScope;
   prefix: string;
   key_hash: string;
   created_at: string;
@@ -25,6 +26,7 @@ export interface KeyOwnerRow {
 const toView = (r: ApiKeyRow): ApiKeyView => ({
   id: r.id,
   name: r.name,
+  scope: r.scope,
   prefix: r.prefix,
   createdAt: r.created_at,
   lastUsedAt: r.last_used_at,
@@ -33,9 +35,13 @@ const toView = (r: ApiKeyRow): ApiKeyView => ({
 
 export function apiKeyRepository(db: Db) {
   const q = {
-    insert: db.query<null, [string, string, string, string, string, string]>(
-      "INSERT INTO api_keys (id, user_id, name, prefix, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    insert: db.query<null, [string, string, string, ApiKeyScope, string, string, string]>(
+      "INSERT INTO api_keys (id, user_id, name, scope, prefix, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
     ),
+    scopeOf: db.query<{ scope: ApiKeyScope }, [string]>(
+      "SELECT k.scope FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ? AND k.revoked_at IS NULL AND u.disabled = 0",
+    ),
+    countLiveFor: db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM api_keys WHERE user_id = ? AND revoked_at IS NULL"),
     byId: db.query<ApiKeyRow, [string]>("SELECT * FROM api_keys WHERE id = ?"),
     byUser: db.query<ApiKeyRow, [string]>("SELECT * FROM api_keys WHERE user_id = ? ORDER BY created_at DESC"),
     // A key works only while it is live and its owner is enabled; the owner's role is read fresh each time.
@@ -54,8 +60,10 @@ export function apiKeyRepository(db: Db) {
     ),
   };
   return {
-    insert: (k: { id: string; userId: string; name: string; prefix: string; hash: string; at: string }) =>
-      q.insert.run(k.id, k.userId, k.name, k.prefix, k.hash, k.at),
+    insert: (k: { id: string; userId: string; name: string; scope: ApiKeyScope; prefix: string; hash: string; at: string }) =>
+      q.insert.run(k.id, k.userId, k.name, k.scope, k.prefix, k.hash, k.at),
+    scopeOf: (hash: string) => q.scopeOf.get(hash)?.scope ?? null,
+    countLiveFor: (userId: string) => q.countLiveFor.get(userId)?.n ?? 0,
     find: (id: string) => {
       const r = q.byId.get(id);
       return r ? { ...toView(r), userId: r.user_id } : null;

@@ -1,14 +1,26 @@
 import type { Db } from "../../db/connection";
-import { notFound } from "../../http/errors";
+import { writeTx } from "../../db/connection";
+import { conflict, notFound } from "../../http/errors";
 import { newId, nowIso, randomToken, sha256 } from "../../lib/ids";
 import type { PublicUser } from "../auth/model";
 import type { SignedInActor } from "../audit/model";
 import type { AuditService } from "../audit/service";
-import { API_KEY_PREFIX, type ApiKeyView, type CreateApiKeyInput, type CreatedApiKey, isApiKey } from "./model";
+import {
+  API_KEY_PREFIX,
+  type ApiKeyScope,
+  type ApiKeyView,
+  type CreateApiKeyInput,
+  type CreatedApiKey,
+  MAX_LIVE_KEYS,
+  isApiKey,
+} from "./model";
 import { apiKeyRepository } from "./repository";
 
 /** Writing last-used on every call would turn each read into a write; a minute's precision is enough. */
 const TOUCH_EVERY_MS = 60_000;
+
+/** Keys made in the admin console are audited as admin actions; everyone's own keys (Settings) as theirs. */
+export type KeyOrigin = "admin" | "personal";
 
 export function apiKeyService(deps: { db: Db; audit: AuditService; now?: () => number }) {
   const repo = apiKeyRepository(deps.db);
@@ -16,11 +28,15 @@ export function apiKeyService(deps: { db: Db; audit: AuditService; now?: () => n
 
   return {
     /** The key is returned once; only its SHA-256 is stored (it is 256 random bits, so no slow hash is needed). */
-    create(actor: SignedInActor, input: CreateApiKeyInput): CreatedApiKey {
+    create(actor: SignedInActor, input: CreateApiKeyInput, origin: KeyOrigin = "admin"): CreatedApiKey {
       const key = API_KEY_PREFIX + randomToken(32);
       const id = newId();
-      repo.insert({ id, userId: actor.id, name: input.name, prefix: key.slice(0, 10), hash: sha256(key), at: nowIso(now()) });
-      deps.audit.recordBy(actor, "admin.api_key_created", id, { name: input.name });
+      const scope = input.scope ?? "run";
+      writeTx(deps.db, () => {
+        if (repo.countLiveFor(actor.id) >= MAX_LIVE_KEYS) throw conflict(`You already have ${MAX_LIVE_KEYS} API keys; revoke one first`);
+        repo.insert({ id, userId: actor.id, name: input.name, scope, prefix: key.slice(0, 10), hash: sha256(key), at: nowIso(now()) });
+      });
+      deps.audit.recordBy(actor, origin === "admin" ? "admin.api_key_created" : "api_key.created", id, { name: input.name, scope });
       const { userId: _, ...apiKey } = repo.find(id)!;
       return { key, apiKey };
     },
@@ -28,10 +44,11 @@ export function apiKeyService(deps: { db: Db; audit: AuditService; now?: () => n
     list: (userId: string): ApiKeyView[] => repo.listFor(userId),
 
     /** Only the owner can revoke a key; anyone else is told it does not exist. */
-    revoke(actor: SignedInActor, keyId: string): ApiKeyView {
+    revoke(actor: SignedInActor, keyId: string, origin: KeyOrigin = "admin"): ApiKeyView {
       const found = repo.find(keyId);
       if (!found || found.userId !== actor.id) throw notFound("API key not found");
-      if (repo.revoke(keyId, actor.id, nowIso(now()))) deps.audit.recordBy(actor, "admin.api_key_revoked", keyId, { name: found.name });
+      if (repo.revoke(keyId, actor.id, nowIso(now())))
+        deps.audit.recordBy(actor, origin === "admin" ? "admin.api_key_revoked" : "api_key.revoked", keyId, { name: found.name });
       const { userId: _, ...view } = repo.find(keyId)!;
       return view;
     },
@@ -40,6 +57,9 @@ export function apiKeyService(deps: { db: Db; audit: AuditService; now?: () => n
     revokeAllOf: (userId: string) => repo.revokeAllOf(userId, nowIso(now())),
 
     countActive: repo.countActive,
+
+    /** The scope of a live key, or null when it is unknown, revoked or its owner disabled (the guard then answers 401). */
+    scopeOf: (token: string): ApiKeyScope | null => (isApiKey(token) ? repo.scopeOf(sha256(token)) : null),
 
     /** The owner of a live key, or null; plugged into the bearer resolver ahead of JWT verification. */
     userForKey(token: string): PublicUser | null {

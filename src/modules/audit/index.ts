@@ -1,11 +1,16 @@
 import { Elysia } from "elysia";
 import { type BearerResolver, authGuard } from "../../http/auth-guard";
-import { parseInput } from "../../http/errors";
-import { auditQuery } from "./model";
+import { errors, responds } from "../../http/contract";
+import { auditPage, auditQuery } from "./model";
 import type { AuditService } from "./service";
 
 export function auditRoutes(audit: AuditService, resolve: BearerResolver) {
-  return new Elysia({ prefix: "/api/admin" })
+  return new Elysia({ prefix: "/api/admin", tags: ["audit"] })
     .use(authGuard(resolve))
-    .get("/audit-logs", ({ query }) => audit.list(parseInput(auditQuery, query)), { auth: "admin" });
+    .get("/audit-logs", ({ query }) => audit.list(query), {
+      auth: "admin",
+      query: auditQuery,
+      response: { 200: responds(auditPage), ...errors(400, 401, 403, 500, 503) },
+      detail: { summary: "The audit log, newest first" },
+    });
 }

@@ -17,6 +17,8 @@ export const AUDIT_ACTIONS = [
   "admin.alert_settings_saved",
   "admin.api_key_created",
   "admin.api_key_revoked",
+  "api_key.created",
+  "api_key.revoked",
   "system.started",
   "system.stopped",
   "system.restarted",

@@ -1,12 +1,15 @@
 import { Elysia } from "elysia";
-import { clientIpPlugin } from "../../http/client-ip";
+import { z } from "zod";
+import { clientIpPlugin, isHttps } from "../../http/client-ip";
 import { authGuard } from "../../http/auth-guard";
+import { errors, okAnswer, responds } from "../../http/contract";
 import { readCookie, serializeCookie } from "../../http/cookies";
-import { HttpError, jsonError, parseInput } from "../../http/errors";
+import { HttpError } from "../../http/errors";
 import type { RateLimiter } from "../../http/rate-limit";
-import { loginBody, signupBody } from "./model";
+import { authAnswer, loginBody, publicUser, signupBody } from "./model";
 import type { AuthService, Session } from "./service";
 import { REFRESH_TOKEN_TTL_SECONDS } from "./tokens";
+import { DEVICE_COOKIE, DEVICE_COOKIE_PATH, DEVICE_COOKIE_TTL_SECONDS } from "./device-cookie";
 
 export const REFRESH_COOKIE = "di_refresh";
 
@@ -15,8 +18,7 @@ export interface AuthLimits {
   perAccount: RateLimiter;
 }
 
-export const isHttps = (request: Request) =>
-  new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
+export { isHttps } from "../../http/client-ip";
 
 /** Refresh rides on a cookie, so it must come from our own pages: browsers tell us via Sec-Fetch-Site and Origin. */
 function assertSameOrigin(request: Request) {
@@ -35,52 +37,94 @@ function assertSameOrigin(request: Request) {
   }
 }
 
+const deviceCookieHeader = (request: Request, value: string) =>
+  serializeCookie(DEVICE_COOKIE, value, { maxAgeSeconds: DEVICE_COOKIE_TTL_SECONDS, secure: isHttps(request), path: DEVICE_COOKIE_PATH });
+
 export function authRoutes(auth: AuthService, limits: AuthLimits) {
-  const withCookie = (set: { headers: Record<string, string | number> }, request: Request, s: Session) => {
-    set.headers["set-cookie"] = serializeCookie(REFRESH_COOKIE, s.refreshToken, {
-      maxAgeSeconds: REFRESH_TOKEN_TTL_SECONDS,
-      secure: isHttps(request),
-    });
+  const withCookie = (set: { headers: Record<string, string | number | string[]> }, request: Request, s: Session) => {
+    const refresh = serializeCookie(REFRESH_COOKIE, s.refreshToken, { maxAgeSeconds: REFRESH_TOKEN_TTL_SECONDS, secure: isHttps(request) });
+    set.headers["set-cookie"] = s.deviceCookie ? [refresh, deviceCookieHeader(request, s.deviceCookie)] : refresh;
     set.headers["cache-control"] = "no-store";
     return s.answer;
   };
   const expiredCookie = (request: Request) =>
     serializeCookie(REFRESH_COOKIE, "", { maxAgeSeconds: 0, secure: isHttps(request) });
 
-  return new Elysia({ prefix: "/api/auth" })
+  const session = responds(authAnswer);
+  /** The refresh cookie a browser holds; only our own pages send it (SameSite=Strict). */
+  const cookieSecurity: Record<string, string[]>[] = [{ sessionCookie: [] }];
+
+  return new Elysia({ prefix: "/api/auth", tags: ["auth"] })
     .use(clientIpPlugin)
     .use(authGuard(auth.userForAccessToken))
-    .post("/signup", async ({ body, ip, request, set }) => {
-      limits.perIp.hit(`signup:${ip}`);
-      const input = parseInput(signupBody, body);
-      limits.perAccount.hit(`signup:${input.email.toLowerCase()}`);
-      const session = await auth.signup(input, { ip, userAgent: request.headers.get("user-agent") ?? undefined });
-      set.status = 201;
-      return withCookie(set, request, session);
-    })
-    .post("/login", async ({ body, ip, request, set }) => {
-      limits.perIp.hit(`login:${ip}`);
-      const input = parseInput(loginBody, body);
-      limits.perAccount.hit(`login:${input.email.toLowerCase()}`);
-      const session = await auth.login(input, { ip, userAgent: request.headers.get("user-agent") ?? undefined });
-      return withCookie(set, request, session);
-    })
-    .post("/refresh", async ({ request, set }) => {
-      assertSameOrigin(request);
-      try {
-        const session = await auth.refresh(readCookie(request.headers.get("cookie"), REFRESH_COOKIE));
+    .post(
+      "/signup",
+      async ({ body, ip, request, set }) => {
+        limits.perAccount.hit(`signup:${body.email.toLowerCase()}`);
+        const session = await auth.signup(body, { ip, userAgent: request.headers.get("user-agent") ?? undefined });
+        set.status = 201;
         return withCookie(set, request, session);
-      } catch (e) {
-        // A dead session also loses its cookie, so the browser stops presenting it.
-        if (e instanceof HttpError && e.status === 401)
-          return jsonError(401, e.message, {}, { "set-cookie": expiredCookie(request), "cache-control": "no-store" });
-        throw e;
-      }
-    })
-    .post("/logout", ({ request, set }) => {
-      auth.logout(readCookie(request.headers.get("cookie"), REFRESH_COOKIE));
-      set.headers["set-cookie"] = expiredCookie(request);
-      return { ok: true };
-    })
-    .get("/me", ({ user }) => ({ user }), { auth: "user" });
+      },
+      {
+        // Counted before the body is checked: malformed attempts spend the budget too.
+        transform: ({ ip }) => limits.perIp.hit(`signup:${ip}`),
+        body: signupBody,
+        response: { 201: session, ...errors(400, 403, 409, 413, 429, 500, 503) },
+        detail: { summary: "Create an account; sets the refresh cookie" },
+      },
+    )
+    .post(
+      "/login",
+      async ({ body, ip, request, set }) => {
+        // Throttled inside login, per device cookie or per address and account (device-cookie-throttle.ts).
+        const device = readCookie(request.headers.get("cookie"), DEVICE_COOKIE);
+        const session = await auth.login(body, { ip, userAgent: request.headers.get("user-agent") ?? undefined }, device);
+        return withCookie(set, request, session);
+      },
+      {
+        body: loginBody,
+        response: { 200: session, ...errors(400, 401, 403, 413, 429, 500, 503) },
+        detail: { summary: "Sign in; sets the refresh cookie (and a device cookie that keeps this browser's sign-in limit its own)" },
+      },
+    )
+    .post(
+      "/refresh",
+      async ({ request, set, status }) => {
+        assertSameOrigin(request);
+        try {
+          const session = await auth.refresh(readCookie(request.headers.get("cookie"), REFRESH_COOKIE));
+          return withCookie(set, request, session);
+        } catch (e) {
+          // A dead session also loses its cookie, so the browser stops presenting it.
+          if (e instanceof HttpError && e.status === 401) {
+            set.headers["set-cookie"] = expiredCookie(request);
+            set.headers["cache-control"] = "no-store";
+            return status(401, { error: e.message });
+          }
+          throw e;
+        }
+      },
+      {
+        response: { 200: session, ...errors(401, 403, 409, 500, 503) },
+        detail: { summary: "A new access token for the session cookie (rotates the cookie)", security: cookieSecurity },
+      },
+    )
+    .post(
+      "/logout",
+      ({ request, set }) => {
+        auth.logout(readCookie(request.headers.get("cookie"), REFRESH_COOKIE));
+        set.headers["set-cookie"] = expiredCookie(request);
+        return { ok: true as const };
+      },
+      {
+        response: { 200: responds(okAnswer), ...errors(500, 503) },
+        // Without a cookie there is nothing to end, and the answer is the same: the cookie is optional.
+        detail: { summary: "End the session and clear its cookie", security: [...cookieSecurity, {}] },
+      },
+    )
+    .get("/me", ({ user }) => ({ user }), {
+      auth: "user",
+      response: { 200: responds(z.object({ user: publicUser })), ...errors(401, 500, 503) },
+      detail: { summary: "The signed-in user" },
+    });
 }

@@ -19,6 +19,8 @@ export const signupBody = z.object({
     .max(50, "Username must be under 50 characters")
     .optional()
     .transform((v) => (v ? v : undefined)),
+  /** The one-time token printed at boot, needed for the first account when setup requires it. */
+  setupToken: z.string().max(200).optional(),
 });
 
 export const loginBody = z.object({

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from "node:crypto";
 import type { Db } from "../../db/connection";
 import { writeTx } from "../../db/connection";
 import { StampedCache, changeStamp } from "../../db/change-stamp";
@@ -7,14 +8,20 @@ import { isApiKey } from "../api-keys/model";
 import type { AuthAnswer, LoginInput, PublicUser, SignupInput } from "./model";
 import { type AuthRepository, type RefreshRow, type UserRow, authRepository, toPublicUser } from "./repository";
 import { type AccessTokens, REFRESH_TOKEN_TTL_SECONDS } from "./tokens";
+import type { DeviceCookies } from "./device-cookie";
+import type { LoginThrottle } from "./device-cookie-throttle";
 
 /** OWASP's argon2id floor: 19 MiB, 2 passes, 1 lane. */
 const ARGON = { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 } as const;
 const INVALID_LOGIN = "Invalid email or password";
+export const SETUP_TOKEN_MESSAGE =
+  "This new server needs its setup token to create the first account: open the sign-up link printed in the server log at start-up";
 
 export interface Session {
   answer: AuthAnswer;
   refreshToken: string;
+  /** A new device cookie for the browser that just signed in (sign-up and login only). */
+  deviceCookie?: string;
 }
 
 export interface AuthEvents {
@@ -37,6 +44,10 @@ export interface RequestMeta {
 export const ROTATION_GRACE_MS = 10_000;
 export const JUST_ROTATED_MESSAGE = "The session was refreshed a moment ago; try again";
 
+/** Compared as digests: equal lengths whatever was typed, and no early exit on the first wrong character. */
+const sameSecret = (given: string | undefined, expected: string) =>
+  given !== undefined && timingSafeEqual(Buffer.from(sha256(given), "hex"), Buffer.from(sha256(expected), "hex"));
+
 export function authService(deps: {
   db: Db;
   tokens: AccessTokens;
@@ -44,6 +55,14 @@ export function authService(deps: {
   events?: AuthEvents;
   /** Resolves a personal API key (Authorization: Bearer di_...) to its owner. */
   apiKeyUser?: (key: string) => PublicUser | null;
+  /** Signs and checks device cookies; with the throttle, limits guessing without locking owners out. */
+  deviceCookies: DeviceCookies;
+  loginThrottle: LoginThrottle;
+  /**
+   * When set, the first account (which becomes the admin) can only be created with this token, so
+   * whoever reaches a fresh install first can't take it over. Later sign-ups never need it.
+   */
+  setupToken?: string;
   /** A session was signed out: whatever else it holds open (live sockets) must end too. */
   onLogout?: (userId: string, sessionId: string) => void;
   now?: () => number;
@@ -60,6 +79,15 @@ export function authService(deps: {
   /** Rotated within the grace, in a session that has not ended. */
   const justRotated = (row: RefreshRow) =>
     row.used_at !== null && now() - Date.parse(row.used_at) <= ROTATION_GRACE_MS && !repo.isSessionEnded(row.family_id);
+  /** The live user and session of a refresh cookie, read without rotating it (SSR). */
+  function userOfRefreshCookie(refreshToken: string | undefined): { user: UserRow; sessionId: string } | null {
+    if (!refreshToken) return null;
+    const row = repo.findRefresh(sha256(refreshToken));
+    if (!row || row.revoked_at || row.expires_at < nowIso(now())) return null;
+    if (row.used_at && !justRotated(row)) return null;
+    const user = repo.findUserById(row.user_id);
+    return user && !user.disabled ? { user, sessionId: row.family_id } : null;
+  }
   // Verifying against a real hash when the e-mail is unknown keeps both failures equally slow.
   const dummyHash = Bun.password.hash(randomToken(), ARGON);
 
@@ -83,24 +111,51 @@ export function authService(deps: {
       const user = writeTx(deps.db, () => {
         if (repo.findUserByEmail(email)) throw new HttpError(409, "An account with this email already exists");
         const first = repo.countUsers() === 0;
+        if (first && deps.setupToken && !sameSecret(input.setupToken, deps.setupToken)) throw new HttpError(403, SETUP_TOKEN_MESSAGE);
         const role = first || deps.adminEmails.includes(email) ? "admin" : "user";
         const id = newId();
         repo.insertUser({ id, email, username: input.username ?? null, passwordHash, role });
         return repo.findUserById(id)!;
       });
       deps.events?.onSignUp?.(toPublicUser(user), meta);
-      return issue(user);
+      return { ...(await issue(user)), deviceCookie: deps.deviceCookies.issue(user.id) };
     },
 
-    async login(input: LoginInput, meta: RequestMeta): Promise<Session> {
-      const user = repo.findUserByEmail(input.email.toLowerCase());
+    /**
+     * An account made by the operator on the server's machine (`design-intel users create`): sign-up's
+     * rules and hash, without the setup token, since whoever runs it already holds the data.
+     */
+    async createAccount(input: { email: string; password: string }, opts: { admin: boolean }): Promise<PublicUser> {
+      const passwordHash = await Bun.password.hash(input.password, ARGON);
+      const email = input.email.toLowerCase();
+      const user = writeTx(deps.db, () => {
+        if (repo.findUserByEmail(email)) throw new HttpError(409, "An account with this email already exists");
+        const role = opts.admin || repo.countUsers() === 0 || deps.adminEmails.includes(email) ? "admin" : "user";
+        const id = newId();
+        repo.insertUser({ id, email, username: null, passwordHash, role });
+        return repo.findUserById(id)!;
+      });
+      deps.events?.onSignUp?.(toPublicUser(user), { ip: "local", userAgent: "design-intel users create" });
+      return toPublicUser(user);
+    },
+
+    /**
+     * Checks the password under the device-cookie throttle (device-cookie-throttle.ts): `deviceCookie`
+     * is the browser's di_device cookie, trusted only when it was issued for this account.
+     */
+    async login(input: LoginInput, meta: RequestMeta, deviceCookie?: string): Promise<Session> {
+      const email = input.email.toLowerCase();
+      const user = repo.findUserByEmail(email);
+      const deviceId = user ? deps.deviceCookies.deviceFor(deviceCookie, user.id) : null;
+      const attempt = deps.loginThrottle.admit({ ip: meta.ip, account: email, deviceId });
       const ok = await Bun.password.verify(input.password, user?.password_hash ?? (await dummyHash));
       if (!user || !ok || user.disabled) {
-        deps.events?.onSignInFailed?.(input.email.toLowerCase(), meta);
+        deps.events?.onSignInFailed?.(email, meta);
         throw unauthorized(INVALID_LOGIN);
       }
+      attempt.succeeded();
       deps.events?.onSignIn?.(toPublicUser(user), meta);
-      return issue(user);
+      return { ...(await issue(user)), deviceCookie: deps.deviceCookies.issue(user.id) };
     },
 
     /**
@@ -163,12 +218,8 @@ export function authService(deps: {
      * the old cookie while the new one is still on its way to the browser.
      */
     userForRefreshToken(refreshToken: string | undefined): PublicUser | null {
-      if (!refreshToken) return null;
-      const row = repo.findRefresh(sha256(refreshToken));
-      if (!row || row.revoked_at || row.expires_at < nowIso(now())) return null;
-      if (row.used_at && !justRotated(row)) return null;
-      const user = repo.findUserById(row.user_id);
-      return user && !user.disabled ? toPublicUser(user) : null;
+      const user = userOfRefreshCookie(refreshToken)?.user;
+      return user ? toPublicUser(user) : null;
     },
 
     /** Resolves a bearer access token to a live user; role and disabled come from the database so changes apply at once. */
@@ -179,15 +230,20 @@ export function authService(deps: {
       const user = liveUsers.get(claims.sub, () => repo.findUserById(claims.sub));
       if (!user || user.disabled || user.token_version !== claims.ver) return null;
       const sid = claims.sid;
-      if (sid && endedSessions.get(sid, () => repo.isSessionEnded(sid))) return null;
+      if (endedSessions.get(sid, () => repo.isSessionEnded(sid))) return null;
       return toPublicUser(user);
     },
 
-    /** A short-lived token for in-process calls made on a user's behalf (server-side loaders). */
-    async accessTokenFor(userId: string): Promise<string | null> {
-      const u = repo.findUserById(userId);
-      if (!u || u.disabled) return null;
-      return deps.tokens.issue({ sub: u.id, role: u.role, ver: u.token_version });
+    /**
+     * A short-lived token for in-process calls made on a user's behalf (server-side loaders), tied to
+     * the sign-in session of the page request's refresh cookie so that logging out ends it too. The
+     * cookie is read the way userForRefreshToken reads it (never rotated).
+     */
+    async accessTokenFor(refreshToken: string | undefined): Promise<string | null> {
+      const found = userOfRefreshCookie(refreshToken);
+      if (!found) return null;
+      const { user: u, sessionId } = found;
+      return deps.tokens.issue({ sub: u.id, role: u.role, ver: u.token_version, sid: sessionId });
     },
 
     /** Ends every session of a user at once: refresh tokens are revoked and outstanding access tokens stop verifying. */
@@ -196,6 +252,11 @@ export function authService(deps: {
         repo.bumpTokenVersion(userId);
         repo.revokeUserTokens(userId, nowIso(now()));
       });
+    },
+
+    /** The setup token while it is still needed (no account yet), for the boot log; otherwise null. */
+    pendingSetupToken(): string | null {
+      return deps.setupToken && repo.countUsers() === 0 ? deps.setupToken : null;
     },
 
     me(userId: string): PublicUser | null {

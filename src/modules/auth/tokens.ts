@@ -10,8 +10,8 @@ export interface AccessClaims {
   sub: string;
   role: Role;
   ver: number;
-  /** The sign-in session (refresh-token family) the token was issued for; absent on in-process tokens. */
-  sid?: string;
+  /** The sign-in session (refresh-token family) the token was issued for: logging it out ends the token. */
+  sid: string;
 }
 
 export function accessTokens(secret: Uint8Array, now: () => number = Date.now) {
@@ -25,7 +25,7 @@ export function accessTokens(secret: Uint8Array, now: () => number = Date.now) {
   return {
     async issue(claims: AccessClaims): Promise<string> {
       const iat = Math.floor(now() / 1000);
-      return new SignJWT({ role: claims.role, ver: claims.ver, ...(claims.sid ? { sid: claims.sid } : {}) })
+      return new SignJWT({ role: claims.role, ver: claims.ver, sid: claims.sid })
         .setProtectedHeader({ alg: "HS256", typ: "JWT" })
         .setSubject(claims.sub)
         .setIssuedAt(iat)
@@ -33,7 +33,11 @@ export function accessTokens(secret: Uint8Array, now: () => number = Date.now) {
         .setIssuer("design-intel")
         .sign(secret);
     },
-    /** Only HS256 is accepted, so `alg: none` and algorithm-confusion tokens fail here. */
+    /**
+     * Only HS256 is accepted, so `alg: none` and algorithm-confusion tokens fail here. `exp` and
+     * `sid` are required: a token without `exp` would never expire, and one without `sid` could not
+     * be ended by logging out.
+     */
     async verify(token: string): Promise<AccessClaims | null> {
       const known = verified.get(token);
       if (known) {
@@ -47,14 +51,13 @@ export function accessTokens(secret: Uint8Array, now: () => number = Date.now) {
           algorithms: ["HS256"],
           issuer: "design-intel",
           currentDate: new Date(now()),
+          requiredClaims: ["exp", "sid"],
         });
-        if (typeof payload.sub !== "string") return null;
-        const sid = typeof payload.sid === "string" ? payload.sid : undefined;
-        const claims: AccessClaims = { sub: payload.sub, role: payload.role as Role, ver: Number(payload.ver ?? 0), ...(sid ? { sid } : {}) };
-        if (typeof payload.exp === "number") {
-          if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
-          verified.set(token, { claims: Object.freeze(claims), exp: payload.exp });
-        }
+        if (typeof payload.sub !== "string" || typeof payload.exp !== "number") return null;
+        if (typeof payload.sid !== "string" || payload.sid === "") return null;
+        const claims: AccessClaims = { sub: payload.sub, role: payload.role as Role, ver: Number(payload.ver ?? 0), sid: payload.sid };
+        if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
+        verified.set(token, { claims: Object.freeze(claims), exp: payload.exp });
         return claims;
       } catch {
         return null;

@@ -10,7 +10,10 @@ import type { CaptureJob } from "../../workers/protocol";
 import { BLOCKED_HEADER, startEgressProxy, type EgressProxy } from "./egress-proxy";
 import { VIEWPORTS, type Extraction } from "./model";
 import { watchNetworkQuiet } from "./network-quiet";
-import { measureDom, measureResources, measureVitals, missedLazyContent, waitForFonts, wakeLazyContent, type ResourceTotals } from "./page-script";
+import { watchPageProblems } from "./page-problems";
+import { readRenderedTypography } from "./rendered-fonts";
+import { createPaintedSampler, decideLowContrast } from "./painted-contrast";
+import { callPage, installPageScript, type ResourceTotals } from "./page-script";
 import { createHostGuard, SSRF_MESSAGES, systemResolver, type HostVerdict, type Resolver } from "./ssrf";
 
 export type CaptureStage = "navigating" | "settling" | "measuring" | "screenshot";
@@ -173,6 +176,7 @@ export async function capturePage(
       ...(proxy ? { proxy: { server: proxy.server } } : {}),
     });
     if (timedOut) return cleanup(); // the deadline passed while the context was being made
+    await installPageScript(context);
     if (guard) {
       // Early, readable refusals; the proxy above is what actually enforces the rule on every hop.
       await context.route("**/*", async (route) => {
@@ -203,6 +207,7 @@ export async function capturePage(
     const race = <T>(p: Promise<T>) => Promise.race([p, crashed]);
     const network = await trackNetwork(context, page);
     const quiet = watchNetworkQuiet(page);
+    const problems = watchPageProblems(page);
 
     onStage("navigating");
     const navTimeoutMs = Math.max(1000, Math.min(job.navigationTimeoutMs, remaining()));
@@ -234,12 +239,12 @@ export async function capturePage(
     // Vitals first, so our own scrolling can't move them; then the scroll that wakes lazy content.
     // There is no quiet wait before the scroll: the one after it covers whatever the page fetched
     // after load as well as what the scroll woke, and a page that changed meanwhile gets a second pass.
-    const vitals = await race(page.evaluate(measureVitals, { paintWaitMs: Math.min(PAINT_WAIT_MS, Math.max(1, budget())) }));
-    const wake = () => race(page.evaluate(wakeLazyContent, { maxY: job.maxHeightPx, frameTimeoutMs: FRAME_TIMEOUT_MS }));
+    const vitals = await race(callPage(page, "readVitals", { paintWaitMs: Math.min(PAINT_WAIT_MS, Math.max(1, budget())) }));
+    const wake = () => race(callPage(page, "wakeLazyContent", { maxY: job.maxHeightPx, frameTimeoutMs: FRAME_TIMEOUT_MS }));
     const reached = await wake();
-    await race(page.evaluate(waitForFonts, Math.min(FONT_WAIT_MS, Math.max(1, budget()))));
+    await race(callPage(page, "waitForFonts", Math.min(FONT_WAIT_MS, Math.max(1, budget()))));
     const idle = await race(quiet.waitForQuiet(QUIET_MS, Math.min(QUIET_WAIT_MS, budget())));
-    if (await race(page.evaluate(missedLazyContent, { reached, maxY: job.maxHeightPx }))) {
+    if (await race(callPage(page, "missedLazyContent", { reached, maxY: job.maxHeightPx }))) {
       // Requests that kept a noisy page from going quiet (a hung image, a long poll) are not
       // waited for again; what this scroll wakes is.
       const stale = idle ? undefined : quiet.inFlight();
@@ -248,11 +253,15 @@ export async function capturePage(
     }
 
     onStage("measuring");
-    const dom = await race(page.evaluate(measureDom, { maxY: job.maxHeightPx, viewportWidth: viewport.width, viewportHeight: viewport.height }));
+    const dom = await race(callPage(page, "measure", { maxY: job.maxHeightPx, viewportWidth: viewport.width, viewportHeight: viewport.height }));
     const resources: ResourceTotals = network.available()
       ? { bytes: network.totals.bytes, requests: network.totals.requests, largestResource: network.totals.largest }
-      : await race(page.evaluate(measureResources));
+      : await race(callPage(page, "readResources", undefined));
     await network.detach();
+    // Read before the screenshot: closing the context aborts whatever is still loading, which the page never failed on its own.
+    problems.stop();
+    const failures = problems.read();
+    const fonts = await race(readRenderedTypography(context, page, dom.typography.families, failures.network.failed));
 
     onStage("screenshot");
     const capturedHeight = Math.max(1, Math.min(dom.pageHeight, job.maxHeightPx));
@@ -271,7 +280,8 @@ export async function capturePage(
     void closeContext();
     const writing = writeAtomically(job.screenshotPath, png);
     writing.catch(() => {}); // awaited just below; this only keeps a failure from going unhandled meanwhile
-    const pixels = await summariseScreenshot(png);
+    const painted = createPaintedSampler(dom.contrastProbes, viewport.width, capturedHeight);
+    const pixels = await summariseScreenshot(png, undefined, painted.push);
     await writing;
 
     const extraction: Extraction = {
@@ -283,12 +293,14 @@ export async function capturePage(
       pageHeight: dom.pageHeight,
       capturedHeight,
       palette: { dominant: pixels.dominant, text: dom.palette.text, background: dom.palette.background, buttons: dom.palette.buttons, isDark: pixels.isDark },
-      typography: dom.typography,
+      typography: fonts ? { ...dom.typography, rendered: fonts.rendered, notLoaded: fonts.notLoaded } : dom.typography,
       layout: dom.layout,
       elements: dom.elements,
       copy: dom.copy,
       timing: { ...vitals, ...resources },
-      accessibility: dom.accessibility,
+      accessibility: { ...dom.accessibility, lowContrast: decideLowContrast(dom.contrastProbes, painted.finish()) },
+      network: failures.network,
+      console: failures.console,
     };
     return { extraction, screenshotPath: job.screenshotPath, thumb: pixels.thumb };
   };

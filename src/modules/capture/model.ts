@@ -1,122 +1,155 @@
 // The contract between the capture worker (which measures a page), the analysis code (which
 // compares pages) and the comparisons module (which stores both). Change it in one place only.
 
-export type Viewport = "desktop" | "mobile";
+import { z } from "zod";
+
+export const viewportSchema = z.enum(["desktop", "mobile"]);
+export type Viewport = z.infer<typeof viewportSchema>;
 
 export const VIEWPORTS: Record<Viewport, { width: number; height: number; mobile: boolean }> = {
   desktop: { width: 1440, height: 900, mobile: false },
   mobile: { width: 390, height: 844, mobile: true },
 };
 
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+export const boxSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
+export type Box = z.infer<typeof boxSchema>;
 
-export interface PaletteEntry {
+export const paletteEntrySchema = z.object({
   /** "#rrggbb" */
-  hex: string;
+  hex: z.string(),
   /** Fraction of sampled pixels, 0..1 */
-  share: number;
-}
+  share: z.number(),
+});
+export type PaletteEntry = z.infer<typeof paletteEntrySchema>;
 
-export interface Extraction {
-  url: string;
-  finalUrl: string;
-  viewport: Viewport;
-  title: string;
-  metaDescription: string;
+const textStyle = { family: z.string(), sizePx: z.number(), weight: z.number(), lineHeightPx: z.number() };
+
+export const extractionSchema = z.object({
+  url: z.string(),
+  finalUrl: z.string(),
+  viewport: viewportSchema,
+  title: z.string(),
+  metaDescription: z.string(),
   /** Full-page height in CSS px before the cap. */
-  pageHeight: number;
+  pageHeight: z.number(),
   /** Height actually captured (capped). */
-  capturedHeight: number;
-  palette: {
+  capturedHeight: z.number(),
+  palette: z.object({
     /** Dominant colours from the screenshot's pixels, most prominent first. */
-    dominant: PaletteEntry[];
+    dominant: z.array(paletteEntrySchema),
     /** Computed colours from the DOM, weighted by painted area. */
-    text: PaletteEntry[];
-    background: PaletteEntry[];
-    buttons: PaletteEntry[];
+    text: z.array(paletteEntrySchema),
+    background: z.array(paletteEntrySchema),
+    buttons: z.array(paletteEntrySchema),
     /** Page background luminance decided from pixels: dark pages are < 0.5 */
-    isDark: boolean;
-  };
-  typography: {
-    families: { family: string; share: number }[];
+    isDark: z.boolean(),
+  }),
+  typography: z.object({
+    families: z.array(z.object({ family: z.string(), share: z.number() })),
     /** Distinct font sizes in px with how much text uses each, largest first. */
-    sizeScale: { px: number; share: number }[];
-    weights: { weight: number; share: number }[];
-    headings: { level: number; family: string; sizePx: number; weight: number; lineHeightPx: number }[];
-    body: { family: string; sizePx: number; weight: number; lineHeightPx: number } | null;
-  };
-  layout: {
-    regions: { kind: "header" | "nav" | "hero" | "section" | "footer" | "main" | "aside"; box: Box }[];
+    sizeScale: z.array(z.object({ px: z.number(), share: z.number() })),
+    weights: z.array(z.object({ weight: z.number(), share: z.number() })),
+    headings: z.array(z.object({ level: z.number(), ...textStyle })),
+    body: z.object(textStyle).nullable(),
+    /** Typefaces Chromium actually drew (platform family names) by share of glyphs; absent in older captures or when unreadable. */
+    rendered: z.array(z.object({ family: z.string(), share: z.number() })).optional(),
+    /** Declared web-font families that never loaded and were drawn in a fallback, with the share of text that asked for them. */
+    notLoaded: z.array(z.object({ family: z.string(), share: z.number() })).optional(),
+  }),
+  layout: z.object({
+    regions: z.array(z.object({ kind: z.enum(["header", "nav", "hero", "section", "footer", "main", "aside"]), box: boxSchema })),
     /** Most common column count among content sections. */
-    columns: number;
+    columns: z.number(),
     /** Radius of buttons/cards in px (median), used as a design token. */
-    radiusPx: number;
+    radiusPx: z.number(),
     /** Median vertical gap between sections in px. */
-    spacingPx: number;
-  };
-  elements: {
-    ctas: { text: string; box: Box; aboveFold: boolean; href: string | null; bg: string; fg: string }[];
-    links: number;
-    linksAboveFold: number;
-    forms: { box: Box; inputs: number; aboveFold: boolean }[];
-    inputs: number;
-    images: number;
-    imagesAboveFold: number;
-    headings: { level: number; text: string; box: Box; aboveFold: boolean }[];
-  };
-  copy: {
-    headline: string;
-    visibleText: string;
-    wordCount: number;
+    spacingPx: z.number(),
+  }),
+  elements: z.object({
+    ctas: z.array(z.object({ text: z.string(), box: boxSchema, aboveFold: z.boolean(), href: z.string().nullable(), bg: z.string(), fg: z.string() })),
+    links: z.number(),
+    linksAboveFold: z.number(),
+    forms: z.array(z.object({ box: boxSchema, inputs: z.number(), aboveFold: z.boolean() })),
+    inputs: z.number(),
+    images: z.number(),
+    imagesAboveFold: z.number(),
+    headings: z.array(z.object({ level: z.number(), text: z.string(), box: boxSchema, aboveFold: z.boolean() })),
+  }),
+  copy: z.object({
+    headline: z.string(),
+    visibleText: z.string(),
+    wordCount: z.number(),
     /** Flesch reading ease, 0..100 (higher is easier). */
-    readability: number;
-  };
-  timing: {
-    ttfbMs: number | null;
-    fcpMs: number | null;
-    lcpMs: number | null;
-    cls: number | null;
-    domContentLoadedMs: number | null;
-    loadMs: number | null;
-    bytes: number;
-    requests: number;
+    readability: z.number(),
+  }),
+  timing: z.object({
+    ttfbMs: z.number().nullable(),
+    fcpMs: z.number().nullable(),
+    lcpMs: z.number().nullable(),
+    /** The element that painted the LCP, selector-like ("img#hero", "section.hero>h1"); absent in captures made before it was recorded. */
+    lcpElement: z.string().nullable().optional(),
+    cls: z.number().nullable(),
+    domContentLoadedMs: z.number().nullable(),
+    loadMs: z.number().nullable(),
+    bytes: z.number(),
+    requests: z.number(),
     /** Largest single resource, to explain a slow LCP. */
-    largestResource: { url: string; bytes: number; type: string } | null;
-  };
-  accessibility: {
+    largestResource: z.object({ url: z.string(), bytes: z.number(), type: z.string() }).nullable(),
+  }),
+  accessibility: z.object({
     /** Text runs below WCAG AA contrast, worst first. */
-    lowContrast: { text: string; ratio: number; required: number; fg: string; bg: string }[];
+    lowContrast: z.array(
+      z.object({
+        text: z.string(),
+        ratio: z.number(),
+        required: z.number(),
+        fg: z.string(),
+        bg: z.string(),
+        /** "css": both colours from computed styles; "pixels": `bg` is the worst painted pixel behind the text in the screenshot. Absent in older captures (css). */
+        method: z.enum(["css", "pixels"]).optional(),
+      }),
+    ),
     /** Contrast of the dominant body text against its background. */
-    bodyContrast: number | null;
-    imagesWithoutAlt: number;
-    inputsWithoutLabel: number;
-  };
-}
+    bodyContrast: z.number().nullable(),
+    imagesWithoutAlt: z.number(),
+    inputsWithoutLabel: z.number(),
+  }),
+  /** Requests that failed or got an error status (not the page's own document); absent in older captures. */
+  network: z
+    .object({
+      /** The first failures, in the order they happened (bounded; URLs capped). */
+      failed: z.array(z.object({ url: z.string(), type: z.string(), reason: z.string() })),
+      /** Every failure seen, including those beyond the bounded list. */
+      failedCount: z.number(),
+    })
+    .optional(),
+  /** Console errors and uncaught exceptions, first of each distinct text (bounded); absent in older captures. */
+  console: z.array(z.object({ level: z.enum(["error", "exception"]), text: z.string() })).optional(),
+});
+export type Extraction = z.infer<typeof extractionSchema>;
 
-export interface SimilarityScores {
-  colorSimilarity: number;
-  layoutSimilarity: number;
-  contentSimilarity: number;
-  overallSimilarity: number;
-}
+export const similarityScoresSchema = z.object({
+  colorSimilarity: z.number(),
+  layoutSimilarity: z.number(),
+  contentSimilarity: z.number(),
+  overallSimilarity: z.number(),
+});
+export type SimilarityScores = z.infer<typeof similarityScoresSchema>;
 
-export type FindingGroup = "design" | "ux" | "copy" | "timing";
+export const findingGroupSchema = z.enum(["design", "ux", "copy", "timing"]);
+export type FindingGroup = z.infer<typeof findingGroupSchema>;
 
-export interface Finding {
-  id: string;
-  group: FindingGroup;
-  severity: "high" | "medium" | "low";
+export const findingSchema = z.object({
+  id: z.string(),
+  group: findingGroupSchema,
+  severity: z.enum(["high", "medium", "low"]),
   /** Target the finding is about (the one that should change). */
-  targetId: string;
-  viewport: Viewport;
-  title: string;
+  targetId: z.string(),
+  viewport: viewportSchema,
+  title: z.string(),
   /** The measured values behind it, e.g. { "Alpha LCP": "3.4 s", "Beta LCP": "1.1 s" } */
-  evidence: Record<string, string>;
-  fix: string;
-  source: "rules" | "llm";
-}
+  evidence: z.record(z.string(), z.string()),
+  fix: z.string(),
+  source: z.enum(["rules", "llm"]),
+});
+export type Finding = z.infer<typeof findingSchema>;

@@ -12,10 +12,15 @@ export const SSRF_MESSAGES = {
   credentials: "Addresses with a username or password (user@host) are not allowed",
   oddSpelling: "Write IP addresses in the usual dotted form (like 93.184.216.34)",
   private: "That address points to a private or local network, which is not allowed",
-  unresolved: "We couldn't find that website: its domain name does not resolve",
+  /**
+   * A name that does not resolve and one that resolves privately get this one answer: two answers
+   * would let a user map the internal DNS (which names exist inside). The difference goes to the log.
+   */
+  unreachable: "We can't capture that website: its domain name does not lead to a public address",
 } as const;
 
-export type HostVerdict = { ok: true; addresses: string[] } | { ok: false; reason: string };
+/** `detail` (what DNS actually said) is for the server log, never for the user. */
+export type HostVerdict = { ok: true; addresses: string[] } | { ok: false; reason: string; detail?: string };
 
 export type Resolver = (hostname: string) => Promise<string[]>;
 
@@ -192,11 +197,13 @@ export async function checkHost(host: string, resolve: Resolver = systemResolver
   let addresses: string[];
   try {
     addresses = await resolve(bare);
-  } catch {
-    return { ok: false, reason: SSRF_MESSAGES.unresolved };
+  } catch (e) {
+    const code = e && typeof e === "object" && "code" in e ? String(e.code) : "lookup failed";
+    return { ok: false, reason: SSRF_MESSAGES.unreachable, detail: `${bare} does not resolve (${code})` };
   }
-  if (addresses.length === 0) return { ok: false, reason: SSRF_MESSAGES.unresolved };
-  if (!addresses.every(isPublicAddress)) return { ok: false, reason: SSRF_MESSAGES.private };
+  if (addresses.length === 0) return { ok: false, reason: SSRF_MESSAGES.unreachable, detail: `${bare} does not resolve (no addresses)` };
+  if (!addresses.every(isPublicAddress))
+    return { ok: false, reason: SSRF_MESSAGES.unreachable, detail: `${bare} resolves to a non-public address (${addresses.join(", ")})` };
   return { ok: true, addresses };
 }
 
@@ -246,12 +253,15 @@ export function parseTargetUrl(raw: string, opts: { allowPrivate: boolean }): UR
  */
 export async function checkTargetUrl(
   raw: string,
-  opts: { allowPrivate: boolean; resolve?: Resolver },
+  opts: { allowPrivate: boolean; resolve?: Resolver; log?: (msg: string) => void },
 ): Promise<URL> {
   const url = parseTargetUrl(raw, opts);
   if (opts.allowPrivate) return url;
   const verdict = await checkHost(url.hostname, opts.resolve);
-  if (!verdict.ok) throw badRequest(verdict.reason);
+  if (!verdict.ok) {
+    if (verdict.detail) opts.log?.(`target refused: ${verdict.detail}`);
+    throw badRequest(verdict.reason);
+  }
   return url;
 }
 

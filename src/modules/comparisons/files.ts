@@ -1,7 +1,11 @@
 // Where screenshots live on disk. Paths are built only from server-made ids and always checked to
 // stay inside DATA_DIR/screenshots, so nothing a user sends can point the server at another file.
+// A capture is written under its snapshot id, then renamed to its content hash in the same folder
+// (DATA_DIR/screenshots/<user>/<comparison>/<sha256>.png): identical captures of a comparison are
+// one file, however many runs show it. A file goes when no snapshot row names it any more.
+import { renameSync, rmSync } from "node:fs";
 import { mkdir, open, rm } from "node:fs/promises";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
 export function screenshotFiles(dataDir: string) {
   const base = resolve(dataDir);
@@ -38,11 +42,35 @@ export function screenshotFiles(dataDir: string) {
     toAbsolute(stored: string): string {
       return checked(resolve(base, stored));
     },
+    /**
+     * Moves a finished capture (in its comparison's folder) to the file named by its content hash
+     * and returns that path. Synchronous, like removeUnused: bun:sqlite writes are too, so a
+     * rename and the row that names the file happen in one turn, and a removal can never slip in
+     * between them. Renaming over an existing file of the same hash replaces equal bytes.
+     */
+    adopt(absolute: string, sha256: string): string {
+      if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error(`not a sha256: ${sha256}`);
+      const from = checked(resolve(absolute));
+      const to = checked(join(dirname(from), `${sha256}.png`));
+      if (to !== from) renameSync(from, to);
+      return to;
+    },
+    /** Deletes a stored file unless a snapshot still names it; true when it was deleted. */
+    removeUnused(stored: string, inUse: (stored: string) => boolean): boolean {
+      if (inUse(stored)) return false;
+      rmSync(checked(resolve(base, stored)), { force: true });
+      return true;
+    },
     async remove(absolute: string): Promise<void> {
       await rm(checked(resolve(absolute)), { force: true });
     },
     async removeComparison(userId: string, comparisonId: string): Promise<void> {
       await rm(comparisonDir(userId, comparisonId), { recursive: true, force: true });
+    },
+    /** Every PNG under the root, as stored paths (for the boot sweep). */
+    async *storedPngs(): AsyncGenerator<string> {
+      const glob = new Bun.Glob("*/*/*.png");
+      for await (const rel of glob.scan({ cwd: root, onlyFiles: true })) yield relative(base, join(root, rel)).split(sep).join("/");
     },
     /** For account deletion: everything a user ever captured. */
     async removeUser(userId: string): Promise<void> {
@@ -52,6 +80,17 @@ export function screenshotFiles(dataDir: string) {
 }
 
 export type ScreenshotFiles = ReturnType<typeof screenshotFiles>;
+
+/** sha256 of a file's bytes, hex. */
+export async function fileSha256(path: string): Promise<{ sha256: string; bytes: number }> {
+  const hasher = new Bun.CryptoHasher("sha256");
+  let bytes = 0;
+  for await (const chunk of Bun.file(path).stream()) {
+    hasher.update(chunk);
+    bytes += chunk.byteLength;
+  }
+  return { sha256: hasher.digest("hex"), bytes };
+}
 
 /** Pixel size from the PNG header (IHDR), so the API reports what was really captured. */
 export async function pngSize(path: string): Promise<{ width: number; height: number } | null> {

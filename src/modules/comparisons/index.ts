@@ -1,13 +1,25 @@
 import { Elysia } from "elysia";
-import { authGuard, bearerToken } from "../../http/auth-guard";
+import { z } from "zod";
+import { authGuard, BEARER_SECURITY, bearerToken } from "../../http/auth-guard";
 import { cachedJson } from "../../http/cached-json";
+import { binaryResponse, errors, idParams, okAnswer, responds } from "../../http/contract";
 import { readCookie } from "../../http/cookies";
-import { parseInput, unauthorized } from "../../http/errors";
+import { unauthorized } from "../../http/errors";
 import { REFRESH_COOKIE } from "../auth";
 import type { PublicUser } from "../auth/model";
 import type { AuthService } from "../auth/service";
-import { addTargetBody, createComparisonBody, exportQuery } from "./model";
+import { addTargetBody, comparisonDto, createComparisonBody, diffDto, exportQuery, findingDto, snapshotDto, targetDto } from "./model";
 import type { ComparisonsService } from "./service";
+import { scheduleView } from "../watch/schedule/model";
+
+/** Screenshot and export links also work with the session cookie (see bearerOrCookie). */
+const BEARER_OR_COOKIE: Record<string, string[]>[] = [...BEARER_SECURITY, { sessionCookie: [] }];
+
+const comparison = responds(comparisonDto);
+// GET /comparisons/:id also carries the watch schedule (added where the services are built, app.ts).
+const comparisonWithSchedule = responds(comparisonDto.extend({ schedule: scheduleView.nullable() }));
+// The list is a cached, shared value: callers must not change it.
+const comparisonList = responds(z.array(comparisonDto).readonly());
 
 type UserResolvers = Pick<AuthService, "userForAccessToken" | "userForRefreshToken">;
 
@@ -16,7 +28,7 @@ type UserResolvers = Pick<AuthService, "userForAccessToken" | "userForRefreshTok
  * bearer token; they also accept the session cookie (HttpOnly, SameSite=Strict, so other sites
  * cannot use it). Ownership is still checked per row.
  */
-async function bearerOrCookie(auth: UserResolvers, request: Request): Promise<PublicUser> {
+export async function bearerOrCookie(auth: UserResolvers, request: Request): Promise<PublicUser> {
   const token = bearerToken(request.headers.get("authorization"));
   const user = token
     ? await auth.userForAccessToken(token)
@@ -26,45 +38,78 @@ async function bearerOrCookie(auth: UserResolvers, request: Request): Promise<Pu
 }
 
 export function comparisonRoutes(comparisons: ComparisonsService, auth: UserResolvers) {
-  return new Elysia({ prefix: "/api" })
+  return new Elysia({ prefix: "/api", tags: ["comparisons"] })
     .use(authGuard(auth.userForAccessToken))
-    .get("/comparisons", ({ user, set }) => cachedJson(comparisons.list(user.id), set), { auth: "user" })
+    .get("/comparisons", ({ user, set }) => cachedJson(comparisons.list(user.id), set), {
+      auth: "user",
+      response: { 200: comparisonList, ...errors(401, 500, 503) },
+      detail: { summary: "Your comparisons, newest first" },
+    })
     .post(
       "/comparisons",
       ({ user, body, set }) => {
-        const input = parseInput(createComparisonBody, body);
         set.status = 201;
-        return comparisons.create(user.id, input);
+        return comparisons.create(user.id, body);
       },
-      { auth: "user" },
+      {
+        auth: "user",
+        body: createComparisonBody,
+        response: { 201: comparison, ...errors(400, 401, 413, 500, 503) },
+        detail: { summary: "Create a comparison" },
+      },
     )
-    .get("/comparisons/:id", ({ user, params }) => comparisons.get(user.id, params.id), { auth: "user" })
+    .get("/comparisons/:id", ({ user, params }) => comparisons.get(user.id, params.id), {
+      auth: "user",
+      params: idParams,
+      response: { 200: comparisonWithSchedule, ...errors(401, 404, 500, 503) },
+      detail: { summary: "One comparison" },
+    })
     .delete(
       "/comparisons/:id",
       async ({ user, params }) => {
         await comparisons.remove(user.id, params.id);
-        return { ok: true };
+        return { ok: true as const };
       },
-      { auth: "user" },
+      {
+        auth: "user",
+        params: idParams,
+        response: { 200: responds(okAnswer), ...errors(401, 404, 409, 500, 503) },
+        detail: { summary: "Delete a comparison and its captures" },
+      },
     )
-    .get("/comparisons/:id/targets", ({ user, params }) => comparisons.listTargets(user.id, params.id), { auth: "user" })
+    .get("/comparisons/:id/targets", ({ user, params }) => comparisons.listTargets(user.id, params.id), {
+      auth: "user",
+      params: idParams,
+      response: { 200: responds(z.array(targetDto)), ...errors(401, 404, 500, 503) },
+      detail: { summary: "The pages a comparison captures" },
+    })
     .post(
       "/comparisons/:id/targets",
       async ({ user, params, body, set }) => {
-        const input = parseInput(addTargetBody, body);
-        const target = await comparisons.addTarget(user.id, params.id, input);
+        const target = await comparisons.addTarget(user.id, params.id, body);
         set.status = 201;
         return target;
       },
-      { auth: "user" },
+      {
+        auth: "user",
+        params: idParams,
+        body: addTargetBody,
+        response: { 201: responds(targetDto), ...errors(400, 401, 404, 409, 413, 500, 503) },
+        detail: { summary: "Add a page to capture" },
+      },
     )
     .delete(
       "/targets/:id",
       async ({ user, params }) => {
         await comparisons.removeTarget(user.id, params.id);
-        return { ok: true };
+        return { ok: true as const };
       },
-      { auth: "user" },
+      {
+        auth: "user",
+        params: idParams,
+        response: { 200: responds(okAnswer), ...errors(401, 404, 409, 500, 503) },
+        detail: { summary: "Remove a page from its comparison" },
+      },
     )
     .post(
       "/comparisons/:id/start",
@@ -73,30 +118,70 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: UserReso
         set.status = 202;
         return started;
       },
-      { auth: "user" },
+      {
+        auth: "user",
+        params: idParams,
+        response: { 202: comparison, ...errors(400, 401, 404, 409, 429, 500, 503) },
+        detail: { summary: "Start capturing and scoring; progress arrives over /ws" },
+      },
     )
-    .get("/comparisons/:id/snapshots", ({ user, params }) => comparisons.snapshots(user.id, params.id), { auth: "user" })
-    .get("/comparisons/:id/diffs", ({ user, params }) => comparisons.diffs(user.id, params.id), { auth: "user" })
-    .get("/comparisons/:id/findings", ({ user, params }) => comparisons.findings(user.id, params.id), { auth: "user" })
-    .get("/snapshots/:id/screenshot", async ({ request, params }) => {
-      const user = await bearerOrCookie(auth, request);
-      const path = comparisons.screenshotPath(user.id, params.id);
-      return new Response(Bun.file(path), {
-        headers: { "content-type": "image/png", "cache-control": "private, max-age=3600" },
-      });
+    .get("/comparisons/:id/snapshots", ({ user, params }) => comparisons.snapshots(user.id, params.id), {
+      auth: "user",
+      params: idParams,
+      response: { 200: responds(z.array(snapshotDto)), ...errors(401, 404, 500, 503) },
+      detail: { summary: "Captured pages with what was measured on them" },
     })
-    .get("/comparisons/:id/export", async ({ request, params, query }) => {
-      const user = await bearerOrCookie(auth, request);
-      const { format } = parseInput(exportQuery, query);
-      const file = await comparisons.exportReport(user.id, params.id, format);
-      return new Response(file.body, {
-        headers: {
-          "content-type": file.contentType,
-          "content-disposition": `attachment; filename="${file.filename}"`,
-          "cache-control": "private, no-store",
-          // Should a browser ever render it from here, the report runs nothing and loads nothing.
-          "content-security-policy": "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox",
+    .get("/comparisons/:id/diffs", ({ user, params }) => comparisons.diffs(user.id, params.id), {
+      auth: "user",
+      params: idParams,
+      response: { 200: responds(z.array(diffDto)), ...errors(401, 404, 500, 503) },
+      detail: { summary: "Similarity scores between captured pages" },
+    })
+    .get("/comparisons/:id/findings", ({ user, params }) => comparisons.findings(user.id, params.id), {
+      auth: "user",
+      params: idParams,
+      response: { 200: responds(z.array(findingDto)), ...errors(401, 404, 500, 503) },
+      detail: { summary: "What to change, with the evidence behind it" },
+    })
+    .get(
+      "/snapshots/:id/screenshot",
+      async ({ request, params }) => {
+        const user = await bearerOrCookie(auth, request);
+        const path = comparisons.screenshotPath(user.id, params.id);
+        return new Response(Bun.file(path), {
+          headers: { "content-type": "image/png", "cache-control": "private, max-age=3600" },
+        });
+      },
+      {
+        params: idParams,
+        response: errors(401, 404, 500, 503),
+        detail: { summary: "A snapshot's full-page screenshot", security: BEARER_OR_COOKIE, ...binaryResponse("image/png", "The screenshot") },
+      },
+    )
+    .get(
+      "/comparisons/:id/export",
+      async ({ request, params, query }) => {
+        const user = await bearerOrCookie(auth, request);
+        const file = await comparisons.exportReport(user.id, params.id, query.format);
+        return new Response(file.body, {
+          headers: {
+            "content-type": file.contentType,
+            "content-disposition": `attachment; filename="${file.filename}"`,
+            "cache-control": "private, no-store",
+            // Should a browser ever render it from here, the report runs nothing and loads nothing.
+            "content-security-policy": "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox",
+          },
+        });
+      },
+      {
+        params: idParams,
+        query: exportQuery,
+        response: errors(400, 401, 404, 500, 503),
+        detail: {
+          summary: "Download the report (JSON or self-contained HTML)",
+          security: BEARER_OR_COOKIE,
+          ...binaryResponse(["application/json", "text/html"], "The report as an attachment; JSON follows the ComparisonReport shape"),
         },
-      });
-    });
+      },
+    );
 }

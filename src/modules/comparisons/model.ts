@@ -1,7 +1,7 @@
 // Request and response shapes of the comparisons API, declared once. The server validates with
 // these; the web client imports the types only.
 import { z } from "zod";
-import type { Extraction, Finding, SimilarityScores, Viewport } from "../capture/model";
+import { extractionSchema, findingSchema, similarityScoresSchema, viewportSchema } from "../capture/model";
 
 export const createComparisonBody = z.object({
   name: z
@@ -46,69 +46,73 @@ export const exportQuery = z.object({
 });
 export type ExportFormat = z.infer<typeof exportQuery>["format"];
 
-export type ComparisonStatus = "pending" | "running" | "completed" | "failed";
-export type TargetStatus = "pending" | "capturing" | "completed" | "failed";
-
-export interface ComparisonDto {
-  id: string;
-  name: string;
-  description: string | null;
-  status: ComparisonStatus;
-  /** Why a run failed, when it did. */
-  error: string | null;
-  createdAt: string;
-  updatedAt: string;
-  startedAt: string | null;
-  completedAt: string | null;
-  targetCount: number;
-  progress: ComparisonProgress | null;
-}
+export const comparisonStatusSchema = z.enum(["pending", "running", "completed", "failed"]);
+export type ComparisonStatus = z.infer<typeof comparisonStatusSchema>;
+export const targetStatusSchema = z.enum(["pending", "capturing", "completed", "failed"]);
+export type TargetStatus = z.infer<typeof targetStatusSchema>;
 
 /** Pages captured (or given up on) of all pages in the run; stage says what is happening now. */
-export interface ComparisonProgress {
-  done: number;
-  total: number;
-  stage: string;
-}
+export const comparisonProgressSchema = z.object({ done: z.number(), total: z.number(), stage: z.string() });
+export type ComparisonProgress = z.infer<typeof comparisonProgressSchema>;
 
-export interface TargetDto {
-  id: string;
-  comparisonId: string;
-  label: string;
-  url: string;
-  status: TargetStatus;
-  error: string | null;
-  createdAt: string;
-}
+export const comparisonDto = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  status: comparisonStatusSchema,
+  /** Why a run failed, when it did. */
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  startedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  targetCount: z.number(),
+  progress: comparisonProgressSchema.nullable(),
+});
+export type ComparisonDto = z.infer<typeof comparisonDto>;
+
+export const targetDto = z.object({
+  id: z.string(),
+  comparisonId: z.string(),
+  label: z.string(),
+  url: z.string(),
+  status: targetStatusSchema,
+  error: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type TargetDto = z.infer<typeof targetDto>;
 
 /** The spec's Snapshot plus what the extraction measured. */
-export interface SnapshotDto {
-  id: string;
-  targetId: string;
-  capturedAt: string;
-  viewport: Viewport;
+export const snapshotDto = z.object({
+  id: z.string(),
+  targetId: z.string(),
+  capturedAt: z.string(),
+  viewport: viewportSchema,
   /** Owner-only URL: /api/snapshots/{id}/screenshot */
-  screenshotUrl: string;
-  title: string;
+  screenshotUrl: z.string(),
+  title: z.string(),
   /** Hex strings, most prominent first. */
-  colors: string[];
-  width: number;
-  height: number;
-  extraction: Extraction;
-}
+  colors: z.array(z.string()),
+  width: z.number(),
+  height: z.number(),
+  extraction: extractionSchema,
+});
+export type SnapshotDto = z.infer<typeof snapshotDto>;
 
-export interface DiffDto extends SimilarityScores {
-  id: string;
-  comparisonId: string;
-  viewport: Viewport;
-  targetAId: string;
-  targetBId: string;
-  createdAt: string;
+export const diffDto = similarityScoresSchema.extend({
+  id: z.string(),
+  comparisonId: z.string(),
+  viewport: viewportSchema,
+  targetAId: z.string(),
+  targetBId: z.string(),
+  createdAt: z.string(),
   /** The parts behind the blend, for the summary's detail view. */
-  components: Record<string, number>;
-}
+  components: z.record(z.string(), z.number()),
+});
+export type DiffDto = z.infer<typeof diffDto>;
 
-export type FindingDto = Finding;
+export const findingDto = findingSchema;
+export type FindingDto = z.infer<typeof findingDto>;
 
 /** Pushed over /ws to the comparison's owner only. */
 export interface ComparisonProgressMessage {
@@ -120,11 +124,12 @@ export interface ComparisonProgressMessage {
 }
 
 /** GET /api/comparisons/{id}/export?format=json */
-export interface ComparisonReport {
-  exportedAt: string;
-  comparison: ComparisonDto;
-  targets: TargetDto[];
-  snapshots: SnapshotDto[];
-  diffs: DiffDto[];
-  findings: FindingDto[];
-}
+export const comparisonReport = z.object({
+  exportedAt: z.string(),
+  comparison: comparisonDto,
+  targets: z.array(targetDto),
+  snapshots: z.array(snapshotDto),
+  diffs: z.array(diffDto),
+  findings: z.array(findingDto),
+});
+export type ComparisonReport = z.infer<typeof comparisonReport>;

@@ -43,6 +43,10 @@ export interface SnapshotRow {
   width: number;
   height: number;
   extraction: string;
+  run_id: string | null;
+  /** sha256 of the PNG; the file is named by it (NULL for captures made before run history). */
+  content_hash: string | null;
+  file_bytes: number | null;
 }
 
 export interface DiffRow {
@@ -58,6 +62,7 @@ export interface DiffRow {
   overall_similarity: number;
   components: string;
   created_at: string;
+  run_id: string | null;
 }
 
 export interface FindingRow {
@@ -74,10 +79,27 @@ export interface FindingRow {
   source: string;
   position: number;
   created_at: string;
+  run_id: string | null;
+}
+
+export type RunStatus = "running" | "completed" | "failed" | "interrupted";
+export interface RunRow {
+  id: string;
+  comparison_id: string;
+  owner_id: string;
+  number: number;
+  trigger: "manual" | "schedule";
+  status: RunStatus;
+  started_at: string;
+  finished_at: string | null;
+  change_count: number | null;
+  error: string | null;
 }
 
 const COMPARISON_COLUMNS = `c.*, (SELECT COUNT(*) FROM targets t WHERE t.comparison_id = c.id) AS target_count`;
 const VIEWPORT_ORDER = `CASE s.viewport WHEN 'desktop' THEN 0 ELSE 1 END`;
+/** The run whose diffs and findings are the comparison's current results: the newest that wrote its outcome. */
+const CURRENT_RUN = `(SELECT r.id FROM runs r WHERE r.comparison_id = ?1 AND r.status IN ('completed', 'failed') ORDER BY r.number DESC LIMIT 1)`;
 
 export function comparisonsRepository(db: Db) {
   const q = {
@@ -126,9 +148,10 @@ export function comparisonsRepository(db: Db) {
       "UPDATE targets SET status = 'failed', error = ? WHERE comparison_id = ? AND status IN ('pending', 'capturing')",
     ),
 
-    insertSnapshot: db.query<null, [string, string, string, string, Viewport, string, string, string, string, number, number, string]>(
-      `INSERT INTO snapshots (id, target_id, comparison_id, owner_id, viewport, captured_at, screenshot_path, title, colors, width, height, extraction)
-         SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM comparisons WHERE id = ?3 AND status = 'running')`,
+    insertSnapshot: db.query<null, [string, string, string, string, Viewport, string, string, string, string, number, number, string, string | null, string | null, number | null]>(
+      `INSERT INTO snapshots (id, target_id, comparison_id, owner_id, viewport, captured_at, screenshot_path, title, colors, width, height, extraction,
+           run_id, content_hash, file_bytes)
+         SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM comparisons WHERE id = ?3 AND status = 'running')`,
     ),
     latestSnapshots: db.query<SnapshotRow, [string, string]>(
       `SELECT s.* FROM snapshots s JOIN targets t ON t.id = s.target_id
@@ -138,35 +161,47 @@ export function comparisonsRepository(db: Db) {
          ORDER BY t.created_at, t.rowid, ${VIEWPORT_ORDER}`,
     ),
     snapshot: db.query<SnapshotRow, [string, string]>("SELECT * FROM snapshots WHERE id = ? AND owner_id = ?"),
-    staleSnapshots: db.query<SnapshotRow, [string, Viewport, number]>(
-      `SELECT * FROM snapshots WHERE target_id = ? AND viewport = ?
-         ORDER BY captured_at DESC, rowid DESC LIMIT -1 OFFSET ?`,
-    ),
-    deleteSnapshot: db.query<null, [string]>("DELETE FROM snapshots WHERE id = ?"),
     snapshotPathsOfTarget: db.query<{ screenshot_path: string }, [string]>(
-      "SELECT screenshot_path FROM snapshots WHERE target_id = ?",
+      "SELECT DISTINCT screenshot_path FROM snapshots WHERE target_id = ?",
     ),
 
     diffs: db.query<DiffRow, [string, string]>(
       `SELECT d.* FROM diffs d
          JOIN targets a ON a.id = d.target_a_id JOIN targets b ON b.id = d.target_b_id
-         WHERE d.comparison_id = ? AND d.owner_id = ?
+         WHERE d.comparison_id = ?1 AND d.owner_id = ?2 AND d.run_id = ${CURRENT_RUN}
          ORDER BY CASE d.viewport WHEN 'desktop' THEN 0 ELSE 1 END, a.created_at, a.rowid, b.created_at, b.rowid`,
     ),
-    deleteDiffs: db.query<null, [string]>("DELETE FROM diffs WHERE comparison_id = ?"),
-    insertDiff: db.query<null, [string, string, string, Viewport, string, string, number, number, number, number, string, string]>(
+    insertDiff: db.query<null, [string, string, string, Viewport, string, string, number, number, number, number, string, string, string | null]>(
       `INSERT INTO diffs (id, comparison_id, owner_id, viewport, target_a_id, target_b_id, color_similarity, layout_similarity,
-         content_similarity, overall_similarity, components, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         content_similarity, overall_similarity, components, created_at, run_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
 
     findings: db.query<FindingRow, [string, string]>(
-      "SELECT * FROM findings WHERE comparison_id = ? AND owner_id = ? ORDER BY position",
+      `SELECT * FROM findings WHERE comparison_id = ?1 AND owner_id = ?2 AND run_id = ${CURRENT_RUN} ORDER BY position`,
     ),
-    deleteFindings: db.query<null, [string]>("DELETE FROM findings WHERE comparison_id = ?"),
-    insertFinding: db.query<null, [string, string, string, string, Viewport, string, string, string, string, string, string, number, string]>(
-      `INSERT INTO findings (id, comparison_id, owner_id, target_id, viewport, grp, severity, title, evidence, fix, source, position, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    insertFinding: db.query<null, [string, string, string, string, Viewport, string, string, string, string, string, string, number, string, string | null]>(
+      `INSERT INTO findings (id, comparison_id, owner_id, target_id, viewport, grp, severity, title, evidence, fix, source, position, created_at, run_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+
+    // Run history: one row per run; its snapshots, diffs and findings carry its id.
+    openRun: db.query<null, [string, string, string, string, string]>(
+      `INSERT INTO runs (id, comparison_id, owner_id, number, trigger, status, started_at)
+         SELECT ?1, ?2, ?3, COALESCE((SELECT MAX(number) FROM runs WHERE comparison_id = ?2), 0) + 1, ?4, 'running', ?5
+         WHERE NOT EXISTS (SELECT 1 FROM runs WHERE id = ?1)`,
+    ),
+    finishRun: db.query<null, [RunStatus, string | null, string, string]>(
+      "UPDATE runs SET status = ?, error = ?, finished_at = ? WHERE id = ? AND status = 'running'",
+    ),
+    interruptRuns: db.query<null, [string, string, string]>(
+      "UPDATE runs SET status = 'interrupted', error = ?, finished_at = ? WHERE comparison_id = ? AND status = 'running'",
+    ),
+    runsBeyond: db.query<{ id: string }, [string, number]>(
+      `SELECT id FROM runs WHERE comparison_id = ? AND status != 'running' ORDER BY number DESC LIMIT -1 OFFSET ?`,
+    ),
+    deleteRun: db.query<null, [string]>("DELETE FROM runs WHERE id = ?"),
+    snapshotPathsOfRun: db.query<{ screenshot_path: string }, [string]>("SELECT DISTINCT screenshot_path FROM snapshots WHERE run_id = ?"),
+    pathInUse: db.query<{ n: number }, [string]>("SELECT 1 AS n FROM snapshots WHERE screenshot_path = ? LIMIT 1"),
   };
 
   return {
@@ -202,32 +237,41 @@ export function comparisonsRepository(db: Db) {
     insertSnapshot: (s: SnapshotRow) =>
       q.insertSnapshot.run(
         s.id, s.target_id, s.comparison_id, s.owner_id, s.viewport, s.captured_at, s.screenshot_path,
-        s.title, s.colors, s.width, s.height, s.extraction,
+        s.title, s.colors, s.width, s.height, s.extraction, s.run_id, s.content_hash, s.file_bytes,
       ).changes === 1,
     latestSnapshots: (comparisonId: string, ownerId: string) => q.latestSnapshots.all(comparisonId, ownerId),
     findSnapshot: (id: string, ownerId: string) => q.snapshot.get(id, ownerId),
-    /** Snapshots of one target and viewport beyond the newest `keep`, by capturedAt. */
-    staleSnapshots: (targetId: string, viewport: Viewport, keep: number) => q.staleSnapshots.all(targetId, viewport, keep),
-    deleteSnapshot: (id: string) => q.deleteSnapshot.run(id),
     snapshotPathsOfTarget: (targetId: string) => q.snapshotPathsOfTarget.all(targetId).map((r) => r.screenshot_path),
 
     listDiffs: (comparisonId: string, ownerId: string) => q.diffs.all(comparisonId, ownerId),
     listFindings: (comparisonId: string, ownerId: string) => q.findings.all(comparisonId, ownerId),
-    /** The latest run's results replace the previous run's as one unit. */
-    replaceResults: (comparisonId: string, diffs: DiffRow[], findings: FindingRow[]) => {
-      q.deleteDiffs.run(comparisonId);
-      q.deleteFindings.run(comparisonId);
+    /** A run's results, kept beside earlier runs'; the newest settled run's are the comparison's current ones. */
+    insertResults: (diffs: DiffRow[], findings: FindingRow[]) => {
       for (const d of diffs)
         q.insertDiff.run(
           d.id, d.comparison_id, d.owner_id, d.viewport, d.target_a_id, d.target_b_id, d.color_similarity,
-          d.layout_similarity, d.content_similarity, d.overall_similarity, d.components, d.created_at,
+          d.layout_similarity, d.content_similarity, d.overall_similarity, d.components, d.created_at, d.run_id,
         );
       for (const f of findings)
         q.insertFinding.run(
           f.id, f.comparison_id, f.owner_id, f.target_id, f.viewport, f.grp, f.severity, f.title, f.evidence,
-          f.fix, f.source, f.position, f.created_at,
+          f.fix, f.source, f.position, f.created_at, f.run_id,
         );
     },
+
+    /** The run row for a run this process starts; numbered after the comparison's last. A no-op when it exists. */
+    openRun: (r: { id: string; comparisonId: string; ownerId: string; trigger: "manual" | "schedule"; at: string }) =>
+      q.openRun.run(r.id, r.comparisonId, r.ownerId, r.trigger, r.at),
+    finishRun: (id: string, status: Exclude<RunStatus, "running">, error: string | null, at: string) =>
+      q.finishRun.run(status, error, at, id).changes === 1,
+    /** Shutdown and boot recovery: whatever run of the comparison was still going ended with the restart. */
+    interruptRuns: (comparisonId: string, reason: string, at: string) => q.interruptRuns.run(reason, at, comparisonId),
+    /** Ended runs of a comparison older than the newest `keep`. */
+    runsBeyond: (comparisonId: string, keep: number) => q.runsBeyond.all(comparisonId, keep).map((r) => r.id),
+    deleteRun: (id: string) => q.deleteRun.run(id),
+    snapshotPathsOfRun: (runId: string) => q.snapshotPathsOfRun.all(runId).map((r) => r.screenshot_path),
+    /** Whether any snapshot still names this file (identical screenshots share one). */
+    pathInUse: (path: string) => q.pathInUse.get(path) !== null,
   };
 }
 

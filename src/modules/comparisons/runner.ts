@@ -4,7 +4,7 @@
 // file keeps the runs of this process and turns the service's calls into the machine's events.
 // It talks to the outside world only through the injected engine, so tests drive it with fakes
 // and the app wires the real capture pool.
-import { newId } from "../../lib/ids";
+import { newId, nowIso } from "../../lib/ids";
 import type { TargetRow } from "./repository";
 import { QUEUED_STAGE, newRunContext, pagesInRun, type RunContext, type RunStart } from "./run/context";
 import type { RunnerDeps } from "./run/io";
@@ -23,7 +23,7 @@ export type {
   FindingsFn,
   PairScores,
 } from "./run/engine";
-export { INTERRUPTED_REASON, QUEUED_STAGE, RUN_VIEWPORTS, SNAPSHOT_HISTORY, pagesInRun } from "./run/context";
+export { INTERRUPTED_REASON, QUEUED_STAGE, RUN_VIEWPORTS, pagesInRun } from "./run/context";
 export type { RunContext, RunStart, RunTrigger } from "./run/context";
 export type { RunnerDeps } from "./run/io";
 
@@ -44,6 +44,8 @@ class Runs {
   launch(start: RunStart, targets: TargetRow[]): string {
     const progress = { done: 0, total: pagesInRun(targets.length), stage: QUEUED_STAGE };
     const run = newRunContext({ ...start, runId: start.runId ?? newId() }, targets, progress);
+    // Its row in the run history (the caller may have written it already): snapshots, scores and findings carry its id.
+    this.deps.repo.openRun({ id: run.runId, comparisonId: run.comparisonId, ownerId: run.ownerId, trigger: run.trigger, at: nowIso(this.deps.now()) });
     this.#begin(run, "created").dispatch({ type: "launch" });
     return run.runId;
   }

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import type { Db } from "../../db/connection";
 import { writeTx } from "../../db/connection";
 import { StampedCache, changeStamp } from "../../db/change-stamp";
@@ -8,6 +8,7 @@ import type { Extraction, Finding } from "../capture/model";
 import { checkTargetUrl } from "../capture/ssrf";
 import { renderHtmlReport, renderJsonReport, reportFilename } from "./export";
 import { screenshotFiles } from "./files";
+import type { ScheduleView } from "../watch/schedule/model";
 import type {
   AddTargetInput,
   ComparisonDto,
@@ -20,7 +21,7 @@ import type {
   TargetDto,
 } from "./model";
 import { type ComparisonRow, type DiffRow, type FindingRow, type SnapshotRow, type TargetRow, comparisonsRepository } from "./repository";
-import { type ComparisonEngine, QUEUED_STAGE, comparisonRunner, pagesInRun } from "./runner";
+import { type ComparisonEngine, QUEUED_STAGE, comparisonRunner, pagesInRun, type RunnerDeps, type RunTrigger } from "./runner";
 
 export const LIMITS = {
   targetsPerComparison: 10,
@@ -106,7 +107,7 @@ export const toFindingDto = (r: FindingRow): FindingDto => ({
 });
 
 /** A URL check that throws HttpError 400 for anything the server must not fetch. */
-export type UrlCheck = (raw: string, opts: { allowPrivate: boolean }) => unknown;
+export type UrlCheck = (raw: string, opts: { allowPrivate: boolean; log?: (msg: string) => void }) => unknown;
 
 export interface ComparisonsDeps {
   db: Db;
@@ -116,6 +117,12 @@ export interface ComparisonsDeps {
   checkUrl?: UrlCheck;
   now?: () => number;
   log?: (msg: string, err?: unknown) => void;
+  /** Ended runs kept per comparison (HISTORY_KEEP). */
+  historyKeep?: number;
+  /** After a run's completed results are stored (change detection). */
+  onCompleted?: RunnerDeps["onCompleted"];
+  /** The comparison's watch schedule, for GET /comparisons/:id (the watch module owns it). */
+  scheduleOf?: (ownerId: string, comparisonId: string) => ScheduleView | null;
 }
 
 export function comparisonsService(deps: ComparisonsDeps) {
@@ -124,7 +131,9 @@ export function comparisonsService(deps: ComparisonsDeps) {
   const now = deps.now ?? Date.now;
   const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err));
   const checkUrl: UrlCheck = deps.checkUrl ?? checkTargetUrl;
-  const runner = comparisonRunner({ db: deps.db, repo, files, engine: deps.engine ?? {}, now, log });
+  const runner = comparisonRunner({
+    db: deps.db, repo, files, engine: deps.engine ?? {}, now, log, historyKeep: deps.historyKeep, onCompleted: deps.onCompleted,
+  });
 
   const owned = (ownerId: string, id: string) => {
     const c = repo.findComparison(id, ownerId);
@@ -134,7 +143,7 @@ export function comparisonsService(deps: ComparisonsDeps) {
 
   /** The server-side URL check decides what the URL is; its own 400 (e.g. a private address) passes through. */
   async function vetUrl(raw: string): Promise<string> {
-    const checked = await checkUrl(raw, { allowPrivate: deps.allowPrivateTargets });
+    const checked = await checkUrl(raw, { allowPrivate: deps.allowPrivateTargets, log });
     if (checked instanceof URL) return checked.href;
     if (typeof checked === "string") return checked;
     if (checked && typeof checked === "object" && "url" in checked && typeof checked.url === "string") return checked.url;
@@ -166,7 +175,10 @@ export function comparisonsService(deps: ComparisonsDeps) {
       return toComparisonDto(owned(ownerId, id));
     },
 
-    get: (ownerId: string, id: string): ComparisonDto => toComparisonDto(owned(ownerId, id)),
+    get: (ownerId: string, id: string): ComparisonDto & { schedule: ScheduleView | null } => ({
+      ...toComparisonDto(owned(ownerId, id)),
+      schedule: deps.scheduleOf?.(ownerId, id) ?? null,
+    }),
 
     /** Deleting a running comparison cancels its run; its screenshots go with it. */
     async remove(ownerId: string, id: string): Promise<void> {
@@ -206,11 +218,18 @@ export function comparisonsService(deps: ComparisonsDeps) {
         repo.deleteTarget(targetId, ownerId);
         return stored;
       });
-      for (const p of paths)
-        await files.remove(files.toAbsolute(p)).catch((e) => log("could not remove target screenshot", e));
+      // Synchronous, and only files no other snapshot shares (identical captures are one file).
+      for (const p of paths) {
+        try {
+          files.removeUnused(p, repo.pathInUse);
+        } catch (e) {
+          log("could not remove target screenshot", e);
+        }
+      }
     },
 
-    start(ownerId: string, comparisonId: string): ComparisonDto {
+    /** Starts a run (a new row in the run history) and answers with the comparison, now running. */
+    start(ownerId: string, comparisonId: string, trigger: RunTrigger = "manual"): ComparisonDto {
       if (!runner.available) throw unavailable("Website capture is not available on this server right now");
       const { comparison, targets } = writeTx(deps.db, () => {
         const c = owned(ownerId, comparisonId);
@@ -224,7 +243,7 @@ export function comparisonsService(deps: ComparisonsDeps) {
         repo.markTargetsCapturing(comparisonId);
         return { comparison: owned(ownerId, comparisonId), targets: repo.listTargets(comparisonId, ownerId) };
       });
-      runner.launch({ ownerId, comparisonId, name: comparison.name }, targets);
+      runner.launch({ ownerId, comparisonId, name: comparison.name, trigger }, targets);
       return toComparisonDto(comparison);
     },
 
@@ -273,10 +292,34 @@ export function comparisonsService(deps: ComparisonsDeps) {
     },
 
     recoverInterruptedRuns: () => runner.recoverInterruptedRuns(),
+
+    /** A run of the comparison is still going in this process (the watch's skip-if-running). */
+    isRunning: (comparisonId: string) => runner.isActive(comparisonId),
+
     interruptRuns: () => runner.interruptAll(),
     /** Resolves when no run is in flight (tests, shutdown). */
     whenIdle: () => runner.idle(),
     removeUserFiles: (userId: string) => files.removeUser(userId),
+
+    /**
+     * Boot, before any run starts: removes screenshot files no snapshot names (left by a crash
+     * between a row's deletion and its file's, or a capture cut off mid-write). Returns how many.
+     */
+    async sweepScreenshots(): Promise<number> {
+      if (!existsSync(files.root)) return 0;
+      const bootedAt = now();
+      // A capture started meanwhile writes under its snapshot id until it is stored: only older ones are leftovers.
+      const leftover = (stored: string) => /\/[0-9a-f]{64}\.png$/.test(stored) || statSync(files.toAbsolute(stored)).mtimeMs < bootedAt - 60_000;
+      let n = 0;
+      for await (const stored of files.storedPngs()) {
+        try {
+          if (leftover(stored) && files.removeUnused(stored, repo.pathInUse)) n++;
+        } catch (e) {
+          log("screenshot sweep: could not check a file", e);
+        }
+      }
+      return n;
+    },
   };
 }
 

@@ -1,22 +1,30 @@
 import { Elysia } from "elysia";
 import { authGuard, type BearerResolver } from "../../http/auth-guard";
+import { errors, responds } from "../../http/contract";
 import { forbidden } from "../../http/errors";
+import { systemStatusDto } from "./model";
 import type { SystemService } from "./service";
 
 const ADMINS_ONLY = "Only admins can start, stop or restart the agent system";
+const status = responds(systemStatusDto);
+const switchErrors = errors(401, 403, 500, 503);
 
 /** Anyone signed in may see whether the system runs (status bar, dashboard); only admins switch it. */
 export function systemRoutes(system: SystemService, resolveUser: BearerResolver) {
-  return new Elysia({ prefix: "/api/system" })
+  return new Elysia({ prefix: "/api/system", tags: ["system"] })
     .use(authGuard(resolveUser))
-    .get("/status", () => system.status(), { auth: "user" })
+    .get("/status", () => system.status(), {
+      auth: "user",
+      response: { 200: status, ...errors(401, 500, 503) },
+      detail: { summary: "Whether the agent system is on and running" },
+    })
     .post(
       "/start",
       ({ user }) => {
         if (user.role !== "admin") throw forbidden(ADMINS_ONLY);
         return system.start(user);
       },
-      { auth: "user" },
+      { auth: "user", response: { 200: status, ...switchErrors }, detail: { summary: "Switch the agent system on (admins)" } },
     )
     .post(
       "/stop",
@@ -24,7 +32,7 @@ export function systemRoutes(system: SystemService, resolveUser: BearerResolver)
         if (user.role !== "admin") throw forbidden(ADMINS_ONLY);
         return system.stop(user);
       },
-      { auth: "user" },
+      { auth: "user", response: { 200: status, ...switchErrors }, detail: { summary: "Switch the agent system off (admins)" } },
     )
     .post(
       "/restart",
@@ -32,6 +40,6 @@ export function systemRoutes(system: SystemService, resolveUser: BearerResolver)
         if (user.role !== "admin") throw forbidden(ADMINS_ONLY);
         return system.restart(user);
       },
-      { auth: "user" },
+      { auth: "user", response: { 200: status, ...switchErrors }, detail: { summary: "Restart the agent worker (admins)" } },
     );
 }

@@ -1,13 +1,16 @@
 // The agent system's on/off state (spec §3 "System status", §4 "Dashboard system").
 
-export interface SystemStatusDto {
+import { z } from "zod";
+
+export const systemStatusDto = z.object({
   /** The system is switched on (persisted; an active system resumes after a server restart). */
-  isActive: boolean;
+  isActive: z.boolean(),
   /** The agents are actually running right now (false briefly while starting, or after a crash). */
-  running: boolean;
+  running: z.boolean(),
   /** When it was last switched on, if it is on. */
-  since: string | null;
-}
+  since: z.string().nullable(),
+});
+export type SystemStatusDto = z.infer<typeof systemStatusDto>;
 
 export type SystemAction = "system.started" | "system.stopped" | "system.restarted";
 

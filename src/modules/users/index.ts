@@ -1,21 +1,33 @@
 import { Elysia } from "elysia";
+import { z } from "zod";
 import { type BearerResolver, authGuard } from "../../http/auth-guard";
 import { clientIpPlugin } from "../../http/client-ip";
-import { parseInput } from "../../http/errors";
+import { errors, idParams, responds } from "../../http/contract";
 import { actorOf } from "../audit/model";
-import { updateUserBody, userListQuery } from "./model";
+import { managedUser, updateUserBody, userListQuery, userPage } from "./model";
 import type { UsersService } from "./service";
 
 export function usersRoutes(users: UsersService, resolve: BearerResolver) {
-  return new Elysia({ prefix: "/api/admin/users" })
+  return new Elysia({ prefix: "/api/admin/users", tags: ["users"] })
     .use(clientIpPlugin)
     .use(authGuard(resolve))
-    .get("", ({ query }) => users.list(parseInput(userListQuery, query)), { auth: "admin" })
+    .get("", ({ query }) => users.list(query), {
+      auth: "admin",
+      query: userListQuery,
+      response: { 200: responds(userPage), ...errors(400, 401, 403, 500, 503) },
+      detail: { summary: "Accounts, paged and searchable" },
+    })
     .patch(
       "/:id",
       ({ user, params, body, ip, request }) => ({
-        user: users.update(actorOf(user, ip, request.headers.get("user-agent")), params.id, parseInput(updateUserBody, body)),
+        user: users.update(actorOf(user, ip, request.headers.get("user-agent")), params.id, body),
       }),
-      { auth: "admin" },
+      {
+        auth: "admin",
+        params: idParams,
+        body: updateUserBody,
+        response: { 200: responds(z.object({ user: managedUser })), ...errors(400, 401, 403, 404, 409, 413, 500, 503) },
+        detail: { summary: "Disable, enable, promote or demote an account" },
+      },
     );
 }

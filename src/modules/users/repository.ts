@@ -38,6 +38,7 @@ export function usersRepository(db: Db) {
       "SELECT COUNT(*) AS n FROM users u WHERE u.email LIKE ? ESCAPE '\\' OR IFNULL(u.username, '') LIKE ? ESCAPE '\\'",
     ),
     byId: db.query<ManagedRow, [string]>(`${SELECT} WHERE u.id = ?`),
+    byEmail: db.query<ManagedRow, [string]>(`${SELECT} WHERE u.email = ?`),
     setDisabled: db.query<null, [number, string]>("UPDATE users SET disabled = ? WHERE id = ?"),
     setRole: db.query<null, [Role, string]>("UPDATE users SET role = ? WHERE id = ?"),
     activeAdminsExcept: db.query<{ n: number }, [string]>(
@@ -55,6 +56,10 @@ export function usersRepository(db: Db) {
     },
     find: (id: string) => {
       const r = q.byId.get(id);
+      return r ? toManaged(r) : null;
+    },
+    findByEmail: (email: string) => {
+      const r = q.byEmail.get(email);
       return r ? toManaged(r) : null;
     },
     setDisabled: (id: string, disabled: boolean) => q.setDisabled.run(disabled ? 1 : 0, id),

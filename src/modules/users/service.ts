@@ -2,7 +2,7 @@ import type { Db } from "../../db/connection";
 import { writeTx } from "../../db/connection";
 import { badRequest, conflict, notFound } from "../../http/errors";
 import type { LiveHub } from "../../live/hub";
-import type { AuditAction, SignedInActor } from "../audit/model";
+import type { Actor, AuditAction } from "../audit/model";
 import type { AuditService } from "../audit/service";
 import type { ManagedUser, UpdateUserInput, UserListQuery, UserPage } from "./model";
 import { usersRepository } from "./repository";
@@ -21,6 +21,9 @@ export function usersService(deps: UsersDeps) {
   const repo = usersRepository(deps.db);
 
   return {
+    /** The account with this e-mail (any case), for operators who know the address, not the id. */
+    findByEmail: (email: string): ManagedUser | null => repo.findByEmail(email.trim().toLowerCase()),
+
     list(query: UserListQuery): UserPage {
       const { users, total } = repo.page(query.q, query.pageSize, (query.page - 1) * query.pageSize);
       return { users, total, page: query.page, pageSize: query.pageSize };
@@ -34,7 +37,7 @@ export function usersService(deps: UsersDeps) {
      * Disable/enable and promote/demote. Losing access (disable, demote) applies on the user's next
      * request: their sessions, keys (on disable) and sockets end here, and every request re-reads the role.
      */
-    update(actor: SignedInActor, id: string, patch: UpdateUserInput): ManagedUser {
+    update(actor: Actor, id: string, patch: UpdateUserInput): ManagedUser {
       const losesPower = patch.disabled === true || patch.role === "user";
       const changes: AuditAction[] = [];
       writeTx(deps.db, () => {

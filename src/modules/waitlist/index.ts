@@ -1,18 +1,26 @@
 import { Elysia } from "elysia";
 import { clientIpPlugin } from "../../http/client-ip";
-import { parseInput } from "../../http/errors";
+import { errors, responds } from "../../http/contract";
 import type { RateLimiter } from "../../http/rate-limit";
-import { betaSignupBody } from "./model";
+import { betaSignupAnswer, betaSignupBody } from "./model";
 import type { WaitlistService } from "./service";
 
 export function waitlistRoutes(waitlist: WaitlistService, limits: { perIp: RateLimiter; perAccount: RateLimiter }) {
-  return new Elysia({ prefix: "/api" })
+  return new Elysia({ prefix: "/api", tags: ["waitlist"] })
     .use(clientIpPlugin)
-    .post("/beta-signups", ({ body, ip, set }) => {
-    limits.perIp.hit(`waitlist:${ip}`);
-    const input = parseInput(betaSignupBody, body);
-    limits.perAccount.hit(`waitlist:${input.email.toLowerCase()}`);
-    set.status = 201;
-    return waitlist.join(input);
-  });
+    .post(
+      "/beta-signups",
+      ({ body, set }) => {
+        limits.perAccount.hit(`waitlist:${body.email.toLowerCase()}`);
+        set.status = 201;
+        return waitlist.join(body);
+      },
+      {
+        // Counted before the body is checked: malformed attempts spend the budget too.
+        transform: ({ ip }) => limits.perIp.hit(`waitlist:${ip}`),
+        body: betaSignupBody,
+        response: { 201: responds(betaSignupAnswer), ...errors(400, 413, 429, 500, 503) },
+        detail: { summary: "Join the beta waitlist" },
+      },
+    );
 }

@@ -1,7 +1,7 @@
-import "../../../tests/support/dom";
+import "#tests/support/dom";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import type { DatabaseStats, MaintenanceState, SystemMetrics } from "../../../src/modules/admin/model";
-import type { PublicUser } from "../../../src/modules/auth/model";
+import type { DatabaseStats, MaintenanceState, SystemMetrics } from "#server/modules/admin/model";
+import type { PublicUser } from "#server/modules/auth/model";
 const { act, fireEvent, render, waitFor, within } = await import("@testing-library/react");
 const { Theme } = await import("@radix-ui/themes");
 const { createMemoryRouter, Outlet, RouterProvider } = await import("react-router");
@@ -32,6 +32,8 @@ const database: DatabaseStats = {
   connections: 1,
   queryTime: 0.05,
   dbSize: 4096,
+  historyRuns: 3,
+  historyBytes: 2048,
   backupStatus: "none",
   lastBackup: null,
   lastBackupError: null,

@@ -1,63 +1,49 @@
-// Typed calls to the admin API. Shapes come from the server's models (types only).
-import type {
-  AlertSettings,
-  AlertSettingsAnswer,
-  BackupInfo,
-  DatabaseStats,
-  MaintenanceState,
-  SecurityReport,
-  SystemMetrics,
-} from "../../../src/modules/admin/model";
-import type { ActivityEntryDto } from "../../../src/modules/activity/model";
-import type { AgentDto } from "../../../src/modules/agents/model";
-import type { ApiKeyView, CreatedApiKey } from "../../../src/modules/api-keys/model";
-import type { AuditPage } from "../../../src/modules/audit/model";
-import type { ManagedUser, UpdateUserInput, UserPage } from "../../../src/modules/users/model";
-import { api, apiBlob, type BearerSource } from "../../lib/api";
+// Calls to the admin API: paths and answers typed from the server's routes.
+import type { AlertSettings } from "#server/modules/admin/model";
+import type { UpdateUserInput } from "#server/modules/users/model";
+import { type BearerSource, api, call, download } from "#web/lib/api";
 
 export type { BearerSource };
 
 const enc = encodeURIComponent;
 
-export const getSystemMetrics = () => api<SystemMetrics>("/api/admin/system-metrics");
-export const getDatabaseStats = () => api<DatabaseStats>("/api/admin/database-stats");
-export const getMaintenance = () => api<MaintenanceState>("/api/admin/maintenance");
-export const setMaintenance = (enabled: boolean) => api<MaintenanceState>("/api/admin/maintenance", { body: { enabled } });
+export const getSystemMetrics = () => call(api.admin["system-metrics"].get());
+export const getDatabaseStats = () => call(api.admin["database-stats"].get());
+export const getMaintenance = () => call(api.admin.maintenance.get());
+export const setMaintenance = (enabled: boolean) => call(api.admin.maintenance.post({ enabled }));
 /** Public: whether the app is in maintenance, for everyone's maintenance screen. */
-export const getPublicMaintenance = () => api<{ enabled: boolean; message: string }>("/api/maintenance");
+export const getPublicMaintenance = () => call(api.maintenance.get());
 
-export const getSystemStatus = () => api<{ isActive: boolean }>("/api/system/status");
-export const startSystem = () => api<unknown>("/api/system/start", { method: "POST" });
-export const stopSystem = () => api<unknown>("/api/system/stop", { method: "POST" });
-export const restartSystem = () => api<unknown>("/api/system/restart", { method: "POST" });
+export const getSystemStatus = () => call(api.system.status.get());
+export const startSystem = () => call(api.system.start.post());
+export const stopSystem = () => call(api.system.stop.post());
+export const restartSystem = () => call(api.system.restart.post());
 
 /** Spec §7: the admin page reads the last 100 activity entries. */
 export const ADMIN_ACTIVITY_LIMIT = 100;
-export const getAgents = () => api<AgentDto[]>("/api/agents");
-export const getActivity = () => api<ActivityEntryDto[]>(`/api/activity?limit=${ADMIN_ACTIVITY_LIMIT}`);
+export const getAgents = () => call(api.agents.get());
+export const getActivity = () => call(api.activity.get({ query: { limit: ADMIN_ACTIVITY_LIMIT } }));
 
-export const listBackups = () => api<{ backups: BackupInfo[] }>("/api/admin/backups").then((r) => r.backups);
-export const createBackup = () => api<{ backup: BackupInfo }>("/api/admin/backups", { method: "POST" }).then((r) => r.backup);
+export const listBackups = () => call(api.admin.backups.get()).then((r) => r.backups);
+export const createBackup = () => call(api.admin.backups.post()).then((r) => r.backup);
 
-export const getAlertSettings = () => api<AlertSettingsAnswer>("/api/admin/alert-settings");
-export const saveAlertSettings = (s: AlertSettings) => api<AlertSettingsAnswer>("/api/admin/alert-settings", { method: "PUT", body: s });
+export const getAlertSettings = () => call(api.admin["alert-settings"].get());
+export const saveAlertSettings = (s: AlertSettings) => call(api.admin["alert-settings"].put(s));
 
-export const getSecurityReport = () => api<SecurityReport>("/api/admin/security-report");
+export const getSecurityReport = () => call(api.admin["security-report"].get());
 
 export const listUsers = (page: number, q: string) =>
-  api<UserPage>(`/api/admin/users?page=${page}&pageSize=20${q ? `&q=${enc(q)}` : ""}`);
+  call(api.admin.users.get({ query: { page, pageSize: 20, ...(q ? { q } : {}) } }));
 export const updateUser = (id: string, patch: UpdateUserInput) =>
-  api<{ user: ManagedUser }>(`/api/admin/users/${enc(id)}`, { method: "PATCH", body: patch }).then((r) => r.user);
+  call(api.admin.users({ id: enc(id) }).patch(patch)).then((r) => r.user);
 
-export const listAuditLogs = (page: number) => api<AuditPage>(`/api/admin/audit-logs?page=${page}&pageSize=20`);
+export const listAuditLogs = (page: number) => call(api.admin["audit-logs"].get({ query: { page, pageSize: 20 } }));
 
-export const listApiKeys = () => api<{ keys: ApiKeyView[] }>("/api/admin/api-keys").then((r) => r.keys);
-export const createApiKey = (name: string) => api<CreatedApiKey>("/api/admin/api-keys", { body: { name } });
-export const revokeApiKey = (id: string) =>
-  api<{ apiKey: ApiKeyView }>(`/api/admin/api-keys/${enc(id)}`, { method: "DELETE" }).then((r) => r.apiKey);
+export const listApiKeys = () => call(api.admin["api-keys"].get()).then((r) => r.keys);
+export const createApiKey = (name: string) => call(api.admin["api-keys"].post({ name, scope: "run" }));
+export const revokeApiKey = (id: string) => call(api.admin["api-keys"]({ id: enc(id) }).delete()).then((r) => r.apiKey);
 
 /** A backup file as a Blob. */
-export async function downloadBackup(name: string, auth: BearerSource): Promise<Blob> {
-  const path = `/api/admin/backups/${enc(name)}`;
-  return apiBlob(path, auth);
+export function downloadBackup(name: string, auth: BearerSource): Promise<Blob> {
+  return download((c) => c.admin.backups({ name: enc(name) }).get(), auth);
 }

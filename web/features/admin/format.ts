@@ -1,5 +1,5 @@
 // Pure display rules for the admin console (spec §4 health rule, §2 uptime in days/hours/minutes).
-import type { SystemMetrics } from "../../../src/modules/admin/model";
+import type { SystemMetrics } from "#server/modules/admin/model";
 
 export type Health = "Healthy" | "Warning" | "Critical";
 

@@ -1,6 +1,6 @@
 // Spec §2: until the first answer arrives the console shows these figures, marked as loading.
 // They are never shown once a real reading exists.
-import type { DatabaseStats, SystemMetrics } from "../../../src/modules/admin/model";
+import type { DatabaseStats, SystemMetrics } from "#server/modules/admin/model";
 
 export const PLACEHOLDER_METRICS: SystemMetrics = {
   cpu: 45,
@@ -21,6 +21,8 @@ export const PLACEHOLDER_DATABASE: DatabaseStats = {
   connections: 12,
   queryTime: 45,
   dbSize: 2.4 * 1024 * 1024 * 1024,
+  historyRuns: 0,
+  historyBytes: 0,
   backupStatus: "healthy",
   lastBackup: null,
   lastBackupError: null,

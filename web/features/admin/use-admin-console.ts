@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { ActivityEntryDto } from "../../../src/modules/activity/model";
-import type { AlertPayload, DatabaseStats, MaintenanceState, SystemMetrics } from "../../../src/modules/admin/model";
-import type { AgentDto, AgentUpdate } from "../../../src/modules/agents/model";
-import type { LiveMessage } from "../../../src/live/hub";
+import type { ActivityEntryDto } from "#server/modules/activity/model";
+import type { AlertPayload, DatabaseStats, MaintenanceState, SystemMetrics } from "#server/modules/admin/model";
+import type { AgentDto, AgentUpdate } from "#server/modules/agents/model";
+import type { LiveMessage } from "#server/live/hub";
 import { toast } from "../../components/ui/toast";
 import { getActivity, getAgents, getDatabaseStats, getMaintenance, getSystemMetrics, getSystemStatus } from "./api";
 

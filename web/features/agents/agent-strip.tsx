@@ -1,5 +1,5 @@
 import { Badge, Card, Flex, Text } from "@radix-ui/themes";
-import type { AgentDto } from "../../../src/modules/agents/model";
+import type { AgentDto } from "#server/modules/agents/model";
 import { RelativeTime } from "../../components/ui/relative-time";
 
 const TONE: Record<string, "green" | "amber" | "red" | "gray"> = { active: "green", idle: "amber", error: "red", stopped: "gray" };

@@ -1,4 +1,4 @@
-import "../../../tests/support/dom";
+import "#tests/support/dom";
 import { GlobalRegistrator } from "@happy-dom/global-registrator";
 import { afterAll, afterEach, beforeEach, describe, expect, mock, test } from "bun:test";
 import type { ReactNode } from "react";
@@ -53,13 +53,13 @@ const user = { id: "u1", email: "ada@example.com", username: null, role: "user" 
 const authOk = () => json(200, { accessToken: "token-1", user });
 
 /** The form at `path`, with a stand-in dashboard to land on. */
-function renderAt(path: "/login" | "/signup", form: ReactNode) {
+function renderAt(path: "/login" | "/signup", form: ReactNode, search = "") {
   const router = createMemoryRouter(
     [
       { path, element: form },
       { path: "/dashboard", element: <h1>Mission Control stand-in</h1> },
     ],
-    { initialEntries: [path] },
+    { initialEntries: [path + search] },
   );
   render(
     <Theme>
@@ -208,6 +208,15 @@ describe("signup form", () => {
     await press("Join the Rebellion");
     expect($().getByText("Welcome to the Rebellion!")).toBeTruthy();
     expect(calls[0]!.body).toEqual({ email: "ada@example.com", password: "long-enough-pass" });
+  });
+
+  test("a fresh install's sign-up link (?setup=TOKEN) sends the setup token along", async () => {
+    mockFetch(() => json(201, { accessToken: "t", user }));
+    renderAt("/signup", <SignupForm />, "?setup=tok_123-abc");
+    type("Email", "ada@example.com");
+    type("Password", "long-enough-pass");
+    await press("Join the Rebellion");
+    expect(calls[0]!.body).toEqual({ email: "ada@example.com", password: "long-enough-pass", setupToken: "tok_123-abc" });
   });
 
   test("failure shows the server's message, else the friendly fallback", async () => {

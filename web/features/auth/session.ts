@@ -1,5 +1,5 @@
-import type { AuthAnswer, PublicUser } from "../../../src/modules/auth/model";
-import { ApiError, api, setTokenSource } from "../../lib/api";
+import type { AuthAnswer } from "#server/modules/auth/model";
+import { ApiError, api, call, setTokenSource } from "#web/lib/api";
 import { useAuth } from "./store";
 
 export const REFRESH_INTERVAL_MS = 8 * 60 * 1000;
@@ -19,13 +19,13 @@ const ROTATION_RETRY_MS = 300;
  * POST /api/auth/refresh. A 409 means another request (the page before this one, its answer still
  * on the way to the browser) rotated this cookie a moment ago: wait for the new cookie and go again.
  */
-async function rotate(): Promise<{ accessToken: string }> {
+async function rotate() {
   for (let attempt = 0; ; attempt++) {
     try {
       // keepalive: a page left while this is in flight (a quick click to another page) must not
       // cancel it. The server has rotated the cookie by then; with the answer dropped the browser
       // would keep the old one, and presenting that again reads as a stolen token and ends the session.
-      return await api<{ accessToken: string }>("/api/auth/refresh", { method: "POST", keepalive: true });
+      return await call(api.auth.refresh.post(undefined, { fetch: { keepalive: true } }));
     } catch (e) {
       if (!(e instanceof ApiError && e.status === 409) || attempt >= ROTATION_RETRIES) throw e;
       await new Promise((resolve) => setTimeout(resolve, ROTATION_RETRY_MS * (attempt + 1)));
@@ -37,12 +37,7 @@ async function doRefresh(): Promise<string | null> {
   const started = epoch;
   try {
     const { accessToken } = await rotate();
-    const { user } = await fetch("/api/auth/me", { headers: { authorization: `Bearer ${accessToken}` } }).then(
-      async (r) => {
-        if (!r.ok) throw new ApiError(r.status, await r.text(), undefined, r.statusText);
-        return (await r.json()) as { user: PublicUser };
-      },
-    );
+    const { user } = await call(api.auth.me.get({ headers: { authorization: `Bearer ${accessToken}` } }));
     if (started !== epoch) return useAuth.getState().accessToken;
     useAuth.getState().setSession(accessToken, user);
     return accessToken;
@@ -74,10 +69,10 @@ function validate(answer: Partial<AuthAnswer> | null): AuthAnswer {
 }
 
 /** Spec §8: the server's own words when it gave some; otherwise the helper's fallback. */
-async function authCall(path: string, body: object, fallback: string): Promise<AuthAnswer> {
-  let answer: AuthAnswer | null;
+async function authCall(send: () => Promise<Partial<AuthAnswer> | null>, fallback: string): Promise<AuthAnswer> {
+  let answer: Partial<AuthAnswer> | null;
   try {
-    answer = await api<AuthAnswer>(path, { body });
+    answer = await send();
   } catch (err) {
     if (err instanceof ApiError && !err.serverMessage) throw new Error(fallback, { cause: err });
     throw err;
@@ -89,19 +84,22 @@ async function authCall(path: string, body: object, fallback: string): Promise<A
 }
 
 export function login(email: string, password: string): Promise<AuthAnswer> {
-  return authCall("/api/auth/login", { email: email.trim(), password }, "Login failed");
+  return authCall(() => call(api.auth.login.post({ email: email.trim(), password })), "Login failed");
 }
 
-export function signup(email: string, password: string, username?: string): Promise<AuthAnswer> {
+/** `setupToken`: the one-time token a fresh install prints at boot (its sign-up link carries it as ?setup=). */
+export function signup(email: string, password: string, username?: string, setupToken?: string): Promise<AuthAnswer> {
   const name = username?.trim();
-  return authCall("/api/auth/signup", { email: email.trim(), password, ...(name ? { username: name } : {}) }, "Signup failed");
+  // Empty values are left out (undefined is not serialised).
+  const body = { email: email.trim(), password, username: name || undefined, setupToken: setupToken || undefined };
+  return authCall(() => call(api.auth.signup.post(body)), "Signup failed");
 }
 
 /** Clears local state whatever the server says. */
 export async function logout(): Promise<void> {
   epoch++;
   try {
-    await api("/api/auth/logout", { method: "POST" });
+    await call(api.auth.logout.post());
   } catch {
     /* the local session ends regardless */
   } finally {

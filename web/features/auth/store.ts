@@ -1,5 +1,5 @@
 import { create } from "zustand";
-import type { PublicUser } from "../../../src/modules/auth/model";
+import type { PublicUser } from "#server/modules/auth/model";
 
 export type AuthStatus = "loading" | "authenticated" | "unauthenticated";
 

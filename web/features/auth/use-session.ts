@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "react-router";
-import type { PublicUser } from "../../../src/modules/auth/model";
+import type { PublicUser } from "#server/modules/auth/model";
 import { isServer } from "../../lib/loader-context";
 import { type AuthStatus, useAuth } from "./store";
 

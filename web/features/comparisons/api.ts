@@ -1,42 +1,28 @@
-// Typed calls to the comparisons API. Shapes come from the server's model (types only).
-import type {
-  AddTargetInput,
-  ComparisonDto,
-  CreateComparisonInput,
-  DiffDto,
-  FindingDto,
-  SnapshotDto,
-  TargetDto,
-} from "../../../src/modules/comparisons/model";
-import { api, apiBlob, type BearerSource } from "../../lib/api";
+// Calls to the comparisons API: paths and answers typed from the server's routes.
+import type { AddTargetInput, CreateComparisonInput } from "#server/modules/comparisons/model";
+import { type BearerSource, api, call, download } from "#web/lib/api";
 
 export type { BearerSource };
 
 const enc = encodeURIComponent;
+const one = (id: string) => api.comparisons({ id: enc(id) });
 
-export const listComparisons = () => api<ComparisonDto[]>("/api/comparisons");
-export const getComparison = (id: string) => api<ComparisonDto>(`/api/comparisons/${enc(id)}`);
-export const createComparison = (input: CreateComparisonInput) =>
-  api<ComparisonDto>("/api/comparisons", { body: input });
-export const startComparison = (id: string) =>
-  api<unknown>(`/api/comparisons/${enc(id)}/start`, { method: "POST" });
+export const listComparisons = () => call(api.comparisons.get());
+export const getComparison = (id: string) => call(one(id).get());
+export const createComparison = (input: CreateComparisonInput) => call(api.comparisons.post(input));
+export const startComparison = (id: string) => call(one(id).start.post());
 
-export const listTargets = (comparisonId: string) => api<TargetDto[]>(`/api/comparisons/${enc(comparisonId)}/targets`);
-export const addTarget = (comparisonId: string, input: AddTargetInput) =>
-  api<TargetDto>(`/api/comparisons/${enc(comparisonId)}/targets`, { body: input });
-export const deleteTarget = (targetId: string) => api<unknown>(`/api/targets/${enc(targetId)}`, { method: "DELETE" });
+export const listTargets = (comparisonId: string) => call(one(comparisonId).targets.get());
+export const addTarget = (comparisonId: string, input: AddTargetInput) => call(one(comparisonId).targets.post(input));
+export const deleteTarget = (targetId: string) => call(api.targets({ id: enc(targetId) }).delete());
 
-export const listSnapshots = (comparisonId: string) => api<SnapshotDto[]>(`/api/comparisons/${enc(comparisonId)}/snapshots`);
-export const listDiffs = (comparisonId: string) => api<DiffDto[]>(`/api/comparisons/${enc(comparisonId)}/diffs`);
-export const listFindings = (comparisonId: string) => api<FindingDto[]>(`/api/comparisons/${enc(comparisonId)}/findings`);
+export const listSnapshots = (comparisonId: string) => call(one(comparisonId).snapshots.get());
+export const listDiffs = (comparisonId: string) => call(one(comparisonId).diffs.get());
+export const listFindings = (comparisonId: string) => call(one(comparisonId).findings.get());
 
 export type ReportFormat = "json" | "html";
 
-export const exportPath = (comparisonId: string, format: ReportFormat) =>
-  `/api/comparisons/${enc(comparisonId)}/export?format=${format}`;
-
 /** The report as a file (an HTML report is not JSON). */
-export async function fetchReport(comparisonId: string, format: ReportFormat, auth: BearerSource): Promise<Blob> {
-  const path = exportPath(comparisonId, format);
-  return apiBlob(path, auth);
+export function fetchReport(comparisonId: string, format: ReportFormat, auth: BearerSource): Promise<Blob> {
+  return download((c) => c.comparisons({ id: enc(comparisonId) }).export.get({ query: { format } }), auth);
 }

@@ -1,4 +1,4 @@
-import "../../../tests/support/dom";
+import "#tests/support/dom";
 import { afterEach, beforeEach, describe, expect, jest, mock, test } from "bun:test";
 const { act, fireEvent, waitFor } = await import("@testing-library/react");
 const { ComparisonList } = await import("./components/comparison-list");

@@ -1,4 +1,4 @@
-import "../../../tests/support/dom";
+import "#tests/support/dom";
 import { afterEach, expect, mock, test } from "bun:test";
 const { fireEvent, waitFor } = await import("@testing-library/react");
 const { AddTargetForm } = await import("./components/add-target-form");

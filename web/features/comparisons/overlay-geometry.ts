@@ -1,7 +1,7 @@
 // Overlay boxes are measured in the page's CSS px; the screenshot is shown at whatever width the
 // panel has. Positioning boxes in percent of the page frame makes them follow the image at any size.
-import type { Box, Extraction, Viewport } from "../../../src/modules/capture/model";
-import type { SnapshotDto } from "../../../src/modules/comparisons/model";
+import type { Box, Extraction, Viewport } from "#server/modules/capture/model";
+import type { SnapshotDto } from "#server/modules/comparisons/model";
 
 /**
  * Mirrors VIEWPORTS in src/modules/capture/model (web/ may import only types from src/): the width

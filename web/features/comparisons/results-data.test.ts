@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import type { DiffDto, FindingDto } from "../../../src/modules/comparisons/model";
+import type { DiffDto, FindingDto } from "#server/modules/comparisons/model";
 import { asPercent, choosePair, diffForPair, findingsForPair, latestSnapshots } from "./results-data";
 import { snapshot, target } from "./test-fixtures";
 

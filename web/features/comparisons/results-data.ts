@@ -1,7 +1,7 @@
 // Pure selection logic for the results page: which snapshot stands for a site, which two sites are
 // on screen, and which scores and findings belong to that pair.
-import type { Viewport } from "../../../src/modules/capture/model";
-import type { DiffDto, FindingDto, SnapshotDto, TargetDto } from "../../../src/modules/comparisons/model";
+import type { Viewport } from "#server/modules/capture/model";
+import type { DiffDto, FindingDto, SnapshotDto, TargetDto } from "#server/modules/comparisons/model";
 
 /** Spec §3: the snapshot used per target is the latest by capturedAt. */
 export function latestSnapshots(snapshots: SnapshotDto[], viewport: Viewport): Map<string, SnapshotDto> {

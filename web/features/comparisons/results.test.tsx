@@ -1,6 +1,6 @@
-import "../../../tests/support/dom";
+import "#tests/support/dom";
 import { afterEach, beforeEach, describe, expect, mock, test } from "bun:test";
-import type { DiffDto, FindingDto } from "../../../src/modules/comparisons/model";
+import type { DiffDto, FindingDto } from "#server/modules/comparisons/model";
 const { act, fireEvent, waitFor } = await import("@testing-library/react");
 const { NotEnoughSnapshots } = await import("./components/results/not-enough-snapshots");
 const { AnalysisSummary } = await import("./components/results/analysis-summary");

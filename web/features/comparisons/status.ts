@@ -1,5 +1,5 @@
 // Spec §4: status colours and the button rules, in one place so the page and tests agree.
-import type { ComparisonStatus, TargetStatus } from "../../../src/modules/comparisons/model";
+import type { ComparisonStatus, TargetStatus } from "#server/modules/comparisons/model";
 
 export type BadgeColor = "green" | "blue" | "red" | "gray";
 

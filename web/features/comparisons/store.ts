@@ -6,7 +6,7 @@ import type {
   ComparisonProgressMessage,
   ComparisonStatus,
   TargetStatus,
-} from "../../../src/modules/comparisons/model";
+} from "#server/modules/comparisons/model";
 
 export interface LiveComparison {
   status: ComparisonStatus;

@@ -1,6 +1,6 @@
 // Realistic rows for this feature's tests (no DOM needed).
-import type { ComparisonDto, SnapshotDto, TargetDto } from "../../../src/modules/comparisons/model";
-import type { Extraction, Viewport } from "../../../src/modules/capture/model";
+import type { ComparisonDto, SnapshotDto, TargetDto } from "#server/modules/comparisons/model";
+import type { Extraction, Viewport } from "#server/modules/capture/model";
 
 export function comparison(over: Partial<ComparisonDto> = {}): ComparisonDto {
   return {

@@ -1,7 +1,7 @@
 // The selected comparison and its targets, kept current without a manual reload: socket messages
 // (via the live store) update it at once, and a 2 s poll while running covers a missing socket.
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { AddTargetInput, ComparisonDto, TargetDto } from "../../../src/modules/comparisons/model";
+import type { AddTargetInput, ComparisonDto, TargetDto } from "#server/modules/comparisons/model";
 import { errorMessage } from "../../lib/api";
 import { toast } from "../../components/ui/toast";
 import { addTarget, deleteTarget, getComparison, listTargets, startComparison } from "./api";

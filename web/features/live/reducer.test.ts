@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { AgentDto, ExperimentDto, TrendDto } from "../../../src/modules/agents/model";
+import type { AgentDto, ExperimentDto, TrendDto } from "#server/modules/agents/model";
 import { EMPTY_MISSION, KEEP, reduceLive, type MissionData } from "./reducer";
 
 const trend = (id: string) => ({ id, title: id }) as unknown as TrendDto;

@@ -1,8 +1,7 @@
 // Re-reads triggered by live messages. Each one is coalesced: a burst of messages costs one
 // request in flight plus at most one follow-up, never one per message.
-import { api } from "../../lib/api";
+import { api, call } from "#web/lib/api";
 import { useLive } from "./store";
-import type { ActivityEntryDto, MetricsDto, SystemStatusDto } from "./types";
 
 export const DASHBOARD_ACTIVITY_LIMIT = 50;
 
@@ -32,16 +31,16 @@ function coalesced(load: () => Promise<void>): () => void {
 }
 
 export const refreshMetrics = coalesced(async () => {
-  const metrics = await api<MetricsDto>("/api/metrics");
+  const metrics = await call(api.metrics.get());
   useLive.setState({ metrics, lastSync: Date.now() });
 });
 
 export const refreshActivity = coalesced(async () => {
-  const activity = await api<ActivityEntryDto[]>(`/api/activity?limit=${DASHBOARD_ACTIVITY_LIMIT}`);
+  const activity = await call(api.activity.get({ query: { limit: DASHBOARD_ACTIVITY_LIMIT } }));
   useLive.setState({ activity, lastSync: Date.now() });
 });
 
 export const refreshSystem = coalesced(async () => {
-  const s = await api<SystemStatusDto>("/api/system/status");
+  const s = await call(api.system.status.get());
   useLive.setState({ systemActive: s.isActive });
 });

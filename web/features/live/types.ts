@@ -1,5 +1,5 @@
 // The API shapes Mission Control holds, from the server's models (types only).
-export type { ActivityEntryDto } from "../../../src/modules/activity/model";
+export type { ActivityEntryDto } from "#server/modules/activity/model";
 export type {
   AgentDto,
   AgentUpdate,
@@ -9,5 +9,5 @@ export type {
   MetricsDto,
   TrendDto,
   TrendSettings,
-} from "../../../src/modules/agents/model";
-export type { SystemStatusDto } from "../../../src/modules/system/model";
+} from "#server/modules/agents/model";
+export type { SystemStatusDto } from "#server/modules/system/model";

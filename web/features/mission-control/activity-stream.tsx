@@ -1,6 +1,6 @@
 import { Badge, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { Link } from "react-router";
-import type { ActivityEntryDto } from "../../../src/modules/activity/model";
+import type { ActivityEntryDto } from "#server/modules/activity/model";
 import { RelativeTime } from "../../components/ui/relative-time";
 import { ACTIVITY_STATUS_TONE } from "./labels";
 

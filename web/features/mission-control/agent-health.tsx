@@ -1,5 +1,5 @@
 import { Badge, Card, Flex, Heading, Text } from "@radix-ui/themes";
-import type { AgentDto } from "../../../src/modules/agents/model";
+import type { AgentDto } from "#server/modules/agents/model";
 import { RelativeTime } from "../../components/ui/relative-time";
 import { count, percentOrDash } from "../../lib/format";
 import { AGENT_TYPE_LABELS, agentStatus } from "./labels";

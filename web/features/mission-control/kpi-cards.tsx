@@ -3,7 +3,7 @@ import { ActivityLogIcon, CodeIcon, LightningBoltIcon, TargetIcon } from "@radix
 import { Card, Flex, Text } from "@radix-ui/themes";
 import type { ReactNode } from "react";
 import { count, percentOrDash } from "../../lib/format";
-import type { MetricsDto } from "../../../src/modules/agents/model";
+import type { MetricsDto } from "#server/modules/agents/model";
 
 function Kpi({ label, value, hint, icon, testId }: { label: string; value: string; hint: string; icon: ReactNode; testId: string }) {
   return (

@@ -1,4 +1,4 @@
-import type { AgentDto } from "../../../src/modules/agents/model";
+import type { AgentDto } from "#server/modules/agents/model";
 
 export const AGENT_TYPE_LABELS: Record<string, string> = {
   trend_detection: "Trend discovery",

@@ -1,7 +1,7 @@
-import "../../../tests/support/dom";
+import "#tests/support/dom";
 import { afterEach, describe, expect, test } from "bun:test";
-import type { AgentDto, MetricsDto } from "../../../src/modules/agents/model";
-import type { ActivityEntryDto } from "../../../src/modules/activity/model";
+import type { AgentDto, MetricsDto } from "#server/modules/agents/model";
+import type { ActivityEntryDto } from "#server/modules/activity/model";
 
 const { render, screen, fireEvent, waitFor, within } = await import("@testing-library/react");
 const { Theme } = await import("@radix-ui/themes");

@@ -1,5 +1,5 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { useMemoryStorage } from "../../../tests/support/memory-storage";
+import { useMemoryStorage } from "#tests/support/memory-storage";
 import { NARROW_QUERY, SHELL_LAYOUT_KEY, restoreShellLayout, useShellLayout } from "./layout-store";
 
 useMemoryStorage("localStorage");

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from "bun:test";
-import { useMemoryStorage } from "../../../tests/support/memory-storage";
+import { useMemoryStorage } from "#tests/support/memory-storage";
 import { RECENT_PAGES_KEY, previousPage, readRecentPages, recordVisit } from "./recent-pages";
 
 useMemoryStorage("sessionStorage");

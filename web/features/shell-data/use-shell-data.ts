@@ -1,8 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import type { ActivityEntryDto } from "../../../src/modules/activity/model";
-import type { AgentDto } from "../../../src/modules/agents/model";
-import type { ShellActivityItem, ShellAgent, ShellDataState } from "../../components/layout/app-shell/types";
-import { api } from "../../lib/api";
+import type { ShellActivityItem, ShellAgent, ShellDataState } from "#web/components/layout/app-shell/types";
+import { api, call } from "#web/lib/api";
 import { recentActivityBadge, toActivity, toAgents } from "./normalize";
 
 export const ACTIVITY_LIMIT = 20;
@@ -34,9 +32,9 @@ const INITIAL: ShellData = {
 async function read(signal: AbortSignal) {
   // Each endpoint fails on its own: a missing activity API must not hide the agents.
   const [agents, activity, status] = await Promise.allSettled([
-    api<AgentDto[]>("/api/agents", { signal }),
-    api<ActivityEntryDto[]>(`/api/activity?limit=${ACTIVITY_LIMIT}`, { signal }),
-    api<{ isActive?: unknown }>("/api/system/status", { signal }),
+    call(api.agents.get({ fetch: { signal } })),
+    call(api.activity.get({ query: { limit: ACTIVITY_LIMIT }, fetch: { signal } })),
+    call(api.system.status.get({ fetch: { signal } })),
   ]);
   return { agents, activity, status };
 }

@@ -1,8 +1,8 @@
-import type { BetaSignupAnswer, BetaSignupInput } from "../../../src/modules/waitlist/model";
-import { api } from "../../lib/api";
+import type { BetaSignupInput } from "#server/modules/waitlist/model";
+import { api, call } from "#web/lib/api";
 
 export type WaitlistSource = BetaSignupInput["source"];
 
-export function joinBeta(email: string, source: WaitlistSource): Promise<BetaSignupAnswer> {
-  return api<BetaSignupAnswer>("/api/beta-signups", { method: "POST", body: { email, source } });
+export function joinBeta(email: string, source: WaitlistSource) {
+  return call(api["beta-signups"].post({ email, source }));
 }

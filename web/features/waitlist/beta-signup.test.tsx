@@ -1,4 +1,4 @@
-import "../../../tests/support/dom";
+import "#tests/support/dom";
 import { GlobalRegistrator } from "@happy-dom/global-registrator";
 import { afterAll, afterEach, beforeEach, describe, expect, mock, test } from "bun:test";
 import type { ReactNode } from "react";

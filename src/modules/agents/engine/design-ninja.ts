@@ -7,7 +7,7 @@ import { AGENT_IDS } from "../model";
 import { buildComponent, COMPONENT_KINDS, KIND_LABELS, type ComponentKind, type VariantLabel } from "../logic/component-templates";
 import { DEFAULT_SOURCE_LABEL, DEFAULT_TOKENS, tokensFromExtraction } from "../logic/design-tokens";
 import { printTsx, renderSpec } from "../logic/jsx-tree";
-import { hostOf } from "../logic/trend-mining";
+import { hostOf, siteOf } from "../logic/trend-mining";
 import { componentToDto, parseJson, type ComponentRow } from "../rows";
 import { audienceFor, type AgentContext } from "./context";
 
@@ -40,12 +40,13 @@ export function siteSources(ctx: AgentContext): Source[] {
   const seen = new Set<string>();
   const out: Source[] = [];
   for (const r of ctx.repo.desktopSnapshots()) {
+    const site = siteOf(r.url);
     const host = hostOf(r.url);
-    if (!host) continue;
-    const key = `${r.owner_id}:${host}`;
+    if (!site || !host) continue;
+    const key = `${r.owner_id}:${site}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ key, label: host, host, ownerId: r.owner_id, snapshotId: r.snapshot_id, capturedAt: r.captured_at });
+    out.push({ key, label: site, host, ownerId: r.owner_id, snapshotId: r.snapshot_id, capturedAt: r.captured_at });
   }
   return out;
 }

@@ -9,6 +9,7 @@ import { DesignNinja } from "./design-ninja";
 import { InsightOracle } from "./insight-oracle";
 import { engineRepository } from "./repository";
 import { TestCommander } from "./test-commander";
+import type { ChangeHistory } from "../logic/set-moves";
 import { TrendHunter } from "./trend-hunter";
 
 export interface Cadence {
@@ -36,6 +37,8 @@ export interface EngineDeps {
   now?: () => number;
   log?: (msg: string, err?: unknown) => void;
   cadence?: Partial<Cadence>;
+  /** The watch's run history, for moves across each comparison's competitors (none: TrendHunter reports trends only). */
+  changes?: ChangeHistory;
 }
 
 const ORDER: AgentId[] = [AGENT_IDS.trendHunter, AGENT_IDS.designNinja, AGENT_IDS.testCommander, AGENT_IDS.insightOracle];
@@ -64,7 +67,7 @@ export class AgentEngine {
       emit: deps.emit,
       log: deps.log ?? ((m, e) => console.error(m, e)),
     });
-    this.trendHunter = new TrendHunter(this.ctx);
+    this.trendHunter = new TrendHunter(this.ctx, deps.changes);
     this.designNinja = new DesignNinja(this.ctx);
     this.testCommander = new TestCommander(this.ctx, deps.db, this.cadence.pendingGraceMs);
     this.insightOracle = new InsightOracle(this.ctx);

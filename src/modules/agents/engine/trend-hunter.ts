@@ -3,7 +3,8 @@
 import type { Extraction } from "../../capture/model";
 import { newId, nowIso } from "../../../lib/ids";
 import { AGENT_IDS, type TrendSettings } from "../model";
-import { hostOf, minePatterns, normalizeFindingTitle, selectTrends, type MinedTrend, type SiteObservation } from "../logic/trend-mining";
+import { minePatterns, normalizeFindingTitle, selectTrends, type MinedTrend, type SiteObservation, siteOf } from "../logic/trend-mining";
+import { changeViewPath, findSetMoves, type ChangeHistory, type SetMove } from "../logic/set-moves";
 import { parseJson, trendToDto } from "../rows";
 import { readTrendSettings, TREND_SETTINGS_KEY } from "../settings";
 import type { AgentContext } from "./context";
@@ -11,13 +12,67 @@ import type { AgentContext } from "./context";
 const ID = AGENT_IDS.trendHunter;
 const NAME = "TrendHunter";
 const VISIBLE_TEXT_CAP = 5000;
+const WEEK_MS = 7 * 24 * 3600_000;
+/** Moves already announced, so a scan every few minutes tells each one once. */
+const REPORTED_CAP = 5000;
 
 /** Snapshots never change, so their parsed (and trimmed) extraction is kept between scans. */
 export class TrendHunter {
   private readonly cache = new Map<string, Partial<Extraction> | null>();
   private lastSummary = "";
+  private readonly reported = new Set<string>();
+  private latestMoves: SetMove[] = [];
 
-  constructor(private readonly ctx: AgentContext) {}
+  constructor(
+    private readonly ctx: AgentContext,
+    private readonly changes?: ChangeHistory,
+  ) {}
+
+  /** The moves of the last scan that one owner may see (their own comparisons only). */
+  movesFor(ownerId: string): SetMove[] {
+    return this.latestMoves.filter((m) => m.ownerId === ownerId);
+  }
+
+  /**
+   * Moves across each comparison's competitors this week, from the run history. Each is told once
+   * to its owner's activity feed, with a link to every site's change view; a move that gains a
+   * site is told again with the new count.
+   */
+  scanMoves(): SetMove[] {
+    if (!this.changes) return [];
+    const { ctx } = this;
+    const since = nowIso(ctx.now() - WEEK_MS);
+    const targets = new Map<string, Set<string>>();
+    for (const r of ctx.repo.desktopSnapshots()) {
+      const set = targets.get(r.comparison_id) ?? new Set<string>();
+      set.add(r.target_id);
+      targets.set(r.comparison_id, set);
+    }
+    const moves = findSetMoves(this.changes.recentChanges(since), (id) => targets.get(id)?.size ?? 0, { window: "this week" });
+    this.latestMoves = moves;
+    for (const m of moves) {
+      const key = `${m.ownerId}|${m.comparisonId}|${m.move}|${m.sites.map((s) => `${s.targetId}@${s.runId}`).join(",")}`;
+      if (this.reported.has(key)) continue;
+      if (this.reported.size >= REPORTED_CAP) this.reported.clear();
+      this.reported.add(key);
+      ctx.activity.record({
+        type: "trend",
+        status: "info",
+        agentName: NAME,
+        userId: m.ownerId,
+        message: `${m.title} in “${m.comparisonName}”`,
+        details: m.sites.map((s) => `${s.label}: ${s.summary}`).join("\n"),
+        metadata: {
+          comparisonId: m.comparisonId,
+          move: m.move,
+          support: m.support,
+          of: m.of,
+          sites: m.sites.map((s) => ({ targetId: s.targetId, label: s.label, url: s.url, runId: s.runId, link: changeViewPath(m.comparisonId, s) })),
+        },
+      });
+    }
+    return moves;
+  }
 
   settings(): TrendSettings {
     return readTrendSettings(this.ctx.repo.setting(TREND_SETTINGS_KEY));
@@ -60,7 +115,7 @@ export class TrendHunter {
       }
     const out: SiteObservation[] = [];
     for (const r of rows) {
-      const host = hostOf(r.url);
+      const host = siteOf(r.url);
       const extraction = this.extraction(r.snapshot_id);
       if (!host || !extraction) continue;
       out.push({
@@ -77,6 +132,16 @@ export class TrendHunter {
   }
 
   run(): void {
+    this.scanTrends();
+    try {
+      this.scanMoves();
+    } catch (err) {
+      // The history may be mid-migration or busy: trends still count as this scan's work.
+      this.ctx.log("TrendHunter: could not read the run history", err);
+    }
+  }
+
+  private scanTrends(): void {
     const { ctx } = this;
     const settings = this.settings();
     const obs = this.observations(settings);

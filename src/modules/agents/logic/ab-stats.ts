@@ -6,24 +6,8 @@ export interface Arm {
   conversions: number;
 }
 
-export interface AbResult {
-  rateA: number;
-  rateB: number;
-  /** rateB - rateA */
-  difference: number;
-  /** 95% (1 - alpha) Wald interval of the difference. */
-  differenceInterval: [number, number];
-  /** (rateB - rateA) / rateA; null when A converted nobody. */
-  uplift: number | null;
-  /** The difference interval relative to rateA. */
-  upliftInterval: [number, number] | null;
-  z: number;
-  pValue: number;
-  alpha: number;
-  significant: boolean;
-  /** P(rate B > rate A | data). */
-  chanceBBeatsA: number;
-}
+import type { AbResult } from "../model";
+export type { AbResult };
 
 /** Complementary error function, Numerical Recipes' Chebyshev fit (fractional error < 1.2e-7). */
 export function erfc(x: number): number {

@@ -1,60 +1,54 @@
 // Colour arithmetic the agents share: hue families for trend mining, WCAG contrast for tokens
-// and for the oracle's features.
+// and for the oracle's features. The maths is culori's, as everywhere else in the app.
+
+import { converter, formatHex, interpolate, modeHsl, modeLrgb, modeRgb, parseHex, useMode, wcagContrast, wcagLuminance } from "culori/fn";
+
+useMode(modeRgb);
+useMode(modeLrgb);
+useMode(modeHsl);
+const toHsl = converter("hsl");
 
 export const HEX = /^#[0-9a-f]{6}$/;
 
 export function normalizeHex(value: string | null | undefined): string | null {
   if (!value) return null;
   const v = value.trim().toLowerCase();
-  if (HEX.test(v)) return v;
-  if (/^#[0-9a-f]{3}$/.test(v)) return `#${v[1]}${v[1]}${v[2]}${v[2]}${v[3]}${v[3]}`;
-  return null;
+  if (!/^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/.test(v)) return null;
+  return formatHex(parseHex(v)!);
 }
 
 export function rgbOf(hex: string): [number, number, number] {
-  const n = Number.parseInt(hex.slice(1), 16);
-  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  const c = parseHex(hex);
+  return c ? [Math.round(c.r * 255), Math.round(c.g * 255), Math.round(c.b * 255)] : [0, 0, 0];
 }
 
 export function hexOf([r, g, b]: [number, number, number]): string {
-  const c = (x: number) => Math.max(0, Math.min(255, Math.round(x))).toString(16).padStart(2, "0");
-  return `#${c(r)}${c(g)}${c(b)}`;
+  return formatHex({ mode: "rgb", r: r / 255, g: g / 255, b: b / 255 });
 }
 
+/** Hue in degrees (0 for greys), saturation and lightness 0..1. */
 export function hsl(hex: string): { h: number; s: number; l: number } {
-  const [r, g, b] = rgbOf(hex).map((x) => x / 255) as [number, number, number];
-  const max = Math.max(r, g, b);
-  const min = Math.min(r, g, b);
-  const l = (max + min) / 2;
-  const d = max - min;
-  if (d === 0) return { h: 0, s: 0, l };
-  const s = d / (1 - Math.abs(2 * l - 1));
-  let h: number;
-  if (max === r) h = ((g - b) / d) % 6;
-  else if (max === g) h = (b - r) / d + 2;
-  else h = (r - g) / d + 4;
-  return { h: (h * 60 + 360) % 360, s, l };
+  const c = toHsl(parseHex(hex));
+  return c ? { h: c.h ?? 0, s: c.s, l: c.l } : { h: 0, s: 0, l: 0 };
 }
 
-/** WCAG relative luminance. */
+/** WCAG relative luminance (NaN for what is not a hex colour). */
 export function luminance(hex: string): number {
-  const [r, g, b] = rgbOf(hex).map((x) => {
-    const c = x / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  }) as [number, number, number];
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  const c = parseHex(hex);
+  return c ? wcagLuminance(c) : Number.NaN;
 }
 
 export function contrast(a: string, b: string): number {
-  const la = luminance(a);
-  const lb = luminance(b);
-  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+  const ca = parseHex(a);
+  const cb = parseHex(b);
+  return ca && cb ? wcagContrast(ca, cb) : Number.NaN;
 }
 
+/** `t` of the way from `a` to `b` in sRGB (`a` itself when either is not a hex colour). */
 export function mix(a: string, b: string, t: number): string {
-  const ca = rgbOf(a);
-  const cb = rgbOf(b);
-  return hexOf([ca[0] + (cb[0] - ca[0]) * t, ca[1] + (cb[1] - ca[1]) * t, ca[2] + (cb[2] - ca[2]) * t]);
+  const ca = parseHex(a);
+  const cb = parseHex(b);
+  return ca && cb ? formatHex(interpolate([ca, cb], "rgb")(t)) : a;
 }
 
 /** A colour reads as an accent (not a grey, near-white or near-black). */

@@ -23,20 +23,8 @@ export const VARIANT_STYLES: Record<ComponentKind, Record<VariantLabel, string>>
 };
 
 /** What InsightOracle reads about a variant. All measured from the tokens and the template. */
-export interface DesignFeatures {
-  /** WCAG contrast of the main call to action's label against its fill (or the page, when outlined). */
-  ctaContrast: number;
-  /** 1 when the call to action is a filled button. */
-  ctaSolid: number;
-  /** Vertical padding of the call to action in px: a bigger tap target. */
-  ctaPaddingPx: number;
-  radiusPx: number;
-  spaceUnitPx: number;
-  /** 1 when the content is centred. */
-  centered: number;
-  /** 1 when the variant adds a highlight (badge, accent header). */
-  emphasis: number;
-}
+import type { DesignFeatures } from "../model";
+export type { DesignFeatures };
 
 export interface GeneratedSpec {
   spec: ComponentSpec;

@@ -3,18 +3,8 @@
 import type { Extraction } from "../../capture/model";
 import { contrast, isChromatic, luminance, mix, normalizeHex } from "./color";
 
-export interface DesignTokens {
-  primary: string;
-  onPrimary: string;
-  background: string;
-  surface: string;
-  text: string;
-  muted: string;
-  /** A font stack that is safe to print inside a string literal. */
-  fontFamily: string;
-  radius: number;
-  space: number;
-}
+import type { DesignTokens } from "../model";
+export type { DesignTokens };
 
 export const DEFAULT_SOURCE_LABEL = "Design Intel default tokens";
 

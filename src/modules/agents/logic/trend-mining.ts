@@ -17,6 +17,7 @@ export const MIN_OWNERS_FOR_TEXT = 2;
 export const DIRECTION_DELTA = 0.15;
 
 export interface SiteObservation {
+  /** The site (siteOf): observations are grouped by it. */
   host: string;
   snapshotId: string;
   comparisonId: string;
@@ -74,6 +75,28 @@ interface Feature {
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
+/**
+ * The site a target URL names: a site is a page by its URL, not its host, so two targets on one
+ * host (a pricing page and a home page, or fixture pages on 127.0.0.1) are two sites. Normalised
+ * so spellings of one page meet: no scheme, no "www.", no default port, no fragment, no trailing
+ * slash, query parameters sorted.
+ */
+export function siteOf(url: string): string | null {
+  try {
+    const u = new URL(url);
+    if (u.protocol !== "http:" && u.protocol !== "https:") return null;
+    // `host` leaves out the scheme's default port.
+    const host = u.host.toLowerCase().replace(/^www\./, "");
+    const path = u.pathname.replace(/\/+$/, "");
+    u.searchParams.sort();
+    const query = u.searchParams.toString();
+    return `${host}${path}${query ? `?${query}` : ""}`;
+  } catch {
+    return null;
+  }
+}
+
+/** The host alone, for names derived from a site (component prefixes), never as a site's key. */
 export function hostOf(url: string): string | null {
   try {
     return new URL(url).hostname.toLowerCase().replace(/^www\./, "");

@@ -75,9 +75,14 @@ const lowContrastRuns: Rule = {
         [`${page.label} low-contrast runs`]: String(runs.length),
         "Worst run": `${quote(worst.text, 40)} ${ratio(worst.ratio)} (needs ${ratio(worst.required)})`,
         "Worst run colours": `${worst.fg} on ${worst.bg}`,
+        ...(worst.method === "pixels" ? { "Worst run measured": "against the pixels painted behind the text (an image, gradient or overlay), worst tenth" } : {}),
       },
       fix:
-        (fix ? `${describeFix(worst, fix, quote(worst.text, 40))}.` : `Raise the contrast of ${quote(worst.text, 40)} to at least ${ratio(worst.required)}.`) +
+        (worst.method === "pixels"
+          ? `Give ${quote(worst.text, 40)} a backing it can rely on: a darker overlay on the image behind it, a solid or translucent panel, or a text colour that reaches ${ratio(worst.required)} against the lightest part of the image (measured ${worst.bg}).`
+          : fix
+            ? `${describeFix(worst, fix, quote(worst.text, 40))}.`
+            : `Raise the contrast of ${quote(worst.text, 40)} to at least ${ratio(worst.required)}.`) +
         (rest > 0 ? ` Then check the other ${rest} run${rest === 1 ? "" : "s"} the same way.` : ""),
     };
   },

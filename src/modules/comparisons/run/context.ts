@@ -10,8 +10,6 @@ import type { RunEventType } from "./table";
 export const RUN_VIEWPORTS: Viewport[] = ["desktop", "mobile"];
 export const INTERRUPTED_REASON = "Interrupted by a server restart — start the analysis again";
 export const QUEUED_STAGE = "Waiting for a capture slot";
-/** How many captures of one target and viewport are kept; older ones are pruned with their files. */
-export const SNAPSHOT_HISTORY = 3;
 /** Pages in a run: every target at every viewport. */
 export const pagesInRun = (targets: number) => targets * RUN_VIEWPORTS.length;
 
@@ -32,6 +30,9 @@ export interface CapturedFile {
   absolute: string;
   width: number;
   height: number;
+  /** Of the PNG's bytes: the file is stored under this name (see files.adopt). */
+  sha256: string;
+  bytes: number;
   extraction: Extraction;
   thumb?: GrayImage;
 }

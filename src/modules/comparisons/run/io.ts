@@ -15,6 +15,8 @@ export interface RunnerDeps {
   engine: ComparisonEngine;
   now: () => number;
   log: (msg: string, err?: unknown) => void;
+  /** Ended runs kept per comparison (HISTORY_KEEP); older ones go with their files. */
+  historyKeep?: number;
   /** Called once a run's completed results are stored (change detection, alerts); the run closes after it settles. */
   onCompleted?: (run: Readonly<RunContext>) => unknown;
 }

@@ -39,7 +39,9 @@ export class RunMachine {
     this.done = new Promise<void>((resolve) => (this.#finish = resolve));
     this.#io = {
       deps: opts.deps,
-      raise: (event) => this.#queue.push(event),
+      raise: (event) => {
+        this.#queue.push(event);
+      },
       dispatch: (event) => this.dispatch(event),
       spawn: (work) => this.#spawn(work),
     };

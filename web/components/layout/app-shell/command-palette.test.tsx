@@ -1,4 +1,4 @@
-import "../../../../tests/support/dom";
+import "#tests/support/dom";
 import { GlobalRegistrator } from "@happy-dom/global-registrator";
 import { afterAll, afterEach, describe, expect, mock, test } from "bun:test";
 // tests/support/dom.ts registers happy-dom once per process and hands it back after the first file

@@ -1,9 +1,9 @@
 import { Badge, Button, Callout, Code, Dialog, Flex, Table, Text, TextField } from "@radix-ui/themes";
 import { CopyIcon, ExclamationTriangleIcon } from "@radix-ui/react-icons";
 import { type FormEvent, useEffect, useState } from "react";
-import type { ApiKeyView } from "../../../../src/modules/api-keys/model";
-import { toast } from "../../../components/ui/toast";
-import { errorMessage } from "../../../lib/api";
+import type { ApiKeyView } from "#server/modules/api-keys/model";
+import { toast } from "#web/components/ui/toast";
+import { errorMessage } from "#web/lib/api";
 import { createApiKey, listApiKeys, revokeApiKey } from "../api";
 import { formatDateTime } from "../format";
 import { Loaded } from "./loaded";

@@ -1,7 +1,7 @@
 import { Badge, Dialog, Table, Text } from "@radix-ui/themes";
 import { useEffect, useState } from "react";
-import type { AuditEntry, AuditPage } from "../../../../src/modules/audit/model";
-import { errorMessage } from "../../../lib/api";
+import type { AuditEntry, AuditPage } from "#server/modules/audit/model";
+import { errorMessage } from "#web/lib/api";
 import { listAuditLogs } from "../api";
 import { formatDateTime } from "../format";
 import { Pager } from "./pager";

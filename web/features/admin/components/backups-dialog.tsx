@@ -1,8 +1,8 @@
 import { Button, Dialog, Table, Text } from "@radix-ui/themes";
 import { useEffect, useState } from "react";
-import type { BackupInfo } from "../../../../src/modules/admin/model";
-import { toast } from "../../../components/ui/toast";
-import { errorMessage } from "../../../lib/api";
+import type { BackupInfo } from "#server/modules/admin/model";
+import { toast } from "#web/components/ui/toast";
+import { errorMessage } from "#web/lib/api";
 import { type BearerSource, downloadBackup, listBackups } from "../api";
 import { formatBytes, formatDateTime } from "../format";
 import { Loaded } from "./loaded";

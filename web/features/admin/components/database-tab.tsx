@@ -1,6 +1,6 @@
 import { Badge, Button, Card, Flex, Grid, Text } from "@radix-ui/themes";
 import { ArchiveIcon, DownloadIcon } from "@radix-ui/react-icons";
-import type { BackupStatus, DatabaseStats } from "../../../../src/modules/admin/model";
+import type { BackupStatus, DatabaseStats } from "#server/modules/admin/model";
 import { formatBytes, formatCount, formatDateTime } from "../format";
 import { Figure } from "./figure";
 
@@ -42,6 +42,9 @@ export function DatabaseTab({ stats, loading, backingUp, onBackupNow, onViewBack
         <Stat label="Avg Query Time" value={`${stats.queryTime} ms`} loading={loading} />
         <Stat label="Database Size" value={formatBytes(stats.dbSize)} loading={loading} />
       </Grid>
+      <Figure loading={loading} size="2" color="gray" data-testid="history-storage">
+        Run history: {formatCount(stats.historyRuns)} runs · {formatBytes(stats.historyBytes)} of screenshots
+      </Figure>
       <Card>
         <Flex justify="between" align="center" gap="3" wrap="wrap">
           <Flex direction="column" gap="1">

@@ -1,5 +1,5 @@
 import { Card, Flex, Heading, Progress, Text } from "@radix-ui/themes";
-import type { SystemMetrics } from "../../../../src/modules/admin/model";
+import type { SystemMetrics } from "#server/modules/admin/model";
 import { barColor } from "../format";
 import { Figure } from "./figure";
 

@@ -1,7 +1,7 @@
 import { Badge, Card, Flex, Grid, Text } from "@radix-ui/themes";
 import { DesktopIcon, LayersIcon, MixIcon, UpdateIcon } from "@radix-ui/react-icons";
 import type { ReactNode } from "react";
-import type { SystemMetrics } from "../../../../src/modules/admin/model";
+import type { SystemMetrics } from "#server/modules/admin/model";
 import { formatRate } from "../format";
 import { Figure } from "./figure";
 

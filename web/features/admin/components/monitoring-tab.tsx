@@ -1,6 +1,6 @@
 import { Badge, Box, Card, Flex, Grid, Heading, ScrollArea, Skeleton, Text } from "@radix-ui/themes";
-import type { ActivityEntryDto } from "../../../../src/modules/activity/model";
-import type { AgentDto } from "../../../../src/modules/agents/model";
+import type { ActivityEntryDto } from "#server/modules/activity/model";
+import type { AgentDto } from "#server/modules/agents/model";
 import { formatDateTime } from "../format";
 
 const AGENT_COLOR = { active: "green", idle: "gray", error: "red", stopped: "orange" } as const;

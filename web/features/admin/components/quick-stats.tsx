@@ -1,6 +1,6 @@
 import "./quick-stats.css";
 import { Card, DataList, Heading } from "@radix-ui/themes";
-import type { SystemMetrics } from "../../../../src/modules/admin/model";
+import type { SystemMetrics } from "#server/modules/admin/model";
 import { formatCount, formatUptime } from "../format";
 import { Figure } from "./figure";
 

@@ -1,5 +1,5 @@
 import { Badge, Button, DataList, Dialog, Flex, Spinner, Text } from "@radix-ui/themes";
-import type { SecurityReport } from "../../../../src/modules/admin/model";
+import type { SecurityReport } from "#server/modules/admin/model";
 import { formatCount, formatDateTime } from "../format";
 import { CloseFooter } from "./close-footer";
 

@@ -1,6 +1,6 @@
 import { Badge, Button, Card, Flex, Grid, Text } from "@radix-ui/themes";
 import { FileTextIcon, LockClosedIcon, PersonIcon, ReaderIcon } from "@radix-ui/react-icons";
-import type { SecurityReport } from "../../../../src/modules/admin/model";
+import type { SecurityReport } from "#server/modules/admin/model";
 import { formatCount } from "../format";
 
 interface Props {

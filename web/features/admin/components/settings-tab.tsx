@@ -1,8 +1,8 @@
 import { Button, Callout, Card, Flex, Grid, Heading, Spinner, Switch, Text, TextField } from "@radix-ui/themes";
 import { type FormEvent, useEffect, useState } from "react";
-import type { AlertSettings, AlertSettingsAnswer } from "../../../../src/modules/admin/model";
-import { toast } from "../../../components/ui/toast";
-import { errorMessage } from "../../../lib/api";
+import type { AlertSettings, AlertSettingsAnswer } from "#server/modules/admin/model";
+import { toast } from "#web/components/ui/toast";
+import { errorMessage } from "#web/lib/api";
 import { getAlertSettings, saveAlertSettings } from "../api";
 
 interface Draft {

@@ -1,9 +1,9 @@
 import { AlertDialog, Badge, Button, Dialog, Flex, Table, Text, TextField } from "@radix-ui/themes";
 import { MagnifyingGlassIcon } from "@radix-ui/react-icons";
 import { useCallback, useEffect, useState } from "react";
-import type { ManagedUser, UpdateUserInput, UserPage } from "../../../../src/modules/users/model";
-import { toast } from "../../../components/ui/toast";
-import { errorMessage } from "../../../lib/api";
+import type { ManagedUser, UpdateUserInput, UserPage } from "#server/modules/users/model";
+import { toast } from "#web/components/ui/toast";
+import { errorMessage } from "#web/lib/api";
 import { listUsers, updateUser } from "../api";
 import { formatDateTime } from "../format";
 import { Pager } from "./pager";

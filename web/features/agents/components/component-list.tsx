@@ -1,5 +1,5 @@
 import { Flex, Text } from "@radix-ui/themes";
-import type { ComponentDto } from "../../../../src/modules/agents/model";
+import type { ComponentDto } from "#server/modules/agents/model";
 
 /** Newest first; grouped by where the tokens came from. */
 export function ComponentList({ components, selectedId, onSelect }: { components: ComponentDto[]; selectedId: string | null; onSelect(id: string): void }) {

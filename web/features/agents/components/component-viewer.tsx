@@ -1,8 +1,8 @@
 import { CopyIcon, DownloadIcon } from "@radix-ui/react-icons";
 import { Badge, Button, Card, Code, DataList, Flex, Heading, Tabs, Text } from "@radix-ui/themes";
-import type { ComponentDto } from "../../../../src/modules/agents/model";
-import { toast } from "../../../components/ui/toast";
-import { RelativeTime } from "../../../components/ui/relative-time";
+import type { ComponentDto } from "#server/modules/agents/model";
+import { toast } from "#web/components/ui/toast";
+import { RelativeTime } from "#web/components/ui/relative-time";
 
 /** The preview document: static markup only, shown in a sandboxed frame that may run nothing. */
 export function previewDocument(c: ComponentDto): string {

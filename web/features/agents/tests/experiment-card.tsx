@@ -1,8 +1,8 @@
 import { Badge, Button, Card, Code, Flex, Heading, Progress, Table, Text } from "@radix-ui/themes";
 import { useState } from "react";
-import type { ExperimentDto } from "../../../../src/modules/agents/model";
-import { RelativeTime } from "../../../components/ui/relative-time";
-import { count, fraction, pValue } from "../../../lib/format";
+import type { ExperimentDto } from "#server/modules/agents/model";
+import { RelativeTime } from "#web/components/ui/relative-time";
+import { count, fraction, pValue } from "#web/lib/format";
 
 const signed = (x: number | null, digits = 1) => (x === null || !Number.isFinite(x) ? "—" : `${x >= 0 ? "+" : ""}${(x * 100).toFixed(digits)}%`);
 const interval = (i: [number, number] | null) => (i ? `${signed(i[0])} to ${signed(i[1])}` : "—");

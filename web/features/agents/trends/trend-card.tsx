@@ -1,8 +1,8 @@
 import { ArrowDownIcon, ArrowRightIcon, ArrowUpIcon } from "@radix-ui/react-icons";
 import { Badge, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { Link } from "react-router";
-import type { TrendDto } from "../../../../src/modules/agents/model";
-import { RelativeTime } from "../../../components/ui/relative-time";
+import type { TrendDto } from "#server/modules/agents/model";
+import { RelativeTime } from "#web/components/ui/relative-time";
 
 const TYPE_LABELS: Record<string, string> = {
   color: "Colour",

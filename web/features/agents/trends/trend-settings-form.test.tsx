@@ -1,7 +1,7 @@
-import "../../../../tests/support/dom";
+import "#tests/support/dom";
 import { expect, mock, test } from "bun:test";
 import { Theme } from "@radix-ui/themes";
-import { DEFAULT_TREND_SETTINGS } from "../../../../src/modules/agents/model";
+import { DEFAULT_TREND_SETTINGS } from "#server/modules/agents/model";
 const { fireEvent, render, screen, waitFor } = await import("@testing-library/react");
 const { TrendSettingsForm } = await import("./trend-settings-form");
 

@@ -1,7 +1,7 @@
 import { Button, Card, Checkbox, Flex, Heading, Text, TextField } from "@radix-ui/themes";
 import { useEffect, useState, type FormEvent } from "react";
-import type { TrendSettings } from "../../../../src/modules/agents/model";
-import type { TrendType } from "../../../../src/modules/agents/logic/trend-mining";
+import type { TrendSettings } from "#server/modules/agents/model";
+import type { TrendType } from "#server/modules/agents/logic/trend-mining";
 
 const TYPES: { value: TrendType; label: string }[] = [
   { value: "color", label: "Colour families" },

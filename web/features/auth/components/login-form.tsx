@@ -1,9 +1,9 @@
-import { EmailInput } from "../../../components/ui/email-input";
+import { EmailInput } from "#web/components/ui/email-input";
 import { Button, Flex, Text } from "@radix-ui/themes";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { toast } from "../../../components/ui/toast";
-import { errorMessage } from "../../../lib/api";
+import { toast } from "#web/components/ui/toast";
+import { errorMessage } from "#web/lib/api";
 import { login } from "../session";
 import { PasswordField } from "./password-field";
 

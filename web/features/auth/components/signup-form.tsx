@@ -1,10 +1,10 @@
-import { EmailInput } from "../../../components/ui/email-input";
+import { EmailInput } from "#web/components/ui/email-input";
 import { PersonIcon } from "@radix-ui/react-icons";
 import { Button, Flex, Text, TextField } from "@radix-ui/themes";
 import { type FormEvent, useId, useRef, useState } from "react";
-import { Link, useNavigate } from "react-router";
-import { toast } from "../../../components/ui/toast";
-import { errorMessage } from "../../../lib/api";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { toast } from "#web/components/ui/toast";
+import { errorMessage } from "#web/lib/api";
 import { signup } from "../session";
 import { PasswordField } from "./password-field";
 
@@ -17,6 +17,8 @@ export function SignupForm() {
   const passwordId = useId();
   const hintId = useId();
   const navigate = useNavigate();
+  // A fresh install's first account needs the setup token from the boot log's sign-up link.
+  const setupToken = useSearchParams()[0].get("setup") ?? undefined;
   const emailRef = useRef<HTMLInputElement>(null);
   const [email, setEmail] = useState("");
   const [username, setUsername] = useState("");
@@ -40,7 +42,7 @@ export function SignupForm() {
     }
     setPending(true);
     try {
-      await signup(email, password, username);
+      await signup(email, password, username, setupToken);
       toast({ title: "Welcome to the Rebellion!" });
       navigate("/dashboard");
     } catch (err) {

@@ -1,7 +1,7 @@
 import { Button, Card, Flex, Heading, TextField } from "@radix-ui/themes";
 import { GlobeIcon, PlusIcon } from "@radix-ui/react-icons";
 import { type FormEvent, useId, useState } from "react";
-import type { AddTargetInput } from "../../../../src/modules/comparisons/model";
+import type { AddTargetInput } from "#server/modules/comparisons/model";
 import { type FieldErrors, hasErrors, validateTarget } from "../validation";
 import { FormField, invalidProps } from "./form-field";
 

@@ -1,7 +1,7 @@
 import { Button, Callout, Card, Flex, Skeleton } from "@radix-ui/themes";
 import { ExclamationTriangleIcon } from "@radix-ui/react-icons";
 import { useEffect } from "react";
-import type { ComparisonDto } from "../../../../src/modules/comparisons/model";
+import type { ComparisonDto } from "#server/modules/comparisons/model";
 import { canDeleteTarget, isRunning } from "../status";
 import { type ComparisonDetailData, useComparisonDetail } from "../use-comparison-detail";
 import { AddTargetForm } from "./add-target-form";

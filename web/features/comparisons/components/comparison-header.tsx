@@ -1,7 +1,7 @@
 import { Button, Callout, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { BarChartIcon, ExclamationTriangleIcon, PlayIcon } from "@radix-ui/react-icons";
 import { Link } from "react-router";
-import type { ComparisonDto } from "../../../../src/modules/comparisons/model";
+import type { ComparisonDto } from "#server/modules/comparisons/model";
 import { canStart, canViewResults, isRunning } from "../status";
 import { StatusBadge } from "./status-badge";
 

@@ -1,5 +1,5 @@
 import { Box, Card, Flex, Heading, Skeleton, Text } from "@radix-ui/themes";
-import type { ComparisonDto } from "../../../../src/modules/comparisons/model";
+import type { ComparisonDto } from "#server/modules/comparisons/model";
 import { StatusBadge } from "./status-badge";
 
 interface Props {

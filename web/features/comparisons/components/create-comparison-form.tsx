@@ -1,9 +1,9 @@
 import { Button, Card, Flex, Heading, Text, TextArea, TextField } from "@radix-ui/themes";
 import { PlusIcon } from "@radix-ui/react-icons";
 import { type FormEvent, useId, useState } from "react";
-import type { ComparisonDto } from "../../../../src/modules/comparisons/model";
-import { errorMessage } from "../../../lib/api";
-import { toast } from "../../../components/ui/toast";
+import type { ComparisonDto } from "#server/modules/comparisons/model";
+import { errorMessage } from "#web/lib/api";
+import { toast } from "#web/components/ui/toast";
 import { createComparison } from "../api";
 import { type FieldErrors, hasErrors, validateComparison } from "../validation";
 import { FormField, invalidProps } from "./form-field";

@@ -1,5 +1,5 @@
 import { Card, Flex, Heading, Progress, Spinner, Text } from "@radix-ui/themes";
-import type { ComparisonProgress } from "../../../../src/modules/comparisons/model";
+import type { ComparisonProgress } from "#server/modules/comparisons/model";
 import { progressPercent } from "../status";
 
 /** Real progress: pages captured of the total, and what the worker is doing now. */

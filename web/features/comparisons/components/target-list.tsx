@@ -1,6 +1,6 @@
 import { Badge, Card, Flex, Heading, IconButton, Link as RadixLink, Text, Tooltip } from "@radix-ui/themes";
 import { TrashIcon } from "@radix-ui/react-icons";
-import type { TargetDto } from "../../../../src/modules/comparisons/model";
+import type { TargetDto } from "#server/modules/comparisons/model";
 import { StatusBadge } from "./status-badge";
 
 interface Props {

@@ -1,4 +1,4 @@
-import { EmailInput } from "../../../components/ui/email-input";
+import { EmailInput } from "#web/components/ui/email-input";
 import { Button, Dialog, Flex, Text } from "@radix-ui/themes";
 import { type FormEvent, type ReactElement, useId, useState } from "react";
 import type { WaitlistSource } from "../api";

@@ -3,7 +3,7 @@
 // as a snapshot is the transition's job, so a run that ended meanwhile never stores it.
 import { isStorageError, isStorageMessage, STORAGE_UNAVAILABLE_MESSAGE } from "../../../../http/storage-errors";
 import { newId } from "../../../../lib/ids";
-import { pngSize } from "../../files";
+import { fileSha256, pngSize } from "../../files";
 import type { CapturedFile, PageRef, RunContext } from "../context";
 import type { CaptureResult } from "../engine";
 import type { RunIO } from "../io";
@@ -69,5 +69,14 @@ async function keepFile(result: CaptureResult, path: string, snapshotId: string,
     await files.remove(absolute).catch(() => {});
     return { reason: "The screenshot could not be saved" };
   }
-  return { snapshotId, relPath, absolute, ...size, extraction: result.extraction, thumb: result.thumb };
+  const hashed = await fileSha256(absolute).catch((e) => {
+    log("could not read the screenshot back", e);
+    return null;
+  });
+  if (!hashed) {
+    await files.remove(absolute).catch(() => {});
+    return { reason: "The screenshot could not be saved" };
+  }
+  const { sha256, bytes } = hashed;
+  return { snapshotId, relPath, absolute, ...size, sha256, bytes, extraction: result.extraction, thumb: result.thumb };
 }

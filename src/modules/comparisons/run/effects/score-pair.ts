@@ -41,6 +41,7 @@ export async function scorePair(
         overall_similarity: values[3]!,
         components: JSON.stringify(components),
         created_at: nowIso(now()),
+        run_id: run.runId,
       },
     });
   } catch (error) {

@@ -3,7 +3,7 @@
 import { writeTx } from "../../../../db/connection";
 import { isStorageError, STORAGE_UNAVAILABLE_MESSAGE } from "../../../../http/storage-errors";
 import { nowIso } from "../../../../lib/ids";
-import { RUN_VIEWPORTS, SNAPSHOT_HISTORY, isCaptured, type CapturedFile, type PageOutcome, type PageRef, type RunContext } from "../context";
+import { RUN_VIEWPORTS, isCaptured, type CapturedFile, type PageOutcome, type PageRef, type RunContext } from "../context";
 import { capturePage } from "../effects/capture-page";
 import { turns } from "../effects/timeout";
 import { recordActivity, removeFile, send, setStage, setTarget, type RunIO } from "../io";
@@ -35,37 +35,54 @@ export const reportStage: Transition<"stage"> = (run, { text }, io) => setStage(
 
 export const storePage: Transition<"pageCaptured"> = (run, { page, file }, io) => countPage(run, page, saveSnapshot(run, page, file, io), io);
 
-/** Stores the page as a snapshot (older ones pruned) and hands its thumbnail to the analyser; a failed write fails the page, not the run. */
+/**
+ * Stores the page as a snapshot of this run under its content hash (an identical earlier capture
+ * is the same file) and hands its thumbnail to the analyser; a failed write fails the page, not the run.
+ */
 function saveSnapshot(run: RunContext, page: PageRef, file: CapturedFile, io: RunIO): PageOutcome {
-  const { engine, log } = io.deps;
+  const { engine, files, log } = io.deps;
   const target = run.targets[page.target]!;
   let stored = false;
+  let kept: string | null = null;
   try {
-    stored = insertSnapshot(run, target.id, page, file, io);
+    kept = files.adopt(file.absolute, file.sha256);
+    stored = insertSnapshot(run, target.id, page, file, files.toStored(kept), io);
     if (!stored) {
       // The comparison stopped running without this run knowing (recovered by another process).
-      removeFile(io, file.absolute);
+      dropUnused(kept, io);
       return { reason: "Cancelled" };
     }
-    pruneHistory(target.id, page, io);
   } catch (e) {
     log(`capture of ${target.id} (${page.viewport}) failed`, e);
-    if (!stored) removeFile(io, file.absolute);
+    if (!stored) {
+      if (kept) dropUnused(kept, io);
+      else removeFile(io, file.absolute);
+    }
     return { reason: isStorageError(e) ? STORAGE_UNAVAILABLE_MESSAGE : "Capture failed" };
   }
   const x = file.extraction;
   if (file.thumb) {
     try {
-      engine.analyser?.prime?.(file.absolute, file.thumb, x.palette?.dominant ?? []);
+      engine.analyser?.prime?.(kept, file.thumb, x.palette?.dominant ?? []);
     } catch (e) {
       log("could not hand the thumbnail to the analyser", e); // scoring decodes the file instead
     }
   }
-  return { targetId: target.id, label: target.label, url: target.url, viewport: page.viewport, extraction: x, screenshotPath: file.absolute };
+  return { targetId: target.id, label: target.label, url: target.url, viewport: page.viewport, extraction: x, screenshotPath: kept };
+}
+
+/** A file this run adopted but could not record: gone unless an earlier snapshot shares it. */
+function dropUnused(absolute: string, io: RunIO) {
+  const { files, repo, log } = io.deps;
+  try {
+    files.removeUnused(files.toStored(absolute), repo.pathInUse);
+  } catch (e) {
+    log("could not remove screenshot", e);
+  }
 }
 
 /** False when the comparison is no longer running. */
-function insertSnapshot(run: RunContext, targetId: string, page: PageRef, file: CapturedFile, io: RunIO): boolean {
+function insertSnapshot(run: RunContext, targetId: string, page: PageRef, file: CapturedFile, relPath: string, io: RunIO): boolean {
   const { db, repo, now } = io.deps;
   const x = file.extraction;
   const colors = (x.palette?.dominant ?? []).map((p) => p.hex).filter(isHex).map((h) => h.toLowerCase());
@@ -77,12 +94,15 @@ function insertSnapshot(run: RunContext, targetId: string, page: PageRef, file: 
       owner_id: run.ownerId,
       viewport: page.viewport,
       captured_at: nowIso(now()),
-      screenshot_path: file.relPath,
+      screenshot_path: relPath,
       title: String(x.title ?? "").slice(0, 500),
       colors: JSON.stringify(colors),
       width: file.width,
       height: file.height,
       extraction: JSON.stringify(x),
+      run_id: run.runId,
+      content_hash: file.sha256,
+      file_bytes: file.bytes,
     }),
   );
 }
@@ -139,13 +159,4 @@ function settleTarget(run: RunContext, index: number, io: RunIO) {
   const reasons = [...new Set(outcomes.map((o) => reasonOf(o.outcome)))];
   const reason = reasons.length === 1 ? reasons[0]! : outcomes.map((o) => `${o.viewport}: ${reasonOf(o.outcome)}`).join("; ");
   setTarget(io, run, target.id, "failed", reason.slice(0, 500));
-}
-
-/** Only the newest captures of a target and viewport are kept, with their files. */
-function pruneHistory(targetId: string, page: PageRef, io: RunIO) {
-  const { repo, files, log } = io.deps;
-  for (const s of repo.staleSnapshots(targetId, page.viewport, SNAPSHOT_HISTORY)) {
-    repo.deleteSnapshot(s.id);
-    io.spawn(() => files.remove(files.toAbsolute(s.screenshot_path)).catch((e) => log("could not remove old screenshot", e)));
-  }
 }

@@ -25,7 +25,10 @@ function scoreNext(run: RunContext, viewport: Viewport, io: RunIO) {
   const s = run.scoring[viewport];
   const pair = s.pairs[s.next];
   const analyser = io.deps.engine.analyser;
-  if (!pair || !analyser) return io.raise({ type: "viewportScored", viewport });
+  if (!pair || !analyser) {
+    io.raise({ type: "viewportScored", viewport });
+    return;
+  }
   s.next++;
   setStage(io, run, `Scoring ${pair[0].label} vs ${pair[1].label} (${viewport})`);
   io.spawn(() => scorePair(run, viewport, pair, analyser, io));
@@ -54,7 +57,11 @@ export const checkScored: Transition<"viewportScored"> = (run, event, io) => {
 export const startFindings: Transition<"allScored"> = (run, _event, io) => {
   const pages = capturedPages(run);
   const findingsFor = io.deps.engine.findingsFor;
-  if (!findingsFor || pages.length === 0) return io.raise({ type: "found", findings: [] });
+  // Not `return io.raise(…)`: a transition's return value is its chosen next state.
+  if (!findingsFor || pages.length === 0) {
+    io.raise({ type: "found", findings: [] });
+    return;
+  }
   setStage(io, run, "Writing findings");
   io.spawn(() => findFindings(pages, findingsFor, io));
 };
@@ -78,5 +85,6 @@ export function findingRows(run: RunContext, list: Finding[], at: string): Findi
       source: f.source,
       position,
       created_at: at,
+      run_id: run.runId,
     }));
 }

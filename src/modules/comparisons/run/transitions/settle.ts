@@ -5,19 +5,23 @@ import { nowIso } from "../../../../lib/ids";
 import type { DiffRow, FindingRow } from "../../repository";
 import { INTERRUPTED_REASON, type RunContext } from "../context";
 import { recordActivity, send, type RunIO } from "../io";
+import { DEFAULT_HISTORY_KEEP, pruneRuns } from "../retention";
 
 /** Ends the comparison with this status and these results; true when the database took it. */
 export function settle(io: RunIO, run: RunContext, status: "completed" | "failed", error: string | null, diffs: DiffRow[], found: FindingRow[]) {
   const { db, repo, now } = io.deps;
   const stage = status === "completed" ? "Completed" : "Failed";
+  const at = nowIso(now());
   const recorded = writeTx(db, () => {
-    if (!repo.finish(run.comparisonId, status, error, stage, nowIso(now()))) return false;
+    if (!repo.finish(run.comparisonId, status, error, stage, at)) return false;
     if (error) repo.failUnfinishedTargets(run.comparisonId, error);
-    repo.replaceResults(run.comparisonId, diffs, found);
+    repo.finishRun(run.runId, status, error, at);
+    repo.insertResults(diffs, found);
     return true;
   });
   run.outcome = { status, error, recorded };
   if (!recorded) return false;
+  pruneRuns(io.deps, run.comparisonId, io.deps.historyKeep ?? DEFAULT_HISTORY_KEEP);
   run.progress = { ...run.progress, stage };
   send(io, run, "COMPARISON_STATUS", { comparisonId: run.comparisonId, status, progress: run.progress });
   return true;
@@ -26,9 +30,11 @@ export function settle(io: RunIO, run: RunContext, status: "completed" | "failed
 /** Fails the comparison and its unfinished targets with the restart reason, and tells the owner. */
 export function settleInterrupted(io: RunIO, run: RunContext): boolean {
   const { db, repo, now } = io.deps;
+  const at = nowIso(now());
   const recorded = writeTx(db, () => {
     repo.failUnfinishedTargets(run.comparisonId, INTERRUPTED_REASON);
-    return repo.finish(run.comparisonId, "failed", INTERRUPTED_REASON, "Failed", nowIso(now()));
+    repo.interruptRuns(run.comparisonId, INTERRUPTED_REASON, at);
+    return repo.finish(run.comparisonId, "failed", INTERRUPTED_REASON, "Failed", at);
   });
   run.outcome = { status: "failed", error: INTERRUPTED_REASON, recorded };
   if (recorded)

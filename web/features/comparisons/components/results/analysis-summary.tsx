@@ -1,5 +1,5 @@
 import { Box, Card, DataList, Flex, Grid, Heading, Progress, Text } from "@radix-ui/themes";
-import type { DiffDto } from "../../../../../src/modules/comparisons/model";
+import type { DiffDto } from "#server/modules/comparisons/model";
 import { asPercent } from "../../results-data";
 
 const SCORES = [

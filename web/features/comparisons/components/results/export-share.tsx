@@ -1,8 +1,8 @@
 import { Button, DropdownMenu, Flex } from "@radix-ui/themes";
 import { DownloadIcon, Share1Icon } from "@radix-ui/react-icons";
 import { useState } from "react";
-import { errorMessage } from "../../../../lib/api";
-import { toast } from "../../../../components/ui/toast";
+import { errorMessage } from "#web/lib/api";
+import { toast } from "#web/components/ui/toast";
 import { type BearerSource, fetchReport, type ReportFormat } from "../../api";
 
 export function reportFileName(name: string, format: ReportFormat): string {

@@ -1,6 +1,6 @@
 import { Badge, Card, DataList, Flex, Heading, Text } from "@radix-ui/themes";
-import type { Viewport } from "../../../../../src/modules/capture/model";
-import type { FindingDto } from "../../../../../src/modules/comparisons/model";
+import type { Viewport } from "#server/modules/capture/model";
+import type { FindingDto } from "#server/modules/comparisons/model";
 
 const SEVERITY_COLOR = { high: "red", medium: "orange", low: "gray" } as const;
 const GROUP_LABEL = { design: "Design", ux: "UX", copy: "Copy", timing: "Timing" } as const;

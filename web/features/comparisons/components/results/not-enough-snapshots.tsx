@@ -1,7 +1,7 @@
 import { Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { CameraIcon } from "@radix-ui/react-icons";
-import type { Viewport } from "../../../../../src/modules/capture/model";
-import type { ComparisonStatus } from "../../../../../src/modules/comparisons/model";
+import type { Viewport } from "#server/modules/capture/model";
+import type { ComparisonStatus } from "#server/modules/comparisons/model";
 
 export function NotEnoughSnapshots({ viewport, status }: { viewport: Viewport; status: ComparisonStatus }) {
   return (

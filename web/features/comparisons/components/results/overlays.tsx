@@ -2,7 +2,7 @@
 // pinned over its top, and the figures with no position (font stack, link counts) sit underneath.
 import { Box, Flex, Grid, Text } from "@radix-ui/themes";
 import type { ReactNode } from "react";
-import type { Extraction, PaletteEntry, Viewport } from "../../../../../src/modules/capture/model";
+import type { Extraction, PaletteEntry, Viewport } from "#server/modules/capture/model";
 import { fontName, headingAnnotations, type PageFrame, toPercentBox, VIEWPORT_SIZE } from "../../overlay-geometry";
 import { asPercent } from "../../results-data";
 import { OverlayBox } from "./overlay-box";

@@ -1,5 +1,5 @@
 import { Flex, Select, Text } from "@radix-ui/themes";
-import type { TargetDto } from "../../../../../src/modules/comparisons/model";
+import type { TargetDto } from "#server/modules/comparisons/model";
 import type { Pair } from "../../results-data";
 
 interface Props {

@@ -1,7 +1,7 @@
 import { Button, Flex, Heading, Text } from "@radix-ui/themes";
 import { ArrowLeftIcon } from "@radix-ui/react-icons";
 import { Link } from "react-router";
-import type { ComparisonDto } from "../../../../../src/modules/comparisons/model";
+import type { ComparisonDto } from "#server/modules/comparisons/model";
 import type { BearerSource } from "../../api";
 import { StatusBadge } from "../status-badge";
 import { ExportShareButtons } from "./export-share";

@@ -1,8 +1,8 @@
 import { Box, Flex, Grid, Tabs } from "@radix-ui/themes";
 import { DesktopIcon, MobileIcon } from "@radix-ui/react-icons";
 import { useEffect, useMemo, useRef, useState } from "react";
-import type { Viewport } from "../../../../../src/modules/capture/model";
-import type { ComparisonDto, DiffDto, FindingDto, SnapshotDto, TargetDto } from "../../../../../src/modules/comparisons/model";
+import type { Viewport } from "#server/modules/capture/model";
+import type { ComparisonDto, DiffDto, FindingDto, SnapshotDto, TargetDto } from "#server/modules/comparisons/model";
 import type { BearerSource } from "../../api";
 import { choosePair, diffForPair, findingsForPair, latestSnapshots, orderTargets, type Pair } from "../../results-data";
 import { isRunning } from "../../status";

@@ -1,11 +1,12 @@
 import { Badge, Card, Flex, Text } from "@radix-ui/themes";
 import { ImageIcon } from "@radix-ui/react-icons";
 import { type Ref, useState } from "react";
-import type { Viewport } from "../../../../../src/modules/capture/model";
-import type { SnapshotDto } from "../../../../../src/modules/comparisons/model";
+import type { Viewport } from "#server/modules/capture/model";
+import type { SnapshotDto } from "#server/modules/comparisons/model";
 import { pageFrame } from "../../overlay-geometry";
 import type { OverlayKind } from "./overlay-kinds";
 import { OverlayBoxes, OverlayLegends, PaletteStrip } from "./overlays";
+import { PageProblemsNote } from "./page-problems-note";
 
 export const PANEL_HEIGHT = 600;
 
@@ -79,6 +80,7 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, scrollRef
         )}
       </div>
       {shown && <OverlayLegends ex={snapshot.extraction} on={overlays} />}
+      {snapshot && <PageProblemsNote ex={snapshot.extraction} />}
     </Card>
   );
 }

@@ -1,0 +1,143 @@
+// The server: storage, capture pool, app, sockets, and a graceful stop. Every line it writes is a
+// JSON log line (src/lib/logger.ts).
+import { resolve } from "node:path";
+import { createApp, createServices } from "../app";
+import { openStorage, openStorageWhenAvailable } from "./storage";
+import { closeDatabase } from "../db/connection";
+import { EnvError, loadEnv } from "../env";
+import { TRANSPORT_BODY_LIMIT } from "../http/base";
+import { findChromium } from "../lib/chromium";
+import { bufferLogs, createLogger, flushLogsSync, logFn } from "../lib/logger";
+import { createAnalyser, createFindingsEngine, llmConfigFromEnv } from "../modules/analysis";
+import { CapturePool } from "../modules/capture/pool";
+import { liveSockets } from "../live/ws";
+import { REFRESH_COOKIE } from "../modules/auth";
+import { MAINTENANCE_MESSAGE } from "../modules/admin/model";
+
+export async function serve() {
+  let env;
+  try {
+    env = loadEnv();
+  } catch (e) {
+    if (e instanceof EnvError) {
+      // LOG_LEVEL itself may be among the bad values: this one line is always written.
+      const [title, ...problems] = e.message.split("\n");
+      createLogger({ level: "info", sync: true }).fatal({ problems: problems.map((p) => p.trim()) }, title!.replace(/:$/, ""));
+      process.exit(1);
+    }
+    throw e;
+  }
+  const logger = createLogger({ level: env.LOG_LEVEL });
+  // Everything this process writes (database, screenshots, backups, secret) is for its own account only.
+  process.umask(0o077);
+  const dataDir = resolve(env.DATA_DIR);
+  const { db, secret, migrationsApplied, permissions } = await openStorageWhenAvailable(
+    () => openStorage(dataDir, env.JWT_SECRET),
+    { port: env.PORT, hostname: env.HOST },
+    { log: (m) => logger.warn(m) },
+  );
+  if (migrationsApplied.length) logger.info({ versions: migrationsApplied }, `migrations applied: ${migrationsApplied.join(", ")}`);
+  if (permissions.fixed) logger.info({ fixed: permissions.fixed }, `made ${permissions.fixed} files and folders under ${dataDir} owner-only`);
+  for (const f of permissions.failed.slice(0, 5)) logger.error({ path: f.path, code: f.code }, `could not make ${f.path} owner-only (${f.code})`);
+
+  const log = logFn(logger);
+  const pool = new CapturePool({
+    log: (m) => logger.warn(m),
+    concurrency: env.CAPTURE_CONCURRENCY,
+    chromiumPath: findChromium(env.CHROMIUM_PATH),
+    allowPrivate: env.ALLOW_PRIVATE_TARGETS,
+    navigationTimeoutMs: env.CAPTURE_NAV_TIMEOUT_MS,
+    totalTimeoutMs: env.CAPTURE_TOTAL_TIMEOUT_MS,
+  });
+  // Capture browsers launch alongside the boot (on their own threads and processes), so the first
+  // analysis doesn't wait for them.
+  pool.warm();
+  const analyser = createAnalyser();
+  const deps = {
+    db,
+    env: { ...env, DATA_DIR: dataDir },
+    secret,
+    log,
+    logger,
+    captureReadiness: () => pool.readiness(),
+    comparisonEngine: {
+      capture: (ownerId: string, job: Parameters<CapturePool["submit"]>[1], onStage?: (stage: string) => void) =>
+        pool.submit(ownerId, job, onStage),
+      analyser,
+      findingsFor: createFindingsEngine({ llm: llmConfigFromEnv(env), log }),
+    },
+  };
+  const services = createServices(deps);
+  const app = createApp(deps, services);
+  // Runs a crash left half-done are failed with a reason, never left running.
+  services.comparisons.recoverInterruptedRuns();
+  // Screenshots no snapshot names (a crash between a row's deletion and its file's): nothing runs yet.
+  void services.comparisons.sweepScreenshots().catch((e) => log("screenshot sweep failed", e));
+
+  const live = liveSockets({
+    hub: services.live,
+    userForAccessToken: services.auth.userForAccessToken,
+    userForRefreshToken: services.auth.userForRefreshToken,
+    sessionOf: services.auth.sessionOf,
+    refreshCookie: REFRESH_COOKIE,
+    refuse: (u) => (u.role !== "admin" && services.admin.maintenance.isOn() ? MAINTENANCE_MESSAGE : null),
+    hosts: { publicUrl: env.PUBLIC_URL, trustProxy: env.TRUST_PROXY },
+  });
+
+  const server = Bun.serve({
+    port: env.PORT,
+    hostname: env.HOST,
+    maxRequestBodySize: TRANSPORT_BODY_LIMIT,
+    fetch: (req, srv) => live.route(req, srv) ?? app.handle(req),
+    websocket: live.websocket,
+    error(err) {
+      logger.error({ err }, "server error");
+      return new Response(JSON.stringify({ error: "Something went wrong on our side" }), {
+        status: 500,
+        headers: { "content-type": "application/json" },
+      });
+    },
+  });
+  logger.info({ port: server.port, dataDir, env: env.NODE_ENV }, `Design Intel listening on http://localhost:${server.port} (data: ${dataDir}, ${env.NODE_ENV})`);
+  const setupToken = services.auth.pendingSetupToken();
+  if (setupToken) {
+    // The one deliberate secret in the log, and only until the first account exists: it decides
+    // who becomes the admin, and the operator reading this log is meant to be that person.
+    const base = env.PUBLIC_URL ?? `http://localhost:${server.port}`;
+    logger.info(`No account yet. Create the first (admin) account at: ${base}/signup?setup=${setupToken}`);
+  }
+  bufferLogs();
+  // An agent system that was on before the restart comes back on.
+  void services.system.resume();
+  // Host metrics to admins' sockets every few seconds, and the alert-threshold checks.
+  services.admin.sampler.start();
+  // Scheduled runs: slots missed while the server was down run once now, then on time.
+  void services.watch.scheduler.start().catch((e) => log("scheduler: first pass failed (retrying)", e));
+  void services.watch.digest.start().catch((e) => log("watch digest: first pass failed", e));
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, `${signal}: draining requests`);
+    services.admin.sampler.stop();
+    services.watch.scheduler.stop();
+    services.watch.digest.stop();
+    await services.system.shutdown();
+    services.live.disconnect(() => true, "Server restarting", 1001);
+    await server.stop(false);
+    await Promise.race([services.comparisons.whenIdle(), Bun.sleep(5_000)]);
+    // Runs that did not finish in time end with the restart reason, then stop writing before the DB closes.
+    services.comparisons.interruptRuns();
+    await pool.close();
+    await Promise.race([services.comparisons.whenIdle(), Bun.sleep(2_000)]);
+    analyser.close();
+    closeDatabase(db);
+    logger.info("stopped cleanly");
+    flushLogsSync();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+

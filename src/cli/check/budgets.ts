@@ -1,0 +1,105 @@
+// One verdict per budget and viewport, from the comparison's report: absolute budgets on the
+// site's own capture, ranks and ratios against the competitors, similarity to each competitor.
+import type { Extraction, Viewport } from "../../modules/capture/model";
+import type { ComparisonReport } from "../../modules/comparisons/model";
+import { ABSOLUTE_BUDGETS, type AbsoluteBudget, type CheckConfig } from "./config";
+
+export interface BudgetResult {
+  /** e.g. "lcpMs.max", "rank.bodyContrast.max", "similarity.Beta.min" */
+  budget: string;
+  viewport: Viewport;
+  /** null: not measured, which fails the budget rather than passing it unseen. */
+  value: number | null;
+  limit: number;
+  /** Whether the value must stay at or under the limit (max) or at or over it (min). */
+  bound: "max" | "min";
+  pass: boolean;
+}
+
+const MEASURE: Record<AbsoluteBudget, (e: Extraction) => number | null> = {
+  lcpMs: (e) => e.timing.lcpMs,
+  fcpMs: (e) => e.timing.fcpMs,
+  cls: (e) => e.timing.cls,
+  lowContrast: (e) => e.accessibility.lowContrast.length,
+  imagesWithoutAlt: (e) => e.accessibility.imagesWithoutAlt,
+  inputsWithoutLabel: (e) => e.accessibility.inputsWithoutLabel,
+};
+
+/** Which way is better for each ranked measure. */
+const RANKED = {
+  lcpMs: { of: (e: Extraction) => e.timing.lcpMs, better: (a: number, b: number) => a < b },
+  bodyContrast: { of: (e: Extraction) => e.accessibility.bodyContrast, better: (a: number, b: number) => a > b },
+} as const;
+
+function verdict(budget: string, viewport: Viewport, value: number | null, limit: number, bound: "max" | "min"): BudgetResult {
+  const pass = value !== null && (bound === "max" ? value <= limit : value >= limit);
+  return { budget, viewport, value, limit, bound, pass };
+}
+
+/** Captures by target label and viewport, and the site's label. */
+function capturesOf(report: ComparisonReport) {
+  const labelOf = new Map(report.targets.map((t) => [t.id, t.label]));
+  const byLabel = new Map<string, Map<Viewport, Extraction>>();
+  for (const s of report.snapshots) {
+    const label = labelOf.get(s.targetId);
+    if (!label) continue;
+    if (!byLabel.has(label)) byLabel.set(label, new Map());
+    byLabel.get(label)!.set(s.viewport, s.extraction);
+  }
+  return byLabel;
+}
+
+export function evaluateBudgets(config: CheckConfig, report: ComparisonReport): BudgetResult[] {
+  const captures = capturesOf(report);
+  const site = captures.get(config.site.label) ?? new Map<Viewport, Extraction>();
+  const competitors = config.competitors.map((c) => captures.get(c.label) ?? new Map<Viewport, Extraction>());
+  const b = config.budgets;
+  const out: BudgetResult[] = [];
+
+  for (const name of ABSOLUTE_BUDGETS) {
+    const limit = b[name]?.max;
+    if (limit === undefined) continue;
+    for (const vp of config.viewports) {
+      const capture = site.get(vp);
+      out.push(verdict(`${name}.max`, vp, capture ? MEASURE[name](capture) : null, limit, "max"));
+    }
+  }
+
+  for (const [name, rule] of Object.entries(RANKED) as [keyof typeof RANKED, (typeof RANKED)[keyof typeof RANKED]][]) {
+    const limit = b.rank?.[name]?.max;
+    if (limit === undefined) continue;
+    for (const vp of config.viewports) {
+      const mine = site.get(vp);
+      const own = mine ? rule.of(mine) : null;
+      const others = competitors.map((c) => c.get(vp)).map((e) => (e ? rule.of(e) : null)).filter((v): v is number => v !== null);
+      const place = own === null ? null : 1 + others.filter((v) => rule.better(v, own)).length;
+      out.push(verdict(`rank.${name}.max`, vp, place, limit, "max"));
+    }
+  }
+
+  const ratio = b.lcpMs?.maxVsBestCompetitor;
+  if (ratio !== undefined) {
+    for (const vp of config.viewports) {
+      const own = site.get(vp)?.timing.lcpMs ?? null;
+      const best = Math.min(...competitors.map((c) => c.get(vp)?.timing.lcpMs).filter((v): v is number => typeof v === "number" && v > 0));
+      const value = own === null || !Number.isFinite(best) ? null : Math.round((own / best) * 100) / 100;
+      out.push(verdict("lcpMs.maxVsBestCompetitor", vp, value, ratio, "max"));
+    }
+  }
+
+  const siteTarget = report.targets.find((t) => t.label === config.site.label);
+  for (const [label, bounds] of Object.entries(b.similarity ?? {})) {
+    const other = report.targets.find((t) => t.label === label);
+    for (const vp of config.viewports) {
+      const diff = report.diffs.find(
+        (d) =>
+          d.viewport === vp &&
+          ((d.targetAId === siteTarget?.id && d.targetBId === other?.id) || (d.targetBId === siteTarget?.id && d.targetAId === other?.id)),
+      );
+      const value = diff ? Math.round(diff.overallSimilarity * 1000) / 1000 : null;
+      if (bounds.max !== undefined) out.push(verdict(`similarity.${label}.max`, vp, value, bounds.max, "max"));
+      if (bounds.min !== undefined) out.push(verdict(`similarity.${label}.min`, vp, value, bounds.min, "min"));
+    }
+  }
+  return out;
+}

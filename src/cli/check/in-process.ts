@@ -1,0 +1,68 @@
+// `check` without a server: a throwaway DATA_DIR and the server's own engine (capture pool,
+// analyser, findings, comparisons service) in this process, so the numbers are the ones the
+// product would show for the same pages.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createServices } from "../../app";
+import { openStorage } from "../../boot/storage";
+import { closeDatabase } from "../../db/connection";
+import type { Env } from "../../env";
+import { randomToken } from "../../lib/ids";
+import { findChromium } from "../../lib/chromium";
+import { createAnalyser, createFindingsEngine, llmConfigFromEnv } from "../../modules/analysis";
+import { CapturePool } from "../../modules/capture/pool";
+import type { ComparisonReport } from "../../modules/comparisons/model";
+import type { CheckConfig } from "./config";
+
+/** A page that could not be checked (unreachable, refused, timed out): exit 2, named. */
+export class CheckRunError extends Error {}
+
+
+export async function runInProcess(config: CheckConfig, env: Env): Promise<ComparisonReport> {
+  const dataDir = mkdtempSync(join(tmpdir(), "design-intel-check-"));
+  const { db, secret } = openStorage(dataDir, undefined);
+  const log = (msg: string, err?: unknown) => console.error(msg, err ?? "");
+  const pool = new CapturePool({
+    concurrency: env.CAPTURE_CONCURRENCY,
+    chromiumPath: findChromium(env.CHROMIUM_PATH),
+    // The pages named in a CI config are usually a preview on localhost; this process serves nobody else.
+    allowPrivate: true,
+    navigationTimeoutMs: env.CAPTURE_NAV_TIMEOUT_MS,
+    totalTimeoutMs: env.CAPTURE_TOTAL_TIMEOUT_MS,
+  });
+  pool.warm();
+  const analyser = createAnalyser();
+  try {
+    const services = createServices({
+      db,
+      env: { ...env, DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: true },
+      secret,
+      log,
+      comparisonEngine: {
+        capture: (ownerId, job, onStage) => pool.submit(ownerId, job, onStage),
+        analyser,
+        findingsFor: createFindingsEngine({ llm: llmConfigFromEnv(env), log }),
+        publish: () => {},
+        recordActivity: () => {},
+      },
+    });
+    const user = await services.auth.createAccount({ email: "check@localhost.invalid", password: randomToken(24) }, { admin: false });
+    const comparison = services.comparisons.create(user.id, { name: `design-intel check: ${config.site.label}`, description: null });
+    await services.comparisons.addTarget(user.id, comparison.id, config.site);
+    for (const c of config.competitors) await services.comparisons.addTarget(user.id, comparison.id, c);
+    services.comparisons.start(user.id, comparison.id);
+    await services.comparisons.whenIdle();
+
+    const file = await services.comparisons.exportReport(user.id, comparison.id, "json");
+    const report = JSON.parse(String(file.body)) as ComparisonReport;
+    const failed = report.targets.filter((t) => t.status !== "completed");
+    if (failed.length) throw new CheckRunError(failed.map((t) => `${t.label} (${t.url}) could not be checked: ${t.error ?? t.status}`).join("; "));
+    return report;
+  } finally {
+    await pool.close();
+    analyser.close();
+    closeDatabase(db);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

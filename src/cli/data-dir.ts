@@ -1,0 +1,25 @@
+// What the operator commands open: the same DATA_DIR, database (migrated) and services as the
+// server, so a command run beside a live server changes the data the way the admin console would.
+import { resolve } from "node:path";
+import { createServices } from "../app";
+import { openStorage } from "../boot/storage";
+import { closeDatabase } from "../db/connection";
+import { EnvError, loadEnv } from "../env";
+import { CommandError } from "./args";
+
+
+export function openDataDir() {
+  let env;
+  try {
+    env = loadEnv();
+  } catch (e) {
+    if (e instanceof EnvError) throw new CommandError(e.message);
+    throw e;
+  }
+  // Files this process creates under DATA_DIR are the server account's only, as the server's are.
+  process.umask(0o077);
+  const dataDir = resolve(env.DATA_DIR);
+  const { db, secret } = openStorage(dataDir, env.JWT_SECRET);
+  const services = createServices({ db, env: { ...env, DATA_DIR: dataDir }, secret, log: () => {} });
+  return { db, dataDir, services, close: () => closeDatabase(db) };
+}

@@ -1,0 +1,90 @@
+// The executable's subcommands. No command (or `serve`) runs the server; the others are operator
+// tools that work on the same DATA_DIR. Exit codes: 0 done, 1 the action failed, 2 wrong usage.
+import pkg from "../../package.json" with { type: "json" };
+import { CommandError, UsageError } from "./args";
+
+export const VERSION: string = pkg.version;
+
+const HELP = `Usage: design-intel [command] [flags]
+
+Commands:
+  serve                 Run the server (the default when no command is given)
+  healthcheck [ready|live]
+                        Ask the server on PORT/HOST whether it is ready (or alive): exit 0 or 1
+  users                 Create, promote or disable accounts (design-intel users --help)
+  backup --out FILE     Write a verified copy of the database
+  check --config FILE   Check your site against budgets (design-intel check --help)
+  --version             Print the version
+  --help                Print this help
+
+Configuration comes from the environment (PORT, DATA_DIR, ...; see the README).`;
+
+const SERVE_HELP = `Usage: design-intel [serve]
+
+Runs the server. Configuration comes from the environment (PORT, HOST, DATA_DIR, ...).`;
+
+const HEALTHCHECK_HELP = `Usage: design-intel healthcheck [ready|live]
+
+Asks the server listening on PORT (and HOST) for /api/health/ready (default) or /api/health/live.
+Exit 0 when it answers 200, 1 otherwise (the Docker HEALTHCHECK).`;
+
+type Outcome = "serve" | number;
+
+const out = (text: string) => console.log(text);
+
+async function dispatch(argv: string[]): Promise<Outcome> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case undefined:
+      return "serve";
+    case "serve":
+      if (rest.length === 1 && (rest[0] === "--help" || rest[0] === "-h")) return (out(SERVE_HELP), 0);
+      if (rest.length) throw new UsageError(`serve: unknown flag ${rest[0]} (the server is configured through the environment; see design-intel serve --help)`);
+      return "serve";
+    case "--version":
+    case "-v":
+      out(VERSION);
+      return 0;
+    case "--help":
+    case "-h":
+    case "help":
+      out(HELP);
+      return 0;
+    case "healthcheck":
+      if (rest[0] === "--help" || rest[0] === "-h") return (out(HEALTHCHECK_HELP), 0);
+      if (rest.length > 1) throw new UsageError(`healthcheck: unexpected argument "${rest[1]}" (see design-intel healthcheck --help)`);
+      return (await import("../boot/healthcheck")).healthcheck(rest[0]);
+    case "users":
+      return (await import("./commands/users")).usersCommand(rest, out);
+    case "backup":
+      return (await import("./commands/backup")).backupCommand(rest, out);
+    case "check":
+      return (await import("./commands/check")).checkCommand(rest, out);
+    default:
+      throw new UsageError(
+        command.startsWith("-") ? `unknown flag ${command} (see design-intel --help)` : `unknown command "${command}" (see design-intel --help)`,
+      );
+  }
+}
+
+/** "serve" when the caller should start the server; otherwise the exit code, the outcome already printed. */
+export async function runCli(argv: string[]): Promise<Outcome> {
+  try {
+    return await dispatch(argv);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      console.error(`design-intel ${e.message}`);
+      return 2;
+    }
+    if (e instanceof CommandError) {
+      console.error(e.message.startsWith("Invalid configuration") ? e.message : `design-intel ${e.message}`);
+      return 1;
+    }
+    // A check that cannot be made (bad config, unreachable page) is exit 2, so CI tells it from a failed budget.
+    if (e instanceof Error && e.name === "CheckError") {
+      console.error(`design-intel check: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,148 @@
+// Vitals gatherer: TTFB, FCP, LCP and CLS as Google's web-vitals library defines them, with the
+// element that painted the largest contentful paint (web-vitals' attribution build), plus the
+// navigation's DOMContentLoaded and load times.
+//
+// The page script starts the listeners as soon as it is installed, before the page's own scripts.
+// web-vitals reports LCP on its own only once input or a visibility change ends it, so we ask for
+// every change (reportAllChanges) and read the latest value when the capture wants it: after load
+// and before it scrolls, so our own scrolling can't move the figures.
+
+import { onLCP } from "web-vitals/attribution/onLCP.js";
+import { onCLS } from "web-vitals/onCLS.js";
+import { onFCP } from "web-vitals/onFCP.js";
+import { onTTFB } from "web-vitals/onTTFB.js";
+import type { Vitals } from "../page/types";
+
+const latest: {
+  ttfb?: number;
+  fcp?: number;
+  lcp?: number;
+  lcpElement?: string | null;
+  /** The reported LCP entry's size (px²) and element, to tell whether an image's paint is still to come. */
+  lcpSize?: number;
+  lcpNode?: Element | null;
+  cls?: number;
+} = {};
+let watching = false;
+
+export function watchVitals(): void {
+  if (watching) return;
+  watching = true;
+  const opts = { reportAllChanges: true };
+  onTTFB((m) => void (latest.ttfb = m.value), opts);
+  onFCP((m) => void (latest.fcp = m.value), opts);
+  onCLS((m) => void (latest.cls = m.value), opts);
+  onLCP(
+    (m) => {
+      latest.lcp = m.value;
+      latest.lcpElement = m.attribution.target ?? null;
+      latest.lcpSize = m.attribution.lcpEntry?.size ?? 0;
+      latest.lcpNode = m.attribution.lcpEntry?.element ?? null;
+    },
+    { ...opts, generateTarget: describeElement },
+  );
+}
+
+/**
+ * A short selector-like name for an element: its tag with its id ("img#hero"), or with up to two
+ * classes under its nearest ancestors, up to one with an id ("section.hero>div.inner>h1").
+ */
+export function describeElement(node: Node | null): string | undefined {
+  const parts: string[] = [];
+  let el: Element | null = node instanceof Element ? node : (node?.parentElement ?? null);
+  while (el && parts.length < 4 && parts.join(">").length < 80) {
+    const tag = el.tagName.toLowerCase();
+    if (el.id) {
+      parts.unshift(`${tag}#${el.id.slice(0, 60)}`);
+      break;
+    }
+    if (parts.length && (tag === "body" || tag === "html")) break;
+    parts.unshift(tag + Array.from(el.classList).slice(0, 2).map((c) => `.${c.slice(0, 40)}`).join(""));
+    el = el.parentElement;
+  }
+  return parts.length ? parts.join(">") : undefined;
+}
+
+/** One rendered frame: the task after the next animation frame, or `timeoutMs` on a page whose frames stall. */
+const nextFrame = (timeoutMs: number) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, timeoutMs);
+    requestAnimationFrame(() => {
+      clearTimeout(timer);
+      setTimeout(resolve, 0);
+    });
+  });
+
+const ms = (v: number | undefined | null) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.round(v) : null);
+
+/** How long we wait, at most, for web-vitals to hear of paints the timeline already has. */
+const REPORT_WAIT_MS = 250;
+/** Chromium does not count images drawn at fewer bits per pixel than this (placeholders) as LCP. */
+const MIN_LCP_BPP = 0.05;
+
+/**
+ * The vitals so far. Waits first for the first contentful paint (a fast page fires `load` before it
+ * has painted), at most `paintWaitMs`; a page that paints nothing contentful reports no FCP/LCP.
+ * Then for loaded images in view to paint and be reported, at most `paintWaitMs` more.
+ */
+export async function readVitals(args: { paintWaitMs: number }): Promise<Vitals> {
+  watchVitals(); // installed late (see page-script.ts): web-vitals reads the buffered entries
+  const painted = () => performance.getEntriesByType("paint").some((p) => p.name === "first-contentful-paint");
+  const until = performance.now() + args.paintWaitMs;
+  while (!painted() && performance.now() < until) await nextFrame(50);
+  await awaitImagePaints(args.paintWaitMs);
+  // web-vitals hears of entries from performance observers, a task after they are queued, and CLS
+  // starts only once FCP is reported. At least one frame also lets a paint that is due land.
+  const layoutShifts = PerformanceObserver.supportedEntryTypes.includes("layout-shift");
+  const heard = () => !painted() || (latest.fcp !== undefined && (!layoutShifts || latest.cls !== undefined));
+  const heardBy = performance.now() + REPORT_WAIT_MS;
+  do await nextFrame(50);
+  while (!heard() && performance.now() < heardBy);
+
+  const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+  // web-vitals reports TTFB after `load`, which a capture that stopped waiting for load never sees.
+  const ttfb = latest.ttfb ?? (nav ? nav.responseStart - nav.startTime : null);
+  const cls = latest.cls ?? (layoutShifts ? 0 : null);
+  return {
+    ttfbMs: ms(ttfb),
+    fcpMs: ms(latest.fcp),
+    lcpMs: ms(latest.lcp),
+    lcpElement: latest.lcp !== undefined ? (latest.lcpElement ?? null) : null,
+    cls: cls === null ? null : Math.round(cls * 10000) / 10000,
+    domContentLoadedMs: nav ? ms(nav.domContentLoadedEventEnd - nav.startTime) : null,
+    loadMs: nav ? ms(nav.loadEventEnd - nav.startTime) : null,
+  };
+}
+
+/**
+ * A loaded image paints only once decoded, often frames after `load`, and its LCP entry arrives
+ * when that frame has been presented, later still on a busy machine. Waits (at most `maxMs`) until
+ * no loaded image in view would be a larger paint than the LCP reported so far.
+ */
+async function awaitImagePaints(maxMs: number): Promise<void> {
+  const images = Array.from(document.images).filter((img) => img.complete && img.naturalWidth > 0 && lcpArea(img) > 0 && detailed(img));
+  if (!images.length) return;
+  const deadline = performance.now() + maxMs;
+  const decoded = Promise.all(images.map((img) => img.decode().catch(() => {})));
+  await Promise.race([decoded, new Promise((r) => setTimeout(r, maxMs))]);
+  const pending = () => images.some((img) => latest.lcpNode !== img && lcpArea(img) > (latest.lcpSize ?? 0) * 1.05);
+  while (pending() && performance.now() < deadline) await nextFrame(50);
+}
+
+/** The size an image's paint counts for in LCP: its part in the viewport, scaled down when upscaled. */
+function lcpArea(img: HTMLImageElement): number {
+  const r = img.getBoundingClientRect();
+  const shown = r.width * r.height;
+  if (shown <= 0 || !img.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return 0;
+  const w = Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0));
+  const h = Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));
+  return w * h * Math.min(1, (img.naturalWidth * img.naturalHeight) / shown);
+}
+
+/** False for an image too plain to count as LCP; true when its size is unknown (cross-origin, data:). */
+function detailed(img: HTMLImageElement): boolean {
+  const entry = performance.getEntriesByName(img.currentSrc, "resource")[0] as PerformanceResourceTiming | undefined;
+  const bytes = entry?.encodedBodySize ?? 0;
+  const r = img.getBoundingClientRect();
+  return bytes === 0 || (bytes * 8) / (r.width * r.height) >= MIN_LCP_BPP;
+}

@@ -1,0 +1,61 @@
+// What the capture does to a page before it measures it: scroll once so lazy content loads, check
+// whether that scroll missed something, and wait for web fonts.
+
+/**
+ * Scrolls down once, a viewport at a time (up to maxY), so lazy images and scroll-triggered content
+ * load, then back to the top; returns how far down the page it reached. Each step waits for one
+ * rendered frame: the animation frame callback runs just before the browser renders the new
+ * position, and a task queued from it runs just after, by which time that rendering has run the
+ * scroll handlers and intersection observers (native loading="lazy" uses one too). The timer covers
+ * a page whose frames stall.
+ */
+export async function wakeLazyContent(args: { maxY: number; frameTimeoutMs: number }): Promise<number> {
+  const rendered = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, args.frameTimeoutMs);
+      requestAnimationFrame(() => {
+        clearTimeout(timer);
+        setTimeout(resolve, 0);
+      });
+    });
+  // Whole viewports: every band of the page is in view at one step, which is all an intersection
+  // observer needs (it ignores what a sticky header covers).
+  const step = Math.max(200, window.innerHeight);
+  let y = 0;
+  let steps = 0;
+  while (steps < 100) {
+    const bottom = Math.min(document.documentElement.scrollHeight, args.maxY);
+    if (y + window.innerHeight >= bottom) break;
+    y = Math.min(y + step, bottom);
+    window.scrollTo(0, y);
+    steps++;
+    await rendered();
+  }
+  const reached = Math.min(document.documentElement.scrollHeight, args.maxY, y + window.innerHeight);
+  window.scrollTo(0, 0);
+  await rendered();
+  return reached;
+}
+
+/**
+ * True when the scroll may have missed something: the page grew past what it reached (a section a
+ * script rendered late), or a visible lazy image above maxY was never requested.
+ */
+export function missedLazyContent(args: { reached: number; maxY: number }): boolean {
+  if (Math.min(document.documentElement.scrollHeight, args.maxY) > args.reached + 1) return true;
+  for (const img of Array.from(document.querySelectorAll<HTMLImageElement>("img[loading=lazy]"))) {
+    if (img.complete) continue;
+    const box = img.getBoundingClientRect();
+    if (box.width > 0 && box.height > 0 && box.top + window.scrollY < args.maxY) return true;
+  }
+  return false;
+}
+
+/** Waits for web fonts, giving up after `timeoutMs` so a stuck font can't stall the capture. */
+export async function waitForFonts(timeoutMs: number): Promise<boolean> {
+  if (!document.fonts) return true;
+  return Promise.race([
+    document.fonts.ready.then(() => true),
+    new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs)),
+  ]);
+}

@@ -1,0 +1,28 @@
+// What the page script hands back to the capture, in the contract's own types (capture/model.ts).
+
+import type { ContrastProbe } from "../gatherers/accessibility";
+import type { Extraction } from "../model";
+
+/** The parts of an Extraction that only the DOM can tell. */
+export type DomMeasurement = Pick<
+  Extraction,
+  "title" | "metaDescription" | "pageHeight" | "typography" | "layout" | "elements" | "copy" | "accessibility"
+> & {
+  palette: Pick<Extraction["palette"], "text" | "background" | "buttons">;
+  /** Runs whose contrast the screenshot decides; the capture consumes them and does not store them. */
+  contrastProbes: ContrastProbe[];
+};
+
+export type Vitals = Pick<
+  Extraction["timing"],
+  "ttfbMs" | "fcpMs" | "lcpMs" | "cls" | "domContentLoadedMs" | "loadMs" | "lcpElement"
+>;
+
+export type ResourceTotals = Pick<Extraction["timing"], "bytes" | "requests" | "largestResource">;
+
+/** The part of the page a measurement covers, and the viewport it was laid out for. */
+export interface ScanArgs {
+  maxY: number;
+  viewportWidth: number;
+  viewportHeight: number;
+}

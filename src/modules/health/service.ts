@@ -1,0 +1,119 @@
+// Readiness: can this process do its job right now? Each check is cheap and independent, and a
+// failing one says why in words an operator can act on.
+import { existsSync, statfsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { Db } from "../../db/connection";
+import type { Migration } from "../../db/migrations";
+import { nowIso } from "../../lib/ids";
+import type { CaptureReadiness } from "../capture/pool";
+import { READY_CHECKS, type HealthCheck, type ReadyChecks } from "./model";
+import { healthRepository } from "./repository";
+
+/**
+ * Below this much free space in DATA_DIR the server is not ready: one comparison writes a few MB
+ * of screenshots, and a backup copies the whole database, so a nearly full disk fails real work
+ * long before it reaches zero.
+ */
+export const MIN_FREE_BYTES = 64 * 1024 * 1024;
+/** Probes are throttled: an orchestrator polling every second must not turn into a write load. */
+const DB_PROBE_EVERY_MS = 1000;
+
+export interface HealthDeps {
+  db: Db;
+  dataDir: string;
+  /** The migrations this build carries. */
+  migrations: readonly Migration[];
+  /** The capture pool's state; absent when this process has no capture pool. */
+  captureReadiness?: () => CaptureReadiness;
+  minFreeBytes?: number;
+  now?: () => number;
+  /** Free bytes for unprivileged users on the filesystem holding `path` (tests stand in a full disk). */
+  freeBytes?: (path: string) => number;
+}
+
+export type ReadyReport = { ok: true; checks: ReadyChecks } | { ok: false; error: string; checks: ReadyChecks };
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+const ok = (detail: string): HealthCheck => ({ ok: true, detail });
+const failed = (detail: string): HealthCheck => ({ ok: false, detail });
+const reason = (e: unknown) => {
+  const code = e && typeof e === "object" && "code" in e ? String((e as { code: unknown }).code) : null;
+  const message = e instanceof Error ? e.message : String(e);
+  return code && !message.includes(code) ? `${code}: ${message}` : message;
+};
+
+/** Free space where DATA_DIR's files go; a directory not made yet lands on its nearest existing parent. */
+function statfsFree(path: string): number {
+  let p = resolve(path);
+  while (!existsSync(p) && dirname(p) !== p) p = dirname(p);
+  const s = statfsSync(p);
+  return Number(s.bavail) * Number(s.bsize);
+}
+
+export function healthService(deps: HealthDeps) {
+  const repo = healthRepository(deps.db);
+  const now = deps.now ?? Date.now;
+  const minFree = deps.minFreeBytes ?? MIN_FREE_BYTES;
+  const freeBytes = deps.freeBytes ?? statfsFree;
+  let lastProbe: { at: number; check: HealthCheck } | null = null;
+
+  function database(): HealthCheck {
+    const t = now();
+    if (lastProbe && t - lastProbe.at < DB_PROBE_EVERY_MS) return lastProbe.check;
+    let check: HealthCheck;
+    try {
+      repo.writeProbe(nowIso(t));
+      check = ok("writable");
+    } catch (e) {
+      check = failed(`not writable (${reason(e)})`);
+    }
+    lastProbe = { at: t, check };
+    return check;
+  }
+
+  function migrations(): HealthCheck {
+    try {
+      const applied = new Set(repo.appliedMigrations());
+      const known = new Set(deps.migrations.map((m) => m.version));
+      const pending = deps.migrations.filter((m) => !applied.has(m.version)).map((m) => m.name);
+      const unknown = [...applied].filter((v) => !known.has(v));
+      if (pending.length) return failed(`not applied: ${pending.join(", ")}`);
+      // A newer build migrated this database: this one does not know its schema.
+      if (unknown.length) return failed(`the database has migrations this build does not know: ${unknown.join(", ")}`);
+      return ok(`${applied.size} applied`);
+    } catch (e) {
+      return failed(`could not be read (${reason(e)})`);
+    }
+  }
+
+  function storage(): HealthCheck {
+    try {
+      const free = freeBytes(deps.dataDir);
+      const detail = `${mb(free)} free in the data directory`;
+      return free >= minFree ? ok(detail) : failed(`${detail}, at least ${mb(minFree)} needed`);
+    } catch (e) {
+      return failed(`the data directory could not be checked (${reason(e)})`);
+    }
+  }
+
+  function capture(): HealthCheck {
+    const r = deps.captureReadiness?.();
+    if (!r) return failed("no capture pool in this process");
+    if (!r.available) return failed("no Chromium browser found: install chromium or set CHROMIUM_PATH");
+    if (r.browsers < 1) return failed(`no capture browser running yet (0 of ${r.concurrency})`);
+    return ok(`${r.browsers} of ${r.concurrency} browsers running`);
+  }
+
+  return {
+    live: () => ({ ok: true as const }),
+
+    ready(): ReadyReport {
+      const checks: ReadyChecks = { database: database(), migrations: migrations(), storage: storage(), capture: capture() };
+      const failing = READY_CHECKS.filter((name) => !checks[name].ok);
+      if (failing.length === 0) return { ok: true, checks };
+      return { ok: false, error: failing.map((name) => `${name}: ${checks[name].detail}`).join("; "), checks };
+    },
+  };
+}
+
+export type HealthService = ReturnType<typeof healthService>;

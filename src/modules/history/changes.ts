@@ -1,0 +1,84 @@
+// What changed on each target between two runs of a comparison, from what the runs stored: the
+// extractions (design meaning: copy, CTAs, palette, typography, layout, meta, timing) and the
+// screenshot files (visual). The detection itself is the watch module's (src/modules/watch/changes,
+// docs/decisions/0006-change-detection.md); this file feeds it from the run history.
+import { existsSync } from "node:fs";
+import type { Extraction, Viewport } from "../capture/model";
+import type { ScreenshotFiles } from "../comparisons/files";
+import type { RunRow, SnapshotRow, TargetRow } from "../comparisons/repository";
+import { RUN_VIEWPORTS } from "../comparisons/runner";
+import type { TargetChanges } from "../watch/alerts/model";
+import { detectChanges } from "../watch/changes/detect";
+import type { VisualDiff } from "../watch/changes/visual";
+import type { PixelsWorker } from "./pixels";
+import type { HistoryRepository } from "./repository";
+
+/** Earlier captures a timing change is judged against (the target's own noise). */
+const TIMING_HISTORY = 12;
+
+export interface ChangeSources {
+  repo: HistoryRepository;
+  files: ScreenshotFiles;
+  pixels: PixelsWorker;
+}
+
+const pageKey = (targetId: string, viewport: Viewport) => `${targetId}|${viewport}`;
+
+function byPage(rows: SnapshotRow[]): Map<string, SnapshotRow> {
+  return new Map(rows.map((s) => [pageKey(s.target_id, s.viewport), s]));
+}
+
+/** Both screenshots' paths, or null when a file is gone. */
+export function screenshotPair(files: ScreenshotFiles, before: SnapshotRow, after: SnapshotRow): [string, string] | null {
+  const a = files.toAbsolute(before.screenshot_path);
+  const b = files.toAbsolute(after.screenshot_path);
+  return existsSync(a) && existsSync(b) ? [a, b] : null;
+}
+
+/** The pixel diff of two stored screenshots (in the pixels worker); null when a file is missing. */
+async function pixelDiff(src: ChangeSources, before: SnapshotRow, after: SnapshotRow): Promise<VisualDiff | null> {
+  const paths = screenshotPair(src.files, before, after);
+  if (!paths) return null;
+  const summary = await src.pixels.diff(...paths);
+  return {
+    ...summary,
+    heatmap: () => {
+      throw new Error("the heat map is drawn by the pixels worker");
+    },
+  };
+}
+
+/** One page (target at a viewport) between two runs. */
+async function pageChanges(src: ChangeSources, from: RunRow, before: SnapshotRow, after: SnapshotRow) {
+  const timings = src.repo.timings(before.target_id, before.viewport, from.comparison_id, from.number, TIMING_HISTORY);
+  // Byte-identical screenshots (the common case for an unchanged page: re-captures of a static
+  // page come out the same, see bench/history-storage.bench.ts) cannot differ in pixels: no decode.
+  const same = before.content_hash !== null && before.content_hash === after.content_hash;
+  return detectChanges({
+    before: JSON.parse(before.extraction) as Extraction,
+    after: JSON.parse(after.extraction) as Extraction,
+    timingHistory: timings.reverse(),
+    visual: same ? null : await pixelDiff(src, before, after),
+  });
+}
+
+/**
+ * Every target of the comparison with its changes from `from` to `to`, desktop before mobile. A
+ * target not captured at a viewport in both runs has nothing to compare there.
+ */
+export async function changesBetween(src: ChangeSources, ownerId: string, targets: TargetRow[], from: RunRow, to: RunRow): Promise<TargetChanges[]> {
+  const before = byPage(src.repo.runSnapshots(from.id, ownerId));
+  const after = byPage(src.repo.runSnapshots(to.id, ownerId));
+  const out: TargetChanges[] = [];
+  for (const t of targets) {
+    const changes = [];
+    for (const viewport of RUN_VIEWPORTS) {
+      const a = before.get(pageKey(t.id, viewport));
+      const b = after.get(pageKey(t.id, viewport));
+      if (!a || !b) continue;
+      changes.push(...(await pageChanges(src, from, a, b)));
+    }
+    out.push({ targetId: t.id, label: t.label, url: t.url, changes });
+  }
+  return out;
+}

@@ -1,0 +1,61 @@
+// The main thread's side of the pixels worker: one worker, started on first use and not keeping
+// the process alive, jobs answered by id. A worker that dies fails its jobs and is started again
+// on the next one.
+import { newId } from "../../lib/ids";
+import { spawnWorker } from "../../workers/spawn";
+import type { PixelDiffSummary, PixelsEvent, PixelsRequest } from "../../workers/protocol";
+
+type Pending = { resolve: (e: PixelsEvent) => void; reject: (e: Error) => void };
+
+export function pixelsWorker() {
+  let worker: Worker | null = null;
+  const pending = new Map<string, Pending>();
+
+  const failAll = (reason: string) => {
+    for (const p of pending.values()) p.reject(new Error(reason));
+    pending.clear();
+    worker?.terminate();
+    worker = null;
+  };
+
+  function started(): Worker {
+    if (worker) return worker;
+    const w = spawnWorker("pixels");
+    // Idle between runs: it must not keep a process (or a test) alive on its own.
+    (w as Worker & { unref(): void }).unref();
+    w.onmessage = (event: MessageEvent<PixelsEvent>) => {
+      const p = pending.get(event.data.jobId);
+      pending.delete(event.data.jobId);
+      p?.resolve(event.data);
+    };
+    w.onerror = (e) => failAll(`pixel diff worker failed: ${e.message}`);
+    worker = w;
+    return w;
+  }
+
+  function ask(type: PixelsRequest["type"], beforePath: string, afterPath: string): Promise<PixelsEvent> {
+    const jobId = newId();
+    return new Promise((resolve, reject) => {
+      pending.set(jobId, { resolve, reject });
+      started().postMessage({ type, jobId, beforePath, afterPath } satisfies PixelsRequest);
+    });
+  }
+
+  const answer = <T extends PixelsEvent["type"]>(e: PixelsEvent, type: T): Extract<PixelsEvent, { type: T }> => {
+    if (e.type === "failed") throw new Error(e.reason);
+    if (e.type !== type) throw new Error(`pixel diff worker answered ${e.type} to ${type}`);
+    return e as Extract<PixelsEvent, { type: T }>;
+  };
+
+  return {
+    /** Changed share and regions of the later screenshot against the earlier one. */
+    diff: async (beforePath: string, afterPath: string): Promise<PixelDiffSummary> =>
+      answer(await ask("diff", beforePath, afterPath), "diff").summary,
+    /** The heat map PNG. */
+    heatmap: async (beforePath: string, afterPath: string): Promise<Uint8Array> =>
+      answer(await ask("heatmap", beforePath, afterPath), "heatmap").png,
+    close: () => failAll("closed"),
+  };
+}
+
+export type PixelsWorker = ReturnType<typeof pixelsWorker>;

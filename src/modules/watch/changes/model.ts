@@ -1,0 +1,69 @@
+import { z } from "zod";
+
+export const changeKinds = ["copy", "cta", "palette", "typography", "layout", "meta", "timing", "visual"] as const;
+export const changeKind = z.enum(changeKinds);
+export type ChangeKind = z.infer<typeof changeKind>;
+
+export const severities = ["low", "medium", "high"] as const;
+export const severity = z.enum(severities);
+export type Severity = z.infer<typeof severity>;
+
+export const boxSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
+
+export const changeSchema = z.object({
+  kind: changeKind,
+  severity,
+  viewport: z.enum(["desktop", "mobile"]),
+  /** One line with the before and after values, e.g. `CTA “Start free” → “Book a demo”`. */
+  summary: z.string(),
+  /** The value before/after as shown in the summary; null when the thing was added/removed. */
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+  /** Where to look: boxes in CSS px of the full-page screenshot of each side. */
+  evidence: z.object({
+    beforeBox: boxSchema.optional(),
+    afterBox: boxSchema.optional(),
+    /** For `visual`: the changed regions (after-side coordinates) and the share of the page that changed. */
+    regions: z.array(boxSchema).optional(),
+    changedShare: z.number().optional(),
+    /** For `palette`: CIEDE2000 between the two colours. */
+    deltaE: z.number().optional(),
+    /** For `timing`: the usual range measured across the target's history. */
+    usual: z.string().optional(),
+  }),
+});
+export type Change = z.infer<typeof changeSchema>;
+
+export const severityRank: Record<Severity, number> = { low: 0, medium: 1, high: 2 };
+
+// ---- the contract's change endpoints (routes are wired in the comparisons module) ----
+
+/** GET /api/comparisons/:id/changes?from=<runId>&to=<runId> (default: the last two completed runs). */
+export const changesQuery = z.object({
+  from: z.string().max(100).optional(),
+  to: z.string().max(100).optional(),
+});
+export type ChangesQuery = z.infer<typeof changesQuery>;
+
+export const changesResponse = z.object({
+  from: z.string(),
+  to: z.string(),
+  targets: z.array(
+    z.object({
+      targetId: z.string(),
+      label: z.string(),
+      url: z.string(),
+      changes: z.array(changeSchema),
+    }),
+  ),
+});
+export type ChangesResponse = z.infer<typeof changesResponse>;
+
+/** GET /api/comparisons/:id/changes/visual?targetId=&viewport=&from=&to= → image/png (the heat map). */
+export const visualQuery = z.object({
+  targetId: z.string({ error: "targetId is required" }).min(1, "targetId is required").max(100),
+  viewport: z.enum(["desktop", "mobile"], { error: 'viewport must be "desktop" or "mobile"' }),
+  from: z.string().max(100).optional(),
+  to: z.string().max(100).optional(),
+});
+export type VisualQuery = z.infer<typeof visualQuery>;

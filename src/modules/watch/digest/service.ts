@@ -1,0 +1,180 @@
+// The optional digest: per user, daily (08:00) or weekly (Monday 08:00) in the user's zone, one
+// e-mail summing up every watched comparison — its runs, skipped slots, alerts sent or failed and
+// the changes the run history holds for the period. The due time lives in the database, so a
+// digest that came due while the server was down goes out once at boot.
+
+import type { Db } from "../../../db/connection";
+import { badRequest } from "../../../http/errors";
+import { nowIso } from "../../../lib/ids";
+import type { Mailer } from "../../admin/mailer";
+import type { ChangeHistory, RecentChange } from "../../agents/logic/set-moves";
+import { checkSchedule, nextRunAfter } from "../schedule/cron";
+import { systemClock, type Clock } from "../schedule/scheduler";
+import type { DigestBody, DigestView } from "./model";
+import { digestRepository, type WatchedRow } from "./repository";
+
+export const DIGEST_CRON = { daily: "0 8 * * *", weekly: "0 8 * * 1" } as const;
+const PERIOD_MS = { daily: 86_400_000, weekly: 7 * 86_400_000 } as const;
+/** A failed send is tried again this much later (never past the next regular slot). */
+export const DIGEST_RETRY_MS = 15 * 60_000;
+export const DIGEST_UNAVAILABLE = "The digest is sent by e-mail, and this server has no SMTP_URL configured";
+const MAX_CHANGES_LISTED = 5;
+
+export interface DigestDeps {
+  db: Db;
+  mailer?: Mailer;
+  /** The run history's changes; without it the digest lists runs and alerts only. */
+  changes?: ChangeHistory;
+  publicUrl: string;
+  now?: () => number;
+  clock?: Clock;
+  log?: (msg: string, err?: unknown) => void;
+  maxSleepMs?: number;
+}
+
+export interface DigestOutcome {
+  userId: string;
+  status: "sent" | "failed" | "nothing-watched";
+  error?: string;
+}
+
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export function composeDigest(input: {
+  frequency: "daily" | "weekly";
+  since: string;
+  until: string;
+  watched: WatchedRow[];
+  changes: RecentChange[];
+  publicUrl: string;
+}): { subject: string; text: string } {
+  const period = input.frequency === "daily" ? "the last day" : "the last week";
+  const byComparison = new Map<string, RecentChange[]>();
+  for (const c of input.changes) byComparison.set(c.comparisonId, [...(byComparison.get(c.comparisonId) ?? []), c]);
+  const total = input.changes.length;
+  const lines = [`Design Intel ${input.frequency} digest: ${count(input.watched.length, "watched comparison")}, ${count(total, "change")} in ${period}`, ""];
+  for (const w of input.watched) {
+    const changes = byComparison.get(w.id) ?? [];
+    lines.push(`${w.name.replace(/[\r\n]+/g, " ")}`);
+    const ran = w.last_run_at && w.last_run_at >= input.since ? `last scheduled run ${w.last_run_at}` : "no scheduled run in this period";
+    lines.push(`  ${ran}; now ${w.status}${w.completed_at ? ` (last completed ${w.completed_at})` : ""}; next run ${w.next_run_at ?? "none"} (${w.cron}, ${w.timezone})`);
+    if (w.last_skip_at && w.last_skip_at >= input.since && w.last_skip_reason) lines.push(`  a slot was skipped: ${w.last_skip_reason}`);
+    if (w.sent || w.failed) lines.push(`  alerts: ${w.sent} sent, ${w.failed} failed`);
+    if (changes.length === 0) lines.push("  no changes");
+    else {
+      const kinds = new Map<string, number>();
+      for (const c of changes) kinds.set(c.kind, (kinds.get(c.kind) ?? 0) + 1);
+      lines.push(`  ${count(changes.length, "change")}: ${[...kinds].map(([k, n]) => `${n} ${k}`).join(", ")}`);
+      for (const c of changes.slice(0, MAX_CHANGES_LISTED)) lines.push(`    • ${c.label}: ${c.summary.replace(/[\r\n]+/g, " ")}`);
+      if (changes.length > MAX_CHANGES_LISTED) lines.push(`    and ${changes.length - MAX_CHANGES_LISTED} more`);
+    }
+    lines.push(`  ${input.publicUrl.replace(/\/+$/, "")}/comparison?${new URLSearchParams({ id: w.id })}`, "");
+  }
+  lines.push(`You get this because the ${input.frequency} watch digest is on. Turn it off under Settings → Watch digest.`);
+  return { subject: lines[0]!.slice(0, 200), text: lines.join("\n") };
+}
+
+export function digestService(deps: DigestDeps) {
+  const repo = digestRepository(deps.db);
+  const clock = deps.clock ?? (deps.now ? { ...systemClock, now: deps.now } : systemClock);
+  const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err ?? ""));
+  const maxSleepMs = deps.maxSleepMs ?? 60_000;
+  let timer: unknown = null;
+  let running = false;
+  let ticking: Promise<DigestOutcome[]> | null = null;
+
+  const nextSlot = (frequency: "daily" | "weekly", timezone: string, after: number): string | null => {
+    const d = nextRunAfter(DIGEST_CRON[frequency], timezone, new Date(after));
+    return d ? nowIso(d.getTime()) : null;
+  };
+
+  const view = (userId: string): DigestView => {
+    const r = repo.find(userId);
+    if (!r) return { frequency: "off", timezone: null, nextSendAt: null, lastSentAt: null, lastError: null };
+    return { frequency: r.frequency, timezone: r.timezone, nextSendAt: r.next_send_at, lastSentAt: r.last_sent_at, lastError: r.last_error };
+  };
+
+  async function sendOne(row: ReturnType<typeof repo.due>[number], now: number): Promise<DigestOutcome> {
+    const slot = row.next_send_at!;
+    const until = nowIso(now);
+    const since = nowIso(now - PERIOD_MS[row.frequency]);
+    const next = nextSlot(row.frequency, row.timezone, now);
+    const watched = repo.watched(row.user_id, since);
+    if (watched.length === 0) {
+      repo.settle({ userId: row.user_id, slot, nextSendAt: next, sentAt: null, error: null, at: until });
+      return { userId: row.user_id, status: "nothing-watched" };
+    }
+    try {
+      if (!deps.mailer) throw new Error(DIGEST_UNAVAILABLE);
+      const ids = new Set(watched.map((w) => w.id));
+      const changes = (deps.changes?.recentChanges(since) ?? []).filter((c) => c.ownerId === row.user_id && ids.has(c.comparisonId));
+      const { subject, text } = composeDigest({ frequency: row.frequency, since, until, watched, changes, publicUrl: deps.publicUrl });
+      await deps.mailer.send({ to: [row.email], subject, text });
+      repo.settle({ userId: row.user_id, slot, nextSendAt: next, sentAt: nowIso(clock.now()), error: null, at: nowIso(clock.now()) });
+      return { userId: row.user_id, status: "sent" };
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      const retry = now + DIGEST_RETRY_MS;
+      const nextSendAt = nowIso(next === null ? retry : Math.min(retry, Date.parse(next)));
+      repo.settle({ userId: row.user_id, slot, nextSendAt, sentAt: null, error, at: nowIso(clock.now()) });
+      log(`digest for ${row.user_id} failed (retry at ${nextSendAt})`, err);
+      return { userId: row.user_id, status: "failed", error };
+    }
+  }
+
+  function arm(): void {
+    if (!running) return;
+    if (timer !== null) clock.clearTimeout(timer);
+    const earliest = repo.earliestNext();
+    const wait = earliest === null ? maxSleepMs : Date.parse(earliest) - clock.now();
+    timer = clock.setTimeout(() => {
+      timer = null;
+      void tick().catch((e) => log("digest pass failed", e));
+    }, Math.max(1_000, Math.min(maxSleepMs, wait)));
+  }
+
+  /** Sends every due digest once. */
+  function tick(): Promise<DigestOutcome[]> {
+    if (ticking) return ticking;
+    const pass = async () => {
+      const now = clock.now();
+      const out: DigestOutcome[] = [];
+      for (const row of repo.due(nowIso(now))) out.push(await sendOne(row, now));
+      return out;
+    };
+    // Cleared in a continuation: a pass with nothing due settles before `ticking` is even assigned.
+    ticking = pass().finally(() => {
+      ticking = null;
+      arm();
+    });
+    return ticking;
+  }
+
+  return {
+    get: view,
+    put(userId: string, body: DigestBody): DigestView {
+      if (body.frequency === "off") {
+        repo.remove(userId);
+        return view(userId);
+      }
+      if (!deps.mailer) throw badRequest(DIGEST_UNAVAILABLE);
+      const checked = checkSchedule(DIGEST_CRON[body.frequency], body.timezone, new Date(clock.now()));
+      if (!checked.ok) throw badRequest(checked.error);
+      repo.save(userId, body.frequency, checked.timezone, nextSlot(body.frequency, checked.timezone, clock.now()), nowIso(clock.now()));
+      arm();
+      return view(userId);
+    },
+    tick,
+    start(): Promise<DigestOutcome[]> {
+      running = true;
+      return tick();
+    },
+    stop(): void {
+      running = false;
+      if (timer !== null) clock.clearTimeout(timer);
+      timer = null;
+    },
+  };
+}
+
+export type DigestService = ReturnType<typeof digestService>;

@@ -1,0 +1,54 @@
+// Reading and writing a comparison's schedule. Ownership is the caller's comparison lookup
+// (`ownsComparison`), so another user's comparison id answers 404 like everywhere else.
+
+import type { Db } from "../../../db/connection";
+import { badRequest, notFound } from "../../../http/errors";
+import { nowIso } from "../../../lib/ids";
+import { checkSchedule, nextRunAfter } from "./cron";
+import type { ScheduleView } from "./model";
+import { scheduleRepository, type ScheduleRow } from "./repository";
+
+export interface ScheduleServiceDeps {
+  db: Db;
+  /** True when the comparison exists and belongs to the owner. */
+  ownsComparison(comparisonId: string, ownerId: string): boolean;
+  now?: () => number;
+  /** Told after every change, so a running Scheduler re-plans its wake-up. */
+  onChange?: () => void;
+}
+
+const NOT_FOUND = "Comparison not found";
+
+export const toScheduleView = (r: ScheduleRow): ScheduleView => ({ cron: r.cron, timezone: r.timezone, nextRunAt: r.next_run_at });
+
+export function scheduleService(deps: ScheduleServiceDeps) {
+  const repo = scheduleRepository(deps.db);
+  const now = deps.now ?? Date.now;
+  const owned = (ownerId: string, comparisonId: string) => {
+    if (!deps.ownsComparison(comparisonId, ownerId)) throw notFound(NOT_FOUND);
+  };
+  return {
+    repo,
+    /** `schedule` for GET /api/comparisons/:id (null when none). */
+    get(ownerId: string, comparisonId: string): ScheduleView | null {
+      const r = repo.find(comparisonId, ownerId);
+      return r ? toScheduleView(r) : null;
+    },
+    put(ownerId: string, comparisonId: string, cron: string, timezone: string): ScheduleView {
+      owned(ownerId, comparisonId);
+      const t = now();
+      const checked = checkSchedule(cron, timezone, new Date(t));
+      if (!checked.ok) throw badRequest(checked.error);
+      const next = nextRunAfter(checked.cron, checked.timezone, new Date(t));
+      const nextRunAt = next ? nowIso(next.getTime()) : null;
+      if (!repo.save({ comparisonId, ownerId, cron: checked.cron, timezone: checked.timezone, nextRunAt, at: nowIso(t) })) throw notFound(NOT_FOUND);
+      deps.onChange?.();
+      return { cron: checked.cron, timezone: checked.timezone, nextRunAt };
+    },
+    remove(ownerId: string, comparisonId: string): void {
+      owned(ownerId, comparisonId);
+      repo.remove(comparisonId, ownerId);
+      deps.onChange?.();
+    },
+  };
+}

@@ -1,0 +1,144 @@
+// The competitor watch as the app uses it: schedules (and the Scheduler that starts their runs),
+// alert rules and their dispatch after a run. Comparisons are reached only through the injected
+// `start`/`isRunning`, so this module never writes the comparisons tables.
+
+import type { Db } from "../../db/connection";
+import { HttpError } from "../../http/errors";
+import type { Mailer } from "../admin/mailer";
+import type { Resolver } from "../capture/ssrf";
+import { pagesInRun } from "../comparisons/runner";
+import { alertsService, type DispatchResult } from "./alerts/service";
+import type { RetryOptions } from "./alerts/retry";
+import type { TargetChanges } from "./alerts/model";
+import { DeferRun, Scheduler, type Clock, type ScheduleEvent } from "./schedule/scheduler";
+import { scheduleService } from "./schedule/service";
+import { watchRepository } from "./repository";
+import { digestService } from "./digest/service";
+import type { ChangeHistory } from "../agents/logic/set-moves";
+
+/**
+ * Pages a scheduled run may add to the capture queue. The pool refuses jobs past 200 queued (40
+ * per owner), and a refused job fails its page, so a run that would not fit waits instead (see
+ * src/modules/capture/pool.ts). Counting pages still to capture of every running comparison is
+ * conservative: pages being captured right now are counted though they left the queue.
+ */
+export const SCHEDULED_PAGE_BUDGET = { total: 200, perOwner: 40 };
+/** How soon a deferred slot is tried again: pages finish in seconds to a minute. */
+export const DEFER_RETRY_MS = 30_000;
+
+export interface WatchDeps {
+  db: Db;
+  /** Starts a run of the comparison as its owner would (the comparisons service's `start`). */
+  startRun(ownerId: string, comparisonId: string, trigger: "schedule"): unknown;
+  /** Whether this process still has a run of the comparison going (a run draining after its row settled counts). */
+  isRunning(comparisonId: string): boolean;
+  allowPrivateTargets: boolean;
+  /** Origin that links in alerts point at, e.g. https://intel.example.com. */
+  publicUrl: string;
+  mailer?: Mailer;
+  resolve?: Resolver;
+  retry?: RetryOptions;
+  now?: () => number;
+  clock?: Clock;
+  budget?: typeof SCHEDULED_PAGE_BUDGET;
+  /** The run history's changes, for the digest (none: the digest lists runs and alerts only). */
+  changes?: ChangeHistory;
+  log?: (msg: string, err?: unknown) => void;
+}
+
+export interface RunChanges {
+  ownerId: string;
+  comparisonId: string;
+  runId: string;
+  /** The run compared against, for the link to the change view (default: the view's own choice). */
+  fromRunId?: string | null;
+  runNumber?: number | null;
+  targets: TargetChanges[];
+}
+
+export function describeScheduleEvent(e: ScheduleEvent): string {
+  const base = `schedule ${e.comparisonId} (slot ${e.slot})`;
+  if (e.type === "started") return `${base}: run started${e.missedSlots ? `, ${e.missedSlots} missed slot(s) folded into this one` : ""}; next ${e.nextRunAt ?? "never"}`;
+  if (e.type === "skipped") return `${base}: skipped, ${e.reason}; next ${e.nextRunAt ?? "never"}`;
+  return `${base}: ${e.reason}; retry at ${e.nextRunAt}`;
+}
+
+export function watchService(deps: WatchDeps) {
+  const repo = watchRepository(deps.db);
+  const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err ?? ""));
+  const budget = deps.budget ?? SCHEDULED_PAGE_BUDGET;
+  const ownsComparison = (comparisonId: string, ownerId: string) => repo.owns(comparisonId, ownerId);
+
+  /** Starts a due scheduled run, or defers it while the capture queue has no room for its pages. */
+  function startScheduled(comparisonId: string): void {
+    const c = repo.find(comparisonId);
+    if (!c) throw new Error("the comparison no longer exists");
+    const pages = pagesInRun(c.target_count);
+    const pending = repo.pendingPages(c.owner_id);
+    // With nothing in flight a run always starts, whatever its size: waiting would not make room.
+    if (pending.owner > 0 && pending.owner + pages > budget.perOwner)
+      throw new DeferRun(`${pending.owner} of the owner's pages are still waiting to be captured`, DEFER_RETRY_MS);
+    if (pending.total > 0 && pending.total + pages > budget.total)
+      throw new DeferRun(`${pending.total} pages are still waiting to be captured`, DEFER_RETRY_MS);
+    try {
+      deps.startRun(c.owner_id, comparisonId, "schedule");
+    } catch (err) {
+      // The owner's running-analyses limit is a queue that is full for now, not a reason to lose the slot.
+      if (err instanceof HttpError && err.status === 429) throw new DeferRun(err.message, DEFER_RETRY_MS);
+      throw err;
+    }
+  }
+
+  // The schedule service's changes poke the scheduler, which is built on the service's repository.
+  const schedules = scheduleService({ db: deps.db, ownsComparison, now: deps.now, onChange: () => scheduler.poke() });
+  const scheduler = new Scheduler({
+    repo: schedules.repo,
+    isRunning: (comparisonId) => deps.isRunning(comparisonId) || repo.find(comparisonId)?.status === "running",
+    startRun: (comparisonId) => startScheduled(comparisonId),
+    clock: deps.clock,
+    log: (event) => log(describeScheduleEvent(event)),
+  });
+
+  const alerts = alertsService({
+    db: deps.db,
+    ownsComparison,
+    allowPrivateTargets: deps.allowPrivateTargets,
+    mailer: deps.mailer,
+    resolve: deps.resolve,
+    retry: deps.retry,
+    now: deps.now,
+  });
+
+  const digest = digestService({ db: deps.db, mailer: deps.mailer, changes: deps.changes, publicUrl: deps.publicUrl, now: deps.now, clock: deps.clock, log });
+
+  /** The change view of a run: what the alert links to. */
+  function changeLink(comparisonId: string, runId: string, fromRunId?: string | null): string {
+    const q = new URLSearchParams({ id: comparisonId, from: fromRunId ?? "", to: runId });
+    return `${deps.publicUrl.replace(/\/+$/, "")}/comparison?${q}`;
+  }
+
+  return {
+    schedules,
+    alerts,
+    scheduler,
+    digest,
+    changeLink,
+    /**
+     * Call once a run's changes are known: every alert rule of the comparison gets the changes
+     * that pass its filter. The owner must own the comparison (else nothing is sent).
+     */
+    async dispatchRunChanges(input: RunChanges): Promise<DispatchResult[]> {
+      const c = repo.find(input.comparisonId);
+      if (!c || c.owner_id !== input.ownerId) return [];
+      return alerts.dispatch({
+        ownerId: input.ownerId,
+        comparison: { id: c.id, name: c.name },
+        run: { id: input.runId, number: input.runNumber ?? null },
+        link: changeLink(c.id, input.runId, input.fromRunId),
+        targets: input.targets,
+      });
+    },
+  };
+}
+
+export type WatchService = ReturnType<typeof watchService>;

@@ -1,0 +1,64 @@
+// Targets are sites by their URL, not by their host: pages on one host (here all on 127.0.0.1)
+// are separate sites for trends and for component kits.
+import { beforeEach, describe, expect, test } from "bun:test";
+import { openDatabase, type Db } from "../../src/db/connection";
+import { migrate } from "../../src/db/migrate";
+import type { LiveMessage } from "../../src/live/hub";
+import { AgentEngine } from "../../src/modules/agents/engine/engine";
+import { siteSources } from "../../src/modules/agents/engine/design-ninja";
+import { siteOf } from "../../src/modules/agents/logic/trend-mining";
+import { agentsService } from "../../src/modules/agents/service";
+import { insertComparison, insertUser } from "./fixtures";
+
+let db: Db;
+let sent: LiveMessage[];
+let engine: AgentEngine;
+
+beforeEach(() => {
+  db = openDatabase(":memory:");
+  migrate(db);
+  sent = [];
+  engine = new AgentEngine({ db, emit: (message) => sent.push(message), now: () => Date.parse("2025-06-01T12:00:00Z"), log: () => {} });
+});
+
+describe("sites by URL", () => {
+  test("siteOf keeps the path and query, and folds spellings of one page together", () => {
+    expect(siteOf("http://127.0.0.1:4100/alpha/")).toBe("127.0.0.1:4100/alpha");
+    expect(siteOf("http://127.0.0.1:4100/beta")).toBe("127.0.0.1:4100/beta");
+    expect(siteOf("https://WWW.Example.com:443/")).toBe("example.com");
+    expect(siteOf("https://example.com/pricing?b=2&a=1#plans")).toBe("example.com/pricing?a=1&b=2");
+    expect(siteOf("https://example.com:8443/x")).toBe("example.com:8443/x");
+    expect(siteOf("ftp://example.com/")).toBeNull();
+    expect(siteOf("not a url")).toBeNull();
+  });
+
+  test("TrendHunter counts six pages on 127.0.0.1 as six sites", () => {
+    const u = insertUser(db);
+    const paths = ["/a/", "/b/", "/c/", "/d/", "/e/", "/f/"];
+    insertComparison(db, u, paths.map((p, i) => ({ url: `http://127.0.0.1:4100${p}`, isDark: i < 5 })));
+    agentsService({ db }).saveTrendSettings({ ...agentsService({ db }).trendSettings(), confidenceThreshold: 70 });
+    engine.trendHunter.run();
+    const dark = agentsService({ db }).trends({ id: u, role: "user" }, 20).find((t) => t.key === "theme:dark");
+    expect(dark).toBeDefined();
+    expect(dark!.support).toBe(5);
+    expect(dark!.sampleSize).toBe(6);
+    expect(dark!.evidence.map((e) => e.host).sort()).toEqual(["/a", "/b", "/c", "/d", "/e"].map((p) => `127.0.0.1:4100${p}`));
+    expect(engine.ctx.agent("trend-hunter").currentTask).toContain("Scanned 6 sites");
+  });
+
+  test("DesignNinja builds a kit per page, not one per host", () => {
+    const u = insertUser(db);
+    insertComparison(db, u, [
+      { url: "http://127.0.0.1:4100/alpha/", accent: "#e11d48" },
+      { url: "http://127.0.0.1:4100/beta/", accent: "#16a34a" },
+    ]);
+    const sources = siteSources(engine.ctx);
+    expect(sources.map((s) => s.label).sort()).toEqual(["127.0.0.1:4100/alpha", "127.0.0.1:4100/beta"]);
+    for (let i = 0; i < 17; i++) engine.designNinja.run();
+    const made = sent.filter((m) => m.type === "COMPONENT_GENERATED").map((m) => m.payload as { sourceLabel: string; tokens: { primary: string } });
+    expect(made).toHaveLength(16); // 2 sites x 4 kinds x 2 variants
+    const byLabel = new Map(made.map((m) => [m.sourceLabel, m.tokens.primary]));
+    expect(byLabel.get("127.0.0.1:4100/alpha")).toBe("#e11d48");
+    expect(byLabel.get("127.0.0.1:4100/beta")).toBe("#16a34a");
+  });
+});

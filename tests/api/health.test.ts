@@ -1,0 +1,112 @@
+// /api/health/live and /api/health/ready through the app: each readiness check turns the answer
+// into a 503 that names it. The real read-only and full disks are in tests/faults/health-ready.test.ts.
+import { describe, expect, test } from "bun:test";
+import { migrations } from "../../src/db/migrations";
+import type { CaptureReadiness } from "../../src/modules/capture/pool";
+import { healthService, MIN_FREE_BYTES } from "../../src/modules/health/service";
+import { makeTestApp } from "../support/app";
+
+const browsers = (n: number, available = true): (() => CaptureReadiness) => () => ({ available, browsers: n, concurrency: 2 });
+
+describe("GET /api/health/live", () => {
+  test("200 { ok: true } whatever the readiness", async () => {
+    const t = makeTestApp();
+    const r = await t.call("GET", "/api/health/live");
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({ ok: true });
+    expect(r.headers.get("cache-control")).toBe("no-store");
+  });
+});
+
+describe("GET /api/health/ready", () => {
+  test("200 with every check when all pass", async () => {
+    const t = makeTestApp({ captureReadiness: browsers(2) });
+    const r = await t.call("GET", "/api/health/ready");
+    expect(r.status).toBe(200);
+    expect(r.headers.get("cache-control")).toBe("no-store");
+    expect(r.json).toEqual({
+      ok: true,
+      checks: {
+        database: { ok: true, detail: "writable" },
+        migrations: { ok: true, detail: `${migrations.length} applied` },
+        storage: { ok: true, detail: expect.stringContaining("free in the data directory") },
+        capture: { ok: true, detail: "2 of 2 browsers running" },
+      },
+    });
+    // The probe is a real committed write.
+    expect(t.db.query<{ n: number }, []>("SELECT count(*) AS n FROM health_probe").get()!.n).toBe(1);
+  });
+
+  test("503 naming capture when no browser is up, or none can be", async () => {
+    for (const [readiness, detail] of [
+      [browsers(0), "no capture browser running yet (0 of 2)"],
+      [browsers(0, false), "no Chromium browser found: install chromium or set CHROMIUM_PATH"],
+      [undefined, "no capture pool in this process"],
+    ] as const) {
+      const t = makeTestApp({ captureReadiness: readiness });
+      const r = await t.call("GET", "/api/health/ready");
+      expect(r.status).toBe(503);
+      expect(r.json.error).toBe(`capture: ${detail}`);
+      expect(r.json.checks.capture).toEqual({ ok: false, detail });
+      expect(r.json.checks.database.ok).toBe(true);
+    }
+  });
+
+  test("503 naming migrations when one is missing, or the database is newer than this build", async () => {
+    const t = makeTestApp({ captureReadiness: browsers(1) });
+    const last = migrations.at(-1)!;
+    t.db.run("DELETE FROM schema_migrations WHERE version = ?", [last.version]);
+    let r = await t.call("GET", "/api/health/ready");
+    expect(r.status).toBe(503);
+    expect(r.json.error).toBe(`migrations: not applied: ${last.name}`);
+
+    t.db.run("INSERT INTO schema_migrations (version, name) VALUES (?, ?), (999, 'from_the_future')", [last.version, last.name]);
+    r = await t.call("GET", "/api/health/ready");
+    expect(r.status).toBe(503);
+    expect(r.json.error).toBe("migrations: the database has migrations this build does not know: 999");
+  });
+
+  test("503 naming the database when it refuses writes, and every failing check is named", async () => {
+    let clock = Date.parse("2026-01-01T00:00:00Z");
+    const t = makeTestApp({ captureReadiness: browsers(0), now: () => clock });
+    t.db.exec("PRAGMA query_only = ON");
+    const r = await t.call("GET", "/api/health/ready");
+    expect(r.status).toBe(503);
+    expect(r.json.checks.database.ok).toBe(false);
+    expect(r.json.checks.database.detail).toStartWith("not writable (");
+    expect(r.json.error).toBe(`database: ${r.json.checks.database.detail}; capture: no capture browser running yet (0 of 2)`);
+    // Writable again: the next probe (a second later; they are throttled) says so.
+    t.db.exec("PRAGMA query_only = OFF");
+    clock += 1000;
+    expect((await t.call("GET", "/api/health/ready")).json.checks.database).toEqual({ ok: true, detail: "writable" });
+  });
+
+  test("/api/health keeps its answer", async () => {
+    const t = makeTestApp({ captureReadiness: browsers(0) });
+    const r = await t.call("GET", "/api/health");
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({ ok: true, capture: { available: true, browsers: 0, concurrency: 2 } });
+  });
+});
+
+describe("storage check", () => {
+  test("fails below the free-space floor, with the figures", () => {
+    const t = makeTestApp();
+    const at = (free: number) =>
+      healthService({ db: t.db, dataDir: "/data", migrations, captureReadiness: browsers(1), freeBytes: () => free }).ready();
+    expect(at(MIN_FREE_BYTES).ok).toBe(true);
+    const full = at(3 * 1024 * 1024);
+    expect(full.ok).toBe(false);
+    expect(full).toMatchObject({ error: "storage: 3.0 MB free in the data directory, at least 64 MB needed" });
+    const gone = healthService({
+      db: t.db,
+      dataDir: "/no/such/dir",
+      migrations,
+      captureReadiness: browsers(1),
+      freeBytes: () => {
+        throw Object.assign(new Error("no such file or directory"), { code: "ENOENT" });
+      },
+    }).ready();
+    expect(gone).toMatchObject({ ok: false, error: "storage: the data directory could not be checked (ENOENT: no such file or directory)" });
+  });
+});

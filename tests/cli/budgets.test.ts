@@ -1,0 +1,101 @@
+import { describe, expect, test } from "bun:test";
+import { evaluateBudgets } from "../../src/cli/check/budgets";
+import { parseConfig } from "../../src/cli/check/config";
+import type { Extraction, Viewport } from "../../src/modules/capture/model";
+import type { ComparisonReport } from "../../src/modules/comparisons/model";
+import { fakeExtraction } from "../api/comparisons-support";
+
+function page(label: string, viewport: Viewport, over: { lcpMs?: number | null; bodyContrast?: number | null; imagesWithoutAlt?: number }): Extraction {
+  const e = fakeExtraction(`http://127.0.0.1:9/${label}`, viewport, label, "#336699");
+  if (over.lcpMs !== undefined) e.timing.lcpMs = over.lcpMs;
+  if (over.bodyContrast !== undefined) e.accessibility.bodyContrast = over.bodyContrast;
+  if (over.imagesWithoutAlt !== undefined) e.accessibility.imagesWithoutAlt = over.imagesWithoutAlt;
+  return e;
+}
+
+/** Ours: LCP 1500 ms, contrast 4.5; Fast: 1000 ms, contrast 7; Slow: 3000 ms, contrast 3 (desktop). */
+function report(): ComparisonReport {
+  const targets = ["Ours", "Fast", "Slow"].map((label) => ({ id: `t-${label}`, comparisonId: "c", label, url: `http://127.0.0.1:9/${label}`, status: "completed" as const, error: null, createdAt: "" }));
+  const values: Record<string, { lcpMs: number | null; bodyContrast: number; imagesWithoutAlt: number }> = {
+    Ours: { lcpMs: 1500, bodyContrast: 4.5, imagesWithoutAlt: 2 },
+    Fast: { lcpMs: 1000, bodyContrast: 7, imagesWithoutAlt: 0 },
+    Slow: { lcpMs: 3000, bodyContrast: 3, imagesWithoutAlt: 9 },
+  };
+  const snapshots = targets.flatMap((t) =>
+    (["desktop", "mobile"] as const).map((viewport) => ({
+      id: `s-${t.label}-${viewport}`,
+      targetId: t.id,
+      capturedAt: "",
+      viewport,
+      screenshotUrl: "",
+      title: t.label,
+      colors: [],
+      width: 1,
+      height: 1,
+      // Mobile LCP is not reported for Ours: a budget on it must fail, not pass unseen.
+      extraction: page(t.label, viewport, { ...values[t.label]!, lcpMs: viewport === "mobile" && t.label === "Ours" ? null : values[t.label]!.lcpMs }),
+    })),
+  );
+  const diff = (b: string, overallSimilarity: number) => ({
+    id: `d-${b}`, comparisonId: "c", viewport: "desktop" as const, targetAId: "t-Ours", targetBId: `t-${b}`, createdAt: "",
+    colorSimilarity: 0, layoutSimilarity: 0, contentSimilarity: 0, overallSimilarity, components: {},
+  });
+  return {
+    exportedAt: "",
+    comparison: {} as ComparisonReport["comparison"],
+    targets,
+    snapshots,
+    diffs: [diff("Fast", 0.8123), diff("Slow", 0.31)],
+    findings: [],
+  };
+}
+
+const config = (budgets: unknown, viewports: Viewport[] = ["desktop"]) =>
+  parseConfig(
+    JSON.stringify({
+      site: { url: "http://127.0.0.1:9/Ours", label: "Ours" },
+      competitors: [{ url: "http://127.0.0.1:9/Fast", label: "Fast" }, { url: "http://127.0.0.1:9/Slow", label: "Slow" }],
+      viewports,
+      budgets,
+    }),
+    "test.json",
+  );
+
+const brief = (budgets: unknown, viewports?: Viewport[]) =>
+  evaluateBudgets(config(budgets, viewports), report()).map((r) => `${r.budget} ${r.viewport} ${r.value} ${r.pass ? "pass" : "fail"}`);
+
+describe("budgets", () => {
+  test("absolute budgets on the site's own capture; an unreported measure fails", () => {
+    expect(brief({ lcpMs: { max: 1500 }, imagesWithoutAlt: { max: 1 } }, ["desktop", "mobile"])).toEqual([
+      "lcpMs.max desktop 1500 pass",
+      "lcpMs.max mobile null fail",
+      "imagesWithoutAlt.max desktop 2 fail",
+      "imagesWithoutAlt.max mobile 2 fail",
+    ]);
+  });
+
+  test("ranks among the set (1 = best) and the ratio to the fastest competitor", () => {
+    expect(brief({ rank: { lcpMs: { max: 1 }, bodyContrast: { max: 2 } }, lcpMs: { maxVsBestCompetitor: 1.4 } })).toEqual([
+      "rank.lcpMs.max desktop 2 fail",
+      "rank.bodyContrast.max desktop 2 pass",
+      "lcpMs.maxVsBestCompetitor desktop 1.5 fail",
+    ]);
+  });
+
+  test("similarity to a competitor by label, as a ceiling or a floor", () => {
+    expect(brief({ similarity: { Fast: { max: 0.8 }, Slow: { min: 0.3, max: 0.5 } } })).toEqual([
+      "similarity.Fast.max desktop 0.812 fail",
+      "similarity.Slow.max desktop 0.31 pass",
+      "similarity.Slow.min desktop 0.31 pass",
+    ]);
+  });
+
+  test("relative budgets name what is wrong in the config", () => {
+    expect(() => config({ similarity: { Nobody: { max: 0.5 } } })).toThrow('test.json: budgets.similarity.Nobody: no competitor is labelled "Nobody"');
+    expect(() => config({ similarity: { Fast: {} } })).toThrow("test.json: budgets.similarity.Fast: expected max or min");
+    expect(() => config({ rank: { lcpMs: { max: 1.5 } } })).toThrow("test.json: budgets.rank.lcpMs.max: expected a whole number");
+    expect(() =>
+      parseConfig(JSON.stringify({ site: { url: "http://127.0.0.1:9/", label: "A" }, budgets: { rank: { lcpMs: { max: 1 } } } }), "x.json"),
+    ).toThrow("x.json: competitors: budgets relative to competitors need at least one competitor");
+  });
+});

@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, startServer } from "../support/server";
+import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
+import { runCli } from "./support";
+
+let dir: string;
+let sites: FixtureServer;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "di-check-"));
+  sites = startFixtureServer();
+});
+afterAll(async () => {
+  await sites?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function config(name: string, value: unknown): string {
+  const path = join(dir, name);
+  writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value));
+  return path;
+}
+
+const loose = { lcpMs: { max: 120_000 }, fcpMs: { max: 120_000 }, cls: { max: 5 }, imagesWithoutAlt: { max: 1000 }, inputsWithoutLabel: { max: 1000 }, lowContrast: { max: 1000 } };
+const pages = () => ({ site: { url: sites.url("/alpha/"), label: "Alpha" }, competitors: [{ url: sites.url("/beta/"), label: "Beta" }], viewports: ["desktop"] });
+
+describe("design-intel check (in-process)", () => {
+  test("every budget holds: exit 0, a table, JUnit with only passing testcases, JSON and Markdown", async () => {
+    const out = (f: string) => join(dir, `pass.${f}`);
+    const budgets = { ...loose, lcpMs: { max: 120_000, maxVsBestCompetitor: 1000 }, rank: { lcpMs: { max: 2 } }, similarity: { Beta: { min: 0, max: 1 } } };
+    const r = await runCli(["check", "--config", config("pass.json", { ...pages(), budgets }), "--junit", out("xml"), "--json", out("json"), "--markdown", out("md")]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^lcpMs\.max\s+desktop\s+\d+\s+120000\s+pass$/m);
+    expect(r.stdout).toMatch(/^rank\.lcpMs\.max\s+desktop\s+[12]\s+2\s+pass$/m);
+    expect(r.stdout).toMatch(/^similarity\.Beta\.min\s+desktop\s+0\.\d+\s+0\s+pass$/m);
+    expect(r.stdout).toContain("all 10 budgets hold");
+    const junit = readFileSync(out("xml"), "utf8");
+    expect(junit.match(/<testcase /g)).toHaveLength(10);
+    expect(junit).not.toContain("<failure");
+    expect(junit).toContain('tests="10" failures="0"');
+    const json = JSON.parse(readFileSync(out("json"), "utf8"));
+    expect(json.results).toHaveLength(10);
+    expect(json.report.targets.map((t: { label: string; status: string }) => [t.label, t.status])).toEqual([["Alpha", "completed"], ["Beta", "completed"]]);
+    // The engine captures both viewports; `viewports` picks the ones the budgets apply to.
+    expect(json.report.snapshots).toHaveLength(4);
+    const lcp = json.results.find((x: { budget: string }) => x.budget === "lcpMs.max");
+    expect(lcp.value).toBe(json.report.snapshots.find((s: { targetId: string }) => s.targetId === json.report.targets[0].id).extraction.timing.lcpMs);
+    expect(readFileSync(out("md"), "utf8")).toContain("✅ Design Intel: all 10 budgets hold");
+  }, 180_000);
+
+  test("one tightened budget: exit 1, and that testcase fails with the measured value and the limit", async () => {
+    const junitPath = join(dir, "fail.xml");
+    const r = await runCli(["check", "--config", config("fail.json", { ...pages(), budgets: { ...loose, lcpMs: { max: 1 } } }), "--junit", junitPath]);
+    expect(r.code).toBe(1);
+    const measured = Number(/^lcpMs\.max\s+desktop\s+(\d+)\s+1\s+FAIL$/m.exec(r.stdout)?.[1]);
+    expect(measured).toBeGreaterThan(1);
+    expect(r.stdout).toContain("1 of 6 budgets failed");
+    const junit = readFileSync(junitPath, "utf8");
+    expect(junit.match(/<failure /g)).toHaveLength(1);
+    expect(junit).toContain(`<failure message="lcpMs.max (desktop): ${measured} &gt; 1" type="budget">value: ${measured}\nlimit: 1</failure>`);
+  }, 180_000);
+
+  test("an unreachable page: exit 2 naming it", async () => {
+    const dead = `http://127.0.0.1:${freePort()}/`;
+    const r = await runCli(["check", "--config", config("dead.json", { ...pages(), competitors: [{ url: dead, label: "Gone" }], budgets: loose })]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain(`design-intel check: Gone (${dead}) could not be checked`);
+  }, 180_000);
+});
+
+describe("design-intel check --server", () => {
+  test("a run key runs the comparison on the server (it stays in the owner's list); a read key gets the 403, exit 2", async () => {
+    const server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1" } });
+    try {
+      const post = async (path: string, body: unknown, token?: string) => {
+        const r = await fetch(server.url + path, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: JSON.stringify(body),
+        });
+        return (await r.json()) as any;
+      };
+      const { accessToken } = await post("/api/auth/signup", { email: "ci@example.com", password: "ci-password-1" });
+      const runKey = (await post("/api/api-keys", { name: "ci", scope: "run" }, accessToken)).key as string;
+      const readKey = (await post("/api/api-keys", { name: "dash", scope: "read" }, accessToken)).key as string;
+      const path = config("server.json", { ...pages(), budgets: { ...loose, rank: { lcpMs: { max: 2 } } } });
+
+      const junitPath = join(dir, "server.xml");
+      const r = await runCli(["check", "--config", path, "--server", server.url, "--junit", junitPath], { env: { DESIGN_INTEL_API_KEY: runKey } });
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("all 7 budgets hold");
+      expect(readFileSync(junitPath, "utf8")).toContain('tests="7" failures="0"');
+      const list = (await (await fetch(`${server.url}/api/comparisons`, { headers: { authorization: `Bearer ${accessToken}` } })).json()) as { name: string; status: string }[];
+      expect(list.map((c) => [c.name, c.status])).toEqual([["design-intel check: Alpha", "completed"]]);
+
+      const denied = await runCli(["check", "--config", path, "--server", server.url], { env: { DESIGN_INTEL_API_KEY: readKey } });
+      expect(denied.code).toBe(2);
+      expect(denied.stderr.trim()).toBe("design-intel check: POST /api/comparisons answered 403: This API key can only read; use a key with the run scope");
+
+      const noKey = await runCli(["check", "--config", path, "--server", server.url], { env: { DESIGN_INTEL_API_KEY: "" } });
+      expect(noKey.code).toBe(2);
+      expect(noKey.stderr).toContain("DESIGN_INTEL_API_KEY");
+    } finally {
+      await server.stop();
+    }
+  }, 240_000);
+});
+
+describe("check: config errors exit 2 naming the field; the schema ships with the binary", () => {
+  test("bad configs", async () => {
+    const site = { url: "http://127.0.0.1:9/", label: "Ours" };
+    const cases: [unknown, string][] = [
+      [{ site, budgets: { lcpMs: { max: "fast" } } }, "budgets.lcpMs.max: expected a number"],
+      [{ site, budgets: { lcpMS: { max: 1 } } }, 'budgets: unknown field "lcpMS"'],
+      [{ site: { url: "ftp://x", label: "Ours" } }, "site.url: expected an absolute http(s) URL"],
+      [{ site, competitors: [{ url: "http://127.0.0.1:9/b", label: "Ours" }] }, 'competitors[0].label: the label "Ours" is used twice'],
+      [{ site, viewports: ["tablet"] }, 'viewports[0]: expected "desktop" or "mobile"'],
+      [{ budgets: {} }, "site: "],
+      ["{ nope", "not valid JSON"],
+    ];
+    for (const [i, [value, message]] of cases.entries()) {
+      const path = config(`bad-${i}.json`, value);
+      const r = await runCli(["check", "--config", path]);
+      expect({ i, code: r.code }).toEqual({ i, code: 2 });
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toContain(`design-intel check: ${path}: ${message}`);
+    }
+    const missing = await runCli(["check", "--config", join(dir, "nope.json")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("does not exist");
+    const flag = await runCli(["check", "--baseline", "x"]);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain("check: unknown flag --baseline");
+  });
+
+  test("--print-schema prints the config's JSON Schema", async () => {
+    const r = await runCli(["check", "--print-schema"]);
+    expect(r.code).toBe(0);
+    const schema = JSON.parse(r.stdout);
+    expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+    expect(schema.required).toEqual(["site"]);
+    expect(schema.properties.budgets.properties.lcpMs.properties.max.type).toBe("number");
+    expect(schema.properties.viewports.items.enum).toEqual(["desktop", "mobile"]);
+  });
+});

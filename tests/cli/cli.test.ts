@@ -1,0 +1,158 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pkg from "../../package.json" with { type: "json" };
+import { startServer } from "../support/server";
+import { runCli } from "./support";
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), "di-cli-"));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const oneLine = (s: string) => s.trim().split("\n");
+
+describe("usage errors exit 2 with one line naming the flag", () => {
+  test("unknown flags, missing and bad values, stray arguments, unknown commands", async () => {
+    const dataDir = join(tempDir(), "data");
+    const cases: [string[], RegExp][] = [
+      [["users", "create", "--email", "a@example.com", "--pasword", "x"], /users create: unknown flag --pasword/],
+      [["users", "create", "--email"], /users create: --email needs a value/],
+      [["users", "create", "--email", "not-an-email", "--password", "long-enough-1"], /users create: --email: Please enter a valid email address/],
+      [["users", "create", "--email", "a@example.com", "--password", "short"], /users create: --password: Password must be at least 8 characters/],
+      [["users", "create", "--email", "a@example.com", "--admin=yes", "--password", "long-enough-1"], /users create: --admin takes no value/],
+      [["users", "promote"], /users promote: --email is required/],
+      [["users", "delete", "--email", "a@example.com"], /users: unknown action "delete"/],
+      [["backup"], /backup: --out is required/],
+      [["backup", "--out", "x.db", "extra"], /backup: unexpected argument "extra"/],
+      [["serve", "--port", "1"], /serve: unknown flag --port/],
+      [["--verbose"], /unknown flag --verbose/],
+      [["launch"], /unknown command "launch"/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli(args, { dataDir });
+      expect({ args, code: r.code }).toEqual({ args, code: 2 });
+      expect(oneLine(r.stderr)).toHaveLength(1);
+      expect(r.stderr).toMatch(message);
+      expect(r.stdout).toBe("");
+    }
+    // Nothing was created by a refused command.
+    expect(() => statSync(dataDir)).toThrow();
+  });
+
+  test("--version and --help on each command", async () => {
+    const v = await runCli(["--version"]);
+    expect(v).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
+    for (const args of [["--help"], ["serve", "--help"], ["users", "--help"], ["users", "create", "--help"], ["backup", "--help"]]) {
+      const r = await runCli(args);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("Usage: design-intel");
+    }
+  });
+});
+
+describe("users and backup on a data directory", () => {
+  test("users create --admin on a fresh directory makes an account that signs in; owner-only files", async () => {
+    const root = tempDir();
+    const dataDir = join(root, "data");
+    const created = await runCli(["users", "create", "--email", "Ops@Example.com", "--admin"], { dataDir, stdin: "from-stdin-pass\n" });
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/^created admin ops@example.com/);
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dataDir, "design-intel.db")).mode & 0o777).toBe(0o600);
+
+    const again = await runCli(["users", "create", "--email", "ops@example.com", "--password", "another-pass-1"], { dataDir });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("An account with this email already exists");
+
+    const server = await startServer({ dataDir });
+    try {
+      const login = await fetch(`${server.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "ops@example.com", password: "from-stdin-pass" }),
+      });
+      expect(login.status).toBe(200);
+      const body = (await login.json()) as { accessToken: string; user: { role: string } };
+      expect(body.user.role).toBe("admin");
+      const admin = await fetch(`${server.url}/api/admin/users`, { headers: { authorization: `Bearer ${body.accessToken}` } });
+      expect(admin.status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("beside a running server: create, promote and disable apply at once; backup passes integrity_check", async () => {
+    const root = tempDir();
+    const dataDir = join(root, "data");
+    const server = await startServer({ dataDir });
+    try {
+      const post = (path: string, body: unknown, token?: string) =>
+        fetch(`${server.url}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: JSON.stringify(body),
+        });
+      // The first account (through the UI's API) is the admin; the CLI adds a plain user beside it.
+      expect((await post("/api/auth/signup", { email: "first@example.com", password: "first-pass-123" })).status).toBe(201);
+      const created = await runCli(["users", "create", "--email", "worker@example.com", "--password", "worker-pass-1"], { dataDir });
+      expect(created.code).toBe(0);
+      expect(created.stdout).toMatch(/^created user worker@example.com/);
+
+      const login = await post("/api/auth/login", { email: "worker@example.com", password: "worker-pass-1" });
+      expect(login.status).toBe(200);
+      const token = ((await login.json()) as { accessToken: string }).accessToken;
+      const adminUsers = () => fetch(`${server.url}/api/admin/users`, { headers: { authorization: `Bearer ${token}` } });
+      expect((await adminUsers()).status).toBe(403);
+
+      expect((await runCli(["users", "promote", "--email", "WORKER@example.com"], { dataDir })).code).toBe(0);
+      expect((await adminUsers()).status).toBe(200);
+
+      const backupPath = join(root, "copy.db");
+      const backup = await runCli(["backup", "--out", backupPath], { dataDir });
+      expect(backup.code).toBe(0);
+      expect(statSync(backupPath).mode & 0o777).toBe(0o600);
+      const copy = new Database(backupPath, { readonly: true });
+      try {
+        expect(copy.query("PRAGMA integrity_check").all()).toEqual([{ integrity_check: "ok" }]);
+        expect(copy.query<{ email: string; role: string }, []>("SELECT email, role FROM users ORDER BY email").all()).toEqual([
+          { email: "first@example.com", role: "admin" },
+          { email: "worker@example.com", role: "admin" },
+        ]);
+      } finally {
+        copy.close();
+      }
+      const exists = await runCli(["backup", "--out", backupPath], { dataDir });
+      expect(exists.code).toBe(1);
+      expect(exists.stderr).toContain("already exists");
+
+      const disabled = await runCli(["users", "disable", "--email", "worker@example.com"], { dataDir });
+      expect(disabled.code).toBe(0);
+      // The session the user already had ends, and signing in again is refused.
+      expect((await fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+      expect((await post("/api/auth/login", { email: "worker@example.com", password: "worker-pass-1" })).status).toBe(401);
+
+      const audit = new Database(join(dataDir, "design-intel.db"), { readonly: true });
+      try {
+        const actions = audit.query<{ action: string; user_agent: string | null }, []>(
+          "SELECT action, user_agent FROM audit_log WHERE action IN ('admin.user_promoted', 'admin.user_disabled') ORDER BY id",
+        ).all();
+        expect(actions).toEqual([
+          { action: "admin.user_promoted", user_agent: "design-intel CLI" },
+          { action: "admin.user_disabled", user_agent: "design-intel CLI" },
+        ]);
+      } finally {
+        audit.close();
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+});

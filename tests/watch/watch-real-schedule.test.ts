@@ -1,0 +1,82 @@
+// One real run that a one-minute schedule starts by itself: the app's Scheduler, armed on a real
+// timer, wakes at the minute boundary and starts the run; the capture pool drives system Chromium
+// against the fixture sites. The clock is real time shifted to just before the boundary, so the
+// test waits a fraction of a second for the slot instead of up to a minute; under load the timer
+// may fire late, which only makes the slot more due.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { findChromium } from "../../src/lib/chromium";
+import { createAnalyser, createFindingsEngine, type Analyser } from "../../src/modules/analysis";
+import { CapturePool } from "../../src/modules/capture/pool";
+import { makeTestApp } from "../support/app";
+import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
+
+let fixtures: FixtureServer;
+let pool: CapturePool;
+let analyser: Analyser;
+let dataDir: string;
+
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), "di-watch-real-"));
+  fixtures = startFixtureServer();
+  pool = new CapturePool({ concurrency: 2, chromiumPath: findChromium(process.env.CHROMIUM_PATH), allowPrivate: true });
+  analyser = createAnalyser();
+});
+
+afterAll(async () => {
+  analyser?.close();
+  await pool?.close();
+  await fixtures?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    await Bun.sleep(50);
+  }
+}
+
+test("a one-minute schedule starts a real run by itself at the minute boundary", async () => {
+  let offset = 0;
+  const t = makeTestApp({
+    env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" },
+    now: () => Date.now() + offset,
+    comparisonEngine: { capture: (owner, job, onStage) => pool.submit(owner, job, onStage), analyser, findingsFor: createFindingsEngine() },
+  });
+  const u = await t.signup();
+  const h = t.auth(u.token);
+  const c = (await t.call("POST", "/api/comparisons", { body: { name: "Watched rivals" }, headers: h })).json;
+  for (const [path, label] of [["/alpha/", "Orbit"], ["/beta/", "Ember"]])
+    expect((await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: fixtures.url(path!), label }, headers: h })).status).toBe(201);
+
+  const schedule = (await t.call("PUT", `/api/comparisons/${c.id}/schedule`, { body: { cron: "* * * * *", timezone: "UTC" }, headers: h })).json;
+  const slot = Date.parse(schedule.nextRunAt);
+  expect(slot % 60_000).toBe(0);
+  // 300 ms before the slot: the first pass finds nothing due and arms the timer for the boundary.
+  offset = slot - 300 - Date.now();
+  const boot = await t.services.watch.scheduler.start();
+  try {
+    // Normally empty; on a loaded machine the first pass may already be past the boundary.
+    expect(boot.filter((e) => e.type !== "started")).toEqual([]);
+    const running = await until(() => t.call("GET", `/api/comparisons/${c.id}`, { headers: h }).then((r) => r.json), (x) => x.startedAt !== null);
+    expect(Date.parse(running.startedAt)).toBeGreaterThanOrEqual(slot);
+    expect(running.schedule.nextRunAt).toBe(new Date(slot + 60_000).toISOString());
+  } finally {
+    t.services.watch.scheduler.stop();
+  }
+  await t.services.comparisons.whenIdle();
+
+  const done = (await t.call("GET", `/api/comparisons/${c.id}`, { headers: h })).json;
+  expect(done).toMatchObject({ status: "completed", error: null, progress: { done: 4, total: 4 } });
+  const snaps = (await t.call("GET", `/api/comparisons/${c.id}/snapshots`, { headers: h })).json;
+  expect(snaps).toHaveLength(4);
+  expect(snaps[0].title).toBe("Orbit — Plan launches your whole team can follow");
+  const diffs = (await t.call("GET", `/api/comparisons/${c.id}/diffs`, { headers: h })).json;
+  expect(diffs.map((d: any) => d.viewport).sort()).toEqual(["desktop", "mobile"]);
+  // Exactly one run: nobody pressed Start, and the next slot is a minute later.
+  expect(t.services.watch.schedules.repo.find(c.id, u.user.id)!.last_run_at).not.toBeNull();
+}, 120_000);
