@@ -10,7 +10,7 @@ import type { PublicUser } from "../auth/model";
 import type { AuthService } from "../auth/service";
 import { addTargetBody, comparisonDto, createComparisonBody, diffDto, exportQuery, findingDto, snapshotDto, targetDto } from "./model";
 import type { ComparisonsService } from "./service";
-import { scheduleView } from "../watch/schedule/model";
+import { scheduleView } from "#server/modules/watch/public";
 
 /** Screenshot and export links also work with the session cookie (see bearerOrCookie). */
 const BEARER_OR_COOKIE: Record<string, string[]>[] = [...BEARER_SECURITY, { sessionCookie: [] }];

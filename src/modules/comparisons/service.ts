@@ -5,7 +5,7 @@ import { StampedCache, changeStamp } from "../../db/change-stamp";
 import { HttpError, conflict, notFound, unavailable } from "../../http/errors";
 import { newId, nowIso } from "../../lib/ids";
 import type { Extraction, Finding } from "../capture/model";
-import { checkTargetUrl } from "../capture/ssrf";
+import { checkTargetUrl } from "#server/modules/capture/public";
 import { renderHtmlReport, renderJsonReport, reportFilename } from "./export";
 import { screenshotFiles } from "./files";
 import type { ScheduleView } from "../watch/schedule/model";

@@ -5,7 +5,7 @@ import type { Db } from "../../db/connection";
 import type { Audience, LiveMessage } from "../../live/hub";
 import { spawnWorker } from "../../workers/spawn";
 import type { AgentsEvent, AgentsRequest } from "../../workers/protocol";
-import { AgentEngine, type Cadence } from "../agents/engine/engine";
+import { AgentEngine, type Cadence } from "#server/modules/agents/public";
 
 export interface AgentRunner {
   readonly running: boolean;

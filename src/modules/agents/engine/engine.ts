@@ -2,7 +2,7 @@
 // Runs are synchronous and short, so stop() never interrupts one halfway.
 import type { Db } from "../../../db/connection";
 import type { Audience, LiveMessage } from "../../../live/hub";
-import { activityService } from "../../activity/service";
+import { activityService } from "#server/modules/activity/public";
 import { AGENT_IDS, type AgentId } from "../model";
 import { makeContext, type AgentContext } from "./context";
 import { DesignNinja } from "./design-ninja";

@@ -1,7 +1,7 @@
 // What broke on the page while a visitor loaded it: failed requests grouped by host and what they
 // were for (so the finding can say what the visitor loses), and console errors.
 
-import { familySlug } from "../../capture/font-names";
+import { familySlug } from "#server/modules/capture/public";
 import type { Extraction } from "../../capture/model";
 import { quote } from "../format";
 import type { Rule } from "./types";
