@@ -1,40 +1,59 @@
 // Design Intel's architecture rules as an oxlint JS plugin. oxlint parses TypeScript natively;
-// these rules resolve each import (relative paths and tsconfig `paths` aliases) to a repository
-// file and judge where it may point. Why oxlint and these rules: docs/decisions/0007-lint-boundaries.md.
+// these rules resolve each import (relative paths and tsconfig `paths` aliases) to a project file
+// and judge where it may point. Why oxlint and these rules: docs/decisions/0008-module-boundaries-and-lint.md.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const EXTENSIONS = ["", ".ts", ".tsx", ".js", "/index.ts", "/index.tsx"];
 /** Files a server module offers to the others; anything else is its own business. */
 const PUBLIC_MODULE_FILES = new Set(["index.ts", "model.ts", "public.ts"]);
 
-function readAliases() {
+/**
+ * A project is the nearest folder up from a file that holds a tsconfig.json: the repository, or a
+ * fixture tree under tests/lint/fixtures that has its own, so the rules can be proven on it.
+ */
+const projects = new Map();
+function projectOf(file) {
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    if (projects.has(dir)) return projects.get(dir);
+    if (existsSync(path.join(dir, "tsconfig.json"))) {
+      const project = { root: dir, aliases: readAliases(dir) };
+      projects.set(dir, project);
+      return project;
+    }
+    if (path.dirname(dir) === dir) return null;
+  }
+}
+
+function readAliases(root) {
   try {
     // tsconfig.json is JSON with comments at most; strip line comments that start a line.
-    const text = readFileSync(path.join(ROOT, "tsconfig.json"), "utf8").replace(/^\s*\/\/.*$/gm, "");
+    const text = readFileSync(path.join(root, "tsconfig.json"), "utf8").replace(/^\s*\/\/.*$/gm, "");
     const paths = JSON.parse(text).compilerOptions?.paths ?? {};
-    return Object.entries(paths).map(([alias, targets]) => ({
-      prefix: alias.replace(/\*$/, ""),
-      target: String(targets[0]).replace(/\*$/, ""),
-    }));
+    return Object.entries(paths)
+      .map(([alias, targets]) => ({
+        prefix: alias.replace(/\*$/, ""),
+        target: path.normalize(String(targets[0]).replace(/\*$/, "")).replace(/\/?$/, "/"),
+      }))
+      .sort((a, b) => b.target.length - a.target.length);
   } catch {
     return [];
   }
 }
-const aliases = readAliases();
 
-/** The repository-relative file an import points at, or null for packages. */
-function resolve(fromFile, specifier) {
+const toPosix = (p) => p.split(path.sep).join("/");
+
+/** The project-relative file an import points at, or null for packages. */
+function resolve(project, fromFile, specifier) {
   let base = null;
   if (specifier.startsWith(".")) base = path.resolve(path.dirname(fromFile), specifier);
   else {
-    const alias = aliases.find((a) => specifier.startsWith(a.prefix));
-    if (alias) base = path.resolve(ROOT, alias.target + specifier.slice(alias.prefix.length));
+    const alias = project.aliases.find((a) => specifier.startsWith(a.prefix));
+    if (alias) base = path.resolve(project.root, alias.target + specifier.slice(alias.prefix.length));
   }
   if (!base) return null;
   const found = EXTENSIONS.map((ext) => base + ext).find((p) => existsSync(p) && !p.endsWith("/")) ?? base;
-  return path.relative(ROOT, found).split(path.sep).join("/");
+  return toPosix(path.relative(project.root, found));
 }
 
 /** `import type {…}`, `import { type A, type B }`, `export type {…} from`: erased at build time. */
@@ -51,13 +70,26 @@ function moduleOf(file) {
   return /^src\/modules\/([^/]+)\//.exec(file)?.[1] ?? null;
 }
 
-/** Runs `check(from, to, node)` for every static import/re-export with a resolvable target. */
+/**
+ * The folder a file belongs to for import style: its server module (src/modules/<m>), its web
+ * feature (web/features/<f>), otherwise its top-level folder (src/db, web/lib, tests/api, bench…).
+ */
+function unitOf(file) {
+  const parts = file.split("/");
+  if (parts.length > 3 && ((parts[0] === "src" && parts[1] === "modules") || (parts[0] === "web" && parts[1] === "features")))
+    return parts.slice(0, 3).join("/");
+  return parts.length > 2 ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+/** Runs `check(from, to, node, project)` for every static import/re-export with a resolvable target. */
 function onImports(context, check) {
-  const from = path.relative(ROOT, context.filename).split(path.sep).join("/");
+  const project = projectOf(context.filename);
+  if (!project) return {};
+  const from = toPosix(path.relative(project.root, context.filename));
   const visit = (node) => {
     if (!node.source || typeof node.source.value !== "string") return;
-    const to = resolve(context.filename, node.source.value);
-    if (to) check(from, to, node);
+    const to = resolve(project, context.filename, node.source.value);
+    if (to) check(from, to, node, project);
   };
   return { ImportDeclaration: visit, ExportNamedDeclaration: visit, ExportAllDeclaration: visit, ImportExpression: visit };
 }
@@ -103,6 +135,30 @@ export default {
               node,
               message: `Module "${a}" reaches into module "${b}" (${to}). Import it through ${b}/index.ts, model.ts or public.ts.`,
             });
+        }),
+    },
+    "no-deep-relative-imports": {
+      meta: {
+        type: "suggestion",
+        fixable: "code",
+        docs: { description: "a relative import does not climb out of its module, feature or top-level folder; use #server/*, #web/*, #tests/*" },
+      },
+      create: (context) =>
+        onImports(context, (from, _to, node, project) => {
+          const specifier = node.source.value;
+          if (!specifier.startsWith("../")) return;
+          const unit = unitOf(from);
+          // The unresolved target keeps the specifier's own spelling (extension or none) for the fix.
+          const target = toPosix(path.relative(project.root, path.resolve(path.dirname(context.filename), specifier)));
+          if (target === unit || target.startsWith(`${unit}/`)) return;
+          const alias = project.aliases.find((a) => `${target}/`.startsWith(toPosix(a.target)));
+          if (!alias) return;
+          const replacement = alias.prefix + target.slice(toPosix(alias.target).length);
+          context.report({
+            node: node.source,
+            message: `"${specifier}" climbs out of ${unit}/. Use the alias: "${replacement}".`,
+            fix: (fixer) => fixer.replaceText(node.source, JSON.stringify(replacement)),
+          });
         }),
     },
   },

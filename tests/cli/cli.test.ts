@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { startServer } from "../support/server";
+import { startServer } from "#tests/support/server";
 import { runCli } from "./support";
 
 const dirs: string[] = [];

@@ -4,15 +4,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createServices } from "../../app";
-import { openStorage } from "../../boot/storage";
-import { closeDatabase } from "../../db/connection";
-import type { Env } from "../../env";
-import { randomToken } from "../../lib/ids";
-import { findChromium } from "../../lib/chromium";
-import { createAnalyser, createFindingsEngine, llmConfigFromEnv } from "../../modules/analysis";
-import { CapturePool } from "../../modules/capture/pool";
-import type { ComparisonReport } from "../../modules/comparisons/model";
+import { createServices } from "#server/app";
+import { openStorage } from "#server/boot/storage";
+import { closeDatabase } from "#server/db/connection";
+import type { Env } from "#server/env";
+import { randomToken } from "#server/lib/ids";
+import { findChromium } from "#server/lib/chromium";
+import { createAnalyser, createFindingsEngine, llmConfigFromEnv } from "#server/modules/analysis";
+import { CapturePool } from "#server/modules/capture/pool";
+import type { ComparisonReport } from "#server/modules/comparisons/model";
 import type { CheckConfig } from "./config";
 
 /** A page that could not be checked (unreachable, refused, timed out): exit 2, named. */

@@ -6,7 +6,7 @@ import type { ActivityEntryDto } from "#server/modules/activity/model";
 const { render, screen, within } = await import("@testing-library/react");
 const { Theme } = await import("@radix-ui/themes");
 const { createMemoryRouter, RouterProvider } = await import("react-router");
-const { Toaster, useToasts } = await import("../../components/ui/toast");
+const { Toaster, useToasts } = await import("#web/components/ui/toast");
 const { KpiCards } = await import("./kpi-cards");
 const { AgentHealth } = await import("./agent-health");
 const { ActivityStream } = await import("./activity-stream");

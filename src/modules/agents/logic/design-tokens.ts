@@ -1,6 +1,6 @@
 // The design tokens DesignNinja styles components with, read from a capture's extraction.
 // Every value is validated here: the tokens end up inside generated source code.
-import type { Extraction } from "../../capture/model";
+import type { Extraction } from "#server/modules/capture/model";
 import { contrast, isChromatic, luminance, mix, normalizeHex } from "./color";
 
 import type { DesignTokens } from "../model";

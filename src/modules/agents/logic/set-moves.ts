@@ -4,7 +4,7 @@
 // `ChangeHistory`; what counts as "the same move" is read from the change's kind and summary,
 // which the change detectors write in fixed shapes (src/modules/watch/changes/*).
 
-import type { ChangeKind } from "../../watch/changes/model";
+import type { ChangeKind } from "#server/modules/watch/changes/model";
 
 /** One stored change of one target, as the history keeps it. */
 export interface RecentChange {

@@ -2,7 +2,7 @@
 // were for (so the finding can say what the visitor loses), and console errors.
 
 import { familySlug } from "#server/modules/capture/public";
-import type { Extraction } from "../../capture/model";
+import type { Extraction } from "#server/modules/capture/model";
 import { quote } from "../format";
 import type { Rule } from "./types";
 
