@@ -9,7 +9,6 @@ import {
   useSearchParams,
 } from "react-router";
 import type { Viewport } from "#server/modules/capture/model";
-import type { ComparisonDto, DiffDto, FindingDto, SnapshotDto, TargetDto } from "#server/modules/comparisons/model";
 import { refreshSession } from "#web/features/auth/session";
 import { useAuth } from "#web/features/auth/store";
 import type { BearerSource } from "#web/features/comparisons/api";

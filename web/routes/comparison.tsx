@@ -2,7 +2,7 @@ import { Box, Callout, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { ExclamationTriangleIcon } from "@radix-ui/react-icons";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { type LoaderFunctionArgs, type ShouldRevalidateFunctionArgs, useLoaderData, useSearchParams } from "react-router";
-import type { ComparisonDto, TargetDto } from "#server/modules/comparisons/model";
+import type { ComparisonDto } from "#server/modules/comparisons/model";
 import { listComparisons } from "#web/features/comparisons/api";
 import { ComparisonDetail } from "#web/features/comparisons/components/comparison-detail";
 import { ComparisonList } from "#web/features/comparisons/components/comparison-list";

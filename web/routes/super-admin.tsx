@@ -1,9 +1,7 @@
 import { Box, Flex, Grid, Tabs } from "@radix-ui/themes";
 import { useState } from "react";
 import { type LoaderFunctionArgs, useLoaderData } from "react-router";
-import type { ActivityEntryDto } from "#server/modules/activity/model";
-import type { AlertSettingsAnswer, DatabaseStats, MaintenanceState, SecurityReport, SystemMetrics } from "#server/modules/admin/model";
-import type { AgentDto } from "#server/modules/agents/model";
+import type { AlertSettingsAnswer, SecurityReport } from "#server/modules/admin/model";
 import { toast } from "#web/components/ui/toast";
 import { ADMIN_ACTIVITY_LIMIT, createBackup, getSecurityReport, restartSystem, setMaintenance, startSystem, stopSystem } from "#web/features/admin/api";
 import { AdminHeader } from "#web/features/admin/components/admin-header";
