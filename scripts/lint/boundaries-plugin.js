@@ -63,6 +63,20 @@ function isTypeOnly(node) {
   return specifiers.length > 0 && specifiers.every((s) => s.importKind === "type" || s.exportKind === "type");
 }
 
+/** Names a public.ts re-exports or declares (`export { a, b as c, type D } from`, `export const x`). */
+function publicNames(file) {
+  if (!existsSync(file)) return new Set();
+  const text = readFileSync(file, "utf8");
+  const names = new Set();
+  for (const [, list] of text.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g))
+    for (const part of list.split(",")) {
+      const name = part.trim().replace(/^type\s+/, "").split(/\s+as\s+/).at(-1)?.trim();
+      if (name) names.add(name);
+    }
+  for (const [, name] of text.matchAll(/export\s+(?:const|let|function|class|async\s+function|interface|type)\s+([A-Za-z_$][\w$]*)/g)) names.add(name);
+  return names;
+}
+
 function featureOf(file) {
   return /^web\/features\/([^/]+)\//.exec(file)?.[1] ?? null;
 }
@@ -123,18 +137,23 @@ export default {
         }),
     },
     "modules-through-public-files": {
-      meta: { type: "problem", docs: { description: "src/modules/<a> uses src/modules/<b> only through its public files" } },
+      meta: { type: "problem", fixable: "code", docs: { description: "src/modules/<a> uses src/modules/<b> only through its public files" } },
       create: (context) =>
-        onImports(context, (from, to, node) => {
+        onImports(context, (from, to, node, project) => {
           const a = moduleOf(from);
           const b = moduleOf(to);
           if (!a || !b || a === b || isTypeOnly(node)) return;
           const rest = to.slice(`src/modules/${b}/`.length);
-          if (!PUBLIC_MODULE_FILES.has(rest))
-            context.report({
-              node,
-              message: `Module "${a}" reaches into module "${b}" (${to}). Import it through ${b}/index.ts, model.ts or public.ts.`,
-            });
+          if (PUBLIC_MODULE_FILES.has(rest)) return;
+          // When b/public.ts already offers every name imported here, the fix is just the path.
+          const offered = publicNames(path.join(project.root, `src/modules/${b}/public.ts`));
+          const wanted = (node.specifiers ?? []).map((s) => (s.type === "ImportSpecifier" ? (s.imported.name ?? s.imported.value) : null));
+          const fixable = node.type === "ImportDeclaration" && wanted.length > 0 && wanted.every((n) => n && offered.has(n));
+          context.report({
+            node,
+            message: `Module "${a}" reaches into module "${b}" (${to}). Import it through ${b}/index.ts, model.ts or public.ts.`,
+            fix: fixable ? (fixer) => fixer.replaceText(node.source, JSON.stringify(`#server/modules/${b}/public`)) : undefined,
+          });
         }),
     },
     "no-deep-relative-imports": {
