@@ -38,14 +38,15 @@ describe("design-intel rules on the fixture project", () => {
     expect(diagnostics).toHaveLength(4);
   });
 
-  test("--fix turns a deep relative import into the alias", async () => {
+  test("--fix turns a deep relative import into the alias, and an internal import into the public file that offers it", async () => {
     const dir = mkdtempSync(join(tmpdir(), "lint-fix-"));
     try {
       cpSync(join(ROOT, FIXTURE), dir, { recursive: true });
       await oxlint(["-c", config.path, "--fix", dir]);
       expect(readFileSync(join(dir, "src/modules/beta/bad-deep-relative.ts"), "utf8")).toContain('import { now } from "#server/lib/clock";');
+      expect(readFileSync(join(dir, "src/modules/beta/bad-internal-reach.ts"), "utf8")).toContain('import { secret } from "#server/modules/alpha/public";');
       const after = await oxlint(["-c", config.path, dir]);
-      expect(after.filter((d) => d.rule === "design-intel(no-deep-relative-imports)")).toEqual([]);
+      expect(after.filter((d) => d.file.includes("/src/modules/beta/"))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
