@@ -40,6 +40,7 @@ import type { CaptureReadiness } from "./modules/capture/pool";
 import type { ComparisonEngine } from "./modules/comparisons/runner";
 import { comparisonsService } from "./modules/comparisons/service";
 import { historyRoutes } from "./modules/history";
+import { changeHistory } from "./modules/history/public";
 import { historyService } from "./modules/history/service";
 import { healthRoutes, healthService } from "./modules/health";
 import { systemRoutes } from "./modules/system";
@@ -127,6 +128,8 @@ export function createServices(deps: AppDeps) {
   const admin = adminService({ db: deps.db, env: deps.env, requests: metrics, live, audit, activity, userCounts: users.counts, adminEmails: users.activeAdminEmails, activeApiKeys: apiKeys.countActive, historyStorage: history.storage, log: deps.log, now: deps.now });
   const system = systemService({
     db: deps.db, hub: live, activity, now: deps.now, log: deps.log, cadence: deps.agentCadence,
+    // TrendHunter's moves across each set come from the run history (the worker builds its own on its connection).
+    changes: changeHistory,
     onChange: (action, actor) => audit.recordBy({ id: actor?.id ?? null, email: actor?.email ?? null }, action),
   });
   const agents = agentsService({ db: deps.db, now: deps.now, onSettingsChanged: () => system.poke() });
@@ -138,6 +141,8 @@ export function createServices(deps: AppDeps) {
     // PUBLIC_URL when the env has it; otherwise the port on this machine (right for a local install).
     publicUrl: deps.env.PUBLIC_URL ?? `http://localhost:${deps.env.PORT}`,
     mailer: deps.env.SMTP_URL ? smtpMailer(deps.env.SMTP_URL, deps.env.ALERT_EMAIL_FROM) : undefined,
+    // The digest lists each watched comparison's changes from the run history.
+    changes: changeHistory(deps.db),
     now: deps.now,
     clock: deps.now ? { ...systemClock, now: deps.now } : undefined,
     log: deps.log,

@@ -22,6 +22,25 @@ export interface ChangeRow {
   position: number;
 }
 
+/** A stored change with what the change feed names it by (comparison, site, run). */
+export interface RecentChangeRow {
+  owner_id: string;
+  comparison_id: string;
+  comparison_name: string;
+  target_id: string;
+  label: string;
+  url: string;
+  viewport: Viewport;
+  kind: string;
+  severity: "low" | "medium" | "high";
+  summary: string;
+  before: string | null;
+  after: string | null;
+  at: string;
+  run_id: string;
+  from_run_id: string;
+}
+
 export function historyRepository(db: Db) {
   const q = {
     runs: db.query<RunRow, [string, string]>("SELECT * FROM runs WHERE comparison_id = ? AND owner_id = ? ORDER BY number DESC"),
@@ -61,6 +80,19 @@ export function historyRepository(db: Db) {
       `INSERT INTO run_changes (id, run_id, from_run_id, comparison_id, owner_id, target_id, viewport, kind, severity, summary, before, after, evidence, position)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    // Runs are few per comparison (HISTORY_KEEP), so the window is found on runs and each run's
+    // changes through run_changes_run. ?2 NULL: every owner (TrendHunter scans them all).
+    recentChanges: db.query<RecentChangeRow, [string, string | null, number]>(
+      `SELECT c.owner_id, c.comparison_id, cmp.name AS comparison_name, c.target_id, t.label, t.url, c.viewport, c.kind, c.severity,
+              c.summary, c.before, c.after, r.finished_at AS at, c.run_id, c.from_run_id
+         FROM runs r
+         JOIN run_changes c ON c.run_id = r.id
+         JOIN comparisons cmp ON cmp.id = c.comparison_id AND cmp.owner_id = c.owner_id
+         JOIN targets t ON t.id = c.target_id AND t.owner_id = c.owner_id
+        WHERE r.status = 'completed' AND r.finished_at >= ?1 AND (?2 IS NULL OR r.owner_id = ?2) AND c.owner_id = r.owner_id
+        ORDER BY r.finished_at DESC, r.id, c.target_id, CASE c.viewport WHEN 'desktop' THEN 0 ELSE 1 END, c.position
+        LIMIT ?3`,
+    ),
     setChangeCount: db.query<null, [number, string]>("UPDATE runs SET change_count = ? WHERE id = ?"),
     storage: db.query<{ runs: number; snapshots: number; files: number; bytes: number | null; raw: number | null }, []>(
       `SELECT (SELECT COUNT(*) FROM runs) AS runs, COUNT(*) AS snapshots, COUNT(DISTINCT screenshot_path) AS files,
@@ -91,6 +123,8 @@ export function historyRepository(db: Db) {
         );
       q.setChangeCount.run(count, runId);
     },
+    /** Changes found by runs that finished at or after `sinceIso`, newest run first; one owner's or (null) everyone's. */
+    recentChanges: (sinceIso: string, ownerId: string | null, limit: number) => q.recentChanges.all(sinceIso, ownerId, limit),
     storage: () => q.storage.get()!,
   };
 }
