@@ -51,6 +51,7 @@ import { waitlistRoutes } from "./modules/waitlist";
 import { waitlistService } from "./modules/waitlist/service";
 import { smtpMailer } from "./modules/admin/mailer";
 import { watchRoutes } from "./modules/watch";
+import type { RetryOptions } from "./modules/watch/alerts/retry";
 import { systemClock } from "./modules/watch/schedule/scheduler";
 import { watchService } from "./modules/watch/service";
 import { serveAsset } from "./ssr/assets";
@@ -87,6 +88,8 @@ export interface AppDeps {
   captureReadiness?: () => CaptureReadiness;
   /** Agent cadences (tests shorten them). */
   agentCadence?: Partial<Cadence>;
+  /** Alert delivery backoff (tests record the waits instead of sleeping them). */
+  alertRetry?: RetryOptions;
 }
 
 export function createServices(deps: AppDeps) {
@@ -114,8 +117,8 @@ export function createServices(deps: AppDeps) {
   }
   const history = historyService({
     db: deps.db, dataDir: deps.env.DATA_DIR, log: deps.log,
-    // Alert rules hear about a run's changes once they are stored (watch is built below; runs start after boot).
-    onChanges: (changes) => watch.dispatchRunChanges(changes),
+    // Alert rules hear about a run's changes once they are stored, in the background (watch is built below; runs start after boot).
+    onChanges: (changes) => watch.queueRunChanges(changes),
   });
   const comparisons = comparisonsService({
     db: deps.db, dataDir: deps.env.DATA_DIR, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, engine, now: deps.now, log: deps.log,
@@ -143,6 +146,7 @@ export function createServices(deps: AppDeps) {
     mailer: deps.env.SMTP_URL ? smtpMailer(deps.env.SMTP_URL, deps.env.ALERT_EMAIL_FROM) : undefined,
     // The digest lists each watched comparison's changes from the run history.
     changes: changeHistory(deps.db),
+    retry: deps.alertRetry,
     now: deps.now,
     clock: deps.now ? { ...systemClock, now: deps.now } : undefined,
     log: deps.log,
