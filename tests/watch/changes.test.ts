@@ -29,6 +29,18 @@ describe("no change means no change", () => {
     after.timing = { ...after.timing, lcpMs: 4000 }; // no history: no noise estimate, no timing claim
     expect(detectChanges({ before: landing(), after })).toEqual([]);
   });
+
+  test("regions that start on the same line, listed in another order (a fixed sidebar beside the hero), are the same layout", () => {
+    const before = clone(landing());
+    before.layout.regions = [
+      { kind: "nav", box: { x: 0, y: 0, width: 272, height: 900 } },
+      { kind: "hero", box: { x: 272, y: 0, width: 1168, height: 900 } },
+      { kind: "section", box: { x: 272, y: 901, width: 1168, height: 1109 } },
+    ];
+    const after = clone(before);
+    after.layout.regions = [after.layout.regions[1]!, after.layout.regions[0]!, after.layout.regions[2]!];
+    expect(detectChanges({ before, after })).toEqual([]);
+  });
 });
 
 describe("kinds", () => {

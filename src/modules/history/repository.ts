@@ -4,6 +4,7 @@ import type { Db } from "../../db/connection";
 import type { Viewport } from "../capture/model";
 import type { DiffRow, FindingRow, RunRow, SnapshotRow } from "../comparisons/repository";
 import type { TimingSample } from "../watch/changes/timing";
+import { volatilityOf } from "../watch/changes/volatility";
 
 export interface ChangeRow {
   id: string;
@@ -66,9 +67,10 @@ export function historyRepository(db: Db) {
          ORDER BY CASE d.viewport WHEN 'desktop' THEN 0 ELSE 1 END, a.created_at, a.rowid, b.created_at, b.rowid`,
     ),
     findings: db.query<FindingRow, [string, string]>("SELECT * FROM findings WHERE run_id = ? AND owner_id = ? ORDER BY position"),
-    /** Timing of a page's captures in completed runs up to and including run `number`, newest first. */
-    timings: db.query<{ timing: string | null }, [string, Viewport, string, number, number]>(
-      `SELECT json_extract(s.extraction, '$.timing') AS timing FROM snapshots s JOIN runs r ON r.id = s.run_id
+    /** Timing and volatility of a page's captures in completed runs up to and including run `number`, newest first. */
+    pageHistory: db.query<{ timing: string | null; volatility: string | null }, [string, Viewport, string, number, number]>(
+      `SELECT json_extract(s.extraction, '$.timing') AS timing, json_extract(s.extraction, '$.volatility') AS volatility
+         FROM snapshots s JOIN runs r ON r.id = s.run_id
          WHERE s.target_id = ? AND s.viewport = ? AND r.comparison_id = ? AND r.status = 'completed' AND r.number <= ?
          ORDER BY r.number DESC LIMIT ?`,
     ),
@@ -110,8 +112,14 @@ export function historyRepository(db: Db) {
     runSnapshots: (runId: string, ownerId: string) => q.snapshots.all(runId, ownerId),
     runDiffs: (runId: string, ownerId: string) => q.diffs.all(runId, ownerId),
     runFindings: (runId: string, ownerId: string) => q.findings.all(runId, ownerId),
-    timings: (targetId: string, viewport: Viewport, comparisonId: string, upToNumber: number, limit: number) =>
-      q.timings.all(targetId, viewport, comparisonId, upToNumber, limit).flatMap((r) => (r.timing ? [JSON.parse(r.timing) as TimingSample] : [])),
+    /** A page's earlier captures (newest first): timing samples for its noise, volatility reports for what moves on it. */
+    pageHistory: (targetId: string, viewport: Viewport, comparisonId: string, upToNumber: number, limit: number) => {
+      const rows = q.pageHistory.all(targetId, viewport, comparisonId, upToNumber, limit);
+      return {
+        timings: rows.flatMap((r) => (r.timing ? [JSON.parse(r.timing) as TimingSample] : [])),
+        volatility: rows.flatMap((r) => (r.volatility ? [volatilityOf({ volatility: JSON.parse(r.volatility) as unknown })] : [])),
+      };
+    },
     changes: (runId: string, fromRunId: string, ownerId: string) => q.changes.all(runId, fromRunId, ownerId),
     hasChanges: (runId: string, fromRunId: string) => (q.hasChanges.get(runId, fromRunId)?.n ?? 0) > 0,
     /** A run's changes against an earlier run, with its change count; one unit. */

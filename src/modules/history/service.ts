@@ -10,7 +10,7 @@ import type { RunContext } from "../comparisons/runner";
 import { toDiffDto, toFindingDto, toSnapshotDto } from "../comparisons/service";
 import type { TargetChanges } from "../watch/alerts/model";
 import type { ChangesQuery, ChangesResponse, VisualQuery } from "../watch/changes/model";
-import { changesBetween, screenshotPair } from "./changes";
+import { changesBetween, pageVolatility, screenshotPair } from "./changes";
 import { pixelsWorker } from "./pixels";
 import type { HistoryStorage, RunDetail, RunDto } from "./model";
 import { historyRepository, type ChangeRow } from "./repository";
@@ -151,7 +151,8 @@ export function historyService(deps: HistoryDeps) {
       if (!before || !after) throw notFound(`This website was not captured at ${q.viewport} in both runs`);
       const paths = screenshotPair(files, before, after);
       if (!paths) throw notFound("Screenshot not found");
-      return pixels.heatmap(...paths);
+      // Parts that move by themselves are masked (and outlined in amber), as when the changes were found.
+      return pixels.heatmap(...paths, pageVolatility(sources, from, before, after).boxes);
     },
 
     /**

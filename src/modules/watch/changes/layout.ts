@@ -81,7 +81,9 @@ export function layoutChanges(before: Extraction, after: Extraction, v: Volatili
   const regions = (ex: Extraction) =>
     ex.layout.regions
       .filter((r) => r.kind !== "main" && r.box.height >= MIN_HEIGHT && !inVolatileBox(r.box, v))
-      .sort((x, y) => x.box.y - y.box.y)
+      // Regions that start on the same line (a fixed sidebar beside the hero) come in whichever
+      // order the DOM walk met them: a fixed tie-break keeps the alignment from crossing them.
+      .sort((x, y) => x.box.y - y.box.y || x.box.x - y.box.x || x.kind.localeCompare(y.kind) || x.box.height - y.box.height)
       .map((r) => place(r, ex, v));
   const { onlyA, onlyB } = align(regions(before), regions(after));
   const out: Change[] = [];
