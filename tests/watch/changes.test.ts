@@ -41,6 +41,20 @@ describe("no change means no change", () => {
     after.layout.regions = [after.layout.regions[1]!, after.layout.regions[0]!, after.layout.regions[2]!];
     expect(detectChanges({ before, after })).toEqual([]);
   });
+
+  test("a fixed sidebar measured a few px lower (the page was scrolled) is the same sidebar, not one removed and one added", () => {
+    const before = clone(landing());
+    before.elements.headings.push({ level: 2, text: "CLARENCE TAYLOR", box: { x: 20, y: 100, width: 200, height: 30 }, aboveFold: true });
+    before.layout.regions = [
+      { kind: "nav", box: { x: 0, y: 0, width: 272, height: 900 } },
+      { kind: "hero", box: { x: 272, y: 0, width: 1168, height: 900 } },
+      { kind: "section", box: { x: 272, y: 901, width: 1168, height: 1109 } },
+    ];
+    const after = clone(before);
+    after.layout.regions[0]!.box.y = 6;
+    after.elements.headings.at(-1)!.box.y = 106;
+    expect(detectChanges({ before, after })).toEqual([]);
+  });
 });
 
 describe("kinds", () => {
@@ -115,6 +129,20 @@ describe("kinds", () => {
       { kind: "typography", severity: "medium", summary: "Main heading Inter 48 px / 700 → Roboto 64 px / 800", before: "Inter 48 px / 700", after: "Roboto 64 px / 800" },
       { kind: "typography", severity: "low", summary: "Font weights 700 → 800", before: "700", after: "800" },
     ]);
+  });
+
+  test("layout: a titled section moved above another is one move, with both positions", () => {
+    const before = clone(landing());
+    const after = clone(landing());
+    // Features (y 680, 500 tall) and Pricing (y 1180, 700 tall) swap places.
+    after.layout.regions[3]!.box.y = 1380;
+    after.layout.regions[4]!.box.y = 680;
+    after.elements.headings[1]!.box.y = 1420;
+    after.elements.headings[2]!.box.y = 720;
+    const layout = only(detectChanges({ before, after }), "layout").map(brief);
+    expect(layout).toHaveLength(1);
+    expect(layout[0]!.summary).toMatch(/^Moved: Section “(Features|Pricing)” from \d+ px to \d+ px$/);
+    expect(layout[0]!.severity).toBe("medium");
   });
 
   test("layout: a removed section is one change (not everything below moving), columns", () => {

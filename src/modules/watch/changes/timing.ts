@@ -53,6 +53,13 @@ export function robustSpread(xs: number[]): { median: number; spread: number } {
   return { median: m, spread: MAD_TO_SIGMA * median(xs.map((x) => Math.abs(x - m))) };
 }
 
+/** The noise band of one metric over a target's past samples: a value this far from the median is outside it. */
+export function timingBand(key: keyof TimingSample, past: number[]): { median: number; spread: number; limit: number } {
+  const m = METRICS.find((x) => x.key === key)!;
+  const { median: centre, spread } = robustSpread(past);
+  return { median: centre, spread, limit: Math.max(K * spread, m.relFloor * centre, m.absFloor) };
+}
+
 /**
  * `history`: this target's earlier samples at this viewport, oldest first, ending with the `before`
  * capture (the last 20 or so are plenty); `after`: the new capture.
@@ -71,8 +78,7 @@ export function timingChanges(history: TimingSample[], after: Extraction): Chang
     const earlier = history.slice(0, -1).map((h) => h[m.key]);
     const past = earlier.filter((x): x is number => typeof x === "number" && Number.isFinite(x));
     if (past.length < MIN_SAMPLES) continue;
-    const { median: centre, spread } = robustSpread(past);
-    const limit = Math.max(K * spread, m.relFloor * centre, m.absFloor);
+    const { median: centre, limit } = timingBand(m.key, past);
     const side = (v: number) => (v - centre > limit ? 1 : centre - v > limit ? -1 : 0);
     const direction = side(now);
     if (direction === 0 || side(prev) !== direction) continue;
