@@ -88,7 +88,8 @@ export async function serve() {
     port: env.PORT,
     hostname: env.HOST,
     maxRequestBodySize: TRANSPORT_BODY_LIMIT,
-    fetch: (req, srv) => live.route(req, srv) ?? app.handle(req),
+    routes: live.routes,
+    fetch: (req) => app.handle(req),
     websocket: live.websocket,
     error(err) {
       logger.error({ err }, "server error");
