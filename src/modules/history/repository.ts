@@ -4,7 +4,7 @@ import type { Db } from "../../db/connection";
 import type { Viewport } from "../capture/model";
 import type { DiffRow, FindingRow, RunRow, SnapshotRow } from "../comparisons/repository";
 import type { TimingSample } from "../watch/changes/timing";
-import { volatilityOf } from "../watch/changes/volatility";
+import { volatilityOf } from "../watch/public";
 
 export interface ChangeRow {
   id: string;
