@@ -119,6 +119,7 @@ export function createServices(deps: AppDeps) {
     db: deps.db, dataDir: deps.env.DATA_DIR, log: deps.log,
     // Alert rules hear about a run's changes once they are stored, in the background (watch is built below; runs start after boot).
     onChanges: (changes) => watch.queueRunChanges(changes),
+    publish: (message, to) => live.publish(message, to),
   });
   const comparisons = comparisonsService({
     db: deps.db, dataDir: deps.env.DATA_DIR, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, engine, now: deps.now, log: deps.log,

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { SMTPServer } from "smtp-server";
 import type { CaptureFn } from "../../src/modules/comparisons/runner";
 import { changeHistory } from "../../src/modules/history/public";
-import { pngBytes } from "../api/comparisons-support";
+import { pngBytes, recordingSocket } from "../api/comparisons-support";
 import { makeTestApp } from "../support/app";
 import { waitFor } from "../support/wait";
 import { clone, landing } from "./extractions";
@@ -92,6 +92,9 @@ test("stored runs feed TrendHunter's set moves and the digest, each owner seeing
   const mine = await setUp(users[0]!, "Rivals", ["orbit", "ember", "flint"]);
   const theirs = await setUp(users[1]!, "Their rivals", ["north", "south"]);
 
+  // Live: each owner hears of their own runs' change counts once they are stored.
+  const sockets = users.map((u) => recordingSocket(u.user.id));
+  for (const sock of sockets) t.services.live.add(sock);
   await mine.run();
   await theirs.run();
   now += 60_000;
@@ -106,6 +109,10 @@ test("stored runs feed TrendHunter's set moves and the digest, each owner seeing
   const [run2, run1] = (await t.call("GET", `/api/comparisons/${mine.c.id}/runs`, { headers: mine.h })).json;
   // Each site changes at two viewports.
   expect(run2.changeCount).toBe(4);
+  const runChanges = (i: number) => sockets[i]!.received.filter((m) => m.type === "RUN_CHANGES").map((m) => m.payload);
+  // The first runs had nothing to compare with: no count, no message.
+  expect(runChanges(0)).toEqual([{ comparisonId: mine.c.id, runId: run2.id, changeCount: 4 }]);
+  expect(runChanges(1)).toEqual([{ comparisonId: theirs.c.id, runId: expect.any(String), changeCount: 4 }]);
 
   // The feed itself: per owner, newest run first, with what the change view needs.
   const feed = changeHistory(t.db);

@@ -1,6 +1,7 @@
 // Run history: the runs of a comparison, any past run's results as they were stored, what changed
 // between two runs (found when a run completes, or on request for any other pair), and disk use.
 import type { Db } from "../../db/connection";
+import type { Audience, LiveMessage } from "../../live/hub";
 import { writeTx } from "../../db/connection";
 import { badRequest, notFound } from "../../http/errors";
 import { newId } from "../../lib/ids";
@@ -45,6 +46,8 @@ export interface HistoryDeps {
   log?: (msg: string, err?: unknown) => void;
   /** After a run's changes are stored (alerts). */
   onChanges?: (changes: RunChanges) => unknown;
+  /** Live messages to the owner's sockets: a run's change count arrives after the run completed. */
+  publish?: (message: LiveMessage, to: Audience) => unknown;
 }
 
 const NEED_TWO_RUNS = "Changes need two completed runs of this comparison";
@@ -173,7 +176,10 @@ export function historyService(deps: HistoryDeps) {
         repo.storeChanges(to.id, toChangeRows(to, from, targets), count);
         return true;
       });
-      if (!kept || !deps.onChanges) return;
+      if (!kept) return;
+      // The run's status went out when it completed; its change count only now (timelines refresh on it).
+      deps.publish?.({ type: "RUN_CHANGES", payload: { comparisonId: run.comparisonId, runId: to.id, changeCount: count } }, { kind: "user", userId: run.ownerId });
+      if (!deps.onChanges) return;
       try {
         await deps.onChanges({ ownerId: run.ownerId, comparisonId: run.comparisonId, runId: to.id, fromRunId: from.id, runNumber: to.number, targets });
       } catch (e) {
