@@ -132,6 +132,9 @@ export async function serve() {
     services.comparisons.interruptRuns();
     await pool.close();
     await Promise.race([services.comparisons.whenIdle(), Bun.sleep(2_000)]);
+    // Alerts of runs that just finished get a moment to go out; one stuck in minutes of retries is
+    // not worth holding a restart for (its delivery row keeps the last error).
+    await Promise.race([services.watch.alertsIdle(), Bun.sleep(3_000)]);
     analyser.close();
     closeDatabase(db);
     logger.info("stopped cleanly");
