@@ -39,7 +39,10 @@ beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), "di-baseline-"));
   siteDir = join(root, "sites");
   mkdirSync(join(siteDir, "ours"), { recursive: true });
+  mkdirSync(join(siteDir, "rival"), { recursive: true });
   writeFileSync(join(siteDir, "ours/index.html"), page(ORIGINAL));
+  // A comparison needs a second page; the rival never changes.
+  writeFileSync(join(siteDir, "rival/index.html"), page({ hero: "#334155", clock: "#cbd5e1", ticker: "#f1f5f9" }).replace("Baseline page", "Rival"));
   sites = startFixtureServer(siteDir);
 }, BUILD_MS);
 
@@ -60,6 +63,7 @@ describe("visual baseline (compiled binary)", () => {
       configPath,
       JSON.stringify({
         site: { url: sites.url("/ours/"), label: "Ours" },
+        competitors: [{ url: sites.url("/rival/"), label: "Rival" }],
         viewports: ["desktop", "mobile"],
         budgets: { visual: { maxChangedShare: 0.001 } },
         ignore: { regions: [{ x: 40, y: 520, width: 300, height: 100 }], selectors: ["#ticker"] },
