@@ -23,7 +23,7 @@ afterAll(async () => {
 
 const runCli = (args: string[], opts: Parameters<typeof runAny>[1] = {}) => runAny(args, { ...opts, cmd: bin.cmd, cwd: dir });
 /** The failing testcases of a JUnit file, by name. */
-const failures = (junit: string) => [...junit.matchAll(/<testcase [^>]*name="([^"]+)">\n\s*<failure/g)].map((m) => m[1]);
+const failures = (junit: string) => [...junit.matchAll(/<testcase [^>]*name="([^"]+)">\n\s*<failure/g)].map((m) => m[1]!);
 /** What the in-process run of the tightened config failed on; the server run must fail on the same. */
 let inProcessFailures: string[] = [];
 
