@@ -90,6 +90,13 @@ describe("design-intel check (in-process)", () => {
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(r.stderr).toContain(`design-intel check: Gone (${dead}) could not be checked`);
   }, 180_000);
+
+  test("an ignore selector that is not CSS: exit 2 naming it", async () => {
+    const bad = config("bad-selector.json", { ...pages(), budgets: { visual: { maxChangedShare: 0.1 } }, ignore: { selectors: ["#ok", "a[["] } });
+    const r = await runCli(["check", "--config", bad, "--baseline-dir", join(dir, "selector-baseline")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('design-intel check: ignore.selectors[1]: "a[[" is not a valid CSS selector');
+  }, 180_000);
 });
 
 describe("design-intel check --server", () => {
