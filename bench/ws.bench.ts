@@ -2,12 +2,12 @@
 // wired as in src/main.ts), one broadcast is timed from publish to every delivery (p50/p99), then
 // a burst measures how many messages per second the feed carries to all N.
 // Run: bun bench/ws.bench.ts   (BENCH_SOCKETS="1000,5000" BENCH_BURST=200 to change the load)
-import { createApp, createServices } from "../src/app";
-import { openDatabase } from "../src/db/connection";
-import { migrate } from "../src/db/migrate";
-import { loadEnv } from "../src/env";
-import { liveSockets } from "../src/live/ws";
-import { REFRESH_COOKIE } from "../src/modules/auth";
+import { createApp, createServices } from "#server/app";
+import { openDatabase } from "#server/db/connection";
+import { migrate } from "#server/db/migrate";
+import { loadEnv } from "#server/env";
+import { liveSockets } from "#server/live/ws";
+import { REFRESH_COOKIE } from "#server/modules/auth";
 import { join } from "node:path";
 import { verdict } from "./lib";
 
@@ -26,7 +26,8 @@ const live = liveSockets({
   userForRefreshToken: services.auth.userForRefreshToken,
   refreshCookie: REFRESH_COOKIE,
 });
-const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req, srv) => live.route(req, srv) ?? app.handle(req), websocket: live.websocket });
+const server = Bun.serve({ port: 0, hostname: "127.0.0.1", routes: live.routes,
+    fetch: (req) => app.handle(req), websocket: live.websocket });
 const base = `http://127.0.0.1:${server.port}`;
 const signup = await app.handle(
   new Request(`${base}/api/auth/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "bench@example.com", password: "correct-horse-battery" }) }),

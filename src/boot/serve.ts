@@ -1,18 +1,18 @@
 // The server: storage, capture pool, app, sockets, and a graceful stop. Every line it writes is a
 // JSON log line (src/lib/logger.ts).
 import { resolve } from "node:path";
-import { createApp, createServices } from "../app";
+import { createApp, createServices } from "#server/app";
 import { openStorage, openStorageWhenAvailable } from "./storage";
-import { closeDatabase } from "../db/connection";
-import { EnvError, loadEnv } from "../env";
-import { TRANSPORT_BODY_LIMIT } from "../http/base";
-import { findChromium } from "../lib/chromium";
-import { bufferLogs, createLogger, flushLogsSync, logFn } from "../lib/logger";
-import { createAnalyser, createFindingsEngine, llmConfigFromEnv } from "../modules/analysis";
-import { CapturePool } from "../modules/capture/pool";
-import { liveSockets } from "../live/ws";
-import { REFRESH_COOKIE } from "../modules/auth";
-import { MAINTENANCE_MESSAGE } from "../modules/admin/model";
+import { closeDatabase } from "#server/db/connection";
+import { EnvError, loadEnv } from "#server/env";
+import { TRANSPORT_BODY_LIMIT } from "#server/http/base";
+import { findChromium } from "#server/lib/chromium";
+import { bufferLogs, createLogger, flushLogsSync, logFn } from "#server/lib/logger";
+import { createAnalyser, createFindingsEngine, llmConfigFromEnv } from "#server/modules/analysis";
+import { CapturePool } from "#server/modules/capture/pool";
+import { liveSockets } from "#server/live/ws";
+import { REFRESH_COOKIE } from "#server/modules/auth";
+import { MAINTENANCE_MESSAGE } from "#server/modules/admin/model";
 
 export async function serve() {
   let env;
@@ -88,7 +88,8 @@ export async function serve() {
     port: env.PORT,
     hostname: env.HOST,
     maxRequestBodySize: TRANSPORT_BODY_LIMIT,
-    fetch: (req, srv) => live.route(req, srv) ?? app.handle(req),
+    routes: live.routes,
+    fetch: (req) => app.handle(req),
     websocket: live.websocket,
     error(err) {
       logger.error({ err }, "server error");
@@ -131,6 +132,10 @@ export async function serve() {
     services.comparisons.interruptRuns();
     await pool.close();
     await Promise.race([services.comparisons.whenIdle(), Bun.sleep(2_000)]);
+    // Alerts of runs that just finished get a moment to go out; one stuck in minutes of retries is
+    // not worth holding a restart for, so it is dropped and the log says so.
+    const alertsSent = await Promise.race([services.watch.alertsIdle().then(() => true), Bun.sleep(3_000).then(() => false)]);
+    if (!alertsSent) logger.warn("shutdown: change alerts still being retried were dropped");
     analyser.close();
     closeDatabase(db);
     logger.info("stopped cleanly");

@@ -2,8 +2,8 @@
 // `visual` kind and its heat map), off the main thread: decoding two 16 000 px PNGs and diffing them
 // takes seconds, which would stall every request and socket. One job at a time, so at most one
 // pair of full-size bitmaps is alive.
-import { decodePng } from "../modules/analysis/image";
-import { visualDiff } from "../modules/watch/changes/visual";
+import { decodePng } from "#server/modules/analysis/image";
+import { visualDiff } from "#server/modules/watch/changes/visual";
 import type { PixelsEvent, PixelsRequest } from "./protocol";
 
 declare const self: Worker;
@@ -17,7 +17,7 @@ self.onmessage = (event: MessageEvent<PixelsRequest>) => {
   queue = queue.then(async () => {
     let reply: PixelsEvent;
     try {
-      const diff = visualDiff(await load(msg.beforePath), await load(msg.afterPath));
+      const diff = visualDiff(await load(msg.beforePath), await load(msg.afterPath), msg.mask ?? []);
       const { heatmap, ...summary } = diff;
       reply = msg.type === "heatmap" ? { type: "heatmap", jobId: msg.jobId, png: heatmap() } : { type: "diff", jobId: msg.jobId, summary };
     } catch (e) {

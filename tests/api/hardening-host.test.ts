@@ -3,10 +3,10 @@
 // refused before routing.
 import { afterEach, describe, expect, test } from "bun:test";
 import { SignJWT } from "jose";
-import { liveSockets, WS_SUBPROTOCOL } from "../../src/live/ws";
-import { HOST_MESSAGES } from "../../src/http/host-guard";
-import { REFRESH_COOKIE } from "../../src/modules/auth";
-import { makeTestApp } from "../support/app";
+import { liveSockets, WS_SUBPROTOCOL } from "#server/live/ws";
+import { HOST_MESSAGES } from "#server/http/host-guard";
+import { REFRESH_COOKIE } from "#server/modules/auth";
+import { makeTestApp } from "#tests/support/app";
 
 const PUBLIC = "https://intel.example.com";
 const cleanups: (() => unknown)[] = [];
@@ -24,7 +24,8 @@ function serve(t: ReturnType<typeof makeTestApp>) {
     refreshCookie: REFRESH_COOKIE,
     hosts: { publicUrl: t.env.PUBLIC_URL, trustProxy: t.env.TRUST_PROXY },
   });
-  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req, srv) => live.route(req, srv) ?? t.app.handle(req), websocket: live.websocket });
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", routes: live.routes,
+    fetch: (req) => t.app.handle(req), websocket: live.websocket });
   cleanups.push(() => server.stop(true));
   return server.port!;
 }

@@ -8,9 +8,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, stepsTimeout } from "../support/browser";
-import { SITES_DIR, startFixtureServer, type FixtureServer } from "../support/fixture-server";
-import { freePort, SERVER_START_MS, startServer, type RunningServer } from "../support/server";
+import { launchBrowser, stepsTimeout } from "#tests/support/browser";
+import { SITES_DIR, startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
+import { freePort, SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 
 let server: RunningServer;
 let sites: FixtureServer;
@@ -76,60 +76,76 @@ async function runOnce() {
 }
 
 describe("competitor watch", () => {
-  test("a comparison of two fixture sites, run once", async () => {
-    await page.goto(`${server.url}/signup`);
-    await page.getByLabel("Email").fill(`watch-${Date.now()}@example.com`);
-    await page.getByLabel("Password", { exact: true }).fill("a-strong-password");
-    await page.getByRole("button", { name: "Join the Rebellion" }).click();
-    await page.waitForURL(`${server.url}/dashboard`);
+  test(
+    "a comparison of two fixture sites, run once",
+    async () => {
+      await page.goto(`${server.url}/signup`);
+      await page.getByLabel("Email").fill(`watch-${Date.now()}@example.com`);
+      await page.getByLabel("Password", { exact: true }).fill("a-strong-password");
+      await page.getByRole("button", { name: "Join the Rebellion" }).click();
+      await page.waitForURL(`${server.url}/dashboard`);
 
-    await page.goto(`${server.url}/comparison`);
-    await page.getByLabel("Comparison Name").fill("Orbit watch");
-    await page.getByRole("button", { name: "Create Comparison" }).click();
-    await page.getByText("Add Competitor Website").waitFor();
-    for (const [site, label] of [["alpha", "Orbit"], ["beta", "Ember"]] as const) {
-      await page.getByLabel("Website URL").fill(sites.url(`/${site}/`));
-      await page.getByLabel("Display Label").fill(label);
-      await page.getByRole("button", { name: "Add Website" }).click();
-      await page.getByRole("button", { name: `Remove ${label}` }).waitFor();
-    }
-    comparisonUrl = page.url();
-    await page.getByText("No runs yet.", { exact: false }).waitFor();
-    await runOnce();
-    // The watch section's history picks the run up when the status changes.
-    await page.getByRole("link", { name: "Open results of run #1" }).waitFor();
-    await page.getByText("Baseline: nothing earlier to compare with").waitFor();
-  }, RUN_MS + stepsTimeout(20));
+      await page.goto(`${server.url}/comparison`);
+      await page.getByLabel("Comparison Name").fill("Orbit watch");
+      await page.getByRole("button", { name: "Create Comparison" }).click();
+      await page.getByText("Add Competitor Website").waitFor();
+      for (const [site, label] of [
+        ["alpha", "Orbit"],
+        ["beta", "Ember"],
+      ] as const) {
+        await page.getByLabel("Website URL").fill(sites.url(`/${site}/`));
+        await page.getByLabel("Display Label").fill(label);
+        await page.getByRole("button", { name: "Add Website" }).click();
+        await page.getByRole("button", { name: `Remove ${label}` }).waitFor();
+      }
+      comparisonUrl = page.url();
+      await page.getByText("No runs yet.", { exact: false }).waitFor();
+      await runOnce();
+      // The watch section's history picks the run up when the status changes.
+      await page.getByRole("link", { name: "Open results of run #1" }).waitFor();
+      await page.getByText("Baseline: nothing earlier to compare with").waitFor();
+    },
+    RUN_MS + stepsTimeout(20),
+  );
 
-  test("the page changes; a second run finds it and the timeline counts it", async () => {
-    const file = join(siteDir, "alpha/index.html");
-    const html = readFileSync(file, "utf8");
-    writeFileSync(
-      file,
-      html.replace("Plan launches your whole team can follow", "Launch plans your whole company trusts").replace("Start your free trial", "Book a demo"),
-    );
-    await runOnce();
-    await page.getByRole("link", { name: "Open results of run #2" }).waitFor();
+  test(
+    "the page changes; a second run finds it and the timeline counts it",
+    async () => {
+      const file = join(siteDir, "alpha/index.html");
+      const html = readFileSync(file, "utf8");
+      writeFileSync(
+        file,
+        html
+          .replace("Plan launches your whole team can follow", "Launch plans your whole company trusts")
+          .replace("Start your free trial", "Book a demo"),
+      );
+      await runOnce();
+      await page.getByRole("link", { name: "Open results of run #2" }).waitFor();
 
-    // Changes are found just after the run completes: the history page shows them once stored.
-    const history = comparisonUrl.replace(/\/comparison\?id=(.+)$/, (_m, id) => `/comparison/${id}/history`);
-    let counted = false;
-    for (let tries = 0; !counted && tries < 30; tries++) {
-      await page.goto(history);
-      await page.getByTestId("run-timeline").waitFor();
-      counted = await page
-        .getByTestId("run-change-count")
-        .first()
-        .waitFor({ timeout: 2_000 })
-        .then(() => true, () => false);
-    }
-    expect(counted).toBe(true);
-    const text = await page.getByTestId("run-change-count").first().innerText();
-    expect(Number(text.match(/\d+/)?.[0])).toBeGreaterThan(0);
-    expect(await page.getByTestId("run-item").count()).toBe(2);
-    await page.getByText("Manual").first().waitFor();
-    await shoot("history", "run-timeline");
-  }, stepsTimeout(80));
+      // Changes are found just after the run completes: the history page shows them once stored.
+      const history = comparisonUrl.replace(/\/comparison\?id=(.+)$/, (_m, id) => `/comparison/${id}/history`);
+      let counted = false;
+      for (let tries = 0; !counted && tries < 30; tries++) {
+        await page.goto(history);
+        await page.getByTestId("run-timeline").waitFor();
+        counted = await page
+          .getByTestId("run-change-count")
+          .first()
+          .waitFor({ timeout: 2_000 })
+          .then(
+            () => true,
+            () => false,
+          );
+      }
+      expect(counted).toBe(true);
+      const text = await page.getByTestId("run-change-count").first().innerText();
+      expect(Number(text.match(/\d+/)?.[0])).toBeGreaterThan(0);
+      expect(await page.getByTestId("run-item").count()).toBe(2);
+      await page.getByText("Manual").first().waitFor();
+      await shoot("history", "run-timeline");
+    },
+    stepsTimeout(80),
+  );
 
   test("a past run opens read-only", async () => {
     await page.getByRole("link", { name: "Open results of run #1" }).click();
@@ -138,72 +154,82 @@ describe("competitor watch", () => {
     expect(await page.getByTestId("screenshot-panel").count()).toBe(2);
     expect(await page.getByRole("button", { name: "Start Analysis" }).count()).toBe(0);
     await page.waitForFunction(() =>
-      [...document.querySelectorAll<HTMLImageElement>('[data-testid="screenshot-panel"] img')].every((i) => i.complete && i.naturalWidth > 0),
+      [...document.querySelectorAll<HTMLImageElement>('[data-testid="screenshot-panel"] img')].every(
+        (i) => i.complete && i.naturalWidth > 0,
+      ),
     );
     await shoot("run", "screenshot-panel");
     await page.goBack();
   });
 
-  test("the change view: the headline and CTA changes, filters, slider and heat map", async () => {
-    await page.getByRole("link", { name: "View changes in run #2" }).click();
-    await page.waitForURL(/\/changes\?/);
-    await page.getByRole("heading", { name: "Changes", exact: true }).waitFor();
-    const body = await page.locator("main, body").first().innerText();
-    expect(body).toContain("Book a demo");
-    expect(body).toContain("Launch plans your whole company trusts");
-    await page.getByTestId("evidence-box").first().waitFor();
+  test(
+    "the change view: the headline and CTA changes, filters, slider and heat map",
+    async () => {
+      await page.getByRole("link", { name: "View changes in run #2" }).click();
+      await page.waitForURL(/\/changes\?/);
+      await page.getByRole("heading", { name: "Changes", exact: true }).waitFor();
+      const body = await page.locator("main, body").first().innerText();
+      expect(body).toContain("Book a demo");
+      expect(body).toContain("Launch plans your whole company trusts");
+      await page.getByTestId("evidence-box").first().waitFor();
 
-    // A kind filter keeps only its changes; pressing it again shows all.
-    const cta = page.getByRole("group", { name: "Filter by kind" }).getByRole("button", { name: /^CTA/ });
-    await cta.click();
-    await page.waitForFunction(() => new URL(location.href).searchParams.get("kind") === "cta");
-    expect(await cta.getAttribute("aria-pressed")).toBe("true");
-    const kinds = await page.getByTestId("change-item").allInnerTexts();
-    expect(kinds.length).toBeGreaterThan(0);
-    for (const k of kinds) expect(k).toContain("CTA");
-    await cta.click();
+      // A kind filter keeps only its changes; pressing it again shows all.
+      const cta = page.getByRole("group", { name: "Filter by kind" }).getByRole("button", { name: /^CTA/ });
+      await cta.click();
+      await page.waitForFunction(() => new URL(location.href).searchParams.get("kind") === "cta");
+      expect(await cta.getAttribute("aria-pressed")).toBe("true");
+      const kinds = await page.getByTestId("change-item").allInnerTexts();
+      expect(kinds.length).toBeGreaterThan(0);
+      for (const k of kinds) expect(k).toContain("CTA");
+      await cta.click();
 
-    await page.getByRole("button", { name: "Compare Orbit before and after" }).click();
-    await page.getByTestId("pixel-compare").waitFor();
-    const range = page.getByRole("slider", { name: "Before and after divider" });
-    await range.focus();
-    await page.keyboard.press("ArrowLeft");
-    expect(await range.getAttribute("aria-valuetext")).toBe("49% before, 51% after");
-    expect(await page.getByTestId("after-layer").evaluate((el) => (el as HTMLElement).style.clipPath)).toContain("49%");
-    await page.getByTestId("heat-map").waitFor({ timeout: 60_000 });
-    await page.waitForFunction(() => {
-      const imgs = [...document.querySelectorAll<HTMLImageElement>('[data-testid="pixel-compare"] img')];
-      return imgs.length === 3 && imgs.every((i) => i.complete && i.naturalWidth > 0);
-    });
-    await shoot("changes", "heat-map");
-  }, stepsTimeout(30));
+      await page.getByRole("button", { name: "Compare Orbit before and after" }).click();
+      await page.getByTestId("pixel-compare").waitFor();
+      const range = page.getByRole("slider", { name: "Before and after divider" });
+      await range.focus();
+      await page.keyboard.press("ArrowLeft");
+      expect(await range.getAttribute("aria-valuetext")).toBe("49% before, 51% after");
+      expect(await page.getByTestId("after-layer").evaluate((el) => (el as HTMLElement).style.clipPath)).toContain("49%");
+      await page.getByTestId("heat-map").waitFor({ timeout: 60_000 });
+      await page.waitForFunction(() => {
+        const imgs = [...document.querySelectorAll<HTMLImageElement>('[data-testid="pixel-compare"] img')];
+        return imgs.length === 3 && imgs.every((i) => i.complete && i.naturalWidth > 0);
+      });
+      await shoot("changes", "heat-map");
+    },
+    stepsTimeout(30),
+  );
 
-  test("a schedule preset shows the next run time; a webhook rule is added, a bad one refused inline", async () => {
-    await page.goto(comparisonUrl);
-    await page.getByRole("heading", { name: "Watch", exact: true }).waitFor();
-    await page.getByRole("radio", { name: "Weekly" }).click();
-    await page.getByText("Writes the cron").waitFor();
-    await page.getByRole("button", { name: "Save Schedule" }).click();
-    const next = page.getByTestId("next-run");
-    await next.waitFor();
-    expect(await next.innerText()).toMatch(/Next run: .*\d{2}:\d{2}/);
-    expect(await page.getByTestId("schedule-current").innerText()).toContain("Every Monday at 09:00");
+  test(
+    "a schedule preset shows the next run time; a webhook rule is added, a bad one refused inline",
+    async () => {
+      await page.goto(comparisonUrl);
+      await page.getByRole("heading", { name: "Watch", exact: true }).waitFor();
+      await page.getByRole("radio", { name: "Weekly" }).click();
+      await page.getByText("Writes the cron").waitFor();
+      await page.getByRole("button", { name: "Save Schedule" }).click();
+      const next = page.getByTestId("next-run");
+      await next.waitFor();
+      expect(await next.innerText()).toMatch(/Next run: .*\d{2}:\d{2}/);
+      expect(await page.getByTestId("schedule-current").innerText()).toContain("Every Monday at 09:00");
 
-    // A URL the server refuses gets its words inline.
-    await page.getByLabel("Webhook URL").fill("ftp://127.0.0.1/hook");
-    await page.getByRole("button", { name: "Add Alert Rule" }).click();
-    await page.getByTestId("alert-error").waitFor();
+      // A URL the server refuses gets its words inline.
+      await page.getByLabel("Webhook URL").fill("ftp://127.0.0.1/hook");
+      await page.getByRole("button", { name: "Add Alert Rule" }).click();
+      await page.getByTestId("alert-error").waitFor();
 
-    await page.getByLabel("Webhook URL").fill(sites.url("/hook"));
-    await page.getByRole("checkbox", { name: "CTA" }).click();
-    await page.getByRole("button", { name: "Add Alert Rule" }).click();
-    const rules = page.getByTestId("alert-rules");
-    await rules.waitFor();
-    expect(await rules.innerText()).toContain(sites.url("/hook"));
-    expect(await rules.innerText()).toContain("CTA");
-    await page.getByTestId("alert-error").waitFor({ state: "detached" });
-    await shoot("watch", "alert-rules");
-  }, stepsTimeout(30));
+      await page.getByLabel("Webhook URL").fill(sites.url("/hook"));
+      await page.getByRole("checkbox", { name: "CTA" }).click();
+      await page.getByRole("button", { name: "Add Alert Rule" }).click();
+      const rules = page.getByTestId("alert-rules");
+      await rules.waitFor();
+      expect(await rules.innerText()).toContain(sites.url("/hook"));
+      expect(await rules.innerText()).toContain("CTA");
+      await page.getByTestId("alert-error").waitFor({ state: "detached" });
+      await shoot("watch", "alert-rules");
+    },
+    stepsTimeout(30),
+  );
 
   test("settings: the digest turns on with a next send time", async () => {
     await page.goto(`${server.url}/settings`);

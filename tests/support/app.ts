@@ -1,8 +1,8 @@
-import { createApp, createServices, type AppDeps } from "../../src/app";
-import { openDatabase } from "../../src/db/connection";
-import { migrate } from "../../src/db/migrate";
-import { loadEnv } from "../../src/env";
-import { logFn } from "../../src/lib/logger";
+import { createApp, createServices, type AppDeps } from "#server/app";
+import { openDatabase } from "#server/db/connection";
+import { migrate } from "#server/db/migrate";
+import { loadEnv } from "#server/env";
+import { logFn } from "#server/lib/logger";
 import { memoryLogger } from "./logs";
 
 export interface TestAppOptions {
@@ -13,6 +13,7 @@ export interface TestAppOptions {
   comparisonEngine?: AppDeps["comparisonEngine"];
   /** The capture pool's state as /api/health/ready sees it. */
   captureReadiness?: AppDeps["captureReadiness"];
+  alertRetry?: AppDeps["alertRetry"];
 }
 
 /** A fresh app on an in-memory database, driven through app.handle (no network). */
@@ -32,6 +33,7 @@ export function makeTestApp(opts: TestAppOptions = {}) {
     logger: logs.logger,
     comparisonEngine: opts.comparisonEngine,
     captureReadiness: opts.captureReadiness,
+    alertRetry: opts.alertRetry,
   };
   const services = createServices(deps);
   const app = createApp(deps, services);

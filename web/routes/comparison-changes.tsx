@@ -1,11 +1,17 @@
 import { Box } from "@radix-ui/themes";
 import { useCallback, useMemo } from "react";
-import { data as withStatus, type LoaderFunctionArgs, type ShouldRevalidateFunctionArgs, useLoaderData, useSearchParams } from "react-router";
-import { ComparisonNotFound } from "../features/comparisons/components/results/comparison-not-found";
-import { KINDS, parseList, SEVERITIES } from "../features/watch/changes-data";
-import { type ChangesPageData, ChangesPage, type ChangesView } from "../features/watch/components/changes-page";
-import { errorMessage } from "../lib/api";
-import { load } from "../lib/loader-context";
+import {
+  data as withStatus,
+  type LoaderFunctionArgs,
+  type ShouldRevalidateFunctionArgs,
+  useLoaderData,
+  useSearchParams,
+} from "react-router";
+import { ComparisonNotFound } from "#web/features/comparisons/components/results/comparison-not-found";
+import { KINDS, parseList, SEVERITIES } from "#web/features/watch/changes-data";
+import { type ChangesPageData, ChangesPage, type ChangesView } from "#web/features/watch/components/changes-page";
+import { errorMessage } from "#web/lib/api";
+import { load } from "#web/lib/loader-context";
 
 type Data = ChangesPageData | null;
 
@@ -27,8 +33,18 @@ export async function loader({ context, params, request }: LoaderFunctionArgs) {
   const { changes, error } = found;
   const [before, after] = changes
     ? await Promise.all([
-        load(context, (api) => api.comparisons(one).runs({ runId: encodeURIComponent(changes.from) }).get()),
-        load(context, (api) => api.comparisons(one).runs({ runId: encodeURIComponent(changes.to) }).get()),
+        load(context, (api) =>
+          api
+            .comparisons(one)
+            .runs({ runId: encodeURIComponent(changes.from) })
+            .get(),
+        ),
+        load(context, (api) =>
+          api
+            .comparisons(one)
+            .runs({ runId: encodeURIComponent(changes.to) })
+            .get(),
+        ),
       ])
     : [null, null];
   const page: Data = {

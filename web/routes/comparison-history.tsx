@@ -2,9 +2,9 @@ import { Box } from "@radix-ui/themes";
 import { data as withStatus, type LoaderFunctionArgs, useLoaderData } from "react-router";
 import type { ComparisonDto } from "#server/modules/comparisons/model";
 import type { RunDto } from "#server/modules/history/model";
-import { ComparisonNotFound } from "../features/comparisons/components/results/comparison-not-found";
-import { HistoryPage } from "../features/watch/components/history-page";
-import { load } from "../lib/loader-context";
+import { ComparisonNotFound } from "#web/features/comparisons/components/results/comparison-not-found";
+import { HistoryPage } from "#web/features/watch/components/history-page";
+import { load } from "#web/lib/loader-context";
 
 type HistoryData = { comparison: ComparisonDto; runs: RunDto[] } | null;
 

@@ -3,20 +3,26 @@
 import { DesktopIcon, MobileIcon } from "@radix-ui/react-icons";
 import { Box, Flex, Grid, Tabs } from "@radix-ui/themes";
 import { useCallback, useMemo } from "react";
-import { data as withStatus, type LoaderFunctionArgs, type ShouldRevalidateFunctionArgs, useLoaderData, useSearchParams } from "react-router";
+import {
+  data as withStatus,
+  type LoaderFunctionArgs,
+  type ShouldRevalidateFunctionArgs,
+  useLoaderData,
+  useSearchParams,
+} from "react-router";
 import type { Viewport } from "#server/modules/capture/model";
 import type { ComparisonDto, TargetDto } from "#server/modules/comparisons/model";
 import type { RunDetail } from "#server/modules/history/model";
-import { AnalysisSummary } from "../features/comparisons/components/results/analysis-summary";
-import { ComparisonNotFound } from "../features/comparisons/components/results/comparison-not-found";
-import { FindingsList } from "../features/comparisons/components/results/findings-list";
-import { NotEnoughSnapshots } from "../features/comparisons/components/results/not-enough-snapshots";
-import { PairPicker } from "../features/comparisons/components/results/pair-picker";
-import { ScreenshotPanel } from "../features/comparisons/components/results/screenshot-panel";
-import { choosePair, diffForPair, findingsForPair, latestSnapshots, orderTargets, type Pair } from "../features/comparisons/results-data";
-import { useScrollSync } from "../features/comparisons/use-scroll-sync";
-import { RunHeader } from "../features/watch/components/run-header";
-import { load } from "../lib/loader-context";
+import { AnalysisSummary } from "#web/features/comparisons/components/results/analysis-summary";
+import { ComparisonNotFound } from "#web/features/comparisons/components/results/comparison-not-found";
+import { FindingsList } from "#web/features/comparisons/components/results/findings-list";
+import { NotEnoughSnapshots } from "#web/features/comparisons/components/results/not-enough-snapshots";
+import { PairPicker } from "#web/features/comparisons/components/results/pair-picker";
+import { ScreenshotPanel } from "#web/features/comparisons/components/results/screenshot-panel";
+import { choosePair, diffForPair, findingsForPair, latestSnapshots, orderTargets, type Pair } from "#web/features/comparisons/results-data";
+import { useScrollSync } from "#web/features/comparisons/use-scroll-sync";
+import { RunHeader } from "#web/features/watch/components/run-header";
+import { load } from "#web/lib/loader-context";
 
 type RunData = { comparison: ComparisonDto; targets: TargetDto[]; detail: RunDetail } | null;
 
@@ -25,7 +31,12 @@ export async function loader({ context, params }: LoaderFunctionArgs) {
   const [comparison, targets, detail] = await Promise.all([
     load(context, (api) => api.comparisons(one).get()),
     load(context, (api) => api.comparisons(one).targets.get()),
-    load(context, (api) => api.comparisons(one).runs({ runId: encodeURIComponent(params.runId ?? "") }).get()),
+    load(context, (api) =>
+      api
+        .comparisons(one)
+        .runs({ runId: encodeURIComponent(params.runId ?? "") })
+        .get(),
+    ),
   ]);
   if (!comparison || !detail) return withStatus<RunData>(null, { status: 404 });
   const found: RunData = { comparison, targets: targets ?? [], detail };
@@ -79,7 +90,14 @@ export function Component() {
   if (!data) return <ComparisonNotFound />;
   const labelOf = (id: string) => targets.find((t) => t.id === id)?.label ?? "Unknown site";
   const body = (vp: Viewport) => (
-    <RunBody data={data} targets={targets} viewport={vp} requested={[params.get("a"), params.get("b")]} labelOf={labelOf} onPairChange={(p) => update({ a: p[0], b: p[1] })} />
+    <RunBody
+      data={data}
+      targets={targets}
+      viewport={vp}
+      requested={[params.get("a"), params.get("b")]}
+      labelOf={labelOf}
+      onPairChange={(p) => update({ a: p[0], b: p[1] })}
+    />
   );
   return (
     <Box p={{ initial: "4", md: "6" }}>
@@ -134,8 +152,24 @@ function RunBody({ data, targets, viewport, requested, labelOf, onPairChange }: 
     <Flex direction="column" gap="4" pt="4">
       {targets.length > 2 && <PairPicker targets={targets} pair={pair} withShots={new Set(shots.keys())} onChange={onPairChange} />}
       <Grid columns="minmax(0, 1fr) minmax(0, 1fr)" gap="3">
-        <ScreenshotPanel key={`${a}-${shots.get(a)?.id}`} label={labelOf(a)} viewport={viewport} snapshot={shots.get(a)} overlays={none} scrollRef={sync.left} onScroll={sync.onLeftScroll} />
-        <ScreenshotPanel key={`${b}-${shots.get(b)?.id}`} label={labelOf(b)} viewport={viewport} snapshot={shots.get(b)} overlays={none} scrollRef={sync.right} onScroll={sync.onRightScroll} />
+        <ScreenshotPanel
+          key={`${a}-${shots.get(a)?.id}`}
+          label={labelOf(a)}
+          viewport={viewport}
+          snapshot={shots.get(a)}
+          overlays={none}
+          scrollRef={sync.left}
+          onScroll={sync.onLeftScroll}
+        />
+        <ScreenshotPanel
+          key={`${b}-${shots.get(b)?.id}`}
+          label={labelOf(b)}
+          viewport={viewport}
+          snapshot={shots.get(b)}
+          overlays={none}
+          scrollRef={sync.right}
+          onScroll={sync.onRightScroll}
+        />
       </Grid>
       <Grid columns="repeat(auto-fit, minmax(min(320px, 100%), 1fr))" gap="4" align="start">
         <AnalysisSummary diff={diff} labels={[labelOf(a), labelOf(b)]} />

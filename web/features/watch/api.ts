@@ -16,11 +16,13 @@ const one = (id: string) => api.comparisons({ id: enc(id) });
 
 /** GET /comparisons/:id carries the schedule. */
 export const getSchedule = (comparisonId: string) => call(one(comparisonId).get()).then((c) => c.schedule);
-export const putSchedule = (comparisonId: string, cron: string, timezone: string) => call(one(comparisonId).schedule.put({ cron, timezone }));
+export const putSchedule = (comparisonId: string, cron: string, timezone: string) =>
+  call(one(comparisonId).schedule.put({ cron, timezone }));
 export const removeSchedule = (comparisonId: string) => call(one(comparisonId).schedule.delete());
 
 export const listAlerts = (comparisonId: string) => call(one(comparisonId).alerts.get());
-export const createAlert = (comparisonId: string, input: AlertInput) => call(one(comparisonId).alerts.post(serverDefaults<AlertRequest>(input)));
+export const createAlert = (comparisonId: string, input: AlertInput) =>
+  call(one(comparisonId).alerts.post(serverDefaults<AlertRequest>(input)));
 export const deleteAlert = (alertId: string) => call(api.alerts({ id: enc(alertId) }).delete());
 export const listDeliveries = (comparisonId: string) => call(one(comparisonId).alerts.deliveries.get());
 
@@ -28,7 +30,12 @@ export const getDigest = () => call(api.watch.digest.get());
 export const putDigest = (frequency: DigestFrequency, timezone: string) => call(api.watch.digest.put({ frequency, timezone }));
 
 export const listRuns = (comparisonId: string) => call(one(comparisonId).runs.get());
-export const getRun = (comparisonId: string, runId: string) => call(one(comparisonId).runs({ runId: enc(runId) }).get());
+export const getRun = (comparisonId: string, runId: string) =>
+  call(
+    one(comparisonId)
+      .runs({ runId: enc(runId) })
+      .get(),
+  );
 
 /** Between two completed runs; either side left out means the server's default (the last two). */
 export const getChanges = (comparisonId: string, range: { from?: string; to?: string }) =>

@@ -1,5 +1,15 @@
 import { describe, expect, test } from "bun:test";
-import { countChanges, cropAround, filterChanges, frameOf, parseList, percentIn, previousCompleted, SEVERITIES, union } from "./changes-data";
+import {
+  countChanges,
+  cropAround,
+  filterChanges,
+  frameOf,
+  parseList,
+  percentIn,
+  previousCompleted,
+  SEVERITIES,
+  union,
+} from "./changes-data";
 import { changes, run } from "./test-utils";
 
 describe("change view rules", () => {
@@ -36,7 +46,10 @@ describe("change view rules", () => {
   test("evidence geometry: frame at a device pixel ratio, crop around boxes, boxes in percent", () => {
     expect(frameOf({ width: 2880, height: 4000, extraction: { capturedHeight: 2000 } }, 1440)).toEqual({ cssWidth: 1440, cssHeight: 2000 });
     const frame = { cssWidth: 1440, cssHeight: 3000 };
-    const box = union([{ x: 100, y: 500, width: 100, height: 50 }, { x: 300, y: 600, width: 100, height: 50 }])!;
+    const box = union([
+      { x: 100, y: 500, width: 100, height: 50 },
+      { x: 300, y: 600, width: 100, height: 50 },
+    ])!;
     expect(box).toEqual({ x: 100, y: 500, width: 300, height: 150 });
     const crop = cropAround(box, frame);
     expect(crop.x).toBe(4);

@@ -1,9 +1,18 @@
 // Pure rules of the change view: kinds and severities in display order, counts for the filters,
 // the filter itself, and where a change's evidence sits on a screenshot.
-import type { Change, ChangeKind, ChangesResponse, RunDto, Severity } from "./api";
+import type { ChangeKind, ChangesResponse, RunDto, Severity } from "./api";
 
 // The server's lists, restated (web/ imports server types only); `satisfies` keeps them in step.
-export const KINDS = ["copy", "cta", "palette", "typography", "layout", "meta", "timing", "visual"] as const satisfies readonly ChangeKind[];
+export const KINDS = [
+  "copy",
+  "cta",
+  "palette",
+  "typography",
+  "layout",
+  "meta",
+  "timing",
+  "visual",
+] as const satisfies readonly ChangeKind[];
 export const SEVERITIES = ["high", "medium", "low"] as const satisfies readonly Severity[];
 
 export const KIND_LABEL: Record<ChangeKind, string> = {

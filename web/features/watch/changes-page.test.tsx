@@ -64,7 +64,9 @@ describe("Change view", () => {
   });
 
   test("one website: a before/after slider that moves the cut, and the heat map beside it", async () => {
-    const m = mockFetch({ "GET /api/comparisons/c1/changes/visual": { blob: new Blob([new Uint8Array([137, 80, 78, 71])], { type: "image/png" }) } });
+    const m = mockFetch({
+      "GET /api/comparisons/c1/changes/visual": { blob: new Blob([new Uint8Array([137, 80, 78, 71])], { type: "image/png" }) },
+    });
     restore = m.restore;
     const created: string[] = [];
     const createObjectURL = URL.createObjectURL;
@@ -87,21 +89,31 @@ describe("Change view", () => {
       expect($().queryByText("No changes.")).toBeNull();
       fireEvent.click(within(compare).getByRole("radio", { name: "Mobile" }));
       await waitFor(() => expect(m.calls.at(-1)!.path).toContain("viewport=mobile"));
-      expect(within($().getByTestId("pixel-compare")).getByAltText("Before (Run #1)").getAttribute("src")).toBe("/api/snapshots/s2/screenshot");
+      expect(within($().getByTestId("pixel-compare")).getByAltText("Before (Run #1)").getAttribute("src")).toBe(
+        "/api/snapshots/s2/screenshot",
+      );
     } finally {
       URL.createObjectURL = createObjectURL;
     }
   });
 
   test("the heat map's error shows in place", async () => {
-    const m = mockFetch({ "GET /api/comparisons/c1/changes/visual": { status: 404, json: { error: "This website was not captured at desktop in both runs" } } });
+    const m = mockFetch({
+      "GET /api/comparisons/c1/changes/visual": { status: 404, json: { error: "This website was not captured at desktop in both runs" } },
+    });
     restore = m.restore;
     renderUi(<Harness initial={{ targetId: "t1" }} />);
     expect((await $().findByRole("alert")).textContent).toBe("This website was not captured at desktop in both runs");
   });
 
   test("without two completed runs it says why", () => {
-    renderUi(<ChangesPage data={data({ changes: null, error: "Run #3 did not complete: only completed runs can be compared" })} view={{ kinds: new Set(), severities: new Set(), targetId: null, viewport: "desktop" }} onViewChange={() => {}} />);
+    renderUi(
+      <ChangesPage
+        data={data({ changes: null, error: "Run #3 did not complete: only completed runs can be compared" })}
+        view={{ kinds: new Set(), severities: new Set(), targetId: null, viewport: "desktop" }}
+        onViewChange={() => {}}
+      />,
+    );
     expect($().getByText("Run #3 did not complete: only completed runs can be compared")).toBeTruthy();
   });
 });

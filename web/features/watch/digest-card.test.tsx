@@ -21,13 +21,18 @@ describe("Settings: watch digest", () => {
     await waitFor(() => expect(($().getByRole("radio", { name: /Off/ }) as HTMLButtonElement).getAttribute("aria-checked")).toBe("true"));
     fireEvent.click($().getByRole("radio", { name: /Weekly/ }));
     await $().findByText("Next digest:", { exact: false });
-    expect(m.calls.find((c) => c.method === "PUT")?.body).toEqual({ frequency: "weekly", timezone: Intl.DateTimeFormat().resolvedOptions().timeZone });
+    expect(m.calls.find((c) => c.method === "PUT")?.body).toEqual({
+      frequency: "weekly",
+      timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    });
     expect($().getByText("The last digest failed: SMTP refused the message")).toBeTruthy();
   });
 
   test("a failed save shows the server's words", async () => {
     const m = mockFetch({
-      "GET /api/watch/digest": { json: { frequency: "daily", timezone: "Europe/Berlin", nextSendAt: "2026-11-24T07:00:00.000Z", lastSentAt: null, lastError: null } },
+      "GET /api/watch/digest": {
+        json: { frequency: "daily", timezone: "Europe/Berlin", nextSendAt: "2026-11-24T07:00:00.000Z", lastSentAt: null, lastError: null },
+      },
       "PUT /api/watch/digest": { status: 400, json: { error: "E-mail digests need SMTP_URL" } },
     });
     restore = m.restore;
@@ -45,7 +50,11 @@ describe("Run history page", () => {
     renderUi(
       <HistoryPage
         comparison={{ id: "c1", name: "Orbit watch" }}
-        runs={[run({ id: "r3", number: 3, status: "failed", error: "Capture timed out", finishedAt: null }), run({ id: "r2", number: 2, changeCount: 0 }), run({ id: "r1", number: 1 })]}
+        runs={[
+          run({ id: "r3", number: 3, status: "failed", error: "Capture timed out", finishedAt: null }),
+          run({ id: "r2", number: 2, changeCount: 0 }),
+          run({ id: "r1", number: 1 }),
+        ]}
       />,
     );
     expect($().getByText("3 runs kept.", { exact: false })).toBeTruthy();

@@ -4,14 +4,27 @@ import { Theme } from "@radix-ui/themes";
 import { render, within } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { createMemoryRouter, RouterProvider } from "react-router";
-import { Toaster, useToasts } from "../../components/ui/toast";
+import { Toaster, useToasts } from "#web/components/ui/toast";
 import type { AlertView, ChangesResponse, DeliveryView, RunDetail, RunDto } from "./api";
 
 export const $ = () => within(document.body);
 
 export function renderUi(node: ReactNode, path = "/") {
   useToasts.setState({ current: null });
-  const router = createMemoryRouter([{ path: "*", element: (<Theme>{node}<Toaster /></Theme>) }], { initialEntries: [path] });
+  const router = createMemoryRouter(
+    [
+      {
+        path: "*",
+        element: (
+          <Theme>
+            {node}
+            <Toaster />
+          </Theme>
+        ),
+      },
+    ],
+    { initialEntries: [path] },
+  );
   return { ...render(<RouterProvider router={router} />), router };
 }
 

@@ -27,7 +27,12 @@ function setup(over: Record<string, unknown> = {}) {
   const m = mockFetch({
     "GET /api/comparisons/c1": { json: comparison(null) },
     "GET /api/comparisons/c1/alerts": { json: [alert()] },
-    "GET /api/comparisons/c1/alerts/deliveries": { json: [delivery(), delivery({ alertId: "a1", runId: "r1", status: "sent", attempts: 1, lastError: null, sentAt: "2026-11-20T10:00:00.000Z" })] },
+    "GET /api/comparisons/c1/alerts/deliveries": {
+      json: [
+        delivery(),
+        delivery({ alertId: "a1", runId: "r1", status: "sent", attempts: 1, lastError: null, sentAt: "2026-11-20T10:00:00.000Z" }),
+      ],
+    },
     "GET /api/comparisons/c1/runs": {
       json: [run({ id: "r2", number: 2, trigger: "schedule", changeCount: 2 }), run({ id: "r1", number: 1 })],
     },
@@ -116,7 +121,9 @@ describe("Watch section: history and alerts", () => {
     await waitFor(() => expect(items[0]!.textContent).toContain("1 high"));
     expect(items[0]!.textContent).toContain("CTA 1");
     expect(items[1]!.textContent).toContain("Baseline");
-    expect(within(items[0]!).getByRole("link", { name: "View changes in run #2" }).getAttribute("href")).toBe("/comparison/c1/changes?to=r2");
+    expect(within(items[0]!).getByRole("link", { name: "View changes in run #2" }).getAttribute("href")).toBe(
+      "/comparison/c1/changes?to=r2",
+    );
     expect(within(items[1]!).getByRole("link", { name: "Open results of run #1" }).getAttribute("href")).toBe("/comparison/c1/runs/r1");
     expect($().getByRole("link", { name: "All runs (2)" }).getAttribute("href")).toBe("/comparison/c1/history");
   });
@@ -144,7 +151,12 @@ describe("Watch section: history and alerts", () => {
     fireEvent.click($().getByRole("button", { name: "Add Alert Rule" }));
     await waitFor(() => expect($().getByTestId("alert-rules").textContent).toContain("https://example.com/hook"));
     expect($().queryByTestId("alert-error")).toBeNull();
-    expect(m.calls.filter((c) => c.method === "POST").at(-1)?.body).toEqual({ channel: "webhook", url: "https://example.com/hook", minSeverity: "low", kinds: ["palette"] });
+    expect(m.calls.filter((c) => c.method === "POST").at(-1)?.body).toEqual({
+      channel: "webhook",
+      url: "https://example.com/hook",
+      minSeverity: "low",
+      kinds: ["palette"],
+    });
 
     fireEvent.click($().getByRole("radio", { name: "Email" }));
     expect($().getByLabelText("Email address")).toBeTruthy();

@@ -2,7 +2,7 @@
 // the posterior chance that a majority of sites use it (uniform prior on the share), corrected for
 // the number of categories looked at, clears the confidence threshold. That chance grows with the
 // sample, so two sites never make a trend.
-import type { Extraction } from "../../capture/model";
+import type { Extraction } from "#server/modules/capture/model";
 import { chanceOfMajority } from "./binomial";
 import { hueFamily, normalizeHex } from "./color";
 

@@ -79,7 +79,13 @@ export function AlertRules({ comparisonId, alerts, deliveries, runNumbers, loadE
           <ul aria-label="Alert rules" style={{ listStyle: "none", margin: 0, padding: 0 }} data-testid="alert-rules">
             {alerts.map((a) => (
               <li key={a.id}>
-                <Flex gap="3" align="start" justify="between" p="2" style={{ border: "1px solid var(--gray-a5)", borderRadius: "var(--radius-3)" }}>
+                <Flex
+                  gap="3"
+                  align="start"
+                  justify="between"
+                  p="2"
+                  style={{ border: "1px solid var(--gray-a5)", borderRadius: "var(--radius-3)" }}
+                >
                   <Flex direction="column" gap="1" style={{ minWidth: 0 }}>
                     <Flex gap="2" align="center" wrap="wrap">
                       <Badge color={a.channel === "webhook" ? "violet" : "blue"} variant="soft">
@@ -141,13 +147,17 @@ export function AlertRules({ comparisonId, alerts, deliveries, runNumbers, loadE
                       {ruleName(d.alertId)}
                     </Text>
                     <Text size="1" color="gray">
-                      Run {runNumbers.has(d.runId) ? `#${runNumbers.get(d.runId)}` : "(pruned)"} · {d.attempts} attempt{d.attempts === 1 ? "" : "s"}
+                      Run {runNumbers.has(d.runId) ? `#${runNumbers.get(d.runId)}` : "(pruned)"} · {d.attempts} attempt
+                      {d.attempts === 1 ? "" : "s"}
                       {d.sentAt ? ` · ${formatWhen(d.sentAt)}` : ""}
                     </Text>
                   </Flex>
                   {d.lastError && (
                     <Text as="div" size="1" color="red" mt="1">
-                      Last error: <Code size="1" color="red" style={{ overflowWrap: "anywhere" }}>{d.lastError}</Code>
+                      Last error:{" "}
+                      <Code size="1" color="red" style={{ overflowWrap: "anywhere" }}>
+                        {d.lastError}
+                      </Code>
                     </Text>
                   )}
                 </Box>

@@ -42,19 +42,45 @@ export function BeforeAfterSlider({ before, after, aspect }: Props) {
         role="region"
         aria-label="Before and after comparison"
         tabIndex={0}
-        style={{ height: 560, overflow: "auto", borderRadius: "var(--radius-3)", background: "var(--gray-a2)", border: "1px solid var(--gray-a5)" }}
+        style={{
+          height: 560,
+          overflow: "auto",
+          borderRadius: "var(--radius-3)",
+          background: "var(--gray-a2)",
+          border: "1px solid var(--gray-a5)",
+        }}
       >
         <div style={{ position: "relative", width: "100%", aspectRatio: `1 / ${aspect}` }} data-testid="before-after">
-          <img src={before.src} alt={before.label} style={{ position: "absolute", inset: "0 auto auto 0", width: "100%", height: "auto", display: "block" }} />
+          <img
+            src={before.src}
+            alt={before.label}
+            style={{ position: "absolute", inset: "0 auto auto 0", width: "100%", height: "auto", display: "block" }}
+          />
           <img
             src={after.src}
             alt={after.label}
-            style={{ position: "absolute", inset: "0 auto auto 0", width: "100%", height: "auto", display: "block", clipPath: `inset(0 0 0 ${split}%)` }}
+            style={{
+              position: "absolute",
+              inset: "0 auto auto 0",
+              width: "100%",
+              height: "auto",
+              display: "block",
+              clipPath: `inset(0 0 0 ${split}%)`,
+            }}
             data-testid="after-layer"
           />
           <span
             aria-hidden
-            style={{ position: "absolute", top: 0, bottom: 0, left: `${split}%`, width: 2, marginLeft: -1, background: "var(--accent-9)", boxShadow: "0 0 0 1px var(--color-panel-solid)" }}
+            style={{
+              position: "absolute",
+              top: 0,
+              bottom: 0,
+              left: `${split}%`,
+              width: 2,
+              marginLeft: -1,
+              background: "var(--accent-9)",
+              boxShadow: "0 0 0 1px var(--color-panel-solid)",
+            }}
           />
         </div>
       </div>

@@ -25,7 +25,10 @@ function Value({ value, side }: { value: string | null; side: "before" | "after"
   return (
     <Flex align="center" gap="1" style={{ minWidth: 0 }}>
       {HEX.test(value) && (
-        <span aria-hidden style={{ width: 14, height: 14, borderRadius: 3, background: value, border: "1px solid var(--gray-a7)", flex: "none" }} />
+        <span
+          aria-hidden
+          style={{ width: 14, height: 14, borderRadius: 3, background: value, border: "1px solid var(--gray-a7)", flex: "none" }}
+        />
       )}
       <Code size="2" variant="ghost" color={side === "before" ? "red" : "green"} style={{ overflowWrap: "anywhere" }}>
         {value}

@@ -97,15 +97,29 @@ export function ChangesPage({ data, view, onViewChange }: Props) {
           <Callout.Icon>
             <ExclamationTriangleIcon />
           </Callout.Icon>
-          <Callout.Text>{data.error ?? "Changes need two completed runs of this comparison. Run it again (or set a schedule) and come back."}</Callout.Text>
+          <Callout.Text>
+            {data.error ?? "Changes need two completed runs of this comparison. Run it again (or set a schedule) and come back."}
+          </Callout.Text>
         </Callout.Root>
       ) : (
         <>
           <Card size="2">
             <Flex direction="column" gap="3">
               <Grid columns={{ initial: "1", sm: "3" }} gap="3">
-                <RunPicker label="From" id={`${ids}-from`} value={changes.from} runs={completed.filter((r) => r.number < (toRun?.number ?? Infinity))} to={(id) => pick("from", id)} />
-                <RunPicker label="To" id={`${ids}-to`} value={changes.to} runs={completed.filter((r) => r.number > (fromRun?.number ?? -Infinity))} to={(id) => pick("to", id)} />
+                <RunPicker
+                  label="From"
+                  id={`${ids}-from`}
+                  value={changes.from}
+                  runs={completed.filter((r) => r.number < (toRun?.number ?? Infinity))}
+                  to={(id) => pick("from", id)}
+                />
+                <RunPicker
+                  label="To"
+                  id={`${ids}-to`}
+                  value={changes.to}
+                  runs={completed.filter((r) => r.number > (fromRun?.number ?? -Infinity))}
+                  to={(id) => pick("to", id)}
+                />
                 <div>
                   <Text as="div" size="2" weight="medium" mb="1" id={`${ids}-site`}>
                     Website
@@ -139,7 +153,11 @@ export function ChangesPage({ data, view, onViewChange }: Props) {
                 <Heading as="h2" size="4">
                   {selected.label}: before and after
                 </Heading>
-                <SegmentedControl.Root value={view.viewport} onValueChange={(v) => onViewChange({ viewport: v as Viewport })} aria-label="Viewport">
+                <SegmentedControl.Root
+                  value={view.viewport}
+                  onValueChange={(v) => onViewChange({ viewport: v as Viewport })}
+                  aria-label="Viewport"
+                >
                   <SegmentedControl.Item value="desktop">Desktop</SegmentedControl.Item>
                   <SegmentedControl.Item value="mobile">Mobile</SegmentedControl.Item>
                 </SegmentedControl.Root>
@@ -185,7 +203,12 @@ export function ChangesPage({ data, view, onViewChange }: Props) {
                   </Text>
                 </Flex>
                 {!targetId && (
-                  <Button size="1" variant="soft" onClick={() => onViewChange({ targetId: t.targetId })} aria-label={`Compare ${t.label} before and after`}>
+                  <Button
+                    size="1"
+                    variant="soft"
+                    onClick={() => onViewChange({ targetId: t.targetId })}
+                    aria-label={`Compare ${t.label} before and after`}
+                  >
                     Before / after
                   </Button>
                 )}
@@ -193,7 +216,9 @@ export function ChangesPage({ data, view, onViewChange }: Props) {
               {t.changes.length === 0 ? (
                 <Box p="3" style={{ border: "1px dashed var(--gray-a6)", borderRadius: "var(--radius-3)" }}>
                   <Text size="2" color="gray">
-                    {changes.targets.find((x) => x.targetId === t.targetId)?.changes.length ? "No changes match the filters." : "No changes."}
+                    {changes.targets.find((x) => x.targetId === t.targetId)?.changes.length
+                      ? "No changes match the filters."
+                      : "No changes."}
                   </Text>
                 </Box>
               ) : (
@@ -201,7 +226,11 @@ export function ChangesPage({ data, view, onViewChange }: Props) {
                   <ul aria-label={`Changes on ${t.label}`} style={{ listStyle: "none", margin: 0, padding: 0 }}>
                     {t.changes.map((c, i) => (
                       <li key={i}>
-                        <ChangeItem change={c} before={snap(data.before, t.targetId, c.viewport)} after={snap(data.after, t.targetId, c.viewport)} />
+                        <ChangeItem
+                          change={c}
+                          before={snap(data.before, t.targetId, c.viewport)}
+                          after={snap(data.after, t.targetId, c.viewport)}
+                        />
                       </li>
                     ))}
                   </ul>
@@ -215,7 +244,19 @@ export function ChangesPage({ data, view, onViewChange }: Props) {
   );
 }
 
-function RunPicker({ label, id, value, runs, to }: { label: string; id: string; value: string; runs: RunDto[]; to(runId: string): string }) {
+function RunPicker({
+  label,
+  id,
+  value,
+  runs,
+  to,
+}: {
+  label: string;
+  id: string;
+  value: string;
+  runs: RunDto[];
+  to(runId: string): string;
+}) {
   // Links, not state: each pair of runs is its own address (shareable, back button works).
   return (
     <nav aria-labelledby={id}>

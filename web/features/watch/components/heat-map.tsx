@@ -44,7 +44,13 @@ export function HeatMap({ comparisonId, targetId, viewport, from, to, alt }: Pro
         role="region"
         aria-label="Pixel heat map"
         tabIndex={0}
-        style={{ height: 560, overflow: "auto", borderRadius: "var(--radius-3)", background: "var(--gray-a2)", border: "1px solid var(--gray-a5)" }}
+        style={{
+          height: 560,
+          overflow: "auto",
+          borderRadius: "var(--radius-3)",
+          background: "var(--gray-a2)",
+          border: "1px solid var(--gray-a5)",
+        }}
       >
         {error ? (
           <Flex align="center" justify="center" p="4" style={{ height: "100%" }}>

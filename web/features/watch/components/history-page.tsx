@@ -28,7 +28,8 @@ export function HistoryPage({ comparison, runs }: Props) {
               Run history
             </Heading>
             <Text color="gray">
-              {runs.length} run{runs.length === 1 ? "" : "s"} kept. Each opens exactly as it was; changes are measured against the completed run before.
+              {runs.length} run{runs.length === 1 ? "" : "s"} kept. Each opens exactly as it was; changes are measured against the completed
+              run before.
             </Text>
           </Flex>
           {completed >= 2 && (

@@ -53,7 +53,10 @@ export function ScheduleEditor({ comparisonId, schedule, onChange }: Props) {
     try {
       const saved = await putSchedule(comparisonId, cron, zone);
       onChange(saved);
-      toast({ title: "Schedule Saved", description: saved.nextRunAt ? `Next run ${formatWhen(saved.nextRunAt, saved.timezone)}` : undefined });
+      toast({
+        title: "Schedule Saved",
+        description: saved.nextRunAt ? `Next run ${formatWhen(saved.nextRunAt, saved.timezone)}` : undefined,
+      });
     } catch (err) {
       setError(errorMessage(err, "Could not save the schedule. Try again."));
     } finally {
@@ -105,7 +108,14 @@ export function ScheduleEditor({ comparisonId, schedule, onChange }: Props) {
       </Text>
 
       {schedule && (
-        <Flex direction="column" gap="1" mb="3" p="3" style={{ background: "var(--accent-a2)", borderRadius: "var(--radius-3)" }} data-testid="schedule-current">
+        <Flex
+          direction="column"
+          gap="1"
+          mb="3"
+          p="3"
+          style={{ background: "var(--accent-a2)", borderRadius: "var(--radius-3)" }}
+          data-testid="schedule-current"
+        >
           <Text size="2" weight="medium">
             {describePreset(cronToPreset(schedule.cron))} <Text color="gray">({schedule.timezone.replaceAll("_", " ")})</Text>
           </Text>
@@ -128,7 +138,13 @@ export function ScheduleEditor({ comparisonId, schedule, onChange }: Props) {
             <Text as="div" size="2" weight="medium" mb="1" id={`${ids}-repeat`}>
               Repeat
             </Text>
-            <SegmentedControl.Root size={{ initial: "1", xs: "2" }} value={preset.kind} onValueChange={(v) => setKind(v as PresetKind)} aria-labelledby={`${ids}-repeat`} style={{ width: "100%" }}>
+            <SegmentedControl.Root
+              size={{ initial: "1", xs: "2" }}
+              value={preset.kind}
+              onValueChange={(v) => setKind(v as PresetKind)}
+              aria-labelledby={`${ids}-repeat`}
+              style={{ width: "100%" }}
+            >
               {KINDS.map((k) => (
                 <SegmentedControl.Item key={k.value} value={k.value}>
                   {k.label}
@@ -220,7 +236,14 @@ export function ScheduleEditor({ comparisonId, schedule, onChange }: Props) {
               {schedule ? "Update Schedule" : "Save Schedule"}
             </Button>
             {schedule && (
-              <Button type="button" color="red" variant="soft" loading={busy === "remove"} disabled={busy !== null} onClick={() => void remove()}>
+              <Button
+                type="button"
+                color="red"
+                variant="soft"
+                loading={busy === "remove"}
+                disabled={busy !== null}
+                onClick={() => void remove()}
+              >
                 Remove Schedule
               </Button>
             )}

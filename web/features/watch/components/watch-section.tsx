@@ -3,7 +3,16 @@ import { Button, Card, Flex, Heading, Skeleton, Text } from "@radix-ui/themes";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 import { errorMessage } from "#web/lib/api";
-import { type AlertView, type DeliveryView, getSchedule, listAlerts, listDeliveries, listRuns, type RunDto, type ScheduleView } from "../api";
+import {
+  type AlertView,
+  type DeliveryView,
+  getSchedule,
+  listAlerts,
+  listDeliveries,
+  listRuns,
+  type RunDto,
+  type ScheduleView,
+} from "../api";
 import { useRunChangeCounts } from "../use-run-change-counts";
 import { AlertRules } from "./alert-rules";
 import { changesPath, RunTimeline } from "./run-timeline";
@@ -51,7 +60,11 @@ export function WatchSection({ comparisonId, status }: Props) {
     lastStatus.current = status;
     if (was !== undefined && was !== status) {
       reloadRuns();
-      if (status !== "running") getSchedule(comparisonId).then((s) => setSchedule(s ?? null), () => {});
+      if (status !== "running")
+        getSchedule(comparisonId).then(
+          (s) => setSchedule(s ?? null),
+          () => {},
+        );
     }
   }, [status, comparisonId, reloadRuns]);
 
