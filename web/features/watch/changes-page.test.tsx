@@ -1,6 +1,6 @@
 import "#tests/support/dom";
 import { afterEach, describe, expect, test } from "bun:test";
-const { fireEvent, waitFor, within } = await import("@testing-library/react");
+const { act, fireEvent, waitFor, within } = await import("@testing-library/react");
 const { useState } = await import("react");
 const { ChangesPage } = await import("./components/changes-page");
 const { $, changes, mockFetch, renderUi, run, snapshot } = await import("./test-utils");
@@ -8,7 +8,11 @@ type View = import("./components/changes-page").ChangesView;
 type Data = import("./components/changes-page").ChangesPageData;
 
 let restore = () => {};
-afterEach(() => restore());
+// Let React finish its scheduled work while the DOM is still there (it is taken away after the file).
+afterEach(async () => {
+  await act(async () => {});
+  restore();
+});
 
 const data = (over: Partial<Data> = {}): Data => ({
   comparison: { id: "c1", name: "Orbit watch" },

@@ -1,12 +1,16 @@
 import "#tests/support/dom";
 import { afterEach, describe, expect, test } from "bun:test";
-const { fireEvent, waitFor } = await import("@testing-library/react");
+const { act, fireEvent, waitFor } = await import("@testing-library/react");
 const { DigestCard } = await import("./components/digest-card");
 const { HistoryPage } = await import("./components/history-page");
 const { $, mockFetch, renderUi, run } = await import("./test-utils");
 
 let restore = () => {};
-afterEach(() => restore());
+// Let React finish its scheduled work while the DOM is still there (it is taken away after the file).
+afterEach(async () => {
+  await act(async () => {});
+  restore();
+});
 
 describe("Settings: watch digest", () => {
   test("off by default; choosing weekly saves it in this browser's zone and shows the next send", async () => {

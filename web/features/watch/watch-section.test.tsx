@@ -6,7 +6,11 @@ const { WatchSection } = await import("./components/watch-section");
 const { $, alert, delivery, mockFetch, renderUi, run } = await import("./test-utils");
 
 let restore = () => {};
-afterEach(() => restore());
+// Let React finish its scheduled work while the DOM is still there (it is taken away after the file).
+afterEach(async () => {
+  await act(async () => {});
+  restore();
+});
 
 const comparison = (schedule: unknown) => ({
   id: "c1",
