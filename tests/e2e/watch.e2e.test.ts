@@ -2,12 +2,14 @@
 // two fixture sites with the headline and CTA of one rewritten in between, the timeline with the
 // change count, the change view with its before/after slider and pixel heat map, a schedule preset
 // with its next run time, and a webhook alert rule.
-// WATCH_SHOTS=<dir> also saves every screen at 1440 and 390 px, light and dark.
+// Each screen is audited with axe-core in both themes; WATCH_SHOTS=<dir> also saves every screen at
+// 1440 and 390 px, light and dark.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
+import { seriousViolations } from "#tests/support/a11y";
 import { launchBrowser, stepsTimeout } from "#tests/support/browser";
 import { SITES_DIR, startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
 import { freePort, SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
@@ -44,15 +46,22 @@ afterAll(async () => {
   if (siteDir) rmSync(siteDir, { recursive: true, force: true });
 });
 
-/** Every screen at both widths and in both themes, one viewport at a time down the page (only with WATCH_SHOTS). */
-async function shoot(name: string, ready: string) {
-  if (!SHOTS) return;
+/** Serious or critical axe findings, per screen and theme. */
+const violations: string[] = [];
+
+/**
+ * Each screen in both themes: axe-core's serious and critical findings are collected (asserted
+ * at the end), and with WATCH_SHOTS every screen is saved at 1440 and 390 px, a viewport at a time.
+ */
+async function review(name: string, ready: string) {
   for (const scheme of ["light", "dark"] as const) {
     // The theme is chosen before first paint from the colour scheme, so a switch needs a load.
     await page.emulateMedia({ colorScheme: scheme });
     await page.reload();
     await page.waitForFunction((s) => document.documentElement.classList.contains(s), scheme);
     await page.getByTestId(ready).first().waitFor();
+    for (const v of await seriousViolations(page)) violations.push(`${name} (${scheme}): ${v.id}: ${v.help} at ${v.nodes.join("; ")}`);
+    if (!SHOTS) continue;
     for (const width of [1440, 390]) {
       const height = width === 390 ? 844 : 900;
       await page.setViewportSize({ width, height });
@@ -63,10 +72,11 @@ async function shoot(name: string, ready: string) {
         await page.screenshot({ path: `${SHOTS}/${name}-${width}-${scheme}-${part + 1}.png` });
       }
     }
+    await page.setViewportSize({ width: 1440, height: 900 });
   }
   await page.emulateMedia({ colorScheme: "light" });
-  await page.setViewportSize({ width: 1440, height: 900 });
   await page.reload();
+  await page.getByTestId(ready).first().waitFor();
 }
 
 async function runOnce() {
@@ -142,25 +152,29 @@ describe("competitor watch", () => {
       expect(Number(text.match(/\d+/)?.[0])).toBeGreaterThan(0);
       expect(await page.getByTestId("run-item").count()).toBe(2);
       await page.getByText("Manual").first().waitFor();
-      await shoot("history", "run-timeline");
+      await review("history", "run-timeline");
     },
     stepsTimeout(80),
   );
 
-  test("a past run opens read-only", async () => {
-    await page.getByRole("link", { name: "Open results of run #1" }).click();
-    await page.waitForURL(/\/runs\//);
-    await page.getByRole("heading", { name: /run #1/ }).waitFor();
-    expect(await page.getByTestId("screenshot-panel").count()).toBe(2);
-    expect(await page.getByRole("button", { name: "Start Analysis" }).count()).toBe(0);
-    await page.waitForFunction(() =>
-      [...document.querySelectorAll<HTMLImageElement>('[data-testid="screenshot-panel"] img')].every(
-        (i) => i.complete && i.naturalWidth > 0,
-      ),
-    );
-    await shoot("run", "screenshot-panel");
-    await page.goBack();
-  });
+  test(
+    "a past run opens read-only",
+    async () => {
+      await page.getByRole("link", { name: "Open results of run #1" }).click();
+      await page.waitForURL(/\/runs\//);
+      await page.getByRole("heading", { name: /run #1/ }).waitFor();
+      expect(await page.getByTestId("screenshot-panel").count()).toBe(2);
+      expect(await page.getByRole("button", { name: "Start Analysis" }).count()).toBe(0);
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll<HTMLImageElement>('[data-testid="screenshot-panel"] img')].every(
+          (i) => i.complete && i.naturalWidth > 0,
+        ),
+      );
+      await review("run", "screenshot-panel");
+      await page.goBack();
+    },
+    stepsTimeout(70),
+  );
 
   test(
     "the change view: the headline and CTA changes, filters, slider and heat map",
@@ -195,7 +209,7 @@ describe("competitor watch", () => {
         const imgs = [...document.querySelectorAll<HTMLImageElement>('[data-testid="pixel-compare"] img')];
         return imgs.length === 3 && imgs.every((i) => i.complete && i.naturalWidth > 0);
       });
-      await shoot("changes", "heat-map");
+      await review("changes", "heat-map");
     },
     stepsTimeout(30),
   );
@@ -226,20 +240,25 @@ describe("competitor watch", () => {
       expect(await rules.innerText()).toContain(sites.url("/hook"));
       expect(await rules.innerText()).toContain("CTA");
       await page.getByTestId("alert-error").waitFor({ state: "detached" });
-      await shoot("watch", "alert-rules");
+      await review("watch", "alert-rules");
     },
     stepsTimeout(30),
   );
 
-  test("settings: the digest turns on with a next send time", async () => {
-    await page.goto(`${server.url}/settings`);
-    await page.locator('[role="radio"][aria-checked="true"]', { hasText: "Only the alerts you set" }).waitFor();
-    await page.getByRole("radio", { name: /Weekly/ }).click();
-    await page.getByText("Next digest:").waitFor();
-    await shoot("settings", "digest-status");
-  });
+  test(
+    "settings: the digest turns on with a next send time",
+    async () => {
+      await page.goto(`${server.url}/settings`);
+      await page.locator('[role="radio"][aria-checked="true"]', { hasText: "Only the alerts you set" }).waitFor();
+      await page.getByRole("radio", { name: /Weekly/ }).click();
+      await page.getByText("Next digest:").waitFor();
+      await review("settings", "digest-status");
+    },
+    stepsTimeout(70),
+  );
 
-  test("no uncaught errors", () => {
+  test("no uncaught errors, no serious accessibility findings", () => {
     expect(errors).toEqual([]);
+    expect(violations).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { Button, Card, Code, Flex, Grid, Heading, SegmentedControl, Select, Text, TextField } from "@radix-ui/themes";
+import { Button, Card, Code, Flex, Grid, Heading, RadioCards, Select, Text, TextField } from "@radix-ui/themes";
 import { ClockIcon } from "@radix-ui/react-icons";
 import { type FormEvent, useId, useState } from "react";
 import { toast } from "#web/components/ui/toast";
@@ -138,19 +138,21 @@ export function ScheduleEditor({ comparisonId, schedule, onChange }: Props) {
             <Text as="div" size="2" weight="medium" mb="1" id={`${ids}-repeat`}>
               Repeat
             </Text>
-            <SegmentedControl.Root
-              size={{ initial: "1", xs: "2" }}
+            {/* Radio cards wrap two by two on a phone, where four segments would not fit. */}
+            <RadioCards.Root
+              size="1"
+              columns={{ initial: "2", sm: "4" }}
+              gap="2"
               value={preset.kind}
               onValueChange={(v) => setKind(v as PresetKind)}
               aria-labelledby={`${ids}-repeat`}
-              style={{ width: "100%" }}
             >
               {KINDS.map((k) => (
-                <SegmentedControl.Item key={k.value} value={k.value}>
+                <RadioCards.Item key={k.value} value={k.value}>
                   {k.label}
-                </SegmentedControl.Item>
+                </RadioCards.Item>
               ))}
-            </SegmentedControl.Root>
+            </RadioCards.Root>
           </div>
 
           <Grid columns={{ initial: "1", sm: "2" }} gap="3">
