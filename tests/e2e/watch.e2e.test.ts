@@ -154,7 +154,7 @@ describe("competitor watch", () => {
       await page.getByText("Manual").first().waitFor();
       await review("history", "run-timeline");
     },
-    stepsTimeout(80),
+    stepsTimeout(130),
   );
 
   test(
