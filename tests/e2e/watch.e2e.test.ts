@@ -211,7 +211,7 @@ describe("competitor watch", () => {
       });
       await review("changes", "heat-map");
     },
-    stepsTimeout(30),
+    stepsTimeout(80),
   );
 
   test(
@@ -242,7 +242,7 @@ describe("competitor watch", () => {
       await page.getByTestId("alert-error").waitFor({ state: "detached" });
       await review("watch", "alert-rules");
     },
-    stepsTimeout(30),
+    stepsTimeout(80),
   );
 
   test(
