@@ -35,7 +35,8 @@ beforeAll(async () => {
   // The digest goes by e-mail, so the server needs an SMTP_URL to offer it; nothing is due in this test, so nothing is sent.
   server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1", SMTP_URL: `smtp://127.0.0.1:${freePort()}` } });
   browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  // bypassCSP: axe-core is injected as an inline script for the audits.
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
   page.on("pageerror", (e) => errors.push(e.message));
 }, SERVER_START_MS + 30_000);
 
@@ -209,6 +210,9 @@ describe("competitor watch", () => {
         const imgs = [...document.querySelectorAll<HTMLImageElement>('[data-testid="pixel-compare"] img')];
         return imgs.length === 3 && imgs.every((i) => i.complete && i.naturalWidth > 0);
       });
+      // Audited with a filter pressed: the pressed look has colours of its own.
+      await page.getByRole("group", { name: "Filter by severity" }).getByRole("button", { name: /^High/ }).click();
+      await page.waitForFunction(() => new URL(location.href).searchParams.get("severity") === "high");
       await review("changes", "heat-map");
     },
     stepsTimeout(80),

@@ -31,6 +31,7 @@ export function ChangeFilters({ kinds, severities, byKind, bySeverity, onChange 
             radius="full"
             color={SEVERITY_COLOR[s]}
             variant={severities.has(s) ? "solid" : "soft"}
+            highContrast={severities.has(s)}
             aria-pressed={severities.has(s)}
             disabled={bySeverity[s] === 0 && !severities.has(s)}
             onClick={() => onChange({ kinds: new Set(kinds), severities: toggled(severities, s) })}

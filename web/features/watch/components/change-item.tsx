@@ -55,13 +55,13 @@ export function ChangeItem({ change, before, after }: Props) {
   return (
     <Box p="3" style={{ border: "1px solid var(--gray-a5)", borderRadius: "var(--radius-3)" }} data-testid="change-item">
       <Flex gap="2" align="center" wrap="wrap" mb="2">
-        <Badge color={SEVERITY_COLOR[change.severity]} variant="solid">
+        <Badge color={SEVERITY_COLOR[change.severity]} variant="soft" highContrast>
           {SEVERITY_LABEL[change.severity]}
         </Badge>
         <Badge color="gray" variant="surface">
           {KIND_LABEL[change.kind]}
         </Badge>
-        <Badge color={change.viewport === "desktop" ? "indigo" : "cyan"} variant="soft">
+        <Badge color={change.viewport === "desktop" ? "indigo" : "cyan"} variant="soft" highContrast>
           {change.viewport}
         </Badge>
         {extras.map((e) => (

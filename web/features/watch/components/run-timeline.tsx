@@ -46,7 +46,7 @@ function ChangeSummary({ run, counts }: { run: RunDto; counts: RunCounts | undef
       </Text>
       {counts &&
         SEVERITIES.filter((s) => counts.bySeverity[s] > 0).map((s) => (
-          <Badge key={s} color={SEVERITY_COLOR[s]} variant="solid" radius="full">
+          <Badge key={s} color={SEVERITY_COLOR[s]} variant="soft" highContrast radius="full">
             {counts.bySeverity[s]} {SEVERITY_LABEL[s].toLowerCase()}
           </Badge>
         ))}
