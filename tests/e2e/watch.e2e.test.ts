@@ -66,6 +66,9 @@ async function review(name: string, ready: string) {
     for (const width of [1440, 390]) {
       const height = width === 390 ? 844 : 900;
       await page.setViewportSize({ width, height });
+      // On a phone the shell's activity rail, open from the desktop shots, covers the page.
+      const rail = page.getByRole("button", { name: "Hide activity rail" });
+      if (width === 390 && (await rail.isVisible())) await rail.click();
       const total = await page.evaluate(() => document.documentElement.scrollHeight);
       for (let part = 0; part * height < total && part < 4; part++) {
         await page.evaluate((y) => window.scrollTo(0, y), part * height);
