@@ -1,11 +1,11 @@
-import { Badge, Button, Callout, Code, Dialog, Flex, Table, Text, TextField } from "@radix-ui/themes";
-import { CopyIcon, ExclamationTriangleIcon } from "@radix-ui/react-icons";
+import { Button, Code, Dialog, Flex, Text, TextField } from "@radix-ui/themes";
 import { type FormEvent, useEffect, useState } from "react";
 import type { ApiKeyView } from "#server/modules/api-keys/model";
+import { ApiKeyTable } from "#web/components/api-keys/api-key-table";
+import { NewKeyCallout } from "#web/components/api-keys/new-key-callout";
 import { toast } from "#web/components/ui/toast";
 import { errorMessage } from "#web/lib/api";
 import { createApiKey, listApiKeys, revokeApiKey } from "../api";
-import { formatDateTime } from "../format";
 import { Loaded } from "./loaded";
 import { CloseFooter } from "./close-footer";
 
@@ -60,16 +60,6 @@ export function ApiKeysDialog({ open, onOpenChange }: { open: boolean; onOpenCha
     }
   }
 
-  async function copy() {
-    if (!fresh) return;
-    try {
-      await navigator.clipboard.writeText(fresh);
-      toast({ title: "Copied", description: "The key is on your clipboard." });
-    } catch {
-      toast({ title: "Copy Failed", description: "Select the key and copy it by hand.", variant: "destructive" });
-    }
-  }
-
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Content maxWidth="760px">
@@ -90,63 +80,10 @@ export function ApiKeysDialog({ open, onOpenChange }: { open: boolean; onOpenCha
             </Button>
           </Flex>
         </form>
-        {fresh && (
-          <Callout.Root color="amber" mb="3" data-testid="new-api-key">
-            <Callout.Icon>
-              <ExclamationTriangleIcon />
-            </Callout.Icon>
-            <Callout.Text>
-              Copy this key now. It is stored hashed and won't be shown again.
-            </Callout.Text>
-            <Flex gap="2" align="center" wrap="wrap">
-              <Code size="2" style={{ wordBreak: "break-all" }} data-testid="new-api-key-value">
-                {fresh}
-              </Code>
-              <Button size="1" variant="soft" onClick={() => void copy()}>
-                <CopyIcon aria-hidden="true" />
-                Copy
-              </Button>
-            </Flex>
-          </Callout.Root>
-        )}
+        {fresh && <NewKeyCallout keyText={fresh} />}
         <Loaded failed={failed} data={keys} loading="Loading keys…" empty="You have no API keys yet." isEmpty={(list) => list.length === 0}>
           {(keys) => (
-            <Table.Root size="1" variant="surface" data-testid="api-keys-table">
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeaderCell>Name</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>Key</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>Created</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>Last used</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>Status</Table.ColumnHeaderCell>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {keys.map((k) => (
-                  <Table.Row key={k.id}>
-                    <Table.RowHeaderCell>{k.name}</Table.RowHeaderCell>
-                    <Table.Cell>
-                      <Code size="1">{k.prefix}…</Code>
-                    </Table.Cell>
-                    <Table.Cell>
-                      <Text size="1">{formatDateTime(k.createdAt)}</Text>
-                    </Table.Cell>
-                    <Table.Cell>
-                      <Text size="1">{formatDateTime(k.lastUsedAt)}</Text>
-                    </Table.Cell>
-                    <Table.Cell>
-                      {k.revokedAt ? (
-                        <Badge color="gray" highContrast>Revoked</Badge>
-                      ) : (
-                        <Button size="1" color="red" variant="soft" loading={revoking === k.id} onClick={() => void revoke(k)} aria-label={`Revoke ${k.name}`}>
-                          Revoke
-                        </Button>
-                      )}
-                    </Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table.Root>
+            <ApiKeyTable keys={keys} revoking={revoking} onRevoke={(k) => void revoke(k)} testId="api-keys-table" />
           )}
         </Loaded>
         <CloseFooter />

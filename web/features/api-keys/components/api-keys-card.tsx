@@ -1,10 +1,10 @@
-import { Badge, Button, Card, Code, Flex, Heading, RadioGroup, Table, Text, TextField } from "@radix-ui/themes";
+import { Button, Card, Code, Flex, Heading, RadioGroup, Text, TextField } from "@radix-ui/themes";
 import { type FormEvent, useEffect, useState } from "react";
 import { toast } from "#web/components/ui/toast";
 import { errorMessage } from "#web/lib/api";
-import { formatDateTime } from "#web/lib/format";
 import { type ApiKeyScope, type ApiKeyView, createMyKey, listMyKeys, revokeMyKey } from "../api";
-import { NewKeyCallout } from "./new-key-callout";
+import { ApiKeyTable } from "#web/components/api-keys/api-key-table";
+import { NewKeyCallout } from "#web/components/api-keys/new-key-callout";
 
 const SCOPES: { value: ApiKeyScope; label: string; hint: string }[] = [
   { value: "read", label: "Read", hint: "See comparisons and results; change nothing" },
@@ -120,50 +120,7 @@ export function ApiKeysCard() {
           You have no API keys yet.
         </Text>
       ) : (
-        <Table.Root size="1" variant="surface" data-testid="my-api-keys">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeaderCell>Name</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>Scope</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>Key</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>Created</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>Last used</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>Status</Table.ColumnHeaderCell>
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {keys.map((k) => (
-              <Table.Row key={k.id}>
-                <Table.RowHeaderCell>{k.name}</Table.RowHeaderCell>
-                <Table.Cell>
-                  <Badge color={k.scope === "run" ? "amber" : "blue"} variant="soft">
-                    {k.scope === "run" ? "Run" : "Read"}
-                  </Badge>
-                </Table.Cell>
-                <Table.Cell>
-                  <Code size="1">{k.prefix}…</Code>
-                </Table.Cell>
-                <Table.Cell>
-                  <Text size="1">{formatDateTime(k.createdAt)}</Text>
-                </Table.Cell>
-                <Table.Cell>
-                  <Text size="1">{formatDateTime(k.lastUsedAt)}</Text>
-                </Table.Cell>
-                <Table.Cell>
-                  {k.revokedAt ? (
-                    <Badge color="gray" highContrast>
-                      Revoked
-                    </Badge>
-                  ) : (
-                    <Button size="1" color="red" variant="soft" loading={revoking === k.id} onClick={() => void revoke(k)} aria-label={`Revoke ${k.name}`}>
-                      Revoke
-                    </Button>
-                  )}
-                </Table.Cell>
-              </Table.Row>
-            ))}
-          </Table.Body>
-        </Table.Root>
+        <ApiKeyTable keys={keys} revoking={revoking} onRevoke={(k) => void revoke(k)} testId="my-api-keys" />
       )}
     </Card>
   );
