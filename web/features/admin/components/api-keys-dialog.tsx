@@ -1,63 +1,31 @@
 import { Button, Code, Dialog, Flex, Text, TextField } from "@radix-ui/themes";
-import { type FormEvent, useEffect, useState } from "react";
-import type { ApiKeyView } from "#server/modules/api-keys/model";
+import { type FormEvent, useState } from "react";
 import { ApiKeyTable } from "#web/components/api-keys/api-key-table";
 import { NewKeyCallout } from "#web/components/api-keys/new-key-callout";
-import { toast } from "#web/components/ui/toast";
-import { errorMessage } from "#web/lib/api";
+import { useApiKeys } from "#web/components/api-keys/use-api-keys";
 import { createApiKey, listApiKeys, revokeApiKey } from "../api";
 import { Loaded } from "./loaded";
 import { CloseFooter } from "./close-footer";
 
 export function ApiKeysDialog({ open, onOpenChange }: { open: boolean; onOpenChange(o: boolean): void }) {
-  const [keys, setKeys] = useState<ApiKeyView[] | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
   const [name, setName] = useState("");
-  const [creating, setCreating] = useState(false);
-  const [fresh, setFresh] = useState<string | null>(null);
-  const [revoking, setRevoking] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!open) {
-      // The key is shown once: closing the dialog forgets it.
-      setFresh(null);
-      return;
-    }
-    setFailed(null);
-    listApiKeys()
-      .then(setKeys)
-      .catch((e) => setFailed(errorMessage(e, "Could not load API keys")));
-  }, [open]);
+  const { keys, failed, fresh, creating, revoking, create: createKey, revoke } = useApiKeys(
+    {
+      list: listApiKeys,
+      create: async (keyName) => {
+        const created = await createApiKey(keyName);
+        return { view: created.apiKey, key: created.key };
+      },
+      revoke: revokeApiKey,
+    },
+    { loadFailed: "Could not load API keys", createdTitle: "API Key Generated", createFailedTitle: "Key Generation Failed", createFailed: "Unable to generate a key." },
+    open,
+  );
 
   async function create(e: FormEvent) {
     e.preventDefault();
     const trimmed = name.trim();
-    if (!trimmed) return;
-    setCreating(true);
-    try {
-      const created = await createApiKey(trimmed);
-      setFresh(created.key);
-      setKeys((k) => [created.apiKey, ...(k ?? [])]);
-      setName("");
-      toast({ title: "API Key Generated", description: "Copy it now: it won't be shown again." });
-    } catch (err) {
-      toast({ title: "Key Generation Failed", description: errorMessage(err, "Unable to generate a key."), variant: "destructive" });
-    } finally {
-      setCreating(false);
-    }
-  }
-
-  async function revoke(k: ApiKeyView) {
-    setRevoking(k.id);
-    try {
-      const updated = await revokeApiKey(k.id);
-      setKeys((list) => list?.map((x) => (x.id === updated.id ? updated : x)) ?? list);
-      toast({ title: "API Key Revoked", description: `${k.name} no longer works.` });
-    } catch (err) {
-      toast({ title: "Revoke Failed", description: errorMessage(err, "Unable to revoke this key."), variant: "destructive" });
-    } finally {
-      setRevoking(null);
-    }
+    if (trimmed && (await createKey(trimmed))) setName("");
   }
 
   return (

@@ -1,7 +1,6 @@
 import { Button, Card, Code, Flex, Heading, RadioGroup, Text, TextField } from "@radix-ui/themes";
-import { type FormEvent, useEffect, useState } from "react";
-import { toast } from "#web/components/ui/toast";
-import { errorMessage } from "#web/lib/api";
+import { type FormEvent, useState } from "react";
+import { useApiKeys } from "#web/components/api-keys/use-api-keys";
 import { type ApiKeyScope, type ApiKeyView, createMyKey, listMyKeys, revokeMyKey } from "../api";
 import { ApiKeyTable } from "#web/components/api-keys/api-key-table";
 import { NewKeyCallout } from "#web/components/api-keys/new-key-callout";
@@ -13,58 +12,33 @@ const SCOPES: { value: ApiKeyScope; label: string; hint: string }[] = [
 
 /** Settings: create, list and revoke your own API keys. */
 export function ApiKeysCard() {
-  const [keys, setKeys] = useState<ApiKeyView[] | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
   const [name, setName] = useState("");
   const [scope, setScope] = useState<ApiKeyScope>("read");
-  const [creating, setCreating] = useState(false);
-  const [fresh, setFresh] = useState<string | null>(null);
-  const [revoking, setRevoking] = useState<string | null>(null);
-
-  useEffect(() => {
-    listMyKeys()
-      .then(setKeys)
-      .catch((e) => setFailed(errorMessage(e, "Could not load your API keys")));
-  }, []);
+  const { keys, failed, fresh, creating, revoking, create: createKey, revoke } = useApiKeys(
+    {
+      list: listMyKeys,
+      create: async (keyName) => {
+        const created = await createMyKey(keyName, scope);
+        const view: ApiKeyView = {
+          id: created.id,
+          name: created.name,
+          scope: created.scope,
+          prefix: created.key.slice(0, 10),
+          createdAt: created.createdAt,
+          lastUsedAt: null,
+          revokedAt: null,
+        };
+        return { view, key: created.key };
+      },
+      revoke: revokeMyKey,
+    },
+    { loadFailed: "Could not load your API keys", createdTitle: "API Key Created", createFailedTitle: "Key Creation Failed", createFailed: "Unable to create a key." },
+  );
 
   async function create(e: FormEvent) {
     e.preventDefault();
     const trimmed = name.trim();
-    if (!trimmed) return;
-    setCreating(true);
-    try {
-      const created = await createMyKey(trimmed, scope);
-      setFresh(created.key);
-      const view: ApiKeyView = {
-        id: created.id,
-        name: created.name,
-        scope: created.scope,
-        prefix: created.key.slice(0, 10),
-        createdAt: created.createdAt,
-        lastUsedAt: null,
-        revokedAt: null,
-      };
-      setKeys((k) => [view, ...(k ?? [])]);
-      setName("");
-      toast({ title: "API Key Created", description: "Copy it now: it won't be shown again." });
-    } catch (err) {
-      toast({ title: "Key Creation Failed", description: errorMessage(err, "Unable to create a key."), variant: "destructive" });
-    } finally {
-      setCreating(false);
-    }
-  }
-
-  async function revoke(k: ApiKeyView) {
-    setRevoking(k.id);
-    try {
-      const updated = await revokeMyKey(k.id);
-      setKeys((list) => list?.map((x) => (x.id === updated.id ? updated : x)) ?? list);
-      toast({ title: "API Key Revoked", description: `${k.name} no longer works.` });
-    } catch (err) {
-      toast({ title: "Revoke Failed", description: errorMessage(err, "Unable to revoke this key."), variant: "destructive" });
-    } finally {
-      setRevoking(null);
-    }
+    if (trimmed && (await createKey(trimmed))) setName("");
   }
 
   return (
