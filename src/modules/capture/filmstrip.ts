@@ -1,0 +1,131 @@
+// Records the page loading as a WebPageTest-style filmstrip: the DevTools screencast sends a small
+// JPEG whenever the page repaints, we keep the last one of each 100 ms slot, from navigation until
+// the capture moves on to measuring (load has fired and vitals are read), and write them beside the
+// screenshot. Low resolution and a frame cap keep it cheap next to the full-page capture.
+import { mkdir, rename, rm } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import type { BrowserContext, CDPSession, Page } from "playwright-core";
+import { z } from "zod";
+
+export const FILMSTRIP_LIMITS = {
+  /** The screencast scales frames to fit this box (CSS px of the page become fewer pixels). */
+  maxWidth: 360,
+  maxHeight: 360,
+  quality: 50,
+  /** One frame per slot: the last repaint within it stands for the slot. */
+  slotMs: 100,
+  maxFrames: 100,
+  /** Repaints this long after navigation started are not the load any more (an animation loop). */
+  maxMs: 20_000,
+} as const;
+
+export const filmstripManifestSchema = z.object({
+  version: z.literal(1),
+  /** The viewport the frames show, in CSS px (frames are scaled down to fit FILMSTRIP_LIMITS). */
+  width: z.number(),
+  height: z.number(),
+  /** Time of each frame after navigation start, ascending; file is a name inside the folder. */
+  frames: z.array(z.object({ ms: z.number(), file: z.string().regex(/^\d{3}\.jpg$/) })),
+});
+export type FilmstripManifest = z.infer<typeof filmstripManifestSchema>;
+
+export const MANIFEST_FILE = "manifest.json";
+
+/**
+ * A snapshot's filmstrip folder: DATA_DIR/screenshots/<user>/<comparison>/filmstrips/<snapshot id>.
+ * The capture's screenshot path is named by the snapshot id, so the worker needs no extra input,
+ * and deleting a comparison's or user's screenshot folder deletes its filmstrips with it.
+ */
+export function filmstripDirFor(screenshotPath: string): string {
+  return join(dirname(screenshotPath), "filmstrips", basename(screenshotPath, ".png"));
+}
+
+interface Frame {
+  wallMs: number;
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+export interface FilmstripRecorder {
+  /** Stops recording and writes the frames; never throws (a filmstrip is a nice-to-have). */
+  finish(): Promise<FilmstripManifest | null>;
+}
+
+const NOTHING: FilmstripRecorder = { finish: async () => null };
+
+/** Starts the screencast before navigation; call finish() once the page has loaded. */
+export async function recordFilmstrip(context: BrowserContext, page: Page, screenshotPath: string): Promise<FilmstripRecorder> {
+  let session: CDPSession;
+  try {
+    session = await context.newCDPSession(page);
+  } catch {
+    return NOTHING;
+  }
+  const slots = new Map<number, Frame>();
+  let firstWallMs: number | null = null;
+  let stopped = false;
+  session.on("Page.screencastFrame", (e) => {
+    // Unacknowledged, Chromium stops sending frames.
+    session.send("Page.screencastFrameAck", { sessionId: e.sessionId }).catch(() => {});
+    if (stopped) return;
+    const wallMs = (e.metadata.timestamp ?? Date.now() / 1000) * 1000;
+    firstWallMs ??= wallMs;
+    if (wallMs - firstWallMs > FILMSTRIP_LIMITS.maxMs) return;
+    const slot = Math.floor(wallMs / FILMSTRIP_LIMITS.slotMs);
+    if (!slots.has(slot) && slots.size >= FILMSTRIP_LIMITS.maxFrames) return;
+    slots.set(slot, { wallMs, data: Buffer.from(e.data, "base64"), width: Math.round(e.metadata.deviceWidth), height: Math.round(e.metadata.deviceHeight) });
+  });
+  try {
+    await session.send("Page.enable");
+    await session.send("Page.startScreencast", {
+      format: "jpeg",
+      quality: FILMSTRIP_LIMITS.quality,
+      maxWidth: FILMSTRIP_LIMITS.maxWidth,
+      maxHeight: FILMSTRIP_LIMITS.maxHeight,
+      everyNthFrame: 1,
+    });
+  } catch {
+    await session.detach().catch(() => {});
+    return NOTHING;
+  }
+
+  return {
+    async finish() {
+      stopped = true;
+      try {
+        await session.send("Page.stopScreencast").catch(() => {});
+        // Frame times are wall clock; the page's time origin puts them on the same axis as FCP and LCP.
+        const origin = await page.evaluate(() => performance.timeOrigin).catch(() => null);
+        await session.detach().catch(() => {});
+        if (origin === null) return null;
+        const frames = [...slots.values()]
+          .map((f) => ({ ...f, ms: Math.round(f.wallMs - origin) }))
+          // Anything before the navigation is the blank tab it started from.
+          .filter((f) => f.ms >= 0)
+          .sort((a, b) => a.ms - b.ms);
+        if (frames.length === 0) return null;
+        return await writeFilmstrip(filmstripDirFor(screenshotPath), frames);
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+async function writeFilmstrip(dir: string, frames: (Frame & { ms: number })[]): Promise<FilmstripManifest | null> {
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const manifest: FilmstripManifest = {
+    version: 1,
+    width: frames[0]!.width,
+    height: frames[0]!.height,
+    frames: frames.map((f, i) => ({ ms: f.ms, file: `${String(i).padStart(3, "0")}.jpg` })),
+  };
+  await Promise.all(frames.map((f, i) => Bun.write(join(dir, manifest.frames[i]!.file), f.data)));
+  // The manifest goes last and atomically: a folder without one is an unfinished recording.
+  const tmp = join(dir, `${MANIFEST_FILE}.tmp`);
+  await Bun.write(tmp, JSON.stringify(manifest));
+  await rename(tmp, join(dir, MANIFEST_FILE));
+  return manifest;
+}
