@@ -77,7 +77,7 @@ export function Component() {
 
   if (!data) return <ComparisonNotFound />;
   return (
-    <Box p={{ initial: "4", md: "6" }}>
+    <Box p={{ initial: "3", md: "6" }}>
       <ResultsView
         key={data.comparison.id}
         data={data}

@@ -65,7 +65,9 @@ export async function recordFilmstrip(context: BrowserContext, page: Page, scree
   const slots = new Map<number, Frame>();
   let firstWallMs: number | null = null;
   let stopped = false;
+  let lastArrival = 0;
   session.on("Page.screencastFrame", (e) => {
+    lastArrival = Date.now();
     // Unacknowledged, Chromium stops sending frames.
     session.send("Page.screencastFrameAck", { sessionId: e.sessionId }).catch(() => {});
     if (stopped) return;
@@ -92,25 +94,56 @@ export async function recordFilmstrip(context: BrowserContext, page: Page, scree
 
   return {
     async finish() {
-      stopped = true;
       try {
+        await framesInFlight(page, () => lastArrival);
+        stopped = true;
         await session.send("Page.stopScreencast").catch(() => {});
         // Frame times are wall clock; the page's time origin puts them on the same axis as FCP and LCP.
         const origin = await page.evaluate(() => performance.timeOrigin).catch(() => null);
-        await session.detach().catch(() => {});
         if (origin === null) return null;
         const frames = [...slots.values()]
           .map((f) => ({ ...f, ms: Math.round(f.wallMs - origin) }))
           // Anything before the navigation is the blank tab it started from.
           .filter((f) => f.ms >= 0)
           .sort((a, b) => a.ms - b.ms);
-        if (frames.length === 0) return null;
+        // Frames only come on repaints; one that was painted before we started listening never
+        // arrives. The page as it stands then is the one frame we can show.
+        if (frames.length === 0) {
+          const still = await lastFrame(session, page, origin);
+          if (!still) return null;
+          frames.push(still);
+        }
         return await writeFilmstrip(filmstripDirFor(screenshotPath), frames);
       } catch {
         return null;
+      } finally {
+        await session.detach().catch(() => {});
       }
     },
   };
+}
+
+const SETTLE_MS = 120;
+const SETTLE_LIMIT_MS = 500;
+
+/** Lets the frame of the last repaint reach us: two animation frames, then until frames stop coming. */
+async function framesInFlight(page: Page, lastArrival: () => number) {
+  await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())))).catch(() => {});
+  const painted = Date.now();
+  const limit = painted + SETTLE_LIMIT_MS;
+  while (Date.now() < limit && Date.now() - Math.max(painted, lastArrival()) < SETTLE_MS) await Bun.sleep(20);
+}
+
+async function lastFrame(session: CDPSession, page: Page, origin: number): Promise<(Frame & { ms: number }) | null> {
+  const size = page.viewportSize();
+  if (!size) return null;
+  const scale = Math.min(1, FILMSTRIP_LIMITS.maxWidth / size.width, FILMSTRIP_LIMITS.maxHeight / size.height);
+  const shot = await session
+    .send("Page.captureScreenshot", { format: "jpeg", quality: FILMSTRIP_LIMITS.quality, clip: { x: 0, y: 0, width: size.width, height: size.height, scale } })
+    .catch(() => null);
+  if (!shot) return null;
+  const wallMs = Date.now();
+  return { wallMs, ms: Math.max(0, Math.round(wallMs - origin)), data: Buffer.from(shot.data, "base64"), width: size.width, height: size.height };
 }
 
 async function writeFilmstrip(dir: string, frames: (Frame & { ms: number })[]): Promise<FilmstripManifest | null> {

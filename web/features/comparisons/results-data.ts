@@ -127,12 +127,16 @@ export interface FilmstripTrack {
 }
 
 /**
- * The columns of a shared time axis: every moment any site's picture changed, plus the start.
+ * The columns of a shared time axis: every 0.1 s while the load is short, else every moment any
+ * site's picture changed, plus the start.
  * Each track shows, per column, its latest frame at or before that moment (null before its first).
  */
-export function filmstripColumns(tracks: FilmstripTrack[], slotMs = 100): { ms: number; frames: ({ ms: number; url: string } | null)[] }[] {
+export function filmstripColumns(tracks: FilmstripTrack[], slotMs = 100, maxRegular = 30): { ms: number; frames: ({ ms: number; url: string } | null)[] }[] {
   const times = new Set<number>([0]);
   for (const t of tracks) for (const f of t.frames) times.add(Math.ceil(f.ms / slotMs) * slotMs);
+  // A short load reads best on a regular 0.1 s axis, as WebPageTest draws it; a long one only at its changes.
+  const end = Math.max(...times);
+  if (end / slotMs <= maxRegular) for (let ms = 0; ms < end; ms += slotMs) times.add(ms);
   return [...times]
     .sort((a, b) => a - b)
     .map((ms) => ({

@@ -26,7 +26,7 @@ export function FindingsList({ findings: all, pair, labelOf, viewport }: Props) 
   const { shown: findings, total, summary } = filterFindings(all, filters, pair, labelOf);
   const hidden = total - findings.length;
   return (
-    <Card size="3">
+    <Card size={{ initial: "2", sm: "3" }}>
       <Flex align="center" gap="2" mb="3" wrap="wrap">
         <Heading as="h2" size="4">
           Findings
@@ -90,7 +90,7 @@ export function FindingsList({ findings: all, pair, labelOf, viewport }: Props) 
                     {f.title}
                   </Text>
                   {Object.keys(f.evidence).length > 0 && (
-                    <DataList.Root size="1" mb="2">
+                    <DataList.Root size="1" mb="2" orientation={{ initial: "vertical", sm: "horizontal" }}>
                       {Object.entries(f.evidence).map(([k, v]) => (
                         <DataList.Item key={k}>
                           <DataList.Label minWidth="140px">{k}</DataList.Label>
