@@ -1,4 +1,4 @@
-import { Card, Flex, Slider, Text } from "@radix-ui/themes";
+import { Card, Flex, Text } from "@radix-ui/themes";
 import { useRef, useState } from "react";
 import type { Viewport } from "#server/modules/capture/model";
 import type { SnapshotDto } from "#server/modules/comparisons/model";
@@ -40,14 +40,16 @@ export function CompareStage({ mode, zoom, viewport, left, right }: Props) {
           {left.label}
         </Text>
         <Flex align="center" gap="2" style={{ flex: "1 1 200px", minWidth: 160 }}>
-          <Slider
-            size="1"
-            value={[value]}
+          {/* A native range: keyboard, touch and its accessible name come with it. */}
+          <input
+            type="range"
             min={0}
             max={100}
             step={1}
+            value={value}
             aria-label={control}
-            onValueChange={([v]) => (mode === "slider" ? setPosition(v ?? 50) : setOpacity(v ?? 50))}
+            style={{ flex: 1, accentColor: "var(--accent-9)" }}
+            onChange={(e) => (mode === "slider" ? setPosition(Number(e.target.value)) : setOpacity(Number(e.target.value)))}
           />
           <Text size="1" color="gray" style={{ minWidth: 36, fontVariantNumeric: "tabular-nums" }}>
             {value}%
