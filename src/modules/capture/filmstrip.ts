@@ -1,7 +1,8 @@
 // Records the page loading as a WebPageTest-style filmstrip: the DevTools screencast sends a small
 // JPEG whenever the page repaints, we keep the last one of each 100 ms slot, from navigation until
 // the capture moves on to measuring (load has fired and vitals are read), and write them beside the
-// screenshot. Low resolution and a frame cap keep it cheap next to the full-page capture.
+// screenshot. Low resolution, a frame cap and writing while the capture goes on keep it cheap next
+// to the full-page capture.
 import { mkdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
@@ -48,13 +49,20 @@ interface Frame {
 }
 
 export interface FilmstripRecorder {
-  /** Stops recording and writes the frames; never throws (a filmstrip is a nice-to-have). */
-  finish(): Promise<FilmstripManifest | null>;
+  /**
+   * Ends the recording at this moment: what the page paints from now on (our own scrolling) is not
+   * part of its load. Quick; the frames still on their way are gathered and written in the background.
+   */
+  stop(): Promise<void>;
+  /** The written recording, once stop() has run; never throws (a filmstrip is a nice-to-have). */
+  saved(): Promise<FilmstripManifest | null>;
 }
 
-const NOTHING: FilmstripRecorder = { finish: async () => null };
+const NOTHING: FilmstripRecorder = { stop: async () => {}, saved: async () => null };
 
-/** Starts the screencast before navigation; call finish() once the page has loaded. */
+type TimedFrame = Frame & { ms: number };
+
+/** Starts the screencast before navigation; stop() once the page has loaded, saved() before the capture ends. */
 export async function recordFilmstrip(context: BrowserContext, page: Page, screenshotPath: string): Promise<FilmstripRecorder> {
   let session: CDPSession;
   try {
@@ -92,49 +100,58 @@ export async function recordFilmstrip(context: BrowserContext, page: Page, scree
     return NOTHING;
   }
 
+  let result: Promise<FilmstripManifest | null> = Promise.resolve(null);
+  const framesUpTo = (cut: number, origin: number): TimedFrame[] =>
+    [...slots.values()]
+      .filter((f) => f.wallMs <= cut)
+      .map((f) => ({ ...f, ms: Math.round(f.wallMs - origin) }))
+      // Anything before the navigation is the blank tab it started from.
+      .filter((f) => f.ms >= 0)
+      .sort((a, b) => a.ms - b.ms);
+
   return {
-    async finish() {
-      try {
-        await framesInFlight(page, () => lastArrival);
+    async stop() {
+      const cut = Date.now();
+      // Frame times are wall clock; the page's time origin puts them on the same axis as FCP and LCP.
+      const origin = await page.evaluate(() => performance.timeOrigin).catch(() => null);
+      if (origin === null) {
         stopped = true;
-        await session.send("Page.stopScreencast").catch(() => {});
-        // Frame times are wall clock; the page's time origin puts them on the same axis as FCP and LCP.
-        const origin = await page.evaluate(() => performance.timeOrigin).catch(() => null);
-        if (origin === null) return null;
-        const frames = [...slots.values()]
-          .map((f) => ({ ...f, ms: Math.round(f.wallMs - origin) }))
-          // Anything before the navigation is the blank tab it started from.
-          .filter((f) => f.ms >= 0)
-          .sort((a, b) => a.ms - b.ms);
-        // Frames only come on repaints; one that was painted before we started listening never
-        // arrives. The page as it stands then is the one frame we can show.
-        if (frames.length === 0) {
-          const still = await lastFrame(session, page, origin);
-          if (!still) return null;
-          frames.push(still);
-        }
-        return await writeFilmstrip(filmstripDirFor(screenshotPath), frames);
-      } catch {
-        return null;
-      } finally {
         await session.detach().catch(() => {});
+        return;
       }
+      // Frames only come on repaints; a page painted before we listened may send none. Its picture
+      // now, before anything scrolls, is then the one frame we can show.
+      const still = framesUpTo(cut, origin).length === 0 ? await pageAsItStands(session, page, origin) : null;
+      result = (async () => {
+        try {
+          // A repaint reaches us ~100 ms after it happened: wait for the ones painted before the cut.
+          await framesInFlight(cut, () => lastArrival);
+          stopped = true;
+          await session.send("Page.stopScreencast").catch(() => {});
+          const frames = framesUpTo(cut, origin);
+          if (frames.length === 0 && still) frames.push(still);
+          if (frames.length === 0) return null;
+          return await writeFilmstrip(filmstripDirFor(screenshotPath), frames);
+        } catch {
+          return null;
+        } finally {
+          await session.detach().catch(() => {});
+        }
+      })();
     },
+    saved: () => result,
   };
 }
 
 const SETTLE_MS = 120;
 const SETTLE_LIMIT_MS = 500;
 
-/** Lets the frame of the last repaint reach us: two animation frames, then until frames stop coming. */
-async function framesInFlight(page: Page, lastArrival: () => number) {
-  await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())))).catch(() => {});
-  const painted = Date.now();
-  const limit = painted + SETTLE_LIMIT_MS;
-  while (Date.now() < limit && Date.now() - Math.max(painted, lastArrival()) < SETTLE_MS) await Bun.sleep(20);
+async function framesInFlight(cut: number, lastArrival: () => number) {
+  const limit = cut + SETTLE_LIMIT_MS;
+  while (Date.now() < limit && Date.now() - Math.max(cut, lastArrival()) < SETTLE_MS) await Bun.sleep(20);
 }
 
-async function lastFrame(session: CDPSession, page: Page, origin: number): Promise<(Frame & { ms: number }) | null> {
+async function pageAsItStands(session: CDPSession, page: Page, origin: number): Promise<TimedFrame | null> {
   const size = page.viewportSize();
   if (!size) return null;
   const scale = Math.min(1, FILMSTRIP_LIMITS.maxWidth / size.width, FILMSTRIP_LIMITS.maxHeight / size.height);
@@ -146,7 +163,7 @@ async function lastFrame(session: CDPSession, page: Page, origin: number): Promi
   return { wallMs, ms: Math.max(0, Math.round(wallMs - origin)), data: Buffer.from(shot.data, "base64"), width: size.width, height: size.height };
 }
 
-async function writeFilmstrip(dir: string, frames: (Frame & { ms: number })[]): Promise<FilmstripManifest | null> {
+async function writeFilmstrip(dir: string, frames: TimedFrame[]): Promise<FilmstripManifest | null> {
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   const manifest: FilmstripManifest = {
