@@ -51,7 +51,7 @@ interface Frame {
 export interface FilmstripRecorder {
   /**
    * Ends the recording at this moment: what the page paints from now on (our own scrolling) is not
-   * part of its load. Quick; the frames still on their way are gathered and written in the background.
+   * part of its load. Returns at once; the frames still on their way are gathered and written in the background.
    */
   stop(): Promise<void>;
   /** The written recording, once stop() has run; never throws (a filmstrip is a nice-to-have). */
@@ -111,25 +111,24 @@ export async function recordFilmstrip(context: BrowserContext, page: Page, scree
 
   return {
     async stop() {
+      // Only the cut is on the capture's path; the rest happens while the capture goes on.
       const cut = Date.now();
-      // Frame times are wall clock; the page's time origin puts them on the same axis as FCP and LCP.
-      const origin = await page.evaluate(() => performance.timeOrigin).catch(() => null);
-      if (origin === null) {
-        stopped = true;
-        await session.detach().catch(() => {});
-        return;
-      }
-      // Frames only come on repaints; a page painted before we listened may send none. Its picture
-      // now, before anything scrolls, is then the one frame we can show.
-      const still = framesUpTo(cut, origin).length === 0 ? await pageAsItStands(session, page, origin) : null;
       result = (async () => {
         try {
+          // Frame times are wall clock; the page's time origin puts them on the same axis as FCP and LCP.
+          const origin = await page.evaluate(() => performance.timeOrigin).catch(() => null);
+          if (origin === null) return null;
           // A repaint reaches us ~100 ms after it happened: wait for the ones painted before the cut.
           await framesInFlight(cut, () => lastArrival);
           stopped = true;
           await session.send("Page.stopScreencast").catch(() => {});
           const frames = framesUpTo(cut, origin);
-          if (frames.length === 0 && still) frames.push(still);
+          // Frames only come on repaints; a page painted before we listened may send none. The top
+          // of the page, as it stands, is then the one frame we can show.
+          if (frames.length === 0) {
+            const still = await pageTop(session, page, cut - origin);
+            if (still) frames.push(still);
+          }
           if (frames.length === 0) return null;
           return await writeFilmstrip(filmstripDirFor(screenshotPath), frames);
         } catch {
@@ -151,16 +150,22 @@ async function framesInFlight(cut: number, lastArrival: () => number) {
   while (Date.now() < limit && Date.now() - Math.max(cut, lastArrival()) < SETTLE_MS) await Bun.sleep(20);
 }
 
-async function pageAsItStands(session: CDPSession, page: Page, origin: number): Promise<TimedFrame | null> {
+/** The first screen of the page in document coordinates, so the capture's own scrolling does not move it. */
+async function pageTop(session: CDPSession, page: Page, ms: number): Promise<TimedFrame | null> {
   const size = page.viewportSize();
   if (!size) return null;
   const scale = Math.min(1, FILMSTRIP_LIMITS.maxWidth / size.width, FILMSTRIP_LIMITS.maxHeight / size.height);
   const shot = await session
-    .send("Page.captureScreenshot", { format: "jpeg", quality: FILMSTRIP_LIMITS.quality, clip: { x: 0, y: 0, width: size.width, height: size.height, scale } })
+    .send("Page.captureScreenshot", {
+      format: "jpeg",
+      quality: FILMSTRIP_LIMITS.quality,
+      optimizeForSpeed: true,
+      captureBeyondViewport: true,
+      clip: { x: 0, y: 0, width: size.width, height: size.height, scale },
+    })
     .catch(() => null);
   if (!shot) return null;
-  const wallMs = Date.now();
-  return { wallMs, ms: Math.max(0, Math.round(wallMs - origin)), data: Buffer.from(shot.data, "base64"), width: size.width, height: size.height };
+  return { wallMs: Date.now(), ms: Math.max(0, Math.round(ms)), data: Buffer.from(shot.data, "base64"), width: size.width, height: size.height };
 }
 
 async function writeFilmstrip(dir: string, frames: TimedFrame[]): Promise<FilmstripManifest | null> {

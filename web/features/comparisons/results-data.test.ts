@@ -113,9 +113,9 @@ describe("results view additions", () => {
       { targetId: "t2", frames: [{ ms: 240, url: "b0" }] },
     ];
     const cols = filmstripColumns(tracks);
-    expect(cols.map((c) => c.ms)).toEqual([0, 100, 200, 300, 400]);
+    // Before anyone paints, one blank column stands for the wait.
+    expect(cols.map((c) => c.ms)).toEqual([0, 200, 300, 400]);
     expect(cols.map((c) => c.frames.map((x) => x?.url ?? null))).toEqual([
-      [null, null],
       [null, null],
       ["a0", null],
       ["a0", "b0"],

@@ -118,7 +118,8 @@ export function similarityMatrix(targets: TargetDto[], diffs: DiffDto[], viewpor
 /** A heat-map colour for a 0..1 similarity: red (different) through amber to green (alike). */
 export function heatColor(value: number): string {
   const v = Math.max(0, Math.min(1, value <= 1 ? value : value / 100));
-  return `hsl(${Math.round(v * 130)} 70% 45% / ${0.18 + v * 0.32})`;
+  // Translucent, so the same colour reads on the light and the dark theme with the theme's text colour.
+  return `hsl(${Math.round(v * 130)} 75% 50% / ${(0.3 + v * 0.4).toFixed(2)})`;
 }
 
 export interface FilmstripTrack {
@@ -137,7 +138,7 @@ export function filmstripColumns(tracks: FilmstripTrack[], slotMs = 100, maxRegu
   // A short load reads best on a regular 0.1 s axis, as WebPageTest draws it; a long one only at its changes.
   const end = Math.max(...times);
   if (end / slotMs <= maxRegular) for (let ms = 0; ms < end; ms += slotMs) times.add(ms);
-  return [...times]
+  const columns = [...times]
     .sort((a, b) => a - b)
     .map((ms) => ({
       ms,
@@ -147,6 +148,8 @@ export function filmstripColumns(tracks: FilmstripTrack[], slotMs = 100, maxRegu
         return best;
       }),
     }));
+  // Until some site paints there is nothing to compare: one blank column at 0.0 s stands for that stretch.
+  return columns.filter((c, i) => i === 0 || c.frames.some(Boolean));
 }
 
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

@@ -10,7 +10,7 @@ interface Props {
   viewport: Viewport;
 }
 
-const THUMB_WIDTH: Record<Viewport, number> = { desktop: 128, mobile: 64 };
+const THUMB_WIDTH: Record<Viewport, number> = { desktop: 112, mobile: 56 };
 
 /** The column where a paint time falls: the first moment at or after it. */
 const markColumn = (columns: { ms: number }[], at: number | null | undefined) =>
@@ -71,7 +71,8 @@ export function Filmstrip({ sites, viewport }: Props) {
                             {site.label}
                           </Text>
                           <Text as="div" size="1" color="gray">
-                            FCP {timing?.fcpMs != null ? seconds(timing.fcpMs) : "–"} · LCP {timing?.lcpMs != null ? seconds(timing.lcpMs) : "–"}
+                            <span style={{ whiteSpace: "nowrap" }}>FCP {timing?.fcpMs != null ? seconds(timing.fcpMs) : "–"}</span> ·{" "}
+                            <span style={{ whiteSpace: "nowrap" }}>LCP {timing?.lcpMs != null ? seconds(timing.lcpMs) : "–"}</span>
                           </Text>
                           {!site.filmstrip && (
                             <Text as="div" size="1" color="gray">

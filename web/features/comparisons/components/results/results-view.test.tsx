@@ -4,10 +4,10 @@ import type { DiffDto, FindingDto } from "#server/modules/comparisons/model";
 import type { FilmstripDto } from "#server/modules/filmstrip/model";
 const { fireEvent } = await import("@testing-library/react");
 const { ResultsView } = await import("./results-view");
-const { useFocusMode } = await import("#web/lib/focus-mode");
+const { useShellFocus } = await import("#web/lib/shell-focus");
 const { $, comparison, renderUi, snapshot, target } = await import("../../test-utils");
 
-afterEach(() => useFocusMode.getState().set(false));
+afterEach(() => useShellFocus.getState().setFocus(false));
 
 const auth = { token: () => "tok", refresh: async () => "tok2" };
 const diff = (id: string, a: string, b: string, overall: number): DiffDto => ({
@@ -111,6 +111,7 @@ describe("focus", () => {
     const r = renderUi(view());
     fireEvent.click($().getByRole("button", { name: "Focus" }));
     expect(document.documentElement.getAttribute("data-focus")).toBe("on");
+    expect(useShellFocus.getState().focus).toBe(true); // what the app layout reads
     expect($().getByRole("button", { name: "Focus" }).getAttribute("aria-pressed")).toBe("true");
     fireEvent.keyDown(window, { key: "Escape" });
     expect(document.documentElement.hasAttribute("data-focus")).toBe(false);

@@ -30,8 +30,9 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
   const width = frame ? displayedWidth(zoom, frame.cssWidth, panelWidth) : 0;
   return (
     <Card size="1" style={{ minWidth: 0 }}>
-      <Flex justify="between" align="center" gap="2" px="1" pb="2">
-        <Flex direction="column" style={{ minWidth: 0 }}>
+      {/* On a narrow screen the badge goes under the label rather than squeezing it to a letter. */}
+      <Flex justify="between" align={{ initial: "start", sm: "center" }} direction={{ initial: "column", sm: "row" }} gap="1" px="1" pb="2">
+        <Flex direction="column" style={{ minWidth: 0, maxWidth: "100%" }}>
           <Text weight="bold" size="3" truncate>
             {label}
           </Text>
