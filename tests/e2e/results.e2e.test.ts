@@ -158,6 +158,10 @@ describe("results", () => {
         await open(page, viewUrl("?zoom=fit"), theme);
         await imagesLoaded('[data-testid="screenshot-panel"] img');
         await shot(`results-fit-${tag}`);
+        if (width > 500) {
+          await page.getByRole("button", { name: "Focus" }).click();
+          await shot(`results-fit-focus-${tag}`);
+        }
         await open(page, viewUrl("?zoom=100"), theme);
         await imagesLoaded('[data-testid="screenshot-panel"] img');
         await page.getByRole("switch", { name: "Typography" }).click();

@@ -12,9 +12,9 @@ interface Props {
 
 const THUMB_WIDTH: Record<Viewport, number> = { desktop: 112, mobile: 56 };
 
-/** The column where a paint time falls: the first moment at or after it. */
+/** The column of a paint time, rounded to the axis's 0.1 s as its label ("FCP 0.2 s") is. */
 const markColumn = (columns: { ms: number }[], at: number | null | undefined) =>
-  at === null || at === undefined ? -1 : columns.findIndex((c) => c.ms >= at);
+  at === null || at === undefined ? -1 : columns.findIndex((c) => c.ms >= Math.round(at / 100) * 100);
 
 /**
  * Each site's page loading, frame by frame on one time axis (as WebPageTest shows it): a column
