@@ -42,6 +42,7 @@ import { comparisonsService } from "./modules/comparisons/service";
 import { filmstripRoutes } from "./modules/filmstrip";
 import { filmstripService } from "./modules/filmstrip/service";
 import { historyRoutes } from "./modules/history";
+import { changeHistory } from "./modules/history/public";
 import { historyService } from "./modules/history/service";
 import { healthRoutes, healthService } from "./modules/health";
 import { systemRoutes } from "./modules/system";
@@ -52,6 +53,7 @@ import { waitlistRoutes } from "./modules/waitlist";
 import { waitlistService } from "./modules/waitlist/service";
 import { smtpMailer } from "./modules/admin/mailer";
 import { watchRoutes } from "./modules/watch";
+import type { RetryOptions } from "./modules/watch/alerts/retry";
 import { systemClock } from "./modules/watch/schedule/scheduler";
 import { watchService } from "./modules/watch/service";
 import { serveAsset } from "./ssr/assets";
@@ -88,6 +90,8 @@ export interface AppDeps {
   captureReadiness?: () => CaptureReadiness;
   /** Agent cadences (tests shorten them). */
   agentCadence?: Partial<Cadence>;
+  /** Alert delivery backoff (tests record the waits instead of sleeping them). */
+  alertRetry?: RetryOptions;
 }
 
 export function createServices(deps: AppDeps) {
@@ -115,8 +119,9 @@ export function createServices(deps: AppDeps) {
   }
   const history = historyService({
     db: deps.db, dataDir: deps.env.DATA_DIR, log: deps.log,
-    // Alert rules hear about a run's changes once they are stored (watch is built below; runs start after boot).
-    onChanges: (changes) => watch.dispatchRunChanges(changes),
+    // Alert rules hear about a run's changes once they are stored, in the background (watch is built below; runs start after boot).
+    onChanges: (changes) => watch.queueRunChanges(changes),
+    publish: (message, to) => live.publish(message, to),
   });
   const comparisons = comparisonsService({
     db: deps.db, dataDir: deps.env.DATA_DIR, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, engine, now: deps.now, log: deps.log,
@@ -129,6 +134,8 @@ export function createServices(deps: AppDeps) {
   const admin = adminService({ db: deps.db, env: deps.env, requests: metrics, live, audit, activity, userCounts: users.counts, adminEmails: users.activeAdminEmails, activeApiKeys: apiKeys.countActive, historyStorage: history.storage, log: deps.log, now: deps.now });
   const system = systemService({
     db: deps.db, hub: live, activity, now: deps.now, log: deps.log, cadence: deps.agentCadence,
+    // TrendHunter's moves across each set come from the run history (the worker builds its own on its connection).
+    changes: changeHistory,
     onChange: (action, actor) => audit.recordBy({ id: actor?.id ?? null, email: actor?.email ?? null }, action),
   });
   const agents = agentsService({ db: deps.db, now: deps.now, onSettingsChanged: () => system.poke() });
@@ -140,6 +147,9 @@ export function createServices(deps: AppDeps) {
     // PUBLIC_URL when the env has it; otherwise the port on this machine (right for a local install).
     publicUrl: deps.env.PUBLIC_URL ?? `http://localhost:${deps.env.PORT}`,
     mailer: deps.env.SMTP_URL ? smtpMailer(deps.env.SMTP_URL, deps.env.ALERT_EMAIL_FROM) : undefined,
+    // The digest lists each watched comparison's changes from the run history.
+    changes: changeHistory(deps.db),
+    retry: deps.alertRetry,
     now: deps.now,
     clock: deps.now ? { ...systemClock, now: deps.now } : undefined,
     log: deps.log,
