@@ -10,7 +10,6 @@ interface Props {
   viewport: Viewport;
 }
 
-const THUMB_WIDTH: Record<Viewport, number> = { desktop: 112, mobile: 56 };
 
 /** The column of a paint time, rounded to the axis's 0.1 s as its label ("FCP 0.2 s") is. */
 const markColumn = (columns: { ms: number }[], at: number | null | undefined) =>
@@ -23,7 +22,6 @@ const markColumn = (columns: { ms: number }[], at: number | null | undefined) =>
 export function Filmstrip({ sites, viewport }: Props) {
   const recorded = sites.filter((s) => s.filmstrip && s.filmstrip.frames.length > 0);
   const columns = filmstripColumns(sites.map((s) => ({ targetId: s.targetId, frames: s.filmstrip?.frames ?? [] })));
-  const thumbWidth = THUMB_WIDTH[viewport];
   return (
     <section aria-label="Filmstrip">
       <Card size="2" style={{ minWidth: 0 }}>
@@ -47,7 +45,7 @@ export function Filmstrip({ sites, viewport }: Props) {
             </Text>
           ) : (
             <div className="di-filmstrip-wrap" tabIndex={0} role="group" aria-label={`Filmstrip frames, ${viewport}`}>
-              <table className="di-filmstrip">
+              <table className="di-filmstrip" data-viewport={viewport}>
                 <thead>
                   <tr>
                     <td />
@@ -71,8 +69,10 @@ export function Filmstrip({ sites, viewport }: Props) {
                             {site.label}
                           </Text>
                           <Text as="div" size="1" color="gray">
-                            <span style={{ whiteSpace: "nowrap" }}>FCP {timing?.fcpMs != null ? seconds(timing.fcpMs) : "–"}</span> ·{" "}
-                            <span style={{ whiteSpace: "nowrap" }}>LCP {timing?.lcpMs != null ? seconds(timing.lcpMs) : "–"}</span>
+                            FCP {timing?.fcpMs != null ? seconds(timing.fcpMs) : "–"}
+                          </Text>
+                          <Text as="div" size="1" color="gray">
+                            LCP {timing?.lcpMs != null ? seconds(timing.lcpMs) : "–"}
                           </Text>
                           {!site.filmstrip && (
                             <Text as="div" size="1" color="gray">
@@ -85,7 +85,7 @@ export function Filmstrip({ sites, viewport }: Props) {
                           const marks = [col === fcp ? "fcp" : "", col === lcp ? "lcp" : ""].filter(Boolean);
                           return (
                             <td key={c.ms}>
-                              <span className="di-film-frame" data-mark={marks.join(" ") || undefined} style={{ width: thumbWidth, height: Math.round(thumbWidth * aspect) }}>
+                              <span className="di-film-frame" data-mark={marks.join(" ") || undefined} style={{ aspectRatio: `1 / ${aspect.toFixed(4)}` }}>
                                 {frame && <img src={frame.url} alt={`${site.label} at ${seconds(c.ms)}`} decoding="async" />}
                               </span>
                               <span className="di-film-marks">
