@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { CHROMIUM_ARGS, findChromium } from "../src/lib/chromium";
-import { recordFilmstrip } from "../src/modules/capture/filmstrip";
-import { VIEWPORTS, type Viewport } from "../src/modules/capture/model";
-import { startFixtureServer } from "../tests/support/fixture-server";
+import { CHROMIUM_ARGS, findChromium } from "#server/lib/chromium";
+import { recordFilmstrip } from "#server/modules/capture/filmstrip";
+import { VIEWPORTS, type Viewport } from "#server/modules/capture/model";
+import { startFixtureServer } from "#tests/support/fixture-server";
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 /** Extra time a capture may spend on the filmstrip, per page (median), before this bench fails. */

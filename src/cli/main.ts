@@ -54,7 +54,7 @@ async function dispatch(argv: string[]): Promise<Outcome> {
     case "healthcheck":
       if (rest[0] === "--help" || rest[0] === "-h") return (out(HEALTHCHECK_HELP), 0);
       if (rest.length > 1) throw new UsageError(`healthcheck: unexpected argument "${rest[1]}" (see design-intel healthcheck --help)`);
-      return (await import("../boot/healthcheck")).healthcheck(rest[0]);
+      return (await import("#server/boot/healthcheck")).healthcheck(rest[0]);
     case "users":
       return (await import("./commands/users")).usersCommand(rest, out);
     case "backup":

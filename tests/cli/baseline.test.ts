@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PNG } from "pngjs";
-import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
+import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
 import { BUILD_MS, compiledBinary, runCli } from "./support";
 
 interface Look {

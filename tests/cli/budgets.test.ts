@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { evaluateBudgets } from "../../src/cli/check/budgets";
-import { parseConfig } from "../../src/cli/check/config";
-import type { Extraction, Viewport } from "../../src/modules/capture/model";
-import type { ComparisonReport } from "../../src/modules/comparisons/model";
-import { fakeExtraction } from "../api/comparisons-support";
+import { evaluateBudgets } from "#server/cli/check/budgets";
+import { parseConfig } from "#server/cli/check/config";
+import type { Extraction, Viewport } from "#server/modules/capture/model";
+import type { ComparisonReport } from "#server/modules/comparisons/model";
+import { fakeExtraction } from "#tests/api/comparisons-support";
 
 function page(label: string, viewport: Viewport, over: { lcpMs?: number | null; bodyContrast?: number | null; imagesWithoutAlt?: number }): Extraction {
   const e = fakeExtraction(`http://127.0.0.1:9/${label}`, viewport, label, "#336699");

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, startServer } from "../support/server";
-import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
+import { freePort, startServer } from "#tests/support/server";
+import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
 import { BUILD_MS, compiledBinary, runCli as runAny } from "./support";
 
 // Every check here runs the compiled executable, as CI would.

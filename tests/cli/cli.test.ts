@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { startServer as startAny } from "../support/server";
+import { startServer as startAny } from "#tests/support/server";
 import { BUILD_MS, compiledBinary, runCli as runAny } from "./support";
 
 // The operator commands as shipped: the compiled executable, and a server started from it.

@@ -5,10 +5,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PNG } from "pngjs";
-import { parseConfig } from "../../src/cli/check/config";
-import type { SelectorBox } from "../../src/cli/check/ignore-selectors";
-import { compareWithBaseline } from "../../src/cli/check/visual";
-import type { Viewport } from "../../src/modules/capture/model";
+import { parseConfig } from "#server/cli/check/config";
+import type { SelectorBox } from "#server/cli/check/ignore-selectors";
+import { compareWithBaseline } from "#server/cli/check/visual";
+import type { Viewport } from "#server/modules/capture/model";
 
 const dirs: string[] = [];
 afterAll(() => {

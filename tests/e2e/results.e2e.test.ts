@@ -3,10 +3,10 @@
 // With E2E_SHOTS=<dir> it also saves the screenshots the design review looks at.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { BrowserContext, Page } from "playwright-core";
-import { stepsTimeout } from "../support/browser";
-import { type Account, COMPLETED_COMPARISON_MS, type Lab, open, startLab, type ThemeName } from "../support/lab";
-import { SERVER_START_MS } from "../support/server";
-import { waitFor } from "../support/wait";
+import { stepsTimeout } from "#tests/support/browser";
+import { type Account, COMPLETED_COMPARISON_MS, type Lab, open, startLab, type ThemeName } from "#tests/support/lab";
+import { SERVER_START_MS } from "#tests/support/server";
+import { waitFor } from "#tests/support/wait";
 
 let lab: Lab;
 let owner: Account;

@@ -4,10 +4,10 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { filmstripDirFor, MANIFEST_FILE } from "../../src/modules/capture/filmstrip";
-import type { CaptureFn } from "../../src/modules/comparisons/runner";
-import { makeTestApp } from "../support/app";
-import { fakeEngine } from "../api/comparisons-support";
+import { filmstripDirFor, MANIFEST_FILE } from "#server/modules/capture/filmstrip";
+import type { CaptureFn } from "#server/modules/comparisons/runner";
+import { makeTestApp } from "#tests/support/app";
+import { fakeEngine } from "#tests/api/comparisons-support";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -107,7 +107,7 @@ test("a recording without a manifest is not listed; an orphaned one is pruned on
   const old = new Date(Date.now() - 2 * 3600_000);
   utimesSync(orphan, old, old);
   await t.call("GET", `/api/comparisons/${id}/filmstrips`, { headers: h });
-  const { waitFor } = await import("../support/wait");
+  const { waitFor } = await import("#tests/support/wait");
   await waitFor("the orphan to go", () => !existsSync(orphan), 5000);
   expect(existsSync(fresh)).toBe(true); // a capture still under way keeps its recording
 });

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { boxSchema, viewportSchema, type Box, type Viewport } from "../../modules/capture/model";
+import { boxSchema, viewportSchema, type Box, type Viewport } from "#server/modules/capture/model";
 
 export const DEFAULT_BASELINE_DIR = ".design-intel/baseline";
 export const DEFAULT_RESULTS_DIR = ".design-intel/results";

@@ -1,7 +1,7 @@
 // One verdict per budget and viewport, from the comparison's report: absolute budgets on the
 // site's own capture, ranks and ratios against the competitors, similarity to each competitor.
-import type { Extraction, Viewport } from "../../modules/capture/model";
-import type { ComparisonReport } from "../../modules/comparisons/model";
+import type { Extraction, Viewport } from "#server/modules/capture/model";
+import type { ComparisonReport } from "#server/modules/comparisons/model";
 import { ABSOLUTE_BUDGETS, type AbsoluteBudget, type CheckConfig } from "./config";
 
 export interface BudgetResult {

@@ -1,7 +1,7 @@
 // design-intel.json: what `design-intel check` compares and the budgets it enforces. The schema is
 // the one source: parsing, the messages (named by path) and `--print-schema` all come from it.
 import { z } from "zod";
-import { isHttpUrl } from "../../modules/comparisons/model";
+import { isHttpUrl } from "#server/modules/comparisons/model";
 
 const page = z.strictObject({
   url: z.string({ error: "expected a URL" }).refine(isHttpUrl, "expected an absolute http(s) URL"),

@@ -2,8 +2,8 @@
 // them. The engine's capture takes no selectors, so the page is opened once more here, at the same
 // viewport, scale and device mode as the capture, and each match's box is read in page coordinates.
 import type { Browser } from "playwright-core";
-import { CHROMIUM_ARGS, findChromium } from "../../lib/chromium";
-import { VIEWPORTS, type Box, type Viewport } from "../../modules/capture/model";
+import { CHROMIUM_ARGS, findChromium } from "#server/lib/chromium";
+import { VIEWPORTS, type Box, type Viewport } from "#server/modules/capture/model";
 import { CheckRunError } from "./run";
 
 const LOAD_MS = 30_000;

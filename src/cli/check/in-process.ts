@@ -4,17 +4,17 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createServices } from "../../app";
-import { openStorage } from "../../boot/storage";
-import { closeDatabase } from "../../db/connection";
-import type { Env } from "../../env";
-import { HttpError } from "../../http/errors";
-import { randomToken } from "../../lib/ids";
-import { findChromium } from "../../lib/chromium";
-import { createAnalyser, createFindingsEngine, llmConfigFromEnv } from "../../modules/analysis";
-import { CapturePool } from "../../modules/capture/pool";
-import type { Viewport } from "../../modules/capture/model";
-import type { ComparisonReport } from "../../modules/comparisons/model";
+import { createServices } from "#server/app";
+import { openStorage } from "#server/boot/storage";
+import { closeDatabase } from "#server/db/connection";
+import type { Env } from "#server/env";
+import { HttpError } from "#server/http/errors";
+import { randomToken } from "#server/lib/ids";
+import { findChromium } from "#server/lib/chromium";
+import { createAnalyser, createFindingsEngine, llmConfigFromEnv } from "#server/modules/analysis";
+import { CapturePool } from "#server/modules/capture/pool";
+import type { Viewport } from "#server/modules/capture/model";
+import type { ComparisonReport } from "#server/modules/comparisons/model";
 import type { CheckConfig } from "./config";
 import { assertCompleted, type CheckRun, CheckRunError, visualSnapshots } from "./run";
 

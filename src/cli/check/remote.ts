@@ -1,7 +1,7 @@
 // `check --server URL`: the same comparison, run by a Design Intel server with the caller's API
 // key (a `run` key), so it stays in the key owner's list like any run.
-import type { Viewport } from "../../modules/capture/model";
-import type { ComparisonDto, ComparisonReport } from "../../modules/comparisons/model";
+import type { Viewport } from "#server/modules/capture/model";
+import type { ComparisonDto, ComparisonReport } from "#server/modules/comparisons/model";
 import type { CheckConfig } from "./config";
 import { assertCompleted, type CheckRun, CheckRunError, visualSnapshots } from "./run";
 

@@ -1,7 +1,7 @@
 // What a check run hands back, in-process or from a server: the comparison's report and, when the
 // visual budget is on, your page's screenshots (they outlive the temporary data directory).
-import type { Viewport } from "../../modules/capture/model";
-import type { ComparisonReport, SnapshotDto } from "../../modules/comparisons/model";
+import type { Viewport } from "#server/modules/capture/model";
+import type { ComparisonReport, SnapshotDto } from "#server/modules/comparisons/model";
 import type { CheckConfig } from "./config";
 
 export interface CheckRun {

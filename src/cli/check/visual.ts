@@ -3,9 +3,9 @@
 // dropped), with the config's ignore regions and selector boxes masked out on both sides. The first
 // run has nothing to compare with: it writes the baseline and passes.
 import { rmSync } from "node:fs";
-import { decodePng } from "../../modules/analysis/image";
-import type { Box, Viewport } from "../../modules/capture/model";
-import { visualDiff } from "../../modules/watch/changes/visual";
+import { decodePng } from "#server/modules/analysis/image";
+import type { Box, Viewport } from "#server/modules/capture/model";
+import { visualDiff } from "#server/modules/watch/changes/visual";
 import { baselineSelectorBoxes, captureFiles, readCapture, writeCapture, writeFileAtomically } from "./baseline-files";
 import type { CheckConfig } from "./config";
 import type { SelectorBox } from "./ignore-selectors";

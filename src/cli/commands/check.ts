@@ -1,7 +1,7 @@
 // `design-intel check --config design-intel.json`: runs the comparison in-process and holds the
 // site to its budgets. Exit 0: every budget holds; 1: one failed; 2: the check could not be made.
 import { existsSync, writeFileSync } from "node:fs";
-import { EnvError, loadEnv } from "../../env";
+import { EnvError, loadEnv } from "#server/env";
 import { parseFlags } from "../args";
 import { evaluateBudgets, verdict } from "../check/budgets";
 import { DEFAULT_BASELINE_DIR, DEFAULT_RESULTS_DIR } from "../check/baseline-files";

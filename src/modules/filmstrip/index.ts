@@ -1,9 +1,9 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { authGuard, BEARER_SECURITY } from "../../http/auth-guard";
-import { binaryResponse, errors, idParams, responds } from "../../http/contract";
-import type { AuthService } from "../auth/service";
-import { bearerOrCookie } from "../comparisons";
+import { authGuard, BEARER_SECURITY } from "#server/http/auth-guard";
+import { binaryResponse, errors, idParams, responds } from "#server/http/contract";
+import type { AuthService } from "#server/modules/auth/service";
+import { bearerOrCookie } from "#server/modules/comparisons";
 import { filmstripDto, frameParams } from "./model";
 import type { FilmstripService } from "./service";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { viewportSchema } from "../capture/model";
+import { viewportSchema } from "#server/modules/capture/model";
 
 export const filmstripFrameDto = z.object({
   /** Time after navigation start, on the same axis as the snapshot's FCP and LCP. */

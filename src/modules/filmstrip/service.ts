@@ -2,10 +2,10 @@
 // Paths come only from stored rows and server-made ids, checked to stay under the screenshot root.
 import { readdir, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { Db } from "../../db/connection";
-import { notFound } from "../../http/errors";
-import { filmstripDirFor, filmstripManifestSchema, MANIFEST_FILE, type FilmstripManifest } from "../capture/filmstrip";
-import { screenshotFiles } from "../comparisons/files";
+import type { Db } from "#server/db/connection";
+import { notFound } from "#server/http/errors";
+import { filmstripDirFor, filmstripManifestSchema, MANIFEST_FILE, type FilmstripManifest } from "#server/modules/capture/public";
+import { screenshotFiles } from "#server/modules/comparisons/public";
 import type { FilmstripDto } from "./model";
 import { filmstripRepository } from "./repository";
 

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { capturePage } from "../../../src/modules/capture/capture";
-import { callPage } from "../../../src/modules/capture/page-script";
+import { capturePage } from "#server/modules/capture/capture";
+import { callPage } from "#server/modules/capture/page-script";
 import { html, noisyPng, useHarness } from "./harness";
 
 const HERO_DELAY_MS = 300;

@@ -1,8 +1,8 @@
 import { Badge, Button, Card, Code, Flex, Heading, RadioGroup, Table, Text, TextField } from "@radix-ui/themes";
 import { type FormEvent, useEffect, useState } from "react";
-import { toast } from "../../../components/ui/toast";
-import { errorMessage } from "../../../lib/api";
-import { formatDateTime } from "../../admin/format";
+import { toast } from "#web/components/ui/toast";
+import { errorMessage } from "#web/lib/api";
+import { formatDateTime } from "#web/lib/format";
 import { type ApiKeyScope, type ApiKeyView, createMyKey, listMyKeys, revokeMyKey } from "../api";
 import { NewKeyCallout } from "./new-key-callout";
 

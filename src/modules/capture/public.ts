@@ -1,0 +1,7 @@
+// What other modules may use of capture besides its model: font-name normalisation (analysis
+// compares families the same way capture records them) and the SSRF guard for anything the server
+// fetches (comparison targets, alert webhooks).
+export { familySlug, isGenericFamily, normaliseFamily } from "./font-names";
+export { checkHost, checkTargetUrl, parseTargetUrl, systemResolver, type HostVerdict, type Resolver } from "./ssrf";
+// Where the load filmstrip recorded beside a screenshot lives, and its manifest (served by the filmstrip module).
+export { filmstripDirFor, filmstripManifestSchema, MANIFEST_FILE, type FilmstripManifest } from "./filmstrip";
