@@ -85,7 +85,16 @@ describe("results", () => {
   test("100 % shows the screenshot at its natural width and both panels scroll together", async () => {
     await page.getByRole("radio", { name: "100 %" }).click();
     await page.waitForURL(/zoom=100/);
+    await page.locator('[data-testid="screenshot-panel"][data-zoom="100"]').nth(1).waitFor();
     await imagesLoaded('[data-testid="screenshot-panel"] img');
+    // The layout follows the re-render a frame later on a busy machine.
+    await page
+      .waitForFunction(() =>
+        [...document.querySelectorAll<HTMLImageElement>('[data-testid="screenshot-panel"] img')].every(
+          (i) => Math.abs(i.getBoundingClientRect().width - i.naturalWidth) <= 1,
+        ),
+      )
+      .catch(() => {}); // the check below says by how much
     const sizes = await page.locator('[data-testid="screenshot-panel"] img').evaluateAll((imgs) =>
       (imgs as HTMLImageElement[]).map((i) => ({ shown: i.getBoundingClientRect().width, natural: i.naturalWidth })),
     );
