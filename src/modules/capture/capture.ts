@@ -9,6 +9,7 @@ import { summariseScreenshot } from "#server/modules/analysis/public";
 import type { CaptureJob } from "#server/workers/protocol";
 import { BLOCKED_HEADER, startEgressProxy, type EgressProxy } from "./egress-proxy";
 import { VIEWPORTS, type Extraction } from "./model";
+import { recordFilmstrip } from "./filmstrip";
 import { watchNetworkQuiet } from "./network-quiet";
 import { watchPageProblems } from "./page-problems";
 import { readRenderedTypography } from "./rendered-fonts";
@@ -208,6 +209,7 @@ export async function capturePage(
     const network = await trackNetwork(context, page);
     const quiet = watchNetworkQuiet(page);
     const problems = watchPageProblems(page);
+    const filmstrip = await recordFilmstrip(context, page, job.screenshotPath);
 
     onStage("navigating");
     const navTimeoutMs = Math.max(1000, Math.min(job.navigationTimeoutMs, remaining()));
@@ -240,6 +242,7 @@ export async function capturePage(
     // There is no quiet wait before the scroll: the one after it covers whatever the page fetched
     // after load as well as what the scroll woke, and a page that changed meanwhile gets a second pass.
     const vitals = await race(callPage(page, "readVitals", { paintWaitMs: Math.min(PAINT_WAIT_MS, Math.max(1, budget())) }));
+    await race(filmstrip.stop()); // loaded and painted: the scroll below is ours, not the page's load
     const wake = () => race(callPage(page, "wakeLazyContent", { maxY: job.maxHeightPx, frameTimeoutMs: FRAME_TIMEOUT_MS }));
     const reached = await wake();
     await race(callPage(page, "waitForFonts", Math.min(FONT_WAIT_MS, Math.max(1, budget()))));
@@ -276,6 +279,7 @@ export async function capturePage(
       }),
     );
     const finalUrl = page.url();
+    await filmstrip.saved(); // written in the background meanwhile; the snapshot is stored with it
     // The browser is done with this page: let it tear the context down while we read the pixels.
     void closeContext();
     const writing = writeAtomically(job.screenshotPath, png);

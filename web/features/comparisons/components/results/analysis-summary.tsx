@@ -24,7 +24,7 @@ interface Props {
 /** How alike the two sites on screen are, as percentages. */
 export function AnalysisSummary({ diff, labels }: Props) {
   return (
-    <Card size="3">
+    <Card size={{ initial: "2", sm: "3" }}>
       <Heading as="h2" size="4" mb="1">
         Analysis Summary
       </Heading>
@@ -37,7 +37,7 @@ export function AnalysisSummary({ diff, labels }: Props) {
         </Text>
       ) : (
         <>
-          <Grid columns="repeat(auto-fit, minmax(120px, 1fr))" gap="3">
+          <Grid columns="repeat(auto-fit, minmax(100px, 1fr))" gap="3">
             {SCORES.map(([name, key]) => {
               const value = diff[key];
               return (
