@@ -51,7 +51,7 @@ export type AnalyseRequest =
   | { type: "shutdown" };
 
 export type AnalyseEvent =
-  | { type: "scored"; jobId: string; scores: SimilarityScores & { components: Record<string, number> } }
+  | { type: "scored"; jobId: string; scores: SimilarityScores & { designSimilarity: number; components: Record<string, number> } }
   | { type: "failed"; jobId: string; reason: string };
 
 // ---- pixels worker (change detection's pixel diff between two runs) ------------------------

@@ -5,6 +5,7 @@ import { mkdir, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import type { GrayImage } from "../analysis/image";
+import { paletteRoles } from "../analysis/color-roles";
 import { summariseScreenshot } from "../analysis/screenshot-summary";
 import type { CaptureJob } from "../../workers/protocol";
 import { BLOCKED_HEADER, startEgressProxy, type EgressProxy } from "./egress-proxy";
@@ -292,7 +293,15 @@ export async function capturePage(
       metaDescription: dom.metaDescription,
       pageHeight: dom.pageHeight,
       capturedHeight,
-      palette: { dominant: pixels.dominant, text: dom.palette.text, background: dom.palette.background, buttons: dom.palette.buttons, isDark: pixels.isDark },
+      palette: {
+        dominant: pixels.dominant,
+        text: dom.palette.text,
+        background: dom.palette.background,
+        buttons: dom.palette.buttons,
+        isDark: pixels.isDark,
+        salient: dom.palette.salient,
+        roles: paletteRoles(dom.palette),
+      },
       typography: fonts ? { ...dom.typography, rendered: fonts.rendered, notLoaded: fonts.notLoaded } : dom.typography,
       layout: dom.layout,
       elements: dom.elements,

@@ -43,6 +43,12 @@ export const extractionSchema = z.object({
     buttons: z.array(paletteEntrySchema),
     /** Page background luminance decided from pixels: dark pages are < 0.5 */
     isDark: z.boolean(),
+    /** Chromatic colours weighted by salience (buttons, links, headings, icons, rims, badges: square root of area times a weight per kind), not by painted area; absent in older captures. */
+    salient: z.array(paletteEntrySchema).optional(),
+    /** What each colour does on the page: background and body text from the largest DOM areas, primary/secondary brand colours from the salient colours ("#rrggbb", or null when the page has none). Absent in older captures. */
+    roles: z
+      .object({ background: z.string().nullable(), text: z.string().nullable(), primary: z.string().nullable(), secondary: z.string().nullable() })
+      .optional(),
   }),
   typography: z.object({
     families: z.array(z.object({ family: z.string(), share: z.number() })),
@@ -132,6 +138,13 @@ export const similarityScoresSchema = z.object({
   colorSimilarity: z.number(),
   layoutSimilarity: z.number(),
   contentSimilarity: z.number(),
+  /**
+   * Colour, layout (structure and pixels) and typography only — no text: the same design with other
+   * words stays alike. The API fills it on every diff (older rows from their parts); optional only
+   * so that clients written before it existed still type-check.
+   */
+  designSimilarity: z.number().optional(),
+  /** 0.7 designSimilarity + 0.3 contentSimilarity (docs/decisions/0002-similarity-blend.md). */
   overallSimilarity: z.number(),
 });
 export type SimilarityScores = z.infer<typeof similarityScoresSchema>;
