@@ -18,6 +18,10 @@ export interface CaptureJob {
   navigationTimeoutMs: number;
   totalTimeoutMs: number;
   maxHeightPx: number;
+  /** Loads the page's timing is taken from, at most (1: the capture's own load only); default 3. */
+  timingSamples?: number;
+  /** How the mobile viewport is timed (capture/timing-samples.ts); default "unthrottled". */
+  mobileTimingProfile?: "unthrottled" | "lighthouse-mobile";
 }
 
 export type CaptureRequest =

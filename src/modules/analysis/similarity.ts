@@ -2,9 +2,9 @@
 // behind them, so the UI and the findings can show why two pages scored as they did.
 //
 // The blend (rationale in docs/decisions/0002-similarity-blend.md):
-//   colorSimilarity   = 0.50 palette roles (primary/secondary brand colour, background, text)
-//                       + 0.25 screenshot palette + 0.10 button colours + 0.075 text colours
-//                       + 0.075 background colours   (share-weighted EMD in CIEDE2000)
+//   colorSimilarity   = 0.60 palette roles (primary/secondary brand colour, background, text)
+//                       + 0.20 screenshot palette + 0.10 button colours + 0.05 text colours
+//                       + 0.05 background colours   (share-weighted EMD in CIEDE2000)
 //   layoutSimilarity  = 0.50 DOM structure + 0.50 band-aligned SSIM of grey thumbnails
 //   contentSimilarity = 0.45 vocabulary cosine + 0.35 3-word shingles + 0.20 headline
 //                       (boilerplate words such as nav labels and legal lines count little)
@@ -44,7 +44,7 @@ export interface PreparedCapture {
 export type PairScores = SimilarityScores & { designSimilarity: number; components: Record<string, number> };
 
 export const BLEND = {
-  color: { roles: 0.5, dominant: 0.25, buttons: 0.1, text: 0.075, background: 0.075 },
+  color: { roles: 0.6, dominant: 0.2, buttons: 0.1, text: 0.05, background: 0.05 },
   layout: { structure: 0.5, ssim: 0.5 },
   design: { color: 3 / 7, layout: 3 / 7, typography: 1 / 7 },
   overall: { design: 0.7, content: 0.3 },
