@@ -322,10 +322,10 @@ export async function capturePage(
     const writing = writeAtomically(job.screenshotPath, png);
     writing.catch(() => {}); // awaited just below; this only keeps a failure from going unhandled meanwhile
     const painted = createPaintedSampler(dom.contrastProbes, viewport.width, capturedHeight);
-    const timing = takeTimingSamples(openContext, finalUrl, job, profile, profile === "unthrottled" ? vitals : null, () => Math.max(0, remaining() - 3000));
     const pixels = await summariseScreenshot(png, undefined, painted.push);
     await writing;
-    const samples = await race(timing);
+    // After the pixels are read, not meanwhile: decoding on the same cores would slow the very loads being timed.
+    const samples = await race(takeTimingSamples(openContext, finalUrl, job, profile, profile === "unthrottled" ? vitals : null, () => Math.max(0, remaining() - 3000)));
 
     const extraction: Extraction = {
       url: job.url,
