@@ -8,6 +8,7 @@
 // and real templates from ../shared/corpus. Offline, bare gets --disable-features=AsyncDns so both
 // give up on CDN hosts equally fast. Target: ratio <= 1.3 on both sets.
 // Run: bun bench/analysis.bench.ts   (BENCH_ROUNDS=5 by default; needs Chromium)
+//      BENCH_SETS=fixture runs one set only (matched against the set names)
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -55,7 +56,8 @@ async function bare(urls: string[]): Promise<number> {
   return ms;
 }
 
-const server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1" } });
+// CAPTURE_TIMING_SAMPLES=1 shows what the extra timing loads cost (the product default is 3).
+const server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1", CAPTURE_TIMING_SAMPLES: process.env.CAPTURE_TIMING_SAMPLES ?? "" } });
 const call = async (method: string, path: string, token?: string, body?: unknown) =>
   (await fetch(server.url + path, {
     method,
@@ -94,12 +96,14 @@ async function analyse(urls: string[]): Promise<{ ms: number; rssMb: number; spr
   clearInterval(sampler);
   ws.close();
   if (status !== "completed") throw new Error(`run ended ${status}`);
-  const detail = await call("GET", `/api/comparisons/${cmp.id}`, token);
-  const spreads = (detail.snapshots ?? []).map((s: any) => {
+  const snapshots = await call("GET", `/api/comparisons/${cmp.id}/snapshots`, token);
+  const diffs = await call("GET", `/api/comparisons/${cmp.id}/diffs`, token);
+  const spreads = snapshots.map((s: any) => {
     const t = s.extraction.timing;
     const r = t.spread?.lcpMs;
     return `${s.viewport} LCP ${t.lcpMs} ms [${r ? `${r.min}-${r.max}` : "-"}] over ${t.samples?.length ?? 1}`;
   });
+  for (const d of diffs) spreads.push(`${d.viewport} design ${d.designSimilarity} content ${d.contentSimilarity} overall ${d.overallSimilarity}`);
   return { ms, rssMb: peak, spreads };
 }
 
@@ -110,7 +114,7 @@ const median = (xs: number[]) => {
 };
 
 const results: { set: string; bare: number[]; ours: number[]; rss: number; spreads: string[] }[] = [];
-for (const [set, urls] of Object.entries(SETS)) {
+for (const [set, urls] of Object.entries(SETS).filter(([name]) => name.includes(process.env.BENCH_SETS ?? ""))) {
   const r = { set, bare: [] as number[], ours: [] as number[], rss: 0, spreads: [] as string[] };
   await analyse(urls); // one unmeasured run: first-use costs (worker start, page bundle) are not per-analysis
   for (let i = 0; i < rounds; i++) {
