@@ -1,7 +1,7 @@
 // How several timing loads become the reported figures: medians, spreads, and when to load again.
 import { describe, expect, test } from "bun:test";
 import type { Vitals } from "../../src/modules/capture/page/types";
-import { disagree, summariseSamples } from "../../src/modules/capture/timing-samples";
+import { couldMatter, disagree, summariseSamples } from "../../src/modules/capture/timing-samples";
 
 const v = (fcpMs: number | null, lcpMs: number | null, lcpElement: string | null = "img#hero"): Vitals => ({
   ttfbMs: 40,
@@ -44,5 +44,12 @@ describe("timing samples", () => {
     expect(disagree([v(184, 900), v(724, 950)])).toBe(true);
     // Small absolute gaps on fast pages are not disagreement (20 ms vs 40 ms).
     expect(disagree([v(20, 20), v(40, 40)])).toBe(false);
+  });
+
+  test("more loads only where a timing finding about the page is possible", () => {
+    expect(couldMatter([v(120, 300)])).toBe(false);
+    expect(couldMatter([v(120, 650)])).toBe(true); // LCP past the 500 ms gap an LCP finding needs
+    expect(couldMatter([v(450, 450)])).toBe(true); // FCP past the 400 ms gap an FCP finding needs
+    expect(couldMatter([v(null, null)])).toBe(true); // nothing measured: try again
   });
 });

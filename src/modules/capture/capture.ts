@@ -15,7 +15,7 @@ import { watchPageProblems } from "./page-problems";
 import { readRenderedTypography } from "./rendered-fonts";
 import { createPaintedSampler, decideLowContrast } from "./painted-contrast";
 import type { Vitals } from "./page/types";
-import { disagree, lightSample, MAX_SAMPLES, STEADY_SAMPLES, summariseSamples, type TimingProfile, type TimingSummary } from "./timing-samples";
+import { couldMatter, disagree, lightSample, MAX_SAMPLES, STEADY_SAMPLES, summariseSamples, type TimingProfile, type TimingSummary } from "./timing-samples";
 import { callPage, installPageScript, type ResourceTotals } from "./page-script";
 import { createHostGuard, SSRF_MESSAGES, systemResolver, type HostVerdict, type Resolver } from "./ssrf";
 
@@ -137,7 +137,7 @@ async function takeTimingSamples(
   const samples: Vitals[] = first ? [first] : [];
   const max = Math.max(1, Math.min(MAX_SAMPLES, job.timingSamples ?? MAX_SAMPLES));
   const steady = Math.min(max, STEADY_SAMPLES);
-  while (samples.length < max && (samples.length < steady || disagree(samples))) {
+  while (samples.length < max && (samples.length === 0 || couldMatter(samples)) && (samples.length < steady || disagree(samples))) {
     const left = budget();
     if (left < 1000) break;
     const sample = await lightSample(open, url, { profile, timeoutMs: Math.min(SAMPLE_TIMEOUT_MS[profile], left), paintWaitMs: PAINT_WAIT_MS });

@@ -1,14 +1,17 @@
 // More than one timing sample per page. One load says little: the same page's FCP was 184 ms in one
 // run and 724 ms in the next. After the capture (whose own load is the first sample), extra light
 // loads — a fresh context each, so nothing is cached, no scroll, no screenshot — read the vitals
-// again once the page has settled (load, network quiet, images in view decoded). A third load is
-// taken only when the first two disagree, so steady pages cost one extra load.
+// again once the page has settled (load, network quiet, images in view decoded). Samples are taken
+// where they matter: a page whose first load painted faster than any gap a timing finding needs
+// (TIMING_MIN_GAP_MS) can never be the slow page of a finding, so it is loaded once; any slower
+// page gets a second load, and a third when the first two disagree.
 //
 // The mobile viewport can be timed under Lighthouse's mobile preset instead (its "slow 4G" network
 // and 4x CPU, applied through the DevTools protocol); then every sample is such a light load, since
 // the capture's own load ran unthrottled.
 
 import type { BrowserContext, Page } from "playwright-core";
+import { TIMING_MIN_GAP_MS } from "../analysis/findings/timing";
 import type { Extraction } from "./model";
 import { watchNetworkQuiet } from "./network-quiet";
 import type { Vitals } from "./page/types";
@@ -74,6 +77,11 @@ export async function lightSample(
   } finally {
     await (context as BrowserContext | null)?.close().catch(() => {});
   }
+}
+
+/** Whether these samples leave open a timing finding about the page (so more loads are worth it). */
+export function couldMatter(samples: Vitals[]): boolean {
+  return samples.some((s) => (s.lcpMs ?? 0) >= TIMING_MIN_GAP_MS.lcp || (s.fcpMs ?? 0) >= TIMING_MIN_GAP_MS.fcp || s.lcpMs === null);
 }
 
 /** Whether two samples disagree enough on a paint metric that a third is worth taking. */

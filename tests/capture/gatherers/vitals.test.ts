@@ -11,6 +11,7 @@ import { LIGHTHOUSE_MOBILE } from "../../../src/modules/capture/timing-samples";
 import { html, noisyPng, useHarness } from "./harness";
 
 const HERO_DELAY_MS = 300;
+const SLOW_HERO_DELAY_MS = 700;
 
 const h = useHarness({
   // Small text first, then a big image that arrives later: the image is the largest paint.
@@ -36,6 +37,8 @@ const h = useHarness({
   "/bghero": html(
     `<header id="masthead" style="height:700px;background:#333 url(/bg.png?delay=${HERO_DELAY_MS}) center/cover"><h1 style="color:#fff;margin:0">Hi</h1></header>`,
   ),
+  // The same, slow enough (LCP past any gap a timing finding needs) that its timing is sampled again.
+  "/slowhero": html(`<p>Loading the hero…</p><img id="hero" src="/hero.png?delay=${SLOW_HERO_DELAY_MS}" width="900" height="500" alt="Hero">`),
   // A render-blocking stylesheet: the first paint waits for its request.
   "/styled": html(`<h1>Styled</h1>`, `<link rel="stylesheet" href="/s.css">`),
   "/s.css": { body: "h1{color:#123456}", type: "text/css" },
@@ -111,7 +114,7 @@ describe("vitals gatherer", () => {
 
     test("timing is the median of more than one load, with each metric's spread", async () => {
       const before = h.hits("/hero.png");
-      const { extraction } = await capture("/hero");
+      const { extraction } = await capture("/slowhero");
       const t = extraction.timing;
       expect(t.profile).toBe("unthrottled");
       expect(t.samples!.length).toBeGreaterThanOrEqual(2);
@@ -123,6 +126,14 @@ describe("vitals gatherer", () => {
       expect(t.spread!.lcpMs).toEqual({ min: Math.min(...lcps), max: Math.max(...lcps) });
       expect(t.lcpMs!).toBeGreaterThanOrEqual(t.spread!.lcpMs!.min);
       expect(t.lcpMs!).toBeLessThanOrEqual(t.spread!.lcpMs!.max);
+    });
+
+    test("a page too fast to be the slow one in any timing finding is loaded once", async () => {
+      const { extraction } = await capture("/text");
+      const [first] = extraction.timing.samples!;
+      // On a busy machine even this page can paint late; then it is sampled again, as a slow page is.
+      if (first!.lcpMs! < 500 && first!.fcpMs! < 400) expect(extraction.timing.samples).toHaveLength(1);
+      else expect(extraction.timing.samples!.length).toBeGreaterThanOrEqual(2);
     });
 
     test("one sample when asked for one", async () => {
