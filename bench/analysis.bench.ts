@@ -13,10 +13,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { CHROMIUM_ARGS, findChromium } from "../src/lib/chromium";
-import { VIEWPORTS, type Viewport } from "../src/modules/capture/model";
-import { startFixtureServer } from "../tests/support/fixture-server";
-import { startServer } from "../tests/support/server";
+import { CHROMIUM_ARGS, findChromium } from "#server/lib/chromium";
+import { VIEWPORTS, type Viewport } from "#server/modules/capture/model";
+import { startFixtureServer } from "#tests/support/fixture-server";
+import { startServer } from "#tests/support/server";
 import { CORPUS_DIR, serveFolders } from "./corpus-lib";
 import { verdict } from "./lib";
 

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startServer } from "../tests/support/server";
+import { startServer } from "#tests/support/server";
 import { fmt, startProc, verdict, type WrkResult, wrk } from "./lib";
 import { cpuMicros } from "./proc";
 

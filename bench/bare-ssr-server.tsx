@@ -2,7 +2,7 @@
 // in a bare Bun.serve — no Elysia, no session lookup, no security headers, no head template.
 import { renderToReadableStream } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router";
-import { routes } from "../web/routes";
+import { routes } from "#web/routes";
 
 const handler = createStaticHandler(routes);
 const ctx = { user: null, maintenance: false, fetchApi: async () => new Response("{}") };

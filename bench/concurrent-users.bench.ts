@@ -2,8 +2,8 @@
 // on one server: how deep the capture queue gets, whether users are served in turn, server memory,
 // Chromium processes, and the total time. Every run must complete.
 // Run: bun bench/concurrent-users.bench.ts   (USERS to change the 20; needs Chromium; loopback only)
-import { startFixtureServer } from "../tests/support/fixture-server";
-import { startServer } from "../tests/support/server";
+import { startFixtureServer } from "#tests/support/fixture-server";
+import { startServer } from "#tests/support/server";
 import { apiClient, type ComparisonState } from "./client";
 import { verdict } from "./lib";
 import { chromiumBrowsers, chromiumProcesses, median, rssMb } from "./proc";

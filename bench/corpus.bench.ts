@@ -10,10 +10,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { scorePairFromFiles, type PairScores } from "../src/modules/analysis/similarity";
-import { capturePage } from "../src/modules/capture/capture";
-import type { Extraction, Viewport } from "../src/modules/capture/model";
-import { launchBrowser } from "../tests/support/browser";
+import { scorePairFromFiles, type PairScores } from "#server/modules/analysis/similarity";
+import { capturePage } from "#server/modules/capture/capture";
+import type { Extraction, Viewport } from "#server/modules/capture/model";
+import { launchBrowser } from "#tests/support/browser";
 import { makeVariants, serveFolders, TEMPLATES } from "./corpus-lib";
 import { verdict } from "./lib";
 

@@ -12,12 +12,12 @@
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { capturePage } from "../src/modules/capture/capture";
-import type { Extraction, Viewport } from "../src/modules/capture/model";
-import type { ComparisonEngine } from "../src/modules/comparisons/runner";
-import { makeTestApp } from "../tests/support/app";
-import { launchBrowser } from "../tests/support/browser";
-import { startFixtureServer } from "../tests/support/fixture-server";
+import { capturePage } from "#server/modules/capture/capture";
+import type { Extraction, Viewport } from "#server/modules/capture/model";
+import type { ComparisonEngine } from "#server/modules/comparisons/runner";
+import { makeTestApp } from "#tests/support/app";
+import { launchBrowser } from "#tests/support/browser";
+import { startFixtureServer } from "#tests/support/fixture-server";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
 const SITES = ["alpha", "beta", "gamma"];

@@ -1,5 +1,5 @@
 // Shared bench helpers: start a process on a free port, wait for it, and drive it with wrk.
-import { freePort } from "../tests/support/server";
+import { freePort } from "#tests/support/server";
 
 export async function startProc(cmd: string[], env: Record<string, string>, readyPath: string) {
   const port = freePort();

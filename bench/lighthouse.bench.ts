@@ -10,9 +10,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { capturePage } from "../src/modules/capture/capture";
-import { findChromium } from "../src/lib/chromium";
-import { launchBrowser } from "../tests/support/browser";
+import { capturePage } from "#server/modules/capture/capture";
+import { findChromium } from "#server/lib/chromium";
+import { launchBrowser } from "#tests/support/browser";
 import { CORPUS_DIR, serveFolders, TEMPLATES } from "./corpus-lib";
 import { verdict } from "./lib";
 

@@ -4,8 +4,8 @@
 // decile's, read after every run) and, once idle, no page is left open and nothing runs beyond the
 // pool's own browsers.
 // Run: bun bench/soak.bench.ts   (SOAK_RUNS, default 200, ~4 s each; needs Chromium; loopback only)
-import { startFixtureServer } from "../tests/support/fixture-server";
-import { startServer } from "../tests/support/server";
+import { startFixtureServer } from "#tests/support/fixture-server";
+import { startServer } from "#tests/support/server";
 import { apiClient } from "./client";
 import { chromiumBrowsers, chromiumKinds, chromiumProcesses, dirMb, fdCount, median, rssMb } from "./proc";
 

@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../tests/support/server";
+import { freePort } from "#tests/support/server";
 
 const binary = process.env.BENCH_BINARY ?? join(import.meta.dir, "../dist/design-intel");
 if (!existsSync(binary)) throw new Error("dist/design-intel is missing: run `bun run build` first");

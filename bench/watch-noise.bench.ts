@@ -10,15 +10,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findChromium } from "../src/lib/chromium";
-import { decodePng } from "../src/modules/analysis/image";
-import type { Extraction } from "../src/modules/capture/model";
-import { CapturePool } from "../src/modules/capture/pool";
-import { detectChanges } from "../src/modules/watch/changes/detect";
-import { timingBand, type TimingSample } from "../src/modules/watch/changes/timing";
-import { visualDiff } from "../src/modules/watch/changes/visual";
-import { makeTestApp } from "../tests/support/app";
-import { startNoiseSites } from "../tests/watch/noise-sites";
+import { findChromium } from "#server/lib/chromium";
+import { decodePng } from "#server/modules/analysis/image";
+import type { Extraction } from "#server/modules/capture/model";
+import { CapturePool } from "#server/modules/capture/pool";
+import { detectChanges } from "#server/modules/watch/changes/detect";
+import { timingBand, type TimingSample } from "#server/modules/watch/changes/timing";
+import { visualDiff } from "#server/modules/watch/changes/visual";
+import { makeTestApp } from "#tests/support/app";
+import { startNoiseSites } from "#tests/watch/noise-sites";
 
 const RUNS = Math.max(2, Number(process.env.BENCH_RUNS ?? 8));
 const dataDir = mkdtempSync(join(tmpdir(), "di-noise-bench-"));

@@ -5,11 +5,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "../src/db/connection";
-import { migrate } from "../src/db/migrate";
-import { newId } from "../src/lib/ids";
-import { Scheduler } from "../src/modules/watch/schedule/scheduler";
-import { scheduleService } from "../src/modules/watch/schedule/service";
+import { openDatabase } from "#server/db/connection";
+import { migrate } from "#server/db/migrate";
+import { newId } from "#server/lib/ids";
+import { Scheduler } from "#server/modules/watch/schedule/scheduler";
+import { scheduleService } from "#server/modules/watch/schedule/service";
 
 const dir = mkdtempSync(join(tmpdir(), "watch-bench-"));
 const db = openDatabase(join(dir, "bench.sqlite"));

@@ -2,12 +2,12 @@
 // wired as in src/main.ts), one broadcast is timed from publish to every delivery (p50/p99), then
 // a burst measures how many messages per second the feed carries to all N.
 // Run: bun bench/ws.bench.ts   (BENCH_SOCKETS="1000,5000" BENCH_BURST=200 to change the load)
-import { createApp, createServices } from "../src/app";
-import { openDatabase } from "../src/db/connection";
-import { migrate } from "../src/db/migrate";
-import { loadEnv } from "../src/env";
-import { liveSockets } from "../src/live/ws";
-import { REFRESH_COOKIE } from "../src/modules/auth";
+import { createApp, createServices } from "#server/app";
+import { openDatabase } from "#server/db/connection";
+import { migrate } from "#server/db/migrate";
+import { loadEnv } from "#server/env";
+import { liveSockets } from "#server/live/ws";
+import { REFRESH_COOKIE } from "#server/modules/auth";
 import { join } from "node:path";
 import { verdict } from "./lib";
 

@@ -3,7 +3,7 @@
 import type { BunPlugin } from "bun";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { buildPageBundle } from "../src/modules/capture/page-bundle-build";
+import { buildPageBundle } from "#server/modules/capture/page-bundle-build";
 
 const root = join(import.meta.dir, "..");
 const pwRoot = join(root, "node_modules/playwright-core");

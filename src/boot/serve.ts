@@ -1,18 +1,18 @@
 // The server: storage, capture pool, app, sockets, and a graceful stop. Every line it writes is a
 // JSON log line (src/lib/logger.ts).
 import { resolve } from "node:path";
-import { createApp, createServices } from "../app";
+import { createApp, createServices } from "#server/app";
 import { openStorage, openStorageWhenAvailable } from "./storage";
-import { closeDatabase } from "../db/connection";
-import { EnvError, loadEnv } from "../env";
-import { TRANSPORT_BODY_LIMIT } from "../http/base";
-import { findChromium } from "../lib/chromium";
-import { bufferLogs, createLogger, flushLogsSync, logFn } from "../lib/logger";
-import { createAnalyser, createFindingsEngine, llmConfigFromEnv } from "../modules/analysis";
-import { CapturePool } from "../modules/capture/pool";
-import { liveSockets } from "../live/ws";
-import { REFRESH_COOKIE } from "../modules/auth";
-import { MAINTENANCE_MESSAGE } from "../modules/admin/model";
+import { closeDatabase } from "#server/db/connection";
+import { EnvError, loadEnv } from "#server/env";
+import { TRANSPORT_BODY_LIMIT } from "#server/http/base";
+import { findChromium } from "#server/lib/chromium";
+import { bufferLogs, createLogger, flushLogsSync, logFn } from "#server/lib/logger";
+import { createAnalyser, createFindingsEngine, llmConfigFromEnv } from "#server/modules/analysis";
+import { CapturePool } from "#server/modules/capture/pool";
+import { liveSockets } from "#server/live/ws";
+import { REFRESH_COOKIE } from "#server/modules/auth";
+import { MAINTENANCE_MESSAGE } from "#server/modules/admin/model";
 
 export async function serve() {
   let env;

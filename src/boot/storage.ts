@@ -4,11 +4,11 @@
 // same 503 + Retry-After a running server gives for storage trouble, and opening is retried until it
 // works; then the normal server takes the port over.
 import { join } from "node:path";
-import { closeDatabase, openDatabase, type Db } from "../db/connection";
-import { migrate } from "../db/migrate";
-import { STORAGE_RETRY_AFTER_SECONDS, STORAGE_UNAVAILABLE_MESSAGE, isStorageError } from "../http/storage-errors";
-import { type TightenResult, makeOwnerOnlyDir, tightenTree } from "../lib/owner-only";
-import { loadSecret } from "../lib/secret";
+import { closeDatabase, openDatabase, type Db } from "#server/db/connection";
+import { migrate } from "#server/db/migrate";
+import { STORAGE_RETRY_AFTER_SECONDS, STORAGE_UNAVAILABLE_MESSAGE, isStorageError } from "#server/http/storage-errors";
+import { type TightenResult, makeOwnerOnlyDir, tightenTree } from "#server/lib/owner-only";
+import { loadSecret } from "#server/lib/secret";
 
 export interface Storage {
   db: Db;

@@ -1,10 +1,10 @@
 // What the operator commands open: the same DATA_DIR, database (migrated) and services as the
 // server, so a command run beside a live server changes the data the way the admin console would.
 import { resolve } from "node:path";
-import { createServices } from "../app";
-import { openStorage } from "../boot/storage";
-import { closeDatabase } from "../db/connection";
-import { EnvError, loadEnv } from "../env";
+import { createServices } from "#server/app";
+import { openStorage } from "#server/boot/storage";
+import { closeDatabase } from "#server/db/connection";
+import { EnvError, loadEnv } from "#server/env";
 import { CommandError } from "./args";
 
 

@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { dirname } from "node:path";
-import { createOwnerOnlyFile, makeOwnerOnlyDir } from "../lib/owner-only";
+import { createOwnerOnlyFile, makeOwnerOnlyDir } from "#server/lib/owner-only";
 
 export type Db = Database;
 

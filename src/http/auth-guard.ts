@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { PublicUser } from "../modules/auth/model";
+import type { PublicUser } from "#server/modules/auth/model";
 import { forbidden, unauthorized } from "./errors";
 
 export interface BearerResolver {

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { HttpError, jsonError, requestValidationError } from "./errors";
 import { clientIpPlugin } from "./client-ip";
-import type { Logger } from "../lib/logger";
+import type { Logger } from "#server/lib/logger";
 import type { RequestMetrics } from "./request-metrics";
 import { requestLog, statusOf } from "./request-log";
 import { SECURITY_HEADER_ENTRIES, securityHeaders } from "./security-headers";

@@ -3,7 +3,7 @@
 // route resolved one. Every request gets an id, echoed in X-Request-Id, so a user's report, a
 // proxy's log and ours can be matched up.
 import { Elysia } from "elysia";
-import { type Logger, lineWriter } from "../lib/logger";
+import { type Logger, lineWriter } from "#server/lib/logger";
 
 export const REQUEST_ID_HEADER = "x-request-id";
 /** An id from a proxy or client is kept only if it is short and plain (it is echoed and logged). */

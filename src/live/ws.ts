@@ -2,10 +2,10 @@
 // "bearer.<token>" subprotocol, else the refresh cookie), refuses foreign origins, registers each
 // socket with the LiveHub and polices what clients send (only {"type":"ping"} is understood).
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
-import { jsonError } from "../http/errors";
-import { readCookie } from "../http/cookies";
-import { type HostPolicy, hostProblem } from "../http/host-guard";
-import type { PublicUser } from "../modules/auth/model";
+import { jsonError } from "#server/http/errors";
+import { readCookie } from "#server/http/cookies";
+import { type HostPolicy, hostProblem } from "#server/http/host-guard";
+import type { PublicUser } from "#server/modules/auth/model";
 import type { LiveHub, LiveSocket } from "./hub";
 
 export const WS_PATH = "/ws";

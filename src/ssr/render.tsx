@@ -1,10 +1,10 @@
 import { renderToReadableStream } from "react-dom/server";
 import { StrictMode } from "react";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider, type StaticHandlerContext } from "react-router";
-import { routes } from "../../web/routes";
-import { themeBootScript } from "../../web/features/theme/store";
-import type { ServerLoaderContext } from "../../web/lib/loader-context";
-import { securityHeaders } from "../http/security-headers";
+import { routes } from "#web/routes";
+import { themeBootScript } from "#web/features/theme/store";
+import type { ServerLoaderContext } from "#web/lib/loader-context";
+import { securityHeaders } from "#server/http/security-headers";
 import { clientManifest } from "./assets";
 
 const handler = createStaticHandler(routes);

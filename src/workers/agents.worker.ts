@@ -1,9 +1,9 @@
 // The agents worker: its own bun:sqlite connection to the app's database file, the AgentEngine,
 // and a message bridge. Stop is graceful: timers cleared, agents marked stopped, connection
 // closed, then "stopped" goes back so the main thread can terminate us.
-import { openDatabase, type Db } from "../db/connection";
-import { AgentEngine } from "../modules/agents/engine/engine";
-import { changeHistory } from "../modules/history/public";
+import { openDatabase, type Db } from "#server/db/connection";
+import { AgentEngine } from "#server/modules/agents/engine/engine";
+import { changeHistory } from "#server/modules/history/public";
 import type { AgentsEvent, AgentsRequest } from "./protocol";
 
 declare const self: Worker;

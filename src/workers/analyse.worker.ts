@@ -4,9 +4,9 @@
 // screenshot file because with N targets each screenshot takes part in N-1 pairs.
 
 import { stat } from "node:fs/promises";
-import type { Extraction } from "../modules/capture/model";
-import { prepareStreaming, scorePrepared, type PreparedCapture } from "../modules/analysis/similarity";
-import { workerLogger } from "../lib/logger";
+import type { Extraction } from "#server/modules/capture/model";
+import { prepareStreaming, scorePrepared, type PreparedCapture } from "#server/modules/analysis/similarity";
+import { workerLogger } from "#server/lib/logger";
 import type { AnalyseEvent, AnalyseRequest } from "./protocol";
 
 declare const self: Worker;

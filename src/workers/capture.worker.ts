@@ -4,11 +4,11 @@
 
 import { readdirSync, readFileSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
-import { CHROMIUM_ARGS } from "../lib/chromium";
-import { workerLogger } from "../lib/logger";
-import { capturePage, CaptureError } from "../modules/capture/capture";
-import { pageBundle } from "../modules/capture/page-bundle";
-import { instrumentVolatility, withVolatility } from "../modules/watch/public";
+import { CHROMIUM_ARGS } from "#server/lib/chromium";
+import { workerLogger } from "#server/lib/logger";
+import { capturePage, CaptureError } from "#server/modules/capture/capture";
+import { pageBundle } from "#server/modules/capture/page-bundle";
+import { instrumentVolatility, withVolatility } from "#server/modules/watch/public";
 import type { CaptureEvent, CaptureJob, CaptureRequest } from "./protocol";
 
 declare const self: Worker;

@@ -1,11 +1,11 @@
 // The typed messages between the main thread and the workers. Each worker kind has a request
 // union (main -> worker) and an event union (worker -> main); nothing else crosses the boundary.
 
-import type { GrayImage } from "../modules/analysis/image";
-import type { Box, Extraction, PaletteEntry, SimilarityScores, Viewport } from "../modules/capture/model";
-import type { Audience, LiveMessage } from "../live/hub";
-import type { Cadence as AgentCadence } from "../modules/agents/engine/engine";
-import type { VisualDiff } from "../modules/watch/changes/visual";
+import type { GrayImage } from "#server/modules/analysis/image";
+import type { Box, Extraction, PaletteEntry, SimilarityScores, Viewport } from "#server/modules/capture/model";
+import type { Audience, LiveMessage } from "#server/live/hub";
+import type { Cadence as AgentCadence } from "#server/modules/agents/engine/engine";
+import type { VisualDiff } from "#server/modules/watch/changes/visual";
 
 // ---- capture worker -------------------------------------------------------------------------
 export interface CaptureJob {

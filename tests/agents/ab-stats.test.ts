@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { compareArms, normalCdf, normalQuantile } from "../../src/modules/agents/logic/ab-stats";
+import { compareArms, normalCdf, normalQuantile } from "#server/modules/agents/logic/ab-stats";
 
 // Reference values from scipy.stats (norm.sf, beta) computed independently.
 describe("A/B statistics", () => {

@@ -3,9 +3,9 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { COMPONENT_KINDS, buildComponent, type VariantLabel } from "../../src/modules/agents/logic/component-templates";
-import { DEFAULT_SOURCE_LABEL, DEFAULT_TOKENS, tokensFromExtraction, type DesignTokens } from "../../src/modules/agents/logic/design-tokens";
-import { printTsx, renderSpec } from "../../src/modules/agents/logic/jsx-tree";
+import { COMPONENT_KINDS, buildComponent, type VariantLabel } from "#server/modules/agents/logic/component-templates";
+import { DEFAULT_SOURCE_LABEL, DEFAULT_TOKENS, tokensFromExtraction, type DesignTokens } from "#server/modules/agents/logic/design-tokens";
+import { printTsx, renderSpec } from "#server/modules/agents/logic/jsx-tree";
 import { makeExtraction } from "./fixtures";
 
 // Inside the repository so the generated files resolve `react` like any app file would.
@@ -87,7 +87,7 @@ describe("DesignNinja's generated TSX", () => {
   });
 
   test("a broken file is caught by the compile check", async () => {
-    const { compiles } = await import("../../src/modules/agents/engine/design-ninja");
+    const { compiles } = await import("#server/modules/agents/engine/design-ninja");
     expect(compiles(generated[0]!.code)).toBe(true);
     expect(compiles(generated[0]!.code.replace("</div>", "</span>"))).toBe(false);
   });

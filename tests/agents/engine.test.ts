@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, test } from "bun:test";
-import { openDatabase, type Db } from "../../src/db/connection";
-import { migrate } from "../../src/db/migrate";
-import type { Audience, LiveMessage } from "../../src/live/hub";
-import { AgentEngine } from "../../src/modules/agents/engine/engine";
-import { PLANNED_PER_VARIANT } from "../../src/modules/agents/engine/test-commander";
-import { agentsService } from "../../src/modules/agents/service";
+import { openDatabase, type Db } from "#server/db/connection";
+import { migrate } from "#server/db/migrate";
+import type { Audience, LiveMessage } from "#server/live/hub";
+import { AgentEngine } from "#server/modules/agents/engine/engine";
+import { PLANNED_PER_VARIANT } from "#server/modules/agents/engine/test-commander";
+import { agentsService } from "#server/modules/agents/service";
 import { insertComparison, insertUser } from "./fixtures";
 
 let db: Db;

@@ -1,8 +1,8 @@
 // Captured-site fixtures for the agents' tests: full Extraction objects with the knobs trend
 // mining and token extraction look at, and rows written straight into the comparisons tables.
-import type { Db } from "../../src/db/connection";
-import type { Extraction } from "../../src/modules/capture/model";
-import { newId } from "../../src/lib/ids";
+import type { Db } from "#server/db/connection";
+import type { Extraction } from "#server/modules/capture/model";
+import { newId } from "#server/lib/ids";
 
 export interface SiteKnobs {
   url: string;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { buildComponent } from "../../src/modules/agents/logic/component-templates";
-import { DEFAULT_SOURCE_LABEL, DEFAULT_TOKENS } from "../../src/modules/agents/logic/design-tokens";
-import { PRIOR_WEIGHTS, accuracyOf, featureDelta, learn, predict, probabilityBWins } from "../../src/modules/agents/logic/oracle";
+import { buildComponent } from "#server/modules/agents/logic/component-templates";
+import { DEFAULT_SOURCE_LABEL, DEFAULT_TOKENS } from "#server/modules/agents/logic/design-tokens";
+import { PRIOR_WEIGHTS, accuracyOf, featureDelta, learn, predict, probabilityBWins } from "#server/modules/agents/logic/oracle";
 
 const features = (variant: "A" | "B") =>
   buildComponent({ kind: "cta_button", variant, tokens: DEFAULT_TOKENS, sourceHost: null, sourceLabel: DEFAULT_SOURCE_LABEL, capturedAt: null }).features;

@@ -1,10 +1,10 @@
 // TrendHunter across the set: moves several competitors of one comparison made this week, read
 // from the run history through ChangeHistory (a stub here; the watch's changes table implements it).
 import { beforeEach, describe, expect, test } from "bun:test";
-import { openDatabase, type Db } from "../../src/db/connection";
-import { migrate } from "../../src/db/migrate";
-import { AgentEngine } from "../../src/modules/agents/engine/engine";
-import { findSetMoves, moveOf, type ChangeHistory, type RecentChange } from "../../src/modules/agents/logic/set-moves";
+import { openDatabase, type Db } from "#server/db/connection";
+import { migrate } from "#server/db/migrate";
+import { AgentEngine } from "#server/modules/agents/engine/engine";
+import { findSetMoves, moveOf, type ChangeHistory, type RecentChange } from "#server/modules/agents/logic/set-moves";
 import { insertComparison, insertUser } from "./fixtures";
 
 const NOW = Date.parse("2025-06-10T12:00:00Z");

@@ -1,13 +1,13 @@
 // Targets are sites by their URL, not by their host: pages on one host (here all on 127.0.0.1)
 // are separate sites for trends and for component kits.
 import { beforeEach, describe, expect, test } from "bun:test";
-import { openDatabase, type Db } from "../../src/db/connection";
-import { migrate } from "../../src/db/migrate";
-import type { LiveMessage } from "../../src/live/hub";
-import { AgentEngine } from "../../src/modules/agents/engine/engine";
-import { siteSources } from "../../src/modules/agents/engine/design-ninja";
-import { siteOf } from "../../src/modules/agents/logic/trend-mining";
-import { agentsService } from "../../src/modules/agents/service";
+import { openDatabase, type Db } from "#server/db/connection";
+import { migrate } from "#server/db/migrate";
+import type { LiveMessage } from "#server/live/hub";
+import { AgentEngine } from "#server/modules/agents/engine/engine";
+import { siteSources } from "#server/modules/agents/engine/design-ninja";
+import { siteOf } from "#server/modules/agents/logic/trend-mining";
+import { agentsService } from "#server/modules/agents/service";
 import { insertComparison, insertUser } from "./fixtures";
 
 let db: Db;

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { chanceOfMajority } from "../../src/modules/agents/logic/binomial";
-import { HUE_FAMILIES } from "../../src/modules/agents/logic/color";
-import { seededRandom } from "../../src/modules/agents/logic/rng";
-import { TREND_TYPES, latestPerHost, majorityConfidence, minePatterns, normalizeFindingTitle, selectTrends, type SiteObservation } from "../../src/modules/agents/logic/trend-mining";
-import { trendToDto, type TrendRow } from "../../src/modules/agents/rows";
+import { chanceOfMajority } from "#server/modules/agents/logic/binomial";
+import { HUE_FAMILIES } from "#server/modules/agents/logic/color";
+import { seededRandom } from "#server/modules/agents/logic/rng";
+import { TREND_TYPES, latestPerHost, majorityConfidence, minePatterns, normalizeFindingTitle, selectTrends, type SiteObservation } from "#server/modules/agents/logic/trend-mining";
+import { trendToDto, type TrendRow } from "#server/modules/agents/rows";
 import { makeExtraction, type SiteKnobs } from "./fixtures";
 
 const HUE_HEX: Record<string, string> = {

@@ -2,11 +2,11 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { closeDatabase, openDatabase, type Db } from "../../src/db/connection";
-import { migrate } from "../../src/db/migrate";
-import { LiveHub, type LiveMessage } from "../../src/live/hub";
-import { activityService } from "../../src/modules/activity/service";
-import { systemService, type SystemService } from "../../src/modules/system/service";
+import { closeDatabase, openDatabase, type Db } from "#server/db/connection";
+import { migrate } from "#server/db/migrate";
+import { LiveHub, type LiveMessage } from "#server/live/hub";
+import { activityService } from "#server/modules/activity/service";
+import { systemService, type SystemService } from "#server/modules/system/service";
 
 // The real agents worker on a real database file: the production path.
 const FAST = { tickMs: 50, designNinjaMs: 100, testCommanderMs: 100, insightOracleMs: 100, pendingGraceMs: 200 };

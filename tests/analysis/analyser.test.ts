@@ -2,11 +2,11 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createAnalyser } from "../../src/modules/analysis/analyser";
-import { createFindingsEngine } from "../../src/modules/analysis/engine";
-import { summariseScreenshot } from "../../src/modules/analysis/screenshot-summary";
-import { scorePairFromFiles } from "../../src/modules/analysis/similarity";
-import type { ComparisonEngine } from "../../src/modules/comparisons/runner";
+import { createAnalyser } from "#server/modules/analysis/analyser";
+import { createFindingsEngine } from "#server/modules/analysis/engine";
+import { summariseScreenshot } from "#server/modules/analysis/screenshot-summary";
+import { scorePairFromFiles } from "#server/modules/analysis/similarity";
+import type { ComparisonEngine } from "#server/modules/comparisons/runner";
 import { alpha, beta } from "./pages";
 
 const dir = mkdtempSync(join(tmpdir(), "analyser-"));

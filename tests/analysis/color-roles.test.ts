@@ -1,9 +1,9 @@
 // Palette roles and design-vs-content similarity, as pure functions over hand-built extractions.
 import { describe, expect, test } from "bun:test";
-import { paletteRoles, rolesSimilarity } from "../../src/modules/analysis/color-roles";
-import { designFromParts, scorePair } from "../../src/modules/analysis/similarity";
-import { textSimilarity } from "../../src/modules/analysis/text";
-import type { Extraction } from "../../src/modules/capture/model";
+import { paletteRoles, rolesSimilarity } from "#server/modules/analysis/color-roles";
+import { designFromParts, scorePair } from "#server/modules/analysis/similarity";
+import { textSimilarity } from "#server/modules/analysis/text";
+import type { Extraction } from "#server/modules/capture/model";
 import { alpha, beta } from "./pages";
 
 const yellowSite = {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
-import { createFindingsEngine } from "../../src/modules/analysis/engine";
-import { findingsFor, type PageInput } from "../../src/modules/analysis/findings";
-import { llmConfigFromEnv, parseReply, refineFindings, type LlmConfig } from "../../src/modules/analysis/llm";
+import { createFindingsEngine } from "#server/modules/analysis/engine";
+import { findingsFor, type PageInput } from "#server/modules/analysis/findings";
+import { llmConfigFromEnv, parseReply, refineFindings, type LlmConfig } from "#server/modules/analysis/llm";
 import { makeExtraction } from "./support";
 
 const pages: PageInput[] = [

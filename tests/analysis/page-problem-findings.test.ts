@@ -1,9 +1,9 @@
 // Findings about what broke on a page: failed requests grouped by host and by what the visitor
 // loses, and console errors.
 import { describe, expect, test } from "bun:test";
-import type { Viewport } from "../../src/modules/capture/model";
-import { findingId, findingsFor, type PageInput } from "../../src/modules/analysis/findings";
-import { lossOf } from "../../src/modules/analysis/findings/page-problems";
+import type { Viewport } from "#server/modules/capture/model";
+import { findingId, findingsFor, type PageInput } from "#server/modules/analysis/findings";
+import { lossOf } from "#server/modules/analysis/findings/page-problems";
 import { makeExtraction } from "./support";
 
 type Patch = Parameters<typeof makeExtraction>[0];

@@ -1,6 +1,6 @@
 // Three synthetic sites for similarity orderings: Alpha, a lightly edited Alpha, and Beta
 // (another brand: dark theme, two-column layout, different copy).
-import type { Extraction } from "../../src/modules/capture/model";
+import type { Extraction } from "#server/modules/capture/model";
 import { encodePng, makeExtraction, paint, textLines, type Block } from "./support";
 
 const W = 1440;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { deltaE2000Hex } from "../../src/modules/analysis/color";
-import { dominantColors, isDarkImage, meanLuminance } from "../../src/modules/analysis/palette";
-import { paletteDistance, paletteSimilarity } from "../../src/modules/analysis/palette-similarity";
+import { deltaE2000Hex } from "#server/modules/analysis/color";
+import { dominantColors, isDarkImage, meanLuminance } from "#server/modules/analysis/palette";
+import { paletteDistance, paletteSimilarity } from "#server/modules/analysis/palette-similarity";
 import { paint, textLines } from "./support";
 
 const shareOf = (palette: { hex: string; share: number }[], hex: string) =>

@@ -1,7 +1,7 @@
 // Typography compared on what was drawn, and the finding for a declared web font that never loaded.
 import { describe, expect, test } from "bun:test";
-import { findingId, findingsFor, type PageInput } from "../../src/modules/analysis/findings";
-import { typographySimilarity } from "../../src/modules/analysis/typography";
+import { findingId, findingsFor, type PageInput } from "#server/modules/analysis/findings";
+import { typographySimilarity } from "#server/modules/analysis/typography";
 import { makeExtraction } from "./support";
 
 type Patch = Parameters<typeof makeExtraction>[0];
@@ -92,7 +92,7 @@ describe("low-contrast finding measured from pixels", () => {
 
 describe("the failed request behind a font", () => {
   test("is one whose URL names the family, never an unrelated failed font", async () => {
-    const { failedRequestFor } = await import("../../src/modules/analysis/findings/page-problems");
+    const { failedRequestFor } = await import("#server/modules/analysis/findings/page-problems");
     const awesome = { url: "https://use.fontawesome.com/webfonts/fa-solid-900.woff2", type: "font", reason: "ERR_NAME_NOT_RESOLVED" };
     const css = { url: "https://fonts.googleapis.com/css?family=Lora:400,700|Open+Sans:300,400", type: "stylesheet", reason: "ERR_NAME_NOT_RESOLVED" };
     expect(failedRequestFor("Open Sans", [awesome, css])).toEqual(css);

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { decodePng, downscaleGray, ssimGray } from "../../src/modules/analysis/image";
-import { editSimilarity, regionProfile, structureSimilarity } from "../../src/modules/analysis/layout";
-import { BLEND, scorePair } from "../../src/modules/analysis/similarity";
-import { headlineSimilarity, textSimilarity } from "../../src/modules/analysis/text";
-import { typographySimilarity } from "../../src/modules/analysis/typography";
-import { visualSimilarity, thumbnail } from "../../src/modules/analysis/visual";
+import { decodePng, downscaleGray, ssimGray } from "#server/modules/analysis/image";
+import { editSimilarity, regionProfile, structureSimilarity } from "#server/modules/analysis/layout";
+import { BLEND, scorePair } from "#server/modules/analysis/similarity";
+import { headlineSimilarity, textSimilarity } from "#server/modules/analysis/text";
+import { typographySimilarity } from "#server/modules/analysis/typography";
+import { visualSimilarity, thumbnail } from "#server/modules/analysis/visual";
 import { alpha, beta } from "./pages";
 import { encodePng, makeExtraction, paint, textLines } from "./support";
 

@@ -1,6 +1,6 @@
 // Hand-built extractions and synthetic screenshots for the analysis tests.
 import { PNG } from "pngjs";
-import type { Extraction, Viewport } from "../../src/modules/capture/model";
+import type { Extraction, Viewport } from "#server/modules/capture/model";
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends (infer U)[] ? U[] : T[K] extends object | null ? DeepPartial<NonNullable<T[K]>> | T[K] : T[K] };
 

@@ -2,7 +2,7 @@
 // SMTP_URL with credentials) talks to an SMTP server on 127.0.0.1 that requires them.
 import { afterAll, describe, expect, test } from "bun:test";
 import { SMTPServer } from "smtp-server";
-import { makeTestApp } from "../support/app";
+import { makeTestApp } from "#tests/support/app";
 import { metricsSample, saveAlertSettings } from "./admin-support";
 
 interface Received {

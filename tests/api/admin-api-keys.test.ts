@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { sha256 } from "../../src/lib/ids";
-import { makeTestApp } from "../support/app";
+import { sha256 } from "#server/lib/ids";
+import { makeTestApp } from "#tests/support/app";
 
 describe("personal API keys", () => {
   test("shown once, stored hashed, listed, accepted as Bearer, revocable by their owner only", async () => {

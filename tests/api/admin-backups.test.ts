@@ -3,11 +3,11 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp, createServices, type AppDeps } from "../../src/app";
-import { openDatabase } from "../../src/db/connection";
-import { migrate } from "../../src/db/migrate";
-import { loadEnv } from "../../src/env";
-import { silentLogger } from "../../src/lib/logger";
+import { createApp, createServices, type AppDeps } from "#server/app";
+import { openDatabase } from "#server/db/connection";
+import { migrate } from "#server/db/migrate";
+import { loadEnv } from "#server/env";
+import { silentLogger } from "#server/lib/logger";
 
 const dirs: string[] = [];
 afterAll(() => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import type { LiveSocket } from "../../src/live/hub";
-import { makeTestApp } from "../support/app";
+import type { LiveSocket } from "#server/live/hub";
+import { makeTestApp } from "#tests/support/app";
 
 const BANNER = "System is currently in maintenance mode. Users cannot access the application.";
 
@@ -54,7 +54,7 @@ describe("maintenance mode", () => {
     const t = makeTestApp();
     const admin = await t.signup();
     await t.call("POST", "/api/admin/maintenance", { headers: t.auth(admin.token), body: { enabled: true } });
-    const { createServices } = await import("../../src/app");
+    const { createServices } = await import("#server/app");
     const again = createServices({ db: t.db, env: t.env, secret: new Uint8Array(32), log: () => {} });
     expect(again.admin.maintenance.isOn()).toBe(true);
   });

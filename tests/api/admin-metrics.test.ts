@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import type { LiveSocket } from "../../src/live/hub";
-import { HostSampler, parseMeminfo, parseNetDev, parseProcStat, readDiskPercent } from "../../src/modules/admin/host-metrics";
-import type { SystemMetrics } from "../../src/modules/admin/model";
-import { formatUptime, healthOf } from "../../web/features/admin/format";
-import { makeTestApp } from "../support/app";
+import type { LiveSocket } from "#server/live/hub";
+import { HostSampler, parseMeminfo, parseNetDev, parseProcStat, readDiskPercent } from "#server/modules/admin/host-metrics";
+import type { SystemMetrics } from "#server/modules/admin/model";
+import { formatUptime, healthOf } from "#web/features/admin/format";
+import { makeTestApp } from "#tests/support/app";
 import { metricsSample } from "./admin-support";
 
 function socketOf(userId: string, role: "user" | "admin") {

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { makeTestApp } from "../support/app";
+import { makeTestApp } from "#tests/support/app";
 
 type TestApp = ReturnType<typeof makeTestApp>;
 interface Ctx {

@@ -1,5 +1,5 @@
-import type { SystemMetrics } from "../../src/modules/admin/model";
-import type { makeTestApp } from "../support/app";
+import type { SystemMetrics } from "#server/modules/admin/model";
+import type { makeTestApp } from "#tests/support/app";
 
 /** A host sample with quiet defaults; tests raise the figure they are about. */
 export const metricsSample = (over: Partial<SystemMetrics> = {}): SystemMetrics => ({

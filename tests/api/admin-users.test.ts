@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import type { LiveSocket } from "../../src/live/hub";
-import { makeTestApp } from "../support/app";
+import type { LiveSocket } from "#server/live/hub";
+import { makeTestApp } from "#tests/support/app";
 
 function socketOf(userId: string, role: "user" | "admin") {
   const s = { userId, role, closedWith: null as string | null } as LiveSocket & { closedWith: string | null };

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { makeTestApp } from "../support/app";
-import { insertComparison } from "../agents/fixtures";
+import { makeTestApp } from "#tests/support/app";
+import { insertComparison } from "#tests/agents/fixtures";
 
 type T = ReturnType<typeof makeTestApp>;
 const apps: T[] = [];
@@ -120,7 +120,7 @@ describe("Mission Control API", () => {
     const { admin, user } = await people(t);
     const other = await t.signup();
     insertComparison(t.db, user.user.id, [{ url: "https://acme.example/" }]);
-    const { AgentEngine } = await import("../../src/modules/agents/engine/engine");
+    const { AgentEngine } = await import("#server/modules/agents/engine/engine");
     const engine = new AgentEngine({ db: t.db, emit: () => {}, log: () => {} });
     engine.designNinja.run();
     engine.designNinja.run();
@@ -141,7 +141,7 @@ describe("Mission Control API", () => {
     const t = app();
     const { user } = await people(t);
     const other = await t.signup();
-    const { AgentEngine } = await import("../../src/modules/agents/engine/engine");
+    const { AgentEngine } = await import("#server/modules/agents/engine/engine");
     insertComparison(t.db, user.user.id, [{ url: "https://acme.example/" }]);
     const engine = new AgentEngine({ db: t.db, emit: () => {}, log: () => {} });
     engine.designNinja.run();
@@ -192,7 +192,7 @@ describe("Mission Control API", () => {
     const clock = { t: Date.now() };
     const t = app();
     const { user } = await people(t);
-    const { AgentEngine } = await import("../../src/modules/agents/engine/engine");
+    const { AgentEngine } = await import("#server/modules/agents/engine/engine");
     const engine = new AgentEngine({ db: t.db, emit: () => {}, log: () => {}, now: () => clock.t });
     engine.designNinja.run();
     engine.designNinja.run();

@@ -2,8 +2,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sha256 } from "../../src/lib/ids";
-import { makeTestApp } from "../support/app";
+import { sha256 } from "#server/lib/ids";
+import { makeTestApp } from "#tests/support/app";
 import { fakeEngine } from "./comparisons-support";
 
 const dirs: string[] = [];

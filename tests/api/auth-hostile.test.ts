@@ -3,10 +3,10 @@
 // routes and the socket, a demoted admin's API key, login timing for unknown vs known e-mails, and
 // live sockets after logout.
 import { afterEach, describe, expect, test } from "bun:test";
-import { WS_SUBPROTOCOL } from "../../src/live/ws";
-import { REFRESH_TOKEN_TTL_SECONDS } from "../../src/modules/auth/tokens";
-import { makeTestApp } from "../support/app";
-import { openSocket, serveTestApp, type TestSocket } from "../support/live-server";
+import { WS_SUBPROTOCOL } from "#server/live/ws";
+import { REFRESH_TOKEN_TTL_SECONDS } from "#server/modules/auth/tokens";
+import { makeTestApp } from "#tests/support/app";
+import { openSocket, serveTestApp, type TestSocket } from "#tests/support/live-server";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {

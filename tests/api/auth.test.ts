@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { SignJWT } from "jose";
-import { JUST_ROTATED_MESSAGE, ROTATION_GRACE_MS } from "../../src/modules/auth/service";
-import { makeTestApp } from "../support/app";
+import { JUST_ROTATED_MESSAGE, ROTATION_GRACE_MS } from "#server/modules/auth/service";
+import { makeTestApp } from "#tests/support/app";
 
 const cookieOf = (setCookie: string | null) => (setCookie ?? "").split(";")[0]!;
 

@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PNG } from "pngjs";
-import { findChromium } from "../../src/lib/chromium";
-import { CapturePool } from "../../src/modules/capture/pool";
-import { makeTestApp } from "../support/app";
+import { findChromium } from "#server/lib/chromium";
+import { CapturePool } from "#server/modules/capture/pool";
+import { makeTestApp } from "#tests/support/app";
 
 setDefaultTimeout(240_000);
 

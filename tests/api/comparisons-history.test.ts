@@ -5,10 +5,10 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "../../src/db/connection";
-import { migrate } from "../../src/db/migrate";
-import { migrations } from "../../src/db/migrations";
-import { makeTestApp } from "../support/app";
+import { openDatabase } from "#server/db/connection";
+import { migrate } from "#server/db/migrate";
+import { migrations } from "#server/db/migrations";
+import { makeTestApp } from "#tests/support/app";
 import { fakeEngine, pngBytes } from "./comparisons-support";
 
 const dirs: string[] = [];

@@ -2,10 +2,10 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LiveHub } from "../../src/live/hub";
-import { comparisonsService } from "../../src/modules/comparisons/service";
-import { INTERRUPTED_REASON } from "../../src/modules/comparisons/runner";
-import { makeTestApp } from "../support/app";
+import { LiveHub } from "#server/live/hub";
+import { comparisonsService } from "#server/modules/comparisons/service";
+import { INTERRUPTED_REASON } from "#server/modules/comparisons/runner";
+import { makeTestApp } from "#tests/support/app";
 import { fakeEngine, recordingSocket } from "./comparisons-support";
 
 const dirs: string[] = [];

@@ -2,9 +2,9 @@
 // extraction, controllable per URL (fail, hold until released, hostile title).
 import { writeFileSync } from "node:fs";
 import { PNG } from "pngjs";
-import type { Extraction, Finding, Viewport } from "../../src/modules/capture/model";
-import type { LiveMessage, LiveSocket } from "../../src/live/hub";
-import type { CaptureFn, ComparisonActivity, ComparisonEngine, FindingsFn, PairScores } from "../../src/modules/comparisons/runner";
+import type { Extraction, Finding, Viewport } from "#server/modules/capture/model";
+import type { LiveMessage, LiveSocket } from "#server/live/hub";
+import type { CaptureFn, ComparisonActivity, ComparisonEngine, FindingsFn, PairScores } from "#server/modules/comparisons/runner";
 
 export function pngBytes(width: number, height: number, rgb: [number, number, number]): Buffer {
   const png = new PNG({ width, height });

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { makeTestApp } from "../support/app";
+import { makeTestApp } from "#tests/support/app";
 import { fakeEngine } from "./comparisons-support";
 
 const dirs: string[] = [];

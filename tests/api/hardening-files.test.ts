@@ -5,8 +5,8 @@ import { afterAll, expect, test } from "bun:test";
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startServer, type RunningServer } from "../support/server";
-import { call, comparisonWith, settled, signup, startGateSite, type GateSite } from "../faults/support";
+import { startServer, type RunningServer } from "#tests/support/server";
+import { call, comparisonWith, settled, signup, startGateSite, type GateSite } from "#tests/faults/support";
 
 const servers: RunningServer[] = [];
 const sites: GateSite[] = [];

@@ -3,10 +3,10 @@
 // refused before routing.
 import { afterEach, describe, expect, test } from "bun:test";
 import { SignJWT } from "jose";
-import { liveSockets, WS_SUBPROTOCOL } from "../../src/live/ws";
-import { HOST_MESSAGES } from "../../src/http/host-guard";
-import { REFRESH_COOKIE } from "../../src/modules/auth";
-import { makeTestApp } from "../support/app";
+import { liveSockets, WS_SUBPROTOCOL } from "#server/live/ws";
+import { HOST_MESSAGES } from "#server/http/host-guard";
+import { REFRESH_COOKIE } from "#server/modules/auth";
+import { makeTestApp } from "#tests/support/app";
 
 const PUBLIC = "https://intel.example.com";
 const cleanups: (() => unknown)[] = [];

@@ -2,8 +2,8 @@
 // Cookies"): a stranger's wrong passwords can no longer lock the owner out of a browser they have
 // signed in from before, while guessing from untrusted clients stays limited per account and per IP.
 import { describe, expect, test } from "bun:test";
-import { DEVICE_COOKIE, DEVICE_COOKIE_PATH, deviceCookies } from "../../src/modules/auth/device-cookie";
-import { makeTestApp } from "../support/app";
+import { DEVICE_COOKIE, DEVICE_COOKIE_PATH, deviceCookies } from "#server/modules/auth/device-cookie";
+import { makeTestApp } from "#tests/support/app";
 
 // The production budgets (src/app.ts): 30 attempts per address, 10 failures per account and per device, a minute.
 const LIMITS = { perIpPerMinute: 30, perAccountPerMinute: 10, perDevicePerMinute: 10 };

@@ -4,10 +4,10 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EnvError, loadEnv } from "../../src/env";
-import { SETUP_TOKEN_MESSAGE } from "../../src/modules/auth/service";
-import { makeTestApp } from "../support/app";
-import { startServer, type RunningServer } from "../support/server";
+import { EnvError, loadEnv } from "#server/env";
+import { SETUP_TOKEN_MESSAGE } from "#server/modules/auth/service";
+import { makeTestApp } from "#tests/support/app";
+import { startServer, type RunningServer } from "#tests/support/server";
 import { metricsSample, saveAlertSettings } from "./admin-support";
 
 const PASSWORD = "correct-horse-battery";

@@ -1,9 +1,9 @@
 // Adding a target: a name that resolves to a private address and a name that does not resolve get
 // the same answer, so the answers can't be used to map the internal DNS. The log tells them apart.
 import { expect, test } from "bun:test";
-import { HttpError } from "../../src/http/errors";
-import { SSRF_MESSAGES, checkTargetUrl, type Resolver } from "../../src/modules/capture/ssrf";
-import { makeTestApp } from "../support/app";
+import { HttpError } from "#server/http/errors";
+import { SSRF_MESSAGES, checkTargetUrl, type Resolver } from "#server/modules/capture/ssrf";
+import { makeTestApp } from "#tests/support/app";
 
 const dns: Record<string, string[]> = {
   "wiki.corp.example.net": ["10.20.30.40"],

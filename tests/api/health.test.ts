@@ -1,10 +1,10 @@
 // /api/health/live and /api/health/ready through the app: each readiness check turns the answer
 // into a 503 that names it. The real read-only and full disks are in tests/faults/health-ready.test.ts.
 import { describe, expect, test } from "bun:test";
-import { migrations } from "../../src/db/migrations";
-import type { CaptureReadiness } from "../../src/modules/capture/pool";
-import { healthService, MIN_FREE_BYTES } from "../../src/modules/health/service";
-import { makeTestApp } from "../support/app";
+import { migrations } from "#server/db/migrations";
+import type { CaptureReadiness } from "#server/modules/capture/pool";
+import { healthService, MIN_FREE_BYTES } from "#server/modules/health/service";
+import { makeTestApp } from "#tests/support/app";
 
 const browsers = (n: number, available = true): (() => CaptureReadiness) => () => ({ available, browsers: n, concurrency: 2 });
 

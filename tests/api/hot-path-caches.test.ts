@@ -1,7 +1,7 @@
 // The per-request reads behind every authenticated API call (the token's user) and the comparisons
 // list are cached between writes; these prove a change still applies on the very next request.
 import { describe, expect, test } from "bun:test";
-import { makeTestApp } from "../support/app";
+import { makeTestApp } from "#tests/support/app";
 
 describe("cached user behind a bearer token", () => {
   test("a user disabled straight in the database is refused on the next request", async () => {

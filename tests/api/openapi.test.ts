@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { z } from "zod";
-import { responds } from "../../src/http/contract";
-import { makeTestApp } from "../support/app";
+import { responds } from "#server/http/contract";
+import { makeTestApp } from "#tests/support/app";
 
 type Operation = {
   tags?: string[];

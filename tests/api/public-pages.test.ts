@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { makeTestApp } from "../support/app";
+import { makeTestApp } from "#tests/support/app";
 
 // React escapes apostrophes in text, so the expected strings avoid them.
 const PAGES: { path: string; title: string; strings: string[] }[] = [

@@ -1,7 +1,7 @@
 // One JSON line per request: level, time, msg, request id, method, the route's pattern, status,
 // duration and the user when known; secrets never appear, whatever the request carried.
 import { describe, expect, test } from "bun:test";
-import { makeTestApp } from "../support/app";
+import { makeTestApp } from "#tests/support/app";
 
 
 describe("request log", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { makeTestApp } from "../support/app";
+import { makeTestApp } from "#tests/support/app";
 
 describe("platform smoke", () => {
   test("landing renders on the server", async () => {

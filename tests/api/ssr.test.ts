@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { ROTATION_GRACE_MS } from "../../src/modules/auth/service";
-import { makeTestApp } from "../support/app";
+import { ROTATION_GRACE_MS } from "#server/modules/auth/service";
+import { makeTestApp } from "#tests/support/app";
 
 describe("server rendering", () => {
   test("a guarded page renders the guard without a session", async () => {

@@ -3,7 +3,7 @@
 // query parameters, each as an anonymous caller, the owning user and an admin. No answer may be a
 // 500, and every error must be JSON `{ error }`.
 import { afterAll, describe, expect, test } from "bun:test";
-import { SERVER_START_MS, startServer } from "../support/server";
+import { SERVER_START_MS, startServer } from "#tests/support/server";
 import { NOT_API, routeKey, sweepWorld, type SweepWorld } from "./sweep-support";
 
 type Who = "anon" | "alice" | "root";

@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AgentEngine } from "../../src/modules/agents/engine/engine";
-import { makeTestApp } from "../support/app";
+import { AgentEngine } from "#server/modules/agents/engine/engine";
+import { makeTestApp } from "#tests/support/app";
 import { fakeEngine } from "./comparisons-support";
 
 /** Unique enough that finding it in another user's answer can only mean a leak. */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { WS_SUBPROTOCOL } from "../../src/live/ws";
-import { makeTestApp } from "../support/app";
-import { openSocket, serveTestApp, type TestSocket } from "../support/live-server";
+import { WS_SUBPROTOCOL } from "#server/live/ws";
+import { makeTestApp } from "#tests/support/app";
+import { openSocket, serveTestApp, type TestSocket } from "#tests/support/live-server";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {

@@ -6,11 +6,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { capturePage, CaptureError } from "../../src/modules/capture/capture";
-import { checkHost, SSRF_MESSAGES, systemResolver, type HostVerdict } from "../../src/modules/capture/ssrf";
-import type { CaptureJob } from "../../src/workers/protocol";
-import { launchBrowser } from "../support/browser";
-import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
+import { capturePage, CaptureError } from "#server/modules/capture/capture";
+import { checkHost, SSRF_MESSAGES, systemResolver, type HostVerdict } from "#server/modules/capture/ssrf";
+import type { CaptureJob } from "#server/workers/protocol";
+import { launchBrowser } from "#tests/support/browser";
+import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
 
 setDefaultTimeout(30_000);
 

@@ -7,10 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { PNG } from "pngjs";
-import { capturePage } from "../../src/modules/capture/capture";
-import { watchNetworkQuiet } from "../../src/modules/capture/network-quiet";
-import type { CaptureJob } from "../../src/workers/protocol";
-import { launchBrowser } from "../support/browser";
+import { capturePage } from "#server/modules/capture/capture";
+import { watchNetworkQuiet } from "#server/modules/capture/network-quiet";
+import type { CaptureJob } from "#server/workers/protocol";
+import { launchBrowser } from "#tests/support/browser";
 
 setDefaultTimeout(90_000); // a capture (60 s at most) and its checks
 

@@ -4,13 +4,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PNG } from "pngjs";
-import { deltaE2000, hexToRgb, rgbToLab } from "../../src/modules/analysis/color";
-import type { Extraction, Viewport } from "../../src/modules/capture/model";
-import { CapturePool, NO_CHROMIUM_REASON, type CaptureOutcome } from "../../src/modules/capture/pool";
-import { SSRF_MESSAGES } from "../../src/modules/capture/ssrf";
-import { findChromium } from "../../src/lib/chromium";
-import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
-import { waitFor } from "../support/wait";
+import { deltaE2000, hexToRgb, rgbToLab } from "#server/modules/analysis/color";
+import type { Extraction, Viewport } from "#server/modules/capture/model";
+import { CapturePool, NO_CHROMIUM_REASON, type CaptureOutcome } from "#server/modules/capture/pool";
+import { SSRF_MESSAGES } from "#server/modules/capture/ssrf";
+import { findChromium } from "#server/lib/chromium";
+import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
+import { waitFor } from "#tests/support/wait";
 
 // Several captures per test at most, one or two at a time, each under its pool's limits (60 s at most).
 setDefaultTimeout(300_000);

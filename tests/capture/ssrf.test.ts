@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { HttpError } from "../../src/http/errors";
+import { HttpError } from "#server/http/errors";
 import {
   checkHost,
   checkTargetUrl,
@@ -9,7 +9,7 @@ import {
   parseLooseIPv4,
   SSRF_MESSAGES,
   type Resolver,
-} from "../../src/modules/capture/ssrf";
+} from "#server/modules/capture/ssrf";
 
 // Offline DNS: the names tests need, nothing else.
 const fakeDns: Record<string, string[]> = {

@@ -1,7 +1,7 @@
 // How several timing loads become the reported figures: medians, spreads, and when to load again.
 import { describe, expect, test } from "bun:test";
-import type { Vitals } from "../../src/modules/capture/page/types";
-import { couldMatter, disagree, summariseSamples } from "../../src/modules/capture/timing-samples";
+import type { Vitals } from "#server/modules/capture/page/types";
+import { couldMatter, disagree, summariseSamples } from "#server/modules/capture/timing-samples";
 
 const v = (fcpMs: number | null, lcpMs: number | null, lcpElement: string | null = "img#hero"): Vitals => ({
   ttfbMs: 40,

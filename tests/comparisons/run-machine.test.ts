@@ -2,11 +2,11 @@
 // taken one at a time, refused ones change nothing, a throwing transition becomes a crash, and a
 // run closes only once nothing it started is in flight.
 import { describe, expect, test } from "bun:test";
-import { newRunContext, type RunContext, type RunEvent } from "../../src/modules/comparisons/run/context";
-import type { RunIO, RunnerDeps } from "../../src/modules/comparisons/run/io";
-import { RunMachine } from "../../src/modules/comparisons/run/machine";
-import type { RunState, TransitionName } from "../../src/modules/comparisons/run/table";
-import { TRANSITIONS, type Transitions } from "../../src/modules/comparisons/run/transitions/index";
+import { newRunContext, type RunContext, type RunEvent } from "#server/modules/comparisons/run/context";
+import type { RunIO, RunnerDeps } from "#server/modules/comparisons/run/io";
+import { RunMachine } from "#server/modules/comparisons/run/machine";
+import type { RunState, TransitionName } from "#server/modules/comparisons/run/table";
+import { TRANSITIONS, type Transitions } from "#server/modules/comparisons/run/transitions/index";
 
 type Stub = (run: RunContext, event: RunEvent, io: RunIO) => RunState | void;
 

@@ -13,8 +13,8 @@ import {
   type Move,
   type RunEventType,
   type RunState,
-} from "../../src/modules/comparisons/run/table";
-import { TRANSITIONS } from "../../src/modules/comparisons/run/transitions/index";
+} from "#server/modules/comparisons/run/table";
+import { TRANSITIONS } from "#server/modules/comparisons/run/transitions/index";
 
 const moves = (state: RunState): [RunEventType, Move][] =>
   Object.entries(RUN_TABLE[state]).flatMap(([event, cell]) => (cell === IGNORE ? [] : [[event as RunEventType, cell as Move]]));

@@ -5,13 +5,13 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "../../src/db/connection";
-import { migrate } from "../../src/db/migrate";
-import { STORAGE_UNAVAILABLE_MESSAGE } from "../../src/http/storage-errors";
-import { screenshotFiles } from "../../src/modules/comparisons/files";
-import { comparisonsRepository } from "../../src/modules/comparisons/repository";
-import { INTERRUPTED_REASON, QUEUED_STAGE, comparisonRunner, pagesInRun, type RunContext } from "../../src/modules/comparisons/runner";
-import { fakeEngine } from "../api/comparisons-support";
+import { openDatabase } from "#server/db/connection";
+import { migrate } from "#server/db/migrate";
+import { STORAGE_UNAVAILABLE_MESSAGE } from "#server/http/storage-errors";
+import { screenshotFiles } from "#server/modules/comparisons/files";
+import { comparisonsRepository } from "#server/modules/comparisons/repository";
+import { INTERRUPTED_REASON, QUEUED_STAGE, comparisonRunner, pagesInRun, type RunContext } from "#server/modules/comparisons/runner";
+import { fakeEngine } from "#tests/api/comparisons-support";
 
 const dirs: string[] = [];
 afterAll(() => {

@@ -3,11 +3,11 @@
 // control reachable with Tab. The results page shows a real run of two fixture sites.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { applyTheme, seriousViolations, unreachableByTab } from "../support/a11y";
-import { stepsTimeout } from "../support/browser";
-import { COMPLETED_COMPARISON_MS, completedComparison, open, startLab, waitUntilLoaded, type Account, type Lab } from "../support/lab";
-import { SERVER_START_MS } from "../support/server";
-import { waitFor } from "../support/wait";
+import { applyTheme, seriousViolations, unreachableByTab } from "#tests/support/a11y";
+import { stepsTimeout } from "#tests/support/browser";
+import { COMPLETED_COMPARISON_MS, completedComparison, open, startLab, waitUntilLoaded, type Account, type Lab } from "#tests/support/lab";
+import { SERVER_START_MS } from "#tests/support/server";
+import { waitFor } from "#tests/support/wait";
 
 // A page's audit is about 20 steps: open it (navigation, hydration, loading), axe in each theme, and
 // the Tab walk in batches.

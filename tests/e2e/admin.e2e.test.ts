@@ -2,9 +2,9 @@
 // API keys, user management, audit log and alert settings, with a second (non-admin) user watching.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { STEP_TIMEOUT_MS, launchBrowser, stepsTimeout } from "../support/browser";
-import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
-import { waitFor } from "../support/wait";
+import { STEP_TIMEOUT_MS, launchBrowser, stepsTimeout } from "#tests/support/browser";
+import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
+import { waitFor } from "#tests/support/wait";
 
 // Each test here makes up to about 20 Playwright steps; each fails by itself if it cannot happen.
 setDefaultTimeout(stepsTimeout(20));

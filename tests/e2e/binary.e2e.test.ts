@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
-import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
-import { runCli } from "../cli/support";
+import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
+import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
+import { runCli } from "#tests/cli/support";
 import pkg from "../../package.json" with { type: "json" };
 
 const root = join(import.meta.dir, "../..");
@@ -141,7 +141,7 @@ describe("single executable", () => {
     const bin = { cmd: [join(dir, "design-intel")], dataDir: join(dir, "data") };
     const schema = await runCli(["check", "--print-schema"], bin);
     expect(schema.code).toBe(0);
-    expect(JSON.parse(schema.stdout).required).toEqual(["site"]);
+    expect(JSON.parse(schema.stdout).required).toEqual(["site", "competitors"]);
     const config = join(dir, "design-intel.json");
     await Bun.write(
       config,

@@ -2,9 +2,9 @@
 // real captures of fixture sites served on 127.0.0.1.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, stepsTimeout } from "../support/browser";
-import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
-import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
+import { launchBrowser, stepsTimeout } from "#tests/support/browser";
+import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
+import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 
 let server: RunningServer;
 let sites: FixtureServer;

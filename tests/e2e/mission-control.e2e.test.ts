@@ -4,10 +4,10 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { openDatabase } from "../../src/db/connection";
-import { insertComparison } from "../agents/fixtures";
-import { launchBrowser, stepsTimeout } from "../support/browser";
-import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
+import { openDatabase } from "#server/db/connection";
+import { insertComparison } from "#tests/agents/fixtures";
+import { launchBrowser, stepsTimeout } from "#tests/support/browser";
+import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 
 const PASSWORD = "correct-horse-battery";
 /** The agents' work shows up within a few of their cycles (DesignNinja's is 5 s), slower on a busy machine. */

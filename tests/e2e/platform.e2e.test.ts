@@ -2,8 +2,8 @@
 // signup -> dashboard -> reload stays signed in -> palette -> theme -> logout.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, stepsTimeout } from "../support/browser";
-import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
+import { launchBrowser, stepsTimeout } from "#tests/support/browser";
+import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 
 let server: RunningServer;
 let browser: Browser;

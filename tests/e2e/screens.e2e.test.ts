@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import type { Page, Request } from "playwright-core";
-import { openDatabase } from "../../src/db/connection";
-import { stepsTimeout } from "../support/browser";
-import { PASSWORD, open, startLab, waitUntilLoaded, type Account, type Lab } from "../support/lab";
-import { SERVER_START_MS } from "../support/server";
+import { openDatabase } from "#server/db/connection";
+import { stepsTimeout } from "#tests/support/browser";
+import { PASSWORD, open, startLab, waitUntilLoaded, type Account, type Lab } from "#tests/support/lab";
+import { SERVER_START_MS } from "#tests/support/server";
 
 // Most tests here make 10-30 Playwright steps; each fails by itself if it cannot happen.
 setDefaultTimeout(stepsTimeout(30));

@@ -11,8 +11,8 @@
 // next round starts a new server, browser and session rather than fail for the last one's sake.
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, stepsTimeout } from "../support/browser";
-import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
+import { launchBrowser, stepsTimeout } from "#tests/support/browser";
+import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 
 const ROUNDS = 5;
 const PER_ROUND = 8;

@@ -9,9 +9,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { STEP_TIMEOUT_MS, launchBrowser, stepsTimeout } from "../support/browser";
-import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
-import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
+import { STEP_TIMEOUT_MS, launchBrowser, stepsTimeout } from "#tests/support/browser";
+import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
+import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 
 const IMG = "<img src=x onerror=alert(1)>";
 const SCRIPT = "</script><script>alert(1)</script>";

@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
-import { STORAGE_UNAVAILABLE_MESSAGE } from "../../src/http/storage-errors";
-import { SERVER_START_MS, freePort, startServer } from "../support/server";
+import { STORAGE_UNAVAILABLE_MESSAGE } from "#server/http/storage-errors";
+import { SERVER_START_MS, freePort, startServer } from "#tests/support/server";
 import { call, fillDisk, login, signup, waitFor } from "./support";
 
 const mountPoint = mkdtempSync(join(tmpdir(), "di-fault-boot-full-"));

@@ -1,7 +1,7 @@
 // Chromium dies under a running analysis (OOM killer, a crash). Only this server's browsers are
 // killed: they are found below the server's pid in /proc, never by name across the host.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
+import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 import {
   aliveCapture,
   call,

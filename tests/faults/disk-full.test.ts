@@ -7,8 +7,8 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { STORAGE_UNAVAILABLE_MESSAGE } from "../../src/http/storage-errors";
-import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
+import { STORAGE_UNAVAILABLE_MESSAGE } from "#server/http/storage-errors";
+import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 import { call, comparisonWith, fillDisk, settled, signup, startGateSite, waitFor, type Answer, type GateSite } from "./support";
 
 const mountPoint = mkdtempSync(join(tmpdir(), "di-fault-full-"));

@@ -4,8 +4,8 @@
 // on a busy machine (3 s was exhausted there, failing a good page for want of CPU), and the total
 // limit only stops a stuck capture.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
-import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
+import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
+import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 import { call, comparisonWith, settled, signup } from "./support";
 
 const NAV_MS = 10_000;

@@ -5,7 +5,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { startServer, type RunningServer } from "../support/server";
+import { startServer, type RunningServer } from "#tests/support/server";
 import { call, ext4Disk, fillDisk, tmpfsDisk, waitFor } from "./support";
 
 // Both above MIN_FREE_BYTES (64 MB) when empty, so the server starts ready and the fault is what fails it.

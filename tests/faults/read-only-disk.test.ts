@@ -10,8 +10,8 @@ import { afterAll, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { STORAGE_UNAVAILABLE_MESSAGE } from "../../src/http/storage-errors";
-import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
+import { STORAGE_UNAVAILABLE_MESSAGE } from "#server/http/storage-errors";
+import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 import { call, comparisonWith, login, signup, type Answer } from "./support";
 
 const work = mkdtempSync(join(tmpdir(), "di-fault-ro-"));

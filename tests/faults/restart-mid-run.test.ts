@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { INTERRUPTED_REASON } from "../../src/modules/comparisons/runner";
-import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
-import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
+import { INTERRUPTED_REASON } from "#server/modules/comparisons/runner";
+import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
+import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 import { aliveCapture, call, captureChromium, comparisonWith, killAll, login, settled, signup, startGateSite, waitFor, type GateSite } from "./support";
 
 let sites: FixtureServer;

@@ -6,7 +6,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SERVER_START_MS, startServer, type RunningServer } from "../support/server";
+import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 import { call, login, signup } from "./support";
 
 const dataDir = mkdtempSync(join(tmpdir(), "di-fault-kill-"));

@@ -5,10 +5,10 @@
 import { Database, SQLiteError } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
-import { httpBase } from "../../src/http/base";
-import { RequestMetrics } from "../../src/http/request-metrics";
-import { isStorageError, isStorageMessage, STORAGE_UNAVAILABLE_MESSAGE } from "../../src/http/storage-errors";
-import { makeTestApp } from "../support/app";
+import { httpBase } from "#server/http/base";
+import { RequestMetrics } from "#server/http/request-metrics";
+import { isStorageError, isStorageMessage, STORAGE_UNAVAILABLE_MESSAGE } from "#server/http/storage-errors";
+import { makeTestApp } from "#tests/support/app";
 
 const fsError = (code: string, message: string) => Object.assign(new Error(`${code}: ${message}`), { code, syscall: "write" });
 

@@ -1,7 +1,7 @@
 // Spec §3 and §7 details the feature suites did not pin down: targets come back in the order they
 // were added, the A/B test lists the dashboard reads, and the agents' list limits.
 import { describe, expect, test } from "bun:test";
-import { makeTestApp } from "../support/app";
+import { makeTestApp } from "#tests/support/app";
 
 describe("§3/§7 reads", () => {
   test("targets are listed in the order they were added (createdAt), whatever their labels", async () => {

@@ -1,13 +1,13 @@
 // Spec §3 display rules for entities: activity types outside the list read as system entries, an
 // agent card shows name, type, status, task, tasks, accuracy (confidence when no accuracy) and
 // last activity, and unknown agent statuses read as idle.
-import "../support/dom";
+import "#tests/support/dom";
 import { describe, expect, test } from "bun:test";
-import type { AgentDto } from "../../src/modules/agents/model";
+import type { AgentDto } from "#server/modules/agents/model";
 const { render, within } = await import("@testing-library/react");
 const { Theme } = await import("@radix-ui/themes");
-const { toActivity } = await import("../../web/features/shell-data/normalize");
-const { AgentHealth } = await import("../../web/features/mission-control/agent-health");
+const { toActivity } = await import("#web/features/shell-data/normalize");
+const { AgentHealth } = await import("#web/features/mission-control/agent-health");
 
 const $ = () => within(document.body);
 

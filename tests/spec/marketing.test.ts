@@ -1,7 +1,7 @@
 // Spec §1-§3 marketing copy as the server renders it: the pitch, the agents and their jobs, the
 // plan tiers in full, the claims and stats, and the playful tone.
 import { describe, expect, test } from "bun:test";
-import { makeTestApp } from "../support/app";
+import { makeTestApp } from "#tests/support/app";
 
 const t = makeTestApp();
 const page = async (path: string) => {

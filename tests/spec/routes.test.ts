@@ -2,7 +2,7 @@
 // guard to visitors and its own page to users; public pages never guard; a missing (or someone
 // else's) comparison is 'Comparison Not Found'.
 import { describe, expect, test } from "bun:test";
-import { makeTestApp } from "../support/app";
+import { makeTestApp } from "#tests/support/app";
 
 const GUARD = "Hold Up There, Digital Wanderer";
 const PUBLIC = ["/", "/login", "/signup", "/pricing", "/features"];

@@ -1,33 +1,33 @@
 // Spec items that no feature test pinned down yet (docs/spec-coverage.md lists which is which):
 // guard states, the dashboard's labels and failure toasts, the target toasts, status colours,
 // toasts and tooltips' timing constants.
-import "../support/dom";
+import "#tests/support/dom";
 import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
-import type { PublicUser } from "../../src/modules/auth/model";
-import type { AgentDto, MetricsDto } from "../../src/modules/agents/model";
+import type { PublicUser } from "#server/modules/auth/model";
+import type { AgentDto, MetricsDto } from "#server/modules/agents/model";
 const { act, fireEvent, render, waitFor, within } = await import("@testing-library/react");
 const { Theme, Tooltip } = await import("@radix-ui/themes");
 const { createMemoryRouter, Outlet, RouterProvider } = await import("react-router");
-const { Toaster, useToasts, toast } = await import("../../web/components/ui/toast");
-const { useAuth } = await import("../../web/features/auth/store");
-const { Protected } = await import("../../web/components/layout/protected");
-const { KpiCards } = await import("../../web/features/mission-control/kpi-cards");
-const { QuickActions, SecondaryActions } = await import("../../web/features/mission-control/action-cards");
-const { AgentHealth } = await import("../../web/features/mission-control/agent-health");
-const { ActivityStream } = await import("../../web/features/mission-control/activity-stream");
-const { SystemCard } = await import("../../web/features/mission-control/system-card");
-const { useSystemControl } = await import("../../web/features/live/use-system-control");
-const { useLive } = await import("../../web/features/live/store");
-const { ComparisonDetail } = await import("../../web/features/comparisons/components/comparison-detail");
-const { statusColor } = await import("../../web/features/comparisons/status");
-const { startBlocker } = await import("../../web/features/comparisons/validation");
-const { PANEL_HEIGHT } = await import("../../web/features/comparisons/components/results/screenshot-panel");
-const { RECONNECT_DELAY_MS, holdLiveSocket, resetLiveSocketForTests } = await import("../../web/lib/live-socket");
-const { comparison, mockFetch, target } = await import("../../web/features/comparisons/test-utils");
-const dashboard = await import("../../web/routes/dashboard");
-const { ADMIN_REFRESH_MS, useAdminConsole } = await import("../../web/features/admin/use-admin-console");
-const { LoginForm, LOGIN_REDIRECT_DELAY_MS } = await import("../../web/features/auth/components/login-form");
-const root = await import("../../web/root");
+const { Toaster, useToasts, toast } = await import("#web/components/ui/toast");
+const { useAuth } = await import("#web/features/auth/store");
+const { Protected } = await import("#web/components/layout/protected");
+const { KpiCards } = await import("#web/features/mission-control/kpi-cards");
+const { QuickActions, SecondaryActions } = await import("#web/features/mission-control/action-cards");
+const { AgentHealth } = await import("#web/features/mission-control/agent-health");
+const { ActivityStream } = await import("#web/features/mission-control/activity-stream");
+const { SystemCard } = await import("#web/features/mission-control/system-card");
+const { useSystemControl } = await import("#web/features/live/use-system-control");
+const { useLive } = await import("#web/features/live/store");
+const { ComparisonDetail } = await import("#web/features/comparisons/components/comparison-detail");
+const { statusColor } = await import("#web/features/comparisons/status");
+const { startBlocker } = await import("#web/features/comparisons/validation");
+const { PANEL_HEIGHT } = await import("#web/features/comparisons/components/results/screenshot-panel");
+const { RECONNECT_DELAY_MS, holdLiveSocket, resetLiveSocketForTests } = await import("#web/lib/live-socket");
+const { comparison, mockFetch, target } = await import("#web/features/comparisons/test-utils");
+const dashboard = await import("#web/routes/dashboard");
+const { ADMIN_REFRESH_MS, useAdminConsole } = await import("#web/features/admin/use-admin-console");
+const { LoginForm, LOGIN_REDIRECT_DELAY_MS } = await import("#web/features/auth/components/login-form");
+const root = await import("#web/root");
 
 const $ = () => within(document.body);
 const user: PublicUser = { id: "u1", email: "ada@example.com", username: null, role: "user" };

@@ -1,8 +1,8 @@
-import { createApp, createServices, type AppDeps } from "../../src/app";
-import { openDatabase } from "../../src/db/connection";
-import { migrate } from "../../src/db/migrate";
-import { loadEnv } from "../../src/env";
-import { logFn } from "../../src/lib/logger";
+import { createApp, createServices, type AppDeps } from "#server/app";
+import { openDatabase } from "#server/db/connection";
+import { migrate } from "#server/db/migrate";
+import { loadEnv } from "#server/env";
+import { logFn } from "#server/lib/logger";
 import { memoryLogger } from "./logs";
 
 export interface TestAppOptions {

@@ -1,5 +1,5 @@
 import { chromium, type Browser } from "playwright-core";
-import { CHROMIUM_ARGS, findChromium } from "../../src/lib/chromium";
+import { CHROMIUM_ARGS, findChromium } from "#server/lib/chromium";
 
 /**
  * How long one Playwright step (a click, a navigation, a waitFor) may take. The condition ends the

@@ -1,4 +1,4 @@
-import { createLogger, type LogLevel } from "../../src/lib/logger";
+import { createLogger, type LogLevel } from "#server/lib/logger";
 
 type Line = Record<string, any>;
 

@@ -12,12 +12,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SMTPServer } from "smtp-server";
-import { findChromium } from "../../src/lib/chromium";
-import { CapturePool } from "../../src/modules/capture/pool";
-import { DEFAULT_BACKOFF_MS } from "../../src/modules/watch/alerts/retry";
-import type { WebhookPayload } from "../../src/modules/watch/alerts/model";
-import { makeTestApp } from "../support/app";
-import { waitFor } from "../support/wait";
+import { findChromium } from "#server/lib/chromium";
+import { CapturePool } from "#server/modules/capture/pool";
+import { DEFAULT_BACKOFF_MS } from "#server/modules/watch/alerts/retry";
+import type { WebhookPayload } from "#server/modules/watch/alerts/model";
+import { makeTestApp } from "#tests/support/app";
+import { waitFor } from "#tests/support/wait";
 
 setDefaultTimeout(240_000);
 

@@ -3,17 +3,17 @@
 // SSRF rules for webhook URLs, the per-rule filter and ownership.
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { SMTPServer } from "smtp-server";
-import { openDatabase, type Db } from "../../src/db/connection";
-import { migrate } from "../../src/db/migrate";
-import { HttpError } from "../../src/http/errors";
-import { newId } from "../../src/lib/ids";
-import { smtpMailer } from "../../src/modules/admin/mailer";
-import type { Change } from "../../src/modules/watch/changes/model";
-import { alertBody, type TargetChanges, type WebhookPayload } from "../../src/modules/watch/alerts/model";
-import { alertsService, EMAIL_UNAVAILABLE, type DispatchInput } from "../../src/modules/watch/alerts/service";
-import { postWebhook } from "../../src/modules/watch/alerts/webhook";
+import { openDatabase, type Db } from "#server/db/connection";
+import { migrate } from "#server/db/migrate";
+import { HttpError } from "#server/http/errors";
+import { newId } from "#server/lib/ids";
+import { smtpMailer } from "#server/modules/admin/mailer";
+import type { Change } from "#server/modules/watch/changes/model";
+import { alertBody, type TargetChanges, type WebhookPayload } from "#server/modules/watch/alerts/model";
+import { alertsService, EMAIL_UNAVAILABLE, type DispatchInput } from "#server/modules/watch/alerts/service";
+import { postWebhook } from "#server/modules/watch/alerts/webhook";
 // A name that resolves privately gets the guard's one answer for names (hardening: no DNS mapping).
-import { SSRF_MESSAGES } from "../../src/modules/capture/ssrf";
+import { SSRF_MESSAGES } from "#server/modules/capture/ssrf";
 
 // ---- receivers ---------------------------------------------------------------------------------
 const hooks: { path: string; body: WebhookPayload }[] = [];

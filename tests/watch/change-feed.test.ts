@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SMTPServer } from "smtp-server";
-import type { CaptureFn } from "../../src/modules/comparisons/runner";
-import { changeHistory } from "../../src/modules/history/public";
-import { pngBytes, recordingSocket } from "../api/comparisons-support";
-import { makeTestApp } from "../support/app";
-import { waitFor } from "../support/wait";
+import type { CaptureFn } from "#server/modules/comparisons/runner";
+import { changeHistory } from "#server/modules/history/public";
+import { pngBytes, recordingSocket } from "#tests/api/comparisons-support";
+import { makeTestApp } from "#tests/support/app";
+import { waitFor } from "#tests/support/wait";
 import { clone, landing } from "./extractions";
 
 const mails: { to: string[]; data: string }[] = [];

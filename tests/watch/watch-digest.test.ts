@@ -3,11 +3,11 @@
 // refused send. The clock is injected.
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { SMTPServer } from "smtp-server";
-import { smtpMailer } from "../../src/modules/admin/mailer";
-import { createComparisonBody } from "../../src/modules/comparisons/model";
-import type { RecentChange } from "../../src/modules/agents/logic/set-moves";
-import { DIGEST_RETRY_MS, DIGEST_UNAVAILABLE, digestService } from "../../src/modules/watch/digest/service";
-import { makeTestApp } from "../support/app";
+import { smtpMailer } from "#server/modules/admin/mailer";
+import { createComparisonBody } from "#server/modules/comparisons/model";
+import type { RecentChange } from "#server/modules/agents/logic/set-moves";
+import { DIGEST_RETRY_MS, DIGEST_UNAVAILABLE, digestService } from "#server/modules/watch/digest/service";
+import { makeTestApp } from "#tests/support/app";
 
 const mails: { to: string[]; data: string }[] = [];
 let refuse = false;

@@ -1,4 +1,4 @@
-// Number formatting shared by the app's pages.
+// Number and date formatting shared by the app's pages.
 
 /** 62.5 -> "62.5%"; null -> the em dash the dashboard shows until there is a measured figure. */
 export function percentOrDash(value: number | null | undefined, digits = 1): string {
@@ -19,4 +19,12 @@ export function pValue(p: number): string {
   if (!Number.isFinite(p)) return "—";
   if (p < 0.0001) return "< 0.0001";
   return p.toFixed(4);
+}
+
+/** In UTC, so the server's render and the browser's hydration print the same text. */
+export function formatDateTime(iso: string | null): string {
+  if (!iso) return "Never";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${d.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC`;
 }

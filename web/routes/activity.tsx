@@ -1,14 +1,14 @@
-import "../features/agents/agents.css";
+import "#web/features/agents/agents.css";
 import { Badge, Button, Flex, Heading, Select, Table, Text } from "@radix-ui/themes";
 import { useEffect, useState } from "react";
 import { useLoaderData, useSearchParams, type LoaderFunctionArgs } from "react-router";
 import type { ActivityEntryDto, ActivityStatus, ActivityType } from "#server/modules/activity/model";
-import { RelativeTime } from "../components/ui/relative-time";
-import { toast } from "../components/ui/toast";
-import { useLiveRevalidate } from "../features/agents/use-live-revalidate";
-import { LIVE_MESSAGE_TYPES } from "../lib/live-socket";
-import { type Client, api, call } from "../lib/api";
-import { load } from "../lib/loader-context";
+import { RelativeTime } from "#web/components/ui/relative-time";
+import { toast } from "#web/components/ui/toast";
+import { useLiveRevalidate } from "#web/features/agents/use-live-revalidate";
+import { LIVE_MESSAGE_TYPES } from "#web/lib/live-socket";
+import { type Client, api, call } from "#web/lib/api";
+import { load } from "#web/lib/loader-context";
 
 // Spelled out here because web/ takes only types from src/: a runtime import shipped zod to the
 // browser, whose eval probe the page's CSP reports. `satisfies` keeps both lists exhaustive.

@@ -1,11 +1,11 @@
-import "../features/agents/agents.css";
+import "#web/features/agents/agents.css";
 import { Card, Flex, Heading, SegmentedControl, Text } from "@radix-ui/themes";
 import { useLoaderData, useSearchParams, type LoaderFunctionArgs } from "react-router";
 import type { AnalyticsDto, MetricsDto } from "#server/modules/agents/model";
-import { BarChart, Legend, LineChart, type Row, type Series } from "../features/agents/analytics/charts";
-import { useLiveRevalidate } from "../features/agents/use-live-revalidate";
-import { count, percentOrDash } from "../lib/format";
-import { load } from "../lib/loader-context";
+import { BarChart, Legend, LineChart, type Row, type Series } from "#web/features/agents/analytics/charts";
+import { useLiveRevalidate } from "#web/features/agents/use-live-revalidate";
+import { count, percentOrDash } from "#web/lib/format";
+import { load } from "#web/lib/loader-context";
 
 export const handle = { title: "Analytics" };
 

@@ -1,21 +1,21 @@
 import { useCallback, useEffect, useState } from "react";
 import { Outlet, useLocation, useMatches, useNavigate, useRouteLoaderData, type UIMatch } from "react-router";
-import { AppShell } from "../components/layout/app-shell/app-shell";
-import { labelForPath } from "../components/layout/app-shell/nav-items";
-import { Protected } from "../components/layout/protected";
-import { MaintenanceScreen } from "../features/admin/components/maintenance-screen";
-import { useMaintenance } from "../features/admin/use-maintenance";
-import { logout } from "../features/auth/session";
-import { useAuth } from "../features/auth/store";
-import { useLiveFeed } from "../features/live/connection";
-import { applyComparisonMessage } from "../features/comparisons/store";
-import { onLiveMessage } from "../lib/live-socket";
-import { type RootData, useSession } from "../features/auth/use-session";
-import { useLive } from "../features/live/store";
-import { useRestoreShellLayout, useShellLayout } from "../features/shell-data/layout-store";
-import { previousPage, recordVisit } from "../features/shell-data/recent-pages";
-import { useShellData } from "../features/shell-data/use-shell-data";
-import { useTheme } from "../features/theme/store";
+import { AppShell } from "#web/components/layout/app-shell/app-shell";
+import { labelForPath } from "#web/components/layout/app-shell/nav-items";
+import { Protected } from "#web/components/layout/protected";
+import { MaintenanceScreen } from "#web/features/admin/components/maintenance-screen";
+import { useMaintenance } from "#web/features/admin/use-maintenance";
+import { logout } from "#web/features/auth/session";
+import { useAuth } from "#web/features/auth/store";
+import { useLiveFeed } from "#web/features/live/connection";
+import { applyComparisonMessage } from "#web/features/comparisons/store";
+import { onLiveMessage } from "#web/lib/live-socket";
+import { type RootData, useSession } from "#web/features/auth/use-session";
+import { useLive } from "#web/features/live/store";
+import { useRestoreShellLayout, useShellLayout } from "#web/features/shell-data/layout-store";
+import { previousPage, recordVisit } from "#web/features/shell-data/recent-pages";
+import { useShellData } from "#web/features/shell-data/use-shell-data";
+import { useTheme } from "#web/features/theme/store";
 
 /** The deepest route's handle title, as TitleSync and the server read it. */
 function pageTitle(matches: UIMatch[]): string | null {

@@ -9,14 +9,13 @@ import {
   useSearchParams,
 } from "react-router";
 import type { Viewport } from "#server/modules/capture/model";
-import type { ComparisonDto, DiffDto, FindingDto, SnapshotDto, TargetDto } from "#server/modules/comparisons/model";
-import { refreshSession } from "../features/auth/session";
-import { useAuth } from "../features/auth/store";
-import type { BearerSource } from "../features/comparisons/api";
-import { ComparisonNotFound } from "../features/comparisons/components/results/comparison-not-found";
-import { type ResultsData, ResultsView } from "../features/comparisons/components/results/results-view";
-import type { Pair } from "../features/comparisons/results-data";
-import { load } from "../lib/loader-context";
+import { refreshSession } from "#web/features/auth/session";
+import { useAuth } from "#web/features/auth/store";
+import type { BearerSource } from "#web/features/comparisons/api";
+import { ComparisonNotFound } from "#web/features/comparisons/components/results/comparison-not-found";
+import { type ResultsData, ResultsView } from "#web/features/comparisons/components/results/results-view";
+import type { Pair } from "#web/features/comparisons/results-data";
+import { load } from "#web/lib/loader-context";
 
 type ViewData = ResultsData | null;
 

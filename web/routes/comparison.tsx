@@ -2,15 +2,15 @@ import { Box, Callout, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { ExclamationTriangleIcon } from "@radix-ui/react-icons";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { type LoaderFunctionArgs, type ShouldRevalidateFunctionArgs, useLoaderData, useSearchParams } from "react-router";
-import type { ComparisonDto, TargetDto } from "#server/modules/comparisons/model";
-import { listComparisons } from "../features/comparisons/api";
-import { ComparisonDetail } from "../features/comparisons/components/comparison-detail";
-import { ComparisonList } from "../features/comparisons/components/comparison-list";
-import { CreateComparisonForm } from "../features/comparisons/components/create-comparison-form";
-import { NoComparisonSelected } from "../features/comparisons/components/no-comparison-selected";
-import { useComparisonLive } from "../features/comparisons/store";
-import type { ComparisonDetailData } from "../features/comparisons/use-comparison-detail";
-import { load } from "../lib/loader-context";
+import type { ComparisonDto } from "#server/modules/comparisons/model";
+import { listComparisons } from "#web/features/comparisons/api";
+import { ComparisonDetail } from "#web/features/comparisons/components/comparison-detail";
+import { ComparisonList } from "#web/features/comparisons/components/comparison-list";
+import { CreateComparisonForm } from "#web/features/comparisons/components/create-comparison-form";
+import { NoComparisonSelected } from "#web/features/comparisons/components/no-comparison-selected";
+import { useComparisonLive } from "#web/features/comparisons/store";
+import type { ComparisonDetailData } from "#web/features/comparisons/use-comparison-detail";
+import { load } from "#web/lib/loader-context";
 
 interface ComparisonPageData {
   /** null when it could not be read yet; the page then shows the skeleton and fetches it. */

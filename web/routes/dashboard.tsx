@@ -1,19 +1,19 @@
 import { Flex, Heading, Text } from "@radix-ui/themes";
 import { useEffect, useMemo } from "react";
 import { useLoaderData, type LoaderFunctionArgs } from "react-router";
-import { toast } from "../components/ui/toast";
-import { useSession } from "../features/auth/use-session";
-import { DASHBOARD_ACTIVITY_LIMIT } from "../features/live/refresh";
-import type { ActivityEntryDto, AgentDto, ComponentDto, ExperimentDto, MetricsDto, SystemStatusDto, TrendDto } from "../features/live/types";
-import { useMission } from "../features/live/use-mission";
-import { useSystemControl } from "../features/live/use-system-control";
-import { QuickActions, SecondaryActions } from "../features/mission-control/action-cards";
-import { ActivityStream } from "../features/mission-control/activity-stream";
-import { AgentHealth } from "../features/mission-control/agent-health";
-import { KpiCards } from "../features/mission-control/kpi-cards";
-import { SystemCard } from "../features/mission-control/system-card";
-import { type Answer, type Client, serverDefaults } from "../lib/api";
-import { load } from "../lib/loader-context";
+import { toast } from "#web/components/ui/toast";
+import { useSession } from "#web/features/auth/use-session";
+import { DASHBOARD_ACTIVITY_LIMIT } from "#web/features/live/refresh";
+import type { ActivityEntryDto, AgentDto, ComponentDto, ExperimentDto, MetricsDto, SystemStatusDto, TrendDto } from "#web/features/live/types";
+import { useMission } from "#web/features/live/use-mission";
+import { useSystemControl } from "#web/features/live/use-system-control";
+import { QuickActions, SecondaryActions } from "#web/features/mission-control/action-cards";
+import { ActivityStream } from "#web/features/mission-control/activity-stream";
+import { AgentHealth } from "#web/features/mission-control/agent-health";
+import { KpiCards } from "#web/features/mission-control/kpi-cards";
+import { SystemCard } from "#web/features/mission-control/system-card";
+import { type Answer, type Client, serverDefaults } from "#web/lib/api";
+import { load } from "#web/lib/loader-context";
 
 export const handle = { title: "Mission Control" };
 

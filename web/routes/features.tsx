@@ -1,13 +1,13 @@
 import { Button } from "@radix-ui/themes";
-import { PublicHeader } from "../components/layout/public-header";
-import { AgentCards } from "../features/marketing/components/agent-cards";
-import { BenefitCards } from "../features/marketing/components/benefit-cards";
-import { CtaBand } from "../features/marketing/components/cta-band";
-import { FeatureGrid } from "../features/marketing/components/feature-grid";
-import { FeaturesHero } from "../features/marketing/components/features-hero";
-import { MarketingPage } from "../features/marketing/components/marketing-page";
-import { TechStack } from "../features/marketing/components/tech-stack";
-import { BetaSignupDialog } from "../features/waitlist/components/beta-signup-dialog";
+import { PublicHeader } from "#web/components/layout/public-header";
+import { AgentCards } from "#web/features/marketing/components/agent-cards";
+import { BenefitCards } from "#web/features/marketing/components/benefit-cards";
+import { CtaBand } from "#web/features/marketing/components/cta-band";
+import { FeatureGrid } from "#web/features/marketing/components/feature-grid";
+import { FeaturesHero } from "#web/features/marketing/components/features-hero";
+import { MarketingPage } from "#web/features/marketing/components/marketing-page";
+import { TechStack } from "#web/features/marketing/components/tech-stack";
+import { BetaSignupDialog } from "#web/features/waitlist/components/beta-signup-dialog";
 
 export const handle = { title: "Features" };
 

@@ -1,14 +1,14 @@
-import "../features/agents/agents.css";
+import "#web/features/agents/agents.css";
 import { InfoCircledIcon } from "@radix-ui/react-icons";
 import { Callout, Flex, Heading, Text } from "@radix-ui/themes";
 import { useState } from "react";
 import { useLoaderData, type LoaderFunctionArgs } from "react-router";
 import type { AgentDto, ComponentDto } from "#server/modules/agents/model";
-import { AgentStrip } from "../features/agents/agent-strip";
-import { ComponentList } from "../features/agents/components/component-list";
-import { ComponentViewer } from "../features/agents/components/component-viewer";
-import { useLiveRevalidate } from "../features/agents/use-live-revalidate";
-import { load } from "../lib/loader-context";
+import { AgentStrip } from "#web/features/agents/agent-strip";
+import { ComponentList } from "#web/features/agents/components/component-list";
+import { ComponentViewer } from "#web/features/agents/components/component-viewer";
+import { useLiveRevalidate } from "#web/features/agents/use-live-revalidate";
+import { load } from "#web/lib/loader-context";
 
 export const handle = { title: "Generate Components" };
 

@@ -1,11 +1,11 @@
-import { PublicHeader } from "../components/layout/public-header";
-import { CtaBand } from "../features/marketing/components/cta-band";
-import { HowItWorks } from "../features/marketing/components/how-it-works";
-import { LandingHero } from "../features/marketing/components/landing-hero";
-import { MarketingPage } from "../features/marketing/components/marketing-page";
-import { StatsRow } from "../features/marketing/components/stats-row";
-import { ToolCards } from "../features/marketing/components/tool-cards";
-import { BetaSignupForm } from "../features/waitlist/components/beta-signup-form";
+import { PublicHeader } from "#web/components/layout/public-header";
+import { CtaBand } from "#web/features/marketing/components/cta-band";
+import { HowItWorks } from "#web/features/marketing/components/how-it-works";
+import { LandingHero } from "#web/features/marketing/components/landing-hero";
+import { MarketingPage } from "#web/features/marketing/components/marketing-page";
+import { StatsRow } from "#web/features/marketing/components/stats-row";
+import { ToolCards } from "#web/features/marketing/components/tool-cards";
+import { BetaSignupForm } from "#web/features/waitlist/components/beta-signup-form";
 
 export const handle = { title: "Competitive design intelligence" };
 

@@ -1,5 +1,5 @@
-import { LoginForm } from "../features/auth/components/login-form";
-import { AuthLayout } from "../features/marketing/components/auth-layout";
+import { LoginForm } from "#web/features/auth/components/login-form";
+import { AuthLayout } from "#web/features/marketing/components/auth-layout";
 
 export const handle = { title: "Sign In" };
 

@@ -1,11 +1,11 @@
 import { Button } from "@radix-ui/themes";
-import { PublicHeader } from "../components/layout/public-header";
-import { CtaBand } from "../features/marketing/components/cta-band";
-import { Faq } from "../features/marketing/components/faq";
-import { MarketingPage } from "../features/marketing/components/marketing-page";
-import { PricingCards } from "../features/marketing/components/pricing-cards";
-import { PricingHero } from "../features/marketing/components/pricing-hero";
-import { BetaSignupDialog } from "../features/waitlist/components/beta-signup-dialog";
+import { PublicHeader } from "#web/components/layout/public-header";
+import { CtaBand } from "#web/features/marketing/components/cta-band";
+import { Faq } from "#web/features/marketing/components/faq";
+import { MarketingPage } from "#web/features/marketing/components/marketing-page";
+import { PricingCards } from "#web/features/marketing/components/pricing-cards";
+import { PricingHero } from "#web/features/marketing/components/pricing-hero";
+import { BetaSignupDialog } from "#web/features/waitlist/components/beta-signup-dialog";
 
 export const handle = { title: "Pricing" };
 

@@ -1,8 +1,8 @@
 import { DesktopIcon, MoonIcon, SunIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Card, DataList, Flex, Heading, Kbd, RadioCards, Text } from "@radix-ui/themes";
-import { ApiKeysCard } from "../features/api-keys/components/api-keys-card";
-import { useSession } from "../features/auth/use-session";
-import { type ThemePreference, useTheme } from "../features/theme/store";
+import { ApiKeysCard } from "#web/features/api-keys/components/api-keys-card";
+import { useSession } from "#web/features/auth/use-session";
+import { type ThemePreference, useTheme } from "#web/features/theme/store";
 
 export const handle = { title: "Settings" };
 

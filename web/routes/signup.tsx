@@ -1,5 +1,5 @@
-import { SignupForm } from "../features/auth/components/signup-form";
-import { AuthLayout } from "../features/marketing/components/auth-layout";
+import { SignupForm } from "#web/features/auth/components/signup-form";
+import { AuthLayout } from "#web/features/marketing/components/auth-layout";
 
 export const handle = { title: "Join the Rebellion" };
 

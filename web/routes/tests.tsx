@@ -1,13 +1,13 @@
-import "../features/agents/agents.css";
+import "#web/features/agents/agents.css";
 import { InfoCircledIcon } from "@radix-ui/react-icons";
 import { Callout, Flex, Heading, Text } from "@radix-ui/themes";
 import { useLoaderData, type LoaderFunctionArgs } from "react-router";
 import type { AgentDto, ExperimentDto } from "#server/modules/agents/model";
-import { AgentStrip } from "../features/agents/agent-strip";
-import { ExperimentCard } from "../features/agents/tests/experiment-card";
-import { useLiveRevalidate } from "../features/agents/use-live-revalidate";
-import { serverDefaults } from "../lib/api";
-import { load } from "../lib/loader-context";
+import { AgentStrip } from "#web/features/agents/agent-strip";
+import { ExperimentCard } from "#web/features/agents/tests/experiment-card";
+import { useLiveRevalidate } from "#web/features/agents/use-live-revalidate";
+import { serverDefaults } from "#web/lib/api";
+import { load } from "#web/lib/loader-context";
 
 export const handle = { title: "A/B Testing" };
 

@@ -1,16 +1,16 @@
-import "../features/agents/agents.css";
+import "#web/features/agents/agents.css";
 import { Callout, Flex, Heading, Text } from "@radix-ui/themes";
 import { InfoCircledIcon } from "@radix-ui/react-icons";
 import { useLoaderData, useRevalidator, type LoaderFunctionArgs } from "react-router";
 import type { AgentDto, TrendDto, TrendSettings } from "#server/modules/agents/model";
-import { toast } from "../components/ui/toast";
-import { useSession } from "../features/auth/use-session";
-import { AgentStrip } from "../features/agents/agent-strip";
-import { TrendCard } from "../features/agents/trends/trend-card";
-import { TrendSettingsForm } from "../features/agents/trends/trend-settings-form";
-import { useLiveRevalidate } from "../features/agents/use-live-revalidate";
-import { api, call, errorMessage } from "../lib/api";
-import { load } from "../lib/loader-context";
+import { toast } from "#web/components/ui/toast";
+import { useSession } from "#web/features/auth/use-session";
+import { AgentStrip } from "#web/features/agents/agent-strip";
+import { TrendCard } from "#web/features/agents/trends/trend-card";
+import { TrendSettingsForm } from "#web/features/agents/trends/trend-settings-form";
+import { useLiveRevalidate } from "#web/features/agents/use-live-revalidate";
+import { api, call, errorMessage } from "#web/lib/api";
+import { load } from "#web/lib/loader-context";
 
 export const handle = { title: "Trends" };
 

@@ -2,11 +2,11 @@
 // check, fsync, atomic rename) written where the operator says, safe while the server runs.
 import { existsSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { openDatabase, closeDatabase } from "../../db/connection";
-import { EnvError, loadEnv } from "../../env";
-import { newId } from "../../lib/ids";
-import { writeVerifiedCopy } from "../../modules/admin/backups";
-import { adminRepository } from "../../modules/admin/repository";
+import { openDatabase, closeDatabase } from "#server/db/connection";
+import { EnvError, loadEnv } from "#server/env";
+import { newId } from "#server/lib/ids";
+import { writeVerifiedCopy } from "#server/modules/admin/backups";
+import { adminRepository } from "#server/modules/admin/repository";
 import { CommandError, parseFlags, required } from "../args";
 
 export const BACKUP_HELP = `Usage: design-intel backup --out FILE

@@ -2,8 +2,8 @@
 // product: sign-up's validation and hash for create, the admin console's update (sessions ended,
 // keys revoked on disable, audited) for promote and disable.
 import { z } from "zod";
-import { HttpError } from "../../http/errors";
-import { signupBody } from "../../modules/auth/model";
+import { HttpError } from "#server/http/errors";
+import { signupBody } from "#server/modules/auth/model";
 import { CommandError, UsageError, parseFlags, required } from "../args";
 import { openDataDir } from "../data-dir";
 

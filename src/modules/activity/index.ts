@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { authGuard, type BearerResolver } from "../../http/auth-guard";
-import { errors, responds } from "../../http/contract";
+import { authGuard, type BearerResolver } from "#server/http/auth-guard";
+import { errors, responds } from "#server/http/contract";
 import { activityEntryDto, activityQuery } from "./model";
 import type { ActivityService } from "./service";
 

@@ -1,5 +1,5 @@
-import type { Db } from "../../db/connection";
-import { newId, nowIso } from "../../lib/ids";
+import type { Db } from "#server/db/connection";
+import { newId, nowIso } from "#server/lib/ids";
 import { ACTIVITY_STATUSES, ACTIVITY_TYPES, type ActivityEntryDto, type ActivityInput, type ActivityQuery, type ActivityViewer } from "./model";
 import { activityRepository } from "./repository";
 

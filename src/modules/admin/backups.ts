@@ -1,12 +1,12 @@
 import { Database } from "bun:sqlite";
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { HttpError, notFound, parseInput } from "../../http/errors";
-import { isStorageError } from "../../http/storage-errors";
-import { newId, nowIso } from "../../lib/ids";
-import { createOwnerOnlyFile, makeOwnerOnlyDir } from "../../lib/owner-only";
-import type { Actor } from "../audit/model";
-import type { AuditService } from "../audit/service";
+import { HttpError, notFound, parseInput } from "#server/http/errors";
+import { isStorageError } from "#server/http/storage-errors";
+import { newId, nowIso } from "#server/lib/ids";
+import { createOwnerOnlyFile, makeOwnerOnlyDir } from "#server/lib/owner-only";
+import type { Actor } from "#server/modules/audit/model";
+import type { AuditService } from "#server/modules/audit/service";
 import { type BackupInfo, type BackupStatus, backupNameParam } from "./model";
 import type { AdminRepository } from "./repository";
 

@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { type BearerResolver, authGuard } from "../../http/auth-guard";
-import { clientIpPlugin } from "../../http/client-ip";
-import { binaryResponse, errors, responds } from "../../http/contract";
-import { actorOf } from "../audit/model";
-import { isHttps } from "../auth";
+import { type BearerResolver, authGuard } from "#server/http/auth-guard";
+import { clientIpPlugin } from "#server/http/client-ip";
+import { binaryResponse, errors, responds } from "#server/http/contract";
+import { actorOf } from "#server/modules/audit/model";
+import { isHttps } from "#server/modules/auth";
 import {
   alertSettings,
   alertSettingsAnswer,

@@ -1,7 +1,7 @@
-import { nowIso } from "../../lib/ids";
-import type { LiveHub } from "../../live/hub";
-import type { Actor } from "../audit/model";
-import type { AuditService } from "../audit/service";
+import { nowIso } from "#server/lib/ids";
+import type { LiveHub } from "#server/live/hub";
+import type { Actor } from "#server/modules/audit/model";
+import type { AuditService } from "#server/modules/audit/service";
 import { MAINTENANCE_MESSAGE, type MaintenanceState } from "./model";
 import type { AdminRepository } from "./repository";
 

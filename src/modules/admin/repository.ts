@@ -1,4 +1,4 @@
-import type { Db } from "../../db/connection";
+import type { Db } from "#server/db/connection";
 import type { Statement } from "bun:sqlite";
 
 export function adminRepository(db: Db) {

@@ -1,4 +1,4 @@
-import type { LiveHub } from "../../live/hub";
+import type { LiveHub } from "#server/live/hub";
 import type { AlertsService } from "./alerts";
 import type { SystemMetrics } from "./model";
 

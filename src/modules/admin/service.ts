@@ -1,10 +1,10 @@
 import { resolve } from "node:path";
-import type { Db } from "../../db/connection";
-import type { Env } from "../../env";
-import type { RequestMetrics } from "../../http/request-metrics";
-import { nowIso } from "../../lib/ids";
-import type { LiveHub } from "../../live/hub";
-import type { AuditService } from "../audit/service";
+import type { Db } from "#server/db/connection";
+import type { Env } from "#server/env";
+import type { RequestMetrics } from "#server/http/request-metrics";
+import { nowIso } from "#server/lib/ids";
+import type { LiveHub } from "#server/live/hub";
+import type { AuditService } from "#server/modules/audit/service";
 import { type ActivitySink, alertsService } from "./alerts";
 import { backupService } from "./backups";
 import { databaseStatsReader } from "./database-stats";

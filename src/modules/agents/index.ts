@@ -1,9 +1,9 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { authGuard, BEARER_SECURITY, bearerToken, type BearerResolver } from "../../http/auth-guard";
-import { clientIpPlugin } from "../../http/client-ip";
-import { errors, idParams, responds } from "../../http/contract";
-import { RateLimiter } from "../../http/rate-limit";
+import { authGuard, BEARER_SECURITY, bearerToken, type BearerResolver } from "#server/http/auth-guard";
+import { clientIpPlugin } from "#server/http/client-ip";
+import { errors, idParams, responds } from "#server/http/contract";
+import { RateLimiter } from "#server/http/rate-limit";
 import {
   agentDto,
   analyticsDto,

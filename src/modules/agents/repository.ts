@@ -1,7 +1,7 @@
 // Mission Control reads for the API, and the two writes the main thread makes (trend settings,
 // ingested A/B events go through traffic-repository). Every list is filtered by viewer in SQL:
 // ?1 = 1 for admins, else rows with no owner or the viewer's own.
-import type { Db } from "../../db/connection";
+import type { Db } from "#server/db/connection";
 import type { AgentRow, ComponentRow, ExperimentRow, PredictionRow, TrendRow, VariantRow } from "./rows";
 
 const VISIBLE = "(?1 = 1 OR owner_id IS NULL OR owner_id = ?2)";

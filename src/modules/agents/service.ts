@@ -1,8 +1,8 @@
 // Mission Control's reads, the trend settings and the A/B ingest. The agents themselves run in
 // the engine (src/modules/agents/engine), usually inside the agents worker.
-import type { Db } from "../../db/connection";
-import { badRequest, conflict, forbidden, notFound, unauthorized } from "../../http/errors";
-import { nowIso } from "../../lib/ids";
+import type { Db } from "#server/db/connection";
+import { badRequest, conflict, forbidden, notFound, unauthorized } from "#server/http/errors";
+import { nowIso } from "#server/lib/ids";
 import type { AnalyticsDto, ComponentDto, ExperimentDto, IngestInput, MetricsDto, TrendDto, TrendSettings, Viewer, AgentDto } from "./model";
 import { accuracyOf } from "./logic/oracle";
 import { agentsRepository } from "./repository";

@@ -1,7 +1,7 @@
 // Writing A/B traffic: the ingest endpoint (main thread) and the visitor simulator (agents
 // worker) both come through here, so counters and the per-minute series always agree.
-import type { Db } from "../../db/connection";
-import { writeTx } from "../../db/connection";
+import type { Db } from "#server/db/connection";
+import { writeTx } from "#server/db/connection";
 
 export interface TrafficWrite {
   experimentId: string;

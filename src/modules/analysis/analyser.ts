@@ -1,10 +1,10 @@
 // Main-thread handle on the analyse worker. The worker is started on first use, restarted after a
 // crash or a stuck job, and unref'd while idle so it never keeps the process alive on its own.
 
-import { newId } from "../../lib/ids";
-import type { AnalyseEvent, AnalyseRequest } from "../../workers/protocol";
-import { spawnWorker } from "../../workers/spawn";
-import type { Extraction, PaletteEntry } from "../capture/model";
+import { newId } from "#server/lib/ids";
+import type { AnalyseEvent, AnalyseRequest } from "#server/workers/protocol";
+import { spawnWorker } from "#server/workers/spawn";
+import type { Extraction, PaletteEntry } from "#server/modules/capture/model";
 import type { GrayImage } from "./image";
 import type { PairScores } from "./similarity";
 

@@ -3,7 +3,7 @@
 // the salience-weighted chromatic colours (buttons, links, headings, icons, rims, badges). Pure:
 // the capture calls it once the page has been measured; similarity compares its output.
 
-import type { PaletteEntry } from "../capture/model";
+import type { PaletteEntry } from "#server/modules/capture/model";
 import { deltaE2000, hexToLab, type Lab } from "./color";
 import { deltaToSimilarity } from "./palette-similarity";
 

@@ -1,7 +1,7 @@
 // The findings step as the comparisons runner calls it: rules always, then the optional
 // language-model pass when one is configured.
 
-import type { Finding } from "../capture/model";
+import type { Finding } from "#server/modules/capture/model";
 import { findingsFor, type PageInput } from "./findings";
 import { refineFindings, type LlmConfig } from "./llm";
 

@@ -2,8 +2,8 @@
 // the target that should change, the measured values behind it (with the competitors' values
 // where the rule is relative) and a concrete fix. Same input -> same findings, same ids.
 
-import type { Finding, FindingGroup, Viewport } from "../capture/model";
-import { sha256 } from "../../lib/ids";
+import type { Finding, FindingGroup, Viewport } from "#server/modules/capture/model";
+import { sha256 } from "#server/lib/ids";
 import { copyRules } from "./findings/copy";
 import { designRules } from "./findings/design";
 import { pageProblemRules } from "./findings/page-problems";

@@ -3,7 +3,7 @@
 // how tall the page is, and the spacing/radius tokens. The pixel side (SSIM of thumbnails) is
 // blended in by similarity.ts.
 
-import type { Extraction } from "../capture/model";
+import type { Extraction } from "#server/modules/capture/model";
 
 type Region = Extraction["layout"]["regions"][number];
 type Kind = Region["kind"] | "none";

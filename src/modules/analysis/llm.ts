@@ -5,9 +5,9 @@
 // leaves the rule findings exactly as they were: the product is complete without a model.
 
 import { z } from "zod";
-import type { Env } from "../../env";
-import { sha256 } from "../../lib/ids";
-import type { Finding } from "../capture/model";
+import type { Env } from "#server/env";
+import { sha256 } from "#server/lib/ids";
+import type { Finding } from "#server/modules/capture/model";
 import type { PageInput } from "./findings/types";
 
 export interface LlmConfig {

@@ -16,7 +16,7 @@
 // weights are renormalised, so a missing signal never reads as "different".
 // Pixel difference is deliberately absent: two brands never share pixels, so it says nothing.
 
-import type { Extraction, PaletteEntry, SimilarityScores } from "../capture/model";
+import type { Extraction, PaletteEntry, SimilarityScores } from "#server/modules/capture/model";
 import { paletteRoles, rolesSimilarity, type PaletteRoles } from "./color-roles";
 import { decodePng, type GrayImage, type RgbaImage } from "./image";
 import { structureSimilarity } from "./layout";

@@ -1,7 +1,7 @@
 // Type likeness: which families carry the text, the size ladder, and the body/headline settings.
 
-import type { Extraction } from "../capture/model";
-import { normaliseFamily } from "../capture/font-names";
+import type { Extraction } from "#server/modules/capture/model";
+import { normaliseFamily } from "#server/modules/capture/public";
 import { ratioSimilarity } from "./layout";
 
 type Typography = Extraction["typography"];

@@ -6,7 +6,7 @@
 // brightness profile (cheap 1-D search), then compared with SSIM. The first band — the part
 // visible without scrolling — carries extra weight because it is what visitors judge a site by.
 
-import { VIEWPORTS, type Viewport } from "../capture/model";
+import { VIEWPORTS, type Viewport } from "#server/modules/capture/model";
 import { cropRows, downscaleGray, resizeGray, ssimGray, type GrayImage, type RgbaImage } from "./image";
 
 /** Thumbnail = 1/6 of the screenshot: body text becomes grey bars, blocks and images stay visible. */

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import { bearerToken } from "../../http/auth-guard";
-import { forbidden } from "../../http/errors";
+import { bearerToken } from "#server/http/auth-guard";
+import { forbidden } from "#server/http/errors";
 import { isApiKey, scopeRefusal } from "./model";
 import type { ApiKeyService } from "./service";
 

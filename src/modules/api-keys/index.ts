@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
-import { type BearerResolver, authGuard } from "../../http/auth-guard";
-import { clientIpPlugin } from "../../http/client-ip";
-import { errors, idParams, responds } from "../../http/contract";
-import { actorOf } from "../audit/model";
+import { type BearerResolver, authGuard } from "#server/http/auth-guard";
+import { clientIpPlugin } from "#server/http/client-ip";
+import { errors, idParams, responds } from "#server/http/contract";
+import { actorOf } from "#server/modules/audit/model";
 import { type CreatedPersonalKey, apiKeyList, createApiKeyBody, createPersonalKeyBody, createdApiKey, createdPersonalKey, revokedApiKey } from "./model";
 import type { ApiKeyService } from "./service";
 

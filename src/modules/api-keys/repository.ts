@@ -1,5 +1,5 @@
-import type { Db } from "../../db/connection";
-import type { Role } from "../auth/model";
+import type { Db } from "#server/db/connection";
+import type { Role } from "#server/modules/auth/model";
 import type { ApiKeyScope, ApiKeyView } from "./model";
 
 interface ApiKeyRow {

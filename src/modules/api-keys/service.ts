@@ -1,10 +1,10 @@
-import type { Db } from "../../db/connection";
-import { writeTx } from "../../db/connection";
-import { conflict, notFound } from "../../http/errors";
-import { newId, nowIso, randomToken, sha256 } from "../../lib/ids";
-import type { PublicUser } from "../auth/model";
-import type { SignedInActor } from "../audit/model";
-import type { AuditService } from "../audit/service";
+import type { Db } from "#server/db/connection";
+import { writeTx } from "#server/db/connection";
+import { conflict, notFound } from "#server/http/errors";
+import { newId, nowIso, randomToken, sha256 } from "#server/lib/ids";
+import type { PublicUser } from "#server/modules/auth/model";
+import type { SignedInActor } from "#server/modules/audit/model";
+import type { AuditService } from "#server/modules/audit/service";
 import {
   API_KEY_PREFIX,
   type ApiKeyScope,

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import { type BearerResolver, authGuard } from "../../http/auth-guard";
-import { errors, responds } from "../../http/contract";
+import { type BearerResolver, authGuard } from "#server/http/auth-guard";
+import { errors, responds } from "#server/http/contract";
 import { auditPage, auditQuery } from "./model";
 import type { AuditService } from "./service";
 

@@ -1,6 +1,6 @@
-import type { Db } from "../../db/connection";
-import { nowIso } from "../../lib/ids";
-import type { AuthEvents } from "../auth/service";
+import type { Db } from "#server/db/connection";
+import { nowIso } from "#server/lib/ids";
+import type { AuthEvents } from "#server/modules/auth/service";
 import type { Actor, AuditAction, AuditInput, AuditPage, AuditQuery } from "./model";
 import { auditRepository } from "./repository";
 

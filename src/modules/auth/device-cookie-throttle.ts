@@ -5,7 +5,7 @@
 // attempts). So guessing from new browsers stays throttled, and however much of it there is,
 // the owner's known browser still signs in. A trusted device that fails too often is treated as
 // untrusted until its window passes (the lockout list of the OWASP design).
-import { RateLimiter } from "../../http/rate-limit";
+import { RateLimiter } from "#server/http/rate-limit";
 
 export interface LoginLimits {
   /** Untrusted sign-in attempts per client address per minute. */

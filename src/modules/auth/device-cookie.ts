@@ -3,7 +3,7 @@
 // attempts to that account are limited on their own (device-cookie-throttle.ts), so failures from
 // anywhere else can't lock it out. The cookie grants nothing by itself: the password is still needed.
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { randomToken } from "../../lib/ids";
+import { randomToken } from "#server/lib/ids";
 
 export const DEVICE_COOKIE = "di_device";
 /** Sent only with sign-in attempts, the one place it is read. */

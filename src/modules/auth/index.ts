@@ -1,11 +1,11 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { clientIpPlugin, isHttps } from "../../http/client-ip";
-import { authGuard } from "../../http/auth-guard";
-import { errors, okAnswer, responds } from "../../http/contract";
-import { readCookie, serializeCookie } from "../../http/cookies";
-import { HttpError } from "../../http/errors";
-import type { RateLimiter } from "../../http/rate-limit";
+import { clientIpPlugin, isHttps } from "#server/http/client-ip";
+import { authGuard } from "#server/http/auth-guard";
+import { errors, okAnswer, responds } from "#server/http/contract";
+import { readCookie, serializeCookie } from "#server/http/cookies";
+import { HttpError } from "#server/http/errors";
+import type { RateLimiter } from "#server/http/rate-limit";
 import { authAnswer, loginBody, publicUser, signupBody } from "./model";
 import type { AuthService, Session } from "./service";
 import { REFRESH_TOKEN_TTL_SECONDS } from "./tokens";
@@ -18,7 +18,7 @@ export interface AuthLimits {
   perAccount: RateLimiter;
 }
 
-export { isHttps } from "../../http/client-ip";
+export { isHttps } from "#server/http/client-ip";
 
 /** Refresh rides on a cookie, so it must come from our own pages: browsers tell us via Sec-Fetch-Site and Origin. */
 function assertSameOrigin(request: Request) {

@@ -1,10 +1,10 @@
 import { timingSafeEqual } from "node:crypto";
-import type { Db } from "../../db/connection";
-import { writeTx } from "../../db/connection";
-import { StampedCache, changeStamp } from "../../db/change-stamp";
-import { HttpError, conflict, unauthorized } from "../../http/errors";
-import { newId, nowIso, randomToken, sha256 } from "../../lib/ids";
-import { isApiKey } from "../api-keys/model";
+import type { Db } from "#server/db/connection";
+import { writeTx } from "#server/db/connection";
+import { StampedCache, changeStamp } from "#server/db/change-stamp";
+import { HttpError, conflict, unauthorized } from "#server/http/errors";
+import { newId, nowIso, randomToken, sha256 } from "#server/lib/ids";
+import { isApiKey } from "#server/modules/api-keys/model";
 import type { AuthAnswer, LoginInput, PublicUser, SignupInput } from "./model";
 import { type AuthRepository, type RefreshRow, type UserRow, authRepository, toPublicUser } from "./repository";
 import { type AccessTokens, REFRESH_TOKEN_TTL_SECONDS } from "./tokens";

@@ -4,10 +4,9 @@
 import { mkdir, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
-import type { GrayImage } from "../analysis/image";
-import { paletteRoles } from "../analysis/color-roles";
-import { summariseScreenshot } from "../analysis/screenshot-summary";
-import type { CaptureJob } from "../../workers/protocol";
+import type { GrayImage } from "#server/modules/analysis/image";
+import { paletteRoles, summariseScreenshot } from "#server/modules/analysis/public";
+import type { CaptureJob } from "#server/workers/protocol";
 import { BLOCKED_HEADER, startEgressProxy, type EgressProxy } from "./egress-proxy";
 import { VIEWPORTS, type Extraction } from "./model";
 import { watchNetworkQuiet } from "./network-quiet";

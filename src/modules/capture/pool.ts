@@ -2,10 +2,10 @@
 // one page at a time), so a crashed browser only ever fails the page it was rendering.
 
 import { readFileSync } from "node:fs";
-import { HttpError } from "../../http/errors";
-import type { GrayImage } from "../analysis/image";
-import type { CaptureEvent, CaptureJob, CaptureRequest } from "../../workers/protocol";
-import { spawnWorker } from "../../workers/spawn";
+import { HttpError } from "#server/http/errors";
+import type { GrayImage } from "#server/modules/analysis/image";
+import type { CaptureEvent, CaptureJob, CaptureRequest } from "#server/workers/protocol";
+import { spawnWorker } from "#server/workers/spawn";
 import type { Extraction, Viewport } from "./model";
 import { FairQueue } from "./fair-queue";
 import { checkTargetUrl, type Resolver } from "./ssrf";

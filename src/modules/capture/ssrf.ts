@@ -4,7 +4,7 @@
 
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import { badRequest } from "../../http/errors";
+import { badRequest } from "#server/http/errors";
 
 export const SSRF_MESSAGES = {
   invalid: "Please enter a valid URL",

@@ -11,7 +11,7 @@
 // the capture's own load ran unthrottled.
 
 import type { BrowserContext, Page } from "playwright-core";
-import { TIMING_MIN_GAP_MS } from "../analysis/findings/timing";
+import { TIMING_MIN_GAP_MS } from "#server/modules/analysis/public";
 import type { Extraction } from "./model";
 import { watchNetworkQuiet } from "./network-quiet";
 import type { Vitals } from "./page/types";

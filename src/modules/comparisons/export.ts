@@ -1,7 +1,7 @@
 // The downloadable report. Names, labels, titles, copy and evidence all come from users or from
 // the captured pages (attacker-controlled), so every value goes through esc() and the document
 // forbids scripts with its own CSP; images are inlined so the file works offline.
-import type { Viewport } from "../capture/model";
+import type { Viewport } from "#server/modules/capture/model";
 import type { ComparisonReport, SnapshotDto, TargetDto } from "./model";
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };

@@ -1,16 +1,16 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { authGuard, BEARER_SECURITY, bearerToken } from "../../http/auth-guard";
-import { cachedJson } from "../../http/cached-json";
-import { binaryResponse, errors, idParams, okAnswer, responds } from "../../http/contract";
-import { readCookie } from "../../http/cookies";
-import { unauthorized } from "../../http/errors";
-import { REFRESH_COOKIE } from "../auth";
-import type { PublicUser } from "../auth/model";
-import type { AuthService } from "../auth/service";
+import { authGuard, BEARER_SECURITY, bearerToken } from "#server/http/auth-guard";
+import { cachedJson } from "#server/http/cached-json";
+import { binaryResponse, errors, idParams, okAnswer, responds } from "#server/http/contract";
+import { readCookie } from "#server/http/cookies";
+import { unauthorized } from "#server/http/errors";
+import { REFRESH_COOKIE } from "#server/modules/auth";
+import type { PublicUser } from "#server/modules/auth/model";
+import type { AuthService } from "#server/modules/auth/service";
 import { addTargetBody, comparisonDto, createComparisonBody, diffDto, exportQuery, findingDto, snapshotDto, targetDto } from "./model";
 import type { ComparisonsService } from "./service";
-import { scheduleView } from "../watch/schedule/model";
+import { scheduleView } from "#server/modules/watch/public";
 
 /** Screenshot and export links also work with the session cookie (see bearerOrCookie). */
 const BEARER_OR_COOKIE: Record<string, string[]>[] = [...BEARER_SECURITY, { sessionCookie: [] }];

@@ -1,7 +1,7 @@
 // Request and response shapes of the comparisons API, declared once. The server validates with
 // these; the web client imports the types only.
 import { z } from "zod";
-import { extractionSchema, findingSchema, similarityScoresSchema, viewportSchema } from "../capture/model";
+import { extractionSchema, findingSchema, similarityScoresSchema, viewportSchema } from "#server/modules/capture/model";
 
 export const createComparisonBody = z.object({
   name: z

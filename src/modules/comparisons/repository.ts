@@ -1,5 +1,5 @@
-import type { Db } from "../../db/connection";
-import type { Viewport } from "../capture/model";
+import type { Db } from "#server/db/connection";
+import type { Viewport } from "#server/modules/capture/model";
 import type { ComparisonStatus, TargetStatus } from "./model";
 
 export interface ComparisonRow {

@@ -4,7 +4,7 @@
 // file keeps the runs of this process and turns the service's calls into the machine's events.
 // It talks to the outside world only through the injected engine, so tests drive it with fakes
 // and the app wires the real capture pool.
-import { newId, nowIso } from "../../lib/ids";
+import { newId, nowIso } from "#server/lib/ids";
 import type { TargetRow } from "./repository";
 import { QUEUED_STAGE, newRunContext, pagesInRun, type RunContext, type RunStart } from "./run/context";
 import type { RunnerDeps } from "./run/io";

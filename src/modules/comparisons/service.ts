@@ -1,15 +1,15 @@
-import { designFromParts } from "../analysis/similarity";
+import { designFromParts } from "#server/modules/analysis/public";
 import { existsSync, statSync } from "node:fs";
-import type { Db } from "../../db/connection";
-import { writeTx } from "../../db/connection";
-import { StampedCache, changeStamp } from "../../db/change-stamp";
-import { HttpError, conflict, notFound, unavailable } from "../../http/errors";
-import { newId, nowIso } from "../../lib/ids";
-import type { Extraction, Finding } from "../capture/model";
-import { checkTargetUrl } from "../capture/ssrf";
+import type { Db } from "#server/db/connection";
+import { writeTx } from "#server/db/connection";
+import { StampedCache, changeStamp } from "#server/db/change-stamp";
+import { HttpError, conflict, notFound, unavailable } from "#server/http/errors";
+import { newId, nowIso } from "#server/lib/ids";
+import type { Extraction, Finding } from "#server/modules/capture/model";
+import { checkTargetUrl } from "#server/modules/capture/public";
 import { renderHtmlReport, renderJsonReport, reportFilename } from "./export";
 import { screenshotFiles } from "./files";
-import type { ScheduleView } from "../watch/schedule/model";
+import type { ScheduleView } from "#server/modules/watch/schedule/model";
 import type {
   AddTargetInput,
   ComparisonDto,

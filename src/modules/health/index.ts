@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { responds } from "../../http/contract";
+import { responds } from "#server/http/contract";
 import { liveResponse, notReadyResponse, readyResponse } from "./model";
 import type { HealthService } from "./service";
 

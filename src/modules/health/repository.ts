@@ -1,4 +1,4 @@
-import type { Db } from "../../db/connection";
+import type { Db } from "#server/db/connection";
 
 // Statements are prepared at call time (bun:sqlite caches them): a database whose migrations are
 // missing must still get an answer from the checks that can run.

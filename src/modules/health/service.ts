@@ -2,10 +2,10 @@
 // failing one says why in words an operator can act on.
 import { existsSync, statfsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import type { Db } from "../../db/connection";
-import type { Migration } from "../../db/migrations";
-import { nowIso } from "../../lib/ids";
-import type { CaptureReadiness } from "../capture/pool";
+import type { Db } from "#server/db/connection";
+import type { Migration } from "#server/db/migrations";
+import { nowIso } from "#server/lib/ids";
+import type { CaptureReadiness } from "#server/modules/capture/pool";
 import { READY_CHECKS, type HealthCheck, type ReadyChecks } from "./model";
 import { healthRepository } from "./repository";
 

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
-import { authGuard, type BearerResolver } from "../../http/auth-guard";
-import { errors, responds } from "../../http/contract";
-import { forbidden } from "../../http/errors";
+import { authGuard, type BearerResolver } from "#server/http/auth-guard";
+import { errors, responds } from "#server/http/contract";
+import { forbidden } from "#server/http/errors";
 import { systemStatusDto } from "./model";
 import type { SystemService } from "./service";
 

@@ -1,12 +1,12 @@
 // Where the agents run. Normally in the agents worker on its own connection to the database
 // file; with an in-memory database (tests) a worker can't share it, so the same engine runs on
 // the main thread instead.
-import type { Db } from "../../db/connection";
-import type { Audience, LiveMessage } from "../../live/hub";
-import { spawnWorker } from "../../workers/spawn";
-import type { AgentsEvent, AgentsRequest } from "../../workers/protocol";
-import { AgentEngine, type Cadence } from "../agents/engine/engine";
-import type { ChangeHistory } from "../agents/logic/set-moves";
+import type { Db } from "#server/db/connection";
+import type { Audience, LiveMessage } from "#server/live/hub";
+import { spawnWorker } from "#server/workers/spawn";
+import type { AgentsEvent, AgentsRequest } from "#server/workers/protocol";
+import { AgentEngine, type Cadence } from "#server/modules/agents/public";
+import type { ChangeHistory } from "#server/modules/agents/logic/set-moves";
 
 export interface AgentRunner {
   readonly running: boolean;

@@ -1,13 +1,13 @@
 // Switching the agent system on and off. The wish is persisted (settings 'system.active') so an
 // active system resumes after a server restart; the runner does the work. Operations queue
 // behind each other, so a double-click or a start racing a stop can't interleave.
-import type { Db } from "../../db/connection";
-import { unavailable } from "../../http/errors";
-import type { LiveHub } from "../../live/hub";
-import { nowIso } from "../../lib/ids";
-import type { ActivityService } from "../activity/service";
-import type { Cadence } from "../agents/engine/engine";
-import type { ChangeHistory } from "../agents/logic/set-moves";
+import type { Db } from "#server/db/connection";
+import { unavailable } from "#server/http/errors";
+import type { LiveHub } from "#server/live/hub";
+import { nowIso } from "#server/lib/ids";
+import type { ActivityService } from "#server/modules/activity/service";
+import type { Cadence } from "#server/modules/agents/engine/engine";
+import type { ChangeHistory } from "#server/modules/agents/logic/set-moves";
 import type { SystemAction, SystemActor, SystemStatusDto } from "./model";
 import { systemRepository } from "./repository";
 import { InProcessRunner, WorkerRunner, type AgentRunner, type RunnerDeps } from "./runner";

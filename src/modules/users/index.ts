@@ -1,9 +1,9 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { type BearerResolver, authGuard } from "../../http/auth-guard";
-import { clientIpPlugin } from "../../http/client-ip";
-import { errors, idParams, responds } from "../../http/contract";
-import { actorOf } from "../audit/model";
+import { type BearerResolver, authGuard } from "#server/http/auth-guard";
+import { clientIpPlugin } from "#server/http/client-ip";
+import { errors, idParams, responds } from "#server/http/contract";
+import { actorOf } from "#server/modules/audit/model";
 import { managedUser, updateUserBody, userListQuery, userPage } from "./model";
 import type { UsersService } from "./service";
 

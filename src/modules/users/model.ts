@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { roleSchema } from "../auth/model";
+import { roleSchema } from "#server/modules/auth/model";
 
 export const userListQuery = z.object({
   page: z.coerce.number({ error: "page must be a number" }).int("page must be a whole number").min(1, "page starts at 1").default(1),

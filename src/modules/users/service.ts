@@ -1,9 +1,9 @@
-import type { Db } from "../../db/connection";
-import { writeTx } from "../../db/connection";
-import { badRequest, conflict, notFound } from "../../http/errors";
-import type { LiveHub } from "../../live/hub";
-import type { Actor, AuditAction } from "../audit/model";
-import type { AuditService } from "../audit/service";
+import type { Db } from "#server/db/connection";
+import { writeTx } from "#server/db/connection";
+import { badRequest, conflict, notFound } from "#server/http/errors";
+import type { LiveHub } from "#server/live/hub";
+import type { Actor, AuditAction } from "#server/modules/audit/model";
+import type { AuditService } from "#server/modules/audit/service";
 import type { ManagedUser, UpdateUserInput, UserListQuery, UserPage } from "./model";
 import { usersRepository } from "./repository";
 

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
-import { clientIpPlugin } from "../../http/client-ip";
-import { errors, responds } from "../../http/contract";
-import type { RateLimiter } from "../../http/rate-limit";
+import { clientIpPlugin } from "#server/http/client-ip";
+import { errors, responds } from "#server/http/contract";
+import type { RateLimiter } from "#server/http/rate-limit";
 import { betaSignupAnswer, betaSignupBody } from "./model";
 import type { WaitlistService } from "./service";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailSchema } from "../auth/model";
+import { emailSchema } from "#server/modules/auth/model";
 
 export const WAITLIST_SOURCES = [
   "homepage",

@@ -1,4 +1,4 @@
-import type { Db } from "../../db/connection";
+import type { Db } from "#server/db/connection";
 
 export function waitlistRepository(db: Db) {
   const insert = db.query<null, [string, string, string]>(

@@ -1,5 +1,5 @@
-import type { Db } from "../../db/connection";
-import { newId } from "../../lib/ids";
+import type { Db } from "#server/db/connection";
+import { newId } from "#server/lib/ids";
 import type { BetaSignupAnswer, BetaSignupInput } from "./model";
 import { waitlistRepository } from "./repository";
 

@@ -3,10 +3,10 @@
 import { afterAll, beforeAll } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { PNG } from "pngjs";
-import { VIEWPORTS, type Viewport } from "../../../src/modules/capture/model";
-import type { DOM_GATHERERS, DomGathererName } from "../../../src/modules/capture/page/entry";
-import { callPage, installPageScript } from "../../../src/modules/capture/page-script";
-import { launchBrowser } from "../../support/browser";
+import { VIEWPORTS, type Viewport } from "#server/modules/capture/model";
+import type { DOM_GATHERERS, DomGathererName } from "#server/modules/capture/page/entry";
+import { callPage, installPageScript } from "#server/modules/capture/page-script";
+import { launchBrowser } from "#tests/support/browser";
 
 export type Route = string | { body: string | Uint8Array<ArrayBuffer>; type?: string; delayMs?: number };
 

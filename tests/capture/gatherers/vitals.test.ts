@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { capturePage } from "../../../src/modules/capture/capture";
-import { callPage } from "../../../src/modules/capture/page-script";
-import type { CaptureJob } from "../../../src/workers/protocol";
-import { LIGHTHOUSE_MOBILE } from "../../../src/modules/capture/timing-samples";
+import { capturePage } from "#server/modules/capture/capture";
+import { callPage } from "#server/modules/capture/page-script";
+import { LIGHTHOUSE_MOBILE } from "#server/modules/capture/timing-samples";
+import type { CaptureJob } from "#server/workers/protocol";
 import { html, noisyPng, useHarness } from "./harness";
 
 const HERO_DELAY_MS = 300;

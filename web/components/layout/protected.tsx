@@ -1,7 +1,7 @@
 import { Button, Card, Flex, Heading, Spinner, Text } from "@radix-ui/themes";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { useSession } from "../../features/auth/use-session";
+import { useSession } from "#web/features/auth/use-session";
 
 /** Guard for every app route (spec §2 "Protected wrapper"). */
 export function Protected({ children }: { children: ReactNode }) {

@@ -1,10 +1,10 @@
 import { MoonIcon, SunIcon } from "@radix-ui/react-icons";
 import { Button, IconButton } from "@radix-ui/themes";
-import { logout } from "../../features/auth/session";
-import { useSession } from "../../features/auth/use-session";
-import { MarketingHeader } from "../../features/marketing/components/marketing-header";
-import { useTheme } from "../../features/theme/store";
-import { BetaSignupDialog } from "../../features/waitlist/components/beta-signup-dialog";
+import { logout } from "#web/features/auth/session";
+import { useSession } from "#web/features/auth/use-session";
+import { MarketingHeader } from "#web/features/marketing/components/marketing-header";
+import { useTheme } from "#web/features/theme/store";
+import { BetaSignupDialog } from "#web/features/waitlist/components/beta-signup-dialog";
 
 /** The marketing header wired to the session, the waitlist and the theme; public pages use this. */
 export function PublicHeader() {

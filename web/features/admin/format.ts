@@ -41,10 +41,5 @@ export const formatRate = (bytesPerSecond: number) => `${formatBytes(bytesPerSec
 
 export const formatCount = (n: number) => n.toLocaleString("en-US");
 
-/** In UTC, so the server's render and the browser's hydration print the same text. */
-export function formatDateTime(iso: string | null): string {
-  if (!iso) return "Never";
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return `${d.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC`;
-}
+// Dates are shared with other features (API keys), so the rule lives in web/lib.
+export { formatDateTime } from "#web/lib/format";

@@ -3,7 +3,7 @@ import type { ActivityEntryDto } from "#server/modules/activity/model";
 import type { AlertPayload, DatabaseStats, MaintenanceState, SystemMetrics } from "#server/modules/admin/model";
 import type { AgentDto, AgentUpdate } from "#server/modules/agents/model";
 import type { LiveMessage } from "#server/live/hub";
-import { toast } from "../../components/ui/toast";
+import { toast } from "#web/components/ui/toast";
 import { getActivity, getAgents, getDatabaseStats, getMaintenance, getSystemMetrics, getSystemStatus } from "./api";
 
 /** Spec §9: the admin page reloads every 30 s; SYSTEM_METRICS pushes fill the gaps. */

@@ -1,6 +1,6 @@
 import { Badge, Card, Flex, Text } from "@radix-ui/themes";
 import type { AgentDto } from "#server/modules/agents/model";
-import { RelativeTime } from "../../components/ui/relative-time";
+import { RelativeTime } from "#web/components/ui/relative-time";
 
 const TONE: Record<string, "green" | "amber" | "red" | "gray"> = { active: "green", idle: "amber", error: "red", stopped: "gray" };
 const LABEL: Record<string, string> = { active: "Active", idle: "Idle", error: "Error", stopped: "Stopped" };

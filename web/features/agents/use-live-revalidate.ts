@@ -2,7 +2,7 @@
 // every `minGapMs`, so a burst of messages is one reload.
 import { useEffect, useRef } from "react";
 import { useRevalidator } from "react-router";
-import { onLiveMessage, type LiveMessage, type LiveMessageType } from "../../lib/live-socket";
+import { onLiveMessage, type LiveMessage, type LiveMessageType } from "#web/lib/live-socket";
 
 export function useLiveRevalidate(types: readonly LiveMessageType[], accept: (m: LiveMessage) => boolean = () => true, minGapMs = 2000): void {
   const revalidator = useRevalidator();

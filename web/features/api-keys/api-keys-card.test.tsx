@@ -1,6 +1,6 @@
-import "../../../tests/support/dom";
+import "#tests/support/dom";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import type { ApiKeyView } from "../../../src/modules/api-keys/model";
+import type { ApiKeyView } from "#server/modules/api-keys/model";
 const { fireEvent, render, waitFor, within } = await import("@testing-library/react");
 const { Theme } = await import("@radix-ui/themes");
 const { ApiKeysCard } = await import("./components/api-keys-card");

@@ -14,7 +14,7 @@ if (!GlobalRegistrator.isRegistered) {
 const { act, fireEvent, render, within } = await import("@testing-library/react");
 const { Theme } = await import("@radix-ui/themes");
 const { RouterProvider, createMemoryRouter } = await import("react-router");
-const { Toaster, useToasts } = await import("../../components/ui/toast");
+const { Toaster, useToasts } = await import("#web/components/ui/toast");
 const { useAuth } = await import("./store");
 const { LoginForm } = await import("./components/login-form");
 const { SignupForm } = await import("./components/signup-form");

@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from "react-router";
 import type { PublicUser } from "#server/modules/auth/model";
-import { isServer } from "../../lib/loader-context";
+import { isServer } from "#web/lib/loader-context";
 import { type AuthStatus, useAuth } from "./store";
 
 export interface RootData {

@@ -1,4 +1,4 @@
-import "../../../tests/support/dom";
+import "#tests/support/dom";
 import { afterEach, expect, test } from "bun:test";
 const { cleanup } = await import("@testing-library/react");
 const { PageProblemsNote } = await import("./components/results/page-problems-note");

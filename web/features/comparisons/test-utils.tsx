@@ -4,7 +4,7 @@ import { Theme } from "@radix-ui/themes";
 import { render, within } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { createMemoryRouter, RouterProvider } from "react-router";
-import { Toaster, useToasts } from "../../components/ui/toast";
+import { Toaster, useToasts } from "#web/components/ui/toast";
 
 /** Queries over the whole document (portals included). */
 export const $ = () => within(document.body);

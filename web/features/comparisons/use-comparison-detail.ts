@@ -2,8 +2,8 @@
 // (via the live store) update it at once, and a 2 s poll while running covers a missing socket.
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { AddTargetInput, ComparisonDto, TargetDto } from "#server/modules/comparisons/model";
-import { errorMessage } from "../../lib/api";
-import { toast } from "../../components/ui/toast";
+import { errorMessage } from "#web/lib/api";
+import { toast } from "#web/components/ui/toast";
 import { addTarget, deleteTarget, getComparison, listTargets, startComparison } from "./api";
 import { clearComparisonLive, useComparisonLive } from "./store";
 import { startBlocker } from "./validation";

@@ -1,7 +1,7 @@
 // Binds the app's one live socket to the store. Call useLiveFeed() once from the app shell;
 // pages may call it too: the binding is shared, so messages are applied once whatever the count.
 import { useEffect } from "react";
-import { holdLiveSocket, onLiveMessage, onLiveStatus, type LiveMessage, type LiveSocketOptions } from "../../lib/live-socket";
+import { holdLiveSocket, onLiveMessage, onLiveStatus, type LiveMessage, type LiveSocketOptions } from "#web/lib/live-socket";
 import { EMPTY_MISSION, reduceLive, type MissionData } from "./reducer";
 import { refreshActivity, refreshMetrics, refreshSystem } from "./refresh";
 import { useLive } from "./store";

@@ -1,5 +1,5 @@
 // Spec §4 "Live message handling" as a pure function: the next state plus what to re-read.
-import type { LiveMessage } from "../../lib/live-socket";
+import type { LiveMessage } from "#web/lib/live-socket";
 import type { ActivityEntryDto, AgentDto, ComponentDto, ExperimentDto, MetricsDto, TrendDto } from "./types";
 
 export const KEEP = { trends: 20, components: 10, completedTests: 10 } as const;

@@ -1,7 +1,7 @@
 import { Badge, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { Link } from "react-router";
 import type { ActivityEntryDto } from "#server/modules/activity/model";
-import { RelativeTime } from "../../components/ui/relative-time";
+import { RelativeTime } from "#web/components/ui/relative-time";
 import { ACTIVITY_STATUS_TONE } from "./labels";
 
 /** Spec §2: message, details, agent, status and relative time per item; Live or Offline badge. */

@@ -1,7 +1,7 @@
 import { Badge, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import type { AgentDto } from "#server/modules/agents/model";
-import { RelativeTime } from "../../components/ui/relative-time";
-import { count, percentOrDash } from "../../lib/format";
+import { RelativeTime } from "#web/components/ui/relative-time";
+import { count, percentOrDash } from "#web/lib/format";
 import { AGENT_TYPE_LABELS, agentStatus } from "./labels";
 
 function AgentCard({ agent }: { agent: AgentDto }) {

@@ -2,7 +2,7 @@ import "./mission-control.css";
 import { ActivityLogIcon, CodeIcon, LightningBoltIcon, TargetIcon } from "@radix-ui/react-icons";
 import { Card, Flex, Text } from "@radix-ui/themes";
 import type { ReactNode } from "react";
-import { count, percentOrDash } from "../../lib/format";
+import { count, percentOrDash } from "#web/lib/format";
 import type { MetricsDto } from "#server/modules/agents/model";
 
 function Kpi({ label, value, hint, icon, testId }: { label: string; value: string; hint: string; icon: ReactNode; testId: string }) {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { ShellAgent } from "../../components/layout/app-shell/types";
+import type { ShellAgent } from "#web/components/layout/app-shell/types";
 import { recentActivityBadge, toActivity, toAgents } from "./normalize";
 
 describe("toAgents", () => {

@@ -6,7 +6,7 @@ import type {
   ShellActivityStatus,
   ShellAgent,
   ShellAgentStatus,
-} from "../../components/layout/app-shell/types";
+} from "#web/components/layout/app-shell/types";
 
 type Loose = Record<string, unknown>;
 

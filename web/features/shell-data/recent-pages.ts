@@ -1,4 +1,4 @@
-import type { RecentPage } from "../../components/layout/app-shell/commands";
+import type { RecentPage } from "#web/components/layout/app-shell/commands";
 
 export const RECENT_PAGES_KEY = "design-intel-recent-pages";
 const KEEP = 8;

@@ -17,7 +17,7 @@ const { useLayoutEffect } = await import("react");
 mock.module("@radix-ui/react-use-layout-effect", () => ({ useLayoutEffect }));
 const { act, fireEvent, render, within } = await import("@testing-library/react");
 const { Button, Theme } = await import("@radix-ui/themes");
-const { Toaster, useToasts } = await import("../../components/ui/toast");
+const { Toaster, useToasts } = await import("#web/components/ui/toast");
 const { BetaSignupDialog } = await import("./components/beta-signup-dialog");
 const { BetaSignupForm } = await import("./components/beta-signup-form");
 

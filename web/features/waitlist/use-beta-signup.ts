@@ -1,6 +1,6 @@
 import { useRef, useState } from "react";
-import { toast } from "../../components/ui/toast";
-import { errorMessage } from "../../lib/api";
+import { toast } from "#web/components/ui/toast";
+import { errorMessage } from "#web/lib/api";
 import { type WaitlistSource, joinBeta } from "./api";
 
 export const BETA_SUCCESS = {

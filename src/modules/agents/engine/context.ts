@@ -1,8 +1,8 @@
 // What every agent gets: the repository, the clock, the activity log, the live feed, and
 // `update`, which persists an agent's status and announces what changed (AGENT_UPDATE).
-import type { Audience, LiveMessage } from "../../../live/hub";
-import { nowIso } from "../../../lib/ids";
-import type { ActivityService } from "../../activity/service";
+import type { Audience, LiveMessage } from "#server/live/hub";
+import { nowIso } from "#server/lib/ids";
+import type { ActivityService } from "#server/modules/activity/service";
 import type { AgentDto, AgentId, AgentUpdate } from "../model";
 import { agentToDto, type AgentRow } from "../rows";
 import type { EngineRepository } from "./repository";

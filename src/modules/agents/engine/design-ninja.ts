@@ -1,8 +1,8 @@
 // DesignNinja: one component per run, kit by kit: for each captured site (newest first, one kit
 // per site per owner) the four kinds in variants A and B, styled with that site's tokens. With no
 // captures at all it builds one kit from the product's own tokens, labelled as such.
-import type { Extraction } from "../../capture/model";
-import { newId, nowIso } from "../../../lib/ids";
+import type { Extraction } from "#server/modules/capture/model";
+import { newId, nowIso } from "#server/lib/ids";
 import { AGENT_IDS } from "../model";
 import { buildComponent, COMPONENT_KINDS, KIND_LABELS, type ComponentKind, type VariantLabel } from "../logic/component-templates";
 import { DEFAULT_SOURCE_LABEL, DEFAULT_TOKENS, tokensFromExtraction } from "../logic/design-tokens";

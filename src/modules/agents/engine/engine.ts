@@ -1,8 +1,8 @@
 // The agents' scheduler. One timer ticks every second; each agent runs when its cadence is due.
 // Runs are synchronous and short, so stop() never interrupts one halfway.
-import type { Db } from "../../../db/connection";
-import type { Audience, LiveMessage } from "../../../live/hub";
-import { activityService } from "../../activity/service";
+import type { Db } from "#server/db/connection";
+import type { Audience, LiveMessage } from "#server/live/hub";
+import { activityService } from "#server/modules/activity/public";
 import { AGENT_IDS, type AgentId } from "../model";
 import { makeContext, type AgentContext } from "./context";
 import { DesignNinja } from "./design-ninja";

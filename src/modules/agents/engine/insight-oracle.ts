@@ -1,7 +1,7 @@
 // InsightOracle: predicts each running test's winner from the variants' design features before
 // any result is in, then scores itself when the test completes. Accuracy = correct / decided;
 // tests that end without a significant winner don't count either way.
-import { newId, nowIso } from "../../../lib/ids";
+import { newId, nowIso } from "#server/lib/ids";
 import { AGENT_IDS } from "../model";
 import type { DesignFeatures } from "../logic/component-templates";
 import { accuracyOf, featureDelta, learn, parseWeights, predict } from "../logic/oracle";

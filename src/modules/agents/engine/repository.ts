@@ -1,6 +1,6 @@
 // Everything the agents read and write. Runs on the agents worker's own connection (or the main
 // connection in-process); the comparisons tables are only ever read here.
-import type { Db } from "../../../db/connection";
+import type { Db } from "#server/db/connection";
 import type { AgentRow, ComponentRow, ExperimentRow, PredictionRow, TrendRow, VariantRow } from "../rows";
 
 export interface SnapshotSourceRow {

@@ -1,7 +1,7 @@
 // TestCommander: pits the A and B variants of each generated kit against each other. Traffic is
 // real (POST /api/tests/{id}/events) or, when none has arrived within the grace period, comes
 // from the seeded visitor simulator; the test says which. Stopping rule: fixed horizon (see rows.ts).
-import { newId, nowIso, randomToken } from "../../../lib/ids";
+import { newId, nowIso, randomToken } from "#server/lib/ids";
 import { AGENT_IDS } from "../model";
 import { compareArms } from "../logic/ab-stats";
 import { KIND_LABELS, type ComponentKind } from "../logic/component-templates";
@@ -10,8 +10,8 @@ import { simulateBatch, simulatedRates } from "../logic/simulator";
 import { experimentToDto, type ExperimentRow } from "../rows";
 import { minuteBucket, trafficRepository, type TrafficRepository } from "../traffic-repository";
 import { audienceFor, type AgentContext } from "./context";
-import type { Db } from "../../../db/connection";
-import { writeTx } from "../../../db/connection";
+import type { Db } from "#server/db/connection";
+import { writeTx } from "#server/db/connection";
 
 const ID = AGENT_IDS.testCommander;
 const NAME = "TestCommander";

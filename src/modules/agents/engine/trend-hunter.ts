@@ -1,7 +1,7 @@
 // TrendHunter: every `frequency` seconds, mines the newest desktop captures (and the findings of
 // analysed comparisons) for patterns most sites share. See logic/trend-mining.ts for the maths.
-import type { Extraction } from "../../capture/model";
-import { newId, nowIso } from "../../../lib/ids";
+import type { Extraction } from "#server/modules/capture/model";
+import { newId, nowIso } from "#server/lib/ids";
 import { AGENT_IDS, type TrendSettings } from "../model";
 import { minePatterns, normalizeFindingTitle, selectTrends, type MinedTrend, type SiteObservation, siteOf } from "../logic/trend-mining";
 import { changeViewPath, findSetMoves, type ChangeHistory, type SetMove } from "../logic/set-moves";

@@ -1,6 +1,6 @@
 // The design tokens DesignNinja styles components with, read from a capture's extraction.
 // Every value is validated here: the tokens end up inside generated source code.
-import type { Extraction } from "../../capture/model";
+import type { Extraction } from "#server/modules/capture/model";
 import { contrast, isChromatic, luminance, mix, normalizeHex } from "./color";
 
 import type { DesignTokens } from "../model";
@@ -26,7 +26,7 @@ const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v
 /** Only letters, digits, spaces and dashes survive: a family name can never close the string it sits in. */
 export function safeFontName(raw: string | null | undefined): string | null {
   const first = raw?.split(",")[0]?.trim().replace(/^["']|["']$/g, "");
-  const clean = first?.replace(/[^A-Za-z0-9 \-]/g, "").replace(/\s+/g, " ").trim().slice(0, 40);
+  const clean = first?.replace(/[^A-Za-z0-9 -]/g, "").replace(/\s+/g, " ").trim().slice(0, 40);
   return clean ? clean : null;
 }
 

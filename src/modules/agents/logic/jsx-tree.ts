@@ -101,7 +101,7 @@ export function printTsx(spec: ComponentSpec): string {
 function build(el: El, props: Record<string, string>): ReactNode {
   const children = (el.children ?? []).map((c) => ("tag" in c ? build(c, props) : "prop" in c ? props[c.prop] : c.text));
   // Same prop order as the printed JSX (attributes, then style), so both render identical markup.
-  return createElement(el.tag, { ...(el.attrs ?? {}), style: el.style }, ...children);
+  return createElement(el.tag, { ...el.attrs, style: el.style }, ...children);
 }
 
 /** What the component renders with its default props. */

@@ -2,7 +2,7 @@
 // the posterior chance that a majority of sites use it (uniform prior on the share), corrected for
 // the number of categories looked at, clears the confidence threshold. That chance grows with the
 // sample, so two sites never make a trend.
-import type { Extraction } from "../../capture/model";
+import type { Extraction } from "#server/modules/capture/model";
 import { chanceOfMajority } from "./binomial";
 import { hueFamily, normalizeHex } from "./color";
 
@@ -110,7 +110,7 @@ export function normalizeFontFamily(raw: string | null | undefined): string | nu
   const first = raw.split(",")[0]?.trim().replace(/^["']|["']$/g, "").trim().toLowerCase();
   if (!first) return null;
   if (/^(-apple-system|system-ui|blinkmacsystemfont|segoe ui|ui-sans-serif)$/.test(first)) return "system ui";
-  return first.replace(/[^a-z0-9 \-]/g, "").slice(0, 40) || null;
+  return first.replace(/[^a-z0-9 -]/g, "").slice(0, 40) || null;
 }
 
 /** Finding titles differ in the numbers they quote; those and quoted names are dropped before comparing. */

@@ -3,7 +3,7 @@
 import { contrastFix, contrastRatio, deltaE2000, hexToLab, hexToRgb } from "../color";
 import { list, quote, ratio } from "../format";
 import { normaliseFamily } from "../typography";
-import type { Extraction } from "../../capture/model";
+import type { Extraction } from "#server/modules/capture/model";
 import type { Rule } from "./types";
 
 const AA_BODY = 4.5;

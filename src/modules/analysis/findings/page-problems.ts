@@ -1,8 +1,8 @@
 // What broke on the page while a visitor loaded it: failed requests grouped by host and what they
 // were for (so the finding can say what the visitor loses), and console errors.
 
-import { familySlug } from "../../capture/font-names";
-import type { Extraction } from "../../capture/model";
+import { familySlug } from "#server/modules/capture/public";
+import type { Extraction } from "#server/modules/capture/model";
 import { quote } from "../format";
 import type { Rule } from "./types";
 

@@ -1,7 +1,7 @@
 // Speed, always against the fastest competitor at the same viewport, plus the absolute
 // Core Web Vitals thresholds (LCP 2.5 s / 4 s, CLS 0.1 / 0.25) when everyone is slow.
 
-import type { Extraction } from "../../capture/model";
+import type { Extraction } from "#server/modules/capture/model";
 import { bytes, fileName, ms } from "../format";
 import { best, type Draft, type PageInput, type Rule } from "./types";
 

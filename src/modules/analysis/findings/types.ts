@@ -1,4 +1,4 @@
-import type { Extraction, Finding, Viewport } from "../../capture/model";
+import type { Extraction, Finding, Viewport } from "#server/modules/capture/model";
 
 export interface PageInput {
   targetId: string;

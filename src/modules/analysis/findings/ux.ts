@@ -1,7 +1,7 @@
 // Can a visitor act, and can everyone use the page: calls to action, labels, alt text, headings,
 // mobile scrolling and reading size.
 
-import { VIEWPORTS } from "../../capture/model";
+import { VIEWPORTS } from "#server/modules/capture/model";
 import { px, quote } from "../format";
 import { median, type Rule } from "./types";
 

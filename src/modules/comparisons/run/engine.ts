@@ -1,8 +1,8 @@
 // Everything a run needs from other modules. The app wires the capture pool, analyser and findings
 // engine; tests hand in fakes.
-import type { Audience, LiveMessage } from "../../../live/hub";
-import type { GrayImage } from "../../analysis/image";
-import type { Extraction, Finding, PaletteEntry, SimilarityScores, Viewport } from "../../capture/model";
+import type { Audience, LiveMessage } from "#server/live/hub";
+import type { GrayImage } from "#server/modules/analysis/image";
+import type { Extraction, Finding, PaletteEntry, SimilarityScores, Viewport } from "#server/modules/capture/model";
 
 export type CaptureResult =
   | { ok: true; extraction: Extraction; screenshotPath: string; thumb?: GrayImage }

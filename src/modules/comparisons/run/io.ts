@@ -1,7 +1,7 @@
 // What a transition function may touch: the runner's dependencies, and the machine's three verbs.
 // Live messages and activity entries go out through here so a broken socket or feed never ends a run.
-import type { Db } from "../../../db/connection";
-import { nowIso } from "../../../lib/ids";
+import type { Db } from "#server/db/connection";
+import { nowIso } from "#server/lib/ids";
 import type { ComparisonProgressMessage, TargetStatus } from "../model";
 import type { ScreenshotFiles } from "../files";
 import type { ComparisonsRepository } from "../repository";

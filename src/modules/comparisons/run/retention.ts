@@ -1,7 +1,7 @@
 // Run history retention: a comparison keeps its newest `historyKeep` ended runs. Older runs go
 // with their snapshots, scores, findings and changes (the rows cascade), and each of their files
 // goes once no remaining snapshot names it (identical captures share one file).
-import { writeTx } from "../../../db/connection";
+import { writeTx } from "#server/db/connection";
 import type { RunnerDeps } from "./io";
 
 export const DEFAULT_HISTORY_KEEP = 50;

@@ -1,4 +1,4 @@
-import { Badge, Button, DataList, Dialog, Flex, Spinner, Text } from "@radix-ui/themes";
+import { Badge, DataList, Dialog, Flex, Spinner, Text } from "@radix-ui/themes";
 import type { SecurityReport } from "#server/modules/admin/model";
 import { formatCount, formatDateTime } from "../format";
 import { CloseFooter } from "./close-footer";

@@ -1,8 +1,8 @@
 // Captures one page into a file and reports it as exactly one event: pageCaptured (the file is on
 // disk and measured), pageFailed (with the reason the user will read) or pageTimedOut. Storing it
 // as a snapshot is the transition's job, so a run that ended meanwhile never stores it.
-import { isStorageError, isStorageMessage, STORAGE_UNAVAILABLE_MESSAGE } from "../../../../http/storage-errors";
-import { newId } from "../../../../lib/ids";
+import { isStorageError, isStorageMessage, STORAGE_UNAVAILABLE_MESSAGE } from "#server/http/storage-errors";
+import { newId } from "#server/lib/ids";
 import { fileSha256, pngSize } from "../../files";
 import type { CapturedFile, PageRef, RunContext } from "../context";
 import type { CaptureResult } from "../engine";

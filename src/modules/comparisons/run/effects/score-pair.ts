@@ -1,6 +1,6 @@
 // Scores one pair in the analyser and reports pairScored with the row to store, or pairFailed.
-import type { Viewport } from "../../../capture/model";
-import { newId, nowIso } from "../../../../lib/ids";
+import type { Viewport } from "#server/modules/capture/model";
+import { newId, nowIso } from "#server/lib/ids";
 import type { RunContext } from "../context";
 import type { Analyser, CapturedPage } from "../engine";
 import type { RunIO } from "../io";

@@ -1,8 +1,8 @@
 // Moves while pages come in: each page is counted once whatever its outcome, a target is settled
 // when its every viewport is in, a viewport's pairs start scoring when its every page is in.
-import { writeTx } from "../../../../db/connection";
-import { isStorageError, STORAGE_UNAVAILABLE_MESSAGE } from "../../../../http/storage-errors";
-import { nowIso } from "../../../../lib/ids";
+import { writeTx } from "#server/db/connection";
+import { isStorageError, STORAGE_UNAVAILABLE_MESSAGE } from "#server/http/storage-errors";
+import { nowIso } from "#server/lib/ids";
 import { RUN_VIEWPORTS, isCaptured, type CapturedFile, type PageOutcome, type PageRef, type RunContext } from "../context";
 import { capturePage } from "../effects/capture-page";
 import { turns } from "../effects/timeout";

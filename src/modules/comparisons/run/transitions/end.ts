@@ -1,7 +1,7 @@
 // Moves that end a run: completing it, failing a crashed one (retried while the disk is full),
 // shutdown and boot recovery, and the clean-up of a deleted comparison's folder.
-import { isStorageError, STORAGE_UNAVAILABLE_MESSAGE } from "../../../../http/storage-errors";
-import { nowIso } from "../../../../lib/ids";
+import { isStorageError, STORAGE_UNAVAILABLE_MESSAGE } from "#server/http/storage-errors";
+import { nowIso } from "#server/lib/ids";
 import { INTERRUPTED_REASON, allDiffs, type RunContext } from "../context";
 import { recordActivity, send, type RunIO } from "../io";
 import { capturedTargets } from "./capture";

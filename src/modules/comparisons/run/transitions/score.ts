@@ -1,7 +1,7 @@
 // Moves of scoring and findings. Each viewport's pairs are scored one after another, each pair's
 // report starting the next, so a run that ended stops at the next pair: the table drops the report.
-import { newId } from "../../../../lib/ids";
-import type { Finding, Viewport } from "../../../capture/model";
+import { newId } from "#server/lib/ids";
+import type { Finding, Viewport } from "#server/modules/capture/model";
 import type { FindingRow } from "../../repository";
 import { RUN_VIEWPORTS, capturedPages, isCaptured, type RunContext } from "../context";
 import { findFindings } from "../effects/findings";

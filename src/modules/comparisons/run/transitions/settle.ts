@@ -1,7 +1,7 @@
 // Writing a run's outcome. Only a comparison still running takes it: one deleted, or failed by
 // boot recovery in another process, keeps its state, and the run learns that from `recorded`.
-import { writeTx } from "../../../../db/connection";
-import { nowIso } from "../../../../lib/ids";
+import { writeTx } from "#server/db/connection";
+import { nowIso } from "#server/lib/ids";
 import type { DiffRow, FindingRow } from "../../repository";
 import { INTERRUPTED_REASON, type RunContext } from "../context";
 import { recordActivity, send, type RunIO } from "../io";

@@ -1,5 +1,5 @@
 import { Flex, Text } from "@radix-ui/themes";
-import type { Extraction } from "../../../../../src/modules/capture/model";
+import type { Extraction } from "#server/modules/capture/model";
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 

@@ -5,10 +5,10 @@ import type { PublicUser } from "#server/modules/auth/model";
 const { act, fireEvent, render, waitFor, within } = await import("@testing-library/react");
 const { Theme } = await import("@radix-ui/themes");
 const { createMemoryRouter, Outlet, RouterProvider } = await import("react-router");
-const { Toaster, useToasts } = await import("../../components/ui/toast");
-const { useAuth } = await import("../auth/store");
-const { holdLiveSocket, resetLiveSocketForTests } = await import("../../lib/live-socket");
-const superAdmin = await import("../../routes/super-admin");
+const { Toaster, useToasts } = await import("#web/components/ui/toast");
+const { useAuth } = await import("#web/features/auth/store");
+const { holdLiveSocket, resetLiveSocketForTests } = await import("#web/lib/live-socket");
+const superAdmin = await import("./super-admin");
 
 const $ = () => within(document.body);
 const admin: PublicUser = { id: "a1", email: "boss@example.com", username: null, role: "admin" };

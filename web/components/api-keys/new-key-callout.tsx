@@ -1,6 +1,6 @@
 import { Button, Callout, Code, Flex } from "@radix-ui/themes";
 import { CopyIcon, ExclamationTriangleIcon } from "@radix-ui/react-icons";
-import { toast } from "../../../components/ui/toast";
+import { toast } from "#web/components/ui/toast";
 
 /** The key, once: it is stored hashed, so this is the only time anyone can copy it. */
 export function NewKeyCallout({ keyText }: { keyText: string }) {

@@ -1,0 +1,184 @@
+// Design Intel's architecture rules as an oxlint JS plugin. oxlint parses TypeScript natively;
+// these rules resolve each import (relative paths and tsconfig `paths` aliases) to a project file
+// and judge where it may point. Why oxlint and these rules: docs/decisions/0008-module-boundaries-and-lint.md.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+const EXTENSIONS = ["", ".ts", ".tsx", ".js", "/index.ts", "/index.tsx"];
+/** Files a server module offers to the others; anything else is its own business. */
+const PUBLIC_MODULE_FILES = new Set(["index.ts", "model.ts", "public.ts"]);
+
+/**
+ * A project is the nearest folder up from a file that holds a tsconfig.json: the repository, or a
+ * fixture tree under tests/lint/fixtures that has its own, so the rules can be proven on it.
+ */
+const projects = new Map();
+function projectOf(file) {
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    if (projects.has(dir)) return projects.get(dir);
+    if (existsSync(path.join(dir, "tsconfig.json"))) {
+      const project = { root: dir, aliases: readAliases(dir) };
+      projects.set(dir, project);
+      return project;
+    }
+    if (path.dirname(dir) === dir) return null;
+  }
+}
+
+function readAliases(root) {
+  try {
+    // tsconfig.json is JSON with comments at most; strip line comments that start a line.
+    const text = readFileSync(path.join(root, "tsconfig.json"), "utf8").replace(/^\s*\/\/.*$/gm, "");
+    const paths = JSON.parse(text).compilerOptions?.paths ?? {};
+    return Object.entries(paths)
+      .map(([alias, targets]) => ({
+        prefix: alias.replace(/\*$/, ""),
+        target: path.normalize(String(targets[0]).replace(/\*$/, "")).replace(/\/?$/, "/"),
+      }))
+      .sort((a, b) => b.target.length - a.target.length);
+  } catch {
+    return [];
+  }
+}
+
+const toPosix = (p) => p.split(path.sep).join("/");
+
+/** The project-relative file an import points at, or null for packages. */
+function resolve(project, fromFile, specifier) {
+  let base = null;
+  if (specifier.startsWith(".")) base = path.resolve(path.dirname(fromFile), specifier);
+  else {
+    const alias = project.aliases.find((a) => specifier.startsWith(a.prefix));
+    if (alias) base = path.resolve(project.root, alias.target + specifier.slice(alias.prefix.length));
+  }
+  if (!base) return null;
+  const found = EXTENSIONS.map((ext) => base + ext).find((p) => existsSync(p) && !p.endsWith("/")) ?? base;
+  return toPosix(path.relative(project.root, found));
+}
+
+/** `import type {…}`, `import { type A, type B }`, `export type {…} from`: erased at build time. */
+function isTypeOnly(node) {
+  if (node.importKind === "type" || node.exportKind === "type") return true;
+  const specifiers = node.specifiers ?? [];
+  return specifiers.length > 0 && specifiers.every((s) => s.importKind === "type" || s.exportKind === "type");
+}
+
+/** Names a public.ts re-exports or declares (`export { a, b as c, type D } from`, `export const x`). */
+function publicNames(file) {
+  if (!existsSync(file)) return new Set();
+  const text = readFileSync(file, "utf8");
+  const names = new Set();
+  for (const [, list] of text.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g))
+    for (const part of list.split(",")) {
+      const name = part.trim().replace(/^type\s+/, "").split(/\s+as\s+/).at(-1)?.trim();
+      if (name) names.add(name);
+    }
+  for (const [, name] of text.matchAll(/export\s+(?:const|let|function|class|async\s+function|interface|type)\s+([A-Za-z_$][\w$]*)/g)) names.add(name);
+  return names;
+}
+
+function featureOf(file) {
+  return /^web\/features\/([^/]+)\//.exec(file)?.[1] ?? null;
+}
+function moduleOf(file) {
+  return /^src\/modules\/([^/]+)\//.exec(file)?.[1] ?? null;
+}
+
+/**
+ * The folder a file belongs to for import style: its server module (src/modules/<m>), its web
+ * feature (web/features/<f>), otherwise its top-level folder (src/db, web/lib, tests/api, bench…).
+ */
+function unitOf(file) {
+  const parts = file.split("/");
+  if (parts.length > 3 && ((parts[0] === "src" && parts[1] === "modules") || (parts[0] === "web" && parts[1] === "features")))
+    return parts.slice(0, 3).join("/");
+  return parts.length > 2 ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+/** Runs `check(from, to, node, project)` for every static import/re-export with a resolvable target. */
+function onImports(context, check) {
+  const project = projectOf(context.filename);
+  if (!project) return {};
+  const from = toPosix(path.relative(project.root, context.filename));
+  const visit = (node) => {
+    if (!node.source || typeof node.source.value !== "string") return;
+    const to = resolve(project, context.filename, node.source.value);
+    if (to) check(from, to, node, project);
+  };
+  return { ImportDeclaration: visit, ExportNamedDeclaration: visit, ExportAllDeclaration: visit, ImportExpression: visit };
+}
+
+export default {
+  meta: { name: "design-intel" },
+  rules: {
+    "features-isolated": {
+      meta: { type: "problem", docs: { description: "web/features/<a> does not import web/features/<b>" } },
+      create: (context) =>
+        onImports(context, (from, to, node) => {
+          const a = featureOf(from);
+          const b = featureOf(to);
+          if (a && b && a !== b)
+            context.report({
+              node,
+              message: `Feature "${a}" imports feature "${b}" (${to}). Features do not import each other: move the shared part to web/lib or web/components, or compose both in a route.`,
+            });
+        }),
+    },
+    "web-imports-server-types-only": {
+      meta: { type: "problem", docs: { description: "web/ imports src/ only as types" } },
+      create: (context) =>
+        onImports(context, (from, to, node) => {
+          // Tests beside web code never ship to the browser; they may use server values (defaults, fixtures).
+          if (from.startsWith("web/") && !/\.test\.tsx?$/.test(from) && to.startsWith("src/") && !isTypeOnly(node))
+            context.report({
+              node,
+              message: `web/ imports server code (${to}) as a value. The client may only import server types: use \`import type\`.`,
+            });
+        }),
+    },
+    "modules-through-public-files": {
+      meta: { type: "problem", fixable: "code", docs: { description: "src/modules/<a> uses src/modules/<b> only through its public files" } },
+      create: (context) =>
+        onImports(context, (from, to, node, project) => {
+          const a = moduleOf(from);
+          const b = moduleOf(to);
+          if (!a || !b || a === b || isTypeOnly(node)) return;
+          const rest = to.slice(`src/modules/${b}/`.length);
+          if (PUBLIC_MODULE_FILES.has(rest)) return;
+          // When b/public.ts already offers every name imported here, the fix is just the path.
+          const offered = publicNames(path.join(project.root, `src/modules/${b}/public.ts`));
+          const wanted = (node.specifiers ?? []).map((s) => (s.type === "ImportSpecifier" ? (s.imported.name ?? s.imported.value) : null));
+          const fixable = node.type === "ImportDeclaration" && wanted.length > 0 && wanted.every((n) => n && offered.has(n));
+          context.report({
+            node,
+            message: `Module "${a}" reaches into module "${b}" (${to}). Import it through ${b}/index.ts, model.ts or public.ts.`,
+            fix: fixable ? (fixer) => fixer.replaceText(node.source, JSON.stringify(`#server/modules/${b}/public`)) : undefined,
+          });
+        }),
+    },
+    "no-deep-relative-imports": {
+      meta: {
+        type: "suggestion",
+        fixable: "code",
+        docs: { description: "a relative import does not climb out of its module, feature or top-level folder; use #server/*, #web/*, #tests/*" },
+      },
+      create: (context) =>
+        onImports(context, (from, _to, node, project) => {
+          const specifier = node.source.value;
+          if (!specifier.startsWith("../")) return;
+          const unit = unitOf(from);
+          // The unresolved target keeps the specifier's own spelling (extension or none) for the fix.
+          const target = toPosix(path.relative(project.root, path.resolve(path.dirname(context.filename), specifier)));
+          if (target === unit || target.startsWith(`${unit}/`)) return;
+          const alias = project.aliases.find((a) => `${target}/`.startsWith(toPosix(a.target)));
+          if (!alias) return;
+          const replacement = alias.prefix + target.slice(toPosix(alias.target).length);
+          context.report({
+            node: node.source,
+            message: `"${specifier}" climbs out of ${unit}/. Use the alias: "${replacement}".`,
+            fix: (fixer) => fixer.replaceText(node.source, JSON.stringify(replacement)),
+          });
+        }),
+    },
+  },
+};

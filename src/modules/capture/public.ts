@@ -1,0 +1,5 @@
+// What other modules may use of capture besides its model: font-name normalisation (analysis
+// compares families the same way capture records them) and the SSRF guard for anything the server
+// fetches (comparison targets, alert webhooks).
+export { familySlug, isGenericFamily, normaliseFamily } from "./font-names";
+export { checkHost, checkTargetUrl, parseTargetUrl, systemResolver, type HostVerdict, type Resolver } from "./ssrf";

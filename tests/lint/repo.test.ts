@@ -1,0 +1,11 @@
+// The lint gate: the whole repository, as `bun run lint` checks it, has no diagnostic at all
+// (errors or warnings). A feature importing another, a server value in web/, a module reaching
+// into another's internals or a ../../ import out of its folder fails the test command here.
+import { expect, test } from "bun:test";
+import { describeDiagnostic, oxlint } from "./oxlint";
+
+// oxlint itself takes seconds; the generous limit only guards against a hung process on a busy machine.
+test("oxlint finds nothing in the repository", async () => {
+  const diagnostics = await oxlint([]);
+  expect(diagnostics.map(describeDiagnostic)).toEqual([]);
+}, 300_000);
