@@ -7,6 +7,8 @@ const SCORES = [
   ["Layout", "layoutSimilarity"],
   ["Content", "contentSimilarity"],
   ["Overall", "overallSimilarity"],
+  // Colour, layout and type without a word of copy: what a rebrand or a reworded clone shows apart.
+  ["Design", "designSimilarity"],
 ] as const;
 
 const humanize = (key: string) =>
@@ -40,6 +42,7 @@ export function AnalysisSummary({ diff, labels }: Props) {
           <Grid columns="repeat(auto-fit, minmax(100px, 1fr))" gap="3">
             {SCORES.map(([name, key]) => {
               const value = diff[key];
+              if (value === undefined) return null;
               return (
                 <Box key={key} data-testid={`score-${key}`}>
                   <Text as="div" size="1" color="gray">
