@@ -1,88 +1,83 @@
-// Full analysis (capture + extraction + scoring + findings, through the API of a running server)
-// vs bare Playwright screenshotting the same pages, side by side in one run.
-// Run: bun bench/analysis.bench.ts   (needs Chromium; serves fixture sites on 127.0.0.1)
-//
-// "Warm" is the product as deployed: a server that has finished booting keeps its capture
-// browsers launched. "Cold" is the first analysis on a server that was started a moment before,
-// while those browsers are still launching. Bare launches its browser inside the timing, as a
-// one-off script would; "bare, browser already open" is printed as well so nothing is hidden.
+// Full analysis (capture, extraction, scoring, findings) through the API of a running server vs
+// bare Playwright screenshotting the same pages, as issue 12 defines the comparison:
+//   ours  from POST /api/comparisons/:id/start to the run's `completed` (over the live socket),
+//         on a warm server (its capture browsers already launched, as deployed)
+//   bare  one script that launches one Chromium, opens every page at both viewports as parallel
+//         contexts, waits for `load` and takes full-page screenshots
+// timed alternately in the same run, medians reported, on two page sets: the small fixture sites
+// and real templates from ../shared/corpus. Offline, bare gets --disable-features=AsyncDns so both
+// give up on CDN hosts equally fast. Target: ratio <= 1.3 on both sets.
+// Run: bun bench/analysis.bench.ts   (BENCH_ROUNDS=5 by default; needs Chromium)
+//      BENCH_SETS=fixture runs one set only (matched against the set names)
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import { chromium } from "playwright-core";
 import { CHROMIUM_ARGS, findChromium } from "#server/lib/chromium";
 import { VIEWPORTS, type Viewport } from "#server/modules/capture/model";
 import { startFixtureServer } from "#tests/support/fixture-server";
 import { startServer } from "#tests/support/server";
+import { CORPUS_DIR, serveFolders } from "./corpus-lib";
 import { verdict } from "./lib";
 
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const sites = startFixtureServer();
-const pages = ["alpha", "beta"].flatMap((s) => (["desktop", "mobile"] as Viewport[]).map((v) => ({ url: sites.url(`/${s}/`), viewport: v })));
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const executablePath = findChromium(process.env.CHROMIUM_PATH);
 if (!executablePath) throw new Error("no Chromium");
 
-async function screenshotAll(browser: Browser) {
-  const out = mkdtempSync(join(tmpdir(), "bare-"));
-  for (const [i, p] of pages.entries()) {
-    const vp = VIEWPORTS[p.viewport];
-    const ctx = await browser.newContext({ viewport: { width: vp.width, height: vp.height }, isMobile: vp.mobile, hasTouch: vp.mobile });
-    const page = await ctx.newPage();
-    await page.goto(p.url, { waitUntil: "load" });
-    await page.screenshot({ path: join(out, `${i}.png`), fullPage: true });
-    await ctx.close();
-  }
-  rmSync(out, { recursive: true, force: true });
-}
+const fixtures = startFixtureServer();
+const CORPUS_SITES = ["clean-blog", "stylish-portfolio"];
+const corpus = serveFolders(Object.fromEntries(CORPUS_SITES.map((t) => [t, join(CORPUS_DIR, t)])));
+const SETS = {
+  "fixture sites (alpha, beta)": ["alpha", "beta"].map((s) => fixtures.url(`/${s}/`)),
+  [`corpus templates (${CORPUS_SITES.join(", ")})`]: CORPUS_SITES.map((t) => corpus.url(t)),
+};
+const VIEWPORT_NAMES: Viewport[] = ["desktop", "mobile"];
 
-/** Bare Playwright; `launched` times only the pages, with a browser opened beforehand. */
-async function bare(launched = false): Promise<number> {
-  let browser = launched ? await chromium.launch({ executablePath: executablePath!, args: CHROMIUM_ARGS }) : null;
+/** Bare Playwright, browser launch included. */
+async function bare(urls: string[]): Promise<number> {
+  const out = mkdtempSync(join(tmpdir(), "bare-"));
   const t0 = performance.now();
-  browser ??= await chromium.launch({ executablePath: executablePath!, args: CHROMIUM_ARGS });
-  await screenshotAll(browser);
+  const browser = await chromium.launch({ executablePath: executablePath!, args: [...CHROMIUM_ARGS, "--disable-features=AsyncDns"] });
+  await Promise.all(
+    urls.flatMap((url, i) =>
+      VIEWPORT_NAMES.map(async (v) => {
+        const vp = VIEWPORTS[v];
+        const ctx = await browser.newContext({ viewport: { width: vp.width, height: vp.height }, isMobile: vp.mobile, hasTouch: vp.mobile });
+        const page = await ctx.newPage();
+        await page.goto(url, { waitUntil: "load", timeout: 60_000 });
+        await page.screenshot({ path: join(out, `${i}-${v}.png`), fullPage: true });
+        await ctx.close();
+      }),
+    ),
+  );
   const ms = performance.now() - t0;
   await browser.close();
+  rmSync(out, { recursive: true, force: true });
   return ms;
 }
 
-type Server = Awaited<ReturnType<typeof startServer>>;
+// CAPTURE_TIMING_SAMPLES=1 shows what the extra timing loads cost (the product default is 3).
+const server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1", CAPTURE_TIMING_SAMPLES: process.env.CAPTURE_TIMING_SAMPLES ?? "" } });
+const call = async (method: string, path: string, token?: string, body?: unknown) =>
+  (await fetch(server.url + path, {
+    method,
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })).json() as Promise<any>;
+const { accessToken: token } = await call("POST", "/api/auth/signup", undefined, { email: "bench@example.com", password: "password-1" });
 
-async function openServer(concurrency: number) {
-  const server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1", CAPTURE_CONCURRENCY: String(concurrency) } });
-  const call = async (method: string, path: string, token?: string, body?: unknown) =>
-    (await fetch(server.url + path, {
-      method,
-      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })).json() as Promise<any>;
-  const { accessToken: token } = await call("POST", "/api/auth/signup", undefined, { email: "bench@example.com", password: "password-1" });
-  return { server, call, token: token as string };
+for (let i = 0; i < 300; i++) {
+  const health = (await (await fetch(`${server.url}/api/health`)).json()) as { capture: { browsers: number } | null };
+  if ((health.capture?.browsers ?? 0) >= 2) break;
+  await Bun.sleep(50);
 }
 
-async function waitWarm(server: Server, concurrency: number) {
-  for (let i = 0; i < 300; i++) {
-    const health = (await (await fetch(`${server.url}/api/health`)).json()) as { capture: { browsers: number } | null };
-    if ((health.capture?.browsers ?? 0) >= concurrency) return;
-    await Bun.sleep(50);
-  }
-  throw new Error("capture browsers never became ready");
-}
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 
-/** The server's resident memory, read straight from /proc (cheaper than spawning ps while timing). */
-function rssMb(pid: number): number {
-  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-  return Number(kb ?? 0) / 1024;
-}
-
-/**
- * One analysis of the 4 pages, timed from POST /start until the comparison is completed. The end
- * comes over the live socket, as it does in the app, so no polling loads the server meanwhile.
- */
-async function analyse(s: Awaited<ReturnType<typeof openServer>>): Promise<{ ms: number; rssMb: number }> {
-  const { call, token, server } = s;
+/** One analysis of `urls` at both viewports, from POST /start to `completed` (heard over the socket). */
+async function analyse(urls: string[]): Promise<{ ms: number; rssMb: number; spreads: string[] }> {
   const cmp = await call("POST", "/api/comparisons", token, { name: "bench" });
-  for (const site of ["alpha", "beta"]) await call("POST", `/api/comparisons/${cmp.id}/targets`, token, { url: sites.url(`/${site}/`), label: site });
+  for (const [i, url] of urls.entries()) await call("POST", `/api/comparisons/${cmp.id}/targets`, token, { url, label: `site ${i + 1}` });
   const ws = new WebSocket(`${server.url.replace("http", "ws")}/ws`, { protocols: ["design-intel.v1", `bearer.${token}`] } as never);
   await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = reject)));
   const ended = new Promise<string>((resolve) => {
@@ -101,43 +96,50 @@ async function analyse(s: Awaited<ReturnType<typeof openServer>>): Promise<{ ms:
   clearInterval(sampler);
   ws.close();
   if (status !== "completed") throw new Error(`run ended ${status}`);
-  return { ms, rssMb: peak };
+  const snapshots = await call("GET", `/api/comparisons/${cmp.id}/snapshots`, token);
+  const diffs = await call("GET", `/api/comparisons/${cmp.id}/diffs`, token);
+  const spreads = snapshots.map((s: any) => {
+    const t = s.extraction.timing;
+    const r = t.spread?.lcpMs;
+    return `${s.viewport} LCP ${t.lcpMs} ms [${r ? `${r.min}-${r.max}` : "-"}] over ${t.samples?.length ?? 1}`;
+  });
+  for (const d of diffs) spreads.push(`${d.viewport} design ${d.designSimilarity} content ${d.contentSimilarity} overall ${d.overallSimilarity}`);
+  return { ms, rssMb: peak, spreads };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const bareLaunch: number[] = [];
-const bareOpen: number[] = [];
-const warm: Record<number, number[]> = { 1: [], 2: [] };
-const cold: number[] = [];
-let rss = 0;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
 
-for (const concurrency of [2, 1]) {
-  const s = await openServer(concurrency);
-  await waitWarm(s.server, concurrency);
-  for (let r = 0; r < rounds; r++) {
-    // Interleaved so a change in machine load hits both sides alike.
-    if (concurrency === 2) bareLaunch.push(await bare());
-    else bareOpen.push(await bare(true));
-    const run = await analyse(s);
-    warm[concurrency]!.push(run.ms);
-    rss = Math.max(rss, run.rssMb);
+const results: { set: string; bare: number[]; ours: number[]; rss: number; spreads: string[] }[] = [];
+for (const [set, urls] of Object.entries(SETS).filter(([name]) => name.includes(process.env.BENCH_SETS ?? ""))) {
+  const r = { set, bare: [] as number[], ours: [] as number[], rss: 0, spreads: [] as string[] };
+  await analyse(urls); // one unmeasured run: first-use costs (worker start, page bundle) are not per-analysis
+  for (let i = 0; i < rounds; i++) {
+    // Alternated (and the order swapped each round) so a change in machine load hits both alike.
+    const bareFirst = i % 2 === 0;
+    if (bareFirst) r.bare.push(await bare(urls));
+    const run = await analyse(urls);
+    r.ours.push(run.ms);
+    r.rss = Math.max(r.rss, run.rssMb);
+    r.spreads = run.spreads;
+    if (!bareFirst) r.bare.push(await bare(urls));
   }
-  await s.server.stop();
+  results.push(r);
 }
-for (let r = 0; r < rounds; r++) {
-  const s = await openServer(2); // no waiting: the browsers are still launching
-  cold.push((await analyse(s)).ms);
-  await s.server.stop();
-}
-await sites.close();
+await server.stop();
+await fixtures.close();
+corpus.stop();
 
-const b = median(bareLaunch);
-const line = (label: string, xs: number[]) => `${label.padEnd(58)} ${median(xs).toFixed(0).padStart(5)} ms  ratio ${(median(xs) / b).toFixed(2)}`;
-console.log(`pages: 2 fixture sites x desktop+mobile; ${rounds} rounds, medians`);
-console.log(`${"bare Playwright (launch, goto load, full-page screenshot)".padEnd(58)} ${b.toFixed(0).padStart(5)} ms`);
-console.log(`${"bare Playwright, browser already open".padEnd(58)} ${median(bareOpen).toFixed(0).padStart(5)} ms`);
-console.log(line("ours, warm server, default 2 pages at a time", warm[2]!));
-console.log(`${line("ours, warm server, 1 page at a time", warm[1]!)}  vs browser-open bare ${(median(warm[1]!) / median(bareOpen)).toFixed(2)}`);
-console.log(line("ours, first analysis right after boot (cold)", cold));
-console.log(`server peak RSS during warm runs: ${rss.toFixed(0)} MB (main process; Chromium is separate)`);
-verdict("full analysis (warm server) / bare Playwright", median(warm[2]!) / b, { atMost: 1.3 });
+const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+console.log(`${rounds} rounds per set, alternated, medians; load average at the end ${load}`);
+for (const r of results) {
+  console.log(`\n${r.set}, desktop + mobile`);
+  console.log(`  bare Playwright (launch, parallel contexts, load, full-page screenshot)  ${median(r.bare).toFixed(0)} ms   [${r.bare.map((x) => x.toFixed(0)).join(", ")}]`);
+  console.log(`  full analysis (POST /start -> completed, warm server)                 ${median(r.ours).toFixed(0)} ms   [${r.ours.map((x) => x.toFixed(0)).join(", ")}]`);
+  console.log(`  server peak RSS ${r.rss.toFixed(0)} MB; last run's timing: ${r.spreads.join("; ")}`);
+}
+console.log("");
+for (const r of results) verdict(`${r.set}: full analysis / bare Playwright`, median(r.ours) / median(r.bare), { atMost: 1.3 });

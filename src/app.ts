@@ -39,6 +39,8 @@ import { comparisonRoutes } from "./modules/comparisons";
 import type { CaptureReadiness } from "./modules/capture/pool";
 import type { ComparisonEngine } from "./modules/comparisons/runner";
 import { comparisonsService } from "./modules/comparisons/service";
+import { filmstripRoutes } from "./modules/filmstrip";
+import { filmstripService } from "./modules/filmstrip/service";
 import { historyRoutes } from "./modules/history";
 import { changeHistory } from "./modules/history/public";
 import { historyService } from "./modules/history/service";
@@ -152,7 +154,8 @@ export function createServices(deps: AppDeps) {
     clock: deps.now ? { ...systemClock, now: deps.now } : undefined,
     log: deps.log,
   });
-  return { tokens, auth, waitlist, metrics, comparisons, history, watch, live, audit, apiKeys, users, admin, activity, system, agents };
+  const filmstrips = filmstripService({ db: deps.db, dataDir: deps.env.DATA_DIR, now: deps.now, log: deps.log });
+  return { tokens, auth, waitlist, metrics, comparisons, filmstrips, history, watch, live, audit, apiKeys, users, admin, activity, system, agents };
 }
 export type Services = ReturnType<typeof createServices>;
 
@@ -188,6 +191,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     .use(apiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
     .use(personalApiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
     .use(comparisonRoutes(services.comparisons, services.auth))
+    .use(filmstripRoutes(services.filmstrips, services.auth))
     .use(historyRoutes(services.history, services.auth))
     .use(watchRoutes(services.watch, services.auth.userForAccessToken))
     .use(activityRoutes(services.activity, services.auth.userForAccessToken))

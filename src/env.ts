@@ -27,6 +27,10 @@ const schema = z.object({
   /** Per-page capture limits (ms); unset means the capture pool's own defaults. */
   CAPTURE_NAV_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).optional(),
   CAPTURE_TOTAL_TIMEOUT_MS: z.coerce.number().int().min(2000).max(600_000).optional(),
+  /** Loads each page's timing is taken from, at most (1 = the capture's own load only). */
+  CAPTURE_TIMING_SAMPLES: z.coerce.number().int().min(1).max(3).default(3),
+  /** "lighthouse-mobile" times the mobile viewport under Lighthouse's mobile preset (slow 4G, 4x CPU). */
+  CAPTURE_MOBILE_PROFILE: z.enum(["unthrottled", "lighthouse-mobile"]).default("unthrottled"),
   TRUST_PROXY: flag,
   LLM_BASE_URL: z.url().optional(),
   LLM_API_KEY: z.string().optional(),

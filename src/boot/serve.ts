@@ -48,6 +48,8 @@ export async function serve() {
     allowPrivate: env.ALLOW_PRIVATE_TARGETS,
     navigationTimeoutMs: env.CAPTURE_NAV_TIMEOUT_MS,
     totalTimeoutMs: env.CAPTURE_TOTAL_TIMEOUT_MS,
+    timingSamples: env.CAPTURE_TIMING_SAMPLES,
+    mobileTimingProfile: env.CAPTURE_MOBILE_PROFILE,
   });
   // Capture browsers launch alongside the boot (on their own threads and processes), so the first
   // analysis doesn't wait for them.

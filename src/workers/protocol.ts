@@ -18,6 +18,10 @@ export interface CaptureJob {
   navigationTimeoutMs: number;
   totalTimeoutMs: number;
   maxHeightPx: number;
+  /** Loads the page's timing is taken from, at most (1: the capture's own load only); default 3. */
+  timingSamples?: number;
+  /** How the mobile viewport is timed (capture/timing-samples.ts); default "unthrottled". */
+  mobileTimingProfile?: "unthrottled" | "lighthouse-mobile";
 }
 
 export type CaptureRequest =
@@ -51,7 +55,7 @@ export type AnalyseRequest =
   | { type: "shutdown" };
 
 export type AnalyseEvent =
-  | { type: "scored"; jobId: string; scores: SimilarityScores & { components: Record<string, number> } }
+  | { type: "scored"; jobId: string; scores: SimilarityScores & { designSimilarity: number; components: Record<string, number> } }
   | { type: "failed"; jobId: string; reason: string };
 
 // ---- pixels worker (change detection's pixel diff between two runs) ------------------------

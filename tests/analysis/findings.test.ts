@@ -246,6 +246,20 @@ describe("timing rules", () => {
     silent("lcp-slow", [alpha(), beta({ timing: { lcpMs: 3400 } })]);
   });
 
+  test("a gap within the loads' own spread is noise, not a finding", () => {
+    const samples = (fcp: number[]) => fcp.map((v) => ({ ttfbMs: 50, fcpMs: v, lcpMs: v, cls: 0, lcpElement: null }));
+    const timing = (fcp: number[], median: number) => ({
+      fcpMs: median,
+      samples: samples(fcp),
+      spread: { ttfbMs: null, fcpMs: { min: Math.min(...fcp), max: Math.max(...fcp) }, lcpMs: null, cls: null, domContentLoadedMs: null, loadMs: null },
+    });
+    // 184 ms in one load and 1500 ms in another: the median looks slow, the spread says it is not known to be.
+    silent("fcp-slow", [alpha({ timing: timing([184, 1400, 1500], 1400) }), beta({ timing: timing([650, 700, 800], 700) })]);
+    const f = fires("fcp-slow", [alpha({ timing: timing([1300, 1400, 1500], 1400) }), beta({ timing: timing([650, 700, 800], 700) })]);
+    expect(f.evidence["Alpha FCP"]).toBe("1.4 s (1.3 s–1.5 s over 3 loads)");
+    expect(f.evidence["Beta FCP"]).toBe("700 ms (650 ms–800 ms over 3 loads)");
+  });
+
   test("LCP poor in absolute terms even when everyone is slow", () => {
     const f = fires("lcp-slow", [alpha({ timing: { lcpMs: 4600 } }), beta({ timing: { lcpMs: 4500 } })]);
     expect(f.severity).toBe("high");

@@ -42,9 +42,15 @@ describe("scorePair on synthetic sites", () => {
         expect(v).toBeLessThanOrEqual(1);
       }
     }
+    const d = BLEND.design;
+    const design = (d.color * far.colorSimilarity + d.layout * far.layoutSimilarity + d.typography * far.components.typography!) / (d.color + d.layout + d.typography);
+    expect(far.designSimilarity).toBeCloseTo(design, 3);
+    expect(far.components.design).toBeCloseTo(design, 3);
     const w = BLEND.overall;
-    const expected = (w.color * far.colorSimilarity + w.layout * far.layoutSimilarity + w.content * far.contentSimilarity + w.typography * far.components.typography!) / (w.color + w.layout + w.content + w.typography);
-    expect(far.overallSimilarity).toBeCloseTo(expected, 3);
+    expect(far.overallSimilarity).toBeCloseTo((w.design * far.designSimilarity + w.content * far.contentSimilarity) / (w.design + w.content), 3);
+    // The same weights as before design was split out: 0.3 colour + 0.3 layout + 0.3 content + 0.1 type.
+    const old = 0.3 * far.colorSimilarity + 0.3 * far.layoutSimilarity + 0.3 * far.contentSimilarity + 0.1 * far.components.typography!;
+    expect(far.overallSimilarity).toBeCloseTo(old, 3);
   });
 
   test("symmetric", () => {

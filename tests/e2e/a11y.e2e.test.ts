@@ -149,12 +149,23 @@ describe("states that only appear after an action", () => {
     });
   });
 
-  test("results with every overlay on, on the mobile tab", async () => {
-    await audit("admin", `/comparison/${completedId}/view`, {
+  // Overlays show one at a time, so each is audited on its own.
+  for (const overlay of ["Colors", "Layout", "Typography", "Elements"])
+    test(`results with the ${overlay} overlay on, on the mobile tab`, async () => {
+      await audit("admin", `/comparison/${completedId}/view`, {
+        then: async (page) => {
+          await page.getByRole("tab", { name: "Mobile" }).click();
+          await page.getByRole("switch", { name: overlay }).click();
+          if (overlay === "Colors") await page.getByLabel("Dominant colours").first().waitFor();
+          else await page.locator("[data-overlay-box]").first().waitFor();
+        },
+      });
+    });
+
+  test("results in slider mode at 100 %", async () => {
+    await audit("admin", `/comparison/${completedId}/view?mode=slider&zoom=100`, {
       then: async (page) => {
-        await page.getByRole("tab", { name: "Mobile" }).click();
-        for (const overlay of ["Colors", "Layout", "Typography", "Elements"]) await page.getByRole("switch", { name: overlay }).click();
-        await page.getByLabel("Dominant colours").first().waitFor();
+        await page.getByTestId("compare-stage").waitFor();
       },
     });
   });

@@ -110,6 +110,11 @@ describe("single executable", () => {
     expect(snaps.length).toBe(4);
     const png = await fetch(server.url + snaps[0]!.screenshotUrl, { headers: { authorization: `Bearer ${token}` } });
     expect(png.headers.get("content-type")).toBe("image/png");
+    // The capture worker inside the binary records each page's load as a filmstrip too.
+    const films = (await call("GET", `/api/comparisons/${cmp.json.id}/filmstrips`, token)).json as { frames: { url: string }[] }[];
+    expect(films.length).toBe(4);
+    const frame = await fetch(server.url + films[0]!.frames[0]!.url, { headers: { authorization: `Bearer ${token}` } });
+    expect(frame.headers.get("content-type")).toBe("image/jpeg");
     const diffs = (await call("GET", `/api/comparisons/${cmp.json.id}/diffs`, token)).json as { overallSimilarity: number }[];
     expect(diffs.length).toBe(2);
     for (const d of diffs) expect(d.overallSimilarity).toBeGreaterThan(0);

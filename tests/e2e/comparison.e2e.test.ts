@@ -94,10 +94,12 @@ describe("comparison flow", () => {
     const summary = await page.locator("body").innerText();
     expect(summary).toMatch(/\d+%/);
 
-    for (const overlay of ["Colors", "Layout", "Typography", "Elements"]) {
+    // One overlay at a time (two sets of tags over a capture collide): the last one chosen stays on.
+    for (const overlay of ["Layout", "Typography", "Elements", "Colors"]) {
       await page.getByRole("switch", { name: overlay }).click();
     }
     await page.getByLabel("Dominant colours").first().waitFor();
+    expect(await page.locator('[role="switch"][aria-checked="true"]').count()).toBe(1);
     if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/results-desktop.png`, fullPage: true });
 
     await page.getByRole("tab", { name: "Mobile" }).click();

@@ -206,8 +206,11 @@ describe("stored XSS", () => {
   test("results view with every overlay on, both viewports", async () => {
     await page.goto(`${server.url}/comparison/${comparisonId}/view`);
     await page.getByText("Analysis Summary").waitFor();
-    for (const overlay of ["Colors", "Layout", "Typography", "Elements"]) await page.getByRole("switch", { name: overlay }).click();
-    await expectClean("/comparison/:id/view desktop", [NAME, LABEL_A, LABEL_B]);
+    // Overlays show one at a time: each is checked on its own.
+    for (const overlay of ["Colors", "Layout", "Typography", "Elements"]) {
+      await page.getByRole("switch", { name: overlay }).click();
+      await expectClean(`/comparison/:id/view desktop, ${overlay}`, [NAME, LABEL_A, LABEL_B]);
+    }
     await page.getByRole("tab", { name: "Mobile" }).click();
     await expectClean("/comparison/:id/view mobile", [LABEL_A, LABEL_B]);
     // Captured copy reaches the findings; it must be text there too.

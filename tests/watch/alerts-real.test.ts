@@ -11,13 +11,13 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SMTPServer } from "smtp-server";
-import { findChromium } from "../../src/lib/chromium";
-import { CapturePool } from "../../src/modules/capture/pool";
-import { DEFAULT_BACKOFF_MS } from "../../src/modules/watch/alerts/retry";
-import type { WebhookPayload } from "../../src/modules/watch/alerts/model";
-import { makeTestApp } from "../support/app";
-import { waitFor } from "../support/wait";
+import { findChromium } from "#server/lib/chromium";
+import { CapturePool } from "#server/modules/capture/pool";
+import { DEFAULT_BACKOFF_MS } from "#server/modules/watch/alerts/retry";
+import type { WebhookPayload } from "#server/modules/watch/alerts/model";
+import { makeTestApp } from "#tests/support/app";
+import { waitFor } from "#tests/support/wait";
+import { mailText, startMailbox } from "#tests/support/mailbox";
 
 setDefaultTimeout(240_000);
 
@@ -33,19 +33,8 @@ section{padding:80px 48px;min-height:300px}</style></head>
 const hooks: { path: string; contentType: string | null; body: WebhookPayload }[] = [];
 const downHits: number[] = [];
 let server: ReturnType<typeof Bun.serve>;
-const mails: { to: string[]; data: string }[] = [];
-const smtp = new SMTPServer({
-  disabledCommands: ["STARTTLS", "AUTH"],
-  onData(stream, session, callback) {
-    let data = "";
-    stream.on("data", (chunk: Buffer) => (data += chunk.toString("utf8")));
-    stream.on("end", () => {
-      mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data });
-      callback();
-    });
-  },
-});
-const smtpPort = await new Promise<number>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve((smtp.server.address() as { port: number }).port)));
+const mailbox = await startMailbox();
+const { mails, port: smtpPort } = mailbox;
 let pool: CapturePool;
 let dataDir: string;
 
@@ -76,23 +65,10 @@ beforeAll(() => {
 afterAll(async () => {
   await pool?.close();
   server?.stop(true);
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await mailbox.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Quoted-printable soft breaks and escapes undone, so the mail reads as written. */
-function mailText(raw: string): string {
-  const qp = raw.replace(/\r\n[ \t]/g, " ").replace(/=\r?\n/g, "");
-  const bytes: number[] = [];
-  for (let i = 0; i < qp.length; i++) {
-    const m = /^=([0-9A-F]{2})/.exec(qp.slice(i, i + 3));
-    if (m) {
-      bytes.push(parseInt(m[1]!, 16));
-      i += 2;
-    } else bytes.push(...new TextEncoder().encode(qp[i]!));
-  }
-  return new TextDecoder().decode(new Uint8Array(bytes));
-}
 
 test("a real run pair with a relabelled CTA alerts each rule that wants it, once, with before/after and the link", async () => {
   const waits: number[] = [];

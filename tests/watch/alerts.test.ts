@@ -2,18 +2,18 @@
 // one that always fails, so the failure is visible), e-mail through a real SMTP conversation, the
 // SSRF rules for webhook URLs, the per-rule filter and ownership.
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { SMTPServer } from "smtp-server";
-import { openDatabase, type Db } from "../../src/db/connection";
-import { migrate } from "../../src/db/migrate";
-import { HttpError } from "../../src/http/errors";
-import { newId } from "../../src/lib/ids";
-import { smtpMailer } from "../../src/modules/admin/mailer";
-import type { Change } from "../../src/modules/watch/changes/model";
-import { alertBody, type TargetChanges, type WebhookPayload } from "../../src/modules/watch/alerts/model";
-import { alertsService, EMAIL_UNAVAILABLE, type DispatchInput } from "../../src/modules/watch/alerts/service";
-import { postWebhook } from "../../src/modules/watch/alerts/webhook";
+import { openDatabase, type Db } from "#server/db/connection";
+import { migrate } from "#server/db/migrate";
+import { HttpError } from "#server/http/errors";
+import { newId } from "#server/lib/ids";
+import { smtpMailer } from "#server/modules/admin/mailer";
+import type { Change } from "#server/modules/watch/changes/model";
+import { alertBody, type TargetChanges, type WebhookPayload } from "#server/modules/watch/alerts/model";
+import { alertsService, EMAIL_UNAVAILABLE, type DispatchInput } from "#server/modules/watch/alerts/service";
+import { postWebhook } from "#server/modules/watch/alerts/webhook";
 // A name that resolves privately gets the guard's one answer for names (hardening: no DNS mapping).
-import { SSRF_MESSAGES } from "../../src/modules/capture/ssrf";
+import { SSRF_MESSAGES } from "#server/modules/capture/ssrf";
+import { startMailbox } from "#tests/support/mailbox";
 
 // ---- receivers ---------------------------------------------------------------------------------
 const hooks: { path: string; body: WebhookPayload }[] = [];
@@ -35,23 +35,12 @@ const receiver = Bun.serve({
 });
 const hookUrl = (path: string) => `http://127.0.0.1:${receiver.port}${path}`;
 
-const mails: { to: string[]; data: string }[] = [];
-const smtp = new SMTPServer({
-  disabledCommands: ["STARTTLS", "AUTH"],
-  onData(stream, session, callback) {
-    let data = "";
-    stream.on("data", (chunk: Buffer) => (data += chunk.toString("utf8")));
-    stream.on("end", () => {
-      mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data });
-      callback();
-    });
-  },
-});
-const smtpPort = await new Promise<number>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve((smtp.server.address() as { port: number }).port)));
+const mailbox = await startMailbox();
+const { mails, port: smtpPort } = mailbox;
 
 afterAll(async () => {
   receiver.stop(true);
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await mailbox.close();
 });
 
 // ---- fixtures ----------------------------------------------------------------------------------

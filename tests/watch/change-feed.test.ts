@@ -7,47 +7,23 @@ import { afterAll, beforeEach, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SMTPServer } from "smtp-server";
-import type { CaptureFn } from "../../src/modules/comparisons/runner";
-import { changeHistory } from "../../src/modules/history/public";
-import { pngBytes, recordingSocket } from "../api/comparisons-support";
-import { makeTestApp } from "../support/app";
-import { waitFor } from "../support/wait";
+import type { CaptureFn } from "#server/modules/comparisons/runner";
+import { changeHistory } from "#server/modules/history/public";
+import { pngBytes, recordingSocket } from "#tests/api/comparisons-support";
+import { makeTestApp } from "#tests/support/app";
+import { waitFor } from "#tests/support/wait";
 import { clone, landing } from "./extractions";
+import { mailText, startMailbox } from "#tests/support/mailbox";
 
-const mails: { to: string[]; data: string }[] = [];
-const smtp = new SMTPServer({
-  disabledCommands: ["STARTTLS", "AUTH"],
-  onData(stream, session, callback) {
-    let data = "";
-    stream.on("data", (chunk: Buffer) => (data += chunk.toString("utf8")));
-    stream.on("end", () => {
-      mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data });
-      callback();
-    });
-  },
-});
-const smtpPort = await new Promise<number>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve((smtp.server.address() as { port: number }).port)));
+const mailbox = await startMailbox();
+const { mails, port: smtpPort } = mailbox;
 const dataDir = mkdtempSync(join(tmpdir(), "di-change-feed-"));
 afterAll(async () => {
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await mailbox.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 beforeEach(() => (mails.length = 0));
 
-/** Quoted-printable and folded lines undone, so the mail reads as written. */
-function mailText(raw: string): string {
-  const qp = raw.replace(/\r\n[ \t]/g, " ").replace(/=\r?\n/g, "");
-  const bytes: number[] = [];
-  for (let i = 0; i < qp.length; i++) {
-    const m = /^=([0-9A-F]{2})/.exec(qp.slice(i, i + 3));
-    if (m) {
-      bytes.push(parseInt(m[1]!, 16));
-      i += 2;
-    } else bytes.push(...new TextEncoder().encode(qp[i]!));
-  }
-  return new TextDecoder().decode(new Uint8Array(bytes));
-}
 
 const nonEmpty = <T>(rows: T[]) => (rows.length ? rows : null);
 

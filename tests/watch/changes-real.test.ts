@@ -10,14 +10,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { PNG } from "pngjs";
-import { capturePage } from "../../src/modules/capture/capture";
-import type { Extraction } from "../../src/modules/capture/model";
-import { compareCaptures } from "../../src/modules/watch/changes/compare";
-import type { Change } from "../../src/modules/watch/changes/model";
-import { instrumentVolatility } from "../../src/modules/watch/changes/probe";
-import { mergeVolatility, type Volatility } from "../../src/modules/watch/changes/volatility";
-import type { CaptureJob } from "../../src/workers/protocol";
-import { launchBrowser } from "../support/browser";
+import { capturePage } from "#server/modules/capture/capture";
+import type { Extraction } from "#server/modules/capture/model";
+import { compareCaptures } from "#server/modules/watch/changes/compare";
+import type { Change } from "#server/modules/watch/changes/model";
+import { instrumentVolatility } from "#server/modules/watch/changes/probe";
+import { mergeVolatility, type Volatility } from "#server/modules/watch/changes/volatility";
+import type { CaptureJob } from "#server/workers/protocol";
+import { launchBrowser } from "#tests/support/browser";
 
 setDefaultTimeout(120_000);
 

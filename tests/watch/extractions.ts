@@ -1,5 +1,5 @@
 // A hand-built capture of one landing page, to be copied and edited by the change-detection tests.
-import type { Extraction } from "../../src/modules/capture/model";
+import type { Extraction } from "#server/modules/capture/model";
 
 export function landing(): Extraction {
   return {

@@ -11,9 +11,9 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findChromium } from "../../src/lib/chromium";
-import { CapturePool } from "../../src/modules/capture/pool";
-import { makeTestApp } from "../support/app";
+import { findChromium } from "#server/lib/chromium";
+import { CapturePool } from "#server/modules/capture/pool";
+import { makeTestApp } from "#tests/support/app";
 import { CORPUS_DIR, startNoiseSites } from "./noise-sites";
 
 const RUNS = Math.max(2, Number(process.env.WATCH_NOISE_RUNS ?? 3));

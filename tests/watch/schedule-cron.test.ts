@@ -1,6 +1,6 @@
 // Cron validation names the problem; next-run computation follows the zone, including DST.
 import { describe, expect, test } from "bun:test";
-import { checkSchedule, nextRunAfter, nextRunsAfter } from "../../src/modules/watch/schedule/cron";
+import { checkSchedule, nextRunAfter, nextRunsAfter } from "#server/modules/watch/schedule/cron";
 
 const NOW = new Date("2026-03-27T12:00:00Z");
 const error = (cron: unknown, tz: unknown = "UTC") => {

@@ -8,11 +8,11 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findChromium } from "../../src/lib/chromium";
-import { CapturePool } from "../../src/modules/capture/pool";
-import { SKIP_STILL_RUNNING } from "../../src/modules/watch/schedule/scheduler";
-import { makeTestApp } from "../support/app";
-import { waitFor } from "../support/wait";
+import { findChromium } from "#server/lib/chromium";
+import { CapturePool } from "#server/modules/capture/pool";
+import { SKIP_STILL_RUNNING } from "#server/modules/watch/schedule/scheduler";
+import { makeTestApp } from "#tests/support/app";
+import { waitFor } from "#tests/support/wait";
 
 setDefaultTimeout(180_000);
 

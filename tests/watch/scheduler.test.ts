@@ -1,12 +1,12 @@
 // The scheduler against a real (in-memory) database and a fake clock: due detection, no overlap,
 // one catch-up run after downtime, fairness between owners, zones and DST, and the timer loop.
 import { beforeEach, describe, expect, test } from "bun:test";
-import { openDatabase, type Db } from "../../src/db/connection";
-import { migrate } from "../../src/db/migrate";
-import { newId } from "../../src/lib/ids";
-import { HttpError } from "../../src/http/errors";
-import { DeferRun, Scheduler, SKIP_STILL_RUNNING, type Clock, type ScheduleEvent } from "../../src/modules/watch/schedule/scheduler";
-import { scheduleService } from "../../src/modules/watch/schedule/service";
+import { openDatabase, type Db } from "#server/db/connection";
+import { migrate } from "#server/db/migrate";
+import { newId } from "#server/lib/ids";
+import { HttpError } from "#server/http/errors";
+import { DeferRun, Scheduler, SKIP_STILL_RUNNING, type Clock, type ScheduleEvent } from "#server/modules/watch/schedule/scheduler";
+import { scheduleService } from "#server/modules/watch/schedule/service";
 
 class FakeClock implements Clock {
   private timers: { at: number; fn: () => void; id: number }[] = [];

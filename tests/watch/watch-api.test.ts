@@ -5,10 +5,10 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Change } from "../../src/modules/watch/changes/model";
-import type { WebhookPayload } from "../../src/modules/watch/alerts/model";
-import { makeTestApp } from "../support/app";
-import { fakeEngine } from "../api/comparisons-support";
+import type { Change } from "#server/modules/watch/changes/model";
+import type { WebhookPayload } from "#server/modules/watch/alerts/model";
+import { makeTestApp } from "#tests/support/app";
+import { fakeEngine } from "#tests/api/comparisons-support";
 
 const dirs: string[] = [];
 const hooks: WebhookPayload[] = [];

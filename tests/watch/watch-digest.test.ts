@@ -2,47 +2,21 @@
 // user's zone through a real SMTP conversation on loopback, once after downtime, retried after a
 // refused send. The clock is injected.
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { SMTPServer } from "smtp-server";
-import { smtpMailer } from "../../src/modules/admin/mailer";
-import { createComparisonBody } from "../../src/modules/comparisons/model";
-import type { RecentChange } from "../../src/modules/agents/logic/set-moves";
-import { DIGEST_RETRY_MS, DIGEST_UNAVAILABLE, digestService } from "../../src/modules/watch/digest/service";
-import { makeTestApp } from "../support/app";
+import { smtpMailer } from "#server/modules/admin/mailer";
+import { createComparisonBody } from "#server/modules/comparisons/model";
+import type { RecentChange } from "#server/modules/agents/logic/set-moves";
+import { DIGEST_RETRY_MS, DIGEST_UNAVAILABLE, digestService } from "#server/modules/watch/digest/service";
+import { makeTestApp } from "#tests/support/app";
+import { mailText, startMailbox } from "#tests/support/mailbox";
 
-const mails: { to: string[]; data: string }[] = [];
-let refuse = false;
-const smtp = new SMTPServer({
-  disabledCommands: ["STARTTLS", "AUTH"],
-  onData(stream, session, callback) {
-    let data = "";
-    stream.on("data", (chunk: Buffer) => (data += chunk.toString("utf8")));
-    stream.on("end", () => {
-      if (refuse) return callback(Object.assign(new Error("mailbox unavailable"), { responseCode: 550 }));
-      mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data });
-      callback();
-    });
-  },
-});
-const smtpPort = await new Promise<number>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve((smtp.server.address() as { port: number }).port)));
-afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+const mailbox = await startMailbox();
+const { mails, port: smtpPort } = mailbox;
+afterAll(() => mailbox.close());
 beforeEach(() => {
   mails.length = 0;
-  refuse = false;
+  mailbox.refusing = false;
 });
 
-// Folded headers, quoted-printable soft line breaks and UTF-8 escapes, so assertions read the text as written.
-function body(raw: string): string {
-  const qp = raw.replace(/\r\n[ \t]/g, " ").replace(/=\r?\n/g, "");
-  const bytes: number[] = [];
-  for (let i = 0; i < qp.length; i++) {
-    const m = /^=([0-9A-F]{2})/.exec(qp.slice(i, i + 3));
-    if (m) {
-      bytes.push(parseInt(m[1]!, 16));
-      i += 2;
-    } else bytes.push(...new TextEncoder().encode(qp[i]!));
-  }
-  return new TextDecoder().decode(new Uint8Array(bytes));
-}
 
 async function setup(env: Record<string, string> = { SMTP_URL: `smtp://127.0.0.1:${smtpPort}` }) {
   let now = Date.parse("2026-03-02T06:00:00.000Z"); // Monday, 07:00 in Berlin
@@ -75,7 +49,7 @@ describe("watch digest", () => {
     expect(await t.services.watch.digest.tick()).toEqual([{ userId: t.u.user.id, status: "sent" }]);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.to).toEqual([t.u.email]);
-    const text = body(mails[0]!.data);
+    const text = mailText(mails[0]!.data);
     expect(text).toContain("Subject: Design Intel daily digest: 1 watched comparison, 0 changes in the last day");
     expect(text).toContain("Pricing pages");
     expect(text).not.toContain("Not watched");
@@ -111,16 +85,16 @@ describe("watch digest", () => {
     const c = t.services.comparisons.create(t.u.user.id, createComparisonBody.parse({ name: "Rivals" }));
     t.services.watch.schedules.put(t.u.user.id, c.id, "0 9 * * *", "UTC");
     t.at("2026-03-09T08:00:00.000Z");
-    refuse = true;
+    mailbox.refusing = true;
     const [failed] = await t.services.watch.digest.tick();
     expect(failed!.status).toBe("failed");
     const v = t.services.watch.digest.get(t.u.user.id);
     expect(v.lastError).toContain("mailbox unavailable");
     expect(v.nextSendAt).toBe(new Date(Date.parse("2026-03-09T08:00:00.000Z") + DIGEST_RETRY_MS).toISOString());
-    refuse = false;
+    mailbox.refusing = false;
     t.at(v.nextSendAt!);
     expect((await t.services.watch.digest.tick()).map((o) => o.status)).toEqual(["sent"]);
-    expect(body(mails[0]!.data)).toContain("Design Intel weekly digest: 1 watched comparison");
+    expect(mailText(mails[0]!.data)).toContain("Design Intel weekly digest: 1 watched comparison");
     expect(t.services.watch.digest.get(t.u.user.id)).toMatchObject({ lastError: null, nextSendAt: "2026-03-16T08:00:00.000Z" });
   });
 
@@ -157,7 +131,7 @@ describe("watch digest", () => {
     digest.put(t.u.user.id, { frequency: "daily", timezone: "UTC" });
     now = Date.parse("2026-03-02T08:00:00.000Z");
     expect((await digest.tick()).map((o) => o.status)).toEqual(["sent"]);
-    const text = body(mails[0]!.data);
+    const text = mailText(mails[0]!.data);
     expect(text).toContain("1 watched comparison, 2 changes in the last day");
     expect(text).toContain("2 changes: 1 cta, 1 palette");
     expect(text).toContain("• Orbit: CTA text “Start” → “Go”");

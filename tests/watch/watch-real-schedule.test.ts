@@ -7,11 +7,11 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findChromium } from "../../src/lib/chromium";
-import { createAnalyser, createFindingsEngine, type Analyser } from "../../src/modules/analysis";
-import { CapturePool } from "../../src/modules/capture/pool";
-import { makeTestApp } from "../support/app";
-import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
+import { findChromium } from "#server/lib/chromium";
+import { createAnalyser, createFindingsEngine, type Analyser } from "#server/modules/analysis";
+import { CapturePool } from "#server/modules/capture/pool";
+import { makeTestApp } from "#tests/support/app";
+import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
 
 let fixtures: FixtureServer;
 let pool: CapturePool;

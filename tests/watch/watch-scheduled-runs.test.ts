@@ -2,17 +2,17 @@
 // (so 200 comparisons due in one minute drain over a few passes, owners interleaved, none lost),
 // the owner's running limit defers rather than skips, an overlapping slot is skipped and logged.
 import { describe, expect, test } from "bun:test";
-import { openDatabase, type Db } from "../../src/db/connection";
-import { migrate } from "../../src/db/migrate";
-import { HttpError } from "../../src/http/errors";
-import { newId } from "../../src/lib/ids";
-import type { ScheduleEvent } from "../../src/modules/watch/schedule/scheduler";
-import { DEFER_RETRY_MS, watchService } from "../../src/modules/watch/service";
+import { openDatabase, type Db } from "#server/db/connection";
+import { migrate } from "#server/db/migrate";
+import { HttpError } from "#server/http/errors";
+import { newId } from "#server/lib/ids";
+import type { ScheduleEvent } from "#server/modules/watch/schedule/scheduler";
+import { DEFER_RETRY_MS, watchService } from "#server/modules/watch/service";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { makeTestApp } from "../support/app";
-import { fakeEngine } from "../api/comparisons-support";
+import { makeTestApp } from "#tests/support/app";
+import { fakeEngine } from "#tests/api/comparisons-support";
 
 const T0 = Date.parse("2026-03-02T08:00:30.000Z");
 const SLOT = Date.parse("2026-03-02T08:01:00.000Z");

@@ -15,22 +15,24 @@ import type { BearerSource } from "#web/features/comparisons/api";
 import { ComparisonNotFound } from "#web/features/comparisons/components/results/comparison-not-found";
 import { type ResultsData, ResultsView } from "#web/features/comparisons/components/results/results-view";
 import type { Pair } from "#web/features/comparisons/results-data";
+import { type CompareMode, isMode, isZoom, type Zoom } from "#web/features/comparisons/components/results/zoom";
 import { load } from "#web/lib/loader-context";
 
 type ViewData = ResultsData | null;
 
 export async function loader({ context, params }: LoaderFunctionArgs) {
   const one = { id: encodeURIComponent(params.id ?? "") };
-  const [comparison, targets, snapshots, diffs, findings] = await Promise.all([
+  const [comparison, targets, snapshots, diffs, findings, filmstrips] = await Promise.all([
     load(context, (api) => api.comparisons(one).get()),
     load(context, (api) => api.comparisons(one).targets.get()),
     load(context, (api) => api.comparisons(one).snapshots.get()),
     load(context, (api) => api.comparisons(one).diffs.get()),
     load(context, (api) => api.comparisons(one).findings.get()),
+    load(context, (api) => api.comparisons(one).filmstrips.get()),
   ]);
   // A missing comparison (or someone else's) is a real 404 for the document too.
   if (!comparison) return withStatus<ViewData>(null, { status: 404 });
-  const found: ViewData = { comparison, targets: targets ?? [], snapshots: snapshots ?? [], diffs: diffs ?? [], findings: findings ?? [] };
+  const found: ViewData = { comparison, targets: targets ?? [], snapshots: snapshots ?? [], diffs: diffs ?? [], findings: findings ?? [], filmstrips: filmstrips ?? [] };
   return found;
 }
 
@@ -66,11 +68,15 @@ export function Component() {
   );
   const onViewportChange = useCallback((v: Viewport) => update({ viewport: v }), [update]);
   const onPairChange = useCallback((p: Pair) => update({ a: p[0], b: p[1] }), [update]);
+  const onModeChange = useCallback((m: CompareMode) => update({ mode: m }), [update]);
+  const onZoomChange = useCallback((z: Zoom) => update({ zoom: z }), [update]);
+  const mode = params.get("mode");
+  const zoom = params.get("zoom");
   const onRunFinished = useCallback(() => void revalidate(), [revalidate]);
 
   if (!data) return <ComparisonNotFound />;
   return (
-    <Box p={{ initial: "4", md: "6" }}>
+    <Box p={{ initial: "3", md: "6" }}>
       <ResultsView
         key={data.comparison.id}
         data={data}
@@ -78,6 +84,10 @@ export function Component() {
         requestedPair={[params.get("a"), params.get("b")]}
         onViewportChange={onViewportChange}
         onPairChange={onPairChange}
+        mode={isMode(mode) ? mode : "side"}
+        zoom={isZoom(zoom) ? zoom : "fit"}
+        onModeChange={onModeChange}
+        onZoomChange={onZoomChange}
         onRunFinished={onRunFinished}
         auth={auth}
       />

@@ -2,17 +2,22 @@
 // behind them, so the UI and the findings can show why two pages scored as they did.
 //
 // The blend (rationale in docs/decisions/0002-similarity-blend.md):
-//   colorSimilarity   = 0.55 screenshot palette + 0.20 button colours + 0.15 text colours
-//                       + 0.10 background colours   (share-weighted EMD in CIEDE2000)
+//   colorSimilarity   = 0.60 palette roles (primary/secondary brand colour, background, text)
+//                       + 0.20 screenshot palette + 0.10 button colours + 0.05 text colours
+//                       + 0.05 background colours   (share-weighted EMD in CIEDE2000)
 //   layoutSimilarity  = 0.50 DOM structure + 0.50 band-aligned SSIM of grey thumbnails
 //   contentSimilarity = 0.45 vocabulary cosine + 0.35 3-word shingles + 0.20 headline
-//   overallSimilarity = 0.30 colour + 0.30 layout + 0.30 content + 0.10 typography
+//                       (boilerplate words such as nav labels and legal lines count little)
+//   designSimilarity  = 3/7 colour + 3/7 layout + 1/7 typography   (no text at all)
+//   overallSimilarity = 0.70 design + 0.30 content
+//                     (= 0.30 colour + 0.30 layout + 0.30 content + 0.10 typography, as before)
 //   typography compares the families Chromium drew when both captures recorded them (see typography.ts)
 // Components that cannot be measured (e.g. a page with no buttons) drop out and the remaining
 // weights are renormalised, so a missing signal never reads as "different".
 // Pixel difference is deliberately absent: two brands never share pixels, so it says nothing.
 
 import type { Extraction, PaletteEntry, SimilarityScores } from "#server/modules/capture/model";
+import { paletteRoles, rolesSimilarity, type PaletteRoles } from "./color-roles";
 import { decodePng, type GrayImage, type RgbaImage } from "./image";
 import { structureSimilarity } from "./layout";
 import { dominantColors } from "./palette";
@@ -36,13 +41,30 @@ export interface PreparedCapture {
   palette: PaletteEntry[];
 }
 
-export type PairScores = SimilarityScores & { components: Record<string, number> };
+export type PairScores = SimilarityScores & { designSimilarity: number; components: Record<string, number> };
 
 export const BLEND = {
-  color: { dominant: 0.55, buttons: 0.2, text: 0.15, background: 0.1 },
+  color: { roles: 0.6, dominant: 0.2, buttons: 0.1, text: 0.05, background: 0.05 },
   layout: { structure: 0.5, ssim: 0.5 },
-  overall: { color: 0.3, layout: 0.3, content: 0.3, typography: 0.1 },
+  design: { color: 3 / 7, layout: 3 / 7, typography: 1 / 7 },
+  overall: { design: 0.7, content: 0.3 },
 } as const;
+
+/**
+ * designSimilarity from its parts; a stored diff from before it was recorded gets it from its
+ * colour and layout scores and its typography component (absent typography drops out).
+ */
+export function designFromParts(color: number, layout: number, typography: number | null): number {
+  return round(
+    blend([
+      [color, BLEND.design.color],
+      [layout, BLEND.design.layout],
+      [typography, BLEND.design.typography],
+    ]),
+  );
+}
+
+const rolesOf = (e: Extraction): PaletteRoles | null => e.palette.roles ?? (e.palette.salient ? paletteRoles(e.palette) : null);
 
 function blend(parts: [number | null, number][]): number {
   let sum = 0;
@@ -90,7 +112,12 @@ export function scorePrepared(a: PreparedCapture, b: PreparedCapture): PairScore
   const text = paletteSimilarity(ea.palette.text, eb.palette.text);
   const background = paletteSimilarity(ea.palette.background, eb.palette.background);
   const theme = ea.palette.isDark === eb.palette.isDark ? 1 : 0;
+  const rolesA = rolesOf(ea);
+  const rolesB = rolesOf(eb);
+  // Captures from before roles were measured keep the area-only blend.
+  const roles = rolesA && rolesB ? rolesSimilarity(rolesA, rolesB) : null;
   const colorSimilarity = blend([
+    [roles?.roles ?? null, BLEND.color.roles],
     [dominant, BLEND.color.dominant],
     [buttons, BLEND.color.buttons],
     [text, BLEND.color.text],
@@ -107,11 +134,14 @@ export function scorePrepared(a: PreparedCapture, b: PreparedCapture): PairScore
   const copy = textSimilarity(ea.copy, eb.copy);
   const type = typographySimilarity(ea.typography, eb.typography);
 
+  const designSimilarity = blend([
+    [colorSimilarity, BLEND.design.color],
+    [layoutSimilarity, BLEND.design.layout],
+    [type.typography, BLEND.design.typography],
+  ]);
   const overallSimilarity = blend([
-    [colorSimilarity, BLEND.overall.color],
-    [layoutSimilarity, BLEND.overall.layout],
+    [designSimilarity, BLEND.overall.design],
     [copy.content, BLEND.overall.content],
-    [type.typography, BLEND.overall.typography],
   ]);
 
   const components: Record<string, number> = {
@@ -120,6 +150,11 @@ export function scorePrepared(a: PreparedCapture, b: PreparedCapture): PairScore
     "color.text": text ?? Number.NaN,
     "color.background": background ?? Number.NaN,
     "color.theme": theme,
+    "color.roles": roles?.roles ?? Number.NaN,
+    "color.primary": roles?.primary ?? Number.NaN,
+    "color.secondary": roles?.secondary ?? Number.NaN,
+    "color.roleBackground": roles?.background ?? Number.NaN,
+    "color.roleText": roles?.text ?? Number.NaN,
     "layout.sequence": structure.sequence,
     "layout.profile": structure.profile,
     "layout.columns": structure.columns,
@@ -138,6 +173,7 @@ export function scorePrepared(a: PreparedCapture, b: PreparedCapture): PairScore
     // Only meaningful (and only blended) when both pages say which fonts were drawn.
     "typography.weights": type.rendered ? type.weights : Number.NaN,
     typography: type.typography,
+    design: designSimilarity,
   };
   // JSON has no NaN: unmeasurable components are left out rather than sent as null or 0.
   for (const [k, v] of Object.entries(components)) {
@@ -149,6 +185,7 @@ export function scorePrepared(a: PreparedCapture, b: PreparedCapture): PairScore
     colorSimilarity: round(colorSimilarity),
     layoutSimilarity: round(layoutSimilarity),
     contentSimilarity: round(copy.content),
+    designSimilarity: round(designSimilarity),
     overallSimilarity: round(overallSimilarity),
     components,
   };

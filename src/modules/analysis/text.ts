@@ -13,6 +13,23 @@ const STOP_WORDS = new Set(
   ).split(" "),
 );
 
+/**
+ * Words every site has (navigation labels, calls to action, legal footers). Two unrelated pages
+ * share them, so they count for BOILERPLATE_WEIGHT of a content word in the vocabulary, and a
+ * phrase made of nothing else ("learn more about", "all rights reserved") is not a shared phrase.
+ */
+const BOILERPLATE = new Set(
+  (
+    "home about contact blog news menu search login log sign signup register account cart shop " +
+    "learn read see view more less next previous prev back top skip content main navigation nav toggle " +
+    "close open click here now today free start started get try subscribe newsletter follow share " +
+    "privacy policy terms conditions cookies cookie legal copyright reserved rights inc ltd llc " +
+    "website site page pages posts post services products portfolio team careers jobs faq help support " +
+    "facebook twitter instagram linkedin youtube github email phone call us"
+  ).split(" "),
+);
+const BOILERPLATE_WEIGHT = 0.2;
+
 /** Text beyond this many words adds nothing to the score but costs time on huge pages. */
 const MAX_WORDS = 20_000;
 
@@ -24,7 +41,7 @@ export function words(text: string): string[] {
 function termVector(tokens: string[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const t of tokens) if (!STOP_WORDS.has(t) && t.length > 1) counts.set(t, (counts.get(t) ?? 0) + 1);
-  for (const [t, c] of counts) counts.set(t, 1 + Math.log(c));
+  for (const [t, c] of counts) counts.set(t, (1 + Math.log(c)) * (BOILERPLATE.has(t) ? BOILERPLATE_WEIGHT : 1));
   return counts;
 }
 
@@ -48,7 +65,11 @@ function shingles(tokens: string[], n: number): Set<string> {
     if (tokens.length > 0) out.add(tokens.join(" "));
     return out;
   }
-  for (let i = 0; i + n <= tokens.length; i++) out.add(tokens.slice(i, i + n).join(" "));
+  for (let i = 0; i + n <= tokens.length; i++) {
+    const gram = tokens.slice(i, i + n);
+    if (gram.every((t) => BOILERPLATE.has(t) || STOP_WORDS.has(t))) continue;
+    out.add(gram.join(" "));
+  }
   return out;
 }
 

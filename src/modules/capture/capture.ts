@@ -5,14 +5,17 @@ import { mkdir, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import type { GrayImage } from "#server/modules/analysis/image";
-import { summariseScreenshot } from "#server/modules/analysis/public";
+import { paletteRoles, summariseScreenshot } from "#server/modules/analysis/public";
 import type { CaptureJob } from "#server/workers/protocol";
 import { BLOCKED_HEADER, startEgressProxy, type EgressProxy } from "./egress-proxy";
 import { VIEWPORTS, type Extraction } from "./model";
+import { recordFilmstrip } from "./filmstrip";
 import { watchNetworkQuiet } from "./network-quiet";
 import { watchPageProblems } from "./page-problems";
 import { readRenderedTypography } from "./rendered-fonts";
 import { createPaintedSampler, decideLowContrast } from "./painted-contrast";
+import type { Vitals } from "./page/types";
+import { couldMatter, disagree, lightSample, MAX_SAMPLES, STEADY_SAMPLES, summariseSamples, type TimingProfile, type TimingSummary } from "./timing-samples";
 import { callPage, installPageScript, type ResourceTotals } from "./page-script";
 import { createHostGuard, SSRF_MESSAGES, systemResolver, type HostVerdict, type Resolver } from "./ssrf";
 
@@ -115,6 +118,36 @@ async function trackNetwork(context: BrowserContext, page: Page) {
   };
 }
 
+/** Time one light load may take, at most (a throttled one is slower by design). */
+const SAMPLE_TIMEOUT_MS = { unthrottled: 10_000, "lighthouse-mobile": 30_000 } as const;
+
+/**
+ * The page's timing from several loads (see timing-samples.ts): `first` is the capture's own
+ * load when it ran under the same profile. Loads stop when `budget()` (ms left) runs out; the
+ * samples actually taken are what the extraction reports.
+ */
+async function takeTimingSamples(
+  open: () => Promise<BrowserContext>,
+  url: string,
+  job: CaptureJob,
+  profile: TimingProfile,
+  first: Vitals | null,
+  budget: () => number,
+): Promise<TimingSummary> {
+  const samples: Vitals[] = first ? [first] : [];
+  const max = Math.max(1, Math.min(MAX_SAMPLES, job.timingSamples ?? MAX_SAMPLES));
+  const steady = Math.min(max, STEADY_SAMPLES);
+  while (samples.length < max && (samples.length === 0 || couldMatter(samples)) && (samples.length < steady || disagree(samples))) {
+    const left = budget();
+    if (left < 1000) break;
+    const sample = await lightSample(open, url, { profile, timeoutMs: Math.min(SAMPLE_TIMEOUT_MS[profile], left), paintWaitMs: PAINT_WAIT_MS });
+    if (!sample) break;
+    samples.push(sample);
+  }
+  // With no sample at all (not one throttled load finished) every figure is null, never an unthrottled stand-in.
+  return summariseSamples(samples, profile);
+}
+
 async function writeAtomically(path: string, data: Buffer) {
   await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
@@ -163,41 +196,46 @@ export async function capturePage(
     if (timedOut) return cleanup();
     const blocked = proxy?.blocked ?? [];
 
-    context = await browser.newContext({
-      viewport: { width: viewport.width, height: viewport.height },
-      screen: { width: viewport.width, height: viewport.height },
-      deviceScaleFactor: 1,
-      isMobile: viewport.mobile,
-      hasTouch: viewport.mobile,
-      userAgent: userAgent(browser, viewport.mobile),
-      serviceWorkers: "block",
-      acceptDownloads: false,
-      locale: "en-US",
-      ...(proxy ? { proxy: { server: proxy.server } } : {}),
-    });
+    // Every context of this capture (the page's, and the light timing loads') goes through the same guard.
+    const openContext = async (): Promise<BrowserContext> => {
+      const ctx = await browser.newContext({
+        viewport: { width: viewport.width, height: viewport.height },
+        screen: { width: viewport.width, height: viewport.height },
+        deviceScaleFactor: 1,
+        isMobile: viewport.mobile,
+        hasTouch: viewport.mobile,
+        userAgent: userAgent(browser, viewport.mobile),
+        serviceWorkers: "block",
+        acceptDownloads: false,
+        locale: "en-US",
+        ...(proxy ? { proxy: { server: proxy.server } } : {}),
+      });
+      await installPageScript(ctx);
+      if (guard) {
+        // Early, readable refusals; the proxy above is what actually enforces the rule on every hop.
+        await ctx.route("**/*", async (route) => {
+          const url = URL.parse(route.request().url());
+          const local = url?.protocol === "data:" || url?.protocol === "blob:"; // never leave the browser
+          const verdict: HostVerdict = local
+            ? { ok: true, addresses: [] }
+            : url && (url.protocol === "http:" || url.protocol === "https:")
+              ? await guard(url.hostname)
+              : { ok: false, reason: SSRF_MESSAGES.scheme };
+          if (!verdict.ok) blocked.push({ host: url?.hostname ?? "", reason: verdict.reason });
+          // The context may close (deadline, crash) while we decide; that request is moot then.
+          await (verdict.ok ? route.continue() : route.abort("blockedbyclient")).catch(() => {});
+        });
+        await ctx.routeWebSocket(() => true, async (ws) => {
+          const host = URL.parse(ws.url())?.hostname;
+          const verdict: HostVerdict = host ? await guard(host) : { ok: false, reason: SSRF_MESSAGES.invalid };
+          if (verdict.ok) ws.connectToServer();
+          else await ws.close({ code: 1008, reason: "blocked" });
+        });
+      }
+      return ctx;
+    };
+    context = await openContext();
     if (timedOut) return cleanup(); // the deadline passed while the context was being made
-    await installPageScript(context);
-    if (guard) {
-      // Early, readable refusals; the proxy above is what actually enforces the rule on every hop.
-      await context.route("**/*", async (route) => {
-        const url = URL.parse(route.request().url());
-        const local = url?.protocol === "data:" || url?.protocol === "blob:"; // never leave the browser
-        const verdict: HostVerdict = local
-          ? { ok: true, addresses: [] }
-          : url && (url.protocol === "http:" || url.protocol === "https:")
-            ? await guard(url.hostname)
-            : { ok: false, reason: SSRF_MESSAGES.scheme };
-        if (!verdict.ok) blocked.push({ host: url?.hostname ?? "", reason: verdict.reason });
-        // The context may close (deadline, crash) while we decide; that request is moot then.
-        await (verdict.ok ? route.continue() : route.abort("blockedbyclient")).catch(() => {});
-      });
-      await context.routeWebSocket(() => true, async (ws) => {
-        const host = URL.parse(ws.url())?.hostname;
-        const verdict: HostVerdict = host ? await guard(host) : { ok: false, reason: SSRF_MESSAGES.invalid };
-        if (verdict.ok) ws.connectToServer();
-        else await ws.close({ code: 1008, reason: "blocked" });
-      });
-    }
 
     const page = await context.newPage();
     const crashed = new Promise<never>((_, reject) =>
@@ -208,6 +246,10 @@ export async function capturePage(
     const network = await trackNetwork(context, page);
     const quiet = watchNetworkQuiet(page);
     const problems = watchPageProblems(page);
+    const filmstrip = await recordFilmstrip(context, page, job.screenshotPath);
+
+    // The mobile viewport may be timed under Lighthouse's mobile preset; the desktop never is.
+    const profile: TimingProfile = job.viewport === "mobile" ? (job.mobileTimingProfile ?? "unthrottled") : "unthrottled";
 
     onStage("navigating");
     const navTimeoutMs = Math.max(1000, Math.min(job.navigationTimeoutMs, remaining()));
@@ -240,6 +282,7 @@ export async function capturePage(
     // There is no quiet wait before the scroll: the one after it covers whatever the page fetched
     // after load as well as what the scroll woke, and a page that changed meanwhile gets a second pass.
     const vitals = await race(callPage(page, "readVitals", { paintWaitMs: Math.min(PAINT_WAIT_MS, Math.max(1, budget())) }));
+    await race(filmstrip.stop()); // loaded and painted: the scroll below is ours, not the page's load
     const wake = () => race(callPage(page, "wakeLazyContent", { maxY: job.maxHeightPx, frameTimeoutMs: FRAME_TIMEOUT_MS }));
     const reached = await wake();
     await race(callPage(page, "waitForFonts", Math.min(FONT_WAIT_MS, Math.max(1, budget()))));
@@ -276,6 +319,7 @@ export async function capturePage(
       }),
     );
     const finalUrl = page.url();
+    await filmstrip.saved(); // written in the background meanwhile; the snapshot is stored with it
     // The browser is done with this page: let it tear the context down while we read the pixels.
     void closeContext();
     const writing = writeAtomically(job.screenshotPath, png);
@@ -283,6 +327,8 @@ export async function capturePage(
     const painted = createPaintedSampler(dom.contrastProbes, viewport.width, capturedHeight);
     const pixels = await summariseScreenshot(png, undefined, painted.push);
     await writing;
+    // After the pixels are read, not meanwhile: decoding on the same cores would slow the very loads being timed.
+    const samples = await race(takeTimingSamples(openContext, finalUrl, job, profile, profile === "unthrottled" ? vitals : null, () => Math.max(0, remaining() - 3000)));
 
     const extraction: Extraction = {
       url: job.url,
@@ -292,12 +338,20 @@ export async function capturePage(
       metaDescription: dom.metaDescription,
       pageHeight: dom.pageHeight,
       capturedHeight,
-      palette: { dominant: pixels.dominant, text: dom.palette.text, background: dom.palette.background, buttons: dom.palette.buttons, isDark: pixels.isDark },
+      palette: {
+        dominant: pixels.dominant,
+        text: dom.palette.text,
+        background: dom.palette.background,
+        buttons: dom.palette.buttons,
+        isDark: pixels.isDark,
+        salient: dom.palette.salient,
+        roles: paletteRoles(dom.palette),
+      },
       typography: fonts ? { ...dom.typography, rendered: fonts.rendered, notLoaded: fonts.notLoaded } : dom.typography,
       layout: dom.layout,
       elements: dom.elements,
       copy: dom.copy,
-      timing: { ...vitals, ...resources },
+      timing: { ...samples, ...resources },
       accessibility: { ...dom.accessibility, lowContrast: decideLowContrast(dom.contrastProbes, painted.finish()) },
       network: failures.network,
       console: failures.console,

@@ -22,6 +22,8 @@ export const paletteEntrySchema = z.object({
 });
 export type PaletteEntry = z.infer<typeof paletteEntrySchema>;
 
+const rangeSchema = z.object({ min: z.number(), max: z.number() });
+
 const textStyle = { family: z.string(), sizePx: z.number(), weight: z.number(), lineHeightPx: z.number() };
 
 export const extractionSchema = z.object({
@@ -43,6 +45,12 @@ export const extractionSchema = z.object({
     buttons: z.array(paletteEntrySchema),
     /** Page background luminance decided from pixels: dark pages are < 0.5 */
     isDark: z.boolean(),
+    /** Chromatic colours weighted by salience (buttons, links, headings, icons, rims, badges: square root of area times a weight per kind), not by painted area; absent in older captures. */
+    salient: z.array(paletteEntrySchema).optional(),
+    /** What each colour does on the page: background and body text from the largest DOM areas, primary/secondary brand colours from the salient colours ("#rrggbb", or null when the page has none). Absent in older captures. */
+    roles: z
+      .object({ background: z.string().nullable(), text: z.string().nullable(), primary: z.string().nullable(), secondary: z.string().nullable() })
+      .optional(),
   }),
   typography: z.object({
     families: z.array(z.object({ family: z.string(), share: z.number() })),
@@ -95,6 +103,31 @@ export const extractionSchema = z.object({
     requests: z.number(),
     /** Largest single resource, to explain a slow LCP. */
     largestResource: z.object({ url: z.string(), bytes: z.number(), type: z.string() }).nullable(),
+    /**
+     * Each load the figures above were taken from (they are the medians): the capture's own load
+     * and extra light loads in fresh contexts (no cache, no scroll, no screenshot). Absent in older
+     * captures, which had one sample.
+     */
+    samples: z
+      .array(z.object({ ttfbMs: z.number().nullable(), fcpMs: z.number().nullable(), lcpMs: z.number().nullable(), cls: z.number().nullable(), lcpElement: z.string().nullable() }))
+      .optional(),
+    /** Lowest and highest value of each metric over the samples (null when no sample had it). */
+    spread: z
+      .object({
+        ttfbMs: rangeSchema.nullable(),
+        fcpMs: rangeSchema.nullable(),
+        lcpMs: rangeSchema.nullable(),
+        cls: rangeSchema.nullable(),
+        domContentLoadedMs: rangeSchema.nullable(),
+        loadMs: rangeSchema.nullable(),
+      })
+      .optional(),
+    /**
+     * How the samples were loaded: "unthrottled" (this machine's own network and CPU) or
+     * "lighthouse-mobile" (Lighthouse's mobile preset through the DevTools protocol: 562.5 ms
+     * request latency, 1.47 Mbps down, 675 kbps up, 4x CPU slowdown). Absent in older captures (unthrottled).
+     */
+    profile: z.enum(["unthrottled", "lighthouse-mobile"]).optional(),
   }),
   accessibility: z.object({
     /** Text runs below WCAG AA contrast, worst first. */
@@ -132,6 +165,13 @@ export const similarityScoresSchema = z.object({
   colorSimilarity: z.number(),
   layoutSimilarity: z.number(),
   contentSimilarity: z.number(),
+  /**
+   * Colour, layout (structure and pixels) and typography only — no text: the same design with other
+   * words stays alike. The API fills it on every diff (older rows from their parts); optional only
+   * so that clients written before it existed still type-check.
+   */
+  designSimilarity: z.number().optional(),
+  /** 0.7 designSimilarity + 0.3 contentSimilarity (docs/decisions/0002-similarity-blend.md). */
   overallSimilarity: z.number(),
 });
 export type SimilarityScores = z.infer<typeof similarityScoresSchema>;

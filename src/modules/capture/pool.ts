@@ -30,6 +30,10 @@ export interface CapturePoolOptions {
   navigationTimeoutMs?: number;
   totalTimeoutMs?: number;
   maxHeightPx?: number;
+  /** Loads each page's timing is taken from, at most (capture/timing-samples.ts); default 3. */
+  timingSamples?: number;
+  /** How mobile captures are timed; default "unthrottled". */
+  mobileTimingProfile?: "unthrottled" | "lighthouse-mobile";
   /** Pages waiting across all owners before new ones are turned away. */
   maxQueued?: number;
   /** Pages one owner may have waiting. */
@@ -240,6 +244,8 @@ export class CapturePool {
       navigationTimeoutMs: this.navigationTimeoutMs,
       totalTimeoutMs: this.totalTimeoutMs,
       maxHeightPx: this.maxHeightPx,
+      timingSamples: this.options.timingSamples,
+      mobileTimingProfile: this.options.mobileTimingProfile,
     };
     // The worker enforces the total limit itself; this catches a worker or browser that hangs outright.
     slot.watchdog = setTimeout(() => void this.retire(slot, STUCK_REASON), this.totalTimeoutMs + WATCHDOG_GRACE_MS);

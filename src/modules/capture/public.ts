@@ -3,3 +3,5 @@
 // fetches (comparison targets, alert webhooks).
 export { familySlug, isGenericFamily, normaliseFamily } from "./font-names";
 export { checkHost, checkTargetUrl, parseTargetUrl, systemResolver, type HostVerdict, type Resolver } from "./ssrf";
+// Where the load filmstrip recorded beside a screenshot lives, and its manifest (served by the filmstrip module).
+export { filmstripDirFor, filmstripManifestSchema, MANIFEST_FILE, type FilmstripManifest } from "./filmstrip";

@@ -1,3 +1,4 @@
+import { designFromParts } from "#server/modules/analysis/public";
 import { existsSync, statSync } from "node:fs";
 import type { Db } from "#server/db/connection";
 import { writeTx } from "#server/db/connection";
@@ -91,7 +92,13 @@ export const toDiffDto = (r: DiffRow): DiffDto => ({
   layoutSimilarity: r.layout_similarity,
   contentSimilarity: r.content_similarity,
   overallSimilarity: r.overall_similarity,
-  components: JSON.parse(r.components) as Record<string, number>,
+  ...withDesign(r, JSON.parse(r.components) as Record<string, number>),
+});
+
+/** designSimilarity travels in the components (no column); older rows get it from their parts. */
+const withDesign = (r: DiffRow, components: Record<string, number>) => ({
+  designSimilarity: components.design ?? designFromParts(r.color_similarity, r.layout_similarity, components.typography ?? null),
+  components,
 });
 
 export const toFindingDto = (r: FindingRow): FindingDto => ({

@@ -3,13 +3,13 @@
 // screenshot files (visual). The detection itself is the watch module's (src/modules/watch/changes,
 // docs/decisions/0006-change-detection.md); this file feeds it from the run history.
 import { existsSync } from "node:fs";
-import type { Box, Extraction, Viewport } from "../capture/model";
-import type { ScreenshotFiles } from "../comparisons/files";
-import type { RunRow, SnapshotRow, TargetRow } from "../comparisons/repository";
-import { RUN_VIEWPORTS } from "../comparisons/runner";
-import type { TargetChanges } from "../watch/alerts/model";
-import type { VisualDiff } from "../watch/changes/visual";
-import { detectChanges, mergeVolatility, volatilityOf, type Volatility } from "../watch/public";
+import type { Box, Extraction, Viewport } from "#server/modules/capture/model";
+import type { ScreenshotFiles } from "#server/modules/comparisons/files";
+import type { RunRow, SnapshotRow, TargetRow } from "#server/modules/comparisons/repository";
+import { RUN_VIEWPORTS } from "#server/modules/comparisons/public";
+import type { TargetChanges } from "#server/modules/watch/alerts/model";
+import type { VisualDiff } from "#server/modules/watch/changes/visual";
+import { detectChanges, mergeVolatility, volatilityOf, type Volatility } from "#server/modules/watch/public";
 import type { PixelsWorker } from "./pixels";
 import type { HistoryRepository } from "./repository";
 

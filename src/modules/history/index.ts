@@ -2,11 +2,11 @@
 // declares its params, query and responses (docs/decisions/0004-route-schemas-and-openapi.md).
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { authGuard, BEARER_SECURITY } from "../../http/auth-guard";
-import { binaryResponse, errors, idParams, responds } from "../../http/contract";
-import type { AuthService } from "../auth/service";
-import { bearerOrCookie } from "../comparisons";
-import { changesQuery, changesResponse, visualQuery } from "../watch/public";
+import { authGuard, BEARER_SECURITY } from "#server/http/auth-guard";
+import { binaryResponse, errors, idParams, responds } from "#server/http/contract";
+import type { AuthService } from "#server/modules/auth/service";
+import { bearerOrCookie } from "#server/modules/comparisons";
+import { changesQuery, changesResponse, visualQuery } from "#server/modules/watch/public";
 import { runDetail, runDto, runParams } from "./model";
 import type { HistoryService } from "./service";
 

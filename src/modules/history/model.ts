@@ -1,6 +1,6 @@
 // Request and response shapes of the run history API, declared once (zod) with their types derived.
 import { z } from "zod";
-import { diffDto, findingDto, snapshotDto } from "../comparisons/model";
+import { diffDto, findingDto, snapshotDto } from "#server/modules/comparisons/model";
 
 export const runTrigger = z.enum(["manual", "schedule"]);
 /** interrupted: a restart ended it before it wrote its results. */

@@ -1,10 +1,10 @@
 // The main thread's side of the pixels worker: one worker, started on first use and not keeping
 // the process alive, jobs answered by id. A worker that dies fails its jobs and is started again
 // on the next one.
-import { newId } from "../../lib/ids";
-import { spawnWorker } from "../../workers/spawn";
-import type { Box } from "../capture/model";
-import type { PixelDiffSummary, PixelsEvent, PixelsRequest } from "../../workers/protocol";
+import { newId } from "#server/lib/ids";
+import { spawnWorker } from "#server/workers/spawn";
+import type { Box } from "#server/modules/capture/model";
+import type { PixelDiffSummary, PixelsEvent, PixelsRequest } from "#server/workers/protocol";
 
 type Pending = { resolve: (e: PixelsEvent) => void; reject: (e: Error) => void };
 

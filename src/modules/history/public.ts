@@ -1,9 +1,9 @@
 // What the rest of the app may use of the run history without going through its routes: the
 // change feed (TrendHunter's moves across a set, the watch digest). It takes a connection rather
 // than the history service because the agents run in a worker on their own connection.
-import type { Db } from "../../db/connection";
-import type { ChangeHistory, RecentChange } from "../agents/logic/set-moves";
-import type { ChangeKind } from "../watch/changes/model";
+import type { Db } from "#server/db/connection";
+import type { ChangeHistory, RecentChange } from "#server/modules/agents/logic/set-moves";
+import type { ChangeKind } from "#server/modules/watch/changes/model";
 import { historyRepository } from "./repository";
 
 /**

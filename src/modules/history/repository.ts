@@ -1,10 +1,10 @@
 // Reads of the run history: runs, and the results of one run as they were stored. Every query
 // filters by owner, so another user's ids find nothing.
-import type { Db } from "../../db/connection";
-import type { Viewport } from "../capture/model";
-import type { DiffRow, FindingRow, RunRow, SnapshotRow } from "../comparisons/repository";
-import type { TimingSample } from "../watch/changes/timing";
-import { volatilityOf } from "../watch/public";
+import type { Db } from "#server/db/connection";
+import type { Viewport } from "#server/modules/capture/model";
+import type { DiffRow, FindingRow, RunRow, SnapshotRow } from "#server/modules/comparisons/repository";
+import type { TimingSample } from "#server/modules/watch/changes/timing";
+import { volatilityOf } from "#server/modules/watch/public";
 
 export interface ChangeRow {
   id: string;

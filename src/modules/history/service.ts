@@ -1,16 +1,16 @@
 // Run history: the runs of a comparison, any past run's results as they were stored, what changed
 // between two runs (found when a run completes, or on request for any other pair), and disk use.
-import type { Db } from "../../db/connection";
-import type { Audience, LiveMessage } from "../../live/hub";
-import { writeTx } from "../../db/connection";
-import { badRequest, notFound } from "../../http/errors";
-import { newId } from "../../lib/ids";
-import { screenshotFiles } from "../comparisons/files";
-import { comparisonsRepository, type RunRow } from "../comparisons/repository";
-import type { RunContext } from "../comparisons/runner";
-import { toDiffDto, toFindingDto, toSnapshotDto } from "../comparisons/service";
-import type { TargetChanges } from "../watch/alerts/model";
-import type { ChangesQuery, ChangesResponse, VisualQuery } from "../watch/changes/model";
+import type { Db } from "#server/db/connection";
+import type { Audience, LiveMessage } from "#server/live/hub";
+import { writeTx } from "#server/db/connection";
+import { badRequest, notFound } from "#server/http/errors";
+import { newId } from "#server/lib/ids";
+import { screenshotFiles } from "#server/modules/comparisons/public";
+import { comparisonsRepository, type RunRow } from "#server/modules/comparisons/public";
+import type { RunContext } from "#server/modules/comparisons/runner";
+import { toDiffDto, toFindingDto, toSnapshotDto } from "#server/modules/comparisons/public";
+import type { TargetChanges } from "#server/modules/watch/alerts/model";
+import type { ChangesQuery, ChangesResponse, VisualQuery } from "#server/modules/watch/changes/model";
 import { changesBetween, pageVolatility, screenshotPair } from "./changes";
 import { pixelsWorker } from "./pixels";
 import type { HistoryStorage, RunDetail, RunDto } from "./model";

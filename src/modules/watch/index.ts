@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { authGuard, type BearerResolver } from "../../http/auth-guard";
-import { errors, idParams, okAnswer, responds } from "../../http/contract";
+import { authGuard, type BearerResolver } from "#server/http/auth-guard";
+import { errors, idParams, okAnswer, responds } from "#server/http/contract";
 import { alertRequest, alertView, deliveryView, toAlertBody } from "./alerts/model";
 import { digestBody, digestView } from "./digest/model";
 import { scheduleBody, scheduleView } from "./schedule/model";

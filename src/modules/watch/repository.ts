@@ -1,6 +1,6 @@
 // What the watch reads about comparisons: ownership, names, and the capture work already in
 // flight (for the scheduled-run budget). The comparisons module owns these tables; this is read-only.
-import type { Db } from "../../db/connection";
+import type { Db } from "#server/db/connection";
 
 export interface WatchedComparison {
   id: string;

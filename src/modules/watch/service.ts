@@ -2,11 +2,11 @@
 // alert rules and their dispatch after a run. Comparisons are reached only through the injected
 // `start`/`isRunning`, so this module never writes the comparisons tables.
 
-import type { Db } from "../../db/connection";
-import { HttpError } from "../../http/errors";
-import type { Mailer } from "../admin/mailer";
-import type { Resolver } from "../capture/ssrf";
-import { pagesInRun } from "../comparisons/runner";
+import type { Db } from "#server/db/connection";
+import { HttpError } from "#server/http/errors";
+import type { Mailer } from "#server/modules/admin/mailer";
+import type { Resolver } from "#server/modules/capture/ssrf";
+import { pagesInRun } from "#server/modules/comparisons/public";
 import { alertsService, type DispatchResult } from "./alerts/service";
 import type { RetryOptions } from "./alerts/retry";
 import type { TargetChanges } from "./alerts/model";
@@ -14,7 +14,7 @@ import { DeferRun, Scheduler, type Clock, type ScheduleEvent } from "./schedule/
 import { scheduleService } from "./schedule/service";
 import { watchRepository } from "./repository";
 import { digestService } from "./digest/service";
-import type { ChangeHistory } from "../agents/logic/set-moves";
+import type { ChangeHistory } from "#server/modules/agents/logic/set-moves";
 
 /**
  * Pages a scheduled run may add to the capture queue. The pool refuses jobs past 200 queued (40

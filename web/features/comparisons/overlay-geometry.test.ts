@@ -46,3 +46,15 @@ test("each heading gets the font the scan measured for the same level and positi
     ["Unmeasured", null],
   ]);
 });
+
+test("tags that would overlap at the displayed scale wait for hover; the rest are drawn", () => {
+  const { placeLabels } = require("./overlay-geometry") as typeof import("./overlay-geometry");
+  const anchors = [
+    { x: 0, y: 0, text: "header" },
+    { x: 10, y: 5, text: "nav" }, // right on top of "header"
+    { x: 0, y: 400, text: "hero" },
+  ];
+  expect(placeLabels(anchors, 1)).toEqual([true, false, true]);
+  // Shrunk to a quarter, hero's tag now lands on header's too.
+  expect(placeLabels(anchors, 0.04)).toEqual([true, false, false]);
+});

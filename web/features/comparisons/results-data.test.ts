@@ -1,4 +1,4 @@
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { DiffDto, FindingDto } from "#server/modules/comparisons/model";
 import { asPercent, choosePair, diffForPair, findingsForPair, latestSnapshots } from "./results-data";
 import { snapshot, target } from "./test-fixtures";
@@ -78,4 +78,51 @@ test("percentages", () => {
   expect(asPercent(0)).toBe("0%");
   expect(asPercent(62.4)).toBe("62%");
   expect(asPercent(Number.NaN)).toBe("–");
+});
+
+describe("results view additions", () => {
+  const { filterFindings, filmstripColumns, heatColor, similarityMatrix } = require("./results-data") as typeof import("./results-data");
+  const f = (id: string, targetId: string, viewport: "desktop" | "mobile", severity: "high" | "low") =>
+    ({ id, targetId, viewport, severity, group: "design", title: id, evidence: {}, fix: "", source: "rules" }) as const;
+  const label = (id: string) => ({ t1: "Alpha", t2: "Beta", t3: "Gamma" })[id] ?? id;
+
+  test("findings filters say how many are hidden and by what", () => {
+    const all = [f("a", "t1", "desktop", "low"), f("b", "t2", "desktop", "high"), f("c", "t3", "desktop", "high"), f("d", "t1", "mobile", "high")];
+    const r = filterFindings(all, { viewport: "desktop", sites: "pair", severity: "all" }, ["t1", "t2"], label);
+    expect(r.shown.map((x) => x.id)).toEqual(["b", "a"]);
+    expect(r.summary).toBe("2 of 4 — desktop · Alpha vs Beta");
+    expect(filterFindings(all, { viewport: "all", sites: "all", severity: "all" }, ["t1", "t2"], label).summary).toBe("4 of 4");
+    expect(filterFindings(all, { viewport: "all", sites: "all", severity: "high" }, ["t1", "t2"], label).summary).toBe("3 of 4 — high severity");
+  });
+
+  test("the matrix holds every ordered pair with its scores, the diagonal empty", () => {
+    const targets = [{ id: "t1" }, { id: "t2" }, { id: "t3" }] as never[];
+    const d = { id: "d", viewport: "desktop", targetAId: "t2", targetBId: "t1", createdAt: "2025-01-01T00:00:00Z", overallSimilarity: 0.5 } as never;
+    const m = similarityMatrix(targets, [d], "desktop");
+    expect(m.map((r) => r.map((c) => (c ? `${c.pair.join("-")}:${c.diff ? "s" : "-"}` : null)))).toEqual([
+      [null, "t1-t2:s", "t1-t3:-"],
+      ["t2-t1:s", null, "t2-t3:-"],
+      ["t3-t1:-", "t3-t2:-", null],
+    ]);
+    expect(heatColor(0)).not.toBe(heatColor(1));
+  });
+
+  test("filmstrip columns: one time axis, each site's latest frame at each moment", () => {
+    const tracks = [
+      { targetId: "t1", frames: [{ ms: 120, url: "a0" }, { ms: 350, url: "a1" }] },
+      { targetId: "t2", frames: [{ ms: 240, url: "b0" }] },
+    ];
+    const cols = filmstripColumns(tracks);
+    // Before anyone paints, one blank column stands for the wait.
+    expect(cols.map((c) => c.ms)).toEqual([0, 200, 300, 400]);
+    expect(cols.map((c) => c.frames.map((x) => x?.url ?? null))).toEqual([
+      [null, null],
+      ["a0", null],
+      ["a0", "b0"],
+      ["a1", "b0"],
+    ]);
+    // A long load keeps only the moments something changed.
+    const long = filmstripColumns([{ targetId: "t1", frames: [{ ms: 100, url: "x" }, { ms: 9000, url: "y" }] }]);
+    expect(long.map((c) => c.ms)).toEqual([0, 100, 9000]);
+  });
 });

@@ -67,3 +67,89 @@ export function asPercent(value: number): string {
   const pct = value <= 1 ? value * 100 : value;
   return `${Math.round(Math.max(0, Math.min(100, pct)))}%`;
 }
+
+export interface FindingFilters {
+  /** Only this viewport, or every viewport. */
+  viewport: Viewport | "all";
+  /** Only the two sites on screen, or every site. */
+  sites: "pair" | "all";
+  severity: FindingDto["severity"] | "all";
+}
+
+/**
+ * The findings a filter keeps, most severe first, with a line that says what is hidden
+ * ("4 of 8 — desktop · Alpha vs Beta"): the total is every finding, as the export counts them.
+ */
+export function filterFindings(
+  findings: FindingDto[],
+  filters: FindingFilters,
+  pair: Pair,
+  labelOf: (id: string) => string,
+): { shown: FindingDto[]; total: number; summary: string } {
+  const shown = findings
+    .filter(
+      (f) =>
+        (filters.viewport === "all" || f.viewport === filters.viewport) &&
+        (filters.sites === "all" || f.targetId === pair[0] || f.targetId === pair[1]) &&
+        (filters.severity === "all" || f.severity === filters.severity),
+    )
+    .sort((x, y) => SEVERITY_RANK[x.severity] - SEVERITY_RANK[y.severity]);
+  const scope = [
+    filters.viewport === "all" ? null : filters.viewport,
+    filters.sites === "all" ? null : `${labelOf(pair[0])} vs ${labelOf(pair[1])}`,
+    filters.severity === "all" ? null : `${filters.severity} severity`,
+  ].filter(Boolean);
+  const count = `${shown.length} of ${findings.length}`;
+  return { shown, total: findings.length, summary: scope.length && shown.length < findings.length ? `${count} — ${scope.join(" · ")}` : count };
+}
+
+export interface MatrixCell {
+  pair: Pair;
+  diff: DiffDto | null;
+}
+
+/** Every ordered pair of sites in one viewport with its newest scores; the diagonal is null. */
+export function similarityMatrix(targets: TargetDto[], diffs: DiffDto[], viewport: Viewport): (MatrixCell | null)[][] {
+  return targets.map((row) =>
+    targets.map((col) => (row.id === col.id ? null : { pair: [row.id, col.id] as Pair, diff: diffForPair(diffs, viewport, [row.id, col.id]) })),
+  );
+}
+
+/** A heat-map colour for a 0..1 similarity: red (different) through amber to green (alike). */
+export function heatColor(value: number): string {
+  const v = Math.max(0, Math.min(1, value <= 1 ? value : value / 100));
+  // Translucent, so the same colour reads on the light and the dark theme with the theme's text colour.
+  return `hsl(${Math.round(v * 130)} 75% 50% / ${(0.3 + v * 0.4).toFixed(2)})`;
+}
+
+export interface FilmstripTrack {
+  targetId: string;
+  frames: { ms: number; url: string }[];
+}
+
+/**
+ * The columns of a shared time axis: every 0.1 s while the load is short, else every moment any
+ * site's picture changed, plus the start.
+ * Each track shows, per column, its latest frame at or before that moment (null before its first).
+ */
+export function filmstripColumns(tracks: FilmstripTrack[], slotMs = 100, maxRegular = 30): { ms: number; frames: ({ ms: number; url: string } | null)[] }[] {
+  const times = new Set<number>([0]);
+  for (const t of tracks) for (const f of t.frames) times.add(Math.ceil(f.ms / slotMs) * slotMs);
+  // A short load reads best on a regular 0.1 s axis, as WebPageTest draws it; a long one only at its changes.
+  const end = Math.max(...times);
+  if (end / slotMs <= maxRegular) for (let ms = 0; ms < end; ms += slotMs) times.add(ms);
+  const columns = [...times]
+    .sort((a, b) => a - b)
+    .map((ms) => ({
+      ms,
+      frames: tracks.map((t) => {
+        let best: { ms: number; url: string } | null = null;
+        for (const f of t.frames) if (f.ms <= ms) best = f;
+        return best;
+      }),
+    }));
+  // Until some site paints there is nothing to compare: one blank column at 0.0 s stands for that stretch.
+  return columns.filter((c, i) => i === 0 || c.frames.some(Boolean));
+}
+
+export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

@@ -60,6 +60,16 @@ test("summary shows the four similarities as percentages", () => {
   expect($().getByText("Alpha vs Beta")).toBeTruthy();
 });
 
+test("summary adds design similarity (no copy) when the pair has it", () => {
+  renderUi(<AnalysisSummary diff={{ ...diff("d", "t1", "t2", [0.873, 0.5, 0.0449, 0.61]), designSimilarity: 0.914 }} labels={["Alpha", "Beta"]} />);
+  expect($().getByTestId("score-designSimilarity").textContent).toContain("91%");
+});
+
+test("summary leaves design similarity out for a diff without it", () => {
+  renderUi(<AnalysisSummary diff={diff("d", "t1", "t2", [0.873, 0.5, 0.0449, 0.61])} labels={["Alpha", "Beta"]} />);
+  expect($().queryByTestId("score-designSimilarity")).toBeNull();
+});
+
 test("missing comparison", () => {
   renderUi(<ComparisonNotFound />);
   expect($().getByText("Comparison Not Found")).toBeTruthy();

@@ -80,22 +80,22 @@ export type MoveId = keyof typeof MOVES;
 export function moveOf(kind: ChangeKind, summary: string): MoveId | null {
   switch (kind) {
     case "cta":
-      if (/^CTA text /.test(summary)) return "cta-text";
-      if (/^CTA added/.test(summary)) return "cta-added";
-      if (/^CTA removed/.test(summary)) return "cta-removed";
+      if (summary.startsWith('CTA text ')) return "cta-text";
+      if (summary.startsWith('CTA added')) return "cta-added";
+      if (summary.startsWith('CTA removed')) return "cta-removed";
       if (/ moved /.test(summary)) return "cta-position";
       if (/ colour /.test(summary)) return "cta-colour";
       return "cta-text";
     case "copy":
-      return /^Headline/.test(summary) ? "headline" : "copy";
+      return summary.startsWith('Headline') ? "headline" : "copy";
     case "palette":
       return "palette";
     case "typography":
-      return /^Font families/.test(summary) ? "fonts" : "type-style";
+      return summary.startsWith('Font families') ? "fonts" : "type-style";
     case "layout":
       return "layout";
     case "meta":
-      return /^Meta description/.test(summary) ? "description" : "title";
+      return summary.startsWith('Meta description') ? "description" : "title";
     case "timing":
       return "speed";
     case "visual":

@@ -110,7 +110,7 @@ export function normalizeFontFamily(raw: string | null | undefined): string | nu
   const first = raw.split(",")[0]?.trim().replace(/^["']|["']$/g, "").trim().toLowerCase();
   if (!first) return null;
   if (/^(-apple-system|system-ui|blinkmacsystemfont|segoe ui|ui-sans-serif)$/.test(first)) return "system ui";
-  return first.replace(/[^a-z0-9 \-]/g, "").slice(0, 40) || null;
+  return first.replace(/[^a-z0-9 -]/g, "").slice(0, 40) || null;
 }
 
 /** Finding titles differ in the numbers they quote; those and quoted names are dropped before comparing. */

@@ -1,13 +1,15 @@
 // Palette gatherer: the colours the DOM paints, each weighted by how much of the page it covers —
 // text by the area of its line boxes, backgrounds by the area they actually show (minus what
-// painted children cover), buttons by their size.
+// painted children cover), buttons by their size; and the chromatic colours by salience
+// (page/salience.ts), from which the capture derives the palette roles.
 
-import type { Extraction } from "../model";
+import type { Extraction, PaletteEntry } from "../model";
 import { hex, over, type Paint } from "../page/css-color";
+import { gatherSalientColors } from "../page/salience";
 import type { Scan } from "../page/scan";
 import { tally, toShares } from "../page/shares";
 
-export type PaletteMeasurement = Pick<Extraction["palette"], "text" | "background" | "buttons">;
+export type PaletteMeasurement = Pick<Extraction["palette"], "text" | "background" | "buttons"> & { salient: PaletteEntry[] };
 
 /** Smaller painted boxes (icons, bullets) say nothing about the palette. */
 const MIN_AREA = 64;
@@ -17,7 +19,7 @@ export function gatherPalette(scan: Scan): PaletteMeasurement {
   for (const r of scan.runs()) tally(text, hex(r.fg), r.area);
   const buttons = new Map<string, number>();
   for (const c of scan.ctas()) tally(buttons, c.bg, c.fullBox.width * c.fullBox.height);
-  return { text: toShares(text, 8), background: toShares(backgroundAreas(scan), 8), buttons: toShares(buttons, 6) };
+  return { text: toShares(text, 8), background: toShares(backgroundAreas(scan), 8), buttons: toShares(buttons, 6), salient: gatherSalientColors(scan) };
 }
 
 /** Each background colour with the area it shows: a box's area less its painted descendants'. */

@@ -117,16 +117,58 @@ export async function readVitals(args: { paintWaitMs: number }): Promise<Vitals>
 /**
  * A loaded image paints only once decoded, often frames after `load`, and its LCP entry arrives
  * when that frame has been presented, later still on a busy machine. Waits (at most `maxMs`) until
- * no loaded image in view would be a larger paint than the LCP reported so far.
+ * no loaded image in view would be a larger paint than the LCP reported so far. CSS background
+ * images (a hero photo on a header) count too: Chromium reports them as LCP candidates as well.
  */
 async function awaitImagePaints(maxMs: number): Promise<void> {
-  const images = Array.from(document.images).filter((img) => img.complete && img.naturalWidth > 0 && lcpArea(img) > 0 && detailed(img));
+  const images: { el: Element; area: number; decoded: Promise<unknown> }[] = [];
+  for (const img of Array.from(document.images)) {
+    if (!img.complete || !(img.naturalWidth > 0) || !detailed(img)) continue;
+    const area = lcpArea(img);
+    if (area > 0) images.push({ el: img, area, decoded: img.decode().catch(() => {}) });
+  }
+  images.push(...backgroundHeroes());
   if (!images.length) return;
   const deadline = performance.now() + maxMs;
-  const decoded = Promise.all(images.map((img) => img.decode().catch(() => {})));
-  await Promise.race([decoded, new Promise((r) => setTimeout(r, maxMs))]);
-  const pending = () => images.some((img) => latest.lcpNode !== img && lcpArea(img) > (latest.lcpSize ?? 0) * 1.05);
+  await Promise.race([Promise.all(images.map((i) => i.decoded)), new Promise((r) => setTimeout(r, maxMs))]);
+  const pending = () => images.some((i) => latest.lcpNode !== i.el && i.area > (latest.lcpSize ?? 0) * 1.05);
   while (pending() && performance.now() < deadline) await nextFrame(50);
+}
+
+/** Elements checked for a background image, at most: heroes sit near the top of the document. */
+const MAX_BACKGROUND_SCAN = 3000;
+
+/**
+ * Elements in view painting a loaded background image over at least a tenth of the viewport; the
+ * area their paint counts for is known once the image is decoded (0 until then, or if it fails).
+ */
+function backgroundHeroes(): { el: Element; area: number; decoded: Promise<unknown> }[] {
+  const out: { el: Element; area: number; decoded: Promise<unknown> }[] = [];
+  const all = document.body ? document.body.getElementsByTagName("*") : [];
+  const n = Math.min(all.length, MAX_BACKGROUND_SCAN);
+  for (let i = 0; i < n; i++) {
+    const el = all[i]!;
+    const r = el.getBoundingClientRect();
+    if (r.bottom <= 0 || r.top >= innerHeight || r.width * r.height < (innerWidth * innerHeight) / 10) continue;
+    const url = /url\(["']?([^"')]+)["']?\)/.exec(getComputedStyle(el).backgroundImage)?.[1];
+    if (!url) continue;
+    const abs = new URL(url, document.baseURI).href;
+    const entry = performance.getEntriesByName(abs, "resource")[0] as PerformanceResourceTiming | undefined;
+    if (!entry || !(entry.responseEnd > 0)) continue; // not loaded (or failed): it will not paint now
+    const bytes = entry.encodedBodySize;
+    if (bytes > 0 && (bytes * 8) / (r.width * r.height) < MIN_LCP_BPP) continue; // too plain to count
+    const shown = Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0)) * Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));
+    const probe = new Image();
+    probe.src = abs;
+    const item = { el, area: 0, decoded: Promise.resolve() as Promise<unknown> };
+    // Like an <img>, an upscaled background counts for its intrinsic size only.
+    item.decoded = probe
+      .decode()
+      .then(() => void (item.area = shown * Math.min(1, (probe.naturalWidth * probe.naturalHeight) / (r.width * r.height))))
+      .catch(() => {});
+    out.push(item);
+  }
+  return out;
 }
 
 /** The size an image's paint counts for in LCP: its part in the viewport, scaled down when upscaled. */

@@ -8,7 +8,7 @@ export type DomMeasurement = Pick<
   Extraction,
   "title" | "metaDescription" | "pageHeight" | "typography" | "layout" | "elements" | "copy" | "accessibility"
 > & {
-  palette: Pick<Extraction["palette"], "text" | "background" | "buttons">;
+  palette: Pick<Extraction["palette"], "text" | "background" | "buttons"> & { salient: Extraction["palette"]["dominant"] };
   /** Runs whose contrast the screenshot decides; the capture consumes them and does not store them. */
   contrastProbes: ContrastProbe[];
 };

@@ -1,4 +1,4 @@
-import type { Db } from "../../../db/connection";
+import type { Db } from "#server/db/connection";
 import type { ChangeKind, Severity } from "../changes/model";
 import type { AlertView, DeliveryView } from "./model";
 

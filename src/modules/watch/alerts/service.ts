@@ -1,11 +1,11 @@
 // Alert rules per comparison and their delivery. Ownership is the caller's comparison lookup, so
 // another user's comparison or alert id answers 404 like everywhere else.
 
-import type { Db } from "../../../db/connection";
-import { badRequest, conflict, notFound } from "../../../http/errors";
-import { newId, nowIso } from "../../../lib/ids";
-import type { Mailer } from "../../admin/mailer";
-import { checkTargetUrl, type Resolver } from "../../capture/ssrf";
+import type { Db } from "#server/db/connection";
+import { badRequest, conflict, notFound } from "#server/http/errors";
+import { newId, nowIso } from "#server/lib/ids";
+import type { Mailer } from "#server/modules/admin/mailer";
+import { checkTargetUrl, type Resolver } from "#server/modules/capture/public";
 import { filterChanges } from "../changes/detect";
 import { emailMessage, webhookBody, type AlertContext } from "./message";
 import type { AlertBody, AlertView, DeliveryView, TargetChanges } from "./model";

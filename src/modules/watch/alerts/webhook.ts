@@ -8,8 +8,8 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { isIP } from "node:net";
-import { HttpError } from "../../../http/errors";
-import { checkHost, parseTargetUrl, systemResolver, type Resolver } from "../../capture/ssrf";
+import { HttpError } from "#server/http/errors";
+import { checkHost, parseTargetUrl, systemResolver, type Resolver } from "#server/modules/capture/public";
 
 export interface WebhookOptions {
   allowPrivate: boolean;

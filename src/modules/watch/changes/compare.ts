@@ -4,8 +4,8 @@
 // off the request thread (the analyse worker) for fresh runs; the result is small and storable.
 
 import { existsSync } from "node:fs";
-import { decodePng } from "../../analysis/image";
-import type { Extraction } from "../../capture/model";
+import { decodePng } from "#server/modules/analysis/public";
+import type { Extraction } from "#server/modules/capture/model";
 import { detectChanges } from "./detect";
 import type { Change } from "./model";
 import { visualDiff, type VisualDiff } from "./visual";

@@ -2,8 +2,8 @@
 // CTAs are paired first by label, then by link target, then by position, so a relabelled button
 // reads as one change ("Start free" → "Book a demo") rather than one removed and one added.
 
-import { deltaE2000Hex } from "../../analysis/color";
-import type { Extraction } from "../../capture/model";
+import { deltaE2000Hex } from "#server/modules/analysis/public";
+import type { Extraction } from "#server/modules/capture/model";
 import type { Change } from "./model";
 import { q, textKey } from "./text";
 import { inVolatileBox, isVolatileText, type Volatility } from "./volatility";

@@ -2,7 +2,7 @@
 // two extractions (same target, same viewport), the target's timing history, its volatility
 // reports and — for `visual` — the pixel diff of the two screenshots (see visual.ts).
 
-import type { Extraction } from "../../capture/model";
+import type { Extraction } from "#server/modules/capture/model";
 import { copyChanges } from "./copy";
 import { ctaChanges } from "./cta";
 import { layoutChanges } from "./layout";

@@ -2,7 +2,7 @@
 // and the column count. Regions are aligned in page order (see align()), so a removed section is one
 // change, not a cascade of everything below it moving up.
 
-import type { Box, Extraction } from "../../capture/model";
+import type { Box, Extraction } from "#server/modules/capture/model";
 import type { Change } from "./model";
 import { q, textKey } from "./text";
 import { inVolatileBox, isVolatileText, type Volatility } from "./volatility";

@@ -2,8 +2,8 @@
 // weighted by painted area. The screenshot's pixel palette is not used here: photos, videos and
 // carousel slides move it without any design change; what pixels show is the `visual` kind's job.
 
-import { deltaE2000Hex, hexToRgb } from "../../analysis/color";
-import type { Extraction, PaletteEntry } from "../../capture/model";
+import { deltaE2000Hex, hexToRgb } from "#server/modules/analysis/public";
+import type { Extraction, PaletteEntry } from "#server/modules/capture/model";
 import type { Change, Severity } from "./model";
 import type { Volatility } from "./volatility";
 

@@ -11,8 +11,8 @@
 // MIN_SAMPLES past samples: no estimate of the noise, so no timing change is claimed at all. And a
 // change must hold for two runs (see timingChanges()).
 
-import { bytes as fmtBytes, ms } from "../../analysis/format";
-import type { Extraction } from "../../capture/model";
+import { bytes as fmtBytes, ms } from "#server/modules/analysis/public";
+import type { Extraction } from "#server/modules/capture/model";
 import type { Change, Severity } from "./model";
 
 export type TimingSample = Pick<Extraction["timing"], "ttfbMs" | "fcpMs" | "lcpMs" | "loadMs" | "cls" | "bytes" | "requests">;

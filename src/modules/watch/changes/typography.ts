@@ -1,7 +1,7 @@
 // `typography` changes: the families in use, the body text style, the main heading's style and
 // the weights in use. Sizes within 1 px are the same size (sub-pixel rounding of rem/vw units).
 
-import type { Extraction } from "../../capture/model";
+import type { Extraction } from "#server/modules/capture/model";
 import type { Change } from "./model";
 
 const MIN_FAMILY_SHARE = 0.05;

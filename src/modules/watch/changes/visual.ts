@@ -11,8 +11,8 @@
 
 import pixelmatch from "pixelmatch";
 import { PNG } from "pngjs";
-import type { RgbaImage } from "../../analysis/image";
-import type { Box, Viewport } from "../../capture/model";
+import type { RgbaImage } from "#server/modules/analysis/image";
+import type { Box, Viewport } from "#server/modules/capture/model";
 import type { Change, Severity } from "./model";
 
 const CELL = 8;

@@ -2,7 +2,7 @@
 // rotating words, live counters. A capture's volatility report names them (see probe.ts); a
 // difference that lies inside them is the page moving, not the page changing, and is not reported.
 
-import type { Box, Extraction } from "../../capture/model";
+import type { Box, Extraction } from "#server/modules/capture/model";
 import { textKey } from "./text";
 
 export interface Volatility {

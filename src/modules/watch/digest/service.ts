@@ -3,11 +3,11 @@
 // the changes the run history holds for the period. The due time lives in the database, so a
 // digest that came due while the server was down goes out once at boot.
 
-import type { Db } from "../../../db/connection";
-import { badRequest } from "../../../http/errors";
-import { nowIso } from "../../../lib/ids";
-import type { Mailer } from "../../admin/mailer";
-import type { ChangeHistory, RecentChange } from "../../agents/logic/set-moves";
+import type { Db } from "#server/db/connection";
+import { badRequest } from "#server/http/errors";
+import { nowIso } from "#server/lib/ids";
+import type { Mailer } from "#server/modules/admin/mailer";
+import type { ChangeHistory, RecentChange } from "#server/modules/agents/logic/set-moves";
 import { checkSchedule, nextRunAfter } from "../schedule/cron";
 import { systemClock, type Clock } from "../schedule/scheduler";
 import type { DigestBody, DigestView } from "./model";

@@ -1,4 +1,4 @@
-import type { Db } from "../../../db/connection";
+import type { Db } from "#server/db/connection";
 
 export interface ScheduleRow {
   comparison_id: string;

@@ -8,7 +8,7 @@
 //   `startRun` is fair between owners as well.
 // Time comes from an injectable clock so tests can drive it.
 
-import { nowIso } from "../../../lib/ids";
+import { nowIso } from "#server/lib/ids";
 import { cronFor, nextRunAfter } from "./cron";
 import type { ScheduleRepository, ScheduleRow } from "./repository";
 

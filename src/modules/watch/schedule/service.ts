@@ -1,9 +1,9 @@
 // Reading and writing a comparison's schedule. Ownership is the caller's comparison lookup
 // (`ownsComparison`), so another user's comparison id answers 404 like everywhere else.
 
-import type { Db } from "../../../db/connection";
-import { badRequest, notFound } from "../../../http/errors";
-import { nowIso } from "../../../lib/ids";
+import type { Db } from "#server/db/connection";
+import { badRequest, notFound } from "#server/http/errors";
+import { nowIso } from "#server/lib/ids";
 import { checkSchedule, nextRunAfter } from "./cron";
 import type { ScheduleView } from "./model";
 import { scheduleRepository, type ScheduleRow } from "./repository";

@@ -7,6 +7,8 @@ const SCORES = [
   ["Layout", "layoutSimilarity"],
   ["Content", "contentSimilarity"],
   ["Overall", "overallSimilarity"],
+  // Colour, layout and type without a word of copy: what a rebrand or a reworded clone shows apart.
+  ["Design", "designSimilarity"],
 ] as const;
 
 const humanize = (key: string) =>
@@ -24,7 +26,7 @@ interface Props {
 /** How alike the two sites on screen are, as percentages. */
 export function AnalysisSummary({ diff, labels }: Props) {
   return (
-    <Card size="3">
+    <Card size={{ initial: "2", sm: "3" }}>
       <Heading as="h2" size="4" mb="1">
         Analysis Summary
       </Heading>
@@ -37,9 +39,10 @@ export function AnalysisSummary({ diff, labels }: Props) {
         </Text>
       ) : (
         <>
-          <Grid columns="repeat(auto-fit, minmax(120px, 1fr))" gap="3">
+          <Grid columns="repeat(auto-fit, minmax(100px, 1fr))" gap="3">
             {SCORES.map(([name, key]) => {
               const value = diff[key];
+              if (value === undefined) return null;
               return (
                 <Box key={key} data-testid={`score-${key}`}>
                   <Text as="div" size="1" color="gray">

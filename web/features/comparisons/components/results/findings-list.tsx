@@ -1,31 +1,75 @@
-import { Badge, Card, DataList, Flex, Heading, Text } from "@radix-ui/themes";
+import { Badge, Button, Card, DataList, Flex, Heading, Select, Text } from "@radix-ui/themes";
+import { useState } from "react";
 import type { Viewport } from "#server/modules/capture/model";
 import type { FindingDto } from "#server/modules/comparisons/model";
+import { type FindingFilters, filterFindings, type Pair } from "../../results-data";
 
 const SEVERITY_COLOR = { high: "red", medium: "orange", low: "gray" } as const;
 const GROUP_LABEL = { design: "Design", ux: "UX", copy: "Copy", timing: "Timing" } as const;
 
 interface Props {
+  /** Every finding of the comparison (what the export holds); the filters decide what shows. */
   findings: FindingDto[];
+  pair: Pair;
   labelOf(targetId: string): string;
   viewport: Viewport;
 }
 
-/** Evidence-backed fixes for the two sites on screen. */
-export function FindingsList({ findings, labelOf, viewport }: Props) {
+/** Evidence-backed fixes, by default for the two sites on screen; the count always says what is hidden. */
+export function FindingsList({ findings: all, pair, labelOf, viewport }: Props) {
+  const [scope, setScope] = useState<{ viewport: "view" | "all"; sites: FindingFilters["sites"]; severity: FindingFilters["severity"] }>({
+    viewport: "view",
+    sites: "pair",
+    severity: "all",
+  });
+  const filters: FindingFilters = { viewport: scope.viewport === "view" ? viewport : "all", sites: scope.sites, severity: scope.severity };
+  const { shown: findings, total, summary } = filterFindings(all, filters, pair, labelOf);
+  const hidden = total - findings.length;
   return (
-    <Card size="3">
-      <Flex align="center" gap="2" mb="3">
+    <Card size={{ initial: "2", sm: "3" }}>
+      <Flex align="center" gap="2" mb="3" wrap="wrap">
         <Heading as="h2" size="4">
           Findings
         </Heading>
-        <Badge radius="full" variant="surface">
-          {findings.length}
+        <Badge radius="full" variant="surface" data-testid="findings-count" aria-label={`Findings shown: ${summary}`}>
+          {summary}
         </Badge>
+        {hidden > 0 && (
+          <Button size="1" variant="ghost" onClick={() => setScope({ viewport: "all", sites: "all", severity: "all" })}>
+            Show all {total}
+          </Button>
+        )}
+      </Flex>
+      <Flex gap="2" wrap="wrap" mb="3" role="group" aria-label="Filter findings">
+        <Select.Root value={scope.viewport} onValueChange={(v) => setScope({ ...scope, viewport: v === "all" ? "all" : "view" })}>
+          <Select.Trigger aria-label="Viewport" />
+          <Select.Content>
+            <Select.Item value="view">{viewport === "desktop" ? "Desktop" : "Mobile"} only</Select.Item>
+            <Select.Item value="all">All viewports</Select.Item>
+          </Select.Content>
+        </Select.Root>
+        <Select.Root value={scope.sites} onValueChange={(v) => setScope({ ...scope, sites: v === "all" ? "all" : "pair" })}>
+          <Select.Trigger aria-label="Sites" />
+          <Select.Content>
+            <Select.Item value="pair">
+              {labelOf(pair[0])} and {labelOf(pair[1])}
+            </Select.Item>
+            <Select.Item value="all">All sites</Select.Item>
+          </Select.Content>
+        </Select.Root>
+        <Select.Root value={scope.severity} onValueChange={(v) => setScope({ ...scope, severity: v as FindingFilters["severity"] })}>
+          <Select.Trigger aria-label="Severity" />
+          <Select.Content>
+            <Select.Item value="all">Any severity</Select.Item>
+            <Select.Item value="high">High</Select.Item>
+            <Select.Item value="medium">Medium</Select.Item>
+            <Select.Item value="low">Low</Select.Item>
+          </Select.Content>
+        </Select.Root>
       </Flex>
       {findings.length === 0 ? (
         <Text size="2" color="gray">
-          No findings for these two sites in the {viewport} view.
+          {total === 0 ? "No findings for this comparison." : `No findings match these filters (${hidden} hidden).`}
         </Text>
       ) : (
         <Flex direction="column" gap="3" asChild>
@@ -38,6 +82,7 @@ export function FindingsList({ findings, labelOf, viewport }: Props) {
                     <Badge variant="outline">{GROUP_LABEL[f.group]}</Badge>
                     <Text size="1" color="gray">
                       for {labelOf(f.targetId)}
+                      {filters.viewport === "all" ? ` · ${f.viewport}` : ""}
                       {f.source === "llm" ? " · AI suggestion" : ""}
                     </Text>
                   </Flex>
@@ -45,7 +90,7 @@ export function FindingsList({ findings, labelOf, viewport }: Props) {
                     {f.title}
                   </Text>
                   {Object.keys(f.evidence).length > 0 && (
-                    <DataList.Root size="1" mb="2">
+                    <DataList.Root size="1" mb="2" orientation={{ initial: "vertical", sm: "horizontal" }}>
                       {Object.entries(f.evidence).map(([k, v]) => (
                         <DataList.Item key={k}>
                           <DataList.Label minWidth="140px">{k}</DataList.Label>

@@ -8,13 +8,14 @@ interface Props {
   dashed?: boolean;
   fill?: boolean;
   label?: ReactNode;
-  /** Put the tag above the box instead of inside its top-left corner. */
-  tagAbove?: boolean;
-  title?: string;
+  /** What the box is, in full: shown on hover and focus, and its accessible name. */
+  detail: string;
+  /** The tag would overlap another one: it appears only on hover or focus. */
+  tagHidden?: boolean;
 }
 
 /** One outlined rectangle over the screenshot, positioned in percent of the page frame. */
-export function OverlayBox({ box, color, dashed, fill, label, tagAbove, title }: Props) {
+export function OverlayBox({ box, color, dashed, fill, label, detail, tagHidden }: Props) {
   const style: CSSProperties = {
     position: "absolute",
     left: `${box.left}%`,
@@ -25,27 +26,16 @@ export function OverlayBox({ box, color, dashed, fill, label, tagAbove, title }:
     background: fill ? `var(--${color}-a3)` : undefined,
     borderRadius: 3,
     boxSizing: "border-box",
-    pointerEvents: "none",
   };
   return (
-    <div style={style} title={title} data-overlay-box={color}>
+    <div style={style} title={detail} aria-label={detail} role="img" tabIndex={0} className="di-ov-box" data-overlay-box={color} data-tag={tagHidden ? "hidden" : "shown"}>
       {label && (
         <span
+          className="di-ov-tag"
+          aria-hidden
           style={{
-            position: "absolute",
-            left: -2,
-            top: tagAbove ? undefined : -2,
-            bottom: tagAbove ? "100%" : undefined,
-            // Never wider than the box unless the box is tiny; long tags would cover their neighbours.
-            maxWidth: "max(100% + 4px, 120px)",
-            overflow: "hidden",
-            textOverflow: "ellipsis",
-            whiteSpace: "nowrap",
             background: `var(--${color}-9)`,
             color: `var(--${color}-contrast)`,
-            font: "600 11px/1.4 var(--default-font-family)",
-            padding: "1px 5px",
-            borderRadius: 3,
           }}
         >
           {label}

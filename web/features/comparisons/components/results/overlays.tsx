@@ -2,8 +2,8 @@
 // pinned over its top, and the figures with no position (font stack, link counts) sit underneath.
 import { Box, Flex, Grid, Text } from "@radix-ui/themes";
 import type { ReactNode } from "react";
-import type { Extraction, PaletteEntry, Viewport } from "#server/modules/capture/model";
-import { fontName, headingAnnotations, type PageFrame, toPercentBox, VIEWPORT_SIZE } from "../../overlay-geometry";
+import type { Box as PageBox, Extraction, PaletteEntry, Viewport } from "#server/modules/capture/model";
+import { fontName, headingAnnotations, type PageFrame, type PercentBox, placeLabels, toPercentBox, VIEWPORT_SIZE } from "../../overlay-geometry";
 import { asPercent } from "../../results-data";
 import { OverlayBox } from "./overlay-box";
 import type { OverlayKind } from "./overlay-kinds";
@@ -20,45 +20,57 @@ const REGION_COLORS: Record<Extraction["layout"]["regions"][number]["kind"], str
 
 const clip = (text: string, n: number) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
 
-/** Everything positioned over the image; rendered inside the image's relative wrapper. */
-export function OverlayBoxes({ ex, frame, on, viewport }: { ex: Extraction; frame: PageFrame; on: Set<OverlayKind>; viewport: Viewport }) {
-  const items: ReactNode[] = [];
+interface Mark {
+  key: string;
+  box: PageBox;
+  color: string;
+  label: string;
+  /** The full detail, read on hover or focus and by screen readers. */
+  detail: string;
+  dashed?: boolean;
+  fill?: boolean;
+}
+
+function marksFor(ex: Extraction, on: Set<OverlayKind>): Mark[] {
+  const marks: Mark[] = [];
   if (on.has("layout"))
-    ex.layout.regions.forEach((r, i) => {
-      const box = toPercentBox(r.box, frame);
-      if (box) items.push(<OverlayBox key={`l${i}`} box={box} color={REGION_COLORS[r.kind]} fill label={r.kind} />);
-    });
+    ex.layout.regions.forEach((r, i) =>
+      marks.push({ key: `l${i}`, box: r.box, color: REGION_COLORS[r.kind], fill: true, label: r.kind, detail: `${r.kind} region, ${Math.round(r.box.width)}×${Math.round(r.box.height)} px at y ${Math.round(r.box.y)}` }),
+    );
   if (on.has("typography"))
     headingAnnotations(ex).forEach((h, i) => {
-      const box = toPercentBox(h.box, frame);
-      if (box)
-        items.push(
-          <OverlayBox
-            key={`t${i}`}
-            box={box}
-            color="plum"
-            dashed
-            tagAbove
-            title={h.text}
-            label={`H${h.level}${h.font ? ` · ${h.font}` : ""}`}
-          />,
-        );
+      const label = `H${h.level}${h.font ? ` · ${h.font}` : ""}`;
+      marks.push({ key: `t${i}`, box: h.box, color: "plum", dashed: true, label, detail: `${label}: ${h.text}` });
     });
   if (on.has("elements")) {
     ex.elements.forms.forEach((f, i) => {
-      const box = toPercentBox(f.box, frame);
-      if (box)
-        items.push(
-          <OverlayBox key={`f${i}`} box={box} color="green" dashed fill label={`Form · ${f.inputs} ${f.inputs === 1 ? "input" : "inputs"}`} />,
-        );
+      const label = `Form · ${f.inputs} ${f.inputs === 1 ? "input" : "inputs"}`;
+      marks.push({ key: `f${i}`, box: f.box, color: "green", dashed: true, fill: true, label, detail: `${label}${f.aboveFold ? ", above the fold" : ""}` });
     });
     ex.elements.ctas.forEach((c, i) => {
-      const box = toPercentBox(c.box, frame);
-      if (box)
-        items.push(
-          <OverlayBox key={`c${i}`} box={box} color="crimson" tagAbove title={c.href ?? undefined} label={`CTA · ${clip(c.text || "(no text)", 32)}`} />,
-        );
+      const label = `CTA · ${clip(c.text || "(no text)", 32)}`;
+      marks.push({ key: `c${i}`, box: c.box, color: "crimson", label, detail: `${label}${c.href ? ` → ${c.href}` : ""}${c.aboveFold ? ", above the fold" : ""}` });
     });
+  }
+  return marks;
+}
+
+/**
+ * Everything positioned over the image; rendered inside the image's relative wrapper. `scale` is
+ * displayed px per page px: tags that would overlap at that size wait for hover or focus.
+ */
+export function OverlayBoxes({ ex, frame, on, viewport, scale }: { ex: Extraction; frame: PageFrame; on: Set<OverlayKind>; viewport: Viewport; scale: number }) {
+  const marks = marksFor(ex, on)
+    .map((m) => ({ ...m, pct: toPercentBox(m.box, frame) }))
+    .filter((m): m is typeof m & { pct: PercentBox } => m.pct !== null);
+  const shown = placeLabels(
+    marks.map((m) => ({ x: Math.max(0, m.box.x), y: Math.max(0, m.box.y), text: m.label })),
+    scale,
+  );
+  const items: ReactNode[] = marks.map((m, i) => (
+    <OverlayBox key={m.key} box={m.pct} color={m.color} dashed={m.dashed} fill={m.fill} label={m.label} detail={m.detail} tagHidden={!shown[i]} />
+  ));
+  if (on.has("elements")) {
     const fold = VIEWPORT_SIZE[viewport].height;
     if (fold < frame.cssHeight)
       items.push(
@@ -83,34 +95,18 @@ export function OverlayBoxes({ ex, frame, on, viewport }: { ex: Extraction; fram
   return <>{items}</>;
 }
 
-/** Dominant colours with their share of the pixels, pinned over the top of the screenshot. */
+/** Dominant colours with their share of the pixels, in the panel's header (never over the capture). */
 export function PaletteStrip({ ex }: { ex: Extraction }) {
   if (!ex.palette.dominant.length) return null;
   return (
-    <div style={{ position: "sticky", top: 0, height: 0, zIndex: 2 }}>
-      <Flex
-        gap="1"
-        p="1"
-        aria-label="Dominant colours"
-        role="list"
-        style={{
-          position: "absolute",
-          left: 6,
-          top: 6,
-          background: "color-mix(in srgb, var(--color-panel-solid) 90%, transparent)",
-          border: "1px solid var(--gray-a6)",
-          borderRadius: 8,
-          boxShadow: "var(--shadow-3)",
-        }}
-      >
-        {ex.palette.dominant.slice(0, 8).map((p) => (
-          <Flex key={p.hex} direction="column" align="center" role="listitem" title={`${p.hex} · ${asPercent(p.share)} of the page`} style={{ width: 34 }}>
-            <span style={{ width: 22, height: 22, borderRadius: 5, background: p.hex, border: "1px solid var(--gray-a7)", display: "block" }} aria-hidden />
-            <Text style={{ fontSize: 10, lineHeight: "13px" }}>{asPercent(p.share)}</Text>
-          </Flex>
-        ))}
-      </Flex>
-    </div>
+    <Flex gap="1" wrap="wrap" aria-label="Dominant colours" role="list" px="1" pb="2">
+      {ex.palette.dominant.slice(0, 8).map((p) => (
+        <Flex key={p.hex} direction="column" align="center" role="listitem" title={`${p.hex} · ${asPercent(p.share)} of the page`} style={{ width: 34 }}>
+          <span style={{ width: 22, height: 22, borderRadius: 5, background: p.hex, border: "1px solid var(--gray-a7)", display: "block" }} aria-hidden />
+          <Text style={{ fontSize: 10, lineHeight: "13px" }}>{asPercent(p.share)}</Text>
+        </Flex>
+      ))}
+    </Flex>
   );
 }
 
@@ -163,6 +159,14 @@ export function OverlayLegends({ ex, on }: { ex: Extraction; on: Set<OverlayKind
   if (on.has("layout"))
     blocks.push(
       <LegendBlock key="layout" title={`Layout · ${ex.layout.regions.length} regions`} color="teal">
+        <Flex gap="2" wrap="wrap" role="list" aria-label="Region colours">
+          {[...new Set(ex.layout.regions.map((r) => r.kind))].map((kind) => (
+            <Flex key={kind} align="center" gap="1" role="listitem">
+              <span aria-hidden style={{ width: 10, height: 10, borderRadius: 2, background: `var(--${REGION_COLORS[kind]}-9)`, display: "inline-block" }} />
+              <Text size="1">{kind}</Text>
+            </Flex>
+          ))}
+        </Flex>
         <Line>
           {ex.layout.columns} {ex.layout.columns === 1 ? "column" : "columns"} · radius {Math.round(ex.layout.radiusPx)}px · gap{" "}
           {Math.round(ex.layout.spacingPx)}px

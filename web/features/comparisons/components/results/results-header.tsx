@@ -5,6 +5,7 @@ import type { ComparisonDto } from "#server/modules/comparisons/model";
 import type { BearerSource } from "../../api";
 import { StatusBadge } from "../status-badge";
 import { ExportShareButtons } from "./export-share";
+import { FocusToggle } from "./focus-toggle";
 
 export function ResultsHeader({ comparison, auth }: { comparison: ComparisonDto; auth: BearerSource }) {
   return (
@@ -29,7 +30,10 @@ export function ResultsHeader({ comparison, auth }: { comparison: ComparisonDto;
           )}
         </Flex>
       </Flex>
-      <ExportShareButtons comparisonId={comparison.id} name={comparison.name} auth={auth} />
+      <Flex gap="2" wrap="wrap">
+        <FocusToggle />
+        <ExportShareButtons comparisonId={comparison.id} name={comparison.name} auth={auth} />
+      </Flex>
     </Flex>
   );
 }

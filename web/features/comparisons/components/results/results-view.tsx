@@ -1,15 +1,19 @@
-import { Box, Flex, Grid, Tabs } from "@radix-ui/themes";
+import "./results.css";
+import { Box, Flex, Grid, SegmentedControl, Tabs, Text } from "@radix-ui/themes";
 import { DesktopIcon, MobileIcon } from "@radix-ui/react-icons";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { Viewport } from "#server/modules/capture/model";
 import type { ComparisonDto, DiffDto, FindingDto, SnapshotDto, TargetDto } from "#server/modules/comparisons/model";
+import type { FilmstripDto } from "#server/modules/filmstrip/model";
 import type { BearerSource } from "../../api";
-import { choosePair, diffForPair, findingsForPair, latestSnapshots, orderTargets, type Pair } from "../../results-data";
+import { choosePair, diffForPair, latestSnapshots, orderTargets, type Pair } from "../../results-data";
 import { isRunning } from "../../status";
 import { useComparisonDetail } from "../../use-comparison-detail";
 import { useScrollSync } from "../../use-scroll-sync";
 import { ProgressCard } from "../progress-card";
 import { AnalysisSummary } from "./analysis-summary";
+import { CompareStage } from "./compare-stage";
+import { Filmstrip } from "./filmstrip";
 import { FindingsList } from "./findings-list";
 import { NotEnoughSnapshots } from "./not-enough-snapshots";
 import type { OverlayKind } from "./overlay-kinds";
@@ -17,6 +21,8 @@ import { OverlaySwitches } from "./overlay-switches";
 import { PairPicker } from "./pair-picker";
 import { ResultsHeader } from "./results-header";
 import { ScreenshotPanel } from "./screenshot-panel";
+import { SimilarityMatrix } from "./similarity-matrix";
+import { type CompareMode, MODE_LABELS, MODES, type Zoom, ZOOM_LABELS, ZOOMS } from "./zoom";
 
 export interface ResultsData {
   comparison: ComparisonDto;
@@ -24,20 +30,35 @@ export interface ResultsData {
   snapshots: SnapshotDto[];
   diffs: DiffDto[];
   findings: FindingDto[];
+  /** Load recordings of the latest snapshots; absent when none were fetched. */
+  filmstrips?: FilmstripDto[];
 }
 
 interface Props {
   data: ResultsData;
   viewport: Viewport;
   requestedPair: [string | null, string | null];
+  /** How a pair is shown and at what size (both live in the URL so Share keeps them). */
+  mode?: CompareMode;
+  zoom?: Zoom;
   onViewportChange(v: Viewport): void;
   onPairChange(p: Pair): void;
+  onModeChange?(m: CompareMode): void;
+  onZoomChange?(z: Zoom): void;
   /** A run finished while the page was open: reload snapshots, scores and findings. */
   onRunFinished(): void;
   auth: BearerSource;
 }
 
-export function ResultsView({ data, viewport, requestedPair, onViewportChange, onPairChange, onRunFinished, auth }: Props) {
+export function ResultsView(props: Props) {
+  const { data, viewport, requestedPair, onViewportChange, onPairChange, onRunFinished, auth } = props;
+  // Uncontrolled unless the route keeps them in the URL.
+  const [ownMode, setOwnMode] = useState<CompareMode>("side");
+  const [ownZoom, setOwnZoom] = useState<Zoom>("fit");
+  const mode = props.mode ?? ownMode;
+  const zoom = props.zoom ?? ownZoom;
+  const onModeChange = props.onModeChange ?? setOwnMode;
+  const onZoomChange = props.onZoomChange ?? setOwnZoom;
   // Same live feed and 2 s fallback poll as the comparison page, so a run in progress ends on its own.
   const live = useComparisonDetail(data.comparison.id, { comparison: data.comparison, targets: data.targets });
   const comparison = live.data?.comparison ?? data.comparison;
@@ -60,6 +81,8 @@ export function ResultsView({ data, viewport, requestedPair, onViewportChange, o
       status={comparison.status}
       requestedPair={requestedPair}
       overlays={overlays}
+      mode={mode}
+      zoom={zoom}
       labelOf={labelOf}
       onPairChange={onPairChange}
     />
@@ -83,7 +106,30 @@ export function ResultsView({ data, viewport, requestedPair, onViewportChange, o
               </Flex>
             </Tabs.Trigger>
           </Tabs.List>
+          <Flex gap="3" align="center" wrap="wrap">
+            <SegmentedControl.Root size="1" value={mode} onValueChange={(v) => onModeChange(v as CompareMode)} aria-label="Compare mode">
+              {MODES.map((m) => (
+                <SegmentedControl.Item key={m} value={m}>
+                  {MODE_LABELS[m]}
+                </SegmentedControl.Item>
+              ))}
+            </SegmentedControl.Root>
+            <SegmentedControl.Root size="1" value={zoom} onValueChange={(v) => onZoomChange(v as Zoom)} aria-label="Zoom">
+              {ZOOMS.map((z) => (
+                <SegmentedControl.Item key={z} value={z}>
+                  {ZOOM_LABELS[z]}
+                </SegmentedControl.Item>
+              ))}
+            </SegmentedControl.Root>
+          </Flex>
+        </Flex>
+        <Flex pt="3" align="center" gap="3" wrap="wrap">
           <OverlaySwitches value={overlays} onChange={setOverlays} />
+          {mode !== "side" && overlays.size > 0 && (
+            <Text size="1" color="gray">
+              Overlays show in side-by-side mode.
+            </Text>
+          )}
         </Flex>
         <Tabs.Content value="desktop">{body("desktop")}</Tabs.Content>
         <Tabs.Content value="mobile">{body("mobile")}</Tabs.Content>
@@ -99,11 +145,13 @@ interface BodyProps {
   status: ComparisonDto["status"];
   requestedPair: [string | null, string | null];
   overlays: Set<OverlayKind>;
+  mode: CompareMode;
+  zoom: Zoom;
   labelOf(id: string): string;
   onPairChange(p: Pair): void;
 }
 
-function ViewportBody({ data, targets, viewport, status, requestedPair, overlays, labelOf, onPairChange }: BodyProps) {
+function ViewportBody({ data, targets, viewport, status, requestedPair, overlays, mode, zoom, labelOf, onPairChange }: BodyProps) {
   const shots = useMemo(() => latestSnapshots(data.snapshots, viewport), [data.snapshots, viewport]);
   const pair = choosePair(targets, shots, requestedPair);
   const sync = useScrollSync();
@@ -116,38 +164,59 @@ function ViewportBody({ data, targets, viewport, status, requestedPair, overlays
     );
 
   const diff = diffForPair(data.diffs, viewport, pair);
-  const findings = findingsForPair(data.findings, viewport, pair);
   const [a, b] = pair;
+  const shotA = shots.get(a);
+  const shotB = shots.get(b);
+  const filmstrips = data.filmstrips;
   return (
     <Flex direction="column" gap="4" pt="4">
-      {targets.length > 2 && (
-        <PairPicker targets={targets} pair={pair} withShots={new Set(shots.keys())} onChange={onPairChange} />
-      )}
-      <Grid columns="minmax(0, 1fr) minmax(0, 1fr)" gap="3">
-        <ScreenshotPanel
-          key={`${a}-${shots.get(a)?.id}`}
-          label={labelOf(a)}
-          viewport={viewport}
-          snapshot={shots.get(a)}
-          overlays={overlays}
-          scrollRef={sync.left}
-          onScroll={sync.onLeftScroll}
-        />
-        <ScreenshotPanel
-          key={`${b}-${shots.get(b)?.id}`}
-          label={labelOf(b)}
-          viewport={viewport}
-          snapshot={shots.get(b)}
-          overlays={overlays}
-          scrollRef={sync.right}
-          onScroll={sync.onRightScroll}
-        />
-      </Grid>
-      {(data.diffs.length > 0 || findings.length > 0) && (
-        <Grid columns="repeat(auto-fit, minmax(320px, 1fr))" gap="4" align="start">
-          {data.diffs.length > 0 ? <AnalysisSummary diff={diff} labels={[labelOf(a), labelOf(b)]} /> : <div />}
-          <FindingsList findings={findings} labelOf={labelOf} viewport={viewport} />
+      {(targets.length > 2 || data.diffs.length > 0) && (
+        <Grid columns={{ initial: "1", md: targets.length > 2 ? "minmax(0, auto) minmax(0, 1fr)" : "1" }} gap="4" align="start">
+          {targets.length > 2 && <SimilarityMatrix targets={targets} diffs={data.diffs} viewport={viewport} pair={pair} onPairChange={onPairChange} />}
+          {/* The pair's scores sit right above its two captures. */}
+          {data.diffs.length > 0 && <AnalysisSummary diff={diff} labels={[labelOf(a), labelOf(b)]} />}
         </Grid>
+      )}
+      {targets.length > 2 && <PairPicker targets={targets} pair={pair} withShots={new Set(shots.keys())} onChange={onPairChange} />}
+      {mode !== "side" && shotA && shotB ? (
+        <CompareStage mode={mode} zoom={zoom} viewport={viewport} left={{ label: labelOf(a), snapshot: shotA }} right={{ label: labelOf(b), snapshot: shotB }} />
+      ) : (
+        <Grid columns="minmax(0, 1fr) minmax(0, 1fr)" gap="3">
+          <ScreenshotPanel
+            key={`${a}-${shotA?.id}`}
+            label={labelOf(a)}
+            viewport={viewport}
+            snapshot={shotA}
+            overlays={overlays}
+            zoom={zoom}
+            scrollRef={sync.left}
+            onScroll={sync.onLeftScroll}
+          />
+          <ScreenshotPanel
+            key={`${b}-${shotB?.id}`}
+            label={labelOf(b)}
+            viewport={viewport}
+            snapshot={shotB}
+            overlays={overlays}
+            zoom={zoom}
+            scrollRef={sync.right}
+            onScroll={sync.onRightScroll}
+          />
+        </Grid>
+      )}
+      <FindingsList findings={data.findings} pair={pair} labelOf={labelOf} viewport={viewport} />
+      {filmstrips && (
+        <Filmstrip
+          viewport={viewport}
+          sites={targets
+            .filter((t) => shots.has(t.id))
+            .map((t) => ({
+              targetId: t.id,
+              label: t.label,
+              snapshot: shots.get(t.id),
+              filmstrip: filmstrips.find((f) => f.snapshotId === shots.get(t.id)?.id),
+            }))}
+        />
       )}
     </Flex>
   );

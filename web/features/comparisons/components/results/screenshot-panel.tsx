@@ -1,12 +1,14 @@
 import { Badge, Card, Flex, Text } from "@radix-ui/themes";
 import { ImageIcon } from "@radix-ui/react-icons";
-import { type Ref, useState } from "react";
+import { type RefObject, useState } from "react";
 import type { Viewport } from "#server/modules/capture/model";
 import type { SnapshotDto } from "#server/modules/comparisons/model";
-import { pageFrame } from "../../overlay-geometry";
+import { displayScale, pageFrame } from "../../overlay-geometry";
 import type { OverlayKind } from "./overlay-kinds";
 import { OverlayBoxes, OverlayLegends, PaletteStrip } from "./overlays";
 import { PageProblemsNote } from "./page-problems-note";
+import { useElementWidth } from "./use-element-width";
+import { displayedWidth, type Zoom } from "./zoom";
 
 export const PANEL_HEIGHT = 600;
 
@@ -15,18 +17,22 @@ interface Props {
   viewport: Viewport;
   snapshot: SnapshotDto | undefined;
   overlays: Set<OverlayKind>;
-  scrollRef: Ref<HTMLDivElement>;
+  zoom: Zoom;
+  scrollRef: RefObject<HTMLDivElement | null>;
   onScroll(): void;
 }
 
-export function ScreenshotPanel({ label, viewport, snapshot, overlays, scrollRef, onScroll }: Props) {
+export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scrollRef, onScroll }: Props) {
   const [broken, setBroken] = useState(false);
+  const panelWidth = useElementWidth(scrollRef);
   const frame = snapshot ? pageFrame(snapshot) : null;
   const shown = snapshot && frame && !broken;
+  const width = frame ? displayedWidth(zoom, frame.cssWidth, panelWidth) : 0;
   return (
     <Card size="1" style={{ minWidth: 0 }}>
-      <Flex justify="between" align="center" gap="2" px="1" pb="2">
-        <Flex direction="column" style={{ minWidth: 0 }}>
+      {/* On a narrow screen the badge goes under the label rather than squeezing it to a letter. */}
+      <Flex justify="between" align={{ initial: "start", sm: "center" }} direction={{ initial: "column", sm: "row" }} gap="1" px="1" pb="2">
+        <Flex direction="column" style={{ minWidth: 0, maxWidth: "100%" }}>
           <Text weight="bold" size="3" truncate>
             {label}
           </Text>
@@ -40,6 +46,7 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, scrollRef
           {viewport}
         </Badge>
       </Flex>
+      {shown && overlays.has("colors") && <PaletteStrip ex={snapshot.extraction} />}
       <div
         ref={scrollRef}
         onScroll={onScroll}
@@ -47,6 +54,7 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, scrollRef
         role="region"
         aria-label={`${label} ${viewport} screenshot`}
         data-testid="screenshot-panel"
+        data-zoom={zoom}
         style={{
           height: PANEL_HEIGHT,
           overflow: "auto",
@@ -56,20 +64,18 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, scrollRef
         }}
       >
         {shown ? (
-          <>
-            {overlays.has("colors") && <PaletteStrip ex={snapshot.extraction} />}
-            <div style={{ position: "relative", width: "100%", maxWidth: frame.cssWidth, margin: "0 auto" }}>
-              <img
-                src={snapshot.screenshotUrl}
-                alt={`${label} ${viewport} screenshot`}
-                width={Math.round(frame.cssWidth)}
-                height={Math.round(frame.cssHeight)}
-                style={{ display: "block", width: "100%", height: "auto" }}
-                onError={() => setBroken(true)}
-              />
-              <OverlayBoxes ex={snapshot.extraction} frame={frame} on={overlays} viewport={viewport} />
-            </div>
-          </>
+          // Fit centres a page narrower than the panel; a zoomed page starts at the left edge so it can scroll sideways.
+          <div style={{ position: "relative", width: zoom === "fit" && !panelWidth ? "100%" : width, maxWidth: zoom === "fit" ? frame.cssWidth : "none", margin: zoom === "fit" ? "0 auto" : 0 }}>
+            <img
+              src={snapshot.screenshotUrl}
+              alt={`${label} ${viewport} screenshot`}
+              width={Math.round(frame.cssWidth)}
+              height={Math.round(frame.cssHeight)}
+              style={{ display: "block", width: "100%", height: "auto", maxWidth: "none" }}
+              onError={() => setBroken(true)}
+            />
+            <OverlayBoxes ex={snapshot.extraction} frame={frame} on={overlays} viewport={viewport} scale={displayScale(width || frame.cssWidth, frame)} />
+          </div>
         ) : (
           <Flex direction="column" align="center" justify="center" gap="2" style={{ height: "100%" }}>
             <ImageIcon width="28" height="28" color="var(--gray-8)" aria-hidden />

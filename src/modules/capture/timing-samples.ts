@@ -1,0 +1,129 @@
+// More than one timing sample per page. One load says little: the same page's FCP was 184 ms in one
+// run and 724 ms in the next. After the capture (whose own load is the first sample), extra light
+// loads — a fresh context each, so nothing is cached, no scroll, no screenshot — read the vitals
+// again once the page has settled (load, network quiet, images in view decoded). Samples are taken
+// where they matter: a page whose first load painted faster than any gap a timing finding needs
+// (TIMING_MIN_GAP_MS) can never be the slow page of a finding, so it is loaded once; any slower
+// page gets a second load, and a third when the first two disagree.
+//
+// The mobile viewport can be timed under Lighthouse's mobile preset instead (its "slow 4G" network
+// and 4x CPU, applied through the DevTools protocol); then every sample is such a light load, since
+// the capture's own load ran unthrottled.
+
+import type { BrowserContext, Page } from "playwright-core";
+import { TIMING_MIN_GAP_MS } from "#server/modules/analysis/public";
+import type { Extraction } from "./model";
+import { watchNetworkQuiet } from "./network-quiet";
+import type { Vitals } from "./page/types";
+import { callPage } from "./page-script";
+
+export const TIMING_PROFILES = ["unthrottled", "lighthouse-mobile"] as const;
+export type TimingProfile = (typeof TIMING_PROFILES)[number];
+
+/**
+ * Lighthouse's mobile preset as DevTools throttling (lighthouse core/config/constants.js,
+ * mobileSlow4G): 150 ms RTT x 3.75 request latency, 1.6 Mbps x 0.9 down, 750 kbps x 0.9 up, 4x CPU.
+ */
+export const LIGHTHOUSE_MOBILE = {
+  latencyMs: 150 * 3.75,
+  downloadBytesPerSecond: (1.6 * 1024 * 1024 * 0.9) / 8,
+  uploadBytesPerSecond: (750 * 1024 * 0.9) / 8,
+  cpuSlowdown: 4,
+} as const;
+
+/** Samples wanted when the first two agree, and at most when they do not. */
+export const STEADY_SAMPLES = 2;
+export const MAX_SAMPLES = 3;
+/** Two samples further apart than this (relative to the smaller) call for one more. */
+const DISAGREE = 0.25;
+const QUIET_MS = 250;
+const QUIET_WAIT_MS = 2_000;
+
+type Metric = "ttfbMs" | "fcpMs" | "lcpMs" | "cls" | "domContentLoadedMs" | "loadMs";
+const METRICS: Metric[] = ["ttfbMs", "fcpMs", "lcpMs", "cls", "domContentLoadedMs", "loadMs"];
+
+export async function applyProfile(context: BrowserContext, page: Page, profile: TimingProfile): Promise<void> {
+  if (profile === "unthrottled") return;
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: LIGHTHOUSE_MOBILE.latencyMs,
+    downloadThroughput: LIGHTHOUSE_MOBILE.downloadBytesPerSecond,
+    uploadThroughput: LIGHTHOUSE_MOBILE.uploadBytesPerSecond,
+  });
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: LIGHTHOUSE_MOBILE.cpuSlowdown });
+}
+
+/** One light load in a context from `open`; null when it fails or runs out of time. */
+export async function lightSample(
+  open: () => Promise<BrowserContext>,
+  url: string,
+  opts: { profile: TimingProfile; timeoutMs: number; paintWaitMs: number },
+): Promise<Vitals | null> {
+  let context: BrowserContext | null = null;
+  const timer = new Promise<null>((resolve) => setTimeout(() => resolve(null), opts.timeoutMs));
+  const run = async (): Promise<Vitals | null> => {
+    context = await open();
+    const page = await context.newPage();
+    await applyProfile(context, page, opts.profile);
+    const quiet = watchNetworkQuiet(page);
+    await page.goto(url, { waitUntil: "load", timeout: opts.timeoutMs });
+    await quiet.waitForQuiet(QUIET_MS, QUIET_WAIT_MS);
+    return callPage(page, "readVitals", { paintWaitMs: opts.paintWaitMs });
+  };
+  try {
+    return await Promise.race([run().catch(() => null), timer]);
+  } finally {
+    await (context as BrowserContext | null)?.close().catch(() => {});
+  }
+}
+
+/** Whether these samples leave open a timing finding about the page (so more loads are worth it). */
+export function couldMatter(samples: Vitals[]): boolean {
+  return samples.some((s) => (s.lcpMs ?? 0) >= TIMING_MIN_GAP_MS.lcp || (s.fcpMs ?? 0) >= TIMING_MIN_GAP_MS.fcp || s.lcpMs === null);
+}
+
+/** Whether two samples disagree enough on a paint metric that a third is worth taking. */
+export function disagree(samples: Vitals[]): boolean {
+  if (samples.length < 2) return false;
+  return (["fcpMs", "lcpMs"] as const).some((m) => {
+    const vs = samples.map((s) => s[m]).filter((v): v is number => v !== null);
+    if (vs.length < 2) return false;
+    const lo = Math.min(...vs);
+    return Math.max(...vs) - lo > Math.max(50, lo * DISAGREE);
+  });
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+type Timing = Extraction["timing"];
+export type TimingSummary = Pick<Timing, Metric | "lcpElement"> & Required<Pick<Timing, "samples" | "spread" | "profile">>;
+
+/**
+ * The reported timing: each metric's median over the samples that have it (null when none do),
+ * the LCP element of the sample closest to the median LCP, and each metric's spread (min..max).
+ */
+export function summariseSamples(samples: Vitals[], profile: TimingProfile): TimingSummary {
+  const spread = {} as TimingSummary["spread"];
+  const out = {} as Record<Metric, number | null>;
+  for (const m of METRICS) {
+    const vs = samples.map((s) => s[m]).filter((v): v is number => typeof v === "number" && Number.isFinite(v));
+    const mid = vs.length ? median(vs) : null;
+    out[m] = mid === null ? null : m === "cls" ? Math.round(mid * 10000) / 10000 : Math.round(mid);
+    spread[m] = vs.length ? { min: Math.min(...vs), max: Math.max(...vs) } : null;
+  }
+  const lcp = out.lcpMs;
+  const typical = lcp === null ? undefined : [...samples].filter((s) => s.lcpMs !== null).sort((a, b) => Math.abs(a.lcpMs! - lcp) - Math.abs(b.lcpMs! - lcp))[0];
+  return {
+    ...out,
+    lcpElement: typical?.lcpElement ?? samples.find((s) => s.lcpElement)?.lcpElement ?? null,
+    samples: samples.map((s) => ({ ttfbMs: s.ttfbMs, fcpMs: s.fcpMs, lcpMs: s.lcpMs, cls: s.cls, lcpElement: s.lcpElement ?? null })),
+    spread,
+    profile,
+  };
+}

@@ -1,0 +1,70 @@
+// The capture side of the filmstrip, in real Chromium against a fixture site: frames of the load,
+// timed from navigation start, small, bounded, and written with their manifest.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { FILMSTRIP_LIMITS, filmstripDirFor, filmstripManifestSchema, MANIFEST_FILE, recordFilmstrip } from "#server/modules/capture/filmstrip";
+import { launchBrowser } from "#tests/support/browser";
+import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
+
+let browser: Browser;
+let sites: FixtureServer;
+const dir = mkdtempSync(join(tmpdir(), "di-filmrec-"));
+
+beforeAll(async () => {
+  sites = startFixtureServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await sites?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test("records the page loading as small JPEG frames on the navigation time axis", async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const screenshotPath = join(dir, "snap1.png");
+  const recorder = await recordFilmstrip(context, page, screenshotPath);
+  await page.goto(sites.url("/beta/"), { waitUntil: "load" });
+  const fcp = await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null);
+  await recorder.stop();
+  // What the page paints after stop() (here: a scroll) is not part of its load.
+  const stoppedAt = Date.now();
+  await page.evaluate(() => window.scrollTo(0, 600));
+  const manifest = await recorder.saved();
+  const origin = await page.evaluate(() => performance.timeOrigin);
+  await context.close();
+
+  expect(manifest).not.toBeNull();
+  const folder = filmstripDirFor(screenshotPath);
+  expect(folder).toBe(join(dir, "filmstrips", "snap1"));
+  const onDisk = filmstripManifestSchema.parse(JSON.parse(readFileSync(join(folder, MANIFEST_FILE), "utf8")));
+  expect(onDisk).toEqual(manifest!);
+  expect(onDisk.width).toBe(1440);
+  expect(onDisk.height).toBe(900);
+  expect(onDisk.frames.length).toBeGreaterThan(0);
+  expect(onDisk.frames.length).toBeLessThanOrEqual(FILMSTRIP_LIMITS.maxFrames);
+  const times = onDisk.frames.map((f) => f.ms);
+  expect(times).toEqual([...times].sort((a, b) => a - b));
+  expect(times[0]!).toBeGreaterThanOrEqual(0);
+  expect(times.at(-1)!).toBeLessThanOrEqual(stoppedAt - origin);
+  // A painted page has a frame no later than shortly after its first contentful paint.
+  if (fcp !== null) expect(times.some((t) => t <= fcp + 500)).toBe(true);
+  for (const f of onDisk.frames) {
+    const bytes = readFileSync(join(folder, f.file));
+    expect([bytes[0], bytes[1]]).toEqual([0xff, 0xd8]); // JPEG
+    expect(statSync(join(folder, f.file)).size).toBeLessThan(60_000); // low resolution
+  }
+});
+
+test("a page that never navigates leaves no recording", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const recorder = await recordFilmstrip(context, page, join(dir, "snap2.png"));
+  await context.close();
+  await recorder.stop();
+  expect(await recorder.saved()).toBeNull();
+});

@@ -1,0 +1,140 @@
+import "#tests/support/dom";
+import { afterEach, describe, expect, mock, test } from "bun:test";
+import type { DiffDto, FindingDto } from "#server/modules/comparisons/model";
+import type { FilmstripDto } from "#server/modules/filmstrip/model";
+const { fireEvent } = await import("@testing-library/react");
+const { ResultsView } = await import("./results-view");
+const { useShellFocus } = await import("#web/lib/shell-focus");
+const { $, comparison, renderUi, snapshot, target } = await import("../../test-utils");
+
+afterEach(() => useShellFocus.getState().setFocus(false));
+
+const auth = { token: () => "tok", refresh: async () => "tok2" };
+const diff = (id: string, a: string, b: string, overall: number): DiffDto => ({
+  id, comparisonId: "c1", viewport: "desktop", targetAId: a, targetBId: b, createdAt: "2025-01-01T00:20:00.000Z",
+  colorSimilarity: overall, layoutSimilarity: overall, contentSimilarity: overall, overallSimilarity: overall, components: {},
+});
+const finding = (id: string, targetId: string, viewport: "desktop" | "mobile"): FindingDto => ({
+  id, group: "design", severity: "medium", targetId, viewport, title: `Finding ${id}`, evidence: {}, fix: "Fix it", source: "rules",
+});
+const film = (snapshotId: string, targetId: string, times: number[]): FilmstripDto => ({
+  snapshotId, targetId, viewport: "desktop", width: 1440, height: 900,
+  frames: times.map((ms, i) => ({ ms, url: `/api/snapshots/${snapshotId}/filmstrip/${i}` })),
+});
+const data = {
+  comparison: comparison({ status: "completed" as const, targetCount: 3 }),
+  targets: [target("t1", "Alpha"), target("t2", "Beta"), target("t3", "Gamma")],
+  snapshots: [snapshot("s1", "t1", "desktop"), snapshot("s2", "t2", "desktop"), snapshot("s3", "t3", "desktop")],
+  diffs: [diff("d12", "t1", "t2", 0.81), diff("d13", "t1", "t3", 0.31), diff("d23", "t2", "t3", 0.55)],
+  findings: [finding("f1", "t1", "desktop"), finding("f2", "t3", "desktop"), finding("f3", "t2", "mobile")],
+  filmstrips: [film("s1", "t1", [120, 450]), film("s2", "t2", [300]), film("s3", "t3", [80])],
+};
+const view = (over: Partial<Parameters<typeof ResultsView>[0]> = {}) => (
+  <ResultsView data={data} viewport="desktop" requestedPair={[null, null]} onViewportChange={() => {}} onPairChange={() => {}} onRunFinished={() => {}} auth={auth} {...over} />
+);
+
+describe("similarity matrix", () => {
+  test("a real table of every pair, heat-coloured, each cell opening its pair", () => {
+    const onPairChange = mock(() => {});
+    renderUi(view({ onPairChange }));
+    const table = $().getByTestId("similarity-matrix");
+    expect([...table.querySelectorAll("thead th[scope=col]")].map((th) => th.textContent)).toEqual(["Alpha", "Beta", "Gamma"]);
+    expect([...table.querySelectorAll("tbody th[scope=row]")].map((th) => th.textContent)).toEqual(["Alpha", "Beta", "Gamma"]);
+    const cell = $().getByRole("link", { name: "Beta vs Gamma: 55% overall similarity" });
+    expect(cell.getAttribute("href")).toBe("?viewport=desktop&a=t2&b=t3");
+    expect($().getAllByRole("link", { name: /overall similarity$/ })).toHaveLength(6);
+    // The pair on screen is marked.
+    expect($().getByRole("link", { name: "Alpha vs Beta: 81% overall similarity" }).getAttribute("aria-current")).toBe("true");
+    fireEvent.click(cell);
+    expect(onPairChange).toHaveBeenCalledWith(["t2", "t3"]);
+  });
+});
+
+describe("pair views", () => {
+  test("100 % shows the capture at its natural width; Fit at most the panel's", () => {
+    const r = renderUi(view({ zoom: "100" }));
+    const img = () => $().getByRole("img", { name: "Alpha desktop screenshot" });
+    expect((img().parentElement as HTMLElement).style.width).toBe("1440px");
+    r.unmount();
+    renderUi(view({ zoom: "50" }));
+    expect((img().parentElement as HTMLElement).style.width).toBe("720px");
+  });
+
+  test("slider and onion skin stack the pair in one scroller with a control", () => {
+    const r = renderUi(view({ mode: "slider" }));
+    expect($().queryAllByTestId("screenshot-panel")).toHaveLength(0);
+    expect($().getByTestId("compare-stage")).toBeTruthy();
+    expect($().getByRole("slider", { name: /Slider position/ })).toBeTruthy();
+    expect($().getByRole("img", { name: "Beta desktop screenshot" }).style.clipPath).toContain("inset(");
+    r.unmount();
+    renderUi(view({ mode: "onion" }));
+    expect($().getByRole("slider", { name: "Opacity of Beta over Alpha" })).toBeTruthy();
+    expect($().getByRole("img", { name: "Beta desktop screenshot" }).style.opacity).toBe("0.5");
+  });
+
+  test("mode and zoom controls report the choice", () => {
+    const onModeChange = mock(() => {});
+    const onZoomChange = mock(() => {});
+    renderUi(view({ onModeChange, onZoomChange }));
+    fireEvent.click($().getByRole("radio", { name: "Onion skin" }));
+    fireEvent.click($().getByRole("radio", { name: "100 %" }));
+    expect(onModeChange).toHaveBeenCalledWith("onion");
+    expect(onZoomChange).toHaveBeenCalledWith("100");
+  });
+
+  test("overlays: one category at a time", () => {
+    renderUi(view());
+    fireEvent.click($().getByRole("switch", { name: "Layout" }));
+    fireEvent.click($().getByRole("switch", { name: "Elements" }));
+    expect($().getByRole("switch", { name: "Layout" }).getAttribute("aria-checked")).toBe("false");
+    expect($().getByRole("switch", { name: "Elements" }).getAttribute("aria-checked")).toBe("true");
+    // Every box says what it is to hover, focus and screen readers.
+    const boxes = [...document.querySelectorAll<HTMLElement>("[data-overlay-box]")];
+    expect(boxes.length).toBeGreaterThan(0);
+    for (const b of boxes) expect(b.getAttribute("aria-label")).toBeTruthy();
+  });
+});
+
+describe("findings filters", () => {
+  test("the count says what is hidden and Show all shows what the export holds", () => {
+    renderUi(view());
+    expect($().getByTestId("findings-count").textContent).toBe("1 of 3 — desktop · Alpha vs Beta");
+    expect($().getByText("Finding f1")).toBeTruthy();
+    fireEvent.click($().getByRole("button", { name: "Show all 3" }));
+    expect($().getByTestId("findings-count").textContent).toBe("3 of 3");
+    for (const t of ["Finding f1", "Finding f2", "Finding f3"]) expect($().getByText(t)).toBeTruthy();
+  });
+});
+
+describe("focus", () => {
+  test("Focus flags the document so the shell steps aside; Escape and leaving undo it", () => {
+    const r = renderUi(view());
+    fireEvent.click($().getByRole("button", { name: "Focus" }));
+    expect(document.documentElement.getAttribute("data-focus")).toBe("on");
+    expect(useShellFocus.getState().focus).toBe(true); // what the app layout reads
+    expect($().getByRole("button", { name: "Focus" }).getAttribute("aria-pressed")).toBe("true");
+    fireEvent.keyDown(window, { key: "Escape" });
+    expect(document.documentElement.hasAttribute("data-focus")).toBe(false);
+    fireEvent.click($().getByRole("button", { name: "Focus" }));
+    r.unmount();
+    expect(document.documentElement.hasAttribute("data-focus")).toBe(false);
+  });
+});
+
+describe("filmstrip", () => {
+  test("every site on one time axis, with frames and FCP/LCP marked", () => {
+    renderUi(view());
+    const region = $().getByRole("region", { name: "Filmstrip" });
+    const rows = region.querySelectorAll("[data-testid=filmstrip-row]");
+    expect(rows).toHaveLength(3);
+    expect([...region.querySelectorAll("thead th")].map((th) => th.textContent)).toEqual(["0.0 s", "0.1 s", "0.2 s", "0.3 s", "0.4 s", "0.5 s"]);
+    expect($().getAllByRole("img", { name: /^Alpha at / }).length).toBeGreaterThan(0);
+    expect($().getAllByRole("img", { name: /^Gamma at / })[0]!.getAttribute("src")).toBe("/api/snapshots/s3/filmstrip/0");
+    expect(region.querySelectorAll(".di-film-mark-fcp").length).toBeGreaterThan(1);
+  });
+
+  test("without recordings it says so", () => {
+    renderUi(view({ data: { ...data, filmstrips: [] } }));
+    expect($().getByText("No filmstrip was recorded for the desktop captures. Run the analysis again to record one.")).toBeTruthy();
+  });
+});
