@@ -19,7 +19,7 @@ import { FindingsList } from "#web/features/comparisons/components/results/findi
 import { NotEnoughSnapshots } from "#web/features/comparisons/components/results/not-enough-snapshots";
 import { PairPicker } from "#web/features/comparisons/components/results/pair-picker";
 import { ScreenshotPanel } from "#web/features/comparisons/components/results/screenshot-panel";
-import { choosePair, diffForPair, findingsForPair, latestSnapshots, orderTargets, type Pair } from "#web/features/comparisons/results-data";
+import { choosePair, diffForPair, latestSnapshots, orderTargets, type Pair } from "#web/features/comparisons/results-data";
 import { useScrollSync } from "#web/features/comparisons/use-scroll-sync";
 import { RunHeader } from "#web/features/watch/components/run-header";
 import { load } from "#web/lib/loader-context";
@@ -146,7 +146,6 @@ function RunBody({ data, targets, viewport, requested, labelOf, onPairChange }: 
     );
   const [a, b] = pair;
   const diff = diffForPair(diffs, viewport, pair);
-  const findings = findingsForPair(all, viewport, pair);
   const none = new Set<never>();
   return (
     <Flex direction="column" gap="4" pt="4">
@@ -158,6 +157,7 @@ function RunBody({ data, targets, viewport, requested, labelOf, onPairChange }: 
           viewport={viewport}
           snapshot={shots.get(a)}
           overlays={none}
+          zoom="fit"
           scrollRef={sync.left}
           onScroll={sync.onLeftScroll}
         />
@@ -167,13 +167,14 @@ function RunBody({ data, targets, viewport, requested, labelOf, onPairChange }: 
           viewport={viewport}
           snapshot={shots.get(b)}
           overlays={none}
+          zoom="fit"
           scrollRef={sync.right}
           onScroll={sync.onRightScroll}
         />
       </Grid>
       <Grid columns="repeat(auto-fit, minmax(min(320px, 100%), 1fr))" gap="4" align="start">
         <AnalysisSummary diff={diff} labels={[labelOf(a), labelOf(b)]} />
-        <FindingsList findings={findings} labelOf={labelOf} viewport={viewport} />
+        <FindingsList findings={all} pair={pair} labelOf={labelOf} viewport={viewport} />
       </Grid>
     </Flex>
   );
