@@ -130,7 +130,8 @@ describe("competitor watch", () => {
       writeFileSync(
         file,
         html
-          .replace("Plan launches your whole team can follow", "Launch plans your whole company trusts")
+          // The headline is in the <title> too: both change, as a real rewrite would.
+          .replaceAll("Plan launches your whole team can follow", "Launch plans your whole company trusts")
           .replace("Start your free trial", "Book a demo"),
       );
       await runOnce();
@@ -189,6 +190,8 @@ describe("competitor watch", () => {
       const body = await page.locator("main, body").first().innerText();
       expect(body).toContain("Book a demo");
       expect(body).toContain("Launch plans your whole company trusts");
+      // The h1 rewrite is a copy change of its own, not only the title's meta change.
+      expect(body).toMatch(/Headline\W+Plan launches your whole team can follow\W+Launch plans your whole company trusts/);
       await page.getByTestId("evidence-box").first().waitFor();
 
       // A kind filter keeps only its changes; pressing it again shows all.
