@@ -65,6 +65,8 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
   "GET /api/comparisons/:id/alerts": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/alerts`, owner: "alice", ok: 200, strangers: USER_ROW }),
   "GET /api/comparisons/:id/alerts/deliveries": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/alerts/deliveries`, owner: "alice", ok: 200, strangers: USER_ROW }),
   "DELETE /api/alerts/:id": async (w) => ({ path: `/api/alerts/${await w.freshAlert()}`, owner: "alice", ok: 200, strangers: USER_ROW }),
+  "GET /api/comparisons/:id/filmstrips": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/filmstrips`, owner: "alice", ok: 200, strangers: USER_ROW }),
+  "GET /api/snapshots/:id/filmstrip/:frame": (w) => ({ path: `/api/snapshots/${w.ids.snapshot}/filmstrip/0`, owner: "alice", ok: 200, strangers: USER_ROW }),
   "GET /api/snapshots/:id/screenshot": (w) => ({ path: `/api/snapshots/${w.ids.snapshot}/screenshot`, owner: "alice", ok: 200, strangers: USER_ROW }),
   "GET /api/comparisons/:id/export": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/export?format=html`, owner: "alice", ok: 200, strangers: USER_ROW }),
   "GET /api/components/:id": (w) => ({ path: `/api/components/${w.ids.component}`, owner: "alice", ok: 200, strangers: AGENT_ROW }),
@@ -97,7 +99,7 @@ const PUBLIC_ID_ROUTES: Record<string, string> = {
 };
 
 /** Routes that also accept the session cookie (for <img> and downloads): strangers' cookies get 404 too. */
-const COOKIE_ROUTES = new Set(["GET /api/snapshots/:id/screenshot", "GET /api/comparisons/:id/export", "GET /api/comparisons/:id/changes/visual"]);
+const COOKIE_ROUTES = new Set(["GET /api/snapshots/:id/screenshot", "GET /api/snapshots/:id/filmstrip/:frame", "GET /api/comparisons/:id/export", "GET /api/comparisons/:id/changes/visual"]);
 
 describe("ownership sweep", async () => {
   const w = await sweepWorld();

@@ -2,10 +2,11 @@
 // hands out by id (comparison, targets, snapshots with real PNGs, diffs, findings, activity,
 // generated components, an A/B test), a second admin owns an API key, and a backup exists.
 // Every private value of alice's is also collected so list answers can be scanned for leaks.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentEngine } from "#server/modules/agents/engine/engine";
+import { filmstripDirFor, MANIFEST_FILE } from "#server/modules/capture/filmstrip";
 import { makeTestApp } from "#tests/support/app";
 import { fakeEngine } from "./comparisons-support";
 
@@ -20,6 +21,18 @@ export const NOT_API = new Set(["GET /*", "GET /favicon.svg", "GET /favicon.ico"
 export async function sweepWorld() {
   const dataDir = mkdtempSync(join(tmpdir(), "di-sweep-"));
   const fake = fakeEngine();
+  // Every capture also leaves a one-frame filmstrip beside its screenshot, as the real recorder does.
+  const capture = fake.engine.capture!;
+  fake.engine.capture = async (ownerId, job, onStage) => {
+    const outcome = await capture(ownerId, job, onStage);
+    if (outcome.ok) {
+      const dir = filmstripDirFor(job.screenshotPath);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, "000.jpg"), Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0xff, 0xd9]));
+      writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify({ version: 1, width: 1440, height: 900, frames: [{ ms: 120, file: "000.jpg" }] }));
+    }
+    return outcome;
+  };
   // Progress and activity go through the app's real hub and activity log, as in production.
   delete fake.engine.publish;
   delete fake.engine.recordActivity;

@@ -4,9 +4,9 @@
 // nothing is half-written; and the server carries on by itself once space returns.
 import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { STORAGE_UNAVAILABLE_MESSAGE } from "#server/http/storage-errors";
 import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 import { call, comparisonWith, fillDisk, settled, signup, startGateSite, waitFor, type Answer, type GateSite } from "./support";
@@ -37,6 +37,18 @@ function screenshotFiles(dataDir: string): string[] {
     return readdirSync(join(dataDir, "screenshots"), { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile())
       .map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
+/** Filmstrip folders (screenshots/<user>/<comparison>/filmstrips/<snapshot>) without their manifest: unfinished recordings. */
+function unfinishedFilmstrips(dataDir: string): string[] {
+  try {
+    return readdirSync(join(dataDir, "screenshots"), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isDirectory() && basename(e.parentPath) === "filmstrips")
+      .map((e) => join(e.parentPath, e.name))
+      .filter((dir) => !existsSync(join(dir, "manifest.json")));
   } catch {
     return [];
   }
@@ -108,7 +120,9 @@ test.skipIf(!mounted)("disk full: 503 with Retry-After, nothing half-written, an
   expect(busyTargets.map((t) => t.status)).toEqual(["failed", "failed"]);
   for (const t of busyTargets) expect(t.error).toBe(STORAGE_UNAVAILABLE_MESSAGE);
   // Screenshots are written to a temporary name and renamed: nothing partial is left behind.
-  expect(screenshotFiles(mountPoint).filter((n) => !n.endsWith(".png"))).toEqual([]);
+  // Screenshots are PNGs; a filmstrip is its frames and manifest, whole or not there at all.
+  expect(screenshotFiles(mountPoint).filter((n) => !n.endsWith(".png") && !/^(\d{3}\.jpg|manifest\.json)$/.test(n))).toEqual([]);
+  expect(unfinishedFilmstrips(mountPoint)).toEqual([]);
   expect((await call(base, "GET", `/api/comparisons/${busy}/snapshots`, { token: user.token })).json).toEqual([]);
 
   // Every write works again, and what failed before was not half-done (the e-mail is still free).

@@ -177,10 +177,16 @@ async function writeFilmstrip(dir: string, frames: TimedFrame[]): Promise<Filmst
     height: frames[0]!.height,
     frames: frames.map((f, i) => ({ ms: f.ms, file: `${String(i).padStart(3, "0")}.jpg` })),
   };
-  await Promise.all(frames.map((f, i) => Bun.write(join(dir, manifest.frames[i]!.file), f.data)));
-  // The manifest goes last and atomically: a folder without one is an unfinished recording.
-  const tmp = join(dir, `${MANIFEST_FILE}.tmp`);
-  await Bun.write(tmp, JSON.stringify(manifest));
-  await rename(tmp, join(dir, MANIFEST_FILE));
-  return manifest;
+  try {
+    await Promise.all(frames.map((f, i) => Bun.write(join(dir, manifest.frames[i]!.file), f.data)));
+    // The manifest goes last and atomically: a folder without one is an unfinished recording.
+    const tmp = join(dir, `${MANIFEST_FILE}.tmp`);
+    await Bun.write(tmp, JSON.stringify(manifest));
+    await rename(tmp, join(dir, MANIFEST_FILE));
+    return manifest;
+  } catch (e) {
+    // A full disk mid-recording: leave nothing half-written behind (the capture goes on without it).
+    await rm(dir, { recursive: true, force: true }).catch(() => {});
+    throw e;
+  }
 }
