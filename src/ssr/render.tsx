@@ -24,14 +24,23 @@ function pageTitle(context: StaticHandlerContext): string {
   return "Design Intel";
 }
 
-function head(nonce: string, title: string): string {
+/** The chunks of the matched pages, so the browser fetches them with the entry, not after it. */
+function routeChunks(context: StaticHandlerContext): string[] {
+  const chunks = new Set<string>();
+  for (const m of context.matches) for (const href of clientManifest.routes[m.route.id] ?? []) chunks.add(href);
+  chunks.delete(clientManifest.entry);
+  return [...chunks];
+}
+
+function head(nonce: string, title: string, chunks: string[]): string {
   const css = clientManifest.css.map((href) => `<link rel="stylesheet" href="${href}">`).join("");
+  const preload = chunks.map((href) => `<link rel="modulepreload" href="${href}">`).join("");
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>` +
     `<link rel="icon" href="/favicon.svg" type="image/svg+xml">` +
     `<meta name="description" content="Design Intel compares competitor websites side by side: design, UX, copy and timing, with specific fixes.">` +
-    `<link rel="modulepreload" href="${clientManifest.entry}">${css}` +
+    `<link rel="modulepreload" href="${clientManifest.entry}">${preload}${css}` +
     `<script nonce="${nonce}">${themeBootScript}</script></head><body><div id="root">`
   );
 }
@@ -67,7 +76,7 @@ export async function renderPage(
     },
   );
 
-  const headBytes = encoder.encode(head(nonce, pageTitle(result)));
+  const headBytes = encoder.encode(head(nonce, pageTitle(result), routeChunks(result)));
   const body = app.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       start(controller) {

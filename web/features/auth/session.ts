@@ -107,9 +107,13 @@ export async function logout(): Promise<void> {
   }
 }
 
-/** Refresh on start, then every 8 minutes while signed in. Returns a stop function. */
+/**
+ * Refresh on start, then every 8 minutes while signed in. Returns a stop function.
+ * When the server rendered the page for nobody, its cookie (if any) is already known dead: a start
+ * probe could only fail, so none is sent (an anonymous page load makes no failing request).
+ */
 export function startSession(): () => void {
-  void refreshSession();
+  if (useAuth.getState().status !== "unauthenticated") void refreshSession();
   const timer = setInterval(() => {
     if (useAuth.getState().status === "authenticated") void refreshSession();
   }, REFRESH_INTERVAL_MS);
