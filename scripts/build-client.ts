@@ -77,6 +77,8 @@ const lines = [
   "export const clientManifest = {",
   `  entry: ${JSON.stringify("/assets/" + entry.name)},`,
   `  css: ${JSON.stringify(css.map((c) => "/assets/" + c.name))},`,
+  "  /** The entry's own static imports (the root route's code), preloaded on every page. */",
+  `  entryChunks: ${JSON.stringify(closure(entry.name).map((n) => "/assets/" + n))},`,
   "  /** Route id (web/routes.tsx) -> its chunk and the chunks it imports, to preload. */",
   `  routes: ${JSON.stringify(routeChunks)} as Record<string, string[]>,`,
   "  files: {",

@@ -26,7 +26,7 @@ function pageTitle(context: StaticHandlerContext): string {
 
 /** The chunks of the matched pages, so the browser fetches them with the entry, not after it. */
 function routeChunks(context: StaticHandlerContext): string[] {
-  const chunks = new Set<string>();
+  const chunks = new Set<string>(clientManifest.entryChunks);
   for (const m of context.matches) for (const href of clientManifest.routes[m.route.id] ?? []) chunks.add(href);
   chunks.delete(clientManifest.entry);
   return [...chunks];
@@ -61,7 +61,10 @@ export async function renderPage(
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
   const router = createStaticRouter(handler.dataRoutes, result);
   const notFound = result.matches.some((m) => m.route.id === "not-found");
-  const status = notFound ? 404 : result.statusCode;
+  // Signed out, an app page renders the sign-in guard whatever its loader found: that page is
+  // what the visitor gets, so its status is 200 (a loader's 404 would say nothing true to them).
+  const guarded = !context.user && result.matches.some((m) => m.route.id === "app-layout");
+  const status = notFound ? 404 : guarded ? 200 : result.statusCode;
 
   const app = await renderToReadableStream(
     <StrictMode>
