@@ -193,4 +193,20 @@ describe("app shell", () => {
     expect(pop.getByText("Snapshot captured")).toBeTruthy();
     expect(pop.getByRole("link", { name: "View all activity" }).getAttribute("href")).toBe("/activity");
   });
+
+  test("focus mode: the shell says so for its CSS, offers Exit focus, and Escape leaves it", () => {
+    const onExitFocus = mock(() => {});
+    const { container } = render(shell(props({ focus: true, onExitFocus })));
+    expect(container.querySelector(".di-shell")?.hasAttribute("data-focus")).toBe(true);
+    fireEvent.click($().getByRole("button", { name: "Exit focus" }));
+    act(() => void fireEvent.keyDown(document.body, { key: "Escape" }));
+    expect(onExitFocus).toHaveBeenCalledTimes(2);
+  });
+
+  test("opening the notifications marks them seen", async () => {
+    const onSeenNotifications = mock(() => {});
+    render(shell(props({ activity: [item({})], activityBadge: "1", onSeenNotifications })));
+    await act(async () => void fireEvent.click($().getByRole("button", { name: "Notifications, 1 new" })));
+    expect(onSeenNotifications).toHaveBeenCalledTimes(1);
+  });
 });
