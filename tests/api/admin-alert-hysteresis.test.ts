@@ -16,7 +16,7 @@ function rig(cpuThreshold = 80) {
   const alerts = alertsService({
     repo: { getSetting: () => settings, putSetting: () => {} } as unknown as AdminRepository,
     audit: { record: () => {}, recordBy: () => {} } as unknown as AuditService,
-    live: { publish: (m) => void published.push(m) },
+    live: { publish: (m) => published.push(m) },
     activity: { record: (e) => void activity.push(e) },
     now: () => clock,
   });
