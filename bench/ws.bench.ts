@@ -26,7 +26,8 @@ const live = liveSockets({
   userForRefreshToken: services.auth.userForRefreshToken,
   refreshCookie: REFRESH_COOKIE,
 });
-const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req, srv) => live.route(req, srv) ?? app.handle(req), websocket: live.websocket });
+const server = Bun.serve({ port: 0, hostname: "127.0.0.1", routes: live.routes,
+    fetch: (req) => app.handle(req), websocket: live.websocket });
 const base = `http://127.0.0.1:${server.port}`;
 const signup = await app.handle(
   new Request(`${base}/api/auth/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "bench@example.com", password: "correct-horse-battery" }) }),

@@ -40,6 +40,7 @@ import type { CaptureReadiness } from "./modules/capture/pool";
 import type { ComparisonEngine } from "./modules/comparisons/runner";
 import { comparisonsService } from "./modules/comparisons/service";
 import { historyRoutes } from "./modules/history";
+import { changeHistory } from "./modules/history/public";
 import { historyService } from "./modules/history/service";
 import { healthRoutes, healthService } from "./modules/health";
 import { systemRoutes } from "./modules/system";
@@ -50,6 +51,7 @@ import { waitlistRoutes } from "./modules/waitlist";
 import { waitlistService } from "./modules/waitlist/service";
 import { smtpMailer } from "./modules/admin/mailer";
 import { watchRoutes } from "./modules/watch";
+import type { RetryOptions } from "./modules/watch/alerts/retry";
 import { systemClock } from "./modules/watch/schedule/scheduler";
 import { watchService } from "./modules/watch/service";
 import { serveAsset } from "./ssr/assets";
@@ -86,6 +88,8 @@ export interface AppDeps {
   captureReadiness?: () => CaptureReadiness;
   /** Agent cadences (tests shorten them). */
   agentCadence?: Partial<Cadence>;
+  /** Alert delivery backoff (tests record the waits instead of sleeping them). */
+  alertRetry?: RetryOptions;
 }
 
 export function createServices(deps: AppDeps) {
@@ -113,8 +117,9 @@ export function createServices(deps: AppDeps) {
   }
   const history = historyService({
     db: deps.db, dataDir: deps.env.DATA_DIR, log: deps.log,
-    // Alert rules hear about a run's changes once they are stored (watch is built below; runs start after boot).
-    onChanges: (changes) => watch.dispatchRunChanges(changes),
+    // Alert rules hear about a run's changes once they are stored, in the background (watch is built below; runs start after boot).
+    onChanges: (changes) => watch.queueRunChanges(changes),
+    publish: (message, to) => live.publish(message, to),
   });
   const comparisons = comparisonsService({
     db: deps.db, dataDir: deps.env.DATA_DIR, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, engine, now: deps.now, log: deps.log,
@@ -127,6 +132,8 @@ export function createServices(deps: AppDeps) {
   const admin = adminService({ db: deps.db, env: deps.env, requests: metrics, live, audit, activity, userCounts: users.counts, adminEmails: users.activeAdminEmails, activeApiKeys: apiKeys.countActive, historyStorage: history.storage, log: deps.log, now: deps.now });
   const system = systemService({
     db: deps.db, hub: live, activity, now: deps.now, log: deps.log, cadence: deps.agentCadence,
+    // TrendHunter's moves across each set come from the run history (the worker builds its own on its connection).
+    changes: changeHistory,
     onChange: (action, actor) => audit.recordBy({ id: actor?.id ?? null, email: actor?.email ?? null }, action),
   });
   const agents = agentsService({ db: deps.db, now: deps.now, onSettingsChanged: () => system.poke() });
@@ -138,6 +145,9 @@ export function createServices(deps: AppDeps) {
     // PUBLIC_URL when the env has it; otherwise the port on this machine (right for a local install).
     publicUrl: deps.env.PUBLIC_URL ?? `http://localhost:${deps.env.PORT}`,
     mailer: deps.env.SMTP_URL ? smtpMailer(deps.env.SMTP_URL, deps.env.ALERT_EMAIL_FROM) : undefined,
+    // The digest lists each watched comparison's changes from the run history.
+    changes: changeHistory(deps.db),
+    retry: deps.alertRetry,
     now: deps.now,
     clock: deps.now ? { ...systemClock, now: deps.now } : undefined,
     log: deps.log,

@@ -88,7 +88,8 @@ export async function serve() {
     port: env.PORT,
     hostname: env.HOST,
     maxRequestBodySize: TRANSPORT_BODY_LIMIT,
-    fetch: (req, srv) => live.route(req, srv) ?? app.handle(req),
+    routes: live.routes,
+    fetch: (req) => app.handle(req),
     websocket: live.websocket,
     error(err) {
       logger.error({ err }, "server error");
@@ -131,6 +132,10 @@ export async function serve() {
     services.comparisons.interruptRuns();
     await pool.close();
     await Promise.race([services.comparisons.whenIdle(), Bun.sleep(2_000)]);
+    // Alerts of runs that just finished get a moment to go out; one stuck in minutes of retries is
+    // not worth holding a restart for, so it is dropped and the log says so.
+    const alertsSent = await Promise.race([services.watch.alertsIdle().then(() => true), Bun.sleep(3_000).then(() => false)]);
+    if (!alertsSent) logger.warn("shutdown: change alerts still being retried were dropped");
     analyser.close();
     closeDatabase(db);
     logger.info("stopped cleanly");

@@ -14,6 +14,7 @@ Commands:
   users                 Create, promote or disable accounts (design-intel users --help)
   backup --out FILE     Write a verified copy of the database
   check --config FILE   Check your site against budgets (design-intel check --help)
+  approve --config FILE Make the last check's captures your page's visual baseline
   --version             Print the version
   --help                Print this help
 
@@ -60,6 +61,8 @@ async function dispatch(argv: string[]): Promise<Outcome> {
       return (await import("./commands/backup")).backupCommand(rest, out);
     case "check":
       return (await import("./commands/check")).checkCommand(rest, out);
+    case "approve":
+      return (await import("./commands/approve")).approveCommand(rest, out);
     default:
       throw new UsageError(
         command.startsWith("-") ? `unknown flag ${command} (see design-intel --help)` : `unknown command "${command}" (see design-intel --help)`,

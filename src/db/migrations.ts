@@ -9,6 +9,7 @@ import m0007 from "../../migrations/0007_health_probe.sql" with { type: "text" }
 import m0008 from "../../migrations/0008_runs.sql" with { type: "text" };
 import m0009 from "../../migrations/0009_api_key_scope.sql" with { type: "text" };
 import m0010 from "../../migrations/0010_watch_digest.sql" with { type: "text" };
+import m0011 from "../../migrations/0011_runs_finished.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -27,4 +28,5 @@ export const migrations: Migration[] = [
   { version: 8, name: "0008_runs", sql: m0008 },
   { version: 9, name: "0009_api_key_scope", sql: m0009 },
   { version: 10, name: "0010_watch_digest", sql: m0010 },
+  { version: 11, name: "0011_runs_finished", sql: m0011 },
 ];

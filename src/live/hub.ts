@@ -9,6 +9,8 @@ export type LiveMessageType =
   | "SYSTEM_METRICS"
   | "COMPARISON_PROGRESS"
   | "COMPARISON_STATUS"
+  /** A run's changes against the run before were found and stored: { comparisonId, runId, changeCount }. */
+  | "RUN_CHANGES"
   | "ALERT";
 
 export interface LiveMessage {

@@ -119,15 +119,11 @@ export function liveSockets(deps: LiveSocketDeps) {
     },
   };
 
-  /** For Bun.serve's fetch: answers /ws, returns null for every other path. */
-  function route(req: Request, server: Server<LiveSocketData>): Promise<Response | undefined> | null {
-    // Every HTTP request passes here: a URL without "/ws" anywhere is not for us, and skipping the
-    // URL parse for it is a measurable share of a small API answer.
-    if (!req.url.includes(WS_PATH)) return null;
-    // Without a Host header the URL is a bare path; upgrade() refuses it with a 400 (not a thrown 500).
-    const pathname = req.url.startsWith("/") ? req.url.replace(/[?#].*$/, "") : new URL(req.url).pathname;
-    return pathname === WS_PATH ? upgrade(req, server) : null;
-  }
+  /**
+   * For Bun.serve's `routes`: Bun's own router sends only /ws here, so no other request pays for
+   * a path check in JavaScript.
+   */
+  const routes = { [WS_PATH]: upgrade };
 
-  return { upgrade, websocket, route };
+  return { upgrade, websocket, routes };
 }

@@ -3,6 +3,7 @@
 // closed, then "stopped" goes back so the main thread can terminate us.
 import { openDatabase, type Db } from "../db/connection";
 import { AgentEngine } from "../modules/agents/engine/engine";
+import { changeHistory } from "../modules/history/public";
 import type { AgentsEvent, AgentsRequest } from "./protocol";
 
 declare const self: Worker;
@@ -39,6 +40,8 @@ self.onmessage = (event: MessageEvent<AgentsRequest>) => {
         engine = new AgentEngine({
           db,
           cadence: msg.cadence,
+          // TrendHunter's moves across a set, read from the run history on this worker's connection.
+          changes: changeHistory(db),
           emit: (message, audience) => post({ type: "live", message, audience }),
           log: (message, err) => post({ type: "log", message, error: err instanceof Error ? err.stack ?? err.message : err === undefined ? undefined : String(err) }),
         });

@@ -8,6 +8,7 @@ import { CHROMIUM_ARGS } from "../lib/chromium";
 import { workerLogger } from "../lib/logger";
 import { capturePage, CaptureError } from "../modules/capture/capture";
 import { pageBundle } from "../modules/capture/page-bundle";
+import { instrumentVolatility, withVolatility } from "../modules/watch/public";
 import type { CaptureEvent, CaptureJob, CaptureRequest } from "./protocol";
 
 declare const self: Worker;
@@ -81,8 +82,12 @@ async function runJob(job: CaptureJob) {
   let used: Browser | null = null;
   try {
     used = await ensureBrowser();
-    const result = await capturePage(used, job, (stage) => post({ type: "stage", jobId: job.jobId, stage }));
-    const done: CaptureEvent = { type: "done", jobId: job.jobId, extraction: result.extraction, screenshotPath: result.screenshotPath, thumb: result.thumb };
+    // What moves by itself while the page is captured (carousels, tickers), stored with the
+    // extraction so change detection between runs can tell motion from change (decision 0006).
+    const probe = instrumentVolatility(used);
+    const result = await capturePage(probe.browser, job, (stage) => post({ type: "stage", jobId: job.jobId, stage }));
+    const extraction = withVolatility(result.extraction, probe.report());
+    const done: CaptureEvent = { type: "done", jobId: job.jobId, extraction, screenshotPath: result.screenshotPath, thumb: result.thumb };
     self.postMessage(done, [result.thumb.data.buffer]);
   } catch (err) {
     let reason: string;

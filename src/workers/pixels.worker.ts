@@ -17,7 +17,7 @@ self.onmessage = (event: MessageEvent<PixelsRequest>) => {
   queue = queue.then(async () => {
     let reply: PixelsEvent;
     try {
-      const diff = visualDiff(await load(msg.beforePath), await load(msg.afterPath));
+      const diff = visualDiff(await load(msg.beforePath), await load(msg.afterPath), msg.mask ?? []);
       const { heatmap, ...summary } = diff;
       reply = msg.type === "heatmap" ? { type: "heatmap", jobId: msg.jobId, png: heatmap() } : { type: "diff", jobId: msg.jobId, summary };
     } catch (e) {

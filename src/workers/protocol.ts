@@ -2,7 +2,7 @@
 // union (main -> worker) and an event union (worker -> main); nothing else crosses the boundary.
 
 import type { GrayImage } from "../modules/analysis/image";
-import type { Extraction, PaletteEntry, SimilarityScores, Viewport } from "../modules/capture/model";
+import type { Box, Extraction, PaletteEntry, SimilarityScores, Viewport } from "../modules/capture/model";
 import type { Audience, LiveMessage } from "../live/hub";
 import type { Cadence as AgentCadence } from "../modules/agents/engine/engine";
 import type { VisualDiff } from "../modules/watch/changes/visual";
@@ -55,7 +55,8 @@ export type AnalyseEvent =
   | { type: "failed"; jobId: string; reason: string };
 
 // ---- pixels worker (change detection's pixel diff between two runs) ------------------------
-export type PixelsRequest = { type: "diff" | "heatmap"; jobId: string; beforePath: string; afterPath: string };
+/** mask: boxes (CSS px = screenshot px) of parts that move by themselves; not counted as changes. */
+export type PixelsRequest = { type: "diff" | "heatmap"; jobId: string; beforePath: string; afterPath: string; mask?: Box[] };
 /** A visual diff without its heat-map encoder (a function cannot cross threads). */
 export type PixelDiffSummary = Omit<VisualDiff, "heatmap">;
 export type PixelsEvent =

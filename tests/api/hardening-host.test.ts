@@ -24,7 +24,8 @@ function serve(t: ReturnType<typeof makeTestApp>) {
     refreshCookie: REFRESH_COOKIE,
     hosts: { publicUrl: t.env.PUBLIC_URL, trustProxy: t.env.TRUST_PROXY },
   });
-  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req, srv) => live.route(req, srv) ?? t.app.handle(req), websocket: live.websocket });
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", routes: live.routes,
+    fetch: (req) => t.app.handle(req), websocket: live.websocket });
   cleanups.push(() => server.stop(true));
   return server.port!;
 }

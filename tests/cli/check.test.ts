@@ -4,18 +4,28 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, startServer } from "../support/server";
 import { startFixtureServer, type FixtureServer } from "../support/fixture-server";
-import { runCli } from "./support";
+import { BUILD_MS, compiledBinary, runCli as runAny } from "./support";
 
+// Every check here runs the compiled executable, as CI would.
 let dir: string;
 let sites: FixtureServer;
+let bin: ReturnType<typeof compiledBinary>;
 beforeAll(() => {
+  bin = compiledBinary();
   dir = mkdtempSync(join(tmpdir(), "di-check-"));
   sites = startFixtureServer();
-});
+}, BUILD_MS);
 afterAll(async () => {
   await sites?.close();
+  bin?.cleanup();
   rmSync(dir, { recursive: true, force: true });
 });
+
+const runCli = (args: string[], opts: Parameters<typeof runAny>[1] = {}) => runAny(args, { ...opts, cmd: bin.cmd, cwd: dir });
+/** The failing testcases of a JUnit file, by name. */
+const failures = (junit: string) => [...junit.matchAll(/<testcase [^>]*name="([^"]+)">\n\s*<failure/g)].map((m) => m[1]!);
+/** What the in-process run of the tightened config failed on; the server run must fail on the same. */
+let inProcessFailures: string[] = [];
 
 function config(name: string, value: unknown): string {
   const path = join(dir, name);
@@ -23,32 +33,40 @@ function config(name: string, value: unknown): string {
   return path;
 }
 
-const loose = { lcpMs: { max: 120_000 }, fcpMs: { max: 120_000 }, cls: { max: 5 }, imagesWithoutAlt: { max: 1000 }, inputsWithoutLabel: { max: 1000 }, lowContrast: { max: 1000 } };
+const loose = { lcpMs: { max: 120_000 }, fcpMs: { max: 120_000 }, cls: { max: 5 }, imagesWithoutAlt: { max: 1000 }, inputsWithoutLabel: { max: 1000 }, lowContrast: { max: 1000 }, failedRequests: { max: 1000 } };
 const pages = () => ({ site: { url: sites.url("/alpha/"), label: "Alpha" }, competitors: [{ url: sites.url("/beta/"), label: "Beta" }], viewports: ["desktop"] });
 
 describe("design-intel check (in-process)", () => {
   test("every budget holds: exit 0, a table, JUnit with only passing testcases, JSON and Markdown", async () => {
     const out = (f: string) => join(dir, `pass.${f}`);
-    const budgets = { ...loose, lcpMs: { max: 120_000, maxVsBestCompetitor: 1000 }, rank: { lcpMs: { max: 2 } }, similarity: { Beta: { min: 0, max: 1 } } };
+    const budgets = {
+      ...loose,
+      failedRequests: { max: 0 },
+      lcpMs: { max: 120_000, maxVsBestCompetitor: 1000 },
+      rank: { lcpMs: { max: 2 }, bodyContrast: { max: 2 } },
+      similarity: { Beta: { min: 0, max: 1 } },
+    };
     const r = await runCli(["check", "--config", config("pass.json", { ...pages(), budgets }), "--junit", out("xml"), "--json", out("json"), "--markdown", out("md")]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^lcpMs\.max\s+desktop\s+\d+\s+120000\s+pass$/m);
     expect(r.stdout).toMatch(/^rank\.lcpMs\.max\s+desktop\s+[12]\s+2\s+pass$/m);
     expect(r.stdout).toMatch(/^similarity\.Beta\.min\s+desktop\s+0\.\d+\s+0\s+pass$/m);
-    expect(r.stdout).toContain("all 10 budgets hold");
+    expect(r.stdout).toMatch(/^failedRequests\.max\s+desktop\s+0\s+0\s+pass$/m);
+    expect(r.stdout).toContain("all 12 budgets hold");
     const junit = readFileSync(out("xml"), "utf8");
-    expect(junit.match(/<testcase /g)).toHaveLength(10);
+    expect(junit.match(/<testcase /g)).toHaveLength(12);
     expect(junit).not.toContain("<failure");
-    expect(junit).toContain('tests="10" failures="0"');
+    expect(junit).toContain('tests="12" failures="0"');
     const json = JSON.parse(readFileSync(out("json"), "utf8"));
-    expect(json.results).toHaveLength(10);
+    expect(json.results).toHaveLength(12);
     expect(json.report.targets.map((t: { label: string; status: string }) => [t.label, t.status])).toEqual([["Alpha", "completed"], ["Beta", "completed"]]);
     // The engine captures both viewports; `viewports` picks the ones the budgets apply to.
     expect(json.report.snapshots).toHaveLength(4);
     const lcp = json.results.find((x: { budget: string }) => x.budget === "lcpMs.max");
     expect(lcp.value).toBe(json.report.snapshots.find((s: { targetId: string }) => s.targetId === json.report.targets[0].id).extraction.timing.lcpMs);
-    expect(readFileSync(out("md"), "utf8")).toContain("✅ Design Intel: all 10 budgets hold");
+    expect(json.results.find((x: { budget: string }) => x.budget === "failedRequests.max").value).toBe(0);
+    expect(readFileSync(out("md"), "utf8")).toContain("✅ Design Intel: all 12 budgets hold");
   }, 180_000);
 
   test("one tightened budget: exit 1, and that testcase fails with the measured value and the limit", async () => {
@@ -57,10 +75,12 @@ describe("design-intel check (in-process)", () => {
     expect(r.code).toBe(1);
     const measured = Number(/^lcpMs\.max\s+desktop\s+(\d+)\s+1\s+FAIL$/m.exec(r.stdout)?.[1]);
     expect(measured).toBeGreaterThan(1);
-    expect(r.stdout).toContain("1 of 6 budgets failed");
+    expect(r.stdout).toContain("1 of 7 budgets failed");
     const junit = readFileSync(junitPath, "utf8");
     expect(junit.match(/<failure /g)).toHaveLength(1);
     expect(junit).toContain(`<failure message="lcpMs.max (desktop): ${measured} &gt; 1" type="budget">value: ${measured}\nlimit: 1</failure>`);
+    inProcessFailures = failures(junit);
+    expect(inProcessFailures).toEqual(["lcpMs.max (desktop)"]);
   }, 180_000);
 
   test("an unreachable page: exit 2 naming it", async () => {
@@ -70,11 +90,18 @@ describe("design-intel check (in-process)", () => {
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(r.stderr).toContain(`design-intel check: Gone (${dead}) could not be checked`);
   }, 180_000);
+
+  test("an ignore selector that is not CSS: exit 2 naming it", async () => {
+    const bad = config("bad-selector.json", { ...pages(), budgets: { visual: { maxChangedShare: 0.1 } }, ignore: { selectors: ["#ok", "a[["] } });
+    const r = await runCli(["check", "--config", bad, "--baseline-dir", join(dir, "selector-baseline")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('design-intel check: ignore.selectors[1]: "a[[" is not a valid CSS selector');
+  }, 180_000);
 });
 
 describe("design-intel check --server", () => {
   test("a run key runs the comparison on the server (it stays in the owner's list); a read key gets the 403, exit 2", async () => {
-    const server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1" } });
+    const server = await startServer({ cmd: bin.cmd, cwd: bin.dir, env: { NODE_ENV: "", ALLOW_PRIVATE_TARGETS: "1" } });
     try {
       const post = async (path: string, body: unknown, token?: string) => {
         const r = await fetch(server.url + path, {
@@ -93,10 +120,18 @@ describe("design-intel check --server", () => {
       const r = await runCli(["check", "--config", path, "--server", server.url, "--junit", junitPath], { env: { DESIGN_INTEL_API_KEY: runKey } });
       expect(r.stderr).toBe("");
       expect(r.code).toBe(0);
-      expect(r.stdout).toContain("all 7 budgets hold");
-      expect(readFileSync(junitPath, "utf8")).toContain('tests="7" failures="0"');
+      expect(r.stdout).toContain("all 8 budgets hold");
+      expect(readFileSync(junitPath, "utf8")).toContain('tests="8" failures="0"');
       const list = (await (await fetch(`${server.url}/api/comparisons`, { headers: { authorization: `Bearer ${accessToken}` } })).json()) as { name: string; status: string }[];
       expect(list.map((c) => [c.name, c.status])).toEqual([["design-intel check: Alpha", "completed"]]);
+
+      // The tightened config fails on the server exactly as it did in-process.
+      const tightXml = join(dir, "server-fail.xml");
+      const tight = await runCli(["check", "--config", join(dir, "fail.json"), "--server", server.url, "--junit", tightXml], { env: { DESIGN_INTEL_API_KEY: runKey } });
+      expect(tight.code).toBe(1);
+      expect(tight.stdout).toContain("1 of 7 budgets failed");
+      expect(inProcessFailures).toEqual(["lcpMs.max (desktop)"]);
+      expect(failures(readFileSync(tightXml, "utf8"))).toEqual(inProcessFailures);
 
       const denied = await runCli(["check", "--config", path, "--server", server.url], { env: { DESIGN_INTEL_API_KEY: readKey } });
       expect(denied.code).toBe(2);
@@ -108,18 +143,25 @@ describe("design-intel check --server", () => {
     } finally {
       await server.stop();
     }
-  }, 240_000);
+  }, 360_000);
 });
 
 describe("check: config errors exit 2 naming the field; the schema ships with the binary", () => {
   test("bad configs", async () => {
     const site = { url: "http://127.0.0.1:9/", label: "Ours" };
+    const competitors = [{ url: "http://127.0.0.1:9/b", label: "B" }];
     const cases: [unknown, string][] = [
-      [{ site, budgets: { lcpMs: { max: "fast" } } }, "budgets.lcpMs.max: expected a number"],
-      [{ site, budgets: { lcpMS: { max: 1 } } }, 'budgets: unknown field "lcpMS"'],
-      [{ site: { url: "ftp://x", label: "Ours" } }, "site.url: expected an absolute http(s) URL"],
+      [{ site, competitors, budgets: { lcpMs: { max: "fast" } } }, "budgets.lcpMs.max: expected a number"],
+      [{ site, competitors, budgets: { lcpMS: { max: 1 } } }, 'budgets: unknown field "lcpMS"'],
+      [{ site, competitors, budgets: { failedRequests: { max: -1 } } }, "budgets.failedRequests.max: must be 0 or more"],
+      [{ site, competitors, budgets: { visual: { maxChangedShare: 2 } } }, "budgets.visual.maxChangedShare: must be between 0 and 1"],
+      [{ site, competitors, ignore: { regions: [{ x: 0, y: 0, width: 0, height: 10 }] } }, "ignore.regions[0].width: must be more than 0"],
+      [{ site, competitors, ignore: { selectors: [""] } }, "ignore.selectors[0]: expected a CSS selector"],
+      [{ site: { url: "ftp://x", label: "Ours" }, competitors }, "site.url: expected an absolute http(s) URL"],
       [{ site, competitors: [{ url: "http://127.0.0.1:9/b", label: "Ours" }] }, 'competitors[0].label: the label "Ours" is used twice'],
-      [{ site, viewports: ["tablet"] }, 'viewports[0]: expected "desktop" or "mobile"'],
+      [{ site }, "competitors: expected a list of { url, label }"],
+      [{ site, competitors: [] }, "competitors: name at least one competitor"],
+      [{ site, competitors, viewports: ["tablet"] }, 'viewports[0]: expected "desktop" or "mobile"'],
       [{ budgets: {} }, "site: "],
       ["{ nope", "not valid JSON"],
     ];
@@ -143,7 +185,9 @@ describe("check: config errors exit 2 naming the field; the schema ships with th
     expect(r.code).toBe(0);
     const schema = JSON.parse(r.stdout);
     expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
-    expect(schema.required).toEqual(["site"]);
+    expect(schema.required).toEqual(["site", "competitors"]);
+    expect(schema.properties.budgets.properties.visual.properties.maxChangedShare.maximum).toBe(1);
+    expect(schema.properties.ignore.properties.regions.items.required).toEqual(["x", "y", "width", "height"]);
     expect(schema.properties.budgets.properties.lcpMs.properties.max.type).toBe("number");
     expect(schema.properties.viewports.items.enum).toEqual(["desktop", "mobile"]);
   });

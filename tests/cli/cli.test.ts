@@ -1,11 +1,19 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { startServer } from "../support/server";
-import { runCli } from "./support";
+import { startServer as startAny } from "../support/server";
+import { BUILD_MS, compiledBinary, runCli as runAny } from "./support";
+
+// The operator commands as shipped: the compiled executable, and a server started from it.
+let bin: ReturnType<typeof compiledBinary>;
+beforeAll(() => {
+  bin = compiledBinary();
+}, BUILD_MS);
+const runCli = (args: string[], opts: Parameters<typeof runAny>[1] = {}) => runAny(args, { ...opts, cmd: bin.cmd });
+const startServer = (opts: { dataDir?: string } = {}) => startAny({ ...opts, cmd: bin.cmd, cwd: bin.dir, env: { NODE_ENV: "" } });
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -14,6 +22,7 @@ const tempDir = () => {
   return d;
 };
 afterAll(() => {
+  bin?.cleanup();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
@@ -31,6 +40,8 @@ describe("usage errors exit 2 with one line naming the flag", () => {
       [["users", "promote"], /users promote: --email is required/],
       [["users", "delete", "--email", "a@example.com"], /users: unknown action "delete"/],
       [["backup"], /backup: --out is required/],
+      [["approve", "--baseline", "x"], /approve: unknown flag --baseline/],
+      [["check", "--results-dir"], /check: --results-dir needs a value/],
       [["backup", "--out", "x.db", "extra"], /backup: unexpected argument "extra"/],
       [["serve", "--port", "1"], /serve: unknown flag --port/],
       [["--verbose"], /unknown flag --verbose/],
@@ -50,7 +61,7 @@ describe("usage errors exit 2 with one line naming the flag", () => {
   test("--version and --help on each command", async () => {
     const v = await runCli(["--version"]);
     expect(v).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
-    for (const args of [["--help"], ["serve", "--help"], ["users", "--help"], ["users", "create", "--help"], ["backup", "--help"]]) {
+    for (const args of [["--help"], ["serve", "--help"], ["users", "--help"], ["users", "create", "--help"], ["backup", "--help"], ["check", "--help"], ["approve", "--help"]]) {
       const r = await runCli(args);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain("Usage: design-intel");

@@ -141,7 +141,7 @@ describe("single executable", () => {
     const bin = { cmd: [join(dir, "design-intel")], dataDir: join(dir, "data") };
     const schema = await runCli(["check", "--print-schema"], bin);
     expect(schema.code).toBe(0);
-    expect(JSON.parse(schema.stdout).required).toEqual(["site"]);
+    expect(JSON.parse(schema.stdout).required).toEqual(["site", "competitors"]);
     const config = join(dir, "design-intel.json");
     await Bun.write(
       config,

@@ -13,6 +13,7 @@ export interface TestAppOptions {
   comparisonEngine?: AppDeps["comparisonEngine"];
   /** The capture pool's state as /api/health/ready sees it. */
   captureReadiness?: AppDeps["captureReadiness"];
+  alertRetry?: AppDeps["alertRetry"];
 }
 
 /** A fresh app on an in-memory database, driven through app.handle (no network). */
@@ -32,6 +33,7 @@ export function makeTestApp(opts: TestAppOptions = {}) {
     logger: logs.logger,
     comparisonEngine: opts.comparisonEngine,
     captureReadiness: opts.captureReadiness,
+    alertRetry: opts.alertRetry,
   };
   const services = createServices(deps);
   const app = createApp(deps, services);

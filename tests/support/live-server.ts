@@ -15,7 +15,8 @@ export function serveTestApp(t: ReturnType<typeof makeTestApp>) {
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
-    fetch: (req, srv) => live.route(req, srv) ?? t.app.handle(req),
+    routes: live.routes,
+    fetch: (req) => t.app.handle(req),
     websocket: live.websocket,
   });
   const base = `http://127.0.0.1:${server.port}`;

@@ -29,6 +29,32 @@ describe("no change means no change", () => {
     after.timing = { ...after.timing, lcpMs: 4000 }; // no history: no noise estimate, no timing claim
     expect(detectChanges({ before: landing(), after })).toEqual([]);
   });
+
+  test("regions that start on the same line, listed in another order (a fixed sidebar beside the hero), are the same layout", () => {
+    const before = clone(landing());
+    before.layout.regions = [
+      { kind: "nav", box: { x: 0, y: 0, width: 272, height: 900 } },
+      { kind: "hero", box: { x: 272, y: 0, width: 1168, height: 900 } },
+      { kind: "section", box: { x: 272, y: 901, width: 1168, height: 1109 } },
+    ];
+    const after = clone(before);
+    after.layout.regions = [after.layout.regions[1]!, after.layout.regions[0]!, after.layout.regions[2]!];
+    expect(detectChanges({ before, after })).toEqual([]);
+  });
+
+  test("a fixed sidebar measured a few px lower (the page was scrolled) is the same sidebar, not one removed and one added", () => {
+    const before = clone(landing());
+    before.elements.headings.push({ level: 2, text: "CLARENCE TAYLOR", box: { x: 20, y: 100, width: 200, height: 30 }, aboveFold: true });
+    before.layout.regions = [
+      { kind: "nav", box: { x: 0, y: 0, width: 272, height: 900 } },
+      { kind: "hero", box: { x: 272, y: 0, width: 1168, height: 900 } },
+      { kind: "section", box: { x: 272, y: 901, width: 1168, height: 1109 } },
+    ];
+    const after = clone(before);
+    after.layout.regions[0]!.box.y = 6;
+    after.elements.headings.at(-1)!.box.y = 106;
+    expect(detectChanges({ before, after })).toEqual([]);
+  });
 });
 
 describe("kinds", () => {
@@ -105,6 +131,20 @@ describe("kinds", () => {
     ]);
   });
 
+  test("layout: a titled section moved above another is one move, with both positions", () => {
+    const before = clone(landing());
+    const after = clone(landing());
+    // Features (y 680, 500 tall) and Pricing (y 1180, 700 tall) swap places.
+    after.layout.regions[3]!.box.y = 1380;
+    after.layout.regions[4]!.box.y = 680;
+    after.elements.headings[1]!.box.y = 1420;
+    after.elements.headings[2]!.box.y = 720;
+    const layout = only(detectChanges({ before, after }), "layout").map(brief);
+    expect(layout).toHaveLength(1);
+    expect(layout[0]!.summary).toMatch(/^Moved: Section “(Features|Pricing)” from \d+ px to \d+ px$/);
+    expect(layout[0]!.severity).toBe("medium");
+  });
+
   test("layout: a removed section is one change (not everything below moving), columns", () => {
     const after = clone(landing());
     // The 500 px "Features" section is gone; everything below moved up 500 px.
@@ -157,6 +197,19 @@ describe("timing against the target's own noise", () => {
     ]);
     // Still slow a run later: already reported.
     expect(timingChanges([...history, sample(1800, 880_000), sample(1850, 890_000)], slow)).toEqual([]);
+  });
+
+  test("a level the page already showed is not new: LCP with two modes (a late web font's swap) stays quiet", () => {
+    // Measured on the noise fixture: LCP is the first paint (~150 ms) or the late font's swap (~1.3 s).
+    const bimodal = [144, 130, 1310, 150, 84, 160, 140].map((l) => sample(l));
+    const swap = clone(landing());
+    swap.timing.lcpMs = 1300;
+    expect(timingChanges([...bimodal, sample(1290)], swap)).toEqual([]);
+    // Beyond anything seen, for two runs: a change.
+    swap.timing.lcpMs = 3100;
+    expect(timingChanges([...bimodal, sample(3000)], swap).map((c) => c.summary)).toEqual([
+      "Largest contentful paint 144 ms → 3.1 s (slower in the last 2 runs; usual 84 ms–1.3 s over 7 runs)",
+    ]);
   });
 
   test("a noisy target needs a bigger move; fewer than 4 earlier samples claims nothing", () => {

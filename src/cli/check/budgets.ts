@@ -23,6 +23,8 @@ const MEASURE: Record<AbsoluteBudget, (e: Extraction) => number | null> = {
   lowContrast: (e) => e.accessibility.lowContrast.length,
   imagesWithoutAlt: (e) => e.accessibility.imagesWithoutAlt,
   inputsWithoutLabel: (e) => e.accessibility.inputsWithoutLabel,
+  // Captures made before failures were recorded have no `network`: not measured, so the budget fails.
+  failedRequests: (e) => e.network?.failedCount ?? null,
 };
 
 /** Which way is better for each ranked measure. */
@@ -31,7 +33,7 @@ const RANKED = {
   bodyContrast: { of: (e: Extraction) => e.accessibility.bodyContrast, better: (a: number, b: number) => a > b },
 } as const;
 
-function verdict(budget: string, viewport: Viewport, value: number | null, limit: number, bound: "max" | "min"): BudgetResult {
+export function verdict(budget: string, viewport: Viewport, value: number | null, limit: number, bound: "max" | "min"): BudgetResult {
   const pass = value !== null && (bound === "max" ? value <= limit : value >= limit);
   return { budget, viewport, value, limit, bound, pass };
 }

@@ -15,19 +15,30 @@ const max = z.strictObject({
 const rank = z.strictObject({ max: z.int({ error: "expected a whole number" }).min(1, "1 is the best place") });
 
 const share = z.number({ error: "expected a number" }).min(0, "must be between 0 and 1").max(1, "must be between 0 and 1");
+/** A part of your page masked out of the visual diff, in CSS px of the full-page screenshot. */
+const region = z.strictObject({
+  x: z.number({ error: "expected a number" }).min(0, "must be 0 or more"),
+  y: z.number({ error: "expected a number" }).min(0, "must be 0 or more"),
+  width: z.number({ error: "expected a number" }).positive("must be more than 0"),
+  height: z.number({ error: "expected a number" }).positive("must be more than 0"),
+  /** Only at this viewport; both when absent. */
+  viewport: z.enum(["desktop", "mobile"], { error: 'expected "desktop" or "mobile"' }).optional(),
+});
+
 const similarityBounds = z
   .strictObject({ max: share.optional(), min: share.optional() })
   .refine((b) => b.max !== undefined || b.min !== undefined, "expected max or min");
 
 /** The measured value behind each absolute budget, per viewport; null when the page did not report it. */
-export const ABSOLUTE_BUDGETS = ["lcpMs", "fcpMs", "cls", "lowContrast", "imagesWithoutAlt", "inputsWithoutLabel"] as const;
+export const ABSOLUTE_BUDGETS = ["lcpMs", "fcpMs", "cls", "lowContrast", "imagesWithoutAlt", "inputsWithoutLabel", "failedRequests"] as const;
 export type AbsoluteBudget = (typeof ABSOLUTE_BUDGETS)[number];
 
 export const checkConfig = z
   .strictObject({
     $schema: z.string().optional(),
     site: page,
-    competitors: z.array(page, { error: "expected a list of { url, label }" }).max(5, "at most 5 competitors").default([]),
+    // A comparison needs two pages: yours and at least one competitor.
+    competitors: z.array(page, { error: "expected a list of { url, label }" }).min(1, "name at least one competitor").max(5, "at most 5 competitors"),
     viewports: z
       .array(z.enum(["desktop", "mobile"], { error: 'expected "desktop" or "mobile"' }), { error: "expected a list of viewports" })
       .min(1, "name at least one viewport")
@@ -46,6 +57,10 @@ export const checkConfig = z
         lowContrast: max.optional(),
         imagesWithoutAlt: max.optional(),
         inputsWithoutLabel: max.optional(),
+        /** Requests the page made that failed or got an error status (its own document excluded). */
+        failedRequests: max.optional(),
+        /** Share (0..1) of your page's pixels that changed against the baseline (see --baseline-dir). */
+        visual: z.strictObject({ maxChangedShare: share }).optional(),
         /** Your place among the set, 1 = best (fastest LCP, highest body-text contrast). */
         rank: z
           .strictObject({ lcpMs: rank.optional(), bodyContrast: rank.optional() })
@@ -54,6 +69,13 @@ export const checkConfig = z
         similarity: z.record(z.string(), similarityBounds, { error: "expected { <label>: { max | min } }" }).optional(),
       })
       .default({}),
+    /** What the visual diff leaves out on your page: elements by CSS selector, and fixed regions. */
+    ignore: z
+      .strictObject({
+        selectors: z.array(z.string({ error: "expected a CSS selector" }).trim().min(1, "expected a CSS selector").max(300, "must be under 300 characters")).max(50, "at most 50 selectors").default([]),
+        regions: z.array(region, { error: "expected a list of { x, y, width, height }" }).max(50, "at most 50 regions").default([]),
+      })
+      .default({ selectors: [], regions: [] }),
   })
   .superRefine((c, ctx) => {
     const labels = [c.site.label, ...c.competitors.map((p) => p.label)];
@@ -64,9 +86,6 @@ export const checkConfig = z
     for (const label of Object.keys(c.budgets.similarity ?? {}))
       if (!competitorLabels.includes(label))
         ctx.addIssue({ code: "custom", path: ["budgets", "similarity", label], message: `no competitor is labelled "${label}"` });
-    const needsCompetitors = c.budgets.rank || c.budgets.lcpMs?.maxVsBestCompetitor !== undefined;
-    if (needsCompetitors && c.competitors.length === 0)
-      ctx.addIssue({ code: "custom", path: ["competitors"], message: "budgets relative to competitors need at least one competitor" });
   });
 export type CheckConfig = z.infer<typeof checkConfig>;
 

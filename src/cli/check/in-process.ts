@@ -8,18 +8,17 @@ import { createServices } from "../../app";
 import { openStorage } from "../../boot/storage";
 import { closeDatabase } from "../../db/connection";
 import type { Env } from "../../env";
+import { HttpError } from "../../http/errors";
 import { randomToken } from "../../lib/ids";
 import { findChromium } from "../../lib/chromium";
 import { createAnalyser, createFindingsEngine, llmConfigFromEnv } from "../../modules/analysis";
 import { CapturePool } from "../../modules/capture/pool";
+import type { Viewport } from "../../modules/capture/model";
 import type { ComparisonReport } from "../../modules/comparisons/model";
 import type { CheckConfig } from "./config";
+import { assertCompleted, type CheckRun, CheckRunError, visualSnapshots } from "./run";
 
-/** A page that could not be checked (unreachable, refused, timed out): exit 2, named. */
-export class CheckRunError extends Error {}
-
-
-export async function runInProcess(config: CheckConfig, env: Env): Promise<ComparisonReport> {
+export async function runInProcess(config: CheckConfig, env: Env): Promise<CheckRun> {
   const dataDir = mkdtempSync(join(tmpdir(), "design-intel-check-"));
   const { db, secret } = openStorage(dataDir, undefined);
   const log = (msg: string, err?: unknown) => console.error(msg, err ?? "");
@@ -56,9 +55,15 @@ export async function runInProcess(config: CheckConfig, env: Env): Promise<Compa
 
     const file = await services.comparisons.exportReport(user.id, comparison.id, "json");
     const report = JSON.parse(String(file.body)) as ComparisonReport;
-    const failed = report.targets.filter((t) => t.status !== "completed");
-    if (failed.length) throw new CheckRunError(failed.map((t) => `${t.label} (${t.url}) could not be checked: ${t.error ?? t.status}`).join("; "));
-    return report;
+    assertCompleted(report);
+    const screenshots = new Map<Viewport, Uint8Array>();
+    for (const { viewport, snapshot } of visualSnapshots(config, report))
+      screenshots.set(viewport, await Bun.file(services.comparisons.screenshotPath(user.id, snapshot.id)).bytes());
+    return { report, screenshots };
+  } catch (e) {
+    // What the service refuses (a URL it will not capture, say) is the config's problem, said as the app says it.
+    if (e instanceof HttpError) throw new CheckRunError(e.message);
+    throw e;
   } finally {
     await pool.close();
     analyser.close();

@@ -1,11 +1,26 @@
 // What `check` reports: a table for the log, JUnit for CI test views, Markdown for a PR comment.
 import type { BudgetResult } from "./budgets";
+import type { VisualResult } from "./visual";
 
 export interface CheckSummary {
   site: { label: string; url: string };
   competitors: { label: string; url: string }[];
   results: BudgetResult[];
+  /** Your page against its visual baseline, per viewport (empty without a visual budget). */
+  visual: VisualResult[];
   durationMs: number;
+}
+
+const percent = (share: number) => `${(share * 100).toFixed(share >= 0.1 ? 0 : 2)} %`;
+
+/** One line per viewport on what the visual diff did: where the baseline went, or what changed and where to look. */
+function visualNotes(s: CheckSummary): string[] {
+  return s.visual.map((v) => {
+    if (v.baselineWritten) return `visual (${v.viewport}): no baseline yet; this capture is now the baseline (${v.baseline})`;
+    const masked = v.masked ? `, ${v.masked} masked` : "";
+    if (!v.diff) return `visual (${v.viewport}): unchanged against ${v.baseline}${masked}`;
+    return `visual (${v.viewport}): ${percent(v.changedShare)} changed in ${v.regions.length} region${v.regions.length === 1 ? "" : "s"}${masked}; diff image ${v.diff}`;
+  });
 }
 
 const shown = (v: number | null) => (v === null ? "not measured" : String(v));
@@ -18,7 +33,8 @@ export function renderTable(s: CheckSummary): string {
   const failed = s.results.filter((r) => !r.pass).length;
   const head = `${s.site.label} (${s.site.url})${s.competitors.length ? ` vs ${s.competitors.map((c) => c.label).join(", ")}` : ""}`;
   const tail = s.results.length === 0 ? "no budgets configured" : failed ? `${failed} of ${s.results.length} budgets failed` : `all ${s.results.length} budgets hold`;
-  return [head, "", line(rows[0]!), ...rows.slice(1).map(line), "", `${tail} (${(s.durationMs / 1000).toFixed(1)} s)`].join("\n");
+  const notes = visualNotes(s);
+  return [head, "", line(rows[0]!), ...rows.slice(1).map(line), "", ...(notes.length ? [...notes, ""] : []), `${tail} (${(s.durationMs / 1000).toFixed(1)} s)`].join("\n");
 }
 
 const xml = (s: string) => s.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c]!);
@@ -30,7 +46,9 @@ export function renderJunit(s: CheckSummary): string {
     const open = `    <testcase classname="design-intel.${xml(s.site.label)}" name="${xml(`${r.budget} (${r.viewport})`)}">`;
     if (r.pass) return `${open}</testcase>`;
     const message = `${r.budget} (${r.viewport}): ${shown(r.value)} ${r.bound === "max" ? ">" : "<"} ${r.limit}`;
-    return `${open}\n      <failure message="${xml(message)}" type="budget">value: ${xml(shown(r.value))}\nlimit: ${r.limit}</failure>\n    </testcase>`;
+    const diff = r.budget.startsWith("visual.") ? s.visual.find((v) => v.viewport === r.viewport)?.diff : null;
+    const body = `value: ${xml(shown(r.value))}\nlimit: ${r.limit}${diff ? `\ndiff image: ${xml(diff)}` : ""}`;
+    return `${open}\n      <failure message="${xml(message)}" type="budget">${body}</failure>\n    </testcase>`;
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -58,5 +76,7 @@ export function renderMarkdown(s: CheckSummary): string {
     "| --- | --- | --- | --- | --- |",
     ...rows,
     "",
+    ...visualNotes(s).map((n) => `- ${md(n)}`),
+    ...(s.visual.length ? [""] : []),
   ].join("\n");
 }

@@ -3,18 +3,18 @@
 // screenshot files (visual). The detection itself is the watch module's (src/modules/watch/changes,
 // docs/decisions/0006-change-detection.md); this file feeds it from the run history.
 import { existsSync } from "node:fs";
-import type { Extraction, Viewport } from "../capture/model";
+import type { Box, Extraction, Viewport } from "../capture/model";
 import type { ScreenshotFiles } from "../comparisons/files";
 import type { RunRow, SnapshotRow, TargetRow } from "../comparisons/repository";
 import { RUN_VIEWPORTS } from "../comparisons/runner";
 import type { TargetChanges } from "../watch/alerts/model";
-import { detectChanges } from "../watch/changes/detect";
 import type { VisualDiff } from "../watch/changes/visual";
+import { detectChanges, mergeVolatility, volatilityOf, type Volatility } from "../watch/public";
 import type { PixelsWorker } from "./pixels";
 import type { HistoryRepository } from "./repository";
 
-/** Earlier captures a timing change is judged against (the target's own noise). */
-const TIMING_HISTORY = 12;
+/** Earlier captures a timing change is judged against (the target's own noise), and whose volatility counts. */
+const HISTORY_DEPTH = 12;
 
 export interface ChangeSources {
   repo: HistoryRepository;
@@ -36,10 +36,10 @@ export function screenshotPair(files: ScreenshotFiles, before: SnapshotRow, afte
 }
 
 /** The pixel diff of two stored screenshots (in the pixels worker); null when a file is missing. */
-async function pixelDiff(src: ChangeSources, before: SnapshotRow, after: SnapshotRow): Promise<VisualDiff | null> {
+async function pixelDiff(src: ChangeSources, before: SnapshotRow, after: SnapshotRow, mask: Box[]): Promise<VisualDiff | null> {
   const paths = screenshotPair(src.files, before, after);
   if (!paths) return null;
-  const summary = await src.pixels.diff(...paths);
+  const summary = await src.pixels.diff(...paths, mask);
   return {
     ...summary,
     heatmap: () => {
@@ -48,17 +48,30 @@ async function pixelDiff(src: ChangeSources, before: SnapshotRow, after: Snapsho
   };
 }
 
+/**
+ * What moves by itself on a page: the volatility reports of the two captures and of the page's
+ * earlier captures (a rotation seen once stays known).
+ */
+export function pageVolatility(src: Pick<ChangeSources, "repo">, from: RunRow, before: SnapshotRow, after: SnapshotRow): Volatility {
+  const earlier = src.repo.pageHistory(before.target_id, before.viewport, from.comparison_id, from.number, HISTORY_DEPTH);
+  return mergeVolatility(...earlier.volatility, volatilityOf(JSON.parse(after.extraction)));
+}
+
 /** One page (target at a viewport) between two runs. */
 async function pageChanges(src: ChangeSources, from: RunRow, before: SnapshotRow, after: SnapshotRow) {
-  const timings = src.repo.timings(before.target_id, before.viewport, from.comparison_id, from.number, TIMING_HISTORY);
+  // `from`'s capture (`before`) is the newest of the page's history.
+  const earlier = src.repo.pageHistory(before.target_id, before.viewport, from.comparison_id, from.number, HISTORY_DEPTH);
+  const afterX = JSON.parse(after.extraction) as Extraction;
+  const volatility = mergeVolatility(...earlier.volatility, volatilityOf(afterX));
   // Byte-identical screenshots (the common case for an unchanged page: re-captures of a static
   // page come out the same, see bench/history-storage.bench.ts) cannot differ in pixels: no decode.
   const same = before.content_hash !== null && before.content_hash === after.content_hash;
   return detectChanges({
     before: JSON.parse(before.extraction) as Extraction,
-    after: JSON.parse(after.extraction) as Extraction,
-    timingHistory: timings.reverse(),
-    visual: same ? null : await pixelDiff(src, before, after),
+    after: afterX,
+    timingHistory: earlier.timings.reverse(),
+    volatility,
+    visual: same ? null : await pixelDiff(src, before, after, volatility.boxes),
   });
 }
 

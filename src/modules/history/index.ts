@@ -6,7 +6,7 @@ import { authGuard, BEARER_SECURITY } from "../../http/auth-guard";
 import { binaryResponse, errors, idParams, responds } from "../../http/contract";
 import type { AuthService } from "../auth/service";
 import { bearerOrCookie } from "../comparisons";
-import { changesQuery, changesResponse, visualQuery } from "../watch/changes/model";
+import { changesQuery, changesResponse, visualQuery } from "../watch/public";
 import { runDetail, runDto, runParams } from "./model";
 import type { HistoryService } from "./service";
 

@@ -3,6 +3,7 @@
 // on the next one.
 import { newId } from "../../lib/ids";
 import { spawnWorker } from "../../workers/spawn";
+import type { Box } from "../capture/model";
 import type { PixelDiffSummary, PixelsEvent, PixelsRequest } from "../../workers/protocol";
 
 type Pending = { resolve: (e: PixelsEvent) => void; reject: (e: Error) => void };
@@ -33,11 +34,11 @@ export function pixelsWorker() {
     return w;
   }
 
-  function ask(type: PixelsRequest["type"], beforePath: string, afterPath: string): Promise<PixelsEvent> {
+  function ask(type: PixelsRequest["type"], beforePath: string, afterPath: string, mask: Box[]): Promise<PixelsEvent> {
     const jobId = newId();
     return new Promise((resolve, reject) => {
       pending.set(jobId, { resolve, reject });
-      started().postMessage({ type, jobId, beforePath, afterPath } satisfies PixelsRequest);
+      started().postMessage({ type, jobId, beforePath, afterPath, mask } satisfies PixelsRequest);
     });
   }
 
@@ -48,12 +49,12 @@ export function pixelsWorker() {
   };
 
   return {
-    /** Changed share and regions of the later screenshot against the earlier one. */
-    diff: async (beforePath: string, afterPath: string): Promise<PixelDiffSummary> =>
-      answer(await ask("diff", beforePath, afterPath), "diff").summary,
-    /** The heat map PNG. */
-    heatmap: async (beforePath: string, afterPath: string): Promise<Uint8Array> =>
-      answer(await ask("heatmap", beforePath, afterPath), "heatmap").png,
+    /** Changed share and regions of the later screenshot against the earlier one; `mask` is left out. */
+    diff: async (beforePath: string, afterPath: string, mask: Box[] = []): Promise<PixelDiffSummary> =>
+      answer(await ask("diff", beforePath, afterPath, mask), "diff").summary,
+    /** The heat map PNG (masked parts outlined in amber). */
+    heatmap: async (beforePath: string, afterPath: string, mask: Box[] = []): Promise<Uint8Array> =>
+      answer(await ask("heatmap", beforePath, afterPath, mask), "heatmap").png,
     close: () => failAll("closed"),
   };
 }

@@ -4,6 +4,7 @@ import type { Db } from "../../db/connection";
 import type { Viewport } from "../capture/model";
 import type { DiffRow, FindingRow, RunRow, SnapshotRow } from "../comparisons/repository";
 import type { TimingSample } from "../watch/changes/timing";
+import { volatilityOf } from "../watch/public";
 
 export interface ChangeRow {
   id: string;
@@ -20,6 +21,25 @@ export interface ChangeRow {
   after: string | null;
   evidence: string;
   position: number;
+}
+
+/** A stored change with what the change feed names it by (comparison, site, run). */
+export interface RecentChangeRow {
+  owner_id: string;
+  comparison_id: string;
+  comparison_name: string;
+  target_id: string;
+  label: string;
+  url: string;
+  viewport: Viewport;
+  kind: string;
+  severity: "low" | "medium" | "high";
+  summary: string;
+  before: string | null;
+  after: string | null;
+  at: string;
+  run_id: string;
+  from_run_id: string;
 }
 
 export function historyRepository(db: Db) {
@@ -47,9 +67,10 @@ export function historyRepository(db: Db) {
          ORDER BY CASE d.viewport WHEN 'desktop' THEN 0 ELSE 1 END, a.created_at, a.rowid, b.created_at, b.rowid`,
     ),
     findings: db.query<FindingRow, [string, string]>("SELECT * FROM findings WHERE run_id = ? AND owner_id = ? ORDER BY position"),
-    /** Timing of a page's captures in completed runs up to and including run `number`, newest first. */
-    timings: db.query<{ timing: string | null }, [string, Viewport, string, number, number]>(
-      `SELECT json_extract(s.extraction, '$.timing') AS timing FROM snapshots s JOIN runs r ON r.id = s.run_id
+    /** Timing and volatility of a page's captures in completed runs up to and including run `number`, newest first. */
+    pageHistory: db.query<{ timing: string | null; volatility: string | null }, [string, Viewport, string, number, number]>(
+      `SELECT json_extract(s.extraction, '$.timing') AS timing, json_extract(s.extraction, '$.volatility') AS volatility
+         FROM snapshots s JOIN runs r ON r.id = s.run_id
          WHERE s.target_id = ? AND s.viewport = ? AND r.comparison_id = ? AND r.status = 'completed' AND r.number <= ?
          ORDER BY r.number DESC LIMIT ?`,
     ),
@@ -60,6 +81,19 @@ export function historyRepository(db: Db) {
     insertChange: db.query<null, [string, string, string, string, string, string, Viewport, string, string, string, string | null, string | null, string, number]>(
       `INSERT INTO run_changes (id, run_id, from_run_id, comparison_id, owner_id, target_id, viewport, kind, severity, summary, before, after, evidence, position)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    // Runs are few per comparison (HISTORY_KEEP), so the window is found on runs and each run's
+    // changes through run_changes_run. ?2 NULL: every owner (TrendHunter scans them all).
+    recentChanges: db.query<RecentChangeRow, [string, string | null, number]>(
+      `SELECT c.owner_id, c.comparison_id, cmp.name AS comparison_name, c.target_id, t.label, t.url, c.viewport, c.kind, c.severity,
+              c.summary, c.before, c.after, r.finished_at AS at, c.run_id, c.from_run_id
+         FROM runs r
+         JOIN run_changes c ON c.run_id = r.id
+         JOIN comparisons cmp ON cmp.id = c.comparison_id AND cmp.owner_id = c.owner_id
+         JOIN targets t ON t.id = c.target_id AND t.owner_id = c.owner_id
+        WHERE r.status = 'completed' AND r.finished_at >= ?1 AND (?2 IS NULL OR r.owner_id = ?2) AND c.owner_id = r.owner_id
+        ORDER BY r.finished_at DESC, r.id, c.target_id, CASE c.viewport WHEN 'desktop' THEN 0 ELSE 1 END, c.position
+        LIMIT ?3`,
     ),
     setChangeCount: db.query<null, [number, string]>("UPDATE runs SET change_count = ? WHERE id = ?"),
     storage: db.query<{ runs: number; snapshots: number; files: number; bytes: number | null; raw: number | null }, []>(
@@ -78,8 +112,14 @@ export function historyRepository(db: Db) {
     runSnapshots: (runId: string, ownerId: string) => q.snapshots.all(runId, ownerId),
     runDiffs: (runId: string, ownerId: string) => q.diffs.all(runId, ownerId),
     runFindings: (runId: string, ownerId: string) => q.findings.all(runId, ownerId),
-    timings: (targetId: string, viewport: Viewport, comparisonId: string, upToNumber: number, limit: number) =>
-      q.timings.all(targetId, viewport, comparisonId, upToNumber, limit).flatMap((r) => (r.timing ? [JSON.parse(r.timing) as TimingSample] : [])),
+    /** A page's earlier captures (newest first): timing samples for its noise, volatility reports for what moves on it. */
+    pageHistory: (targetId: string, viewport: Viewport, comparisonId: string, upToNumber: number, limit: number) => {
+      const rows = q.pageHistory.all(targetId, viewport, comparisonId, upToNumber, limit);
+      return {
+        timings: rows.flatMap((r) => (r.timing ? [JSON.parse(r.timing) as TimingSample] : [])),
+        volatility: rows.flatMap((r) => (r.volatility ? [volatilityOf({ volatility: JSON.parse(r.volatility) as unknown })] : [])),
+      };
+    },
     changes: (runId: string, fromRunId: string, ownerId: string) => q.changes.all(runId, fromRunId, ownerId),
     hasChanges: (runId: string, fromRunId: string) => (q.hasChanges.get(runId, fromRunId)?.n ?? 0) > 0,
     /** A run's changes against an earlier run, with its change count; one unit. */
@@ -91,6 +131,8 @@ export function historyRepository(db: Db) {
         );
       q.setChangeCount.run(count, runId);
     },
+    /** Changes found by runs that finished at or after `sinceIso`, newest run first; one owner's or (null) everyone's. */
+    recentChanges: (sinceIso: string, ownerId: string | null, limit: number) => q.recentChanges.all(sinceIso, ownerId, limit),
     storage: () => q.storage.get()!,
   };
 }

@@ -1,6 +1,7 @@
 // Run history: the runs of a comparison, any past run's results as they were stored, what changed
 // between two runs (found when a run completes, or on request for any other pair), and disk use.
 import type { Db } from "../../db/connection";
+import type { Audience, LiveMessage } from "../../live/hub";
 import { writeTx } from "../../db/connection";
 import { badRequest, notFound } from "../../http/errors";
 import { newId } from "../../lib/ids";
@@ -10,7 +11,7 @@ import type { RunContext } from "../comparisons/runner";
 import { toDiffDto, toFindingDto, toSnapshotDto } from "../comparisons/service";
 import type { TargetChanges } from "../watch/alerts/model";
 import type { ChangesQuery, ChangesResponse, VisualQuery } from "../watch/changes/model";
-import { changesBetween, screenshotPair } from "./changes";
+import { changesBetween, pageVolatility, screenshotPair } from "./changes";
 import { pixelsWorker } from "./pixels";
 import type { HistoryStorage, RunDetail, RunDto } from "./model";
 import { historyRepository, type ChangeRow } from "./repository";
@@ -45,6 +46,8 @@ export interface HistoryDeps {
   log?: (msg: string, err?: unknown) => void;
   /** After a run's changes are stored (alerts). */
   onChanges?: (changes: RunChanges) => unknown;
+  /** Live messages to the owner's sockets: a run's change count arrives after the run completed. */
+  publish?: (message: LiveMessage, to: Audience) => unknown;
 }
 
 const NEED_TWO_RUNS = "Changes need two completed runs of this comparison";
@@ -151,7 +154,8 @@ export function historyService(deps: HistoryDeps) {
       if (!before || !after) throw notFound(`This website was not captured at ${q.viewport} in both runs`);
       const paths = screenshotPair(files, before, after);
       if (!paths) throw notFound("Screenshot not found");
-      return pixels.heatmap(...paths);
+      // Parts that move by themselves are masked (and outlined in amber), as when the changes were found.
+      return pixels.heatmap(...paths, pageVolatility(sources, from, before, after).boxes);
     },
 
     /**
@@ -172,7 +176,10 @@ export function historyService(deps: HistoryDeps) {
         repo.storeChanges(to.id, toChangeRows(to, from, targets), count);
         return true;
       });
-      if (!kept || !deps.onChanges) return;
+      if (!kept) return;
+      // The run's status went out when it completed; its change count only now (timelines refresh on it).
+      deps.publish?.({ type: "RUN_CHANGES", payload: { comparisonId: run.comparisonId, runId: to.id, changeCount: count } }, { kind: "user", userId: run.ownerId });
+      if (!deps.onChanges) return;
       try {
         await deps.onChanges({ ownerId: run.ownerId, comparisonId: run.comparisonId, runId: to.id, fromRunId: from.id, runNumber: to.number, targets });
       } catch (e) {

@@ -6,6 +6,7 @@ import type { Audience, LiveMessage } from "../../live/hub";
 import { spawnWorker } from "../../workers/spawn";
 import type { AgentsEvent, AgentsRequest } from "../../workers/protocol";
 import { AgentEngine, type Cadence } from "../agents/engine/engine";
+import type { ChangeHistory } from "../agents/logic/set-moves";
 
 export interface AgentRunner {
   readonly running: boolean;
@@ -28,7 +29,7 @@ export class InProcessRunner implements AgentRunner {
 
   constructor(
     private readonly db: Db,
-    private readonly deps: RunnerDeps & { now?: () => number },
+    private readonly deps: RunnerDeps & { now?: () => number; changes?: ChangeHistory },
   ) {}
 
   get running(): boolean {
@@ -37,7 +38,7 @@ export class InProcessRunner implements AgentRunner {
 
   async start(): Promise<void> {
     if (this.engine) return;
-    this.engine = new AgentEngine({ db: this.db, emit: this.deps.publish, log: this.deps.log, cadence: this.deps.cadence, now: this.deps.now });
+    this.engine = new AgentEngine({ db: this.db, emit: this.deps.publish, log: this.deps.log, cadence: this.deps.cadence, now: this.deps.now, changes: this.deps.changes });
     this.engine.start();
   }
 

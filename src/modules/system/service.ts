@@ -7,6 +7,7 @@ import type { LiveHub } from "../../live/hub";
 import { nowIso } from "../../lib/ids";
 import type { ActivityService } from "../activity/service";
 import type { Cadence } from "../agents/engine/engine";
+import type { ChangeHistory } from "../agents/logic/set-moves";
 import type { SystemAction, SystemActor, SystemStatusDto } from "./model";
 import { systemRepository } from "./repository";
 import { InProcessRunner, WorkerRunner, type AgentRunner, type RunnerDeps } from "./runner";
@@ -25,6 +26,8 @@ export interface SystemDeps {
   /** Tests inject a runner; by default a file database gets the worker, ":memory:" the in-process engine. */
   makeRunner?: (deps: RunnerDeps) => AgentRunner;
   cadence?: Partial<Cadence>;
+  /** The run history's change feed on a connection, for TrendHunter's moves across a set (in-process runner; the worker builds its own). */
+  changes?: (db: Db) => ChangeHistory;
   /** Audit hook for the admin console (start/stop/restart with who did it). */
   onChange?: (action: SystemAction, actor: SystemActor | null) => void;
 }
@@ -53,7 +56,7 @@ export function systemService(deps: SystemDeps) {
   function makeRunner(): AgentRunner {
     if (deps.makeRunner) return deps.makeRunner(runnerDeps);
     const file = deps.db.filename;
-    return file && file !== ":memory:" ? new WorkerRunner(file, runnerDeps) : new InProcessRunner(deps.db, { ...runnerDeps, now: deps.now });
+    return file && file !== ":memory:" ? new WorkerRunner(file, runnerDeps) : new InProcessRunner(deps.db, { ...runnerDeps, now: deps.now, changes: deps.changes?.(deps.db) });
   }
 
   /** Agents the worker couldn't mark (killed, crashed) are set to stopped, and everyone is told. */

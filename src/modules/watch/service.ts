@@ -117,26 +117,45 @@ export function watchService(deps: WatchDeps) {
     return `${deps.publicUrl.replace(/\/+$/, "")}/comparison?${q}`;
   }
 
+  const sending = new Set<Promise<unknown>>();
+
+  /**
+   * Every alert rule of the comparison gets the run's changes that pass its filter. The owner must
+   * own the comparison (else nothing is sent).
+   */
+  async function dispatchRunChanges(input: RunChanges): Promise<DispatchResult[]> {
+    const c = repo.find(input.comparisonId);
+    if (!c || c.owner_id !== input.ownerId) return [];
+    return alerts.dispatch({
+      ownerId: input.ownerId,
+      comparison: { id: c.id, name: c.name },
+      run: { id: input.runId, number: input.runNumber ?? null },
+      link: changeLink(c.id, input.runId, input.fromRunId),
+      targets: input.targets,
+    });
+  }
+
   return {
     schedules,
     alerts,
     scheduler,
     digest,
     changeLink,
+    dispatchRunChanges,
     /**
-     * Call once a run's changes are known: every alert rule of the comparison gets the changes
-     * that pass its filter. The owner must own the comparison (else nothing is sent).
+     * The history's hook once a run's changes are stored: alerts go out in the background. A
+     * receiver that is down takes minutes of retries, and the run must not look busy meanwhile
+     * (a draining run counts as running, so its next scheduled slot would be skipped).
      */
-    async dispatchRunChanges(input: RunChanges): Promise<DispatchResult[]> {
-      const c = repo.find(input.comparisonId);
-      if (!c || c.owner_id !== input.ownerId) return [];
-      return alerts.dispatch({
-        ownerId: input.ownerId,
-        comparison: { id: c.id, name: c.name },
-        run: { id: input.runId, number: input.runNumber ?? null },
-        link: changeLink(c.id, input.runId, input.fromRunId),
-        targets: input.targets,
-      });
+    queueRunChanges(input: RunChanges): void {
+      const p: Promise<unknown> = dispatchRunChanges(input)
+        .catch((e) => log(`change alerts for comparison ${input.comparisonId} failed`, e))
+        .finally(() => sending.delete(p));
+      sending.add(p);
+    },
+    /** Resolves once every alert queued so far was delivered or failed for good (tests, shutdown). */
+    async alertsIdle(): Promise<void> {
+      while (sending.size > 0) await Promise.all([...sending]);
     },
   };
 }

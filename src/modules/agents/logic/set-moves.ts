@@ -21,12 +21,19 @@ export interface RecentChange {
   runId: string;
   /** The run it was compared against, when known. */
   fromRunId?: string | null;
+  viewport?: "desktop" | "mobile";
+  severity?: "low" | "medium" | "high";
+  before?: string | null;
+  after?: string | null;
 }
 
 /** What TrendHunter reads of the run history. */
 export interface ChangeHistory {
-  /** Every stored change found by runs that finished at or after `sinceIso`, any owner. */
-  recentChanges(sinceIso: string): RecentChange[];
+  /**
+   * Every stored change found by runs that finished at or after `sinceIso`, newest run first: one
+   * owner's when `ownerId` is given, any owner's otherwise.
+   */
+  recentChanges(sinceIso: string, ownerId?: string): RecentChange[];
 }
 
 export interface MoveSite {

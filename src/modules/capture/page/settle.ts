@@ -27,12 +27,14 @@ export async function wakeLazyContent(args: { maxY: number; frameTimeoutMs: numb
     const bottom = Math.min(document.documentElement.scrollHeight, args.maxY);
     if (y + window.innerHeight >= bottom) break;
     y = Math.min(y + step, bottom);
-    window.scrollTo(0, y);
+    // "instant": a page with `scroll-behavior: smooth` (Bootstrap sets it) would otherwise still be
+    // gliding when the frame renders, and be measured mid-scroll.
+    window.scrollTo({ left: 0, top: y, behavior: "instant" });
     steps++;
     await rendered();
   }
   const reached = Math.min(document.documentElement.scrollHeight, args.maxY, y + window.innerHeight);
-  window.scrollTo(0, 0);
+  window.scrollTo({ left: 0, top: 0, behavior: "instant" });
   await rendered();
   return reached;
 }

@@ -96,34 +96,33 @@ export function alertsService(deps: AlertsServiceDeps) {
      * message), delivered with retries; each delivery is logged with its attempts and last error.
      */
     async dispatch(input: DispatchInput): Promise<DispatchResult[]> {
-      const results: DispatchResult[] = [];
-      for (const rule of repo.list(input.comparison.id, input.ownerId)) {
-        const view = toAlertView(rule);
-        const targets = input.targets
-          .map((t) => ({ ...t, changes: filterChanges(t.changes, view.minSeverity, view.kinds) }))
-          .filter((t) => t.changes.length > 0);
-        if (targets.length === 0) {
-          results.push({ alertId: rule.id, status: "skipped", attempts: 0, lastError: null });
-          continue;
-        }
-        const ctx: AlertContext = { comparison: input.comparison, run: input.run, link: input.link, targets };
-        const outcome = await withRetries(() => deliver(rule, ctx), deps.retry);
-        const at = nowIso(now());
-        repo.logDelivery({
-          id: newId(),
-          alertId: rule.id,
-          comparisonId: input.comparison.id,
-          ownerId: input.ownerId,
-          runId: input.run.id,
-          status: outcome.ok ? "sent" : "failed",
-          attempts: outcome.attempts,
-          lastError: outcome.lastError,
-          sentAt: outcome.ok ? at : null,
-          at,
-        });
-        results.push({ alertId: rule.id, status: outcome.ok ? "sent" : "failed", attempts: outcome.attempts, lastError: outcome.lastError });
-      }
-      return results;
+      // Rules are delivered side by side: a receiver that is down (minutes of retries) must not
+      // hold back the others.
+      return Promise.all(
+        repo.list(input.comparison.id, input.ownerId).map(async (rule): Promise<DispatchResult> => {
+          const view = toAlertView(rule);
+          const targets = input.targets
+            .map((t) => ({ ...t, changes: filterChanges(t.changes, view.minSeverity, view.kinds) }))
+            .filter((t) => t.changes.length > 0);
+          if (targets.length === 0) return { alertId: rule.id, status: "skipped", attempts: 0, lastError: null };
+          const ctx: AlertContext = { comparison: input.comparison, run: input.run, link: input.link, targets };
+          const outcome = await withRetries(() => deliver(rule, ctx), deps.retry);
+          const at = nowIso(now());
+          repo.logDelivery({
+            id: newId(),
+            alertId: rule.id,
+            comparisonId: input.comparison.id,
+            ownerId: input.ownerId,
+            runId: input.run.id,
+            status: outcome.ok ? "sent" : "failed",
+            attempts: outcome.attempts,
+            lastError: outcome.lastError,
+            sentAt: outcome.ok ? at : null,
+            at,
+          });
+          return { alertId: rule.id, status: outcome.ok ? "sent" : "failed", attempts: outcome.attempts, lastError: outcome.lastError };
+        }),
+      );
     },
   };
 }

@@ -1,5 +1,5 @@
-// `layout` changes: page regions (header, hero, sections, footer, asides) added or removed, and the
-// column count. Regions are aligned in page order (see align()), so a removed section is one
+// `layout` changes: page regions (header, hero, sections, footer, asides) added, removed or moved,
+// and the column count. Regions are aligned in page order (see align()), so a removed section is one
 // change, not a cascade of everything below it moving up.
 
 import type { Box, Extraction } from "../../capture/model";
@@ -62,6 +62,36 @@ function align(a: Placed[], b: Placed[]): { onlyA: Placed[]; onlyB: Placed[] } {
   return { onlyA, onlyB };
 }
 
+/** Within this, a region met out of order is the same region measured a few px apart (a fixed sidebar measured while scrolled). */
+const SAME_PLACE_PX = 48;
+
+/**
+ * The alignment keeps page order, so a region that came out in another order (a fixed sidebar
+ * measured 6 px lower than the hero beside it; a section moved above another) is left over on
+ * both sides. Leftovers of the same kind, size and title are one region: moved if it went further
+ * than SAME_PLACE_PX, else the same. Untitled ones pair only in the same place (two look-alike
+ * untitled sections far apart are a removal and an addition).
+ */
+function pairLeftovers(onlyA: Placed[], onlyB: Placed[]): { moved: [Placed, Placed][]; onlyA: Placed[]; onlyB: Placed[] } {
+  const candidates: { a: Placed; b: Placed; d: number }[] = [];
+  for (const a of onlyA)
+    for (const b of onlyB) {
+      const d = Math.abs(a.box.y - b.box.y);
+      if (match(a, b) === 2 && (a.title !== "" || d <= SAME_PLACE_PX)) candidates.push({ a, b, d });
+    }
+  candidates.sort((x, y) => x.d - y.d);
+  const usedA = new Set<Placed>();
+  const usedB = new Set<Placed>();
+  const moved: [Placed, Placed][] = [];
+  for (const c of candidates) {
+    if (usedA.has(c.a) || usedB.has(c.b)) continue;
+    usedA.add(c.a);
+    usedB.add(c.b);
+    if (c.d > SAME_PLACE_PX) moved.push([c.a, c.b]);
+  }
+  return { moved, onlyA: onlyA.filter((a) => !usedA.has(a)), onlyB: onlyB.filter((b) => !usedB.has(b)) };
+}
+
 function place(r: Region, ex: Extraction, v: Volatility): Placed {
   const inside = (b: Box) => b.y >= r.box.y - 1 && b.y + b.height <= r.box.y + r.box.height + 1;
   // A carousel slide's heading names the slide showing, not the section.
@@ -81,11 +111,26 @@ export function layoutChanges(before: Extraction, after: Extraction, v: Volatili
   const regions = (ex: Extraction) =>
     ex.layout.regions
       .filter((r) => r.kind !== "main" && r.box.height >= MIN_HEIGHT && !inVolatileBox(r.box, v))
-      .sort((x, y) => x.box.y - y.box.y)
+      // Regions that start on the same line (a fixed sidebar beside the hero) come in whichever
+      // order the DOM walk met them: a fixed tie-break keeps the alignment from crossing them.
+      .sort((x, y) => x.box.y - y.box.y || x.box.x - y.box.x || x.kind.localeCompare(y.kind) || x.box.height - y.box.height)
       .map((r) => place(r, ex, v));
-  const { onlyA, onlyB } = align(regions(before), regions(after));
+  const aligned = align(regions(before), regions(after));
+  const { moved, onlyA, onlyB } = pairLeftovers(aligned.onlyA, aligned.onlyB);
   const out: Change[] = [];
   const weight = (r: Region) => (r.kind === "section" || r.kind === "aside" ? "medium" : "high");
+  for (const [a, b] of moved) {
+    const d = describe(a).replace(/ \(.*\)$/, "");
+    out.push({
+      kind: "layout",
+      severity: "medium",
+      viewport,
+      summary: `Moved: ${d} from ${Math.round(a.box.y)} px to ${Math.round(b.box.y)} px`,
+      before: `${Math.round(a.box.y)} px`,
+      after: `${Math.round(b.box.y)} px`,
+      evidence: { beforeBox: a.box, afterBox: b.box },
+    });
+  }
   for (const r of onlyA) {
     const d = describe(r);
     out.push({ kind: "layout", severity: weight(r), viewport, summary: `Removed: ${d}`, before: d, after: null, evidence: { beforeBox: r.box } });

@@ -194,6 +194,14 @@ export function instrumentVolatility(browser: Browser): { browser: Browser; repo
   let fading = false;
   const newContext = async (...args: Parameters<Browser["newContext"]>): Promise<BrowserContext> => {
     const context = await browser.newContext(...args);
+    try {
+      await instrument(context);
+    } catch {
+      // The probe is an aid to change detection: a capture without it is still a capture.
+    }
+    return context;
+  };
+  const instrument = async (context: BrowserContext) => {
     await context.exposeBinding(BINDING, (_source, payload: { parts?: { box: Box; texts: string[]; colors?: string[] }[]; fading?: boolean }) => {
       if (!payload || typeof payload !== "object") return;
       if (payload.fading === true) fading = true;
@@ -212,7 +220,6 @@ export function instrumentVolatility(browser: Browser): { browser: Browser; repo
       if (texts.length > 4000) texts.splice(0, texts.length, ...new Set(texts));
     });
     await context.addInitScript(`(${pageProbe.toString()})(${JSON.stringify(BINDING)}, ${REPORT_EVERY_MS});`);
-    return context;
   };
   const wrapped = new Proxy(browser, {
     get(target, prop) {

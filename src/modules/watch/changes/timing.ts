@@ -5,7 +5,8 @@
 //   the factor makes it comparable to a standard deviation for normal noise, while one odd slow
 //   run cannot inflate it the way it inflates a standard deviation).
 // A value is outside the noise when |value − median| > max(K × spread, relative floor × median,
-// absolute floor), with K = 4. The absolute floors (half a second for paints, a second for load)
+// absolute floor), with K = 4, and beyond every value of those past samples (a level the page has
+// already shown is not new). The absolute floors (half a second for paints, a second for load)
 // keep a busy host's hiccups out; a smaller move is not one a visitor would notice. Fewer than
 // MIN_SAMPLES past samples: no estimate of the noise, so no timing change is claimed at all. And a
 // change must hold for two runs (see timingChanges()).
@@ -53,6 +54,13 @@ export function robustSpread(xs: number[]): { median: number; spread: number } {
   return { median: m, spread: MAD_TO_SIGMA * median(xs.map((x) => Math.abs(x - m))) };
 }
 
+/** The noise band of one metric over a target's past samples: a value this far from the median is outside it. */
+export function timingBand(key: keyof TimingSample, past: number[]): { median: number; spread: number; limit: number } {
+  const m = METRICS.find((x) => x.key === key)!;
+  const { median: centre, spread } = robustSpread(past);
+  return { median: centre, spread, limit: Math.max(K * spread, m.relFloor * centre, m.absFloor) };
+}
+
 /**
  * `history`: this target's earlier samples at this viewport, oldest first, ending with the `before`
  * capture (the last 20 or so are plenty); `after`: the new capture.
@@ -71,15 +79,21 @@ export function timingChanges(history: TimingSample[], after: Extraction): Chang
     const earlier = history.slice(0, -1).map((h) => h[m.key]);
     const past = earlier.filter((x): x is number => typeof x === "number" && Number.isFinite(x));
     if (past.length < MIN_SAMPLES) continue;
-    const { median: centre, spread } = robustSpread(past);
-    const limit = Math.max(K * spread, m.relFloor * centre, m.absFloor);
-    const side = (v: number) => (v - centre > limit ? 1 : centre - v > limit ? -1 : 0);
-    const direction = side(now);
-    if (direction === 0 || side(prev) !== direction) continue;
-    const beforePrev = earlier.at(-1);
-    if (typeof beforePrev === "number" && Number.isFinite(beforePrev) && side(beforePrev) === direction) continue; // already reported
+    const { median: centre, limit } = timingBand(m.key, past);
     const lo = Math.min(...past);
     const hi = Math.max(...past);
+    const side = (v: number) => (v - centre > limit ? 1 : centre - v > limit ? -1 : 0);
+    // A level the page already showed in its recent history is not new: a metric with two modes
+    // (a late web font making LCP either the first paint or the swap) has a small MAD around its
+    // usual mode, and its other mode would otherwise read as a change.
+    const fresh = (v: number) => {
+      const d = side(v);
+      return (d > 0 && v > hi) || (d < 0 && v < lo) ? d : 0;
+    };
+    const direction = fresh(now);
+    if (direction === 0 || fresh(prev) !== direction) continue;
+    const beforePrev = earlier.at(-1);
+    if (typeof beforePrev === "number" && Number.isFinite(beforePrev) && side(beforePrev) === direction) continue; // already reported
     const factor = centre > 0 ? now / centre : Infinity;
     const worse = direction > 0;
     const severity: Severity = !worse ? "low" : factor >= 2 ? "high" : factor >= 1.5 ? "medium" : "low";

@@ -2,7 +2,7 @@
 // rotating words, live counters. A capture's volatility report names them (see probe.ts); a
 // difference that lies inside them is the page moving, not the page changing, and is not reported.
 
-import type { Box } from "../../capture/model";
+import type { Box, Extraction } from "../../capture/model";
 import { textKey } from "./text";
 
 export interface Volatility {
@@ -66,4 +66,22 @@ export function isVolatileText(text: string, v: Volatility): boolean {
   const k = textKey(text);
   if (!k) return false;
   return v.texts.some((t) => t === k || (k.length >= 3 && t.includes(k)));
+}
+
+/**
+ * A capture's extraction with the volatility report of the same capture. It travels and is stored
+ * inside the extraction (snapshots.extraction) so the run history has it for every later run.
+ */
+export type WithVolatility<T extends object = Extraction> = T & { volatility?: Volatility };
+
+export function withVolatility<T extends object>(extraction: T, v: Volatility): WithVolatility<T> {
+  return Object.assign(extraction, { volatility: v });
+}
+
+/** The report stored with a capture; null for captures made before the probe ran in the pool. */
+export function volatilityOf(extraction: object | null | undefined): Volatility | null {
+  const v = (extraction as { volatility?: unknown } | null | undefined)?.volatility;
+  if (!v || typeof v !== "object") return null;
+  const r = v as Partial<Volatility>;
+  return Array.isArray(r.texts) && Array.isArray(r.boxes) ? { texts: r.texts, boxes: r.boxes, colors: Array.isArray(r.colors) ? r.colors : [], fading: r.fading === true } : null;
 }

@@ -107,7 +107,7 @@ export function digestService(deps: DigestDeps) {
     try {
       if (!deps.mailer) throw new Error(DIGEST_UNAVAILABLE);
       const ids = new Set(watched.map((w) => w.id));
-      const changes = (deps.changes?.recentChanges(since) ?? []).filter((c) => c.ownerId === row.user_id && ids.has(c.comparisonId));
+      const changes = (deps.changes?.recentChanges(since, row.user_id) ?? []).filter((c) => c.ownerId === row.user_id && ids.has(c.comparisonId));
       const { subject, text } = composeDigest({ frequency: row.frequency, since, until, watched, changes, publicUrl: deps.publicUrl });
       await deps.mailer.send({ to: [row.email], subject, text });
       repo.settle({ userId: row.user_id, slot, nextSendAt: next, sentAt: nowIso(clock.now()), error: null, at: nowIso(clock.now()) });

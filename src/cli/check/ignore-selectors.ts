@@ -1,0 +1,70 @@
+// Where the config's `ignore.selectors` are on your page, per viewport, so the visual diff can mask
+// them. The engine's capture takes no selectors, so the page is opened once more here, at the same
+// viewport, scale and device mode as the capture, and each match's box is read in page coordinates.
+import type { Browser } from "playwright-core";
+import { CHROMIUM_ARGS, findChromium } from "../../lib/chromium";
+import { VIEWPORTS, type Box, type Viewport } from "../../modules/capture/model";
+import { CheckRunError } from "./run";
+
+const LOAD_MS = 30_000;
+/** Anti-aliased edges spill a pixel or two past an element's box. */
+const PAD_PX = 2;
+
+// A string, not a function: the compiled binary is minified, and the page must get plain source.
+const locateScript = (selectors: string[]) => `(() => ${JSON.stringify(selectors)}.map((sel) => {
+  let found;
+  try { found = document.querySelectorAll(sel); } catch { return null; }
+  return Array.from(found, (el) => {
+    const r = el.getBoundingClientRect();
+    return { x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height };
+  });
+}))()`;
+
+/** A box on the page masked because an ignore selector matched there. */
+export type SelectorBox = Box & { selector: string };
+
+export async function locateIgnored(url: string, selectors: string[], viewports: Viewport[], chromiumPath: string | undefined): Promise<Map<Viewport, SelectorBox[]>> {
+  const boxes = new Map<Viewport, SelectorBox[]>();
+  if (selectors.length === 0 || viewports.length === 0) return boxes;
+  const executablePath = findChromium(chromiumPath);
+  if (!executablePath) throw new CheckRunError("ignore.selectors: Chromium was not found to locate them (set CHROMIUM_PATH)");
+  const { chromium } = await import("playwright-core");
+  let browser: Browser | null = null;
+  try {
+    browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS, timeout: LOAD_MS });
+    for (const viewport of viewports) {
+      const size = VIEWPORTS[viewport];
+      const context = await browser.newContext({
+        viewport: { width: size.width, height: size.height },
+        screen: { width: size.width, height: size.height },
+        deviceScaleFactor: 1,
+        isMobile: size.mobile,
+        hasTouch: size.mobile,
+        serviceWorkers: "block",
+        locale: "en-US",
+      });
+      try {
+        const page = await context.newPage();
+        await page.goto(url, { waitUntil: "load", timeout: LOAD_MS }).catch((e: unknown) => {
+          throw new CheckRunError(`ignore.selectors: could not open ${url} to locate them (${e instanceof Error ? e.message.split("\n")[0] : String(e)})`);
+        });
+        const found = (await page.evaluate(locateScript(selectors))) as (Box[] | null)[];
+        const bad = found.indexOf(null);
+        if (bad >= 0) throw new CheckRunError(`ignore.selectors[${bad}]: "${selectors[bad]}" is not a valid CSS selector`);
+        boxes.set(
+          viewport,
+          found.flatMap((list, i) =>
+            (list ?? [])
+              .filter((b) => b.width > 0 && b.height > 0)
+              .map((b) => ({ selector: selectors[i]!, x: Math.max(0, b.x - PAD_PX), y: Math.max(0, b.y - PAD_PX), width: b.width + 2 * PAD_PX, height: b.height + 2 * PAD_PX })),
+          ),
+        );
+      } finally {
+        await context.close().catch(() => {});
+      }
+    }
+    return boxes;
+  } finally {
+    await browser?.close().catch(() => {});
+  }
+}
