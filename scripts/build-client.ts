@@ -1,7 +1,8 @@
 // Bundles the browser app with hashed names and writes a manifest module whose `type: "file"`
 // imports make `bun build --compile` embed every asset in the executable.
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
+import { splitRadixIcons } from "./client-icons";
 
 const root = join(import.meta.dir, "..");
 const finalDir = join(root, "dist/client");
@@ -10,12 +11,18 @@ const outdir = join(root, `dist/client.next-${process.pid}`);
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
 
+// Each page module is an entry point too, so its chunk has a known name: the route with the same
+// id (web/routes.tsx) loads it lazily, and the server render preloads it for a matched route.
+const routesDir = join(root, "web/routes");
+const routeFiles = readdirSync(routesDir).filter((f) => f.endsWith(".tsx") && !f.includes(".test."));
+
 const result = await Bun.build({
-  entrypoints: [join(root, "web/entry.client.tsx")],
+  entrypoints: [join(root, "web/entry.client.tsx"), ...routeFiles.map((f) => join(routesDir, f))],
   outdir,
   target: "browser",
   format: "esm",
   splitting: true,
+  plugins: [splitRadixIcons(root)],
   minify: true,
   sourcemap: "none",
   naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
@@ -31,9 +38,34 @@ rmSync(finalDir, { recursive: true, force: true });
 renameSync(outdir, finalDir);
 
 const files = result.outputs.map((o) => ({ path: join(finalDir, basename(o.path)), name: basename(o.path), kind: o.kind }));
-const entry = files.find((f) => f.kind === "entry-point" && f.name.endsWith(".js"));
-const css = files.filter((f) => f.name.endsWith(".css"));
+const entry = files.find((f) => f.kind === "entry-point" && f.name.startsWith("entry.client-") && f.name.endsWith(".js"));
+// The entry's sheet (Radix Themes, then the app's base styles) must come before the pages' own sheets,
+// which override it at equal specificity.
+const css = files
+  .filter((f) => f.name.endsWith(".css"))
+  .sort((a, b) => Number(b.name.startsWith("entry.client-")) - Number(a.name.startsWith("entry.client-")) || a.name.localeCompare(b.name));
 if (!entry) throw new Error("client build produced no entry script");
+
+/** Static imports of one built module (`import … from "./x.js"`, `import "./x.js"`), not `import()`. */
+function staticImports(name: string): string[] {
+  const text = readFileSync(join(finalDir, name), "utf8");
+  return [...text.matchAll(/\b(?:import|export)\s*(?:[^"'();]*?\bfrom\s*)?["']\.\/([^"']+\.js)["']/g)].map((m) => m[1]!);
+}
+/** A module and everything it statically pulls in: what a page needs before it can run. */
+function closure(name: string, seen = new Set<string>()): string[] {
+  if (seen.has(name)) return [];
+  seen.add(name);
+  for (const dep of staticImports(name)) closure(dep, seen);
+  return [...seen];
+}
+const jsNames = new Set(files.filter((f) => f.name.endsWith(".js")).map((f) => f.name));
+const routeChunks: Record<string, string[]> = {};
+for (const file of routeFiles) {
+  const id = file.replace(/\.tsx$/, "");
+  const built = [...jsNames].find((n) => n.startsWith(`${id}-`) && /^[\w.-]+-[a-z0-9]+\.js$/.test(n) && n.slice(0, n.lastIndexOf("-")) === id);
+  if (!built) throw new Error(`client build produced no chunk for web/routes/${file}`);
+  routeChunks[id] = closure(built).map((n) => "/assets/" + n);
+}
 
 const manifestPath = join(root, "src/ssr/client-manifest.generated.ts");
 const rel = (p: string) => "./" + relative(join(root, "src/ssr"), p).split("\\").join("/");
@@ -45,6 +77,10 @@ const lines = [
   "export const clientManifest = {",
   `  entry: ${JSON.stringify("/assets/" + entry.name)},`,
   `  css: ${JSON.stringify(css.map((c) => "/assets/" + c.name))},`,
+  "  /** The entry's own static imports (the root route's code), preloaded on every page. */",
+  `  entryChunks: ${JSON.stringify(closure(entry.name).map((n) => "/assets/" + n))},`,
+  "  /** Route id (web/routes.tsx) -> its chunk and the chunks it imports, to preload. */",
+  `  routes: ${JSON.stringify(routeChunks)} as Record<string, string[]>,`,
   "  files: {",
   ...files.map((f, i) => `    ${JSON.stringify(f.name)}: f${i} as string,`),
   "  } as Record<string, string>,",

@@ -1,27 +1,14 @@
 import type { RouteObject } from "react-router";
 import { Root, rootLoader } from "./root";
-import * as landing from "./routes/landing";
-import * as login from "./routes/login";
-import * as signup from "./routes/signup";
-import * as pricing from "./routes/pricing";
-import * as features from "./routes/features";
-import * as notFound from "./routes/not-found";
-import * as appLayout from "./routes/app-layout";
-import * as dashboard from "./routes/dashboard";
-import * as comparison from "./routes/comparison";
-import * as comparisonView from "./routes/comparison-view";
-import * as comparisonHistory from "./routes/comparison-history";
-import * as comparisonRun from "./routes/comparison-run";
-import * as comparisonChanges from "./routes/comparison-changes";
-import * as superAdmin from "./routes/super-admin";
-import * as trends from "./routes/trends";
-import * as analytics from "./routes/analytics";
-import * as activity from "./routes/activity";
-import * as tests from "./routes/tests";
-import * as generate from "./routes/generate";
-import * as settings from "./routes/settings";
 
-/** One route table for the server render and the client hydrate. */
+/**
+ * One route table for the server render and the client hydrate.
+ *
+ * Every page is its own chunk: `lazy` imports the module (Component, loader, handle, ...) on first
+ * match. The route `id` must equal the module's file name under web/routes/: the client build
+ * makes each such file an entry point and the server render preloads the chunks of the matched ids.
+ * Adding a page: one line `{ id: "<file>", path: "...", lazy: () => import("./routes/<file>") }`.
+ */
 export const routes: RouteObject[] = [
   {
     id: "root",
@@ -30,31 +17,31 @@ export const routes: RouteObject[] = [
     Component: Root,
     shouldRevalidate: () => false,
     children: [
-      { index: true, ...landing },
-      { path: "login", ...login },
-      { path: "signup", ...signup },
-      { path: "pricing", ...pricing },
-      { path: "features", ...features },
+      { id: "landing", index: true, lazy: () => import("./routes/landing") },
+      { id: "login", path: "login", lazy: () => import("./routes/login") },
+      { id: "signup", path: "signup", lazy: () => import("./routes/signup") },
+      { id: "pricing", path: "pricing", lazy: () => import("./routes/pricing") },
+      { id: "features", path: "features", lazy: () => import("./routes/features") },
       {
-        id: "app",
-        ...appLayout,
+        id: "app-layout",
+        lazy: () => import("./routes/app-layout"),
         children: [
-          { path: "dashboard", ...dashboard },
-          { path: "comparison", ...comparison },
-          { path: "comparison/:id/view", ...comparisonView },
-          { path: "comparison/:id/history", ...comparisonHistory },
-          { path: "comparison/:id/runs/:runId", ...comparisonRun },
-          { path: "comparison/:id/changes", ...comparisonChanges },
-          { path: "super-admin", ...superAdmin },
-          { path: "trends", ...trends },
-          { path: "analytics", ...analytics },
-          { path: "activity", ...activity },
-          { path: "tests", ...tests },
-          { path: "generate", ...generate },
-          { path: "settings", ...settings },
+          { id: "dashboard", path: "dashboard", lazy: () => import("./routes/dashboard") },
+          { id: "comparison", path: "comparison", lazy: () => import("./routes/comparison") },
+          { id: "comparison-view", path: "comparison/:id/view", lazy: () => import("./routes/comparison-view") },
+          { id: "comparison-history", path: "comparison/:id/history", lazy: () => import("./routes/comparison-history") },
+          { id: "comparison-run", path: "comparison/:id/runs/:runId", lazy: () => import("./routes/comparison-run") },
+          { id: "comparison-changes", path: "comparison/:id/changes", lazy: () => import("./routes/comparison-changes") },
+          { id: "super-admin", path: "super-admin", lazy: () => import("./routes/super-admin") },
+          { id: "trends", path: "trends", lazy: () => import("./routes/trends") },
+          { id: "analytics", path: "analytics", lazy: () => import("./routes/analytics") },
+          { id: "activity", path: "activity", lazy: () => import("./routes/activity") },
+          { id: "tests", path: "tests", lazy: () => import("./routes/tests") },
+          { id: "generate", path: "generate", lazy: () => import("./routes/generate") },
+          { id: "settings", path: "settings", lazy: () => import("./routes/settings") },
         ],
       },
-      { id: "not-found", path: "*", ...notFound },
+      { id: "not-found", path: "*", lazy: () => import("./routes/not-found") },
     ],
   },
 ];

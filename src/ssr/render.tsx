@@ -24,14 +24,23 @@ function pageTitle(context: StaticHandlerContext): string {
   return "Design Intel";
 }
 
-function head(nonce: string, title: string): string {
+/** The chunks of the matched pages, so the browser fetches them with the entry, not after it. */
+function routeChunks(context: StaticHandlerContext): string[] {
+  const chunks = new Set<string>(clientManifest.entryChunks);
+  for (const m of context.matches) for (const href of clientManifest.routes[m.route.id] ?? []) chunks.add(href);
+  chunks.delete(clientManifest.entry);
+  return [...chunks];
+}
+
+function head(nonce: string, title: string, chunks: string[]): string {
   const css = clientManifest.css.map((href) => `<link rel="stylesheet" href="${href}">`).join("");
+  const preload = chunks.map((href) => `<link rel="modulepreload" href="${href}">`).join("");
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>` +
     `<link rel="icon" href="/favicon.svg" type="image/svg+xml">` +
     `<meta name="description" content="Design Intel compares competitor websites side by side: design, UX, copy and timing, with specific fixes.">` +
-    `<link rel="modulepreload" href="${clientManifest.entry}">${css}` +
+    `<link rel="modulepreload" href="${clientManifest.entry}">${preload}${css}` +
     `<script nonce="${nonce}">${themeBootScript}</script></head><body><div id="root">`
   );
 }
@@ -52,7 +61,10 @@ export async function renderPage(
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
   const router = createStaticRouter(handler.dataRoutes, result);
   const notFound = result.matches.some((m) => m.route.id === "not-found");
-  const status = notFound ? 404 : result.statusCode;
+  // Signed out, an app page renders the sign-in guard whatever its loader found: that page is
+  // what the visitor gets, so its status is 200 (a loader's 404 would say nothing true to them).
+  const guarded = !context.user && result.matches.some((m) => m.route.id === "app-layout");
+  const status = notFound ? 404 : guarded ? 200 : result.statusCode;
 
   const app = await renderToReadableStream(
     <StrictMode>
@@ -67,7 +79,7 @@ export async function renderPage(
     },
   );
 
-  const headBytes = encoder.encode(head(nonce, pageTitle(result)));
+  const headBytes = encoder.encode(head(nonce, pageTitle(result), routeChunks(result)));
   const body = app.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       start(controller) {

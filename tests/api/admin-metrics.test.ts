@@ -3,6 +3,7 @@ import type { LiveSocket } from "#server/live/hub";
 import { HostSampler, parseMeminfo, parseNetDev, parseProcStat, readDiskPercent } from "#server/modules/admin/host-metrics";
 import type { SystemMetrics } from "#server/modules/admin/model";
 import { formatUptime, healthOf } from "#web/features/admin/format";
+import { ALERT_COOLDOWN_MS } from "#server/modules/admin/alerts";
 import { makeTestApp } from "#tests/support/app";
 import { metricsSample } from "./admin-support";
 
@@ -148,7 +149,8 @@ describe("alert settings and alerts", () => {
   });
 
   test("crossing a threshold raises one alert: audit entry, activity entry, live ALERT to admins; it re-arms after recovery", async () => {
-    const t = makeTestApp();
+    let clock = Date.now();
+    const t = makeTestApp({ now: () => clock });
     const admin = await t.signup();
     const h = t.auth(admin.token);
     await t.call("PUT", "/api/admin/alert-settings", {
@@ -168,6 +170,8 @@ describe("alert settings and alerts", () => {
     expect(alerts.check(sample({ cpu: 70 }))).toEqual([]); // still above: no repeat
     expect(alerts.check(sample({ cpu: 48 }))).toEqual([]); // under, but within the re-arm band
     expect(alerts.check(sample({ cpu: 70 }))).toEqual([]);
+    alerts.check(sample({ cpu: 30 }));
+    clock += ALERT_COOLDOWN_MS; // recovered, and stayed recovered through the cooldown
     alerts.check(sample({ cpu: 30 }));
     expect(alerts.check(sample({ cpu: 70, errorRate: 9 }))).toHaveLength(2);
 

@@ -47,6 +47,7 @@ describe("Mission Control API", () => {
       averageAccuracy: null,
       decidedPredictions: 0,
       correctPredictions: 0,
+      simulatedDecisions: 0,
     });
   });
 

@@ -20,6 +20,12 @@ export interface TokenSource {
   getToken(): string | null;
   /** Returns a fresh token, or null when the session is gone. */
   refresh(): Promise<string | null>;
+  /**
+   * The token a signed-in page is about to get: on a full load the page is rendered for its user
+   * before the first refresh has answered, and a call sent then would only bounce off a 401.
+   * Null when there is no session to wait for.
+   */
+  pending?(): Promise<string | null> | null;
 }
 
 let tokens: TokenSource = { getToken: () => null, refresh: async () => null };
@@ -31,9 +37,10 @@ export function setTokenSource(source: TokenSource): void {
 export interface BearerSource {
   token(): string | null;
   refresh(): Promise<string | null>;
+  pending?(): Promise<string | null> | null;
 }
 
-const sessionBearer: BearerSource = { token: () => tokens.getToken(), refresh: () => tokens.refresh() };
+const sessionBearer: BearerSource = { token: () => tokens.getToken(), refresh: () => tokens.refresh(), pending: () => tokens.pending?.() ?? null };
 
 export async function toError(res: Response): Promise<ApiError> {
   const text = await res.text().catch(() => "");
@@ -70,7 +77,9 @@ function bearerFetch(source: BearerSource) {
         },
         body: hasBody ? init.body : undefined,
       });
-    let res = await send(own ?? source.token());
+    let token = own ?? source.token();
+    if (!token && !path.startsWith("/api/auth/")) token = (await source.pending?.()) ?? null;
+    let res = await send(token);
     if (res.status === 401 && !own && !path.startsWith("/api/auth/")) {
       const fresh = await source.refresh();
       if (fresh) res = await send(fresh);

@@ -1,5 +1,5 @@
 import "#web/features/agents/agents.css";
-import { Card, Flex, Heading, SegmentedControl, Text } from "@radix-ui/themes";
+import { Badge, Card, Flex, Heading, SegmentedControl, Text } from "@radix-ui/themes";
 import { useLoaderData, useSearchParams, type LoaderFunctionArgs } from "react-router";
 import type { AnalyticsDto, MetricsDto } from "#server/modules/agents/model";
 import { BarChart, Legend, LineChart, type Row, type Series } from "#web/features/agents/analytics/charts";
@@ -40,14 +40,22 @@ function bucketLabel(b: string, hourly: boolean): string {
   return hourly ? `${b.slice(11, 13)}h` : b.slice(5, 10);
 }
 
-function ChartCard({ title, summary, children }: { title: string; summary: string; children: React.ReactNode }) {
+/** `simulated`: the chart is fed (partly) by simulated visitors, and says so on the chart. */
+function ChartCard({ title, summary, children, simulated }: { title: string; summary: string; children: React.ReactNode; simulated?: string | null }) {
   return (
     <Card size="3">
       <Flex direction="column" gap="3">
         <Flex direction="column" gap="1">
-          <Heading as="h2" size="4">
-            {title}
-          </Heading>
+          <Flex align="center" gap="2" wrap="wrap">
+            <Heading as="h2" size="4">
+              {title}
+            </Heading>
+            {simulated && (
+              <Badge size="1" color="amber" variant="soft" highContrast data-testid="chart-simulated">
+                {simulated}
+              </Badge>
+            )}
+          </Flex>
           <Text size="2" color="gray">
             {summary}
           </Text>
@@ -80,6 +88,7 @@ export function Component() {
   );
   const accuracy: Row[] = (a?.accuracy ?? []).map((p) => ({ label: `#${p.decided}`, values: { accuracy: p.accuracy } }));
   const similarity: Row[] = (a?.similarity.buckets ?? []).map((b) => ({ label: `${Math.round(b.from * 100)}–${Math.round(b.to * 100)}%`, values: { count: b.count } }));
+  const simLabel = totals.simulated === 0 ? null : totals.simulated === totals.visitors ? "Simulated visitors" : "Includes simulated visitors";
   const span = range === "48h" ? "the last 48 hours" : "the last 30 days";
 
   return (
@@ -99,23 +108,25 @@ export function Component() {
       {!a ? (
         <Text color="red">Analytics could not be loaded. Try again in a moment.</Text>
       ) : (
-        <div className="ag-grid" style={{ gridTemplateColumns: "repeat(auto-fill, minmax(420px, 1fr))" }}>
+        <div className="ag-grid" style={{ gridTemplateColumns: "repeat(auto-fill, minmax(min(420px, 100%), 1fr))" }}>
           <ChartCard title="Tests over time" summary={`${count(totals.started)} started and ${count(totals.completed)} completed in ${span}.`}>
             <BarChart rows={traffic} series={TESTS} title={`Tests started and completed per ${hourly ? "hour" : "day"} over ${span}`} />
             <Legend series={TESTS} />
           </ChartCard>
           <ChartCard
             title="Visitors over time"
+            simulated={simLabel}
             summary={`${count(totals.visitors)} visitors${totals.simulated ? `, of which ${count(totals.simulated)} simulated` : ""}, in ${span}.`}
           >
             <BarChart rows={traffic} series={VISITORS} title={`Real and simulated visitors per ${hourly ? "hour" : "day"} over ${span}`} />
             <Legend series={VISITORS} />
           </ChartCard>
-          <ChartCard title="Conversions over time" summary={`${count(totals.conversions)} conversions (${totals.visitors ? ((totals.conversions / totals.visitors) * 100).toFixed(2) : "0.00"}% of visitors) in ${span}.`}>
+          <ChartCard title="Conversions over time" simulated={simLabel} summary={`${count(totals.conversions)} conversions (${totals.visitors ? ((totals.conversions / totals.visitors) * 100).toFixed(2) : "0.00"}% of visitors) in ${span}.`}>
             <LineChart rows={traffic} series={CONVERSIONS} title={`Conversions per ${hourly ? "hour" : "day"} over ${span}`} />
           </ChartCard>
           <ChartCard
             title="Prediction accuracy over time"
+            simulated={(metrics?.simulatedDecisions ?? 0) > 0 ? (metrics!.simulatedDecisions === metrics!.decidedPredictions ? "Simulated visitors" : "Partly simulated visitors") : null}
             summary={
               accuracy.length
                 ? `Now ${percentOrDash(metrics?.averageAccuracy ?? null)}: ${metrics?.correctPredictions ?? 0} of ${metrics?.decidedPredictions ?? 0} decided predictions were right. Each point is the running accuracy after one more decided test.`

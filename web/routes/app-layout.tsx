@@ -11,11 +11,20 @@ import { useLiveFeed } from "#web/features/live/connection";
 import { applyComparisonMessage } from "#web/features/comparisons/store";
 import { onLiveMessage } from "#web/lib/live-socket";
 import { type RootData, useSession } from "#web/features/auth/use-session";
+import { DASHBOARD_ACTIVITY_LIMIT } from "#web/features/live/refresh";
 import { useLive } from "#web/features/live/store";
 import { useRestoreShellLayout, useShellLayout } from "#web/features/shell-data/layout-store";
 import { previousPage, recordVisit } from "#web/features/shell-data/recent-pages";
+import { useActivitySeen } from "#web/features/shell-data/seen-store";
 import { useShellData } from "#web/features/shell-data/use-shell-data";
 import { useTheme } from "#web/features/theme/store";
+import { useShellFocus } from "#web/lib/shell-focus";
+
+/**
+ * Pages (route ids, web/routes.tsx) that need the width: the activity rail starts closed there
+ * whatever the saved preference, and opening it lasts until the next page.
+ */
+const RAIL_CLOSED_BY_DEFAULT = new Set(["comparison-view"]);
 
 /** The deepest route's handle title, as TitleSync and the server read it. */
 function pageTitle(matches: UIMatch[]): string | null {
@@ -47,18 +56,35 @@ function SignedInShell() {
   const theme = useTheme((s) => s.theme);
   const toggleTheme = useTheme((s) => s.toggle);
   const connected = useLive((s) => s.connected);
-  const liveSystemActive = useLive((s) => s.systemActive);
   const liveLastSync = useLive((s) => s.lastSync);
 
   const layoutReady = useRestoreShellLayout();
   const sidebarCollapsed = useShellLayout((s) => s.sidebarCollapsed);
-  const railOpen = useShellLayout((s) => s.railOpen);
+  const savedRailOpen = useShellLayout((s) => s.railOpen);
   const toggleSidebar = useShellLayout((s) => s.toggleSidebar);
-  const toggleRail = useShellLayout((s) => s.toggleRail);
+  const toggleSavedRail = useShellLayout((s) => s.toggleRail);
+  const railClosedHere = matches.some((m) => RAIL_CLOSED_BY_DEFAULT.has(m.id));
+  const [railHere, setRailHere] = useState<{ path: string; open: boolean } | null>(null);
+  const railOpen = railClosedHere ? (railHere?.path === pathname ? railHere.open : false) : savedRailOpen;
+  const toggleRail = useCallback(() => {
+    if (railClosedHere) setRailHere({ path: pathname, open: !railOpen });
+    else toggleSavedRail();
+  }, [railClosedHere, pathname, railOpen, toggleSavedRail]);
+
+  const focus = useShellFocus((s) => s.focus);
+  const exitFocus = useCallback(() => useShellFocus.getState().setFocus(false), []);
+  // Focus belongs to the page that asked for it.
+  useEffect(() => () => useShellFocus.getState().setFocus(false), [pathname]);
 
   const hasToken = useAuth((s) => s.accessToken !== null);
-  // Every live message may mean new activity (spec §4), so its arrival re-reads the shell's lists.
-  const data = useShellData(liveLastSync, hasToken);
+  const data = useShellData(hasToken, useLive, DASHBOARD_ACTIVITY_LIMIT);
+  const markSeen = useActivitySeen((s) => s.markSeen);
+  const newest = data.activity[0]?.timestamp ?? 0;
+  const seeNotifications = useCallback(() => markSeen(Math.max(newest, Date.now())), [markSeen, newest]);
+  // The Activity page shows everything: being there is seeing it.
+  useEffect(() => {
+    if (pathname === "/activity" && newest) markSeen(newest);
+  }, [pathname, newest, markSeen]);
   const [loggingOut, setLoggingOut] = useState(false);
   const maintenance = useMaintenance((useRouteLoaderData("root") as RootData | undefined)?.maintenance ?? false);
 
@@ -90,7 +116,7 @@ function SignedInShell() {
       activity={data.activity}
       activityState={data.activityState}
       activityBadge={data.activityBadge}
-      systemActive={liveSystemActive ?? data.systemActive}
+      systemActive={data.systemActive}
       connected={connected}
       lastSync={lastSync}
       theme={theme}
@@ -104,6 +130,10 @@ function SignedInShell() {
       onNavigate={go}
       onLogout={() => void onLogout()}
       loggingOut={loggingOut}
+      path={pathname}
+      focus={focus}
+      onExitFocus={exitFocus}
+      onSeenNotifications={seeNotifications}
     >
       <Outlet />
     </AppShell>

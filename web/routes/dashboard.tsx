@@ -88,7 +88,7 @@ export function Component() {
 
       <SecondaryActions isAdmin={isAdmin} />
 
-      <AgentHealth agents={live.agents} systemActive={live.systemActive} />
+      <AgentHealth agents={live.agents} systemActive={live.systemActive} simulatedRecord={(live.metrics?.simulatedDecisions ?? 0) > 0} />
 
       <ActivityStream entries={live.activity} live={live.connected} />
     </div>

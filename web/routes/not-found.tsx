@@ -1,18 +1,35 @@
 import { Button, Flex, Heading, Text } from "@radix-ui/themes";
 import { Link } from "react-router";
+import { PublicHeader } from "#web/components/layout/public-header";
+import { useSession } from "#web/features/auth/use-session";
 
 export const handle = { title: "404 Page Not Found" };
 
 export function Component() {
+  const { user } = useSession();
   return (
-    <Flex asChild direction="column" align="center" justify="center" gap="4" style={{ minHeight: "100vh", padding: 24 }}>
-      <main>
-        <Heading size="8">404 Page Not Found</Heading>
-        <Text color="gray">This page wandered off. The robots looked everywhere.</Text>
-        <Button asChild size="3">
-          <Link to="/">Back to the homepage</Link>
-        </Button>
-      </main>
-    </Flex>
+    <>
+      <PublicHeader />
+      <Flex asChild direction="column" align="center" justify="center" gap="4" className="di-standalone-main">
+        <main id="main-content">
+          <Heading size="8" align="center">
+            404 Page Not Found
+          </Heading>
+          <Text color="gray" align="center">
+            This page wandered off. The robots looked everywhere.
+          </Text>
+          <Flex gap="3" wrap="wrap" justify="center">
+            <Button asChild size="3">
+              <Link to="/">Back to the homepage</Link>
+            </Button>
+            {user && (
+              <Button asChild size="3" variant="soft">
+                <Link to="/dashboard">Go to Mission Control</Link>
+              </Button>
+            )}
+          </Flex>
+        </main>
+      </Flex>
+    </>
   );
 }

@@ -18,6 +18,32 @@ import type { AdminRepository } from "./repository";
 const KEY = "alerts";
 /** An alert re-arms only once the figure falls back below 90% of its threshold, so a value hovering at the line does not flood. */
 const REARM_RATIO = 0.9;
+/**
+ * After a re-arm, a new crossing within this long continues the same alert instead of raising
+ * another (a busy host dips and spikes every few seconds); the alert ends, with its duration, once
+ * the figure has stayed re-armed this long.
+ */
+export const ALERT_COOLDOWN_MS = 10 * 60_000;
+
+/** One alert from its crossing to its end: a still-high value is this, not a stream of alerts. */
+interface Episode {
+  since: number;
+  peak: number;
+  /** When the figure last fell below the re-arm line; null while it is above it. */
+  rearmedAt: number | null;
+  /** The time it last stood above the threshold. */
+  lastAbove: number;
+}
+
+/** "4m 10s", "1h 2m": how long an alert lasted. */
+export function formatAlertDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return s % 60 ? `${m}m ${s % 60}s` : `${m}m`;
+  const h = Math.floor(m / 60);
+  return m % 60 ? `${h}h ${m % 60}m` : `${h}h`;
+}
 
 const LABEL: Record<AlertMetric, string> = { cpu: "CPU usage", memory: "Memory usage", errorRate: "Error rate" };
 const thresholdOf = (s: AlertSettings, m: AlertMetric) =>
@@ -25,7 +51,7 @@ const thresholdOf = (s: AlertSettings, m: AlertMetric) =>
 
 /** Where else an alert lands: the shared activity feed (written by the agents module). */
 export interface ActivitySink {
-  record(entry: { type: "system"; status: "warning"; message: string; details: string; metadata: Record<string, unknown> }): void;
+  record(entry: { type: "system"; status: "warning" | "success"; message: string; details: string; metadata: Record<string, unknown> }): void;
 }
 
 export function alertsService(deps: {
@@ -44,7 +70,7 @@ export function alertsService(deps: {
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
-  const firing = new Set<AlertMetric>();
+  const episodes = new Map<AlertMetric, Episode>();
   const consoleUrl = deps.publicUrl ? `${deps.publicUrl}/super-admin` : null;
 
   function settings(): AlertSettings {
@@ -66,7 +92,8 @@ export function alertsService(deps: {
           `${LABEL[payload.metric]}: ${payload.value}% (threshold ${payload.threshold}%)`,
           `Raised at: ${payload.at}`,
           "",
-          "This alert fires once per crossing and re-arms when the figure falls below 90% of its threshold.",
+          "This alert fires once per crossing and re-arms when the figure falls below 90% of its threshold;",
+          `a crossing within ${ALERT_COOLDOWN_MS / 60_000} minutes of that continues this alert rather than raising another.`,
           "Thresholds and notifications: Super Admin → Settings.",
           ...(consoleUrl ? [consoleUrl] : []),
         ].join("\n"),
@@ -120,27 +147,58 @@ export function alertsService(deps: {
       return answer(input);
     },
 
-    /** Raises each alert once when its figure crosses the threshold; returns what was raised. */
+    /**
+     * Raises each alert once per crossing and returns what was raised. Hysteresis: it re-arms only
+     * below 90% of the threshold; cooldown: a crossing within ALERT_COOLDOWN_MS of a re-arm belongs
+     * to the alert already open, which ends (one entry, with its duration and peak) only after the
+     * figure stayed re-armed that long.
+     */
     check(m: SystemMetrics): AlertPayload[] {
       const s = settings();
+      const t = now();
       const raised: AlertPayload[] = [];
       for (const metric of ALERT_METRICS) {
         const value = m[metric];
         const threshold = thresholdOf(s, metric);
-        if (value > threshold && !firing.has(metric)) {
-          firing.add(metric);
+        const open = episodes.get(metric);
+        if (value > threshold) {
+          if (open) {
+            open.peak = Math.max(open.peak, value);
+            open.lastAbove = t;
+            open.rearmedAt = null;
+            continue;
+          }
+          episodes.set(metric, { since: t, peak: value, rearmedAt: null, lastAbove: t });
           const payload: AlertPayload = {
             metric,
             value,
             threshold,
             message: `${LABEL[metric]} at ${value}% crossed the ${threshold}% alert threshold`,
-            at: nowIso(now()),
+            at: nowIso(t),
           };
           raise(payload, s);
           raised.push(payload);
-        } else if (value <= threshold * REARM_RATIO) firing.delete(metric);
+        } else if (open && value <= threshold * REARM_RATIO) {
+          open.rearmedAt ??= t;
+          if (t - open.rearmedAt < ALERT_COOLDOWN_MS) continue;
+          episodes.delete(metric);
+          const lasted = formatAlertDuration(open.lastAbove - open.since);
+          deps.activity?.record({
+            type: "system",
+            status: "success",
+            message: `${LABEL[metric]} back under ${threshold}% after ${lasted}`,
+            details: `One alert, raised ${nowIso(open.since)}; peak ${open.peak}%.`,
+            metadata: { metric, threshold, peak: open.peak, since: nowIso(open.since), until: nowIso(open.lastAbove) },
+          });
+        } else if (open) open.rearmedAt = null; // back in the band between the two lines: not re-armed
       }
       return raised;
+    },
+
+    /** Alerts still open, with how long each has lasted (for the console). */
+    ongoing(): { metric: AlertMetric; since: string; peak: number; durationMs: number }[] {
+      const t = now();
+      return [...episodes].map(([metric, e]) => ({ metric, since: nowIso(e.since), peak: e.peak, durationMs: (e.rearmedAt ?? t) - e.since }));
     },
   };
 }

@@ -43,6 +43,8 @@ export const metricsDto = z.object({
   averageAccuracy: z.number().nullable(),
   decidedPredictions: z.number(),
   correctPredictions: z.number(),
+  /** How many of the decided predictions were decided on simulated visitors (not a measurement of real users). */
+  simulatedDecisions: z.number().optional(),
 });
 export type MetricsDto = z.infer<typeof metricsDto>;
 

@@ -9,12 +9,14 @@ const VISIBLE = "(?1 = 1 OR owner_id IS NULL OR owner_id = ?2)";
 export function agentsRepository(db: Db) {
   const q = {
     agents: db.query<AgentRow, []>("SELECT * FROM agents ORDER BY CASE type WHEN 'trend_detection' THEN 1 WHEN 'component_generation' THEN 2 WHEN 'testing' THEN 3 ELSE 4 END"),
-    metrics: db.query<{ trends: number; components: number; active: number; correct: number; decided: number }, [number, string]>(
+    metrics: db.query<{ trends: number; components: number; active: number; correct: number; decided: number; simulated_decided: number }, [number, string]>(
       `SELECT (SELECT COUNT(*) FROM trends WHERE active = 1) AS trends,
               (SELECT COUNT(*) FROM components WHERE ${VISIBLE}) AS components,
               (SELECT COUNT(*) FROM experiments WHERE status = 'active' AND ${VISIBLE}) AS active,
               (SELECT COUNT(*) FROM predictions WHERE outcome = 'correct') AS correct,
-              (SELECT COUNT(*) FROM predictions WHERE outcome IN ('correct', 'wrong')) AS decided`,
+              (SELECT COUNT(*) FROM predictions WHERE outcome IN ('correct', 'wrong')) AS decided,
+              (SELECT COUNT(*) FROM predictions p JOIN experiments e ON e.id = p.experiment_id
+                WHERE p.outcome IN ('correct', 'wrong') AND e.traffic = 'simulated') AS simulated_decided`,
     ),
     trends: db.query<TrendRow, [number]>("SELECT * FROM trends WHERE active = 1 ORDER BY discovered_at DESC, id DESC LIMIT ?"),
     setting: db.query<{ value: string }, [string]>("SELECT value FROM settings WHERE key = ?"),

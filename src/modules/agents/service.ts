@@ -40,6 +40,7 @@ export function agentsService(deps: { db: Db; now?: () => number; onSettingsChan
         averageAccuracy: accuracyOf(m.correct, m.decided),
         decidedPredictions: m.decided,
         correctPredictions: m.correct,
+        simulatedDecisions: m.simulated_decided,
       };
     },
 

@@ -2,6 +2,7 @@ import { Button, Card, Flex, Heading, Spinner, Text } from "@radix-ui/themes";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { useSession } from "#web/features/auth/use-session";
+import { PublicHeader } from "./public-header";
 
 /** Guard for every app route (spec §2 "Protected wrapper"). */
 export function Protected({ children }: { children: ReactNode }) {
@@ -19,8 +20,10 @@ export function Protected({ children }: { children: ReactNode }) {
     );
   if (status === "unauthenticated")
     return (
-      <Flex asChild align="center" justify="center" style={{ minHeight: "100vh", padding: 24 }}>
-        <main>
+      <>
+      <PublicHeader />
+      <Flex asChild align="center" justify="center" className="di-standalone-main">
+        <main id="main-content">
           <Card size="4" style={{ maxWidth: 480, width: "100%" }}>
             <Flex direction="column" gap="4" align="center">
               <Heading size="7" align="center">
@@ -42,6 +45,7 @@ export function Protected({ children }: { children: ReactNode }) {
           </Card>
         </main>
       </Flex>
+      </>
     );
   return <>{children}</>;
 }

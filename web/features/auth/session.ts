@@ -61,7 +61,16 @@ export function refreshSession(): Promise<string | null> {
   return inFlight;
 }
 
-setTokenSource({ getToken: () => useAuth.getState().accessToken, refresh: refreshSession });
+setTokenSource({
+  getToken: () => useAuth.getState().accessToken,
+  refresh: refreshSession,
+  // Signed in (the server rendered the page for this user) but no token yet: the start-up refresh
+  // is due or under way, and calls wait for it rather than each bouncing off a 401 first.
+  pending: () => {
+    const s = useAuth.getState();
+    return s.status === "authenticated" && !s.accessToken ? refreshSession() : null;
+  },
+});
 
 function validate(answer: Partial<AuthAnswer> | null): AuthAnswer {
   if (!answer?.accessToken || !answer.user) throw new Error("Invalid response from server - missing token or user data");
@@ -107,9 +116,13 @@ export async function logout(): Promise<void> {
   }
 }
 
-/** Refresh on start, then every 8 minutes while signed in. Returns a stop function. */
+/**
+ * Refresh on start, then every 8 minutes while signed in. Returns a stop function.
+ * When the server rendered the page for nobody, its cookie (if any) is already known dead: a start
+ * probe could only fail, so none is sent (an anonymous page load makes no failing request).
+ */
 export function startSession(): () => void {
-  void refreshSession();
+  if (useAuth.getState().status !== "unauthenticated") void refreshSession();
   const timer = setInterval(() => {
     if (useAuth.getState().status === "authenticated") void refreshSession();
   }, REFRESH_INTERVAL_MS);

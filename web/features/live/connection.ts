@@ -6,6 +6,12 @@ import { EMPTY_MISSION, reduceLive, type MissionData } from "./reducer";
 import { refreshActivity, refreshMetrics, refreshSystem } from "./refresh";
 import { useLive } from "./store";
 
+/**
+ * Whether the session has an access token yet. The socket may open on the refresh cookie before
+ * it does; re-reads sent then would each bounce off a 401, and the shell's first read follows anyway.
+ */
+let canRead: () => boolean = () => true;
+
 /** Applies one message to the store and starts the re-reads it calls for. Exported for tests. */
 export function applyLiveMessage(message: LiveMessage, now = Date.now()): void {
   const s = useLive.getState();
@@ -15,6 +21,7 @@ export function applyLiveMessage(message: LiveMessage, now = Date.now()): void {
     return;
   }
   useLive.setState({ ...r.state, lastSync: now });
+  if (!canRead()) return;
   if (r.effects.refreshMetrics) refreshMetrics();
   if (r.effects.refreshActivity) refreshActivity();
   if (r.effects.refreshSystem) refreshSystem();
@@ -34,6 +41,8 @@ let unbind: (() => void) | null = null;
 function bind(opts: LiveSocketOptions): () => void {
   holders++;
   if (holders === 1) {
+    const getToken = opts.getToken;
+    canRead = getToken ? () => Boolean(getToken()) : () => true;
     const offStatus = onLiveStatus((connected) => {
       useLive.setState({ connected });
       // Whatever happened while we were away: catch up once. Before the session has its first
@@ -50,6 +59,7 @@ function bind(opts: LiveSocketOptions): () => void {
       release();
       offMessages();
       offStatus();
+      canRead = () => true;
     };
   }
   return () => {

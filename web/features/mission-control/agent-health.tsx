@@ -4,9 +4,29 @@ import { RelativeTime } from "#web/components/ui/relative-time";
 import { count, percentOrDash } from "#web/lib/format";
 import { AGENT_TYPE_LABELS, agentStatus } from "./labels";
 
-function AgentCard({ agent }: { agent: AgentDto }) {
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+/**
+ * An agent's accuracy as a measurement: the figure, what it means and what it is out of. Agents
+ * that report no measured accuracy with its definition and denominator show none (a confidence
+ * is a self-assessment, not a track record).
+ */
+export function measuredAccuracy(agent: AgentDto): { value: number; means: string; outOf: string } | null {
+  const means = agent.metadata.accuracyMeans;
+  if (agent.accuracy === null || typeof means !== "string") return null;
+  const decided = num(agent.metadata.decided);
+  const correct = num(agent.metadata.correct);
+  const generated = num(agent.metadata.generated);
+  if (decided && correct !== null) return { value: agent.accuracy, means, outOf: `${correct} of ${decided}` };
+  if (generated) return { value: agent.accuracy, means, outOf: `of ${generated}` };
+  return null;
+}
+
+function AgentCard({ agent, simulated }: { agent: AgentDto; simulated: boolean }) {
   const status = agentStatus(agent.status);
-  const score = agent.accuracy ?? agent.confidence;
+  const measured = measuredAccuracy(agent);
+  // The oracle's record is scored on A/B tests; when those ran on simulated visitors, it says so.
+  const onSimulated = simulated && agent.type === "analytics";
   return (
     <Card size="2" className="mc-agent" data-status={status.value} data-testid={`agent-${agent.id}`}>
       <Flex direction="column" gap="2">
@@ -32,12 +52,14 @@ function AgentCard({ agent }: { agent: AgentDto }) {
             <dt>Tasks</dt>
             <dd data-testid="agent-tasks">{count(agent.tasksCompleted)}</dd>
           </div>
-          <div>
-            <dt>Accuracy</dt>
-            <dd title={typeof agent.metadata.accuracyMeans === "string" ? agent.metadata.accuracyMeans : typeof agent.metadata.confidenceMeans === "string" ? agent.metadata.confidenceMeans : undefined}>
-              {percentOrDash(score)}
-            </dd>
-          </div>
+          {measured && (
+            <div>
+              <dt>Accuracy{onSimulated ? " (simulated)" : ""}</dt>
+              <dd title={`${measured.means}: ${measured.outOf}`} data-testid="agent-accuracy">
+                {percentOrDash(measured.value)} <span className="mc-agent-outof">({measured.outOf})</span>
+              </dd>
+            </div>
+          )}
           <div>
             <dt>Last activity</dt>
             <dd>
@@ -51,7 +73,7 @@ function AgentCard({ agent }: { agent: AgentDto }) {
 }
 
 /** Spec §2: the AI Agent Health grid; the header reads 'N Active' when the system is on, else 'System Offline'. */
-export function AgentHealth({ agents, systemActive }: { agents: AgentDto[]; systemActive: boolean | null }) {
+export function AgentHealth({ agents, systemActive, simulatedRecord = false }: { agents: AgentDto[]; systemActive: boolean | null; simulatedRecord?: boolean }) {
   const running = agents.filter((a) => a.status === "active").length;
   return (
     <section aria-labelledby="mc-agents-title">
@@ -70,7 +92,7 @@ export function AgentHealth({ agents, systemActive }: { agents: AgentDto[]; syst
       ) : (
         <div className="mc-grid mc-grid-agents">
           {agents.map((a) => (
-            <AgentCard key={a.id} agent={a} />
+            <AgentCard key={a.id} agent={a} simulated={simulatedRecord} />
           ))}
         </div>
       )}

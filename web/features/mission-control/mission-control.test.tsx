@@ -33,13 +33,35 @@ describe("Mission Control components", () => {
     ui(<KpiCards metrics={metrics({ averageAccuracy: 66.7, decidedPredictions: 3, correctPredictions: 2 })} />);
     expect(screen.getAllByTestId("kpi-accuracy").at(-1)!.textContent).toBe("66.7%");
     expect(screen.getByText("2 of 3 decided calls right")).toBeTruthy();
+    expect(screen.queryByTestId("kpi-accuracy-simulated")).toBeNull();
+  });
+
+  test("KPIs: an accuracy scored on simulated visitors says so, with its denominator", () => {
+    ui(<KpiCards metrics={metrics({ averageAccuracy: 100, decidedPredictions: 1, correctPredictions: 1, simulatedDecisions: 1 })} />);
+    expect(screen.getByTestId("kpi-accuracy-simulated").textContent).toBe("Simulated");
+    expect(screen.getByText("1 of 1 decided calls right, all on simulated visitors")).toBeTruthy();
+    ui(<KpiCards metrics={metrics({ averageAccuracy: 50, decidedPredictions: 4, correctPredictions: 2, simulatedDecisions: 0 })} />);
+    expect(screen.getByText("2 of 4 decided calls right, on real visitors")).toBeTruthy();
   });
 
   test("agent health: 'N Active' when on, 'System Offline' when off; unknown statuses read as Idle", () => {
     ui(<AgentHealth agents={[agent("a", "active"), agent("b", "active"), agent("c", "weird")]} systemActive={true} />);
     expect(screen.getByTestId("agents-header-badge").textContent).toBe("2 Active");
     expect(within(screen.getByTestId("agent-c")).getByTestId("agent-status").textContent).toBe("Idle");
-    expect(within(screen.getByTestId("agent-a")).getByText("95.0%")).toBeTruthy();
+    // A confidence is not a track record: no Accuracy without a measured figure, definition and denominator.
+    expect(within(screen.getByTestId("agent-a")).queryByText("Accuracy")).toBeNull();
+    expect(within(screen.getByTestId("agent-a")).queryByText(/95/)).toBeNull();
+  });
+
+  test("agent health: a measured accuracy shows its denominator and definition, and '(simulated)' when scored on simulated visitors", () => {
+    const oracle = { ...agent("o", "active"), accuracy: 66.7, metadata: { accuracyMeans: "correct / decided predictions", decided: 3, correct: 2 } } as AgentDto;
+    const empty = { ...agent("t", "active"), type: "testing", accuracy: 95, metadata: { accuracyMeans: "made up" } } as AgentDto;
+    ui(<AgentHealth agents={[oracle, empty]} systemActive={true} simulatedRecord />);
+    const shown = within(screen.getByTestId("agent-o")).getByTestId("agent-accuracy");
+    expect(shown.textContent).toBe("66.7% (2 of 3)");
+    expect(shown.getAttribute("title")).toBe("correct / decided predictions: 2 of 3");
+    expect(within(screen.getByTestId("agent-o")).getByText("Accuracy (simulated)")).toBeTruthy();
+    expect(within(screen.getByTestId("agent-t")).queryByTestId("agent-accuracy")).toBeNull();
   });
 
   test("agent health header when the system is off", () => {

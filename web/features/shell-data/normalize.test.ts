@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { ShellAgent } from "#web/components/layout/app-shell/types";
-import { recentActivityBadge, toActivity, toAgents } from "./normalize";
+import { recentActivityBadge, toActivity, toAgents, unseenActivityBadge } from "./normalize";
 
 describe("toAgents", () => {
   test("reads a bare list or a wrapped one; unknown status shows as idle", () => {
@@ -99,5 +99,34 @@ describe("recentActivityBadge", () => {
   test("a full page of recent entries may hide more, so it says so", () => {
     const full = Array.from({ length: 20 }, (_, i) => item(0.1, `e${i}`));
     expect(recentActivityBadge(full, now, 20)).toBe("20+");
+  });
+});
+
+describe("unseenActivityBadge", () => {
+  const now = Date.parse("2025-06-01T12:00:00Z");
+  const item = (minutesAgo: number, id: string) => ({
+    id,
+    type: "system",
+    title: "x",
+    description: null,
+    timestamp: now - minutesAgo * 60_000,
+    status: "completed" as const,
+    progress: null,
+    agent: null,
+  });
+  const list = [item(1, "a"), item(10, "b"), item(60, "c"), item(60 * 30, "d")];
+
+  test("counts only what came after the last look; nothing new hides the badge", () => {
+    expect(unseenActivityBadge(list, now - 30 * 60_000, now, 20)).toBe("2");
+    expect(unseenActivityBadge(list, now, now, 20)).toBeNull();
+  });
+
+  test("never looked: the last 24 hours count", () => {
+    expect(unseenActivityBadge(list, null, now, 20)).toBe("3");
+  });
+
+  test("a full page of unseen entries may hide more, so it says so", () => {
+    const full = Array.from({ length: 20 }, (_, i) => item(1, `e${i}`));
+    expect(unseenActivityBadge(full, now - 3600_000, now, 20)).toBe("20+");
   });
 });

@@ -121,3 +121,15 @@ export function recentActivityBadge(items: ShellActivityItem[], now: number, lim
   if (recent === 0) return null;
   return recent >= limit ? `${limit}+` : String(recent);
 }
+
+/**
+ * The bell and Activity badges: entries newer than the last time the user looked at them (opened
+ * the notifications or the Activity page). Never looked: the last 24 hours count. When every
+ * fetched entry is unseen the real number may be higher than the fetch limit, hence "20+".
+ */
+export function unseenActivityBadge(items: ShellActivityItem[], seenAt: number | null, now: number, limit: number): string | null {
+  const since = seenAt ?? now - RECENT_WINDOW_MS;
+  const unseen = items.filter((i) => i.timestamp > since).length;
+  if (unseen === 0) return null;
+  return unseen >= limit ? `${limit}+` : String(unseen);
+}

@@ -1,11 +1,13 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
+import type { ActivityEntryDto } from "#server/modules/activity/model";
+import type { AgentDto } from "#server/modules/agents/model";
 import type { ShellActivityItem, ShellAgent, ShellDataState } from "#web/components/layout/app-shell/types";
 import { api, call } from "#web/lib/api";
-import { recentActivityBadge, toActivity, toAgents } from "./normalize";
+import { toActivity, toAgents, unseenActivityBadge } from "./normalize";
+import { useActivitySeen } from "./seen-store";
 
+/** What the shell lists: the newest this many entries. */
 export const ACTIVITY_LIMIT = 20;
-/** Live messages can arrive in bursts; the shell re-reads at most this often. */
-const MIN_RELOAD_MS = 2000;
 
 export interface ShellData {
   agents: ShellAgent[];
@@ -19,64 +21,65 @@ export interface ShellData {
   syncedAt: number | null;
 }
 
-const INITIAL: ShellData = {
-  agents: [],
-  agentsState: "loading",
-  activity: [],
-  activityState: "loading",
-  activityBadge: null,
-  systemActive: null,
-  syncedAt: null,
-};
-
-async function read(signal: AbortSignal) {
-  // Each endpoint fails on its own: a missing activity API must not hide the agents.
-  const [agents, activity, status] = await Promise.allSettled([
-    call(api.agents.get({ fetch: { signal } })),
-    call(api.activity.get({ query: { limit: ACTIVITY_LIMIT }, fetch: { signal } })),
-    call(api.system.status.get({ fetch: { signal } })),
-  ]);
-  return { agents, activity, status };
+/**
+ * Where the shell's data lives: the app's live store (the layout route passes it in, as features
+ * do not import each other). A zustand store satisfies it as is.
+ */
+export interface ShellSource {
+  <T>(select: (s: ShellSourceState) => T): T;
+  setState(patch: Partial<ShellSourceState>): void;
+}
+export interface ShellSourceState {
+  agents: AgentDto[];
+  activity: ActivityEntryDto[];
+  systemActive: boolean | null;
 }
 
 /**
- * Agents, recent activity and system status for the shell. Loads once `enabled` (the session has
- * an access token, so the reads don't each bounce off a 401 first) and again whenever
- * `refreshKey` changes (the live feed's last message time), throttled.
+ * Agents, recent activity and system status for the shell. They live in the live store, which the
+ * socket keeps current (agent updates applied in place, activity and status re-read coalesced);
+ * the shell reads them once itself when the session has its access token, so a page without a
+ * loader of its own still fills the sidebar. Live messages never re-fetch the shell.
  */
-export function useShellData(refreshKey: unknown, enabled: boolean): ShellData {
-  const [data, setData] = useState<ShellData>(INITIAL);
-  const lastLoad = useRef(0);
+export function useShellData(enabled: boolean, useLive: ShellSource, activityLimit: number): ShellData {
+  const [states, setStates] = useState<{ agents: ShellDataState; activity: ShellDataState }>({ agents: "loading", activity: "loading" });
+  const [syncedAt, setSyncedAt] = useState<number | null>(null);
+  const agentsRaw = useLive((s) => s.agents);
+  const activityRaw = useLive((s) => s.activity);
+  const systemActive = useLive((s) => s.systemActive);
+  const seenAt = useActivitySeen((s) => s.seenAt);
+
+  useEffect(() => useActivitySeen.getState().restore(), []);
 
   useEffect(() => {
     if (!enabled) return;
-    const controller = new AbortController();
-    const load = async () => {
-      lastLoad.current = Date.now();
-      const r = await read(controller.signal);
-      if (controller.signal.aborted) return;
-      const now = Date.now();
-      setData((prev) => {
-        // A failed re-read keeps what the last good read showed.
-        const next = { ...prev };
-        if (r.agents.status === "fulfilled") Object.assign(next, { agents: toAgents(r.agents.value), agentsState: "ready" });
-        else if (prev.agentsState !== "ready") next.agentsState = "unavailable";
-        if (r.activity.status === "fulfilled") {
-          const activity = toActivity(r.activity.value);
-          Object.assign(next, { activity, activityState: "ready", activityBadge: recentActivityBadge(activity, now, ACTIVITY_LIMIT) });
-        } else if (prev.activityState !== "ready") next.activityState = "unavailable";
-        if (r.status.status === "fulfilled" && typeof r.status.value?.isActive === "boolean") next.systemActive = r.status.value.isActive;
-        if (r.agents.status === "fulfilled" || r.activity.status === "fulfilled") next.syncedAt = now;
-        return next;
-      });
-    };
-    const wait = Math.max(0, lastLoad.current + MIN_RELOAD_MS - Date.now());
-    const timer = setTimeout(() => void load(), wait);
+    let live = true;
+    void (async () => {
+      // Each endpoint fails on its own: a missing activity API must not hide the agents.
+      const [agents, activity, status] = await Promise.allSettled([
+        call(api.agents.get()),
+        call(api.activity.get({ query: { limit: activityLimit } })),
+        call(api.system.status.get()),
+      ]);
+      if (!live) return;
+      const patch: Partial<ShellSourceState> = {};
+      if (agents.status === "fulfilled") patch.agents = agents.value;
+      if (activity.status === "fulfilled") patch.activity = activity.value;
+      if (status.status === "fulfilled" && typeof status.value?.isActive === "boolean") patch.systemActive = status.value.isActive;
+      useLive.setState(patch);
+      setStates({ agents: agents.status === "fulfilled" ? "ready" : "unavailable", activity: activity.status === "fulfilled" ? "ready" : "unavailable" });
+      if (agents.status === "fulfilled" || activity.status === "fulfilled") setSyncedAt(Date.now());
+    })();
     return () => {
-      clearTimeout(timer);
-      controller.abort();
+      live = false;
     };
-  }, [refreshKey, enabled]);
+  }, [enabled, useLive, activityLimit]);
 
-  return data;
+  const agents = useMemo(() => toAgents(agentsRaw), [agentsRaw]);
+  const activity = useMemo(() => toActivity(activityRaw).slice(0, ACTIVITY_LIMIT), [activityRaw]);
+  // A page's own loader (the dashboard's) may fill the store before the shell's read returns.
+  const agentsState = agents.length > 0 ? "ready" : states.agents;
+  const activityState = activity.length > 0 ? "ready" : states.activity;
+  const activityBadge = unseenActivityBadge(activity, seenAt, Date.now(), ACTIVITY_LIMIT);
+  return { agents, agentsState, activity, activityState, activityBadge, systemActive, syncedAt };
 }

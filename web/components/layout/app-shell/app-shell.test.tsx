@@ -75,7 +75,7 @@ describe("app shell", () => {
     render(shell(props({ activityBadge: "3" })));
     const nav = within($().getByRole("navigation", { name: "Main" }));
     const links = nav.getAllByRole("link");
-    expect(links.map((l) => l.getAttribute("aria-label"))).toEqual(["Dashboard", "Compare, New", "Trends", "Analytics", "Activity, 3 recent"]);
+    expect(links.map((l) => l.getAttribute("aria-label"))).toEqual(["Dashboard", "Compare, New", "Trends", "Analytics", "Activity, 3 new"]);
     expect(links.map((l) => l.getAttribute("aria-keyshortcuts"))).toEqual(["1", "2", "3", "4", "5"]);
     expect(links[0]!.getAttribute("aria-current")).toBe("page");
   });
@@ -161,7 +161,7 @@ describe("app shell", () => {
     const { container } = render(shell(props({ sidebarCollapsed: true, activityBadge: "2" })));
     expect(container.querySelector(".di-shell")?.getAttribute("data-sidebar")).toBe("collapsed");
     expect($().getByRole("button", { name: "Expand sidebar" })).toBeTruthy();
-    expect($().getByRole("link", { name: "Activity, 2 recent" })).toBeTruthy();
+    expect($().getByRole("link", { name: "Activity, 2 new" })).toBeTruthy();
     expect($().getByRole("button", { name: "Logout" })).toBeTruthy();
   });
 
@@ -188,9 +188,25 @@ describe("app shell", () => {
   test("notifications list recent activity", async () => {
     render(shell(props({ activity: [item({ title: "Snapshot captured", status: "completed", progress: null })], activityBadge: "1" })));
     // Async act: the popover positions itself in a promise after opening.
-    await act(async () => void fireEvent.click($().getByRole("button", { name: "Notifications, 1 recent" })));
+    await act(async () => void fireEvent.click($().getByRole("button", { name: "Notifications, 1 new" })));
     const pop = within($().getByRole("dialog", { name: "Notifications" }));
     expect(pop.getByText("Snapshot captured")).toBeTruthy();
     expect(pop.getByRole("link", { name: "View all activity" }).getAttribute("href")).toBe("/activity");
+  });
+
+  test("focus mode: the shell says so for its CSS, offers Exit focus, and Escape leaves it", () => {
+    const onExitFocus = mock(() => {});
+    const { container } = render(shell(props({ focus: true, onExitFocus })));
+    expect(container.querySelector(".di-shell")?.hasAttribute("data-focus")).toBe(true);
+    fireEvent.click($().getByRole("button", { name: "Exit focus" }));
+    act(() => void fireEvent.keyDown(document.body, { key: "Escape" }));
+    expect(onExitFocus).toHaveBeenCalledTimes(2);
+  });
+
+  test("opening the notifications marks them seen", async () => {
+    const onSeenNotifications = mock(() => {});
+    render(shell(props({ activity: [item({})], activityBadge: "1", onSeenNotifications })));
+    await act(async () => void fireEvent.click($().getByRole("button", { name: "Notifications, 1 new" })));
+    expect(onSeenNotifications).toHaveBeenCalledTimes(1);
   });
 });

@@ -10,11 +10,13 @@ const SHOWN = 6;
 export interface NotificationsButtonProps {
   items: ShellActivityItem[];
   state: ShellDataState;
-  /** Count of recent entries for the bell; hidden when null. */
+  /** Count of entries not yet seen, for the bell; hidden when null. */
   badge: string | null;
+  /** The list was opened (what it shows now counts as seen). */
+  onOpen?(): void;
 }
 
-function NotificationsList({ items, state }: Omit<NotificationsButtonProps, "badge">) {
+function NotificationsList({ items, state }: Pick<NotificationsButtonProps, "items" | "state">) {
   const now = useNow(15_000);
   if (state === "loading")
     return (
@@ -49,10 +51,10 @@ function NotificationsList({ items, state }: Omit<NotificationsButtonProps, "bad
   );
 }
 
-export function NotificationsButton({ items, state, badge }: NotificationsButtonProps) {
-  const name = badge ? `Notifications, ${badge} recent` : "Notifications";
+export function NotificationsButton({ items, state, badge, onOpen }: NotificationsButtonProps) {
+  const name = badge ? `Notifications, ${badge} new` : "Notifications";
   return (
-    <Popover.Root>
+    <Popover.Root onOpenChange={(open) => open && onOpen?.()}>
       <Tooltip content="Notifications">
         <Popover.Trigger>
           <IconButton variant="ghost" color="gray" aria-label={name} className="di-bell">

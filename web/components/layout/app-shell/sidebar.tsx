@@ -1,17 +1,21 @@
 import { DoubleArrowLeftIcon, DoubleArrowRightIcon, ExitIcon, GearIcon, MagnifyingGlassIcon } from "@radix-ui/react-icons";
 import { Avatar, Badge, Flex, IconButton, Kbd, Skeleton, Text, Tooltip } from "@radix-ui/themes";
-import type { ReactNode } from "react";
+import type { ReactNode, Ref } from "react";
 import { Link, NavLink } from "react-router";
 import { NAV_ITEMS } from "./nav-items";
 import type { ShellAgent, ShellAgentStatus, ShellDataState, ShellUser } from "./types";
 
 export interface SidebarProps {
+  id?: string;
+  ref?: Ref<HTMLElement>;
+  /** Shown as the narrow-screen drawer: no collapse toggle there. */
+  drawer?: boolean;
   collapsed: boolean;
   onToggleCollapsed(): void;
   user: ShellUser;
   agents: ShellAgent[];
   agentsState: ShellDataState;
-  /** Entries shown on the Activity badge; the badge hides at 0. */
+  /** Activity entries not yet seen, for the Activity badge; the badge hides at 0. */
   activityBadge: string | null;
   onOpenPalette(): void;
   /** The palette's key chord as shown ("Ctrl K" or "⌘ K"). */
@@ -86,7 +90,7 @@ function AgentList({ agents, state, collapsed }: { agents: ShellAgent[]; state: 
 export function Sidebar(p: SidebarProps) {
   const c = p.collapsed;
   return (
-    <aside className="di-sidebar" aria-label="Sidebar">
+    <aside id={p.id} ref={p.ref} className="di-sidebar" aria-label="Sidebar">
       <Flex align="center" justify="between" gap="2" className="di-sidebar-top">
         <Link to="/dashboard" className="di-brand">
           <span className="di-brand-mark" aria-hidden />
@@ -96,6 +100,7 @@ export function Sidebar(p: SidebarProps) {
             </Text>
           </span>
         </Link>
+        {!p.drawer && (
         <Tooltip content={c ? "Expand sidebar" : "Collapse sidebar"} side="right">
           <IconButton
             variant="ghost"
@@ -109,6 +114,7 @@ export function Sidebar(p: SidebarProps) {
             {c ? <DoubleArrowRightIcon /> : <DoubleArrowLeftIcon />}
           </IconButton>
         </Tooltip>
+        )}
       </Flex>
 
       <div className="di-sidebar-search">
@@ -133,7 +139,7 @@ export function Sidebar(p: SidebarProps) {
             const Icon = item.icon;
             const badge = item.to === "/comparison" ? "New" : item.to === "/activity" ? p.activityBadge : null;
             const name =
-              item.to === "/activity" && badge ? `${item.label}, ${badge} recent` : badge ? `${item.label}, ${badge}` : item.label;
+              item.to === "/activity" && badge ? `${item.label}, ${badge} new` : badge ? `${item.label}, ${badge}` : item.label;
             return (
               <li key={item.to}>
                 <Hint show={c} label={`${name} · ${item.shortcut}`}>

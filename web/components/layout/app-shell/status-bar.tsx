@@ -1,4 +1,5 @@
-import { GearIcon, MagnifyingGlassIcon, MoonIcon, SunIcon, ViewVerticalIcon } from "@radix-ui/react-icons";
+import { GearIcon, HamburgerMenuIcon, MagnifyingGlassIcon, MoonIcon, SunIcon, ViewVerticalIcon } from "@radix-ui/react-icons";
+import type { Ref } from "react";
 import { Flex, IconButton, Kbd, Separator, Text, Tooltip } from "@radix-ui/themes";
 import { Link } from "react-router";
 import { NotificationsButton } from "./notifications";
@@ -6,6 +7,9 @@ import { formatClock, formatRelative, useNow } from "./relative-time";
 import type { ShellActivityItem, ShellDataState } from "./types";
 
 export interface StatusBarProps {
+  /** The narrow-screen drawer's menu button; null on wide screens. */
+  menu?: { open: boolean; controls: string; ref: Ref<HTMLButtonElement>; onToggle(): void } | null;
+  onSeenNotifications?(): void;
   systemActive: boolean | null;
   connected: boolean;
   /** ms since epoch of the last live message or data sync. */
@@ -26,7 +30,7 @@ export interface StatusBarProps {
 
 function Chip({ tone, label, className }: { tone: "green" | "red" | "gray" | "amber"; label: string; className?: string }) {
   return (
-    <span className={`di-chip ${className ?? ""}`} data-tone={tone}>
+    <span className={`di-chip ${className ?? ""}`} data-tone={tone} title={label}>
       <span className="di-chip-dot" aria-hidden />
       <Text size="1" weight="medium">
         {label}
@@ -49,6 +53,20 @@ export function StatusBar(p: StatusBarProps) {
 
   return (
     <header className="di-statusbar">
+      {p.menu && (
+        <IconButton
+          ref={p.menu.ref}
+          variant="ghost"
+          color="gray"
+          className="di-menu-button"
+          onClick={p.menu.onToggle}
+          aria-label="Menu"
+          aria-expanded={p.menu.open}
+          aria-controls={p.menu.controls}
+        >
+          <HamburgerMenuIcon />
+        </IconButton>
+      )}
       <button type="button" className="di-quick-search" onClick={p.onOpenPalette} aria-label="Quick search" aria-keyshortcuts="Control+K Meta+K">
         <MagnifyingGlassIcon aria-hidden />
         <Text size="2" color="gray" className="di-quick-search-text">
@@ -79,7 +97,7 @@ export function StatusBar(p: StatusBarProps) {
           {now === null ? "--:--:--" : formatClock(now)}
         </time>
         <Separator orientation="vertical" size="1" />
-        <NotificationsButton items={p.notifications} state={p.notificationsState} badge={p.notificationsBadge} />
+        <NotificationsButton items={p.notifications} state={p.notificationsState} badge={p.notificationsBadge} onOpen={p.onSeenNotifications} />
         <Tooltip content={p.railOpen ? "Hide activity rail" : "Show activity rail"}>
           <IconButton
             variant={p.railOpen ? "soft" : "ghost"}
@@ -98,7 +116,7 @@ export function StatusBar(p: StatusBarProps) {
           </IconButton>
         </Tooltip>
         <Tooltip content="Settings">
-          <IconButton asChild variant="ghost" color="gray">
+          <IconButton asChild variant="ghost" color="gray" className="di-statusbar-settings">
             <Link to="/settings" aria-label="Settings">
               <GearIcon />
             </Link>
