@@ -42,7 +42,11 @@ async function bare(urls: string[]): Promise<number> {
     urls.flatMap((url, i) =>
       VIEWPORT_NAMES.map(async (v) => {
         const vp = VIEWPORTS[v];
-        const ctx = await browser.newContext({ viewport: { width: vp.width, height: vp.height }, isMobile: vp.mobile, hasTouch: vp.mobile });
+        const ctx = await browser.newContext({
+          viewport: { width: vp.width, height: vp.height },
+          isMobile: vp.mobile,
+          hasTouch: vp.mobile,
+        });
         const page = await ctx.newPage();
         await page.goto(url, { waitUntil: "load", timeout: 60_000 });
         await page.screenshot({ path: join(out, `${i}-${v}.png`), fullPage: true });
@@ -59,11 +63,13 @@ async function bare(urls: string[]): Promise<number> {
 // CAPTURE_TIMING_SAMPLES=1 shows what the extra timing loads cost (the product default is 3).
 const server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1", CAPTURE_TIMING_SAMPLES: process.env.CAPTURE_TIMING_SAMPLES ?? "" } });
 const call = async (method: string, path: string, token?: string, body?: unknown) =>
-  (await fetch(server.url + path, {
-    method,
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })).json() as Promise<any>;
+  (
+    await fetch(server.url + path, {
+      method,
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  ).json() as Promise<any>;
 const { accessToken: token } = await call("POST", "/api/auth/signup", undefined, { email: "bench@example.com", password: "password-1" });
 
 for (let i = 0; i < 300; i++) {
@@ -103,7 +109,8 @@ async function analyse(urls: string[]): Promise<{ ms: number; rssMb: number; spr
     const r = t.spread?.lcpMs;
     return `${s.viewport} LCP ${t.lcpMs} ms [${r ? `${r.min}-${r.max}` : "-"}] over ${t.samples?.length ?? 1}`;
   });
-  for (const d of diffs) spreads.push(`${d.viewport} design ${d.designSimilarity} content ${d.contentSimilarity} overall ${d.overallSimilarity}`);
+  for (const d of diffs)
+    spreads.push(`${d.viewport} design ${d.designSimilarity} content ${d.contentSimilarity} overall ${d.overallSimilarity}`);
   return { ms, rssMb: peak, spreads };
 }
 
@@ -137,8 +144,12 @@ const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join("
 console.log(`${rounds} rounds per set, alternated, medians; load average at the end ${load}`);
 for (const r of results) {
   console.log(`\n${r.set}, desktop + mobile`);
-  console.log(`  bare Playwright (launch, parallel contexts, load, full-page screenshot)  ${median(r.bare).toFixed(0)} ms   [${r.bare.map((x) => x.toFixed(0)).join(", ")}]`);
-  console.log(`  full analysis (POST /start -> completed, warm server)                 ${median(r.ours).toFixed(0)} ms   [${r.ours.map((x) => x.toFixed(0)).join(", ")}]`);
+  console.log(
+    `  bare Playwright (launch, parallel contexts, load, full-page screenshot)  ${median(r.bare).toFixed(0)} ms   [${r.bare.map((x) => x.toFixed(0)).join(", ")}]`,
+  );
+  console.log(
+    `  full analysis (POST /start -> completed, warm server)                 ${median(r.ours).toFixed(0)} ms   [${r.ours.map((x) => x.toFixed(0)).join(", ")}]`,
+  );
   console.log(`  server peak RSS ${r.rss.toFixed(0)} MB; last run's timing: ${r.spreads.join("; ")}`);
 }
 console.log("");

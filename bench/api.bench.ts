@@ -40,7 +40,9 @@ try {
   };
   // The first account is the admin; the measured user is an ordinary one, like most callers.
   await call("POST", "/api/auth/signup", undefined, { email: "admin@example.com", password: "password-1" });
-  const { accessToken: token } = (await (await call("POST", "/api/auth/signup", undefined, { email: "bench@example.com", password: "password-1" })).json()) as { accessToken: string };
+  const { accessToken: token } = (await (
+    await call("POST", "/api/auth/signup", undefined, { email: "bench@example.com", password: "password-1" })
+  ).json()) as { accessToken: string };
   for (let i = 0; i < COMPARISONS; i++) {
     await call("POST", "/api/comparisons", token, { name: `Competitor sweep ${i + 1}`, description: `Landing pages, round ${i + 1}` });
   }
@@ -67,13 +69,17 @@ try {
   if (non2xx > 0) throw new Error(`ours answered ${non2xx} non-2xx responses`);
   const a = medianOf(ours);
   const b = medianOf(base);
-  console.log(`GET /api/comparisons, ${COMPARISONS} rows (${body.length} bytes), wrk ${connections} connections, ${rounds} alternating rounds x ${seconds} s, medians`);
+  console.log(
+    `GET /api/comparisons, ${COMPARISONS} rows (${body.length} bytes), wrk ${connections} connections, ${rounds} alternating rounds x ${seconds} s, medians`,
+  );
   console.log(`ours  bearer + list    ${fmt(a)}`);
   console.log(`bare  Bun.serve JSON   ${fmt(b)}`);
   console.log(`per-round ratios       ${ratios.map((x) => x.toFixed(2)).join(" ")}`);
   const oursCpu = median(ours.map((r) => r.cpuUs));
   const baseCpu = median(base.map((r) => r.cpuUs));
-  console.log(`server CPU / request   ours ${oursCpu.toFixed(1)} µs, bare ${baseCpu.toFixed(1)} µs (medians; ratio bare/ours ${(baseCpu / oursCpu).toFixed(2)})`);
+  console.log(
+    `server CPU / request   ours ${oursCpu.toFixed(1)} µs, bare ${baseCpu.toFixed(1)} µs (medians; ratio bare/ours ${(baseCpu / oursCpu).toFixed(2)})`,
+  );
   verdict("API list / bare Bun.serve JSON (req/s)", a.rps / b.rps, { atLeast: 0.5 });
 } finally {
   bare?.proc.kill();

@@ -93,7 +93,9 @@ try {
 
   console.log(`${USERS} users x 1 analysis (2 fixture sites, desktop + mobile = ${pages} pages), CAPTURE_CONCURRENCY=${CONCURRENCY}`);
   console.log(`total time: ${s(total)} (${(total / pages).toFixed(0)} ms per page overall); ${USERS - failed.length}/${USERS} completed`);
-  console.log(`queue depth (pages waiting, inferred from progress): peak ${maxQueued} of ${pages}, ${grewAfterStart ? "GREW after the start" : "only drained after the start"}`);
+  console.log(
+    `queue depth (pages waiting, inferred from progress): peak ${maxQueued} of ${pages}, ${grewAfterStart ? "GREW after the start" : "only drained after the start"}`,
+  );
   const every = Math.max(1, Math.floor(samples.length / 10));
   console.log(
     "  over time: " +
@@ -118,7 +120,10 @@ try {
   verdict("server peak RSS with 20 users (MB)", Math.max(...samples.map((x) => x.rss)), { atMost: 1024 });
   verdict("capture browsers at peak", Math.max(...samples.map((x) => x.browsers)), { atMost: CONCURRENCY });
   verdict("last user's first page, share of the total time", Math.max(...firsts) / total, { atMost: 0.5 });
-  if (failed.length) throw new Error(`runs that did not complete: ${failed.map((u) => `${u.email}: ${u.state!.status} ${u.state!.error ?? ""}`).join("; ")}`);
+  if (failed.length)
+    throw new Error(
+      `runs that did not complete: ${failed.map((u) => `${u.email}: ${u.state!.status} ${u.state!.error ?? ""}`).join("; ")}`,
+    );
   if (grewAfterStart) throw new Error("the capture queue grew after every run had been queued");
 } finally {
   await server.stop();

@@ -59,18 +59,20 @@ export function rotateHues(css: string): string {
     const turned = formatHex({ ...lch, h: ((lch.h ?? 0) + 180) % 360 });
     return turned ?? literal;
   };
-  return css
-    .replace(/#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b/g, swap)
-    .replace(/rgba?\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*(?:,\s*([\d.]+)\s*)?\)/g, (m, r, g, b, alpha) => {
-      const hex = swap(`rgb(${r}, ${g}, ${b})`);
-      if (!hex.startsWith("#")) return m;
-      return alpha === undefined ? hex : `rgba(${hexToTriple(hex)}, ${alpha})`;
-    })
-    // Bootstrap also keeps colours as bare "r, g, b" triples in --bs-*-rgb variables.
-    .replace(/(--[\w-]+-rgb:\s*)(\d+),\s*(\d+),\s*(\d+)/g, (m, head, r, g, b) => {
-      const hex = swap(`rgb(${r}, ${g}, ${b})`);
-      return hex.startsWith("#") ? `${head}${hexToTriple(hex)}` : m;
-    });
+  return (
+    css
+      .replace(/#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b/g, swap)
+      .replace(/rgba?\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*(?:,\s*([\d.]+)\s*)?\)/g, (m, r, g, b, alpha) => {
+        const hex = swap(`rgb(${r}, ${g}, ${b})`);
+        if (!hex.startsWith("#")) return m;
+        return alpha === undefined ? hex : `rgba(${hexToTriple(hex)}, ${alpha})`;
+      })
+      // Bootstrap also keeps colours as bare "r, g, b" triples in --bs-*-rgb variables.
+      .replace(/(--[\w-]+-rgb:\s*)(\d+),\s*(\d+),\s*(\d+)/g, (m, head, r, g, b) => {
+        const hex = swap(`rgb(${r}, ${g}, ${b})`);
+        return hex.startsWith("#") ? `${head}${hexToTriple(hex)}` : m;
+      })
+  );
 }
 
 const hexToTriple = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(", ");
@@ -100,10 +102,12 @@ async function rewordHtml(file: string, source: string[]) {
     .on("*", {
       text(t) {
         if (skip > 0 || !t.text.trim()) return;
-        t.replace(t.text.replace(/[\p{L}][\p{L}'’-]*/gu, (w) => {
-          const n = next();
-          return w[0] === w[0]!.toUpperCase() ? n[0]!.toUpperCase() + n.slice(1) : n;
-        }));
+        t.replace(
+          t.text.replace(/[\p{L}][\p{L}'’-]*/gu, (w) => {
+            const n = next();
+            return w[0] === w[0]!.toUpperCase() ? n[0]!.toUpperCase() + n.slice(1) : n;
+          }),
+        );
       },
     });
   const out = await rewriter.transform(new Response(readFileSync(file, "utf8"))).text();

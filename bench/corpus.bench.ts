@@ -41,7 +41,16 @@ async function capture(name: string, viewport: Viewport): Promise<Captured> {
   const hit = captured.get(key);
   if (hit) return hit;
   const path = join(shots, `${name.replace(/[^\w-]/g, "_")}-${viewport}.png`);
-  const job = { jobId: key, url: server.url(name), viewport, screenshotPath: path, allowPrivate: true, navigationTimeoutMs: 30_000, totalTimeoutMs: 120_000, maxHeightPx: 16_000 };
+  const job = {
+    jobId: key,
+    url: server.url(name),
+    viewport,
+    screenshotPath: path,
+    allowPrivate: true,
+    navigationTimeoutMs: 30_000,
+    totalTimeoutMs: 120_000,
+    maxHeightPx: 16_000,
+  };
   const { extraction } = await capturePage(browser, job, () => {});
   const out = { extraction, path };
   captured.set(key, out);
@@ -90,7 +99,9 @@ for (const viewport of ["desktop", "mobile"] as Viewport[]) {
   }
 }
 
-console.log(`corpus: ${TEMPLATES.length} templates + ${pages.length - TEMPLATES.length} variants, ${captured.size} captures in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+console.log(
+  `corpus: ${TEMPLATES.length} templates + ${pages.length - TEMPLATES.length} variants, ${captured.size} captures in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`,
+);
 console.log("| viewport | kind | pair | colour | layout | type | content | design | overall |");
 console.log("|---|---|---|---|---|---|---|---|---|");
 for (const { viewport, pair, s } of results) {
@@ -115,12 +126,17 @@ for (const viewport of ["desktop", "mobile"] as Viewport[]) {
   verdict(`${viewport} highest colourSimilarity of a brand recolour`, worst, { atMost: 0.7 });
 }
 
-console.log("\n| page | viewport | roles (bg / text / primary / secondary) | rendered families | not loaded | low contrast (css / pixels) | failed requests | LCP ms (element) |");
+console.log(
+  "\n| page | viewport | roles (bg / text / primary / secondary) | rendered families | not loaded | low contrast (css / pixels) | failed requests | LCP ms (element) |",
+);
 console.log("|---|---|---|---|---|---|---|---|");
 for (const [key, { extraction: e }] of captured) {
   if (!TEMPLATES.includes(key.split(" ")[0] as never) && !key.includes("~recolour")) continue;
   const r = e.palette.roles;
-  const rendered = (e.typography.rendered ?? []).slice(0, 3).map((x) => `${x.family} ${(x.share * 100).toFixed(0)}%`).join(", ");
+  const rendered = (e.typography.rendered ?? [])
+    .slice(0, 3)
+    .map((x) => `${x.family} ${(x.share * 100).toFixed(0)}%`)
+    .join(", ");
   const notLoaded = (e.typography.notLoaded ?? []).map((x) => x.family).join(", ") || "-";
   const lc = e.accessibility.lowContrast;
   const css = lc.filter((x) => x.method !== "pixels").length;

@@ -20,7 +20,9 @@ const executablePath = findChromium(process.env.CHROMIUM_PATH);
 if (!executablePath) throw new Error("no Chromium");
 const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
 const out = mkdtempSync(join(tmpdir(), "film-bench-"));
-const pages = ["alpha", "beta", "gamma"].flatMap((s) => (["desktop", "mobile"] as Viewport[]).map((v) => ({ url: sites.url(`/${s}/`), viewport: v })));
+const pages = ["alpha", "beta", "gamma"].flatMap((s) =>
+  (["desktop", "mobile"] as Viewport[]).map((v) => ({ url: sites.url(`/${s}/`), viewport: v })),
+);
 
 async function once(p: (typeof pages)[number], record: boolean, n: number) {
   const vp = VIEWPORTS[p.viewport];

@@ -48,7 +48,16 @@ for (const site of SITES) {
     const hashes: string[] = [];
     for (const round of [0, 1]) {
       const path = join(work, `${site}-${viewport}-${round}.png`);
-      const job = { jobId: `${site}-${viewport}-${round}`, url, viewport, screenshotPath: path, allowPrivate: true, navigationTimeoutMs: 30_000, totalTimeoutMs: 60_000, maxHeightPx: 16_000 };
+      const job = {
+        jobId: `${site}-${viewport}-${round}`,
+        url,
+        viewport,
+        screenshotPath: path,
+        allowPrivate: true,
+        navigationTimeoutMs: 30_000,
+        totalTimeoutMs: 60_000,
+        maxHeightPx: 16_000,
+      };
       const r = await capturePage(browser, job, () => {});
       hashes.push(sha(path));
       if (round === 0) {
@@ -120,13 +129,16 @@ for (const s of scenarios) {
       else copyFileSync(shot.path, job.screenshotPath);
       return { ok: true, extraction: shot.extraction, screenshotPath: job.screenshotPath };
     },
-    analyser: { scorePair: () => ({ colorSimilarity: 0.5, layoutSimilarity: 0.5, contentSimilarity: 0.5, overallSimilarity: 0.5, components: {} }) },
+    analyser: {
+      scorePair: () => ({ colorSimilarity: 0.5, layoutSimilarity: 0.5, contentSimilarity: 0.5, overallSimilarity: 0.5, components: {} }),
+    },
   };
   const t = makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1", HISTORY_KEEP: String(RUNS) }, comparisonEngine: engine });
   const u = await t.signup();
   const h = t.auth(u.token);
   const c = (await t.call("POST", "/api/comparisons", { body: { name: "Bench" }, headers: h })).json;
-  for (const site of SITES) await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: fixtures.url(`/${site}/`), label: site }, headers: h });
+  for (const site of SITES)
+    await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: fixtures.url(`/${site}/`), label: site }, headers: h });
   const t0 = performance.now();
   for (run = 1; run <= RUNS; run++) {
     const r = await t.call("POST", `/api/comparisons/${c.id}/start`, { headers: h });
@@ -138,9 +150,13 @@ for (const s of scenarios) {
   const st = t.services.history.storage();
   const page = t.db.query<{ n: number }, []>("SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()").get()!.n;
   console.log(`\n${s.name}: ${RUNS} runs (${(ms / RUNS).toFixed(0)} ms each through the pipeline)`);
-  console.log(`  screenshots with dedupe:    ${mb(disk.bytes)} in ${disk.files} files on disk (the history reports ${mb(st.bytes)}, ${st.files} files)`);
+  console.log(
+    `  screenshots with dedupe:    ${mb(disk.bytes)} in ${disk.files} files on disk (the history reports ${mb(st.bytes)}, ${st.files} files)`,
+  );
   console.log(`  screenshots without dedupe: ${mb(st.bytesWithoutDedupe)} (${st.snapshots} snapshots, one file each)`);
-  console.log(`  per run: ${kb(disk.bytes / RUNS)} with dedupe, ${kb(st.bytesWithoutDedupe / RUNS)} without; database ${mb(page)} in all (${kb(page / RUNS)} per run)`);
+  console.log(
+    `  per run: ${kb(disk.bytes / RUNS)} with dedupe, ${kb(st.bytesWithoutDedupe / RUNS)} without; database ${mb(page)} in all (${kb(page / RUNS)} per run)`,
+  );
   console.log(`  bytes: dedupe=${disk.bytes} nodedupe=${st.bytesWithoutDedupe} db=${page}`);
   if (disk.bytes !== st.bytes) throw new Error("disk and history disagree");
   rmSync(dataDir, { recursive: true, force: true });

@@ -3,7 +3,11 @@ import { freePort } from "#tests/support/server";
 
 export async function startProc(cmd: string[], env: Record<string, string>, readyPath: string) {
   const port = freePort();
-  const proc = Bun.spawn(cmd, { env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" }, stdout: "ignore", stderr: "inherit" });
+  const proc = Bun.spawn(cmd, {
+    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {
     try {
@@ -48,7 +52,8 @@ export function wrk(url: string, opts: { seconds?: number; connections?: number;
   };
 }
 
-export const fmt = (r: WrkResult) => `${r.rps.toFixed(0)} req/s (p50 ${r.p50ms.toFixed(2)} ms, p99 ${r.p99ms.toFixed(2)} ms${r.non2xx ? `, ${r.non2xx} non-2xx` : ""})`;
+export const fmt = (r: WrkResult) =>
+  `${r.rps.toFixed(0)} req/s (p50 ${r.p50ms.toFixed(2)} ms, p99 ${r.p99ms.toFixed(2)} ms${r.non2xx ? `, ${r.non2xx} non-2xx` : ""})`;
 
 /**
  * Prints whether a figure meets its target and makes the bench exit 1 when it does not, so a

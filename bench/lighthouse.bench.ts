@@ -33,7 +33,17 @@ const median = (xs: number[]) => {
 async function lighthouse(url: string, i: number): Promise<{ lcp: number; element: string }> {
   const out = join(dir, `lh-${i}.json`);
   const proc = Bun.spawn(
-    ["node", LH_CLI, url, "--preset=desktop", "--only-categories=performance", "--output=json", `--output-path=${out}`, "--quiet", "--chrome-flags=--headless=new --no-sandbox --disable-gpu"],
+    [
+      "node",
+      LH_CLI,
+      url,
+      "--preset=desktop",
+      "--only-categories=performance",
+      "--output=json",
+      `--output-path=${out}`,
+      "--quiet",
+      "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
+    ],
     { env: { ...process.env, CHROME_PATH: chrome! }, stdout: "ignore", stderr: "pipe" },
   );
   if ((await proc.exited) !== 0) throw new Error(`lighthouse failed: ${await new Response(proc.stderr).text()}`);
@@ -55,15 +65,35 @@ for (const t of TEMPLATES) {
     lh.push(await lighthouse(url, n++));
     const { extraction: e } = await capturePage(
       browser,
-      { jobId: t, url, viewport: "desktop", screenshotPath: join(dir, `${t}.png`), allowPrivate: true, navigationTimeoutMs: 30_000, totalTimeoutMs: 120_000, maxHeightPx: 16_000 },
+      {
+        jobId: t,
+        url,
+        viewport: "desktop",
+        screenshotPath: join(dir, `${t}.png`),
+        allowPrivate: true,
+        navigationTimeoutMs: 30_000,
+        totalTimeoutMs: 120_000,
+        maxHeightPx: 16_000,
+      },
       () => {},
     );
     const s = e.timing.spread?.lcpMs;
-    ours.push({ lcp: e.timing.lcpMs ?? NaN, element: e.timing.lcpElement ?? "?", spread: s ? `${s.min}–${s.max} over ${e.timing.samples?.length}` : "-" });
+    ours.push({
+      lcp: e.timing.lcpMs ?? NaN,
+      element: e.timing.lcpElement ?? "?",
+      spread: s ? `${s.min}–${s.max} over ${e.timing.samples?.length}` : "-",
+    });
   }
   const lhMid = median(lh.map((x) => x.lcp));
   const ourMid = median(ours.map((x) => x.lcp));
-  rows.push({ page: t, lh: lhMid, ours: ourMid, lhEl: lh[0]!.element, ourEl: ours[0]!.element, spread: ours.map((o) => o.spread).join("; ") });
+  rows.push({
+    page: t,
+    lh: lhMid,
+    ours: ourMid,
+    lhEl: lh[0]!.element,
+    ourEl: ours[0]!.element,
+    spread: ours.map((o) => o.spread).join("; "),
+  });
   console.error(`${t}: lighthouse ${lh.map((x) => x.lcp.toFixed(0)).join(", ")} / ours ${ours.map((x) => x.lcp).join(", ")}`);
 }
 await browser.close();
@@ -77,6 +107,8 @@ let worst = 0;
 for (const r of rows) {
   const ratio = r.ours / r.lh;
   worst = Math.max(worst, Math.abs(ratio - 1));
-  console.log(`| ${r.page} | ${r.lh.toFixed(0)} ms | ${r.ours.toFixed(0)} ms | ${ratio.toFixed(2)} | ${r.lhEl} | ${r.ourEl} | ${r.spread} |`);
+  console.log(
+    `| ${r.page} | ${r.lh.toFixed(0)} ms | ${r.ours.toFixed(0)} ms | ${ratio.toFixed(2)} | ${r.lhEl} | ${r.ourEl} | ${r.spread} |`,
+  );
 }
 verdict("largest |ours / Lighthouse - 1| over the corpus pages", worst, { atMost: 0.3 });

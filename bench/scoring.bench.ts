@@ -47,7 +47,11 @@ interface Site {
 function site(kind: "light" | "dark", edited = false): Site {
   const dark = kind === "dark";
   vocabulary = WORDS[kind];
-  const headline = dark ? "Roast your own coffee at home" : edited ? "Get paid on time without chasing anyone" : "Invoices that pay themselves";
+  const headline = dark
+    ? "Roast your own coffee at home"
+    : edited
+      ? "Get paid on time without chasing anyone"
+      : "Invoices that pay themselves";
   // The edited copy rewrites the headline and one section's paragraph.
   const seedOf = (i: number) => i + (dark ? 100 : 0) + (edited && i === 4 ? 50 : 0);
   const fg = dark ? "#e2e8f0" : "#111827";
@@ -55,7 +59,11 @@ function site(kind: "light" | "dark", edited = false): Site {
   const accent = dark ? "#f97316" : "#2563eb";
   const sections = Array.from({ length: 10 }, (_, i) => {
     const text = prose(seedOf(i), 120);
-    const cards = Array.from({ length: dark ? 2 : 3 }, (_, c) => `<div style="flex:1;border-radius:${dark ? 0 : 12}px;background:${dark ? "#334155" : "#e5e7eb"};height:160px;background-image:linear-gradient(${c * 40}deg,${accent}33,transparent)"></div>`).join("");
+    const cards = Array.from(
+      { length: dark ? 2 : 3 },
+      (_, c) =>
+        `<div style="flex:1;border-radius:${dark ? 0 : 12}px;background:${dark ? "#334155" : "#e5e7eb"};height:160px;background-image:linear-gradient(${c * 40}deg,${accent}33,transparent)"></div>`,
+    ).join("");
     return `<section style="padding:56px 120px;background:${i % 2 ? (dark ? "#111827" : "#f3f4f6") : bg}"><h2 style="font:700 34px ${dark ? "Georgia,serif" : "sans-serif"};margin:0 0 16px">${prose(i + 7, 6)}</h2><p style="font:18px/1.6 sans-serif;max-width:900px">${text}</p><div style="display:flex;gap:24px">${cards}</div></section>`;
   }).join("");
   const html = `<!doctype html><body style="margin:0;background:${bg};color:${fg}">
@@ -65,7 +73,12 @@ function site(kind: "light" | "dark", edited = false): Site {
       <a style="display:inline-block;padding:16px 28px;background:${accent};color:#fff;border-radius:8px;font:600 18px sans-serif">Get started</a></div>
       <div style="flex:1;border-radius:16px;background:radial-gradient(circle at 30% 30%,${accent},#000)"></div>
     </div>${sections}</body>`;
-  return { html, text: `${headline} ${prose(dark ? 3 : 4, 40)} ${Array.from({ length: 10 }, (_, i) => prose(i + 7, 6) + " " + prose(seedOf(i), 120)).join(" ")}`, headline, dark };
+  return {
+    html,
+    text: `${headline} ${prose(dark ? 3 : 4, 40)} ${Array.from({ length: 10 }, (_, i) => prose(i + 7, 6) + " " + prose(seedOf(i), 120)).join(" ")}`,
+    headline,
+    dark,
+  };
 }
 
 async function render(sites: Site[]): Promise<Uint8Array[]> {
@@ -146,7 +159,8 @@ async function child(mode: Mode, dir: string) {
 async function timePair(label: string, { a, b }: Pair) {
   const imgA = decodePng(a.png);
   const imgB = decodePng(b.png);
-  if (imgA.width !== WIDTH || imgA.height !== HEIGHT || imgB.width !== WIDTH || imgB.height !== HEIGHT) throw new Error("unexpected screenshot size");
+  if (imgA.width !== WIDTH || imgA.height !== HEIGHT || imgB.width !== WIDTH || imgB.height !== HEIGHT)
+    throw new Error("unexpected screenshot size");
   // Warm up (JIT), then interleave so every contender sees the same machine load.
   pixelmatch(imgA.data, imgB.data, undefined, WIDTH, HEIGHT, { threshold: 0.1 });
   scorePair(a, b);
@@ -173,12 +187,16 @@ async function timePair(label: string, { a, b }: Pair) {
   }
   const pm = median(t.pixelmatch);
   const ours = median(t.streaming);
-  console.log(`\n${label}: PNG ${(a.png.length / 1024).toFixed(0)} KB + ${(b.png.length / 1024).toFixed(0)} KB, ${RUNS} interleaved runs, medians`);
+  console.log(
+    `\n${label}: PNG ${(a.png.length / 1024).toFixed(0)} KB + ${(b.png.length / 1024).toFixed(0)} KB, ${RUNS} interleaved runs, medians`,
+  );
   console.log(`  pixelmatch, decoded bitmaps        ${pm.toFixed(1).padStart(7)} ms   (${diffPixels} px differ)`);
   console.log(`  pixelmatch incl. 2x PNG decode     ${median(t.pixelmatchDecode).toFixed(1).padStart(7)} ms`);
   console.log(`  scorePair (pngjs full decode)      ${median(t.scorePair).toFixed(1).padStart(7)} ms`);
   console.log(`  scorePairStreaming (server path)   ${ours.toFixed(1).padStart(7)} ms`);
-  console.log(`  scores: overall ${scores.overallSimilarity} (colour ${scores.colorSimilarity}, layout ${scores.layoutSimilarity}, content ${scores.contentSimilarity})`);
+  console.log(
+    `  scores: overall ${scores.overallSimilarity} (colour ${scores.colorSimilarity}, layout ${scores.layoutSimilarity}, content ${scores.contentSimilarity})`,
+  );
   console.log(`  pngjs path / one pixelmatch pass = ${(median(t.scorePair) / pm).toFixed(2)}`);
   verdict(`scoring (${label}) / one pixelmatch pass`, ours / pm, { atMost: 10 });
 }

@@ -61,7 +61,9 @@ try {
   const id = await api.comparison(token, "Soak", [sites.url("/alpha/"), sites.url("/beta/")]);
   const idleBefore = await settled();
   const kindsBefore = chromiumKinds(pid);
-  console.log(`soak: ${RUNS} analyses in a row (2 fixture sites x desktop + mobile), CAPTURE_CONCURRENCY=${CONCURRENCY}, sample every ${EVERY}`);
+  console.log(
+    `soak: ${RUNS} analyses in a row (2 fixture sites x desktop + mobile), CAPTURE_CONCURRENCY=${CONCURRENCY}, sample every ${EVERY}`,
+  );
   console.log("  run     server RSS   fds  Chromium                    data dir");
   console.log(row(idleBefore, "  (idle, before)"));
 
@@ -103,13 +105,19 @@ try {
     const growth = late / early - 1;
     const pass = growth <= TOLERANCE;
     ok &&= pass;
-    console.log(`${name}: second-decile median ${early.toFixed(0)}, last-decile median ${late.toFixed(0)} (${growth >= 0 ? "+" : ""}${(growth * 100).toFixed(1)}%) ${pass ? "stable" : "GROWING"}`);
+    console.log(
+      `${name}: second-decile median ${early.toFixed(0)}, last-decile median ${late.toFixed(0)} (${growth >= 0 ? "+" : ""}${(growth * 100).toFixed(1)}%) ${pass ? "stable" : "GROWING"}`,
+    );
   };
   const ms = (xs: number[]) => `${(median(xs) / 1000).toFixed(2)} s`;
-  console.log(`${RUNS} runs in ${(total / 60_000).toFixed(1)} min; run time median ${ms(durations)} (first decile ${ms(durations.slice(0, RUNS / 10))}, last decile ${ms(durations.slice(-RUNS / 10))})`);
+  console.log(
+    `${RUNS} runs in ${(total / 60_000).toFixed(1)} min; run time median ${ms(durations)} (first decile ${ms(durations.slice(0, RUNS / 10))}, last decile ${ms(durations.slice(-RUNS / 10))})`,
+  );
   check("server RSS (MB)", (s) => s.rss);
   check("open fds", (s) => s.fds);
-  console.log(`Chromium processes during the soak: min ${Math.min(...samples.map((s) => s.chromium))}, max ${Math.max(...samples.map((s) => s.chromium))}; browsers max ${Math.max(...samples.map((s) => s.browsers))}`);
+  console.log(
+    `Chromium processes during the soak: min ${Math.min(...samples.map((s) => s.chromium))}, max ${Math.max(...samples.map((s) => s.chromium))}; browsers max ${Math.max(...samples.map((s) => s.browsers))}`,
+  );
   // Pages and contexts live in renderer processes: none may outlast the runs. Each pool browser
   // keeps its own helpers (zygotes, GPU, network, storage, and services Chromium starts later).
   const kinds = chromiumKinds(pid);

@@ -15,7 +15,11 @@ const root = join(import.meta.dir, "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const warmup = Number(process.env.BENCH_WARMUP ?? 5);
-const ours = await startProc(["bun", join(root, "src/main.ts")], { NODE_ENV: "production", DATA_DIR: mkdtempSync(join(tmpdir(), "di-bench-")) }, "/api/health");
+const ours = await startProc(
+  ["bun", join(root, "src/main.ts")],
+  { NODE_ENV: "production", DATA_DIR: mkdtempSync(join(tmpdir(), "di-bench-")) },
+  "/api/health",
+);
 const bare = await startProc(["bun", join(root, "bench/bare-ssr-server.tsx")], { NODE_ENV: "production" }, "/json");
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -37,8 +41,12 @@ try {
   }
   const j = wrk(bare.url + "/json", { seconds });
   console.log(`${rounds} alternating rounds of ${seconds} s after ${warmup} s of warm-up each; medians`);
-  console.log(`ours  GET /            ${fmt(medianRun(a))}  [${a.map((r) => r.rps.toFixed(0)).join(", ")}]  ${await bytes(ours.url + "/")} bytes`);
-  console.log(`bare  renderToReadable ${fmt(medianRun(b))}  [${b.map((r) => r.rps.toFixed(0)).join(", ")}]  ${await bytes(bare.url + "/")} bytes`);
+  console.log(
+    `ours  GET /            ${fmt(medianRun(a))}  [${a.map((r) => r.rps.toFixed(0)).join(", ")}]  ${await bytes(ours.url + "/")} bytes`,
+  );
+  console.log(
+    `bare  renderToReadable ${fmt(medianRun(b))}  [${b.map((r) => r.rps.toFixed(0)).join(", ")}]  ${await bytes(bare.url + "/")} bytes`,
+  );
   console.log(`bare  Bun.serve JSON   ${fmt(j)}`);
   console.log(`per-round ratios ours/bare-ssr: ${ratios.map((x) => x.toFixed(2)).join(", ")}`);
   verdict("SSR GET / / bare renderToReadableStream (req/s, median of rounds)", median(ratios), { atLeast: 0.7 });

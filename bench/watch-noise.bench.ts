@@ -26,7 +26,10 @@ const noise = startNoiseSites();
 const pool = new CapturePool({ concurrency: 2, chromiumPath: findChromium(process.env.CHROMIUM_PATH), allowPrivate: true });
 
 try {
-  const t = makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" }, comparisonEngine: { capture: (o, job, s) => pool.submit(o, job, s) } });
+  const t = makeTestApp({
+    env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" },
+    comparisonEngine: { capture: (o, job, s) => pool.submit(o, job, s) },
+  });
   const u = await t.signup();
   const h = t.auth(u.token);
   const c = (await t.call("POST", "/api/comparisons", { body: { name: "Noise" }, headers: h })).json;
@@ -39,14 +42,27 @@ try {
     console.log(`run ${i}: ${done.status}, ${done.progress.done} pages, ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
 
-  type Snap = { run_number: number; label: string; viewport: string; extraction: string; screenshot_path: string; content_hash: string; run_id: string; target_id: string };
+  type Snap = {
+    run_number: number;
+    label: string;
+    viewport: string;
+    extraction: string;
+    screenshot_path: string;
+    content_hash: string;
+    run_id: string;
+    target_id: string;
+  };
   const snaps = t.db
     .query<Snap, [string]>(
       `SELECT r.number AS run_number, t.label, s.viewport, s.extraction, s.screenshot_path, s.content_hash, s.run_id, s.target_id
          FROM snapshots s JOIN runs r ON r.id = s.run_id JOIN targets t ON t.id = s.target_id WHERE s.comparison_id = ? ORDER BY r.number`,
     )
     .all(c.id);
-  const stored = t.db.query<{ run_id: string; target_id: string; viewport: string; summary: string }, [string]>("SELECT run_id, target_id, viewport, summary FROM run_changes WHERE comparison_id = ?").all(c.id);
+  const stored = t.db
+    .query<{ run_id: string; target_id: string; viewport: string; summary: string }, [string]>(
+      "SELECT run_id, target_id, viewport, summary FROM run_changes WHERE comparison_id = ?",
+    )
+    .all(c.id);
   const pages = [...new Set(snaps.map((s) => `${s.label}|${s.viewport}`))];
   const png = async (rel: string) => decodePng(await Bun.file(join(dataDir, rel)).bytes());
 
@@ -75,7 +91,9 @@ try {
       }
     }
     const k = [...kinds].map(([x, n]) => `${n} ${x}`).join(", ") || "-";
-    console.log(`${p.padEnd(28)}${String(storedN).padStart(6)}  ${String(raw).padStart(4)} (${k})`.padEnd(66) + `${same}/${mine.length - 1}`);
+    console.log(
+      `${p.padEnd(28)}${String(storedN).padStart(6)}  ${String(raw).padStart(4)} (${k})`.padEnd(66) + `${same}/${mine.length - 1}`,
+    );
   }
   const kept = stored.slice(0, 12).map((x) => `${snaps.find((s) => s.target_id === x.target_id)?.label}|${x.viewport}: ${x.summary}`);
   if (kept.length) console.log("\nstored despite the filters (examples):\n  " + kept.join("\n  "));
@@ -84,7 +102,9 @@ try {
   console.log("\ntiming noise per page (ms): median / spread (1.4826 MAD) / band a change must leave / largest |x - median| seen");
   for (const p of pages) {
     const [label, viewport] = p.split("|");
-    const samples = snaps.filter((s) => s.label === label && s.viewport === viewport).map((s) => (JSON.parse(s.extraction) as Extraction).timing);
+    const samples = snaps
+      .filter((s) => s.label === label && s.viewport === viewport)
+      .map((s) => (JSON.parse(s.extraction) as Extraction).timing);
     const cells = (["ttfbMs", "fcpMs", "lcpMs", "loadMs"] as const).map((key) => {
       const xs = samples.map((x) => x[key]).filter((x): x is number => typeof x === "number" && Number.isFinite(x));
       if (xs.length < 2) return `${key} -`;

@@ -53,7 +53,8 @@ for await (const line of console) {
   } else if (cmd.cmd === "collect") {
     const deadline = now() + 20_000;
     while (probe.latencies.length < opened && probe.burst.got < probe.burst.expected && now() < deadline) await Bun.sleep(5);
-    while ((probe.burst.expected ? probe.burst.got < probe.burst.expected : probe.latencies.length < opened) && now() < deadline) await Bun.sleep(5);
+    while ((probe.burst.expected ? probe.burst.got < probe.burst.expected : probe.latencies.length < opened) && now() < deadline)
+      await Bun.sleep(5);
     say({ latencies: probe.latencies, got: probe.burst.got, last: probe.burst.last });
   } else if (cmd.cmd === "close") {
     for (const s of sockets) s.close();

@@ -17,7 +17,12 @@ const now = () => performance.timeOrigin + performance.now();
 
 const db = openDatabase(":memory:");
 migrate(db);
-const deps = { db, env: loadEnv({ NODE_ENV: "production" }), secret: new TextEncoder().encode("bench-secret-bench-secret-bench-secret-1"), log: () => {} };
+const deps = {
+  db,
+  env: loadEnv({ NODE_ENV: "production" }),
+  secret: new TextEncoder().encode("bench-secret-bench-secret-bench-secret-1"),
+  log: () => {},
+};
 const services = createServices(deps);
 const app = createApp(deps, services);
 const live = liveSockets({
@@ -26,11 +31,20 @@ const live = liveSockets({
   userForRefreshToken: services.auth.userForRefreshToken,
   refreshCookie: REFRESH_COOKIE,
 });
-const server = Bun.serve({ port: 0, hostname: "127.0.0.1", routes: live.routes,
-    fetch: (req) => app.handle(req), websocket: live.websocket });
+const server = Bun.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  routes: live.routes,
+  fetch: (req) => app.handle(req),
+  websocket: live.websocket,
+});
 const base = `http://127.0.0.1:${server.port}`;
 const signup = await app.handle(
-  new Request(`${base}/api/auth/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "bench@example.com", password: "correct-horse-battery" }) }),
+  new Request(`${base}/api/auth/signup`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "bench@example.com", password: "correct-horse-battery" }),
+  }),
 );
 const { accessToken } = (await signup.json()) as { accessToken: string };
 
@@ -40,7 +54,11 @@ const pct = (xs: number[], p: number) => {
 };
 
 async function round(n: number) {
-  const child = Bun.spawn(["bun", join(import.meta.dir, "ws-client.ts"), `ws://127.0.0.1:${server.port}/ws`, accessToken, String(n)], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+  const child = Bun.spawn(["bun", join(import.meta.dir, "ws-client.ts"), `ws://127.0.0.1:${server.port}/ws`, accessToken, String(n)], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const lines = (async function* () {
     let buf = "";
     for await (const chunk of child.stdout as ReadableStream<Uint8Array>) {

@@ -69,4 +69,6 @@ if (!pageScriptEmbedded) {
   process.exit(1);
 }
 const size = Bun.file(join(root, "dist/design-intel")).size;
-console.log(`binary: dist/design-intel ${(size / 1024 / 1024).toFixed(1)} MiB (workers: ${workers.length}, page script: ${(pageScript.length / 1024).toFixed(0)} KiB)`);
+console.log(
+  `binary: dist/design-intel ${(size / 1024 / 1024).toFixed(1)} MiB (workers: ${workers.length}, page script: ${(pageScript.length / 1024).toFixed(0)} KiB)`,
+);

@@ -101,10 +101,22 @@ export function createServices(deps: AppDeps) {
   const apiKeys = apiKeyService({ db: deps.db, audit, now: deps.now });
   const lim = deps.limits ?? DEFAULT_LIMITS;
   const auth = authService({
-    db: deps.db, tokens, adminEmails: deps.env.ADMIN_EMAILS, events: audit.authEvents, apiKeyUser: apiKeys.userForKey, now: deps.now,
+    db: deps.db,
+    tokens,
+    adminEmails: deps.env.ADMIN_EMAILS,
+    events: audit.authEvents,
+    apiKeyUser: apiKeys.userForKey,
+    now: deps.now,
     deviceCookies: deviceCookies(deps.secret, deps.now),
     setupToken: setupTokenRequired(deps.env) ? randomToken(24) : undefined,
-    loginThrottle: loginThrottle({ perIpPerMinute: lim.perIpPerMinute, perAccountPerMinute: lim.perAccountPerMinute, perDevicePerMinute: lim.perDevicePerMinute ?? lim.perAccountPerMinute }, deps.now),
+    loginThrottle: loginThrottle(
+      {
+        perIpPerMinute: lim.perIpPerMinute,
+        perAccountPerMinute: lim.perAccountPerMinute,
+        perDevicePerMinute: lim.perDevicePerMinute ?? lim.perAccountPerMinute,
+      },
+      deps.now,
+    ),
     onLogout: (userId, sessionId) => live.disconnect((s) => s.userId === userId && s.sessionId === sessionId, "Signed out"),
   });
   const waitlist = waitlistService(deps.db);
@@ -118,22 +130,47 @@ export function createServices(deps: AppDeps) {
     engine.recordActivity ??= (entry) => activity.record(entry);
   }
   const history = historyService({
-    db: deps.db, dataDir: deps.env.DATA_DIR, log: deps.log,
+    db: deps.db,
+    dataDir: deps.env.DATA_DIR,
+    log: deps.log,
     // Alert rules hear about a run's changes once they are stored, in the background (watch is built below; runs start after boot).
     onChanges: (changes) => watch.queueRunChanges(changes),
     publish: (message, to) => live.publish(message, to),
   });
   const comparisons = comparisonsService({
-    db: deps.db, dataDir: deps.env.DATA_DIR, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, engine, now: deps.now, log: deps.log,
+    db: deps.db,
+    dataDir: deps.env.DATA_DIR,
+    allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS,
+    engine,
+    now: deps.now,
+    log: deps.log,
     historyKeep: deps.env.HISTORY_KEEP,
     // Change detection against the previous completed run; the run closes after it.
     onCompleted: (run) => history.onRunCompleted(run),
     scheduleOf: (ownerId, id) => watch.schedules.get(ownerId, id),
   });
   const users = usersService({ db: deps.db, audit, endSessions: auth.endSessions, revokeApiKeys: apiKeys.revokeAllOf, live });
-  const admin = adminService({ db: deps.db, env: deps.env, requests: metrics, live, audit, activity, userCounts: users.counts, adminEmails: users.activeAdminEmails, activeApiKeys: apiKeys.countActive, historyStorage: history.storage, log: deps.log, now: deps.now });
+  const admin = adminService({
+    db: deps.db,
+    env: deps.env,
+    requests: metrics,
+    live,
+    audit,
+    activity,
+    userCounts: users.counts,
+    adminEmails: users.activeAdminEmails,
+    activeApiKeys: apiKeys.countActive,
+    historyStorage: history.storage,
+    log: deps.log,
+    now: deps.now,
+  });
   const system = systemService({
-    db: deps.db, hub: live, activity, now: deps.now, log: deps.log, cadence: deps.agentCadence,
+    db: deps.db,
+    hub: live,
+    activity,
+    now: deps.now,
+    log: deps.log,
+    cadence: deps.agentCadence,
     // TrendHunter's moves across each set come from the run history (the worker builds its own on its connection).
     changes: changeHistory,
     onChange: (action, actor) => audit.recordBy({ id: actor?.id ?? null, email: actor?.email ?? null }, action),
@@ -155,7 +192,24 @@ export function createServices(deps: AppDeps) {
     log: deps.log,
   });
   const filmstrips = filmstripService({ db: deps.db, dataDir: deps.env.DATA_DIR, now: deps.now, log: deps.log });
-  return { tokens, auth, waitlist, metrics, comparisons, filmstrips, history, watch, live, audit, apiKeys, users, admin, activity, system, agents };
+  return {
+    tokens,
+    auth,
+    waitlist,
+    metrics,
+    comparisons,
+    filmstrips,
+    history,
+    watch,
+    live,
+    audit,
+    apiKeys,
+    users,
+    admin,
+    activity,
+    system,
+    agents,
+  };
 }
 export type Services = ReturnType<typeof createServices>;
 
@@ -167,7 +221,13 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   };
   const logger = deps.logger ?? createLogger({ level: deps.env.LOG_LEVEL });
   const log = deps.log ?? logFn(logger);
-  const health = healthService({ db: deps.db, dataDir: deps.env.DATA_DIR, migrations, captureReadiness: deps.captureReadiness, now: deps.now });
+  const health = healthService({
+    db: deps.db,
+    dataDir: deps.env.DATA_DIR,
+    migrations,
+    captureReadiness: deps.captureReadiness,
+    now: deps.now,
+  });
 
   // Server-side loaders call the API in-process through the finished app.
   let handle: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
@@ -177,7 +237,9 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     .use(httpBase({ metrics: services.metrics, log, logger }))
     .use(hostGuard({ publicUrl: deps.env.PUBLIC_URL, trustProxy: deps.env.TRUST_PROXY }))
     .use(apiKeyGate(services.apiKeys))
-    .use(maintenanceGate({ isOn: services.admin.maintenance.isOn, resolve: services.auth.userForAccessToken, message: MAINTENANCE_MESSAGE }))
+    .use(
+      maintenanceGate({ isOn: services.admin.maintenance.isOn, resolve: services.auth.userForAccessToken, message: MAINTENANCE_MESSAGE }),
+    )
     .get("/api/health", () => ({ ok: true as const, capture: deps.captureReadiness?.() ?? null }), {
       response: { 200: responds(healthAnswer) },
       detail: { tags: ["health"], summary: "The process answers" },
@@ -206,10 +268,20 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
       detail: { tags: ["docs"], summary: "The interactive API reference", ...binaryResponse("text/html", "The reference page") },
     })
     .get(DOCS_SCRIPT_PATH, ({ request }) => docsScript(request.headers.get("accept-encoding")), {
-      detail: { tags: ["docs"], summary: "The reference UI's script (Scalar)", ...binaryResponse("text/javascript", "Scalar's standalone bundle") },
+      detail: {
+        tags: ["docs"],
+        summary: "The reference UI's script (Scalar)",
+        ...binaryResponse("text/javascript", "Scalar's standalone bundle"),
+      },
     })
-    .get("/favicon.svg", () => new Response(FAVICON, { headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" } }))
-    .get("/favicon.ico", () => new Response(FAVICON, { headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" } }))
+    .get(
+      "/favicon.svg",
+      () => new Response(FAVICON, { headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" } }),
+    )
+    .get(
+      "/favicon.ico",
+      () => new Response(FAVICON, { headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" } }),
+    )
     .get("/assets/:name", async ({ params, request }) => {
       const res = await serveAsset(params.name, request.headers.get("accept-encoding"));
       if (!res) throw notFound("No such asset");
@@ -220,17 +292,21 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
       const refreshToken = readCookie(request.headers.get("cookie"), REFRESH_COOKIE);
       const user = services.auth.userForRefreshToken(refreshToken);
       const origin = new URL(request.url).origin;
-      return renderPage(request, {
-        user,
-        maintenance: services.admin.maintenance.isOn(),
-        async fetchApi(apiPath) {
-          const token = user ? await services.auth.accessTokenFor(refreshToken) : null;
-          // The loader's API calls log under the page request's id.
-          const headers: Record<string, string> = { [REQUEST_ID_HEADER]: requestIdOf(request) ?? "" };
-          if (token) headers.authorization = `Bearer ${token}`;
-          return handle(new Request(origin + apiPath, { headers }));
+      return renderPage(
+        request,
+        {
+          user,
+          maintenance: services.admin.maintenance.isOn(),
+          async fetchApi(apiPath) {
+            const token = user ? await services.auth.accessTokenFor(refreshToken) : null;
+            // The loader's API calls log under the page request's id.
+            const headers: Record<string, string> = { [REQUEST_ID_HEADER]: requestIdOf(request) ?? "" };
+            if (token) headers.authorization = `Bearer ${token}`;
+            return handle(new Request(origin + apiPath, { headers }));
+          },
         },
-      }, { onError: (e) => log("server rendering failed", e) });
+        { onError: (e) => log("server rendering failed", e) },
+      );
     });
   handle = (request) => app.handle(request);
   documented = app;

@@ -32,7 +32,9 @@ describe("loadEnv", () => {
     expect(loadEnv({}).LOG_LEVEL).toBe("info");
     expect(loadEnv({ LOG_LEVEL: "debug" }).LOG_LEVEL).toBe("debug");
     expect(loadEnv({ LOG_LEVEL: "silent" }).LOG_LEVEL).toBe("silent");
-    expect(() => loadEnv({ LOG_LEVEL: "verbose" })).toThrow('LOG_LEVEL: Invalid option: expected one of "fatal"|"error"|"warn"|"info"|"debug"|"trace"|"silent" (got "verbose")');
+    expect(() => loadEnv({ LOG_LEVEL: "verbose" })).toThrow(
+      'LOG_LEVEL: Invalid option: expected one of "fatal"|"error"|"warn"|"info"|"debug"|"trace"|"silent" (got "verbose")',
+    );
   });
 
   test("one line per bad variable", () => {

@@ -79,7 +79,8 @@ export function loadEnv(
   const lines = result.error.issues.map((issue) => {
     const name = issue.path.join(".") || "environment";
     const value = source[name as string];
-    const got = SECRET.has(name) && value !== undefined ? `a value of ${value.length} characters, not shown` : JSON.stringify(value ?? null);
+    const got =
+      SECRET.has(name) && value !== undefined ? `a value of ${value.length} characters, not shown` : JSON.stringify(value ?? null);
     return `  ${name}: ${issue.message} (got ${got})`;
   });
   throw new EnvError(`Invalid configuration:\n${lines.join("\n")}`);

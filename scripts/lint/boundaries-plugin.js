@@ -70,10 +70,16 @@ function publicNames(file) {
   const names = new Set();
   for (const [, list] of text.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g))
     for (const part of list.split(",")) {
-      const name = part.trim().replace(/^type\s+/, "").split(/\s+as\s+/).at(-1)?.trim();
+      const name = part
+        .trim()
+        .replace(/^type\s+/, "")
+        .split(/\s+as\s+/)
+        .at(-1)
+        ?.trim();
       if (name) names.add(name);
     }
-  for (const [, name] of text.matchAll(/export\s+(?:const|let|function|class|async\s+function|interface|type)\s+([A-Za-z_$][\w$]*)/g)) names.add(name);
+  for (const [, name] of text.matchAll(/export\s+(?:const|let|function|class|async\s+function|interface|type)\s+([A-Za-z_$][\w$]*)/g))
+    names.add(name);
   return names;
 }
 
@@ -137,7 +143,11 @@ export default {
         }),
     },
     "modules-through-public-files": {
-      meta: { type: "problem", fixable: "code", docs: { description: "src/modules/<a> uses src/modules/<b> only through its public files" } },
+      meta: {
+        type: "problem",
+        fixable: "code",
+        docs: { description: "src/modules/<a> uses src/modules/<b> only through its public files" },
+      },
       create: (context) =>
         onImports(context, (from, to, node, project) => {
           const a = moduleOf(from);
@@ -160,7 +170,9 @@ export default {
       meta: {
         type: "suggestion",
         fixable: "code",
-        docs: { description: "a relative import does not climb out of its module, feature or top-level folder; use #server/*, #web/*, #tests/*" },
+        docs: {
+          description: "a relative import does not climb out of its module, feature or top-level folder; use #server/*, #web/*, #tests/*",
+        },
       },
       create: (context) =>
         onImports(context, (from, _to, node, project) => {

@@ -37,8 +37,10 @@ export async function serve() {
     { log: (m) => logger.warn(m) },
   );
   if (migrationsApplied.length) logger.info({ versions: migrationsApplied }, `migrations applied: ${migrationsApplied.join(", ")}`);
-  if (permissions.fixed) logger.info({ fixed: permissions.fixed }, `made ${permissions.fixed} files and folders under ${dataDir} owner-only`);
-  for (const f of permissions.failed.slice(0, 5)) logger.error({ path: f.path, code: f.code }, `could not make ${f.path} owner-only (${f.code})`);
+  if (permissions.fixed)
+    logger.info({ fixed: permissions.fixed }, `made ${permissions.fixed} files and folders under ${dataDir} owner-only`);
+  for (const f of permissions.failed.slice(0, 5))
+    logger.error({ path: f.path, code: f.code }, `could not make ${f.path} owner-only (${f.code})`);
 
   const log = logFn(logger);
   const pool = new CapturePool({
@@ -101,7 +103,10 @@ export async function serve() {
       });
     },
   });
-  logger.info({ port: server.port, dataDir, env: env.NODE_ENV }, `Design Intel listening on http://localhost:${server.port} (data: ${dataDir}, ${env.NODE_ENV})`);
+  logger.info(
+    { port: server.port, dataDir, env: env.NODE_ENV },
+    `Design Intel listening on http://localhost:${server.port} (data: ${dataDir}, ${env.NODE_ENV})`,
+  );
   const setupToken = services.auth.pendingSetupToken();
   if (setupToken) {
     // The one deliberate secret in the log, and only until the first account exists: it decides
@@ -147,4 +152,3 @@ export async function serve() {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
 }
-

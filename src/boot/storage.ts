@@ -56,9 +56,9 @@ export async function openStorageWhenAvailable(
       new URL(req.url).pathname === "/api/health/live"
         ? Response.json({ ok: true }, { headers: { "cache-control": "no-store" } })
         : Response.json(
-        { error: STORAGE_UNAVAILABLE_MESSAGE },
-        { status: 503, headers: { "retry-after": String(STORAGE_RETRY_AFTER_SECONDS), "cache-control": "no-store" } },
-      ),
+            { error: STORAGE_UNAVAILABLE_MESSAGE },
+            { status: 503, headers: { "retry-after": String(STORAGE_RETRY_AFTER_SECONDS), "cache-control": "no-store" } },
+          ),
   });
   try {
     for (;;) {

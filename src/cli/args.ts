@@ -15,13 +15,15 @@ const quoted = (message: string) => /'([^']+)'/.exec(message)?.[1] ?? "";
 /** Parses `argv` for `command` ("users create"); unknown flags, missing values and stray arguments throw UsageError. */
 export function parseFlags<const O extends Options>(command: string, argv: string[], options: O) {
   try {
-    return parseArgs({ args: argv, options: { ...options, help: { type: "boolean", short: "h" } }, strict: true, allowPositionals: false }).values;
+    return parseArgs({ args: argv, options: { ...options, help: { type: "boolean", short: "h" } }, strict: true, allowPositionals: false })
+      .values;
   } catch (e) {
     const code = (e as { code?: string }).code;
     const message = e instanceof Error ? e.message : String(e);
     const hint = `(see design-intel ${command} --help)`;
     if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") throw new UsageError(`${command}: unknown flag ${quoted(message)} ${hint}`);
-    if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") throw new UsageError(`${command}: unexpected argument "${quoted(message)}" ${hint}`);
+    if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL")
+      throw new UsageError(`${command}: unexpected argument "${quoted(message)}" ${hint}`);
     if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
       const flag = quoted(message).split(" ")[0]!;
       const detail = /does not take an argument/.test(message) ? "takes no value" : "needs a value";

@@ -7,7 +7,6 @@ import { closeDatabase } from "#server/db/connection";
 import { EnvError, loadEnv } from "#server/env";
 import { CommandError } from "./args";
 
-
 export function openDataDir() {
   let env;
   try {

@@ -40,7 +40,10 @@ async function dispatch(argv: string[]): Promise<Outcome> {
       return "serve";
     case "serve":
       if (rest.length === 1 && (rest[0] === "--help" || rest[0] === "-h")) return (out(SERVE_HELP), 0);
-      if (rest.length) throw new UsageError(`serve: unknown flag ${rest[0]} (the server is configured through the environment; see design-intel serve --help)`);
+      if (rest.length)
+        throw new UsageError(
+          `serve: unknown flag ${rest[0]} (the server is configured through the environment; see design-intel serve --help)`,
+        );
       return "serve";
     case "--version":
     case "-v":
@@ -65,7 +68,9 @@ async function dispatch(argv: string[]): Promise<Outcome> {
       return (await import("./commands/approve")).approveCommand(rest, out);
     default:
       throw new UsageError(
-        command.startsWith("-") ? `unknown flag ${command} (see design-intel --help)` : `unknown command "${command}" (see design-intel --help)`,
+        command.startsWith("-")
+          ? `unknown flag ${command} (see design-intel --help)`
+          : `unknown command "${command}" (see design-intel --help)`,
       );
   }
 }

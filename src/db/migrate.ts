@@ -8,7 +8,10 @@ export function migrate(db: Db): number[] {
     "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')))",
   );
   const applied = new Set(
-    db.query<{ version: number }, []>("SELECT version FROM schema_migrations").all().map((r) => r.version),
+    db
+      .query<{ version: number }, []>("SELECT version FROM schema_migrations")
+      .all()
+      .map((r) => r.version),
   );
   const ran: number[] = [];
   for (const m of [...migrations].sort((a, b) => a.version - b.version)) {

@@ -9,7 +9,20 @@ describe("bearerToken", () => {
   });
 
   test("refuses anything that is not exactly one bearer token", () => {
-    for (const header of [null, undefined, "", "Bearer", "Bearer ", "Bearer  ", "Bearerabc", "Basic abc", "Bearer a b", "Bearer abc ", " Bearer abc", "Token abc"]) {
+    for (const header of [
+      null,
+      undefined,
+      "",
+      "Bearer",
+      "Bearer ",
+      "Bearer  ",
+      "Bearerabc",
+      "Basic abc",
+      "Bearer a b",
+      "Bearer abc ",
+      " Bearer abc",
+      "Token abc",
+    ]) {
       expect(bearerToken(header)).toBeUndefined();
     }
   });

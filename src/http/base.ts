@@ -42,57 +42,59 @@ async function readLimited(request: Request): Promise<string> {
  * security headers and request accounting.
  */
 export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, err: unknown) => void; logger?: Logger }) {
-  return new Elysia({ name: "http-base" })
-    .onRequest(() => {
-      opts.metrics.started();
-    })
-    .use(requestLog(opts.logger))
-    .onParse({ as: "global" }, async ({ request, contentType }) => {
-      const text = await readLimited(request);
-      if (text.trim() === "") return {};
-      if (contentType?.includes("application/json") || /^\s*[[{]/.test(text)) {
-        try {
-          return JSON.parse(text);
-        } catch {
-          throw new HttpError(400, "Malformed JSON body");
+  return (
+    new Elysia({ name: "http-base" })
+      .onRequest(() => {
+        opts.metrics.started();
+      })
+      .use(requestLog(opts.logger))
+      .onParse({ as: "global" }, async ({ request, contentType }) => {
+        const text = await readLimited(request);
+        if (text.trim() === "") return {};
+        if (contentType?.includes("application/json") || /^\s*[[{]/.test(text)) {
+          try {
+            return JSON.parse(text);
+          } catch {
+            throw new HttpError(400, "Malformed JSON body");
+          }
         }
-      }
-      return text;
-    })
-    .use(clientIpPlugin)
-    .onError({ as: "global" }, ({ error: thrown, code, request, path, set }) => {
-      let error: unknown = thrown;
-      let res: Response;
-      // Elysia wraps whatever a parser throws in its own ParseError; ours carries the real status.
-      const cause = (error as { cause?: unknown }).cause;
-      if (cause instanceof HttpError) error = cause;
-      if (error instanceof HttpError) res = jsonError(error.status, error.message, error.extra, error.headers);
-      else if (code === "NOT_FOUND") res = jsonError(404, `No route for ${request.method} ${path}`);
-      else if (code === "PARSE") res = jsonError(400, "Malformed request body");
-      else if (code === "VALIDATION" && thrown.type === "response") {
-        // Our answer broke its own declared schema (checked outside production only): our bug.
-        opts.log?.(`response schema mismatch on ${request.method} ${path}`, thrown.all);
-        res = jsonError(500, "Something went wrong on our side");
-      } else if (code === "VALIDATION") {
-        const e = requestValidationError(thrown);
-        res = jsonError(e.status, e.message, e.extra);
-      } else if (isStorageError(error)) {
-        // The write was rolled back (a transaction, or one atomic statement); the client may retry.
-        opts.log?.(`storage unavailable on ${request.method} ${path}`, (error as Error).message);
-        res = jsonError(503, STORAGE_UNAVAILABLE_MESSAGE, {}, { "retry-after": String(STORAGE_RETRY_AFTER_SECONDS) });
-      } else {
-        opts.log?.(`unhandled error on ${request.method} ${path}`, error);
-        res = jsonError(500, "Something went wrong on our side");
-      }
-      for (const [k, v] of SECURITY_HEADER_ENTRIES) res.headers.set(k, v);
-      // The after-response hooks (metrics, request log) read the status from here.
-      set.status = res.status;
-      return res;
-    })
-    .onAfterResponse({ as: "global" }, ({ set, response }) => {
-      opts.metrics.finished(statusOf(response, set.status));
-    })
-    // Elysia starts every response's headers from these (a copy of one object: cheaper per request
-    // than an after-handle hook); a returned Response keeps its own values (SSR's nonce CSP).
-    .headers({ ...securityHeaders() });
+        return text;
+      })
+      .use(clientIpPlugin)
+      .onError({ as: "global" }, ({ error: thrown, code, request, path, set }) => {
+        let error: unknown = thrown;
+        let res: Response;
+        // Elysia wraps whatever a parser throws in its own ParseError; ours carries the real status.
+        const cause = (error as { cause?: unknown }).cause;
+        if (cause instanceof HttpError) error = cause;
+        if (error instanceof HttpError) res = jsonError(error.status, error.message, error.extra, error.headers);
+        else if (code === "NOT_FOUND") res = jsonError(404, `No route for ${request.method} ${path}`);
+        else if (code === "PARSE") res = jsonError(400, "Malformed request body");
+        else if (code === "VALIDATION" && thrown.type === "response") {
+          // Our answer broke its own declared schema (checked outside production only): our bug.
+          opts.log?.(`response schema mismatch on ${request.method} ${path}`, thrown.all);
+          res = jsonError(500, "Something went wrong on our side");
+        } else if (code === "VALIDATION") {
+          const e = requestValidationError(thrown);
+          res = jsonError(e.status, e.message, e.extra);
+        } else if (isStorageError(error)) {
+          // The write was rolled back (a transaction, or one atomic statement); the client may retry.
+          opts.log?.(`storage unavailable on ${request.method} ${path}`, (error as Error).message);
+          res = jsonError(503, STORAGE_UNAVAILABLE_MESSAGE, {}, { "retry-after": String(STORAGE_RETRY_AFTER_SECONDS) });
+        } else {
+          opts.log?.(`unhandled error on ${request.method} ${path}`, error);
+          res = jsonError(500, "Something went wrong on our side");
+        }
+        for (const [k, v] of SECURITY_HEADER_ENTRIES) res.headers.set(k, v);
+        // The after-response hooks (metrics, request log) read the status from here.
+        set.status = res.status;
+        return res;
+      })
+      .onAfterResponse({ as: "global" }, ({ set, response }) => {
+        opts.metrics.finished(statusOf(response, set.status));
+      })
+      // Elysia starts every response's headers from these (a copy of one object: cheaper per request
+      // than an after-handle hook); a returned Response keeps its own values (SSR's nonce CSP).
+      .headers({ ...securityHeaders() })
+  );
 }

@@ -21,7 +21,13 @@ export interface CookieOptions {
 }
 
 export function serializeCookie(name: string, value: string, o: CookieOptions): string {
-  const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${o.path ?? "/"}`, `Max-Age=${o.maxAgeSeconds}`, "HttpOnly", "SameSite=Strict"];
+  const parts = [
+    `${name}=${encodeURIComponent(value)}`,
+    `Path=${o.path ?? "/"}`,
+    `Max-Age=${o.maxAgeSeconds}`,
+    "HttpOnly",
+    "SameSite=Strict",
+  ];
   if (o.maxAgeSeconds === 0) parts.push("Expires=Thu, 01 Jan 1970 00:00:00 GMT");
   if (o.secure) parts.push("Secure");
   return parts.join("; ");

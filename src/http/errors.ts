@@ -18,9 +18,14 @@ export const forbidden = (message = "Admins only") => new HttpError(403, message
 export const notFound = (message = "Not found") => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 export const tooMany = (retryAfterSeconds: number) =>
-  new HttpError(429, "Too many requests. Slow down and try again shortly.", { retryAfter: retryAfterSeconds }, {
-    "retry-after": String(retryAfterSeconds),
-  });
+  new HttpError(
+    429,
+    "Too many requests. Slow down and try again shortly.",
+    { retryAfter: retryAfterSeconds },
+    {
+      "retry-after": String(retryAfterSeconds),
+    },
+  );
 export const unavailable = (message: string, retryAfterSeconds = 60) =>
   new HttpError(503, message, {}, { "retry-after": String(retryAfterSeconds) });
 
@@ -31,7 +36,10 @@ interface Issue {
 
 /** The first failing rule becomes the message, every failure goes in `details`. */
 function invalid(issues: readonly Issue[]): HttpError {
-  const details = issues.map((i) => ({ path: (i.path ?? []).map((p) => String(typeof p === "object" ? p.key : p)).join("."), message: i.message }));
+  const details = issues.map((i) => ({
+    path: (i.path ?? []).map((p) => String(typeof p === "object" ? p.key : p)).join("."),
+    message: i.message,
+  }));
   return badRequest(details[0]?.message ?? "Invalid request", { details });
 }
 

@@ -16,19 +16,22 @@ const SECURITY_SCHEMES = {
     type: "http",
     scheme: "bearer",
     bearerFormat: "JWT",
-    description: "The accessToken from POST /api/auth/login or /api/auth/signup, as `Authorization: Bearer <token>`. Lives 15 minutes; POST /api/auth/refresh gives a new one.",
+    description:
+      "The accessToken from POST /api/auth/login or /api/auth/signup, as `Authorization: Bearer <token>`. Lives 15 minutes; POST /api/auth/refresh gives a new one.",
   },
   apiKey: {
     type: "http",
     scheme: "bearer",
     bearerFormat: "di_…",
-    description: "A personal API key (POST /api/admin/api-keys), sent the same way: `Authorization: Bearer di_…`. It acts as the admin who created it.",
+    description:
+      "A personal API key (POST /api/admin/api-keys), sent the same way: `Authorization: Bearer di_…`. It acts as the admin who created it.",
   },
   sessionCookie: {
     type: "apiKey",
     in: "cookie",
     name: "di_refresh",
-    description: "The browser session's refresh cookie (HttpOnly, SameSite=Strict). Screenshot and export links accept it because <img> tags and downloads cannot send a bearer token.",
+    description:
+      "The browser session's refresh cookie (HttpOnly, SameSite=Strict). Screenshot and export links accept it because <img> tags and downloads cannot send a bearer token.",
   },
   ingestKey: {
     type: "apiKey",
@@ -93,12 +96,19 @@ function finishOperation(op: Json, bodySchema: unknown) {
 }
 
 export function buildOpenApiDocument(app: AnyElysia, version: string): Json {
-  const { paths, components } = toOpenAPISchema(app, { staticFile: false, methods: ["options", "head"] }, undefined, undefined, "3.1.1") as {
+  const { paths, components } = toOpenAPISchema(
+    app,
+    { staticFile: false, methods: ["options", "head"] },
+    undefined,
+    undefined,
+    "3.1.1",
+  ) as {
     paths: Record<string, Record<string, Json>>;
     components: { schemas?: Json };
   };
   const bodies = new Map<string, unknown>();
-  for (const route of app.routes) bodies.set(`${route.method.toLowerCase()} ${route.path.replace(/:([^/]+)/g, "{$1}")}`, bodySchemaOf(route));
+  for (const route of app.routes)
+    bodies.set(`${route.method.toLowerCase()} ${route.path.replace(/:([^/]+)/g, "{$1}")}`, bodySchemaOf(route));
   const apiPaths: Record<string, Record<string, Json>> = {};
   for (const [path, ops] of Object.entries(paths)) {
     if (!path.startsWith("/api/")) continue;
@@ -111,7 +121,7 @@ export function buildOpenApiDocument(app: AnyElysia, version: string): Json {
       title: "Design Intel API",
       version,
       description:
-        "Every error answers `{ \"error\": message }` with its status. Validation errors (400) name the first failing rule and list every failure in `details`.",
+        'Every error answers `{ "error": message }` with its status. Validation errors (400) name the first failing rule and list every failure in `details`.',
     },
     jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
     tags: TAGS,

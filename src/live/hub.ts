@@ -20,11 +20,7 @@ export interface LiveMessage {
 }
 
 /** "owner": that user and every admin (rows built from one user's data, which admins may also see). */
-export type Audience =
-  | { kind: "all" }
-  | { kind: "user"; userId: string }
-  | { kind: "admins" }
-  | { kind: "owner"; userId: string };
+export type Audience = { kind: "all" } | { kind: "user"; userId: string } | { kind: "admins" } | { kind: "owner"; userId: string };
 
 export interface LiveSocket {
   userId: string;

@@ -23,7 +23,11 @@ async function load(name: string): Promise<Asset | null> {
   const path = clientManifest.files[name];
   if (!path) return null;
   const body = new Uint8Array(await Bun.file(path).arrayBuffer());
-  const asset: Asset = { body, gzip: Bun.gzipSync(body) as Uint8Array<ArrayBuffer>, type: TYPES[name.split(".").pop() ?? ""] ?? "application/octet-stream" };
+  const asset: Asset = {
+    body,
+    gzip: Bun.gzipSync(body) as Uint8Array<ArrayBuffer>,
+    type: TYPES[name.split(".").pop() ?? ""] ?? "application/octet-stream",
+  };
   cache.set(name, asset);
   return asset;
 }

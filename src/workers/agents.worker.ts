@@ -43,7 +43,12 @@ self.onmessage = (event: MessageEvent<AgentsRequest>) => {
           // TrendHunter's moves across a set, read from the run history on this worker's connection.
           changes: changeHistory(db),
           emit: (message, audience) => post({ type: "live", message, audience }),
-          log: (message, err) => post({ type: "log", message, error: err instanceof Error ? err.stack ?? err.message : err === undefined ? undefined : String(err) }),
+          log: (message, err) =>
+            post({
+              type: "log",
+              message,
+              error: err instanceof Error ? (err.stack ?? err.message) : err === undefined ? undefined : String(err),
+            }),
         });
         engine.start();
         post({ type: "ready" });
@@ -60,4 +65,3 @@ self.onmessage = (event: MessageEvent<AgentsRequest>) => {
     post({ type: "fatal", reason: err instanceof Error ? err.message : String(err) });
   }
 };
-

@@ -24,10 +24,7 @@ export interface CaptureJob {
   mobileTimingProfile?: "unthrottled" | "lighthouse-mobile";
 }
 
-export type CaptureRequest =
-  | { type: "init"; chromiumPath: string }
-  | { type: "capture"; job: CaptureJob }
-  | { type: "shutdown" };
+export type CaptureRequest = { type: "init"; chromiumPath: string } | { type: "capture"; job: CaptureJob } | { type: "shutdown" };
 
 export type CaptureEvent =
   /** pid is the browser's main process (null where it can't be found), so a stuck browser can be killed. */
@@ -71,10 +68,7 @@ export type PixelsEvent =
 // ---- agents worker --------------------------------------------------------------------------
 // The worker opens its own connection to the same SQLite file (WAL) and runs the four agents;
 // the main thread only relays what it publishes to the LiveHub. See docs/decisions/0003-agents-worker.md.
-export type AgentsRequest =
-  | { type: "start"; dbPath: string; cadence?: Partial<AgentCadence> }
-  | { type: "poke" }
-  | { type: "stop" };
+export type AgentsRequest = { type: "start"; dbPath: string; cadence?: Partial<AgentCadence> } | { type: "poke" } | { type: "stop" };
 
 export type AgentsEvent =
   | { type: "ready" }

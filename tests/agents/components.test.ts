@@ -26,14 +26,25 @@ hostile.elements.ctas[0]!.fg = "red; background:url(x)";
 
 const SOURCES: { tokens: DesignTokens; host: string | null; label: string }[] = [
   { tokens: DEFAULT_TOKENS, host: null, label: DEFAULT_SOURCE_LABEL },
-  { tokens: tokensFromExtraction(makeExtraction({ url: "https://acme.example/", accent: "#e11d48", font: "Poppins", isDark: true })), host: "acme.example", label: "acme.example" },
+  {
+    tokens: tokensFromExtraction(makeExtraction({ url: "https://acme.example/", accent: "#e11d48", font: "Poppins", isDark: true })),
+    host: "acme.example",
+    label: "acme.example",
+  },
   { tokens: tokensFromExtraction(hostile), host: "9lives.example", label: 'evil.example"*/' },
 ];
 
 const generated = SOURCES.flatMap((s) =>
   COMPONENT_KINDS.flatMap((kind) =>
     (["A", "B"] as VariantLabel[]).map((variant) => {
-      const built = buildComponent({ kind, variant, tokens: s.tokens, sourceHost: s.host, sourceLabel: s.label, capturedAt: "2025-01-01T00:00:00.000Z" });
+      const built = buildComponent({
+        kind,
+        variant,
+        tokens: s.tokens,
+        sourceHost: s.host,
+        sourceLabel: s.label,
+        capturedAt: "2025-01-01T00:00:00.000Z",
+      });
       return { built, code: printTsx(built.spec), preview: renderSpec(built.spec) };
     }),
   ),
@@ -78,7 +89,25 @@ describe("DesignNinja's generated TSX", () => {
       return file;
     });
     const proc = Bun.spawnSync(
-      ["bunx", "tsc", "--ignoreConfig", "--noEmit", "--strict", "--jsx", "react-jsx", "--module", "preserve", "--moduleResolution", "bundler", "--target", "esnext", "--skipLibCheck", "--types", "react", ...files],
+      [
+        "bunx",
+        "tsc",
+        "--ignoreConfig",
+        "--noEmit",
+        "--strict",
+        "--jsx",
+        "react-jsx",
+        "--module",
+        "preserve",
+        "--moduleResolution",
+        "bundler",
+        "--target",
+        "esnext",
+        "--skipLibCheck",
+        "--types",
+        "react",
+        ...files,
+      ],
       { cwd: join(import.meta.dir, "../.."), stdout: "pipe", stderr: "pipe" },
     );
     const out = proc.stdout.toString() + proc.stderr.toString();

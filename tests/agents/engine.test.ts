@@ -21,7 +21,12 @@ beforeEach(() => {
 });
 
 const of = (type: string) => sent.filter((s) => s.message.type === type);
-const activity = () => db.query<{ type: string; message: string; user_id: string | null; status: string }, []>("SELECT type, message, user_id, status FROM activity_log ORDER BY id").all();
+const activity = () =>
+  db
+    .query<{ type: string; message: string; user_id: string | null; status: string }, []>(
+      "SELECT type, message, user_id, status FROM activity_log ORDER BY id",
+    )
+    .all();
 
 describe("agents engine", () => {
   test("with nothing captured, TrendHunter says so and invents nothing", () => {
@@ -38,8 +43,24 @@ describe("agents engine", () => {
   test("TrendHunter reports a pattern shared by captured sites, with per-owner evidence", () => {
     const alice = insertUser(db);
     const bob = insertUser(db);
-    insertComparison(db, alice, Array.from({ length: 5 }, (_, i) => ({ url: `https://a${i}.example/`, isDark: true, accent: ["#dc2626", "#16a34a", "#2563eb", "#7c3aed", "#db2777"][i] })));
-    insertComparison(db, bob, Array.from({ length: 5 }, (_, i) => ({ url: `https://b${i}.example/`, isDark: i < 4, accent: ["#ea7a0c", "#0d9488", "#d4b106", "#dc2626", "#16a34a"][i] })));
+    insertComparison(
+      db,
+      alice,
+      Array.from({ length: 5 }, (_, i) => ({
+        url: `https://a${i}.example/`,
+        isDark: true,
+        accent: ["#dc2626", "#16a34a", "#2563eb", "#7c3aed", "#db2777"][i],
+      })),
+    );
+    insertComparison(
+      db,
+      bob,
+      Array.from({ length: 5 }, (_, i) => ({
+        url: `https://b${i}.example/`,
+        isDark: i < 4,
+        accent: ["#ea7a0c", "#0d9488", "#d4b106", "#dc2626", "#16a34a"][i],
+      })),
+    );
     engine.trendHunter.run();
     const found = of("TREND_DISCOVERED").map((s) => s.message.payload as { key: string; support: number; evidence: unknown[] });
     const dark = found.find((t) => t.key === "theme:dark");
@@ -61,7 +82,11 @@ describe("agents engine", () => {
 
   test("trend settings are honoured: a stricter threshold reports less", () => {
     const u = insertUser(db);
-    insertComparison(db, u, Array.from({ length: 6 }, (_, i) => ({ url: `https://s${i}.example/`, isDark: i < 5 })));
+    insertComparison(
+      db,
+      u,
+      Array.from({ length: 6 }, (_, i) => ({ url: `https://s${i}.example/`, isDark: i < 5 })),
+    );
     const svc = agentsService({ db });
     svc.saveTrendSettings({ ...svc.trendSettings(), confidenceThreshold: 99 });
     engine.trendHunter.run();
@@ -121,7 +146,12 @@ describe("agents engine", () => {
     expect(done.status).toBe("completed");
     expect(done.simulated).toBe(true);
     expect(done.variants.every((v) => v.impressions >= PLANNED_PER_VARIANT)).toBe(true);
-    const completed = of("TEST_COMPLETED")[0]!.message.payload as { simulated: boolean; pValue: number; significant: boolean; winnerLabel: string | null };
+    const completed = of("TEST_COMPLETED")[0]!.message.payload as {
+      simulated: boolean;
+      pValue: number;
+      significant: boolean;
+      winnerLabel: string | null;
+    };
     expect(completed.simulated).toBe(true);
     expect(completed.significant).toBe(completed.pValue < 0.05);
     expect(completed.winnerLabel === null).toBe(!completed.significant);
@@ -151,7 +181,11 @@ describe("agents engine", () => {
       d.query("UPDATE experiments SET sim_seed = 12345").run();
       clock += 10_000;
       for (let i = 0; i < 5; i++) e.testCommander.run();
-      return d.query<{ label: string; impressions: number; conversions: number }, []>("SELECT label, impressions, conversions FROM experiment_variants ORDER BY label").all();
+      return d
+        .query<{ label: string; impressions: number; conversions: number }, []>(
+          "SELECT label, impressions, conversions FROM experiment_variants ORDER BY label",
+        )
+        .all();
     };
     expect(run()).toEqual(run());
   });
@@ -174,6 +208,7 @@ describe("agents engine", () => {
     const count = sent.length;
     engine.tick();
     expect(sent.length).toBe(count);
-    for (const id of ["trend-hunter", "design-ninja", "test-commander", "insight-oracle"] as const) expect(engine.ctx.agent(id).status).toBe("stopped");
+    for (const id of ["trend-hunter", "design-ninja", "test-commander", "insight-oracle"] as const)
+      expect(engine.ctx.agent(id).status).toBe("stopped");
   });
 });

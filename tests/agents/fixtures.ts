@@ -66,7 +66,16 @@ export function makeExtraction(k: SiteKnobs): Extraction {
       spacingPx: k.spacingPx ?? 64,
     },
     elements: {
-      ctas: [{ text: "Get started", box: { x: 600, y: k.ctaAboveFold === false ? 1400 : 420, width: 180, height: 48 }, aboveFold: k.ctaAboveFold ?? true, href: "/signup", bg: accent, fg: "#ffffff" }],
+      ctas: [
+        {
+          text: "Get started",
+          box: { x: 600, y: k.ctaAboveFold === false ? 1400 : 420, width: 180, height: 48 },
+          aboveFold: k.ctaAboveFold ?? true,
+          href: "/signup",
+          bg: accent,
+          fg: "#ffffff",
+        },
+      ],
       links: 30,
       linksAboveFold: 8,
       forms: [],
@@ -75,7 +84,12 @@ export function makeExtraction(k: SiteKnobs): Extraction {
       imagesAboveFold: 1,
       headings: [{ level: 1, text: k.headline ?? "Ship faster", box: { x: h1x, y: 200, width: 600, height: 120 }, aboveFold: true }],
     },
-    copy: { headline: k.headline ?? "Ship faster", visibleText: k.text ?? "Ship faster with our platform.", wordCount: 300, readability: 60 },
+    copy: {
+      headline: k.headline ?? "Ship faster",
+      visibleText: k.text ?? "Ship faster with our platform.",
+      wordCount: 300,
+      readability: 60,
+    },
     timing: {
       ttfbMs: 120,
       fcpMs: 800,
@@ -116,19 +130,23 @@ export function insertComparison(
     const snapshotId = newId();
     targetIds.push(targetId);
     snapshotIds.push(snapshotId);
-    db.query("INSERT INTO targets (id, comparison_id, owner_id, label, url, status, created_at) VALUES (?, ?, ?, ?, ?, 'completed', ?)").run(
-      targetId,
-      comparisonId,
-      ownerId,
-      `Site ${i + 1}`,
-      s.url,
-      at,
-    );
+    db.query(
+      "INSERT INTO targets (id, comparison_id, owner_id, label, url, status, created_at) VALUES (?, ?, ?, ?, ?, 'completed', ?)",
+    ).run(targetId, comparisonId, ownerId, `Site ${i + 1}`, s.url, at);
     const ex = makeExtraction(s);
     db.query(
       `INSERT INTO snapshots (id, target_id, comparison_id, owner_id, viewport, captured_at, screenshot_path, title, colors, width, height, extraction)
        VALUES (?, ?, ?, ?, 'desktop', ?, 'x.png', ?, ?, 1440, 3200, ?)`,
-    ).run(snapshotId, targetId, comparisonId, ownerId, s.capturedAt ?? at, ex.title, JSON.stringify(ex.palette.dominant.map((d) => d.hex)), JSON.stringify(ex));
+    ).run(
+      snapshotId,
+      targetId,
+      comparisonId,
+      ownerId,
+      s.capturedAt ?? at,
+      ex.title,
+      JSON.stringify(ex.palette.dominant.map((d) => d.hex)),
+      JSON.stringify(ex),
+    );
     (s.findings ?? []).forEach((title, j) =>
       db
         .query(

@@ -4,7 +4,14 @@ import { DEFAULT_SOURCE_LABEL, DEFAULT_TOKENS } from "#server/modules/agents/log
 import { PRIOR_WEIGHTS, accuracyOf, featureDelta, learn, predict, probabilityBWins } from "#server/modules/agents/logic/oracle";
 
 const features = (variant: "A" | "B") =>
-  buildComponent({ kind: "cta_button", variant, tokens: DEFAULT_TOKENS, sourceHost: null, sourceLabel: DEFAULT_SOURCE_LABEL, capturedAt: null }).features;
+  buildComponent({
+    kind: "cta_button",
+    variant,
+    tokens: DEFAULT_TOKENS,
+    sourceHost: null,
+    sourceLabel: DEFAULT_SOURCE_LABEL,
+    capturedAt: null,
+  }).features;
 
 describe("InsightOracle", () => {
   test("accuracy is correct / decided, one decimal, and unknown until something is decided", () => {

@@ -44,14 +44,27 @@ describe("findSetMoves", () => {
       change({ ownerId: "o1", comparisonId: "c1", targetId: "b", at: daysAgo(3) }),
       // The same target twice counts once, with its latest change.
       change({ ownerId: "o1", comparisonId: "c1", targetId: "b", at: daysAgo(2), runId: "run-b2", summary: "CTA text “Try” → “Buy”" }),
-      change({ ownerId: "o1", comparisonId: "c1", targetId: "a", kind: "palette", summary: "Accent #111111 → #222222 (ΔE 20.0, 8% of page)" }),
+      change({
+        ownerId: "o1",
+        comparisonId: "c1",
+        targetId: "a",
+        kind: "palette",
+        summary: "Accent #111111 → #222222 (ΔE 20.0, 8% of page)",
+      }),
       // Another owner's comparison: its own set.
       change({ ownerId: "o2", comparisonId: "c2", targetId: "x" }),
     ];
     const moves = findSetMoves(changes, (id) => (id === "c1" ? 3 : 2), { window: "this week" });
     expect(moves).toHaveLength(1);
     const m = moves[0]!;
-    expect(m).toMatchObject({ ownerId: "o1", comparisonId: "c1", move: "cta-text", support: 2, of: 3, title: "2 of 3 competitors changed their CTA text this week" });
+    expect(m).toMatchObject({
+      ownerId: "o1",
+      comparisonId: "c1",
+      move: "cta-text",
+      support: 2,
+      of: 3,
+      title: "2 of 3 competitors changed their CTA text this week",
+    });
     expect(m.sites.map((s) => [s.targetId, s.runId, s.summary])).toEqual([
       ["a", "run-a", "CTA text “Start free” → “Book a demo”"],
       ["b", "run-b2", "CTA text “Try” → “Buy”"],
@@ -59,7 +72,10 @@ describe("findSetMoves", () => {
   });
 
   test("a comparison of one site has no set", () => {
-    const changes = [change({ ownerId: "o", comparisonId: "c", targetId: "a" }), change({ ownerId: "o", comparisonId: "c", targetId: "a", runId: "r2" })];
+    const changes = [
+      change({ ownerId: "o", comparisonId: "c", targetId: "a" }),
+      change({ ownerId: "o", comparisonId: "c", targetId: "a", runId: "r2" }),
+    ];
     expect(findSetMoves(changes, () => 1, { window: "this week" })).toEqual([]);
   });
 });
@@ -101,7 +117,9 @@ describe("TrendHunter reports moves from the history", () => {
     expect(asked).toEqual([daysAgo(7)]);
 
     const rows = db
-      .query<{ message: string; details: string; user_id: string | null; metadata: string }, []>("SELECT message, details, user_id, metadata FROM activity_log WHERE message LIKE '%competitors%'")
+      .query<{ message: string; details: string; user_id: string | null; metadata: string }, []>(
+        "SELECT message, details, user_id, metadata FROM activity_log WHERE message LIKE '%competitors%'",
+      )
       .all();
     expect(rows).toHaveLength(1);
     expect(rows[0]!.message).toBe("2 of 3 competitors changed their CTA text this week in “Rivals”");
@@ -120,7 +138,9 @@ describe("TrendHunter reports moves from the history", () => {
     expect(db.query("SELECT COUNT(*) AS n FROM activity_log WHERE message LIKE '%competitors%'").get()).toEqual({ n: 1 });
     history.push(change({ ownerId: owner, comparisonId, targetId: targetIds[2]!, label: "Flint", at: daysAgo(0) }));
     engine.trendHunter.run();
-    const last = db.query<{ message: string }, []>("SELECT message FROM activity_log WHERE message LIKE '%competitors%' ORDER BY rowid DESC LIMIT 1").get();
+    const last = db
+      .query<{ message: string }, []>("SELECT message FROM activity_log WHERE message LIKE '%competitors%' ORDER BY rowid DESC LIMIT 1")
+      .get();
     expect(last!.message).toBe("3 of 3 competitors changed their CTA text this week in “Rivals”");
   });
 
@@ -133,7 +153,11 @@ describe("TrendHunter reports moves from the history", () => {
       emit: () => {},
       now: () => NOW,
       log: (m) => logs.push(m),
-      changes: { recentChanges: () => { throw new Error("database is locked"); } },
+      changes: {
+        recentChanges: () => {
+          throw new Error("database is locked");
+        },
+      },
     });
     engine.trendHunter.run();
     expect(logs).toEqual(["TrendHunter: could not read the run history"]);

@@ -35,10 +35,16 @@ describe("sites by URL", () => {
   test("TrendHunter counts six pages on 127.0.0.1 as six sites", () => {
     const u = insertUser(db);
     const paths = ["/a/", "/b/", "/c/", "/d/", "/e/", "/f/"];
-    insertComparison(db, u, paths.map((p, i) => ({ url: `http://127.0.0.1:4100${p}`, isDark: i < 5 })));
+    insertComparison(
+      db,
+      u,
+      paths.map((p, i) => ({ url: `http://127.0.0.1:4100${p}`, isDark: i < 5 })),
+    );
     agentsService({ db }).saveTrendSettings({ ...agentsService({ db }).trendSettings(), confidenceThreshold: 70 });
     engine.trendHunter.run();
-    const dark = agentsService({ db }).trends({ id: u, role: "user" }, 20).find((t) => t.key === "theme:dark");
+    const dark = agentsService({ db })
+      .trends({ id: u, role: "user" }, 20)
+      .find((t) => t.key === "theme:dark");
     expect(dark).toBeDefined();
     expect(dark!.support).toBe(5);
     expect(dark!.sampleSize).toBe(6);
@@ -55,7 +61,9 @@ describe("sites by URL", () => {
     const sources = siteSources(engine.ctx);
     expect(sources.map((s) => s.label).sort()).toEqual(["127.0.0.1:4100/alpha", "127.0.0.1:4100/beta"]);
     for (let i = 0; i < 17; i++) engine.designNinja.run();
-    const made = sent.filter((m) => m.type === "COMPONENT_GENERATED").map((m) => m.payload as { sourceLabel: string; tokens: { primary: string } });
+    const made = sent
+      .filter((m) => m.type === "COMPONENT_GENERATED")
+      .map((m) => m.payload as { sourceLabel: string; tokens: { primary: string } });
     expect(made).toHaveLength(16); // 2 sites x 4 kinds x 2 variants
     const byLabel = new Map(made.map((m) => [m.sourceLabel, m.tokens.primary]));
     expect(byLabel.get("127.0.0.1:4100/alpha")).toBe("#e11d48");

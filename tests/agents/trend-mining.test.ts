@@ -2,7 +2,15 @@ import { describe, expect, test } from "bun:test";
 import { chanceOfMajority } from "#server/modules/agents/logic/binomial";
 import { HUE_FAMILIES } from "#server/modules/agents/logic/color";
 import { seededRandom } from "#server/modules/agents/logic/rng";
-import { TREND_TYPES, latestPerHost, majorityConfidence, minePatterns, normalizeFindingTitle, selectTrends, type SiteObservation } from "#server/modules/agents/logic/trend-mining";
+import {
+  TREND_TYPES,
+  latestPerHost,
+  majorityConfidence,
+  minePatterns,
+  normalizeFindingTitle,
+  selectTrends,
+  type SiteObservation,
+} from "#server/modules/agents/logic/trend-mining";
 import { trendToDto, type TrendRow } from "#server/modules/agents/rows";
 import { makeExtraction, type SiteKnobs } from "./fixtures";
 
@@ -37,7 +45,7 @@ const ALL = { types: TREND_TYPES, keywords: [], useFindings: true, useSnapshots:
 /** 12 sites: 10 dark pages (the planted pattern); colour, font, hero, CTA, weight and LCP drawn at random. */
 function plantedSample(seed: number): SiteObservation[] {
   const rand = seededRandom(seed);
-  const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
   return Array.from({ length: 12 }, (_, i) =>
     obs(i, {
       isDark: i < 10,
@@ -75,7 +83,9 @@ describe("trend mining", () => {
       expect(dark.confidence).toBe(97.8);
       expect(dark.evidence.map((e) => e.host)).toHaveLength(10);
       // Uniformly random features never make a majority-with-confidence.
-      expect(keys.filter((k) => k.startsWith("accent:") || k.startsWith("font:") || k.startsWith("weight:") || k.startsWith("lcp:"))).toEqual([]);
+      expect(
+        keys.filter((k) => k.startsWith("accent:") || k.startsWith("font:") || k.startsWith("weight:") || k.startsWith("lcp:")),
+      ).toEqual([]);
     }
   });
 
@@ -125,9 +135,22 @@ describe("trend mining", () => {
   test("evidence: admins see every site, users only their own, live messages none", () => {
     const mined = minePatterns(plantedSample(4), ALL).find((t) => t.key === "theme:dark")!;
     const row: TrendRow = {
-      id: "t1", pattern_key: mined.key, category: mined.type, title: mined.title, description: mined.description, support: mined.support,
-      sample_size: mined.sampleSize, share: mined.share, direction: mined.direction, direction_basis: JSON.stringify(mined.directionBasis),
-      confidence: mined.confidence, strong: 1, evidence: JSON.stringify(mined.evidence), active: 1, discovered_at: "x", updated_at: "x",
+      id: "t1",
+      pattern_key: mined.key,
+      category: mined.type,
+      title: mined.title,
+      description: mined.description,
+      support: mined.support,
+      sample_size: mined.sampleSize,
+      share: mined.share,
+      direction: mined.direction,
+      direction_basis: JSON.stringify(mined.directionBasis),
+      confidence: mined.confidence,
+      strong: 1,
+      evidence: JSON.stringify(mined.evidence),
+      active: 1,
+      discovered_at: "x",
+      updated_at: "x",
     };
     expect(trendToDto(row, { id: "admin", role: "admin" }).evidence).toHaveLength(10);
     const mine = trendToDto(row, { id: "owner-1", role: "user" });

@@ -55,7 +55,11 @@ async function until<T>(probe: () => T | undefined | null | false, what: string,
 }
 
 const count = (db: Db, table: string) => db.query<{ n: number }, []>(`SELECT COUNT(*) AS n FROM ${table}`).get()!.n;
-const statuses = (db: Db) => db.query<{ status: string }, []>("SELECT status FROM agents").all().map((r) => r.status);
+const statuses = (db: Db) =>
+  db
+    .query<{ status: string }, []>("SELECT status FROM agents")
+    .all()
+    .map((r) => r.status);
 
 describe("agents worker", () => {
   test("start runs the agents in the worker; its writes land in the shared database file", async () => {
@@ -88,7 +92,10 @@ describe("agents worker", () => {
     expect(s).toMatchObject({ isActive: true, running: true });
     const before = count(r.db, "components");
     await until(() => count(r.db, "components") > before, "work after the restart");
-    const log = r.db.query<{ message: string }, []>("SELECT message FROM activity_log WHERE type = 'system' ORDER BY id").all().map((x) => x.message);
+    const log = r.db
+      .query<{ message: string }, []>("SELECT message FROM activity_log WHERE type = 'system' ORDER BY id")
+      .all()
+      .map((x) => x.message);
     expect(log).toEqual(["System Started", "System Restarted"]);
   });
 
@@ -105,7 +112,11 @@ describe("agents worker", () => {
     expect(s).toMatchObject({ isActive: true, running: true });
     const before = count(second.db, "components");
     await until(() => count(second.db, "components") > before, "work after the reboot");
-    expect(second.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM activity_log WHERE message = 'System resumed after a server restart'").get()!.n).toBe(1);
+    expect(
+      second.db
+        .query<{ n: number }, []>("SELECT COUNT(*) AS n FROM activity_log WHERE message = 'System resumed after a server restart'")
+        .get()!.n,
+    ).toBe(1);
 
     await second.system.stop();
     await second.system.shutdown();

@@ -49,7 +49,11 @@ describe("createAnalyser (worker)", () => {
       expect(await analyser.scorePair(cPath, A.extraction, bPath, B.extraction)).toEqual(direct);
 
       // Proof the worker read the primed one: a blank thumbnail changes the pixel-side layout score.
-      const blank = { width: summary.thumb.width, height: summary.thumb.height, data: new Float32Array(summary.thumb.data.length).fill(255) };
+      const blank = {
+        width: summary.thumb.width,
+        height: summary.thumb.height,
+        data: new Float32Array(summary.thumb.data.length).fill(255),
+      };
       analyser.prime(cPath, blank, A.extraction.palette.dominant);
       const primed = await analyser.scorePair(cPath, A.extraction, bPath, B.extraction);
       expect(primed.components).not.toEqual(direct.components);
@@ -60,7 +64,9 @@ describe("createAnalyser (worker)", () => {
       expect(await analyser.scorePair(cPath, A.extraction, bPath, B.extraction)).toEqual(direct);
       // Priming a file that no longer exists is harmless.
       analyser.prime(join(dir, "gone.png"), (await summariseScreenshot(A.png)).thumb, []);
-      expect(await analyser.scorePair(aPath, A.extraction, bPath, B.extraction)).toEqual(await scorePairFromFiles(aPath, A.extraction, bPath, B.extraction));
+      expect(await analyser.scorePair(aPath, A.extraction, bPath, B.extraction)).toEqual(
+        await scorePairFromFiles(aPath, A.extraction, bPath, B.extraction),
+      );
     } finally {
       analyser.close();
     }

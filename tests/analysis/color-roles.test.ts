@@ -7,8 +7,14 @@ import type { Extraction } from "#server/modules/capture/model";
 import { alpha, beta } from "./pages";
 
 const yellowSite = {
-  background: [{ hex: "#ffffff", share: 0.9 }, { hex: "#f8f9fa", share: 0.1 }],
-  text: [{ hex: "#212529", share: 0.8 }, { hex: "#6c757d", share: 0.2 }],
+  background: [
+    { hex: "#ffffff", share: 0.9 },
+    { hex: "#f8f9fa", share: 0.1 },
+  ],
+  text: [
+    { hex: "#212529", share: 0.8 },
+    { hex: "#6c757d", share: 0.2 },
+  ],
   salient: [
     { hex: "#fec503", share: 0.5 },
     { hex: "#f2bb02", share: 0.2 }, // the same yellow, a shade darker (hover border)
@@ -30,13 +36,25 @@ describe("palette roles", () => {
   });
 
   test("shades of one colour make one role; a secondary must be clearly another colour", () => {
-    const roles = paletteRoles({ ...yellowSite, salient: [{ hex: "#fec503", share: 0.6 }, { hex: "#f2bb02", share: 0.4 }] });
+    const roles = paletteRoles({
+      ...yellowSite,
+      salient: [
+        { hex: "#fec503", share: 0.6 },
+        { hex: "#f2bb02", share: 0.4 },
+      ],
+    });
     expect(roles.secondary).toBeNull();
   });
 
   test("recolouring the accent is a large difference even when everything else is equal", () => {
     const a = paletteRoles(yellowSite);
-    const blue = paletteRoles({ ...yellowSite, salient: [{ hex: "#2563eb", share: 0.7 }, { hex: "#0d6efd", share: 0.2 }] });
+    const blue = paletteRoles({
+      ...yellowSite,
+      salient: [
+        { hex: "#2563eb", share: 0.7 },
+        { hex: "#0d6efd", share: 0.2 },
+      ],
+    });
     const s = rolesSimilarity(a, blue);
     expect(s.primary).toBeLessThan(0.2);
     expect(s.background).toBe(1);
@@ -56,7 +74,16 @@ function recolour(e: Extraction, from: string, to: string): Extraction {
 
 describe("colour similarity uses the roles", () => {
   const A = alpha();
-  const withRoles = (e: Extraction): Extraction => ({ ...e, palette: { ...e.palette, salient: [{ hex: "#2563eb", share: 0.8 }, { hex: "#dbeafe", share: 0.2 }] } });
+  const withRoles = (e: Extraction): Extraction => ({
+    ...e,
+    palette: {
+      ...e.palette,
+      salient: [
+        { hex: "#2563eb", share: 0.8 },
+        { hex: "#dbeafe", share: 0.2 },
+      ],
+    },
+  });
   const a = { extraction: withRoles(A.extraction), png: A.png };
 
   test("a brand accent recoloured on small elements drops colour similarity below 0.7", () => {
@@ -107,8 +134,14 @@ describe("design apart from copy", () => {
 describe("boilerplate words count little in content", () => {
   const nav = "Home About Blog Contact Learn more Read more Sign up Privacy Policy Terms Copyright All rights reserved";
   test("two unrelated pages that share navigation and footer words are not content-similar", () => {
-    const a = { visibleText: `${nav} Roast your own coffee beans at home with our small batch grinder and kettle.`, headline: "Roast coffee at home" };
-    const b = { visibleText: `${nav} Send invoices that chase late payers and reconcile with your bank automatically.`, headline: "Invoices that pay themselves" };
+    const a = {
+      visibleText: `${nav} Roast your own coffee beans at home with our small batch grinder and kettle.`,
+      headline: "Roast coffee at home",
+    };
+    const b = {
+      visibleText: `${nav} Send invoices that chase late payers and reconcile with your bank automatically.`,
+      headline: "Invoices that pay themselves",
+    };
     const s = textSimilarity(a, b);
     expect(s.vocabulary).toBeLessThan(0.25);
     expect(s.phrasing).toBeLessThan(0.1);

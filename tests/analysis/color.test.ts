@@ -1,5 +1,15 @@
 import { describe, expect, test } from "bun:test";
-import { adjustForContrast, contrastFix, contrastRatio, deltaE2000, hexToLab, hexToRgb, relativeLuminance, rgbToHex, rgbToLab } from "#server/modules/analysis/color";
+import {
+  adjustForContrast,
+  contrastFix,
+  contrastRatio,
+  deltaE2000,
+  hexToLab,
+  hexToRgb,
+  relativeLuminance,
+  rgbToHex,
+  rgbToLab,
+} from "#server/modules/analysis/color";
 
 // Sharma, Wu & Dalal (2005), "The CIEDE2000 color-difference formula: implementation notes,
 // supplementary test data, and mathematical observations", Table 1 (all 34 pairs).

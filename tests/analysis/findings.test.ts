@@ -103,7 +103,12 @@ describe("ux rules", () => {
   });
 
   test("mobile page height: very long against shorter competitors, never on desktop", () => {
-    const f = fires("mobile-page-height", [alpha({ pageHeight: 14000 }, "mobile"), beta({ pageHeight: 6000 }, "mobile")], "t-alpha", "mobile");
+    const f = fires(
+      "mobile-page-height",
+      [alpha({ pageHeight: 14000 }, "mobile"), beta({ pageHeight: 6000 }, "mobile")],
+      "t-alpha",
+      "mobile",
+    );
     expect(f.evidence["Alpha mobile page height"]).toBe("14000 px (16.6 screens)");
     expect(f.evidence["Beta mobile page height"]).toBe("6000 px (7.1 screens)");
     silent("mobile-page-height", [alpha({ pageHeight: 14000 }, "mobile"), beta({ pageHeight: 13000 }, "mobile")], "t-alpha", "mobile");
@@ -117,7 +122,9 @@ describe("ux rules", () => {
     expect(f.severity).toBe("high");
     expect(f.evidence["Alpha mobile body text"]).toBe("13 px");
     expect(f.evidence["Beta mobile body text"]).toBe("18 px");
-    expect(fires("mobile-body-font", [alpha({ typography: { body: { ...body, sizePx: 15 } } }, "mobile")], "t-alpha", "mobile").severity).toBe("medium");
+    expect(
+      fires("mobile-body-font", [alpha({ typography: { body: { ...body, sizePx: 15 } } }, "mobile")], "t-alpha", "mobile").severity,
+    ).toBe("medium");
     silent("mobile-body-font", [alpha({ typography: { body: { ...body, sizePx: 16 } } }, "mobile")], "t-alpha", "mobile");
     silent("mobile-body-font", [alpha({ typography: { body } })]);
   });
@@ -126,7 +133,10 @@ describe("ux rules", () => {
 describe("design rules", () => {
   test("body contrast below 4.5:1 fails WCAG AA, with a concrete replacement colour", () => {
     const f = fires("body-contrast", [
-      alpha({ accessibility: { bodyContrast: 2.54 }, palette: { text: [{ hex: "#9ca3af", share: 1 }], background: [{ hex: "#ffffff", share: 1 }] } }),
+      alpha({
+        accessibility: { bodyContrast: 2.54 },
+        palette: { text: [{ hex: "#9ca3af", share: 1 }], background: [{ hex: "#ffffff", share: 1 }] },
+      }),
       beta(),
     ]);
     expect(f.group).toBe("design");
@@ -166,7 +176,14 @@ describe("design rules", () => {
   });
 
   test("low-contrast runs in the body colours are left to the body-contrast finding", () => {
-    const pages = [alpha({ accessibility: { bodyContrast: 2.54, lowContrast: [{ text: "Body copy", ratio: 2.54, required: 4.5, fg: "#9ca3af", bg: "#ffffff" }] } })];
+    const pages = [
+      alpha({
+        accessibility: {
+          bodyContrast: 2.54,
+          lowContrast: [{ text: "Body copy", ratio: 2.54, required: 4.5, fg: "#9ca3af", bg: "#ffffff" }],
+        },
+      }),
+    ];
     fires("body-contrast", pages);
     silent("low-contrast-text", pages);
   });
@@ -216,7 +233,10 @@ describe("copy rules", () => {
     const none = fires("headline-length", [alpha({ copy: { headline: "" } }), beta()]);
     expect(none.severity).toBe("high");
     expect(none.evidence["Alpha headline"]).toBe("none");
-    const short = fires("headline-length", [alpha({ copy: { headline: "Alpha." } }), beta({ copy: { headline: "Roast coffee at home fresh" } })]);
+    const short = fires("headline-length", [
+      alpha({ copy: { headline: "Alpha." } }),
+      beta({ copy: { headline: "Roast coffee at home fresh" } }),
+    ]);
     expect(short.severity).toBe("low");
     silent("headline-length", [alpha(), beta()]);
     // Long, but so is everyone's: not an outlier.
@@ -251,7 +271,14 @@ describe("timing rules", () => {
     const timing = (fcp: number[], median: number) => ({
       fcpMs: median,
       samples: samples(fcp),
-      spread: { ttfbMs: null, fcpMs: { min: Math.min(...fcp), max: Math.max(...fcp) }, lcpMs: null, cls: null, domContentLoadedMs: null, loadMs: null },
+      spread: {
+        ttfbMs: null,
+        fcpMs: { min: Math.min(...fcp), max: Math.max(...fcp) },
+        lcpMs: null,
+        cls: null,
+        domContentLoadedMs: null,
+        loadMs: null,
+      },
     });
     // 184 ms in one load and 1500 ms in another: the median looks slow, the spread says it is not known to be.
     silent("fcp-slow", [alpha({ timing: timing([184, 1400, 1500], 1400) }), beta({ timing: timing([650, 700, 800], 700) })]);
@@ -274,7 +301,10 @@ describe("timing rules", () => {
   });
 
   test("page weight against the lightest competitor", () => {
-    const f = fires("page-weight", [alpha({ timing: { bytes: 4.2 * 1024 * 1024, requests: 88, largestResource: heroJpg } }), beta({ timing: { bytes: 800 * 1024, requests: 20 } })]);
+    const f = fires("page-weight", [
+      alpha({ timing: { bytes: 4.2 * 1024 * 1024, requests: 88, largestResource: heroJpg } }),
+      beta({ timing: { bytes: 800 * 1024, requests: 20 } }),
+    ]);
     expect(f.title).toBe("Alpha downloads 4.2 MB on desktop, 5.4× Beta");
     expect(f.evidence["Alpha page weight"]).toBe("4.2 MB in 88 requests");
     expect(f.evidence["Beta page weight"]).toBe("800 KB in 20 requests");

@@ -6,7 +6,12 @@ import { llmConfigFromEnv, parseReply, refineFindings, type LlmConfig } from "#s
 import { makeExtraction } from "./support";
 
 const pages: PageInput[] = [
-  { targetId: "t-alpha", label: "Alpha", viewport: "desktop", extraction: makeExtraction({ metaDescription: "", timing: { lcpMs: 3400 } }) },
+  {
+    targetId: "t-alpha",
+    label: "Alpha",
+    viewport: "desktop",
+    extraction: makeExtraction({ metaDescription: "", timing: { lcpMs: 3400 } }),
+  },
   { targetId: "t-beta", label: "Beta", viewport: "desktop", extraction: makeExtraction({ timing: { lcpMs: 1100 } }) },
 ];
 const rules = findingsFor(pages);
@@ -37,7 +42,11 @@ describe("llm refinement", () => {
   test("config comes from the environment only when URL and model are set", () => {
     expect(llmConfigFromEnv({ LLM_BASE_URL: undefined, LLM_API_KEY: undefined, LLM_MODEL: undefined })).toBeNull();
     expect(llmConfigFromEnv({ LLM_BASE_URL: "http://x/v1", LLM_API_KEY: undefined, LLM_MODEL: undefined })).toBeNull();
-    expect(llmConfigFromEnv({ LLM_BASE_URL: "http://x/v1", LLM_API_KEY: "k", LLM_MODEL: "m" })).toEqual({ baseUrl: "http://x/v1", apiKey: "k", model: "m" });
+    expect(llmConfigFromEnv({ LLM_BASE_URL: "http://x/v1", LLM_API_KEY: "k", LLM_MODEL: "m" })).toEqual({
+      baseUrl: "http://x/v1",
+      apiKey: "k",
+      model: "m",
+    });
   });
 
   test("rewrites and additions are merged; rule findings and their evidence are never dropped", async () => {
@@ -45,10 +54,33 @@ describe("llm refinement", () => {
     reply = () =>
       chat(
         JSON.stringify({
-          rewrites: [{ id: target.id, title: "Alpha's hero takes 3.4 s to appear — three times Beta", fix: "Preload the hero image and serve it as AVIF." }, { id: "unknown", title: "x", fix: "y" }],
+          rewrites: [
+            {
+              id: target.id,
+              title: "Alpha's hero takes 3.4 s to appear — three times Beta",
+              fix: "Preload the hero image and serve it as AVIF.",
+            },
+            { id: "unknown", title: "x", fix: "y" },
+          ],
           additions: [
-            { targetId: "t-beta", viewport: "desktop", group: "copy", severity: "low", title: "Beta's CTA copy is generic", evidence: { "Beta CTA": "Start free trial" }, fix: "Say what happens next: “Send my first invoice”." },
-            { targetId: "t-nobody", viewport: "desktop", group: "copy", severity: "low", title: "Invented target", evidence: { a: "b" }, fix: "Dropped because the target does not exist." },
+            {
+              targetId: "t-beta",
+              viewport: "desktop",
+              group: "copy",
+              severity: "low",
+              title: "Beta's CTA copy is generic",
+              evidence: { "Beta CTA": "Start free trial" },
+              fix: "Say what happens next: “Send my first invoice”.",
+            },
+            {
+              targetId: "t-nobody",
+              viewport: "desktop",
+              group: "copy",
+              severity: "low",
+              title: "Invented target",
+              evidence: { a: "b" },
+              fix: "Dropped because the target does not exist.",
+            },
           ],
         }),
       );
@@ -75,9 +107,17 @@ describe("llm refinement", () => {
     expect(parseReply('```json\n{"rewrites":[],"additions":[]}\n```')).toEqual({ rewrites: [], additions: [] });
     expect(parseReply('Sure! Here you go: {"rewrites":[]}')).toBeNull();
     expect(parseReply('{"rewrites":[{"id":"x"}]}')).toBeNull();
-    expect(parseReply('{"additions":[{"targetId":"t","viewport":"tablet","group":"ux","severity":"low","title":"t","evidence":{"a":"b"},"fix":"f"}]}')).toBeNull();
+    expect(
+      parseReply(
+        '{"additions":[{"targetId":"t","viewport":"tablet","group":"ux","severity":"low","title":"t","evidence":{"a":"b"},"fix":"f"}]}',
+      ),
+    ).toBeNull();
 
-    for (const bad of [() => chat("I think the pages look great."), () => new Response("overloaded", { status: 503 }), () => Response.json({ choices: [] })]) {
+    for (const bad of [
+      () => chat("I think the pages look great."),
+      () => new Response("overloaded", { status: 503 }),
+      () => Response.json({ choices: [] }),
+    ]) {
       reply = bad;
       const result = await refineFindings(rules, pages, config);
       expect(result.findings).toEqual(rules);

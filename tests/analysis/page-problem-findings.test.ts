@@ -7,18 +7,34 @@ import { lossOf } from "#server/modules/analysis/findings/page-problems";
 import { makeExtraction } from "./support";
 
 type Patch = Parameters<typeof makeExtraction>[0];
-const page = (patch?: Patch, viewport: Viewport = "desktop"): PageInput => ({ targetId: "t-alpha", label: "Alpha", viewport, extraction: makeExtraction(patch, viewport) });
+const page = (patch?: Patch, viewport: Viewport = "desktop"): PageInput => ({
+  targetId: "t-alpha",
+  label: "Alpha",
+  viewport,
+  extraction: makeExtraction(patch, viewport),
+});
 const hits = (pages: PageInput[], rule: string, viewport: Viewport = "desktop") =>
   findingsFor(pages).filter((f) => f.id === findingId(rule, "t-alpha", viewport));
 
 const gfontsCss = { url: "https://fonts.googleapis.com/css2?family=Roboto+Slab", type: "stylesheet", reason: "ERR_NAME_NOT_RESOLVED" };
 const gfont = (n: number) => ({ url: `https://fonts.gstatic.com/s/robotoslab/v${n}.woff2`, type: "font", reason: "ERR_NAME_NOT_RESOLVED" });
-const awesome = { url: "https://use.fontawesome.com/releases/v5/webfonts/fa-solid-900.woff2", type: "font", reason: "ERR_NAME_NOT_RESOLVED" };
+const awesome = {
+  url: "https://use.fontawesome.com/releases/v5/webfonts/fa-solid-900.woff2",
+  type: "font",
+  reason: "ERR_NAME_NOT_RESOLVED",
+};
 const jquery = { url: "https://code.jquery.com/jquery-3.7.1.min.js", type: "script", reason: "ERR_CONNECTION_REFUSED" };
 
 describe("failed requests finding", () => {
   test("groups by what is lost and by host, and says the consequence", () => {
-    const failed = [gfontsCss, gfont(1), gfont(2), awesome, jquery, { url: "https://cdn.example.com/hero.jpg", type: "image", reason: "HTTP 404 Not Found" }];
+    const failed = [
+      gfontsCss,
+      gfont(1),
+      gfont(2),
+      awesome,
+      jquery,
+      { url: "https://cdn.example.com/hero.jpg", type: "image", reason: "HTTP 404 Not Found" },
+    ];
     const [f] = hits([page({ network: { failed, failedCount: 12 } })], "failed-requests");
     expect(f).toBeDefined();
     expect(f!.group).toBe("ux");
@@ -26,14 +42,19 @@ describe("failed requests finding", () => {
     expect(f!.title).toStartWith("12 requests failed on Alpha: fonts.gstatic.com, fonts.googleapis.com");
     // Worst loss first: scripts, then icons, then fonts.
     expect(f!.title).toContain("features that need these scripts may not work; icons will be missing; text is drawn in a fallback font");
-    expect(f!.evidence["Alpha failed font requests"]).toBe("3 from fonts.gstatic.com, fonts.googleapis.com (ERR_NAME_NOT_RESOLVED): text is drawn in a fallback font");
+    expect(f!.evidence["Alpha failed font requests"]).toBe(
+      "3 from fonts.gstatic.com, fonts.googleapis.com (ERR_NAME_NOT_RESOLVED): text is drawn in a fallback font",
+    );
     expect(f!.evidence["Alpha failed icon requests"]).toContain("use.fontawesome.com");
     expect(f!.evidence["Alpha failed image requests"]).toBe("1 from cdn.example.com (HTTP 404 Not Found): images will be missing");
     expect(f!.evidence["Alpha failed requests in all"]).toBe("12");
   });
 
   test("a lone failed image is medium; a page with none has no finding, nor has an old capture", () => {
-    const one = hits([page({ network: { failed: [{ url: "https://a.test/x.png", type: "image", reason: "HTTP 404 Not Found" }], failedCount: 1 } })], "failed-requests");
+    const one = hits(
+      [page({ network: { failed: [{ url: "https://a.test/x.png", type: "image", reason: "HTTP 404 Not Found" }], failedCount: 1 } })],
+      "failed-requests",
+    );
     expect(one).toHaveLength(1);
     expect(one[0]!.severity).toBe("medium");
     expect(one[0]!.title).toBe("1 request failed on Alpha: a.test — images will be missing");

@@ -124,14 +124,27 @@ export function beta(): SyntheticPage {
         { hex: "#e2e8f0", share: 0.05 },
         { hex: "#f97316", share: 0.03 },
       ],
-      text: [{ hex: "#e2e8f0", share: 0.8 }, { hex: "#fde68a", share: 0.2 }],
-      background: [{ hex: "#0f172a", share: 0.8 }, { hex: "#7c2d12", share: 0.2 }],
+      text: [
+        { hex: "#e2e8f0", share: 0.8 },
+        { hex: "#fde68a", share: 0.2 },
+      ],
+      background: [
+        { hex: "#0f172a", share: 0.8 },
+        { hex: "#7c2d12", share: 0.2 },
+      ],
       buttons: [{ hex: "#f97316", share: 1 }],
       isDark: true,
     },
     typography: {
-      families: [{ family: "'Playfair Display', serif", share: 0.3 }, { family: "Lato, sans-serif", share: 0.7 }],
-      sizeScale: [{ px: 64, share: 0.05 }, { px: 32, share: 0.1 }, { px: 16, share: 0.85 }],
+      families: [
+        { family: "'Playfair Display', serif", share: 0.3 },
+        { family: "Lato, sans-serif", share: 0.7 },
+      ],
+      sizeScale: [
+        { px: 64, share: 0.05 },
+        { px: 32, share: 0.1 },
+        { px: 16, share: 0.85 },
+      ],
       headings: [{ level: 1, family: "Playfair Display", sizePx: 64, weight: 800, lineHeightPx: 70 }],
       body: { family: "Lato", sizePx: 16, weight: 300, lineHeightPx: 24 },
     },

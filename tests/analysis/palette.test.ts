@@ -10,10 +10,15 @@ const shareOf = (palette: { hex: string; share: number }[], hex: string) =>
 describe("dominantColors", () => {
   test("recovers flat colours and their area shares exactly", () => {
     // 1000 x 1000: top 20% brand blue, left quarter of the rest dark navy, the rest white.
-    const img = paint(1000, 1000, [255, 255, 255], [
-      { x: 0, y: 0, w: 1000, h: 200, color: [0x25, 0x63, 0xeb] },
-      { x: 0, y: 200, w: 250, h: 800, color: [0x11, 0x18, 0x27] },
-    ]);
+    const img = paint(
+      1000,
+      1000,
+      [255, 255, 255],
+      [
+        { x: 0, y: 0, w: 1000, h: 200, color: [0x25, 0x63, 0xeb] },
+        { x: 0, y: 200, w: 250, h: 800, color: [0x11, 0x18, 0x27] },
+      ],
+    );
     const palette = dominantColors(img, 1000, 1000);
     expect(palette.map((p) => p.hex)).toEqual(["#ffffff", "#111827", "#2563eb"]);
     expect(palette[0]!.share).toBeCloseTo(0.6, 1);
@@ -23,11 +28,16 @@ describe("dominantColors", () => {
   });
 
   test("merges near-duplicate shades (ΔE00 < 5) and orders by prominence", () => {
-    const img = paint(400, 400, [255, 255, 255], [
-      { x: 0, y: 0, w: 400, h: 100, color: [0x25, 0x63, 0xeb] },
-      { x: 0, y: 100, w: 400, h: 60, color: [0x27, 0x65, 0xea] }, // imperceptibly different blue
-      { x: 0, y: 300, w: 400, h: 40, color: [0xf5, 0x9e, 0x0b] },
-    ]);
+    const img = paint(
+      400,
+      400,
+      [255, 255, 255],
+      [
+        { x: 0, y: 0, w: 400, h: 100, color: [0x25, 0x63, 0xeb] },
+        { x: 0, y: 100, w: 400, h: 60, color: [0x27, 0x65, 0xea] }, // imperceptibly different blue
+        { x: 0, y: 300, w: 400, h: 40, color: [0xf5, 0x9e, 0x0b] },
+      ],
+    );
     const palette = dominantColors(img, 400, 400);
     expect(palette).toHaveLength(3);
     expect(shareOf(palette, "#2563eb")).toBeCloseTo(0.4, 1);
@@ -37,7 +47,13 @@ describe("dominantColors", () => {
   });
 
   test("keeps at most k colours, and anti-aliasing noise does not become a palette entry", () => {
-    const blocks = Array.from({ length: 12 }, (_, i) => ({ x: 0, y: i * 50, w: 600, h: 50, color: [i * 20, 255 - i * 20, (i * 67) % 256] as const }));
+    const blocks = Array.from({ length: 12 }, (_, i) => ({
+      x: 0,
+      y: i * 50,
+      w: 600,
+      h: 50,
+      color: [i * 20, 255 - i * 20, (i * 67) % 256] as const,
+    }));
     const img = paint(600, 600, [255, 255, 255], blocks);
     expect(dominantColors(img, 600, 600, 5)).toHaveLength(5);
 
@@ -84,8 +100,16 @@ describe("paletteSimilarity", () => {
     expect(paletteSimilarity(brandA, [...brandA].reverse())).toBe(1);
   });
   test("a slightly shifted accent scores high; another brand scores low; symmetric", () => {
-    const tweaked = [{ hex: "#ffffff", share: 0.68 }, { hex: "#111827", share: 0.2 }, { hex: "#1d4ed8", share: 0.12 }];
-    const other = [{ hex: "#0f172a", share: 0.65 }, { hex: "#f97316", share: 0.25 }, { hex: "#fde68a", share: 0.1 }];
+    const tweaked = [
+      { hex: "#ffffff", share: 0.68 },
+      { hex: "#111827", share: 0.2 },
+      { hex: "#1d4ed8", share: 0.12 },
+    ];
+    const other = [
+      { hex: "#0f172a", share: 0.65 },
+      { hex: "#f97316", share: 0.25 },
+      { hex: "#fde68a", share: 0.1 },
+    ];
     const near = paletteSimilarity(brandA, tweaked)!;
     const far = paletteSimilarity(brandA, other)!;
     expect(near).toBeGreaterThan(0.9);

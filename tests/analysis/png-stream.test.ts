@@ -9,7 +9,15 @@ import { paint, textLines } from "./support";
 
 /** A busy test picture: text stripes, a gradient and a half-transparent block (all five filters get used). */
 function picture(width: number, height: number): Uint8Array {
-  const data = paint(width, height, [250, 250, 250], [...textLines(10, 10, width - 20, Math.floor(height / 30), 24, 3), { x: width / 2, y: height / 3, w: width / 3, h: height / 4, color: [200, 30, 90] }]);
+  const data = paint(
+    width,
+    height,
+    [250, 250, 250],
+    [
+      ...textLines(10, 10, width - 20, Math.floor(height / 30), 24, 3),
+      { x: width / 2, y: height / 3, w: width / 3, h: height / 4, color: [200, 30, 90] },
+    ],
+  );
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width / 4; x++) {
       const i = (y * width + x) * 4;
@@ -22,9 +30,13 @@ function picture(width: number, height: number): Uint8Array {
 }
 
 function encode(width: number, height: number, rgba: Uint8Array, colorType: 0 | 2 | 4 | 6, filterType = -1): Uint8Array {
-  const png = new PNG({ width, height, colorType, inputColorType: 6, inputHasAlpha: true, filterType } as ConstructorParameters<typeof PNG>[0]);
+  const png = new PNG({ width, height, colorType, inputColorType: 6, inputHasAlpha: true, filterType } as ConstructorParameters<
+    typeof PNG
+  >[0]);
   png.data = Buffer.from(rgba);
-  return new Uint8Array(PNG.sync.write(png, { colorType, inputColorType: 6, inputHasAlpha: true, filterType } as Parameters<typeof PNG.sync.write>[1]));
+  return new Uint8Array(
+    PNG.sync.write(png, { colorType, inputColorType: 6, inputHasAlpha: true, filterType } as Parameters<typeof PNG.sync.write>[1]),
+  );
 }
 
 /** What browsers write: every 8-bit, non-interlaced colour type. */
@@ -56,7 +68,9 @@ describe("pngToThumbnail (streaming)", () => {
   test("formats it doesn't handle are left to pngjs", async () => {
     const sixteen = new PNG({ width: 4, height: 4, bitDepth: 16, colorType: 6 } as ConstructorParameters<typeof PNG>[0]);
     sixteen.data = Buffer.alloc(4 * 4 * 8, 255);
-    const png16 = new Uint8Array(PNG.sync.write(sixteen, { bitDepth: 16, colorType: 6, inputHasAlpha: true } as Parameters<typeof PNG.sync.write>[1]));
+    const png16 = new Uint8Array(
+      PNG.sync.write(sixteen, { bitDepth: 16, colorType: 6, inputHasAlpha: true } as Parameters<typeof PNG.sync.write>[1]),
+    );
     expect(await pngToThumbnail(png16, thumbnailWidth)).toBeNull();
     expect(await pngToThumbnail(new TextEncoder().encode("GIF89a not a png at all, not at all"), thumbnailWidth)).toBeNull();
   });
@@ -92,7 +106,9 @@ describe("summariseScreenshot (one pass at capture time)", () => {
     const sixteen = new PNG({ width: 40, height: 30, bitDepth: 16, colorType: 6 } as ConstructorParameters<typeof PNG>[0]);
     sixteen.data = Buffer.alloc(40 * 30 * 8, 0); // opaque black once alpha is set below
     for (let i = 6; i < sixteen.data.length; i += 8) sixteen.data.writeUInt16BE(65535, i);
-    const png = new Uint8Array(PNG.sync.write(sixteen, { bitDepth: 16, colorType: 6, inputHasAlpha: true } as Parameters<typeof PNG.sync.write>[1]));
+    const png = new Uint8Array(
+      PNG.sync.write(sixteen, { bitDepth: 16, colorType: 6, inputHasAlpha: true } as Parameters<typeof PNG.sync.write>[1]),
+    );
     const summary = await summariseScreenshot(png);
     expect(summary.isDark).toBe(true);
     expect(summary.dominant[0]!.hex).toBe("#000000");

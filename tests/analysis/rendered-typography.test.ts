@@ -35,7 +35,11 @@ describe("typography similarity", () => {
   test("different declarations drawn in the same face score as the same family; weights count", () => {
     const a = typo({ typography: { families: [{ family: "Lato", share: 1 }], rendered: [{ family: "Liberation Sans", share: 1 }] } });
     const b = typo({
-      typography: { families: [{ family: "Arial", share: 1 }], rendered: [{ family: "Liberation Sans", share: 1 }], weights: [{ weight: 300, share: 1 }] },
+      typography: {
+        families: [{ family: "Arial", share: 1 }],
+        rendered: [{ family: "Liberation Sans", share: 1 }],
+        weights: [{ weight: 300, share: 1 }],
+      },
     });
     const s = typographySimilarity(a, b);
     expect(s.families).toBe(1);
@@ -45,15 +49,32 @@ describe("typography similarity", () => {
 });
 
 describe("font-not-loaded finding", () => {
-  const page = (patch: Patch): PageInput => ({ targetId: "t-alpha", label: "Alpha", viewport: "desktop", extraction: makeExtraction(patch) });
+  const page = (patch: Patch): PageInput => ({
+    targetId: "t-alpha",
+    label: "Alpha",
+    viewport: "desktop",
+    extraction: makeExtraction(patch),
+  });
   const hits = (p: PageInput) => findingsFor([p]).filter((f) => f.id === findingId("font-not-loaded", "t-alpha", "desktop"));
   const woff = "https://fonts.gstatic.com/s/robotoslab/v34/BngMUXZYTXPIvIBgJJSb6ufN5qU.woff2";
 
   test("names the font, what was drawn instead and the failed request", () => {
     const [f] = hits(
       page({
-        typography: { notLoaded: [{ family: "Roboto Slab", share: 0.8 }], rendered: [{ family: "Liberation Serif", share: 0.8 }, { family: "Liberation Sans", share: 0.2 }] },
-        network: { failed: [{ url: "https://cdn.example.com/app.js", type: "script", reason: "ERR_NAME_NOT_RESOLVED" }, { url: woff, type: "font", reason: "ERR_NAME_NOT_RESOLVED" }], failedCount: 2 },
+        typography: {
+          notLoaded: [{ family: "Roboto Slab", share: 0.8 }],
+          rendered: [
+            { family: "Liberation Serif", share: 0.8 },
+            { family: "Liberation Sans", share: 0.2 },
+          ],
+        },
+        network: {
+          failed: [
+            { url: "https://cdn.example.com/app.js", type: "script", reason: "ERR_NAME_NOT_RESOLVED" },
+            { url: woff, type: "font", reason: "ERR_NAME_NOT_RESOLVED" },
+          ],
+          failedCount: 2,
+        },
       }),
     );
     expect(f!.group).toBe("design");
@@ -65,10 +86,12 @@ describe("font-not-loaded finding", () => {
   });
 
   test("a minor family without a known request is medium; nothing fires without rendered data", () => {
-    const [f] = hits(page({ typography: { notLoaded: [{ family: "Brand", share: 0.1 }], rendered: [{ family: "DejaVu Sans", share: 1 }] } }));
+    const [f] = hits(
+      page({ typography: { notLoaded: [{ family: "Brand", share: 0.1 }], rendered: [{ family: "DejaVu Sans", share: 1 }] } }),
+    );
     expect(f!.severity).toBe("medium");
     expect(f!.fix).toContain("check its @font-face src URLs");
-    expect(hits(page({ typography: { notLoaded: [] , rendered: [{ family: "DejaVu Sans", share: 1 }] } }))).toHaveLength(0);
+    expect(hits(page({ typography: { notLoaded: [], rendered: [{ family: "DejaVu Sans", share: 1 }] } }))).toHaveLength(0);
     expect(hits(page({}))).toHaveLength(0);
   });
 });
@@ -80,7 +103,11 @@ describe("low-contrast finding measured from pixels", () => {
       label: "Alpha",
       viewport: "desktop",
       extraction: makeExtraction({
-        accessibility: { lowContrast: [{ text: "Hard to read over a light photo", ratio: 1.3, required: 4.5, fg: "#ffffff", bg: "#e4e0d8", method: "pixels" }] },
+        accessibility: {
+          lowContrast: [
+            { text: "Hard to read over a light photo", ratio: 1.3, required: 4.5, fg: "#ffffff", bg: "#e4e0d8", method: "pixels" },
+          ],
+        },
       }),
     };
     const [f] = findingsFor([p]).filter((x) => x.id === findingId("low-contrast-text", "t-alpha", "desktop"));
@@ -94,7 +121,11 @@ describe("the failed request behind a font", () => {
   test("is one whose URL names the family, never an unrelated failed font", async () => {
     const { failedRequestFor } = await import("#server/modules/analysis/findings/page-problems");
     const awesome = { url: "https://use.fontawesome.com/webfonts/fa-solid-900.woff2", type: "font", reason: "ERR_NAME_NOT_RESOLVED" };
-    const css = { url: "https://fonts.googleapis.com/css?family=Lora:400,700|Open+Sans:300,400", type: "stylesheet", reason: "ERR_NAME_NOT_RESOLVED" };
+    const css = {
+      url: "https://fonts.googleapis.com/css?family=Lora:400,700|Open+Sans:300,400",
+      type: "stylesheet",
+      reason: "ERR_NAME_NOT_RESOLVED",
+    };
     expect(failedRequestFor("Open Sans", [awesome, css])).toEqual(css);
     expect(failedRequestFor("Lora", [awesome, css])).toEqual(css);
     expect(failedRequestFor("Lato", [awesome])).toBeNull();

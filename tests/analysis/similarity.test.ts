@@ -43,11 +43,16 @@ describe("scorePair on synthetic sites", () => {
       }
     }
     const d = BLEND.design;
-    const design = (d.color * far.colorSimilarity + d.layout * far.layoutSimilarity + d.typography * far.components.typography!) / (d.color + d.layout + d.typography);
+    const design =
+      (d.color * far.colorSimilarity + d.layout * far.layoutSimilarity + d.typography * far.components.typography!) /
+      (d.color + d.layout + d.typography);
     expect(far.designSimilarity).toBeCloseTo(design, 3);
     expect(far.components.design).toBeCloseTo(design, 3);
     const w = BLEND.overall;
-    expect(far.overallSimilarity).toBeCloseTo((w.design * far.designSimilarity + w.content * far.contentSimilarity) / (w.design + w.content), 3);
+    expect(far.overallSimilarity).toBeCloseTo(
+      (w.design * far.designSimilarity + w.content * far.contentSimilarity) / (w.design + w.content),
+      3,
+    );
     // The same weights as before design was split out: 0.3 colour + 0.3 layout + 0.3 content + 0.1 type.
     const old = 0.3 * far.colorSimilarity + 0.3 * far.layoutSimilarity + 0.3 * far.contentSimilarity + 0.1 * far.components.typography!;
     expect(far.overallSimilarity).toBeCloseTo(old, 3);
@@ -76,8 +81,25 @@ describe("visual (SSIM) part", () => {
   test("a shifted copy of a page scores far higher than an unrelated layout", () => {
     const blocks = [...textLines(40, 60, 600, 12, 30, 5), { x: 700, y: 60, w: 300, h: 300, color: [200, 40, 40] as const }];
     const base = decodePng(encodePng(1100, 1400, paint(1100, 1400, [255, 255, 255], blocks)));
-    const moved = decodePng(encodePng(1100, 1400, paint(1100, 1400, [255, 255, 255], blocks.map((b) => ({ ...b, y: b.y + 40 })))));
-    const other = decodePng(encodePng(1100, 1400, paint(1100, 1400, [255, 255, 255], [{ x: 0, y: 0, w: 1100, h: 500, color: [20, 20, 20] }, ...textLines(300, 600, 500, 18, 40, 9)])));
+    const moved = decodePng(
+      encodePng(
+        1100,
+        1400,
+        paint(
+          1100,
+          1400,
+          [255, 255, 255],
+          blocks.map((b) => ({ ...b, y: b.y + 40 })),
+        ),
+      ),
+    );
+    const other = decodePng(
+      encodePng(
+        1100,
+        1400,
+        paint(1100, 1400, [255, 255, 255], [{ x: 0, y: 0, w: 1100, h: 500, color: [20, 20, 20] }, ...textLines(300, 600, 500, 18, 40, 9)]),
+      ),
+    );
     const near = visualSimilarity(thumbnail(base), thumbnail(moved), "desktop").page;
     const far = visualSimilarity(thumbnail(base), thumbnail(other), "desktop").page;
     expect(visualSimilarity(thumbnail(base), thumbnail(base), "desktop").page).toBeCloseTo(1, 5);
@@ -129,7 +151,10 @@ describe("copy and type", () => {
     expect(near.content).toBeGreaterThan(far.content + 0.5);
   });
   test("stop words alone do not make two texts similar", () => {
-    const s = textSimilarity({ visibleText: "the best way to do it is with your team and our tools", headline: "" }, { visibleText: "the cat is on the mat with your dog and our bird", headline: "" });
+    const s = textSimilarity(
+      { visibleText: "the best way to do it is with your team and our tools", headline: "" },
+      { visibleText: "the cat is on the mat with your dog and our bird", headline: "" },
+    );
     expect(s.vocabulary).toBeLessThan(0.2);
   });
   test("headline similarity tolerates rewording and case", () => {
@@ -139,7 +164,13 @@ describe("copy and type", () => {
     expect(headlineSimilarity("", "")).toBe(1);
   });
   test("typography compares first-choice families, not fallbacks", () => {
-    const t = typographySimilarity(A.extraction.typography, { ...A.extraction.typography, families: [{ family: '"Inter", Arial', share: 0.9 }, { family: "georgia", share: 0.1 }] });
+    const t = typographySimilarity(A.extraction.typography, {
+      ...A.extraction.typography,
+      families: [
+        { family: '"Inter", Arial', share: 0.9 },
+        { family: "georgia", share: 0.1 },
+      ],
+    });
     expect(t.families).toBeCloseTo(1, 6);
     expect(typographySimilarity(A.extraction.typography, B.extraction.typography).typography).toBeLessThan(0.5);
   });

@@ -2,7 +2,9 @@
 import { PNG } from "pngjs";
 import type { Extraction, Viewport } from "#server/modules/capture/model";
 
-type DeepPartial<T> = { [K in keyof T]?: T[K] extends (infer U)[] ? U[] : T[K] extends object | null ? DeepPartial<NonNullable<T[K]>> | T[K] : T[K] };
+type DeepPartial<T> = {
+  [K in keyof T]?: T[K] extends (infer U)[] ? U[] : T[K] extends object | null ? DeepPartial<NonNullable<T[K]>> | T[K] : T[K];
+};
 
 function merge<T>(base: T, patch: DeepPartial<T> | undefined): T {
   if (!patch) return base;
@@ -34,15 +36,31 @@ export function makeExtraction(patch?: DeepPartial<Extraction>, viewport: Viewpo
         { hex: "#2563eb", share: 0.1 },
         { hex: "#f3f4f6", share: 0.05 },
       ],
-      text: [{ hex: "#111827", share: 0.8 }, { hex: "#4b5563", share: 0.2 }],
-      background: [{ hex: "#ffffff", share: 0.85 }, { hex: "#f3f4f6", share: 0.15 }],
+      text: [
+        { hex: "#111827", share: 0.8 },
+        { hex: "#4b5563", share: 0.2 },
+      ],
+      background: [
+        { hex: "#ffffff", share: 0.85 },
+        { hex: "#f3f4f6", share: 0.15 },
+      ],
       buttons: [{ hex: "#2563eb", share: 1 }],
       isDark: false,
     },
     typography: {
-      families: [{ family: "Inter, sans-serif", share: 0.9 }, { family: "Georgia, serif", share: 0.1 }],
-      sizeScale: [{ px: 48, share: 0.05 }, { px: 24, share: 0.15 }, { px: 18, share: 0.8 }],
-      weights: [{ weight: 400, share: 0.8 }, { weight: 700, share: 0.2 }],
+      families: [
+        { family: "Inter, sans-serif", share: 0.9 },
+        { family: "Georgia, serif", share: 0.1 },
+      ],
+      sizeScale: [
+        { px: 48, share: 0.05 },
+        { px: 24, share: 0.15 },
+        { px: 18, share: 0.8 },
+      ],
+      weights: [
+        { weight: 400, share: 0.8 },
+        { weight: 700, share: 0.2 },
+      ],
       headings: [{ level: 1, family: "Inter", sizePx: 48, weight: 700, lineHeightPx: 56 }],
       body: { family: "Inter", sizePx: 18, weight: 400, lineHeightPx: 28 },
     },
@@ -129,7 +147,15 @@ export function paint(width: number, height: number, background: readonly [numbe
 }
 
 /** Text-like stripes: lines of "words" (dark dashes) inside a block, like body copy at any scale. */
-export function textLines(x: number, y: number, w: number, lines: number, lineHeight: number, seed: number, color: readonly [number, number, number] = [17, 24, 39]): Block[] {
+export function textLines(
+  x: number,
+  y: number,
+  w: number,
+  lines: number,
+  lineHeight: number,
+  seed: number,
+  color: readonly [number, number, number] = [17, 24, 39],
+): Block[] {
   const out: Block[] = [];
   let s = seed;
   const rand = () => ((s = (s * 1103515245 + 12345) & 0x7fffffff), s / 0x7fffffff);

@@ -33,19 +33,23 @@ const smtp = new SMTPServer({
     });
   },
 });
-const port = await new Promise<number>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve((smtp.server.address() as { port: number }).port)));
+const port = await new Promise<number>((resolve) =>
+  smtp.listen(0, "127.0.0.1", () => resolve((smtp.server.address() as { port: number }).port)),
+);
 afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
 
 const sample = metricsSample;
 
 async function until(check: () => boolean, ms = 15_000) {
-  for (const end = Date.now() + ms; !check() && Date.now() < end; ) await Bun.sleep(20);
+  for (const end = Date.now() + ms; !check() && Date.now() < end;) await Bun.sleep(20);
 }
 
 describe("alert e-mails", () => {
   test("a crossing mails every active admin through SMTP with credentials; not users, not disabled admins", async () => {
     received.length = 0;
-    const t = makeTestApp({ env: { SMTP_URL: `smtp://alerts:s3cret@127.0.0.1:${port}`, ALERT_EMAIL_FROM: "Design Intel <alerts@example.com>" } });
+    const t = makeTestApp({
+      env: { SMTP_URL: `smtp://alerts:s3cret@127.0.0.1:${port}`, ALERT_EMAIL_FROM: "Design Intel <alerts@example.com>" },
+    });
     const boss = await t.signup("boss@example.com"); // first account: admin
     const second = await t.signup("second@example.com");
     const gone = await t.signup("gone@example.com");
@@ -81,7 +85,10 @@ describe("alert e-mails", () => {
 
     const none = makeTestApp();
     const admin = await none.signup("boss@example.com");
-    expect((await none.call("GET", "/api/admin/alert-settings", { headers: none.auth(admin.token) })).json.channels).toEqual({ email: false, chat: false });
+    expect((await none.call("GET", "/api/admin/alert-settings", { headers: none.auth(admin.token) })).json.channels).toEqual({
+      email: false,
+      chat: false,
+    });
   });
 
   test("a mail server that refuses the credentials costs the e-mail, never the alert", async () => {

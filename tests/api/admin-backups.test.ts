@@ -88,7 +88,12 @@ describe("database backups", () => {
       expect(writer.exitCode).toBeNull(); // the writer was running throughout
 
       const files = readdirSync(join(a.dataDir, "backups")).sort();
-      expect(files).toEqual(made.slice(-3).map((b) => b.name).sort()); // no temp files left, the oldest pruned
+      expect(files).toEqual(
+        made
+          .slice(-3)
+          .map((b) => b.name)
+          .sort(),
+      ); // no temp files left, the oldest pruned
 
       let previous = 0;
       for (const name of files) {

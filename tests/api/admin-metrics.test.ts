@@ -8,7 +8,9 @@ import { makeTestApp } from "#tests/support/app";
 import { metricsSample } from "./admin-support";
 
 function socketOf(userId: string, role: "user" | "admin") {
-  const s = { userId, role, messages: [] as { type: string; payload: any }[] } as LiveSocket & { messages: { type: string; payload: any }[] };
+  const s = { userId, role, messages: [] as { type: string; payload: any }[] } as LiveSocket & {
+    messages: { type: string; payload: any }[];
+  };
   s.send = (d: string) => void s.messages.push(JSON.parse(d));
   s.close = () => {};
   return s;

@@ -23,7 +23,17 @@ async function people(t: T) {
 describe("Mission Control API", () => {
   test("every read needs a signed-in user", async () => {
     const t = app();
-    for (const p of ["/api/agents", "/api/metrics", "/api/trends?limit=20", "/api/components?limit=10", "/api/tests?status=active", "/api/activity?limit=50", "/api/analytics", "/api/system/status", "/api/trends/settings"]) {
+    for (const p of [
+      "/api/agents",
+      "/api/metrics",
+      "/api/trends?limit=20",
+      "/api/components?limit=10",
+      "/api/tests?status=active",
+      "/api/activity?limit=50",
+      "/api/analytics",
+      "/api/system/status",
+      "/api/trends/settings",
+    ]) {
       const r = await t.call("GET", p);
       expect(r.status).toBe(401);
       expect(typeof r.json.error).toBe("string");
@@ -37,7 +47,19 @@ describe("Mission Control API", () => {
     expect(agents.map((a: { name: string }) => a.name)).toEqual(["TrendHunter", "DesignNinja", "TestCommander", "InsightOracle"]);
     expect(agents.map((a: { type: string }) => a.type)).toEqual(["trend_detection", "component_generation", "testing", "analytics"]);
     for (const a of agents) {
-      for (const k of ["id", "name", "type", "status", "lastActivity", "tasksCompleted", "accuracy", "confidence", "metadata", "currentTask"]) expect(a).toHaveProperty(k);
+      for (const k of [
+        "id",
+        "name",
+        "type",
+        "status",
+        "lastActivity",
+        "tasksCompleted",
+        "accuracy",
+        "confidence",
+        "metadata",
+        "currentTask",
+      ])
+        expect(a).toHaveProperty(k);
       expect(a.status).toBe("stopped");
     }
     expect((await t.call("GET", "/api/metrics", { headers: user.h })).json).toEqual({
@@ -54,7 +76,14 @@ describe("Mission Control API", () => {
   test("limits are validated and capped at 100", async () => {
     const t = app();
     const { user } = await people(t);
-    for (const p of ["/api/activity?limit=101", "/api/activity?limit=0", "/api/activity?limit=abc", "/api/trends?limit=500", "/api/components?limit=-1", "/api/tests?status=weird"]) {
+    for (const p of [
+      "/api/activity?limit=101",
+      "/api/activity?limit=0",
+      "/api/activity?limit=abc",
+      "/api/trends?limit=500",
+      "/api/components?limit=-1",
+      "/api/tests?status=weird",
+    ]) {
       const r = await t.call("GET", p, { headers: user.h });
       expect(r.status).toBe(400);
       expect(r.json.error).toMatch(/limit|status/);
@@ -77,7 +106,9 @@ describe("Mission Control API", () => {
     expect((await t.call("GET", "/api/system/status", { headers: user.h })).json.isActive).toBe(true);
     const stopped = await t.call("POST", "/api/system/stop", { headers: admin.h });
     expect(stopped.json.isActive).toBe(false);
-    const log = (await t.call("GET", "/api/activity?limit=50&type=system", { headers: user.h })).json.map((e: { message: string }) => e.message);
+    const log = (await t.call("GET", "/api/activity?limit=50&type=system", { headers: user.h })).json.map(
+      (e: { message: string }) => e.message,
+    );
     expect(log).toContain("System Started");
     expect(log).toContain("System Stopped");
     const agents = (await t.call("GET", "/api/agents", { headers: user.h })).json;
@@ -110,7 +141,10 @@ describe("Mission Control API", () => {
     const bad = await t.call("PUT", "/api/trends/settings", { headers: admin.h, body: { ...s, frequency: 2 } });
     expect(bad.status).toBe(400);
     expect(bad.json.error).toBe("Frequency must be between 10 and 86400 seconds");
-    const ok = await t.call("PUT", "/api/trends/settings", { headers: admin.h, body: { ...s, maxResults: 5, customKeywords: ["AI", " AI ", "pricing"] } });
+    const ok = await t.call("PUT", "/api/trends/settings", {
+      headers: admin.h,
+      body: { ...s, maxResults: 5, customKeywords: ["AI", " AI ", "pricing"] },
+    });
     expect(ok.status).toBe(200);
     expect(ok.json.customKeywords).toEqual(["AI", "pricing"]);
     expect((await t.call("GET", "/api/trends/settings", { headers: user.h })).json.maxResults).toBe(5);
@@ -152,12 +186,19 @@ describe("Mission Control API", () => {
     const path = `/api/tests/${test.id}/events`;
 
     expect((await t.call("POST", path, { body: { variant: "A", event: "impression" } })).status).toBe(401);
-    expect((await t.call("POST", path, { body: { variant: "A", event: "impression" }, headers: { "x-ingest-key": "nope" } })).status).toBe(401);
+    expect((await t.call("POST", path, { body: { variant: "A", event: "impression" }, headers: { "x-ingest-key": "nope" } })).status).toBe(
+      401,
+    );
     expect((await t.call("POST", path, { body: { variant: "A", event: "impression" }, headers: t.auth(other.token) })).status).toBe(404);
-    expect((await t.call("POST", path, { body: { variant: "C", event: "impression" }, headers: user.h })).json.error).toBe("variant must be A or B");
+    expect((await t.call("POST", path, { body: { variant: "C", event: "impression" }, headers: user.h })).json.error).toBe(
+      "variant must be A or B",
+    );
     expect((await t.call("POST", path, { body: { variant: "A", event: "impression", count: 5000 }, headers: user.h })).status).toBe(400);
 
-    const byKey = await t.call("POST", path, { body: { variant: "A", event: "impression", count: 10 }, headers: { "x-ingest-key": test.ingestKey } });
+    const byKey = await t.call("POST", path, {
+      body: { variant: "A", event: "impression", count: 10 },
+      headers: { "x-ingest-key": test.ingestKey },
+    });
     expect(byKey.status).toBe(200);
     expect(byKey.json.traffic).toBe("real");
     expect(byKey.json.ingestKey).toBeUndefined();
@@ -202,8 +243,18 @@ describe("Mission Control API", () => {
     engine.testCommander.run();
     const [test] = (await t.call("GET", "/api/tests?status=active", { headers: user.h })).json;
     expect(test.traffic).toBe("simulated");
-    const admin = (await t.call("POST", "/api/auth/login", { body: { email: (await t.db.query<{ email: string }, []>("SELECT email FROM users WHERE role = 'admin'").get())!.email, password: "correct-horse-battery" } })).json;
-    const r = await t.call("POST", `/api/tests/${test.id}/events`, { body: { variant: "A", event: "impression" }, headers: t.auth(admin.accessToken) });
+    const admin = (
+      await t.call("POST", "/api/auth/login", {
+        body: {
+          email: (await t.db.query<{ email: string }, []>("SELECT email FROM users WHERE role = 'admin'").get())!.email,
+          password: "correct-horse-battery",
+        },
+      })
+    ).json;
+    const r = await t.call("POST", `/api/tests/${test.id}/events`, {
+      body: { variant: "A", event: "impression" },
+      headers: t.auth(admin.accessToken),
+    });
     expect(r.status).toBe(409);
   });
 
@@ -229,7 +280,31 @@ describe("Mission Control API", () => {
     const { admin } = await people(t);
     t.services.activity.record({ type: "system", status: "info", message: "Rendered on the server" });
     const pages: [string, string[]][] = [
-      ["/dashboard", ["Mission Control", "Trends Discovered", "Components Generated", "Active Tests", "Prediction Accuracy", "Launch System", "Stop System", "Offline", "AI Agent Health", "System Offline", "TrendHunter", "Live Activity Stream", "Rendered on the server", "Compare Websites", "Popular", "Discover Trends", "View Analytics", "A/B Testing", "System Config", "Generate Components"]],
+      [
+        "/dashboard",
+        [
+          "Mission Control",
+          "Trends Discovered",
+          "Components Generated",
+          "Active Tests",
+          "Prediction Accuracy",
+          "Launch System",
+          "Stop System",
+          "Offline",
+          "AI Agent Health",
+          "System Offline",
+          "TrendHunter",
+          "Live Activity Stream",
+          "Rendered on the server",
+          "Compare Websites",
+          "Popular",
+          "Discover Trends",
+          "View Analytics",
+          "A/B Testing",
+          "System Config",
+          "Generate Components",
+        ],
+      ],
       ["/trends", ["Trends", "No trends yet", "Trend discovery settings", "Frequency (seconds)"]],
       ["/generate", ["Generate Components", "No components yet"]],
       ["/tests", ["A/B Testing", "Active tests (0)", "Completed tests (0)"]],

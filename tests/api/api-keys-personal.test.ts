@@ -39,7 +39,15 @@ describe("personal API keys (/api/api-keys)", () => {
     expect(listed.status).toBe(200);
     expect(listed.text).not.toContain(key);
     expect(listed.json.keys).toEqual([
-      { id: created.json.id, name: "GitHub Actions", scope: "read", prefix: key.slice(0, 10), createdAt: created.json.createdAt, lastUsedAt: null, revokedAt: null },
+      {
+        id: created.json.id,
+        name: "GitHub Actions",
+        scope: "read",
+        prefix: key.slice(0, 10),
+        createdAt: created.json.createdAt,
+        lastUsedAt: null,
+        revokedAt: null,
+      },
     ]);
 
     // Used as a bearer token and as X-API-Key; last use is recorded.
@@ -65,7 +73,7 @@ describe("personal API keys (/api/api-keys)", () => {
     expect(await bad({ name: "x" })).toBe('Scope must be "read" or "run"');
     expect(await bad({ name: "x", scope: "admin" })).toBe('Scope must be "read" or "run"');
     expect(await bad({ name: " ", scope: "run" })).toBe("Key name is required");
-    expect((await t.call("POST", "/api/api-keys", { headers: h, raw: "{nope", })).status).toBe(400);
+    expect((await t.call("POST", "/api/api-keys", { headers: h, raw: "{nope" })).status).toBe(400);
     expect((await t.call("GET", "/api/api-keys")).status).toBe(401);
     expect((await t.call("POST", "/api/api-keys", { body: { name: "x", scope: "run" } })).status).toBe(401);
   });
@@ -94,7 +102,10 @@ describe("personal API keys (/api/api-keys)", () => {
     const comparison = await t.call("POST", "/api/comparisons", { headers: { "x-api-key": runKey }, body: { name: "CI" } });
     expect(comparison.status).toBe(201);
     const id = comparison.json.id;
-    for (const [url, label] of [["http://127.0.0.1:9/ours", "Ours"], ["http://127.0.0.1:9/theirs", "Theirs"]]) {
+    for (const [url, label] of [
+      ["http://127.0.0.1:9/ours", "Ours"],
+      ["http://127.0.0.1:9/theirs", "Theirs"],
+    ]) {
       const target = await t.call("POST", `/api/comparisons/${id}/targets`, { headers: t.auth(runKey), body: { url, label } });
       expect(target.status).toBe(201);
     }
@@ -129,7 +140,14 @@ describe("personal API keys (/api/api-keys)", () => {
     const bobs = (await t.call("POST", "/api/comparisons", { headers: t.auth(bob.token), body: { name: "Bob's" } })).json;
 
     expect((await t.call("GET", `/api/comparisons/${bobs.id}`, { headers: t.auth(aliceKey.key) })).status).toBe(404);
-    expect((await t.call("POST", `/api/comparisons/${bobs.id}/targets`, { headers: t.auth(aliceKey.key), body: { url: "http://127.0.0.1:9/x", label: "X" } })).status).toBe(404);
+    expect(
+      (
+        await t.call("POST", `/api/comparisons/${bobs.id}/targets`, {
+          headers: t.auth(aliceKey.key),
+          body: { url: "http://127.0.0.1:9/x", label: "X" },
+        })
+      ).status,
+    ).toBe(404);
     expect((await t.call("POST", `/api/comparisons/${bobs.id}/start`, { headers: t.auth(aliceKey.key) })).status).toBe(404);
     expect((await t.call("GET", "/api/comparisons", { headers: t.auth(aliceKey.key) })).text).not.toContain(bobs.id);
 

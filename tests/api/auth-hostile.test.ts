@@ -82,7 +82,8 @@ describe("disabled and demoted accounts", () => {
     const other = await t.signup();
     await t.call("PATCH", `/api/admin/users/${other.user.id}`, { headers: t.auth(root.token), body: { role: "admin" } });
     const login = await t.call("POST", "/api/auth/login", { body: { email: other.email, password: other.password } });
-    const key = (await t.call("POST", "/api/admin/api-keys", { headers: t.auth(login.json.accessToken), body: { name: "ci" } })).json.key as string;
+    const key = (await t.call("POST", "/api/admin/api-keys", { headers: t.auth(login.json.accessToken), body: { name: "ci" } })).json
+      .key as string;
     expect((await t.call("GET", "/api/admin/users", { headers: t.auth(key) })).status).toBe(200);
 
     await t.call("PATCH", `/api/admin/users/${other.user.id}`, { headers: t.auth(root.token), body: { role: "user" } });

@@ -12,7 +12,9 @@ describe("signup", () => {
     expect(a.status).toBe(201);
     expect(a.json.user).toMatchObject({ email: "first@example.com", role: "admin", username: null });
     expect(typeof a.json.accessToken).toBe("string");
-    const b = await t.call("POST", "/api/auth/signup", { body: { email: "second@example.com", password: "password-2", username: "  neo " } });
+    const b = await t.call("POST", "/api/auth/signup", {
+      body: { email: "second@example.com", password: "password-2", username: "  neo " },
+    });
     expect(b.json.user).toMatchObject({ role: "user", username: "neo" });
   });
 
@@ -170,9 +172,7 @@ describe("refresh tokens", () => {
   test("exactly one of 20 parallel refreshes with one token succeeds", async () => {
     const t = makeTestApp();
     const { cookie } = await t.signup();
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () => t.call("POST", "/api/auth/refresh", { headers: { cookie } })),
-    );
+    const results = await Promise.all(Array.from({ length: 20 }, () => t.call("POST", "/api/auth/refresh", { headers: { cookie } })));
     expect(results.filter((r) => r.status === 200).length).toBe(1);
     // The other 19 get no tokens; as the same browser's parallel calls they are told to try again
     // (with the new cookie), and the winner's session lives on.
@@ -358,7 +358,8 @@ describe("waitlist", () => {
   test("rate limited per IP", async () => {
     const t = makeTestApp({ limits: { perIpPerMinute: 2, perAccountPerMinute: 100 } });
     const s: number[] = [];
-    for (let i = 0; i < 3; i++) s.push((await t.call("POST", "/api/beta-signups", { body: { email: `w${i}@example.com`, source: "cta" } })).status);
+    for (let i = 0; i < 3; i++)
+      s.push((await t.call("POST", "/api/beta-signups", { body: { email: `w${i}@example.com`, source: "cta" } })).status);
     expect(s).toEqual([201, 201, 429]);
   });
 });

@@ -85,8 +85,10 @@ test("two real runs: CTA text, brand colour, a removed section and the headline 
   const h = t.auth(u.token);
   const c = (await t.call("POST", "/api/comparisons", { body: { name: "Watch" }, headers: h })).json;
   const origin = `http://127.0.0.1:${server.port}`;
-  const a = (await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: `${origin}/alpha`, label: "Alpha" }, headers: h })).json;
-  const s = (await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: `${origin}/steady`, label: "Steady" }, headers: h })).json;
+  const a = (await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: `${origin}/alpha`, label: "Alpha" }, headers: h }))
+    .json;
+  const s = (await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: `${origin}/steady`, label: "Steady" }, headers: h }))
+    .json;
   const run = async () => {
     expect((await t.call("POST", `/api/comparisons/${c.id}/start`, { headers: h })).status).toBe(202);
     await t.services.comparisons.whenIdle();
@@ -107,7 +109,10 @@ test("two real runs: CTA text, brand colour, a removed section and the headline 
   const body = res.json;
   expect(body.from).toBe(runs[1].id);
   expect(body.to).toBe(runs[0].id);
-  expect(body.targets.map((x: any) => [x.targetId, x.label, x.url])).toEqual([[a.id, "Alpha", a.url], [s.id, "Steady", s.url]]);
+  expect(body.targets.map((x: any) => [x.targetId, x.label, x.url])).toEqual([
+    [a.id, "Alpha", a.url],
+    [s.id, "Steady", s.url],
+  ]);
   const [alphaChanges, steadyChanges] = body.targets.map((x: any) => x.changes);
   expect(steadyChanges).toEqual([]);
   expect(runs[0].changeCount).toBe(alphaChanges.length);
@@ -134,7 +139,9 @@ test("two real runs: CTA text, brand colour, a removed section and the headline 
 
   // The heat map: a PNG as wide as the desktop page, by bearer or session cookie.
   const visual = await t.app.handle(
-    new Request(`http://localhost/api/comparisons/${c.id}/changes/visual?targetId=${a.id}&viewport=desktop`, { headers: { cookie: u.cookie } }),
+    new Request(`http://localhost/api/comparisons/${c.id}/changes/visual?targetId=${a.id}&viewport=desktop`, {
+      headers: { cookie: u.cookie },
+    }),
   );
   expect(visual.status).toBe(200);
   expect(visual.headers.get("content-type")).toBe("image/png");

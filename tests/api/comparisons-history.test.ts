@@ -36,7 +36,11 @@ function setup(env: Record<string, string> = {}) {
   const t = makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1", ...env }, comparisonEngine: fake.engine });
   const pngs = () => {
     const dir = join(dataDir, "screenshots");
-    return existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".png")).sort() : [];
+    return existsSync(dir)
+      ? readdirSync(dir, { recursive: true, encoding: "utf8" })
+          .filter((f) => f.endsWith(".png"))
+          .sort()
+      : [];
   };
   return { ...t, fake, sites, paint, dataDir, pngs };
 }
@@ -46,7 +50,10 @@ async function comparison(t: ReturnType<typeof setup>) {
   const h = t.auth(u.token);
   const c = (await t.call("POST", "/api/comparisons", { body: { name: "Rivals" }, headers: h })).json;
   const targets = [];
-  for (const [url, label] of [[URL_A, "Alpha"], [URL_B, "Beta"]])
+  for (const [url, label] of [
+    [URL_A, "Alpha"],
+    [URL_B, "Beta"],
+  ])
     targets.push((await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url, label }, headers: h })).json);
   const get = async (path = "", headers = h) => t.call("GET", `/api/comparisons/${c.id}${path}`, { headers });
   const run = async () => {
@@ -83,13 +90,21 @@ describe("run history", () => {
     t.sites[URL_B] = { title: "Beta, second version", hex: "#00aa00" };
     await x.run();
     const runs = (await x.get("/runs")).json;
-    expect(runs.map((r: any) => [r.number, r.trigger, r.status])).toEqual([[2, "manual", "completed"], [1, "manual", "completed"]]);
+    expect(runs.map((r: any) => [r.number, r.trigger, r.status])).toEqual([
+      [2, "manual", "completed"],
+      [1, "manual", "completed"],
+    ]);
     expect(runs[1]).toEqual(first);
 
     // The first run opens exactly as it did before the second existed.
     expect((await x.get(`/runs/${first.id}`)).json).toEqual(before);
     const after = (await x.get(`/runs/${runs[0].id}`)).json;
-    expect(after.snapshots.map((s: any) => s.title)).toEqual(["Title of " + URL_A, "Title of " + URL_A, "Beta, second version", "Beta, second version"]);
+    expect(after.snapshots.map((s: any) => s.title)).toEqual([
+      "Title of " + URL_A,
+      "Title of " + URL_A,
+      "Beta, second version",
+      "Beta, second version",
+    ]);
     expect(before.snapshots.map((s: any) => s.title)).toContain("Beta, first version");
     expect(after.diffs[0].colorSimilarity).toBe(0.4);
     expect(before.diffs[0].colorSimilarity).toBe(0.9);
@@ -110,7 +125,10 @@ describe("run history", () => {
     t.fake.engine.capture = async (o, job, s) => (job.url === URL_B ? { ok: false, reason: "DNS lookup failed" } : fail(o, job, s));
     await x.run();
     const runs = (await x.get("/runs")).json;
-    expect(runs.map((r: any) => [r.number, r.status])).toEqual([[2, "failed"], [1, "completed"]]);
+    expect(runs.map((r: any) => [r.number, r.status])).toEqual([
+      [2, "failed"],
+      [1, "completed"],
+    ]);
     expect(runs[0].error).toBe("Only 1 of 2 websites could be captured — at least 2 are needed for a comparison");
     expect((await x.get("/diffs")).json).toEqual([]);
     const failed = (await x.get(`/runs/${runs[0].id}`)).json;
@@ -135,7 +153,8 @@ describe("run history", () => {
     const s1 = (await x.get(`/runs/${r1.id}`)).json.snapshots[0];
     const s2 = (await x.get(`/runs/${r2.id}`)).json.snapshots[0];
     expect(s1.id).not.toBe(s2.id);
-    const bytes = async (url: string) => new Uint8Array(await (await t.app.handle(new Request(`http://localhost${url}`, { headers: x.h }))).arrayBuffer());
+    const bytes = async (url: string) =>
+      new Uint8Array(await (await t.app.handle(new Request(`http://localhost${url}`, { headers: x.h }))).arrayBuffer());
     expect(sha256(await bytes(s1.screenshotUrl))).toBe(expected[0]!);
     expect(sha256(await bytes(s2.screenshotUrl))).toBe(expected[0]!);
 
@@ -157,7 +176,11 @@ describe("run history", () => {
     const v3: [number, number, number] = [3, 3, 3];
     t.paint[URL_B] = [9, 9, 9]; // Beta never changes: its files are shared by every run.
     const beta = files([9, 9, 9]);
-    const names = () => t.pngs().map((p) => p.split("/").at(-1)!).sort();
+    const names = () =>
+      t
+        .pngs()
+        .map((p) => p.split("/").at(-1)!)
+        .sort();
 
     t.paint[URL_A] = v1;
     await x.run();
@@ -186,7 +209,12 @@ describe("run history", () => {
   test("deleting a target or the comparison removes files no other snapshot shares", async () => {
     const t = setup();
     const x = await comparison(t);
-    const c2 = (await t.call("POST", `/api/comparisons/${x.c.id}/targets`, { body: { url: "http://127.0.0.1:9/gamma", label: "Gamma" }, headers: x.h })).json;
+    const c2 = (
+      await t.call("POST", `/api/comparisons/${x.c.id}/targets`, {
+        body: { url: "http://127.0.0.1:9/gamma", label: "Gamma" },
+        headers: x.h,
+      })
+    ).json;
     t.paint[URL_A] = [5, 5, 5];
     t.paint[URL_B] = [5, 5, 5]; // Beta looks exactly like Alpha: one file for both.
     t.paint["http://127.0.0.1:9/gamma"] = [7, 7, 7];
@@ -254,7 +282,10 @@ describe("run history", () => {
     t.fake.release();
     await t.services.comparisons.whenIdle();
     const runs = (await x.get("/runs")).json;
-    expect(runs.map((r: any) => [r.number, r.status])).toEqual([[2, "interrupted"], [1, "completed"]]);
+    expect(runs.map((r: any) => [r.number, r.status])).toEqual([
+      [2, "interrupted"],
+      [1, "completed"],
+    ]);
     expect(runs[0].error).toBe("Interrupted by a server restart — start the analysis again");
     expect((await x.get("/diffs")).json).toEqual(diffs);
   });
@@ -302,7 +333,9 @@ describe("changes between runs (fake engine)", () => {
     const ask = (q: string) => x.get(`/changes?${q}`);
     expect((await ask(`from=${r2.id}&to=${r1.id}`)).json).toEqual({ error: "from must be an earlier run than to" });
     expect((await ask(`from=${r1.id}&to=${r1.id}`)).status).toBe(400);
-    expect((await ask(`from=${r1.id}&to=${r3.id}`)).json).toEqual({ error: "Run #3 did not complete: only completed runs can be compared" });
+    expect((await ask(`from=${r1.id}&to=${r3.id}`)).json).toEqual({
+      error: "Run #3 did not complete: only completed runs can be compared",
+    });
     const unknown = await ask(`from=nope&to=${r2.id}`);
     expect(unknown.status).toBe(404);
     expect(unknown.json).toEqual({ error: "Run not found" });
@@ -318,7 +351,8 @@ describe("changes between runs (fake engine)", () => {
     await x.run();
     t.paint[URL_A] = [200, 10, 10];
     await x.run();
-    const visual = (q: string, headers: Record<string, string> = x.h) => t.call("GET", `/api/comparisons/${x.c.id}/changes/visual?${q}`, { headers });
+    const visual = (q: string, headers: Record<string, string> = x.h) =>
+      t.call("GET", `/api/comparisons/${x.c.id}/changes/visual?${q}`, { headers });
     const ok = await visual(`targetId=${x.targets[0].id}&viewport=mobile`, { cookie: x.u.cookie });
     expect(ok.status).toBe(200);
     expect(ok.headers.get("content-type")).toBe("image/png");
@@ -339,7 +373,12 @@ describe("changes between runs (fake engine)", () => {
     expect(r.json).toEqual({ error: "Comparison not found" });
 
     // A website added after the first run has no picture in it to compare with.
-    const gamma = (await t.call("POST", `/api/comparisons/${x.c.id}/targets`, { body: { url: "http://127.0.0.1:9/gamma", label: "Gamma" }, headers: x.h })).json;
+    const gamma = (
+      await t.call("POST", `/api/comparisons/${x.c.id}/targets`, {
+        body: { url: "http://127.0.0.1:9/gamma", label: "Gamma" },
+        headers: x.h,
+      })
+    ).json;
     await x.run();
     const [, , first] = (await x.get("/runs")).json;
     const missing = await visual(`targetId=${gamma.id}&viewport=desktop&from=${first.id}`);
@@ -354,23 +393,42 @@ describe("migration 0008", () => {
   test("results from before run history become run #1 of their comparison", () => {
     const db = openDatabase(":memory:");
     // The schema as it was before 0008, with a comparison that ran and one that never did.
-    db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')))");
+    db.exec(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')))",
+    );
     for (const m of migrations.filter((m) => m.version < 8)) {
       db.exec(m.sql);
       db.query("INSERT INTO schema_migrations (version, name) VALUES (?, ?)").run(m.version, m.name);
     }
     const at = "2030-01-01T00:00:00.000Z";
     db.query("INSERT INTO users (id, email, password_hash) VALUES ('u1', 'u1@example.com', 'x')").run();
-    db.query(`INSERT INTO comparisons (id, owner_id, name, status, created_at, updated_at, started_at, completed_at) VALUES ('c1', 'u1', 'Ran', 'completed', ?1, ?1, ?1, ?1)`).run(at);
+    db.query(
+      `INSERT INTO comparisons (id, owner_id, name, status, created_at, updated_at, started_at, completed_at) VALUES ('c1', 'u1', 'Ran', 'completed', ?1, ?1, ?1, ?1)`,
+    ).run(at);
     db.query(`INSERT INTO comparisons (id, owner_id, name, created_at, updated_at) VALUES ('c2', 'u1', 'Never ran', ?1, ?1)`).run(at);
-    for (const id of ["t1", "t2"]) db.query("INSERT INTO targets (id, comparison_id, owner_id, label, url, created_at) VALUES (?, 'c1', 'u1', ?, ?, ?)").run(id, id, `http://x/${id}`, at);
-    for (const [id, tg] of [["s1", "t1"], ["s2", "t2"]] as const)
-      db.query(`INSERT INTO snapshots (id, target_id, comparison_id, owner_id, viewport, captured_at, screenshot_path, title, colors, width, height, extraction)
-        VALUES (?, ?, 'c1', 'u1', 'desktop', ?, ?, 't', '[]', 1, 1, '{}')`).run(id, tg, at, `screenshots/u1/c1/${id}.png`);
-    db.query(`INSERT INTO diffs (id, comparison_id, owner_id, viewport, target_a_id, target_b_id, color_similarity, layout_similarity, content_similarity, overall_similarity, components, created_at)
-      VALUES ('d1', 'c1', 'u1', 'desktop', 't1', 't2', 0.5, 0.5, 0.5, 0.5, '{}', ?)`).run(at);
-    db.query(`INSERT INTO findings (id, comparison_id, owner_id, target_id, viewport, grp, severity, title, evidence, fix, source, position, created_at)
-      VALUES ('f1', 'c1', 'u1', 't1', 'desktop', 'design', 'low', 'x', '{}', 'y', 'rules', 0, ?)`).run(at);
+    for (const id of ["t1", "t2"])
+      db.query("INSERT INTO targets (id, comparison_id, owner_id, label, url, created_at) VALUES (?, 'c1', 'u1', ?, ?, ?)").run(
+        id,
+        id,
+        `http://x/${id}`,
+        at,
+      );
+    for (const [id, tg] of [
+      ["s1", "t1"],
+      ["s2", "t2"],
+    ] as const)
+      db.query(
+        `INSERT INTO snapshots (id, target_id, comparison_id, owner_id, viewport, captured_at, screenshot_path, title, colors, width, height, extraction)
+        VALUES (?, ?, 'c1', 'u1', 'desktop', ?, ?, 't', '[]', 1, 1, '{}')`,
+      ).run(id, tg, at, `screenshots/u1/c1/${id}.png`);
+    db.query(
+      `INSERT INTO diffs (id, comparison_id, owner_id, viewport, target_a_id, target_b_id, color_similarity, layout_similarity, content_similarity, overall_similarity, components, created_at)
+      VALUES ('d1', 'c1', 'u1', 'desktop', 't1', 't2', 0.5, 0.5, 0.5, 0.5, '{}', ?)`,
+    ).run(at);
+    db.query(
+      `INSERT INTO findings (id, comparison_id, owner_id, target_id, viewport, grp, severity, title, evidence, fix, source, position, created_at)
+      VALUES ('f1', 'c1', 'u1', 't1', 'desktop', 'design', 'low', 'x', '{}', 'y', 'rules', 0, ?)`,
+    ).run(at);
 
     expect(migrate(db)).toContain(8);
     expect(db.query("SELECT comparison_id, number, trigger, status, started_at, finished_at FROM runs").all()).toEqual([

@@ -70,8 +70,10 @@ test("a real run: alpha vs beta (plus a missing page) captured, scored, explaine
 
   const snaps = (await t.call("GET", `/api/comparisons/${c.id}/snapshots`, { headers: h })).json;
   expect(snaps.map((s: any) => [s.targetId, s.viewport])).toEqual([
-    [targets[0].id, "desktop"], [targets[0].id, "mobile"],
-    [targets[1].id, "desktop"], [targets[1].id, "mobile"],
+    [targets[0].id, "desktop"],
+    [targets[0].id, "mobile"],
+    [targets[1].id, "desktop"],
+    [targets[1].id, "mobile"],
   ]);
   expect(snaps[0].title).toBe("Orbit — Plan launches your whole team can follow");
   expect(snaps[2].title).toBe("Ember Roasters | Small-batch coffee roasted over fire");

@@ -45,7 +45,11 @@ describe("comparison runs: status machine", () => {
     const t = setup({ [URL_B]: { hex: "#3366ff" }, [URL_C]: { hex: "#00aa00" } });
     const hub = new LiveHub();
     t.fake.engine.publish = (m, to) => hub.publish(m, to);
-    const x = await comparisonWith(t, [[URL_A, "Alpha"], [URL_B, "Beta"], [URL_C, "Gamma"]]);
+    const x = await comparisonWith(t, [
+      [URL_A, "Alpha"],
+      [URL_B, "Beta"],
+      [URL_C, "Gamma"],
+    ]);
     const mine = recordingSocket(x.u.user.id);
     const stranger = recordingSocket("someone-else");
     const admin = recordingSocket("admin-id", "admin");
@@ -63,11 +67,18 @@ describe("comparison runs: status machine", () => {
     expect(c.startedAt).toBeString();
     expect(c.completedAt).toBeString();
     const targets = await x.get("/targets");
-    expect(targets.map((tg: any) => [tg.label, tg.status])).toEqual([["Alpha", "completed"], ["Beta", "completed"], ["Gamma", "completed"]]);
+    expect(targets.map((tg: any) => [tg.label, tg.status])).toEqual([
+      ["Alpha", "completed"],
+      ["Beta", "completed"],
+      ["Gamma", "completed"],
+    ]);
 
     const snaps = await x.get("/snapshots");
     expect(snaps.map((s: any) => [s.targetId, s.viewport])).toEqual(
-      x.targets.flatMap((tg: any) => [[tg.id, "desktop"], [tg.id, "mobile"]]),
+      x.targets.flatMap((tg: any) => [
+        [tg.id, "desktop"],
+        [tg.id, "mobile"],
+      ]),
     );
     expect(snaps[0]).toMatchObject({ title: `Title of ${URL_A}`, colors: ["#3366ff", "#ffffff"], width: 48, height: 40 });
     expect(snaps[1]).toMatchObject({ width: 13, height: 40, screenshotUrl: `/api/snapshots/${snaps[1].id}/screenshot` });
@@ -77,15 +88,24 @@ describe("comparison runs: status machine", () => {
     const diffs = await x.get("/diffs");
     const [a, b, g] = x.targets.map((tg: any) => tg.id);
     expect(diffs.map((d: any) => [d.viewport, d.targetAId, d.targetBId])).toEqual([
-      ["desktop", a, b], ["desktop", a, g], ["desktop", b, g],
-      ["mobile", a, b], ["mobile", a, g], ["mobile", b, g],
+      ["desktop", a, b],
+      ["desktop", a, g],
+      ["desktop", b, g],
+      ["mobile", a, b],
+      ["mobile", a, g],
+      ["mobile", b, g],
     ]);
     expect(diffs[0]).toMatchObject({ colorSimilarity: 0.9, layoutSimilarity: 0.5, contentSimilarity: 0.25, components: { palette: 0.9 } });
     expect(diffs[1].colorSimilarity).toBe(0.4);
 
     const findings = await x.get("/findings");
     expect(findings.length).toBe(6);
-    expect(findings[0]).toMatchObject({ group: "design", targetId: a, title: `Check Title of ${URL_A}`, evidence: { "Alpha title": `Title of ${URL_A}` } });
+    expect(findings[0]).toMatchObject({
+      group: "design",
+      targetId: a,
+      title: `Check Title of ${URL_A}`,
+      evidence: { "Alpha title": `Title of ${URL_A}` },
+    });
 
     // Live updates reach the owner only, and end with the completed status.
     expect(stranger.received).toEqual([]);
@@ -108,7 +128,11 @@ describe("comparison runs: status machine", () => {
 
   test("one of three fails: still completed with 2 of 3, the failed one says why", async () => {
     const t = setup({ [URL_C]: { fail: { reason: "DNS lookup failed for gamma" } } });
-    const x = await comparisonWith(t, [[URL_A, "Alpha"], [URL_B, "Beta"], [URL_C, "Gamma"]]);
+    const x = await comparisonWith(t, [
+      [URL_A, "Alpha"],
+      [URL_B, "Beta"],
+      [URL_C, "Gamma"],
+    ]);
     await x.start();
     await t.services.comparisons.whenIdle();
     expect(await x.get()).toMatchObject({ status: "completed", error: null });
@@ -126,7 +150,10 @@ describe("comparison runs: status machine", () => {
 
   test("a target with one viewport captured counts as captured", async () => {
     const t = setup({ [URL_B]: { fail: { reason: "Mobile timed out", viewports: ["mobile"] } } });
-    const x = await comparisonWith(t, [[URL_A, "Alpha"], [URL_B, "Beta"]]);
+    const x = await comparisonWith(t, [
+      [URL_A, "Alpha"],
+      [URL_B, "Beta"],
+    ]);
     await x.start();
     await t.services.comparisons.whenIdle();
     expect((await x.get()).status).toBe("completed");
@@ -140,8 +167,13 @@ describe("comparison runs: status machine", () => {
       [URL_C]: { fail: { reason: "net::ERR_CONNECTION_REFUSED", viewports: ["desktop"] } },
     });
     // Gamma fails differently per viewport, so its reason names both.
-    t.fake.engine.capture = ((orig) => async (o, job, s) => (job.url === URL_C && job.viewport === "mobile" ? { ok: false, reason: "Blocked" } : orig(o, job, s)))(t.fake.engine.capture!);
-    const x = await comparisonWith(t, [[URL_A, "Alpha"], [URL_B, "Beta"], [URL_C, "Gamma"]]);
+    t.fake.engine.capture = ((orig) => async (o, job, s) =>
+      job.url === URL_C && job.viewport === "mobile" ? { ok: false, reason: "Blocked" } : orig(o, job, s))(t.fake.engine.capture!);
+    const x = await comparisonWith(t, [
+      [URL_A, "Alpha"],
+      [URL_B, "Beta"],
+      [URL_C, "Gamma"],
+    ]);
     await x.start();
     await t.services.comparisons.whenIdle();
     const c = await x.get();
@@ -167,7 +199,11 @@ describe("comparison runs: status machine", () => {
       if (job.url === URL_C) return new Promise(() => {});
       return real(o, job, s);
     };
-    const x = await comparisonWith(t, [[URL_A, "Alpha"], [URL_B, "Beta"], [URL_C, "Gamma"]]);
+    const x = await comparisonWith(t, [
+      [URL_A, "Alpha"],
+      [URL_B, "Beta"],
+      [URL_C, "Gamma"],
+    ]);
     await x.start();
     await t.services.comparisons.whenIdle();
     const c = await x.get();
@@ -178,7 +214,10 @@ describe("comparison runs: status machine", () => {
 
   test("start while running and deleting a target while running answer 409; adding waits too", async () => {
     const t = setup();
-    const x = await comparisonWith(t, [[URL_A, "Alpha"], [URL_B, "Beta"]]);
+    const x = await comparisonWith(t, [
+      [URL_A, "Alpha"],
+      [URL_B, "Beta"],
+    ]);
     t.fake.holdCaptures();
     expect((await x.start()).status).toBe(202);
     await t.fake.captureStarted();
@@ -234,7 +273,10 @@ describe("comparison runs: snapshots and files", () => {
   test("the snapshot per target and viewport is the latest by capturedAt, not the latest written", async () => {
     let clock = Date.parse("2030-01-01T12:00:00Z");
     const t = setup({}, () => clock);
-    const x = await comparisonWith(t, [[URL_A, "Alpha"], [URL_B, "Beta"]]);
+    const x = await comparisonWith(t, [
+      [URL_A, "Alpha"],
+      [URL_B, "Beta"],
+    ]);
     await x.start();
     await t.services.comparisons.whenIdle();
     const first = await x.get("/snapshots");
@@ -258,7 +300,10 @@ describe("comparison runs: snapshots and files", () => {
 
   test("history is bounded: runs beyond HISTORY_KEEP are pruned; identical captures share one file", async () => {
     const t = setup({}, undefined, { HISTORY_KEEP: "3" });
-    const x = await comparisonWith(t, [[URL_A, "Alpha"], [URL_B, "Beta"]]);
+    const x = await comparisonWith(t, [
+      [URL_A, "Alpha"],
+      [URL_B, "Beta"],
+    ]);
     for (let i = 0; i < 5; i++) {
       await x.start();
       await t.services.comparisons.whenIdle();
@@ -271,14 +316,22 @@ describe("comparison runs: snapshots and files", () => {
 
   test("screenshots: owner by bearer or session cookie, private caching; files go with target and comparison", async () => {
     const t = setup();
-    const x = await comparisonWith(t, [[URL_A, "Alpha"], [URL_B, "Beta"], [URL_C, "Gamma"]]);
+    const x = await comparisonWith(t, [
+      [URL_A, "Alpha"],
+      [URL_B, "Beta"],
+      [URL_C, "Gamma"],
+    ]);
     await x.start();
     await t.services.comparisons.whenIdle();
     const snaps = await x.get("/snapshots");
     const dir = join(t.dataDir, "screenshots", x.u.user.id, x.c.id);
     // Files are named by content hash; exactly the ones snapshot rows name are on disk.
     const named = () =>
-      t.db.query<{ p: string }, []>("SELECT DISTINCT screenshot_path AS p FROM snapshots").all().map((r) => r.p.split("/").at(-1)!).sort();
+      t.db
+        .query<{ p: string }, []>("SELECT DISTINCT screenshot_path AS p FROM snapshots")
+        .all()
+        .map((r) => r.p.split("/").at(-1)!)
+        .sort();
     expect(pngsUnder(dir).sort()).toEqual(named());
     expect(named().every((f) => /^[0-9a-f]{64}\.png$/.test(f))).toBe(true);
 
@@ -311,7 +364,10 @@ describe("comparison runs: snapshots and files", () => {
 
   test("deleting a comparison mid-run cancels it and leaves no files behind", async () => {
     const t = setup();
-    const x = await comparisonWith(t, [[URL_A, "Alpha"], [URL_B, "Beta"]]);
+    const x = await comparisonWith(t, [
+      [URL_A, "Alpha"],
+      [URL_B, "Beta"],
+    ]);
     t.fake.holdCaptures();
     await x.start();
     await t.fake.captureStarted();
@@ -330,7 +386,14 @@ describe("comparison runs: export", () => {
 
   test("HTML report escapes names, labels and captured copy and inlines screenshots", async () => {
     const t = setup({ [URL_A]: { title: HOSTILE_TITLE } });
-    const x = await comparisonWith(t, [[URL_A, `<b>Alpha</b>`], [URL_B, "Beta"]], HOSTILE);
+    const x = await comparisonWith(
+      t,
+      [
+        [URL_A, `<b>Alpha</b>`],
+        [URL_B, "Beta"],
+      ],
+      HOSTILE,
+    );
     await t.call("POST", "/api/comparisons", { body: { name: "unused" }, headers: x.h });
     await x.start();
     await t.services.comparisons.whenIdle();
@@ -351,7 +414,35 @@ describe("comparison runs: export", () => {
     // Every tag in the document is one the template wrote.
     const tags = new Set([...r.text.matchAll(/<([a-z0-9]+)[\s>]/gi)].map((m) => m[1]!.toLowerCase()));
     for (const tag of tags)
-      expect(["html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "h3", "p", "span", "table", "thead", "tbody", "tr", "th", "td", "a", "figure", "figcaption", "div", "strong", "img", "dl", "dt", "dd"]).toContain(tag);
+      expect([
+        "html",
+        "head",
+        "meta",
+        "title",
+        "style",
+        "body",
+        "main",
+        "h1",
+        "h2",
+        "h3",
+        "p",
+        "span",
+        "table",
+        "thead",
+        "tbody",
+        "tr",
+        "th",
+        "td",
+        "a",
+        "figure",
+        "figcaption",
+        "div",
+        "strong",
+        "img",
+        "dl",
+        "dt",
+        "dd",
+      ]).toContain(tag);
 
     const byCookie = await t.call("GET", `/api/comparisons/${x.c.id}/export?format=html`, { headers: { cookie: x.u.cookie } });
     expect(byCookie.status).toBe(200);
@@ -359,7 +450,10 @@ describe("comparison runs: export", () => {
 
   test("JSON report carries the comparison, targets, latest snapshots, diffs and findings", async () => {
     const t = setup();
-    const x = await comparisonWith(t, [[URL_A, "Alpha"], [URL_B, "Beta"]]);
+    const x = await comparisonWith(t, [
+      [URL_A, "Alpha"],
+      [URL_B, "Beta"],
+    ]);
     await x.start();
     await t.services.comparisons.whenIdle();
     const r = await t.call("GET", `/api/comparisons/${x.c.id}/export?format=json`, { headers: x.h });
@@ -378,7 +472,10 @@ describe("comparison runs: export", () => {
 describe("comparison runs: boot recovery", () => {
   test("runs left running by a crash are failed with a reason; their targets too", async () => {
     const t = setup();
-    const x = await comparisonWith(t, [[URL_A, "Alpha"], [URL_B, "Beta"]]);
+    const x = await comparisonWith(t, [
+      [URL_A, "Alpha"],
+      [URL_B, "Beta"],
+    ]);
     t.fake.holdCaptures();
     await x.start();
     await t.fake.captureStarted();

@@ -26,12 +26,31 @@ export function fakeExtraction(url: string, viewport: Viewport, title: string, h
     metaDescription: "",
     pageHeight: 1200,
     capturedHeight: 1200,
-    palette: { dominant: [{ hex, share: 0.7 }, { hex: "#ffffff", share: 0.3 }], text: [], background: [], buttons: [], isDark: false },
+    palette: {
+      dominant: [
+        { hex, share: 0.7 },
+        { hex: "#ffffff", share: 0.3 },
+      ],
+      text: [],
+      background: [],
+      buttons: [],
+      isDark: false,
+    },
     typography: { families: [], sizeScale: [], weights: [], headings: [], body: null },
     layout: { regions: [], columns: 1, radiusPx: 4, spacingPx: 32 },
     elements: { ctas: [], links: 3, linksAboveFold: 2, forms: [], inputs: 0, images: 1, imagesAboveFold: 1, headings: [] },
     copy: { headline: title, visibleText: `${title} text`, wordCount: 3, readability: 70 },
-    timing: { ttfbMs: 10, fcpMs: 100, lcpMs: 200, cls: 0, domContentLoadedMs: 50, loadMs: 300, bytes: 1000, requests: 3, largestResource: null },
+    timing: {
+      ttfbMs: 10,
+      fcpMs: 100,
+      lcpMs: 200,
+      cls: 0,
+      domContentLoadedMs: 50,
+      loadMs: 300,
+      bytes: 1000,
+      requests: 3,
+      largestResource: null,
+    },
     accessibility: { lowContrast: [], bodyContrast: 12, imagesWithoutAlt: 0, inputsWithoutLabel: 0 },
   };
 }
@@ -63,12 +82,15 @@ export function fakeEngine(sites: Record<string, Site> = {}) {
     onStage?.("navigating");
     if (hold) await hold.opened;
     const site = sites[job.url] ?? {};
-    if (site.fail && (!site.fail.viewports || site.fail.viewports.includes(job.viewport)))
-      return { ok: false, reason: site.fail.reason };
+    if (site.fail && (!site.fail.viewports || site.fail.viewports.includes(job.viewport))) return { ok: false, reason: site.fail.reason };
     onStage?.("screenshot");
     const width = job.viewport === "desktop" ? 48 : 13;
     writeFileSync(job.screenshotPath, pngBytes(width, 40, [200, 10, 10]));
-    return { ok: true, extraction: fakeExtraction(job.url, job.viewport, site.title ?? `Title of ${job.url}`, site.hex ?? "#3366ff"), screenshotPath: job.screenshotPath };
+    return {
+      ok: true,
+      extraction: fakeExtraction(job.url, job.viewport, site.title ?? `Title of ${job.url}`, site.hex ?? "#3366ff"),
+      screenshotPath: job.screenshotPath,
+    };
   };
 
   // Similarity from the two dominant colours, so the stored numbers depend on the inputs.
@@ -76,24 +98,28 @@ export function fakeEngine(sites: Record<string, Site> = {}) {
     scorePair(_a: string, a: Extraction, _b: string, b: Extraction): PairScores {
       const same = a.palette.dominant[0]?.hex === b.palette.dominant[0]?.hex;
       const color = same ? 0.9 : 0.4;
-      return { colorSimilarity: color, layoutSimilarity: 0.5, contentSimilarity: 0.25, overallSimilarity: (color + 0.5 + 0.25) / 3, components: { palette: color } };
+      return {
+        colorSimilarity: color,
+        layoutSimilarity: 0.5,
+        contentSimilarity: 0.25,
+        overallSimilarity: (color + 0.5 + 0.25) / 3,
+        components: { palette: color },
+      };
     },
   };
 
   const findingsFor: FindingsFn = (pages) =>
-    pages.map(
-      (p): Finding => ({
-        id: `f-${p.targetId}-${p.viewport}`,
-        group: "design",
-        severity: "medium",
-        targetId: p.targetId,
-        viewport: p.viewport,
-        title: `Check ${p.extraction.title}`,
-        evidence: { [`${p.label} title`]: p.extraction.title },
-        fix: `Fix ${p.label}`,
-        source: "rules",
-      }),
-    );
+    pages.map((p): Finding => ({
+      id: `f-${p.targetId}-${p.viewport}`,
+      group: "design",
+      severity: "medium",
+      targetId: p.targetId,
+      viewport: p.viewport,
+      title: `Check ${p.extraction.title}`,
+      evidence: { [`${p.label} title`]: p.extraction.title },
+      fix: `Fix ${p.label}`,
+      source: "rules",
+    }));
 
   const engine: ComparisonEngine = {
     capture,

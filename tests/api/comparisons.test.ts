@@ -78,7 +78,13 @@ describe("comparisons: validation messages (spec section 5)", () => {
     }
     const ok = await u.addTarget(c.id, { url: "http://127.0.0.1:9/a", label: "L".repeat(50) });
     expect(ok.status).toBe(201);
-    expect(ok.json).toMatchObject({ comparisonId: c.id, label: "L".repeat(50), url: "http://127.0.0.1:9/a", status: "pending", error: null });
+    expect(ok.json).toMatchObject({
+      comparisonId: c.id,
+      label: "L".repeat(50),
+      url: "http://127.0.0.1:9/a",
+      status: "pending",
+      error: null,
+    });
   });
 
   test("the server refuses private addresses unless ALLOW_PRIVATE_TARGETS is set", async () => {
@@ -214,7 +220,12 @@ describe("comparisons: ownership", () => {
   test("unknown ids are 404 with a JSON error", async () => {
     const t = setup();
     const u = await user(t);
-    for (const path of ["/api/comparisons/nope", "/api/comparisons/nope/targets", "/api/comparisons/nope/snapshots", "/api/snapshots/nope/screenshot"]) {
+    for (const path of [
+      "/api/comparisons/nope",
+      "/api/comparisons/nope/targets",
+      "/api/comparisons/nope/snapshots",
+      "/api/snapshots/nope/screenshot",
+    ]) {
       const r = await t.call("GET", path, { headers: u.h });
       expect(r.status).toBe(404);
       expect(typeof r.json.error).toBe("string");

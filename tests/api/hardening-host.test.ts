@@ -24,8 +24,13 @@ function serve(t: ReturnType<typeof makeTestApp>) {
     refreshCookie: REFRESH_COOKIE,
     hosts: { publicUrl: t.env.PUBLIC_URL, trustProxy: t.env.TRUST_PROXY },
   });
-  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", routes: live.routes,
-    fetch: (req) => t.app.handle(req), websocket: live.websocket });
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    routes: live.routes,
+    fetch: (req) => t.app.handle(req),
+    websocket: live.websocket,
+  });
   cleanups.push(() => server.stop(true));
   return server.port!;
 }
@@ -60,7 +65,10 @@ function rawStatus(port: number, head: string): Promise<number> {
   });
 }
 
-const get = (path: string, headers: Record<string, string>) => `GET ${path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`;
+const get = (path: string, headers: Record<string, string>) =>
+  `GET ${path} HTTP/1.1\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join("")}\r\n`;
 const upgrade = (headers: Record<string, string>, token: string) =>
   get("/ws", {
     ...headers,

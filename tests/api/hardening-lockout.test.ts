@@ -92,14 +92,18 @@ describe("lockout", () => {
   test("the attacker's device cookie for their own account does not count for the victim's", async () => {
     const t = makeTestApp({ limits: LIMITS });
     await t.signup("victim@example.com", PASSWORD);
-    const mine = deviceCookieOf((await t.call("POST", "/api/auth/signup", { body: { email: "mallory@example.com", password: PASSWORD } })).headers)!;
+    const mine = deviceCookieOf(
+      (await t.call("POST", "/api/auth/signup", { body: { email: "mallory@example.com", password: PASSWORD } })).headers,
+    )!;
     for (let i = 0; i < 10; i++) expect((await login(t, "victim@example.com", `guess-${i}`, { cookie: mine })).status).toBe(401);
     expect((await login(t, "victim@example.com", "guess-10", { cookie: mine })).status).toBe(429);
   });
 
   test("a known device's own failures are limited too, and then it is just another untrusted client", async () => {
     const t = makeTestApp({ limits: { ...LIMITS, perDevicePerMinute: 3 } });
-    const device = deviceCookieOf((await t.call("POST", "/api/auth/signup", { body: { email: "typo@example.com", password: PASSWORD } })).headers)!;
+    const device = deviceCookieOf(
+      (await t.call("POST", "/api/auth/signup", { body: { email: "typo@example.com", password: PASSWORD } })).headers,
+    )!;
     for (let i = 0; i < 3; i++) expect((await login(t, "typo@example.com", `typo-${i}`, { cookie: device })).status).toBe(401);
     // Its own budget is spent: now it counts against the untrusted budget (10), which is untouched.
     expect((await login(t, "typo@example.com", PASSWORD, { cookie: device })).status).toBe(200);
@@ -137,7 +141,9 @@ describe("lockout", () => {
   test("parallel guesses can't slip past the account budget before the first failure is known", async () => {
     const t = makeTestApp({ limits: { ...LIMITS, perIpPerMinute: 1000 } });
     await t.signup("burst@example.com", PASSWORD);
-    const statuses = await Promise.all(Array.from({ length: 20 }, (_, i) => login(t, "burst@example.com", `guess-${i}`).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => login(t, "burst@example.com", `guess-${i}`).then((r) => r.status)),
+    );
     expect(statuses.filter((s) => s === 401).length).toBe(10);
     expect(statuses.filter((s) => s === 429).length).toBe(10);
   });

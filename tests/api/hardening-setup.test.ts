@@ -101,11 +101,13 @@ describe("PUBLIC_URL in alerts", () => {
     try {
       for (const publicUrl of ["http://localhost:8080", undefined]) {
         posted.length = 0;
-        const t = makeTestApp({ env: { ALERT_WEBHOOK_URL: `http://127.0.0.1:${hook.port}/hook`, ...(publicUrl ? { PUBLIC_URL: publicUrl } : {}) } });
+        const t = makeTestApp({
+          env: { ALERT_WEBHOOK_URL: `http://127.0.0.1:${hook.port}/hook`, ...(publicUrl ? { PUBLIC_URL: publicUrl } : {}) },
+        });
         const boss = await t.signup("boss@example.com");
         await saveAlertSettings(t, boss.token, { slackNotifications: true });
         expect(t.services.admin.alerts.check(metricsSample({ cpu: 90 }))).toHaveLength(1);
-        for (const end = Date.now() + 5000; posted.length === 0 && Date.now() < end; ) await Bun.sleep(20);
+        for (const end = Date.now() + 5000; posted.length === 0 && Date.now() < end;) await Bun.sleep(20);
         expect(posted).toHaveLength(1);
         if (publicUrl) expect(posted[0]).toContain("http://localhost:8080/super-admin");
         else expect(posted[0]).not.toContain("http");

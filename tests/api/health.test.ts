@@ -6,7 +6,9 @@ import type { CaptureReadiness } from "#server/modules/capture/pool";
 import { healthService, MIN_FREE_BYTES } from "#server/modules/health/service";
 import { makeTestApp } from "#tests/support/app";
 
-const browsers = (n: number, available = true): (() => CaptureReadiness) => () => ({ available, browsers: n, concurrency: 2 });
+const browsers =
+  (n: number, available = true): (() => CaptureReadiness) =>
+  () => ({ available, browsers: n, concurrency: 2 });
 
 describe("GET /api/health/live", () => {
   test("200 { ok: true } whatever the readiness", async () => {
@@ -107,6 +109,9 @@ describe("storage check", () => {
         throw Object.assign(new Error("no such file or directory"), { code: "ENOENT" });
       },
     }).ready();
-    expect(gone).toMatchObject({ ok: false, error: "storage: the data directory could not be checked (ENOENT: no such file or directory)" });
+    expect(gone).toMatchObject({
+      ok: false,
+      error: "storage: the data directory could not be checked (ENOENT: no such file or directory)",
+    });
   });
 });

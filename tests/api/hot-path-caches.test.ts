@@ -50,13 +50,17 @@ describe("cached comparisons list", () => {
   test("reflects every change on the next request", async () => {
     const t = makeTestApp();
     const { token } = await t.signup();
-    const list = async () => (await t.call("GET", "/api/comparisons", { headers: t.auth(token) })).json as { id: string; name: string; targetCount: number }[];
+    const list = async () =>
+      (await t.call("GET", "/api/comparisons", { headers: t.auth(token) })).json as { id: string; name: string; targetCount: number }[];
     expect(await list()).toEqual([]);
     const a = (await t.call("POST", "/api/comparisons", { headers: t.auth(token), body: { name: "First" } })).json;
     expect((await list()).map((c) => c.name)).toEqual(["First"]);
     await t.call("POST", "/api/comparisons", { headers: t.auth(token), body: { name: "Second" } });
     expect((await list()).map((c) => c.name)).toEqual(["Second", "First"]);
-    t.db.run("INSERT INTO targets (id, comparison_id, owner_id, label, url, created_at) SELECT 't1', id, owner_id, 'x', 'https://x.example/', created_at FROM comparisons WHERE id = ?", [a.id]);
+    t.db.run(
+      "INSERT INTO targets (id, comparison_id, owner_id, label, url, created_at) SELECT 't1', id, owner_id, 'x', 'https://x.example/', created_at FROM comparisons WHERE id = ?",
+      [a.id],
+    );
     expect((await list()).find((c) => c.id === a.id)?.targetCount).toBe(1);
     await t.call("DELETE", `/api/comparisons/${a.id}`, { headers: t.auth(token) });
     expect((await list()).map((c) => c.name)).toEqual(["Second"]);

@@ -79,7 +79,8 @@ describe("OpenAPI document", () => {
         if (content.length === 0 || content.some(([, c]) => !c.schema)) problems.push(`${key}: ${status} has no content schema`);
       }
       for (const [status, res] of responses.filter(([s]) => /^[45]/.test(s))) {
-        const schema = res.content?.["application/json"]?.schema as { properties?: Record<string, unknown>; required?: string[] } | undefined;
+        const schema = res.content?.["application/json"]?.schema as
+          { properties?: Record<string, unknown>; required?: string[] } | undefined;
         if (!schema?.properties?.error || !schema.required?.includes("error")) problems.push(`${key}: ${status} is not the { error } body`);
       }
       if (!PUBLIC.has(key) && !optionalAuth(op) && !responses.some(([s]) => s === "401")) problems.push(`${key}: guarded but no 401`);
@@ -100,19 +101,26 @@ describe("OpenAPI document", () => {
       } else if (op.requestBody) problems.push(`${key}: documents a body it does not take`);
       for (const name of r.path.matchAll(/\{([^}]+)\}/g)) {
         if (!r.hooks.params) problems.push(`${key}: path parameter ${name[1]} has no schema`);
-        if (!op.parameters?.some((p) => p.in === "path" && p.name === name[1] && p.required)) problems.push(`${key}: path parameter ${name[1]} missing`);
+        if (!op.parameters?.some((p) => p.in === "path" && p.name === name[1] && p.required))
+          problems.push(`${key}: path parameter ${name[1]} missing`);
       }
       if (r.hooks.query && !op.parameters?.some((p) => p.in === "query")) problems.push(`${key}: query parameters missing`);
     }
     expect(problems).toEqual([]);
     // A few concrete shapes, so the walk above cannot pass on empty schemas.
     const create = operation("post", "/api/comparisons")!;
-    const body = create.requestBody!.content["application/json"]!.schema as { properties: Record<string, { maxLength?: number }>; required: string[] };
+    const body = create.requestBody!.content["application/json"]!.schema as {
+      properties: Record<string, { maxLength?: number }>;
+      required: string[];
+    };
     expect(body.required).toEqual(["name"]);
     expect(body.properties.name!.maxLength).toBe(100);
     const users = operation("get", "/api/admin/users")!;
     expect(users.parameters!.find((p) => p.name === "pageSize")!.schema).toMatchObject({ type: "integer", maximum: 100, default: 25 });
-    const list = operation("get", "/api/comparisons")!.responses!["200"]!.content!["application/json"]!.schema as { type: string; items: { required: string[] } };
+    const list = operation("get", "/api/comparisons")!.responses!["200"]!.content!["application/json"]!.schema as {
+      type: string;
+      items: { required: string[] };
+    };
     expect(list.type).toBe("array");
     expect(list.items.required).toContain("targetCount");
   });
@@ -154,7 +162,12 @@ describe("validation through the route schemas", () => {
       ["POST", "/api/auth/signup", { email: "nope", password: "correct-horse" }, "Please enter a valid email address"],
       ["POST", "/api/auth/signup", { email: "a@example.com", password: "short" }, "Password must be at least 8 characters"],
       ["POST", "/api/beta-signups", { email: "a@example.com", source: "elsewhere" }, "Unknown signup source"],
-      ["PUT", "/api/admin/alert-settings", { cpuThreshold: 0, memoryThreshold: 50, errorRateThreshold: 5, emailNotifications: true, slackNotifications: false }, "CPU threshold must be between 1 and 100"],
+      [
+        "PUT",
+        "/api/admin/alert-settings",
+        { cpuThreshold: 0, memoryThreshold: 50, errorRateThreshold: 5, emailNotifications: true, slackNotifications: false },
+        "CPU threshold must be between 1 and 100",
+      ],
     ];
     for (const [method, path, body, message] of cases) {
       const r = await t.call(method, path, { body, headers: t.auth(admin.token) });
@@ -163,7 +176,10 @@ describe("validation through the route schemas", () => {
     }
     const q = await t.call("GET", "/api/admin/users?pageSize=500", { headers: t.auth(admin.token) });
     expect(q.status).toBe(400);
-    expect(q.json).toEqual({ error: "pageSize must be at most 100", details: [{ path: "pageSize", message: "pageSize must be at most 100" }] });
+    expect(q.json).toEqual({
+      error: "pageSize must be at most 100",
+      details: [{ path: "pageSize", message: "pageSize must be at most 100" }],
+    });
     const patch = await t.call("PATCH", `/api/admin/users/${admin.user.id}`, { body: {}, headers: t.auth(admin.token) });
     expect(patch.json.error).toBe("Nothing to change: send disabled or role");
   });
@@ -241,7 +257,12 @@ describe("API reference", () => {
     const js = new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await asset.arrayBuffer())));
     expect(js).toContain("createApiReference");
     // The page points Scalar at our document, and its settings turn off what would phone home.
-    const config = JSON.parse(/data-configuration="([^"]+)"/.exec(r.text)![1]!.replace(/&quot;/g, '"').replace(/&amp;/g, "&"));
+    const config = JSON.parse(
+      /data-configuration="([^"]+)"/
+        .exec(r.text)![1]!
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, "&"),
+    );
     expect(config).toMatchObject({ url: "/api/openapi.json", withDefaultFonts: false });
   });
 });

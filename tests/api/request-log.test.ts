@@ -3,7 +3,6 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "#tests/support/app";
 
-
 describe("request log", () => {
   test("one line per request, with the route pattern rather than the raw path, and the user", async () => {
     const t = makeTestApp();
@@ -65,14 +64,20 @@ describe("request log", () => {
     await t.logs.requests(1);
     const [failure, request] = t.logs.lines;
     expect(failure).toMatchObject({ level: "error", msg: "unhandled error on GET /api/comparisons", err: { message: "disk on fire" } });
-    expect(request).toMatchObject({ level: "error", msg: "request", status: 500, route: "/api/comparisons", reqId: r.headers.get("x-request-id") });
+    expect(request).toMatchObject({
+      level: "error",
+      msg: "request",
+      status: 500,
+      route: "/api/comparisons",
+      reqId: r.headers.get("x-request-id"),
+    });
   });
 
   test("X-Request-Id: a sane incoming id is kept and echoed; anything else is replaced", async () => {
     const t = makeTestApp();
     const kept = await t.call("GET", "/api/health/live", { headers: { "x-request-id": "lb-7f3a:42" } });
     expect(kept.headers.get("x-request-id")).toBe("lb-7f3a:42");
-    for (const bad of ["x".repeat(129), "has space", "quote\"d", "new\nline", "<script>"]) {
+    for (const bad of ["x".repeat(129), "has space", 'quote"d', "new\nline", "<script>"]) {
       let r;
       try {
         r = await t.call("GET", "/api/health/live", { headers: { "x-request-id": bad } });

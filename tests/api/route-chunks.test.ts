@@ -16,7 +16,10 @@ const ID_OF: Record<string, string> = { "/": "landing", "/no-such-page": "not-fo
 const idOf = (path: string) => ID_OF[path] ?? (path.includes("/view") ? "comparison-view" : path.slice(1));
 
 describe("route chunks", () => {
-  const pages = [...PUBLIC_PAGES.map((p) => ({ p, signedIn: false })), ...[...APP_PAGES, `/comparison/${comparison}/view`].map((p) => ({ p, signedIn: true }))];
+  const pages = [
+    ...PUBLIC_PAGES.map((p) => ({ p, signedIn: false })),
+    ...[...APP_PAGES, `/comparison/${comparison}/view`].map((p) => ({ p, signedIn: true })),
+  ];
 
   test("each page preloads the entry, its own chunk and no other page's", async () => {
     const rows: string[] = [];

@@ -40,7 +40,8 @@ describe("server rendering", () => {
     const newest = (again.headers.get("set-cookie") ?? "").split(";")[0]!;
     clock += ROTATION_GRACE_MS + 1_000;
     expect((await t.call("POST", "/api/auth/refresh", { headers: { cookie: fresh } })).status).toBe(401);
-    for (const c of [fresh, newest]) expect((await t.call("GET", "/dashboard", { headers: { cookie: c } })).text).toContain("Hold Up There, Digital Wanderer");
+    for (const c of [fresh, newest])
+      expect((await t.call("GET", "/dashboard", { headers: { cookie: c } })).text).toContain("Hold Up There, Digital Wanderer");
   });
 
   test("a revoked cookie does not sign the page in", async () => {

@@ -36,7 +36,8 @@ const VALID: Record<string, (w: SweepWorld, ids: { rootKey: string }) => string>
   "GET /api/comparisons/:id/export": (w) => `/api/comparisons/${w.ids.comparison}/export`,
   "GET /api/comparisons/:id/runs": (w) => `/api/comparisons/${w.ids.comparison}/runs`,
   "GET /api/comparisons/:id/changes": (w) => `/api/comparisons/${w.ids.comparison}/changes`,
-  "GET /api/comparisons/:id/changes/visual": (w) => `/api/comparisons/${w.ids.comparison}/changes/visual?targetId=${w.ids.targets[0]}&viewport=desktop`,
+  "GET /api/comparisons/:id/changes/visual": (w) =>
+    `/api/comparisons/${w.ids.comparison}/changes/visual?targetId=${w.ids.targets[0]}&viewport=desktop`,
   "GET /api/comparisons/:id/runs/:runId": (w) => `/api/comparisons/${w.ids.comparison}/runs/${w.ids.run}`,
   "GET /api/components/:id": (w) => `/api/components/${w.ids.component}`,
   "GET /api/tests/:id": (w) => `/api/tests/${w.ids.test}`,
@@ -137,17 +138,37 @@ const BODY_VARIANTS: Variant[] = [
   { name: "true", raw: "true", contentType: "application/json" },
   { name: "empty object", raw: "{}", contentType: "application/json" },
   { name: "wrong types", raw: JSON.stringify(WRONG_TYPES), contentType: "application/json" },
-  { name: "nested objects", raw: JSON.stringify(Object.fromEntries(Object.keys(WRONG_TYPES).map((k) => [k, deepNest(50)]))), contentType: "application/json" },
+  {
+    name: "nested objects",
+    raw: JSON.stringify(Object.fromEntries(Object.keys(WRONG_TYPES).map((k) => [k, deepNest(50)]))),
+    contentType: "application/json",
+  },
   { name: "deeply nested", raw: "[".repeat(5000) + "]".repeat(5000), contentType: "application/json" },
-  { name: "__proto__", raw: '{"__proto__":{"role":"admin","isAdmin":true},"constructor":{"prototype":{"x":1}}}', contentType: "application/json" },
+  {
+    name: "__proto__",
+    raw: '{"__proto__":{"role":"admin","isAdmin":true},"constructor":{"prototype":{"x":1}}}',
+    contentType: "application/json",
+  },
   { name: "huge strings under 1 MB", raw: JSON.stringify(HUGE_FIELDS).slice(0, 1_000_000), contentType: "application/json" },
-  { name: "huge valid-looking strings", raw: JSON.stringify({ name: HUGE, label: HUGE, url: `http://127.0.0.1/${HUGE.slice(0, 500_000)}` }), contentType: "application/json" },
+  {
+    name: "huge valid-looking strings",
+    raw: JSON.stringify({ name: HUGE, label: HUGE, url: `http://127.0.0.1/${HUGE.slice(0, 500_000)}` }),
+    contentType: "application/json",
+  },
   { name: "body over 1 MB", raw: JSON.stringify({ name: "x".repeat(1_100_000) }), contentType: "application/json" },
   { name: "text/plain", raw: "name=x", contentType: "text/plain" },
   { name: "form encoded", raw: "name=x&url=http%3A%2F%2Fa", contentType: "application/x-www-form-urlencoded" },
-  { name: "multipart", raw: "--b\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nx\r\n--b--\r\n", contentType: "multipart/form-data; boundary=b" },
+  {
+    name: "multipart",
+    raw: '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--b--\r\n',
+    contentType: "multipart/form-data; boundary=b",
+  },
   { name: "broken multipart", raw: "garbage", contentType: "multipart/form-data" },
-  { name: "xml", raw: "<?xml version=\"1.0\"?><!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><x>&e;</x>", contentType: "application/xml" },
+  {
+    name: "xml",
+    raw: '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>',
+    contentType: "application/xml",
+  },
   { name: "binary", raw: "\u0000\u0001\u0002\uffff", contentType: "application/octet-stream" },
   { name: "JSON as text/plain", raw: '{"name": 1}', contentType: "text/plain" },
   { name: "bogus content type", raw: "{}", contentType: ";;;===" },
@@ -162,7 +183,8 @@ interface Problem {
 
 describe("malformed input sweep", async () => {
   const w = await sweepWorld();
-  const rootKey = (await w.t.call("POST", "/api/admin/api-keys", { headers: w.h.root, body: { name: "root's own" } })).json.apiKey.id as string;
+  const rootKey = (await w.t.call("POST", "/api/admin/api-keys", { headers: w.h.root, body: { name: "root's own" } })).json.apiKey
+    .id as string;
   afterAll(() => w.close());
   const headersOf = (who: Who): Record<string, string> => (who === "anon" ? {} : w.h[who]);
 
@@ -173,7 +195,13 @@ describe("malformed input sweep", async () => {
     .sort((a, b) => Number(a.method === "DELETE") - Number(b.method === "DELETE"));
 
   let calls = 0;
-  async function check(problems: Problem[], what: string, method: string, path: string, init: { raw?: string; headers?: Record<string, string> }) {
+  async function check(
+    problems: Problem[],
+    what: string,
+    method: string,
+    path: string,
+    init: { raw?: string; headers?: Record<string, string> },
+  ) {
     calls++;
     const res = await w.t.call(method, path, init);
     const json = res.headers.get("content-type")?.includes("application/json");
@@ -200,13 +228,18 @@ describe("malformed input sweep", async () => {
           if (r.method === "GET") {
             await check(problems, `${who} GET ${path.slice(0, 80)}`, "GET", path, { headers });
             if (path === valid)
-              for (const q of BAD_QUERIES) await check(problems, `${who} GET ${path}?${q.slice(0, 60)}`, "GET", `${path}?${q}`, { headers });
+              for (const q of BAD_QUERIES)
+                await check(problems, `${who} GET ${path}?${q.slice(0, 60)}`, "GET", `${path}?${q}`, { headers });
           } else {
             const variants = path === valid ? BODY_VARIANTS : BODY_VARIANTS.slice(0, 2);
             for (const v of variants) {
               const h = { ...headers, ...(v.contentType ? { "content-type": v.contentType } : {}) };
-              const res = await check(problems, `${who} ${r.method} ${path.slice(0, 80)} [${v.name}]`, r.method, path, { raw: v.raw, headers: h });
-              if (v.name === "body over 1 MB" && res.status !== 413) problems.push({ what: `${who} ${r.key} [over 1 MB] should be 413`, status: res.status, body: res.text.slice(0, 160) });
+              const res = await check(problems, `${who} ${r.method} ${path.slice(0, 80)} [${v.name}]`, r.method, path, {
+                raw: v.raw,
+                headers: h,
+              });
+              if (v.name === "body over 1 MB" && res.status !== 413)
+                problems.push({ what: `${who} ${r.key} [over 1 MB] should be 413`, status: res.status, body: res.text.slice(0, 160) });
             }
           }
         }
@@ -262,7 +295,10 @@ describe("malformed input sweep", async () => {
     for (const r of routes) {
       const path = r.path.includes(":") ? VALID[r.key]!(w, { rootKey }) : r.path.replace(/(.)\/$/, "$1");
       for (const headers of headerSets)
-        await check(problems, `${r.key} ${JSON.stringify(headers).slice(0, 60)}`, r.method, path, { headers, raw: r.method === "GET" ? undefined : "{}" });
+        await check(problems, `${r.key} ${JSON.stringify(headers).slice(0, 60)}`, r.method, path, {
+          headers,
+          raw: r.method === "GET" ? undefined : "{}",
+        });
       for (const method of ["OPTIONS", "PUT", "PATCH", "TRACE"])
         if (!routes.some((x) => x.path === r.path && x.method === method)) await check(problems, `${method} ${path}`, method, path, {});
     }
@@ -271,41 +307,45 @@ describe("malformed input sweep", async () => {
     expect(calls).toBeGreaterThan(5000);
   });
 
-  test("through the real server, bodies past 1 MB (declared or chunked, up to the transport cap) get a JSON 413", async () => {
-    const server = await startServer();
-    try {
-      const signup = await fetch(`${server.url}/api/auth/signup`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: "big@example.com", password: "correct-horse-battery" }),
-      });
-      const token = ((await signup.json()) as { accessToken: string }).accessToken;
-      const headers = { "content-type": "application/json", authorization: `Bearer ${token}` };
-      const chunked = (bytes: number) => {
-        let sent = 0;
-        return new ReadableStream<Uint8Array>({
-          pull(c) {
-            if (sent >= bytes) return c.close();
-            sent += 64 * 1024;
-            c.enqueue(new Uint8Array(64 * 1024).fill(120));
-          },
+  test(
+    "through the real server, bodies past 1 MB (declared or chunked, up to the transport cap) get a JSON 413",
+    async () => {
+      const server = await startServer();
+      try {
+        const signup = await fetch(`${server.url}/api/auth/signup`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email: "big@example.com", password: "correct-horse-battery" }),
         });
-      };
-      const bodies: [string, BodyInit][] = [
-        ["1.5 MB", JSON.stringify({ name: "x".repeat(1_500_000) })],
-        ["5 MB", JSON.stringify({ name: "x".repeat(5_000_000) })],
-        ["5 MB chunked", chunked(5_000_000)],
-      ];
-      for (const [name, body] of bodies) {
-        const res = await fetch(`${server.url}/api/comparisons`, { method: "POST", headers, body, duplex: "half" } as RequestInit);
-        expect(res.status, name).toBe(413);
-        expect(res.headers.get("content-type"), name).toContain("application/json");
-        expect(((await res.json()) as { error: string }).error, name).toBe("Request body is larger than 1 MB");
+        const token = ((await signup.json()) as { accessToken: string }).accessToken;
+        const headers = { "content-type": "application/json", authorization: `Bearer ${token}` };
+        const chunked = (bytes: number) => {
+          let sent = 0;
+          return new ReadableStream<Uint8Array>({
+            pull(c) {
+              if (sent >= bytes) return c.close();
+              sent += 64 * 1024;
+              c.enqueue(new Uint8Array(64 * 1024).fill(120));
+            },
+          });
+        };
+        const bodies: [string, BodyInit][] = [
+          ["1.5 MB", JSON.stringify({ name: "x".repeat(1_500_000) })],
+          ["5 MB", JSON.stringify({ name: "x".repeat(5_000_000) })],
+          ["5 MB chunked", chunked(5_000_000)],
+        ];
+        for (const [name, body] of bodies) {
+          const res = await fetch(`${server.url}/api/comparisons`, { method: "POST", headers, body, duplex: "half" } as RequestInit);
+          expect(res.status, name).toBe(413);
+          expect(res.headers.get("content-type"), name).toContain("application/json");
+          expect(((await res.json()) as { error: string }).error, name).toBe("Request body is larger than 1 MB");
+        }
+        const ok = await fetch(`${server.url}/api/comparisons`, { method: "POST", headers, body: JSON.stringify({ name: "Still fine" }) });
+        expect(ok.status).toBe(201);
+      } finally {
+        await server.stop();
       }
-      const ok = await fetch(`${server.url}/api/comparisons`, { method: "POST", headers, body: JSON.stringify({ name: "Still fine" }) });
-      expect(ok.status).toBe(201);
-    } finally {
-      await server.stop();
-    }
-  }, SERVER_START_MS + 30_000); // a boot, then a handful of requests
+    },
+    SERVER_START_MS + 30_000,
+  ); // a boot, then a handful of requests
 });

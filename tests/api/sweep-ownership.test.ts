@@ -24,8 +24,18 @@ const AGENT_ROW = { bob: 404, root: 200, carol: 200 };
 
 const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
   "GET /api/comparisons/:id": (w) => ({ path: `/api/comparisons/${w.ids.comparison}`, owner: "alice", ok: 200, strangers: USER_ROW }),
-  "DELETE /api/comparisons/:id": async (w) => ({ path: `/api/comparisons/${(await w.freshComparison()).id}`, owner: "alice", ok: 200, strangers: USER_ROW }),
-  "GET /api/comparisons/:id/targets": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/targets`, owner: "alice", ok: 200, strangers: USER_ROW }),
+  "DELETE /api/comparisons/:id": async (w) => ({
+    path: `/api/comparisons/${(await w.freshComparison()).id}`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "GET /api/comparisons/:id/targets": (w) => ({
+    path: `/api/comparisons/${w.ids.comparison}/targets`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
   "POST /api/comparisons/:id/targets": async (w) => ({
     path: `/api/comparisons/${(await w.freshComparison()).id}/targets`,
     body: { url: "http://127.0.0.1:9/third", label: "Third" },
@@ -33,13 +43,48 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
     ok: 201,
     strangers: USER_ROW,
   }),
-  "DELETE /api/targets/:id": async (w) => ({ path: `/api/targets/${(await w.freshComparison()).targets[0]}`, owner: "alice", ok: 200, strangers: USER_ROW }),
-  "POST /api/comparisons/:id/start": async (w) => ({ path: `/api/comparisons/${(await w.freshComparison()).id}/start`, owner: "alice", ok: 202, strangers: USER_ROW }),
-  "GET /api/comparisons/:id/snapshots": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/snapshots`, owner: "alice", ok: 200, strangers: USER_ROW }),
-  "GET /api/comparisons/:id/diffs": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/diffs`, owner: "alice", ok: 200, strangers: USER_ROW }),
-  "GET /api/comparisons/:id/findings": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/findings`, owner: "alice", ok: 200, strangers: USER_ROW }),
-  "GET /api/comparisons/:id/runs": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/runs`, owner: "alice", ok: 200, strangers: USER_ROW }),
-  "GET /api/comparisons/:id/changes": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/changes`, owner: "alice", ok: 200, strangers: USER_ROW }),
+  "DELETE /api/targets/:id": async (w) => ({
+    path: `/api/targets/${(await w.freshComparison()).targets[0]}`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "POST /api/comparisons/:id/start": async (w) => ({
+    path: `/api/comparisons/${(await w.freshComparison()).id}/start`,
+    owner: "alice",
+    ok: 202,
+    strangers: USER_ROW,
+  }),
+  "GET /api/comparisons/:id/snapshots": (w) => ({
+    path: `/api/comparisons/${w.ids.comparison}/snapshots`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "GET /api/comparisons/:id/diffs": (w) => ({
+    path: `/api/comparisons/${w.ids.comparison}/diffs`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "GET /api/comparisons/:id/findings": (w) => ({
+    path: `/api/comparisons/${w.ids.comparison}/findings`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "GET /api/comparisons/:id/runs": (w) => ({
+    path: `/api/comparisons/${w.ids.comparison}/runs`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "GET /api/comparisons/:id/changes": (w) => ({
+    path: `/api/comparisons/${w.ids.comparison}/changes`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
   "GET /api/comparisons/:id/changes/visual": (w) => ({
     path: `/api/comparisons/${w.ids.comparison}/changes/visual?targetId=${w.ids.targets[0]}&viewport=desktop`,
     owner: "alice",
@@ -53,8 +98,18 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
     ok: 200,
     strangers: USER_ROW,
   }),
-  "GET /api/comparisons/:id/runs/:runId": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/runs/${w.ids.run}`, owner: "alice", ok: 200, strangers: USER_ROW }),
-  "DELETE /api/comparisons/:id/schedule": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/schedule`, owner: "alice", ok: 200, strangers: USER_ROW }),
+  "GET /api/comparisons/:id/runs/:runId": (w) => ({
+    path: `/api/comparisons/${w.ids.comparison}/runs/${w.ids.run}`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "DELETE /api/comparisons/:id/schedule": (w) => ({
+    path: `/api/comparisons/${w.ids.comparison}/schedule`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
   "POST /api/comparisons/:id/alerts": async (w) => ({
     path: `/api/comparisons/${(await w.freshComparison()).id}/alerts`,
     body: { channel: "webhook", url: "http://127.0.0.1:9/hook" },
@@ -62,13 +117,43 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
     ok: 201,
     strangers: USER_ROW,
   }),
-  "GET /api/comparisons/:id/alerts": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/alerts`, owner: "alice", ok: 200, strangers: USER_ROW }),
-  "GET /api/comparisons/:id/alerts/deliveries": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/alerts/deliveries`, owner: "alice", ok: 200, strangers: USER_ROW }),
+  "GET /api/comparisons/:id/alerts": (w) => ({
+    path: `/api/comparisons/${w.ids.comparison}/alerts`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "GET /api/comparisons/:id/alerts/deliveries": (w) => ({
+    path: `/api/comparisons/${w.ids.comparison}/alerts/deliveries`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
   "DELETE /api/alerts/:id": async (w) => ({ path: `/api/alerts/${await w.freshAlert()}`, owner: "alice", ok: 200, strangers: USER_ROW }),
-  "GET /api/comparisons/:id/filmstrips": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/filmstrips`, owner: "alice", ok: 200, strangers: USER_ROW }),
-  "GET /api/snapshots/:id/filmstrip/:frame": (w) => ({ path: `/api/snapshots/${w.ids.snapshot}/filmstrip/0`, owner: "alice", ok: 200, strangers: USER_ROW }),
-  "GET /api/snapshots/:id/screenshot": (w) => ({ path: `/api/snapshots/${w.ids.snapshot}/screenshot`, owner: "alice", ok: 200, strangers: USER_ROW }),
-  "GET /api/comparisons/:id/export": (w) => ({ path: `/api/comparisons/${w.ids.comparison}/export?format=html`, owner: "alice", ok: 200, strangers: USER_ROW }),
+  "GET /api/comparisons/:id/filmstrips": (w) => ({
+    path: `/api/comparisons/${w.ids.comparison}/filmstrips`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "GET /api/snapshots/:id/filmstrip/:frame": (w) => ({
+    path: `/api/snapshots/${w.ids.snapshot}/filmstrip/0`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "GET /api/snapshots/:id/screenshot": (w) => ({
+    path: `/api/snapshots/${w.ids.snapshot}/screenshot`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "GET /api/comparisons/:id/export": (w) => ({
+    path: `/api/comparisons/${w.ids.comparison}/export?format=html`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
   "GET /api/components/:id": (w) => ({ path: `/api/components/${w.ids.component}`, owner: "alice", ok: 200, strangers: AGENT_ROW }),
   "GET /api/tests/:id": (w) => ({ path: `/api/tests/${w.ids.test}`, owner: "alice", ok: 200, strangers: AGENT_ROW }),
   "POST /api/tests/:id/events": (w) => ({
@@ -81,7 +166,12 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
   }),
   // Admin-only rows. Backups and user accounts belong to the installation, not to one admin, so
   // another admin succeeds too; API keys are personal, so another admin gets 404.
-  "GET /api/admin/backups/:name": (w) => ({ path: `/api/admin/backups/${w.ids.backup}`, owner: "root", ok: 200, strangers: { bob: 403, alice: 403, carol: 200 } }),
+  "GET /api/admin/backups/:name": (w) => ({
+    path: `/api/admin/backups/${w.ids.backup}`,
+    owner: "root",
+    ok: 200,
+    strangers: { bob: 403, alice: 403, carol: 200 },
+  }),
   "PATCH /api/admin/users/:id": (w) => ({
     path: `/api/admin/users/${w.alice.user.id}`,
     body: { disabled: false },
@@ -89,8 +179,18 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
     ok: 200,
     strangers: { bob: 403, alice: 403, carol: 200 },
   }),
-  "DELETE /api/api-keys/:id": (w) => ({ path: `/api/api-keys/${w.ids.personalKey}`, owner: "alice", ok: 200, strangers: { bob: 404, carol: 404, root: 404 } }),
-  "DELETE /api/admin/api-keys/:id": (w) => ({ path: `/api/admin/api-keys/${w.ids.apiKey}`, owner: "carol", ok: 200, strangers: { bob: 403, alice: 403, root: 404 } }),
+  "DELETE /api/api-keys/:id": (w) => ({
+    path: `/api/api-keys/${w.ids.personalKey}`,
+    owner: "alice",
+    ok: 200,
+    strangers: { bob: 404, carol: 404, root: 404 },
+  }),
+  "DELETE /api/admin/api-keys/:id": (w) => ({
+    path: `/api/admin/api-keys/${w.ids.apiKey}`,
+    owner: "carol",
+    ok: 200,
+    strangers: { bob: 403, alice: 403, root: 404 },
+  }),
 };
 
 /** Id routes where any caller may succeed, and why. */
@@ -99,13 +199,20 @@ const PUBLIC_ID_ROUTES: Record<string, string> = {
 };
 
 /** Routes that also accept the session cookie (for <img> and downloads): strangers' cookies get 404 too. */
-const COOKIE_ROUTES = new Set(["GET /api/snapshots/:id/screenshot", "GET /api/snapshots/:id/filmstrip/:frame", "GET /api/comparisons/:id/export", "GET /api/comparisons/:id/changes/visual"]);
+const COOKIE_ROUTES = new Set([
+  "GET /api/snapshots/:id/screenshot",
+  "GET /api/snapshots/:id/filmstrip/:frame",
+  "GET /api/comparisons/:id/export",
+  "GET /api/comparisons/:id/changes/visual",
+]);
 
 describe("ownership sweep", async () => {
   const w = await sweepWorld();
   afterAll(() => w.close());
   const headersOf = (who: Who): Record<string, string> => (who === "anon" ? {} : w.h[who]);
-  const all = w.t.app.routes.map((r) => ({ method: r.method, path: r.path, key: routeKey(r.method, r.path) })).filter((r) => !NOT_API.has(r.key));
+  const all = w.t.app.routes
+    .map((r) => ({ method: r.method, path: r.path, key: routeKey(r.method, r.path) }))
+    .filter((r) => !NOT_API.has(r.key));
   const idRoutes = all.filter((r) => r.path.includes(":"));
   const lists = all.filter((r) => !r.path.includes(":") && r.method === "GET");
 
@@ -140,7 +247,12 @@ describe("ownership sweep", async () => {
   }
 
   test("unknown and malformed ids are 404 for the owner too (no existence oracle)", async () => {
-    for (const path of ["/api/comparisons/nope", "/api/components/nope", "/api/tests/nope", `/api/snapshots/${encodeURIComponent("../../etc/passwd")}/screenshot`])
+    for (const path of [
+      "/api/comparisons/nope",
+      "/api/components/nope",
+      "/api/tests/nope",
+      `/api/snapshots/${encodeURIComponent("../../etc/passwd")}/screenshot`,
+    ])
       expect((await w.t.call("GET", path, { headers: w.h.alice })).status).toBe(404);
   });
 
@@ -173,7 +285,19 @@ describe("ownership sweep", async () => {
   });
 
   test("server-rendered pages as bob show none of alice's data", async () => {
-    for (const page of ["/comparison", `/comparison/${w.ids.comparison}`, `/comparison/${w.ids.comparison}/view`, "/dashboard", "/activity", "/tests", "/generate", "/trends", "/analytics", "/settings", "/super-admin"]) {
+    for (const page of [
+      "/comparison",
+      `/comparison/${w.ids.comparison}`,
+      `/comparison/${w.ids.comparison}/view`,
+      "/dashboard",
+      "/activity",
+      "/tests",
+      "/generate",
+      "/trends",
+      "/analytics",
+      "/settings",
+      "/super-admin",
+    ]) {
       const res = await w.t.call("GET", page, { headers: { cookie: w.bob.cookie, accept: "text/html" } });
       expect(res.status, page).toBeLessThan(500);
       for (const s of w.secrets) expect(res.text.includes(s), `${page} shows ${s}`).toBe(false);

@@ -29,7 +29,10 @@ export async function sweepWorld() {
       const dir = filmstripDirFor(job.screenshotPath);
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, "000.jpg"), Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0xff, 0xd9]));
-      writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify({ version: 1, width: 1440, height: 900, frames: [{ ms: 120, file: "000.jpg" }] }));
+      writeFileSync(
+        join(dir, MANIFEST_FILE),
+        JSON.stringify({ version: 1, width: 1440, height: 900, frames: [{ ms: 120, file: "000.jpg" }] }),
+      );
     }
     return outcome;
   };
@@ -93,7 +96,9 @@ export async function sweepWorld() {
   agents.testCommander.run();
   const components = (await t.call("GET", "/api/components?limit=100", { headers: h.alice })).json as { id: string }[];
   const tests = (await t.call("GET", "/api/tests?limit=100", { headers: h.alice })).json as { id: string; ingestKey?: string }[];
-  const ownedComponents = components.filter((c) => t.db.query("SELECT 1 FROM components WHERE id = ? AND owner_id = ?").get(c.id, alice.user.id));
+  const ownedComponents = components.filter((c) =>
+    t.db.query("SELECT 1 FROM components WHERE id = ? AND owner_id = ?").get(c.id, alice.user.id),
+  );
   const ownedTests = tests.filter((x) => t.db.query("SELECT 1 FROM experiments WHERE id = ? AND owner_id = ?").get(x.id, alice.user.id));
   if (!ownedComponents.length || !ownedTests.length) throw new Error("the agents made nothing of alice's own");
 
@@ -108,7 +113,10 @@ export async function sweepWorld() {
 
   // An alert rule on alice's comparison (webhook to a closed loopback port: never delivered here).
   const newAlert = async (comparisonId: string) => {
-    const r = await t.call("POST", `/api/comparisons/${comparisonId}/alerts`, { headers: h.alice, body: { channel: "webhook", url: `http://127.0.0.1:9/${MARKER}` } });
+    const r = await t.call("POST", `/api/comparisons/${comparisonId}/alerts`, {
+      headers: h.alice,
+      body: { channel: "webhook", url: `http://127.0.0.1:9/${MARKER}` },
+    });
     if (r.status !== 201) throw new Error(`alert failed: ${r.text}`);
     return r.json.id as string;
   };

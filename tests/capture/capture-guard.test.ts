@@ -54,7 +54,11 @@ describe("capture-time SSRF guard", () => {
   test("control: with private targets allowed, the probe page does reach the internal URL", async () => {
     const before = server.hits(SECRET);
     const to = server.url(`${SECRET}?n=control`);
-    const result = await capturePage(browser, job(server.url(`/_special/probe?to=${encodeURIComponent(to)}`), { allowPrivate: true }), () => {});
+    const result = await capturePage(
+      browser,
+      job(server.url(`/_special/probe?to=${encodeURIComponent(to)}`), { allowPrivate: true }),
+      () => {},
+    );
     expect(result.extraction.title).toBe("Probe");
     expect(server.hits(SECRET) - before).toBeGreaterThanOrEqual(3);
   });
@@ -70,7 +74,9 @@ describe("capture-time SSRF guard", () => {
   test("subresources, frames, fetch, sockets and workers can't reach a loopback address", async () => {
     const before = server.hits(SECRET);
     const to = server.url(`${SECRET}?n=direct`);
-    const result = await capturePage(browser, job(publicUrl(`/_special/probe?to=${encodeURIComponent(to)}`)), () => {}, { checkHost: guard });
+    const result = await capturePage(browser, job(publicUrl(`/_special/probe?to=${encodeURIComponent(to)}`)), () => {}, {
+      checkHost: guard,
+    });
     expect(result.extraction.title).toBe("Probe");
     expect(server.hits("/_special/probe")).toBeGreaterThan(0);
     expect(server.hits(SECRET) - before).toBe(0);
@@ -122,7 +128,11 @@ describe("time limits", () => {
   });
 
   test("a page whose `load` never fires is still captured once the DOM is there", async () => {
-    const result = await capturePage(browser, job(server.url("/_special/hanging-asset-page"), { allowPrivate: true, navigationTimeoutMs: 3_000 }), () => {});
+    const result = await capturePage(
+      browser,
+      job(server.url("/_special/hanging-asset-page"), { allowPrivate: true, navigationTimeoutMs: 3_000 }),
+      () => {},
+    );
     expect(result.extraction.title).toBe("Hanging asset");
     expect(result.extraction.timing.loadMs).toBeNull();
     expect(result.extraction.timing.domContentLoadedMs).not.toBeNull();

@@ -76,7 +76,8 @@ beforeAll(async () => {
       await Bun.sleep(Number(url.searchParams.get("delay") ?? 0));
       if (url.pathname === "/") return new Response(page(), { headers: { "content-type": "text/html" } });
       // An image that never arrives: the network never goes quiet.
-      if (url.pathname === "/hung") return new Response(page('<img src="/hang.png" width="10" height="10" alt="">'), { headers: { "content-type": "text/html" } });
+      if (url.pathname === "/hung")
+        return new Response(page('<img src="/hang.png" width="10" height="10" alt="">'), { headers: { "content-type": "text/html" } });
       if (url.pathname === "/late.json") return Response.json({ src: "/green.png?delay=200" });
       if (url.pathname === "/growing") return new Response(growing, { headers: { "content-type": "text/html" } });
       if (url.pathname === "/more.json") return Response.json({ src: "/yellow.png?delay=100" });

@@ -61,7 +61,10 @@ describe("page problems", () => {
   });
 
   test("keeps a bounded list but counts every failure", async () => {
-    const { problems, context } = await openWatched("/noisy", (p) => p.network.failedCount >= MAX_FAILED + 5 && p.console.length >= MAX_CONSOLE);
+    const { problems, context } = await openWatched(
+      "/noisy",
+      (p) => p.network.failedCount >= MAX_FAILED + 5 && p.console.length >= MAX_CONSOLE,
+    );
     const { network, console: entries } = problems.read();
     expect(network.failedCount).toBe(MAX_FAILED + 5);
     expect(network.failed).toHaveLength(MAX_FAILED);

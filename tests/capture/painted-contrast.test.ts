@@ -15,7 +15,8 @@ function photo(width: number, height: number, lo: number, hi: number, seed = 7):
     a = (a * 1664525 + 1013904223) >>> 0;
     return a / 4294967296;
   };
-  for (let i = 0; i < png.data.length; i += 4) png.data.set([lo + rand() * (hi - lo), lo + rand() * (hi - lo), lo + rand() * (hi - lo), 255], i);
+  for (let i = 0; i < png.data.length; i += 4)
+    png.data.set([lo + rand() * (hi - lo), lo + rand() * (hi - lo), lo + rand() * (hi - lo), 255], i);
   return new Uint8Array(PNG.sync.write(png));
 }
 
@@ -30,7 +31,12 @@ const h = useHarness({
       // Not readable: white over a light photo.
       hero("light", "background:url(/light.png)", "Hard to read over a light photo"),
       // The "#ffffff on #ffffff" trap: a positioned <img> behind the text, the CSS chain says white.
-      hero("trap", "", "White link over a dark positioned image", `<img src="/dark.png" alt="" style="position:absolute;inset:0;width:100%;height:100%">`),
+      hero(
+        "trap",
+        "",
+        "White link over a dark positioned image",
+        `<img src="/dark.png" alt="" style="position:absolute;inset:0;width:100%;height:100%">`,
+      ),
       // A flat CSS background: the CSS verdict stands, with the exact CSS colours.
       `<p style="color:#aaaaaa;margin:40px">Light grey on flat white</p>`,
       // A light gradient under white text.
@@ -47,7 +53,12 @@ async function lowContrastOf(path: string): Promise<Extraction["accessibility"][
   const probes = await gather(page, "contrastProbes");
   const size = page.viewportSize()!;
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  const png = await page.screenshot({ fullPage: true, clip: { x: 0, y: 0, width: size.width, height }, animations: "disabled", caret: "hide" });
+  const png = await page.screenshot({
+    fullPage: true,
+    clip: { x: 0, y: 0, width: size.width, height },
+    animations: "disabled",
+    caret: "hide",
+  });
   const sampler = createPaintedSampler(probes, size.width, height);
   await summariseScreenshot(png, undefined, sampler.push);
   return decideLowContrast(probes, sampler.finish());
@@ -77,18 +88,39 @@ describe("painted contrast", () => {
 
   test("a flat CSS background keeps the CSS verdict and colours", async () => {
     const low = await lowContrastOf("/");
-    expect(low.find((l) => l.text === "Light grey on flat white")).toMatchObject({ method: "css", fg: "#aaaaaa", bg: "#ffffff", ratio: 2.32 });
+    expect(low.find((l) => l.text === "Light grey on flat white")).toMatchObject({
+      method: "css",
+      fg: "#aaaaaa",
+      bg: "#ffffff",
+      ratio: 2.32,
+    });
   });
 
   test("text the colour of its painted background is measured as such", () => {
-    const probe = { text: "Invisible", fg: "#ffffff", required: 4.5, sizePx: 16, css: null, boxes: [{ x: 0, y: 0, width: 10, height: 10 }] };
+    const probe = {
+      text: "Invisible",
+      fg: "#ffffff",
+      required: 4.5,
+      sizePx: 16,
+      css: null,
+      boxes: [{ x: 0, y: 0, width: 10, height: 10 }],
+    };
     const sampler = createPaintedSampler([probe], 10, 10);
     for (let y = 0; y < 10; y++) sampler.push(new Uint8Array(10 * 4).fill(255), y, 4);
-    expect(decideLowContrast([probe], sampler.finish())).toEqual([{ text: "Invisible", ratio: 1, required: 4.5, fg: "#ffffff", bg: "#ffffff", method: "pixels" }]);
+    expect(decideLowContrast([probe], sampler.finish())).toEqual([
+      { text: "Invisible", ratio: 1, required: 4.5, fg: "#ffffff", bg: "#ffffff", method: "pixels" },
+    ]);
   });
 
   test("nothing is reported that was not measured", () => {
-    const probe = { text: "Over an image", fg: "#ffffff", required: 4.5, sizePx: 16, css: null, boxes: [{ x: 0, y: 5000, width: 100, height: 20 }] };
+    const probe = {
+      text: "Over an image",
+      fg: "#ffffff",
+      required: 4.5,
+      sizePx: 16,
+      css: null,
+      boxes: [{ x: 0, y: 5000, width: 100, height: 20 }],
+    };
     // The box lies below the captured image: no pixels, no CSS verdict, no entry.
     const sampler = createPaintedSampler([probe], 100, 100);
     expect(decideLowContrast([probe], sampler.finish())).toEqual([]);

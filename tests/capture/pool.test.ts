@@ -106,7 +106,15 @@ describe("capturing the alpha fixture", () => {
   });
 
   test("calls to action, with the ones above the fold flagged", () => {
-    const labels = ["Start free", "Start your free trial", "Watch the 2-minute demo", "Choose Starter", "Choose Team", "Talk to sales", "Send me the checklist"];
+    const labels = [
+      "Start free",
+      "Start your free trial",
+      "Watch the 2-minute demo",
+      "Choose Starter",
+      "Choose Team",
+      "Talk to sales",
+      "Send me the checklist",
+    ];
     for (const e of [desktop, mobile]) {
       expect(e.elements.ctas.map((c) => c.text)).toEqual(labels);
       expect(e.elements.ctas.filter((c) => c.aboveFold).map((c) => c.text)).toEqual(labels.slice(0, 3));
@@ -222,7 +230,11 @@ describe("pages that misbehave", () => {
       short.warm();
       await waitFor("the browser to start", () => short.stats().workers.every((w) => w.pid !== null), 40_000, 50);
       const started = Date.now();
-      const outcome = await short.submit("owner-a", { url: server.url("/_special/never"), viewport: "desktop", screenshotPath: shot("never") });
+      const outcome = await short.submit("owner-a", {
+        url: server.url("/_special/never"),
+        viewport: "desktop",
+        screenshotPath: shot("never"),
+      });
       expect(outcome).toEqual({ ok: false, reason: "The page did not finish loading within 4 s" });
       // The navigation limit ended it, not the total limit (which would say so) nor the watchdog.
       expect(Date.now() - started).toBeLessThan(20_000);
@@ -259,7 +271,12 @@ describe("pages that misbehave", () => {
 
 describe("pool rules", () => {
   test("stats show queued and running pages per owner", async () => {
-    const one = new CapturePool({ concurrency: 1, chromiumPath: findChromium(process.env.CHROMIUM_PATH), allowPrivate: true, maxQueuedPerOwner: 2 });
+    const one = new CapturePool({
+      concurrency: 1,
+      chromiumPath: findChromium(process.env.CHROMIUM_PATH),
+      allowPrivate: true,
+      maxQueuedPerOwner: 2,
+    });
     try {
       const a1 = one.submit("a", { url: server.url("/_special/slow?ms=800"), viewport: "desktop", screenshotPath: shot("a1") });
       const a2 = one.submit("a", { url: server.url("/gamma/"), viewport: "desktop", screenshotPath: shot("a2") });
@@ -274,7 +291,9 @@ describe("pool rules", () => {
       expect(await a4).toEqual({ ok: false, reason: "You already have many pages waiting to be captured. Let them finish first." });
       // Round robin: b's only page goes before a's second and third.
       const order: string[] = [];
-      await Promise.all([a1, a2, a3, b1].map((p, i) => p.then((o) => (o.ok ? order.push(["a1", "a2", "a3", "b1"][i]!) : order.push(`failed:${o.reason}`)))));
+      await Promise.all(
+        [a1, a2, a3, b1].map((p, i) => p.then((o) => (o.ok ? order.push(["a1", "a2", "a3", "b1"][i]!) : order.push(`failed:${o.reason}`)))),
+      );
       expect(order).toEqual(["a1", "b1", "a2", "a3"]);
     } finally {
       await one.close();
@@ -290,8 +309,14 @@ describe("pool rules", () => {
       expect(outcome).toEqual({ ok: false, reason: SSRF_MESSAGES.private });
       expect(server.hits("/alpha/")).toBe(before);
       expect(strict.stats().workers).toHaveLength(0);
-      expect(await strict.submit("a", { url: "http://localhost:1/", viewport: "mobile", screenshotPath: path })).toEqual({ ok: false, reason: SSRF_MESSAGES.private });
-      expect(await strict.submit("a", { url: "file:///etc/passwd", viewport: "mobile", screenshotPath: path })).toEqual({ ok: false, reason: SSRF_MESSAGES.scheme });
+      expect(await strict.submit("a", { url: "http://localhost:1/", viewport: "mobile", screenshotPath: path })).toEqual({
+        ok: false,
+        reason: SSRF_MESSAGES.private,
+      });
+      expect(await strict.submit("a", { url: "file:///etc/passwd", viewport: "mobile", screenshotPath: path })).toEqual({
+        ok: false,
+        reason: SSRF_MESSAGES.scheme,
+      });
     } finally {
       await strict.close();
     }
@@ -299,7 +324,12 @@ describe("pool rules", () => {
 
   test("a warm pool launches its browsers before any capture and swaps an idle one for a fresh one", async () => {
     const until = (check: () => boolean, what: string) => waitFor(what, check, 40_000, 50);
-    const warm = new CapturePool({ concurrency: 2, chromiumPath: findChromium(process.env.CHROMIUM_PATH), allowPrivate: true, idleMs: 300 });
+    const warm = new CapturePool({
+      concurrency: 2,
+      chromiumPath: findChromium(process.env.CHROMIUM_PATH),
+      allowPrivate: true,
+      idleMs: 300,
+    });
     try {
       expect(warm.stats().workers).toHaveLength(0);
       expect(warm.readiness()).toEqual({ available: true, browsers: 0, concurrency: 2 });

@@ -19,10 +19,16 @@ const para = (n: number) => `<p>${"The quick brown fox jumps over the lazy dog. 
 
 const h = useHarness({
   // The web font's only source is unreachable: Chromium draws the serif fallback.
-  "/fails": html(`<h1>Roboto Slab headline</h1>${para(8)}`, `<style>@font-face { font-family: "Roboto Slab"; src: url(${refused("/fonts/roboto-slab.woff2")}) format("woff2"); } body { font-family: "Roboto Slab", serif; }</style>`),
+  "/fails": html(
+    `<h1>Roboto Slab headline</h1>${para(8)}`,
+    `<style>@font-face { font-family: "Roboto Slab"; src: url(${refused("/fonts/roboto-slab.woff2")}) format("woff2"); } body { font-family: "Roboto Slab", serif; }</style>`,
+  ),
   // A web font that loads (named "Brand Mono" in CSS, "DejaVu Sans Mono" inside the file) for a short
   // heading over a long sans-serif text.
-  "/loads": html(`<h1 style="font-family: 'Brand Mono', monospace">Brand</h1>${para(10)}`, `<style>@font-face { font-family: "Brand Mono"; src: url(/mono.ttf); } body { font-family: sans-serif; }</style>`),
+  "/loads": html(
+    `<h1 style="font-family: 'Brand Mono', monospace">Brand</h1>${para(10)}`,
+    `<style>@font-face { font-family: "Brand Mono"; src: url(/mono.ttf); } body { font-family: sans-serif; }</style>`,
+  ),
   "/mono.ttf": { body: mono, type: "font/ttf" },
   // Google-Fonts style: the stylesheet that would declare the face fails, so there is no @font-face at all;
   // "Segoe UI" is a system font this machine lacks, not a failure of the page.
@@ -88,11 +94,18 @@ describe("font names", () => {
   });
 
   test("a declared family is not 'not loaded' when it was drawn, loaded under another name, or nothing was read", () => {
-    const declared = [{ family: "Lato", share: 0.7 }, { family: "Brand", share: 0.3 }];
+    const declared = [
+      { family: "Lato", share: 0.7 },
+      { family: "Brand", share: 0.3 },
+    ];
     const failed = [{ url: "https://fonts.googleapis.com/css2?family=Lato", type: "stylesheet", reason: "ERR_NAME_NOT_RESOLVED" }];
     expect(fontsNotLoaded(declared, [{ family: "Lato", share: 1 }], [], failed)).toEqual([]);
-    expect(fontsNotLoaded(declared, [{ family: "Inter", share: 1 }], [{ family: "Brand", loaded: true }], failed)).toEqual([{ family: "Lato", share: 0.7 }]);
+    expect(fontsNotLoaded(declared, [{ family: "Inter", share: 1 }], [{ family: "Brand", loaded: true }], failed)).toEqual([
+      { family: "Lato", share: 0.7 },
+    ]);
     expect(fontsNotLoaded(declared, [], [{ family: "Brand", loaded: false }], failed)).toEqual([]);
-    expect(fontsNotLoaded(declared, [{ family: "DejaVu Sans", share: 1 }], [{ family: "Brand", loaded: false }], [])).toEqual([{ family: "Brand", share: 0.3 }]);
+    expect(fontsNotLoaded(declared, [{ family: "DejaVu Sans", share: 1 }], [{ family: "Brand", loaded: false }], [])).toEqual([
+      { family: "Brand", share: 0.3 },
+    ]);
   });
 });

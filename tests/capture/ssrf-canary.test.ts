@@ -72,8 +72,21 @@ afterAll(async () => {
 
 /** Spellings of the fixture server's address (127.0.0.1) that Chromium, unguarded, really connects to. */
 const REACHABLE = [
-  "127.0.0.1", "localhost", "127.1", "127.0.1", "127.000.000.001", "2130706433", "0x7f000001", "0x7f.1", "0177.0.0.1", "017700000001",
-  "0", "0.0.0.0", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "[0:0:0:0:0:ffff:7f00:1]",
+  "127.0.0.1",
+  "localhost",
+  "127.1",
+  "127.0.1",
+  "127.000.000.001",
+  "2130706433",
+  "0x7f000001",
+  "0x7f.1",
+  "0177.0.0.1",
+  "017700000001",
+  "0",
+  "0.0.0.0",
+  "[::ffff:127.0.0.1]",
+  "[::ffff:7f00:1]",
+  "[0:0:0:0:0:ffff:7f00:1]",
 ];
 
 const page = (run: string) => `http://public.test:${server.port}/hostile/canary.html?run=${run}`;
@@ -85,7 +98,8 @@ describe("SSRF canary, every spelling", () => {
     const tags = new Set(reached("control"));
     if (process.env.CANARY_DEBUG) console.log([...tags].sort().join("\n"));
     // Each of these spellings got through, directly and through the redirect, when nothing guarded it.
-    for (const s of REACHABLE) for (const route of ["direct", "redirect"]) for (const ch of ["img", "fetch"]) expect(tags).toContain(`${s}|${route}-${ch}`);
+    for (const s of REACHABLE)
+      for (const route of ["direct", "redirect"]) for (const ch of ["img", "fetch"]) expect(tags).toContain(`${s}|${route}-${ch}`);
     // And every channel did, for the two spellings the page tries on all of them.
     for (const s of ["2130706433", "[::ffff:127.0.0.1]"])
       for (const ch of ["frame", "css", "prefetch", "video", "object", "bg", "xhr", "sse", "worker"]) {
@@ -117,14 +131,23 @@ describe("the service-worker channel", () => {
   test("open in a plain context, shut in a capture even with the address guard off", async () => {
     const secure = await chromium.launch({
       executablePath: findChromium(process.env.CHROMIUM_PATH)!,
-      args: [...CHROMIUM_ARGS, `--unsafely-treat-insecure-origin-as-secure=http://public.test:${server.port}`, "--host-resolver-rules=MAP public.test 127.0.0.1"],
+      args: [
+        ...CHROMIUM_ARGS,
+        `--unsafely-treat-insecure-origin-as-secure=http://public.test:${server.port}`,
+        "--host-resolver-rules=MAP public.test 127.0.0.1",
+      ],
     });
     try {
       const plain = await secure.newContext();
       const tab = await plain.newPage();
       await tab.goto(page("sw-plain"));
       expect(await tab.evaluate(() => window.isSecureContext)).toBe(true);
-      await waitFor("the plain context's service worker to reach the canary", () => reached("sw-plain").includes("127.0.0.1|direct-sw"), 30_000, 50);
+      await waitFor(
+        "the plain context's service worker to reach the canary",
+        () => reached("sw-plain").includes("127.0.0.1|direct-sw"),
+        30_000,
+        50,
+      );
       await plain.close();
 
       await capturePage(secure, job(page("sw-capture")), () => {}, { checkHost: allowAll });

@@ -42,7 +42,10 @@ beforeAll(() => {
   mkdirSync(join(siteDir, "rival"), { recursive: true });
   writeFileSync(join(siteDir, "ours/index.html"), page(ORIGINAL));
   // A comparison needs a second page; the rival never changes.
-  writeFileSync(join(siteDir, "rival/index.html"), page({ hero: "#334155", clock: "#cbd5e1", ticker: "#f1f5f9" }).replace("Baseline page", "Rival"));
+  writeFileSync(
+    join(siteDir, "rival/index.html"),
+    page({ hero: "#334155", clock: "#cbd5e1", ticker: "#f1f5f9" }).replace("Baseline page", "Rival"),
+  );
   sites = startFixtureServer(siteDir);
 }, BUILD_MS);
 
@@ -74,19 +77,24 @@ describe("visual baseline (compiled binary)", () => {
     const baseline = (vp: string) => join(work, ".design-intel/baseline", `ours.${vp}.png`);
     const current = (vp: string) => join(work, ".design-intel/results", `ours.${vp}.png`);
     const diff = (vp: string) => join(work, ".design-intel/results", `ours.${vp}.diff.png`);
-    const row = (out: string, vp: string) => new RegExp(`^visual\\.maxChangedShare\\s+${vp}\\s+([\\d.]+)\\s+0\\.001\\s+(pass|FAIL)$`, "m").exec(out);
+    const row = (out: string, vp: string) =>
+      new RegExp(`^visual\\.maxChangedShare\\s+${vp}\\s+([\\d.]+)\\s+0\\.001\\s+(pass|FAIL)$`, "m").exec(out);
 
     // Nothing to approve before a check has run.
     const early = await run(["approve", "--config", configPath]);
     expect(early.code).toBe(2);
-    expect(early.stderr.trim()).toBe("design-intel approve: no capture of Ours (desktop) in .design-intel/results; run design-intel check with a visual budget first");
+    expect(early.stderr.trim()).toBe(
+      "design-intel approve: no capture of Ours (desktop) in .design-intel/results; run design-intel check with a visual budget first",
+    );
 
     // 1. First run: the baseline is written (default directory, relative to where the check runs), one PNG per viewport.
     const first = await check();
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
     for (const vp of ["desktop", "mobile"]) {
-      expect(first.stdout).toContain(`visual (${vp}): no baseline yet; this capture is now the baseline (.design-intel/baseline/ours.${vp}.png)`);
+      expect(first.stdout).toContain(
+        `visual (${vp}): no baseline yet; this capture is now the baseline (.design-intel/baseline/ours.${vp}.png)`,
+      );
       expect(row(first.stdout, vp)?.slice(1)).toEqual(["0", "pass"]);
       const png = PNG.sync.read(readFileSync(baseline(vp)));
       expect(png.width).toBe(vp === "desktop" ? 1440 : 390);
@@ -113,13 +121,17 @@ describe("visual baseline (compiled binary)", () => {
     expect(image.width).toBe(1440);
     expect(changed.stdout).toContain(`diff image .design-intel/results/ours.desktop.diff.png`);
     const junit = readFileSync(join(work, "changed.xml"), "utf8");
-    expect(junit).toContain(`<failure message="visual.maxChangedShare (desktop): ${share} &gt; 0.001" type="budget">value: ${share}\nlimit: 0.001\ndiff image: .design-intel/results/ours.desktop.diff.png</failure>`);
+    expect(junit).toContain(
+      `<failure message="visual.maxChangedShare (desktop): ${share} &gt; 0.001" type="budget">value: ${share}\nlimit: 0.001\ndiff image: .design-intel/results/ours.desktop.diff.png</failure>`,
+    );
 
     // 4. approve: the changed captures become the baseline, and the same page passes.
     const approved = await run(["approve", "--config", configPath]);
     expect(approved.stderr).toBe("");
     expect(approved.code).toBe(0);
-    expect(approved.stdout).toBe("approved Ours (desktop): .design-intel/baseline/ours.desktop.png\napproved Ours (mobile): .design-intel/baseline/ours.mobile.png\n");
+    expect(approved.stdout).toBe(
+      "approved Ours (desktop): .design-intel/baseline/ours.desktop.png\napproved Ours (mobile): .design-intel/baseline/ours.mobile.png\n",
+    );
     expect(readFileSync(baseline("desktop")).equals(readFileSync(current("desktop")))).toBe(true);
     expect(existsSync(diff("desktop"))).toBe(false);
     const after = await check();

@@ -5,7 +5,11 @@ import type { Extraction, Viewport } from "#server/modules/capture/model";
 import type { ComparisonReport } from "#server/modules/comparisons/model";
 import { fakeExtraction } from "#tests/api/comparisons-support";
 
-function page(label: string, viewport: Viewport, over: { lcpMs?: number | null; bodyContrast?: number | null; imagesWithoutAlt?: number }): Extraction {
+function page(
+  label: string,
+  viewport: Viewport,
+  over: { lcpMs?: number | null; bodyContrast?: number | null; imagesWithoutAlt?: number },
+): Extraction {
   const e = fakeExtraction(`http://127.0.0.1:9/${label}`, viewport, label, "#336699");
   // Ours lost two requests on desktop; its mobile capture predates the record (no `network`).
   if (label === "Ours") e.network = viewport === "desktop" ? { failed: [], failedCount: 2 } : undefined;
@@ -17,7 +21,15 @@ function page(label: string, viewport: Viewport, over: { lcpMs?: number | null; 
 
 /** Ours: LCP 1500 ms, contrast 4.5; Fast: 1000 ms, contrast 7; Slow: 3000 ms, contrast 3 (desktop). */
 function report(): ComparisonReport {
-  const targets = ["Ours", "Fast", "Slow"].map((label) => ({ id: `t-${label}`, comparisonId: "c", label, url: `http://127.0.0.1:9/${label}`, status: "completed" as const, error: null, createdAt: "" }));
+  const targets = ["Ours", "Fast", "Slow"].map((label) => ({
+    id: `t-${label}`,
+    comparisonId: "c",
+    label,
+    url: `http://127.0.0.1:9/${label}`,
+    status: "completed" as const,
+    error: null,
+    createdAt: "",
+  }));
   const values: Record<string, { lcpMs: number | null; bodyContrast: number; imagesWithoutAlt: number }> = {
     Ours: { lcpMs: 1500, bodyContrast: 4.5, imagesWithoutAlt: 2 },
     Fast: { lcpMs: 1000, bodyContrast: 7, imagesWithoutAlt: 0 },
@@ -35,12 +47,24 @@ function report(): ComparisonReport {
       width: 1,
       height: 1,
       // Mobile LCP is not reported for Ours: a budget on it must fail, not pass unseen.
-      extraction: page(t.label, viewport, { ...values[t.label]!, lcpMs: viewport === "mobile" && t.label === "Ours" ? null : values[t.label]!.lcpMs }),
+      extraction: page(t.label, viewport, {
+        ...values[t.label]!,
+        lcpMs: viewport === "mobile" && t.label === "Ours" ? null : values[t.label]!.lcpMs,
+      }),
     })),
   );
   const diff = (b: string, overallSimilarity: number) => ({
-    id: `d-${b}`, comparisonId: "c", viewport: "desktop" as const, targetAId: "t-Ours", targetBId: `t-${b}`, createdAt: "",
-    colorSimilarity: 0, layoutSimilarity: 0, contentSimilarity: 0, overallSimilarity, components: {},
+    id: `d-${b}`,
+    comparisonId: "c",
+    viewport: "desktop" as const,
+    targetAId: "t-Ours",
+    targetBId: `t-${b}`,
+    createdAt: "",
+    colorSimilarity: 0,
+    layoutSimilarity: 0,
+    contentSimilarity: 0,
+    overallSimilarity,
+    components: {},
   });
   return {
     exportedAt: "",
@@ -56,7 +80,10 @@ const config = (budgets: unknown, viewports: Viewport[] = ["desktop"]) =>
   parseConfig(
     JSON.stringify({
       site: { url: "http://127.0.0.1:9/Ours", label: "Ours" },
-      competitors: [{ url: "http://127.0.0.1:9/Fast", label: "Fast" }, { url: "http://127.0.0.1:9/Slow", label: "Slow" }],
+      competitors: [
+        { url: "http://127.0.0.1:9/Fast", label: "Fast" },
+        { url: "http://127.0.0.1:9/Slow", label: "Slow" },
+      ],
       viewports,
       budgets,
     }),
@@ -77,7 +104,10 @@ describe("budgets", () => {
   });
 
   test("failedRequests counts every failed request; a capture without the record fails the budget", () => {
-    expect(brief({ failedRequests: { max: 2 } }, ["desktop", "mobile"])).toEqual(["failedRequests.max desktop 2 pass", "failedRequests.max mobile null fail"]);
+    expect(brief({ failedRequests: { max: 2 } }, ["desktop", "mobile"])).toEqual([
+      "failedRequests.max desktop 2 pass",
+      "failedRequests.max mobile null fail",
+    ]);
     expect(brief({ failedRequests: { max: 1 } })).toEqual(["failedRequests.max desktop 2 fail"]);
   });
 
@@ -98,7 +128,9 @@ describe("budgets", () => {
   });
 
   test("relative budgets name what is wrong in the config", () => {
-    expect(() => config({ similarity: { Nobody: { max: 0.5 } } })).toThrow('test.json: budgets.similarity.Nobody: no competitor is labelled "Nobody"');
+    expect(() => config({ similarity: { Nobody: { max: 0.5 } } })).toThrow(
+      'test.json: budgets.similarity.Nobody: no competitor is labelled "Nobody"',
+    );
     expect(() => config({ similarity: { Fast: {} } })).toThrow("test.json: budgets.similarity.Fast: expected max or min");
     expect(() => config({ rank: { lcpMs: { max: 1.5 } } })).toThrow("test.json: budgets.rank.lcpMs.max: expected a whole number");
     expect(() =>

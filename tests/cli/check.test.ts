@@ -33,8 +33,20 @@ function config(name: string, value: unknown): string {
   return path;
 }
 
-const loose = { lcpMs: { max: 120_000 }, fcpMs: { max: 120_000 }, cls: { max: 5 }, imagesWithoutAlt: { max: 1000 }, inputsWithoutLabel: { max: 1000 }, lowContrast: { max: 1000 }, failedRequests: { max: 1000 } };
-const pages = () => ({ site: { url: sites.url("/alpha/"), label: "Alpha" }, competitors: [{ url: sites.url("/beta/"), label: "Beta" }], viewports: ["desktop"] });
+const loose = {
+  lcpMs: { max: 120_000 },
+  fcpMs: { max: 120_000 },
+  cls: { max: 5 },
+  imagesWithoutAlt: { max: 1000 },
+  inputsWithoutLabel: { max: 1000 },
+  lowContrast: { max: 1000 },
+  failedRequests: { max: 1000 },
+};
+const pages = () => ({
+  site: { url: sites.url("/alpha/"), label: "Alpha" },
+  competitors: [{ url: sites.url("/beta/"), label: "Beta" }],
+  viewports: ["desktop"],
+});
 
 describe("design-intel check (in-process)", () => {
   test("every budget holds: exit 0, a table, JUnit with only passing testcases, JSON and Markdown", async () => {
@@ -46,7 +58,17 @@ describe("design-intel check (in-process)", () => {
       rank: { lcpMs: { max: 2 }, bodyContrast: { max: 2 } },
       similarity: { Beta: { min: 0, max: 1 } },
     };
-    const r = await runCli(["check", "--config", config("pass.json", { ...pages(), budgets }), "--junit", out("xml"), "--json", out("json"), "--markdown", out("md")]);
+    const r = await runCli([
+      "check",
+      "--config",
+      config("pass.json", { ...pages(), budgets }),
+      "--junit",
+      out("xml"),
+      "--json",
+      out("json"),
+      "--markdown",
+      out("md"),
+    ]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^lcpMs\.max\s+desktop\s+\d+\s+120000\s+pass$/m);
@@ -60,39 +82,60 @@ describe("design-intel check (in-process)", () => {
     expect(junit).toContain('tests="12" failures="0"');
     const json = JSON.parse(readFileSync(out("json"), "utf8"));
     expect(json.results).toHaveLength(12);
-    expect(json.report.targets.map((t: { label: string; status: string }) => [t.label, t.status])).toEqual([["Alpha", "completed"], ["Beta", "completed"]]);
+    expect(json.report.targets.map((t: { label: string; status: string }) => [t.label, t.status])).toEqual([
+      ["Alpha", "completed"],
+      ["Beta", "completed"],
+    ]);
     // The engine captures both viewports; `viewports` picks the ones the budgets apply to.
     expect(json.report.snapshots).toHaveLength(4);
     const lcp = json.results.find((x: { budget: string }) => x.budget === "lcpMs.max");
-    expect(lcp.value).toBe(json.report.snapshots.find((s: { targetId: string }) => s.targetId === json.report.targets[0].id).extraction.timing.lcpMs);
+    expect(lcp.value).toBe(
+      json.report.snapshots.find((s: { targetId: string }) => s.targetId === json.report.targets[0].id).extraction.timing.lcpMs,
+    );
     expect(json.results.find((x: { budget: string }) => x.budget === "failedRequests.max").value).toBe(0);
     expect(readFileSync(out("md"), "utf8")).toContain("✅ Design Intel: all 12 budgets hold");
   }, 180_000);
 
   test("one tightened budget: exit 1, and that testcase fails with the measured value and the limit", async () => {
     const junitPath = join(dir, "fail.xml");
-    const r = await runCli(["check", "--config", config("fail.json", { ...pages(), budgets: { ...loose, lcpMs: { max: 1 } } }), "--junit", junitPath]);
+    const r = await runCli([
+      "check",
+      "--config",
+      config("fail.json", { ...pages(), budgets: { ...loose, lcpMs: { max: 1 } } }),
+      "--junit",
+      junitPath,
+    ]);
     expect(r.code).toBe(1);
     const measured = Number(/^lcpMs\.max\s+desktop\s+(\d+)\s+1\s+FAIL$/m.exec(r.stdout)?.[1]);
     expect(measured).toBeGreaterThan(1);
     expect(r.stdout).toContain("1 of 7 budgets failed");
     const junit = readFileSync(junitPath, "utf8");
     expect(junit.match(/<failure /g)).toHaveLength(1);
-    expect(junit).toContain(`<failure message="lcpMs.max (desktop): ${measured} &gt; 1" type="budget">value: ${measured}\nlimit: 1</failure>`);
+    expect(junit).toContain(
+      `<failure message="lcpMs.max (desktop): ${measured} &gt; 1" type="budget">value: ${measured}\nlimit: 1</failure>`,
+    );
     inProcessFailures = failures(junit);
     expect(inProcessFailures).toEqual(["lcpMs.max (desktop)"]);
   }, 180_000);
 
   test("an unreachable page: exit 2 naming it", async () => {
     const dead = `http://127.0.0.1:${freePort()}/`;
-    const r = await runCli(["check", "--config", config("dead.json", { ...pages(), competitors: [{ url: dead, label: "Gone" }], budgets: loose })]);
+    const r = await runCli([
+      "check",
+      "--config",
+      config("dead.json", { ...pages(), competitors: [{ url: dead, label: "Gone" }], budgets: loose }),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(r.stderr).toContain(`design-intel check: Gone (${dead}) could not be checked`);
   }, 180_000);
 
   test("an ignore selector that is not CSS: exit 2 naming it", async () => {
-    const bad = config("bad-selector.json", { ...pages(), budgets: { visual: { maxChangedShare: 0.1 } }, ignore: { selectors: ["#ok", "a[["] } });
+    const bad = config("bad-selector.json", {
+      ...pages(),
+      budgets: { visual: { maxChangedShare: 0.1 } },
+      ignore: { selectors: ["#ok", "a[["] },
+    });
     const r = await runCli(["check", "--config", bad, "--baseline-dir", join(dir, "selector-baseline")]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe('design-intel check: ignore.selectors[1]: "a[[" is not a valid CSS selector');
@@ -117,17 +160,23 @@ describe("design-intel check --server", () => {
       const path = config("server.json", { ...pages(), budgets: { ...loose, rank: { lcpMs: { max: 2 } } } });
 
       const junitPath = join(dir, "server.xml");
-      const r = await runCli(["check", "--config", path, "--server", server.url, "--junit", junitPath], { env: { DESIGN_INTEL_API_KEY: runKey } });
+      const r = await runCli(["check", "--config", path, "--server", server.url, "--junit", junitPath], {
+        env: { DESIGN_INTEL_API_KEY: runKey },
+      });
       expect(r.stderr).toBe("");
       expect(r.code).toBe(0);
       expect(r.stdout).toContain("all 8 budgets hold");
       expect(readFileSync(junitPath, "utf8")).toContain('tests="8" failures="0"');
-      const list = (await (await fetch(`${server.url}/api/comparisons`, { headers: { authorization: `Bearer ${accessToken}` } })).json()) as { name: string; status: string }[];
+      const list = (await (
+        await fetch(`${server.url}/api/comparisons`, { headers: { authorization: `Bearer ${accessToken}` } })
+      ).json()) as { name: string; status: string }[];
       expect(list.map((c) => [c.name, c.status])).toEqual([["design-intel check: Alpha", "completed"]]);
 
       // The tightened config fails on the server exactly as it did in-process.
       const tightXml = join(dir, "server-fail.xml");
-      const tight = await runCli(["check", "--config", join(dir, "fail.json"), "--server", server.url, "--junit", tightXml], { env: { DESIGN_INTEL_API_KEY: runKey } });
+      const tight = await runCli(["check", "--config", join(dir, "fail.json"), "--server", server.url, "--junit", tightXml], {
+        env: { DESIGN_INTEL_API_KEY: runKey },
+      });
       expect(tight.code).toBe(1);
       expect(tight.stdout).toContain("1 of 7 budgets failed");
       expect(inProcessFailures).toEqual(["lcpMs.max (desktop)"]);
@@ -135,7 +184,9 @@ describe("design-intel check --server", () => {
 
       const denied = await runCli(["check", "--config", path, "--server", server.url], { env: { DESIGN_INTEL_API_KEY: readKey } });
       expect(denied.code).toBe(2);
-      expect(denied.stderr.trim()).toBe("design-intel check: POST /api/comparisons answered 403: This API key can only read; use a key with the run scope");
+      expect(denied.stderr.trim()).toBe(
+        "design-intel check: POST /api/comparisons answered 403: This API key can only read; use a key with the run scope",
+      );
 
       const noKey = await runCli(["check", "--config", path, "--server", server.url], { env: { DESIGN_INTEL_API_KEY: "" } });
       expect(noKey.code).toBe(2);

@@ -34,9 +34,18 @@ describe("usage errors exit 2 with one line naming the flag", () => {
     const cases: [string[], RegExp][] = [
       [["users", "create", "--email", "a@example.com", "--pasword", "x"], /users create: unknown flag --pasword/],
       [["users", "create", "--email"], /users create: --email needs a value/],
-      [["users", "create", "--email", "not-an-email", "--password", "long-enough-1"], /users create: --email: Please enter a valid email address/],
-      [["users", "create", "--email", "a@example.com", "--password", "short"], /users create: --password: Password must be at least 8 characters/],
-      [["users", "create", "--email", "a@example.com", "--admin=yes", "--password", "long-enough-1"], /users create: --admin takes no value/],
+      [
+        ["users", "create", "--email", "not-an-email", "--password", "long-enough-1"],
+        /users create: --email: Please enter a valid email address/,
+      ],
+      [
+        ["users", "create", "--email", "a@example.com", "--password", "short"],
+        /users create: --password: Password must be at least 8 characters/,
+      ],
+      [
+        ["users", "create", "--email", "a@example.com", "--admin=yes", "--password", "long-enough-1"],
+        /users create: --admin takes no value/,
+      ],
       [["users", "promote"], /users promote: --email is required/],
       [["users", "delete", "--email", "a@example.com"], /users: unknown action "delete"/],
       [["backup"], /backup: --out is required/],
@@ -61,7 +70,15 @@ describe("usage errors exit 2 with one line naming the flag", () => {
   test("--version and --help on each command", async () => {
     const v = await runCli(["--version"]);
     expect(v).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
-    for (const args of [["--help"], ["serve", "--help"], ["users", "--help"], ["users", "create", "--help"], ["backup", "--help"], ["check", "--help"], ["approve", "--help"]]) {
+    for (const args of [
+      ["--help"],
+      ["serve", "--help"],
+      ["users", "--help"],
+      ["users", "create", "--help"],
+      ["backup", "--help"],
+      ["check", "--help"],
+      ["approve", "--help"],
+    ]) {
       const r = await runCli(args);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain("Usage: design-intel");
@@ -152,9 +169,11 @@ describe("users and backup on a data directory", () => {
 
       const audit = new Database(join(dataDir, "design-intel.db"), { readonly: true });
       try {
-        const actions = audit.query<{ action: string; user_agent: string | null }, []>(
-          "SELECT action, user_agent FROM audit_log WHERE action IN ('admin.user_promoted', 'admin.user_disabled') ORDER BY id",
-        ).all();
+        const actions = audit
+          .query<{ action: string; user_agent: string | null }, []>(
+            "SELECT action, user_agent FROM audit_log WHERE action IN ('admin.user_promoted', 'admin.user_disabled') ORDER BY id",
+          )
+          .all();
         expect(actions).toEqual([
           { action: "admin.user_promoted", user_agent: "design-intel CLI" },
           { action: "admin.user_disabled", user_agent: "design-intel CLI" },

@@ -11,7 +11,10 @@ export interface CliResult {
 }
 
 /** Runs `design-intel <args>` from source (or `cmd`, e.g. the compiled binary) with DATA_DIR set. */
-export async function runCli(args: string[], opts: { dataDir?: string; stdin?: string; cmd?: string[]; env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
+export async function runCli(
+  args: string[],
+  opts: { dataDir?: string; stdin?: string; cmd?: string[]; env?: Record<string, string>; cwd?: string } = {},
+): Promise<CliResult> {
   const proc = Bun.spawn([...(opts.cmd ?? [process.execPath, MAIN]), ...args], {
     cwd: opts.cwd,
     env: { ...process.env, NODE_ENV: "production", ...(opts.dataDir ? { DATA_DIR: opts.dataDir } : {}), ...opts.env },

@@ -22,8 +22,7 @@ function png(...rects: { x: number; y: number; w: number; h: number; rgb: [numbe
   const p = new PNG({ width: W, height: H });
   p.data.fill(255);
   for (const r of rects)
-    for (let y = r.y; y < r.y + r.h; y++)
-      for (let x = r.x; x < r.x + r.w; x++) p.data.set([...r.rgb, 255], (y * W + x) * 4);
+    for (let y = r.y; y < r.y + r.h; y++) for (let x = r.x; x < r.x + r.w; x++) p.data.set([...r.rgb, 255], (y * W + x) * 4);
   return new Uint8Array(PNG.sync.write(p));
 }
 
@@ -61,7 +60,12 @@ describe("compareWithBaseline", () => {
   test("the first run writes the baseline; the same page then scores 0 with no diff image", () => {
     const { baselineDir, resultsDir, run } = setup();
     const first = run(png(base));
-    expect(first).toMatchObject({ baselineWritten: true, changedShare: 0, diff: null, baseline: join(baselineDir, "our-site.desktop.png") });
+    expect(first).toMatchObject({
+      baselineWritten: true,
+      changedShare: 0,
+      diff: null,
+      baseline: join(baselineDir, "our-site.desktop.png"),
+    });
     expect(existsSync(join(resultsDir, "our-site.desktop.png"))).toBe(true);
     const second = run(png(base));
     expect(second).toMatchObject({ baselineWritten: false, changedShare: 0, diff: null });
@@ -87,7 +91,9 @@ describe("compareWithBaseline", () => {
     run(png(base));
     const red = { x: 20, y: 120, w: 50, h: 50, rgb: [200, 20, 20] as [number, number, number] };
     expect(run(png(base, red), config({ regions: [{ x: 10, y: 110, width: 70, height: 70 }] })).changedShare).toBe(0);
-    expect(run(png(base, red), config({ regions: [{ x: 10, y: 110, width: 70, height: 70, viewport: "mobile" }] })).changedShare).toBeGreaterThan(0.03);
+    expect(
+      run(png(base, red), config({ regions: [{ x: 10, y: 110, width: 70, height: 70, viewport: "mobile" }] })).changedShare,
+    ).toBeGreaterThan(0.03);
     const boxes = [{ selector: "#ad", x: 18, y: 118, width: 54, height: 54 }];
     expect(run(png(base, red), config({ selectors: ["#ad"] }), boxes).changedShare).toBe(0);
   });

@@ -52,7 +52,13 @@ describe("run machine", () => {
     gate.finish();
     await machine.done;
     expect(machine.state).toBe("closed");
-    expect(taken).toEqual(["announceLaunch:launch", "checkCaptured:allCaptured", "checkScored:viewportScored", "startFindings:allScored", "settleCompleted:found"]);
+    expect(taken).toEqual([
+      "announceLaunch:launch",
+      "checkCaptured:allCaptured",
+      "checkScored:viewportScored",
+      "startFindings:allScored",
+      "settleCompleted:found",
+    ]);
   });
 
   test("an event the state does not list is refused: nothing runs, the state stays, and it is logged", () => {
@@ -114,7 +120,16 @@ describe("run machine", () => {
     machine.dispatch({
       type: "pageCaptured",
       page: { target: 0, viewport: "desktop" },
-      file: { snapshotId: "s", relPath: "p", absolute: "/p", width: 1, height: 1, sha256: "0".repeat(64), bytes: 1, extraction: {} as never },
+      file: {
+        snapshotId: "s",
+        relPath: "p",
+        absolute: "/p",
+        width: 1,
+        height: 1,
+        sha256: "0".repeat(64),
+        bytes: 1,
+        extraction: {} as never,
+      },
     });
     await Bun.sleep(0);
     expect(closed).toBe(false);

@@ -23,7 +23,7 @@ const successors = (state: RunState) => new Set(moves(state).flatMap(([, m]) => 
 function reachableFrom(starts: readonly RunState[]): Set<RunState> {
   const seen = new Set<RunState>(starts);
   const todo = [...starts];
-  while (todo.length > 0) for (const next of successors(todo.pop()!)) if (!seen.has(next)) seen.add(next), todo.push(next);
+  while (todo.length > 0) for (const next of successors(todo.pop()!)) if (!seen.has(next)) (seen.add(next), todo.push(next));
   return seen;
 }
 

@@ -94,7 +94,12 @@ describe("comparison runner", () => {
     expect(t.runner.isActive("c1")).toBe(true);
     await until(() => seen !== null);
     expect(t.comparison().status).toBe("completed");
-    expect(seen!).toMatchObject({ runId: "run-42", trigger: "manual", comparisonId: "c1", outcome: { status: "completed", error: null, recorded: true } });
+    expect(seen!).toMatchObject({
+      runId: "run-42",
+      trigger: "manual",
+      comparisonId: "c1",
+      outcome: { status: "completed", error: null, recorded: true },
+    });
     expect(seen!.scoring.desktop.diffs.length + seen!.scoring.mobile.diffs.length).toBe(2);
     expect(seen!.findings.length).toBe(4);
     // Still open: the hook's work belongs to the run.
@@ -120,7 +125,10 @@ describe("comparison runner", () => {
     expect(t.runner.interruptAll()).toBe(1);
     expect(t.runner.interruptAll()).toBe(0);
     expect(t.comparison()).toMatchObject({ status: "failed", error: INTERRUPTED_REASON, progress_stage: "Failed" });
-    expect(t.targets()).toEqual([["failed", INTERRUPTED_REASON], ["failed", INTERRUPTED_REASON]]);
+    expect(t.targets()).toEqual([
+      ["failed", INTERRUPTED_REASON],
+      ["failed", INTERRUPTED_REASON],
+    ]);
     const last = t.fake.published.at(-1)!.message as { type: string; payload: { status: string } };
     expect(last).toMatchObject({ type: "COMPARISON_STATUS", payload: { status: "failed" } });
     expect(t.fake.activity.map((a) => a.status)).toEqual(["info", "error"]);
@@ -146,7 +154,10 @@ describe("comparison runner", () => {
     t.full.finish = false;
     await t.runner.idle();
     expect(t.comparison()).toMatchObject({ status: "failed", error: STORAGE_UNAVAILABLE_MESSAGE });
-    expect(t.targets()).toEqual([["failed", STORAGE_UNAVAILABLE_MESSAGE], ["failed", STORAGE_UNAVAILABLE_MESSAGE]]);
+    expect(t.targets()).toEqual([
+      ["failed", STORAGE_UNAVAILABLE_MESSAGE],
+      ["failed", STORAGE_UNAVAILABLE_MESSAGE],
+    ]);
   });
 
   test("deleting the comparison while its failure is being retried stops the retries and removes its files", async () => {

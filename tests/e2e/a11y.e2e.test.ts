@@ -23,27 +23,30 @@ let completedId = "";
 let emptyId = "";
 const errors: string[] = [];
 
-beforeAll(async () => {
-  lab = await startLab();
-  admin = await lab.signup("boss@example.com"); // the first account is the admin
-  rebel = await lab.signup("rebel@example.com");
-  emptyId = (await lab.api<{ id: string }>(admin, "POST", "/api/comparisons", { name: "Nothing here yet" })).id;
-  completedId = await completedComparison(lab, admin);
-  // Let the agents work on that capture for a moment, so Mission Control and the agents' pages
-  // show real items; stopped again so the pages are quiet while they are audited.
-  await lab.api(admin, "POST", "/api/system/start");
-  await waitFor(
-    "the agents' first component",
-    async () => (await lab.api<{ totalComponents: number }>(admin, "GET", "/api/metrics")).totalComponents >= 1,
-    60_000,
-    250,
-  );
-  await lab.api(admin, "POST", "/api/system/stop");
-  visitor = await (await lab.context()).newPage();
-  boss = await (await lab.context(admin)).newPage();
-  user = await (await lab.context(rebel)).newPage();
-  for (const p of [visitor, boss, user]) p.on("pageerror", (e) => errors.push(`${p.url()}: ${e.message}`));
-}, SERVER_START_MS + COMPLETED_COMPARISON_MS + 60_000 + 30_000); // the server, a real two-site run, the agents' first component, a browser
+beforeAll(
+  async () => {
+    lab = await startLab();
+    admin = await lab.signup("boss@example.com"); // the first account is the admin
+    rebel = await lab.signup("rebel@example.com");
+    emptyId = (await lab.api<{ id: string }>(admin, "POST", "/api/comparisons", { name: "Nothing here yet" })).id;
+    completedId = await completedComparison(lab, admin);
+    // Let the agents work on that capture for a moment, so Mission Control and the agents' pages
+    // show real items; stopped again so the pages are quiet while they are audited.
+    await lab.api(admin, "POST", "/api/system/start");
+    await waitFor(
+      "the agents' first component",
+      async () => (await lab.api<{ totalComponents: number }>(admin, "GET", "/api/metrics")).totalComponents >= 1,
+      60_000,
+      250,
+    );
+    await lab.api(admin, "POST", "/api/system/stop");
+    visitor = await (await lab.context()).newPage();
+    boss = await (await lab.context(admin)).newPage();
+    user = await (await lab.context(rebel)).newPage();
+    for (const p of [visitor, boss, user]) p.on("pageerror", (e) => errors.push(`${p.url()}: ${e.message}`));
+  },
+  SERVER_START_MS + COMPLETED_COMPARISON_MS + 60_000 + 30_000,
+); // the server, a real two-site run, the agents' first component, a browser
 
 afterAll(async () => {
   await lab?.close();

@@ -32,16 +32,19 @@ async function signupInBrowser(page: Page, email: string) {
   await page.waitForURL("**/dashboard");
 }
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  adminCtx = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
-  userCtx = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  admin = await adminCtx.newPage();
-  user = await userCtx.newPage();
-  await signupInBrowser(admin, "boss@example.com"); // the first account is the admin
-  await signupInBrowser(user, userEmail);
-}, SERVER_START_MS + stepsTimeout(10)); // the server, a browser, two sign-ups in it
+beforeAll(
+  async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    adminCtx = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
+    userCtx = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    admin = await adminCtx.newPage();
+    user = await userCtx.newPage();
+    await signupInBrowser(admin, "boss@example.com"); // the first account is the admin
+    await signupInBrowser(user, userEmail);
+  },
+  SERVER_START_MS + stepsTimeout(10),
+); // the server, a browser, two sign-ups in it
 
 afterAll(async () => {
   await browser?.close();
@@ -70,7 +73,9 @@ describe("super-admin console", () => {
     const first = await admin.evaluate(sampled);
     // The sampler pushes every 5 s; the page reloads its figures only every 30 s, so a new sample
     // well inside that came over the socket. Six pushes' worth of waiting, for a busy machine.
-    await admin.waitForFunction((prev) => document.querySelector("[data-testid=uptime]")?.getAttribute("data-sampled-at") !== prev, first, { timeout: 30_000 });
+    await admin.waitForFunction((prev) => document.querySelector("[data-testid=uptime]")?.getAttribute("data-sampled-at") !== prev, first, {
+      timeout: 30_000,
+    });
   });
 
   test("Refresh re-reads the figures: the request counter moves", async () => {
@@ -161,7 +166,8 @@ describe("super-admin console", () => {
     await admin.getByRole("button", { name: "View Audit Logs" }).click();
     const dialog = admin.getByRole("dialog");
     await dialog.getByTestId("audit-table").waitFor();
-    for (const what of ["Disabled user", "API key created", "Backup created", "Maintenance on"]) await dialog.getByText(what).first().waitFor();
+    for (const what of ["Disabled user", "API key created", "Backup created", "Maintenance on"])
+      await dialog.getByText(what).first().waitFor();
     await dialog.getByRole("button", { name: "Close" }).click();
 
     await admin.getByRole("button", { name: "Security Report" }).click();

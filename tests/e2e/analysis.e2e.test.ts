@@ -96,13 +96,20 @@ describe("findings on the fixture sites", () => {
   test("evidence-backed findings name the targets and measured values", () => {
     const labels: Record<Site, string> = { alpha: "Alpha", "alpha-edited": "Alpha edited", beta: "Beta" };
     const pages: PageInput[] = (["alpha", "beta"] as const).flatMap((site) =>
-      VIEWPORTS.map((viewport) => ({ targetId: site, label: labels[site], viewport, extraction: captured.get(key(site, viewport))!.extraction })),
+      VIEWPORTS.map((viewport) => ({
+        targetId: site,
+        label: labels[site],
+        viewport,
+        extraction: captured.get(key(site, viewport))!.extraction,
+      })),
     );
     const findings = findingsFor(pages);
     expect(findings.length).toBeGreaterThan(0);
     for (const f of findings) {
       expect(["design", "ux", "copy", "timing"]).toContain(f.group);
-      expect(Object.keys(f.evidence).some((k) => k.startsWith(labels[f.targetId as Site]) || k === "Worst run" || k.startsWith("WCAG"))).toBe(true);
+      expect(
+        Object.keys(f.evidence).some((k) => k.startsWith(labels[f.targetId as Site]) || k === "Worst run" || k.startsWith("WCAG")),
+      ).toBe(true);
       expect(f.fix.length).toBeGreaterThan(20);
     }
     // Beta's fixture serves a multi-megabyte hero image: its timing findings must name it.

@@ -82,43 +82,53 @@ describe("single executable", () => {
     expect(await script.text()).toContain("createApiReference");
   });
 
-  test("captures and scores real pages from its embedded workers", async () => {
-    const call = async (method: string, path: string, token?: string, body?: unknown) => {
-      const r = await fetch(server.url + path, {
-        method,
-        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: r.status, json: (await r.json()) as any };
-    };
-    const login = await call("POST", "/api/auth/login", undefined, { email: "bin@example.com", password: "password-1" });
-    const token = login.json.accessToken as string;
-    const cmp = await call("POST", "/api/comparisons", token, { name: "From the binary" });
-    for (const site of ["alpha", "beta"])
-      expect((await call("POST", `/api/comparisons/${cmp.json.id}/targets`, token, { url: sites.url(`/${site}/`), label: site })).status).toBe(201);
-    expect((await call("POST", `/api/comparisons/${cmp.json.id}/start`, token)).status).toBeLessThan(300);
-    // Until the run ends: the capture's own limits bound it (RUN_MS); the test's timeout is past that.
-    let status = "running";
-    const deadline = Date.now() + RUN_MS;
-    while (status === "running" && Date.now() < deadline) {
-      await Bun.sleep(500);
-      status = (await call("GET", `/api/comparisons/${cmp.json.id}`, token)).json.status;
-    }
-    if (status !== "completed") console.error(server.output(), (await call("GET", `/api/comparisons/${cmp.json.id}/targets`, token)).json);
-    expect(status).toBe("completed");
-    const snaps = (await call("GET", `/api/comparisons/${cmp.json.id}/snapshots`, token)).json as { screenshotUrl: string; colors: string[] }[];
-    expect(snaps.length).toBe(4);
-    const png = await fetch(server.url + snaps[0]!.screenshotUrl, { headers: { authorization: `Bearer ${token}` } });
-    expect(png.headers.get("content-type")).toBe("image/png");
-    // The capture worker inside the binary records each page's load as a filmstrip too.
-    const films = (await call("GET", `/api/comparisons/${cmp.json.id}/filmstrips`, token)).json as { frames: { url: string }[] }[];
-    expect(films.length).toBe(4);
-    const frame = await fetch(server.url + films[0]!.frames[0]!.url, { headers: { authorization: `Bearer ${token}` } });
-    expect(frame.headers.get("content-type")).toBe("image/jpeg");
-    const diffs = (await call("GET", `/api/comparisons/${cmp.json.id}/diffs`, token)).json as { overallSimilarity: number }[];
-    expect(diffs.length).toBe(2);
-    for (const d of diffs) expect(d.overallSimilarity).toBeGreaterThan(0);
-  }, RUN_MS + 30_000);
+  test(
+    "captures and scores real pages from its embedded workers",
+    async () => {
+      const call = async (method: string, path: string, token?: string, body?: unknown) => {
+        const r = await fetch(server.url + path, {
+          method,
+          headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        return { status: r.status, json: (await r.json()) as any };
+      };
+      const login = await call("POST", "/api/auth/login", undefined, { email: "bin@example.com", password: "password-1" });
+      const token = login.json.accessToken as string;
+      const cmp = await call("POST", "/api/comparisons", token, { name: "From the binary" });
+      for (const site of ["alpha", "beta"])
+        expect(
+          (await call("POST", `/api/comparisons/${cmp.json.id}/targets`, token, { url: sites.url(`/${site}/`), label: site })).status,
+        ).toBe(201);
+      expect((await call("POST", `/api/comparisons/${cmp.json.id}/start`, token)).status).toBeLessThan(300);
+      // Until the run ends: the capture's own limits bound it (RUN_MS); the test's timeout is past that.
+      let status = "running";
+      const deadline = Date.now() + RUN_MS;
+      while (status === "running" && Date.now() < deadline) {
+        await Bun.sleep(500);
+        status = (await call("GET", `/api/comparisons/${cmp.json.id}`, token)).json.status;
+      }
+      if (status !== "completed")
+        console.error(server.output(), (await call("GET", `/api/comparisons/${cmp.json.id}/targets`, token)).json);
+      expect(status).toBe("completed");
+      const snaps = (await call("GET", `/api/comparisons/${cmp.json.id}/snapshots`, token)).json as {
+        screenshotUrl: string;
+        colors: string[];
+      }[];
+      expect(snaps.length).toBe(4);
+      const png = await fetch(server.url + snaps[0]!.screenshotUrl, { headers: { authorization: `Bearer ${token}` } });
+      expect(png.headers.get("content-type")).toBe("image/png");
+      // The capture worker inside the binary records each page's load as a filmstrip too.
+      const films = (await call("GET", `/api/comparisons/${cmp.json.id}/filmstrips`, token)).json as { frames: { url: string }[] }[];
+      expect(films.length).toBe(4);
+      const frame = await fetch(server.url + films[0]!.frames[0]!.url, { headers: { authorization: `Bearer ${token}` } });
+      expect(frame.headers.get("content-type")).toBe("image/jpeg");
+      const diffs = (await call("GET", `/api/comparisons/${cmp.json.id}/diffs`, token)).json as { overallSimilarity: number }[];
+      expect(diffs.length).toBe(2);
+      for (const d of diffs) expect(d.overallSimilarity).toBeGreaterThan(0);
+    },
+    RUN_MS + 30_000,
+  );
 
   test("subcommands: --version, a bad flag, users create beside the running server, backup", async () => {
     const bin = { cmd: [join(dir, "design-intel")], dataDir: join(dir, "data") };

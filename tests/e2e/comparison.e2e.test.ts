@@ -59,7 +59,10 @@ describe("comparison flow", () => {
     await page.getByRole("button", { name: "Add Website" }).click();
     await page.getByText("Please enter a valid URL").first().waitFor();
 
-    for (const [site, label] of [["alpha", "Orbit"], ["beta", "Ember"]] as const) {
+    for (const [site, label] of [
+      ["alpha", "Orbit"],
+      ["beta", "Ember"],
+    ] as const) {
       await page.getByLabel("Website URL").fill(sites.url(`/${site}/`));
       await page.getByLabel("Display Label").fill(label);
       await page.getByRole("button", { name: "Add Website" }).click();
@@ -70,15 +73,19 @@ describe("comparison flow", () => {
     expect(await page.getByRole("button", { name: "View Results" }).isDisabled()).toBe(true);
   });
 
-  test("start: real progress shows, then the run completes without a reload", async () => {
-    await page.getByRole("button", { name: "Start Analysis" }).click();
-    await page.getByText("Analysis in Progress").waitFor();
-    const progress = page.getByRole("progressbar", { name: "Analysis progress" });
-    await progress.waitFor();
-    // View Results turns from a disabled button into a link when the run completes.
-    await page.getByRole("link", { name: "View Results" }).waitFor({ timeout: RUN_MS });
-    await page.getByText("Analysis in Progress").waitFor({ state: "detached" });
-  }, RUN_MS + stepsTimeout(5));
+  test(
+    "start: real progress shows, then the run completes without a reload",
+    async () => {
+      await page.getByRole("button", { name: "Start Analysis" }).click();
+      await page.getByText("Analysis in Progress").waitFor();
+      const progress = page.getByRole("progressbar", { name: "Analysis progress" });
+      await progress.waitFor();
+      // View Results turns from a disabled button into a link when the run completes.
+      await page.getByRole("link", { name: "View Results" }).waitFor({ timeout: RUN_MS });
+      await page.getByText("Analysis in Progress").waitFor({ state: "detached" });
+    },
+    RUN_MS + stepsTimeout(5),
+  );
 
   test("results: both screenshots side by side, summary, findings, overlays and tabs", async () => {
     await page.getByRole("link", { name: "View Results" }).click();
@@ -89,7 +96,9 @@ describe("comparison flow", () => {
     expect(await page.locator('[data-testid="screenshot-panel"] img').count()).toBe(2);
     // Screenshots load for their owner.
     await page.waitForFunction(() =>
-      [...document.querySelectorAll<HTMLImageElement>('[data-testid="screenshot-panel"] img')].every((i) => i.complete && i.naturalWidth > 0),
+      [...document.querySelectorAll<HTMLImageElement>('[data-testid="screenshot-panel"] img')].every(
+        (i) => i.complete && i.naturalWidth > 0,
+      ),
     );
     const summary = await page.locator("body").innerText();
     expect(summary).toMatch(/\d+%/);

@@ -31,23 +31,30 @@ async function signup(page: Page, email: string) {
 const num = async (page: Page, id: string) => Number((await page.getByTestId(id).textContent())?.replace(/,/g, ""));
 const toast = (page: Page, title: string) => page.getByTestId("toast").filter({ hasText: title }).waitFor();
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  admin = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
-  user = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  await signup(admin, "boss@example.com"); // the first account is the admin
-  await signup(user, "rebel@example.com");
-  // Captures the agents can work on, written the way the comparisons engine writes them.
-  const db = openDatabase(join(server.dataDir, "design-intel.db"));
-  const owner = db.query<{ id: string }, [string]>("SELECT id FROM users WHERE email = ?").get("boss@example.com")!.id;
-  insertComparison(
-    db,
-    owner,
-    Array.from({ length: 8 }, (_, i) => ({ url: `https://site${i}.example/`, isDark: i < 7, accent: ["#dc2626", "#2563eb", "#16a34a", "#7c3aed", "#ea7a0c", "#db2777", "#0d9488", "#d4b106"][i] })),
-  );
-  db.close();
-}, SERVER_START_MS + stepsTimeout(10)); // the server, a browser, two sign-ups in it
+beforeAll(
+  async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    admin = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
+    user = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await signup(admin, "boss@example.com"); // the first account is the admin
+    await signup(user, "rebel@example.com");
+    // Captures the agents can work on, written the way the comparisons engine writes them.
+    const db = openDatabase(join(server.dataDir, "design-intel.db"));
+    const owner = db.query<{ id: string }, [string]>("SELECT id FROM users WHERE email = ?").get("boss@example.com")!.id;
+    insertComparison(
+      db,
+      owner,
+      Array.from({ length: 8 }, (_, i) => ({
+        url: `https://site${i}.example/`,
+        isDark: i < 7,
+        accent: ["#dc2626", "#2563eb", "#16a34a", "#7c3aed", "#ea7a0c", "#db2777", "#0d9488", "#d4b106"][i],
+      })),
+    );
+    db.close();
+  },
+  SERVER_START_MS + stepsTimeout(10),
+); // the server, a browser, two sign-ups in it
 
 afterAll(async () => {
   await browser?.close();
@@ -74,68 +81,109 @@ describe("Mission Control end to end", () => {
     expect(await user.getByTestId("system-badge").textContent()).toBe("Offline");
   });
 
-  test("Launch: the system goes Active and the KPIs and the stream move without a reload", async () => {
-    await admin.getByRole("button", { name: "Launch System" }).click();
-    await toast(admin, "System Started");
-    await admin.getByTestId("toast").getByText("AI Design Intelligence System activated", { exact: true }).waitFor();
-    expect(await admin.getByTestId("system-badge").textContent()).toBe("Active");
-    await admin.getByTestId("agents-header-badge").filter({ hasText: /^\d Active$/ }).waitFor();
+  test(
+    "Launch: the system goes Active and the KPIs and the stream move without a reload",
+    async () => {
+      await admin.getByRole("button", { name: "Launch System" }).click();
+      await toast(admin, "System Started");
+      await admin.getByTestId("toast").getByText("AI Design Intelligence System activated", { exact: true }).waitFor();
+      expect(await admin.getByTestId("system-badge").textContent()).toBe("Active");
+      await admin
+        .getByTestId("agents-header-badge")
+        .filter({ hasText: /^\d Active$/ })
+        .waitFor();
 
-    await admin.waitForFunction(() => Number(document.querySelector('[data-testid="kpi-components"]')?.textContent) >= 2, null, { timeout: AGENTS_WAIT_MS });
-    await admin.waitForFunction(() => Number(document.querySelector('[data-testid="kpi-trends"]')?.textContent) >= 1, null, { timeout: AGENTS_WAIT_MS });
-    await admin.getByTestId("activity-stream").getByText(/^Trend discovered: Dark pages/).waitFor();
-    await admin.getByTestId("activity-stream").getByText(/^Generated .*\.tsx$/).first().waitFor();
-    await admin.getByTestId("agent-design-ninja").getByTestId("agent-status").filter({ hasText: /Active|Idle/ }).waitFor();
+      await admin.waitForFunction(() => Number(document.querySelector('[data-testid="kpi-components"]')?.textContent) >= 2, null, {
+        timeout: AGENTS_WAIT_MS,
+      });
+      await admin.waitForFunction(() => Number(document.querySelector('[data-testid="kpi-trends"]')?.textContent) >= 1, null, {
+        timeout: AGENTS_WAIT_MS,
+      });
+      await admin
+        .getByTestId("activity-stream")
+        .getByText(/^Trend discovered: Dark pages/)
+        .waitFor();
+      await admin
+        .getByTestId("activity-stream")
+        .getByText(/^Generated .*\.tsx$/)
+        .first()
+        .waitFor();
+      await admin
+        .getByTestId("agent-design-ninja")
+        .getByTestId("agent-status")
+        .filter({ hasText: /Active|Idle/ })
+        .waitFor();
 
-    // Someone else's dashboard follows along too: trends are shared aggregates, while components
-    // built from the admin's captures are the admin's own.
-    await user.waitForFunction(() => Number(document.querySelector('[data-testid="kpi-trends"]')?.textContent) >= 1, null, { timeout: AGENTS_WAIT_MS });
-    expect(await user.getByTestId("kpi-components").textContent()).toBe("0");
-    expect(await user.getByTestId("system-badge").textContent()).toBe("Active");
-  }, 3 * AGENTS_WAIT_MS + stepsTimeout(12));
+      // Someone else's dashboard follows along too: trends are shared aggregates, while components
+      // built from the admin's captures are the admin's own.
+      await user.waitForFunction(() => Number(document.querySelector('[data-testid="kpi-trends"]')?.textContent) >= 1, null, {
+        timeout: AGENTS_WAIT_MS,
+      });
+      expect(await user.getByTestId("kpi-components").textContent()).toBe("0");
+      expect(await user.getByTestId("system-badge").textContent()).toBe("Active");
+    },
+    3 * AGENTS_WAIT_MS + stepsTimeout(12),
+  );
 
-  test("the agents' pages show their real output", async () => {
-    await admin.goto(`${server.url}/trends`);
-    const dark = admin.getByTestId("trend-card").filter({ hasText: "Dark pages" });
-    await dark.waitFor();
-    await dark.getByText("7 of 8 sites (88%)").waitFor();
-    await dark.getByText("site0.example").waitFor(); // the admin sees the evidence
+  test(
+    "the agents' pages show their real output",
+    async () => {
+      await admin.goto(`${server.url}/trends`);
+      const dark = admin.getByTestId("trend-card").filter({ hasText: "Dark pages" });
+      await dark.waitFor();
+      await dark.getByText("7 of 8 sites (88%)").waitFor();
+      await dark.getByText("site0.example").waitFor(); // the admin sees the evidence
 
-    await user.goto(`${server.url}/trends`);
-    const theirs = user.getByTestId("trend-card").filter({ hasText: "Dark pages" });
-    await theirs.waitFor();
-    await theirs.getByText(/other users' sites are counted, never named/).waitFor();
-    expect(await theirs.getByText("site0.example").count()).toBe(0);
+      await user.goto(`${server.url}/trends`);
+      const theirs = user.getByTestId("trend-card").filter({ hasText: "Dark pages" });
+      await theirs.waitFor();
+      await theirs.getByText(/other users' sites are counted, never named/).waitFor();
+      expect(await theirs.getByText("site0.example").count()).toBe(0);
 
-    await admin.goto(`${server.url}/generate`);
-    await admin.getByTestId("component-viewer").waitFor();
-    const frame = admin.frameLocator("iframe.ag-preview");
-    await frame.locator("button").first().waitFor();
-    await admin.getByRole("tab", { name: "Source" }).click();
-    await admin.getByText("export default", { exact: false }).waitFor();
+      await admin.goto(`${server.url}/generate`);
+      await admin.getByTestId("component-viewer").waitFor();
+      const frame = admin.frameLocator("iframe.ag-preview");
+      await frame.locator("button").first().waitFor();
+      await admin.getByRole("tab", { name: "Source" }).click();
+      await admin.getByText("export default", { exact: false }).waitFor();
 
-    await admin.goto(`${server.url}/tests`);
-    await admin.getByTestId("experiment-card").first().waitFor({ timeout: AGENTS_WAIT_MS });
+      await admin.goto(`${server.url}/tests`);
+      await admin.getByTestId("experiment-card").first().waitFor({ timeout: AGENTS_WAIT_MS });
 
-    await admin.goto(`${server.url}/activity?type=trend`);
-    await admin.getByTestId("activity-table").getByText(/^Trend discovered:/).first().waitFor();
-    expect(await admin.getByTestId("activity-table").getByText(/^Generated /).count()).toBe(0);
-  }, AGENTS_WAIT_MS + stepsTimeout(20));
+      await admin.goto(`${server.url}/activity?type=trend`);
+      await admin
+        .getByTestId("activity-table")
+        .getByText(/^Trend discovered:/)
+        .first()
+        .waitFor();
+      expect(
+        await admin
+          .getByTestId("activity-table")
+          .getByText(/^Generated /)
+          .count(),
+      ).toBe(0);
+    },
+    AGENTS_WAIT_MS + stepsTimeout(20),
+  );
 
-  test("Stop: Offline at once, and the agents stop working", async () => {
-    await admin.goto(`${server.url}/dashboard`);
-    await admin.getByTestId("system-badge").filter({ hasText: "Active" }).waitFor();
-    await admin.getByRole("button", { name: "Stop System" }).click();
-    await toast(admin, "System Stopped");
-    await admin.getByTestId("toast").getByText("System deactivated", { exact: true }).waitFor();
-    expect(await admin.getByTestId("system-badge").textContent()).toBe("Offline");
-    await admin.getByTestId("agents-header-badge").filter({ hasText: "System Offline" }).waitFor();
-    const before = await num(admin, "kpi-components");
-    await admin.waitForTimeout(7000); // longer than DesignNinja's 5 s cadence
-    await admin.reload();
-    await admin.getByRole("heading", { name: "Mission Control" }).waitFor();
-    expect(await num(admin, "kpi-components")).toBe(before);
-    for (const id of ["trend-hunter", "design-ninja", "test-commander", "insight-oracle"])
-      expect(await admin.getByTestId(`agent-${id}`).getByTestId("agent-status").textContent()).toBe("Stopped");
-  }, 7000 + stepsTimeout(12));
+  test(
+    "Stop: Offline at once, and the agents stop working",
+    async () => {
+      await admin.goto(`${server.url}/dashboard`);
+      await admin.getByTestId("system-badge").filter({ hasText: "Active" }).waitFor();
+      await admin.getByRole("button", { name: "Stop System" }).click();
+      await toast(admin, "System Stopped");
+      await admin.getByTestId("toast").getByText("System deactivated", { exact: true }).waitFor();
+      expect(await admin.getByTestId("system-badge").textContent()).toBe("Offline");
+      await admin.getByTestId("agents-header-badge").filter({ hasText: "System Offline" }).waitFor();
+      const before = await num(admin, "kpi-components");
+      await admin.waitForTimeout(7000); // longer than DesignNinja's 5 s cadence
+      await admin.reload();
+      await admin.getByRole("heading", { name: "Mission Control" }).waitFor();
+      expect(await num(admin, "kpi-components")).toBe(before);
+      for (const id of ["trend-hunter", "design-ninja", "test-commander", "insight-oracle"])
+        expect(await admin.getByTestId(`agent-${id}`).getByTestId("agent-status").textContent()).toBe("Stopped");
+    },
+    7000 + stepsTimeout(12),
+  );
 });

@@ -22,34 +22,40 @@ const SITES = [
 
 setDefaultTimeout(stepsTimeout(15));
 
-beforeAll(async () => {
-  lab = await startLab();
-  owner = await lab.signup(`results-${Date.now()}@example.com`);
-  const c = await lab.api<{ id: string }>(owner, "POST", "/api/comparisons", { name: "Three roasters", description: "Fixture sites on 127.0.0.1" });
-  id = c.id;
-  for (const [path, label] of SITES) await lab.api(owner, "POST", `/api/comparisons/${id}/targets`, { url: lab.sites.url(path), label });
-  await lab.api(owner, "POST", `/api/comparisons/${id}/start`);
-  await waitFor(
-    "the three-site comparison to complete",
-    async () => {
-      const { status } = await lab.api<{ status: string }>(owner, "GET", `/api/comparisons/${id}`);
-      if (status === "failed") throw new Error("comparison failed");
-      return status === "completed";
-    },
-    COMPLETED_COMPARISON_MS * 2,
-    250,
-  );
-  ctx = await lab.context(owner);
-  page = await ctx.newPage();
-  page.on("pageerror", (e) => errors.push(e.message));
-  // The shell's own requests are another suite's; every request this page makes must succeed.
-  page.on("response", (r) => {
-    if (r.status() >= 400 && /\/api\/(comparisons|snapshots)\//.test(r.url())) errors.push(`${r.status()} ${new URL(r.url()).pathname}`);
-  });
-  page.on("requestfailed", (r) => {
-    if (/\/api\/(comparisons|snapshots)\//.test(r.url())) errors.push(`failed ${new URL(r.url()).pathname}`);
-  });
-}, SERVER_START_MS + COMPLETED_COMPARISON_MS * 2 + 60_000);
+beforeAll(
+  async () => {
+    lab = await startLab();
+    owner = await lab.signup(`results-${Date.now()}@example.com`);
+    const c = await lab.api<{ id: string }>(owner, "POST", "/api/comparisons", {
+      name: "Three roasters",
+      description: "Fixture sites on 127.0.0.1",
+    });
+    id = c.id;
+    for (const [path, label] of SITES) await lab.api(owner, "POST", `/api/comparisons/${id}/targets`, { url: lab.sites.url(path), label });
+    await lab.api(owner, "POST", `/api/comparisons/${id}/start`);
+    await waitFor(
+      "the three-site comparison to complete",
+      async () => {
+        const { status } = await lab.api<{ status: string }>(owner, "GET", `/api/comparisons/${id}`);
+        if (status === "failed") throw new Error("comparison failed");
+        return status === "completed";
+      },
+      COMPLETED_COMPARISON_MS * 2,
+      250,
+    );
+    ctx = await lab.context(owner);
+    page = await ctx.newPage();
+    page.on("pageerror", (e) => errors.push(e.message));
+    // The shell's own requests are another suite's; every request this page makes must succeed.
+    page.on("response", (r) => {
+      if (r.status() >= 400 && /\/api\/(comparisons|snapshots)\//.test(r.url())) errors.push(`${r.status()} ${new URL(r.url()).pathname}`);
+    });
+    page.on("requestfailed", (r) => {
+      if (/\/api\/(comparisons|snapshots)\//.test(r.url())) errors.push(`failed ${new URL(r.url()).pathname}`);
+    });
+  },
+  SERVER_START_MS + COMPLETED_COMPARISON_MS * 2 + 60_000,
+);
 
 afterAll(async () => {
   await lab?.close();
@@ -95,15 +101,19 @@ describe("results", () => {
         ),
       )
       .catch(() => {}); // the check below says by how much
-    const sizes = await page.locator('[data-testid="screenshot-panel"] img').evaluateAll((imgs) =>
-      (imgs as HTMLImageElement[]).map((i) => ({ shown: i.getBoundingClientRect().width, natural: i.naturalWidth })),
-    );
+    const sizes = await page
+      .locator('[data-testid="screenshot-panel"] img')
+      .evaluateAll((imgs) =>
+        (imgs as HTMLImageElement[]).map((i) => ({ shown: i.getBoundingClientRect().width, natural: i.naturalWidth })),
+      );
     for (const s of sizes) expect(Math.abs(s.shown - s.natural)).toBeLessThanOrEqual(1);
-    await panels().nth(0).evaluate((el) => {
-      el.scrollTop = 500;
-      el.scrollLeft = 300;
-      el.dispatchEvent(new Event("scroll"));
-    });
+    await panels()
+      .nth(0)
+      .evaluate((el) => {
+        el.scrollTop = 500;
+        el.scrollLeft = 300;
+        el.dispatchEvent(new Event("scroll"));
+      });
     await page.waitForFunction(() => {
       const other = document.querySelectorAll<HTMLElement>('[data-testid="screenshot-panel"]')[1];
       return !!other && other.scrollTop > 0 && other.scrollLeft > 0;

@@ -58,7 +58,10 @@ describe("visitor: the waitlist wherever it is offered", () => {
     await hero.getByLabel("Email address").fill("  hero@example.com ");
     await hero.getByRole("button", { name: "Crash the Beta" }).click();
     await toast(visitor, "Welcome to the Beta!");
-    await visitor.getByTestId("toast").getByText("You've been added to our exclusive beta waitlist. We'll notify you when access is available!").waitFor();
+    await visitor
+      .getByTestId("toast")
+      .getByText("You've been added to our exclusive beta waitlist. We'll notify you when access is available!")
+      .waitFor();
     expect(await hero.getByLabel("Email address").inputValue()).toBe("");
 
     const cta = visitor.locator('form[data-source="cta"]');
@@ -136,7 +139,10 @@ describe("visitor: the waitlist wherever it is offered", () => {
     await open(visitor, url("/features"), "light");
     const buttons = visitor.getByRole("main").getByRole("button", { name: "Start Free Beta" });
     expect(await buttons.count()).toBe(2);
-    for (const [i, email] of [[0, "fhero@example.com"], [1, "fcta@example.com"]] as const) {
+    for (const [i, email] of [
+      [0, "fhero@example.com"],
+      [1, "fcta@example.com"],
+    ] as const) {
       await buttons.nth(i).click();
       const dialog = visitor.getByRole("dialog");
       await dialog.getByLabel("Email address").fill(email);
@@ -158,21 +164,36 @@ describe("visitor: 404, the guard, signing in", () => {
     await visitor.waitForURL(url("/"));
   });
 
-  test("every guarded page stops a visitor; the guard leads to sign-in, sign-up and home", async () => {
-    for (const path of ["/dashboard", "/comparison", `/comparison/${adminComparison}/view`, "/super-admin", "/trends", "/analytics", "/activity", "/tests", "/generate", "/settings"]) {
-      await visitor.goto(url(path));
-      await visitor.getByRole("heading", { name: "Hold Up There, Digital Wanderer" }).waitFor();
-      expect(await visitor.getByText("Boss's secret plans").count()).toBe(0);
-    }
-    await visitor.getByRole("link", { name: "Join the Rebellion" }).click();
-    await visitor.waitForURL(url("/signup"));
-    await visitor.goBack();
-    await visitor.getByRole("link", { name: "Back to the homepage" }).click();
-    await visitor.waitForURL(url("/"));
-    await visitor.goBack();
-    await visitor.getByRole("link", { name: "Sign In to Continue" }).click();
-    await visitor.waitForURL(url("/login"));
-  }, stepsTimeout(40)); // ten pages of three steps, then the guard's links
+  test(
+    "every guarded page stops a visitor; the guard leads to sign-in, sign-up and home",
+    async () => {
+      for (const path of [
+        "/dashboard",
+        "/comparison",
+        `/comparison/${adminComparison}/view`,
+        "/super-admin",
+        "/trends",
+        "/analytics",
+        "/activity",
+        "/tests",
+        "/generate",
+        "/settings",
+      ]) {
+        await visitor.goto(url(path));
+        await visitor.getByRole("heading", { name: "Hold Up There, Digital Wanderer" }).waitFor();
+        expect(await visitor.getByText("Boss's secret plans").count()).toBe(0);
+      }
+      await visitor.getByRole("link", { name: "Join the Rebellion" }).click();
+      await visitor.waitForURL(url("/signup"));
+      await visitor.goBack();
+      await visitor.getByRole("link", { name: "Back to the homepage" }).click();
+      await visitor.waitForURL(url("/"));
+      await visitor.goBack();
+      await visitor.getByRole("link", { name: "Sign In to Continue" }).click();
+      await visitor.waitForURL(url("/login"));
+    },
+    stepsTimeout(40),
+  ); // ten pages of three steps, then the guard's links
 
   test("a wrong password is 'Login Failed' with the server's reason; the right one welcomes and lands on /dashboard", async () => {
     await open(user, url("/login"), "light");
@@ -240,7 +261,11 @@ describe("admin: keyboard", () => {
     // With an empty query the previous page is offered under Recent; typing filters by label,
     // description or category.
     await boss.keyboard.type("trend");
-    await boss.getByRole("dialog").getByRole("option", { name: /Trends/ }).first().waitFor();
+    await boss
+      .getByRole("dialog")
+      .getByRole("option", { name: /Trends/ })
+      .first()
+      .waitFor();
     await boss.keyboard.press("Enter");
     await boss.waitForURL(url("/trends"));
     await boss.getByRole("dialog").waitFor({ state: "detached" });
@@ -365,7 +390,8 @@ describe("admin: the reads a page makes on entry (spec §7)", () => {
       await boss.getByRole("link", { name: /System Config/ }).click();
       await boss.getByRole("heading", { name: "Super Admin Console" }).waitFor();
     });
-    for (const path of ["/api/admin/system-metrics", "/api/admin/database-stats", "/api/system/status", "/api/activity?limit=100"]) expect(reads).toContain(path);
+    for (const path of ["/api/admin/system-metrics", "/api/admin/database-stats", "/api/system/status", "/api/activity?limit=100"])
+      expect(reads).toContain(path);
   });
 });
 
@@ -394,7 +420,9 @@ describe("dark theme: with nothing stored the OS preference decides", () => {
     ...["/dashboard", "/comparison"].map((p) => [p, () => p] as [string, () => string]),
     ["/comparison?id=:id", () => `/comparison?id=${adminComparison}`],
     ["/comparison/:id/view", () => `/comparison/${adminComparison}/view`],
-    ...["/trends", "/analytics", "/activity", "/tests", "/generate", "/settings", "/super-admin"].map((p) => [p, () => p] as [string, () => string]),
+    ...["/trends", "/analytics", "/activity", "/tests", "/generate", "/settings", "/super-admin"].map(
+      (p) => [p, () => p] as [string, () => string],
+    ),
   ];
   for (const [label, path] of PAGES) {
     test(`${label} renders dark without errors`, async () => {

@@ -35,7 +35,9 @@ async function signedInPage() {
   const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0]!;
   const eq = cookie.indexOf("=");
   context = await browser!.newContext();
-  await context.addCookies([{ name: cookie.slice(0, eq), value: cookie.slice(eq + 1), url: server!.url, httpOnly: true, sameSite: "Strict" }]);
+  await context.addCookies([
+    { name: cookie.slice(0, eq), value: cookie.slice(eq + 1), url: server!.url, httpOnly: true, sameSite: "Strict" },
+  ]);
   page = await context.newPage();
 }
 
@@ -77,29 +79,37 @@ describe("quick navigations keep the session", () => {
   for (let round = 0; round < ROUNDS; round++) {
     const turns = Array.from({ length: PER_ROUND }, (_, k) => round * PER_ROUND + k);
 
-    test(`leaving each page mid-refresh, navigations ${turns[0]! + 1}-${turns.at(-1)! + 1} of ${ROUNDS * PER_ROUND}: the session survives (the refresh is not cancelled)`, async () => {
-      for (const i of turns) {
-        await page.goto(`${server!.url}/login`, { waitUntil: "domcontentloaded" });
-        await Bun.sleep((i * 7) % 50); // leave at a different moment of the refresh each time
-        await page.goto("about:blank");
-        await page.goto(`${server!.url}/dashboard`, { waitUntil: "domcontentloaded" });
-        expect(await page.content(), `navigation ${i}`).not.toContain(GUARD);
-      }
-      await expectStillSignedIn();
-    }, ROUND_TIMEOUT_MS);
+    test(
+      `leaving each page mid-refresh, navigations ${turns[0]! + 1}-${turns.at(-1)! + 1} of ${ROUNDS * PER_ROUND}: the session survives (the refresh is not cancelled)`,
+      async () => {
+        for (const i of turns) {
+          await page.goto(`${server!.url}/login`, { waitUntil: "domcontentloaded" });
+          await Bun.sleep((i * 7) % 50); // leave at a different moment of the refresh each time
+          await page.goto("about:blank");
+          await page.goto(`${server!.url}/dashboard`, { waitUntil: "domcontentloaded" });
+          expect(await page.content(), `navigation ${i}`).not.toContain(GUARD);
+        }
+        await expectStillSignedIn();
+      },
+      ROUND_TIMEOUT_MS,
+    );
   }
 
   for (let round = 0; round < ROUNDS; round++) {
     const turns = Array.from({ length: PER_ROUND }, (_, k) => round * PER_ROUND + k);
 
-    test(`straight to the next page, navigations ${turns[0]! + 1}-${turns.at(-1)! + 1} of ${ROUNDS * PER_ROUND}: it renders signed in even when its request carries the cookie just rotated`, async () => {
-      for (const i of turns) {
-        await page.goto(`${server!.url}/activity`, { waitUntil: "domcontentloaded" });
-        await Bun.sleep((i * 7) % 50);
-        await page.goto(`${server!.url}/dashboard`, { waitUntil: "domcontentloaded" });
-        expect(await page.content(), `navigation ${i}`).not.toContain(GUARD);
-      }
-      await expectStillSignedIn();
-    }, ROUND_TIMEOUT_MS);
+    test(
+      `straight to the next page, navigations ${turns[0]! + 1}-${turns.at(-1)! + 1} of ${ROUNDS * PER_ROUND}: it renders signed in even when its request carries the cookie just rotated`,
+      async () => {
+        for (const i of turns) {
+          await page.goto(`${server!.url}/activity`, { waitUntil: "domcontentloaded" });
+          await Bun.sleep((i * 7) % 50);
+          await page.goto(`${server!.url}/dashboard`, { waitUntil: "domcontentloaded" });
+          expect(await page.content(), `navigation ${i}`).not.toContain(GUARD);
+        }
+        await expectStillSignedIn();
+      },
+      ROUND_TIMEOUT_MS,
+    );
   }
 });

@@ -40,7 +40,10 @@ async function signedIn(): Promise<BrowserContext> {
     body: JSON.stringify({ email: admin.email, password: PASSWORD }),
   });
   if (res.status !== 200) throw new Error(`login: ${res.status} ${await res.text()}`);
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("di_refresh="))!.split(";")[0]!;
+  const cookie = res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("di_refresh="))!
+    .split(";")[0]!;
   return lab.context({ ...admin, cookie });
 }
 const allPages = () => [
@@ -65,7 +68,8 @@ async function load(page: Page, path: string): Promise<string[]> {
     problems.push(`console: ${m.text()} (${m.location().url})`);
   };
   const onPageError = (e: Error) => problems.push(`page error: ${e.message}`);
-  const onFailed = (r: { url(): string; failure(): { errorText: string } | null }) => problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`);
+  const onFailed = (r: { url(): string; failure(): { errorText: string } | null }) =>
+    problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`);
   const onResponse = (r: { url(): string; status(): number }) => {
     if (r.status() >= 400 && !expected(r.url(), r.status())) problems.push(`${r.status()}: ${r.url()}`);
   };
@@ -162,7 +166,11 @@ describe("the narrow shell", () => {
       const bar = document.querySelector(".di-statusbar")!;
       const right = bar.getBoundingClientRect().right;
       const controls = [...bar.querySelectorAll("button, a")].filter((el) => (el as HTMLElement).offsetParent !== null);
-      return { overflow: bar.scrollWidth - bar.clientWidth, outside: controls.filter((el) => el.getBoundingClientRect().right > right + 0.5).length, controls: controls.length };
+      return {
+        overflow: bar.scrollWidth - bar.clientWidth,
+        outside: controls.filter((el) => el.getBoundingClientRect().right > right + 0.5).length,
+        controls: controls.length,
+      };
     });
     expect(fit).toMatchObject({ overflow: 0, outside: 0 });
     expect(fit.controls).toBeGreaterThanOrEqual(5);
@@ -205,7 +213,10 @@ describe("the wide shell", () => {
     const page = await (await lab.context()).newPage();
     for (const path of [NOT_FOUND, "/dashboard"]) {
       await open(page, url(path), "light");
-      await page.getByRole("banner").getByRole("link", { name: /Design Intel/ }).waitFor();
+      await page
+        .getByRole("banner")
+        .getByRole("link", { name: /Design Intel/ })
+        .waitFor();
       await page.getByRole("main").getByRole("link", { name: "Back to the homepage" }).waitFor();
     }
     await page.context().close();

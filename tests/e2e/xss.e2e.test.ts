@@ -43,7 +43,10 @@ const dialogs: string[] = [];
 const cspViolations: string[] = [];
 const pageErrors: string[] = [];
 
-async function api<T = any>(path: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; json: T; text: string }> {
+async function api<T = any>(
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<{ status: number; json: T; text: string }> {
   const res = await fetch(`${server.url}${path}`, {
     method: init.method ?? "GET",
     headers: { authorization: `Bearer ${token}`, ...(init.body ? { "content-type": "application/json" } : {}) },
@@ -99,9 +102,7 @@ async function injected(p: Page): Promise<string[]> {
 async function expectClean(where: string, visible: string[]) {
   // What the page fetches after load carries the strings: wait until they are shown (a busy
   // machine renders them late), then look for anything they injected.
-  await page
-    .waitForFunction((vs) => vs.every((v) => document.body.innerText.includes(v)), visible)
-    .catch(() => {}); // the check below names which string is missing
+  await page.waitForFunction((vs) => vs.every((v) => document.body.innerText.includes(v)), visible).catch(() => {}); // the check below names which string is missing
   // Bounded: live pages may keep refetching, and a quiet network is a courtesy, not a condition.
   await page.waitForLoadState("networkidle", { timeout: 2000 }).catch(() => {});
   await page.waitForTimeout(150); // let late effects (toasts, live updates) render
@@ -134,24 +135,35 @@ beforeAll(async () => {
   const created = await api("/api/comparisons", { method: "POST", body: { name: NAME, description: DESCRIPTION } });
   expect(created.status).toBe(201);
   comparisonId = created.json.id;
-  for (const [path, label] of [["/hostile/", LABEL_A], ["/hostile/other.html", LABEL_B]] as const) {
+  for (const [path, label] of [
+    ["/hostile/", LABEL_A],
+    ["/hostile/other.html", LABEL_B],
+  ] as const) {
     const r = await api(`/api/comparisons/${comparisonId}/targets`, { method: "POST", body: { url: sites.url(path), label } });
     expect(r.status).toBe(201);
   }
   expect((await api(`/api/comparisons/${comparisonId}/start`, { method: "POST" })).status).toBe(202);
-  const done = await until(async () => {
-    const c = (await api(`/api/comparisons/${comparisonId}`)).json;
-    return c.status === "completed" || c.status === "failed" ? c : null;
-  }, "the comparison to finish", 120_000);
+  const done = await until(
+    async () => {
+      const c = (await api(`/api/comparisons/${comparisonId}`)).json;
+      return c.status === "completed" || c.status === "failed" ? c : null;
+    },
+    "the comparison to finish",
+    120_000,
+  );
   expect(done.status).toBe("completed");
 
   context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const eq = admin.cookie.indexOf("=");
-  await context.addCookies([{ name: admin.cookie.slice(0, eq), value: admin.cookie.slice(eq + 1), url: server.url, httpOnly: true, sameSite: "Strict" }]);
+  await context.addCookies([
+    { name: admin.cookie.slice(0, eq), value: admin.cookie.slice(eq + 1), url: server.url, httpOnly: true, sameSite: "Strict" },
+  ]);
   await context.exposeFunction("__reportCsp", (v: string) => cspViolations.push(v));
   await context.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (e) =>
-      (window as unknown as { __reportCsp(v: string): void }).__reportCsp(`${e.violatedDirective} ${e.blockedURI} ${e.sample} at ${e.sourceFile}:${e.lineNumber}`),
+      (window as unknown as { __reportCsp(v: string): void }).__reportCsp(
+        `${e.violatedDirective} ${e.blockedURI} ${e.sample} at ${e.sourceFile}:${e.lineNumber}`,
+      ),
     );
   });
   page = await context.newPage();
@@ -194,7 +206,9 @@ describe("stored XSS", () => {
     expect(desktop.title).toContain(IMG);
     expect(JSON.stringify(desktop.extraction.elements.headings)).toContain(JSON.stringify(IMG).slice(1, -1));
     expect(desktop.extraction.elements.ctas.map((c: { text: string }) => c.text)).toContain(SVG);
-    expect(desktop.extraction.typography.families.map((f: { family: string }) => f.family).join("|")).toContain("</style><script>alert(1)</script>");
+    expect(desktop.extraction.typography.families.map((f: { family: string }) => f.family).join("|")).toContain(
+      "</style><script>alert(1)</script>",
+    );
   });
 
   test("comparison page: name, description and labels render as text", async () => {
@@ -257,23 +271,33 @@ describe("stored XSS", () => {
     await page.keyboard.press("Escape");
   });
 
-  test("agents' pages built from the hostile capture: generated components (sandboxed previews), tests, trends", async () => {
-    expect((await api("/api/system/start", { method: "POST" })).status).toBe(200);
-    // Components carry the captured fonts (the A/B tests only the host name), so one is enough.
-    await until(async () => ((await api("/api/components?limit=10")).json as unknown[]).length > 0, "a generated component", COMPONENT_WAIT_MS);
-    expect((await api("/api/system/stop", { method: "POST" })).status).toBe(200);
-    for (const path of ["/generate", "/tests", "/trends", "/analytics"]) {
-      await page.goto(`${server.url}${path}`);
-      await expectClean(path, []);
-    }
-    // The preview frame of a component built with the hostile fonts was among the frames checked.
-    await page.goto(`${server.url}/generate`);
-    await page.locator("iframe").first().waitFor();
-    await expectClean("/generate preview", []);
-  }, COMPONENT_WAIT_MS + stepsTimeout(5 * 4 + 2)); // the agents' first component, then five pages of four waits
+  test(
+    "agents' pages built from the hostile capture: generated components (sandboxed previews), tests, trends",
+    async () => {
+      expect((await api("/api/system/start", { method: "POST" })).status).toBe(200);
+      // Components carry the captured fonts (the A/B tests only the host name), so one is enough.
+      await until(
+        async () => ((await api("/api/components?limit=10")).json as unknown[]).length > 0,
+        "a generated component",
+        COMPONENT_WAIT_MS,
+      );
+      expect((await api("/api/system/stop", { method: "POST" })).status).toBe(200);
+      for (const path of ["/generate", "/tests", "/trends", "/analytics"]) {
+        await page.goto(`${server.url}${path}`);
+        await expectClean(path, []);
+      }
+      // The preview frame of a component built with the hostile fonts was among the frames checked.
+      await page.goto(`${server.url}/generate`);
+      await page.locator("iframe").first().waitFor();
+      await expectClean("/generate preview", []);
+    },
+    COMPONENT_WAIT_MS + stepsTimeout(5 * 4 + 2),
+  ); // the agents' first component, then five pages of four waits
 
   test("the HTML export opened from disk runs nothing and shows the strings as text", async () => {
-    const res = await fetch(`${server.url}/api/comparisons/${comparisonId}/export?format=html`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${server.url}/api/comparisons/${comparisonId}/export?format=html`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(res.status).toBe(200);
     const html = await res.text();
     for (const p of PAYLOADS) expect(html.includes(p), `export holds ${p} raw`).toBe(false);
@@ -284,7 +308,9 @@ describe("stored XSS", () => {
   });
 
   test("the JSON export carries the strings, escaped in its bytes", async () => {
-    const res = await fetch(`${server.url}/api/comparisons/${comparisonId}/export?format=json`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${server.url}/api/comparisons/${comparisonId}/export?format=json`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     const text = await res.text();
     for (const p of PAYLOADS) expect(text.includes(p), `JSON export holds ${p} raw`).toBe(false);
     expect(text).not.toContain("<");

@@ -25,50 +25,54 @@ afterAll(async () => {
   rmSync(mountPoint, { recursive: true, force: true });
 });
 
-test.skipIf(!mounted)("booting on a full disk answers 503 until space returns, then starts with its data", async () => {
-  // A normal first life: one account.
-  const first = await startServer({ dataDir });
-  const user = await signup(first.url);
-  expect(await first.stop()).toBe(0);
+test.skipIf(!mounted)(
+  "booting on a full disk answers 503 until space returns, then starts with its data",
+  async () => {
+    // A normal first life: one account.
+    const first = await startServer({ dataDir });
+    const user = await signup(first.url);
+    expect(await first.stop()).toBe(0);
 
-  fillDisk(filler);
-  const port = freePort();
-  const base = `http://127.0.0.1:${port}`;
-  let output = "";
-  proc = Bun.spawn(["bun", join(import.meta.dir, "../../src/main.ts")], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  for (const s of [proc.stdout, proc.stderr] as ReadableStream<Uint8Array>[]) {
-    void (async () => {
-      for await (const chunk of s) output += new TextDecoder().decode(chunk);
-    })();
-  }
-
-  // Refused connections are expected twice: before the holding answer listens, and for the moment
-  // between it letting go of the port and the real server taking it.
-  const health = async () => {
-    try {
-      return await call(base, "GET", "/api/health");
-    } catch {
-      return null;
+    fillDisk(filler);
+    const port = freePort();
+    const base = `http://127.0.0.1:${port}`;
+    let output = "";
+    proc = Bun.spawn(["bun", join(import.meta.dir, "../../src/main.ts")], {
+      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    for (const s of [proc.stdout, proc.stderr] as ReadableStream<Uint8Array>[]) {
+      void (async () => {
+        for await (const chunk of s) output += new TextDecoder().decode(chunk);
+      })();
     }
-  };
-  const holding = await waitFor("the holding answer", health, SERVER_START_MS, 100);
-  for (const r of [holding, await call(base, "POST", "/api/auth/login", { body: { email: user.email, password: "x" } })]) {
-    expect(r.status).toBe(503);
-    expect(r.json).toEqual({ error: STORAGE_UNAVAILABLE_MESSAGE });
-    expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
-  }
-  expect(proc.exitCode).toBeNull(); // still up, not crashed
-  // Alive (no restart would help) but not ready.
-  expect(await call(base, "GET", "/api/health/live")).toMatchObject({ status: 200, json: { ok: true } });
-  expect((await call(base, "GET", "/api/health/ready")).status).toBe(503);
-  expect(output).toContain("storage unavailable at boot");
 
-  rmSync(filler);
-  await waitFor("the real server", async () => (await health())?.status === 200, SERVER_START_MS, 100);
-  expect((await login(base, user.email)).token).toBeString();
-  expect(output).toContain("storage available again");
-}, 3 * SERVER_START_MS + 30_000); // three boots: the first life, the one onto a full disk, the real one
+    // Refused connections are expected twice: before the holding answer listens, and for the moment
+    // between it letting go of the port and the real server taking it.
+    const health = async () => {
+      try {
+        return await call(base, "GET", "/api/health");
+      } catch {
+        return null;
+      }
+    };
+    const holding = await waitFor("the holding answer", health, SERVER_START_MS, 100);
+    for (const r of [holding, await call(base, "POST", "/api/auth/login", { body: { email: user.email, password: "x" } })]) {
+      expect(r.status).toBe(503);
+      expect(r.json).toEqual({ error: STORAGE_UNAVAILABLE_MESSAGE });
+      expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    expect(proc.exitCode).toBeNull(); // still up, not crashed
+    // Alive (no restart would help) but not ready.
+    expect(await call(base, "GET", "/api/health/live")).toMatchObject({ status: 200, json: { ok: true } });
+    expect((await call(base, "GET", "/api/health/ready")).status).toBe(503);
+    expect(output).toContain("storage unavailable at boot");
+
+    rmSync(filler);
+    await waitFor("the real server", async () => (await health())?.status === 200, SERVER_START_MS, 100);
+    expect((await login(base, user.email)).token).toBeString();
+    expect(output).toContain("storage available again");
+  },
+  3 * SERVER_START_MS + 30_000,
+); // three boots: the first life, the one onto a full disk, the real one

@@ -48,54 +48,62 @@ function healthcheck(server: RunningServer) {
   return { code: r.exitCode, stderr: r.stderr.toString() };
 }
 
-test.skipIf(!readOnly.mountPoint)("a disk gone read-only: ready 503 naming the database, live still 200", async () => {
-  const server = await readyServer(readOnly.mountPoint!);
-  const before = await call(server.url, "GET", "/api/health/ready");
-  expect(before.json.checks.database).toEqual({ ok: true, detail: "writable" });
+test.skipIf(!readOnly.mountPoint)(
+  "a disk gone read-only: ready 503 naming the database, live still 200",
+  async () => {
+    const server = await readyServer(readOnly.mountPoint!);
+    const before = await call(server.url, "GET", "/api/health/ready");
+    expect(before.json.checks.database).toEqual({ ok: true, detail: "writable" });
 
-  await readOnly.breakIt();
-  const notReady = await waitFor("ready to fail", async () => {
-    const r = await call(server.url, "GET", "/api/health/ready");
-    return r.status === 503 ? r : null;
-  });
-  expect(notReady.json.error).toStartWith("database: not writable (");
-  expect(notReady.json.checks.database.ok).toBe(false);
-  // The disk has room and the schema is intact: only the database is named.
-  expect(notReady.json.checks.storage.ok).toBe(true);
-  expect(notReady.json.checks.migrations.ok).toBe(true);
-  expect(notReady.json.checks.capture.ok).toBe(true);
+    await readOnly.breakIt();
+    const notReady = await waitFor("ready to fail", async () => {
+      const r = await call(server.url, "GET", "/api/health/ready");
+      return r.status === 503 ? r : null;
+    });
+    expect(notReady.json.error).toStartWith("database: not writable (");
+    expect(notReady.json.checks.database.ok).toBe(false);
+    // The disk has room and the schema is intact: only the database is named.
+    expect(notReady.json.checks.storage.ok).toBe(true);
+    expect(notReady.json.checks.migrations.ok).toBe(true);
+    expect(notReady.json.checks.capture.ok).toBe(true);
 
-  expect(await call(server.url, "GET", "/api/health/live")).toMatchObject({ status: 200, json: { ok: true } });
-  expect((await call(server.url, "GET", "/api/health")).status).toBe(200);
-  expect(server.output()).not.toContain("unhandled error");
-}, 150_000);
+    expect(await call(server.url, "GET", "/api/health/live")).toMatchObject({ status: 200, json: { ok: true } });
+    expect((await call(server.url, "GET", "/api/health")).status).toBe(200);
+    expect(server.output()).not.toContain("unhandled error");
+  },
+  150_000,
+);
 
-test.skipIf(!full.mountPoint)("a full disk: ready 503 naming storage, healthcheck fails, and both recover when space returns", async () => {
-  const server = await readyServer(full.mountPoint!);
-  expect(healthcheck(server)).toEqual({ code: 0, stderr: "" });
+test.skipIf(!full.mountPoint)(
+  "a full disk: ready 503 naming storage, healthcheck fails, and both recover when space returns",
+  async () => {
+    const server = await readyServer(full.mountPoint!);
+    expect(healthcheck(server)).toEqual({ code: 0, stderr: "" });
 
-  const filler = join(full.mountPoint!, "filler.bin");
-  fillDisk(filler);
-  const notReady = await waitFor("ready to fail", async () => {
-    const r = await call(server.url, "GET", "/api/health/ready");
-    return r.status === 503 ? r : null;
-  });
-  expect(notReady.json.error).toContain("storage: 0.0 MB free in the data directory, at least 64 MB needed");
-  expect(notReady.json.checks.storage.ok).toBe(false);
-  expect(await call(server.url, "GET", "/api/health/live")).toMatchObject({ status: 200, json: { ok: true } });
-  const failing = healthcheck(server);
-  expect(failing.code).toBe(1);
-  expect(failing.stderr).toContain("healthcheck: 503 ");
-  expect(failing.stderr).toContain("storage: 0.0 MB free");
+    const filler = join(full.mountPoint!, "filler.bin");
+    fillDisk(filler);
+    const notReady = await waitFor("ready to fail", async () => {
+      const r = await call(server.url, "GET", "/api/health/ready");
+      return r.status === 503 ? r : null;
+    });
+    expect(notReady.json.error).toContain("storage: 0.0 MB free in the data directory, at least 64 MB needed");
+    expect(notReady.json.checks.storage.ok).toBe(false);
+    expect(await call(server.url, "GET", "/api/health/live")).toMatchObject({ status: 200, json: { ok: true } });
+    const failing = healthcheck(server);
+    expect(failing.code).toBe(1);
+    expect(failing.stderr).toContain("healthcheck: 503 ");
+    expect(failing.stderr).toContain("storage: 0.0 MB free");
 
-  rmSync(filler);
-  const back = await waitFor("ready again", async () => {
-    const r = await call(server.url, "GET", "/api/health/ready");
-    return r.status === 200 ? r : null;
-  });
-  expect(back.json.checks.storage.ok).toBe(true);
-  expect(back.json.checks.database).toEqual({ ok: true, detail: "writable" });
-  expect(healthcheck(server).code).toBe(0);
-  expect(server.output()).not.toContain("unhandled error");
-  expect(await server.stop()).toBe(0);
-}, 150_000);
+    rmSync(filler);
+    const back = await waitFor("ready again", async () => {
+      const r = await call(server.url, "GET", "/api/health/ready");
+      return r.status === 200 ? r : null;
+    });
+    expect(back.json.checks.storage.ok).toBe(true);
+    expect(back.json.checks.database).toEqual({ ok: true, detail: "writable" });
+    expect(healthcheck(server).code).toBe(0);
+    expect(server.output()).not.toContain("unhandled error");
+    expect(await server.stop()).toBe(0);
+  },
+  150_000,
+);

@@ -35,7 +35,11 @@ function detach() {
 
 const trigger = () => `/sys/fs/ext4/${basename(loop!)}/trigger_fs_error`;
 const ready =
-  ok("mkdir", "-p", mountPoint) && ok("truncate", "-s", "64M", image) && ok("mkfs.ext4", "-q", "-F", image) && attach() && existsSync(trigger());
+  ok("mkdir", "-p", mountPoint) &&
+  ok("truncate", "-s", "64M", image) &&
+  ok("mkfs.ext4", "-q", "-F", image) &&
+  attach() &&
+  existsSync(trigger());
 let server: RunningServer | undefined;
 
 afterAll(async () => {
@@ -50,46 +54,61 @@ function expectStorage503(r: Answer) {
   expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
 }
 
-test.skipIf(!ready)("the disk goes read-only live: writes 503, reads work, and every acknowledged write survives", async () => {
-  server = await startServer({ dataDir: mountPoint, env: { ALLOW_PRIVATE_TARGETS: "1", TRUST_PROXY: "1" } });
-  const base = server.url;
-  const user = await signup(base);
-  const kept = await comparisonWith(base, user.token, "Written before", [["https://example.com/", "Example"]]);
-  let ip = 0;
-  const waitlist = (email: string) =>
-    call(base, "POST", "/api/beta-signups", { body: { email, source: "homepage" }, headers: { "x-forwarded-for": `10.77.0.${++ip}` } });
-  expect((await waitlist("before@example.com")).status).toBe(201);
+test.skipIf(!ready)(
+  "the disk goes read-only live: writes 503, reads work, and every acknowledged write survives",
+  async () => {
+    server = await startServer({ dataDir: mountPoint, env: { ALLOW_PRIVATE_TARGETS: "1", TRUST_PROXY: "1" } });
+    const base = server.url;
+    const user = await signup(base);
+    const kept = await comparisonWith(base, user.token, "Written before", [["https://example.com/", "Example"]]);
+    let ip = 0;
+    const waitlist = (email: string) =>
+      call(base, "POST", "/api/beta-signups", { body: { email, source: "homepage" }, headers: { "x-forwarded-for": `10.77.0.${++ip}` } });
+    expect((await waitlist("before@example.com")).status).toBe(201);
 
-  // The kernel remounts the filesystem read-only under the open database.
-  await Bun.write(trigger(), "design-intel read-only test\n");
-  const mounts = await Bun.file("/proc/mounts").text();
-  expect(mounts.split("\n").find((l) => l.includes(mountPoint))).toContain("emergency_ro");
+    // The kernel remounts the filesystem read-only under the open database.
+    await Bun.write(trigger(), "design-intel read-only test\n");
+    const mounts = await Bun.file("/proc/mounts").text();
+    expect(mounts.split("\n").find((l) => l.includes(mountPoint))).toContain("emergency_ro");
 
-  expectStorage503(await waitlist("during@example.com"));
-  expectStorage503(await call(base, "POST", "/api/auth/signup", { body: { email: `ro-${crypto.randomUUID()}@example.com`, password: "correct-horse-battery" } }));
-  expectStorage503(await call(base, "POST", "/api/comparisons", { body: { name: "Never written" }, token: user.token }));
-  // Reads carry on.
-  const list = await call(base, "GET", "/api/comparisons", { token: user.token });
-  expect(list.status).toBe(200);
-  expect((list.json as { name: string }[]).map((c) => c.name)).toEqual(["Written before"]);
-  expect((await call(base, "GET", "/api/health")).status).toBe(200);
-  expect(server.output()).not.toContain("unhandled error");
+    expectStorage503(await waitlist("during@example.com"));
+    expectStorage503(
+      await call(base, "POST", "/api/auth/signup", {
+        body: { email: `ro-${crypto.randomUUID()}@example.com`, password: "correct-horse-battery" },
+      }),
+    );
+    expectStorage503(await call(base, "POST", "/api/comparisons", { body: { name: "Never written" }, token: user.token }));
+    // Reads carry on.
+    const list = await call(base, "GET", "/api/comparisons", { token: user.token });
+    expect(list.status).toBe(200);
+    expect((list.json as { name: string }[]).map((c) => c.name)).toEqual(["Written before"]);
+    expect((await call(base, "GET", "/api/health")).status).toBe(200);
+    expect(server.output()).not.toContain("unhandled error");
 
-  // The operator's recovery: stop, check the filesystem, mount it again, start.
-  server.proc.kill("SIGTERM");
-  await server.proc.exited;
-  detach();
-  expect(sh("e2fsck", "-f", "-y", image).exitCode).toBeLessThan(4); // 0-3: clean or fixed
-  expect(attach()).toBe(true);
+    // The operator's recovery: stop, check the filesystem, mount it again, start.
+    server.proc.kill("SIGTERM");
+    await server.proc.exited;
+    detach();
+    expect(sh("e2fsck", "-f", "-y", image).exitCode).toBeLessThan(4); // 0-3: clean or fixed
+    expect(attach()).toBe(true);
 
-  server = await startServer({ dataDir: mountPoint, env: { ALLOW_PRIVATE_TARGETS: "1", TRUST_PROXY: "1" } });
-  const again = await login(server.url, user.email);
-  const names = ((await call(server.url, "GET", "/api/comparisons", { token: again.token })).json as { id: string; name: string }[]).map((c) => c.name);
-  expect(names).toEqual(["Written before"]);
-  expect((await call(server.url, "GET", `/api/comparisons/${kept}`, { token: again.token })).status).toBe(200);
-  expect(await server.stop()).toBe(0);
-  const db = new Database(join(mountPoint, "design-intel.db"), { readonly: true });
-  expect(db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").all()).toEqual([{ integrity_check: "ok" }]);
-  expect(db.query<{ email: string }, []>("SELECT email FROM beta_signups ORDER BY email").all().map((r) => r.email)).toEqual(["before@example.com"]);
-  db.close();
-}, 2 * SERVER_START_MS + 120_000); // two boots and the waits between them
+    server = await startServer({ dataDir: mountPoint, env: { ALLOW_PRIVATE_TARGETS: "1", TRUST_PROXY: "1" } });
+    const again = await login(server.url, user.email);
+    const names = ((await call(server.url, "GET", "/api/comparisons", { token: again.token })).json as { id: string; name: string }[]).map(
+      (c) => c.name,
+    );
+    expect(names).toEqual(["Written before"]);
+    expect((await call(server.url, "GET", `/api/comparisons/${kept}`, { token: again.token })).status).toBe(200);
+    expect(await server.stop()).toBe(0);
+    const db = new Database(join(mountPoint, "design-intel.db"), { readonly: true });
+    expect(db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").all()).toEqual([{ integrity_check: "ok" }]);
+    expect(
+      db
+        .query<{ email: string }, []>("SELECT email FROM beta_signups ORDER BY email")
+        .all()
+        .map((r) => r.email),
+    ).toEqual(["before@example.com"]);
+    db.close();
+  },
+  2 * SERVER_START_MS + 120_000,
+); // two boots and the waits between them

@@ -10,7 +10,19 @@ import { join } from "node:path";
 import { INTERRUPTED_REASON } from "#server/modules/comparisons/runner";
 import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
 import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
-import { aliveCapture, call, captureChromium, comparisonWith, killAll, login, settled, signup, startGateSite, waitFor, type GateSite } from "./support";
+import {
+  aliveCapture,
+  call,
+  captureChromium,
+  comparisonWith,
+  killAll,
+  login,
+  settled,
+  signup,
+  startGateSite,
+  waitFor,
+  type GateSite,
+} from "./support";
 
 let sites: FixtureServer;
 const dirs: string[] = [];
@@ -133,12 +145,20 @@ async function expectInterruptedThenRerun(r: Awaited<ReturnType<typeof interrupt
 }
 
 describe("restart in the middle of an analysis", () => {
-  test("SIGKILL: the run is failed with the restart reason at boot, and runs again", async () => {
-    await expectInterruptedThenRerun(await interruptAndRestart("SIGKILL"));
-  }, TEST_MS);
+  test(
+    "SIGKILL: the run is failed with the restart reason at boot, and runs again",
+    async () => {
+      await expectInterruptedThenRerun(await interruptAndRestart("SIGKILL"));
+    },
+    TEST_MS,
+  );
 
-  test("SIGTERM: shutdown ends the run with the restart reason, and it runs again", async () => {
-    // The gate stays shut through the shutdown's drain, so the shutdown has to cut the run short.
-    await expectInterruptedThenRerun(await interruptAndRestart("SIGTERM"));
-  }, TEST_MS);
+  test(
+    "SIGTERM: shutdown ends the run with the restart reason, and it runs again",
+    async () => {
+      // The gate stays shut through the shutdown's drain, so the shutdown has to cut the run short.
+      await expectInterruptedThenRerun(await interruptAndRestart("SIGTERM"));
+    },
+    TEST_MS,
+  );
 });

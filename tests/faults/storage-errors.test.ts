@@ -30,7 +30,14 @@ function realSqliteError(sql: string): SQLiteError {
 describe("recognising storage failures", () => {
   test("SQLite's full / read-only / I/O codes (extended ones too) and the fs errno names", () => {
     expect(isStorageError(realSqliteError("INSERT INTO t VALUES (2)"))).toBe(true); // SQLITE_READONLY, for real
-    for (const code of ["SQLITE_FULL", "SQLITE_READONLY", "SQLITE_READONLY_DBMOVED", "SQLITE_IOERR", "SQLITE_IOERR_WRITE", "SQLITE_IOERR_FSYNC"])
+    for (const code of [
+      "SQLITE_FULL",
+      "SQLITE_READONLY",
+      "SQLITE_READONLY_DBMOVED",
+      "SQLITE_IOERR",
+      "SQLITE_IOERR_WRITE",
+      "SQLITE_IOERR_FSYNC",
+    ])
       expect(isStorageError({ name: "SQLiteError", code })).toBe(true);
     for (const code of ["ENOSPC", "EROFS", "EDQUOT"]) expect(isStorageError(fsError(code, "x"))).toBe(true);
     expect(isStorageError(new Error("wrapped", { cause: fsError("ENOSPC", "no space left on device") }))).toBe(true);

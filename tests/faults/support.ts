@@ -73,7 +73,12 @@ export async function comparisonWith(base: string, token: string, name: string, 
   return c.json.id as string;
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 60_000, everyMs = 150): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false>,
+  timeoutMs = 60_000,
+  everyMs = 150,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();
@@ -251,7 +256,8 @@ export function ext4Disk(prefix: string, size = "64M"): TestDisk & { breakIt(): 
   };
   const ok = (...cmd: string[]) => run(...cmd).exitCode === 0;
   const trigger = () => `/sys/fs/ext4/${basename(loop!)}/trigger_fs_error`;
-  const ready = ok("mkdir", "-p", dir) && ok("truncate", "-s", size, image) && ok("mkfs.ext4", "-q", "-F", image) && attach() && existsSync(trigger());
+  const ready =
+    ok("mkdir", "-p", dir) && ok("truncate", "-s", size, image) && ok("mkfs.ext4", "-q", "-F", image) && attach() && existsSync(trigger());
   return {
     mountPoint: ready ? dir : null,
     async breakIt() {

@@ -27,7 +27,15 @@ function setup() {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "000.jpg"), JPEG(1));
     writeFileSync(join(dir, "001.jpg"), JPEG(2));
-    const manifest = { version: 1, width: 1440, height: 900, frames: [{ ms: 120, file: "000.jpg" }, { ms: 480, file: "001.jpg" }] };
+    const manifest = {
+      version: 1,
+      width: 1440,
+      height: 900,
+      frames: [
+        { ms: 120, file: "000.jpg" },
+        { ms: 480, file: "001.jpg" },
+      ],
+    };
     writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(manifest));
     return capture(ownerId, job, onStage);
   };
@@ -40,7 +48,11 @@ async function completed(t: ReturnType<typeof setup>) {
   const owner = await t.signup();
   const h = t.auth(owner.token);
   const c = (await t.call("POST", "/api/comparisons", { body: { name: "Film" }, headers: h })).json;
-  for (const p of ["a", "b"]) await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: `http://127.0.0.1:9/${p}`, label: p.toUpperCase() }, headers: h });
+  for (const p of ["a", "b"])
+    await t.call("POST", `/api/comparisons/${c.id}/targets`, {
+      body: { url: `http://127.0.0.1:9/${p}`, label: p.toUpperCase() },
+      headers: h,
+    });
   expect((await t.call("POST", `/api/comparisons/${c.id}/start`, { headers: h })).status).toBe(202);
   await t.services.comparisons.whenIdle();
   return { owner, h, id: c.id as string };
@@ -49,7 +61,11 @@ async function completed(t: ReturnType<typeof setup>) {
 test("each latest snapshot's filmstrip is listed with frame times and served as JPEG", async () => {
   const t = setup();
   const { h, id, owner } = await completed(t);
-  const snaps = (await t.call("GET", `/api/comparisons/${id}/snapshots`, { headers: h })).json as { id: string; targetId: string; viewport: string }[];
+  const snaps = (await t.call("GET", `/api/comparisons/${id}/snapshots`, { headers: h })).json as {
+    id: string;
+    targetId: string;
+    viewport: string;
+  }[];
   const list = await t.call("GET", `/api/comparisons/${id}/filmstrips`, { headers: h });
   expect(list.status).toBe(200);
   expect(list.json).toHaveLength(4);
@@ -67,7 +83,9 @@ test("each latest snapshot's filmstrip is listed with frame times and served as 
   // <img> tags send the session cookie instead of a bearer token.
   expect((await t.call("GET", first.frames[0].url, { headers: { cookie: owner.cookie } })).status).toBe(200);
 
-  expect((await t.call("GET", `/api/snapshots/${first.snapshotId}/filmstrip/2`, { headers: h })).json).toEqual({ error: "Filmstrip frame not found" });
+  expect((await t.call("GET", `/api/snapshots/${first.snapshotId}/filmstrip/2`, { headers: h })).json).toEqual({
+    error: "Filmstrip frame not found",
+  });
   expect((await t.call("GET", `/api/snapshots/${first.snapshotId}/filmstrip/x`, { headers: h })).status).toBe(400);
   expect((await t.call("GET", `/api/snapshots/${first.snapshotId}/filmstrip/-1`, { headers: h })).status).toBe(400);
   expect((await t.call("GET", `/api/snapshots/nope/filmstrip/0`, { headers: h })).status).toBe(404);
@@ -115,5 +133,7 @@ test("a recording without a manifest is not listed; an orphaned one is pruned on
 test("the routes are in the OpenAPI document", async () => {
   const t = setup();
   const doc = (await t.call("GET", "/api/openapi.json")).json;
-  expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/api/comparisons/{id}/filmstrips", "/api/snapshots/{id}/filmstrip/{frame}"]));
+  expect(Object.keys(doc.paths)).toEqual(
+    expect.arrayContaining(["/api/comparisons/{id}/filmstrips", "/api/snapshots/{id}/filmstrip/{frame}"]),
+  );
 });

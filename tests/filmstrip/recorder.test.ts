@@ -5,7 +5,13 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { FILMSTRIP_LIMITS, filmstripDirFor, filmstripManifestSchema, MANIFEST_FILE, recordFilmstrip } from "#server/modules/capture/filmstrip";
+import {
+  FILMSTRIP_LIMITS,
+  filmstripDirFor,
+  filmstripManifestSchema,
+  MANIFEST_FILE,
+  recordFilmstrip,
+} from "#server/modules/capture/filmstrip";
 import { launchBrowser } from "#tests/support/browser";
 import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
 

@@ -22,7 +22,11 @@ const at = (file: string) => diagnostics.filter((d) => d.file === `${FIXTURE}/${
 describe("design-intel rules on the fixture project", () => {
   test.each([
     ["web/features/a/bad-imports-feature-b.ts", "design-intel(features-isolated)", /Feature "a" imports feature "b"/],
-    ["web/features/a/bad-server-value.ts", "design-intel(web-imports-server-types-only)", /imports server code \(src\/modules\/alpha\/model\.ts\) as a value/],
+    [
+      "web/features/a/bad-server-value.ts",
+      "design-intel(web-imports-server-types-only)",
+      /imports server code \(src\/modules\/alpha\/model\.ts\) as a value/,
+    ],
     ["src/modules/beta/bad-internal-reach.ts", "design-intel(modules-through-public-files)", /Module "beta" reaches into module "alpha"/],
     ["src/modules/beta/bad-deep-relative.ts", "design-intel(no-deep-relative-imports)", /Use the alias: "#server\/lib\/clock"/],
   ])("%s breaks %s, once, on its import line", (file, rule, message) => {
@@ -38,17 +42,25 @@ describe("design-intel rules on the fixture project", () => {
     expect(diagnostics).toHaveLength(4);
   });
 
-  test("--fix turns a deep relative import into the alias, and an internal import into the public file that offers it", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "lint-fix-"));
-    try {
-      cpSync(join(ROOT, FIXTURE), dir, { recursive: true });
-      await oxlint(["-c", config.path, "--fix", dir]);
-      expect(readFileSync(join(dir, "src/modules/beta/bad-deep-relative.ts"), "utf8")).toContain('import { now } from "#server/lib/clock";');
-      expect(readFileSync(join(dir, "src/modules/beta/bad-internal-reach.ts"), "utf8")).toContain('import { secret } from "#server/modules/alpha/public";');
-      const after = await oxlint(["-c", config.path, dir]);
-      expect(after.filter((d) => d.file.includes("/src/modules/beta/"))).toEqual([]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, LIMIT);
+  test(
+    "--fix turns a deep relative import into the alias, and an internal import into the public file that offers it",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "lint-fix-"));
+      try {
+        cpSync(join(ROOT, FIXTURE), dir, { recursive: true });
+        await oxlint(["-c", config.path, "--fix", dir]);
+        expect(readFileSync(join(dir, "src/modules/beta/bad-deep-relative.ts"), "utf8")).toContain(
+          'import { now } from "#server/lib/clock";',
+        );
+        expect(readFileSync(join(dir, "src/modules/beta/bad-internal-reach.ts"), "utf8")).toContain(
+          'import { secret } from "#server/modules/alpha/public";',
+        );
+        const after = await oxlint(["-c", config.path, dir]);
+        expect(after.filter((d) => d.file.includes("/src/modules/beta/"))).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    LIMIT,
+  );
 });

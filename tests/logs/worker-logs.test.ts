@@ -17,7 +17,10 @@ test("a capture worker's failure to start Chromium is one JSON line from the cap
   try {
     for await (const chunk of proc.stdout) {
       out += new TextDecoder().decode(chunk);
-      const lines = out.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = out
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       line = lines.find((l) => l.worker === "capture");
       if (line) break;
     }
@@ -25,7 +28,12 @@ test("a capture worker's failure to start Chromium is one JSON line from the cap
     proc.kill();
     await proc.exited;
   }
-  expect(line).toMatchObject({ level: "error", worker: "capture", msg: "Chromium could not start", err: { message: expect.stringContaining("/nonexistent/chromium") } });
+  expect(line).toMatchObject({
+    level: "error",
+    worker: "capture",
+    msg: "Chromium could not start",
+    err: { message: expect.stringContaining("/nonexistent/chromium") },
+  });
   expect(new Date(line!.time as string).toISOString()).toBe(line!.time as string);
   // Every byte on stdout was a JSON line (the parse above would have thrown otherwise).
   expect(out.trim().length).toBeGreaterThan(0);

@@ -22,7 +22,8 @@ describe("§3/§7 reads", () => {
       expect((await t.call("POST", `/api/comparisons/${id}/targets`, { body: { url, label }, headers: h })).status).toBe(201);
     const list = await t.call("GET", `/api/comparisons/${id}/targets`, { headers: h });
     expect(list.json.map((x: { label: string }) => x.label)).toEqual(["Zulu", "Alpha", "Mike"]);
-    for (const target of list.json) expect(Object.keys(target)).toEqual(expect.arrayContaining(["id", "label", "url", "status", "createdAt"]));
+    for (const target of list.json)
+      expect(Object.keys(target)).toEqual(expect.arrayContaining(["id", "label", "url", "status", "createdAt"]));
   });
 
   test("GET /api/tests?status=active and ?status=completed&limit=10 answer lists; other statuses are a 400", async () => {
@@ -44,11 +45,22 @@ describe("§3/§7 reads", () => {
     const t = makeTestApp();
     const u = await t.signup();
     const h = t.auth(u.token);
-    for (const path of ["/api/trends?limit=20", "/api/components?limit=10", "/api/activity?limit=50", "/api/activity?limit=100", "/api/metrics", "/api/system/status"]) {
+    for (const path of [
+      "/api/trends?limit=20",
+      "/api/components?limit=10",
+      "/api/activity?limit=50",
+      "/api/activity?limit=100",
+      "/api/metrics",
+      "/api/system/status",
+    ]) {
       const r = await t.call("GET", path, { headers: h });
       expect(r.status).toBe(200);
     }
     expect((await t.call("GET", "/api/system/status", { headers: h })).json).toMatchObject({ isActive: false });
-    expect((await t.call("GET", "/api/metrics", { headers: h })).json).toMatchObject({ totalTrends: 0, totalComponents: 0, activeTests: 0 });
+    expect((await t.call("GET", "/api/metrics", { headers: h })).json).toMatchObject({
+      totalTrends: 0,
+      totalComponents: 0,
+      activeTests: 0,
+    });
   });
 });

@@ -15,7 +15,13 @@ describe("§3 activity log entries", () => {
   test("types trend, component, test, system and comparison are kept; anything else is a system entry", () => {
     const at = "2025-01-01T10:00:00.000Z";
     const items = toActivity(
-      ["trend", "component", "test", "system", "comparison", "deploy", "", null].map((type, i) => ({ id: `e${i}`, type, message: `m${i}`, createdAt: at, status: "info" })),
+      ["trend", "component", "test", "system", "comparison", "deploy", "", null].map((type, i) => ({
+        id: `e${i}`,
+        type,
+        message: `m${i}`,
+        createdAt: at,
+        status: "info",
+      })),
     );
     expect(Object.fromEntries(items.map((i) => [i.id, i.type]))).toEqual({
       e0: "trend",
@@ -51,7 +57,21 @@ describe("§3 agents on the dashboard", () => {
   test("each card shows name, type, status, current task, tasks, measured accuracy (never a confidence) and last activity", () => {
     render(
       <Theme>
-        <AgentHealth agents={[agent({}), agent({ id: "insight-oracle", name: "InsightOracle", type: "analytics", status: "sleeping" as AgentDto["status"], accuracy: 91.25, currentTask: null, metadata: { accuracyMeans: "correct / decided predictions", decided: 8, correct: 7 } })]} systemActive />
+        <AgentHealth
+          agents={[
+            agent({}),
+            agent({
+              id: "insight-oracle",
+              name: "InsightOracle",
+              type: "analytics",
+              status: "sleeping" as AgentDto["status"],
+              accuracy: 91.25,
+              currentTask: null,
+              metadata: { accuracyMeans: "correct / decided predictions", decided: 8, correct: 7 },
+            }),
+          ]}
+          systemActive
+        />
       </Theme>,
     );
     const ninja = within($().getByTestId("agent-design-ninja"));

@@ -25,7 +25,8 @@ describe("§1 what the product says about itself", () => {
     expect(text).toContain("Crash the Beta");
     expect(text).toContain("Join the Rebellion");
     // Tools section with three cards, a stats row, the three steps.
-    for (const s of ["Side-by-side teardown", "Design DNA extraction", "Evidence-backed fixes", "50K+", "1M+", "99.9%", "24/7"]) expect(text).toContain(s);
+    for (const s of ["Side-by-side teardown", "Design DNA extraction", "Evidence-backed fixes", "50K+", "1M+", "99.9%", "24/7"])
+      expect(text).toContain(s);
     for (const s of ["Websites analyzed", "Insights generated", "Uptime", "Monitoring"]) expect(text).toContain(s);
   });
 
@@ -38,7 +39,14 @@ describe("§1 what the product says about itself", () => {
       ["InsightOracle", "Analytics"],
     ])
       expect(text).toMatch(new RegExp(`${agent}.{0,40}${job}|${job}.{0,40}${agent}`));
-    for (const s of ["Real-browser captures", "Palette & typography", "Similarity scoring", "Accessibility checks", "Live mission control", "Self-hosted & private"])
+    for (const s of [
+      "Real-browser captures",
+      "Palette & typography",
+      "Similarity scoring",
+      "Accessibility checks",
+      "Live mission control",
+      "Self-hosted & private",
+    ])
       expect(text).toContain(s);
     for (const s of ["Bun", "Headless Chromium", "SQLite", "Ship faster", "Decide with evidence", "Stay ahead"]) expect(text).toContain(s);
     expect(text.match(/Start Free Beta/g)?.length).toBe(2);
@@ -46,11 +54,26 @@ describe("§1 what the product says about itself", () => {
 
   test("pricing: Coming Soon, the claims, and each tier's features as the spec lists them", async () => {
     const text = await page("/pricing");
-    for (const s of ["Coming Soon", "No hidden fees", "Cancel anytime", "14-day free trial", "Most Popular", "Custom"]) expect(text).toContain(s);
+    for (const s of ["Coming Soon", "No hidden fees", "Cancel anytime", "14-day free trial", "Most Popular", "Custom"])
+      expect(text).toContain(s);
     const tiers = {
       Starter: ["TrendHunter access", "5 trend discoveries per month", "Basic component generation", "E-mail support"],
-      Professional: ["All 4 agents", "Unlimited trend discoveries", "Advanced component generation", "A/B testing", "Real-time analytics", "Priority support"],
-      Enterprise: ["Everything in Professional", "Custom agent training", "White-label", "Dedicated account manager", "SLA", "Custom integrations"],
+      Professional: [
+        "All 4 agents",
+        "Unlimited trend discoveries",
+        "Advanced component generation",
+        "A/B testing",
+        "Real-time analytics",
+        "Priority support",
+      ],
+      Enterprise: [
+        "Everything in Professional",
+        "Custom agent training",
+        "White-label",
+        "Dedicated account manager",
+        "SLA",
+        "Custom integrations",
+      ],
     };
     for (const [tier, features] of Object.entries(tiers)) {
       const from = text.indexOf(tier);

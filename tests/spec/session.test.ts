@@ -17,7 +17,8 @@ interface Call {
 const realFetch = globalThis.fetch;
 let calls: Call[];
 const user = { id: "u1", email: "ada@example.com", username: null, role: "user" as const };
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 function serve(handler: (c: Call) => Response | Promise<Response>) {
   calls = [];
@@ -74,7 +75,9 @@ describe("§4 authentication states", () => {
     serve((c) => {
       if (c.path !== "/api/auth/refresh") return json(200, { user });
       refreshes++;
-      return refreshes === 1 ? json(409, { error: "The session was refreshed a moment ago; try again" }) : json(200, { accessToken: "second" });
+      return refreshes === 1
+        ? json(409, { error: "The session was refreshed a moment ago; try again" })
+        : json(200, { accessToken: "second" });
     });
     const stop = startSession();
     // Until the retry lands (300 ms later); the bound is for a busy machine.
@@ -85,7 +88,9 @@ describe("§4 authentication states", () => {
   });
 
   test("a refresh still told 409 after its retries fails like any other", async () => {
-    serve((c) => (c.path === "/api/auth/refresh" ? json(409, { error: "The session was refreshed a moment ago; try again" }) : json(200, { user })));
+    serve((c) =>
+      c.path === "/api/auth/refresh" ? json(409, { error: "The session was refreshed a moment ago; try again" }) : json(200, { user }),
+    );
     const stop = startSession();
     // Until the last retry (1.8 s of back-off) gives up; the bound is for a busy machine.
     for (let i = 0; i < 750 && useAuth.getState().status === "loading"; i++) await Bun.sleep(20);

@@ -35,7 +35,20 @@ let restore = () => {};
 
 function ui(node: React.ReactNode, path = "/") {
   useToasts.setState({ current: null });
-  const router = createMemoryRouter([{ path: "*", element: <Theme>{node}<Toaster /></Theme> }], { initialEntries: [path] });
+  const router = createMemoryRouter(
+    [
+      {
+        path: "*",
+        element: (
+          <Theme>
+            {node}
+            <Toaster />
+          </Theme>
+        ),
+      },
+    ],
+    { initialEntries: [path] },
+  );
   return { ...render(<RouterProvider router={router} />), router };
 }
 
@@ -75,7 +88,11 @@ describe("§2 protected wrapper", () => {
     expect($().getByRole("heading", { name: "Hold Up There, Digital Wanderer" })).toBeTruthy();
     expect($().getByRole("link", { name: "Sign In to Continue" }).getAttribute("href")).toBe("/login");
     expect($().getByRole("link", { name: "Join the Rebellion" }).getAttribute("href")).toBe("/signup");
-    expect($().getByRole("link", { name: /homepage/ }).getAttribute("href")).toBe("/");
+    expect(
+      $()
+        .getByRole("link", { name: /homepage/ })
+        .getAttribute("href"),
+    ).toBe("/");
     expect($().queryByText("secret page")).toBeNull();
   });
 
@@ -87,12 +104,20 @@ describe("§2 protected wrapper", () => {
 });
 
 describe("§2 dashboard", () => {
-  const metrics: MetricsDto = { totalTrends: 4, totalComponents: 9, activeTests: 1, averageAccuracy: 87.66, decidedPredictions: 8, correctPredictions: 7 };
+  const metrics: MetricsDto = {
+    totalTrends: 4,
+    totalComponents: 9,
+    activeTests: 1,
+    averageAccuracy: 87.66,
+    decidedPredictions: 8,
+    correctPredictions: 7,
+  };
 
   test("the four KPI cards carry the spec's labels", () => {
     ui(<KpiCards metrics={metrics} />);
     const group = $().getByRole("group", { name: "Key metrics" });
-    for (const label of ["Trends Discovered", "Components Generated", "Active Tests", "Prediction Accuracy"]) expect(within(group).getByText(label)).toBeTruthy();
+    for (const label of ["Trends Discovered", "Components Generated", "Active Tests", "Prediction Accuracy"])
+      expect(within(group).getByText(label)).toBeTruthy();
     expect($().getByTestId("kpi-accuracy").textContent).toBe("87.7%");
   });
 
@@ -109,13 +134,34 @@ describe("§2 dashboard", () => {
   test("secondary cards: View Analytics, A/B Testing, System Config, Generate Components — real pages, not dead ends", () => {
     ui(<SecondaryActions isAdmin />);
     const hrefs = Object.fromEntries(
-      ["View Analytics", "A/B Testing", "System Config", "Generate Components"].map((t) => [t, $().getByRole("link", { name: new RegExp(t) }).getAttribute("href")]),
+      ["View Analytics", "A/B Testing", "System Config", "Generate Components"].map((t) => [
+        t,
+        $()
+          .getByRole("link", { name: new RegExp(t) })
+          .getAttribute("href"),
+      ]),
     );
-    expect(hrefs).toEqual({ "View Analytics": "/analytics", "A/B Testing": "/tests", "System Config": "/super-admin", "Generate Components": "/generate" });
+    expect(hrefs).toEqual({
+      "View Analytics": "/analytics",
+      "A/B Testing": "/tests",
+      "System Config": "/super-admin",
+      "Generate Components": "/generate",
+    });
   });
 
   test("AI Agent Health and Live Activity Stream headings", () => {
-    const agent = { id: "trend-hunter", name: "TrendHunter", type: "trend_detection", status: "active", currentTask: "Mining", tasksCompleted: 3, accuracy: null, confidence: 90, metadata: {}, lastActivity: null } as unknown as AgentDto;
+    const agent = {
+      id: "trend-hunter",
+      name: "TrendHunter",
+      type: "trend_detection",
+      status: "active",
+      currentTask: "Mining",
+      tasksCompleted: 3,
+      accuracy: null,
+      confidence: 90,
+      metadata: {},
+      lastActivity: null,
+    } as unknown as AgentDto;
     ui(
       <>
         <AgentHealth agents={[agent]} systemActive />
@@ -148,7 +194,16 @@ describe("§2 dashboard", () => {
   test("a failed read on entry shows 'Error' / 'Failed to load dashboard data' and the page still renders", async () => {
     useAuth.setState({ status: "authenticated", user, accessToken: "t" });
     holdLiveSocket({ WebSocketImpl: SilentSocket as unknown as typeof WebSocket, url: "ws://test/ws" })();
-    const none = { agents: null, trends: null, components: null, activeTests: null, completedTests: null, activity: null, metrics: null, system: null };
+    const none = {
+      agents: null,
+      trends: null,
+      components: null,
+      activeTests: null,
+      completedTests: null,
+      activity: null,
+      metrics: null,
+      system: null,
+    };
     const router = createMemoryRouter(
       [
         {
@@ -195,7 +250,11 @@ describe("§4/§8 comparison targets", () => {
     fireEvent.click($().getByRole("button", { name: "Add Website" }));
     expect(await $().findByText("Target Added")).toBeTruthy();
     await waitFor(() => expect($().getByRole("button", { name: "Remove Gamma" })).toBeTruthy());
-    expect(f.calls[0]).toEqual({ method: "POST", path: "/api/comparisons/c1/targets", body: { url: "https://gamma.example/", label: "Gamma" } });
+    expect(f.calls[0]).toEqual({
+      method: "POST",
+      path: "/api/comparisons/c1/targets",
+      body: { url: "https://gamma.example/", label: "Gamma" },
+    });
   });
 
   test("a refused add shows 'Failed to Add Target' with the server's message, else the spec's fallback", async () => {
@@ -247,7 +306,14 @@ describe("§4/§8 comparison targets", () => {
   });
 
   test("status colours: completed green, running or capturing blue, failed red, anything else grey", () => {
-    expect(["completed", "running", "capturing", "failed", "pending", "queued"].map(statusColor)).toEqual(["green", "blue", "blue", "red", "gray", "gray"]);
+    expect(["completed", "running", "capturing", "failed", "pending", "queued"].map(statusColor)).toEqual([
+      "green",
+      "blue",
+      "blue",
+      "red",
+      "gray",
+      "gray",
+    ]);
   });
 
   test("start needs a selected comparison and two websites, in the spec's words", () => {
@@ -339,7 +405,15 @@ describe("§9 timing constants, observed", () => {
     restore = f.restore;
     const router = createMemoryRouter(
       [
-        { path: "/login", element: <Theme><LoginForm /><Toaster /></Theme> },
+        {
+          path: "/login",
+          element: (
+            <Theme>
+              <LoginForm />
+              <Toaster />
+            </Theme>
+          ),
+        },
         { path: "/dashboard", element: <h1>Mission Control stand-in</h1> },
       ],
       { initialEntries: ["/login"] },
@@ -374,7 +448,14 @@ describe("§9 timing constants, observed", () => {
       "GET /api/activity": { json: [] },
     });
     restore = f.restore;
-    const loaded = { metrics: {}, database: {}, system: { isActive: false }, maintenance: {}, agents: [], activity: [] } as unknown as Parameters<typeof useAdminConsole>[0];
+    const loaded = {
+      metrics: {},
+      database: {},
+      system: { isActive: false },
+      maintenance: {},
+      agents: [],
+      activity: [],
+    } as unknown as Parameters<typeof useAdminConsole>[0];
     function Console() {
       useAdminConsole(loaded);
       return null;

@@ -27,7 +27,9 @@ export async function seriousViolations(page: Page): Promise<Violation[]> {
   await settle(page);
   if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE_PATH });
   return page.evaluate(async () => {
-    type AxeResult = { violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }[] };
+    type AxeResult = {
+      violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }[];
+    };
     const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<AxeResult> } }).axe;
     const { violations } = await axe.run(document, { resultTypes: ["violations"] });
     return violations

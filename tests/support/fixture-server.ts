@@ -171,7 +171,9 @@ async function special(url: URL, origin: string): Promise<Response | null> {
     case "/_special/slow": {
       const ms = Math.min(60_000, Number(url.searchParams.get("ms")) || 3000);
       await Bun.sleep(ms);
-      return html(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Slow page</title></head><body><h1>Finally here</h1><p>This page took ${ms} ms to answer.</p></body></html>`);
+      return html(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Slow page</title></head><body><h1>Finally here</h1><p>This page took ${ms} ms to answer.</p></body></html>`,
+      );
     }
     case "/_special/hang": {
       // Never answers at all (used as an image that keeps `load` from ever firing).
@@ -208,9 +210,12 @@ try { navigator.serviceWorker && navigator.serviceWorker.register("/_special/sw.
 </script></body></html>`);
     }
     case "/_special/sw.js":
-      return new Response(`self.addEventListener("install", () => fetch(${JSON.stringify(url.searchParams.get("to") ?? "/_special/secret")}));`, {
-        headers: { "content-type": "text/javascript" },
-      });
+      return new Response(
+        `self.addEventListener("install", () => fetch(${JSON.stringify(url.searchParams.get("to") ?? "/_special/secret")}));`,
+        {
+          headers: { "content-type": "text/javascript" },
+        },
+      );
     case "/_special/secret":
       return new Response("internal secret", { headers: { "content-type": "text/plain" } });
     case "/_special/display.ttf": {

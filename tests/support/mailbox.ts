@@ -31,8 +31,16 @@ export async function startMailbox(): Promise<Mailbox> {
       });
     },
   });
-  const port = await new Promise<number>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve((smtp.server.address() as { port: number }).port)));
-  box = { port, url: `smtp://127.0.0.1:${port}`, mails, refusing: false, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
+  const port = await new Promise<number>((resolve) =>
+    smtp.listen(0, "127.0.0.1", () => resolve((smtp.server.address() as { port: number }).port)),
+  );
+  box = {
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    refusing: false,
+    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
+  };
   return box;
 }
 

@@ -12,7 +12,17 @@ export interface RouteJs {
 
 /** Every page in web/routes.tsx (app pages signed in); `:id` routes take `ids`. */
 export const PUBLIC_PAGES = ["/", "/login", "/signup", "/pricing", "/features", "/no-such-page"];
-export const APP_PAGES = ["/dashboard", "/comparison", "/trends", "/analytics", "/activity", "/tests", "/generate", "/settings", "/super-admin"];
+export const APP_PAGES = [
+  "/dashboard",
+  "/comparison",
+  "/trends",
+  "/analytics",
+  "/activity",
+  "/tests",
+  "/generate",
+  "/settings",
+  "/super-admin",
+];
 
 export async function routeJs(t: ReturnType<typeof makeTestApp>, path: string, cookie?: string): Promise<RouteJs> {
   const page = await t.app.handle(new Request(`http://localhost${path}`, { headers: cookie ? { cookie } : {} }));

@@ -26,7 +26,9 @@ export interface RunningServer {
 }
 
 /** Starts the real server (source or compiled binary) on a free loopback port with a fresh DATA_DIR. */
-export async function startServer(opts: { cmd?: string[]; cwd?: string; env?: Record<string, string>; dataDir?: string } = {}): Promise<RunningServer> {
+export async function startServer(
+  opts: { cmd?: string[]; cwd?: string; env?: Record<string, string>; dataDir?: string } = {},
+): Promise<RunningServer> {
   const port = freePort();
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "di-e2e-"));
   const cmd = opts.cmd ?? ["bun", join(import.meta.dir, "../../src/main.ts")];

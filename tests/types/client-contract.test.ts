@@ -14,7 +14,8 @@ const copies: string[] = [];
 function copyProject(edit?: { file: string; from: RegExp; to: string }): string {
   const dir = mkdtempSync(join(tmpdir(), "client-contract-"));
   copies.push(dir);
-  for (const part of ["src", "web", "tests/types", "tsconfig.json", "package.json"]) cpSync(join(root, part), join(dir, part), { recursive: true });
+  for (const part of ["src", "web", "tests/types", "tsconfig.json", "package.json"])
+    cpSync(join(root, part), join(dir, part), { recursive: true });
   for (const shared of ["node_modules", "migrations"]) symlinkSync(join(root, shared), join(dir, shared));
   if (edit) {
     const path = join(dir, edit.file);
@@ -28,7 +29,11 @@ function copyProject(edit?: { file: string; from: RegExp; to: string }): string 
 }
 
 async function tsc(dir: string): Promise<{ code: number; out: string }> {
-  const proc = Bun.spawn(["bunx", "tsc", "--noEmit", "-p", "tests/types/fixtures/tsconfig.json"], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(["bunx", "tsc", "--noEmit", "-p", "tests/types/fixtures/tsconfig.json"], {
+    cwd: dir,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, out: out + err };
 }

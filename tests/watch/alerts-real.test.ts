@@ -45,7 +45,8 @@ beforeAll(() => {
     port: 0,
     async fetch(req) {
       const { pathname } = new URL(req.url);
-      const html = (body: string) => new Response(body, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+      const html = (body: string) =>
+        new Response(body, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
       if (pathname === "/alpha") return html(page("Alpha", state.cta));
       if (pathname === "/steady") return html(page("Steady", "Shop beans"));
       if (req.method === "POST" && pathname === "/hooks/down") {
@@ -69,14 +70,18 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-
 test("a real run pair with a relabelled CTA alerts each rule that wants it, once, with before/after and the link", async () => {
   const waits: number[] = [];
   // The down receiver's retries wait here until the test has seen the run close without them.
   let openRetries!: () => void;
   const retriesMayGo = new Promise<void>((r) => (openRetries = r));
   const t = makeTestApp({
-    env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1", SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, ALERT_EMAIL_FROM: "Design Intel <watch@example.test>" },
+    env: {
+      DATA_DIR: dataDir,
+      ALLOW_PRIVATE_TARGETS: "1",
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      ALERT_EMAIL_FROM: "Design Intel <watch@example.test>",
+    },
     comparisonEngine: { capture: (owner, job, onStage) => pool.submit(owner, job, onStage) },
     alertRetry: {
       sleep: async (ms) => {
@@ -89,7 +94,8 @@ test("a real run pair with a relabelled CTA alerts each rule that wants it, once
   const h = t.auth(u.token);
   const c = (await t.call("POST", "/api/comparisons", { body: { name: "Rivals" }, headers: h })).json;
   const origin = `http://127.0.0.1:${server.port}`;
-  const alpha = (await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: `${origin}/alpha`, label: "Alpha" }, headers: h })).json;
+  const alpha = (await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: `${origin}/alpha`, label: "Alpha" }, headers: h }))
+    .json;
   await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: `${origin}/steady`, label: "Steady" }, headers: h });
   const rule = async (body: object) => {
     const r = await t.call("POST", `/api/comparisons/${c.id}/alerts`, { body, headers: h });
@@ -124,7 +130,9 @@ test("a real run pair with a relabelled CTA alerts each rule that wants it, once
   await t.services.watch.alertsIdle();
   const [run2, run1] = (await t.call("GET", `/api/comparisons/${c.id}/runs`, { headers: h })).json;
   const link = `http://localhost:${t.env.PORT}/comparison?id=${c.id}&from=${run1.id}&to=${run2.id}`;
-  const changes = (await t.call("GET", `/api/comparisons/${c.id}/changes`, { headers: h })).json.targets.find((x: any) => x.targetId === alpha.id).changes;
+  const changes = (await t.call("GET", `/api/comparisons/${c.id}/changes`, { headers: h })).json.targets.find(
+    (x: any) => x.targetId === alpha.id,
+  ).changes;
   const ctaChanges = changes.filter((x: any) => x.kind === "cta");
   expect(ctaChanges.map((x: any) => [x.viewport, x.severity, x.summary, x.before, x.after])).toEqual([
     ["desktop", "high", "CTA text “Start free trial” → “Book a demo”", "Start free trial", "Book a demo"],
@@ -140,8 +148,18 @@ test("a real run pair with a relabelled CTA alerts each rule that wants it, once
   expect(allHook.body.link).toBe(link);
   // Only the changed site is listed, with every change the history stored for it.
   expect(allHook.body.targets.map((x) => [x.targetId, x.label, x.url])).toEqual([[alpha.id, "Alpha", alpha.url]]);
-  expect(allHook.body.targets[0]!.changes.map((x) => ({ kind: x.kind, viewport: x.viewport, summary: x.summary, before: x.before, after: x.after })).sort((a, b) => a.summary.localeCompare(b.summary) || a.viewport.localeCompare(b.viewport))).toEqual(
-    changes.map((x: any) => ({ kind: x.kind, viewport: x.viewport, summary: x.summary, before: x.before, after: x.after })).sort((a: any, b: any) => a.summary.localeCompare(b.summary) || a.viewport.localeCompare(b.viewport)),
+  expect(
+    allHook.body.targets[0]!.changes.map((x) => ({
+      kind: x.kind,
+      viewport: x.viewport,
+      summary: x.summary,
+      before: x.before,
+      after: x.after,
+    })).sort((a, b) => a.summary.localeCompare(b.summary) || a.viewport.localeCompare(b.viewport)),
+  ).toEqual(
+    changes
+      .map((x: any) => ({ kind: x.kind, viewport: x.viewport, summary: x.summary, before: x.before, after: x.after }))
+      .sort((a: any, b: any) => a.summary.localeCompare(b.summary) || a.viewport.localeCompare(b.viewport)),
   );
   const text = allHook.body.text.split("\n");
   expect(text[0]).toBe(`Design Intel: ${changes.length} change${changes.length === 1 ? "" : "s"} in “Rivals” (run #2)`);
@@ -172,7 +190,14 @@ test("a real run pair with a relabelled CTA alerts each rule that wants it, once
   // The delivery log: sent, failed with its last error; a rule with nothing to send has no delivery.
   const log = (await t.call("GET", `/api/comparisons/${c.id}/alerts/deliveries`, { headers: h })).json;
   const byRule = new Map(log.map((d: any) => [d.alertId, d]));
-  expect(byRule.get(all.id)).toEqual({ alertId: all.id, runId: run2.id, status: "sent", attempts: 1, lastError: null, sentAt: expect.any(String) });
+  expect(byRule.get(all.id)).toEqual({
+    alertId: all.id,
+    runId: run2.id,
+    status: "sent",
+    attempts: 1,
+    lastError: null,
+    sentAt: expect.any(String),
+  });
   expect(byRule.get(ctaHigh.id)).toMatchObject({ status: "sent", attempts: 1 });
   expect(byRule.get(mail.id)).toMatchObject({ status: "sent", attempts: 1 });
   expect(byRule.get(down.id)).toEqual({

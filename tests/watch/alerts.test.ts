@@ -53,10 +53,13 @@ const user = () => {
 };
 const comparison = (ownerId: string) => {
   const id = newId();
-  db.query("INSERT INTO comparisons (id, owner_id, name, created_at, updated_at) VALUES (?, ?, 'Rivals', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')").run(id, ownerId);
+  db.query(
+    "INSERT INTO comparisons (id, owner_id, name, created_at, updated_at) VALUES (?, ?, 'Rivals', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
+  ).run(id, ownerId);
   return id;
 };
-const owns = (comparisonId: string, ownerId: string) => db.query("SELECT 1 FROM comparisons WHERE id = ? AND owner_id = ?").get(comparisonId, ownerId) !== null;
+const owns = (comparisonId: string, ownerId: string) =>
+  db.query("SELECT 1 FROM comparisons WHERE id = ? AND owner_id = ?").get(comparisonId, ownerId) !== null;
 const service = (opts: { allowPrivate?: boolean; mailer?: boolean; resolve?: (h: string) => Promise<string[]> } = {}) =>
   alertsService({
     db,
@@ -88,7 +91,15 @@ const cta: Change = {
   after: "Book a demo",
   evidence: { beforeBox: { x: 1, y: 2, width: 3, height: 4 } },
 };
-const meta: Change = { kind: "meta", severity: "low", viewport: "mobile", summary: "Meta description “a” → “b”", before: "a", after: "b", evidence: {} };
+const meta: Change = {
+  kind: "meta",
+  severity: "low",
+  viewport: "mobile",
+  summary: "Meta description “a” → “b”",
+  before: "a",
+  after: "b",
+  evidence: {},
+};
 const targets: TargetChanges[] = [
   { targetId: "t1", label: "Alpha", url: "https://alpha.example/", changes: [cta, meta] },
   { targetId: "t2", label: "Beta", url: "https://beta.example/", changes: [] },
@@ -118,7 +129,9 @@ describe("webhook alerts", () => {
     const rule = await s.create(alice, c, body({ channel: "webhook", url: hookUrl("/flaky") }));
     expect(rule).toMatchObject({ channel: "webhook", url: hookUrl("/flaky"), email: null, minSeverity: "low", kinds: [] });
     failuresLeft.set("/flaky", 1);
-    expect(await s.dispatch(run(alice, c))).toEqual([{ alertId: rule.id, status: "sent", attempts: 2, lastError: "The webhook answered HTTP 503 Service Unavailable: receiver is down" }]);
+    expect(await s.dispatch(run(alice, c))).toEqual([
+      { alertId: rule.id, status: "sent", attempts: 2, lastError: "The webhook answered HTTP 503 Service Unavailable: receiver is down" },
+    ]);
     expect(waits).toEqual([2000]);
     expect(hooks).toHaveLength(1);
     const got = hooks[0]!.body;
@@ -135,7 +148,14 @@ describe("webhook alerts", () => {
     expect(got.run).toEqual({ id: "run-7", number: 7 });
     expect(got.targets).toEqual([{ targetId: "t1", label: "Alpha", url: "https://alpha.example/", changes: [cta, meta] }]); // Beta had none
     expect(s.deliveries(alice, c)).toEqual([
-      { alertId: rule.id, runId: "run-7", status: "sent", attempts: 2, lastError: "The webhook answered HTTP 503 Service Unavailable: receiver is down", sentAt: expect.any(String) },
+      {
+        alertId: rule.id,
+        runId: "run-7",
+        status: "sent",
+        attempts: 2,
+        lastError: "The webhook answered HTTP 503 Service Unavailable: receiver is down",
+        sentAt: expect.any(String),
+      },
     ]);
   });
 
@@ -145,13 +165,22 @@ describe("webhook alerts", () => {
     const s = service();
     const rule = await s.create(alice, c, body({ channel: "webhook", url: hookUrl("/always-down") }));
     const [r] = await s.dispatch(run(alice, c));
-    expect(r).toEqual({ alertId: rule.id, status: "failed", attempts: 3, lastError: "The webhook answered HTTP 503 Service Unavailable: receiver is down" });
+    expect(r).toEqual({
+      alertId: rule.id,
+      status: "failed",
+      attempts: 3,
+      lastError: "The webhook answered HTTP 503 Service Unavailable: receiver is down",
+    });
     expect(waits).toEqual([2000, 10000]);
-    expect(s.deliveries(alice, c)).toEqual([{ alertId: rule.id, runId: "run-7", status: "failed", attempts: 3, lastError: r!.lastError, sentAt: null }]);
+    expect(s.deliveries(alice, c)).toEqual([
+      { alertId: rule.id, runId: "run-7", status: "failed", attempts: 3, lastError: r!.lastError, sentAt: null },
+    ]);
   });
 
   test("redirects are not followed (they could lead inside)", async () => {
-    await expect(postWebhook(hookUrl("/redirect"), {}, { allowPrivate: true })).rejects.toThrow("The webhook answered HTTP 302 (redirects are not followed)");
+    await expect(postWebhook(hookUrl("/redirect"), {}, { allowPrivate: true })).rejects.toThrow(
+      "The webhook answered HTTP 302 (redirects are not followed)",
+    );
   });
 
   test("page text cannot ping a Slack channel", async () => {
@@ -173,9 +202,18 @@ describe("SSRF rules for webhook URLs (as for captures)", () => {
     const alice = user();
     const c = comparison(alice);
     const s = service({ allowPrivate: false });
-    expect(await httpError(() => s.create(alice, c, body({ channel: "webhook", url: hookUrl("/x") })))).toEqual([400, "That address points to a private or local network, which is not allowed"]);
-    expect(await httpError(() => s.create(alice, c, body({ channel: "webhook", url: "http://localhost:8080/x" })))).toEqual([400, "That address points to a private or local network, which is not allowed"]);
-    expect(await httpError(() => s.create(alice, c, body({ channel: "webhook", url: "ftp://hooks.example/x" })))).toEqual([400, "Only http:// and https:// addresses can be captured"]);
+    expect(await httpError(() => s.create(alice, c, body({ channel: "webhook", url: hookUrl("/x") })))).toEqual([
+      400,
+      "That address points to a private or local network, which is not allowed",
+    ]);
+    expect(await httpError(() => s.create(alice, c, body({ channel: "webhook", url: "http://localhost:8080/x" })))).toEqual([
+      400,
+      "That address points to a private or local network, which is not allowed",
+    ]);
+    expect(await httpError(() => s.create(alice, c, body({ channel: "webhook", url: "ftp://hooks.example/x" })))).toEqual([
+      400,
+      "Only http:// and https:// addresses can be captured",
+    ]);
     expect(await httpError(() => s.create(alice, c, body({ channel: "webhook", url: "https://user:pw@hooks.example/x" })))).toEqual([
       400,
       "Addresses with a username or password (user@host) are not allowed",
@@ -186,7 +224,10 @@ describe("SSRF rules for webhook URLs (as for captures)", () => {
     const alice = user();
     const c = comparison(alice);
     const s = service({ allowPrivate: false, resolve: async () => ["10.0.0.7"] });
-    expect(await httpError(() => s.create(alice, c, body({ channel: "webhook", url: "https://hooks.example.test/x" })))).toEqual([400, SSRF_MESSAGES.unreachable]);
+    expect(await httpError(() => s.create(alice, c, body({ channel: "webhook", url: "https://hooks.example.test/x" })))).toEqual([
+      400,
+      SSRF_MESSAGES.unreachable,
+    ]);
   });
 
   test("DNS rebinding: a name public when the rule was made and private at delivery is blocked before any connection", async () => {
@@ -229,7 +270,9 @@ describe("e-mail alerts", () => {
   test("without SMTP_URL an e-mail rule is refused with the reason", async () => {
     const alice = user();
     const c = comparison(alice);
-    expect(await httpError(() => service({ mailer: false }).create(alice, c, body({ channel: "email", email: "a@example.test" })))).toEqual([400, EMAIL_UNAVAILABLE]);
+    expect(await httpError(() => service({ mailer: false }).create(alice, c, body({ channel: "email", email: "a@example.test" })))).toEqual(
+      [400, EMAIL_UNAVAILABLE],
+    );
   });
 });
 
@@ -256,7 +299,10 @@ describe("rules", () => {
     const c = comparison(alice);
     const s = service();
     const rule = await s.create(alice, c, body({ channel: "webhook", url: hookUrl("/a") }));
-    expect(await httpError(() => s.create(bob, c, body({ channel: "webhook", url: hookUrl("/b") })))).toEqual([404, "Comparison not found"]);
+    expect(await httpError(() => s.create(bob, c, body({ channel: "webhook", url: hookUrl("/b") })))).toEqual([
+      404,
+      "Comparison not found",
+    ]);
     expect(await httpError(() => s.list(bob, c))).toEqual([404, "Comparison not found"]);
     expect(await httpError(() => s.deliveries(bob, c))).toEqual([404, "Comparison not found"]);
     expect(await httpError(() => s.remove(bob, rule.id))).toEqual([404, "Alert not found"]);
@@ -264,7 +310,9 @@ describe("rules", () => {
     s.remove(alice, rule.id);
     expect(s.list(alice, c)).toEqual([]);
     expect(alertBody.safeParse({ channel: "sms", to: "1" }).error?.issues[0]?.message).toBe('channel must be "webhook" or "email"');
-    expect(alertBody.safeParse({ channel: "email", email: "not an address" }).error?.issues[0]?.message).toBe("Enter a valid e-mail address");
+    expect(alertBody.safeParse({ channel: "email", email: "not an address" }).error?.issues[0]?.message).toBe(
+      "Enter a valid e-mail address",
+    );
     expect(alertBody.safeParse({ channel: "webhook", url: "https://x.example", minSeverity: "urgent" }).success).toBe(false);
   });
 });

@@ -24,7 +24,6 @@ afterAll(async () => {
 });
 beforeEach(() => (mails.length = 0));
 
-
 const nonEmpty = <T>(rows: T[]) => (rows.length ? rows : null);
 
 /** Each site's primary CTA label, switched by the test between runs; the page is otherwise the same. */
@@ -54,10 +53,17 @@ test("stored runs feed TrendHunter's set moves and the digest, each owner seeing
     const h = t.auth(u.token);
     const c = (await t.call("POST", "/api/comparisons", { body: { name }, headers: h })).json;
     const targets = [];
-    for (const s of sites) targets.push((await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: `${origin}/${s}`, label: s }, headers: h })).json);
+    for (const s of sites)
+      targets.push(
+        (await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: `${origin}/${s}`, label: s }, headers: h })).json,
+      );
     // Watched, so the digest sums it up (the slot itself is never reached in this test).
-    expect((await t.call("PUT", `/api/comparisons/${c.id}/schedule`, { body: { cron: "0 9 * * 1", timezone: "UTC" }, headers: h })).status).toBe(200);
-    expect((await t.call("PUT", "/api/watch/digest", { body: { frequency: "daily", timezone: "Europe/Berlin" }, headers: h })).status).toBe(200);
+    expect(
+      (await t.call("PUT", `/api/comparisons/${c.id}/schedule`, { body: { cron: "0 9 * * 1", timezone: "UTC" }, headers: h })).status,
+    ).toBe(200);
+    expect((await t.call("PUT", "/api/watch/digest", { body: { frequency: "daily", timezone: "Europe/Berlin" }, headers: h })).status).toBe(
+      200,
+    );
     const run = async () => {
       expect((await t.call("POST", `/api/comparisons/${c.id}/start`, { headers: h })).status).toBe(202);
       await t.services.comparisons.whenIdle();
@@ -94,13 +100,23 @@ test("stored runs feed TrendHunter's set moves and the digest, each owner seeing
   const feed = changeHistory(t.db);
   const since = new Date(now - 86_400_000).toISOString();
   const own = feed.recentChanges(since, users[0]!.user.id);
-  expect(own.map((c) => [c.label, c.viewport, c.kind, c.summary, c.before, c.after]).sort()).toEqual([
-    ["orbit", "desktop", "cta", "CTA text “Start free” → “Book a demo”", "Start free", "Book a demo"],
-    ["orbit", "mobile", "cta", "CTA text “Start free” → “Book a demo”", "Start free", "Book a demo"],
-    ["ember", "desktop", "cta", "CTA text “Start free” → “Get a quote”", "Start free", "Get a quote"],
-    ["ember", "mobile", "cta", "CTA text “Start free” → “Get a quote”", "Start free", "Get a quote"],
-  ].sort());
-  for (const c of own) expect(c).toMatchObject({ ownerId: users[0]!.user.id, comparisonId: mine.c.id, comparisonName: "Rivals", runId: run2.id, fromRunId: run1.id, at: run2.finishedAt });
+  expect(own.map((c) => [c.label, c.viewport, c.kind, c.summary, c.before, c.after]).sort()).toEqual(
+    [
+      ["orbit", "desktop", "cta", "CTA text “Start free” → “Book a demo”", "Start free", "Book a demo"],
+      ["orbit", "mobile", "cta", "CTA text “Start free” → “Book a demo”", "Start free", "Book a demo"],
+      ["ember", "desktop", "cta", "CTA text “Start free” → “Get a quote”", "Start free", "Get a quote"],
+      ["ember", "mobile", "cta", "CTA text “Start free” → “Get a quote”", "Start free", "Get a quote"],
+    ].sort(),
+  );
+  for (const c of own)
+    expect(c).toMatchObject({
+      ownerId: users[0]!.user.id,
+      comparisonId: mine.c.id,
+      comparisonName: "Rivals",
+      runId: run2.id,
+      fromRunId: run1.id,
+      at: run2.finishedAt,
+    });
   expect(new Set(feed.recentChanges(since).map((c) => c.ownerId))).toEqual(new Set([users[0]!.user.id, users[1]!.user.id]));
   // A window that starts after the runs finished holds nothing.
   expect(feed.recentChanges(new Date(now + 1).toISOString())).toEqual([]);
@@ -110,11 +126,22 @@ test("stored runs feed TrendHunter's set moves and the digest, each owner seeing
   try {
     const moves = await waitFor(
       "TrendHunter's move in my feed",
-      () => nonEmpty(t.db.query<{ message: string; details: string; user_id: string; metadata: string }, []>("SELECT message, details, user_id, metadata FROM activity_log WHERE message LIKE '%competitors%' ORDER BY rowid").all().filter((r) => r.user_id === users[0]!.user.id)),
+      () =>
+        nonEmpty(
+          t.db
+            .query<{ message: string; details: string; user_id: string; metadata: string }, []>(
+              "SELECT message, details, user_id, metadata FROM activity_log WHERE message LIKE '%competitors%' ORDER BY rowid",
+            )
+            .all()
+            .filter((r) => r.user_id === users[0]!.user.id),
+        ),
       20_000,
     );
     expect(moves.map((m) => m.message)).toEqual(["2 of 3 competitors changed their CTA text this week in “Rivals”"]);
-    expect(moves[0]!.details.split("\n").sort()).toEqual(["ember: CTA text “Start free” → “Get a quote”", "orbit: CTA text “Start free” → “Book a demo”"]);
+    expect(moves[0]!.details.split("\n").sort()).toEqual([
+      "ember: CTA text “Start free” → “Get a quote”",
+      "orbit: CTA text “Start free” → “Book a demo”",
+    ]);
     const links = JSON.parse(moves[0]!.metadata).sites.map((s: { link: string }) => s.link);
     const [orbit, ember] = mine.targets;
     expect(links.sort()).toEqual(
@@ -124,8 +151,14 @@ test("stored runs feed TrendHunter's set moves and the digest, each owner seeing
       ].sort(),
     );
     // The other user's move went to their feed only, and mine never names their sites.
-    const all = t.db.query<{ message: string; user_id: string; details: string }, []>("SELECT message, user_id, details FROM activity_log WHERE message LIKE '%competitors%'").all();
-    expect(all.filter((r) => r.user_id === users[1]!.user.id).map((r) => r.message)).toEqual(["2 of 2 competitors changed their CTA text this week in “Their rivals”"]);
+    const all = t.db
+      .query<{ message: string; user_id: string; details: string }, []>(
+        "SELECT message, user_id, details FROM activity_log WHERE message LIKE '%competitors%'",
+      )
+      .all();
+    expect(all.filter((r) => r.user_id === users[1]!.user.id).map((r) => r.message)).toEqual([
+      "2 of 2 competitors changed their CTA text this week in “Their rivals”",
+    ]);
     expect(all.filter((r) => r.details.includes("Secret")).every((r) => r.user_id === users[1]!.user.id)).toBe(true);
   } finally {
     await t.services.system.stop();

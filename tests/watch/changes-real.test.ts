@@ -27,7 +27,10 @@ const CAPTURES = Math.max(2, Number(process.env.WATCH_RECAPTURES ?? 5));
 const state = { headline: "Ship faster with Alpha", cta: "Start free trial", brand: "#2563eb", pricing: true };
 const reset = () => Object.assign(state, { headline: "Ship faster with Alpha", cta: "Start free trial", brand: "#2563eb", pricing: true });
 
-const FONT = ["/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf", "/usr/share/fonts/truetype/liberation/LiberationSerif-Bold.ttf"].find((p) => existsSync(p));
+const FONT = [
+  "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
+  "/usr/share/fonts/truetype/liberation/LiberationSerif-Bold.ttf",
+].find((p) => existsSync(p));
 
 const shell = (title: string, css: string, body: string, script = "") => `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>${title}</title><meta name="description" content="${title}: a fixture for change detection.">
@@ -189,8 +192,14 @@ describe("unchanged pages report zero changes", () => {
         const next = await capture(path);
         if (captures.length > 0) {
           const prev = captures[captures.length - 1]!;
-          expect({ pair: `${i - 1}→${i}`, changes: (await compare(captures.slice(0, -1), prev, next)).map((c) => c.summary) }).toEqual({ pair: `${i - 1}→${i}`, changes: [] });
-          expect({ pair: `0→${i}`, changes: (await compare([], captures[0]!, next)).map((c) => c.summary) }).toEqual({ pair: `0→${i}`, changes: [] });
+          expect({ pair: `${i - 1}→${i}`, changes: (await compare(captures.slice(0, -1), prev, next)).map((c) => c.summary) }).toEqual({
+            pair: `${i - 1}→${i}`,
+            changes: [],
+          });
+          expect({ pair: `0→${i}`, changes: (await compare([], captures[0]!, next)).map((c) => c.summary) }).toEqual({
+            pair: `0→${i}`,
+            changes: [],
+          });
         }
         captures.push(next);
       }
@@ -238,7 +247,9 @@ describe("switched content is reported with its kind and values", () => {
     const changes = await compare([], baseline, await capture("/plain"));
     const palette = changes.filter((c) => c.kind === "palette");
     expect(palette.map((c) => [c.before, c.after])).toContainEqual(["#2563eb", "#dc2626"]);
-    expect(palette.find((c) => c.before === "#2563eb")!.summary).toMatch(/^Button colour #2563eb → #dc2626 \(ΔE \d+\.\d, \d+% of buttons\)$/);
+    expect(palette.find((c) => c.before === "#2563eb")!.summary).toMatch(
+      /^Button colour #2563eb → #dc2626 \(ΔE \d+\.\d, \d+% of buttons\)$/,
+    );
     expect(changes.filter((c) => c.kind === "cta").map((c) => [c.before, c.after])).toEqual([["#2563eb", "#dc2626"]]);
     expect(kinds(changes)).toEqual(["cta", "palette", "visual"]);
   });
@@ -259,7 +270,9 @@ describe("switched content is reported with its kind and values", () => {
         after: null,
       },
     ]);
-    expect(changes.filter((c) => c.kind === "cta").map(brief)).toEqual([{ kind: "cta", summary: "CTA removed: “Talk to sales” (below the fold)", before: "Talk to sales", after: null }]);
+    expect(changes.filter((c) => c.kind === "cta").map(brief)).toEqual([
+      { kind: "cta", summary: "CTA removed: “Talk to sales” (below the fold)", before: "Talk to sales", after: null },
+    ]);
     // The section's dark button was the page's only one: that button colour is gone from the palette.
     expect(changes.filter((c) => c.kind === "palette").map((c) => [c.before, c.after, c.summary.replace(/\d+%/, "N%")])).toEqual([
       ["#111827", null, "Button colour removed: #111827 (was N% of buttons)"],
@@ -272,7 +285,12 @@ describe("switched content is reported with its kind and values", () => {
     state.headline = "Deploy in seconds";
     const changes = await compare([], baseline, await capture("/plain"));
     expect(changes.filter((c) => c.kind === "copy").map(brief)).toEqual([
-      { kind: "copy", summary: "Headline “Ship faster with Alpha” → “Deploy in seconds”", before: "Ship faster with Alpha", after: "Deploy in seconds" },
+      {
+        kind: "copy",
+        summary: "Headline “Ship faster with Alpha” → “Deploy in seconds”",
+        before: "Ship faster with Alpha",
+        after: "Deploy in seconds",
+      },
     ]);
     const visual = changes.find((c) => c.kind === "visual")!;
     // The changed pixels are where the headline is.

@@ -21,8 +21,14 @@ describe("no change means no change", () => {
     const after = clone(landing());
     after.elements.ctas[0]!.box.x += 3; // sub-pixel layout differences
     after.elements.ctas[0]!.bg = "#2564ea"; // ΔE < 1
-    after.palette.buttons = [{ hex: "#2564eb", share: 0.75 }, { hex: "#111827", share: 0.25 }];
-    after.palette.dominant = [{ hex: "#ffffff", share: 0.6 }, { hex: "#3b82f6", share: 0.2 }]; // pixels moved by imagery: not used
+    after.palette.buttons = [
+      { hex: "#2564eb", share: 0.75 },
+      { hex: "#111827", share: 0.25 },
+    ];
+    after.palette.dominant = [
+      { hex: "#ffffff", share: 0.6 },
+      { hex: "#3b82f6", share: 0.2 },
+    ]; // pixels moved by imagery: not used
     after.typography.headings[0]!.sizePx = 48.6;
     after.layout.regions[3]!.box.height = 530; // a line more text in a section
     after.copy.visibleText = after.copy.visibleText.replace("Preview every", "Preview  every");
@@ -62,22 +68,44 @@ describe("kinds", () => {
     const after = clone(landing());
     after.elements.ctas[0]!.text = "Book a demo";
     after.elements.ctas[1]!.bg = "#dc2626";
-    after.elements.ctas.push({ text: "Watch video", box: { x: 840, y: 420, width: 180, height: 48 }, aboveFold: true, href: null, bg: "#ffffff", fg: "#111827" });
+    after.elements.ctas.push({
+      text: "Watch video",
+      box: { x: 840, y: 420, width: 180, height: 48 },
+      aboveFold: true,
+      href: null,
+      bg: "#ffffff",
+      fg: "#111827",
+    });
     after.copy.visibleText = after.copy.visibleText.replace("Start free", "Book a demo");
     const changes = only(detectChanges({ before: landing(), after }), "cta");
     expect(changes.map(brief)).toEqual([
       { kind: "cta", severity: "high", summary: "CTA text “Start free” → “Book a demo”", before: "Start free", after: "Book a demo" },
       { kind: "cta", severity: "high", summary: "CTA added: “Watch video” (above the fold)", before: null, after: "Watch video" },
-      { kind: "cta", severity: "medium", summary: expect.stringMatching(/^CTA “Talk to sales” colour #111827 → #dc2626 \(ΔE \d+\.\d\)$/), before: "#111827", after: "#dc2626" },
+      {
+        kind: "cta",
+        severity: "medium",
+        summary: expect.stringMatching(/^CTA “Talk to sales” colour #111827 → #dc2626 \(ΔE \d+\.\d\)$/),
+        before: "#111827",
+        after: "#dc2626",
+      },
     ]);
-    expect(changes[0]!.evidence).toEqual({ beforeBox: { x: 620, y: 420, width: 200, height: 48 }, afterBox: { x: 620, y: 420, width: 200, height: 48 } });
+    expect(changes[0]!.evidence).toEqual({
+      beforeBox: { x: 620, y: 420, width: 200, height: 48 },
+      afterBox: { x: 620, y: 420, width: 200, height: 48 },
+    });
 
     const moved = clone(landing());
     moved.elements.ctas[0]!.box.y = 1000;
     moved.elements.ctas[0]!.aboveFold = false;
     moved.elements.ctas.pop();
     expect(only(detectChanges({ before: landing(), after: moved }), "cta").map(brief)).toEqual([
-      { kind: "cta", severity: "medium", summary: "CTA “Start free” moved above the fold → below the fold", before: "above the fold", after: "below the fold" },
+      {
+        kind: "cta",
+        severity: "medium",
+        summary: "CTA “Start free” moved above the fold → below the fold",
+        before: "above the fold",
+        after: "below the fold",
+      },
       { kind: "cta", severity: "medium", summary: "CTA removed: “Talk to sales” (below the fold)", before: "Talk to sales", after: null },
     ]);
   });
@@ -92,7 +120,13 @@ describe("kinds", () => {
       .replace("© Alpha Inc.", "Trusted by 4,000 teams.\n© Alpha Inc.");
     const changes = only(detectChanges({ before: landing(), after }), "copy");
     expect(changes.map(brief)).toEqual([
-      { kind: "copy", severity: "high", summary: "Headline “Ship faster with Alpha” → “Deploy in seconds”", before: "Ship faster with Alpha", after: "Deploy in seconds" },
+      {
+        kind: "copy",
+        severity: "high",
+        summary: "Headline “Ship faster with Alpha” → “Deploy in seconds”",
+        before: "Ship faster with Alpha",
+        after: "Deploy in seconds",
+      },
       {
         kind: "copy",
         severity: "low",
@@ -107,11 +141,24 @@ describe("kinds", () => {
 
   test("palette: a brand colour changed (with ΔE), a background added", () => {
     const after = clone(landing());
-    after.palette.buttons = [{ hex: "#dc2626", share: 0.8 }, { hex: "#111827", share: 0.2 }];
-    after.palette.background = [{ hex: "#ffffff", share: 0.6 }, { hex: "#f3f4f6", share: 0.25 }, { hex: "#0f172a", share: 0.15 }];
+    after.palette.buttons = [
+      { hex: "#dc2626", share: 0.8 },
+      { hex: "#111827", share: 0.2 },
+    ];
+    after.palette.background = [
+      { hex: "#ffffff", share: 0.6 },
+      { hex: "#f3f4f6", share: 0.25 },
+      { hex: "#0f172a", share: 0.15 },
+    ];
     const changes = only(detectChanges({ before: landing(), after }), "palette");
     expect(changes.map(brief)).toEqual([
-      { kind: "palette", severity: "high", summary: expect.stringMatching(/^Button colour #2563eb → #dc2626 \(ΔE \d+\.\d, 80% of buttons\)$/), before: "#2563eb", after: "#dc2626" },
+      {
+        kind: "palette",
+        severity: "high",
+        summary: expect.stringMatching(/^Button colour #2563eb → #dc2626 \(ΔE \d+\.\d, 80% of buttons\)$/),
+        before: "#2563eb",
+        after: "#dc2626",
+      },
       { kind: "palette", severity: "low", summary: "Background colour added: #0f172a (15% of background)", before: null, after: "#0f172a" },
     ]);
     expect(changes[0]!.evidence.deltaE).toBeGreaterThan(30);
@@ -119,14 +166,32 @@ describe("kinds", () => {
 
   test("typography: families, body style, main heading, weights", () => {
     const after = clone(landing());
-    after.typography.families = [{ family: "Roboto", share: 0.9 }, { family: "Georgia", share: 0.1 }];
+    after.typography.families = [
+      { family: "Roboto", share: 0.9 },
+      { family: "Georgia", share: 0.1 },
+    ];
     after.typography.body = { family: "Roboto", sizePx: 18, weight: 400, lineHeightPx: 28 };
     after.typography.headings[0] = { level: 1, family: "Roboto", sizePx: 64, weight: 800, lineHeightPx: 72 };
-    after.typography.weights = [{ weight: 400, share: 0.8 }, { weight: 800, share: 0.2 }];
+    after.typography.weights = [
+      { weight: 400, share: 0.8 },
+      { weight: 800, share: 0.2 },
+    ];
     expect(only(detectChanges({ before: landing(), after }), "typography").map(brief)).toEqual([
       { kind: "typography", severity: "high", summary: "Font families Inter → Roboto", before: "Inter", after: "Roboto" },
-      { kind: "typography", severity: "medium", summary: "Body text Inter 16 px / 400 → Roboto 18 px / 400", before: "Inter 16 px / 400", after: "Roboto 18 px / 400" },
-      { kind: "typography", severity: "medium", summary: "Main heading Inter 48 px / 700 → Roboto 64 px / 800", before: "Inter 48 px / 700", after: "Roboto 64 px / 800" },
+      {
+        kind: "typography",
+        severity: "medium",
+        summary: "Body text Inter 16 px / 400 → Roboto 18 px / 400",
+        before: "Inter 16 px / 400",
+        after: "Roboto 18 px / 400",
+      },
+      {
+        kind: "typography",
+        severity: "medium",
+        summary: "Main heading Inter 48 px / 700 → Roboto 64 px / 800",
+        before: "Inter 48 px / 700",
+        after: "Roboto 64 px / 800",
+      },
       { kind: "typography", severity: "low", summary: "Font weights 700 → 800", before: "700", after: "800" },
     ]);
   });
@@ -155,7 +220,13 @@ describe("kinds", () => {
     after.layout.columns = 2;
     const changes = only(detectChanges({ before: landing(), after }), "layout");
     expect(changes.map(brief)).toEqual([
-      { kind: "layout", severity: "medium", summary: "Removed: Section “Features” (500 px tall at 680 px)", before: "Section “Features” (500 px tall at 680 px)", after: null },
+      {
+        kind: "layout",
+        severity: "medium",
+        summary: "Removed: Section “Features” (500 px tall at 680 px)",
+        before: "Section “Features” (500 px tall at 680 px)",
+        after: null,
+      },
       { kind: "layout", severity: "medium", summary: "Columns 3 → 2", before: "3", after: "2" },
     ]);
     expect(changes[0]!.evidence.beforeBox).toEqual({ x: 0, y: 680, width: 1440, height: 500 });
@@ -166,14 +237,34 @@ describe("kinds", () => {
     after.title = "Alpha — deploy in seconds";
     after.metaDescription = "";
     expect(only(detectChanges({ before: landing(), after }), "meta").map(brief)).toEqual([
-      { kind: "meta", severity: "medium", summary: "Title “Alpha — ship faster” → “Alpha — deploy in seconds”", before: "Alpha — ship faster", after: "Alpha — deploy in seconds" },
-      { kind: "meta", severity: "low", summary: "Meta description removed: “Alpha helps teams ship faster.”", before: "Alpha helps teams ship faster.", after: null },
+      {
+        kind: "meta",
+        severity: "medium",
+        summary: "Title “Alpha — ship faster” → “Alpha — deploy in seconds”",
+        before: "Alpha — ship faster",
+        after: "Alpha — deploy in seconds",
+      },
+      {
+        kind: "meta",
+        severity: "low",
+        summary: "Meta description removed: “Alpha helps teams ship faster.”",
+        before: "Alpha helps teams ship faster.",
+        after: null,
+      },
     ]);
   });
 });
 
 describe("timing against the target's own noise", () => {
-  const sample = (lcpMs: number, bytes = 300_000): TimingSample => ({ ttfbMs: 40, fcpMs: 300, lcpMs, loadMs: 700, cls: 0, bytes, requests: 12 });
+  const sample = (lcpMs: number, bytes = 300_000): TimingSample => ({
+    ttfbMs: 40,
+    fcpMs: 300,
+    lcpMs,
+    loadMs: 700,
+    cls: 0,
+    bytes,
+    requests: 12,
+  });
   const history = [590, 640, 610, 700, 560, 620, 655, 600].map((l) => sample(l));
 
   test("median and MAD", () => {
@@ -192,8 +283,20 @@ describe("timing against the target's own noise", () => {
     // The previous run was slow too: the new level holds.
     const confirmed = timingChanges([...history, sample(1800, 880_000)], slow);
     expect(confirmed.map(brief)).toEqual([
-      { kind: "timing", severity: "high", summary: "Largest contentful paint 615 ms → 1.9 s (slower in the last 2 runs; usual 560 ms–700 ms over 8 runs)", before: "615 ms", after: "1.9 s" },
-      { kind: "timing", severity: "high", summary: "Page weight 293 KB → 879 KB (heavier in the last 2 runs; usual 293 KB–293 KB over 8 runs)", before: "293 KB", after: "879 KB" },
+      {
+        kind: "timing",
+        severity: "high",
+        summary: "Largest contentful paint 615 ms → 1.9 s (slower in the last 2 runs; usual 560 ms–700 ms over 8 runs)",
+        before: "615 ms",
+        after: "1.9 s",
+      },
+      {
+        kind: "timing",
+        severity: "high",
+        summary: "Page weight 293 KB → 879 KB (heavier in the last 2 runs; usual 293 KB–293 KB over 8 runs)",
+        before: "293 KB",
+        after: "879 KB",
+      },
     ]);
     // Still slow a run later: already reported.
     expect(timingChanges([...history, sample(1800, 880_000), sample(1850, 890_000)], slow)).toEqual([]);
@@ -229,10 +332,29 @@ describe("volatile parts (carousels, tickers)", () => {
     const after = clone(landing());
     before.copy.visibleText += "\nFast shipping";
     after.copy.visibleText += "\nFree returns";
-    before.elements.ctas.push({ text: "Shop shipping", box: { x: 100, y: 900, width: 160, height: 40 }, aboveFold: false, href: null, bg: "#16a34a", fg: "#fff" });
-    after.elements.ctas.push({ text: "Shop returns", box: { x: 100, y: 900, width: 160, height: 40 }, aboveFold: false, href: null, bg: "#9333ea", fg: "#fff" });
+    before.elements.ctas.push({
+      text: "Shop shipping",
+      box: { x: 100, y: 900, width: 160, height: 40 },
+      aboveFold: false,
+      href: null,
+      bg: "#16a34a",
+      fg: "#fff",
+    });
+    after.elements.ctas.push({
+      text: "Shop returns",
+      box: { x: 100, y: 900, width: 160, height: 40 },
+      aboveFold: false,
+      href: null,
+      bg: "#9333ea",
+      fg: "#fff",
+    });
     after.title = "Alpha — new";
-    const volatility = mergeVolatility({ texts: ["Fast shipping Shop shipping", "Free returns Shop returns", "Gift cards Shop gifts"], boxes: [{ x: 0, y: 860, width: 1440, height: 120 }], colors: [], fading: false });
+    const volatility = mergeVolatility({
+      texts: ["Fast shipping Shop shipping", "Free returns Shop returns", "Gift cards Shop gifts"],
+      boxes: [{ x: 0, y: 860, width: 1440, height: 120 }],
+      colors: [],
+      fading: false,
+    });
     const withoutProbe = detectChanges({ before, after });
     expect(withoutProbe.filter((c) => c.kind !== "meta").length).toBeGreaterThan(0);
     expect(detectChanges({ before, after, volatility }).map((c) => c.summary)).toEqual(["Title “Alpha — ship faster” → “Alpha — new”"]);
@@ -243,7 +365,11 @@ describe("colours caught mid-fade and slide colours", () => {
   test("a text tint between the page's text colour and its background is not a change while fades run; it is without them", () => {
     const after = clone(landing());
     // #111827 at ~45% over #ffffff: what a heading fading in measures as.
-    after.palette.text = [{ hex: "#111827", share: 0.42 }, { hex: "#9a9da3", share: 0.4 }, { hex: "#6b7280", share: 0.18 }];
+    after.palette.text = [
+      { hex: "#111827", share: 0.42 },
+      { hex: "#9a9da3", share: 0.4 },
+      { hex: "#6b7280", share: 0.18 },
+    ];
     const fading = mergeVolatility({ texts: [], boxes: [], colors: [], fading: true });
     expect(detectChanges({ before: landing(), after, volatility: fading })).toEqual([]);
     expect(detectChanges({ before: landing(), after }).map((c) => c.summary)).toEqual(["Text colour added: #9a9da3 (40% of text)"]);
@@ -251,11 +377,16 @@ describe("colours caught mid-fade and slide colours", () => {
 
   test("a real new text colour is reported even while fades run", () => {
     const after = clone(landing());
-    after.palette.text = [{ hex: "#111827", share: 0.6 }, { hex: "#b91c1c", share: 0.4 }];
+    after.palette.text = [
+      { hex: "#111827", share: 0.6 },
+      { hex: "#b91c1c", share: 0.4 },
+    ];
     const fading = mergeVolatility({ texts: [], boxes: [], colors: [], fading: true });
     // The grey that left is itself a tint of the text colour over white, so during fades only the
     // arrival is claimed; without fades it is one colour changed.
-    expect(detectChanges({ before: landing(), after, volatility: fading }).map((c) => c.summary)).toEqual(["Text colour added: #b91c1c (40% of text)"]);
+    expect(detectChanges({ before: landing(), after, volatility: fading }).map((c) => c.summary)).toEqual([
+      "Text colour added: #b91c1c (40% of text)",
+    ]);
     expect(detectChanges({ before: landing(), after }).map((c) => [c.before, c.after])).toEqual([["#6b7280", "#b91c1c"]]);
   });
 
@@ -276,7 +407,8 @@ describe("visual", () => {
     for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) png.data.set([...paint(x, y), 255], (y * w + x) * 4);
     return { width: w, height: h, data: png.data };
   };
-  const base = (x: number, y: number): [number, number, number] => (y >= 100 && y < 140 && x >= 50 && x < 250 ? [37, 99, 235] : [255, 255, 255]);
+  const base = (x: number, y: number): [number, number, number] =>
+    y >= 100 && y < 140 && x >= 50 && x < 250 ? [37, 99, 235] : [255, 255, 255];
 
   test("identical screenshots: zero changed, no change; a recoloured block: its box, share and a heat map", () => {
     const a = page(400, 600, base);
@@ -290,7 +422,13 @@ describe("visual", () => {
     expect(d.changedPixels).toBe(200 * 40);
     expect(d.changedShare).toBeCloseTo(8000 / 240000, 6);
     const change = visualChange(d, "desktop")!;
-    expect(brief(change)).toEqual({ kind: "visual", severity: "medium", summary: "3.3% of the page changed in 1 region (largest 208×48 px at 48,96)", before: "600 px tall page", after: "600 px tall page, 3.3% changed" });
+    expect(brief(change)).toEqual({
+      kind: "visual",
+      severity: "medium",
+      summary: "3.3% of the page changed in 1 region (largest 208×48 px at 48,96)",
+      before: "600 px tall page",
+      after: "600 px tall page, 3.3% changed",
+    });
     const heat = PNG.sync.read(Buffer.from(d.heatmap()));
     expect([heat.width, heat.height]).toEqual([400, 600]);
     const at = (x: number, y: number) => Array.from(heat.data.subarray((y * 400 + x) * 4, (y * 400 + x) * 4 + 3));

@@ -11,16 +11,37 @@ export function landing(): Extraction {
     pageHeight: 2400,
     capturedHeight: 2400,
     palette: {
-      dominant: [{ hex: "#ffffff", share: 0.7 }, { hex: "#2563eb", share: 0.1 }],
-      text: [{ hex: "#111827", share: 0.8 }, { hex: "#6b7280", share: 0.2 }],
-      background: [{ hex: "#ffffff", share: 0.75 }, { hex: "#f3f4f6", share: 0.25 }],
-      buttons: [{ hex: "#2563eb", share: 0.8 }, { hex: "#111827", share: 0.2 }],
+      dominant: [
+        { hex: "#ffffff", share: 0.7 },
+        { hex: "#2563eb", share: 0.1 },
+      ],
+      text: [
+        { hex: "#111827", share: 0.8 },
+        { hex: "#6b7280", share: 0.2 },
+      ],
+      background: [
+        { hex: "#ffffff", share: 0.75 },
+        { hex: "#f3f4f6", share: 0.25 },
+      ],
+      buttons: [
+        { hex: "#2563eb", share: 0.8 },
+        { hex: "#111827", share: 0.2 },
+      ],
       isDark: false,
     },
     typography: {
-      families: [{ family: "Inter", share: 0.9 }, { family: "Georgia", share: 0.1 }],
-      sizeScale: [{ px: 48, share: 0.1 }, { px: 16, share: 0.9 }],
-      weights: [{ weight: 400, share: 0.8 }, { weight: 700, share: 0.2 }],
+      families: [
+        { family: "Inter", share: 0.9 },
+        { family: "Georgia", share: 0.1 },
+      ],
+      sizeScale: [
+        { px: 48, share: 0.1 },
+        { px: 16, share: 0.9 },
+      ],
+      weights: [
+        { weight: 400, share: 0.8 },
+        { weight: 700, share: 0.2 },
+      ],
       headings: [{ level: 1, family: "Inter", sizePx: 48, weight: 700, lineHeightPx: 56 }],
       body: { family: "Inter", sizePx: 16, weight: 400, lineHeightPx: 24 },
     },
@@ -39,8 +60,22 @@ export function landing(): Extraction {
     },
     elements: {
       ctas: [
-        { text: "Start free", box: { x: 620, y: 420, width: 200, height: 48 }, aboveFold: true, href: "http://127.0.0.1/alpha/signup", bg: "#2563eb", fg: "#ffffff" },
-        { text: "Talk to sales", box: { x: 620, y: 1500, width: 200, height: 48 }, aboveFold: false, href: "http://127.0.0.1/alpha/sales", bg: "#111827", fg: "#ffffff" },
+        {
+          text: "Start free",
+          box: { x: 620, y: 420, width: 200, height: 48 },
+          aboveFold: true,
+          href: "http://127.0.0.1/alpha/signup",
+          bg: "#2563eb",
+          fg: "#ffffff",
+        },
+        {
+          text: "Talk to sales",
+          box: { x: 620, y: 1500, width: 200, height: 48 },
+          aboveFold: false,
+          href: "http://127.0.0.1/alpha/sales",
+          bg: "#111827",
+          fg: "#ffffff",
+        },
       ],
       links: 12,
       linksAboveFold: 6,
@@ -70,7 +105,17 @@ export function landing(): Extraction {
       wordCount: 40,
       readability: 70,
     },
-    timing: { ttfbMs: 40, fcpMs: 300, lcpMs: 600, cls: 0, domContentLoadedMs: 200, loadMs: 700, bytes: 300_000, requests: 12, largestResource: null },
+    timing: {
+      ttfbMs: 40,
+      fcpMs: 300,
+      lcpMs: 600,
+      cls: 0,
+      domContentLoadedMs: 200,
+      loadMs: 700,
+      bytes: 300_000,
+      requests: 12,
+      largestResource: null,
+    },
     accessibility: { lowContrast: [], bodyContrast: 15, imagesWithoutAlt: 0, inputsWithoutLabel: 0 },
   };
 }

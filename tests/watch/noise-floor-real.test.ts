@@ -45,17 +45,23 @@ test(`${RUNS} real runs of unchanged pages (animation, carousel, lazy images, la
   const h = t.auth(u.token);
   const c = (await t.call("POST", "/api/comparisons", { body: { name: "Unchanged" }, headers: h })).json;
   const sites = noise.sites;
-  for (const [label, url] of sites) expect((await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url, label }, headers: h })).status).toBe(201);
+  for (const [label, url] of sites)
+    expect((await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url, label }, headers: h })).status).toBe(201);
 
   const found: { run: number; target: string; changes: string[] }[] = [];
   for (let i = 1; i <= RUNS; i++) {
     expect((await t.call("POST", `/api/comparisons/${c.id}/start`, { headers: h })).status).toBe(202);
     await t.services.comparisons.whenIdle();
     const done = (await t.call("GET", `/api/comparisons/${c.id}`, { headers: h })).json;
-    expect({ status: done.status, error: done.error, captured: done.progress.done }).toEqual({ status: "completed", error: null, captured: sites.length * 2 });
+    expect({ status: done.status, error: done.error, captured: done.progress.done }).toEqual({
+      status: "completed",
+      error: null,
+      captured: sites.length * 2,
+    });
     if (i === 1) continue;
     const res = (await t.call("GET", `/api/comparisons/${c.id}/changes`, { headers: h })).json;
-    for (const target of res.targets) found.push({ run: i, target: target.label, changes: target.changes.map((x: any) => `${x.viewport} ${x.kind}: ${x.summary}`) });
+    for (const target of res.targets)
+      found.push({ run: i, target: target.label, changes: target.changes.map((x: any) => `${x.viewport} ${x.kind}: ${x.summary}`) });
   }
   // Every target of every later run, listed, so a failure names what was reported.
   expect(found.filter((f) => f.changes.length > 0)).toEqual([]);

@@ -9,7 +9,10 @@ import { PNG } from "pngjs";
 const CORPUS = resolve(import.meta.dir, "../../../../shared/corpus");
 export const CORPUS_DIR = existsSync(CORPUS) ? CORPUS : "/work/shared/corpus";
 export const TEMPLATES = ["clean-blog", "stylish-portfolio", "resume"];
-const FONT = ["/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf", "/usr/share/fonts/truetype/liberation/LiberationSerif-Bold.ttf"].find((p) => existsSync(p));
+const FONT = [
+  "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
+  "/usr/share/fonts/truetype/liberation/LiberationSerif-Bold.ttf",
+].find((p) => existsSync(p));
 /** The web font answers this late (the capture waits for fonts up to 3 s). */
 export const FONT_DELAY_MS = 1200;
 
@@ -71,7 +74,8 @@ export function startNoiseSites() {
     port: 0,
     async fetch(req) {
       const { pathname } = new URL(req.url);
-      if (pathname === "/motion") return new Response(motion(), { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+      if (pathname === "/motion")
+        return new Response(motion(), { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
       if (pathname === "/photo.png") return new Response(new Uint8Array(PHOTO), { headers: { "content-type": "image/png" } });
       if (pathname === "/late.ttf" && FONT) {
         await Bun.sleep(FONT_DELAY_MS);
@@ -91,6 +95,9 @@ export function startNoiseSites() {
     },
   });
   const origin = `http://127.0.0.1:${server.port}`;
-  const sites: [string, string][] = [["Motion", `${origin}/motion`], ...TEMPLATES.map((n): [string, string] => [n, `${origin}/corpus/${n}/`])];
+  const sites: [string, string][] = [
+    ["Motion", `${origin}/motion`],
+    ...TEMPLATES.map((n): [string, string] => [n, `${origin}/corpus/${n}/`]),
+  ];
   return { origin, sites, close: () => server.stop(true) };
 }

@@ -13,7 +13,11 @@ const iso = (d: Date[]) => d.map((x) => x.toISOString());
 describe("checkSchedule", () => {
   test("accepts 5-field expressions, names, shorthands and IANA zones (canonical spelling)", () => {
     expect(checkSchedule("0 9 * * 1", "Europe/Berlin", NOW)).toEqual({ ok: true, cron: "0 9 * * 1", timezone: "Europe/Berlin" });
-    expect(checkSchedule("  */15   8-18 * * MON-FRI ", "europe/berlin", NOW)).toEqual({ ok: true, cron: "*/15 8-18 * * MON-FRI", timezone: "Europe/Berlin" });
+    expect(checkSchedule("  */15   8-18 * * MON-FRI ", "europe/berlin", NOW)).toEqual({
+      ok: true,
+      cron: "*/15 8-18 * * MON-FRI",
+      timezone: "Europe/Berlin",
+    });
     expect(checkSchedule("@Daily", "UTC", NOW)).toEqual({ ok: true, cron: "@daily", timezone: "UTC" });
     expect(checkSchedule("* * * * *", "America/Argentina/Buenos_Aires", NOW).ok).toBe(true);
   });
@@ -33,7 +37,9 @@ describe("checkSchedule", () => {
   });
 
   test("the field at fault is named with its allowed values", () => {
-    expect(error("61 * * * *")).toBe('Invalid minute field "61" in cron expression: allowed 0-59, with lists (1,15), ranges (1-5) and steps (*/15)');
+    expect(error("61 * * * *")).toBe(
+      'Invalid minute field "61" in cron expression: allowed 0-59, with lists (1,15), ranges (1-5) and steps (*/15)',
+    );
     expect(error("0 24 * * *")).toStartWith('Invalid hour field "24"');
     expect(error("0 0 0 * *")).toStartWith('Invalid day-of-month field "0"');
     expect(error("0 0 * 13 *")).toStartWith('Invalid month field "13"');
@@ -47,7 +53,9 @@ describe("checkSchedule", () => {
   });
 
   test("unknown zones and raw offsets are refused, naming the zone", () => {
-    expect(error("0 9 * * *", "Mars/Olympus_Mons")).toBe('Unknown time zone "Mars/Olympus_Mons": use an IANA name such as "Europe/Berlin" or "UTC"');
+    expect(error("0 9 * * *", "Mars/Olympus_Mons")).toBe(
+      'Unknown time zone "Mars/Olympus_Mons": use an IANA name such as "Europe/Berlin" or "UTC"',
+    );
     expect(error("0 9 * * *", "+01:00")).toStartWith('Unknown time zone "+01:00"');
     expect(error("0 9 * * *", "")).toStartWith('Unknown time zone ""');
     expect(error(42)).toBe("cron must be a string");

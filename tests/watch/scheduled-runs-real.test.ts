@@ -40,7 +40,8 @@ beforeAll(() => {
         if (hold) await hold.promise;
         return new Response(page("Held", "#7c3aed"), { headers: { "content-type": "text/html; charset=utf-8" } });
       }
-      if (pathname === "/steady") return new Response(page("Steady", "#0f766e"), { headers: { "content-type": "text/html; charset=utf-8" } });
+      if (pathname === "/steady")
+        return new Response(page("Steady", "#0f766e"), { headers: { "content-type": "text/html; charset=utf-8" } });
       return new Response("not here", { status: 404 });
     },
   });
@@ -65,8 +66,13 @@ test("scheduled runs go through the capture queue, record trigger schedule, catc
   const h = t.auth(u.token);
   const c = (await t.call("POST", "/api/comparisons", { body: { name: "Watched" }, headers: h })).json;
   const origin = `http://127.0.0.1:${server.port}`;
-  for (const [path, label] of [["/steady", "Steady"], ["/held", "Held"]])
-    expect((await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: origin + path, label }, headers: h })).status).toBe(201);
+  for (const [path, label] of [
+    ["/steady", "Steady"],
+    ["/held", "Held"],
+  ])
+    expect((await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: origin + path, label }, headers: h })).status).toBe(
+      201,
+    );
   const put = await t.call("PUT", `/api/comparisons/${c.id}/schedule`, { body: { cron: "*/5 * * * *", timezone: "UTC" }, headers: h });
   expect(put.json.nextRunAt).toBe("2026-03-02T08:05:00.000Z");
   const runs = () => t.services.history.listRuns(u.user.id, c.id);
@@ -78,13 +84,23 @@ test("scheduled runs go through the capture queue, record trigger schedule, catc
   const boot = await t.services.watch.scheduler.start();
   t.services.watch.scheduler.stop(); // the rest of the test drives the passes itself
   expect(boot.map((e) => e.type)).toEqual(["started"]);
-  expect(boot[0]).toMatchObject({ comparisonId: c.id, slot: "2026-03-02T08:05:00.000Z", nextRunAt: "2026-03-02T08:30:00.000Z", missedSlots: 4 });
+  expect(boot[0]).toMatchObject({
+    comparisonId: c.id,
+    slot: "2026-03-02T08:05:00.000Z",
+    nextRunAt: "2026-03-02T08:30:00.000Z",
+    missedSlots: 4,
+  });
   expect(logged("4 missed slot(s) folded into this one")).toHaveLength(1);
   await t.services.comparisons.whenIdle();
   expect(runs().map((r) => [r.number, r.trigger, r.status])).toEqual([[1, "schedule", "completed"]]);
   // Through the capture pool: both sites at both viewports, real screenshots and extractions.
   const run1 = t.services.history.getRun(u.user.id, c.id, runs()[0]!.id);
-  expect(run1.snapshots.map((s) => [s.viewport, s.title]).sort()).toEqual([["desktop", "Held"], ["desktop", "Steady"], ["mobile", "Held"], ["mobile", "Steady"]]);
+  expect(run1.snapshots.map((s) => [s.viewport, s.title]).sort()).toEqual([
+    ["desktop", "Held"],
+    ["desktop", "Steady"],
+    ["mobile", "Held"],
+    ["mobile", "Steady"],
+  ]);
   // A pass at the same moment finds nothing due: the catch-up was one run.
   expect(await t.services.watch.scheduler.tick()).toEqual([]);
 
@@ -104,9 +120,17 @@ test("scheduled runs go through the capture queue, record trigger schedule, catc
   now = Date.parse("2026-03-02T08:35:00.000Z");
   const skipped = await t.services.watch.scheduler.tick();
   expect(skipped).toEqual([
-    expect.objectContaining({ type: "skipped", comparisonId: c.id, slot: "2026-03-02T08:35:00.000Z", reason: SKIP_STILL_RUNNING, nextRunAt: "2026-03-02T08:40:00.000Z" }),
+    expect.objectContaining({
+      type: "skipped",
+      comparisonId: c.id,
+      slot: "2026-03-02T08:35:00.000Z",
+      reason: SKIP_STILL_RUNNING,
+      nextRunAt: "2026-03-02T08:40:00.000Z",
+    }),
   ]);
-  expect(logged(`schedule ${c.id} (slot 2026-03-02T08:35:00.000Z): skipped, ${SKIP_STILL_RUNNING}; next 2026-03-02T08:40:00.000Z`)).toHaveLength(1);
+  expect(
+    logged(`schedule ${c.id} (slot 2026-03-02T08:35:00.000Z): skipped, ${SKIP_STILL_RUNNING}; next 2026-03-02T08:40:00.000Z`),
+  ).toHaveLength(1);
   expect(schedule()).toMatchObject({ last_skip_reason: SKIP_STILL_RUNNING, next_run_at: "2026-03-02T08:40:00.000Z" });
 
   hold.release();

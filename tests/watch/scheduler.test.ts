@@ -54,7 +54,9 @@ function user(): string {
 }
 function comparison(ownerId: string): string {
   const id = newId();
-  db.query("INSERT INTO comparisons (id, owner_id, name, created_at, updated_at) VALUES (?, ?, 'c', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')").run(id, ownerId);
+  db.query(
+    "INSERT INTO comparisons (id, owner_id, name, created_at, updated_at) VALUES (?, ?, 'c', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
+  ).run(id, ownerId);
   return id;
 }
 const owns = (comparisonId: string, ownerId: string) =>
@@ -92,7 +94,11 @@ describe("schedules", () => {
     const alice = user();
     const bob = user();
     const c = comparison(alice);
-    expect(service.put(alice, c, "0 9 * * 1", "Europe/Berlin")).toEqual({ cron: "0 9 * * 1", timezone: "Europe/Berlin", nextRunAt: "2026-03-30T07:00:00.000Z" });
+    expect(service.put(alice, c, "0 9 * * 1", "Europe/Berlin")).toEqual({
+      cron: "0 9 * * 1",
+      timezone: "Europe/Berlin",
+      nextRunAt: "2026-03-30T07:00:00.000Z",
+    });
     expect(service.get(alice, c)).toEqual({ cron: "0 9 * * 1", timezone: "Europe/Berlin", nextRunAt: "2026-03-30T07:00:00.000Z" });
     const as = (fn: () => unknown) => {
       try {
@@ -106,7 +112,10 @@ describe("schedules", () => {
     expect(as(() => service.remove(bob, c))).toEqual([404, "Comparison not found"]);
     expect(service.get(bob, c)).toBeNull();
     expect(as(() => service.put(alice, c, "0 9 * * 1 *", "UTC"))).toEqual([400, expect.stringContaining("Seconds are not supported")]);
-    expect(as(() => service.put(alice, c, "0 9 * * 1", "Nowhere/City"))).toEqual([400, expect.stringContaining('Unknown time zone "Nowhere/City"')]);
+    expect(as(() => service.put(alice, c, "0 9 * * 1", "Nowhere/City"))).toEqual([
+      400,
+      expect.stringContaining('Unknown time zone "Nowhere/City"'),
+    ]);
     service.remove(alice, c);
     expect(service.get(alice, c)).toBeNull();
   });
@@ -119,7 +128,13 @@ describe("schedules", () => {
     expect(await scheduler.tick()).toEqual([]);
     clock.t = Date.parse("2026-03-27T13:00:00Z");
     const [e] = await scheduler.tick();
-    expect(e).toMatchObject({ type: "started", comparisonId: c, slot: "2026-03-27T13:00:00.000Z", nextRunAt: "2026-03-27T14:00:00.000Z", missedSlots: 0 });
+    expect(e).toMatchObject({
+      type: "started",
+      comparisonId: c,
+      slot: "2026-03-27T13:00:00.000Z",
+      nextRunAt: "2026-03-27T14:00:00.000Z",
+      missedSlots: 0,
+    });
     expect(started).toEqual([{ comparisonId: c, at: "2026-03-27T13:00:00.000Z" }]);
     expect(await scheduler.tick()).toEqual([]); // the same slot never starts twice
     const row = service.repo.find(c, alice)!;
@@ -136,11 +151,23 @@ describe("schedules", () => {
     running.add(c); // the 12:05 run takes longer than five minutes
     clock.t = Date.parse("2026-03-27T12:10:00Z");
     expect(await scheduler.tick()).toEqual([
-      { type: "skipped", comparisonId: c, ownerId: alice, slot: "2026-03-27T12:10:00.000Z", at: "2026-03-27T12:10:00.000Z", nextRunAt: "2026-03-27T12:15:00.000Z", reason: SKIP_STILL_RUNNING },
+      {
+        type: "skipped",
+        comparisonId: c,
+        ownerId: alice,
+        slot: "2026-03-27T12:10:00.000Z",
+        at: "2026-03-27T12:10:00.000Z",
+        nextRunAt: "2026-03-27T12:15:00.000Z",
+        reason: SKIP_STILL_RUNNING,
+      },
     ]);
     expect(started).toHaveLength(1);
     const row = service.repo.find(c, alice)!;
-    expect([row.last_skip_at, row.last_skip_reason, row.last_run_at]).toEqual(["2026-03-27T12:10:00.000Z", SKIP_STILL_RUNNING, "2026-03-27T12:05:00.000Z"]);
+    expect([row.last_skip_at, row.last_skip_reason, row.last_run_at]).toEqual([
+      "2026-03-27T12:10:00.000Z",
+      SKIP_STILL_RUNNING,
+      "2026-03-27T12:05:00.000Z",
+    ]);
     running.delete(c);
     clock.t = Date.parse("2026-03-27T12:15:00Z");
     expect((await scheduler.tick()).map((x) => x.type)).toEqual(["started"]);
@@ -161,7 +188,11 @@ describe("schedules", () => {
     });
     clock.t = Date.parse("2026-03-27T13:00:00Z");
     const [e] = await refusing.tick();
-    expect(e).toMatchObject({ type: "skipped", reason: "the run could not start: At least 2 websites are required to run a comparison", nextRunAt: "2026-03-27T14:00:00.000Z" });
+    expect(e).toMatchObject({
+      type: "skipped",
+      reason: "the run could not start: At least 2 websites are required to run a comparison",
+      nextRunAt: "2026-03-27T14:00:00.000Z",
+    });
   });
 
   test("a full capture queue defers the slot (retried a minute later) instead of losing it until tomorrow", async () => {
@@ -205,7 +236,15 @@ describe("schedules", () => {
     clock.t = Date.parse("2026-03-27T17:20:00Z");
     const boot = await scheduler.start();
     expect(boot).toEqual([
-      { type: "started", comparisonId: c, ownerId: alice, slot: "2026-03-27T13:00:00.000Z", at: "2026-03-27T17:20:00.000Z", nextRunAt: "2026-03-27T18:00:00.000Z", missedSlots: 4 },
+      {
+        type: "started",
+        comparisonId: c,
+        ownerId: alice,
+        slot: "2026-03-27T13:00:00.000Z",
+        at: "2026-03-27T17:20:00.000Z",
+        nextRunAt: "2026-03-27T18:00:00.000Z",
+        missedSlots: 4,
+      },
     ]);
     expect(started).toHaveLength(1);
     expect(await scheduler.tick()).toEqual([]);
@@ -241,7 +280,11 @@ describe("schedules", () => {
     const bob = user();
     const carol = user();
     const ids: Record<string, string> = {};
-    for (const [owner, name, n] of [[alice, "a", 4], [bob, "b", 2], [carol, "c", 1]] as const) {
+    for (const [owner, name, n] of [
+      [alice, "a", 4],
+      [bob, "b", 2],
+      [carol, "c", 1],
+    ] as const) {
       for (let i = 0; i < n; i++) {
         const c = comparison(owner);
         ids[c] = `${name}${i}`;
@@ -265,13 +308,23 @@ describe("schedules", () => {
     service.put(alice, c, "30 2 * * *", "Europe/Berlin");
     await scheduler.start();
     for (const day of ["2026-03-28", "2026-03-29", "2026-03-30", "2026-03-31"]) await clock.advanceTo(`${day}T12:00:00Z`);
-    expect(started.map((s) => s.at)).toEqual(["2026-03-28T01:30:00.000Z", "2026-03-29T01:00:00.000Z", "2026-03-30T00:30:00.000Z", "2026-03-31T00:30:00.000Z"]);
+    expect(started.map((s) => s.at)).toEqual([
+      "2026-03-28T01:30:00.000Z",
+      "2026-03-29T01:00:00.000Z",
+      "2026-03-30T00:30:00.000Z",
+      "2026-03-31T00:30:00.000Z",
+    ]);
     // Down from 31 March to 23 October: one catch-up run at boot, not ~200.
     scheduler.stop();
     started.length = 0;
     clock.t = Date.parse("2026-10-23T12:00:00Z");
     const [boot] = await scheduler.start();
-    expect(boot).toMatchObject({ type: "started", slot: "2026-04-01T00:30:00.000Z", missedSlots: 205, nextRunAt: "2026-10-24T00:30:00.000Z" });
+    expect(boot).toMatchObject({
+      type: "started",
+      slot: "2026-04-01T00:30:00.000Z",
+      missedSlots: 205,
+      nextRunAt: "2026-10-24T00:30:00.000Z",
+    });
     for (const day of ["2026-10-24", "2026-10-25", "2026-10-26"]) await clock.advanceTo(`${day}T12:00:00Z`);
     // 25 October: 02:30 CEST (00:30Z) only, not again at 02:30 CET (01:30Z).
     expect(started.map((s) => s.at).slice(1)).toEqual(["2026-10-24T00:30:00.000Z", "2026-10-25T00:30:00.000Z", "2026-10-26T01:30:00.000Z"]);

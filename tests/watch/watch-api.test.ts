@@ -49,7 +49,10 @@ describe("schedule routes", () => {
     const { h, c } = await owner(t);
     expect((await t.call("GET", `/api/comparisons/${c.id}`, { headers: h })).json.schedule).toBeNull();
 
-    const put = await t.call("PUT", `/api/comparisons/${c.id}/schedule`, { body: { cron: "0 9 * * 1", timezone: "Europe/Berlin" }, headers: h });
+    const put = await t.call("PUT", `/api/comparisons/${c.id}/schedule`, {
+      body: { cron: "0 9 * * 1", timezone: "Europe/Berlin" },
+      headers: h,
+    });
     expect(put.status).toBe(200);
     // Monday 09:00 in Berlin (UTC+1 in March before DST) is 08:00 UTC, which is now: the next is a week later.
     expect(put.json).toEqual({ cron: "0 9 * * 1", timezone: "Europe/Berlin", nextRunAt: "2026-03-09T08:00:00.000Z" });
@@ -106,7 +109,9 @@ describe("schedule routes", () => {
     expect((await t.call("DELETE", `/api/comparisons/${a.c.id}/schedule`, { headers: b.h })).status).toBe(404);
     expect((await t.call("GET", `/api/comparisons/${a.c.id}`, { headers: b.h })).status).toBe(404);
     expect((await t.call("GET", `/api/comparisons/${a.c.id}`, { headers: a.h })).json.schedule.cron).toBe("0 9 * * *");
-    expect((await t.call("PUT", `/api/comparisons/nope/schedule`, { body: { cron: "0 9 * * *", timezone: "UTC" }, headers: a.h })).status).toBe(404);
+    expect(
+      (await t.call("PUT", `/api/comparisons/nope/schedule`, { body: { cron: "0 9 * * *", timezone: "UTC" }, headers: a.h })).status,
+    ).toBe(404);
     expect((await t.call("PUT", `/api/comparisons/${a.c.id}/schedule`, { body: { cron: "0 9 * * *", timezone: "UTC" } })).status).toBe(401);
   });
 });
@@ -127,7 +132,10 @@ describe("alert routes", () => {
     const t = setup();
     const { u, h, c } = await owner(t);
     const url = `http://127.0.0.1:${receiver.port}/hook`;
-    const created = await t.call("POST", `/api/comparisons/${c.id}/alerts`, { body: { channel: "webhook", url, minSeverity: "medium", kinds: ["cta"] }, headers: h });
+    const created = await t.call("POST", `/api/comparisons/${c.id}/alerts`, {
+      body: { channel: "webhook", url, minSeverity: "medium", kinds: ["cta"] },
+      headers: h,
+    });
     expect(created.status).toBe(201);
     expect(created.json.id).toBeString();
     expect(created.json).toMatchObject({ comparisonId: c.id, channel: "webhook", url, email: null, minSeverity: "medium", kinds: ["cta"] });
@@ -140,7 +148,14 @@ describe("alert routes", () => {
       comparisonId: c.id,
       runId: "run-2",
       fromRunId: "run-1",
-      targets: [{ targetId: "t1", label: "Orbit", url: "http://127.0.0.1:9/orbit", changes: [change(), change({ kind: "copy", summary: "Headline changed" })] }],
+      targets: [
+        {
+          targetId: "t1",
+          label: "Orbit",
+          url: "http://127.0.0.1:9/orbit",
+          changes: [change(), change({ kind: "copy", summary: "Headline changed" })],
+        },
+      ],
     });
     expect(results).toEqual([{ alertId: created.json.id, status: "sent", attempts: 1, lastError: null }]);
     expect(hooks).toHaveLength(1);
@@ -152,7 +167,9 @@ describe("alert routes", () => {
 
     const deliveries = await t.call("GET", `/api/comparisons/${c.id}/alerts/deliveries`, { headers: h });
     expect(deliveries.status).toBe(200);
-    expect(deliveries.json).toEqual([{ alertId: created.json.id, runId: "run-2", status: "sent", attempts: 1, lastError: null, sentAt: new Date(T0).toISOString() }]);
+    expect(deliveries.json).toEqual([
+      { alertId: created.json.id, runId: "run-2", status: "sent", attempts: 1, lastError: null, sentAt: new Date(T0).toISOString() },
+    ]);
 
     const del = await t.call("DELETE", `/api/alerts/${created.json.id}`, { headers: h });
     expect(del.json).toEqual({ ok: true });
@@ -186,7 +203,9 @@ describe("alert routes", () => {
     const b = await owner(t);
     const url = `http://127.0.0.1:${receiver.port}/hook`;
     const alert = (await t.call("POST", `/api/comparisons/${a.c.id}/alerts`, { body: { channel: "webhook", url }, headers: a.h })).json;
-    expect((await t.call("POST", `/api/comparisons/${a.c.id}/alerts`, { body: { channel: "webhook", url }, headers: b.h })).status).toBe(404);
+    expect((await t.call("POST", `/api/comparisons/${a.c.id}/alerts`, { body: { channel: "webhook", url }, headers: b.h })).status).toBe(
+      404,
+    );
     expect((await t.call("GET", `/api/comparisons/${a.c.id}/alerts`, { headers: b.h })).status).toBe(404);
     expect((await t.call("GET", `/api/comparisons/${a.c.id}/alerts/deliveries`, { headers: b.h })).status).toBe(404);
     const del = await t.call("DELETE", `/api/alerts/${alert.id}`, { headers: b.h });

@@ -17,7 +17,6 @@ beforeEach(() => {
   mailbox.refusing = false;
 });
 
-
 async function setup(env: Record<string, string> = { SMTP_URL: `smtp://127.0.0.1:${smtpPort}` }) {
   let now = Date.parse("2026-03-02T06:00:00.000Z"); // Monday, 07:00 in Berlin
   const t = makeTestApp({ env: { ALLOW_PRIVATE_TARGETS: "1", ...env }, now: () => now });
@@ -28,14 +27,22 @@ async function setup(env: Record<string, string> = { SMTP_URL: `smtp://127.0.0.1
 
 async function watched(t: Awaited<ReturnType<typeof setup>>, name: string) {
   const c = (await t.call("POST", "/api/comparisons", { body: { name }, headers: t.h })).json;
-  expect((await t.call("PUT", `/api/comparisons/${c.id}/schedule`, { body: { cron: "0 9 * * *", timezone: "UTC" }, headers: t.h })).status).toBe(200);
+  expect(
+    (await t.call("PUT", `/api/comparisons/${c.id}/schedule`, { body: { cron: "0 9 * * *", timezone: "UTC" }, headers: t.h })).status,
+  ).toBe(200);
   return c;
 }
 
 describe("watch digest", () => {
   test("a daily digest goes out at 08:00 in the user's zone, once, and once after downtime", async () => {
     const t = await setup();
-    expect((await t.call("GET", "/api/watch/digest", { headers: t.h })).json).toEqual({ frequency: "off", timezone: null, nextSendAt: null, lastSentAt: null, lastError: null });
+    expect((await t.call("GET", "/api/watch/digest", { headers: t.h })).json).toEqual({
+      frequency: "off",
+      timezone: null,
+      nextSendAt: null,
+      lastSentAt: null,
+      lastError: null,
+    });
     const c = await watched(t, "Pricing pages");
     await t.call("POST", "/api/comparisons", { body: { name: "Not watched" }, headers: t.h });
 
@@ -100,7 +107,9 @@ describe("watch digest", () => {
 
   test("bad settings are 400; without SMTP_URL the digest cannot be turned on", async () => {
     const t = await setup();
-    expect((await t.call("PUT", "/api/watch/digest", { body: { frequency: "hourly" }, headers: t.h })).json.error).toBe('frequency must be "off", "daily" or "weekly"');
+    expect((await t.call("PUT", "/api/watch/digest", { body: { frequency: "hourly" }, headers: t.h })).json.error).toBe(
+      'frequency must be "off", "daily" or "weekly"',
+    );
     const zone = await t.call("PUT", "/api/watch/digest", { body: { frequency: "daily", timezone: "Nowhere/Land" }, headers: t.h });
     expect(zone.status).toBe(400);
     expect(zone.json.error).toContain('Unknown time zone "Nowhere/Land"');
@@ -116,10 +125,23 @@ describe("watch digest", () => {
     const t = await setup();
     const c = await watched(t, "Rivals");
     const change = (over: Partial<RecentChange>): RecentChange => ({
-      ownerId: t.u.user.id, comparisonId: c.id, comparisonName: "Rivals", targetId: "t1", label: "Orbit", url: "http://127.0.0.1:9/orbit",
-      kind: "cta", summary: "CTA text “Start” → “Go”", at: "2026-03-02T05:00:00.000Z", runId: "r1", ...over,
+      ownerId: t.u.user.id,
+      comparisonId: c.id,
+      comparisonName: "Rivals",
+      targetId: "t1",
+      label: "Orbit",
+      url: "http://127.0.0.1:9/orbit",
+      kind: "cta",
+      summary: "CTA text “Start” → “Go”",
+      at: "2026-03-02T05:00:00.000Z",
+      runId: "r1",
+      ...over,
     });
-    const history = [change({}), change({ kind: "palette", summary: "Accent #111111 → #222222", label: "Ember" }), change({ ownerId: "someone-else", summary: "secret" })];
+    const history = [
+      change({}),
+      change({ kind: "palette", summary: "Accent #111111 → #222222", label: "Ember" }),
+      change({ ownerId: "someone-else", summary: "secret" }),
+    ];
     let now = Date.parse("2026-03-02T06:00:00.000Z");
     const digest = digestService({
       db: t.db,

@@ -50,10 +50,16 @@ test("a one-minute schedule starts a real run by itself at the minute boundary",
   const u = await t.signup();
   const h = t.auth(u.token);
   const c = (await t.call("POST", "/api/comparisons", { body: { name: "Watched rivals" }, headers: h })).json;
-  for (const [path, label] of [["/alpha/", "Orbit"], ["/beta/", "Ember"]])
-    expect((await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: fixtures.url(path!), label }, headers: h })).status).toBe(201);
+  for (const [path, label] of [
+    ["/alpha/", "Orbit"],
+    ["/beta/", "Ember"],
+  ])
+    expect(
+      (await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: fixtures.url(path!), label }, headers: h })).status,
+    ).toBe(201);
 
-  const schedule = (await t.call("PUT", `/api/comparisons/${c.id}/schedule`, { body: { cron: "* * * * *", timezone: "UTC" }, headers: h })).json;
+  const schedule = (await t.call("PUT", `/api/comparisons/${c.id}/schedule`, { body: { cron: "* * * * *", timezone: "UTC" }, headers: h }))
+    .json;
   const slot = Date.parse(schedule.nextRunAt);
   expect(slot % 60_000).toBe(0);
   // 300 ms before the slot: the first pass finds nothing due and arms the timer for the boundary.
@@ -62,7 +68,10 @@ test("a one-minute schedule starts a real run by itself at the minute boundary",
   try {
     // Normally empty; on a loaded machine the first pass may already be past the boundary.
     expect(boot.filter((e) => e.type !== "started")).toEqual([]);
-    const running = await until(() => t.call("GET", `/api/comparisons/${c.id}`, { headers: h }).then((r) => r.json), (x) => x.startedAt !== null);
+    const running = await until(
+      () => t.call("GET", `/api/comparisons/${c.id}`, { headers: h }).then((r) => r.json),
+      (x) => x.startedAt !== null,
+    );
     expect(Date.parse(running.startedAt)).toBeGreaterThanOrEqual(slot);
     expect(running.schedule.nextRunAt).toBe(new Date(slot + 60_000).toISOString());
   } finally {

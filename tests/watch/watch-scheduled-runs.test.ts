@@ -49,11 +49,17 @@ function world(opts: { budget?: { total: number; perOwner: number }; start?: (ow
     const id = newId();
     db.query("INSERT INTO comparisons (id, owner_id, name, created_at, updated_at) VALUES (?, ?, 'c', 't', 't')").run(id, ownerId);
     for (let i = 0; i < targets; i++)
-      db.query("INSERT INTO targets (id, comparison_id, owner_id, label, url, created_at) VALUES (?, ?, ?, 'l', ?, 't')").run(newId(), id, ownerId, `http://127.0.0.1:9/${id}/${i}`);
+      db.query("INSERT INTO targets (id, comparison_id, owner_id, label, url, created_at) VALUES (?, ?, ?, 'l', ?, 't')").run(
+        newId(),
+        id,
+        ownerId,
+        `http://127.0.0.1:9/${id}/${i}`,
+      );
     watch.schedules.put(ownerId, id, cron, "UTC");
     return id;
   };
-  const finish = (id: string) => db.query("UPDATE comparisons SET status = 'completed', progress_done = progress_total WHERE id = ?").run(id);
+  const finish = (id: string) =>
+    db.query("UPDATE comparisons SET status = 'completed', progress_done = progress_total WHERE id = ?").run(id);
   return { db, watch, logs, started, owner, comparison, finish, at: (ms: number) => (now = ms) };
 }
 
@@ -92,14 +98,17 @@ describe("scheduled runs through the capture budget", () => {
       w.at(t);
       const events = await w.watch.scheduler.tick();
       expect(events.some((e) => e.type === "skipped")).toBe(false);
-      if (passes === 1) expect(events.filter((e) => e.type === "started" && e.ownerId !== heavy)).toHaveLength(50 - (startedFirst.length - perOwner[0]!));
+      if (passes === 1)
+        expect(events.filter((e) => e.type === "started" && e.ownerId !== heavy)).toHaveLength(50 - (startedFirst.length - perOwner[0]!));
     }
     expect(w.started).toHaveLength(200);
     expect(new Set(w.started.map((s) => s.id)).size).toBe(200);
     // The light owners were all served by the second pass; the heavy owner's 150 then go 10 at a
     // time (its 40 queued pages), one pass per retry: 5 + 15 x 10 = 155 > 150 → 16 passes.
     expect(passes).toBe(16);
-    expect(w.db.query("SELECT COUNT(*) AS n FROM comparison_schedules WHERE next_run_at = '2026-03-02T10:00:00.000Z'").get()).toEqual({ n: 200 });
+    expect(w.db.query("SELECT COUNT(*) AS n FROM comparison_schedules WHERE next_run_at = '2026-03-02T10:00:00.000Z'").get()).toEqual({
+      n: 200,
+    });
   });
 
   test("the owner's running limit (429) defers the slot; an overlapping slot is skipped and logged", async () => {
@@ -112,13 +121,22 @@ describe("scheduled runs through the capture budget", () => {
     const [a, b, c] = [w.comparison(o), w.comparison(o), w.comparison(o)];
     w.at(SLOT);
     const events = await w.watch.scheduler.tick();
-    expect(events.map((e) => [e.comparisonId, e.type])).toEqual([[a, "started"], [b, "started"], [c, "deferred"]]);
+    expect(events.map((e) => [e.comparisonId, e.type])).toEqual([
+      [a, "started"],
+      [b, "started"],
+      [c, "deferred"],
+    ]);
     expect(w.logs.find((l) => l.includes(c))).toContain("deferred: You already have 2 analyses running");
 
     // A minute later a and b are still running: their slots are skipped, with the reason in the log and on the row.
     w.at(SLOT + 60_000);
     const next = await w.watch.scheduler.tick();
-    expect(next.filter((e) => e.type === "skipped").map((e) => e.comparisonId).sort()).toEqual([a, b].sort());
+    expect(
+      next
+        .filter((e) => e.type === "skipped")
+        .map((e) => e.comparisonId)
+        .sort(),
+    ).toEqual([a, b].sort());
     expect(w.logs.filter((l) => l.includes("skipped, the previous run was still in progress"))).toHaveLength(2);
     expect(w.watch.schedules.repo.find(a!, o)!.last_skip_reason).toBe("the previous run was still in progress");
   });
@@ -132,7 +150,11 @@ describe("scheduled runs through the capture budget", () => {
     const id = w.comparison(w.owner(), 1);
     w.at(SLOT);
     const [e] = await w.watch.scheduler.tick();
-    expect(e).toMatchObject({ type: "skipped", comparisonId: id, reason: "the run could not start: At least 2 websites are required to run a comparison" });
+    expect(e).toMatchObject({
+      type: "skipped",
+      comparisonId: id,
+      reason: "the run could not start: At least 2 websites are required to run a comparison",
+    });
     expect(e!.nextRunAt).toBe(new Date(SLOT + 60_000).toISOString());
   });
 });
@@ -142,11 +164,16 @@ describe("through the app", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "di-watch-sched-"));
     try {
       let now = T0;
-      const t = makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" }, comparisonEngine: fakeEngine().engine, now: () => now });
+      const t = makeTestApp({
+        env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" },
+        comparisonEngine: fakeEngine().engine,
+        now: () => now,
+      });
       const u = await t.signup();
       const h = t.auth(u.token);
       const c = (await t.call("POST", "/api/comparisons", { body: { name: "Watched" }, headers: h })).json;
-      for (const p of ["a", "b"]) await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: `http://127.0.0.1:9/${p}`, label: p }, headers: h });
+      for (const p of ["a", "b"])
+        await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: `http://127.0.0.1:9/${p}`, label: p }, headers: h });
       const put = await t.call("PUT", `/api/comparisons/${c.id}/schedule`, { body: { cron: "* * * * *", timezone: "UTC" }, headers: h });
       expect(put.json.nextRunAt).toBe(new Date(SLOT).toISOString());
 

@@ -40,7 +40,11 @@ export interface BearerSource {
   pending?(): Promise<string | null> | null;
 }
 
-const sessionBearer: BearerSource = { token: () => tokens.getToken(), refresh: () => tokens.refresh(), pending: () => tokens.pending?.() ?? null };
+const sessionBearer: BearerSource = {
+  token: () => tokens.getToken(),
+  refresh: () => tokens.refresh(),
+  pending: () => tokens.pending?.() ?? null,
+};
 
 export async function toError(res: Response): Promise<ApiError> {
   const text = await res.text().catch(() => "");

@@ -68,8 +68,20 @@ afterEach(() => {
 
 describe("live socket client", () => {
   test("parses only well-formed {type, payload, agentId} messages of known types", () => {
-    expect(parseLiveMessage('{"type":"AGENT_UPDATE","payload":{"id":"x"},"agentId":"x"}')).toEqual({ type: "AGENT_UPDATE", payload: { id: "x" }, agentId: "x" });
-    for (const bad of ["nope", "[]", '{"type":"HACK","payload":1}', '{"type":"AGENT_UPDATE"}', '{"type":"AGENT_UPDATE","payload":1,"agentId":5}', 42]) expect(parseLiveMessage(bad)).toBeNull();
+    expect(parseLiveMessage('{"type":"AGENT_UPDATE","payload":{"id":"x"},"agentId":"x"}')).toEqual({
+      type: "AGENT_UPDATE",
+      payload: { id: "x" },
+      agentId: "x",
+    });
+    for (const bad of [
+      "nope",
+      "[]",
+      '{"type":"HACK","payload":1}',
+      '{"type":"AGENT_UPDATE"}',
+      '{"type":"AGENT_UPDATE","payload":1,"agentId":5}',
+      42,
+    ])
+      expect(parseLiveMessage(bad)).toBeNull();
   });
 
   test("one socket however many holders; it closes when the last lets go", () => {

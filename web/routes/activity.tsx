@@ -12,8 +12,14 @@ import { load } from "#web/lib/loader-context";
 
 // Spelled out here because web/ takes only types from src/: a runtime import shipped zod to the
 // browser, whose eval probe the page's CSP reports. `satisfies` keeps both lists exhaustive.
-const ACTIVITY_TYPES = Object.keys({ trend: 1, component: 1, test: 1, system: 1, comparison: 1 } satisfies Record<ActivityType, 1>) as ActivityType[];
-const ACTIVITY_STATUSES = Object.keys({ success: 1, error: 1, warning: 1, info: 1 } satisfies Record<ActivityStatus, 1>) as ActivityStatus[];
+const ACTIVITY_TYPES = Object.keys({ trend: 1, component: 1, test: 1, system: 1, comparison: 1 } satisfies Record<
+  ActivityType,
+  1
+>) as ActivityType[];
+const ACTIVITY_STATUSES = Object.keys({ success: 1, error: 1, warning: 1, info: 1 } satisfies Record<
+  ActivityStatus,
+  1
+>) as ActivityStatus[];
 
 export const handle = { title: "Activity" };
 

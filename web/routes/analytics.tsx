@@ -41,7 +41,17 @@ function bucketLabel(b: string, hourly: boolean): string {
 }
 
 /** `simulated`: the chart is fed (partly) by simulated visitors, and says so on the chart. */
-function ChartCard({ title, summary, children, simulated }: { title: string; summary: string; children: React.ReactNode; simulated?: string | null }) {
+function ChartCard({
+  title,
+  summary,
+  children,
+  simulated,
+}: {
+  title: string;
+  summary: string;
+  children: React.ReactNode;
+  simulated?: string | null;
+}) {
   return (
     <Card size="3">
       <Flex direction="column" gap="3">
@@ -83,12 +93,22 @@ export function Component() {
     },
   }));
   const totals = (a?.traffic ?? []).reduce(
-    (s, t) => ({ started: s.started + t.testsStarted, completed: s.completed + t.testsCompleted, visitors: s.visitors + t.impressions, simulated: s.simulated + t.simulatedImpressions, conversions: s.conversions + t.conversions }),
+    (s, t) => ({
+      started: s.started + t.testsStarted,
+      completed: s.completed + t.testsCompleted,
+      visitors: s.visitors + t.impressions,
+      simulated: s.simulated + t.simulatedImpressions,
+      conversions: s.conversions + t.conversions,
+    }),
     { started: 0, completed: 0, visitors: 0, simulated: 0, conversions: 0 },
   );
   const accuracy: Row[] = (a?.accuracy ?? []).map((p) => ({ label: `#${p.decided}`, values: { accuracy: p.accuracy } }));
-  const similarity: Row[] = (a?.similarity.buckets ?? []).map((b) => ({ label: `${Math.round(b.from * 100)}–${Math.round(b.to * 100)}%`, values: { count: b.count } }));
-  const simLabel = totals.simulated === 0 ? null : totals.simulated === totals.visitors ? "Simulated visitors" : "Includes simulated visitors";
+  const similarity: Row[] = (a?.similarity.buckets ?? []).map((b) => ({
+    label: `${Math.round(b.from * 100)}–${Math.round(b.to * 100)}%`,
+    values: { count: b.count },
+  }));
+  const simLabel =
+    totals.simulated === 0 ? null : totals.simulated === totals.visitors ? "Simulated visitors" : "Includes simulated visitors";
   const span = range === "48h" ? "the last 48 hours" : "the last 30 days";
 
   return (
@@ -98,7 +118,9 @@ export function Component() {
           <Heading as="h1" size="7" id="analytics-title">
             Analytics
           </Heading>
-          <Text color="gray">InsightOracle's numbers: A/B tests, visitors and conversions, its own prediction record, and how alike compared sites are.</Text>
+          <Text color="gray">
+            InsightOracle's numbers: A/B tests, visitors and conversions, its own prediction record, and how alike compared sites are.
+          </Text>
         </Flex>
         <SegmentedControl.Root value={range} onValueChange={(v) => setParams(v === "30d" ? { range: "30d" } : {})} aria-label="Time range">
           <SegmentedControl.Item value="48h">48 hours</SegmentedControl.Item>
@@ -109,7 +131,10 @@ export function Component() {
         <Text color="red">Analytics could not be loaded. Try again in a moment.</Text>
       ) : (
         <div className="ag-grid" style={{ gridTemplateColumns: "repeat(auto-fill, minmax(min(420px, 100%), 1fr))" }}>
-          <ChartCard title="Tests over time" summary={`${count(totals.started)} started and ${count(totals.completed)} completed in ${span}.`}>
+          <ChartCard
+            title="Tests over time"
+            summary={`${count(totals.started)} started and ${count(totals.completed)} completed in ${span}.`}
+          >
             <BarChart rows={traffic} series={TESTS} title={`Tests started and completed per ${hourly ? "hour" : "day"} over ${span}`} />
             <Legend series={TESTS} />
           </ChartCard>
@@ -121,19 +146,37 @@ export function Component() {
             <BarChart rows={traffic} series={VISITORS} title={`Real and simulated visitors per ${hourly ? "hour" : "day"} over ${span}`} />
             <Legend series={VISITORS} />
           </ChartCard>
-          <ChartCard title="Conversions over time" simulated={simLabel} summary={`${count(totals.conversions)} conversions (${totals.visitors ? ((totals.conversions / totals.visitors) * 100).toFixed(2) : "0.00"}% of visitors) in ${span}.`}>
+          <ChartCard
+            title="Conversions over time"
+            simulated={simLabel}
+            summary={`${count(totals.conversions)} conversions (${totals.visitors ? ((totals.conversions / totals.visitors) * 100).toFixed(2) : "0.00"}% of visitors) in ${span}.`}
+          >
             <LineChart rows={traffic} series={CONVERSIONS} title={`Conversions per ${hourly ? "hour" : "day"} over ${span}`} />
           </ChartCard>
           <ChartCard
             title="Prediction accuracy over time"
-            simulated={(metrics?.simulatedDecisions ?? 0) > 0 ? (metrics!.simulatedDecisions === metrics!.decidedPredictions ? "Simulated visitors" : "Partly simulated visitors") : null}
+            simulated={
+              (metrics?.simulatedDecisions ?? 0) > 0
+                ? metrics!.simulatedDecisions === metrics!.decidedPredictions
+                  ? "Simulated visitors"
+                  : "Partly simulated visitors"
+                : null
+            }
             summary={
               accuracy.length
                 ? `Now ${percentOrDash(metrics?.averageAccuracy ?? null)}: ${metrics?.correctPredictions ?? 0} of ${metrics?.decidedPredictions ?? 0} decided predictions were right. Each point is the running accuracy after one more decided test.`
                 : "— No prediction has been decided yet: a test has to end with a significant winner first."
             }
           >
-            {accuracy.length > 0 && <LineChart rows={accuracy} series={ACCURACY} max={100} format={(v) => `${Math.round(v)}%`} title="Running prediction accuracy after each decided test" />}
+            {accuracy.length > 0 && (
+              <LineChart
+                rows={accuracy}
+                series={ACCURACY}
+                max={100}
+                format={(v) => `${Math.round(v)}%`}
+                title="Running prediction accuracy after each decided test"
+              />
+            )}
           </ChartCard>
           <ChartCard
             title="Similarity distribution across comparisons"
@@ -143,7 +186,9 @@ export function Component() {
                 : `No compared site pairs yet in ${a.similarity.scope === "all" ? "any comparison" : "your comparisons"}.`
             }
           >
-            {a.similarity.total > 0 && <BarChart rows={similarity} series={SIMILARITY} title="Number of compared site pairs by overall similarity" maxLabels={10} />}
+            {a.similarity.total > 0 && (
+              <BarChart rows={similarity} series={SIMILARITY} title="Number of compared site pairs by overall similarity" maxLabels={10} />
+            )}
           </ChartCard>
         </div>
       )}

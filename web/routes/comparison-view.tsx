@@ -32,7 +32,14 @@ export async function loader({ context, params }: LoaderFunctionArgs) {
   ]);
   // A missing comparison (or someone else's) is a real 404 for the document too.
   if (!comparison) return withStatus<ViewData>(null, { status: 404 });
-  const found: ViewData = { comparison, targets: targets ?? [], snapshots: snapshots ?? [], diffs: diffs ?? [], findings: findings ?? [], filmstrips: filmstrips ?? [] };
+  const found: ViewData = {
+    comparison,
+    targets: targets ?? [],
+    snapshots: snapshots ?? [],
+    diffs: diffs ?? [],
+    findings: findings ?? [],
+    filmstrips: filmstrips ?? [],
+  };
   return found;
 }
 

@@ -53,10 +53,7 @@ export function Component() {
       .catch(() => setListFailed(true));
   }, [data.comparisons]);
 
-  const select = useCallback(
-    (id: string) => setParams({ id }, { preventScrollReset: true }),
-    [setParams],
-  );
+  const select = useCallback((id: string) => setParams({ id }, { preventScrollReset: true }), [setParams]);
   const onCreated = useCallback(
     (c: ComparisonDto) => {
       setComparisons((list) => [c, ...(list ?? []).filter((x) => x.id !== c.id)]);

@@ -13,7 +13,20 @@ const { useLive } = await import("#web/features/live/store");
 
 function ui(node: React.ReactNode) {
   useToasts.setState({ current: null });
-  const router = createMemoryRouter([{ path: "*", element: <Theme>{node}<Toaster /></Theme> }], { initialEntries: ["/dashboard"] });
+  const router = createMemoryRouter(
+    [
+      {
+        path: "*",
+        element: (
+          <Theme>
+            {node}
+            <Toaster />
+          </Theme>
+        ),
+      },
+    ],
+    { initialEntries: ["/dashboard"] },
+  );
   return render(<RouterProvider router={router} />);
 }
 
@@ -48,7 +61,8 @@ describe("Dashboard system control", () => {
 
   test("Launch refused (403): the Error toast carries the server's message and the badge stays Offline", async () => {
     useLive.setState({ systemActive: false });
-    globalThis.fetch = (async () => Response.json({ error: "Only admins can start, stop or restart the agent system" }, { status: 403 })) as unknown as typeof fetch;
+    globalThis.fetch = (async () =>
+      Response.json({ error: "Only admins can start, stop or restart the agent system" }, { status: 403 })) as unknown as typeof fetch;
     ui(<Control />);
     fireEvent.click(screen.getByRole("button", { name: /Launch System/ }));
     await waitFor(() => expect(screen.getByText("Error")).toBeTruthy());

@@ -4,7 +4,15 @@ import { useLoaderData, type LoaderFunctionArgs } from "react-router";
 import { toast } from "#web/components/ui/toast";
 import { useSession } from "#web/features/auth/use-session";
 import { DASHBOARD_ACTIVITY_LIMIT } from "#web/features/live/refresh";
-import type { ActivityEntryDto, AgentDto, ComponentDto, ExperimentDto, MetricsDto, SystemStatusDto, TrendDto } from "#web/features/live/types";
+import type {
+  ActivityEntryDto,
+  AgentDto,
+  ComponentDto,
+  ExperimentDto,
+  MetricsDto,
+  SystemStatusDto,
+  TrendDto,
+} from "#web/features/live/types";
 import { useMission } from "#web/features/live/use-mission";
 import { useSystemControl } from "#web/features/live/use-system-control";
 import { QuickActions, SecondaryActions } from "#web/features/mission-control/action-cards";
@@ -82,7 +90,13 @@ export function Component() {
       <KpiCards metrics={live.metrics} />
 
       <div className="mc-top-row">
-        <SystemCard active={live.systemActive} pending={control.pending} isAdmin={isAdmin} onLaunch={control.launch} onStop={control.stop} />
+        <SystemCard
+          active={live.systemActive}
+          pending={control.pending}
+          isAdmin={isAdmin}
+          onLaunch={control.launch}
+          onStop={control.stop}
+        />
         <QuickActions />
       </div>
 

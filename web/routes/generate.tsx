@@ -39,8 +39,8 @@ export function Component() {
           Generate Components
         </Heading>
         <Text color="gray">
-          DesignNinja turns a captured site's design tokens (palette, font stack, radius, spacing) into React components you can preview, copy
-          and download. Every file is checked to compile.
+          DesignNinja turns a captured site's design tokens (palette, font stack, radius, spacing) into React components you can preview,
+          copy and download. Every file is checked to compile.
         </Text>
       </Flex>
       <AgentStrip agent={data.agents?.find((a) => a.id === "design-ninja")} />

@@ -55,7 +55,10 @@ beforeEach(() => {
     const route = routes[key];
     const a = typeof route === "function" ? route(typeof init?.body === "string" ? JSON.parse(init.body) : undefined) : route;
     const status = a?.status ?? (route ? 200 : 404);
-    return new Response(JSON.stringify(a?.json ?? (route ? {} : { error: "Not found" })), { status, headers: { "content-type": "application/json" } });
+    return new Response(JSON.stringify(a?.json ?? (route ? {} : { error: "Not found" })), {
+      status,
+      headers: { "content-type": "application/json" },
+    });
   }) as typeof fetch;
   useAuth.setState({ status: "authenticated", user: admin, accessToken: "token" });
   useToasts.setState({ current: null });

@@ -3,7 +3,15 @@ import { useState } from "react";
 import { type LoaderFunctionArgs, useLoaderData } from "react-router";
 import type { AlertSettingsAnswer, SecurityReport } from "#server/modules/admin/model";
 import { toast } from "#web/components/ui/toast";
-import { ADMIN_ACTIVITY_LIMIT, createBackup, getSecurityReport, restartSystem, setMaintenance, startSystem, stopSystem } from "#web/features/admin/api";
+import {
+  ADMIN_ACTIVITY_LIMIT,
+  createBackup,
+  getSecurityReport,
+  restartSystem,
+  setMaintenance,
+  startSystem,
+  stopSystem,
+} from "#web/features/admin/api";
 import { AdminHeader } from "#web/features/admin/components/admin-header";
 import { AdminsOnly } from "#web/features/admin/components/admins-only";
 import { ApiKeysDialog } from "#web/features/admin/components/api-keys-dialog";
@@ -37,7 +45,15 @@ interface SuperAdminData extends AdminInitial {
 
 export const handle = { title: "Super Admin" };
 
-const NOTHING: SuperAdminData = { metrics: null, database: null, system: null, maintenance: null, alerts: null, agents: null, activity: null };
+const NOTHING: SuperAdminData = {
+  metrics: null,
+  database: null,
+  system: null,
+  maintenance: null,
+  alerts: null,
+  agents: null,
+  activity: null,
+};
 
 export async function loader({ context }: LoaderFunctionArgs): Promise<SuperAdminData> {
   // Non-admins see the admins-only screen; asking the admin API for them would only collect 403s.
@@ -209,7 +225,12 @@ function Console({ data, userId }: { data: SuperAdminData; userId: string }) {
           </Box>
         </Tabs.Root>
       </Flex>
-      <BackupsDialog open={dialog === "backups"} onOpenChange={(o) => setDialog(o ? "backups" : null)} version={backupVersion} auth={bearer} />
+      <BackupsDialog
+        open={dialog === "backups"}
+        onOpenChange={(o) => setDialog(o ? "backups" : null)}
+        version={backupVersion}
+        auth={bearer}
+      />
       <ApiKeysDialog open={dialog === "keys"} onOpenChange={(o) => setDialog(o ? "keys" : null)} />
       <UsersDialog
         open={dialog === "users"}

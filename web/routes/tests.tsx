@@ -58,7 +58,9 @@ export function Component() {
             <Callout.Icon>
               <InfoCircledIcon />
             </Callout.Icon>
-            <Callout.Text>No test is running. With the system launched, a test starts as soon as DesignNinja has both variants of a component.</Callout.Text>
+            <Callout.Text>
+              No test is running. With the system launched, a test starts as soon as DesignNinja has both variants of a component.
+            </Callout.Text>
           </Callout.Root>
         ) : (
           <Flex direction="column" gap="3">

@@ -44,7 +44,11 @@ export function Component() {
       void revalidator.revalidate();
       return true;
     } catch (err) {
-      toast({ title: "Save Failed", description: errorMessage(err, "Unable to save the trend settings. Please try again."), variant: "destructive" });
+      toast({
+        title: "Save Failed",
+        description: errorMessage(err, "Unable to save the trend settings. Please try again."),
+        variant: "destructive",
+      });
       return false;
     }
   }
@@ -55,7 +59,9 @@ export function Component() {
         <Heading as="h1" size="7" id="trends-title">
           Trends
         </Heading>
-        <Text color="gray">What most of the captured competitor sites have in common, with how sure TrendHunter is and where it saw it.</Text>
+        <Text color="gray">
+          What most of the captured competitor sites have in common, with how sure TrendHunter is and where it saw it.
+        </Text>
       </Flex>
       <AgentStrip agent={hunter} />
       {data.trends === null ? (
@@ -86,7 +92,8 @@ export function Component() {
       )}
       <Text size="1" color="gray">
         Confidence is the chance that most sites share the pattern, given how many sites were measured (uniform prior). Direction compares
-        the older and the newer half of the captures. {user?.role === "admin" ? "As an admin you see every site." : "Sites from other users are counted but never named."}
+        the older and the newer half of the captures.{" "}
+        {user?.role === "admin" ? "As an admin you see every site." : "Sites from other users are counted but never named."}
       </Text>
       {data.settings && <TrendSettingsForm settings={data.settings} editable={user?.role === "admin"} onSave={save} />}
     </div>

@@ -20,7 +20,12 @@ const noteSchema = z.object({
 export type CaptureNote = z.infer<typeof noteSchema>;
 
 /** "Our Site" → "our-site": file names that survive every file system and a code review. */
-const slug = (label: string) => label.normalize("NFKD").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "page";
+const slug = (label: string) =>
+  label
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "") || "page";
 
 export function captureFiles(dir: string, label: string, viewport: Viewport) {
   const stem = join(dir, `${slug(label)}.${viewport}`);
@@ -48,7 +53,11 @@ export function writeCapture(dir: string, note: CaptureNote, png: Uint8Array) {
 }
 
 /** The capture stored in `dir` for this page and viewport, or null when there is none. */
-export function readCapture(dir: string, label: string, viewport: Viewport): { png: Uint8Array; note: CaptureNote | null; path: string } | null {
+export function readCapture(
+  dir: string,
+  label: string,
+  viewport: Viewport,
+): { png: Uint8Array; note: CaptureNote | null; path: string } | null {
   const files = captureFiles(dir, label, viewport);
   if (!existsSync(files.png)) return null;
   let note: CaptureNote | null = null;
@@ -65,4 +74,6 @@ export function readCapture(dir: string, label: string, viewport: Viewport): { p
  * moved is masked where it was as well as where it is. Only selectors the config still names count.
  */
 export const baselineSelectorBoxes = (note: CaptureNote | null, selectors: string[]): Box[] =>
-  (note?.masked ?? []).filter((m) => m.selector !== undefined && selectors.includes(m.selector)).map(({ x, y, width, height }) => ({ x, y, width, height }));
+  (note?.masked ?? [])
+    .filter((m) => m.selector !== undefined && selectors.includes(m.selector))
+    .map(({ x, y, width, height }) => ({ x, y, width, height }));

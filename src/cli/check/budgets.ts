@@ -73,7 +73,10 @@ export function evaluateBudgets(config: CheckConfig, report: ComparisonReport): 
     for (const vp of config.viewports) {
       const mine = site.get(vp);
       const own = mine ? rule.of(mine) : null;
-      const others = competitors.map((c) => c.get(vp)).map((e) => (e ? rule.of(e) : null)).filter((v): v is number => v !== null);
+      const others = competitors
+        .map((c) => c.get(vp))
+        .map((e) => (e ? rule.of(e) : null))
+        .filter((v): v is number => v !== null);
       const place = own === null ? null : 1 + others.filter((v) => rule.better(v, own)).length;
       out.push(verdict(`rank.${name}.max`, vp, place, limit, "max"));
     }

@@ -30,7 +30,15 @@ const similarityBounds = z
   .refine((b) => b.max !== undefined || b.min !== undefined, "expected max or min");
 
 /** The measured value behind each absolute budget, per viewport; null when the page did not report it. */
-export const ABSOLUTE_BUDGETS = ["lcpMs", "fcpMs", "cls", "lowContrast", "imagesWithoutAlt", "inputsWithoutLabel", "failedRequests"] as const;
+export const ABSOLUTE_BUDGETS = [
+  "lcpMs",
+  "fcpMs",
+  "cls",
+  "lowContrast",
+  "imagesWithoutAlt",
+  "inputsWithoutLabel",
+  "failedRequests",
+] as const;
 export type AbsoluteBudget = (typeof ABSOLUTE_BUDGETS)[number];
 
 export const checkConfig = z
@@ -38,7 +46,10 @@ export const checkConfig = z
     $schema: z.string().optional(),
     site: page,
     // A comparison needs two pages: yours and at least one competitor.
-    competitors: z.array(page, { error: "expected a list of { url, label }" }).min(1, "name at least one competitor").max(5, "at most 5 competitors"),
+    competitors: z
+      .array(page, { error: "expected a list of { url, label }" })
+      .min(1, "name at least one competitor")
+      .max(5, "at most 5 competitors"),
     viewports: z
       .array(z.enum(["desktop", "mobile"], { error: 'expected "desktop" or "mobile"' }), { error: "expected a list of viewports" })
       .min(1, "name at least one viewport")
@@ -62,9 +73,7 @@ export const checkConfig = z
         /** Share (0..1) of your page's pixels that changed against the baseline (see --baseline-dir). */
         visual: z.strictObject({ maxChangedShare: share }).optional(),
         /** Your place among the set, 1 = best (fastest LCP, highest body-text contrast). */
-        rank: z
-          .strictObject({ lcpMs: rank.optional(), bodyContrast: rank.optional() })
-          .optional(),
+        rank: z.strictObject({ lcpMs: rank.optional(), bodyContrast: rank.optional() }).optional(),
         /** Overall similarity (0..1) to a competitor, by its label: max = don't look like them, min = stay close. */
         similarity: z.record(z.string(), similarityBounds, { error: "expected { <label>: { max | min } }" }).optional(),
       })
@@ -72,7 +81,16 @@ export const checkConfig = z
     /** What the visual diff leaves out on your page: elements by CSS selector, and fixed regions. */
     ignore: z
       .strictObject({
-        selectors: z.array(z.string({ error: "expected a CSS selector" }).trim().min(1, "expected a CSS selector").max(300, "must be under 300 characters")).max(50, "at most 50 selectors").default([]),
+        selectors: z
+          .array(
+            z
+              .string({ error: "expected a CSS selector" })
+              .trim()
+              .min(1, "expected a CSS selector")
+              .max(300, "must be under 300 characters"),
+          )
+          .max(50, "at most 50 selectors")
+          .default([]),
         regions: z.array(region, { error: "expected a list of { x, y, width, height }" }).max(50, "at most 50 regions").default([]),
       })
       .default({ selectors: [], regions: [] }),
@@ -80,7 +98,12 @@ export const checkConfig = z
   .superRefine((c, ctx) => {
     const labels = [c.site.label, ...c.competitors.map((p) => p.label)];
     labels.forEach((l, i) => {
-      if (labels.indexOf(l) !== i) ctx.addIssue({ code: "custom", path: i === 0 ? ["site", "label"] : ["competitors", i - 1, "label"], message: `the label "${l}" is used twice` });
+      if (labels.indexOf(l) !== i)
+        ctx.addIssue({
+          code: "custom",
+          path: i === 0 ? ["site", "label"] : ["competitors", i - 1, "label"],
+          message: `the label "${l}" is used twice`,
+        });
     });
     const competitorLabels = c.competitors.map((p) => p.label);
     for (const label of Object.keys(c.budgets.similarity ?? {}))
@@ -107,7 +130,9 @@ export function parseConfig(text: string, source: string): CheckConfig {
   const issue = r.error.issues[0]!;
   const where = pathText(issue.path);
   const message =
-    issue.code === "unrecognized_keys" ? `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")}` : issue.message;
+    issue.code === "unrecognized_keys"
+      ? `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")}`
+      : issue.message;
   return fail(`${source}: ${where ? `${where}: ` : ""}${message}`);
 }
 

@@ -23,7 +23,12 @@ const locateScript = (selectors: string[]) => `(() => ${JSON.stringify(selectors
 /** A box on the page masked because an ignore selector matched there. */
 export type SelectorBox = Box & { selector: string };
 
-export async function locateIgnored(url: string, selectors: string[], viewports: Viewport[], chromiumPath: string | undefined): Promise<Map<Viewport, SelectorBox[]>> {
+export async function locateIgnored(
+  url: string,
+  selectors: string[],
+  viewports: Viewport[],
+  chromiumPath: string | undefined,
+): Promise<Map<Viewport, SelectorBox[]>> {
   const boxes = new Map<Viewport, SelectorBox[]>();
   if (selectors.length === 0 || viewports.length === 0) return boxes;
   const executablePath = findChromium(chromiumPath);
@@ -46,7 +51,9 @@ export async function locateIgnored(url: string, selectors: string[], viewports:
       try {
         const page = await context.newPage();
         await page.goto(url, { waitUntil: "load", timeout: LOAD_MS }).catch((e: unknown) => {
-          throw new CheckRunError(`ignore.selectors: could not open ${url} to locate them (${e instanceof Error ? e.message.split("\n")[0] : String(e)})`);
+          throw new CheckRunError(
+            `ignore.selectors: could not open ${url} to locate them (${e instanceof Error ? e.message.split("\n")[0] : String(e)})`,
+          );
         });
         const found = (await page.evaluate(locateScript(selectors))) as (Box[] | null)[];
         const bad = found.indexOf(null);
@@ -56,7 +63,13 @@ export async function locateIgnored(url: string, selectors: string[], viewports:
           found.flatMap((list, i) =>
             (list ?? [])
               .filter((b) => b.width > 0 && b.height > 0)
-              .map((b) => ({ selector: selectors[i]!, x: Math.max(0, b.x - PAD_PX), y: Math.max(0, b.y - PAD_PX), width: b.width + 2 * PAD_PX, height: b.height + 2 * PAD_PX })),
+              .map((b) => ({
+                selector: selectors[i]!,
+                x: Math.max(0, b.x - PAD_PX),
+                y: Math.max(0, b.y - PAD_PX),
+                width: b.width + 2 * PAD_PX,
+                height: b.height + 2 * PAD_PX,
+              })),
           ),
         );
       } finally {

@@ -27,14 +27,34 @@ const shown = (v: number | null) => (v === null ? "not measured" : String(v));
 const verdict = (r: BudgetResult) => (r.pass ? "pass" : "FAIL");
 
 export function renderTable(s: CheckSummary): string {
-  const rows = [["budget", "viewport", "value", "limit", "result"], ...s.results.map((r) => [r.budget, r.viewport, shown(r.value), String(r.limit), verdict(r)])];
+  const rows = [
+    ["budget", "viewport", "value", "limit", "result"],
+    ...s.results.map((r) => [r.budget, r.viewport, shown(r.value), String(r.limit), verdict(r)]),
+  ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
   const failed = s.results.filter((r) => !r.pass).length;
   const head = `${s.site.label} (${s.site.url})${s.competitors.length ? ` vs ${s.competitors.map((c) => c.label).join(", ")}` : ""}`;
-  const tail = s.results.length === 0 ? "no budgets configured" : failed ? `${failed} of ${s.results.length} budgets failed` : `all ${s.results.length} budgets hold`;
+  const tail =
+    s.results.length === 0
+      ? "no budgets configured"
+      : failed
+        ? `${failed} of ${s.results.length} budgets failed`
+        : `all ${s.results.length} budgets hold`;
   const notes = visualNotes(s);
-  return [head, "", line(rows[0]!), ...rows.slice(1).map(line), "", ...(notes.length ? [...notes, ""] : []), `${tail} (${(s.durationMs / 1000).toFixed(1)} s)`].join("\n");
+  return [
+    head,
+    "",
+    line(rows[0]!),
+    ...rows.slice(1).map(line),
+    "",
+    ...(notes.length ? [...notes, ""] : []),
+    `${tail} (${(s.durationMs / 1000).toFixed(1)} s)`,
+  ].join("\n");
 }
 
 const xml = (s: string) => s.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c]!);
@@ -65,8 +85,12 @@ const md = (s: string) => s.replace(/[|\\`*_[\]<>]/g, (c) => `\\${c}`);
 
 export function renderMarkdown(s: CheckSummary): string {
   const failed = s.results.filter((r) => !r.pass);
-  const title = failed.length ? `❌ Design Intel: ${failed.length} of ${s.results.length} budgets failed` : `✅ Design Intel: all ${s.results.length} budgets hold`;
-  const rows = s.results.map((r) => `| ${md(r.budget)} | ${r.viewport} | ${md(shown(r.value))} | ${r.limit} | ${r.pass ? "✅ pass" : "❌ fail"} |`);
+  const title = failed.length
+    ? `❌ Design Intel: ${failed.length} of ${s.results.length} budgets failed`
+    : `✅ Design Intel: all ${s.results.length} budgets hold`;
+  const rows = s.results.map(
+    (r) => `| ${md(r.budget)} | ${r.viewport} | ${md(shown(r.value))} | ${r.limit} | ${r.pass ? "✅ pass" : "❌ fail"} |`,
+  );
   return [
     `### ${title}`,
     "",

@@ -15,7 +15,8 @@ export class CheckRunError extends Error {}
 
 export function assertCompleted(report: ComparisonReport) {
   const failed = report.targets.filter((t) => t.status !== "completed");
-  if (failed.length) throw new CheckRunError(failed.map((t) => `${t.label} (${t.url}) could not be checked: ${t.error ?? t.status}`).join("; "));
+  if (failed.length)
+    throw new CheckRunError(failed.map((t) => `${t.label} (${t.url}) could not be checked: ${t.error ?? t.status}`).join("; "));
 }
 
 /** The snapshots whose screenshots the visual budget compares: your page at each configured viewport. */

@@ -47,7 +47,9 @@ export function compareWithBaseline(opts: {
   for (const viewport of config.viewports) {
     const png = opts.screenshots.get(viewport);
     if (!png) continue;
-    const regions = config.ignore.regions.filter((r) => !r.viewport || r.viewport === viewport).map(({ x, y, width, height }) => ({ x, y, width, height }));
+    const regions = config.ignore.regions
+      .filter((r) => !r.viewport || r.viewport === viewport)
+      .map(({ x, y, width, height }) => ({ x, y, width, height }));
     const masked = [...regions, ...(opts.selectorBoxes.get(viewport) ?? [])];
     const current = writeCapture(resultsDir, { url, label, viewport, capturedAt, masked }, png);
     rmSync(current.diff, { force: true }); // a diff from an earlier run must not pass for this one's
@@ -55,7 +57,16 @@ export function compareWithBaseline(opts: {
     const baseline = readCapture(baselineDir, label, viewport);
     if (!baseline) {
       const written = writeCapture(baselineDir, { url, label, viewport, capturedAt, masked }, png);
-      results.push({ viewport, changedShare: 0, regions: [], masked: masked.length, baseline: written.png, current: current.png, diff: null, baselineWritten: true });
+      results.push({
+        viewport,
+        changedShare: 0,
+        regions: [],
+        masked: masked.length,
+        baseline: written.png,
+        current: current.png,
+        diff: null,
+        baselineWritten: true,
+      });
       continue;
     }
     const masks = unique([...baselineSelectorBoxes(baseline.note, config.ignore.selectors), ...masked]);

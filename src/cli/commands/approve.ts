@@ -38,9 +38,14 @@ export async function approveCommand(argv: string[], out: (line: string) => void
   // viewport against captures of another run.
   const captures = config.viewports.map((viewport) => {
     const current = readCapture(resultsDir, label, viewport);
-    if (!current?.note) throw new UsageError(`approve: no capture of ${label} (${viewport}) in ${resultsDir}; run design-intel check with a visual budget first`);
+    if (!current?.note)
+      throw new UsageError(
+        `approve: no capture of ${label} (${viewport}) in ${resultsDir}; run design-intel check with a visual budget first`,
+      );
     if (current.note.url !== url)
-      throw new UsageError(`approve: the capture of ${label} (${viewport}) in ${resultsDir} is of ${current.note.url}, not ${url}; run design-intel check first`);
+      throw new UsageError(
+        `approve: the capture of ${label} (${viewport}) in ${resultsDir} is of ${current.note.url}, not ${url}; run design-intel check first`,
+      );
     return { viewport, current };
   });
   for (const { viewport, current } of captures) {

@@ -80,7 +80,8 @@ export async function checkCommand(argv: string[], out: (line: string) => void):
   process.umask(0o077);
   const key = process.env.DESIGN_INTEL_API_KEY;
   if (flags.server !== undefined) {
-    if (!URL.canParse(flags.server) || !/^https?:$/.test(new URL(flags.server).protocol)) throw new UsageError(`check: --server expects an http(s) URL`);
+    if (!URL.canParse(flags.server) || !/^https?:$/.test(new URL(flags.server).protocol))
+      throw new UsageError(`check: --server expects an http(s) URL`);
     if (!key) throw new UsageError("check: --server needs an API key (a run key) in DESIGN_INTEL_API_KEY");
   }
   const visualOn = config.budgets.visual !== undefined;
@@ -107,8 +108,15 @@ export async function checkCommand(argv: string[], out: (line: string) => void):
     : [];
   const limit = config.budgets.visual?.maxChangedShare;
   if (limit !== undefined)
-    for (const vp of config.viewports) results.push(verdict("visual.maxChangedShare", vp, visual.find((v) => v.viewport === vp)?.changedShare ?? null, limit, "max"));
-  const summary: CheckSummary = { site: config.site, competitors: config.competitors, results, visual, durationMs: performance.now() - started };
+    for (const vp of config.viewports)
+      results.push(verdict("visual.maxChangedShare", vp, visual.find((v) => v.viewport === vp)?.changedShare ?? null, limit, "max"));
+  const summary: CheckSummary = {
+    site: config.site,
+    competitors: config.competitors,
+    results,
+    visual,
+    durationMs: performance.now() - started,
+  };
   out(renderTable(summary));
   if (flags.json) writeFileSync(flags.json, JSON.stringify({ ...summary, report }, null, 2) + "\n");
   if (flags.junit) writeFileSync(flags.junit, renderJunit(summary));

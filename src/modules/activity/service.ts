@@ -1,6 +1,13 @@
 import type { Db } from "#server/db/connection";
 import { newId, nowIso } from "#server/lib/ids";
-import { ACTIVITY_STATUSES, ACTIVITY_TYPES, type ActivityEntryDto, type ActivityInput, type ActivityQuery, type ActivityViewer } from "./model";
+import {
+  ACTIVITY_STATUSES,
+  ACTIVITY_TYPES,
+  type ActivityEntryDto,
+  type ActivityInput,
+  type ActivityQuery,
+  type ActivityViewer,
+} from "./model";
 import { activityRepository } from "./repository";
 
 /** Entries are short status lines; bounded copies keep one noisy caller from bloating the table. */
@@ -33,7 +40,14 @@ export function activityService(db: Db, now: () => number = Date.now) {
     record,
     /** Newest first; a user sees shared entries and their own, an admin sees everything. */
     list(viewer: ActivityViewer, q: ActivityQuery): ActivityEntryDto[] {
-      return repo.list({ isAdmin: viewer.role === "admin", viewerId: viewer.id, type: q.type, status: q.status, before: q.before, limit: q.limit });
+      return repo.list({
+        isAdmin: viewer.role === "admin",
+        viewerId: viewer.id,
+        type: q.type,
+        status: q.status,
+        before: q.before,
+        limit: q.limit,
+      });
     },
     prune: () => repo.prune(ACTIVITY_RETENTION),
   };

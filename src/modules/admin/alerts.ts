@@ -51,7 +51,13 @@ const thresholdOf = (s: AlertSettings, m: AlertMetric) =>
 
 /** Where else an alert lands: the shared activity feed (written by the agents module). */
 export interface ActivitySink {
-  record(entry: { type: "system"; status: "warning" | "success"; message: string; details: string; metadata: Record<string, unknown> }): void;
+  record(entry: {
+    type: "system";
+    status: "warning" | "success";
+    message: string;
+    details: string;
+    metadata: Record<string, unknown>;
+  }): void;
 }
 
 export function alertsService(deps: {
@@ -78,7 +84,10 @@ export function alertsService(deps: {
     return stored.success ? stored.data : DEFAULT_ALERT_SETTINGS;
   }
 
-  const answer = (s: AlertSettings): AlertSettingsAnswer => ({ settings: s, channels: { email: Boolean(deps.mailer), chat: Boolean(deps.webhookUrl) } });
+  const answer = (s: AlertSettings): AlertSettingsAnswer => ({
+    settings: s,
+    channels: { email: Boolean(deps.mailer), chat: Boolean(deps.webhookUrl) },
+  });
 
   async function notifyEmail(payload: AlertPayload) {
     if (!deps.mailer) return;
@@ -198,7 +207,12 @@ export function alertsService(deps: {
     /** Alerts still open, with how long each has lasted (for the console). */
     ongoing(): { metric: AlertMetric; since: string; peak: number; durationMs: number }[] {
       const t = now();
-      return [...episodes].map(([metric, e]) => ({ metric, since: nowIso(e.since), peak: e.peak, durationMs: (e.rearmedAt ?? t) - e.since }));
+      return [...episodes].map(([metric, e]) => ({
+        metric,
+        since: nowIso(e.since),
+        peak: e.peak,
+        durationMs: (e.rearmedAt ?? t) - e.since,
+      }));
     },
   };
 }

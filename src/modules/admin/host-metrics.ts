@@ -145,7 +145,10 @@ export class HostSampler {
     const cpu = dTotal > 0 ? clampPct((1 - (cur.cpu.idle - prev.cpu.idle) / dTotal) * 100) : (this.last?.cpu ?? 0);
     const network =
       cur.net && prev.net
-        ? { in: Math.max(0, Math.round((cur.net.rx - prev.net.rx) / seconds)), out: Math.max(0, Math.round((cur.net.tx - prev.net.tx) / seconds)) }
+        ? {
+            in: Math.max(0, Math.round((cur.net.rx - prev.net.rx) / seconds)),
+            out: Math.max(0, Math.round((cur.net.tx - prev.net.tx) / seconds)),
+          }
         : null;
     this.prev = cur;
     this.last = { cpu, memory: this.read.memory(), disk: this.read.disk(this.diskPath), network };

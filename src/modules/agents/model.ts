@@ -108,13 +108,7 @@ export const trendSettings = z.object({
     .min(50, "AI detection confidence must be between 50 and 100")
     .max(100, "AI detection confidence must be between 50 and 100"),
   customKeywords: z
-    .array(
-      z
-        .string()
-        .trim()
-        .min(2, "Keywords must be 2 to 40 characters")
-        .max(40, "Keywords must be 2 to 40 characters"),
-    )
+    .array(z.string().trim().min(2, "Keywords must be 2 to 40 characters").max(40, "Keywords must be 2 to 40 characters"))
     .max(10, "At most 10 custom keywords"),
   trendTypes: z.array(z.enum(TREND_TYPES, { error: "Unknown trend type" })).min(1, "Pick at least one trend type"),
 });

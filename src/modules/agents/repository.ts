@@ -8,8 +8,13 @@ const VISIBLE = "(?1 = 1 OR owner_id IS NULL OR owner_id = ?2)";
 
 export function agentsRepository(db: Db) {
   const q = {
-    agents: db.query<AgentRow, []>("SELECT * FROM agents ORDER BY CASE type WHEN 'trend_detection' THEN 1 WHEN 'component_generation' THEN 2 WHEN 'testing' THEN 3 ELSE 4 END"),
-    metrics: db.query<{ trends: number; components: number; active: number; correct: number; decided: number; simulated_decided: number }, [number, string]>(
+    agents: db.query<AgentRow, []>(
+      "SELECT * FROM agents ORDER BY CASE type WHEN 'trend_detection' THEN 1 WHEN 'component_generation' THEN 2 WHEN 'testing' THEN 3 ELSE 4 END",
+    ),
+    metrics: db.query<
+      { trends: number; components: number; active: number; correct: number; decided: number; simulated_decided: number },
+      [number, string]
+    >(
       `SELECT (SELECT COUNT(*) FROM trends WHERE active = 1) AS trends,
               (SELECT COUNT(*) FROM components WHERE ${VISIBLE}) AS components,
               (SELECT COUNT(*) FROM experiments WHERE status = 'active' AND ${VISIBLE}) AS active,
@@ -69,8 +74,10 @@ export function agentsRepository(db: Db) {
     experiment: (id: string) => q.experiment.get(id),
     variants: (experimentId: string) => q.variants.all(experimentId),
     prediction: (experimentId: string) => q.prediction.get(experimentId),
-    trafficSeries: (isAdmin: boolean, viewerId: string, prefix: number, since: string) => q.trafficSeries.all(admin(isAdmin), viewerId, prefix, since),
-    startedSeries: (isAdmin: boolean, viewerId: string, prefix: number, since: string) => q.startedSeries.all(admin(isAdmin), viewerId, prefix, since),
+    trafficSeries: (isAdmin: boolean, viewerId: string, prefix: number, since: string) =>
+      q.trafficSeries.all(admin(isAdmin), viewerId, prefix, since),
+    startedSeries: (isAdmin: boolean, viewerId: string, prefix: number, since: string) =>
+      q.startedSeries.all(admin(isAdmin), viewerId, prefix, since),
     completedSeries: (isAdmin: boolean, viewerId: string, prefix: number, since: string) =>
       q.completedSeries.all(admin(isAdmin), viewerId, prefix, since),
     decidedPredictions: () => q.decided.all(),

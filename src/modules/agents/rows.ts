@@ -133,7 +133,11 @@ export function trendToDto(r: TrendRow, viewer: Viewer | null): TrendDto {
   } else if (viewer) {
     evidenceScope = "yours";
     evidence = items
-      .map((e) => ({ host: e.host, capturedAt: e.capturedAt, comparisonIds: e.refs.filter((x) => x.ownerId === viewer.id).map((x) => x.comparisonId) }))
+      .map((e) => ({
+        host: e.host,
+        capturedAt: e.capturedAt,
+        comparisonIds: e.refs.filter((x) => x.ownerId === viewer.id).map((x) => x.comparisonId),
+      }))
       .filter((e) => e.comparisonIds.length > 0);
   }
   return {
@@ -215,7 +219,12 @@ export function experimentToDto(
     stats,
     winner: winner ? { variantId: winner.id, label: winner.label } : null,
     prediction: prediction
-      ? { label: prediction.predicted_label, probability: prediction.probability, outcome: prediction.outcome, createdAt: prediction.created_at }
+      ? {
+          label: prediction.predicted_label,
+          probability: prediction.probability,
+          outcome: prediction.outcome,
+          createdAt: prediction.created_at,
+        }
       : null,
     startedAt: r.started_at,
     completedAt: r.completed_at,

@@ -3,7 +3,17 @@
 import type { Db } from "#server/db/connection";
 import { badRequest, conflict, forbidden, notFound, unauthorized } from "#server/http/errors";
 import { nowIso } from "#server/lib/ids";
-import type { AnalyticsDto, ComponentDto, ExperimentDto, IngestInput, MetricsDto, TrendDto, TrendSettings, Viewer, AgentDto } from "./model";
+import type {
+  AnalyticsDto,
+  ComponentDto,
+  ExperimentDto,
+  IngestInput,
+  MetricsDto,
+  TrendDto,
+  TrendSettings,
+  Viewer,
+  AgentDto,
+} from "./model";
 import { accuracyOf } from "./logic/oracle";
 import { agentsRepository } from "./repository";
 import { agentToDto, componentToDto, experimentToDto, trendToDto, type ExperimentRow } from "./rows";

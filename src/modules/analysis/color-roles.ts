@@ -59,7 +59,10 @@ function roleSimilarity(a: string | null, b: string | null, oneMissing: number):
  * on one page and none on the other is a difference (0); a second brand colour on only one page
  * is half of one, since which colour counts as "secondary" is the least certain reading.
  */
-export function rolesSimilarity(a: PaletteRoles, b: PaletteRoles): { primary: number; secondary: number; background: number; text: number; roles: number } {
+export function rolesSimilarity(
+  a: PaletteRoles,
+  b: PaletteRoles,
+): { primary: number; secondary: number; background: number; text: number; roles: number } {
   const primary = roleSimilarity(a.primary, b.primary, 0);
   const secondary = roleSimilarity(a.secondary, b.secondary, 0.5);
   const background = roleSimilarity(a.background, b.background, 0);

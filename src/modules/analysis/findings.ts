@@ -36,7 +36,13 @@ export function findingsFor(targets: PageInput[]): Finding[] {
       if (rule.scope === "page" && page.viewport !== "desktop" && desktopTargets.has(page.targetId)) continue;
       const draft = rule.run({ page, others });
       if (!draft) continue;
-      out.push({ id: findingId(rule.id, page.targetId, page.viewport), targetId: page.targetId, viewport: page.viewport, source: "rules", ...draft });
+      out.push({
+        id: findingId(rule.id, page.targetId, page.viewport),
+        targetId: page.targetId,
+        viewport: page.viewport,
+        source: "rules",
+        ...draft,
+      });
     }
   }
   return out.sort(

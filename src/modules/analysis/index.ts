@@ -8,4 +8,15 @@ export { findingId, findingsFor, RULES, type PageInput } from "./findings";
 export { llmConfigFromEnv, refineFindings, type LlmConfig } from "./llm";
 export { dominantColors, isDarkImage, meanLuminance, type DominantColor } from "./palette";
 export { paletteSimilarity } from "./palette-similarity";
-export { BLEND, prepare, prepareStreaming, scorePair, scorePairFromFiles, scorePairStreaming, scorePrepared, type PairInput, type PairScores, type PreparedCapture } from "./similarity";
+export {
+  BLEND,
+  prepare,
+  prepareStreaming,
+  scorePair,
+  scorePairFromFiles,
+  scorePairStreaming,
+  scorePrepared,
+  type PairInput,
+  type PairScores,
+  type PreparedCapture,
+} from "./similarity";

@@ -89,7 +89,8 @@ export function structureSimilarity(a: Extraction, b: Extraction): StructureScor
   // Square root: a page 30% longer is still laid out alike; 3x longer is a different page.
   const height = Math.sqrt(ratioSimilarity(a.pageHeight, b.pageHeight, 1));
   // Small tokens (0 vs 4 px radius) are treated as equally "square"; 8 px floors keep noise out.
-  const tokens = 0.5 * ratioSimilarity(a.layout.radiusPx, b.layout.radiusPx, 4) + 0.5 * ratioSimilarity(a.layout.spacingPx, b.layout.spacingPx, 8);
+  const tokens =
+    0.5 * ratioSimilarity(a.layout.radiusPx, b.layout.radiusPx, 4) + 0.5 * ratioSimilarity(a.layout.spacingPx, b.layout.spacingPx, 8);
   const parts = hasRegions
     ? [
         [sequence, 0.3],

@@ -39,7 +39,9 @@ const replySchema = z.object({
         group: z.enum(["design", "ux", "copy", "timing"]),
         severity: z.enum(["high", "medium", "low"]),
         title: text(200),
-        evidence: z.record(text(80), text(200)).refine((e) => Object.keys(e).length > 0 && Object.keys(e).length <= 8, "evidence needs 1-8 entries"),
+        evidence: z
+          .record(text(80), text(200))
+          .refine((e) => Object.keys(e).length > 0 && Object.keys(e).length <= 8, "evidence needs 1-8 entries"),
         fix: text(600),
       }),
     )
@@ -74,7 +76,11 @@ function pageSummary(p: PageInput) {
     bodyFont: e.typography.body,
     pageHeight: e.pageHeight,
     timing: { lcpMs: e.timing.lcpMs, fcpMs: e.timing.fcpMs, cls: e.timing.cls, bytes: e.timing.bytes, requests: e.timing.requests },
-    accessibility: { bodyContrast: e.accessibility.bodyContrast, imagesWithoutAlt: e.accessibility.imagesWithoutAlt, inputsWithoutLabel: e.accessibility.inputsWithoutLabel },
+    accessibility: {
+      bodyContrast: e.accessibility.bodyContrast,
+      imagesWithoutAlt: e.accessibility.imagesWithoutAlt,
+      inputsWithoutLabel: e.accessibility.inputsWithoutLabel,
+    },
   };
 }
 
@@ -127,7 +133,16 @@ export async function refineFindings(findings: Finding[], pages: PageInput[], co
         role: "user",
         content: JSON.stringify({
           pages: pages.map(pageSummary),
-          findings: findings.map((f) => ({ id: f.id, targetId: f.targetId, viewport: f.viewport, group: f.group, severity: f.severity, title: f.title, evidence: f.evidence, fix: f.fix })),
+          findings: findings.map((f) => ({
+            id: f.id,
+            targetId: f.targetId,
+            viewport: f.viewport,
+            group: f.group,
+            severity: f.severity,
+            title: f.title,
+            evidence: f.evidence,
+            fix: f.fix,
+          })),
         }),
       },
     ],
@@ -149,6 +164,9 @@ export async function refineFindings(findings: Finding[], pages: PageInput[], co
     return { findings: mergeReply(findings, pages, reply), error: null };
   } catch (e) {
     const name = e instanceof Error ? e.name : "";
-    return { findings, error: name === "TimeoutError" || name === "AbortError" ? "LLM endpoint timed out" : `LLM request failed: ${String(e)}` };
+    return {
+      findings,
+      error: name === "TimeoutError" || name === "AbortError" ? "LLM endpoint timed out" : `LLM request failed: ${String(e)}`,
+    };
   }
 }

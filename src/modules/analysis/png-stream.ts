@@ -22,7 +22,7 @@ function readHeader(bytes: Uint8Array): { header: Header; idat: Uint8Array[] } |
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let header: Header | null = null;
   const idat: Uint8Array[] = [];
-  for (let pos = 8; pos + 8 <= bytes.length; ) {
+  for (let pos = 8; pos + 8 <= bytes.length;) {
     const length = view.getUint32(pos);
     const type = String.fromCharCode(bytes[pos + 4]!, bytes[pos + 5]!, bytes[pos + 6]!, bytes[pos + 7]!);
     const data = pos + 8;
@@ -127,7 +127,7 @@ async function decodeRows(header: Header, idat: Uint8Array[], onRow: (row: Uint8
   let rows = 0;
 
   const consume = (chunk: Uint8Array) => {
-    for (let pos = 0; pos < chunk.length && rows < height; ) {
+    for (let pos = 0; pos < chunk.length && rows < height;) {
       if (filter < 0) {
         filter = chunk[pos++]!;
         continue;

@@ -81,7 +81,8 @@ const clamp01 = (v: number) => Math.max(0, Math.min(1, v));
 const round = (v: number) => Math.round(clamp01(v) * 10_000) / 10_000;
 
 export function prepareDecoded(extraction: Extraction, image: RgbaImage): PreparedCapture {
-  const palette = extraction.palette.dominant.length > 0 ? extraction.palette.dominant : dominantColors(image.data, image.width, image.height);
+  const palette =
+    extraction.palette.dominant.length > 0 ? extraction.palette.dominant : dominantColors(image.data, image.width, image.height);
   return { extraction, thumb: thumbnail(image), palette };
 }
 
@@ -202,7 +203,12 @@ export async function scorePairStreaming(a: PairInput, b: PairInput): Promise<Pa
 }
 
 /** In-process scoring from screenshot files; the server uses createAnalyser() (a worker) instead. */
-export async function scorePairFromFiles(aPath: string, aExtraction: Extraction, bPath: string, bExtraction: Extraction): Promise<PairScores> {
+export async function scorePairFromFiles(
+  aPath: string,
+  aExtraction: Extraction,
+  bPath: string,
+  bExtraction: Extraction,
+): Promise<PairScores> {
   const prepA = await prepareStreaming(aExtraction, await Bun.file(aPath).bytes());
   const prepB = await prepareStreaming(bExtraction, await Bun.file(bPath).bytes());
   return scorePrepared(prepA, prepB);

@@ -34,7 +34,12 @@ const BOILERPLATE_WEIGHT = 0.2;
 const MAX_WORDS = 20_000;
 
 export function words(text: string): string[] {
-  const out = text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
+  const out =
+    text
+      .normalize("NFKD")
+      .replace(/\p{M}+/gu, "")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
   return out.length > MAX_WORDS ? out.slice(0, MAX_WORDS) : out;
 }
 

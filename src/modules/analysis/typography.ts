@@ -47,10 +47,28 @@ export function typographySimilarity(a: Typography, b: Typography): TypographySc
   const rendered = !!a.rendered?.length && !!b.rendered?.length;
   const familiesA = rendered ? a.rendered! : a.families;
   const familiesB = rendered ? b.rendered! : b.families;
-  const families = intersection(familiesA, familiesB, (f) => normaliseFamily(f.family), (f) => f.share) ?? 1;
-  const weights = intersection(a.weights, b.weights, (w) => String(Math.round(w.weight / 100) * 100), (w) => w.share) ?? 1;
+  const families =
+    intersection(
+      familiesA,
+      familiesB,
+      (f) => normaliseFamily(f.family),
+      (f) => f.share,
+    ) ?? 1;
+  const weights =
+    intersection(
+      a.weights,
+      b.weights,
+      (w) => String(Math.round(w.weight / 100) * 100),
+      (w) => w.share,
+    ) ?? 1;
   // Sizes within ~2 px read as the same step of a type scale.
-  const scale = intersection(a.sizeScale, b.sizeScale, (s) => String(Math.round(s.px / 2)), (s) => s.share) ?? 1;
+  const scale =
+    intersection(
+      a.sizeScale,
+      b.sizeScale,
+      (s) => String(Math.round(s.px / 2)),
+      (s) => s.share,
+    ) ?? 1;
   let body = 1;
   if (a.body && b.body) {
     body =

@@ -3,7 +3,15 @@ import { type BearerResolver, authGuard } from "#server/http/auth-guard";
 import { clientIpPlugin } from "#server/http/client-ip";
 import { errors, idParams, responds } from "#server/http/contract";
 import { actorOf } from "#server/modules/audit/model";
-import { type CreatedPersonalKey, apiKeyList, createApiKeyBody, createPersonalKeyBody, createdApiKey, createdPersonalKey, revokedApiKey } from "./model";
+import {
+  type CreatedPersonalKey,
+  apiKeyList,
+  createApiKeyBody,
+  createPersonalKeyBody,
+  createdApiKey,
+  createdPersonalKey,
+  revokedApiKey,
+} from "./model";
 import type { ApiKeyService } from "./service";
 
 /** Personal keys for scripts and CI; each admin sees and revokes only their own. */
@@ -31,12 +39,16 @@ export function apiKeyRoutes(keys: ApiKeyService, resolve: BearerResolver) {
         detail: { summary: "Create a key; the only answer that carries it" },
       },
     )
-    .delete("/:id", ({ user, params, ip, request }) => ({ apiKey: keys.revoke(actorOf(user, ip, request.headers.get("user-agent")), params.id) }), {
-      auth: "admin",
-      params: idParams,
-      response: { 200: responds(revokedApiKey), ...errors(401, 403, 404, 500, 503) },
-      detail: { summary: "Revoke one of your keys" },
-    });
+    .delete(
+      "/:id",
+      ({ user, params, ip, request }) => ({ apiKey: keys.revoke(actorOf(user, ip, request.headers.get("user-agent")), params.id) }),
+      {
+        auth: "admin",
+        params: idParams,
+        response: { 200: responds(revokedApiKey), ...errors(401, 403, 404, 500, 503) },
+        detail: { summary: "Revoke one of your keys" },
+      },
+    );
 }
 
 /** Everyone's own keys (Settings): the same keys, made and revoked by their owner, with a chosen scope. */
@@ -73,7 +85,9 @@ export function personalApiKeyRoutes(keys: ApiKeyService, resolve: BearerResolve
     )
     .delete(
       "/:id",
-      ({ user, params, ip, request }) => ({ apiKey: keys.revoke(actorOf(user, ip, request.headers.get("user-agent")), params.id, "personal") }),
+      ({ user, params, ip, request }) => ({
+        apiKey: keys.revoke(actorOf(user, ip, request.headers.get("user-agent")), params.id, "personal"),
+      }),
       {
         auth: "user",
         params: idParams,

@@ -42,7 +42,13 @@ export const createdApiKey = z.object({ key: z.string(), apiKey: apiKeyView });
 export type CreatedApiKey = z.infer<typeof createdApiKey>;
 
 /** POST /api/api-keys answers flat: the key once, beside what the list shows. */
-export const createdPersonalKey = z.object({ id: z.string(), name: z.string(), scope: apiKeyScope, key: z.string(), createdAt: z.string() });
+export const createdPersonalKey = z.object({
+  id: z.string(),
+  name: z.string(),
+  scope: apiKeyScope,
+  key: z.string(),
+  createdAt: z.string(),
+});
 export type CreatedPersonalKey = z.infer<typeof createdPersonalKey>;
 
 export const apiKeyList = z.object({ keys: z.array(apiKeyView) });

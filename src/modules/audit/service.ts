@@ -29,7 +29,14 @@ export function auditService(db: Db, now: () => number = Date.now) {
     onSignInFailed: (email, meta) =>
       record({ actorId: null, actorEmail: email, action: "auth.sign_in_failed", ip: meta.ip, userAgent: meta.userAgent }),
     onSignUp: (user, meta) =>
-      record({ actorId: user.id, actorEmail: user.email, action: "auth.sign_up", target: user.role, ip: meta.ip, userAgent: meta.userAgent }),
+      record({
+        actorId: user.id,
+        actorEmail: user.email,
+        action: "auth.sign_up",
+        target: user.role,
+        ip: meta.ip,
+        userAgent: meta.userAgent,
+      }),
   };
 
   return {

@@ -47,8 +47,7 @@ export function authRoutes(auth: AuthService, limits: AuthLimits) {
     set.headers["cache-control"] = "no-store";
     return s.answer;
   };
-  const expiredCookie = (request: Request) =>
-    serializeCookie(REFRESH_COOKIE, "", { maxAgeSeconds: 0, secure: isHttps(request) });
+  const expiredCookie = (request: Request) => serializeCookie(REFRESH_COOKIE, "", { maxAgeSeconds: 0, secure: isHttps(request) });
 
   const session = responds(authAnswer);
   /** The refresh cookie a browser holds; only our own pages send it (SameSite=Strict). */

@@ -36,7 +36,9 @@ export function authRepository(db: Db) {
     insertRefresh: db.query<null, [string, string, string, string, string]>(
       "INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, expires_at) VALUES (?, ?, ?, ?, ?)",
     ),
-    markUsed: db.query<null, [string, string]>("UPDATE refresh_tokens SET used_at = ? WHERE id = ? AND used_at IS NULL AND revoked_at IS NULL"),
+    markUsed: db.query<null, [string, string]>(
+      "UPDATE refresh_tokens SET used_at = ? WHERE id = ? AND used_at IS NULL AND revoked_at IS NULL",
+    ),
     revokeFamily: db.query<null, [string, string]>("UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL"),
     revokeUser: db.query<null, [string, string]>("UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL"),
     sessionEnded: db.query<{ ended: number }, [string]>(

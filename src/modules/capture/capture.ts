@@ -15,7 +15,16 @@ import { watchPageProblems } from "./page-problems";
 import { readRenderedTypography } from "./rendered-fonts";
 import { createPaintedSampler, decideLowContrast } from "./painted-contrast";
 import type { Vitals } from "./page/types";
-import { couldMatter, disagree, lightSample, MAX_SAMPLES, STEADY_SAMPLES, summariseSamples, type TimingProfile, type TimingSummary } from "./timing-samples";
+import {
+  couldMatter,
+  disagree,
+  lightSample,
+  MAX_SAMPLES,
+  STEADY_SAMPLES,
+  summariseSamples,
+  type TimingProfile,
+  type TimingSummary,
+} from "./timing-samples";
 import { callPage, installPageScript, type ResourceTotals } from "./page-script";
 import { createHostGuard, SSRF_MESSAGES, systemResolver, type HostVerdict, type Resolver } from "./ssrf";
 
@@ -140,7 +149,11 @@ async function takeTimingSamples(
   while (samples.length < max && (samples.length === 0 || couldMatter(samples)) && (samples.length < steady || disagree(samples))) {
     const left = budget();
     if (left < 1000) break;
-    const sample = await lightSample(open, url, { profile, timeoutMs: Math.min(SAMPLE_TIMEOUT_MS[profile], left), paintWaitMs: PAINT_WAIT_MS });
+    const sample = await lightSample(open, url, {
+      profile,
+      timeoutMs: Math.min(SAMPLE_TIMEOUT_MS[profile], left),
+      paintWaitMs: PAINT_WAIT_MS,
+    });
     if (!sample) break;
     samples.push(sample);
   }
@@ -191,7 +204,7 @@ export async function capturePage(
   };
 
   const work = async () => {
-    const guard = job.allowPrivate ? null : deps.checkHost ?? createHostGuard(deps.resolve ?? systemResolver);
+    const guard = job.allowPrivate ? null : (deps.checkHost ?? createHostGuard(deps.resolve ?? systemResolver));
     if (guard) proxy = await startEgressProxy(guard);
     if (timedOut) return cleanup();
     const blocked = proxy?.blocked ?? [];
@@ -225,12 +238,15 @@ export async function capturePage(
           // The context may close (deadline, crash) while we decide; that request is moot then.
           await (verdict.ok ? route.continue() : route.abort("blockedbyclient")).catch(() => {});
         });
-        await ctx.routeWebSocket(() => true, async (ws) => {
-          const host = URL.parse(ws.url())?.hostname;
-          const verdict: HostVerdict = host ? await guard(host) : { ok: false, reason: SSRF_MESSAGES.invalid };
-          if (verdict.ok) ws.connectToServer();
-          else await ws.close({ code: 1008, reason: "blocked" });
-        });
+        await ctx.routeWebSocket(
+          () => true,
+          async (ws) => {
+            const host = URL.parse(ws.url())?.hostname;
+            const verdict: HostVerdict = host ? await guard(host) : { ok: false, reason: SSRF_MESSAGES.invalid };
+            if (verdict.ok) ws.connectToServer();
+            else await ws.close({ code: 1008, reason: "blocked" });
+          },
+        );
       }
       return ctx;
     };
@@ -296,7 +312,9 @@ export async function capturePage(
     }
 
     onStage("measuring");
-    const dom = await race(callPage(page, "measure", { maxY: job.maxHeightPx, viewportWidth: viewport.width, viewportHeight: viewport.height }));
+    const dom = await race(
+      callPage(page, "measure", { maxY: job.maxHeightPx, viewportWidth: viewport.width, viewportHeight: viewport.height }),
+    );
     const resources: ResourceTotals = network.available()
       ? { bytes: network.totals.bytes, requests: network.totals.requests, largestResource: network.totals.largest }
       : await race(callPage(page, "readResources", undefined));
@@ -328,7 +346,11 @@ export async function capturePage(
     const pixels = await summariseScreenshot(png, undefined, painted.push);
     await writing;
     // After the pixels are read, not meanwhile: decoding on the same cores would slow the very loads being timed.
-    const samples = await race(takeTimingSamples(openContext, finalUrl, job, profile, profile === "unthrottled" ? vitals : null, () => Math.max(0, remaining() - 3000)));
+    const samples = await race(
+      takeTimingSamples(openContext, finalUrl, job, profile, profile === "unthrottled" ? vitals : null, () =>
+        Math.max(0, remaining() - 3000),
+      ),
+    );
 
     const extraction: Extraction = {
       url: job.url,

@@ -177,9 +177,10 @@ export async function startEgressProxy(check: (host: string) => Promise<HostVerd
       const [requestLine = "", ...headerLines] = buffered.subarray(0, end).toString("latin1").split("\r\n");
       const rest = buffered.subarray(end + 4);
       const [method = "", target = "", version = "HTTP/1.1"] = requestLine.split(" ");
-      const work = method.toUpperCase() === "CONNECT"
-        ? tunnel(client, target, rest)
-        : forward(client, method, target, version, headerLines.filter(Boolean), rest);
+      const work =
+        method.toUpperCase() === "CONNECT"
+          ? tunnel(client, target, rest)
+          : forward(client, method, target, version, headerLines.filter(Boolean), rest);
       work.catch(() => client.destroy());
     };
     client.on("data", onData);

@@ -84,7 +84,12 @@ export async function recordFilmstrip(context: BrowserContext, page: Page, scree
     if (wallMs - firstWallMs > FILMSTRIP_LIMITS.maxMs) return;
     const slot = Math.floor(wallMs / FILMSTRIP_LIMITS.slotMs);
     if (!slots.has(slot) && slots.size >= FILMSTRIP_LIMITS.maxFrames) return;
-    slots.set(slot, { wallMs, data: Buffer.from(e.data, "base64"), width: Math.round(e.metadata.deviceWidth), height: Math.round(e.metadata.deviceHeight) });
+    slots.set(slot, {
+      wallMs,
+      data: Buffer.from(e.data, "base64"),
+      width: Math.round(e.metadata.deviceWidth),
+      height: Math.round(e.metadata.deviceHeight),
+    });
   });
   try {
     await session.send("Page.enable");
@@ -165,7 +170,13 @@ async function pageTop(session: CDPSession, page: Page, ms: number): Promise<Tim
     })
     .catch(() => null);
   if (!shot) return null;
-  return { wallMs: Date.now(), ms: Math.max(0, Math.round(ms)), data: Buffer.from(shot.data, "base64"), width: size.width, height: size.height };
+  return {
+    wallMs: Date.now(),
+    ms: Math.max(0, Math.round(ms)),
+    data: Buffer.from(shot.data, "base64"),
+    width: size.width,
+    height: size.height,
+  };
 }
 
 async function writeFilmstrip(dir: string, frames: TimedFrame[]): Promise<FilmstripManifest | null> {

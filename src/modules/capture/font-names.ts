@@ -22,13 +22,35 @@ const ALIASES: Record<string, string> = {
 
 /** CSS generic and system keywords: they name no typeface, so they can never "fail to load". */
 const GENERIC = new Set([
-  "serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui", "ui-serif", "ui-sans-serif", "ui-monospace", "ui-rounded",
-  "math", "emoji", "fangsong", "-apple-system", "blinkmacsystemfont", "inherit", "initial", "unset", "revert",
+  "serif",
+  "sans-serif",
+  "monospace",
+  "cursive",
+  "fantasy",
+  "system-ui",
+  "ui-serif",
+  "ui-sans-serif",
+  "ui-monospace",
+  "ui-rounded",
+  "math",
+  "emoji",
+  "fangsong",
+  "-apple-system",
+  "blinkmacsystemfont",
+  "inherit",
+  "initial",
+  "unset",
+  "revert",
 ]);
 
 /** `"Muli", sans-serif` -> "mulish": the first choice, unquoted, lower case, known renames applied. */
 export function normaliseFamily(family: string): string {
-  const first = (family.split(",")[0] ?? "").trim().replace(/^["']|["']$/g, "").replace(/\s+/g, " ").trim().toLowerCase();
+  const first = (family.split(",")[0] ?? "")
+    .trim()
+    .replace(/^["']|["']$/g, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toLowerCase();
   return ALIASES[first] ?? first;
 }
 

@@ -49,7 +49,12 @@ export const extractionSchema = z.object({
     salient: z.array(paletteEntrySchema).optional(),
     /** What each colour does on the page: background and body text from the largest DOM areas, primary/secondary brand colours from the salient colours ("#rrggbb", or null when the page has none). Absent in older captures. */
     roles: z
-      .object({ background: z.string().nullable(), text: z.string().nullable(), primary: z.string().nullable(), secondary: z.string().nullable() })
+      .object({
+        background: z.string().nullable(),
+        text: z.string().nullable(),
+        primary: z.string().nullable(),
+        secondary: z.string().nullable(),
+      })
       .optional(),
   }),
   typography: z.object({
@@ -74,7 +79,9 @@ export const extractionSchema = z.object({
     spacingPx: z.number(),
   }),
   elements: z.object({
-    ctas: z.array(z.object({ text: z.string(), box: boxSchema, aboveFold: z.boolean(), href: z.string().nullable(), bg: z.string(), fg: z.string() })),
+    ctas: z.array(
+      z.object({ text: z.string(), box: boxSchema, aboveFold: z.boolean(), href: z.string().nullable(), bg: z.string(), fg: z.string() }),
+    ),
     links: z.number(),
     linksAboveFold: z.number(),
     forms: z.array(z.object({ box: boxSchema, inputs: z.number(), aboveFold: z.boolean() })),
@@ -109,7 +116,15 @@ export const extractionSchema = z.object({
      * captures, which had one sample.
      */
     samples: z
-      .array(z.object({ ttfbMs: z.number().nullable(), fcpMs: z.number().nullable(), lcpMs: z.number().nullable(), cls: z.number().nullable(), lcpElement: z.string().nullable() }))
+      .array(
+        z.object({
+          ttfbMs: z.number().nullable(),
+          fcpMs: z.number().nullable(),
+          lcpMs: z.number().nullable(),
+          cls: z.number().nullable(),
+          lcpElement: z.string().nullable(),
+        }),
+      )
       .optional(),
     /** Lowest and highest value of each metric over the samples (null when no sample had it). */
     spread: z

@@ -76,7 +76,8 @@ export function watchPageProblems(page: PageEvents): PageProblems {
     if (RESOURCE_ERROR.test(text)) return;
     addConsole("error", text);
   };
-  const onPageError = (error: Error) => addConsole("exception", `${error.name && error.name !== "Error" ? `${error.name}: ` : ""}${error.message}`);
+  const onPageError = (error: Error) =>
+    addConsole("exception", `${error.name && error.name !== "Error" ? `${error.name}: ` : ""}${error.message}`);
 
   page.on("requestfailed", onFailed);
   page.on("response", onResponse);

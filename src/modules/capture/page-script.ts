@@ -21,7 +21,11 @@ type Call<K extends keyof PageApi> = { installed: true; value: Awaited<ReturnTyp
  * Calls one function of the page script in the page's main frame. A document the init script did
  * not reach (one a page wrote itself, say) gets the script evaluated into it first.
  */
-export async function callPage<K extends keyof PageApi>(page: Page, name: K, arg: Parameters<PageApi[K]>[0]): Promise<Awaited<ReturnType<PageApi[K]>>> {
+export async function callPage<K extends keyof PageApi>(
+  page: Page,
+  name: K,
+  arg: Parameters<PageApi[K]>[0],
+): Promise<Awaited<ReturnType<PageApi[K]>>> {
   const call = () =>
     page.evaluate(
       async ([global, fn, a]): Promise<Call<K>> => {

@@ -98,7 +98,12 @@ export function createPaintedSampler(probes: ContrastProbe[], width: number, hei
     },
     /** One measurement per probe, null where too little background shows to judge. */
     finish(): (PaintedMeasurement | null)[] {
-      return probes.map((probe, i) => measureProbe(probe, regions.filter((r) => r.probe === i)));
+      return probes.map((probe, i) =>
+        measureProbe(
+          probe,
+          regions.filter((r) => r.probe === i),
+        ),
+      );
     },
   };
 }
@@ -114,7 +119,8 @@ function measureProbe(probe: ContrastProbe, regions: Region[]): PaintedMeasureme
   const all: { lum: number; colour: number }[] = [];
   let total = 0;
   let cores = 0;
-  const distance = (rgb: Uint8Array, p: number) => Math.max(Math.abs(rgb[p * 3]! - fg[0]), Math.abs(rgb[p * 3 + 1]! - fg[1]), Math.abs(rgb[p * 3 + 2]! - fg[2]));
+  const distance = (rgb: Uint8Array, p: number) =>
+    Math.max(Math.abs(rgb[p * 3]! - fg[0]), Math.abs(rgb[p * 3 + 1]! - fg[1]), Math.abs(rgb[p * 3 + 2]! - fg[2]));
   const distances: number[] = [];
   for (const { rgb } of regions) for (let p = 0; p < rgb.length / 3; p++) distances.push(distance(rgb, p));
   distances.sort((a, b) => a - b);
@@ -190,7 +196,9 @@ export function decideLowContrast(probes: ContrastProbe[], measured: (PaintedMea
     const m = measured[i] ?? null;
     const css = probe.css;
     const cssVerdict = (): LowContrast | null =>
-      css && css.ratio + 1e-9 < probe.required ? { text: probe.text, ratio: css.ratio, required: probe.required, fg: probe.fg, bg: css.bg, method: "css" } : null;
+      css && css.ratio + 1e-9 < probe.required
+        ? { text: probe.text, ratio: css.ratio, required: probe.required, fg: probe.fg, bg: css.bg, method: "css" }
+        : null;
     if (!m) {
       const v = cssVerdict();
       if (v) out.push(v);
@@ -201,7 +209,8 @@ export function decideLowContrast(probes: ContrastProbe[], measured: (PaintedMea
       if (v) out.push(v);
       return;
     }
-    if (m.ratio + 1e-9 < probe.required) out.push({ text: probe.text, ratio: m.ratio, required: probe.required, fg: probe.fg, bg: m.bg, method: "pixels" });
+    if (m.ratio + 1e-9 < probe.required)
+      out.push({ text: probe.text, ratio: m.ratio, required: probe.required, fg: probe.fg, bg: m.bg, method: "pixels" });
   });
   return out.sort((a, b) => a.ratio - b.ratio).slice(0, 40);
 }

@@ -13,8 +13,7 @@ import { checkTargetUrl, type Resolver } from "./ssrf";
 export type CaptureStageName = Extract<CaptureEvent, { type: "stage" }>["stage"];
 
 export type CaptureOutcome =
-  | { ok: true; extraction: Extraction; screenshotPath: string; thumb?: GrayImage }
-  | { ok: false; reason: string };
+  { ok: true; extraction: Extraction; screenshotPath: string; thumb?: GrayImage } | { ok: false; reason: string };
 
 export interface CaptureRequestInput {
   url: string;
@@ -285,7 +284,12 @@ export class CapturePool {
         }
         break;
       case "done":
-        this.finish(slot, event.jobId, { ok: true, extraction: event.extraction, screenshotPath: event.screenshotPath, thumb: event.thumb });
+        this.finish(slot, event.jobId, {
+          ok: true,
+          extraction: event.extraction,
+          screenshotPath: event.screenshotPath,
+          thumb: event.thumb,
+        });
         break;
       case "failed":
         this.finish(slot, event.jobId, { ok: false, reason: event.reason });

@@ -47,7 +47,9 @@ export async function readPlatformFonts(session: CDPSession, maxElements = MAX_T
   await session.send("CSS.enable");
   try {
     const { root } = await session.send("DOM.getDocument", { depth: -1, pierce: true });
-    const elements = textElements(root as DomNode).sort((a, b) => b.chars - a.chars).slice(0, maxElements);
+    const elements = textElements(root as DomNode)
+      .sort((a, b) => b.chars - a.chars)
+      .slice(0, maxElements);
     const glyphs = new Map<string, number>();
     const answers = await Promise.all(
       elements.map((e) => session.send("CSS.getPlatformFontsForNode", { nodeId: e.nodeId }).catch(() => ({ fonts: [] }))),
@@ -82,7 +84,12 @@ export async function readFontFaces(page: Page): Promise<{ family: string; loade
  * request that names it) and that were drawn in a fallback instead. A family that is simply not
  * installed here (a system font like Segoe UI) is not a failure of the page, so it is not listed.
  */
-export function fontsNotLoaded(declared: Share[], rendered: Share[], faces: { family: string; loaded: boolean }[], failed: Failed[]): Share[] {
+export function fontsNotLoaded(
+  declared: Share[],
+  rendered: Share[],
+  faces: { family: string; loaded: boolean }[],
+  failed: Failed[],
+): Share[] {
   if (rendered.length === 0) return [];
   const drawn = new Set(rendered.map((r) => normaliseFamily(r.family)));
   const faceState = new Map<string, boolean>();
@@ -93,7 +100,16 @@ export function fontsNotLoaded(declared: Share[], rendered: Share[], faces: { fa
     const key = normaliseFamily(d.family);
     if (faceState.get(key) === true || drawn.has(key)) return false;
     const slug = familySlug(d.family);
-    return faceState.has(key) || (slug.length >= 3 && fontRequests.some((f) => f.url.toLowerCase().replace(/[^a-z0-9]/g, "").includes(slug)));
+    return (
+      faceState.has(key) ||
+      (slug.length >= 3 &&
+        fontRequests.some((f) =>
+          f.url
+            .toLowerCase()
+            .replace(/[^a-z0-9]/g, "")
+            .includes(slug),
+        ))
+    );
   });
 }
 

@@ -182,7 +182,10 @@ export function isPublicAddress(ip: string): boolean {
  * browser may connect to any of them. The addresses returned are the ones to connect to.
  */
 export async function checkHost(host: string, resolve: Resolver = systemResolver): Promise<HostVerdict> {
-  const bare = host.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  const bare = host
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "")
+    .toLowerCase();
   if (!bare) return { ok: false, reason: SSRF_MESSAGES.invalid };
   const family = isIP(bare);
   if (family !== 0) {

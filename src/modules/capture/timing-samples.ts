@@ -118,7 +118,10 @@ export function summariseSamples(samples: Vitals[], profile: TimingProfile): Tim
     spread[m] = vs.length ? { min: Math.min(...vs), max: Math.max(...vs) } : null;
   }
   const lcp = out.lcpMs;
-  const typical = lcp === null ? undefined : [...samples].filter((s) => s.lcpMs !== null).sort((a, b) => Math.abs(a.lcpMs! - lcp) - Math.abs(b.lcpMs! - lcp))[0];
+  const typical =
+    lcp === null
+      ? undefined
+      : [...samples].filter((s) => s.lcpMs !== null).sort((a, b) => Math.abs(a.lcpMs! - lcp) - Math.abs(b.lcpMs! - lcp))[0];
   return {
     ...out,
     lcpElement: typical?.lcpElement ?? samples.find((s) => s.lcpElement)?.lcpElement ?? null,

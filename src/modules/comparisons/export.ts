@@ -19,7 +19,12 @@ const safeHref = (url: string) => {
 };
 
 export function reportFilename(name: string, format: "json" | "html"): string {
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "comparison";
+  const slug =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 60) || "comparison";
   return `${slug}-report.${format}`;
 }
 

@@ -23,8 +23,7 @@ export function screenshotFiles(dataDir: string) {
     if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`unsafe path segment: ${id}`);
     return id;
   };
-  const comparisonDir = (userId: string, comparisonId: string) =>
-    checked(join(root, segment(userId), segment(comparisonId)));
+  const comparisonDir = (userId: string, comparisonId: string) => checked(join(root, segment(userId), segment(comparisonId)));
 
   return {
     root,
@@ -36,7 +35,9 @@ export function screenshotFiles(dataDir: string) {
     },
     /** What the database keeps: the path relative to DATA_DIR. */
     toStored(absolute: string): string {
-      return relative(base, checked(resolve(absolute))).split(sep).join("/");
+      return relative(base, checked(resolve(absolute)))
+        .split(sep)
+        .join("/");
     },
     /** Back from the database to an absolute path, refusing anything outside the root. */
     toAbsolute(stored: string): string {
@@ -105,4 +106,3 @@ export async function pngSize(path: string): Promise<{ width: number; height: nu
     await fh.close();
   }
 }
-

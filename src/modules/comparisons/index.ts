@@ -155,7 +155,11 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: UserReso
       {
         params: idParams,
         response: errors(401, 404, 500, 503),
-        detail: { summary: "A snapshot's full-page screenshot", security: BEARER_OR_COOKIE, ...binaryResponse("image/png", "The screenshot") },
+        detail: {
+          summary: "A snapshot's full-page screenshot",
+          security: BEARER_OR_COOKIE,
+          ...binaryResponse("image/png", "The screenshot"),
+        },
       },
     )
     .get(

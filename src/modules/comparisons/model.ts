@@ -33,11 +33,7 @@ export const addTargetBody = z.object({
     .min(1, "Please enter a valid URL")
     .max(2048, "Please enter a valid URL")
     .refine(isHttpUrl, "Please enter a valid URL"),
-  label: z
-    .string({ error: "Label is required" })
-    .trim()
-    .min(1, "Label is required")
-    .max(50, "Label must be under 50 characters"),
+  label: z.string({ error: "Label is required" }).trim().min(1, "Label is required").max(50, "Label must be under 50 characters"),
 });
 export type AddTargetInput = z.infer<typeof addTargetBody>;
 

@@ -137,9 +137,7 @@ export function comparisonsRepository(db: Db) {
       "INSERT INTO targets (id, comparison_id, owner_id, label, url, created_at) VALUES (?, ?, ?, ?, ?, ?)",
     ),
     deleteTarget: db.query<null, [string, string]>("DELETE FROM targets WHERE id = ? AND owner_id = ?"),
-    allTargetsCapturing: db.query<null, [string]>(
-      "UPDATE targets SET status = 'capturing', error = NULL WHERE comparison_id = ?",
-    ),
+    allTargetsCapturing: db.query<null, [string]>("UPDATE targets SET status = 'capturing', error = NULL WHERE comparison_id = ?"),
     setTargetStatus: db.query<null, [TargetStatus, string | null, string]>(
       `UPDATE targets SET status = ?, error = ? WHERE id = ?
          AND EXISTS (SELECT 1 FROM comparisons c WHERE c.id = targets.comparison_id AND c.status = 'running')`,
@@ -148,7 +146,26 @@ export function comparisonsRepository(db: Db) {
       "UPDATE targets SET status = 'failed', error = ? WHERE comparison_id = ? AND status IN ('pending', 'capturing')",
     ),
 
-    insertSnapshot: db.query<null, [string, string, string, string, Viewport, string, string, string, string, number, number, string, string | null, string | null, number | null]>(
+    insertSnapshot: db.query<
+      null,
+      [
+        string,
+        string,
+        string,
+        string,
+        Viewport,
+        string,
+        string,
+        string,
+        string,
+        number,
+        number,
+        string,
+        string | null,
+        string | null,
+        number | null,
+      ]
+    >(
       `INSERT INTO snapshots (id, target_id, comparison_id, owner_id, viewport, captured_at, screenshot_path, title, colors, width, height, extraction,
            run_id, content_hash, file_bytes)
          SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM comparisons WHERE id = ?3 AND status = 'running')`,
@@ -171,7 +188,10 @@ export function comparisonsRepository(db: Db) {
          WHERE d.comparison_id = ?1 AND d.owner_id = ?2 AND d.run_id = ${CURRENT_RUN}
          ORDER BY CASE d.viewport WHEN 'desktop' THEN 0 ELSE 1 END, a.created_at, a.rowid, b.created_at, b.rowid`,
     ),
-    insertDiff: db.query<null, [string, string, string, Viewport, string, string, number, number, number, number, string, string, string | null]>(
+    insertDiff: db.query<
+      null,
+      [string, string, string, Viewport, string, string, number, number, number, number, string, string, string | null]
+    >(
       `INSERT INTO diffs (id, comparison_id, owner_id, viewport, target_a_id, target_b_id, color_similarity, layout_similarity,
          content_similarity, overall_similarity, components, created_at, run_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
@@ -179,7 +199,10 @@ export function comparisonsRepository(db: Db) {
     findings: db.query<FindingRow, [string, string]>(
       `SELECT * FROM findings WHERE comparison_id = ?1 AND owner_id = ?2 AND run_id = ${CURRENT_RUN} ORDER BY position`,
     ),
-    insertFinding: db.query<null, [string, string, string, string, Viewport, string, string, string, string, string, string, number, string, string | null]>(
+    insertFinding: db.query<
+      null,
+      [string, string, string, string, Viewport, string, string, string, string, string, string, number, string, string | null]
+    >(
       `INSERT INTO findings (id, comparison_id, owner_id, target_id, viewport, grp, severity, title, evidence, fix, source, position, created_at, run_id)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
@@ -236,8 +259,21 @@ export function comparisonsRepository(db: Db) {
     /** False when the comparison is no longer running: the capture belongs to a run that was ended. */
     insertSnapshot: (s: SnapshotRow) =>
       q.insertSnapshot.run(
-        s.id, s.target_id, s.comparison_id, s.owner_id, s.viewport, s.captured_at, s.screenshot_path,
-        s.title, s.colors, s.width, s.height, s.extraction, s.run_id, s.content_hash, s.file_bytes,
+        s.id,
+        s.target_id,
+        s.comparison_id,
+        s.owner_id,
+        s.viewport,
+        s.captured_at,
+        s.screenshot_path,
+        s.title,
+        s.colors,
+        s.width,
+        s.height,
+        s.extraction,
+        s.run_id,
+        s.content_hash,
+        s.file_bytes,
       ).changes === 1,
     latestSnapshots: (comparisonId: string, ownerId: string) => q.latestSnapshots.all(comparisonId, ownerId),
     findSnapshot: (id: string, ownerId: string) => q.snapshot.get(id, ownerId),
@@ -249,13 +285,36 @@ export function comparisonsRepository(db: Db) {
     insertResults: (diffs: DiffRow[], findings: FindingRow[]) => {
       for (const d of diffs)
         q.insertDiff.run(
-          d.id, d.comparison_id, d.owner_id, d.viewport, d.target_a_id, d.target_b_id, d.color_similarity,
-          d.layout_similarity, d.content_similarity, d.overall_similarity, d.components, d.created_at, d.run_id,
+          d.id,
+          d.comparison_id,
+          d.owner_id,
+          d.viewport,
+          d.target_a_id,
+          d.target_b_id,
+          d.color_similarity,
+          d.layout_similarity,
+          d.content_similarity,
+          d.overall_similarity,
+          d.components,
+          d.created_at,
+          d.run_id,
         );
       for (const f of findings)
         q.insertFinding.run(
-          f.id, f.comparison_id, f.owner_id, f.target_id, f.viewport, f.grp, f.severity, f.title, f.evidence,
-          f.fix, f.source, f.position, f.created_at, f.run_id,
+          f.id,
+          f.comparison_id,
+          f.owner_id,
+          f.target_id,
+          f.viewport,
+          f.grp,
+          f.severity,
+          f.title,
+          f.evidence,
+          f.fix,
+          f.source,
+          f.position,
+          f.created_at,
+          f.run_id,
         );
     },
 

@@ -45,7 +45,13 @@ class Runs {
     const progress = { done: 0, total: pagesInRun(targets.length), stage: QUEUED_STAGE };
     const run = newRunContext({ ...start, runId: start.runId ?? newId() }, targets, progress);
     // Its row in the run history (the caller may have written it already): snapshots, scores and findings carry its id.
-    this.deps.repo.openRun({ id: run.runId, comparisonId: run.comparisonId, ownerId: run.ownerId, trigger: run.trigger, at: nowIso(this.deps.now()) });
+    this.deps.repo.openRun({
+      id: run.runId,
+      comparisonId: run.comparisonId,
+      ownerId: run.ownerId,
+      trigger: run.trigger,
+      at: nowIso(this.deps.now()),
+    });
     this.#begin(run, "created").dispatch({ type: "launch" });
     return run.runId;
   }

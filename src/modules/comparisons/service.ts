@@ -52,10 +52,7 @@ export const toComparisonDto = (r: ComparisonRow): ComparisonDto => ({
   startedAt: r.started_at,
   completedAt: r.completed_at,
   targetCount: r.target_count,
-  progress:
-    r.progress_total === null
-      ? null
-      : { done: r.progress_done ?? 0, total: r.progress_total, stage: r.progress_stage ?? "" },
+  progress: r.progress_total === null ? null : { done: r.progress_done ?? 0, total: r.progress_total, stage: r.progress_stage ?? "" },
 });
 
 export const toTargetDto = (r: TargetRow): TargetDto => ({
@@ -139,7 +136,14 @@ export function comparisonsService(deps: ComparisonsDeps) {
   const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err));
   const checkUrl: UrlCheck = deps.checkUrl ?? checkTargetUrl;
   const runner = comparisonRunner({
-    db: deps.db, repo, files, engine: deps.engine ?? {}, now, log, historyKeep: deps.historyKeep, onCompleted: deps.onCompleted,
+    db: deps.db,
+    repo,
+    files,
+    engine: deps.engine ?? {},
+    now,
+    log,
+    historyKeep: deps.historyKeep,
+    onCompleted: deps.onCompleted,
   });
 
   const owned = (ownerId: string, id: string) => {
@@ -316,7 +320,8 @@ export function comparisonsService(deps: ComparisonsDeps) {
       if (!existsSync(files.root)) return 0;
       const bootedAt = now();
       // A capture started meanwhile writes under its snapshot id until it is stored: only older ones are leftovers.
-      const leftover = (stored: string) => /\/[0-9a-f]{64}\.png$/.test(stored) || statSync(files.toAbsolute(stored)).mtimeMs < bootedAt - 60_000;
+      const leftover = (stored: string) =>
+        /\/[0-9a-f]{64}\.png$/.test(stored) || statSync(files.toAbsolute(stored)).mtimeMs < bootedAt - 60_000;
       let n = 0;
       for await (const stored of files.storedPngs()) {
         try {

@@ -20,5 +20,9 @@ export type FilmstripDto = z.infer<typeof filmstripDto>;
 
 export const frameParams = z.object({
   id: z.string(),
-  frame: z.coerce.number({ error: "frame must be a number" }).int("frame must be a whole number").min(0, "frame starts at 0").max(999, "no such frame"),
+  frame: z.coerce
+    .number({ error: "frame must be a number" })
+    .int("frame must be a whole number")
+    .min(0, "frame starts at 0")
+    .max(999, "no such frame"),
 });

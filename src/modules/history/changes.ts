@@ -79,7 +79,13 @@ async function pageChanges(src: ChangeSources, from: RunRow, before: SnapshotRow
  * Every target of the comparison with its changes from `from` to `to`, desktop before mobile. A
  * target not captured at a viewport in both runs has nothing to compare there.
  */
-export async function changesBetween(src: ChangeSources, ownerId: string, targets: TargetRow[], from: RunRow, to: RunRow): Promise<TargetChanges[]> {
+export async function changesBetween(
+  src: ChangeSources,
+  ownerId: string,
+  targets: TargetRow[],
+  from: RunRow,
+  to: RunRow,
+): Promise<TargetChanges[]> {
   const before = byPage(src.repo.runSnapshots(from.id, ownerId));
   const after = byPage(src.repo.runSnapshots(to.id, ownerId));
   const out: TargetChanges[] = [];

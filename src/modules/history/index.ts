@@ -40,7 +40,9 @@ export function historyRoutes(history: HistoryService, auth: Pick<AuthService, "
       async ({ request, params, query }) => {
         const user = await bearerOrCookie(auth, request);
         const png = await history.visual(user.id, params.id, query);
-        return new Response(png as Uint8Array<ArrayBuffer>, { headers: { "content-type": "image/png", "cache-control": "private, max-age=3600" } });
+        return new Response(png as Uint8Array<ArrayBuffer>, {
+          headers: { "content-type": "image/png", "cache-control": "private, max-age=3600" },
+        });
       },
       {
         params: idParams,

@@ -78,7 +78,10 @@ export function historyRepository(db: Db) {
       "SELECT * FROM run_changes WHERE run_id = ? AND from_run_id = ? AND owner_id = ? ORDER BY target_id, position",
     ),
     hasChanges: db.query<{ n: number }, [string, string]>("SELECT COUNT(*) AS n FROM run_changes WHERE run_id = ? AND from_run_id = ?"),
-    insertChange: db.query<null, [string, string, string, string, string, string, Viewport, string, string, string, string | null, string | null, string, number]>(
+    insertChange: db.query<
+      null,
+      [string, string, string, string, string, string, Viewport, string, string, string, string | null, string | null, string, number]
+    >(
       `INSERT INTO run_changes (id, run_id, from_run_id, comparison_id, owner_id, target_id, viewport, kind, severity, summary, before, after, evidence, position)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
@@ -126,8 +129,20 @@ export function historyRepository(db: Db) {
     storeChanges: (runId: string, rows: ChangeRow[], count: number) => {
       for (const c of rows)
         q.insertChange.run(
-          c.id, c.run_id, c.from_run_id, c.comparison_id, c.owner_id, c.target_id, c.viewport, c.kind, c.severity,
-          c.summary, c.before, c.after, c.evidence, c.position,
+          c.id,
+          c.run_id,
+          c.from_run_id,
+          c.comparison_id,
+          c.owner_id,
+          c.target_id,
+          c.viewport,
+          c.kind,
+          c.severity,
+          c.summary,
+          c.before,
+          c.after,
+          c.evidence,
+          c.position,
         );
       q.setChangeCount.run(count, runId);
     },

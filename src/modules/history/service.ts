@@ -139,8 +139,7 @@ export function historyService(deps: HistoryDeps) {
     async changes(ownerId: string, comparisonId: string, q: ChangesQuery): Promise<ChangesResponse> {
       const { from, to } = pair(ownerId, comparisonId, q);
       const targets =
-        stored(ownerId, from, to) ??
-        (await changesBetween(sources, ownerId, comparisons.listTargets(comparisonId, ownerId), from, to));
+        stored(ownerId, from, to) ?? (await changesBetween(sources, ownerId, comparisons.listTargets(comparisonId, ownerId), from, to));
       return { from: from.id, to: to.id, targets };
     },
 
@@ -178,10 +177,20 @@ export function historyService(deps: HistoryDeps) {
       });
       if (!kept) return;
       // The run's status went out when it completed; its change count only now (timelines refresh on it).
-      deps.publish?.({ type: "RUN_CHANGES", payload: { comparisonId: run.comparisonId, runId: to.id, changeCount: count } }, { kind: "user", userId: run.ownerId });
+      deps.publish?.(
+        { type: "RUN_CHANGES", payload: { comparisonId: run.comparisonId, runId: to.id, changeCount: count } },
+        { kind: "user", userId: run.ownerId },
+      );
       if (!deps.onChanges) return;
       try {
-        await deps.onChanges({ ownerId: run.ownerId, comparisonId: run.comparisonId, runId: to.id, fromRunId: from.id, runNumber: to.number, targets });
+        await deps.onChanges({
+          ownerId: run.ownerId,
+          comparisonId: run.comparisonId,
+          runId: to.id,
+          fromRunId: from.id,
+          runNumber: to.number,
+          targets,
+        });
       } catch (e) {
         log(`change alerts for comparison ${run.comparisonId} failed`, e);
       }

@@ -38,7 +38,14 @@ export class InProcessRunner implements AgentRunner {
 
   async start(): Promise<void> {
     if (this.engine) return;
-    this.engine = new AgentEngine({ db: this.db, emit: this.deps.publish, log: this.deps.log, cadence: this.deps.cadence, now: this.deps.now, changes: this.deps.changes });
+    this.engine = new AgentEngine({
+      db: this.db,
+      emit: this.deps.publish,
+      log: this.deps.log,
+      cadence: this.deps.cadence,
+      now: this.deps.now,
+      changes: this.deps.changes,
+    });
     this.engine.start();
   }
 

@@ -56,14 +56,20 @@ export function systemService(deps: SystemDeps) {
   function makeRunner(): AgentRunner {
     if (deps.makeRunner) return deps.makeRunner(runnerDeps);
     const file = deps.db.filename;
-    return file && file !== ":memory:" ? new WorkerRunner(file, runnerDeps) : new InProcessRunner(deps.db, { ...runnerDeps, now: deps.now, changes: deps.changes?.(deps.db) });
+    return file && file !== ":memory:"
+      ? new WorkerRunner(file, runnerDeps)
+      : new InProcessRunner(deps.db, { ...runnerDeps, now: deps.now, changes: deps.changes?.(deps.db) });
   }
 
   /** Agents the worker couldn't mark (killed, crashed) are set to stopped, and everyone is told. */
   function settleAgents(): void {
     const at = nowIso(now());
     for (const r of repo.markAgentsStopped(at))
-      deps.hub.publish({ type: "AGENT_UPDATE", payload: { id: r.id, status: "stopped", currentTask: null, lastActivity: r.last_activity }, agentId: r.id });
+      deps.hub.publish({
+        type: "AGENT_UPDATE",
+        payload: { id: r.id, status: "stopped", currentTask: null, lastActivity: r.last_activity },
+        agentId: r.id,
+      });
   }
 
   async function launch(): Promise<void> {
@@ -132,7 +138,12 @@ export function systemService(deps: SystemDeps) {
           throw failed("start", err);
         }
         crashes.length = 0;
-        deps.activity.record({ type: "system", status: "success", message: "System Started", details: `AI Design Intelligence System activated${who(actor)}.` });
+        deps.activity.record({
+          type: "system",
+          status: "success",
+          message: "System Started",
+          details: `AI Design Intelligence System activated${who(actor)}.`,
+        });
         deps.onChange?.("system.started", actor ?? null);
         return status();
       }),
@@ -161,7 +172,12 @@ export function systemService(deps: SystemDeps) {
           throw failed("restart", err);
         }
         crashes.length = 0;
-        deps.activity.record({ type: "system", status: "success", message: "System Restarted", details: `Agent worker stopped and started again${who(actor)}.` });
+        deps.activity.record({
+          type: "system",
+          status: "success",
+          message: "System Restarted",
+          details: `Agent worker stopped and started again${who(actor)}.`,
+        });
         deps.onChange?.("system.restarted", actor ?? null);
         return status();
       }),
@@ -179,7 +195,12 @@ export function systemService(deps: SystemDeps) {
           deps.activity.record({ type: "system", status: "info", message: "System resumed after a server restart" });
         } catch (err) {
           log("system resume failed", err);
-          deps.activity.record({ type: "system", status: "error", message: "System could not resume after a restart", details: String(err) });
+          deps.activity.record({
+            type: "system",
+            status: "error",
+            message: "System could not resume after a restart",
+            details: String(err),
+          });
         }
         return status();
       }),

@@ -58,7 +58,8 @@ export interface RunChanges {
 
 export function describeScheduleEvent(e: ScheduleEvent): string {
   const base = `schedule ${e.comparisonId} (slot ${e.slot})`;
-  if (e.type === "started") return `${base}: run started${e.missedSlots ? `, ${e.missedSlots} missed slot(s) folded into this one` : ""}; next ${e.nextRunAt ?? "never"}`;
+  if (e.type === "started")
+    return `${base}: run started${e.missedSlots ? `, ${e.missedSlots} missed slot(s) folded into this one` : ""}; next ${e.nextRunAt ?? "never"}`;
   if (e.type === "skipped") return `${base}: skipped, ${e.reason}; next ${e.nextRunAt ?? "never"}`;
   return `${base}: ${e.reason}; retry at ${e.nextRunAt}`;
 }
@@ -109,7 +110,15 @@ export function watchService(deps: WatchDeps) {
     now: deps.now,
   });
 
-  const digest = digestService({ db: deps.db, mailer: deps.mailer, changes: deps.changes, publicUrl: deps.publicUrl, now: deps.now, clock: deps.clock, log });
+  const digest = digestService({
+    db: deps.db,
+    mailer: deps.mailer,
+    changes: deps.changes,
+    publicUrl: deps.publicUrl,
+    now: deps.now,
+    clock: deps.clock,
+    log,
+  });
 
   /** The change view of a run: what the alert links to. */
   function changeLink(comparisonId: string, runId: string, fromRunId?: string | null): string {

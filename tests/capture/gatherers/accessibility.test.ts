@@ -25,7 +25,10 @@ const h = useHarness({
 </form>`,
     "<style>body{margin:0;font-family:sans-serif;font-size:16px;color:#111111;background:#ffffff}</style>",
   ),
-  "/bg.svg": { body: `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#777"/></svg>`, type: "image/svg+xml" },
+  "/bg.svg": {
+    body: `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#777"/></svg>`,
+    type: "image/svg+xml",
+  },
 });
 
 describe("accessibility gatherer", () => {

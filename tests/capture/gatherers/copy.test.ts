@@ -4,7 +4,9 @@ import { gather, html, useHarness } from "./harness";
 
 const easy = "The cat sat on the mat. It was a big cat. ".repeat(6);
 const hard =
-  "Organisational interoperability necessitates comprehensive institutional documentation, notwithstanding considerable administrative complexity and unprecedented regulatory fragmentation. ".repeat(3);
+  "Organisational interoperability necessitates comprehensive institutional documentation, notwithstanding considerable administrative complexity and unprecedented regulatory fragmentation. ".repeat(
+    3,
+  );
 
 const h = useHarness({
   "/easy": html(

@@ -20,7 +20,10 @@ const h = useHarness({
     `<style>body{margin:0;font-family:sans-serif}.cta{background:#2563eb;color:#fff;border:0;padding:12px 20px;border-radius:8px}
 .button{display:inline-block;background:#111827;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none}</style>`,
   ),
-  "/img.svg": { body: `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#888"/></svg>`, type: "image/svg+xml" },
+  "/img.svg": {
+    body: `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#888"/></svg>`,
+    type: "image/svg+xml",
+  },
 });
 
 describe("elements gatherer", () => {

@@ -73,7 +73,12 @@ export function useHarness(routes: Record<string, Route>): Harness {
     hits: (path) => hits.get(path) ?? 0,
     async open(path, viewport = "desktop") {
       const v = VIEWPORTS[viewport];
-      const context = await browser!.newContext({ viewport: { width: v.width, height: v.height }, deviceScaleFactor: 1, isMobile: v.mobile, hasTouch: v.mobile });
+      const context = await browser!.newContext({
+        viewport: { width: v.width, height: v.height },
+        deviceScaleFactor: 1,
+        isMobile: v.mobile,
+        hasTouch: v.mobile,
+      });
       await installPageScript(context);
       const page = await context.newPage();
       await page.goto(harness.url(path), { waitUntil: "load" });

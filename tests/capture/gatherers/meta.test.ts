@@ -2,10 +2,14 @@
 import { describe, expect, test } from "bun:test";
 import { gather, useHarness } from "./harness";
 
-const doc = (head: string, body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8">${head}</head><body style="margin:0">${body}</body></html>`;
+const doc = (head: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8">${head}</head><body style="margin:0">${body}</body></html>`;
 
 const h = useHarness({
-  "/": doc(`<title>  Orbit —   launch plans  </title><meta name="Description" content="Plan launches together.">`, `<div style="height:3210px">Tall</div>`),
+  "/": doc(
+    `<title>  Orbit —   launch plans  </title><meta name="Description" content="Plan launches together.">`,
+    `<div style="height:3210px">Tall</div>`,
+  ),
   "/og": doc(`<title>OG only</title><meta property="og:description" content="From Open Graph.">`, `<p>Short</p>`),
 });
 

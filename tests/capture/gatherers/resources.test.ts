@@ -7,7 +7,10 @@ import { html, noisyPng, useHarness } from "./harness";
 const big = noisyPng(400, 300);
 const h = useHarness({
   // An inline icon: Chromium would otherwise fetch /favicon.ico at some point after load.
-  "/": html(`<img src="/big.png" width="400" height="300" alt="Big"><img src="/small.png" width="10" height="10" alt="Small">`, `<link rel="icon" href="data:,">`),
+  "/": html(
+    `<img src="/big.png" width="400" height="300" alt="Big"><img src="/small.png" width="10" height="10" alt="Small">`,
+    `<link rel="icon" href="data:,">`,
+  ),
   "/big.png": { body: big, type: "image/png" },
   "/small.png": { body: noisyPng(10, 10), type: "image/png" },
 });

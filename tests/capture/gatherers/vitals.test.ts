@@ -17,7 +17,9 @@ const h = useHarness({
   // Small text first, then a big image that arrives later: the image is the largest paint.
   "/hero": html(`<p>Loading the hero…</p><img id="hero" src="/hero.png?delay=${HERO_DELAY_MS}" width="900" height="500" alt="Hero">`),
   // Text only: the heading is the largest paint, named by its classes and its ancestors'.
-  "/text": html(`<section class="hero wide"><h1 class="title">A heading that is clearly the biggest thing here</h1></section><p>small print</p>`),
+  "/text": html(
+    `<section class="hero wide"><h1 class="title">A heading that is clearly the biggest thing here</h1></section><p>small print</p>`,
+  ),
   // A banner pushed in above the content after load moves everything: a layout shift.
   "/shift": html(
     `<main id="content"><h1>Content that gets pushed down</h1><p>${"Words ".repeat(200)}</p></main>
@@ -38,7 +40,9 @@ const h = useHarness({
     `<header id="masthead" style="height:700px;background:#333 url(/bg.png?delay=${HERO_DELAY_MS}) center/cover"><h1 style="color:#fff;margin:0">Hi</h1></header>`,
   ),
   // The same, slow enough (LCP past any gap a timing finding needs) that its timing is sampled again.
-  "/slowhero": html(`<p>Loading the hero…</p><img id="hero" src="/hero.png?delay=${SLOW_HERO_DELAY_MS}" width="900" height="500" alt="Hero">`),
+  "/slowhero": html(
+    `<p>Loading the hero…</p><img id="hero" src="/hero.png?delay=${SLOW_HERO_DELAY_MS}" width="900" height="500" alt="Hero">`,
+  ),
   // A render-blocking stylesheet: the first paint waits for its request.
   "/styled": html(`<h1>Styled</h1>`, `<link rel="stylesheet" href="/s.css">`),
   "/s.css": { body: "h1{color:#123456}", type: "text/css" },
@@ -95,7 +99,17 @@ describe("vitals gatherer", () => {
     const capture = (path: string, extra: Partial<CaptureJob> = {}) =>
       capturePage(
         h.browser,
-        { jobId: path, url: h.url(path), viewport: "desktop", screenshotPath: join(dir, `${path.slice(1)}.png`), allowPrivate: true, navigationTimeoutMs: 10_000, totalTimeoutMs: 60_000, maxHeightPx: 8000, ...extra },
+        {
+          jobId: path,
+          url: h.url(path),
+          viewport: "desktop",
+          screenshotPath: join(dir, `${path.slice(1)}.png`),
+          allowPrivate: true,
+          navigationTimeoutMs: 10_000,
+          totalTimeoutMs: 60_000,
+          maxHeightPx: 8000,
+          ...extra,
+        },
         () => {},
       );
 

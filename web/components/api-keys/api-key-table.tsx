@@ -54,7 +54,14 @@ export function ApiKeyTable({
                   Revoked
                 </Badge>
               ) : (
-                <Button size="1" color="red" variant="soft" loading={revoking === k.id} onClick={() => onRevoke(k)} aria-label={`Revoke ${k.name}`}>
+                <Button
+                  size="1"
+                  color="red"
+                  variant="soft"
+                  loading={revoking === k.id}
+                  onClick={() => onRevoke(k)}
+                  aria-label={`Revoke ${k.name}`}
+                >
                   Revoke
                 </Button>
               )}

@@ -21,30 +21,30 @@ export function Protected({ children }: { children: ReactNode }) {
   if (status === "unauthenticated")
     return (
       <>
-      <PublicHeader />
-      <Flex asChild align="center" justify="center" className="di-standalone-main">
-        <main id="main-content">
-          <Card size="4" style={{ maxWidth: 480, width: "100%" }}>
-            <Flex direction="column" gap="4" align="center">
-              <Heading size="7" align="center">
-                Hold Up There, Digital Wanderer
-              </Heading>
-              <Text color="gray" align="center">
-                This corner of the lab is for signed-in operatives. Sign in or join up to continue.
-              </Text>
-              <Flex gap="3" wrap="wrap" justify="center">
-                <Button asChild size="3">
-                  <Link to="/login">Sign In to Continue</Link>
-                </Button>
-                <Button asChild size="3" variant="soft">
-                  <Link to="/signup">Join the Rebellion</Link>
-                </Button>
+        <PublicHeader />
+        <Flex asChild align="center" justify="center" className="di-standalone-main">
+          <main id="main-content">
+            <Card size="4" style={{ maxWidth: 480, width: "100%" }}>
+              <Flex direction="column" gap="4" align="center">
+                <Heading size="7" align="center">
+                  Hold Up There, Digital Wanderer
+                </Heading>
+                <Text color="gray" align="center">
+                  This corner of the lab is for signed-in operatives. Sign in or join up to continue.
+                </Text>
+                <Flex gap="3" wrap="wrap" justify="center">
+                  <Button asChild size="3">
+                    <Link to="/login">Sign In to Continue</Link>
+                  </Button>
+                  <Button asChild size="3" variant="soft">
+                    <Link to="/signup">Join the Rebellion</Link>
+                  </Button>
+                </Flex>
+                <Link to="/">Back to the homepage</Link>
               </Flex>
-              <Link to="/">Back to the homepage</Link>
-            </Flex>
-          </Card>
-        </main>
-      </Flex>
+            </Card>
+          </main>
+        </Flex>
       </>
     );
   return <>{children}</>;

@@ -15,12 +15,7 @@ export function PublicHeader() {
     <MarketingHeader
       user={user}
       onLogout={() => void logout()}
-      betaCta={
-        <BetaSignupDialog
-          source="header"
-          trigger={<Button className="mk-glow-button">Crash the Beta</Button>}
-        />
-      }
+      betaCta={<BetaSignupDialog source="header" trigger={<Button className="mk-glow-button">Crash the Beta</Button>} />}
       extras={
         <IconButton
           variant="ghost"

@@ -32,10 +32,8 @@ export const saveAlertSettings = (s: AlertSettings) => call(api.admin["alert-set
 
 export const getSecurityReport = () => call(api.admin["security-report"].get());
 
-export const listUsers = (page: number, q: string) =>
-  call(api.admin.users.get({ query: { page, pageSize: 20, ...(q ? { q } : {}) } }));
-export const updateUser = (id: string, patch: UpdateUserInput) =>
-  call(api.admin.users({ id: enc(id) }).patch(patch)).then((r) => r.user);
+export const listUsers = (page: number, q: string) => call(api.admin.users.get({ query: { page, pageSize: 20, ...(q ? { q } : {}) } }));
+export const updateUser = (id: string, patch: UpdateUserInput) => call(api.admin.users({ id: enc(id) }).patch(patch)).then((r) => r.user);
 
 export const listAuditLogs = (page: number) => call(api.admin["audit-logs"].get({ query: { page, pageSize: 20 } }));
 

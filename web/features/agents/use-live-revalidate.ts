@@ -4,7 +4,11 @@ import { useEffect, useRef } from "react";
 import { useRevalidator } from "react-router";
 import { onLiveMessage, type LiveMessage, type LiveMessageType } from "#web/lib/live-socket";
 
-export function useLiveRevalidate(types: readonly LiveMessageType[], accept: (m: LiveMessage) => boolean = () => true, minGapMs = 2000): void {
+export function useLiveRevalidate(
+  types: readonly LiveMessageType[],
+  accept: (m: LiveMessage) => boolean = () => true,
+  minGapMs = 2000,
+): void {
   const revalidator = useRevalidator();
   const state = useRef({ last: 0, timer: null as ReturnType<typeof setTimeout> | null });
   const accepted = useRef(accept);

@@ -28,11 +28,18 @@ beforeEach(() => {
     const key = `${(init?.method ?? "GET").toUpperCase()} ${url.pathname}`;
     const body = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
     calls.push({ key, body });
-    const json = (status: number, value: unknown) => new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
+    const json = (status: number, value: unknown) =>
+      new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
     if (key === "GET /api/api-keys") return json(200, { keys: stored });
     if (key === "POST /api/api-keys") {
       if (body.name === "taken") return json(409, { error: "You already have 50 API keys; revoke one first" });
-      return json(201, { id: "k2", name: body.name, scope: body.scope, key: "di_freshKeyValue0123456789", createdAt: "2026-01-04T09:00:00.000Z" });
+      return json(201, {
+        id: "k2",
+        name: body.name,
+        scope: body.scope,
+        key: "di_freshKeyValue0123456789",
+        createdAt: "2026-01-04T09:00:00.000Z",
+      });
     }
     if (key === "DELETE /api/api-keys/k1") return json(200, { apiKey: { ...existing, revokedAt: "2026-01-05T00:00:00.000Z" } });
     return json(404, { error: "Not found" });

@@ -34,8 +34,7 @@ async function settle(fire: () => void = () => {}, done: () => boolean = () => t
     for (let i = 0; i < 200 && !done(); i++) await tick(10);
   });
 }
-const press = (name: string, done?: () => boolean) =>
-  settle(() => fireEvent.click($().getByRole("button", { name })), done);
+const press = (name: string, done?: () => boolean) => settle(() => fireEvent.click($().getByRole("button", { name })), done);
 const realFetch = globalThis.fetch;
 let calls: { url: string; body: unknown }[];
 

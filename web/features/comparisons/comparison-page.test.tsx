@@ -41,7 +41,11 @@ describe("Your Comparisons list", () => {
     const done = $().getByText("completed");
     expect(done.getAttribute("data-accent-color")).toBe("green");
     expect($().getByText("pending").getAttribute("data-accent-color")).toBe("gray");
-    expect($().getByRole("button", { name: /Checkout showdown/ }).getAttribute("aria-pressed")).toBe("true");
+    expect(
+      $()
+        .getByRole("button", { name: /Checkout showdown/ })
+        .getAttribute("aria-pressed"),
+    ).toBe("true");
     fireEvent.click($().getByRole("button", { name: /Landing pages/ }));
     expect(onSelect).toHaveBeenCalledWith("c2");
   });
@@ -72,12 +76,18 @@ describe("start and results buttons (spec §4)", () => {
   });
 
   test("View Results is a link only when completed", () => {
-    const first = renderUi(<ComparisonHeader comparison={comparison({ status: "failed" })} targetCount={2} starting={false} onStart={() => {}} />);
+    const first = renderUi(
+      <ComparisonHeader comparison={comparison({ status: "failed" })} targetCount={2} starting={false} onStart={() => {}} />,
+    );
     expect(($().getByRole("button", { name: /View Results/ }) as HTMLButtonElement).disabled).toBe(true);
     expect($().getByText("failed").getAttribute("data-accent-color")).toBe("red");
     first.unmount();
     renderUi(<ComparisonHeader comparison={comparison({ status: "completed" })} targetCount={2} starting={false} onStart={() => {}} />);
-    expect($().getByRole("link", { name: /View Results/ }).getAttribute("href")).toBe("/comparison/c1/view");
+    expect(
+      $()
+        .getByRole("link", { name: /View Results/ })
+        .getAttribute("href"),
+    ).toBe("/comparison/c1/view");
   });
 });
 
@@ -162,7 +172,13 @@ describe("detail keeps itself current", () => {
     act(() => {
       applyComparisonMessage({
         type: "COMPARISON_PROGRESS",
-        payload: { comparisonId: "c1", status: "running", progress: { done: 3, total: 4, stage: "Capturing Beta" }, targetId: "t1", targetStatus: "completed" },
+        payload: {
+          comparisonId: "c1",
+          status: "running",
+          progress: { done: 3, total: 4, stage: "Capturing Beta" },
+          targetId: "t1",
+          targetStatus: "completed",
+        },
       });
     });
     expect($().getByTestId("progress-count").textContent).toBe("3 of 4 pages done · 75%");
@@ -184,7 +200,9 @@ describe("detail keeps itself current", () => {
     const f = mockFetch({
       "GET /api/comparisons/c1": () => {
         polls++;
-        return { json: comparison({ status: polls >= 2 ? "completed" : "running", progress: { done: polls, total: 4, stage: "Capturing" } }) };
+        return {
+          json: comparison({ status: polls >= 2 ? "completed" : "running", progress: { done: polls, total: 4, stage: "Capturing" } }),
+        };
       },
       "GET /api/comparisons/c1/targets": { json: two },
     });

@@ -22,7 +22,9 @@ export interface PageFrame {
  * The screenshot's size in CSS px. The image may be taken at a device pixel ratio above 1, which
  * the captured height (CSS px) against the image height (pixels) reveals.
  */
-export function pageFrame(snapshot: Pick<SnapshotDto, "width" | "height" | "viewport"> & { extraction: Pick<Extraction, "capturedHeight"> }): PageFrame {
+export function pageFrame(
+  snapshot: Pick<SnapshotDto, "width" | "height" | "viewport"> & { extraction: Pick<Extraction, "capturedHeight"> },
+): PageFrame {
   const captured = snapshot.extraction.capturedHeight;
   const { width, height } = snapshot;
   if (width > 0 && height > 0) {
@@ -57,8 +59,7 @@ export function toPercentBox(box: Box, frame: PageFrame): PercentBox | null {
 }
 
 /** How many displayed pixels one page CSS px takes, for a given displayed image width. */
-export const displayScale = (displayedWidth: number, frame: PageFrame) =>
-  frame.cssWidth > 0 ? displayedWidth / frame.cssWidth : 0;
+export const displayScale = (displayedWidth: number, frame: PageFrame) => (frame.cssWidth > 0 ? displayedWidth / frame.cssWidth : 0);
 
 export interface HeadingAnnotation {
   level: number;

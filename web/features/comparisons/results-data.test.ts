@@ -87,17 +87,31 @@ describe("results view additions", () => {
   const label = (id: string) => ({ t1: "Alpha", t2: "Beta", t3: "Gamma" })[id] ?? id;
 
   test("findings filters say how many are hidden and by what", () => {
-    const all = [f("a", "t1", "desktop", "low"), f("b", "t2", "desktop", "high"), f("c", "t3", "desktop", "high"), f("d", "t1", "mobile", "high")];
+    const all = [
+      f("a", "t1", "desktop", "low"),
+      f("b", "t2", "desktop", "high"),
+      f("c", "t3", "desktop", "high"),
+      f("d", "t1", "mobile", "high"),
+    ];
     const r = filterFindings(all, { viewport: "desktop", sites: "pair", severity: "all" }, ["t1", "t2"], label);
     expect(r.shown.map((x) => x.id)).toEqual(["b", "a"]);
     expect(r.summary).toBe("2 of 4 — desktop · Alpha vs Beta");
     expect(filterFindings(all, { viewport: "all", sites: "all", severity: "all" }, ["t1", "t2"], label).summary).toBe("4 of 4");
-    expect(filterFindings(all, { viewport: "all", sites: "all", severity: "high" }, ["t1", "t2"], label).summary).toBe("3 of 4 — high severity");
+    expect(filterFindings(all, { viewport: "all", sites: "all", severity: "high" }, ["t1", "t2"], label).summary).toBe(
+      "3 of 4 — high severity",
+    );
   });
 
   test("the matrix holds every ordered pair with its scores, the diagonal empty", () => {
     const targets = [{ id: "t1" }, { id: "t2" }, { id: "t3" }] as never[];
-    const d = { id: "d", viewport: "desktop", targetAId: "t2", targetBId: "t1", createdAt: "2025-01-01T00:00:00Z", overallSimilarity: 0.5 } as never;
+    const d = {
+      id: "d",
+      viewport: "desktop",
+      targetAId: "t2",
+      targetBId: "t1",
+      createdAt: "2025-01-01T00:00:00Z",
+      overallSimilarity: 0.5,
+    } as never;
     const m = similarityMatrix(targets, [d], "desktop");
     expect(m.map((r) => r.map((c) => (c ? `${c.pair.join("-")}:${c.diff ? "s" : "-"}` : null)))).toEqual([
       [null, "t1-t2:s", "t1-t3:-"],
@@ -109,7 +123,13 @@ describe("results view additions", () => {
 
   test("filmstrip columns: one time axis, each site's latest frame at each moment", () => {
     const tracks = [
-      { targetId: "t1", frames: [{ ms: 120, url: "a0" }, { ms: 350, url: "a1" }] },
+      {
+        targetId: "t1",
+        frames: [
+          { ms: 120, url: "a0" },
+          { ms: 350, url: "a1" },
+        ],
+      },
       { targetId: "t2", frames: [{ ms: 240, url: "b0" }] },
     ];
     const cols = filmstripColumns(tracks);
@@ -122,7 +142,15 @@ describe("results view additions", () => {
       ["a1", "b0"],
     ]);
     // A long load keeps only the moments something changed.
-    const long = filmstripColumns([{ targetId: "t1", frames: [{ ms: 100, url: "x" }, { ms: 9000, url: "y" }] }]);
+    const long = filmstripColumns([
+      {
+        targetId: "t1",
+        frames: [
+          { ms: 100, url: "x" },
+          { ms: 9000, url: "y" },
+        ],
+      },
+    ]);
     expect(long.map((c) => c.ms)).toEqual([0, 100, 9000]);
   });
 });

@@ -35,8 +35,8 @@ export function choosePair(
   const [a, b] = requested;
   const withShots = ordered.filter((t) => shots.has(t.id)).map((t) => t.id);
   const pool = withShots.length >= 2 ? withShots : ordered.map((t) => t.id);
-  const left = a && ids.has(a) ? a : pool.find((id) => id !== b) ?? null;
-  const right = b && ids.has(b) && b !== left ? b : pool.find((id) => id !== left) ?? null;
+  const left = a && ids.has(a) ? a : (pool.find((id) => id !== b) ?? null);
+  const right = b && ids.has(b) && b !== left ? b : (pool.find((id) => id !== left) ?? null);
   return left && right ? [left, right] : null;
 }
 
@@ -45,8 +45,7 @@ export function diffForPair(diffs: DiffDto[], viewport: Viewport, pair: Pair): D
   let best: DiffDto | null = null;
   for (const d of diffs) {
     if (d.viewport !== viewport) continue;
-    const match =
-      (d.targetAId === pair[0] && d.targetBId === pair[1]) || (d.targetAId === pair[1] && d.targetBId === pair[0]);
+    const match = (d.targetAId === pair[0] && d.targetBId === pair[1]) || (d.targetAId === pair[1] && d.targetBId === pair[0]);
     if (match && (!best || Date.parse(d.createdAt) > Date.parse(best.createdAt))) best = d;
   }
   return best;
@@ -100,7 +99,11 @@ export function filterFindings(
     filters.severity === "all" ? null : `${filters.severity} severity`,
   ].filter(Boolean);
   const count = `${shown.length} of ${findings.length}`;
-  return { shown, total: findings.length, summary: scope.length && shown.length < findings.length ? `${count} — ${scope.join(" · ")}` : count };
+  return {
+    shown,
+    total: findings.length,
+    summary: scope.length && shown.length < findings.length ? `${count} — ${scope.join(" · ")}` : count,
+  };
 }
 
 export interface MatrixCell {
@@ -111,7 +114,9 @@ export interface MatrixCell {
 /** Every ordered pair of sites in one viewport with its newest scores; the diagonal is null. */
 export function similarityMatrix(targets: TargetDto[], diffs: DiffDto[], viewport: Viewport): (MatrixCell | null)[][] {
   return targets.map((row) =>
-    targets.map((col) => (row.id === col.id ? null : { pair: [row.id, col.id] as Pair, diff: diffForPair(diffs, viewport, [row.id, col.id]) })),
+    targets.map((col) =>
+      row.id === col.id ? null : { pair: [row.id, col.id] as Pair, diff: diffForPair(diffs, viewport, [row.id, col.id]) },
+    ),
   );
 }
 
@@ -132,7 +137,11 @@ export interface FilmstripTrack {
  * site's picture changed, plus the start.
  * Each track shows, per column, its latest frame at or before that moment (null before its first).
  */
-export function filmstripColumns(tracks: FilmstripTrack[], slotMs = 100, maxRegular = 30): { ms: number; frames: ({ ms: number; url: string } | null)[] }[] {
+export function filmstripColumns(
+  tracks: FilmstripTrack[],
+  slotMs = 100,
+  maxRegular = 30,
+): { ms: number; frames: ({ ms: number; url: string } | null)[] }[] {
   const times = new Set<number>([0]);
   for (const t of tracks) for (const f of t.frames) times.add(Math.ceil(f.ms / slotMs) * slotMs);
   // A short load reads best on a regular 0.1 s axis, as WebPageTest draws it; a long one only at its changes.

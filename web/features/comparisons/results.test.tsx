@@ -61,7 +61,9 @@ test("summary shows the four similarities as percentages", () => {
 });
 
 test("summary adds design similarity (no copy) when the pair has it", () => {
-  renderUi(<AnalysisSummary diff={{ ...diff("d", "t1", "t2", [0.873, 0.5, 0.0449, 0.61]), designSimilarity: 0.914 }} labels={["Alpha", "Beta"]} />);
+  renderUi(
+    <AnalysisSummary diff={{ ...diff("d", "t1", "t2", [0.873, 0.5, 0.0449, 0.61]), designSimilarity: 0.914 }} labels={["Alpha", "Beta"]} />,
+  );
   expect($().getByTestId("score-designSimilarity").textContent).toContain("91%");
 });
 
@@ -74,7 +76,11 @@ test("missing comparison", () => {
   renderUi(<ComparisonNotFound />);
   expect($().getByText("Comparison Not Found")).toBeTruthy();
   expect($().getByText("The comparison you're looking for doesn't exist.")).toBeTruthy();
-  expect($().getByRole("link", { name: /Back to Comparisons/ }).getAttribute("href")).toBe("/comparison");
+  expect(
+    $()
+      .getByRole("link", { name: /Back to Comparisons/ })
+      .getAttribute("href"),
+  ).toBe("/comparison");
 });
 
 describe("results view", () => {
@@ -93,7 +99,12 @@ describe("results view", () => {
   const data = {
     comparison: comparison({ status: "completed" as const, targetCount: 3 }),
     targets,
-    snapshots: [snapshot("s1", "t1", "desktop"), snapshot("s2", "t2", "desktop"), snapshot("s3", "t3", "desktop"), snapshot("m1", "t1", "mobile")],
+    snapshots: [
+      snapshot("s1", "t1", "desktop"),
+      snapshot("s2", "t2", "desktop"),
+      snapshot("s3", "t3", "desktop"),
+      snapshot("m1", "t1", "mobile"),
+    ],
     diffs: [diff("d12", "t1", "t2", [0.9, 0.8, 0.7, 0.81]), diff("d13", "t1", "t3", [0.2, 0.3, 0.4, 0.31])],
     findings: [finding],
   };
@@ -175,7 +186,12 @@ describe("results view", () => {
     });
     restore = f.restore;
     const onRunFinished = mock(() => {});
-    renderUi(view({ data: { ...data, comparison: comparison({ status: "running", progress: { done: 2, total: 6, stage: "Scoring" } }) }, onRunFinished }));
+    renderUi(
+      view({
+        data: { ...data, comparison: comparison({ status: "running", progress: { done: 2, total: 6, stage: "Scoring" } }) },
+        onRunFinished,
+      }),
+    );
     expect($().getByText("Analysis in Progress")).toBeTruthy();
     const { applyComparisonMessage } = await import("./store");
     act(() => {
@@ -199,7 +215,8 @@ describe("results view", () => {
 test("export fetches the report with the bearer token, refreshing once on 401", async () => {
   let n = 0;
   const f = mockFetch({
-    "GET /api/comparisons/c1/export": () => (++n === 1 ? { status: 401, json: { error: "expired" } } : { json: "<!doctype html><h1>Report</h1>" }),
+    "GET /api/comparisons/c1/export": () =>
+      ++n === 1 ? { status: 401, json: { error: "expired" } } : { json: "<!doctype html><h1>Report</h1>" },
   });
   restore = f.restore;
   const blob = await fetchReport("c1", "html", auth);

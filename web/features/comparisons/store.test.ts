@@ -7,14 +7,23 @@ test("progress and target statuses are recorded per comparison", () => {
   expect(
     applyComparisonMessage({
       type: "COMPARISON_PROGRESS",
-      payload: { comparisonId: "c1", status: "running", progress: { done: 1, total: 4, stage: "Capturing Alpha" }, targetId: "t1", targetStatus: "capturing" },
+      payload: {
+        comparisonId: "c1",
+        status: "running",
+        progress: { done: 1, total: 4, stage: "Capturing Alpha" },
+        targetId: "t1",
+        targetStatus: "capturing",
+      },
     }),
   ).toBe(true);
   const first = useComparisonLive.getState().byId.c1!;
   expect(first.progress).toEqual({ done: 1, total: 4, stage: "Capturing Alpha" });
   expect(first.targets).toEqual({ t1: "capturing" });
 
-  applyComparisonMessage({ type: "COMPARISON_STATUS", payload: { comparisonId: "c1", status: "running", progress: null, targetId: "t1", targetStatus: "completed" } });
+  applyComparisonMessage({
+    type: "COMPARISON_STATUS",
+    payload: { comparisonId: "c1", status: "running", progress: null, targetId: "t1", targetStatus: "completed" },
+  });
   const second = useComparisonLive.getState().byId.c1!;
   expect(second.progress?.done).toBe(1); // a status-only message keeps progress while running
   expect(second.targets.t1).toBe("completed");

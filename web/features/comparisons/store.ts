@@ -1,12 +1,7 @@
 // Live comparison state pushed over /ws. The socket client calls applyComparisonMessage; pages
 // read the entry for the comparison they show and merge it into what their loader fetched.
 import { create } from "zustand";
-import type {
-  ComparisonProgress,
-  ComparisonProgressMessage,
-  ComparisonStatus,
-  TargetStatus,
-} from "#server/modules/comparisons/model";
+import type { ComparisonProgress, ComparisonProgressMessage, ComparisonStatus, TargetStatus } from "#server/modules/comparisons/model";
 
 export interface LiveComparison {
   status: ComparisonStatus;

@@ -71,7 +71,16 @@ export function extraction(over: Partial<Extraction> = {}): Extraction {
       spacingPx: 64,
     },
     elements: {
-      ctas: [{ text: "Start free trial", box: { x: 720, y: 400, width: 200, height: 48 }, aboveFold: true, href: "/signup", bg: "#6d28d9", fg: "#ffffff" }],
+      ctas: [
+        {
+          text: "Start free trial",
+          box: { x: 720, y: 400, width: 200, height: 48 },
+          aboveFold: true,
+          href: "/signup",
+          bg: "#6d28d9",
+          fg: "#ffffff",
+        },
+      ],
       links: 24,
       linksAboveFold: 9,
       forms: [{ box: { x: 100, y: 1200, width: 600, height: 300 }, inputs: 3, aboveFold: false }],

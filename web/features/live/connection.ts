@@ -30,7 +30,12 @@ export function applyLiveMessage(message: LiveMessage, now = Date.now()): void {
 /** Loads a page's fresh reads into the store (its lists then follow the live feed). */
 export function hydrateMission(data: Partial<MissionData> & { systemActive?: boolean | null }, userId: string | null): void {
   const fresh = useLive.getState().hydratedFor !== userId;
-  const patch: Partial<ReturnType<typeof useLive.getState>> = { ...(fresh ? EMPTY_MISSION : {}), hydrated: true, hydratedFor: userId, lastSync: Date.now() };
+  const patch: Partial<ReturnType<typeof useLive.getState>> = {
+    ...(fresh ? EMPTY_MISSION : {}),
+    hydrated: true,
+    hydratedFor: userId,
+    lastSync: Date.now(),
+  };
   for (const [k, v] of Object.entries(data)) if (v !== undefined && v !== null) (patch as Record<string, unknown>)[k] = v;
   useLive.setState(patch);
 }

@@ -40,7 +40,11 @@ describe("live message reducer (spec §4)", () => {
   });
 
   test("TEST_COMPLETED moves the test from active to completed (keep 10)", () => {
-    const s = { ...EMPTY_MISSION, activeTests: [test_("a"), test_("b")], completedTests: Array.from({ length: 10 }, (_, i) => test_(`done${i}`)) };
+    const s = {
+      ...EMPTY_MISSION,
+      activeTests: [test_("a"), test_("b")],
+      completedTests: Array.from({ length: 10 }, (_, i) => test_(`done${i}`)),
+    };
     const r = reduceLive(s, { type: "TEST_COMPLETED", payload: test_("a") }, NOW);
     expect(r.state.activeTests.map((t) => t.id)).toEqual(["b"]);
     expect(r.state.completedTests).toHaveLength(10);
@@ -50,7 +54,11 @@ describe("live message reducer (spec §4)", () => {
 
   test("AGENT_UPDATE merges into the matching agent and stamps lastActivity with now", () => {
     const s = { ...EMPTY_MISSION, agents: [agent("trend-hunter"), agent("design-ninja", { tasksCompleted: 3 })] };
-    const r = reduceLive(s, { type: "AGENT_UPDATE", payload: { id: "design-ninja", currentTask: "Building", tasksCompleted: 4 }, agentId: "design-ninja" }, NOW);
+    const r = reduceLive(
+      s,
+      { type: "AGENT_UPDATE", payload: { id: "design-ninja", currentTask: "Building", tasksCompleted: 4 }, agentId: "design-ninja" },
+      NOW,
+    );
     const ninja = r.state.agents.find((a) => a.id === "design-ninja")!;
     expect(ninja).toMatchObject({ currentTask: "Building", tasksCompleted: 4, status: "idle", lastActivity: "2025-06-01T12:00:00.000Z" });
     expect(r.state.agents[0]).toBe(s.agents[0]!);

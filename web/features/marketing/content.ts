@@ -175,11 +175,27 @@ export interface Feature {
 }
 
 export const FEATURES: Feature[] = [
-  { icon: "camera", title: "Real-browser captures", body: "Full-page desktop and mobile screenshots from headless Chromium, not a cached thumbnail." },
+  {
+    icon: "camera",
+    title: "Real-browser captures",
+    body: "Full-page desktop and mobile screenshots from headless Chromium, not a cached thumbnail.",
+  },
   { icon: "palette", title: "Palette & typography", body: "Extracted colours, font families and type scale for every page you compare." },
-  { icon: "score", title: "Similarity scoring", body: "Colour, layout, content and overall similarity, computed from the captures themselves." },
-  { icon: "access", title: "Accessibility checks", body: "Contrast, landmarks and labels audited alongside the design, so fixes are inclusive by default." },
-  { icon: "live", title: "Live mission control", body: "Watch agents work in real time on a dashboard fed by a live socket — no refresh button required." },
+  {
+    icon: "score",
+    title: "Similarity scoring",
+    body: "Colour, layout, content and overall similarity, computed from the captures themselves.",
+  },
+  {
+    icon: "access",
+    title: "Accessibility checks",
+    body: "Contrast, landmarks and labels audited alongside the design, so fixes are inclusive by default.",
+  },
+  {
+    icon: "live",
+    title: "Live mission control",
+    body: "Watch agents work in real time on a dashboard fed by a live socket — no refresh button required.",
+  },
   { icon: "lock", title: "Self-hosted & private", body: "One executable on your own box. Your competitive intel stays yours." },
 ];
 
@@ -194,6 +210,9 @@ export const TECH_STACK = [
 
 export const BENEFITS = [
   { title: "Ship faster", body: "Skip the week-long competitor audit. Get the teardown in minutes and spend the time building." },
-  { title: "Decide with evidence", body: "Every recommendation comes with the screenshots and numbers behind it. Fewer opinions, more facts." },
+  {
+    title: "Decide with evidence",
+    body: "Every recommendation comes with the screenshots and numbers behind it. Fewer opinions, more facts.",
+  },
   { title: "Stay ahead", body: "Re-run comparisons whenever rivals redesign and catch their moves while they're still fresh." },
 ] as const;

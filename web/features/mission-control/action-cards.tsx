@@ -83,7 +83,12 @@ export function QuickActions() {
 export function SecondaryActions({ isAdmin }: { isAdmin: boolean }) {
   return (
     <div className="mc-grid mc-grid-secondary">
-      <ActionCard to="/analytics" title="View Analytics" description="Tests, conversions and prediction accuracy over time." icon={<BarChartIcon />} />
+      <ActionCard
+        to="/analytics"
+        title="View Analytics"
+        description="Tests, conversions and prediction accuracy over time."
+        icon={<BarChartIcon />}
+      />
       <ActionCard to="/tests" title="A/B Testing" description="TestCommander's experiments and their statistics." icon={<TargetIcon />} />
       <ActionCard
         to="/super-admin"
@@ -92,7 +97,12 @@ export function SecondaryActions({ isAdmin }: { isAdmin: boolean }) {
         icon={<GearIcon />}
         unavailable={isAdmin ? undefined : "Admins only"}
       />
-      <ActionCard to="/generate" title="Generate Components" description="DesignNinja's components: preview, copy, download." icon={<CodeIcon />} />
+      <ActionCard
+        to="/generate"
+        title="Generate Components"
+        description="DesignNinja's components: preview, copy, download."
+        icon={<CodeIcon />}
+      />
     </div>
   );
 }

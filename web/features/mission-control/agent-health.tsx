@@ -73,7 +73,15 @@ function AgentCard({ agent, simulated }: { agent: AgentDto; simulated: boolean }
 }
 
 /** Spec §2: the AI Agent Health grid; the header reads 'N Active' when the system is on, else 'System Offline'. */
-export function AgentHealth({ agents, systemActive, simulatedRecord = false }: { agents: AgentDto[]; systemActive: boolean | null; simulatedRecord?: boolean }) {
+export function AgentHealth({
+  agents,
+  systemActive,
+  simulatedRecord = false,
+}: {
+  agents: AgentDto[];
+  systemActive: boolean | null;
+  simulatedRecord?: boolean;
+}) {
   const running = agents.filter((a) => a.status === "active").length;
   return (
     <section aria-labelledby="mc-agents-title">

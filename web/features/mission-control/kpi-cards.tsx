@@ -5,7 +5,21 @@ import type { ReactNode } from "react";
 import { count, percentOrDash } from "#web/lib/format";
 import type { MetricsDto } from "#server/modules/agents/model";
 
-function Kpi({ label, value, hint, icon, testId, simulated }: { label: string; value: string; hint: string; icon: ReactNode; testId: string; simulated?: boolean }) {
+function Kpi({
+  label,
+  value,
+  hint,
+  icon,
+  testId,
+  simulated,
+}: {
+  label: string;
+  value: string;
+  hint: string;
+  icon: ReactNode;
+  testId: string;
+  simulated?: boolean;
+}) {
   return (
     <Card size="2" className="mc-kpi">
       <Flex direction="column" gap="1">
@@ -64,7 +78,13 @@ export function KpiCards({ metrics }: { metrics: MetricsDto | null }) {
         hint="React components built from real tokens"
         icon={<CodeIcon />}
       />
-      <Kpi label="Active Tests" testId="kpi-tests" value={m ? count(m.activeTests) : "—"} hint="A/B tests collecting visitors" icon={<TargetIcon />} />
+      <Kpi
+        label="Active Tests"
+        testId="kpi-tests"
+        value={m ? count(m.activeTests) : "—"}
+        hint="A/B tests collecting visitors"
+        icon={<TargetIcon />}
+      />
       <Kpi
         label="Prediction Accuracy"
         testId="kpi-accuracy"

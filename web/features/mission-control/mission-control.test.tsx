@@ -14,13 +14,45 @@ const { SecondaryActions } = await import("./action-cards");
 
 function ui(node: React.ReactNode) {
   useToasts.setState({ current: null });
-  const router = createMemoryRouter([{ path: "*", element: <Theme>{node}<Toaster /></Theme> }], { initialEntries: ["/dashboard"] });
+  const router = createMemoryRouter(
+    [
+      {
+        path: "*",
+        element: (
+          <Theme>
+            {node}
+            <Toaster />
+          </Theme>
+        ),
+      },
+    ],
+    { initialEntries: ["/dashboard"] },
+  );
   return render(<RouterProvider router={router} />);
 }
 
-const metrics = (m: Partial<MetricsDto>): MetricsDto => ({ totalTrends: 3, totalComponents: 8, activeTests: 2, averageAccuracy: null, decidedPredictions: 0, correctPredictions: 0, ...m });
+const metrics = (m: Partial<MetricsDto>): MetricsDto => ({
+  totalTrends: 3,
+  totalComponents: 8,
+  activeTests: 2,
+  averageAccuracy: null,
+  decidedPredictions: 0,
+  correctPredictions: 0,
+  ...m,
+});
 const agent = (id: string, status: string): AgentDto =>
-  ({ id, name: id, type: "analytics", status, currentTask: null, tasksCompleted: 4, accuracy: null, confidence: 95, metadata: {}, lastActivity: null }) as AgentDto;
+  ({
+    id,
+    name: id,
+    type: "analytics",
+    status,
+    currentTask: null,
+    tasksCompleted: 4,
+    accuracy: null,
+    confidence: 95,
+    metadata: {},
+    lastActivity: null,
+  }) as AgentDto;
 
 describe("Mission Control components", () => {
   test("KPIs: counts, and Prediction Accuracy with one decimal and % — or a dash until measured", () => {
@@ -54,7 +86,11 @@ describe("Mission Control components", () => {
   });
 
   test("agent health: a measured accuracy shows its denominator and definition, and '(simulated)' when scored on simulated visitors", () => {
-    const oracle = { ...agent("o", "active"), accuracy: 66.7, metadata: { accuracyMeans: "correct / decided predictions", decided: 3, correct: 2 } } as AgentDto;
+    const oracle = {
+      ...agent("o", "active"),
+      accuracy: 66.7,
+      metadata: { accuracyMeans: "correct / decided predictions", decided: 3, correct: 2 },
+    } as AgentDto;
     const empty = { ...agent("t", "active"), type: "testing", accuracy: 95, metadata: { accuracyMeans: "made up" } } as AgentDto;
     ui(<AgentHealth agents={[oracle, empty]} systemActive={true} simulatedRecord />);
     const shown = within(screen.getByTestId("agent-o")).getByTestId("agent-accuracy");
@@ -71,7 +107,16 @@ describe("Mission Control components", () => {
 
   test("activity stream: Live/Offline badge and each item's message, details, agent and status", () => {
     const entries: ActivityEntryDto[] = [
-      { id: "1", type: "trend", message: "Trend discovered: Dark pages", details: "9 of 12 sites", status: "success", agentName: "TrendHunter", metadata: {}, createdAt: new Date().toISOString() },
+      {
+        id: "1",
+        type: "trend",
+        message: "Trend discovered: Dark pages",
+        details: "9 of 12 sites",
+        status: "success",
+        agentName: "TrendHunter",
+        metadata: {},
+        createdAt: new Date().toISOString(),
+      },
     ];
     ui(<ActivityStream entries={entries} live={false} />);
     expect(screen.getByTestId("stream-badge").textContent).toBe("Offline");

@@ -38,7 +38,14 @@ export function SystemCard({ active, pending, isAdmin, onLaunch, onStop }: Syste
           <Button size="3" onClick={onLaunch} disabled={active === true || pending !== null} loading={pending === "start"}>
             <PlayIcon aria-hidden /> Launch System
           </Button>
-          <Button size="3" variant="soft" color="red" onClick={onStop} disabled={active === false || pending !== null} loading={pending === "stop"}>
+          <Button
+            size="3"
+            variant="soft"
+            color="red"
+            onClick={onStop}
+            disabled={active === false || pending !== null}
+            loading={pending === "stop"}
+          >
             <StopIcon aria-hidden /> Stop System
           </Button>
         </Flex>

@@ -4,7 +4,6 @@ import { NARROW_QUERY, SHELL_LAYOUT_KEY, restoreShellLayout, useShellLayout } fr
 
 useMemoryStorage("localStorage");
 
-
 beforeEach(() => {
   useShellLayout.setState({ sidebarCollapsed: false, railOpen: true });
   localStorage.clear(); // after: setState itself writes to storage

@@ -65,7 +65,13 @@ describe("toActivity", () => {
 
   test("skips entries without id, time or message", () => {
     expect(
-      toActivity({ activity: [{ ...base, createdAt: "not a date" }, { ...base, id: undefined, createdAt: 1 }, { id: "z", createdAt: 1 }] }),
+      toActivity({
+        activity: [
+          { ...base, createdAt: "not a date" },
+          { ...base, id: undefined, createdAt: 1 },
+          { id: "z", createdAt: 1 },
+        ],
+      }),
     ).toEqual([]);
   });
 

@@ -1,12 +1,7 @@
 // Turns the agents and activity answers (AgentDto[], ActivityEntryDto[]) into the shell's shapes.
 // Every field is still checked, and a list wrapped in an object is accepted, so a changed
 // endpoint degrades to fewer items, never to a crash.
-import type {
-  ShellActivityItem,
-  ShellActivityStatus,
-  ShellAgent,
-  ShellAgentStatus,
-} from "#web/components/layout/app-shell/types";
+import type { ShellActivityItem, ShellActivityStatus, ShellAgent, ShellAgentStatus } from "#web/components/layout/app-shell/types";
 
 type Loose = Record<string, unknown>;
 

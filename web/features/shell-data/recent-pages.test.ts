@@ -4,7 +4,6 @@ import { RECENT_PAGES_KEY, previousPage, readRecentPages, recordVisit } from "./
 
 useMemoryStorage("sessionStorage");
 
-
 beforeEach(() => sessionStorage.clear());
 
 describe("recent pages", () => {
@@ -31,7 +30,12 @@ describe("recent pages", () => {
     expect(readRecentPages()).toEqual([]);
     sessionStorage.setItem(
       RECENT_PAGES_KEY,
-      JSON.stringify([{ path: "//evil.example", title: "x" }, { path: "https://evil.example", title: "x" }, { path: "/ok", title: 3 }, { path: "/activity", title: "Activity" }]),
+      JSON.stringify([
+        { path: "//evil.example", title: "x" },
+        { path: "https://evil.example", title: "x" },
+        { path: "/ok", title: 3 },
+        { path: "/activity", title: "Activity" },
+      ]),
     );
     expect(readRecentPages()).toEqual([{ path: "/activity", title: "Activity" }]);
   });

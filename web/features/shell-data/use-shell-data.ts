@@ -67,7 +67,10 @@ export function useShellData(enabled: boolean, useLive: ShellSource, activityLim
       if (activity.status === "fulfilled") patch.activity = activity.value;
       if (status.status === "fulfilled" && typeof status.value?.isActive === "boolean") patch.systemActive = status.value.isActive;
       useLive.setState(patch);
-      setStates({ agents: agents.status === "fulfilled" ? "ready" : "unavailable", activity: activity.status === "fulfilled" ? "ready" : "unavailable" });
+      setStates({
+        agents: agents.status === "fulfilled" ? "ready" : "unavailable",
+        activity: activity.status === "fulfilled" ? "ready" : "unavailable",
+      });
       if (agents.status === "fulfilled" || activity.status === "fulfilled") setSyncedAt(Date.now());
     })();
     return () => {

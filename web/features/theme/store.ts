@@ -52,8 +52,7 @@ export const useTheme = create<ThemeState>((set, get) => ({
     set({ theme: next, preference: next });
   },
   choose: (preference) => {
-    const theme: Theme =
-      preference === "system" ? (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light") : preference;
+    const theme: Theme = preference === "system" ? (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light") : preference;
     apply(theme);
     try {
       if (preference === "system") localStorage.removeItem(THEME_KEY);

@@ -79,9 +79,7 @@ describe("landing beta signup form", () => {
     await press("Crash the Beta");
 
     expect($().getByText("Welcome to the Beta!")).toBeTruthy();
-    expect(
-      $().getByText("You've been added to our exclusive beta waitlist. We'll notify you when access is available!"),
-    ).toBeTruthy();
+    expect($().getByText("You've been added to our exclusive beta waitlist. We'll notify you when access is available!")).toBeTruthy();
     expect(calls).toHaveLength(1);
     expect(calls[0]!.url).toBe("/api/beta-signups");
     expect(calls[0]!.init.method).toBe("POST");

@@ -51,7 +51,14 @@ export function siteSources(ctx: AgentContext): Source[] {
   return out;
 }
 
-const DEFAULT_SOURCE: Source = { key: "default", label: DEFAULT_SOURCE_LABEL, host: null, ownerId: null, snapshotId: null, capturedAt: null };
+const DEFAULT_SOURCE: Source = {
+  key: "default",
+  label: DEFAULT_SOURCE_LABEL,
+  host: null,
+  ownerId: null,
+  snapshotId: null,
+  capturedAt: null,
+};
 
 export class DesignNinja {
   constructor(private readonly ctx: AgentContext) {}
@@ -63,7 +70,8 @@ export class DesignNinja {
     const have = this.ctx.repo.componentKeys();
     for (const source of sources) {
       const todo: { kind: ComponentKind; variant: VariantLabel }[] = [];
-      for (const kind of COMPONENT_KINDS) for (const variant of VARIANTS) if (!have.has(`${source.key}|${kind}|${variant}`)) todo.push({ kind, variant });
+      for (const kind of COMPONENT_KINDS)
+        for (const variant of VARIANTS) if (!have.has(`${source.key}|${kind}|${variant}`)) todo.push({ kind, variant });
       if (todo.length) {
         const kitSize = COMPONENT_KINDS.length * VARIANTS.length;
         return { source, ...todo[0]!, kitSize, kitDone: kitSize - todo.length };
@@ -82,7 +90,14 @@ export class DesignNinja {
     const { source, kind, variant } = job;
     const extraction = source.snapshotId ? parseJson<Partial<Extraction> | null>(ctx.repo.extraction(source.snapshotId), null) : null;
     const tokens = source.snapshotId && extraction ? tokensFromExtraction(extraction) : DEFAULT_TOKENS;
-    const built = buildComponent({ kind, variant, tokens, sourceHost: source.host, sourceLabel: source.label, capturedAt: source.capturedAt });
+    const built = buildComponent({
+      kind,
+      variant,
+      tokens,
+      sourceHost: source.host,
+      sourceLabel: source.label,
+      capturedAt: source.capturedAt,
+    });
     const code = printTsx(built.spec);
     const ok = compiles(code);
     const row: ComponentRow = {

@@ -113,8 +113,10 @@ export class AgentEngine {
     const frequencyMs = this.trendHunter.settings().frequency * 1000;
     if (this.due(AGENT_IDS.trendHunter, frequencyMs, t)) this.guard(AGENT_IDS.trendHunter, () => this.trendHunter.run());
     if (this.due(AGENT_IDS.designNinja, this.cadence.designNinjaMs, t)) this.guard(AGENT_IDS.designNinja, () => this.designNinja.run());
-    if (this.due(AGENT_IDS.testCommander, this.cadence.testCommanderMs, t)) this.guard(AGENT_IDS.testCommander, () => this.testCommander.run());
-    if (this.due(AGENT_IDS.insightOracle, this.cadence.insightOracleMs, t)) this.guard(AGENT_IDS.insightOracle, () => this.insightOracle.run());
+    if (this.due(AGENT_IDS.testCommander, this.cadence.testCommanderMs, t))
+      this.guard(AGENT_IDS.testCommander, () => this.testCommander.run());
+    if (this.due(AGENT_IDS.insightOracle, this.cadence.insightOracleMs, t))
+      this.guard(AGENT_IDS.insightOracle, () => this.insightOracle.run());
     if (this.due("housekeeping", this.cadence.housekeepingMs, t)) this.guard(null, () => this.activity.prune());
   }
 
@@ -131,7 +133,13 @@ export class AgentEngine {
         this.ctx.update(id, { status: "error", currentTask: `Error: ${reason.slice(0, 200)}` });
         if (this.lastError.get(id) !== reason) {
           this.lastError.set(id, reason);
-          this.ctx.activity.record({ type: "system", status: "error", agentName: this.ctx.agent(id).name, message: `${this.ctx.agent(id).name} hit an error`, details: reason.slice(0, 500) });
+          this.ctx.activity.record({
+            type: "system",
+            status: "error",
+            agentName: this.ctx.agent(id).name,
+            message: `${this.ctx.agent(id).name} hit an error`,
+            details: reason.slice(0, 500),
+          });
         }
       } catch (inner) {
         this.ctx.log("could not record agent error", inner);

@@ -76,7 +76,9 @@ export class InsightOracle {
         type: "test",
         status: correct ? "success" : "warning",
         agentName: NAME,
-        message: correct ? `Called it: variant ${p.predicted_label} won "${p.experiment_name}"` : `Missed: predicted variant ${p.predicted_label} for "${p.experiment_name}"`,
+        message: correct
+          ? `Called it: variant ${p.predicted_label} won "${p.experiment_name}"`
+          : `Missed: predicted variant ${p.predicted_label} for "${p.experiment_name}"`,
         details: `Prediction was ${Math.round(p.probability * 100)}% sure. The model has updated its weights.`,
         metadata: { testId: p.experiment_id, correct },
         userId: p.owner_id,

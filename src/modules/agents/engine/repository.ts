@@ -37,11 +37,17 @@ export function engineRepository(db: Db) {
 
     activeTrends: db.query<TrendRow, []>("SELECT * FROM trends WHERE active = 1"),
     trendByKey: db.query<TrendRow, [string]>("SELECT * FROM trends WHERE pattern_key = ?"),
-    insertTrend: db.query<null, [string, string, string, string, string, number, number, number, string | null, string, number, number, string, string, string]>(
+    insertTrend: db.query<
+      null,
+      [string, string, string, string, string, number, number, number, string | null, string, number, number, string, string, string]
+    >(
       `INSERT INTO trends (id, pattern_key, category, title, description, support, sample_size, share, direction, direction_basis, confidence, strong, evidence, active, discovered_at, updated_at)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 1, ?14, ?15)`,
     ),
-    updateTrend: db.query<null, [string, string, string, number, number, number, string | null, string, number, number, string, string | null, string]>(
+    updateTrend: db.query<
+      null,
+      [string, string, string, number, number, number, string | null, string, number, number, string, string | null, string]
+    >(
       `UPDATE trends SET title = ?2, description = ?3, support = ?4, sample_size = ?5, share = ?6, direction = ?7, direction_basis = ?8,
          confidence = ?9, strong = ?10, evidence = ?11, active = 1, discovered_at = COALESCE(?12, discovered_at), updated_at = ?13
        WHERE pattern_key = ?1`,
@@ -51,7 +57,24 @@ export function engineRepository(db: Db) {
     componentKeys: db.query<{ source_key: string; kind: string; variant: string }, []>("SELECT source_key, kind, variant FROM components"),
     insertComponent: db.query<
       null,
-      [string, string, string, string, string, string, string, string, string | null, string | null, string, string, string, string, number, string]
+      [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string | null,
+        string | null,
+        string,
+        string,
+        string,
+        string,
+        number,
+        string,
+      ]
     >(
       `INSERT INTO components (id, kind, variant, style, name, file_name, source_label, source_key, snapshot_id, owner_id, tokens, features, code, preview_html, compiled, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -118,29 +141,109 @@ export function engineRepository(db: Db) {
     activeTrends: () => q.activeTrends.all(),
     trendByKey: (key: string) => q.trendByKey.get(key),
     insertTrend: (t: {
-      id: string; key: string; category: string; title: string; description: string; support: number; sampleSize: number; share: number;
-      direction: string | null; directionBasis: string; confidence: number; strong: boolean; evidence: string; at: string;
+      id: string;
+      key: string;
+      category: string;
+      title: string;
+      description: string;
+      support: number;
+      sampleSize: number;
+      share: number;
+      direction: string | null;
+      directionBasis: string;
+      confidence: number;
+      strong: boolean;
+      evidence: string;
+      at: string;
     }) =>
-      q.insertTrend.run(t.id, t.key, t.category, t.title, t.description, t.support, t.sampleSize, t.share, t.direction, t.directionBasis, t.confidence, t.strong ? 1 : 0, t.evidence, t.at, t.at),
+      q.insertTrend.run(
+        t.id,
+        t.key,
+        t.category,
+        t.title,
+        t.description,
+        t.support,
+        t.sampleSize,
+        t.share,
+        t.direction,
+        t.directionBasis,
+        t.confidence,
+        t.strong ? 1 : 0,
+        t.evidence,
+        t.at,
+        t.at,
+      ),
     updateTrend: (t: {
-      key: string; title: string; description: string; support: number; sampleSize: number; share: number; direction: string | null;
-      directionBasis: string; confidence: number; strong: boolean; evidence: string; rediscoveredAt: string | null; at: string;
+      key: string;
+      title: string;
+      description: string;
+      support: number;
+      sampleSize: number;
+      share: number;
+      direction: string | null;
+      directionBasis: string;
+      confidence: number;
+      strong: boolean;
+      evidence: string;
+      rediscoveredAt: string | null;
+      at: string;
     }) =>
-      q.updateTrend.run(t.key, t.title, t.description, t.support, t.sampleSize, t.share, t.direction, t.directionBasis, t.confidence, t.strong ? 1 : 0, t.evidence, t.rediscoveredAt, t.at),
+      q.updateTrend.run(
+        t.key,
+        t.title,
+        t.description,
+        t.support,
+        t.sampleSize,
+        t.share,
+        t.direction,
+        t.directionBasis,
+        t.confidence,
+        t.strong ? 1 : 0,
+        t.evidence,
+        t.rediscoveredAt,
+        t.at,
+      ),
     deactivateTrend: (key: string, at: string) => q.deactivateTrend.run(at, key),
 
     componentKeys: () => new Set(q.componentKeys.all().map((r) => `${r.source_key}|${r.kind}|${r.variant}`)),
     insertComponent: (c: ComponentRow) =>
-      q.insertComponent.run(c.id, c.kind, c.variant, c.style, c.name, c.file_name, c.source_label, c.source_key, c.snapshot_id, c.owner_id, c.tokens, c.features, c.code, c.preview_html, c.compiled, c.created_at),
+      q.insertComponent.run(
+        c.id,
+        c.kind,
+        c.variant,
+        c.style,
+        c.name,
+        c.file_name,
+        c.source_label,
+        c.source_key,
+        c.snapshot_id,
+        c.owner_id,
+        c.tokens,
+        c.features,
+        c.code,
+        c.preview_html,
+        c.compiled,
+        c.created_at,
+      ),
     compileStats: () => q.compileStats.get()!,
     component: (id: string) => q.component.get(id),
     untestedPairs: () => q.untestedPairs.all(),
     pair: (sourceKey: string, kind: string) => q.pair.all(sourceKey, kind),
 
     insertExperiment: (e: {
-      id: string; name: string; kind: string; sourceKey: string; sourceLabel: string; ownerId: string | null; ingestKey: string;
-      planned: number; alpha: number; seed: number; at: string;
-    }) => q.insertExperiment.run(e.id, e.name, e.kind, e.sourceKey, e.sourceLabel, e.ownerId, e.ingestKey, e.planned, e.alpha, e.seed, e.at),
+      id: string;
+      name: string;
+      kind: string;
+      sourceKey: string;
+      sourceLabel: string;
+      ownerId: string | null;
+      ingestKey: string;
+      planned: number;
+      alpha: number;
+      seed: number;
+      at: string;
+    }) =>
+      q.insertExperiment.run(e.id, e.name, e.kind, e.sourceKey, e.sourceLabel, e.ownerId, e.ingestKey, e.planned, e.alpha, e.seed, e.at),
     insertVariant: (v: { id: string; experimentId: string; label: string; componentId: string | null; name: string }) =>
       q.insertVariant.run(v.id, v.experimentId, v.label, v.componentId, v.name),
     activeExperiments: () => q.activeExperiments.all(),
@@ -148,11 +251,19 @@ export function engineRepository(db: Db) {
     variants: (experimentId: string) => q.variants.all(experimentId),
     setSimRate: (variantId: string, rate: number) => q.setSimRate.run(rate, variantId),
     bumpBatches: (experimentId: string) => q.bumpBatches.run(experimentId),
-    complete: (id: string, winnerVariantId: string | null, result: string, at: string) => q.complete.run(winnerVariantId, result, at, id).changes === 1,
+    complete: (id: string, winnerVariantId: string | null, result: string, at: string) =>
+      q.complete.run(winnerVariantId, result, at, id).changes === 1,
 
     prediction: (experimentId: string) => q.prediction.get(experimentId),
-    insertPrediction: (p: { id: string; experimentId: string; variantId: string; label: string; probability: number; features: string; at: string }) =>
-      q.insertPrediction.run(p.id, p.experimentId, p.variantId, p.label, p.probability, p.features, p.at),
+    insertPrediction: (p: {
+      id: string;
+      experimentId: string;
+      variantId: string;
+      label: string;
+      probability: number;
+      features: string;
+      at: string;
+    }) => q.insertPrediction.run(p.id, p.experimentId, p.variantId, p.label, p.probability, p.features, p.at),
     unscoredPredictions: () => q.unscored.all(),
     score: (id: string, outcome: "correct" | "wrong" | "undecided", at: string) => q.score.run(outcome, at, id),
     accuracy: () => q.accuracy.get()!,

@@ -99,7 +99,14 @@ export class TestCommander {
     const bucket = minuteBucket(ctx.now());
     writeTx(this.db, () => {
       for (const v of variants)
-        this.traffic.add({ experimentId: e.id, variantId: v.id, bucket, source: "simulated", impressions: batch[v.label].impressions, conversions: batch[v.label].conversions });
+        this.traffic.add({
+          experimentId: e.id,
+          variantId: v.id,
+          bucket,
+          source: "simulated",
+          impressions: batch[v.label].impressions,
+          conversions: batch[v.label].conversions,
+        });
       ctx.repo.bumpBatches(e.id);
     });
     return ctx.repo.experiment(e.id)!;

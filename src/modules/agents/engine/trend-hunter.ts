@@ -67,7 +67,13 @@ export class TrendHunter {
           move: m.move,
           support: m.support,
           of: m.of,
-          sites: m.sites.map((s) => ({ targetId: s.targetId, label: s.label, url: s.url, runId: s.runId, link: changeViewPath(m.comparisonId, s) })),
+          sites: m.sites.map((s) => ({
+            targetId: s.targetId,
+            label: s.label,
+            url: s.url,
+            runId: s.runId,
+            link: changeViewPath(m.comparisonId, s),
+          })),
         },
       });
     }
@@ -91,7 +97,10 @@ export class TrendHunter {
             elements: raw.elements ? { ...raw.elements, links: 0, linksAboveFold: 0 } : undefined,
             timing: raw.timing,
             copy: raw.copy
-              ? { ...raw.copy, visibleText: typeof raw.copy.visibleText === "string" ? raw.copy.visibleText.slice(0, VISIBLE_TEXT_CAP) : "" }
+              ? {
+                  ...raw.copy,
+                  visibleText: typeof raw.copy.visibleText === "string" ? raw.copy.visibleText.slice(0, VISIBLE_TEXT_CAP) : "",
+                }
               : undefined,
           }
         : null;
@@ -168,7 +177,9 @@ export class TrendHunter {
     });
     const selected = selectTrends(mined, settings.confidenceThreshold, settings.maxResults);
     const { discovered, faded } = this.persist(selected, settings.aiDetectionConfidence);
-    const meanConfidence = selected.length ? Math.round((selected.reduce((a, t) => a + t.confidence, 0) / selected.length) * 10) / 10 : null;
+    const meanConfidence = selected.length
+      ? Math.round((selected.reduce((a, t) => a + t.confidence, 0) / selected.length) * 10) / 10
+      : null;
     ctx.update(ID, {
       status: "active",
       currentTask: `Scanned ${hosts} site${hosts === 1 ? "" : "s"}: ${selected.length} trend${selected.length === 1 ? "" : "s"} at ≥${settings.confidenceThreshold}% confidence (${mined.length} patterns checked)`,

@@ -18,7 +18,13 @@ export function erfc(x: number): number {
     Math.exp(
       -z * z -
         1.26551223 +
-        t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+        t *
+          (1.00002368 +
+            t *
+              (0.37409196 +
+                t *
+                  (0.09678418 +
+                    t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
     );
   return x >= 0 ? r : 2 - r;
 }
@@ -65,7 +71,12 @@ export function chanceToBeat(a: Arm, b: Arm): number {
 
 export function compareArms(a: Arm, b: Arm, alpha = 0.05): AbResult {
   for (const arm of [a, b]) {
-    if (!Number.isInteger(arm.impressions) || !Number.isInteger(arm.conversions) || arm.conversions < 0 || arm.conversions > arm.impressions)
+    if (
+      !Number.isInteger(arm.impressions) ||
+      !Number.isInteger(arm.conversions) ||
+      arm.conversions < 0 ||
+      arm.conversions > arm.impressions
+    )
       throw new RangeError("conversions must be whole numbers between 0 and impressions");
   }
   const rateA = a.impressions ? a.conversions / a.impressions : 0;
@@ -84,9 +95,7 @@ export function compareArms(a: Arm, b: Arm, alpha = 0.05): AbResult {
     }
   }
   const seDiff =
-    a.impressions > 0 && b.impressions > 0
-      ? Math.sqrt((rateA * (1 - rateA)) / a.impressions + (rateB * (1 - rateB)) / b.impressions)
-      : 0;
+    a.impressions > 0 && b.impressions > 0 ? Math.sqrt((rateA * (1 - rateA)) / a.impressions + (rateB * (1 - rateB)) / b.impressions) : 0;
   const differenceInterval: [number, number] = [difference - crit * seDiff, difference + crit * seDiff];
   const uplift = rateA > 0 ? difference / rateA : null;
   const upliftInterval: [number, number] | null = rateA > 0 ? [differenceInterval[0] / rateA, differenceInterval[1] / rateA] : null;

@@ -206,10 +206,7 @@ function pricingCard(t: DesignTokens, v: VariantLabel, name: string): GeneratedS
           {
             tag: "p",
             style: { margin: 0, color: t.muted },
-            children: [
-              { tag: "strong", style: { fontSize: 40, color: t.text }, children: [{ prop: "price" }] },
-              { prop: "period" },
-            ],
+            children: [{ tag: "strong", style: { fontSize: 40, color: t.text }, children: [{ prop: "price" }] }, { prop: "period" }],
           },
           {
             tag: "ul",
@@ -234,7 +231,9 @@ function navbar(t: DesignTokens, v: VariantLabel, name: string): GeneratedSpec {
   });
   return {
     style: VARIANT_STYLES.navbar[v],
-    features: withCta ? ctaFeatures(t, true, padY, 0, 0) : { ...ctaFeatures(t, false, 0, 0, 0), ctaContrast: Math.round(contrast(t.primary, t.background) * 100) / 100 },
+    features: withCta
+      ? ctaFeatures(t, true, padY, 0, 0)
+      : { ...ctaFeatures(t, false, 0, 0, 0), ctaContrast: Math.round(contrast(t.primary, t.background) * 100) / 100 },
     spec: {
       name,
       header: [],
@@ -268,7 +267,12 @@ function navbar(t: DesignTokens, v: VariantLabel, name: string): GeneratedSpec {
               link("Docs"),
               withCta
                 ? button(t, true, "ctaLabel", "onCtaClick", padY)
-                : { tag: "a", attrs: { href: "#" }, style: { color: t.primary, fontWeight: 600, textDecoration: "none" }, children: [{ prop: "ctaLabel" }] },
+                : {
+                    tag: "a",
+                    attrs: { href: "#" },
+                    style: { color: t.primary, fontWeight: 600, textDecoration: "none" },
+                    children: [{ prop: "ctaLabel" }],
+                  },
             ],
           },
         ],

@@ -25,8 +25,15 @@ const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v
 
 /** Only letters, digits, spaces and dashes survive: a family name can never close the string it sits in. */
 export function safeFontName(raw: string | null | undefined): string | null {
-  const first = raw?.split(",")[0]?.trim().replace(/^["']|["']$/g, "");
-  const clean = first?.replace(/[^A-Za-z0-9 -]/g, "").replace(/\s+/g, " ").trim().slice(0, 40);
+  const first = raw
+    ?.split(",")[0]
+    ?.trim()
+    .replace(/^["']|["']$/g, "");
+  const clean = first
+    ?.replace(/[^A-Za-z0-9 -]/g, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 40);
   return clean ? clean : null;
 }
 
@@ -51,7 +58,8 @@ export function tokensFromExtraction(e: Partial<Extraction>): DesignTokens {
   const ctaFg = normalizeHex(e.elements?.ctas?.[0]?.fg);
   const onPrimary = ctaFg && contrast(ctaFg, primary) >= 3 ? ctaFg : bestOn(primary);
   const family = safeFontName(e.typography?.body?.family ?? e.typography?.families?.[0]?.family);
-  const radius = typeof e.layout?.radiusPx === "number" && Number.isFinite(e.layout.radiusPx) ? Math.round(clamp(e.layout.radiusPx, 0, 32)) : 8;
+  const radius =
+    typeof e.layout?.radiusPx === "number" && Number.isFinite(e.layout.radiusPx) ? Math.round(clamp(e.layout.radiusPx, 0, 32)) : 8;
   const spacing = typeof e.layout?.spacingPx === "number" && Number.isFinite(e.layout.spacingPx) ? e.layout.spacingPx : 64;
   return {
     primary,

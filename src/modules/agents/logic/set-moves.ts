@@ -80,22 +80,22 @@ export type MoveId = keyof typeof MOVES;
 export function moveOf(kind: ChangeKind, summary: string): MoveId | null {
   switch (kind) {
     case "cta":
-      if (summary.startsWith('CTA text ')) return "cta-text";
-      if (summary.startsWith('CTA added')) return "cta-added";
-      if (summary.startsWith('CTA removed')) return "cta-removed";
+      if (summary.startsWith("CTA text ")) return "cta-text";
+      if (summary.startsWith("CTA added")) return "cta-added";
+      if (summary.startsWith("CTA removed")) return "cta-removed";
       if (/ moved /.test(summary)) return "cta-position";
       if (/ colour /.test(summary)) return "cta-colour";
       return "cta-text";
     case "copy":
-      return summary.startsWith('Headline') ? "headline" : "copy";
+      return summary.startsWith("Headline") ? "headline" : "copy";
     case "palette":
       return "palette";
     case "typography":
-      return summary.startsWith('Font families') ? "fonts" : "type-style";
+      return summary.startsWith("Font families") ? "fonts" : "type-style";
     case "layout":
       return "layout";
     case "meta":
-      return summary.startsWith('Meta description') ? "description" : "title";
+      return summary.startsWith("Meta description") ? "description" : "title";
     case "timing":
       return "speed";
     case "visual":
@@ -109,7 +109,11 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
  * Moves made by at least `minSupport` targets of one comparison. `targetsOf` is how many targets
  * the comparison watches (the "of 3"); comparisons watching fewer than two have no set to speak of.
  */
-export function findSetMoves(changes: RecentChange[], targetsOf: (comparisonId: string) => number, opts: { window: string; minSupport?: number }): SetMove[] {
+export function findSetMoves(
+  changes: RecentChange[],
+  targetsOf: (comparisonId: string) => number,
+  opts: { window: string; minSupport?: number },
+): SetMove[] {
   const minSupport = Math.max(2, opts.minSupport ?? 2);
   const groups = new Map<string, { first: RecentChange; move: MoveId; sites: Map<string, MoveSite> }>();
   for (const c of changes) {
@@ -121,7 +125,15 @@ export function findSetMoves(changes: RecentChange[], targetsOf: (comparisonId: 
     // A target counts once per move: its latest change of that kind stands for it.
     const prev = g.sites.get(c.targetId);
     if (!prev || c.at > prev.at)
-      g.sites.set(c.targetId, { targetId: c.targetId, label: c.label, url: c.url, runId: c.runId, fromRunId: c.fromRunId ?? null, summary: c.summary, at: c.at });
+      g.sites.set(c.targetId, {
+        targetId: c.targetId,
+        label: c.label,
+        url: c.url,
+        runId: c.runId,
+        fromRunId: c.fromRunId ?? null,
+        summary: c.summary,
+        at: c.at,
+      });
   }
   const out: SetMove[] = [];
   for (const g of groups.values()) {
@@ -139,7 +151,9 @@ export function findSetMoves(changes: RecentChange[], targetsOf: (comparisonId: 
       sites,
     });
   }
-  return out.sort((a, b) => b.support / b.of - a.support / a.of || a.comparisonId.localeCompare(b.comparisonId) || a.move.localeCompare(b.move));
+  return out.sort(
+    (a, b) => b.support / b.of - a.support / a.of || a.comparisonId.localeCompare(b.comparisonId) || a.move.localeCompare(b.move),
+  );
 }
 
 /** The change view a move's site links to (relative: the activity feed opens it in the app). */

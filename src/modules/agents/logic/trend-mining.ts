@@ -107,7 +107,12 @@ export function hostOf(url: string): string | null {
 
 export function normalizeFontFamily(raw: string | null | undefined): string | null {
   if (!raw) return null;
-  const first = raw.split(",")[0]?.trim().replace(/^["']|["']$/g, "").trim().toLowerCase();
+  const first = raw
+    .split(",")[0]
+    ?.trim()
+    .replace(/^["']|["']$/g, "")
+    .trim()
+    .toLowerCase();
   if (!first) return null;
   if (/^(-apple-system|system-ui|blinkmacsystemfont|segoe ui|ui-sans-serif)$/.test(first)) return "system ui";
   return first.replace(/[^a-z0-9 -]/g, "").slice(0, 40) || null;
@@ -158,13 +163,19 @@ const FIXED_FEATURES: Feature[] = [
     label: (c) =>
       c === "monochrome"
         ? { title: "Monochrome palettes", description: "No saturated accent: buttons and dominant colours are greys, black or white." }
-        : { title: `${cap(c)} accents`, description: `The primary accent (button colour first, else the most prominent saturated colour) is in the ${c} family.` },
+        : {
+            title: `${cap(c)} accents`,
+            description: `The primary accent (button colour first, else the most prominent saturated colour) is in the ${c} family.`,
+          },
   },
   {
     type: "typography",
     id: "font",
     extract: (o) => normalizeFontFamily(o.extraction.typography?.body?.family ?? o.extraction.typography?.families?.[0]?.family),
-    label: (c) => ({ title: `${c === "system ui" ? "System UI" : c.replace(/\b\w/g, (m) => m.toUpperCase())} as the main typeface`, description: `Body text is set in ${c}.` }),
+    label: (c) => ({
+      title: `${c === "system ui" ? "System UI" : c.replace(/\b\w/g, (m) => m.toUpperCase())} as the main typeface`,
+      description: `Body text is set in ${c}.`,
+    }),
   },
   {
     type: "theme",
@@ -182,12 +193,16 @@ const FIXED_FEATURES: Feature[] = [
     label: (c) =>
       c === "none"
         ? { title: "No hero section", description: "No hero region was detected at the top of the page." }
-        : { title: `${cap(c)} hero headline`, description: `A hero region with its main headline ${c === "centered" ? "centred on the page" : "aligned to the left"}.` },
+        : {
+            title: `${cap(c)} hero headline`,
+            description: `A hero region with its main headline ${c === "centered" ? "centred on the page" : "aligned to the left"}.`,
+          },
   },
   {
     type: "cta",
     id: "cta-fold",
-    extract: (o) => (Array.isArray(o.extraction.elements?.ctas) ? (o.extraction.elements.ctas.some((c) => c?.aboveFold) ? "above" : "below") : null),
+    extract: (o) =>
+      Array.isArray(o.extraction.elements?.ctas) ? (o.extraction.elements.ctas.some((c) => c?.aboveFold) ? "above" : "below") : null,
     label: (c) =>
       c === "above"
         ? { title: "Call to action above the fold", description: "At least one call-to-action button is visible without scrolling." }
@@ -234,7 +249,10 @@ function findingFeatures(obs: SiteObservation[]): Feature[] {
     textDerived: true,
     extract: (o: SiteObservation) => (o.findings ? (o.findings.includes(t) ? "flagged" : "clear") : null),
     reportable: (c: string) => c === "flagged",
-    label: () => ({ title: `Recurring finding: ${cap(t.replace(/#/g, "N"))}`, description: "The comparison analysis flagged this on most analysed sites." }),
+    label: () => ({
+      title: `Recurring finding: ${cap(t.replace(/#/g, "N"))}`,
+      description: "The comparison analysis flagged this on most analysed sites.",
+    }),
   }));
 }
 
@@ -261,7 +279,10 @@ export function latestPerHost(obs: SiteObservation[]): { latest: SiteObservation
   for (const o of obs) {
     const cur = byHost.get(o.host);
     if (!cur) {
-      byHost.set(o.host, { latest: o, refs: new Map([[`${o.ownerId}:${o.comparisonId}`, { ownerId: o.ownerId, comparisonId: o.comparisonId }]]) });
+      byHost.set(o.host, {
+        latest: o,
+        refs: new Map([[`${o.ownerId}:${o.comparisonId}`, { ownerId: o.ownerId, comparisonId: o.comparisonId }]]),
+      });
       continue;
     }
     cur.refs.set(`${o.ownerId}:${o.comparisonId}`, { ownerId: o.ownerId, comparisonId: o.comparisonId });

@@ -15,7 +15,10 @@ const readability: Rule = {
     const mine = page.extraction.copy.readability;
     if (page.extraction.copy.wordCount < 50 || mine >= PLAIN_ENGLISH) return null;
     const rivals = others.filter((o) => o.extraction.copy.wordCount >= 50);
-    const easiest = rivals.reduce<(typeof rivals)[number] | null>((b, o) => (!b || o.extraction.copy.readability > b.extraction.copy.readability ? o : b), null);
+    const easiest = rivals.reduce<(typeof rivals)[number] | null>(
+      (b, o) => (!b || o.extraction.copy.readability > b.extraction.copy.readability ? o : b),
+      null,
+    );
     const absolute = mine < 30;
     if (!absolute && (!easiest || easiest.extraction.copy.readability - mine < READABILITY_GAP)) return null;
     const evidence: Record<string, string> = { [`${page.label} reading ease (Flesch)`]: mine.toFixed(0) };
@@ -23,9 +26,10 @@ const readability: Rule = {
     return {
       group: "copy",
       severity: mine < 30 ? "high" : "medium",
-      title: easiest && easiest.extraction.copy.readability - mine >= READABILITY_GAP
-        ? `${page.label}'s copy is much harder to read than ${easiest.label}'s`
-        : `${page.label}'s copy is hard to read`,
+      title:
+        easiest && easiest.extraction.copy.readability - mine >= READABILITY_GAP
+          ? `${page.label}'s copy is much harder to read than ${easiest.label}'s`
+          : `${page.label}'s copy is hard to read`,
       evidence,
       fix: `Cut sentences to under 20 words, swap jargon for everyday words and lead each paragraph with the benefit; aim for a Flesch score of ${PLAIN_ENGLISH}+${easiest ? ` (${easiest.label} reaches ${easiest.extraction.copy.readability.toFixed(0)})` : ""}.`,
     };
@@ -87,7 +91,10 @@ const metaDescription: Rule = {
         group: "copy",
         severity: "medium",
         title: `${page.label} has no meta description`,
-        evidence: { [`${page.label} meta description`]: "missing", [`${page.label} title`]: page.extraction.title ? quote(page.extraction.title) : "missing" },
+        evidence: {
+          [`${page.label} meta description`]: "missing",
+          [`${page.label} title`]: page.extraction.title ? quote(page.extraction.title) : "missing",
+        },
         fix: "Write a 120–155 character meta description that states the offer and ends with the call to action; search engines otherwise show a random page snippet.",
       };
     }

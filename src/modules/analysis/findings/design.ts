@@ -43,7 +43,10 @@ const bodyContrast: Rule = {
       severity: value < 4 ? "high" : "medium",
       title: `Body text contrast ${ratio(value)} fails WCAG AA on ${page.label} (${page.viewport})`,
       evidence,
-      fix: pair && fix ? `${describeFix(pair, fix, "body text")}, which passes AA.` : "Darken the body text (or lighten its background) until it reaches at least 4.5:1.",
+      fix:
+        pair && fix
+          ? `${describeFix(pair, fix, "body text")}, which passes AA.`
+          : "Darken the body text (or lighten its background) until it reaches at least 4.5:1.",
     };
   },
 };
@@ -51,7 +54,8 @@ const bodyContrast: Rule = {
 /** "Use #7a7d88 instead of #5c5f6a for body text on #0b0f19 (4.6:1)" — or the background change. */
 function describeFix(from: { fg: string; bg: string }, to: { fg: string; bg: string }, what: string): string {
   const reached = ratio(contrastRatio(to.fg, to.bg));
-  if (to.fg !== from.fg.toLowerCase()) return `Use ${to.fg} instead of ${from.fg} for ${what} on ${from.bg} (${reached}; same hue, only ${contrastRatio(to.fg, "#000000") > contrastRatio(from.fg, "#000000") ? "lighter" : "darker"})`;
+  if (to.fg !== from.fg.toLowerCase())
+    return `Use ${to.fg} instead of ${from.fg} for ${what} on ${from.bg} (${reached}; same hue, only ${contrastRatio(to.fg, "#000000") > contrastRatio(from.fg, "#000000") ? "lighter" : "darker"})`;
   return `Keep the ${what} ${from.fg} but change its background from ${from.bg} to ${to.bg} (${reached}; same hue)`;
 }
 
@@ -75,7 +79,9 @@ const lowContrastRuns: Rule = {
         [`${page.label} low-contrast runs`]: String(runs.length),
         "Worst run": `${quote(worst.text, 40)} ${ratio(worst.ratio)} (needs ${ratio(worst.required)})`,
         "Worst run colours": `${worst.fg} on ${worst.bg}`,
-        ...(worst.method === "pixels" ? { "Worst run measured": "against the pixels painted behind the text (an image, gradient or overlay), worst tenth" } : {}),
+        ...(worst.method === "pixels"
+          ? { "Worst run measured": "against the pixels painted behind the text (an image, gradient or overlay), worst tenth" }
+          : {}),
       },
       fix:
         (worst.method === "pixels"
@@ -98,7 +104,10 @@ function families(e: Extraction): string[] {
     if (!name || ICON_FONT.test(name)) continue;
     seen.set(name, (seen.get(name) ?? 0) + f.share);
   }
-  return [...seen].filter(([, share]) => share >= 0.02).sort((a, b) => b[1] - a[1]).map(([name]) => name);
+  return [...seen]
+    .filter(([, share]) => share >= 0.02)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name]) => name);
 }
 
 const tooManyFonts: Rule = {

@@ -78,7 +78,10 @@ export function groupFailures(failed: Failed[]): { loss: Loss; count: number; ho
 
 const hostList = (hosts: Map<string, number>, max = 3) => {
   const sorted = [...hosts.entries()].sort((a, b) => b[1] - a[1]);
-  const shown = sorted.slice(0, max).map(([h]) => h).join(", ");
+  const shown = sorted
+    .slice(0, max)
+    .map(([h]) => h)
+    .join(", ");
   return sorted.length > max ? `${shown} and ${plural(sorted.length - max, "more host")}` : shown;
 };
 
@@ -99,7 +102,12 @@ const failedRequests: Rule = {
         `${g.count} from ${hostList(g.hosts)} (${[...g.reasons].slice(0, 2).join(", ")}): ${CONSEQUENCE[g.loss]}`;
     }
     if (network.failedCount > network.failed.length) evidence[`${page.label} failed requests in all`] = String(network.failedCount);
-    const severity = worst.loss === "script" || worst.loss === "stylesheet" || network.failedCount >= 10 ? "high" : worst.loss === "other" || worst.loss === "data" ? "low" : "medium";
+    const severity =
+      worst.loss === "script" || worst.loss === "stylesheet" || network.failedCount >= 10
+        ? "high"
+        : worst.loss === "other" || worst.loss === "data"
+          ? "low"
+          : "medium";
     return {
       group: "ux",
       severity,
@@ -118,7 +126,12 @@ const consoleErrors: Rule = {
     if (entries.length === 0) return null;
     const exceptions = entries.filter((e) => e.level === "exception");
     const evidence: Record<string, string> = {};
-    entries.slice(0, 3).forEach((e, i) => (evidence[`${page.label} ${e.level === "exception" ? "uncaught exception" : "console error"} ${i + 1}`] = quote(e.text, 120)));
+    entries
+      .slice(0, 3)
+      .forEach(
+        (e, i) =>
+          (evidence[`${page.label} ${e.level === "exception" ? "uncaught exception" : "console error"} ${i + 1}`] = quote(e.text, 120)),
+      );
     return {
       group: "ux",
       severity: exceptions.length > 0 ? "medium" : "low",
@@ -136,7 +149,16 @@ const consoleErrors: Rule = {
 export function failedRequestFor(family: string, failed: Failed[]): Failed | null {
   const slug = familySlug(family);
   if (slug.length < 3) return null;
-  return failed.find((f) => (f.type === "font" || f.type === "stylesheet") && f.url.toLowerCase().replace(/[^a-z0-9]/g, "").includes(slug)) ?? null;
+  return (
+    failed.find(
+      (f) =>
+        (f.type === "font" || f.type === "stylesheet") &&
+        f.url
+          .toLowerCase()
+          .replace(/[^a-z0-9]/g, "")
+          .includes(slug),
+    ) ?? null
+  );
 }
 
 const pct = (share: number) => `${Math.round(share * 100)}%`;
@@ -153,10 +175,17 @@ const fontNotLoaded: Rule = {
     const evidence: Record<string, string> = {};
     for (const n of notLoaded.slice(0, 3)) {
       const r = failedRequestFor(n.family, failed);
-      evidence[`${page.label} declares ${n.family}`] = `for ${pct(n.share)} of the text; never loaded${r ? ` (${r.url} — ${r.reason})` : ""}`;
+      evidence[`${page.label} declares ${n.family}`] =
+        `for ${pct(n.share)} of the text; never loaded${r ? ` (${r.url} — ${r.reason})` : ""}`;
     }
-    evidence[`${page.label} drawn in`] = rendered.slice(0, 3).map((r) => `${r.family} ${pct(r.share)}`).join(", ");
-    const names = notLoaded.slice(0, 3).map((n) => n.family).join(", ");
+    evidence[`${page.label} drawn in`] = rendered
+      .slice(0, 3)
+      .map((r) => `${r.family} ${pct(r.share)}`)
+      .join(", ");
+    const names = notLoaded
+      .slice(0, 3)
+      .map((n) => n.family)
+      .join(", ");
     return {
       group: "design",
       severity: first.share >= 0.3 ? "high" : "medium",

@@ -16,7 +16,8 @@ function weightFix(c: NonNullable<ReturnType<typeof culprit>>, what: string): st
   if (/image/i.test(c.type)) {
     return `${what}: ${c.name} is ${bytes(c.bytes)} — resize it to its displayed width, serve AVIF/WebP (srcset), and preload it if it is the hero.`;
   }
-  if (/script/i.test(c.type)) return `${what}: ${c.name} is ${bytes(c.bytes)} of JavaScript — split it, defer what the first screen doesn't need.`;
+  if (/script/i.test(c.type))
+    return `${what}: ${c.name} is ${bytes(c.bytes)} of JavaScript — split it, defer what the first screen doesn't need.`;
   if (/font/i.test(c.type)) return `${what}: ${c.name} is ${bytes(c.bytes)} — subset the font and serve WOFF2 with font-display: swap.`;
   if (/media|video/i.test(c.type)) return `${what}: ${c.name} is ${bytes(c.bytes)} — lazy-load the video and show a poster image first.`;
   return `${what}: ${c.name} is ${bytes(c.bytes)} — compress it or load it after the first screen.`;
@@ -131,7 +132,9 @@ const pageWeight: Rule = {
     const evidence: Record<string, string> = {
       [`${page.label} page weight`]: `${bytes(mine)} in ${page.extraction.timing.requests} requests`,
     };
-    for (const o of others) if (o.extraction.timing.bytes > 0) evidence[`${o.label} page weight`] = `${bytes(o.extraction.timing.bytes)} in ${o.extraction.timing.requests} requests`;
+    for (const o of others)
+      if (o.extraction.timing.bytes > 0)
+        evidence[`${o.label} page weight`] = `${bytes(o.extraction.timing.bytes)} in ${o.extraction.timing.requests} requests`;
     const c = culprit(page.extraction);
     if (c) evidence["Largest resource"] = c.text;
     return {
@@ -141,7 +144,9 @@ const pageWeight: Rule = {
         ? `${page.label} downloads ${bytes(mine)} on ${page.viewport}, ${times(mine / lightest!.value)} ${lightest!.page.label}`
         : `${page.label} downloads ${bytes(mine)} on ${page.viewport}`,
       evidence,
-      fix: c ? weightFix(c, "Lighten the page") : "Compress images, drop unused scripts and fonts, and lazy-load everything below the first screen.",
+      fix: c
+        ? weightFix(c, "Lighten the page")
+        : "Compress images, drop unused scripts and fonts, and lazy-load everything below the first screen.",
     };
   },
 };

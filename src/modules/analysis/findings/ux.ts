@@ -95,7 +95,12 @@ const headingHierarchy: Rule = {
       group: "ux",
       severity: "low",
       title: `${page.label} has ${h1s.length} h1 headings`,
-      evidence: { [`${page.label} h1 headings`]: h1s.slice(0, 4).map((h) => quote(h.text, 40)).join(", ") },
+      evidence: {
+        [`${page.label} h1 headings`]: h1s
+          .slice(0, 4)
+          .map((h) => quote(h.text, 40))
+          .join(", "),
+      },
       fix: "Keep one <h1> for the page's main message and turn the others into <h2> section headings.",
     };
   },
@@ -115,7 +120,9 @@ const mobilePageHeight: Rule = {
     const typical = median(others.map((o) => o.extraction.pageHeight));
     if (typical !== null && height < typical * 1.5) return null;
     const evidence: Record<string, string> = { [`${page.label} mobile page height`]: `${px(height)} (${screens.toFixed(1)} screens)` };
-    for (const o of others) evidence[`${o.label} mobile page height`] = `${px(o.extraction.pageHeight)} (${(o.extraction.pageHeight / screen).toFixed(1)} screens)`;
+    for (const o of others)
+      evidence[`${o.label} mobile page height`] =
+        `${px(o.extraction.pageHeight)} (${(o.extraction.pageHeight / screen).toFixed(1)} screens)`;
     return {
       group: "ux",
       severity: screens > MOBILE_SCREENS_LIMIT * 2 ? "high" : "medium",
@@ -133,7 +140,8 @@ const mobileBodyFont: Rule = {
     const body = page.extraction.typography.body;
     if (!body || body.sizePx >= 16) return null;
     const evidence: Record<string, string> = { [`${page.label} mobile body text`]: px(body.sizePx) };
-    for (const o of others) if (o.extraction.typography.body) evidence[`${o.label} mobile body text`] = px(o.extraction.typography.body.sizePx);
+    for (const o of others)
+      if (o.extraction.typography.body) evidence[`${o.label} mobile body text`] = px(o.extraction.typography.body.sizePx);
     return {
       group: "ux",
       severity: body.sizePx < 14 ? "high" : "medium",

@@ -30,7 +30,8 @@ function lowContrast(scan: Scan): LowContrast[] {
     const ratio = contrast(r.fg, r.bg.color);
     const large = r.sizePx >= 24 || (r.sizePx >= 18.66 && r.weight >= 700);
     const required = large ? 3 : 4.5;
-    if (ratio + 1e-9 < required) found.push({ text: clean(r.text, 80), ratio: round2(ratio), required, fg: hex(r.fg), bg: hex(r.bg.color), method: "css" });
+    if (ratio + 1e-9 < required)
+      found.push({ text: clean(r.text, 80), ratio: round2(ratio), required, fg: hex(r.fg), bg: hex(r.bg.color), method: "css" });
   }
   const seen = new Set<string>();
   return found
@@ -83,12 +84,25 @@ export function contrastProbes(scan: Scan): ContrastProbe[] {
       range.selectNodeContents(node);
       for (const rect of Array.from(range.getClientRects())) {
         const y = Math.round(rect.top + scan.scrollY);
-        const box = scan.clip({ x: Math.round(rect.left + window.scrollX), y, width: Math.round(rect.width), height: Math.round(rect.height) });
+        const box = scan.clip({
+          x: Math.round(rect.left + window.scrollX),
+          y,
+          width: Math.round(rect.width),
+          height: Math.round(rect.height),
+        });
         if (box.width >= 2 && box.height >= 2 && boxes.length < MAX_LINES) boxes.push(box);
       }
     }
     if (boxes.length === 0) continue;
-    probes.push({ text, fg, required, sizePx: r.sizePx, css: ratio === null ? null : { bg: hex(r.bg.color), ratio: round2(ratio) }, boxes, order: ratio ?? required });
+    probes.push({
+      text,
+      fg,
+      required,
+      sizePx: r.sizePx,
+      css: ratio === null ? null : { bg: hex(r.bg.color), ratio: round2(ratio) },
+      boxes,
+      order: ratio ?? required,
+    });
   }
   // CSS failures first (worst first), then what CSS could not judge, top of the page first.
   return probes
@@ -104,7 +118,8 @@ function imagesWithoutAlt(scan: Scan): number {
   return Array.from(document.querySelectorAll("img")).filter((img) => {
     if (img.hasAttribute("alt")) return false;
     if (img.getAttribute("aria-hidden") === "true" || ["presentation", "none"].includes(img.getAttribute("role") ?? "")) return false;
-    if (hasText(img.getAttribute("aria-label")) || hasText(img.getAttribute("aria-labelledby")) || hasText(img.getAttribute("title"))) return false;
+    if (hasText(img.getAttribute("aria-label")) || hasText(img.getAttribute("aria-labelledby")) || hasText(img.getAttribute("title")))
+      return false;
     return scan.rendered(img);
   }).length;
 }
@@ -112,7 +127,11 @@ function imagesWithoutAlt(scan: Scan): number {
 /** Visible controls with no accessible name. A placeholder is not a label: it disappears on input and is not announced reliably. */
 function inputsWithoutLabel(scan: Scan): number {
   const labelledBy = (ids: string) =>
-    ids.split(/\s+/).map((id) => (id ? document.getElementById(id)?.textContent ?? "" : "")).join(" ").trim();
+    ids
+      .split(/\s+/)
+      .map((id) => (id ? (document.getElementById(id)?.textContent ?? "") : ""))
+      .join(" ")
+      .trim();
   return scan.controls().filter((el) => {
     const c = el as HTMLInputElement;
     if (hasText(c.getAttribute("aria-label"))) return false;

@@ -15,7 +15,11 @@ export function gatherElements(scan: Scan): ElementsMeasurement {
     .slice(0, 20)
     .map((f) => {
       const box = scan.box(f);
-      return { box: scan.clip(box), inputs: Array.from(f.querySelectorAll(CONTROL_SELECTOR)).filter(scan.rendered).length, aboveFold: scan.aboveFold(box) };
+      return {
+        box: scan.clip(box),
+        inputs: Array.from(f.querySelectorAll(CONTROL_SELECTOR)).filter(scan.rendered).length,
+        aboveFold: scan.aboveFold(box),
+      };
     });
   const images = Array.from(document.querySelectorAll(MEDIA)).filter((el) => {
     if (el.tagName.toLowerCase() === "svg" && el.parentElement?.closest("svg")) return false; // part of a bigger drawing

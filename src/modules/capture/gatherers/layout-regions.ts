@@ -66,7 +66,14 @@ function findHeader(scan: Scan, blocks: Element[]): Element | null {
     firstTopLevel(scan, "header,[role=banner]") ??
     blocks.find((el) => {
       const r = el.getBoundingClientRect();
-      return top(el, scan) < 24 && r.width >= scan.vw * 0.9 && r.height >= 40 && r.height <= 220 && el.querySelectorAll("a[href]").length >= 2 && scan.rendered(el);
+      return (
+        top(el, scan) < 24 &&
+        r.width >= scan.vw * 0.9 &&
+        r.height >= 40 &&
+        r.height <= 220 &&
+        el.querySelectorAll("a[href]").length >= 2 &&
+        scan.rendered(el)
+      );
     }) ??
     null
   );
@@ -98,9 +105,18 @@ function findFooter(scan: Scan, blocks: Element[]): Element | null {
   const footerLike = blocks.filter((el) => {
     const r = el.getBoundingClientRect();
     const bottom = r.bottom + scan.scrollY;
-    return Math.abs(bottom - pageBottom) < 48 && r.width >= scan.vw * 0.9 && r.height >= 40 && r.height <= 700 && top(el, scan) > scan.vh && scan.rendered(el);
+    return (
+      Math.abs(bottom - pageBottom) < 48 &&
+      r.width >= scan.vw * 0.9 &&
+      r.height >= 40 &&
+      r.height <= 700 &&
+      top(el, scan) > scan.vh &&
+      scan.rendered(el)
+    );
   });
-  return landmarks[landmarks.length - 1] ?? footerLike.find((el) => !footerLike.some((other) => other !== el && other.contains(el))) ?? null;
+  return (
+    landmarks[landmarks.length - 1] ?? footerLike.find((el) => !footerLike.some((other) => other !== el && other.contains(el))) ?? null
+  );
 }
 
 /** The hero is the wide block that holds the first big heading near the top of the page. */
@@ -116,7 +132,13 @@ function findHero(scan: Scan, header: Element | null, main: Element | null): Ele
     if (r.width >= scan.vw * 0.8 && r.height >= Math.min(200, scan.vh * 0.25)) hero = el;
     const parent: Element | null = el.parentElement;
     // Stop before a parent that is much taller: that is the page (or a long section), not the hero.
-    if (!parent || parent === document.body || parent === main || parent.getBoundingClientRect().height > Math.max(r.height * 1.6, scan.vh * 1.5)) break;
+    if (
+      !parent ||
+      parent === document.body ||
+      parent === main ||
+      parent.getBoundingClientRect().height > Math.max(r.height * 1.6, scan.vh * 1.5)
+    )
+      break;
     el = parent;
   }
   return hero;

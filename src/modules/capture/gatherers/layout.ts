@@ -62,7 +62,8 @@ function cardRadii(scan: Scan): number[] {
     const r = el.getBoundingClientRect();
     if (r.width < 120 || r.width > scan.vw * 0.7 || r.height < 80 || r.height > 900) continue;
     const s = scan.style(el);
-    const filled = scan.color(s.backgroundColor).alpha > 0.5 && hex(scan.background(el).color) !== hex(scan.background(el.parentElement).color);
+    const filled =
+      scan.color(s.backgroundColor).alpha > 0.5 && hex(scan.background(el).color) !== hex(scan.background(el.parentElement).color);
     const bordered = parseFloat(s.borderTopWidth) >= 1 && scan.color(s.borderTopColor).alpha > 0.2;
     if ((filled || bordered || s.boxShadow !== "none") && scan.rendered(el)) radii.push(parseFloat(s.borderTopLeftRadius) || 0);
   }

@@ -19,7 +19,12 @@ export function gatherPalette(scan: Scan): PaletteMeasurement {
   for (const r of scan.runs()) tally(text, hex(r.fg), r.area);
   const buttons = new Map<string, number>();
   for (const c of scan.ctas()) tally(buttons, c.bg, c.fullBox.width * c.fullBox.height);
-  return { text: toShares(text, 8), background: toShares(backgroundAreas(scan), 8), buttons: toShares(buttons, 6), salient: gatherSalientColors(scan) };
+  return {
+    text: toShares(text, 8),
+    background: toShares(backgroundAreas(scan), 8),
+    buttons: toShares(buttons, 6),
+    salient: gatherSalientColors(scan),
+  };
 }
 
 /** Each background colour with the area it shows: a box's area less its painted descendants'. */

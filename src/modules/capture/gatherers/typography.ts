@@ -23,8 +23,14 @@ export function gatherTypography(scan: Scan): TypographyMeasurement {
   const share = (n: number) => Math.round((n / totalChars) * 10000) / 10000;
   const body = scan.bodyRun();
   return {
-    families: [...families.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([family, n]) => ({ family, share: share(n) })),
-    sizeScale: [...sizes.entries()].sort((a, b) => b[0] - a[0]).slice(0, 16).map(([px, n]) => ({ px, share: share(n) })),
+    families: [...families.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6)
+      .map(([family, n]) => ({ family, share: share(n) })),
+    sizeScale: [...sizes.entries()]
+      .sort((a, b) => b[0] - a[0])
+      .slice(0, 16)
+      .map(([px, n]) => ({ px, share: share(n) })),
     weights: [...weights.entries()].sort((a, b) => b[1] - a[1]).map(([weight, n]) => ({ weight, share: share(n) })),
     headings: headingStyles(scan),
     body: body ? { family: body.family, sizePx: body.sizePx, weight: body.weight, lineHeightPx: body.lineHeightPx } : null,

@@ -57,7 +57,13 @@ export function describeElement(node: Node | null): string | undefined {
       break;
     }
     if (parts.length && (tag === "body" || tag === "html")) break;
-    parts.unshift(tag + Array.from(el.classList).slice(0, 2).map((c) => `.${c.slice(0, 40)}`).join(""));
+    parts.unshift(
+      tag +
+        Array.from(el.classList)
+          .slice(0, 2)
+          .map((c) => `.${c.slice(0, 40)}`)
+          .join(""),
+    );
     el = el.parentElement;
   }
   return parts.length ? parts.join(">") : undefined;
@@ -157,7 +163,8 @@ function backgroundHeroes(): { el: Element; area: number; decoded: Promise<unkno
     if (!entry || !(entry.responseEnd > 0)) continue; // not loaded (or failed): it will not paint now
     const bytes = entry.encodedBodySize;
     if (bytes > 0 && (bytes * 8) / (r.width * r.height) < MIN_LCP_BPP) continue; // too plain to count
-    const shown = Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0)) * Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));
+    const shown =
+      Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0)) * Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));
     const probe = new Image();
     probe.src = abs;
     const item = { el, area: 0, decoded: Promise.resolve() as Promise<unknown> };

@@ -21,7 +21,12 @@ export function listHeadings(scan: Scan): Heading[] {
     .slice(0, 80)
     .map((el) => {
       const box = scan.box(el);
-      return { level: levelOf(el), text: clean((el as HTMLElement).innerText || el.textContent || "", 200), box: scan.clip(box), aboveFold: scan.aboveFold(box) };
+      return {
+        level: levelOf(el),
+        text: clean((el as HTMLElement).innerText || el.textContent || "", 200),
+        box: scan.clip(box),
+        aboveFold: scan.aboveFold(box),
+      };
     })
     .filter((h) => h.text);
 }

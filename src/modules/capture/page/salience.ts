@@ -57,7 +57,9 @@ export function gatherSalientColors(scan: Scan): PaletteEntry[] {
   }
   for (const el of document.querySelectorAll("a[href]")) {
     if (!scan.rendered(el) || !(el as HTMLElement).innerText?.trim()) continue;
-    const cta = scan.ctas().some((c) => c.href === (el as HTMLAnchorElement).href && c.text && (el as HTMLElement).innerText.includes(c.text));
+    const cta = scan
+      .ctas()
+      .some((c) => c.href === (el as HTMLAnchorElement).href && c.text && (el as HTMLElement).innerText.includes(c.text));
     if (cta) continue; // already counted as a call to action
     add(scan.color(scan.style(el).color), scan.background(el).color, size(el) * WEIGHT.link);
   }

@@ -56,8 +56,5 @@ export function missedLazyContent(args: { reached: number; maxY: number }): bool
 /** Waits for web fonts, giving up after `timeoutMs` so a stuck font can't stall the capture. */
 export async function waitForFonts(timeoutMs: number): Promise<boolean> {
   if (!document.fonts) return true;
-  return Promise.race([
-    document.fonts.ready.then(() => true),
-    new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs)),
-  ]);
+  return Promise.race([document.fonts.ready.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs))]);
 }

@@ -13,10 +13,7 @@ export type DomMeasurement = Pick<
   contrastProbes: ContrastProbe[];
 };
 
-export type Vitals = Pick<
-  Extraction["timing"],
-  "ttfbMs" | "fcpMs" | "lcpMs" | "cls" | "domContentLoadedMs" | "loadMs" | "lcpElement"
->;
+export type Vitals = Pick<Extraction["timing"], "ttfbMs" | "fcpMs" | "lcpMs" | "cls" | "domContentLoadedMs" | "loadMs" | "lcpElement">;
 
 export type ResourceTotals = Pick<Extraction["timing"], "bytes" | "requests" | "largestResource">;
 

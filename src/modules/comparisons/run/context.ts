@@ -81,7 +81,11 @@ export interface RunStart {
   trigger?: RunTrigger;
 }
 
-export function newRunContext(start: RunStart & { runId: string }, targets: readonly TargetRow[], progress: ComparisonProgress): RunContext {
+export function newRunContext(
+  start: RunStart & { runId: string },
+  targets: readonly TargetRow[],
+  progress: ComparisonProgress,
+): RunContext {
   const perViewport = <T>(make: () => T) => Object.fromEntries(RUN_VIEWPORTS.map((v) => [v, make()])) as Record<Viewport, T>;
   return {
     runId: start.runId,
@@ -102,10 +106,12 @@ export function newRunContext(start: RunStart & { runId: string }, targets: read
 
 /** Captured pages in target order, each target's viewports in RUN_VIEWPORTS order. */
 export const capturedPages = (run: RunContext): CapturedPage[] =>
-  run.targets.flatMap((_, i) => RUN_VIEWPORTS.flatMap((v) => {
-    const o = run.pages[v][i];
-    return isCaptured(o) ? [o] : [];
-  }));
+  run.targets.flatMap((_, i) =>
+    RUN_VIEWPORTS.flatMap((v) => {
+      const o = run.pages[v][i];
+      return isCaptured(o) ? [o] : [];
+    }),
+  );
 
 /** All diffs, viewport by viewport in RUN_VIEWPORTS order. */
 export const allDiffs = (run: RunContext): DiffRow[] => RUN_VIEWPORTS.flatMap((v) => run.scoring[v].diffs);

@@ -4,9 +4,7 @@ import type { Audience, LiveMessage } from "#server/live/hub";
 import type { GrayImage } from "#server/modules/analysis/image";
 import type { Extraction, Finding, PaletteEntry, SimilarityScores, Viewport } from "#server/modules/capture/model";
 
-export type CaptureResult =
-  | { ok: true; extraction: Extraction; screenshotPath: string; thumb?: GrayImage }
-  | { ok: false; reason: string };
+export type CaptureResult = { ok: true; extraction: Extraction; screenshotPath: string; thumb?: GrayImage } | { ok: false; reason: string };
 export interface CaptureJobInput {
   url: string;
   viewport: Viewport;

@@ -47,7 +47,11 @@ export function emailMessage(ctx: AlertContext): { subject: string; text: string
     lines.push(`${oneLine(t.label)} — ${t.url}`);
     for (const c of t.changes) {
       lines.push(`  • ${line(c)}`);
-      if (c.before !== null || c.after !== null) lines.push(`    before: ${c.before === null ? "—" : oneLine(c.before)}`, `    after:  ${c.after === null ? "—" : oneLine(c.after)}`);
+      if (c.before !== null || c.after !== null)
+        lines.push(
+          `    before: ${c.before === null ? "—" : oneLine(c.before)}`,
+          `    after:  ${c.after === null ? "—" : oneLine(c.after)}`,
+        );
     }
     lines.push("");
   }

@@ -9,7 +9,11 @@ const common = {
 export const alertBody = z.discriminatedUnion(
   "channel",
   [
-    z.object({ channel: z.literal("webhook"), url: z.string({ error: "url must be a string" }).max(2048, "The webhook URL is too long"), ...common }),
+    z.object({
+      channel: z.literal("webhook"),
+      url: z.string({ error: "url must be a string" }).max(2048, "The webhook URL is too long"),
+      ...common,
+    }),
     z.object({ channel: z.literal("email"), email: z.email({ error: "Enter a valid e-mail address" }).max(254), ...common }),
   ],
   { error: 'channel must be "webhook" or "email"' },
@@ -28,8 +32,10 @@ export const alertRequest = z
     ...common,
   })
   .superRefine((b, ctx) => {
-    if (b.channel === "webhook" && b.url === undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "url is required for a webhook alert" });
-    if (b.channel === "email" && b.email === undefined) ctx.addIssue({ code: "custom", path: ["email"], message: "email is required for an e-mail alert" });
+    if (b.channel === "webhook" && b.url === undefined)
+      ctx.addIssue({ code: "custom", path: ["url"], message: "url is required for a webhook alert" });
+    if (b.channel === "email" && b.email === undefined)
+      ctx.addIssue({ code: "custom", path: ["email"], message: "email is required for an e-mail alert" });
   });
 export type AlertRequest = z.infer<typeof alertRequest>;
 

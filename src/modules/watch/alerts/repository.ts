@@ -47,7 +47,9 @@ export function alertsRepository(db: Db) {
     insert: db.query<null, [string, string, string, string, string, string, string, string]>(
       "INSERT INTO alert_rules (id, comparison_id, owner_id, channel, destination, min_severity, kinds, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     ),
-    byComparison: db.query<AlertRuleRow, [string, string]>("SELECT * FROM alert_rules WHERE comparison_id = ? AND owner_id = ? ORDER BY created_at, id"),
+    byComparison: db.query<AlertRuleRow, [string, string]>(
+      "SELECT * FROM alert_rules WHERE comparison_id = ? AND owner_id = ? ORDER BY created_at, id",
+    ),
     count: db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM alert_rules WHERE comparison_id = ?"),
     remove: db.query<null, [string, string]>("DELETE FROM alert_rules WHERE id = ? AND owner_id = ?"),
     logDelivery: db.query<null, [string, string, string, string, string, string, number, string | null, string | null, string]>(
@@ -60,17 +62,38 @@ export function alertsRepository(db: Db) {
     ),
   };
   return {
-    insert(r: { id: string; comparisonId: string; ownerId: string; channel: "webhook" | "email"; destination: string; minSeverity: Severity; kinds: ChangeKind[]; at: string }) {
+    insert(r: {
+      id: string;
+      comparisonId: string;
+      ownerId: string;
+      channel: "webhook" | "email";
+      destination: string;
+      minSeverity: Severity;
+      kinds: ChangeKind[];
+      at: string;
+    }) {
       q.insert.run(r.id, r.comparisonId, r.ownerId, r.channel, r.destination, r.minSeverity, JSON.stringify(r.kinds), r.at);
     },
     /** Rules of a comparison, for its owner only. */
     list: (comparisonId: string, ownerId: string): AlertRuleRow[] => q.byComparison.all(comparisonId, ownerId),
     countFor: (comparisonId: string): number => q.count.get(comparisonId)?.n ?? 0,
     remove: (id: string, ownerId: string): boolean => q.remove.run(id, ownerId).changes > 0,
-    logDelivery(d: { id: string; alertId: string; comparisonId: string; ownerId: string; runId: string; status: "sent" | "failed"; attempts: number; lastError: string | null; sentAt: string | null; at: string }) {
+    logDelivery(d: {
+      id: string;
+      alertId: string;
+      comparisonId: string;
+      ownerId: string;
+      runId: string;
+      status: "sent" | "failed";
+      attempts: number;
+      lastError: string | null;
+      sentAt: string | null;
+      at: string;
+    }) {
       q.logDelivery.run(d.id, d.alertId, d.comparisonId, d.ownerId, d.runId, d.status, d.attempts, d.lastError, d.sentAt, d.at);
     },
-    deliveries: (comparisonId: string, ownerId: string, limit = 200): DeliveryView[] => q.deliveries.all(comparisonId, ownerId, limit).map(toDeliveryView),
+    deliveries: (comparisonId: string, ownerId: string, limit = 200): DeliveryView[] =>
+      q.deliveries.all(comparisonId, ownerId, limit).map(toDeliveryView),
   };
 }
 

@@ -54,7 +54,11 @@ export function alertsService(deps: AlertsServiceDeps) {
 
   async function deliver(rule: AlertRuleRow, ctx: AlertContext): Promise<void> {
     if (rule.channel === "webhook") {
-      await postWebhook(rule.destination, webhookBody(ctx), { allowPrivate: deps.allowPrivateTargets, resolve: deps.resolve, timeoutMs: deps.webhookTimeoutMs });
+      await postWebhook(rule.destination, webhookBody(ctx), {
+        allowPrivate: deps.allowPrivateTargets,
+        resolve: deps.resolve,
+        timeoutMs: deps.webhookTimeoutMs,
+      });
       return;
     }
     if (!deps.mailer) throw new DeliveryError(EMAIL_UNAVAILABLE);
@@ -74,10 +78,20 @@ export function alertsService(deps: AlertsServiceDeps) {
         if (!deps.mailer) throw badRequest(EMAIL_UNAVAILABLE);
         destination = body.email.trim();
       }
-      if (repo.countFor(comparisonId) >= MAX_ALERTS_PER_COMPARISON) throw conflict(`A comparison can have up to ${MAX_ALERTS_PER_COMPARISON} alerts`);
+      if (repo.countFor(comparisonId) >= MAX_ALERTS_PER_COMPARISON)
+        throw conflict(`A comparison can have up to ${MAX_ALERTS_PER_COMPARISON} alerts`);
       const id = newId();
       const kinds = [...new Set(body.kinds)];
-      repo.insert({ id, comparisonId, ownerId, channel: body.channel, destination, minSeverity: body.minSeverity, kinds, at: nowIso(now()) });
+      repo.insert({
+        id,
+        comparisonId,
+        ownerId,
+        channel: body.channel,
+        destination,
+        minSeverity: body.minSeverity,
+        kinds,
+        at: nowIso(now()),
+      });
       return toAlertView(repo.list(comparisonId, ownerId).find((r) => r.id === id)!);
     },
     list(ownerId: string, comparisonId: string): AlertView[] {

@@ -55,7 +55,11 @@ export async function postWebhook(rawUrl: string, body: unknown, opts: WebhookOp
       url,
       {
         method: "POST",
-        headers: { "content-type": "application/json; charset=utf-8", "content-length": String(payload.length), "user-agent": "DesignIntel-Watch/1" },
+        headers: {
+          "content-type": "application/json; charset=utf-8",
+          "content-length": String(payload.length),
+          "user-agent": "DesignIntel-Watch/1",
+        },
         timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         ...(lookup ? { lookup } : {}),
       },
@@ -68,13 +72,20 @@ export async function postWebhook(rawUrl: string, body: unknown, opts: WebhookOp
           const status = res.statusCode ?? 0;
           if (status >= 200 && status < 300) return resolve();
           const detail = answer.replace(/\s+/g, " ").trim().slice(0, 200);
-          if (status >= 300 && status < 400) return reject(new DeliveryError(`The webhook answered HTTP ${status} (redirects are not followed)`));
-          reject(new DeliveryError(`The webhook answered HTTP ${status}${res.statusMessage ? ` ${res.statusMessage}` : ""}${detail ? `: ${detail}` : ""}`));
+          if (status >= 300 && status < 400)
+            return reject(new DeliveryError(`The webhook answered HTTP ${status} (redirects are not followed)`));
+          reject(
+            new DeliveryError(
+              `The webhook answered HTTP ${status}${res.statusMessage ? ` ${res.statusMessage}` : ""}${detail ? `: ${detail}` : ""}`,
+            ),
+          );
         });
         res.on("error", (e) => reject(new DeliveryError(`The webhook's answer broke off: ${e.message}`)));
       },
     );
-    req.on("timeout", () => req.destroy(new DeliveryError(`The webhook did not answer within ${Math.round((opts.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)} s`)));
+    req.on("timeout", () =>
+      req.destroy(new DeliveryError(`The webhook did not answer within ${Math.round((opts.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)} s`)),
+    );
     req.on("error", (e) => reject(e instanceof DeliveryError ? e : new DeliveryError(`Could not reach the webhook: ${e.message}`)));
     req.end(payload);
   });

@@ -23,7 +23,11 @@ async function load(path: string | null | undefined) {
   return decodePng(new Uint8Array(await Bun.file(path).arrayBuffer()));
 }
 
-export async function compareCaptures(input: { before: CaptureRecord; after: CaptureRecord; history?: CaptureRecord[] }): Promise<{ changes: Change[]; visual: VisualDiff | null }> {
+export async function compareCaptures(input: {
+  before: CaptureRecord;
+  after: CaptureRecord;
+  history?: CaptureRecord[];
+}): Promise<{ changes: Change[]; visual: VisualDiff | null }> {
   const history = input.history ?? [];
   const volatility = mergeVolatility(...history.map((h) => h.volatility), input.before.volatility, input.after.volatility);
   const [a, b] = await Promise.all([load(input.before.screenshotPath), load(input.after.screenshotPath)]);

@@ -96,8 +96,16 @@ export function copyChanges(before: Extraction, after: Extraction, v: Volatility
       evidence: verb === "removed" ? { beforeBox: box } : { afterBox: box },
     };
   };
-  const r = group(removed.filter((_, i) => !usedA.has(i)), before, "removed");
-  const a = group(added.filter((_, j) => !usedB.has(j)), after, "added");
+  const r = group(
+    removed.filter((_, i) => !usedA.has(i)),
+    before,
+    "removed",
+  );
+  const a = group(
+    added.filter((_, j) => !usedB.has(j)),
+    after,
+    "added",
+  );
   if (r) out.push(r);
   if (a) out.push(a);
   return out;

@@ -52,7 +52,15 @@ export function ctaChanges(before: Extraction, after: Extraction, v: Volatility)
     const prominent = a.aboveFold || b.aboveFold;
     const ev = { beforeBox: b.box, afterBox: a.box };
     if (textKey(a.text) !== textKey(b.text)) {
-      out.push({ kind: "cta", severity: prominent ? "high" : "medium", viewport, summary: `CTA text ${q(b.text)} → ${q(a.text)}`, before: b.text, after: a.text, evidence: ev });
+      out.push({
+        kind: "cta",
+        severity: prominent ? "high" : "medium",
+        viewport,
+        summary: `CTA text ${q(b.text)} → ${q(a.text)}`,
+        before: b.text,
+        after: a.text,
+        evidence: ev,
+      });
     }
     const dE = deltaE2000Hex(b.bg, a.bg);
     if (Number.isFinite(dE) && dE >= COLOUR_JND) {
@@ -67,14 +75,38 @@ export function ctaChanges(before: Extraction, after: Extraction, v: Volatility)
       });
     }
     if (a.aboveFold !== b.aboveFold) {
-      out.push({ kind: "cta", severity: "medium", viewport, summary: `CTA ${q(a.text)} moved ${fold(b)} → ${fold(a)}`, before: fold(b), after: fold(a), evidence: ev });
+      out.push({
+        kind: "cta",
+        severity: "medium",
+        viewport,
+        summary: `CTA ${q(a.text)} moved ${fold(b)} → ${fold(a)}`,
+        before: fold(b),
+        after: fold(a),
+        evidence: ev,
+      });
     }
   }
   for (const b of byPlace.restA) {
-    out.push({ kind: "cta", severity: b.aboveFold ? "high" : "medium", viewport, summary: `CTA removed: ${q(b.text)} (${fold(b)})`, before: b.text, after: null, evidence: { beforeBox: b.box } });
+    out.push({
+      kind: "cta",
+      severity: b.aboveFold ? "high" : "medium",
+      viewport,
+      summary: `CTA removed: ${q(b.text)} (${fold(b)})`,
+      before: b.text,
+      after: null,
+      evidence: { beforeBox: b.box },
+    });
   }
   for (const a of byPlace.restB) {
-    out.push({ kind: "cta", severity: a.aboveFold ? "high" : "medium", viewport, summary: `CTA added: ${q(a.text)} (${fold(a)})`, before: null, after: a.text, evidence: { afterBox: a.box } });
+    out.push({
+      kind: "cta",
+      severity: a.aboveFold ? "high" : "medium",
+      viewport,
+      summary: `CTA added: ${q(a.text)} (${fold(a)})`,
+      before: null,
+      after: a.text,
+      evidence: { afterBox: a.box },
+    });
   }
   return out;
 }

@@ -42,7 +42,9 @@ export function detectChanges(input: DetectInput): Change[] {
   ];
   const visual = input.visual ? visualChange(input.visual, after.viewport) : null;
   if (visual) changes.push(visual);
-  return changes.sort((a, b) => severityRank[b.severity] - severityRank[a.severity] || KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
+  return changes.sort(
+    (a, b) => severityRank[b.severity] - severityRank[a.severity] || KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind),
+  );
 }
 
 /** The alert filter: changes at or above `minSeverity`, of the given kinds (all when empty). */

@@ -96,7 +96,9 @@ function place(r: Region, ex: Extraction, v: Volatility): Placed {
   const inside = (b: Box) => b.y >= r.box.y - 1 && b.y + b.height <= r.box.y + r.box.height + 1;
   // A carousel slide's heading names the slide showing, not the section.
   const heading =
-    ex.elements.headings.filter((h) => inside(h.box) && !isVolatileText(h.text, v) && !inVolatileBox(h.box, v)).sort((x, y) => x.box.y - y.box.y)[0]?.text ?? "";
+    ex.elements.headings
+      .filter((h) => inside(h.box) && !isVolatileText(h.text, v) && !inVolatileBox(h.box, v))
+      .sort((x, y) => x.box.y - y.box.y)[0]?.text ?? "";
   return { ...r, heading, title: textKey(heading) };
 }
 
@@ -133,11 +135,27 @@ export function layoutChanges(before: Extraction, after: Extraction, v: Volatili
   }
   for (const r of onlyA) {
     const d = describe(r);
-    out.push({ kind: "layout", severity: weight(r), viewport, summary: `Removed: ${d}`, before: d, after: null, evidence: { beforeBox: r.box } });
+    out.push({
+      kind: "layout",
+      severity: weight(r),
+      viewport,
+      summary: `Removed: ${d}`,
+      before: d,
+      after: null,
+      evidence: { beforeBox: r.box },
+    });
   }
   for (const r of onlyB) {
     const d = describe(r);
-    out.push({ kind: "layout", severity: weight(r), viewport, summary: `Added: ${d}`, before: null, after: d, evidence: { afterBox: r.box } });
+    out.push({
+      kind: "layout",
+      severity: weight(r),
+      viewport,
+      summary: `Added: ${d}`,
+      before: null,
+      after: d,
+      evidence: { afterBox: r.box },
+    });
   }
   if (before.layout.columns !== after.layout.columns) {
     out.push({

@@ -67,7 +67,8 @@ export function paletteChanges(before: Extraction, after: Extraction, v: Volatil
   for (const { key, label, same } of GROUPS) {
     const lb = before.palette[key];
     const la = after.palette[key];
-    const counts = (e: PaletteEntry, other: PaletteEntry[]) => e.share >= MIN_SHARE && !present(e.hex, other, same) && !volatileColour(e.hex, v) && !midFade(key, e.hex);
+    const counts = (e: PaletteEntry, other: PaletteEntry[]) =>
+      e.share >= MIN_SHARE && !present(e.hex, other, same) && !volatileColour(e.hex, v) && !midFade(key, e.hex);
     const removed = lb.filter((e) => counts(e, la));
     const added = la.filter((e) => counts(e, lb));
     // A colour gone and another come in the same role is one colour changed: pair them by share,
@@ -92,10 +93,26 @@ export function paletteChanges(before: Extraction, after: Extraction, v: Volatil
       });
     }
     for (const b of removed.slice(n)) {
-      out.push({ kind: "palette", severity: b.share >= 0.2 ? "medium" : "low", viewport, summary: `${label} removed: ${b.hex} (was ${pct(b.share)} of ${key})`, before: b.hex, after: null, evidence: {} });
+      out.push({
+        kind: "palette",
+        severity: b.share >= 0.2 ? "medium" : "low",
+        viewport,
+        summary: `${label} removed: ${b.hex} (was ${pct(b.share)} of ${key})`,
+        before: b.hex,
+        after: null,
+        evidence: {},
+      });
     }
     for (const a of added.slice(n)) {
-      out.push({ kind: "palette", severity: a.share >= 0.2 ? "medium" : "low", viewport, summary: `${label} added: ${a.hex} (${pct(a.share)} of ${key})`, before: null, after: a.hex, evidence: {} });
+      out.push({
+        kind: "palette",
+        severity: a.share >= 0.2 ? "medium" : "low",
+        viewport,
+        summary: `${label} added: ${a.hex} (${pct(a.share)} of ${key})`,
+        before: null,
+        after: a.hex,
+        evidence: {},
+      });
     }
   }
   return out;

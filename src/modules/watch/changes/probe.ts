@@ -61,7 +61,8 @@ function pageProbe(binding: string, everyMs: number) {
   };
   const hidden = (el: Element) => {
     const st = getComputedStyle(el);
-    if (st.display === "none" || st.visibility === "hidden" || Number(st.opacity) < 0.05 || el.getAttribute("aria-hidden") === "true") return true;
+    if (st.display === "none" || st.visibility === "hidden" || Number(st.opacity) < 0.05 || el.getAttribute("aria-hidden") === "true")
+      return true;
     // Clipped out of a container that hides its overflow: a slide waiting off to the side.
     const clipper = clipperOf(el);
     if (!clipper) return false;
@@ -75,7 +76,10 @@ function pageProbe(binding: string, everyMs: number) {
       .sort()
       .join(".")}`;
   const isTabLike = (el: Element) =>
-    el.getAttribute("role") === "tabpanel" || el.tagName === "DETAILS" || el.tagName === "OPTION" || (el.tagName === "LI" && !!el.closest("nav,[role=menu],[role=menubar]"));
+    el.getAttribute("role") === "tabpanel" ||
+    el.tagName === "DETAILS" ||
+    el.tagName === "OPTION" ||
+    (el.tagName === "LI" && !!el.closest("nav,[role=menu],[role=menubar]"));
 
   // Behaviour: elements whose text keeps changing after load. Class and style toggles are left to
   // the structural scan: a header that gets "scrolled" while the capture scrolls is not moving content.
@@ -107,7 +111,7 @@ function pageProbe(binding: string, everyMs: number) {
       if (n >= 2) repeated.add(el);
     }
   });
-  const start = () => observer.observe(document, { subtree: true, childList: true, characterData: true, });
+  const start = () => observer.observe(document, { subtree: true, childList: true, characterData: true });
   if (document.documentElement) start();
   else document.addEventListener("readystatechange", start, { once: true });
 
@@ -137,7 +141,13 @@ function pageProbe(binding: string, everyMs: number) {
     }
     for (const g of groups) {
       const container = g.parentElement && MARKER.test(`${g.parentElement.className} ${g.parentElement.id}`) ? g.parentElement : g;
-      found.push({ box: boxOf(container), texts: Array.from(g.children).map((k) => clean(k.textContent)).filter(Boolean), colors: colorsIn(g) });
+      found.push({
+        box: boxOf(container),
+        texts: Array.from(g.children)
+          .map((k) => clean(k.textContent))
+          .filter(Boolean),
+        colors: colorsIn(g),
+      });
     }
     for (const el of repeated) {
       if (!el.isConnected || Array.from(groups).some((g) => g.contains(el))) continue;
@@ -170,7 +180,9 @@ function pageProbe(binding: string, everyMs: number) {
 function unionBox(boxes: Box[]): Box[] {
   const out: Box[] = [];
   for (const b of boxes) {
-    const same = out.find((o) => Math.abs(o.x - b.x) <= 2 && Math.abs(o.width - b.width) <= 2 && Math.abs(o.y - b.y) <= 2 && Math.abs(o.height - b.height) <= 2);
+    const same = out.find(
+      (o) => Math.abs(o.x - b.x) <= 2 && Math.abs(o.width - b.width) <= 2 && Math.abs(o.y - b.y) <= 2 && Math.abs(o.height - b.height) <= 2,
+    );
     if (same) {
       const x2 = Math.max(same.x + same.width, b.x + b.width);
       const y2 = Math.max(same.y + same.height, b.y + b.height);
@@ -202,23 +214,27 @@ export function instrumentVolatility(browser: Browser): { browser: Browser; repo
     return context;
   };
   const instrument = async (context: BrowserContext) => {
-    await context.exposeBinding(BINDING, (_source, payload: { parts?: { box: Box; texts: string[]; colors?: string[] }[]; fading?: boolean }) => {
-      if (!payload || typeof payload !== "object") return;
-      if (payload.fading === true) fading = true;
-      const found = payload.parts;
-      if (!Array.isArray(found)) return;
-      for (const f of found.slice(0, 100)) {
-        if (!f || typeof f !== "object" || !f.box || !Array.isArray(f.texts)) continue;
-        const { x, y, width, height } = f.box;
-        if (![x, y, width, height].every((n) => typeof n === "number" && Number.isFinite(n))) continue;
-        boxes.push({ x, y, width, height });
-        for (const t of f.texts.slice(0, 60)) if (typeof t === "string" && t) texts.push(t.slice(0, 500));
-        if (Array.isArray(f.colors)) for (const c of f.colors.slice(0, 100)) if (typeof c === "string" && colors.size < 500) colors.add(c);
-      }
-      // Reports repeat every REPORT_EVERY_MS; keep the union small.
-      if (boxes.length > 400) boxes.splice(0, boxes.length, ...unionBox(boxes));
-      if (texts.length > 4000) texts.splice(0, texts.length, ...new Set(texts));
-    });
+    await context.exposeBinding(
+      BINDING,
+      (_source, payload: { parts?: { box: Box; texts: string[]; colors?: string[] }[]; fading?: boolean }) => {
+        if (!payload || typeof payload !== "object") return;
+        if (payload.fading === true) fading = true;
+        const found = payload.parts;
+        if (!Array.isArray(found)) return;
+        for (const f of found.slice(0, 100)) {
+          if (!f || typeof f !== "object" || !f.box || !Array.isArray(f.texts)) continue;
+          const { x, y, width, height } = f.box;
+          if (![x, y, width, height].every((n) => typeof n === "number" && Number.isFinite(n))) continue;
+          boxes.push({ x, y, width, height });
+          for (const t of f.texts.slice(0, 60)) if (typeof t === "string" && t) texts.push(t.slice(0, 500));
+          if (Array.isArray(f.colors))
+            for (const c of f.colors.slice(0, 100)) if (typeof c === "string" && colors.size < 500) colors.add(c);
+        }
+        // Reports repeat every REPORT_EVERY_MS; keep the union small.
+        if (boxes.length > 400) boxes.splice(0, boxes.length, ...unionBox(boxes));
+        if (texts.length > 4000) texts.splice(0, texts.length, ...new Set(texts));
+      },
+    );
     await context.addInitScript(`(${pageProbe.toString()})(${JSON.stringify(BINDING)}, ${REPORT_EVERY_MS});`);
   };
   const wrapped = new Proxy(browser, {

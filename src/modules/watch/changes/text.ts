@@ -6,7 +6,10 @@ export function normaliseText(s: string): string {
 
 /** Case- and punctuation-insensitive key: “Start free!” and "start free" are one phrase. */
 export function textKey(s: string): string {
-  return normaliseText(s).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  return normaliseText(s)
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 }
 
 function wordSet(s: string): Set<string> {

@@ -37,7 +37,15 @@ const METRICS: Metric[] = [
   { key: "fcpMs", label: "First contentful paint", fmt: ms, relFloor: 0.25, absFloor: 500, up: "slower", down: "faster" },
   { key: "lcpMs", label: "Largest contentful paint", fmt: ms, relFloor: 0.25, absFloor: 500, up: "slower", down: "faster" },
   { key: "loadMs", label: "Load", fmt: ms, relFloor: 0.25, absFloor: 1000, up: "slower", down: "faster" },
-  { key: "cls", label: "Layout shift (CLS)", fmt: (v) => v.toFixed(2), relFloor: 0.5, absFloor: 0.05, up: "more shifting", down: "less shifting" },
+  {
+    key: "cls",
+    label: "Layout shift (CLS)",
+    fmt: (v) => v.toFixed(2),
+    relFloor: 0.5,
+    absFloor: 0.05,
+    up: "more shifting",
+    down: "less shifting",
+  },
   { key: "bytes", label: "Page weight", fmt: fmtBytes, relFloor: 0.1, absFloor: 20 * 1024, up: "heavier", down: "lighter" },
   { key: "requests", label: "Requests", fmt: (v) => String(Math.round(v)), relFloor: 0.1, absFloor: 3, up: "more", down: "fewer" },
 ];

@@ -21,7 +21,8 @@ export function typographyChanges(before: Extraction, after: Extraction): Change
   const tb = before.typography;
   const ta = after.typography;
 
-  const families = (t: Extraction["typography"]) => new Map(t.families.filter((f) => f.share >= MIN_FAMILY_SHARE).map((f) => [fam(f.family), f.family]));
+  const families = (t: Extraction["typography"]) =>
+    new Map(t.families.filter((f) => f.share >= MIN_FAMILY_SHARE).map((f) => [fam(f.family), f.family]));
   const fb = families(tb);
   const fa = families(ta);
   const allB = new Set(tb.families.map((f) => fam(f.family)));
@@ -41,12 +42,28 @@ export function typographyChanges(before: Extraction, after: Extraction): Change
   }
 
   if (tb.body && ta.body && styleChanged(tb.body, ta.body)) {
-    out.push({ kind: "typography", severity: "medium", viewport, summary: `Body text ${style(tb.body)} → ${style(ta.body)}`, before: style(tb.body), after: style(ta.body), evidence: {} });
+    out.push({
+      kind: "typography",
+      severity: "medium",
+      viewport,
+      summary: `Body text ${style(tb.body)} → ${style(ta.body)}`,
+      before: style(tb.body),
+      after: style(ta.body),
+      evidence: {},
+    });
   }
   const h1b = tb.headings.find((h) => h.level === 1);
   const h1a = ta.headings.find((h) => h.level === 1);
   if (h1b && h1a && styleChanged(h1b, h1a)) {
-    out.push({ kind: "typography", severity: "medium", viewport, summary: `Main heading ${style(h1b)} → ${style(h1a)}`, before: style(h1b), after: style(h1a), evidence: {} });
+    out.push({
+      kind: "typography",
+      severity: "medium",
+      viewport,
+      summary: `Main heading ${style(h1b)} → ${style(h1a)}`,
+      before: style(h1b),
+      after: style(h1a),
+      evidence: {},
+    });
   }
 
   const weights = (t: Extraction["typography"]) => t.weights.filter((w) => w.share >= MIN_WEIGHT_SHARE).map((w) => w.weight);
@@ -57,7 +74,15 @@ export function typographyChanges(before: Extraction, after: Extraction): Change
   const wGone = wb.filter((w) => !allWa.has(w));
   const wCome = wa.filter((w) => !allWb.has(w));
   if (wGone.length || wCome.length) {
-    out.push({ kind: "typography", severity: "low", viewport, summary: `Font weights ${wGone.join(", ") || "—"} → ${wCome.join(", ") || "—"}`, before: wGone.join(", ") || null, after: wCome.join(", ") || null, evidence: {} });
+    out.push({
+      kind: "typography",
+      severity: "low",
+      viewport,
+      summary: `Font weights ${wGone.join(", ") || "—"} → ${wCome.join(", ") || "—"}`,
+      before: wGone.join(", ") || null,
+      after: wCome.join(", ") || null,
+      evidence: {},
+    });
   }
   return out;
 }

@@ -54,7 +54,7 @@ function rows(img: RgbaImage, width: number, top: number, height: number): Uint8
   const out = new Uint8Array(width * height * 4);
   const rowBytes = width * 4;
   for (let y = 0; y < height; y++) {
-    const from = ((top + y) * img.width) * 4;
+    const from = (top + y) * img.width * 4;
     out.set(img.data.subarray(from, from + rowBytes), y * rowBytes);
   }
   return out;
@@ -87,7 +87,14 @@ export function visualDiff(before: RgbaImage, after: RgbaImage, volatile: Box[] 
       }
     }
     const out = new Uint8Array(width * h * 4);
-    pixelmatch(a, b, out, width, h, { threshold: 0.1, includeAA: false, diffMask: true, diffColor: [255, 0, 0], diffColorAlt: [255, 0, 0], aaColor: [0, 0, 255] });
+    pixelmatch(a, b, out, width, h, {
+      threshold: 0.1,
+      includeAA: false,
+      diffMask: true,
+      diffColor: [255, 0, 0],
+      diffColorAlt: [255, 0, 0],
+      aaColor: [0, 0, 255],
+    });
     for (let y = top; y < Math.min(top + BAND_ROWS, common); y++) {
       const src = (y - y0) * width * 4;
       const dst = y * width;
@@ -142,7 +149,15 @@ export function visualDiff(before: RgbaImage, after: RgbaImage, volatile: Box[] 
         }
       }
     }
-    found.push({ box: { x: minX * CELL, y: minY * CELL, width: Math.min(width, (maxX + 1) * CELL) - minX * CELL, height: Math.min(common, (maxY + 1) * CELL) - minY * CELL }, pixels });
+    found.push({
+      box: {
+        x: minX * CELL,
+        y: minY * CELL,
+        width: Math.min(width, (maxX + 1) * CELL) - minX * CELL,
+        height: Math.min(common, (maxY + 1) * CELL) - minY * CELL,
+      },
+      pixels,
+    });
   }
   const kept = found.filter((r) => r.pixels >= MIN_REGION_PIXELS);
   let changedPixels = kept.reduce((s, r) => s + r.pixels, 0);
@@ -163,11 +178,28 @@ export function visualDiff(before: RgbaImage, after: RgbaImage, volatile: Box[] 
     changedShare: changedPixels / (width * height),
     regions: regions.slice(0, MAX_REGIONS),
     masked,
-    heatmap: () => heatmapPng(after, width, height, changedMap, common, kept.map((r) => r.box), masked),
+    heatmap: () =>
+      heatmapPng(
+        after,
+        width,
+        height,
+        changedMap,
+        common,
+        kept.map((r) => r.box),
+        masked,
+      ),
   };
 }
 
-function heatmapPng(after: RgbaImage, width: number, height: number, changedMap: Uint8Array, common: number, regions: Box[], masked: Box[]): Uint8Array {
+function heatmapPng(
+  after: RgbaImage,
+  width: number,
+  height: number,
+  changedMap: Uint8Array,
+  common: number,
+  regions: Box[],
+  masked: Box[],
+): Uint8Array {
   const png = new PNG({ width, height });
   const out = png.data;
   for (let y = 0; y < height; y++) {
@@ -190,8 +222,10 @@ function heatmapPng(after: RgbaImage, width: number, height: number, changedMap:
     const c = clip(b, width, height);
     if (!c) return;
     for (let t = 0; t < 2; t++) {
-      for (let x = c.x; x < c.x + c.width; x++) for (const y of [c.y + t, c.y + c.height - 1 - t]) if (y >= 0 && y < height) out.set([...rgb, 255], (y * width + x) * 4);
-      for (let y = c.y; y < c.y + c.height; y++) for (const x of [c.x + t, c.x + c.width - 1 - t]) if (x >= 0 && x < width) out.set([...rgb, 255], (y * width + x) * 4);
+      for (let x = c.x; x < c.x + c.width; x++)
+        for (const y of [c.y + t, c.y + c.height - 1 - t]) if (y >= 0 && y < height) out.set([...rgb, 255], (y * width + x) * 4);
+      for (let y = c.y; y < c.y + c.height; y++)
+        for (const x of [c.x + t, c.x + c.width - 1 - t]) if (x >= 0 && x < width) out.set([...rgb, 255], (y * width + x) * 4);
     }
   };
   for (const b of masked) outline(b, [245, 158, 11]);

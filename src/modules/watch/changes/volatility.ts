@@ -83,5 +83,7 @@ export function volatilityOf(extraction: object | null | undefined): Volatility 
   const v = (extraction as { volatility?: unknown } | null | undefined)?.volatility;
   if (!v || typeof v !== "object") return null;
   const r = v as Partial<Volatility>;
-  return Array.isArray(r.texts) && Array.isArray(r.boxes) ? { texts: r.texts, boxes: r.boxes, colors: Array.isArray(r.colors) ? r.colors : [], fading: r.fading === true } : null;
+  return Array.isArray(r.texts) && Array.isArray(r.boxes)
+    ? { texts: r.texts, boxes: r.boxes, colors: Array.isArray(r.colors) ? r.colors : [], fading: r.fading === true }
+    : null;
 }

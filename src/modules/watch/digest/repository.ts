@@ -27,7 +27,9 @@ export interface WatchedRow {
 
 export function digestRepository(db: Db) {
   const q = {
-    find: db.query<DigestRow, [string]>("SELECT user_id, frequency, timezone, next_send_at, last_sent_at, last_error FROM watch_digests WHERE user_id = ?"),
+    find: db.query<DigestRow, [string]>(
+      "SELECT user_id, frequency, timezone, next_send_at, last_sent_at, last_error FROM watch_digests WHERE user_id = ?",
+    ),
     upsert: db.query<null, [string, string, string, string | null, string]>(
       `INSERT INTO watch_digests (user_id, frequency, timezone, next_send_at, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?5)
        ON CONFLICT (user_id) DO UPDATE SET frequency = excluded.frequency, timezone = excluded.timezone,
@@ -55,7 +57,8 @@ export function digestRepository(db: Db) {
   };
   return {
     find: (userId: string): DigestRow | null => q.find.get(userId),
-    save: (userId: string, frequency: string, timezone: string, nextSendAt: string | null, at: string) => q.upsert.run(userId, frequency, timezone, nextSendAt, at),
+    save: (userId: string, frequency: string, timezone: string, nextSendAt: string | null, at: string) =>
+      q.upsert.run(userId, frequency, timezone, nextSendAt, at),
     remove: (userId: string) => q.remove.run(userId),
     due: (nowIso: string, limit = 200) => q.due.all(nowIso, limit),
     earliestNext: (): string | null => q.earliest.get()?.at ?? null,

@@ -52,12 +52,17 @@ export function composeDigest(input: {
   const byComparison = new Map<string, RecentChange[]>();
   for (const c of input.changes) byComparison.set(c.comparisonId, [...(byComparison.get(c.comparisonId) ?? []), c]);
   const total = input.changes.length;
-  const lines = [`Design Intel ${input.frequency} digest: ${count(input.watched.length, "watched comparison")}, ${count(total, "change")} in ${period}`, ""];
+  const lines = [
+    `Design Intel ${input.frequency} digest: ${count(input.watched.length, "watched comparison")}, ${count(total, "change")} in ${period}`,
+    "",
+  ];
   for (const w of input.watched) {
     const changes = byComparison.get(w.id) ?? [];
     lines.push(`${w.name.replace(/[\r\n]+/g, " ")}`);
     const ran = w.last_run_at && w.last_run_at >= input.since ? `last scheduled run ${w.last_run_at}` : "no scheduled run in this period";
-    lines.push(`  ${ran}; now ${w.status}${w.completed_at ? ` (last completed ${w.completed_at})` : ""}; next run ${w.next_run_at ?? "none"} (${w.cron}, ${w.timezone})`);
+    lines.push(
+      `  ${ran}; now ${w.status}${w.completed_at ? ` (last completed ${w.completed_at})` : ""}; next run ${w.next_run_at ?? "none"} (${w.cron}, ${w.timezone})`,
+    );
     if (w.last_skip_at && w.last_skip_at >= input.since && w.last_skip_reason) lines.push(`  a slot was skipped: ${w.last_skip_reason}`);
     if (w.sent || w.failed) lines.push(`  alerts: ${w.sent} sent, ${w.failed} failed`);
     if (changes.length === 0) lines.push("  no changes");
@@ -91,7 +96,13 @@ export function digestService(deps: DigestDeps) {
   const view = (userId: string): DigestView => {
     const r = repo.find(userId);
     if (!r) return { frequency: "off", timezone: null, nextSendAt: null, lastSentAt: null, lastError: null };
-    return { frequency: r.frequency, timezone: r.timezone, nextSendAt: r.next_send_at, lastSentAt: r.last_sent_at, lastError: r.last_error };
+    return {
+      frequency: r.frequency,
+      timezone: r.timezone,
+      nextSendAt: r.next_send_at,
+      lastSentAt: r.last_sent_at,
+      lastError: r.last_error,
+    };
   };
 
   async function sendOne(row: ReturnType<typeof repo.due>[number], now: number): Promise<DigestOutcome> {
@@ -107,7 +118,9 @@ export function digestService(deps: DigestDeps) {
     try {
       if (!deps.mailer) throw new Error(DIGEST_UNAVAILABLE);
       const ids = new Set(watched.map((w) => w.id));
-      const changes = (deps.changes?.recentChanges(since, row.user_id) ?? []).filter((c) => c.ownerId === row.user_id && ids.has(c.comparisonId));
+      const changes = (deps.changes?.recentChanges(since, row.user_id) ?? []).filter(
+        (c) => c.ownerId === row.user_id && ids.has(c.comparisonId),
+      );
       const { subject, text } = composeDigest({ frequency: row.frequency, since, until, watched, changes, publicUrl: deps.publicUrl });
       await deps.mailer.send({ to: [row.email], subject, text });
       repo.settle({ userId: row.user_id, slot, nextSendAt: next, sentAt: nowIso(clock.now()), error: null, at: nowIso(clock.now()) });
@@ -127,10 +140,13 @@ export function digestService(deps: DigestDeps) {
     if (timer !== null) clock.clearTimeout(timer);
     const earliest = repo.earliestNext();
     const wait = earliest === null ? maxSleepMs : Date.parse(earliest) - clock.now();
-    timer = clock.setTimeout(() => {
-      timer = null;
-      void tick().catch((e) => log("digest pass failed", e));
-    }, Math.max(1_000, Math.min(maxSleepMs, wait)));
+    timer = clock.setTimeout(
+      () => {
+        timer = null;
+        void tick().catch((e) => log("digest pass failed", e));
+      },
+      Math.max(1_000, Math.min(maxSleepMs, wait)),
+    );
   }
 
   /** Sends every due digest once. */

@@ -62,7 +62,8 @@ function checkCron(raw: string): { ok: true; cron: string } | { ok: false; error
       error: `The cron expression has ${fields.length} fields; ${FIVE_FIELDS}. Seconds are not supported: the shortest interval is one minute`,
     };
   }
-  if (fields.length !== 5) return { ok: false, error: `The cron expression has ${fields.length} field${fields.length === 1 ? "" : "s"}; ${FIVE_FIELDS}` };
+  if (fields.length !== 5)
+    return { ok: false, error: `The cron expression has ${fields.length} field${fields.length === 1 ? "" : "s"}; ${FIVE_FIELDS}` };
   // Each field alone against wildcards elsewhere, so the message can name the one at fault.
   for (let i = 0; i < 5; i++) {
     const probe = fields.map((f, j) => (j === i ? f : "*")).join(" ");
@@ -70,13 +71,19 @@ function checkCron(raw: string): { ok: true; cron: string } | { ok: false; error
       cronFor(probe, "UTC");
     } catch {
       const field = CRON_FIELDS[i]!;
-      return { ok: false, error: `Invalid ${field.name} field "${fields[i]}" in cron expression: allowed ${field.allowed}, with lists (1,15), ranges (1-5) and steps (*/15)` };
+      return {
+        ok: false,
+        error: `Invalid ${field.name} field "${fields[i]}" in cron expression: allowed ${field.allowed}, with lists (1,15), ranges (1-5) and steps (*/15)`,
+      };
     }
   }
   try {
     cronFor(cron, "UTC");
   } catch (err) {
-    return { ok: false, error: `Invalid cron expression "${cron}": ${err instanceof Error ? err.message.replace(/^CronPattern:\s*/, "") : String(err)}` };
+    return {
+      ok: false,
+      error: `Invalid cron expression "${cron}": ${err instanceof Error ? err.message.replace(/^CronPattern:\s*/, "") : String(err)}`,
+    };
   }
   return { ok: true, cron };
 }

@@ -166,7 +166,10 @@ export class Scheduler {
           const retry = now + Math.max(1_000, err.retryAfterMs);
           const nextRunAt = nowIso(next === null ? retry : Math.min(retry, Date.parse(next)));
           const reason = `deferred: ${err.message}`;
-          if (!this.deps.repo.settle({ comparisonId: row.comparison_id, slot, nextRunAt, at: nowIso(this.clock.now()), skipReason: reason })) return null;
+          if (
+            !this.deps.repo.settle({ comparisonId: row.comparison_id, slot, nextRunAt, at: nowIso(this.clock.now()), skipReason: reason })
+          )
+            return null;
           return { type: "deferred", ...base, nextRunAt, reason };
         }
         skipReason = `the run could not start: ${err instanceof Error ? err.message : String(err)}`;
@@ -211,9 +214,12 @@ export class Scheduler {
     if (this.timer !== null) this.clock.clearTimeout(this.timer);
     const earliest = this.deps.repo.earliestNext();
     const wait = earliest === null ? this.maxSleepMs : Date.parse(earliest) - this.clock.now();
-    this.timer = this.clock.setTimeout(() => {
-      this.timer = null;
-      void this.runTick();
-    }, Math.max(minWaitMs, Math.min(this.maxSleepMs, wait)));
+    this.timer = this.clock.setTimeout(
+      () => {
+        this.timer = null;
+        void this.runTick();
+      },
+      Math.max(minWaitMs, Math.min(this.maxSleepMs, wait)),
+    );
   }
 }

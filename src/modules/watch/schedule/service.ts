@@ -41,7 +41,8 @@ export function scheduleService(deps: ScheduleServiceDeps) {
       if (!checked.ok) throw badRequest(checked.error);
       const next = nextRunAfter(checked.cron, checked.timezone, new Date(t));
       const nextRunAt = next ? nowIso(next.getTime()) : null;
-      if (!repo.save({ comparisonId, ownerId, cron: checked.cron, timezone: checked.timezone, nextRunAt, at: nowIso(t) })) throw notFound(NOT_FOUND);
+      if (!repo.save({ comparisonId, ownerId, cron: checked.cron, timezone: checked.timezone, nextRunAt, at: nowIso(t) }))
+        throw notFound(NOT_FOUND);
       deps.onChange?.();
       return { cron: checked.cron, timezone: checked.timezone, nextRunAt };
     },

@@ -159,7 +159,9 @@ export function AppShell(p: AppShellProps) {
       />
       <div className="di-shell-center" inert={drawer.open || undefined}>
         <StatusBar
-          menu={narrow ? { open: drawer.open, controls: SIDEBAR_ID, ref: drawer.menuButton, onToggle: () => drawer.setOpen((o) => !o) } : null}
+          menu={
+            narrow ? { open: drawer.open, controls: SIDEBAR_ID, ref: drawer.menuButton, onToggle: () => drawer.setOpen((o) => !o) } : null
+          }
           onSeenNotifications={p.onSeenNotifications}
           systemActive={p.systemActive}
           connected={p.connected}

@@ -31,7 +31,10 @@ const setup = (recent: RecentPage | null = null) => {
 const press = (key: string, init: KeyboardEventInit = {}) => act(() => void fireEvent.keyDown(window, { key, ...init }));
 const input = () => screen().getByRole("combobox", { name: "Search commands" }) as HTMLInputElement;
 const type = (value: string) => act(() => void fireEvent.change(input(), { target: { value } }));
-const optionLabels = () => screen().queryAllByRole("option").map((o) => o.querySelector(".rt-Text")?.textContent);
+const optionLabels = () =>
+  screen()
+    .queryAllByRole("option")
+    .map((o) => o.querySelector(".rt-Text")?.textContent);
 const activeOption = () => {
   const id = input().getAttribute("aria-activedescendant");
   return id ? document.getElementById(id) : null;
@@ -69,7 +72,17 @@ describe("command palette", () => {
   test("lists navigation and action commands with listbox semantics", () => {
     setup();
     press("k", { ctrlKey: true });
-    expect(optionLabels()).toEqual(["Dashboard", "Compare Websites", "Trends", "Analytics", "Activity", "A/B Tests", "Generated Components", "New Comparison", "Settings"]);
+    expect(optionLabels()).toEqual([
+      "Dashboard",
+      "Compare Websites",
+      "Trends",
+      "Analytics",
+      "Activity",
+      "A/B Tests",
+      "Generated Components",
+      "New Comparison",
+      "Settings",
+    ]);
     expect(input().getAttribute("aria-controls")).toBe(screen().getByRole("listbox").id);
     expect(screen().getByRole("group", { name: "Navigation" })).toBeTruthy();
     expect(screen().getByRole("group", { name: "Actions" })).toBeTruthy();

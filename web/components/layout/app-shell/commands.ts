@@ -74,7 +74,16 @@ export function filterCommands(query: string, recent: RecentPage | null): Palett
   const terms = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
   if (terms.length === 0) {
     const recentCommand: PaletteCommand[] = recent
-      ? [{ id: "recent", label: recent.title, description: recent.path, category: "Recent", to: recent.path, icon: CounterClockwiseClockIcon }]
+      ? [
+          {
+            id: "recent",
+            label: recent.title,
+            description: recent.path,
+            category: "Recent",
+            to: recent.path,
+            icon: CounterClockwiseClockIcon,
+          },
+        ]
       : [];
     return [...recentCommand, ...BASE_COMMANDS];
   }

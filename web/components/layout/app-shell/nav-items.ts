@@ -12,7 +12,13 @@ export interface NavItem {
 
 /** Sidebar order is the shortcut order. */
 export const NAV_ITEMS: readonly NavItem[] = [
-  { label: "Dashboard", to: "/dashboard", shortcut: "1", icon: DashboardIcon, description: "Mission Control: agents, KPIs and the live stream" },
+  {
+    label: "Dashboard",
+    to: "/dashboard",
+    shortcut: "1",
+    icon: DashboardIcon,
+    description: "Mission Control: agents, KPIs and the live stream",
+  },
   { label: "Compare", to: "/comparison", shortcut: "2", icon: MixIcon, description: "Put competitor websites side by side" },
   { label: "Trends", to: "/trends", shortcut: "3", icon: LightningBoltIcon, description: "What TrendHunter spotted lately" },
   { label: "Analytics", to: "/analytics", shortcut: "4", icon: BarChartIcon, description: "InsightOracle's numbers" },

@@ -15,7 +15,9 @@ export function isEditableTarget(target: EventTarget | null): boolean {
  * The page a plain digit press should open, or null: never while typing, never with a modifier
  * (Ctrl+1 and friends belong to the browser), never from inside an open dialog.
  */
-export function shortcutPath(e: Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey" | "altKey" | "shiftKey" | "target" | "defaultPrevented" | "isComposing">): string | null {
+export function shortcutPath(
+  e: Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey" | "altKey" | "shiftKey" | "target" | "defaultPrevented" | "isComposing">,
+): string | null {
   if (e.defaultPrevented || e.isComposing) return null;
   if (e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return null;
   if (isEditableTarget(e.target)) return null;

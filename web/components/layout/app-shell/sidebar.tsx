@@ -101,25 +101,31 @@ export function Sidebar(p: SidebarProps) {
           </span>
         </Link>
         {!p.drawer && (
-        <Tooltip content={c ? "Expand sidebar" : "Collapse sidebar"} side="right">
-          <IconButton
-            variant="ghost"
-            color="gray"
-            size="1"
-            onClick={p.onToggleCollapsed}
-            aria-label={c ? "Expand sidebar" : "Collapse sidebar"}
-            aria-expanded={!c}
-            className="di-collapse-toggle"
-          >
-            {c ? <DoubleArrowRightIcon /> : <DoubleArrowLeftIcon />}
-          </IconButton>
-        </Tooltip>
+          <Tooltip content={c ? "Expand sidebar" : "Collapse sidebar"} side="right">
+            <IconButton
+              variant="ghost"
+              color="gray"
+              size="1"
+              onClick={p.onToggleCollapsed}
+              aria-label={c ? "Expand sidebar" : "Collapse sidebar"}
+              aria-expanded={!c}
+              className="di-collapse-toggle"
+            >
+              {c ? <DoubleArrowRightIcon /> : <DoubleArrowLeftIcon />}
+            </IconButton>
+          </Tooltip>
         )}
       </Flex>
 
       <div className="di-sidebar-search">
         <Hint show={c} label="Search (Ctrl+K)">
-          <button type="button" className="di-search-button" onClick={p.onOpenPalette} aria-label="Search commands" aria-keyshortcuts="Control+K Meta+K">
+          <button
+            type="button"
+            className="di-search-button"
+            onClick={p.onOpenPalette}
+            aria-label="Search commands"
+            aria-keyshortcuts="Control+K Meta+K"
+          >
             <MagnifyingGlassIcon aria-hidden />
             <span className="di-collapsible di-search-label">
               <Text size="2" color="gray">
@@ -138,8 +144,7 @@ export function Sidebar(p: SidebarProps) {
           {NAV_ITEMS.map((item) => {
             const Icon = item.icon;
             const badge = item.to === "/comparison" ? "New" : item.to === "/activity" ? p.activityBadge : null;
-            const name =
-              item.to === "/activity" && badge ? `${item.label}, ${badge} new` : badge ? `${item.label}, ${badge}` : item.label;
+            const name = item.to === "/activity" && badge ? `${item.label}, ${badge} new` : badge ? `${item.label}, ${badge}` : item.label;
             return (
               <li key={item.to}>
                 <Hint show={c} label={`${name} · ${item.shortcut}`}>

@@ -67,7 +67,13 @@ export function StatusBar(p: StatusBarProps) {
           <HamburgerMenuIcon />
         </IconButton>
       )}
-      <button type="button" className="di-quick-search" onClick={p.onOpenPalette} aria-label="Quick search" aria-keyshortcuts="Control+K Meta+K">
+      <button
+        type="button"
+        className="di-quick-search"
+        onClick={p.onOpenPalette}
+        aria-label="Quick search"
+        aria-keyshortcuts="Control+K Meta+K"
+      >
         <MagnifyingGlassIcon aria-hidden />
         <Text size="2" color="gray" className="di-quick-search-text">
           Quick search...
@@ -85,9 +91,7 @@ export function StatusBar(p: StatusBarProps) {
         </span>
         <span className="di-status-meta di-hide-md">
           <Text size="1" color="gray">
-            {p.agents === null
-              ? "Agents --"
-              : `${p.agents.total} agent${p.agents.total === 1 ? "" : "s"} · ${p.agents.active} active`}
+            {p.agents === null ? "Agents --" : `${p.agents.total} agent${p.agents.total === 1 ? "" : "s"} · ${p.agents.active} active`}
           </Text>
         </span>
       </Flex>
@@ -97,7 +101,12 @@ export function StatusBar(p: StatusBarProps) {
           {now === null ? "--:--:--" : formatClock(now)}
         </time>
         <Separator orientation="vertical" size="1" />
-        <NotificationsButton items={p.notifications} state={p.notificationsState} badge={p.notificationsBadge} onOpen={p.onSeenNotifications} />
+        <NotificationsButton
+          items={p.notifications}
+          state={p.notificationsState}
+          badge={p.notificationsBadge}
+          onOpen={p.onSeenNotifications}
+        />
         <Tooltip content={p.railOpen ? "Hide activity rail" : "Show activity rail"}>
           <IconButton
             variant={p.railOpen ? "soft" : "ghost"}
@@ -111,7 +120,12 @@ export function StatusBar(p: StatusBarProps) {
           </IconButton>
         </Tooltip>
         <Tooltip content={isDark ? "Switch to light theme" : "Switch to dark theme"}>
-          <IconButton variant="ghost" color="gray" onClick={p.onToggleTheme} aria-label={isDark ? "Switch to light theme" : "Switch to dark theme"}>
+          <IconButton
+            variant="ghost"
+            color="gray"
+            onClick={p.onToggleTheme}
+            aria-label={isDark ? "Switch to light theme" : "Switch to dark theme"}
+          >
             {isDark ? <SunIcon /> : <MoonIcon />}
           </IconButton>
         </Tooltip>

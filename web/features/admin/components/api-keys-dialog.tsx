@@ -9,7 +9,15 @@ import { CloseFooter } from "./close-footer";
 
 export function ApiKeysDialog({ open, onOpenChange }: { open: boolean; onOpenChange(o: boolean): void }) {
   const [name, setName] = useState("");
-  const { keys, failed, fresh, creating, revoking, create: createKey, revoke } = useApiKeys(
+  const {
+    keys,
+    failed,
+    fresh,
+    creating,
+    revoking,
+    create: createKey,
+    revoke,
+  } = useApiKeys(
     {
       list: listApiKeys,
       create: async (keyName) => {
@@ -18,7 +26,12 @@ export function ApiKeysDialog({ open, onOpenChange }: { open: boolean; onOpenCha
       },
       revoke: revokeApiKey,
     },
-    { loadFailed: "Could not load API keys", createdTitle: "API Key Generated", createFailedTitle: "Key Generation Failed", createFailed: "Unable to generate a key." },
+    {
+      loadFailed: "Could not load API keys",
+      createdTitle: "API Key Generated",
+      createFailedTitle: "Key Generation Failed",
+      createFailed: "Unable to generate a key.",
+    },
     open,
   );
 
@@ -41,7 +54,13 @@ export function ApiKeysDialog({ open, onOpenChange }: { open: boolean; onOpenCha
               <Text as="div" size="2" weight="medium" mb="1">
                 Key name
               </Text>
-              <TextField.Root value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. CI nightly" maxLength={60} required />
+              <TextField.Root
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                placeholder="e.g. CI nightly"
+                maxLength={60}
+                required
+              />
             </label>
             <Button type="submit" loading={creating} disabled={!name.trim()}>
               Generate API Key
@@ -50,9 +69,7 @@ export function ApiKeysDialog({ open, onOpenChange }: { open: boolean; onOpenCha
         </form>
         {fresh && <NewKeyCallout keyText={fresh} />}
         <Loaded failed={failed} data={keys} loading="Loading keys…" empty="You have no API keys yet." isEmpty={(list) => list.length === 0}>
-          {(keys) => (
-            <ApiKeyTable keys={keys} revoking={revoking} onRevoke={(k) => void revoke(k)} testId="api-keys-table" />
-          )}
+          {(keys) => <ApiKeyTable keys={keys} revoking={revoking} onRevoke={(k) => void revoke(k)} testId="api-keys-table" />}
         </Loaded>
         <CloseFooter />
       </Dialog.Content>

@@ -31,7 +31,11 @@ const LABELS: Record<string, string> = {
 };
 
 const tone = (action: string) =>
-  action === "auth.sign_in_failed" || action === "alert.raised" || action.endsWith("_failed") ? "red" : action.startsWith("admin.") ? "violet" : "gray";
+  action === "auth.sign_in_failed" || action === "alert.raised" || action.endsWith("_failed")
+    ? "red"
+    : action.startsWith("admin.")
+      ? "violet"
+      : "gray";
 
 function who(e: AuditEntry) {
   return e.actorEmail ?? (e.action === "alert.raised" ? "System" : "Unknown");
@@ -57,7 +61,13 @@ export function AuditDialog({ open, onOpenChange }: { open: boolean; onOpenChang
         <Dialog.Description size="2" color="gray" mb="3">
           Who did what, when and from where: sign-ins, failed sign-ins and every admin action.
         </Dialog.Description>
-        <Loaded failed={failed} data={data} loading="Loading audit log…" empty="Nothing recorded yet." isEmpty={(page) => page.entries.length === 0}>
+        <Loaded
+          failed={failed}
+          data={data}
+          loading="Loading audit log…"
+          empty="Nothing recorded yet."
+          isEmpty={(page) => page.entries.length === 0}
+        >
           {(data) => (
             <>
               <Table.Root size="1" variant="surface" data-testid="audit-table">
@@ -82,7 +92,9 @@ export function AuditDialog({ open, onOpenChange }: { open: boolean; onOpenChang
                         </Text>
                       </Table.Cell>
                       <Table.Cell>
-                        <Badge color={tone(e.action)} highContrast>{LABELS[e.action] ?? e.action}</Badge>
+                        <Badge color={tone(e.action)} highContrast>
+                          {LABELS[e.action] ?? e.action}
+                        </Badge>
                       </Table.Cell>
                       <Table.Cell>
                         <Text size="1" style={{ overflowWrap: "anywhere" }}>

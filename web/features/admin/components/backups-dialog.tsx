@@ -55,7 +55,13 @@ export function BackupsDialog({ open, onOpenChange, version, auth }: Props) {
         <Dialog.Description size="2" color="gray" mb="3">
           Verified copies of the database, newest first. Restoring one is described in docs/operations.md.
         </Dialog.Description>
-        <Loaded failed={failed} data={backups} loading="Loading backups…" empty="No backups yet. Hit Backup Now to make the first one." isEmpty={(list) => list.length === 0}>
+        <Loaded
+          failed={failed}
+          data={backups}
+          loading="Loading backups…"
+          empty="No backups yet. Hit Backup Now to make the first one."
+          isEmpty={(list) => list.length === 0}
+        >
           {(backups) => (
             <Table.Root size="1" variant="surface" data-testid="backup-list">
               <Table.Header>
@@ -79,7 +85,13 @@ export function BackupsDialog({ open, onOpenChange, version, auth }: Props) {
                     <Table.Cell>{formatDateTime(b.createdAt)}</Table.Cell>
                     <Table.Cell>{formatBytes(b.size)}</Table.Cell>
                     <Table.Cell>
-                      <Button size="1" variant="soft" loading={downloading === b.name} onClick={() => void download(b.name)} aria-label={`Download ${b.name}`}>
+                      <Button
+                        size="1"
+                        variant="soft"
+                        loading={downloading === b.name}
+                        onClick={() => void download(b.name)}
+                        aria-label={`Download ${b.name}`}
+                      >
                         Download
                       </Button>
                     </Table.Cell>

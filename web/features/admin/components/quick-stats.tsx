@@ -22,7 +22,11 @@ export function QuickStats({ metrics, loading }: { metrics: SystemMetrics; loadi
         <DataList.Item>
           <DataList.Label>Active Connections</DataList.Label>
           <DataList.Value>
-            <Figure loading={loading} weight="medium" title={`${metrics.connections.http} HTTP, ${metrics.connections.sockets} live sockets`}>
+            <Figure
+              loading={loading}
+              weight="medium"
+              title={`${metrics.connections.http} HTTP, ${metrics.connections.sockets} live sockets`}
+            >
               {formatCount(metrics.activeConnections)}
             </Figure>
           </DataList.Value>

@@ -4,10 +4,22 @@ import { formatCount, formatDateTime } from "../format";
 import { CloseFooter } from "./close-footer";
 
 function Check({ ok, yes, no }: { ok: boolean; yes: string; no: string }) {
-  return <Badge color={ok ? "green" : "amber"} highContrast>{ok ? yes : no}</Badge>;
+  return (
+    <Badge color={ok ? "green" : "amber"} highContrast>
+      {ok ? yes : no}
+    </Badge>
+  );
 }
 
-export function SecurityReportDialog({ open, onOpenChange, report }: { open: boolean; onOpenChange(o: boolean): void; report: SecurityReport | null }) {
+export function SecurityReportDialog({
+  open,
+  onOpenChange,
+  report,
+}: {
+  open: boolean;
+  onOpenChange(o: boolean): void;
+  report: SecurityReport | null;
+}) {
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Content maxWidth="520px">

@@ -41,7 +41,9 @@ export function SecurityTab({ report, onGenerateKey, onManageUsers, onAuditLogs,
       </Grid>
       {report && (
         <Flex gap="2" wrap="wrap">
-          <Badge color={report.https ? "green" : "amber"} highContrast>{report.https ? "Served over https" : "Not served over https"}</Badge>
+          <Badge color={report.https ? "green" : "amber"} highContrast>
+            {report.https ? "Served over https" : "Not served over https"}
+          </Badge>
           <Badge color={report.secureCookies ? "green" : "amber"} highContrast>
             {report.secureCookies ? "Session cookies are Secure" : "Session cookies lack Secure"}
           </Badge>

@@ -31,7 +31,13 @@ function validate(d: Draft): { settings?: AlertSettings; errors: Partial<Record<
   const cpu = int(d.cpuThreshold, "CPU threshold", "cpuThreshold");
   const memory = int(d.memoryThreshold, "Memory threshold", "memoryThreshold");
   const rate = Number(d.errorRateThreshold);
-  if (d.errorRateThreshold.trim() === "" || !Number.isFinite(rate) || rate < 0.1 || rate > 100 || Math.abs(rate * 10 - Math.round(rate * 10)) > 1e-6)
+  if (
+    d.errorRateThreshold.trim() === "" ||
+    !Number.isFinite(rate) ||
+    rate < 0.1 ||
+    rate > 100 ||
+    Math.abs(rate * 10 - Math.round(rate * 10)) > 1e-6
+  )
     errors.errorRateThreshold = "Error rate threshold must be 0.1 to 100, in steps of 0.1";
   if (Object.keys(errors).length) return { errors };
   return {
@@ -46,7 +52,15 @@ function validate(d: Draft): { settings?: AlertSettings; errors: Partial<Record<
   };
 }
 
-function NumberField(p: { id: string; label: string; value: string; step: string; min: string; error?: string; onChange(v: string): void }) {
+function NumberField(p: {
+  id: string;
+  label: string;
+  value: string;
+  step: string;
+  min: string;
+  error?: string;
+  onChange(v: string): void;
+}) {
   return (
     <Flex direction="column" gap="1">
       <Text as="label" htmlFor={p.id} size="2" weight="medium">
@@ -135,9 +149,33 @@ export function SettingsTab({ initial }: { initial: AlertSettingsAnswer | null }
             Alert Thresholds
           </Heading>
           <Grid columns={{ initial: "1", sm: "3" }} gap="3">
-            <NumberField id="cpu-threshold" label="CPU Threshold" value={draft.cpuThreshold} step="1" min="1" error={errors.cpuThreshold} onChange={(v) => set({ cpuThreshold: v })} />
-            <NumberField id="memory-threshold" label="Memory Threshold" value={draft.memoryThreshold} step="1" min="1" error={errors.memoryThreshold} onChange={(v) => set({ memoryThreshold: v })} />
-            <NumberField id="error-rate-threshold" label="Error Rate Threshold" value={draft.errorRateThreshold} step="0.1" min="0.1" error={errors.errorRateThreshold} onChange={(v) => set({ errorRateThreshold: v })} />
+            <NumberField
+              id="cpu-threshold"
+              label="CPU Threshold"
+              value={draft.cpuThreshold}
+              step="1"
+              min="1"
+              error={errors.cpuThreshold}
+              onChange={(v) => set({ cpuThreshold: v })}
+            />
+            <NumberField
+              id="memory-threshold"
+              label="Memory Threshold"
+              value={draft.memoryThreshold}
+              step="1"
+              min="1"
+              error={errors.memoryThreshold}
+              onChange={(v) => set({ memoryThreshold: v })}
+            />
+            <NumberField
+              id="error-rate-threshold"
+              label="Error Rate Threshold"
+              value={draft.errorRateThreshold}
+              step="0.1"
+              min="0.1"
+              error={errors.errorRateThreshold}
+              onChange={(v) => set({ errorRateThreshold: v })}
+            />
           </Grid>
         </Card>
         <Card>
@@ -164,7 +202,9 @@ export function SettingsTab({ initial }: { initial: AlertSettingsAnswer | null }
                 <Flex direction="column">
                   <Text weight="medium">Slack Notifications</Text>
                   <Text size="1" color="gray">
-                    {answer.channels.chat ? "Posts to the configured chat webhook." : "Set ALERT_WEBHOOK_URL on the server to deliver these."}
+                    {answer.channels.chat
+                      ? "Posts to the configured chat webhook."
+                      : "Set ALERT_WEBHOOK_URL on the server to deliver these."}
                   </Text>
                 </Flex>
               </Flex>

@@ -17,7 +17,15 @@ interface Pending {
   body: string;
 }
 
-export function UsersDialog({ open, onOpenChange, currentUserId }: { open: boolean; onOpenChange(o: boolean): void; currentUserId: string }) {
+export function UsersDialog({
+  open,
+  onOpenChange,
+  currentUserId,
+}: {
+  open: boolean;
+  onOpenChange(o: boolean): void;
+  currentUserId: string;
+}) {
   const [page, setPage] = useState(1);
   const [query, setQuery] = useState("");
   const [data, setData] = useState<UserPage | null>(null);
@@ -43,7 +51,10 @@ export function UsersDialog({ open, onOpenChange, currentUserId }: { open: boole
     try {
       const updated = await updateUser(user.id, patch);
       setData((d) => (d ? { ...d, users: d.users.map((u) => (u.id === updated.id ? updated : u)) } : d));
-      toast({ title: "User Updated", description: `${updated.email} is now ${updated.disabled ? "disabled" : "enabled"} (${updated.role}).` });
+      toast({
+        title: "User Updated",
+        description: `${updated.email} is now ${updated.disabled ? "disabled" : "enabled"} (${updated.role}).`,
+      });
     } catch (e) {
       toast({ title: "Update Failed", description: errorMessage(e, "Unable to update this user."), variant: "destructive" });
     } finally {
@@ -53,9 +64,19 @@ export function UsersDialog({ open, onOpenChange, currentUserId }: { open: boole
 
   const ask = (user: ManagedUser, patch: UpdateUserInput) => {
     if (patch.disabled === true)
-      setConfirm({ user, patch, title: "Disable this account?", body: `${user.email} is signed out everywhere at once and cannot sign in until enabled again. Their API keys are revoked.` });
+      setConfirm({
+        user,
+        patch,
+        title: "Disable this account?",
+        body: `${user.email} is signed out everywhere at once and cannot sign in until enabled again. Their API keys are revoked.`,
+      });
     else if (patch.role === "user")
-      setConfirm({ user, patch, title: "Remove admin rights?", body: `${user.email} loses the admin console on their next request and is signed out of every session.` });
+      setConfirm({
+        user,
+        patch,
+        title: "Remove admin rights?",
+        body: `${user.email} loses the admin console on their next request and is signed out of every session.`,
+      });
     else void apply(user, patch);
   };
 
@@ -109,10 +130,14 @@ export function UsersDialog({ open, onOpenChange, currentUserId }: { open: boole
                           )}
                         </Table.RowHeaderCell>
                         <Table.Cell>
-                          <Badge color={u.role === "admin" ? "violet" : "gray"} highContrast>{u.role === "admin" ? "Admin" : "User"}</Badge>
+                          <Badge color={u.role === "admin" ? "violet" : "gray"} highContrast>
+                            {u.role === "admin" ? "Admin" : "User"}
+                          </Badge>
                         </Table.Cell>
                         <Table.Cell>
-                          <Badge color={u.disabled ? "red" : "green"} highContrast>{u.disabled ? "Disabled" : "Active"}</Badge>
+                          <Badge color={u.disabled ? "red" : "green"} highContrast>
+                            {u.disabled ? "Disabled" : "Active"}
+                          </Badge>
                         </Table.Cell>
                         <Table.Cell>
                           <Text size="1">{formatDateTime(u.lastSignInAt)}</Text>

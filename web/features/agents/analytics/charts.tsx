@@ -57,7 +57,19 @@ function Axes({ max, format, labels, every }: { max: number; format(v: number): 
   );
 }
 
-export function BarChart({ rows, series, title, format = tick, maxLabels = 12 }: { rows: Row[]; series: Series[]; title: string; format?: (v: number) => string; maxLabels?: number }) {
+export function BarChart({
+  rows,
+  series,
+  title,
+  format = tick,
+  maxLabels = 12,
+}: {
+  rows: Row[];
+  series: Series[];
+  title: string;
+  format?: (v: number) => string;
+  maxLabels?: number;
+}) {
   const max = niceMax(Math.max(0, ...rows.flatMap((r) => series.map((s) => r.values[s.key] ?? 0))));
   const plotH = H - PAD.top - PAD.bottom;
   const plotW = W - PAD.left - PAD.right;
@@ -72,7 +84,15 @@ export function BarChart({ rows, series, title, format = tick, maxLabels = 12 }:
           const v = r.values[s.key] ?? 0;
           const h = (v / max) * plotH;
           return (
-            <rect key={`${i}-${s.key}`} x={PAD.left + step * i + step * 0.1 + barW * j} y={PAD.top + plotH - h} width={barW} height={h} rx={1.5} fill={s.color}>
+            <rect
+              key={`${i}-${s.key}`}
+              x={PAD.left + step * i + step * 0.1 + barW * j}
+              y={PAD.top + plotH - h}
+              width={barW}
+              height={h}
+              rx={1.5}
+              fill={s.color}
+            >
               <title>{`${r.label} · ${s.label}: ${format(v)}`}</title>
             </rect>
           );
@@ -82,7 +102,21 @@ export function BarChart({ rows, series, title, format = tick, maxLabels = 12 }:
   );
 }
 
-export function LineChart({ rows, series, title, max: fixedMax, format = (v) => String(Math.round(v)), maxLabels = 12 }: { rows: Row[]; series: Series[]; title: string; max?: number; format?: (v: number) => string; maxLabels?: number }) {
+export function LineChart({
+  rows,
+  series,
+  title,
+  max: fixedMax,
+  format = (v) => String(Math.round(v)),
+  maxLabels = 12,
+}: {
+  rows: Row[];
+  series: Series[];
+  title: string;
+  max?: number;
+  format?: (v: number) => string;
+  maxLabels?: number;
+}) {
   const max = fixedMax ?? niceMax(Math.max(0, ...rows.flatMap((r) => series.map((s) => r.values[s.key] ?? 0))));
   const plotH = H - PAD.top - PAD.bottom;
   const plotW = W - PAD.left - PAD.right;
@@ -95,7 +129,12 @@ export function LineChart({ rows, series, title, max: fixedMax, format = (v) => 
       <Axes max={max} format={format} labels={rows.map((r) => r.label)} every={every} />
       {series.map((s) => (
         <g key={s.key}>
-          <polyline fill="none" stroke={s.color} strokeWidth={2} points={rows.map((r, i) => `${x(i)},${y(r.values[s.key] ?? 0)}`).join(" ")} />
+          <polyline
+            fill="none"
+            stroke={s.color}
+            strokeWidth={2}
+            points={rows.map((r, i) => `${x(i)},${y(r.values[s.key] ?? 0)}`).join(" ")}
+          />
           {rows.length <= 60 &&
             rows.map((r, i) => (
               <circle key={i} cx={x(i)} cy={y(r.values[s.key] ?? 0)} r={2.5} fill={s.color}>

@@ -2,7 +2,15 @@ import { Flex, Text } from "@radix-ui/themes";
 import type { ComponentDto } from "#server/modules/agents/model";
 
 /** Newest first; grouped by where the tokens came from. */
-export function ComponentList({ components, selectedId, onSelect }: { components: ComponentDto[]; selectedId: string | null; onSelect(id: string): void }) {
+export function ComponentList({
+  components,
+  selectedId,
+  onSelect,
+}: {
+  components: ComponentDto[];
+  selectedId: string | null;
+  onSelect(id: string): void;
+}) {
   const groups = new Map<string, ComponentDto[]>();
   for (const c of components) groups.set(c.sourceLabel, [...(groups.get(c.sourceLabel) ?? []), c]);
   return (

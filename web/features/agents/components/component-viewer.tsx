@@ -25,7 +25,11 @@ async function copy(c: ComponentDto) {
     await navigator.clipboard.writeText(c.code);
     toast({ title: "Copied", description: `${c.fileName} is on your clipboard.` });
   } catch {
-    toast({ title: "Copy Failed", description: "The browser refused clipboard access. Select the source and copy it instead.", variant: "destructive" });
+    toast({
+      title: "Copy Failed",
+      description: "The browser refused clipboard access. Select the source and copy it instead.",
+      variant: "destructive",
+    });
   }
 }
 
@@ -43,7 +47,9 @@ export function ComponentViewer({ component: c }: { component: ComponentDto }) {
               </Code>
             </Heading>
             <Flex gap="2" wrap="wrap" align="center">
-              <Badge variant="soft" highContrast>{c.kindLabel}</Badge>
+              <Badge variant="soft" highContrast>
+                {c.kindLabel}
+              </Badge>
               <Badge variant="outline" color="gray">
                 Variant {c.variant} · {c.style}
               </Badge>

@@ -4,7 +4,8 @@ import type { ExperimentDto } from "#server/modules/agents/model";
 import { RelativeTime } from "#web/components/ui/relative-time";
 import { count, fraction, pValue } from "#web/lib/format";
 
-const signed = (x: number | null, digits = 1) => (x === null || !Number.isFinite(x) ? "—" : `${x >= 0 ? "+" : ""}${(x * 100).toFixed(digits)}%`);
+const signed = (x: number | null, digits = 1) =>
+  x === null || !Number.isFinite(x) ? "—" : `${x >= 0 ? "+" : ""}${(x * 100).toFixed(digits)}%`;
 const interval = (i: [number, number] | null) => (i ? `${signed(i[0])} to ${signed(i[1])}` : "—");
 
 function TrafficBadge({ t }: { t: ExperimentDto }) {
@@ -61,8 +62,8 @@ function IngestHelp({ t }: { t: ExperimentDto }) {
   return (
     <Flex direction="column" gap="2">
       <Text size="1" color="gray">
-        Send real visitors: <Code>POST /api/tests/{t.id}/events</Code> with <Code>{'{"variant":"A","event":"impression","count":1}'}</Code> and the
-        header <Code>x-ingest-key</Code>.
+        Send real visitors: <Code>POST /api/tests/{t.id}/events</Code> with <Code>{'{"variant":"A","event":"impression","count":1}'}</Code>{" "}
+        and the header <Code>x-ingest-key</Code>.
       </Text>
       <Flex gap="2" align="center">
         <Button size="1" variant="ghost" onClick={() => setShown((s) => !s)} aria-expanded={shown}>
@@ -140,7 +141,10 @@ export function ExperimentCard({ test: t }: { test: ExperimentDto }) {
                   {fraction(v.rate, 2)}
                 </Table.Cell>
                 <Table.Cell style={{ minWidth: 120 }}>
-                  <Progress value={Math.min(100, (v.impressions / t.plannedPerVariant) * 100)} aria-label={`Variant ${v.label} sample progress`} />
+                  <Progress
+                    value={Math.min(100, (v.impressions / t.plannedPerVariant) * 100)}
+                    aria-label={`Variant ${v.label} sample progress`}
+                  />
                 </Table.Cell>
               </Table.Row>
             ))}

@@ -63,7 +63,10 @@ function Evidence({ trend }: { trend: TrendDto }) {
             <li key={h.host}>
               {h.comparisonIds[0] ? (
                 <Badge asChild variant="surface" color="gray">
-                  <Link to={`/comparison/${encodeURIComponent(h.comparisonIds[0])}/view`} title={`Captured ${new Date(h.capturedAt).toLocaleString()}`}>
+                  <Link
+                    to={`/comparison/${encodeURIComponent(h.comparisonIds[0])}/view`}
+                    title={`Captured ${new Date(h.capturedAt).toLocaleString()}`}
+                  >
                     {h.host}
                   </Link>
                 </Badge>

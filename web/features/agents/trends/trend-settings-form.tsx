@@ -25,7 +25,16 @@ export interface TrendSettingsFormProps {
   onSave(next: TrendSettings): Promise<boolean>;
 }
 
-function NumberField(p: { id: string; label: string; hint: string; value: number; min: number; max: number; disabled: boolean; onChange(v: number): void }) {
+function NumberField(p: {
+  id: string;
+  label: string;
+  hint: string;
+  value: number;
+  min: number;
+  max: number;
+  disabled: boolean;
+  onChange(v: number): void;
+}) {
   return (
     <Flex direction="column" gap="1" asChild>
       <label htmlFor={p.id}>
@@ -89,10 +98,46 @@ export function TrendSettingsForm({ settings, editable, onSave }: TrendSettingsF
             </Text>
           </Flex>
           <div className="ag-grid" style={{ gridTemplateColumns: "repeat(auto-fill, minmax(200px, 1fr))" }}>
-            <NumberField id="ts-frequency" label="Frequency (seconds)" hint="How often TrendHunter scans" value={draft.frequency} min={10} max={86400} disabled={disabled} onChange={(v) => setDraft({ ...draft, frequency: v })} />
-            <NumberField id="ts-threshold" label="Confidence threshold (%)" hint="Trends below it aren't reported" value={draft.confidenceThreshold} min={50} max={99} disabled={disabled} onChange={(v) => setDraft({ ...draft, confidenceThreshold: v })} />
-            <NumberField id="ts-max" label="Max results" hint="Most certain first" value={draft.maxResults} min={1} max={100} disabled={disabled} onChange={(v) => setDraft({ ...draft, maxResults: v })} />
-            <NumberField id="ts-ai" label="AI detection confidence (%)" hint="At or above: a high-confidence signal" value={draft.aiDetectionConfidence} min={50} max={100} disabled={disabled} onChange={(v) => setDraft({ ...draft, aiDetectionConfidence: v })} />
+            <NumberField
+              id="ts-frequency"
+              label="Frequency (seconds)"
+              hint="How often TrendHunter scans"
+              value={draft.frequency}
+              min={10}
+              max={86400}
+              disabled={disabled}
+              onChange={(v) => setDraft({ ...draft, frequency: v })}
+            />
+            <NumberField
+              id="ts-threshold"
+              label="Confidence threshold (%)"
+              hint="Trends below it aren't reported"
+              value={draft.confidenceThreshold}
+              min={50}
+              max={99}
+              disabled={disabled}
+              onChange={(v) => setDraft({ ...draft, confidenceThreshold: v })}
+            />
+            <NumberField
+              id="ts-max"
+              label="Max results"
+              hint="Most certain first"
+              value={draft.maxResults}
+              min={1}
+              max={100}
+              disabled={disabled}
+              onChange={(v) => setDraft({ ...draft, maxResults: v })}
+            />
+            <NumberField
+              id="ts-ai"
+              label="AI detection confidence (%)"
+              hint="At or above: a high-confidence signal"
+              value={draft.aiDetectionConfidence}
+              min={50}
+              max={100}
+              disabled={disabled}
+              onChange={(v) => setDraft({ ...draft, aiDetectionConfidence: v })}
+            />
           </div>
           <fieldset className="ag-fieldset" disabled={disabled} style={{ border: 0, padding: 0, margin: 0 }}>
             <legend>
@@ -104,7 +149,11 @@ export function TrendSettingsForm({ settings, editable, onSave }: TrendSettingsF
               {SOURCES.map((s) => (
                 <Text as="label" size="2" key={s.value}>
                   <Flex gap="2" align="center">
-                    <Checkbox disabled={disabled} checked={draft.sources.includes(s.value)} onCheckedChange={(c) => setDraft({ ...draft, sources: toggle(draft.sources, s.value, c === true) })} />
+                    <Checkbox
+                      disabled={disabled}
+                      checked={draft.sources.includes(s.value)}
+                      onCheckedChange={(c) => setDraft({ ...draft, sources: toggle(draft.sources, s.value, c === true) })}
+                    />
                     {s.label}
                   </Flex>
                 </Text>
@@ -121,7 +170,11 @@ export function TrendSettingsForm({ settings, editable, onSave }: TrendSettingsF
               {TYPES.map((t) => (
                 <Text as="label" size="2" key={t.value}>
                   <Flex gap="2" align="center">
-                    <Checkbox disabled={disabled} checked={draft.trendTypes.includes(t.value)} onCheckedChange={(c) => setDraft({ ...draft, trendTypes: toggle(draft.trendTypes, t.value, c === true) })} />
+                    <Checkbox
+                      disabled={disabled}
+                      checked={draft.trendTypes.includes(t.value)}
+                      onCheckedChange={(c) => setDraft({ ...draft, trendTypes: toggle(draft.trendTypes, t.value, c === true) })}
+                    />
                     {t.label}
                   </Flex>
                 </Text>
@@ -133,7 +186,13 @@ export function TrendSettingsForm({ settings, editable, onSave }: TrendSettingsF
               <Text size="2" weight="medium">
                 Custom keywords
               </Text>
-              <TextField.Root id="ts-keywords" value={keywords} disabled={disabled} placeholder="e.g. AI, free trial, pricing" onChange={(e) => setKeywords(e.currentTarget.value)} />
+              <TextField.Root
+                id="ts-keywords"
+                value={keywords}
+                disabled={disabled}
+                placeholder="e.g. AI, free trial, pricing"
+                onChange={(e) => setKeywords(e.currentTarget.value)}
+              />
               <Text size="1" color="gray">
                 Comma-separated, up to 10. A keyword is a trend when most sites' copy mentions it.
               </Text>

@@ -14,7 +14,15 @@ const SCOPES: { value: ApiKeyScope; label: string; hint: string }[] = [
 export function ApiKeysCard() {
   const [name, setName] = useState("");
   const [scope, setScope] = useState<ApiKeyScope>("read");
-  const { keys, failed, fresh, creating, revoking, create: createKey, revoke } = useApiKeys(
+  const {
+    keys,
+    failed,
+    fresh,
+    creating,
+    revoking,
+    create: createKey,
+    revoke,
+  } = useApiKeys(
     {
       list: listMyKeys,
       create: async (keyName) => {
@@ -32,7 +40,12 @@ export function ApiKeysCard() {
       },
       revoke: revokeMyKey,
     },
-    { loadFailed: "Could not load your API keys", createdTitle: "API Key Created", createFailedTitle: "Key Creation Failed", createFailed: "Unable to create a key." },
+    {
+      loadFailed: "Could not load your API keys",
+      createdTitle: "API Key Created",
+      createFailedTitle: "Key Creation Failed",
+      createFailed: "Unable to create a key.",
+    },
   );
 
   async function create(e: FormEvent) {
@@ -56,7 +69,13 @@ export function ApiKeysCard() {
             <Text as="div" size="2" weight="medium" mb="1">
               Key name
             </Text>
-            <TextField.Root value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. GitHub Actions" maxLength={60} required />
+            <TextField.Root
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              placeholder="e.g. GitHub Actions"
+              maxLength={60}
+              required
+            />
           </label>
           <div>
             <Text as="div" size="2" weight="medium" mb="1" id="api-key-scope-label">

@@ -14,8 +14,8 @@ export function FeaturesHero({ cta }: { cta: ReactNode }) {
             Your unfair advantage, <span className="mk-gradient-text">fully automated</span>
           </Heading>
           <Text as="p" size={{ initial: "3", md: "4" }} color="gray" align="center" className="mk-hero-lede">
-            A squad of AI agents that discovers trends, builds components, runs experiments and reads your analytics —
-            while the comparison engine tears down every competitor you point it at.
+            A squad of AI agents that discovers trends, builds components, runs experiments and reads your analytics — while the comparison
+            engine tears down every competitor you point it at.
           </Text>
           {cta}
         </Flex>

@@ -7,11 +7,7 @@ export function HowItWorks() {
   return (
     <section className="mk-section" aria-labelledby="steps-title">
       <Container size="4" px={{ initial: "4", md: "6" }}>
-        <SectionHeading
-          id="steps-title"
-          eyebrow="How it works"
-          title="From URL to unfair advantage in three moves"
-        />
+        <SectionHeading id="steps-title" eyebrow="How it works" title="From URL to unfair advantage in three moves" />
         <Grid asChild columns={{ initial: "1", md: "3" }} gap="5" mt="8">
           <ol className="mk-plain-list mk-steps">
             {STEPS.map((step, i) => (

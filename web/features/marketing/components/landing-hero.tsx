@@ -18,8 +18,8 @@ export function LandingHero({ signupForm }: { signupForm: ReactNode }) {
               Steal your rivals' <span className="mk-gradient-text">best design moves</span>. Legally.
             </Heading>
             <Text as="p" size={{ initial: "3", md: "4" }} color="gray" className="mk-hero-lede">
-              Design Intel puts competitor websites side by side and compares design, UX, copy and timing — then AI models
-              hand you specific fixes, with the evidence attached.
+              Design Intel puts competitor websites side by side and compares design, UX, copy and timing — then AI models hand you specific
+              fixes, with the evidence attached.
             </Text>
             <Box className="mk-hero-form">{signupForm}</Box>
             <Flex gap="4" wrap="wrap">

@@ -24,7 +24,9 @@ export async function scorePair(
     );
     const values = [unit(s.colorSimilarity), unit(s.layoutSimilarity), unit(s.contentSimilarity), unit(s.overallSimilarity)];
     if (values.some((v) => v === null)) throw new Error(`analyser returned non-numeric scores: ${JSON.stringify(s)}`);
-    const components = Object.fromEntries(Object.entries(s.components ?? {}).filter(([, v]) => typeof v === "number" && Number.isFinite(v)));
+    const components = Object.fromEntries(
+      Object.entries(s.components ?? {}).filter(([, v]) => typeof v === "number" && Number.isFinite(v)),
+    );
     io.dispatch({
       type: "pairScored",
       viewport,

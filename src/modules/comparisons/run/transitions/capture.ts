@@ -33,7 +33,8 @@ export const announceLaunch: Transition<"launch"> = (run, _event, io) => {
 
 export const reportStage: Transition<"stage"> = (run, { text }, io) => setStage(io, run, text);
 
-export const storePage: Transition<"pageCaptured"> = (run, { page, file }, io) => countPage(run, page, saveSnapshot(run, page, file, io), io);
+export const storePage: Transition<"pageCaptured"> = (run, { page, file }, io) =>
+  countPage(run, page, saveSnapshot(run, page, file, io), io);
 
 /**
  * Stores the page as a snapshot of this run under its content hash (an identical earlier capture
@@ -85,7 +86,10 @@ function dropUnused(absolute: string, io: RunIO) {
 function insertSnapshot(run: RunContext, targetId: string, page: PageRef, file: CapturedFile, relPath: string, io: RunIO): boolean {
   const { db, repo, now } = io.deps;
   const x = file.extraction;
-  const colors = (x.palette?.dominant ?? []).map((p) => p.hex).filter(isHex).map((h) => h.toLowerCase());
+  const colors = (x.palette?.dominant ?? [])
+    .map((p) => p.hex)
+    .filter(isHex)
+    .map((h) => h.toLowerCase());
   return writeTx(db, () =>
     repo.insertSnapshot({
       id: file.snapshotId,

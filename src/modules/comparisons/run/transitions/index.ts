@@ -4,7 +4,15 @@ import type { RunContext } from "../context";
 import type { RunIO } from "../io";
 import type { RunState, TransitionName } from "../table";
 import { announceLaunch, checkCaptured, countFailedPage, countTimedOutPage, discardPage, reportStage, storePage } from "./capture";
-import { attemptFailure, beginFailing, failInterrupted, failRecovered, removeLeftovers, settleCompleted, settleWithoutFindings } from "./end";
+import {
+  attemptFailure,
+  beginFailing,
+  failInterrupted,
+  failRecovered,
+  removeLeftovers,
+  settleCompleted,
+  settleWithoutFindings,
+} from "./end";
 import { checkScored, keepScore, markScored, skipPair, startFindings } from "./score";
 
 export type Transitions = { readonly [N in TransitionName]: (run: RunContext, event: never, io: RunIO) => RunState | void };

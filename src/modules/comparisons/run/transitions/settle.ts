@@ -8,7 +8,14 @@ import { recordActivity, send, type RunIO } from "../io";
 import { DEFAULT_HISTORY_KEEP, pruneRuns } from "../retention";
 
 /** Ends the comparison with this status and these results; true when the database took it. */
-export function settle(io: RunIO, run: RunContext, status: "completed" | "failed", error: string | null, diffs: DiffRow[], found: FindingRow[]) {
+export function settle(
+  io: RunIO,
+  run: RunContext,
+  status: "completed" | "failed",
+  error: string | null,
+  diffs: DiffRow[],
+  found: FindingRow[],
+) {
   const { db, repo, now } = io.deps;
   const stage = status === "completed" ? "Completed" : "Failed";
   const at = nowIso(now());

@@ -48,7 +48,13 @@ export function AnalysisSummary({ diff, labels }: Props) {
                   <Text as="div" size="1" color="gray">
                     {name} similarity
                   </Text>
-                  <Text as="div" size="6" weight="bold" color={key === "overallSimilarity" ? "violet" : undefined} style={{ whiteSpace: "nowrap" }}>
+                  <Text
+                    as="div"
+                    size="6"
+                    weight="bold"
+                    color={key === "overallSimilarity" ? "violet" : undefined}
+                    style={{ whiteSpace: "nowrap" }}
+                  >
                     {asPercent(value)}
                   </Text>
                   <Progress value={Number.parseInt(asPercent(value), 10) || 0} size="1" aria-label={`${name} similarity`} />

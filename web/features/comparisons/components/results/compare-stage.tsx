@@ -31,7 +31,10 @@ export function CompareStage({ mode, zoom, viewport, left, right }: Props) {
   const scale = width / Math.max(fa.cssWidth, fb.cssWidth);
   const height = Math.max(fa.cssHeight, fb.cssHeight) * scale;
   const value = mode === "slider" ? position : opacity;
-  const control = mode === "slider" ? `Slider position: ${left.label} left of the line, ${right.label} right of it` : `Opacity of ${right.label} over ${left.label}`;
+  const control =
+    mode === "slider"
+      ? `Slider position: ${left.label} left of the line, ${right.label} right of it`
+      : `Opacity of ${right.label} over ${left.label}`;
 
   return (
     <Card size="1" style={{ minWidth: 0 }}>
@@ -68,7 +71,11 @@ export function CompareStage({ mode, zoom, viewport, left, right }: Props) {
         style={{ height: PANEL_HEIGHT, overflow: "auto", background: "var(--gray-a2)", borderRadius: "var(--radius-3)" }}
       >
         <div className="di-compare-stage" style={{ width, height, margin: zoom === "fit" ? "0 auto" : 0 }}>
-          <img src={left.snapshot.screenshotUrl} alt={`${left.label} ${viewport} screenshot`} style={{ position: "absolute", left: 0, top: 0, width: fa.cssWidth * scale, height: fa.cssHeight * scale }} />
+          <img
+            src={left.snapshot.screenshotUrl}
+            alt={`${left.label} ${viewport} screenshot`}
+            style={{ position: "absolute", left: 0, top: 0, width: fa.cssWidth * scale, height: fa.cssHeight * scale }}
+          />
           <img
             src={right.snapshot.screenshotUrl}
             alt={`${right.label} ${viewport} screenshot`}

@@ -61,7 +61,11 @@ export function ExportShareButtons({ comparisonId, name, auth }: Props) {
       saveBlob(await fetchReport(comparisonId, format, auth), reportFileName(name, format));
       toast({ title: "Report Exported", description: `Saved the ${format.toUpperCase()} report.` });
     } catch (err) {
-      toast({ title: "Export Failed", description: errorMessage(err, "Unable to export the report. Please try again."), variant: "destructive" });
+      toast({
+        title: "Export Failed",
+        description: errorMessage(err, "Unable to export the report. Please try again."),
+        variant: "destructive",
+      });
     } finally {
       setBusy(null);
     }

@@ -10,7 +10,6 @@ interface Props {
   viewport: Viewport;
 }
 
-
 /** The column of a paint time, rounded to the axis's 0.1 s as its label ("FCP 0.2 s") is. */
 const markColumn = (columns: { ms: number }[], at: number | null | undefined) =>
   at === null || at === undefined ? -1 : columns.findIndex((c) => c.ms >= Math.round(at / 100) * 100);
@@ -61,7 +60,11 @@ export function Filmstrip({ sites, viewport }: Props) {
                     const timing = site.snapshot?.extraction.timing;
                     const fcp = markColumn(columns, timing?.fcpMs);
                     const lcp = markColumn(columns, timing?.lcpMs);
-                    const aspect = site.filmstrip ? site.filmstrip.height / site.filmstrip.width : viewport === "desktop" ? 900 / 1440 : 844 / 390;
+                    const aspect = site.filmstrip
+                      ? site.filmstrip.height / site.filmstrip.width
+                      : viewport === "desktop"
+                        ? 900 / 1440
+                        : 844 / 390;
                     return (
                       <tr key={site.targetId} data-testid="filmstrip-row">
                         <th scope="row">
@@ -85,7 +88,11 @@ export function Filmstrip({ sites, viewport }: Props) {
                           const marks = [col === fcp ? "fcp" : "", col === lcp ? "lcp" : ""].filter(Boolean);
                           return (
                             <td key={c.ms}>
-                              <span className="di-film-frame" data-mark={marks.join(" ") || undefined} style={{ aspectRatio: `1 / ${aspect.toFixed(4)}` }}>
+                              <span
+                                className="di-film-frame"
+                                data-mark={marks.join(" ") || undefined}
+                                style={{ aspectRatio: `1 / ${aspect.toFixed(4)}` }}
+                              >
                                 {frame && <img src={frame.url} alt={`${site.label} at ${seconds(c.ms)}`} decoding="async" />}
                               </span>
                               <span className="di-film-marks">

@@ -24,7 +24,13 @@ export function FocusToggle() {
     };
   }, [on, setFocus]);
   return (
-    <Button variant={on ? "solid" : "soft"} color="gray" aria-pressed={on} onClick={() => setFocus(!on)} title={on ? "Show the sidebar and status bar again (Esc)" : "Hide the sidebar and status bar"}>
+    <Button
+      variant={on ? "solid" : "soft"}
+      color="gray"
+      aria-pressed={on}
+      onClick={() => setFocus(!on)}
+      title={on ? "Show the sidebar and status bar again (Esc)" : "Hide the sidebar and status bar"}
+    >
       {on ? <ExitFullScreenIcon /> : <EnterFullScreenIcon />} Focus
     </Button>
   );

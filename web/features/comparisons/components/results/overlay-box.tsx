@@ -28,7 +28,16 @@ export function OverlayBox({ box, color, dashed, fill, label, detail, tagHidden 
     boxSizing: "border-box",
   };
   return (
-    <div style={style} title={detail} aria-label={detail} role="img" tabIndex={0} className="di-ov-box" data-overlay-box={color} data-tag={tagHidden ? "hidden" : "shown"}>
+    <div
+      style={style}
+      title={detail}
+      aria-label={detail}
+      role="img"
+      tabIndex={0}
+      className="di-ov-box"
+      data-overlay-box={color}
+      data-tag={tagHidden ? "hidden" : "shown"}
+    >
       {label && (
         <span
           className="di-ov-tag"

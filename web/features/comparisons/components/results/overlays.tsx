@@ -3,7 +3,15 @@
 import { Box, Flex, Grid, Text } from "@radix-ui/themes";
 import type { ReactNode } from "react";
 import type { Box as PageBox, Extraction, PaletteEntry, Viewport } from "#server/modules/capture/model";
-import { fontName, headingAnnotations, type PageFrame, type PercentBox, placeLabels, toPercentBox, VIEWPORT_SIZE } from "../../overlay-geometry";
+import {
+  fontName,
+  headingAnnotations,
+  type PageFrame,
+  type PercentBox,
+  placeLabels,
+  toPercentBox,
+  VIEWPORT_SIZE,
+} from "../../overlay-geometry";
 import { asPercent } from "../../results-data";
 import { OverlayBox } from "./overlay-box";
 import type { OverlayKind } from "./overlay-kinds";
@@ -35,7 +43,14 @@ function marksFor(ex: Extraction, on: Set<OverlayKind>): Mark[] {
   const marks: Mark[] = [];
   if (on.has("layout"))
     ex.layout.regions.forEach((r, i) =>
-      marks.push({ key: `l${i}`, box: r.box, color: REGION_COLORS[r.kind], fill: true, label: r.kind, detail: `${r.kind} region, ${Math.round(r.box.width)}×${Math.round(r.box.height)} px at y ${Math.round(r.box.y)}` }),
+      marks.push({
+        key: `l${i}`,
+        box: r.box,
+        color: REGION_COLORS[r.kind],
+        fill: true,
+        label: r.kind,
+        detail: `${r.kind} region, ${Math.round(r.box.width)}×${Math.round(r.box.height)} px at y ${Math.round(r.box.y)}`,
+      }),
     );
   if (on.has("typography"))
     headingAnnotations(ex).forEach((h, i) => {
@@ -45,11 +60,25 @@ function marksFor(ex: Extraction, on: Set<OverlayKind>): Mark[] {
   if (on.has("elements")) {
     ex.elements.forms.forEach((f, i) => {
       const label = `Form · ${f.inputs} ${f.inputs === 1 ? "input" : "inputs"}`;
-      marks.push({ key: `f${i}`, box: f.box, color: "green", dashed: true, fill: true, label, detail: `${label}${f.aboveFold ? ", above the fold" : ""}` });
+      marks.push({
+        key: `f${i}`,
+        box: f.box,
+        color: "green",
+        dashed: true,
+        fill: true,
+        label,
+        detail: `${label}${f.aboveFold ? ", above the fold" : ""}`,
+      });
     });
     ex.elements.ctas.forEach((c, i) => {
       const label = `CTA · ${clip(c.text || "(no text)", 32)}`;
-      marks.push({ key: `c${i}`, box: c.box, color: "crimson", label, detail: `${label}${c.href ? ` → ${c.href}` : ""}${c.aboveFold ? ", above the fold" : ""}` });
+      marks.push({
+        key: `c${i}`,
+        box: c.box,
+        color: "crimson",
+        label,
+        detail: `${label}${c.href ? ` → ${c.href}` : ""}${c.aboveFold ? ", above the fold" : ""}`,
+      });
     });
   }
   return marks;
@@ -59,7 +88,19 @@ function marksFor(ex: Extraction, on: Set<OverlayKind>): Mark[] {
  * Everything positioned over the image; rendered inside the image's relative wrapper. `scale` is
  * displayed px per page px: tags that would overlap at that size wait for hover or focus.
  */
-export function OverlayBoxes({ ex, frame, on, viewport, scale }: { ex: Extraction; frame: PageFrame; on: Set<OverlayKind>; viewport: Viewport; scale: number }) {
+export function OverlayBoxes({
+  ex,
+  frame,
+  on,
+  viewport,
+  scale,
+}: {
+  ex: Extraction;
+  frame: PageFrame;
+  on: Set<OverlayKind>;
+  viewport: Viewport;
+  scale: number;
+}) {
   const marks = marksFor(ex, on)
     .map((m) => ({ ...m, pct: toPercentBox(m.box, frame) }))
     .filter((m): m is typeof m & { pct: PercentBox } => m.pct !== null);
@@ -68,7 +109,16 @@ export function OverlayBoxes({ ex, frame, on, viewport, scale }: { ex: Extractio
     scale,
   );
   const items: ReactNode[] = marks.map((m, i) => (
-    <OverlayBox key={m.key} box={m.pct} color={m.color} dashed={m.dashed} fill={m.fill} label={m.label} detail={m.detail} tagHidden={!shown[i]} />
+    <OverlayBox
+      key={m.key}
+      box={m.pct}
+      color={m.color}
+      dashed={m.dashed}
+      fill={m.fill}
+      label={m.label}
+      detail={m.detail}
+      tagHidden={!shown[i]}
+    />
   ));
   if (on.has("elements")) {
     const fold = VIEWPORT_SIZE[viewport].height;
@@ -86,7 +136,18 @@ export function OverlayBoxes({ ex, frame, on, viewport, scale }: { ex: Extractio
             pointerEvents: "none",
           }}
         >
-          <span style={{ position: "absolute", right: 4, top: 2, font: "600 11px var(--default-font-family)", color: "var(--crimson-11)", background: "var(--color-panel-solid)", padding: "0 4px", borderRadius: 3 }}>
+          <span
+            style={{
+              position: "absolute",
+              right: 4,
+              top: 2,
+              font: "600 11px var(--default-font-family)",
+              color: "var(--crimson-11)",
+              background: "var(--color-panel-solid)",
+              padding: "0 4px",
+              borderRadius: 3,
+            }}
+          >
             fold
           </span>
         </div>,
@@ -101,8 +162,18 @@ export function PaletteStrip({ ex }: { ex: Extraction }) {
   return (
     <Flex gap="1" wrap="wrap" aria-label="Dominant colours" role="list" px="1" pb="2">
       {ex.palette.dominant.slice(0, 8).map((p) => (
-        <Flex key={p.hex} direction="column" align="center" role="listitem" title={`${p.hex} · ${asPercent(p.share)} of the page`} style={{ width: 34 }}>
-          <span style={{ width: 22, height: 22, borderRadius: 5, background: p.hex, border: "1px solid var(--gray-a7)", display: "block" }} aria-hidden />
+        <Flex
+          key={p.hex}
+          direction="column"
+          align="center"
+          role="listitem"
+          title={`${p.hex} · ${asPercent(p.share)} of the page`}
+          style={{ width: 34 }}
+        >
+          <span
+            style={{ width: 22, height: 22, borderRadius: 5, background: p.hex, border: "1px solid var(--gray-a7)", display: "block" }}
+            aria-hidden
+          />
           <Text style={{ fontSize: 10, lineHeight: "13px" }}>{asPercent(p.share)}</Text>
         </Flex>
       ))}
@@ -162,7 +233,10 @@ export function OverlayLegends({ ex, on }: { ex: Extraction; on: Set<OverlayKind
         <Flex gap="2" wrap="wrap" role="list" aria-label="Region colours">
           {[...new Set(ex.layout.regions.map((r) => r.kind))].map((kind) => (
             <Flex key={kind} align="center" gap="1" role="listitem">
-              <span aria-hidden style={{ width: 10, height: 10, borderRadius: 2, background: `var(--${REGION_COLORS[kind]}-9)`, display: "inline-block" }} />
+              <span
+                aria-hidden
+                style={{ width: 10, height: 10, borderRadius: 2, background: `var(--${REGION_COLORS[kind]}-9)`, display: "inline-block" }}
+              />
               <Text size="1">{kind}</Text>
             </Flex>
           ))}
@@ -177,13 +251,27 @@ export function OverlayLegends({ ex, on }: { ex: Extraction; on: Set<OverlayKind
     const t = ex.typography;
     blocks.push(
       <LegendBlock key="type" title="Typography" color="plum">
-        <Line>{t.families.slice(0, 3).map((f) => `${fontName(f.family)} ${asPercent(f.share)}`).join(" · ")}</Line>
+        <Line>
+          {t.families
+            .slice(0, 3)
+            .map((f) => `${fontName(f.family)} ${asPercent(f.share)}`)
+            .join(" · ")}
+        </Line>
         {t.body && (
           <Line>
             Body {Math.round(t.body.sizePx)}px / {t.body.weight}, line {Math.round(t.body.lineHeightPx)}px
           </Line>
         )}
-        {t.sizeScale.length > 0 && <Line>Sizes {t.sizeScale.slice(0, 6).map((s) => Math.round(s.px)).join(" · ")} px</Line>}
+        {t.sizeScale.length > 0 && (
+          <Line>
+            Sizes{" "}
+            {t.sizeScale
+              .slice(0, 6)
+              .map((s) => Math.round(s.px))
+              .join(" · ")}{" "}
+            px
+          </Line>
+        )}
       </LegendBlock>,
     );
   }

@@ -9,7 +9,10 @@ export function PageProblemsNote({ ex }: { ex: Extraction }) {
   const failedCount = ex.network?.failedCount ?? failed.length;
   const entries = ex.console ?? [];
   if (failedCount === 0 && entries.length === 0) return null;
-  const summary = [failedCount > 0 ? `${plural(failedCount, "request")} failed` : "", entries.length > 0 ? plural(entries.length, "console error") : ""]
+  const summary = [
+    failedCount > 0 ? `${plural(failedCount, "request")} failed` : "",
+    entries.length > 0 ? plural(entries.length, "console error") : "",
+  ]
     .filter(Boolean)
     .join(" · ");
   return (

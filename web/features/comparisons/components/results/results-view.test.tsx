@@ -11,14 +11,35 @@ afterEach(() => useShellFocus.getState().setFocus(false));
 
 const auth = { token: () => "tok", refresh: async () => "tok2" };
 const diff = (id: string, a: string, b: string, overall: number): DiffDto => ({
-  id, comparisonId: "c1", viewport: "desktop", targetAId: a, targetBId: b, createdAt: "2025-01-01T00:20:00.000Z",
-  colorSimilarity: overall, layoutSimilarity: overall, contentSimilarity: overall, overallSimilarity: overall, components: {},
+  id,
+  comparisonId: "c1",
+  viewport: "desktop",
+  targetAId: a,
+  targetBId: b,
+  createdAt: "2025-01-01T00:20:00.000Z",
+  colorSimilarity: overall,
+  layoutSimilarity: overall,
+  contentSimilarity: overall,
+  overallSimilarity: overall,
+  components: {},
 });
 const finding = (id: string, targetId: string, viewport: "desktop" | "mobile"): FindingDto => ({
-  id, group: "design", severity: "medium", targetId, viewport, title: `Finding ${id}`, evidence: {}, fix: "Fix it", source: "rules",
+  id,
+  group: "design",
+  severity: "medium",
+  targetId,
+  viewport,
+  title: `Finding ${id}`,
+  evidence: {},
+  fix: "Fix it",
+  source: "rules",
 });
 const film = (snapshotId: string, targetId: string, times: number[]): FilmstripDto => ({
-  snapshotId, targetId, viewport: "desktop", width: 1440, height: 900,
+  snapshotId,
+  targetId,
+  viewport: "desktop",
+  width: 1440,
+  height: 900,
   frames: times.map((ms, i) => ({ ms, url: `/api/snapshots/${snapshotId}/filmstrip/${i}` })),
 });
 const data = {
@@ -30,7 +51,16 @@ const data = {
   filmstrips: [film("s1", "t1", [120, 450]), film("s2", "t2", [300]), film("s3", "t3", [80])],
 };
 const view = (over: Partial<Parameters<typeof ResultsView>[0]> = {}) => (
-  <ResultsView data={data} viewport="desktop" requestedPair={[null, null]} onViewportChange={() => {}} onPairChange={() => {}} onRunFinished={() => {}} auth={auth} {...over} />
+  <ResultsView
+    data={data}
+    viewport="desktop"
+    requestedPair={[null, null]}
+    onViewportChange={() => {}}
+    onPairChange={() => {}}
+    onRunFinished={() => {}}
+    auth={auth}
+    {...over}
+  />
 );
 
 describe("similarity matrix", () => {
@@ -127,9 +157,20 @@ describe("filmstrip", () => {
     const region = $().getByRole("region", { name: "Filmstrip" });
     const rows = region.querySelectorAll("[data-testid=filmstrip-row]");
     expect(rows).toHaveLength(3);
-    expect([...region.querySelectorAll("thead th")].map((th) => th.textContent)).toEqual(["0.0 s", "0.1 s", "0.2 s", "0.3 s", "0.4 s", "0.5 s"]);
+    expect([...region.querySelectorAll("thead th")].map((th) => th.textContent)).toEqual([
+      "0.0 s",
+      "0.1 s",
+      "0.2 s",
+      "0.3 s",
+      "0.4 s",
+      "0.5 s",
+    ]);
     expect($().getAllByRole("img", { name: /^Alpha at / }).length).toBeGreaterThan(0);
-    expect($().getAllByRole("img", { name: /^Gamma at / })[0]!.getAttribute("src")).toBe("/api/snapshots/s3/filmstrip/0");
+    expect(
+      $()
+        .getAllByRole("img", { name: /^Gamma at / })[0]!
+        .getAttribute("src"),
+    ).toBe("/api/snapshots/s3/filmstrip/0");
     expect(region.querySelectorAll(".di-film-mark-fcp").length).toBeGreaterThan(1);
   });
 

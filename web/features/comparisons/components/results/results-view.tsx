@@ -172,14 +172,22 @@ function ViewportBody({ data, targets, viewport, status, requestedPair, overlays
     <Flex direction="column" gap="4" pt="4">
       {(targets.length > 2 || data.diffs.length > 0) && (
         <Grid columns={{ initial: "1", md: targets.length > 2 ? "minmax(0, auto) minmax(0, 1fr)" : "1" }} gap="4" align="start">
-          {targets.length > 2 && <SimilarityMatrix targets={targets} diffs={data.diffs} viewport={viewport} pair={pair} onPairChange={onPairChange} />}
+          {targets.length > 2 && (
+            <SimilarityMatrix targets={targets} diffs={data.diffs} viewport={viewport} pair={pair} onPairChange={onPairChange} />
+          )}
           {/* The pair's scores sit right above its two captures. */}
           {data.diffs.length > 0 && <AnalysisSummary diff={diff} labels={[labelOf(a), labelOf(b)]} />}
         </Grid>
       )}
       {targets.length > 2 && <PairPicker targets={targets} pair={pair} withShots={new Set(shots.keys())} onChange={onPairChange} />}
       {mode !== "side" && shotA && shotB ? (
-        <CompareStage mode={mode} zoom={zoom} viewport={viewport} left={{ label: labelOf(a), snapshot: shotA }} right={{ label: labelOf(b), snapshot: shotB }} />
+        <CompareStage
+          mode={mode}
+          zoom={zoom}
+          viewport={viewport}
+          left={{ label: labelOf(a), snapshot: shotA }}
+          right={{ label: labelOf(b), snapshot: shotB }}
+        />
       ) : (
         <Grid columns="minmax(0, 1fr) minmax(0, 1fr)" gap="3">
           <ScreenshotPanel

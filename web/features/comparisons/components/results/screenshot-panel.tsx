@@ -65,7 +65,14 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
       >
         {shown ? (
           // Fit centres a page narrower than the panel; a zoomed page starts at the left edge so it can scroll sideways.
-          <div style={{ position: "relative", width: zoom === "fit" && !panelWidth ? "100%" : width, maxWidth: zoom === "fit" ? frame.cssWidth : "none", margin: zoom === "fit" ? "0 auto" : 0 }}>
+          <div
+            style={{
+              position: "relative",
+              width: zoom === "fit" && !panelWidth ? "100%" : width,
+              maxWidth: zoom === "fit" ? frame.cssWidth : "none",
+              margin: zoom === "fit" ? "0 auto" : 0,
+            }}
+          >
             <img
               src={snapshot.screenshotUrl}
               alt={`${label} ${viewport} screenshot`}
@@ -74,7 +81,13 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
               style={{ display: "block", width: "100%", height: "auto", maxWidth: "none" }}
               onError={() => setBroken(true)}
             />
-            <OverlayBoxes ex={snapshot.extraction} frame={frame} on={overlays} viewport={viewport} scale={displayScale(width || frame.cssWidth, frame)} />
+            <OverlayBoxes
+              ex={snapshot.extraction}
+              frame={frame}
+              on={overlays}
+              viewport={viewport}
+              scale={displayScale(width || frame.cssWidth, frame)}
+            />
           </div>
         ) : (
           <Flex direction="column" align="center" justify="center" gap="2" style={{ height: "100%" }}>

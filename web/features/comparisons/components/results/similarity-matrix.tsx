@@ -25,7 +25,9 @@ export function SimilarityMatrix({ targets, diffs, viewport, pair, onPairChange 
         </Heading>
         <div className="di-matrix-wrap">
           <table className="di-matrix" aria-labelledby="matrix-heading" data-testid="similarity-matrix">
-            <caption className="di-sr-only">Overall similarity of each pair of sites, {viewport}. Choose a cell to compare that pair.</caption>
+            <caption className="di-sr-only">
+              Overall similarity of each pair of sites, {viewport}. Choose a cell to compare that pair.
+            </caption>
             <thead>
               <tr>
                 <td />
@@ -75,7 +77,14 @@ export function SimilarityMatrix({ targets, diffs, viewport, pair, onPairChange 
           <Text size="1" color="gray">
             Different
           </Text>
-          <span style={{ width: 96, height: 8, borderRadius: 4, background: `linear-gradient(90deg, ${heatColor(0)}, ${heatColor(0.5)}, ${heatColor(1)})` }} />
+          <span
+            style={{
+              width: 96,
+              height: 8,
+              borderRadius: 4,
+              background: `linear-gradient(90deg, ${heatColor(0)}, ${heatColor(0.5)}, ${heatColor(1)})`,
+            }}
+          />
           <Text size="1" color="gray">
             Alike
           </Text>
