@@ -1,65 +1,11 @@
 // Helpers for this feature's component tests (never imported by the app). Load it with a dynamic
 // import after tests/support/dom, like every module that pulls in react-dom.
-import { Theme } from "@radix-ui/themes";
-import { render, within } from "@testing-library/react";
 import type { ReactNode } from "react";
-import { createMemoryRouter, RouterProvider } from "react-router";
-import { Toaster, useToasts } from "#web/components/ui/toast";
+import { renderUi as renderAt } from "#tests/support/ui";
 
-/** Queries over the whole document (portals included). */
-export const $ = () => within(document.body);
+export { $, type FetchCall, mockFetch } from "#tests/support/ui";
 
-/** Renders inside the Radix theme, a router (for <Link>) and the toaster. */
-export function renderUi(node: ReactNode, path = "/comparison") {
-  useToasts.setState({ current: null });
-  const router = createMemoryRouter(
-    [
-      {
-        path: "*",
-        element: (
-          <Theme>
-            {node}
-            <Toaster />
-          </Theme>
-        ),
-      },
-    ],
-    { initialEntries: [path] },
-  );
-  return { ...render(<RouterProvider router={router} />), router };
-}
-
-export interface FetchCall {
-  method: string;
-  path: string;
-  body: unknown;
-  authorization?: string;
-}
-
-type Handler = (call: FetchCall) => { status?: number; json?: unknown } | undefined;
-
-/** Replaces fetch with a router over "METHOD /path" keys; unknown requests answer 404. */
-export function mockFetch(routes: Record<string, Handler | { status?: number; json?: unknown }>) {
-  const calls: FetchCall[] = [];
-  const original = globalThis.fetch;
-  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url, "http://localhost");
-    const method = (init?.method ?? "GET").toUpperCase();
-    const body = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
-    const authorization = new Headers(init?.headers).get("authorization") ?? undefined;
-    const call: FetchCall = { method, path: url.pathname + url.search, body, ...(authorization ? { authorization } : {}) };
-    calls.push(call);
-    const route = routes[`${method} ${url.pathname}`];
-    const answer = typeof route === "function" ? route(call) : route;
-    const status = answer?.status ?? (route ? 200 : 404);
-    const payload = answer?.json ?? (route ? {} : { error: "Not found" });
-    const text = typeof payload === "string" ? payload : JSON.stringify(payload);
-    return new Response(status === 204 ? null : text, {
-      status,
-      headers: { "content-type": typeof payload === "string" ? "text/html" : "application/json" },
-    });
-  }) as typeof fetch;
-  return { calls, restore: () => void (globalThis.fetch = original) };
-}
+/** Renders inside the Radix theme, a router (at /comparison unless told) and the toaster. */
+export const renderUi = (node: ReactNode, path = "/comparison") => renderAt(node, path);
 
 export { comparison, extraction, snapshot, target } from "./test-fixtures";
