@@ -1,15 +1,8 @@
 // One past run's results exactly as they were stored, composed from the results view's panels
 // (read-only: no start button, no live updates).
-import { DesktopIcon, MobileIcon } from "@radix-ui/react-icons";
 import { Box, Flex, Grid, Tabs } from "@radix-ui/themes";
-import { useCallback, useMemo } from "react";
-import {
-  data as withStatus,
-  type LoaderFunctionArgs,
-  type ShouldRevalidateFunctionArgs,
-  useLoaderData,
-  useSearchParams,
-} from "react-router";
+import { useMemo } from "react";
+import { data as withStatus, type LoaderFunctionArgs, type ShouldRevalidateFunctionArgs, useLoaderData } from "react-router";
 import type { Viewport } from "#server/modules/capture/model";
 import type { ComparisonDto, TargetDto } from "#server/modules/comparisons/model";
 import type { RunDetail } from "#server/modules/history/model";
@@ -23,6 +16,8 @@ import { choosePair, diffForPair, latestSnapshots, orderTargets, type Pair } fro
 import { useScrollSync } from "#web/features/comparisons/use-scroll-sync";
 import { RunHeader } from "#web/features/watch/components/run-header";
 import { load } from "#web/lib/loader-context";
+import { ViewportTabList } from "#web/components/viewport-tab-list";
+import { useSearchUpdate } from "#web/lib/use-search-update";
 
 type RunData = { comparison: ComparisonDto; targets: TargetDto[]; detail: RunDetail } | null;
 
@@ -72,20 +67,8 @@ function withRemovedTargets(targets: TargetDto[], detail: RunDetail): TargetDto[
 
 export function Component() {
   const data = useLoaderData() as RunData;
-  const [params, setParams] = useSearchParams();
+  const { params, update } = useSearchUpdate();
   const viewport: Viewport = params.get("viewport") === "mobile" ? "mobile" : "desktop";
-  const update = useCallback(
-    (changes: Record<string, string>) =>
-      setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          for (const [k, v] of Object.entries(changes)) next.set(k, v);
-          return next;
-        },
-        { replace: true, preventScrollReset: true },
-      ),
-    [setParams],
-  );
   const targets = useMemo(() => (data ? orderTargets(withRemovedTargets(data.targets, data.detail)) : []), [data]);
   if (!data) return <ComparisonNotFound />;
   const labelOf = (id: string) => targets.find((t) => t.id === id)?.label ?? "Unknown site";
@@ -104,18 +87,7 @@ export function Component() {
       <Flex direction="column" gap="4">
         <RunHeader comparison={data.comparison} run={data.detail.run} />
         <Tabs.Root value={viewport} onValueChange={(v) => update({ viewport: v === "mobile" ? "mobile" : "desktop" })}>
-          <Tabs.List>
-            <Tabs.Trigger value="desktop">
-              <Flex gap="2" align="center">
-                <DesktopIcon /> Desktop
-              </Flex>
-            </Tabs.Trigger>
-            <Tabs.Trigger value="mobile">
-              <Flex gap="2" align="center">
-                <MobileIcon /> Mobile
-              </Flex>
-            </Tabs.Trigger>
-          </Tabs.List>
+          <ViewportTabList />
           <Tabs.Content value="desktop">{body("desktop")}</Tabs.Content>
           <Tabs.Content value="mobile">{body("mobile")}</Tabs.Content>
         </Tabs.Root>

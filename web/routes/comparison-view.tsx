@@ -6,7 +6,6 @@ import {
   type ShouldRevalidateFunctionArgs,
   useLoaderData,
   useRevalidator,
-  useSearchParams,
 } from "react-router";
 import type { Viewport } from "#server/modules/capture/model";
 import { refreshSession } from "#web/features/auth/session";
@@ -17,6 +16,7 @@ import { type ResultsData, ResultsView } from "#web/features/comparisons/compone
 import type { Pair } from "#web/features/comparisons/results-data";
 import { type CompareMode, isMode, isZoom, type Zoom } from "#web/features/comparisons/components/results/zoom";
 import { load } from "#web/lib/loader-context";
+import { useSearchUpdate } from "#web/lib/use-search-update";
 
 type ViewData = ResultsData | null;
 
@@ -57,22 +57,10 @@ const auth: BearerSource = { token: () => useAuth.getState().accessToken, refres
 
 export function Component() {
   const data = useLoaderData() as ViewData;
-  const [params, setParams] = useSearchParams();
+  const { params, update } = useSearchUpdate();
   const { revalidate } = useRevalidator();
   const viewport: Viewport = params.get("viewport") === "mobile" ? "mobile" : "desktop";
 
-  const update = useCallback(
-    (changes: Record<string, string>) =>
-      setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          for (const [k, v] of Object.entries(changes)) next.set(k, v);
-          return next;
-        },
-        { replace: true, preventScrollReset: true },
-      ),
-    [setParams],
-  );
   const onViewportChange = useCallback((v: Viewport) => update({ viewport: v }), [update]);
   const onPairChange = useCallback((p: Pair) => update({ a: p[0], b: p[1] }), [update]);
   const onModeChange = useCallback((m: CompareMode) => update({ mode: m }), [update]);

@@ -1,6 +1,5 @@
 import "./results.css";
 import { Box, Flex, Grid, SegmentedControl, Tabs, Text } from "@radix-ui/themes";
-import { DesktopIcon, MobileIcon } from "@radix-ui/react-icons";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { Viewport } from "#server/modules/capture/model";
 import type { ComparisonDto, DiffDto, FindingDto, SnapshotDto, TargetDto } from "#server/modules/comparisons/model";
@@ -23,6 +22,7 @@ import { ResultsHeader } from "./results-header";
 import { ScreenshotPanel } from "./screenshot-panel";
 import { SimilarityMatrix } from "./similarity-matrix";
 import { type CompareMode, MODE_LABELS, MODES, type Zoom, ZOOM_LABELS, ZOOMS } from "./zoom";
+import { ViewportTabList } from "#web/components/viewport-tab-list";
 
 export interface ResultsData {
   comparison: ComparisonDto;
@@ -94,18 +94,7 @@ export function ResultsView(props: Props) {
       {isRunning(comparison.status) && <ProgressCard progress={comparison.progress} />}
       <Tabs.Root value={viewport} onValueChange={(v) => onViewportChange(v === "mobile" ? "mobile" : "desktop")}>
         <Flex justify="between" align="center" gap="3" wrap="wrap">
-          <Tabs.List>
-            <Tabs.Trigger value="desktop">
-              <Flex gap="2" align="center">
-                <DesktopIcon /> Desktop
-              </Flex>
-            </Tabs.Trigger>
-            <Tabs.Trigger value="mobile">
-              <Flex gap="2" align="center">
-                <MobileIcon /> Mobile
-              </Flex>
-            </Tabs.Trigger>
-          </Tabs.List>
+          <ViewportTabList />
           <Flex gap="3" align="center" wrap="wrap">
             <SegmentedControl.Root size="1" value={mode} onValueChange={(v) => onModeChange(v as CompareMode)} aria-label="Compare mode">
               {MODES.map((m) => (
