@@ -2,7 +2,7 @@
 // API keys, user management, audit log and alert settings, with a second (non-admin) user watching.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { STEP_TIMEOUT_MS, launchBrowser, stepsTimeout } from "#tests/support/browser";
+import { STEP_TIMEOUT_MS, launchBrowser, stepsTimeout, gotoHydrated } from "#tests/support/browser";
 import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 import { waitFor } from "#tests/support/wait";
 
@@ -25,7 +25,7 @@ async function toast(page: Page, title: string) {
 }
 
 async function signupInBrowser(page: Page, email: string) {
-  await page.goto(`${server.url}/signup`);
+  await gotoHydrated(page, `${server.url}/signup`);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Join the Rebellion" }).click();

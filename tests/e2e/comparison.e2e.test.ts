@@ -2,7 +2,7 @@
 // real captures of fixture sites served on 127.0.0.1.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, stepsTimeout } from "#tests/support/browser";
+import { launchBrowser, stepsTimeout, gotoHydrated } from "#tests/support/browser";
 import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
 import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 
@@ -33,7 +33,7 @@ afterAll(async () => {
 
 describe("comparison flow", () => {
   test("sign up and create a comparison", async () => {
-    await page.goto(`${server.url}/signup`);
+    await gotoHydrated(page, `${server.url}/signup`);
     await page.getByLabel("Email").fill(`cmp-${Date.now()}@example.com`);
     await page.getByLabel("Password", { exact: true }).fill("a-strong-password");
     await page.getByRole("button", { name: "Join the Rebellion" }).click();

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { openDatabase } from "#server/db/connection";
 import { insertComparison } from "#tests/agents/fixtures";
-import { launchBrowser, stepsTimeout } from "#tests/support/browser";
+import { gotoHydrated, launchBrowser, stepsTimeout } from "#tests/support/browser";
 import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 
 const PASSWORD = "correct-horse-battery";
@@ -21,7 +21,7 @@ let admin: Page;
 let user: Page;
 
 async function signup(page: Page, email: string) {
-  await page.goto(`${server.url}/signup`);
+  await gotoHydrated(page, `${server.url}/signup`);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Join the Rebellion" }).click();

@@ -2,7 +2,7 @@
 // signup -> dashboard -> reload stays signed in -> palette -> theme -> logout.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, stepsTimeout } from "#tests/support/browser";
+import { launchBrowser, stepsTimeout, gotoHydrated } from "#tests/support/browser";
 import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 
 let server: RunningServer;
@@ -32,7 +32,7 @@ describe("platform flow", () => {
   const email = `e2e-${Date.now()}@example.com`;
 
   test("signup lands on the dashboard", async () => {
-    await page.goto(`${server.url}/signup`);
+    await gotoHydrated(page, `${server.url}/signup`);
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password", { exact: true }).fill("short");
     await page.getByRole("button", { name: "Join the Rebellion" }).click();
@@ -98,7 +98,7 @@ describe("platform flow", () => {
   });
 
   test("login goes back to the dashboard", async () => {
-    await page.goto(`${server.url}/login`);
+    await gotoHydrated(page, `${server.url}/login`);
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password", { exact: true }).fill("a-strong-password");
     await page.getByRole("button", { name: "Sign In", exact: true }).click();

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { seriousViolations } from "#tests/support/a11y";
-import { launchBrowser, stepsTimeout } from "#tests/support/browser";
+import { launchBrowser, stepsTimeout, gotoHydrated } from "#tests/support/browser";
 import { SITES_DIR, startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
 import { freePort, SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 
@@ -93,7 +93,7 @@ describe("competitor watch", () => {
   test(
     "a comparison of two fixture sites, run once",
     async () => {
-      await page.goto(`${server.url}/signup`);
+      await gotoHydrated(page, `${server.url}/signup`);
       await page.getByLabel("Email").fill(`watch-${Date.now()}@example.com`);
       await page.getByLabel("Password", { exact: true }).fill("a-strong-password");
       await page.getByRole("button", { name: "Join the Rebellion" }).click();

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { STEP_TIMEOUT_MS, launchBrowser, stepsTimeout } from "#tests/support/browser";
+import { gotoHydrated, STEP_TIMEOUT_MS, launchBrowser, stepsTimeout } from "#tests/support/browser";
 import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
 import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 
@@ -187,7 +187,7 @@ afterAll(async () => {
 describe("stored XSS", () => {
   test("control: the detectors do see a real injection, a dialog and a CSP report", async () => {
     // Under our CSP the inline handler is blocked, and reported.
-    await page.goto(`${server.url}/login`);
+    await gotoHydrated(page, `${server.url}/login`);
     await page.evaluate((m) => document.body.insertAdjacentHTML("beforeend", m), IMG);
     await until(async () => cspViolations.length > 0, "a CSP report", STEP_TIMEOUT_MS);
     expect((await injected(page)).length).toBeGreaterThan(0);
@@ -236,7 +236,7 @@ describe("stored XSS", () => {
     await page.goto(`${server.url}/comparison/${comparisonId}/view`);
     await page.getByText("Analysis Summary").waitFor();
     expect(await page.title()).toBe(`${NAME} · Results · Design Intel`);
-    await page.goto(`${server.url}/settings`);
+    await gotoHydrated(page, `${server.url}/settings`);
     await page.keyboard.press("Control+k");
     await page.getByRole("dialog").waitFor();
     await expectClean("command palette", [NAME]);

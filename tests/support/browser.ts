@@ -1,4 +1,4 @@
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { CHROMIUM_ARGS, findChromium } from "#server/lib/chromium";
 
 /**
@@ -30,4 +30,14 @@ export async function launchBrowser(): Promise<Browser> {
     return context;
   };
   return browser;
+}
+
+/**
+ * Opens `url` and waits until React owns the page (web/root.tsx marks <html data-hydrated>).
+ * Route chunks load before hydration, so a key press or click sent earlier reaches a page with
+ * no handlers yet.
+ */
+export async function gotoHydrated(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
 }

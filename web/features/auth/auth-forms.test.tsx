@@ -237,3 +237,30 @@ describe("signup form", () => {
     expect($().getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe("/login");
   });
 });
+
+describe("before hydration", () => {
+  test("the server-rendered forms post, and their submit buttons stay off until React attaches the handler", async () => {
+    const { renderToString } = await import("react-dom/server");
+    const router = createMemoryRouter(
+      [
+        {
+          path: "*",
+          element: (
+            <Theme>
+              <SignupForm />
+              <LoginForm />
+            </Theme>
+          ),
+        },
+      ],
+      { initialEntries: ["/signup"] },
+    );
+    const html = renderToString(<RouterProvider router={router} />);
+    const forms = [...html.matchAll(/<form[^>]*>/g)].map((m) => m[0]);
+    expect(forms).toHaveLength(2);
+    for (const form of forms) expect(form).toContain('method="post"');
+    const buttons = [...html.matchAll(/<button[^>]*type="submit"[^>]*>/g)].map((m) => m[0]);
+    expect(buttons).toHaveLength(2);
+    for (const button of buttons) expect(button).toContain("disabled");
+  });
+});

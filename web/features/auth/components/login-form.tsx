@@ -6,6 +6,7 @@ import { toast } from "#web/components/ui/toast";
 import { errorMessage } from "#web/lib/api";
 import { login } from "../session";
 import { PasswordField } from "./password-field";
+import { useHydrated } from "#web/lib/use-hydrated";
 
 /** Spec §9: the redirect waits about 100 ms so the welcome toast is seen first. */
 export const LOGIN_REDIRECT_DELAY_MS = 100;
@@ -21,7 +22,8 @@ export function LoginForm() {
   const redirect = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(redirect.current), []);
 
-  const blocked = pending || !email.trim() || !password;
+  const hydrated = useHydrated();
+  const blocked = pending || !hydrated || !email.trim() || !password;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -38,7 +40,7 @@ export function LoginForm() {
   }
 
   return (
-    <form onSubmit={onSubmit} aria-label="Sign in">
+    <form method="post" onSubmit={onSubmit} aria-label="Sign in">
       <Flex direction="column" gap="4">
         <Flex direction="column" gap="2">
           <Text as="label" htmlFor={emailId} size="2" weight="medium">

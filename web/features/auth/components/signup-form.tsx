@@ -7,6 +7,7 @@ import { toast } from "#web/components/ui/toast";
 import { errorMessage } from "#web/lib/api";
 import { signup } from "../session";
 import { PasswordField } from "./password-field";
+import { useHydrated } from "#web/lib/use-hydrated";
 
 export const MIN_PASSWORD_LENGTH = 8;
 const SIGNUP_FALLBACK = "Something went wrong. Maybe try a different email?";
@@ -24,6 +25,7 @@ export function SignupForm() {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -53,7 +55,7 @@ export function SignupForm() {
 
   // noValidate: the browser's own minLength bubble would otherwise pre-empt the spec's toast.
   return (
-    <form onSubmit={onSubmit} aria-label="Create account" noValidate>
+    <form method="post" onSubmit={onSubmit} aria-label="Create account" noValidate>
       <Flex direction="column" gap="4">
         <Flex direction="column" gap="2">
           <Text as="label" htmlFor={emailId} size="2" weight="medium">
@@ -100,7 +102,7 @@ export function SignupForm() {
             At least {MIN_PASSWORD_LENGTH} characters.
           </Text>
         </Flex>
-        <Button type="submit" size="3" disabled={pending} mt="2">
+        <Button type="submit" size="3" disabled={pending || !hydrated} mt="2">
           {pending ? "Creating chaos..." : "Join the Rebellion"}
         </Button>
         <Text size="2" align="center">
