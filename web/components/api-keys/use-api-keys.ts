@@ -38,10 +38,15 @@ export function useApiKeys(ops: ApiKeyOps, wording: ApiKeyWording, active = true
       return;
     }
     setFailed(null);
+    // An answer that arrives after the list is gone (dialog closed, page left) is dropped.
+    let current = true;
     latest.current.ops
       .list()
-      .then(setKeys)
-      .catch((e) => setFailed(errorMessage(e, latest.current.wording.loadFailed)));
+      .then((list) => current && setKeys(list))
+      .catch((e) => current && setFailed(errorMessage(e, latest.current.wording.loadFailed)));
+    return () => {
+      current = false;
+    };
   }, [active]);
 
   /** True once the key exists (the caller clears its form). */
