@@ -15,6 +15,22 @@ export interface SnapshotSourceRow {
 /** Trend mining looks at this many of the newest desktop captures at most. */
 export const MAX_MINED_SNAPSHOTS = 5000;
 
+/** What a trend row says, as TrendHunter writes it on discovery and on every later pass. */
+interface TrendFields {
+  key: string;
+  title: string;
+  description: string;
+  support: number;
+  sampleSize: number;
+  share: number;
+  direction: string | null;
+  directionBasis: string;
+  confidence: number;
+  strong: boolean;
+  evidence: string;
+  at: string;
+}
+
 export function engineRepository(db: Db) {
   const q = {
     agent: db.query<AgentRow, [string]>("SELECT * FROM agents WHERE id = ?"),
@@ -140,22 +156,7 @@ export function engineRepository(db: Db) {
 
     activeTrends: () => q.activeTrends.all(),
     trendByKey: (key: string) => q.trendByKey.get(key),
-    insertTrend: (t: {
-      id: string;
-      key: string;
-      category: string;
-      title: string;
-      description: string;
-      support: number;
-      sampleSize: number;
-      share: number;
-      direction: string | null;
-      directionBasis: string;
-      confidence: number;
-      strong: boolean;
-      evidence: string;
-      at: string;
-    }) =>
+    insertTrend: (t: TrendFields & { id: string; category: string }) =>
       q.insertTrend.run(
         t.id,
         t.key,
@@ -173,21 +174,7 @@ export function engineRepository(db: Db) {
         t.at,
         t.at,
       ),
-    updateTrend: (t: {
-      key: string;
-      title: string;
-      description: string;
-      support: number;
-      sampleSize: number;
-      share: number;
-      direction: string | null;
-      directionBasis: string;
-      confidence: number;
-      strong: boolean;
-      evidence: string;
-      rediscoveredAt: string | null;
-      at: string;
-    }) =>
+    updateTrend: (t: TrendFields & { rediscoveredAt: string | null }) =>
       q.updateTrend.run(
         t.key,
         t.title,
