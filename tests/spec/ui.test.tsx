@@ -33,24 +33,7 @@ const $ = () => within(document.body);
 const user: PublicUser = { id: "u1", email: "ada@example.com", username: null, role: "user" };
 let restore = () => {};
 
-function ui(node: React.ReactNode, path = "/") {
-  useToasts.setState({ current: null });
-  const router = createMemoryRouter(
-    [
-      {
-        path: "*",
-        element: (
-          <Theme>
-            {node}
-            <Toaster />
-          </Theme>
-        ),
-      },
-    ],
-    { initialEntries: [path] },
-  );
-  return { ...render(<RouterProvider router={router} />), router };
-}
+const { renderUi: ui } = await import("#tests/support/ui");
 
 /** A socket that never connects, so pages that hold the live feed stay quiet. */
 class SilentSocket {

@@ -3,34 +3,11 @@
 // against the fixture sites. The clock is real time shifted to just before the boundary, so the
 // test waits a fraction of a second for the slot instead of up to a minute; under load the timer
 // may fire late, which only makes the slot more due.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { findChromium } from "#server/lib/chromium";
-import { createAnalyser, createFindingsEngine, type Analyser } from "#server/modules/analysis";
-import { CapturePool } from "#server/modules/capture/pool";
+import { expect, test } from "bun:test";
 import { makeTestApp } from "#tests/support/app";
-import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
+import { useRealEngine } from "#tests/support/real-engine";
 
-let fixtures: FixtureServer;
-let pool: CapturePool;
-let analyser: Analyser;
-let dataDir: string;
-
-beforeAll(() => {
-  dataDir = mkdtempSync(join(tmpdir(), "di-watch-real-"));
-  fixtures = startFixtureServer();
-  pool = new CapturePool({ concurrency: 2, chromiumPath: findChromium(process.env.CHROMIUM_PATH), allowPrivate: true });
-  analyser = createAnalyser();
-});
-
-afterAll(async () => {
-  analyser?.close();
-  await pool?.close();
-  await fixtures?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const engine = useRealEngine("watch-real");
 
 async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
   for (;;) {
@@ -43,9 +20,9 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<
 test("a one-minute schedule starts a real run by itself at the minute boundary", async () => {
   let offset = 0;
   const t = makeTestApp({
-    env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" },
+    env: { DATA_DIR: engine.dataDir, ALLOW_PRIVATE_TARGETS: "1" },
     now: () => Date.now() + offset,
-    comparisonEngine: { capture: (owner, job, onStage) => pool.submit(owner, job, onStage), analyser, findingsFor: createFindingsEngine() },
+    comparisonEngine: engine.comparisonEngine(),
   });
   const u = await t.signup();
   const h = t.auth(u.token);
@@ -55,7 +32,7 @@ test("a one-minute schedule starts a real run by itself at the minute boundary",
     ["/beta/", "Ember"],
   ])
     expect(
-      (await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: fixtures.url(path!), label }, headers: h })).status,
+      (await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: engine.fixtures.url(path!), label }, headers: h })).status,
     ).toBe(201);
 
   const schedule = (await t.call("PUT", `/api/comparisons/${c.id}/schedule`, { body: { cron: "* * * * *", timezone: "UTC" }, headers: h }))

@@ -3,39 +3,37 @@
 import "#tests/support/dom";
 import { afterEach, describe, expect, test } from "bun:test";
 
-const { render, screen, fireEvent, waitFor } = await import("@testing-library/react");
-const { Theme } = await import("@radix-ui/themes");
-const { createMemoryRouter, RouterProvider } = await import("react-router");
-const { Toaster, useToasts } = await import("#web/components/ui/toast");
+const { screen, fireEvent, waitFor } = await import("@testing-library/react");
+const { renderUi } = await import("#tests/support/ui");
 const { SystemCard } = await import("#web/features/mission-control/system-card");
 const { useSystemControl } = await import("#web/features/live/use-system-control");
 const { useLive } = await import("#web/features/live/store");
 
-function ui(node: React.ReactNode) {
-  useToasts.setState({ current: null });
-  const router = createMemoryRouter(
-    [
-      {
-        path: "*",
-        element: (
-          <Theme>
-            {node}
-            <Toaster />
-          </Theme>
-        ),
-      },
-    ],
-    { initialEntries: ["/dashboard"] },
-  );
-  return render(<RouterProvider router={router} />);
-}
+const ui = (node: React.ReactNode) => renderUi(node, "/dashboard");
 
 const original = globalThis.fetch;
 afterEach(async () => {
-  // Let the re-reads a click started (activity refresh) finish while the DOM still exists.
-  await Bun.sleep(30);
+  // What a click started (the activity re-read, the button's pending state) settles while the DOM
+  // still exists: no Launch/Stop spinner left, and every request answered.
+  await waitFor(() => {
+    expect(document.querySelector(".rt-Spinner")).toBeNull();
+    expect(inFlight).toBe(0);
+  });
   globalThis.fetch = original;
 });
+
+let inFlight = 0;
+/** Installs `answer` as fetch, counting the requests not yet answered. */
+function stubFetch(answer: (input: RequestInfo | URL) => Promise<Response>) {
+  globalThis.fetch = (async (input: RequestInfo | URL) => {
+    inFlight++;
+    try {
+      return await answer(input);
+    } finally {
+      inFlight--;
+    }
+  }) as typeof fetch;
+}
 
 describe("Dashboard system control", () => {
   function Control() {
@@ -46,11 +44,11 @@ describe("Dashboard system control", () => {
 
   test("Launch: a successful start sets Active and toasts 'System Started'", async () => {
     useLive.setState({ systemActive: false });
-    globalThis.fetch = (async (input: RequestInfo | URL) => {
+    stubFetch(async (input) => {
       const path = String(input);
       if (path.endsWith("/api/system/start")) return Response.json({ isActive: true, running: true, since: null });
       return Response.json([]);
-    }) as typeof fetch;
+    });
     ui(<Control />);
     expect(screen.getByTestId("system-badge").textContent).toBe("Offline");
     fireEvent.click(screen.getByRole("button", { name: /Launch System/ }));
@@ -61,8 +59,7 @@ describe("Dashboard system control", () => {
 
   test("Launch refused (403): the Error toast carries the server's message and the badge stays Offline", async () => {
     useLive.setState({ systemActive: false });
-    globalThis.fetch = (async () =>
-      Response.json({ error: "Only admins can start, stop or restart the agent system" }, { status: 403 })) as unknown as typeof fetch;
+    stubFetch(async () => Response.json({ error: "Only admins can start, stop or restart the agent system" }, { status: 403 }));
     ui(<Control />);
     fireEvent.click(screen.getByRole("button", { name: /Launch System/ }));
     await waitFor(() => expect(screen.getByText("Error")).toBeTruthy());
@@ -72,7 +69,7 @@ describe("Dashboard system control", () => {
 
   test("Stop failure without a server message falls back to 'Failed to stop system'", async () => {
     useLive.setState({ systemActive: true });
-    globalThis.fetch = (async () => new Response("", { status: 502 })) as unknown as typeof fetch;
+    stubFetch(async () => new Response("", { status: 502 }));
     ui(<Control />);
     fireEvent.click(screen.getByRole("button", { name: /Stop System/ }));
     await waitFor(() => expect(screen.getByText("Failed to stop system")).toBeTruthy());

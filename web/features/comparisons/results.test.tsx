@@ -1,34 +1,21 @@
 import "#tests/support/dom";
 import { afterEach, beforeEach, describe, expect, mock, test } from "bun:test";
-import type { DiffDto, FindingDto } from "#server/modules/comparisons/model";
+import type { FindingDto } from "#server/modules/comparisons/model";
 const { act, fireEvent, waitFor } = await import("@testing-library/react");
 const { NotEnoughSnapshots } = await import("./components/results/not-enough-snapshots");
 const { AnalysisSummary } = await import("./components/results/analysis-summary");
 const { ComparisonNotFound } = await import("./components/results/comparison-not-found");
-const { ResultsView } = await import("./components/results/results-view");
 const { fetchReport } = await import("./api");
 const { useComparisonLive } = await import("./store");
 const { $, comparison, mockFetch, renderUi, snapshot, target } = await import("./test-utils");
+const { auth, diff: diffOf, resultsView } = await import("./results-view-kit");
+
+const diff = (id: string, a: string, b: string, scores: [number, number, number, number]) =>
+  diffOf(id, a, b, scores, { paletteDistance: 0.8 });
 
 let restore = () => {};
 afterEach(() => restore());
 beforeEach(() => useComparisonLive.setState({ byId: {} }));
-
-const auth = { token: () => "tok", refresh: async () => "tok2" };
-
-const diff = (id: string, a: string, b: string, scores: [number, number, number, number]): DiffDto => ({
-  id,
-  comparisonId: "c1",
-  viewport: "desktop",
-  targetAId: a,
-  targetBId: b,
-  createdAt: "2025-01-01T00:20:00.000Z",
-  colorSimilarity: scores[0],
-  layoutSimilarity: scores[1],
-  contentSimilarity: scores[2],
-  overallSimilarity: scores[3],
-  components: { paletteDistance: 0.8 },
-});
 
 describe("Not enough snapshots", () => {
   test("completed: nothing was captured", () => {
@@ -108,18 +95,7 @@ describe("results view", () => {
     diffs: [diff("d12", "t1", "t2", [0.9, 0.8, 0.7, 0.81]), diff("d13", "t1", "t3", [0.2, 0.3, 0.4, 0.31])],
     findings: [finding],
   };
-  const view = (over: Partial<Parameters<typeof ResultsView>[0]> = {}) => (
-    <ResultsView
-      data={data}
-      viewport="desktop"
-      requestedPair={[null, null]}
-      onViewportChange={() => {}}
-      onPairChange={() => {}}
-      onRunFinished={() => {}}
-      auth={auth}
-      {...over}
-    />
-  );
+  const view = resultsView(data);
 
   test("two panels with labels, the pair's scores and findings beside them", () => {
     renderUi(view());

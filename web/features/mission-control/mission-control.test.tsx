@@ -3,33 +3,14 @@ import { describe, expect, test } from "bun:test";
 import type { AgentDto, MetricsDto } from "#server/modules/agents/model";
 import type { ActivityEntryDto } from "#server/modules/activity/model";
 
-const { render, screen, within } = await import("@testing-library/react");
-const { Theme } = await import("@radix-ui/themes");
-const { createMemoryRouter, RouterProvider } = await import("react-router");
-const { Toaster, useToasts } = await import("#web/components/ui/toast");
+const { screen, within } = await import("@testing-library/react");
+const { renderUi } = await import("#tests/support/ui");
 const { KpiCards } = await import("./kpi-cards");
 const { AgentHealth } = await import("./agent-health");
 const { ActivityStream } = await import("./activity-stream");
 const { SecondaryActions } = await import("./action-cards");
 
-function ui(node: React.ReactNode) {
-  useToasts.setState({ current: null });
-  const router = createMemoryRouter(
-    [
-      {
-        path: "*",
-        element: (
-          <Theme>
-            {node}
-            <Toaster />
-          </Theme>
-        ),
-      },
-    ],
-    { initialEntries: ["/dashboard"] },
-  );
-  return render(<RouterProvider router={router} />);
-}
+const ui = (node: React.ReactNode) => renderUi(node, "/dashboard");
 
 const metrics = (m: Partial<MetricsDto>): MetricsDto => ({
   totalTrends: 3,

@@ -1,28 +1,14 @@
 import "#tests/support/dom";
 import { afterEach, describe, expect, mock, test } from "bun:test";
-import type { DiffDto, FindingDto } from "#server/modules/comparisons/model";
+import type { FindingDto } from "#server/modules/comparisons/model";
 import type { FilmstripDto } from "#server/modules/filmstrip/model";
 const { fireEvent } = await import("@testing-library/react");
-const { ResultsView } = await import("./results-view");
 const { useShellFocus } = await import("#web/lib/shell-focus");
 const { $, comparison, renderUi, snapshot, target } = await import("../../test-utils");
+const { diff, resultsView } = await import("../../results-view-kit");
 
 afterEach(() => useShellFocus.getState().setFocus(false));
 
-const auth = { token: () => "tok", refresh: async () => "tok2" };
-const diff = (id: string, a: string, b: string, overall: number): DiffDto => ({
-  id,
-  comparisonId: "c1",
-  viewport: "desktop",
-  targetAId: a,
-  targetBId: b,
-  createdAt: "2025-01-01T00:20:00.000Z",
-  colorSimilarity: overall,
-  layoutSimilarity: overall,
-  contentSimilarity: overall,
-  overallSimilarity: overall,
-  components: {},
-});
 const finding = (id: string, targetId: string, viewport: "desktop" | "mobile"): FindingDto => ({
   id,
   group: "design",
@@ -50,18 +36,7 @@ const data = {
   findings: [finding("f1", "t1", "desktop"), finding("f2", "t3", "desktop"), finding("f3", "t2", "mobile")],
   filmstrips: [film("s1", "t1", [120, 450]), film("s2", "t2", [300]), film("s3", "t3", [80])],
 };
-const view = (over: Partial<Parameters<typeof ResultsView>[0]> = {}) => (
-  <ResultsView
-    data={data}
-    viewport="desktop"
-    requestedPair={[null, null]}
-    onViewportChange={() => {}}
-    onPairChange={() => {}}
-    onRunFinished={() => {}}
-    auth={auth}
-    {...over}
-  />
-);
+const view = resultsView(data);
 
 describe("similarity matrix", () => {
   test("a real table of every pair, heat-coloured, each cell opening its pair", () => {

@@ -1,0 +1,74 @@
+// The real comparison engine for a test file: the capture pool drives system Chromium against the
+// fixture sites on 127.0.0.1, the analyse worker scores, the rules write findings, and a DATA_DIR of
+// the file's own holds the screenshots. One per file (its beforeAll/afterAll are registered here),
+// shared by the file's tests: Chromium and the worker start once.
+import { afterAll, beforeAll } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AppDeps } from "#server/app";
+import { findChromium } from "#server/lib/chromium";
+import { createAnalyser, createFindingsEngine, type Analyser } from "#server/modules/analysis";
+import { CapturePool } from "#server/modules/capture/pool";
+import { startFixtureServer, type FixtureServer } from "./fixture-server";
+
+type ComparisonEngine = NonNullable<AppDeps["comparisonEngine"]>;
+
+export interface RealEngine {
+  readonly dataDir: string;
+  readonly fixtures: FixtureServer;
+  readonly pool: CapturePool;
+  readonly analyser: Analyser;
+  /** What makeTestApp takes as comparisonEngine: this pool and analyser, fresh findings rules, plus `extra` (publish, recordActivity). */
+  comparisonEngine(extra?: Partial<ComparisonEngine>): ComparisonEngine;
+}
+
+/** Registers the file's hooks; the fields are there from its beforeAll on. */
+export function useRealEngine(name: string): RealEngine {
+  let dataDir = "";
+  let fixtures: FixtureServer | undefined;
+  let pool: CapturePool | undefined;
+  let analyser: Analyser | undefined;
+
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), `di-${name}-`));
+    fixtures = startFixtureServer();
+    pool = new CapturePool({ concurrency: 2, chromiumPath: findChromium(process.env.CHROMIUM_PATH), allowPrivate: true });
+    analyser = createAnalyser();
+  });
+
+  afterAll(async () => {
+    analyser?.close();
+    await pool?.close();
+    await fixtures?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const started = <T>(v: T | undefined): T => {
+    if (v === undefined) throw new Error("the real engine is used before its beforeAll ran");
+    return v;
+  };
+  return {
+    get dataDir() {
+      return started(dataDir || undefined);
+    },
+    get fixtures() {
+      return started(fixtures);
+    },
+    get pool() {
+      return started(pool);
+    },
+    get analyser() {
+      return started(analyser);
+    },
+    comparisonEngine(extra = {}) {
+      const p = started(pool);
+      return {
+        capture: (owner, job, onStage) => p.submit(owner, job, onStage),
+        analyser: started(analyser),
+        findingsFor: createFindingsEngine(),
+        ...extra,
+      };
+    },
+  };
+}
