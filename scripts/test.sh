@@ -5,9 +5,15 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh || { echo "0 passed, 1 failed"; exit 1; }
 bun scripts/build-client.ts || { echo "0 passed, 1 failed"; exit 1; }
+# The single executable, compiled once here for every file that runs it (alone, a file compiles its own).
+bun scripts/build-binary.ts >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
+export DESIGN_INTEL_BIN="$PWD/dist/design-intel"
 
 log=$(mktemp)
-bun test --isolate "$@" 2>&1 | tee "$log"
+# Two files at a time, each in its own process: most of a browser or server test is waiting, so two
+# overlap on two cores. tests/timings.json (per-file durations) starts the slowest files first, so
+# the run does not end waiting on one long file; refresh it with --update-timings.
+bun test --parallel=2 --timings=tests/timings.json "$@" 2>&1 | tee "$log"
 code=${PIPESTATUS[0]}
 passed=$(grep -Eo '^ *[0-9]+ pass$' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)
 failed=$(grep -Eo '^ *[0-9]+ fail$' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)

@@ -29,17 +29,20 @@ export async function runCli(
 /**
  * The compiled executable (`bun scripts/build-binary.ts`, as `bun run build` does after the client
  * build), copied alone into a temp folder so it runs with no node_modules beside it. Building takes
- * a minute or more on a busy machine; DESIGN_INTEL_BIN points at one already built to skip it.
+ * a minute or more on a busy machine; DESIGN_INTEL_BIN points at one already built (scripts/test.sh
+ * builds it once for every file that needs it) to skip it.
  */
 export function compiledBinary(): { cmd: string[]; dir: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), "di-cli-bin-"));
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
-  const prebuilt = process.env.DESIGN_INTEL_BIN;
-  if (prebuilt) return { cmd: [prebuilt], dir, cleanup };
-  const root = join(import.meta.dir, "../..");
-  const build = Bun.spawnSync(["bun", join(root, "scripts/build-binary.ts")], { cwd: root, stdout: "pipe", stderr: "pipe" });
-  if (build.exitCode !== 0) throw new Error(`binary build failed: ${build.stderr.toString()}`);
-  copyFileSync(join(root, "dist/design-intel"), join(dir, "design-intel"));
+  let built = process.env.DESIGN_INTEL_BIN;
+  if (!built) {
+    const root = join(import.meta.dir, "../..");
+    const build = Bun.spawnSync(["bun", join(root, "scripts/build-binary.ts")], { cwd: root, stdout: "pipe", stderr: "pipe" });
+    if (build.exitCode !== 0) throw new Error(`binary build failed: ${build.stderr.toString()}`);
+    built = join(root, "dist/design-intel");
+  }
+  copyFileSync(built, join(dir, "design-intel"));
   chmodSync(join(dir, "design-intel"), 0o755);
   return { cmd: [join(dir, "design-intel")], dir, cleanup };
 }

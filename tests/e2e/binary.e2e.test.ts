@@ -1,15 +1,13 @@
 // The single executable, copied alone into an empty folder, serves pages, assets, the API and
 // its migrations. (Capturing from the binary is covered in the comparison e2e when Chromium is present.)
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
 import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
-import { runCli } from "#tests/cli/support";
+import { BUILD_MS, compiledBinary, runCli } from "#tests/cli/support";
 import pkg from "../../package.json" with { type: "json" };
 
-const root = join(import.meta.dir, "../..");
 let dir: string;
 let server: RunningServer;
 let sites: FixtureServer;
@@ -17,11 +15,7 @@ let sites: FixtureServer;
 const RUN_MS = 180_000;
 
 beforeAll(async () => {
-  const build = Bun.spawnSync(["bun", join(root, "scripts/build-binary.ts")], { cwd: root, stderr: "pipe", stdout: "pipe" });
-  if (build.exitCode !== 0) throw new Error(`binary build failed: ${build.stderr.toString()}`);
-  dir = mkdtempSync(join(tmpdir(), "di-binary-"));
-  copyFileSync(join(root, "dist/design-intel"), join(dir, "design-intel"));
-  Bun.spawnSync(["chmod", "+x", join(dir, "design-intel")]);
+  ({ dir } = compiledBinary());
   sites = startFixtureServer();
   server = await startServer({
     cmd: [join(dir, "design-intel")],
@@ -29,7 +23,7 @@ beforeAll(async () => {
     dataDir: join(dir, "data"),
     env: { NODE_ENV: "", ALLOW_PRIVATE_TARGETS: "1" },
   });
-}, 180_000 + SERVER_START_MS); // compiling the binary (a minute or more on a busy machine), then its boot
+}, BUILD_MS + SERVER_START_MS); // compiling the binary (unless scripts/test.sh built it), then its boot
 
 afterAll(async () => {
   await server?.stop();
