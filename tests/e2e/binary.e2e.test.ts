@@ -146,32 +146,28 @@ describe("single executable", () => {
     expect(backup.stdout).toContain("integrity check ok");
   }, 60_000);
 
-  test(
-    "check: in-process run from the binary; a tightened budget exits 1 with its value in the JUnit file",
-    async () => {
-      const bin = { cmd: [join(dir, "design-intel")], dataDir: join(dir, "data") };
-      const schema = await runCli(["check", "--print-schema"], bin);
-      expect(schema.code).toBe(0);
-      expect(JSON.parse(schema.stdout).required).toEqual(["site", "competitors"]);
-      const config = join(dir, "design-intel.json");
-      await Bun.write(
-        config,
-        JSON.stringify({
-          site: { url: sites.url("/alpha/"), label: "Alpha" },
-          competitors: [{ url: sites.url("/beta/"), label: "Beta" }],
-          budgets: { lcpMs: { max: 1 }, cls: { max: 5 }, rank: { bodyContrast: { max: 2 } } },
-        }),
-      );
-      const r = await runCli(["check", "--config", config, "--junit", join(dir, "di.xml")], bin);
-      expect(r.stderr).toBe("");
-      expect(r.code).toBe(1);
-      expect(r.stdout).toContain("2 of 6 budgets failed");
-      const junit = await Bun.file(join(dir, "di.xml")).text();
-      expect(junit.match(/<failure /g)).toHaveLength(2);
-      expect(junit).toMatch(/<failure message="lcpMs\.max \(desktop\): \d+ &gt; 1"/);
-    },
-    RUN_MS + 60_000,
-  ); // check captures two sites at two viewports in-process, like a run
+  test("check: in-process run from the binary; a tightened budget exits 1 with its value in the JUnit file", async () => {
+    const bin = { cmd: [join(dir, "design-intel")], dataDir: join(dir, "data") };
+    const schema = await runCli(["check", "--print-schema"], bin);
+    expect(schema.code).toBe(0);
+    expect(JSON.parse(schema.stdout).required).toEqual(["site", "competitors"]);
+    const config = join(dir, "design-intel.json");
+    await Bun.write(
+      config,
+      JSON.stringify({
+        site: { url: sites.url("/alpha/"), label: "Alpha" },
+        competitors: [{ url: sites.url("/beta/"), label: "Beta" }],
+        budgets: { lcpMs: { max: 1 }, cls: { max: 5 }, rank: { bodyContrast: { max: 2 } } },
+      }),
+    );
+    const r = await runCli(["check", "--config", config, "--junit", join(dir, "di.xml")], bin);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("2 of 6 budgets failed");
+    const junit = await Bun.file(join(dir, "di.xml")).text();
+    expect(junit.match(/<failure /g)).toHaveLength(2);
+    expect(junit).toMatch(/<failure message="lcpMs\.max \(desktop\): \d+ &gt; 1"/);
+  }, 240_000); // check captures two sites at two viewports in-process (RUN_MS at most), then scores
 
   test("stops cleanly on SIGTERM", async () => {
     const code = await server.stop("SIGTERM");

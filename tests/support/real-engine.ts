@@ -72,13 +72,3 @@ export function useRealEngine(name: string): RealEngine {
     },
   };
 }
-
-/** The pool's own bound on one capture (CapturePool's default totalTimeoutMs): a page that takes longer fails by itself. */
-const CAPTURE_LIMIT_MS = 60_000;
-
-/**
- * Bun's timeout for a test that runs `pages` captures two at a time, then scores them: a backstop
- * past the pool's own limits (and a minute for scoring and the API reads), so a slow machine never
- * fails the test and a stuck capture fails with the pool's reason first.
- */
-export const realRunMs = (pages: number) => Math.ceil(pages / 2) * CAPTURE_LIMIT_MS + 60_000;
