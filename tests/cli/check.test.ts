@@ -216,12 +216,14 @@ describe("check: config errors exit 2 naming the field; the schema ships with th
       [{ budgets: {} }, "site: "],
       ["{ nope", "not valid JSON"],
     ];
-    for (const [i, [value, message]] of cases.entries()) {
-      const path = config(`bad-${i}.json`, value);
-      const r = await runCli(["check", "--config", path]);
+    // Each case is a run of the binary of its own; they start together rather than one by one.
+    const paths = cases.map(([value], i) => config(`bad-${i}.json`, value));
+    const runs = await Promise.all(paths.map((path) => runCli(["check", "--config", path])));
+    for (const [i, [, message]] of cases.entries()) {
+      const r = runs[i]!;
       expect({ i, code: r.code }).toEqual({ i, code: 2 });
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
-      expect(r.stderr).toContain(`design-intel check: ${path}: ${message}`);
+      expect(r.stderr).toContain(`design-intel check: ${paths[i]}: ${message}`);
     }
     const missing = await runCli(["check", "--config", join(dir, "nope.json")]);
     expect(missing.code).toBe(2);
@@ -229,7 +231,7 @@ describe("check: config errors exit 2 naming the field; the schema ships with th
     const flag = await runCli(["check", "--baseline", "x"]);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain("check: unknown flag --baseline");
-  });
+  }, 180_000); // fifteen runs of the binary: a process start each, seconds apiece on a busy machine
 
   test("--print-schema prints the config's JSON Schema", async () => {
     const r = await runCli(["check", "--print-schema"]);

@@ -56,8 +56,10 @@ describe("usage errors exit 2 with one line naming the flag", () => {
       [["--verbose"], /unknown flag --verbose/],
       [["launch"], /unknown command "launch"/],
     ];
-    for (const [args, message] of cases) {
-      const r = await runCli(args, { dataDir });
+    // Each case is a process of its own (the app loaded from source); they start together.
+    const runs = await Promise.all(cases.map(([args]) => runCli(args, { dataDir })));
+    for (const [i, [args, message]] of cases.entries()) {
+      const r = runs[i]!;
       expect({ args, code: r.code }).toEqual({ args, code: 2 });
       expect(oneLine(r.stderr)).toHaveLength(1);
       expect(r.stderr).toMatch(message);
@@ -65,7 +67,7 @@ describe("usage errors exit 2 with one line naming the flag", () => {
     }
     // Nothing was created by a refused command.
     expect(() => statSync(dataDir)).toThrow();
-  });
+  }, 180_000); // fourteen processes that load the app from source: past 20 s each on a busy machine
 
   test("--version and --help on each command", async () => {
     const v = await runCli(["--version"]);
@@ -83,7 +85,7 @@ describe("usage errors exit 2 with one line naming the flag", () => {
       expect(r.code).toBe(0);
       expect(r.stdout).toContain("Usage: design-intel");
     }
-  });
+  }, 180_000); // eight processes that load the app from source
 });
 
 describe("users and backup on a data directory", () => {
@@ -115,7 +117,7 @@ describe("users and backup on a data directory", () => {
     } finally {
       await server.stop();
     }
-  });
+  }, 240_000); // a server boot (60 s at most), then processes that load the app from source
 
   test("beside a running server: create, promote and disable apply at once; backup passes integrity_check", async () => {
     const root = tempDir();
@@ -184,5 +186,5 @@ describe("users and backup on a data directory", () => {
     } finally {
       await server.stop();
     }
-  });
+  }, 240_000); // a server boot (60 s at most), then processes that load the app from source
 });
