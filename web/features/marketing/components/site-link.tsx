@@ -11,11 +11,12 @@ type SiteLinkProps = Omit<ComponentProps<"a">, "href"> & { to: string };
  * Other props (a menu item's role and handlers, its ref) pass through to the anchor.
  */
 export function SiteLink({ to, ...rest }: SiteLinkProps) {
-  return <a href={to} {...rest} />;
+  // Attributes in the order React Router's <Link> wrote them, so the markup reads as before.
+  return <a {...rest} href={to} />;
 }
 
 /** A header link marked aria-current="page" on its own page, which the stylesheet highlights. */
 export function SiteNavLink({ to, ...rest }: Omit<SiteLinkProps, "className">) {
   const active = useContext(SitePathContext).toLowerCase() === to.toLowerCase();
-  return <a href={to} className={active ? "mk-nav-link active" : "mk-nav-link"} aria-current={active ? "page" : undefined} {...rest} />;
+  return <a aria-current={active ? "page" : undefined} className={active ? "mk-nav-link active" : "mk-nav-link"} href={to} {...rest} />;
 }
