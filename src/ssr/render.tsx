@@ -55,7 +55,7 @@ function marketingPage(context: StaticHandlerContext) {
 }
 
 /** A JSON value as a JavaScript expression that is safe inside an inline <script>. */
-function scriptJson(value: unknown): string {
+export function scriptJson(value: unknown): string {
   return JSON.stringify(value)
     .replace(/</g, "\\u003c")
     .replace(/\u2028/g, "\\u2028")
