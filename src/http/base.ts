@@ -1,10 +1,9 @@
 import { Elysia } from "elysia";
 import { HttpError, jsonError, requestValidationError } from "./errors";
-import { clientIpPlugin } from "./client-ip";
 import type { Logger } from "#server/lib/logger";
 import type { RequestMetrics } from "./request-metrics";
-import { requestLog, statusOf } from "./request-log";
-import { SECURITY_HEADER_ENTRIES, securityHeaders } from "./security-headers";
+import { requestLog } from "./request-log";
+import { RESOURCE_HEADER_ENTRIES, RESOURCE_HEADERS } from "./security-headers";
 import { isStorageError, STORAGE_RETRY_AFTER_SECONDS, STORAGE_UNAVAILABLE_MESSAGE } from "./storage-errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -47,7 +46,7 @@ export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, er
       .onRequest(() => {
         opts.metrics.started();
       })
-      .use(requestLog(opts.logger))
+      .use(requestLog(opts.logger, (status) => opts.metrics.finished(status)))
       .onParse({ as: "global" }, async ({ request, contentType }) => {
         const text = await readLimited(request);
         if (text.trim() === "") return {};
@@ -60,7 +59,6 @@ export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, er
         }
         return text;
       })
-      .use(clientIpPlugin)
       .onError({ as: "global" }, ({ error: thrown, code, request, path, set }) => {
         let error: unknown = thrown;
         let res: Response;
@@ -85,16 +83,14 @@ export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, er
           opts.log?.(`unhandled error on ${request.method} ${path}`, error);
           res = jsonError(500, "Something went wrong on our side");
         }
-        for (const [k, v] of SECURITY_HEADER_ENTRIES) res.headers.set(k, v);
+        for (const [k, v] of RESOURCE_HEADER_ENTRIES) res.headers.set(k, v);
         // The after-response hooks (metrics, request log) read the status from here.
         set.status = res.status;
         return res;
       })
-      .onAfterResponse({ as: "global" }, ({ set, response }) => {
-        opts.metrics.finished(statusOf(response, set.status));
-      })
       // Elysia starts every response's headers from these (a copy of one object: cheaper per request
-      // than an after-handle hook); a returned Response keeps its own values (SSR's nonce CSP).
-      .headers({ ...securityHeaders() })
+      // than an after-handle hook); a returned Response keeps its own values (an SSR document's
+      // full policy with its nonce, the API reference page's).
+      .headers({ ...RESOURCE_HEADERS })
   );
 }

@@ -9,15 +9,11 @@ export const REQUEST_ID_HEADER = "x-request-id";
 /** An id from a proxy or client is kept only if it is short and plain (it is echoed and logged). */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:+=/-]{1,128}$/;
 
-interface Started {
-  id: string;
-  at: number;
-}
-const started = new WeakMap<Request, Started>();
-
-/** The id given to a request being handled (server-side loaders pass it on to their API calls). */
-export function requestIdOf(request: Request): string | undefined {
-  return started.get(request)?.id;
+// Kept on the request's own context (the same object from onRequest to after the answer): a
+// WeakMap keyed by Request cost the collector work on every request.
+interface Timed {
+  requestId?: string;
+  requestStartedAt?: number;
 }
 
 // Generated ids are UUID-shaped: a random prefix drawn once per process and a counter in the last
@@ -37,27 +33,34 @@ export function statusOf(response: unknown, setStatus: unknown): number {
   return typeof setStatus === "number" ? setStatus : 200;
 }
 
-/** Without a logger, requests still get their id (echoed), and nothing is written. */
-export function requestLog(logger: Logger | undefined) {
+/**
+ * Without a logger, requests still get their id (echoed), and nothing is written. `finished` hears
+ * every answer's status: one after-response hook for all the accounting, as each hook costs a
+ * deferred call per request.
+ */
+export function requestLog(logger: Logger | undefined, finished?: (status: number) => void) {
   const write = logger ? lineWriter(logger) : undefined;
   return new Elysia()
-    .onRequest(({ request, set }) => {
-      const id = pickRequestId(request.headers.get(REQUEST_ID_HEADER));
-      started.set(request, { id, at: performance.now() });
-      set.headers[REQUEST_ID_HEADER] = id;
+    .onRequest((ctx) => {
+      const id = pickRequestId(ctx.request.headers.get(REQUEST_ID_HEADER));
+      const timed = ctx as Timed;
+      timed.requestId = id;
+      timed.requestStartedAt = performance.now();
+      ctx.set.headers[REQUEST_ID_HEADER] = id;
     })
     .onAfterResponse({ as: "global" }, (ctx) => {
-      const s = started.get(ctx.request);
-      if (!s || !write) return;
       const status = statusOf(ctx.response, ctx.set.status);
+      finished?.(status);
+      const { requestId, requestStartedAt } = ctx as Timed;
+      if (!write || requestId === undefined) return;
       // Routes behind the auth guard resolve `user`; others leave it unset.
       const user = (ctx as { user?: { id?: unknown } }).user;
       const line = {
-        reqId: s.id,
+        reqId: requestId,
         method: ctx.request.method,
         route: ctx.route || null,
         status,
-        ms: Math.round((performance.now() - s.at) * 10) / 10,
+        ms: Math.round((performance.now() - requestStartedAt!) * 10) / 10,
         userId: typeof user?.id === "string" ? user.id : undefined,
       };
       write(status >= 500 ? "error" : "info", "request", line);
