@@ -30,22 +30,32 @@ export const BEARER_SECURITY: Record<string, string[]>[] = [{ accessToken: [] },
  * against separate databases.
  */
 export function authGuard(resolve: BearerResolver) {
-  const admitAs = (level: "user" | "admin") => (context: object, user: PublicUser | null) => {
-    if (!user) throw unauthorized();
-    if (level === "admin" && user.role !== "admin") throw forbidden();
-    // Handed to resolve on the request's own context (a WeakMap costs the collector per request).
-    (context as { authUser?: PublicUser }).authUser = user;
-  };
+  const admittedAs =
+    (level: "user" | "admin") =>
+    (user: PublicUser | null): PublicUser => {
+      if (!user) throw unauthorized();
+      if (level === "admin" && user.role !== "admin") throw forbidden();
+      return user;
+    };
   return new Elysia({ name: "auth-guard" }).macro({
     auth: (level: "user" | "admin") => {
-      const admit = admitAs(level);
+      const admitted = admittedAs(level);
       return {
         detail: { security: BEARER_SECURITY },
+        // The user is handed to resolve on the request's own context (a WeakMap costs the collector
+        // per request). The context is only touched through property accesses: Elysia reads hooks'
+        // source, and a context passed on whole makes it parse cookies and headers for every request.
         transform(context) {
           const token = bearerToken(context.request.headers.get("authorization"));
           if (!token) throw unauthorized();
           const found = resolve(token);
-          return found instanceof Promise ? found.then((user) => admit(context, user)) : admit(context, found);
+          if (!(found instanceof Promise)) {
+            (context as { authUser?: PublicUser }).authUser = admitted(found);
+            return;
+          }
+          return found.then((user) => {
+            (context as { authUser?: PublicUser }).authUser = admitted(user);
+          });
         },
         resolve(context) {
           return { user: (context as { authUser?: PublicUser }).authUser! };

@@ -40,29 +40,33 @@ export function statusOf(response: unknown, setStatus: unknown): number {
  */
 export function requestLog(logger: Logger | undefined, finished?: (status: number) => void) {
   const write = logger ? lineWriter(logger) : undefined;
-  return new Elysia()
-    .onRequest((ctx) => {
-      const id = pickRequestId(ctx.request.headers.get(REQUEST_ID_HEADER));
-      const timed = ctx as Timed;
-      timed.requestId = id;
-      timed.requestStartedAt = performance.now();
-      ctx.set.headers[REQUEST_ID_HEADER] = id;
-    })
-    .onAfterResponse({ as: "global" }, (ctx) => {
-      const status = statusOf(ctx.response, ctx.set.status);
-      finished?.(status);
-      const { requestId, requestStartedAt } = ctx as Timed;
-      if (!write || requestId === undefined) return;
-      // Routes behind the auth guard resolve `user`; others leave it unset.
-      const user = (ctx as { user?: { id?: unknown } }).user;
-      const line = {
-        reqId: requestId,
-        method: ctx.request.method,
-        route: ctx.route || null,
-        status,
-        ms: Math.round((performance.now() - requestStartedAt!) * 10) / 10,
-        userId: typeof user?.id === "string" ? user.id : undefined,
-      };
-      write(status >= 500 ? "error" : "info", "request", line);
-    });
+  return (
+    new Elysia()
+      // The context is only ever read and written through property accesses (never passed on or
+      // aliased): Elysia reads its hooks' source, and a context handed around whole makes it parse
+      // every request's cookies and headers up front in case they are needed.
+      .onRequest((ctx) => {
+        const id = pickRequestId(ctx.request.headers.get(REQUEST_ID_HEADER));
+        (ctx as Timed).requestId = id;
+        (ctx as Timed).requestStartedAt = performance.now();
+        ctx.set.headers[REQUEST_ID_HEADER] = id;
+      })
+      .onAfterResponse({ as: "global" }, (ctx) => {
+        const status = statusOf(ctx.response, ctx.set.status);
+        finished?.(status);
+        const requestId = (ctx as Timed).requestId;
+        if (!write || requestId === undefined) return;
+        // Routes behind the auth guard resolve `user`; others leave it unset.
+        const user = (ctx as { user?: { id?: unknown } }).user;
+        const line = {
+          reqId: requestId,
+          method: ctx.request.method,
+          route: ctx.route || null,
+          status,
+          ms: Math.round((performance.now() - (ctx as Timed).requestStartedAt!) * 10) / 10,
+          userId: typeof user?.id === "string" ? user.id : undefined,
+        };
+        write(status >= 500 ? "error" : "info", "request", line);
+      })
+  );
 }
