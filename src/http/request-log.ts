@@ -58,15 +58,13 @@ export function requestLog(logger: Logger | undefined, finished?: (status: numbe
         if (!write || requestId === undefined) return;
         // Routes behind the auth guard resolve `user`; others leave it unset.
         const user = (ctx as { user?: { id?: unknown } }).user;
-        const line = {
-          reqId: requestId,
-          method: ctx.request.method,
-          route: ctx.route || null,
-          status,
-          ms: Math.round((performance.now() - (ctx as Timed).requestStartedAt!) * 10) / 10,
-          userId: typeof user?.id === "string" ? user.id : undefined,
-        };
-        write(status >= 500 ? "error" : "info", "request", line);
+        const ms = Math.round((performance.now() - (ctx as Timed).requestStartedAt!) * 10) / 10;
+        const route = ctx.route ? JSON.stringify(ctx.route) : "null";
+        const userId = typeof user?.id === "string" ? `,"userId":${JSON.stringify(user.id)}` : "";
+        // The members written out directly (one JSON.stringify of a whole object per request showed
+        // as ~4% of a small API answer's CPU). The id is plain by construction (pickRequestId).
+        const members = `"reqId":"${requestId}","method":${JSON.stringify(ctx.request.method)},"route":${route},"status":${status},"ms":${ms}${userId}`;
+        write(status >= 500 ? "error" : "info", "request", members);
       })
   );
 }
