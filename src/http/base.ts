@@ -41,12 +41,13 @@ async function readLimited(request: Request): Promise<string> {
  * security headers and request accounting.
  */
 export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, err: unknown) => void; logger?: Logger }) {
+  const requests = requestLog(opts.logger, (status) => opts.metrics.finished(status));
   return (
     new Elysia({ name: "http-base" })
       .onRequest(() => {
         opts.metrics.started();
       })
-      .use(requestLog(opts.logger, (status) => opts.metrics.finished(status)))
+      .use(requests.plugin)
       .onParse({ as: "global" }, async ({ request, contentType }) => {
         const text = await readLimited(request);
         if (text.trim() === "") return {};
@@ -59,7 +60,9 @@ export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, er
         }
         return text;
       })
-      .onError({ as: "global" }, ({ error: thrown, code, request, path, set }) => {
+      // Property accesses only, never the context passed on whole (see request-log.ts).
+      .onError({ as: "global" }, (ctx) => {
+        const { error: thrown, code, request, path, set } = ctx;
         let error: unknown = thrown;
         let res: Response;
         // Elysia wraps whatever a parser throws in its own ParseError; ours carries the real status.
@@ -84,8 +87,17 @@ export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, er
           res = jsonError(500, "Something went wrong on our side");
         }
         for (const [k, v] of RESOURCE_HEADER_ENTRIES) res.headers.set(k, v);
-        // The after-response hooks (metrics, request log) read the status from here.
         set.status = res.status;
+        requests.answered(
+          {
+            requestId: (ctx as { requestId?: string }).requestId,
+            requestStartedAt: (ctx as { requestStartedAt?: number }).requestStartedAt,
+            method: request.method,
+            route: ctx.route,
+            userId: (ctx as { user?: { id?: unknown } }).user?.id,
+          },
+          res.status,
+        );
         return res;
       })
       // Elysia starts every response's headers from these (a copy of one object: cheaper per request
