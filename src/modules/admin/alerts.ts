@@ -1,4 +1,5 @@
 import { nowIso } from "#server/lib/ids";
+import { formatElapsed } from "#web/lib/format";
 import type { LiveHub } from "#server/live/hub";
 import type { Actor } from "#server/modules/audit/model";
 import type { AuditService } from "#server/modules/audit/service";
@@ -38,15 +39,8 @@ interface Episode {
   above: boolean;
 }
 
-/** "4m 10s", "1h 2m": how long an alert lasted. */
-export function formatAlertDuration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return s % 60 ? `${m}m ${s % 60}s` : `${m}m`;
-  const h = Math.floor(m / 60);
-  return m % 60 ? `${h}h ${m % 60}m` : `${h}h`;
-}
+// One wording for durations, in alert messages and in the console that counts them live.
+export { formatElapsed as formatAlertDuration } from "#web/lib/format";
 
 const LABEL: Record<AlertMetric, string> = { cpu: "CPU usage", memory: "Memory usage", errorRate: "Error rate" };
 const thresholdOf = (s: AlertSettings, m: AlertMetric) =>
@@ -196,7 +190,7 @@ export function alertsService(deps: {
           open.rearmedAt ??= t;
           if (t - open.rearmedAt < ALERT_COOLDOWN_MS) continue;
           episodes.delete(metric);
-          const lasted = formatAlertDuration(open.lastAbove - open.since);
+          const lasted = formatElapsed(open.lastAbove - open.since);
           deps.activity?.record({
             type: "system",
             status: "success",

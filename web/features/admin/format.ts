@@ -41,15 +41,6 @@ export const formatRate = (bytesPerSecond: number) => `${formatBytes(bytesPerSec
 
 export const formatCount = (n: number) => n.toLocaleString("en-US");
 
-// Dates are shared with other features (API keys), so the rule lives in web/lib.
-export { formatDateTime } from "#web/lib/format";
-
-/** "42s", "4m 10s", "1h 2m": how long an alert has lasted (the server's wording in its own messages). */
-export function formatAlertDuration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return s % 60 ? `${m}m ${s % 60}s` : `${m}m`;
-  const h = Math.floor(m / 60);
-  return m % 60 ? `${h}h ${m % 60}m` : `${h}h`;
-}
+// Dates are shared with other features (API keys), and alert durations with the server's alert
+// messages, so those rules live in web/lib.
+export { formatDateTime, formatElapsed as formatAlertDuration } from "#web/lib/format";
