@@ -7,6 +7,7 @@ import { displayScale, pageFrame } from "../../overlay-geometry";
 import type { OverlayKind } from "./overlay-kinds";
 import { OverlayBoxes, OverlayLegends, PaletteStrip } from "./overlays";
 import { PageProblemsNote } from "./page-problems-note";
+import { PageSignals } from "./page-signals";
 import { useElementWidth } from "./use-element-width";
 import { displayedWidth, type Zoom } from "./zoom";
 
@@ -99,6 +100,7 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
         )}
       </div>
       {shown && <OverlayLegends ex={snapshot.extraction} on={overlays} />}
+      {snapshot && <PageSignals ex={snapshot.extraction} />}
       {snapshot && <PageProblemsNote ex={snapshot.extraction} />}
     </Card>
   );
