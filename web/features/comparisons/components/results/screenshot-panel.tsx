@@ -3,7 +3,7 @@ import { ImageIcon } from "@radix-ui/react-icons";
 import { type RefObject, useState } from "react";
 import type { Viewport } from "#server/modules/capture/model";
 import type { SnapshotDto } from "#server/modules/comparisons/model";
-import { displayScale, pageFrame } from "../../overlay-geometry";
+import { pageFrame } from "../../overlay-geometry";
 import type { OverlayKind } from "./overlay-kinds";
 import { OverlayBoxes, OverlayLegends, PaletteStrip } from "./overlays";
 import { PageProblemsNote } from "./page-problems-note";
@@ -82,13 +82,7 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
               style={{ display: "block", width: "100%", height: "auto", maxWidth: "none" }}
               onError={() => setBroken(true)}
             />
-            <OverlayBoxes
-              ex={snapshot.extraction}
-              frame={frame}
-              on={overlays}
-              viewport={viewport}
-              scale={displayScale(width || frame.cssWidth, frame)}
-            />
+            <OverlayBoxes ex={snapshot.extraction} frame={frame} on={overlays} viewport={viewport} />
           </div>
         ) : (
           <Flex direction="column" align="center" justify="center" gap="2" style={{ height: "100%" }}>
