@@ -64,3 +64,13 @@ test("an older capture shows one unthrottled sample and no invented roles or dra
   expect($().getByTestId("timing-profile").textContent).toBe("Unthrottled (this machine's network and CPU)");
   expect($().getByTestId("page-signals").textContent).not.toContain("±");
 });
+
+test("the typography legend names the drawn fonts before the declared ones", async () => {
+  const { OverlayLegends } = await import("./components/results/overlays");
+  const ex = extraction({ typography: { ...base.typography, rendered: [{ family: "Liberation Sans", share: 1 }] } });
+  renderUi(<OverlayLegends ex={ex} on={new Set(["typography"])} />);
+  const legend = $().getByTestId("overlay-legend").textContent ?? "";
+  expect(legend).toContain("Drawn Liberation Sans 100");
+  expect(legend).toContain("Declared Inter 80");
+  expect(legend.indexOf("Drawn")).toBeLessThan(legend.indexOf("Declared"));
+});

@@ -205,7 +205,17 @@ export function OverlayLegends({ ex, on }: { ex: Extraction; on: Set<OverlayKind
     const t = ex.typography;
     blocks.push(
       <LegendBlock key="type" title="Typography" color="plum">
+        {t.rendered && t.rendered.length > 0 && (
+          <Line>
+            Drawn{" "}
+            {t.rendered
+              .slice(0, 3)
+              .map((f) => `${f.family} ${asPercent(f.share)}`)
+              .join(" · ")}
+          </Line>
+        )}
         <Line>
+          {t.rendered && t.rendered.length > 0 ? "Declared " : ""}
           {t.families
             .slice(0, 3)
             .map((f) => `${fontName(f.family)} ${asPercent(f.share)}`)

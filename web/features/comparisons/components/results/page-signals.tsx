@@ -44,6 +44,13 @@ export function timingLine(t: Timing): string {
   return parts.join(" · ");
 }
 
+/** The closed line: LCP as measured and from how many loads; the rest is inside. */
+function summaryLine(t: Timing): string {
+  const lcp = timingFigure(t, "lcpMs");
+  const samples = t.samples?.length ?? 1;
+  return ["Measured", lcp && `LCP ${lcp}`, samples === 1 ? "1 sample" : `${samples} samples`].filter(Boolean).join(" · ");
+}
+
 const PROFILE_LABEL = {
   unthrottled: "Unthrottled (this machine's network and CPU)",
   "lighthouse-mobile": "Throttled: Lighthouse mobile preset (slow 4G, 4× CPU slowdown)",
@@ -85,10 +92,13 @@ export function PageSignals({ ex }: { ex: Extraction }) {
     <details data-testid="page-signals" style={{ padding: "var(--space-2) var(--space-1) 0" }}>
       <summary>
         <Text size="1" color="gray">
-          Measured: {timingLine(t)}
+          {summaryLine(t)}
         </Text>
       </summary>
       <Flex direction="column" gap="1" pt="1">
+        <Text size="1" data-testid="timing-line">
+          {timingLine(t)}
+        </Text>
         {roles && (
           <Flex gap="3" wrap="wrap" aria-label="Colour roles" data-testid="palette-roles">
             {ROLES.map(([key, label]) => (
