@@ -302,7 +302,12 @@ describe("pool rules", () => {
   });
 
   test("one browser renders a site's two viewports side by side, each in its own context", async () => {
-    const one = new CapturePool({ concurrency: 1, chromiumPath: findChromium(process.env.CHROMIUM_PATH), allowPrivate: true });
+    const one = new CapturePool({
+      concurrency: 1,
+      pagesPerBrowser: 2,
+      chromiumPath: findChromium(process.env.CHROMIUM_PATH),
+      allowPrivate: true,
+    });
     try {
       const desktop = one.submit("a", { url: server.url("/_special/slow?ms=800"), viewport: "desktop", screenshotPath: shot("pd") });
       const mobile = one.submit("a", { url: server.url("/_special/slow?ms=800"), viewport: "mobile", screenshotPath: shot("pm") });

@@ -1,6 +1,6 @@
 // The capture pool: a fair, bounded queue in front of a few capture workers (one Chromium each,
-// a couple of pages at a time in their own contexts, as a plain Playwright script would open a
-// site's viewports side by side), so a crashed browser only ever fails the pages it was rendering.
+// one page at a time unless told otherwise, each page in its own context), so a crashed browser
+// only ever fails the pages it was rendering.
 
 import { readFileSync } from "node:fs";
 import { HttpError } from "#server/http/errors";
@@ -26,9 +26,10 @@ export interface CaptureRequestInput {
 export interface CapturePoolOptions {
   concurrency: number;
   /**
-   * Pages one worker's browser renders at once, each in its own context; default 2. Most of a
-   * capture is waiting on the page, so a second page in the same browser costs far less than a
-   * second browser (memory) or a second wave of captures (time).
+   * Pages one worker's browser renders at once, each in its own context; default 1. A second page
+   * beside the first costs no memory, but on a saturated 2-core machine the pages' loads slow each
+   * other: their paints land later, so more of them need extra timing loads, and the analysis took
+   * longer (bench/analysis.bench.ts at load ~30: 2.31x bare with 2, 1.52x with 1).
    */
   pagesPerBrowser?: number;
   chromiumPath: string | null;
@@ -121,7 +122,7 @@ export class CapturePool {
 
   constructor(private readonly options: CapturePoolOptions) {
     this.concurrency = Math.max(1, Math.floor(options.concurrency));
-    this.pagesPerBrowser = Math.max(1, Math.floor(options.pagesPerBrowser ?? 2));
+    this.pagesPerBrowser = Math.max(1, Math.floor(options.pagesPerBrowser ?? 1));
     this.navigationTimeoutMs = options.navigationTimeoutMs ?? 30_000;
     this.totalTimeoutMs = options.totalTimeoutMs ?? 60_000;
     this.maxHeightPx = options.maxHeightPx ?? 16_000;
