@@ -38,7 +38,7 @@ export function adminRoutes(admin: AdminService, resolve: BearerResolver) {
       )
       .group("/api/admin", (g) =>
         g
-          .use(clientIpPlugin)
+          .use(clientIpPlugin())
           .use(authGuard(resolve))
           .get("/system-metrics", () => admin.systemMetrics(), {
             auth: "admin",
