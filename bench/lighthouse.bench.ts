@@ -2,7 +2,8 @@
 // corpus templates (../shared/corpus, served on 127.0.0.1). Lighthouse lives in bench/lighthouse
 // only (its own package.json; never a product dependency): install it once with
 //   (cd bench/lighthouse && npm install)
-// Run: bun bench/lighthouse.bench.ts   (BENCH_RUNS=3 loads per side and page by default)
+// Run: bun bench/lighthouse.bench.ts   (BENCH_RUNS=3 loads per side and page by default;
+//      BENCH_PAGES=a,b for some templates only)
 //
 // Lighthouse's desktop preset *simulates* throttling, so its headline LCP is a model; the figure
 // compared here is its observed LCP (audits.metrics observedLargestContentfulPaint: what the
@@ -22,7 +23,9 @@ if (!existsSync(LH_CLI)) throw new Error("Lighthouse is not installed: (cd bench
 const chrome = findChromium(process.env.CHROMIUM_PATH);
 if (!chrome) throw new Error("no Chromium");
 
-const server = serveFolders(Object.fromEntries(TEMPLATES.map((t) => [t, join(CORPUS_DIR, t)])));
+// BENCH_PAGES=one-page-wonder,resume measures some of the templates only.
+const PAGES = process.env.BENCH_PAGES ? TEMPLATES.filter((t) => process.env.BENCH_PAGES!.split(",").includes(t)) : TEMPLATES;
+const server = serveFolders(Object.fromEntries(PAGES.map((t) => [t, join(CORPUS_DIR, t)])));
 const dir = mkdtempSync(join(tmpdir(), "lighthouse-bench-"));
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -56,7 +59,7 @@ async function lighthouse(url: string, i: number): Promise<{ lcp: number; elemen
 const browser = await launchBrowser();
 const rows: { page: string; lh: number; ours: number; lhEl: string; ourEl: string; spread: string }[] = [];
 let n = 0;
-for (const t of TEMPLATES) {
+for (const t of PAGES) {
   const url = server.url(t);
   const lh: { lcp: number; element: string }[] = [];
   const ours: { lcp: number; element: string; spread: string }[] = [];

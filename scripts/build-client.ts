@@ -16,8 +16,10 @@ mkdirSync(outdir, { recursive: true });
 const routesDir = join(root, "web/routes");
 const routeFiles = readdirSync(routesDir).filter((f) => f.endsWith(".tsx") && !f.includes(".test."));
 
+// Two entries: the app's (data router, every page) and the marketing pages' light one, which
+// hydrates a page of web/features/marketing/pages.ts without the router (web/entry.marketing.tsx).
 const result = await Bun.build({
-  entrypoints: [join(root, "web/entry.client.tsx"), ...routeFiles.map((f) => join(routesDir, f))],
+  entrypoints: [join(root, "web/entry.client.tsx"), join(root, "web/entry.marketing.tsx"), ...routeFiles.map((f) => join(routesDir, f))],
   outdir,
   target: "browser",
   format: "esm",
@@ -38,13 +40,15 @@ rmSync(finalDir, { recursive: true, force: true });
 renameSync(outdir, finalDir);
 
 const files = result.outputs.map((o) => ({ path: join(finalDir, basename(o.path)), name: basename(o.path), kind: o.kind }));
-const entry = files.find((f) => f.kind === "entry-point" && f.name.startsWith("entry.client-") && f.name.endsWith(".js"));
+const entryNamed = (name: string) => files.find((f) => f.kind === "entry-point" && f.name.startsWith(`${name}-`) && f.name.endsWith(".js"));
+const entry = entryNamed("entry.client");
+const marketingEntry = entryNamed("entry.marketing");
 // The entry's sheet (Radix Themes, then the app's base styles) must come before the pages' own sheets,
 // which override it at equal specificity.
 const css = files
   .filter((f) => f.name.endsWith(".css"))
   .sort((a, b) => Number(b.name.startsWith("entry.client-")) - Number(a.name.startsWith("entry.client-")) || a.name.localeCompare(b.name));
-if (!entry) throw new Error("client build produced no entry script");
+if (!entry || !marketingEntry) throw new Error("client build produced no entry script");
 
 /** Static imports of one built module (`import … from "./x.js"`, `import "./x.js"`), not `import()`. */
 function staticImports(name: string): string[] {
@@ -81,6 +85,8 @@ const lines = [
   `  css: ${JSON.stringify(css.map((c) => "/assets/" + c.name))},`,
   "  /** The entry's own static imports (the root route's code), preloaded on every page. */",
   `  entryChunks: ${JSON.stringify(closure(entry.name).map((n) => "/assets/" + n))},`,
+  "  /** The marketing pages' light entry and its static imports; their own chunks are in `routes`. */",
+  `  marketing: ${JSON.stringify({ entry: "/assets/" + marketingEntry.name, entryChunks: closure(marketingEntry.name).map((n) => "/assets/" + n) })},`,
   "  /** Route id (web/routes.tsx) -> its chunk and the chunks it imports, to preload. */",
   `  routes: ${JSON.stringify(routeChunks)} as Record<string, string[]>,`,
   "  files: {",

@@ -13,7 +13,8 @@ import { notFound } from "./http/errors";
 import { RateLimiter } from "./http/rate-limit";
 import { maintenanceGate } from "./http/maintenance";
 import { RequestMetrics } from "./http/request-metrics";
-import { requestIdOf, REQUEST_ID_HEADER } from "./http/request-log";
+import { REQUEST_ID_HEADER } from "./http/request-log";
+import { securityHeaders } from "./http/security-headers";
 import { migrations } from "./db/migrations";
 import { createLogger, logFn, type Logger } from "./lib/logger";
 import { LiveHub } from "./live/hub";
@@ -264,7 +265,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
       response: { 200: responds(z.record(z.string(), z.unknown())) },
       detail: { tags: ["docs"], summary: "This OpenAPI 3.1 document" },
     })
-    .get(DOCS_PATH, () => new Response(DOCS_HTML, { headers: { "content-type": "text/html; charset=utf-8" } }), {
+    .get(DOCS_PATH, () => new Response(DOCS_HTML, { headers: { ...securityHeaders(), "content-type": "text/html; charset=utf-8" } }), {
       detail: { tags: ["docs"], summary: "The interactive API reference", ...binaryResponse("text/html", "The reference page") },
     })
     .get(DOCS_SCRIPT_PATH, ({ request }) => docsScript(request.headers.get("accept-encoding")), {
@@ -287,7 +288,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
       if (!res) throw notFound("No such asset");
       return res;
     })
-    .get("/*", async ({ request, path }) => {
+    .get("/*", async ({ request, path, set }) => {
       if (path.startsWith("/api/")) throw notFound(`No route for GET ${path}`);
       const refreshToken = readCookie(request.headers.get("cookie"), REFRESH_COOKIE);
       const user = services.auth.userForRefreshToken(refreshToken);
@@ -300,7 +301,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
           async fetchApi(apiPath) {
             const token = user ? await services.auth.accessTokenFor(refreshToken) : null;
             // The loader's API calls log under the page request's id.
-            const headers: Record<string, string> = { [REQUEST_ID_HEADER]: requestIdOf(request) ?? "" };
+            const headers: Record<string, string> = { [REQUEST_ID_HEADER]: String(set.headers[REQUEST_ID_HEADER] ?? "") };
             if (token) headers.authorization = `Bearer ${token}`;
             return handle(new Request(origin + apiPath, { headers }));
           },

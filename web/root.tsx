@@ -1,10 +1,12 @@
 import { Theme } from "@radix-ui/themes";
 import { Tooltip } from "radix-ui";
 import { useEffect } from "react";
-import { Outlet, type LoaderFunctionArgs } from "react-router";
+import { Outlet, type LoaderFunctionArgs, useLoaderData, useLocation } from "react-router";
 import { startSession } from "./features/auth/session";
 import { useAuth } from "./features/auth/store";
-import type { RootData } from "./features/auth/use-session";
+import { type RootData, RootDataContext } from "./features/auth/use-session";
+import { SitePathContext } from "./features/marketing/components/site-link";
+import { THEME_SETTINGS } from "./lib/theme-settings";
 import { useTheme } from "./features/theme/store";
 import { TitleSync } from "./components/layout/title-sync";
 import { Toaster } from "./components/ui/toast";
@@ -20,6 +22,8 @@ export function rootLoader({ context }: LoaderFunctionArgs): RootData {
 }
 
 export function Root() {
+  const data = useLoaderData<RootData>();
+  const { pathname } = useLocation();
   useEffect(() => {
     useTheme.getState().sync();
     // Effects run children first, so by now every listener of the first render is attached
@@ -28,11 +32,15 @@ export function Root() {
     return startSession();
   }, []);
   return (
-    <Theme accentColor="violet" grayColor="slate" radius="large" scaling="100%" hasBackground>
+    <Theme {...THEME_SETTINGS} hasBackground>
       {/* Overrides the 200 ms that Radix Themes' own provider would use. */}
       <Tooltip.Provider delayDuration={TOOLTIP_DELAY_MS} skipDelayDuration={TOOLTIP_SKIP_DELAY_MS}>
         <TitleSync />
-        <Outlet />
+        <RootDataContext value={data}>
+          <SitePathContext value={pathname}>
+            <Outlet />
+          </SitePathContext>
+        </RootDataContext>
         <Toaster />
       </Tooltip.Provider>
     </Theme>

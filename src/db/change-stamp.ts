@@ -50,8 +50,11 @@ export class StampedCache<V> {
     private readonly max: number,
   ) {}
 
-  get(key: string, load: () => V): V {
-    const stamp = this.current();
+  /**
+   * `stamp` lets a caller reading several caches in one synchronous step (no write between them)
+   * read the database's stamp once: each read is a statement.
+   */
+  get(key: string, load: () => V, stamp: string = this.current()): V {
     if (stamp !== this.stamp) {
       this.entries.clear();
       this.stamp = stamp;

@@ -2,8 +2,9 @@ import { Elysia } from "elysia";
 import type { PublicUser } from "#server/modules/auth/model";
 import { forbidden, unauthorized } from "./errors";
 
+/** Answers without a promise when it can: it runs on every guarded request. */
 export interface BearerResolver {
-  (token: string): Promise<PublicUser | null>;
+  (token: string): PublicUser | null | Promise<PublicUser | null>;
 }
 
 const WHITESPACE = /\s/;
@@ -29,20 +30,37 @@ export const BEARER_SECURITY: Record<string, string[]>[] = [{ accessToken: [] },
  * against separate databases.
  */
 export function authGuard(resolve: BearerResolver) {
+  const admittedAs =
+    (level: "user" | "admin") =>
+    (user: PublicUser | null): PublicUser => {
+      if (!user) throw unauthorized();
+      if (level === "admin" && user.role !== "admin") throw forbidden();
+      return user;
+    };
   return new Elysia({ name: "auth-guard" }).macro({
-    auth: (level: "user" | "admin") => ({
-      detail: { security: BEARER_SECURITY },
-      async transform(context) {
-        const token = bearerToken(context.request.headers.get("authorization"));
-        const user = token ? await resolve(token) : null;
-        if (!user) throw unauthorized();
-        if (level === "admin" && user.role !== "admin") throw forbidden();
-        // Handed to resolve on the request's own context (a WeakMap costs the collector per request).
-        (context as { authUser?: PublicUser }).authUser = user;
-      },
-      resolve(context) {
-        return { user: (context as { authUser?: PublicUser }).authUser! };
-      },
-    }),
+    auth: (level: "user" | "admin") => {
+      const admitted = admittedAs(level);
+      return {
+        detail: { security: BEARER_SECURITY },
+        // The user is handed to resolve on the request's own context (a WeakMap costs the collector
+        // per request). The context is only touched through property accesses: Elysia reads hooks'
+        // source, and a context passed on whole makes it parse cookies and headers for every request.
+        transform(context) {
+          const token = bearerToken(context.request.headers.get("authorization"));
+          if (!token) throw unauthorized();
+          const found = resolve(token);
+          if (!(found instanceof Promise)) {
+            (context as { authUser?: PublicUser }).authUser = admitted(found);
+            return;
+          }
+          return found.then((user) => {
+            (context as { authUser?: PublicUser }).authUser = admitted(user);
+          });
+        },
+        resolve(context) {
+          return { user: (context as { authUser?: PublicUser }).authUser! };
+        },
+      };
+    },
   });
 }

@@ -1,10 +1,9 @@
 import { Elysia } from "elysia";
 import { HttpError, jsonError, requestValidationError } from "./errors";
-import { clientIpPlugin } from "./client-ip";
 import type { Logger } from "#server/lib/logger";
 import type { RequestMetrics } from "./request-metrics";
-import { requestLog, statusOf } from "./request-log";
-import { SECURITY_HEADER_ENTRIES, securityHeaders } from "./security-headers";
+import { requestLog } from "./request-log";
+import { RESOURCE_HEADER_ENTRIES, RESOURCE_HEADERS } from "./security-headers";
 import { isStorageError, STORAGE_RETRY_AFTER_SECONDS, STORAGE_UNAVAILABLE_MESSAGE } from "./storage-errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -42,12 +41,13 @@ async function readLimited(request: Request): Promise<string> {
  * security headers and request accounting.
  */
 export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, err: unknown) => void; logger?: Logger }) {
+  const requests = requestLog(opts.logger, (status) => opts.metrics.finished(status));
   return (
     new Elysia({ name: "http-base" })
       .onRequest(() => {
         opts.metrics.started();
       })
-      .use(requestLog(opts.logger))
+      .use(requests.plugin)
       .onParse({ as: "global" }, async ({ request, contentType }) => {
         const text = await readLimited(request);
         if (text.trim() === "") return {};
@@ -60,8 +60,9 @@ export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, er
         }
         return text;
       })
-      .use(clientIpPlugin)
-      .onError({ as: "global" }, ({ error: thrown, code, request, path, set }) => {
+      // Property accesses only, never the context passed on whole (see request-log.ts).
+      .onError({ as: "global" }, (ctx) => {
+        const { error: thrown, code, request, path, set } = ctx;
         let error: unknown = thrown;
         let res: Response;
         // Elysia wraps whatever a parser throws in its own ParseError; ours carries the real status.
@@ -85,16 +86,23 @@ export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, er
           opts.log?.(`unhandled error on ${request.method} ${path}`, error);
           res = jsonError(500, "Something went wrong on our side");
         }
-        for (const [k, v] of SECURITY_HEADER_ENTRIES) res.headers.set(k, v);
-        // The after-response hooks (metrics, request log) read the status from here.
+        for (const [k, v] of RESOURCE_HEADER_ENTRIES) res.headers.set(k, v);
         set.status = res.status;
+        requests.answered(
+          {
+            requestId: (ctx as { requestId?: string }).requestId,
+            requestStartedAt: (ctx as { requestStartedAt?: number }).requestStartedAt,
+            method: request.method,
+            route: ctx.route,
+            userId: (ctx as { user?: { id?: unknown } }).user?.id,
+          },
+          res.status,
+        );
         return res;
       })
-      .onAfterResponse({ as: "global" }, ({ set, response }) => {
-        opts.metrics.finished(statusOf(response, set.status));
-      })
       // Elysia starts every response's headers from these (a copy of one object: cheaper per request
-      // than an after-handle hook); a returned Response keeps its own values (SSR's nonce CSP).
-      .headers({ ...securityHeaders() })
+      // than an after-handle hook); a returned Response keeps its own values (an SSR document's
+      // full policy with its nonce, the API reference page's).
+      .headers({ ...RESOURCE_HEADERS })
   );
 }

@@ -26,11 +26,23 @@ const DEFAULT_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "permissions-policy": "camera=(), microphone=(), geolocation=()",
 });
 
-/** The headers without a nonce, as [name, value] pairs, for hooks that add them to every response. */
-export const SECURITY_HEADER_ENTRIES: readonly (readonly [string, string])[] = Object.freeze(Object.entries(DEFAULT_HEADERS));
+/**
+ * What every answer that is not an HTML document carries (JSON, scripts, images, errors), after
+ * OWASP's REST guidance: such an answer loads nothing and may not be framed, and its type is not to
+ * be sniffed. The document-only policies (referrer, opener, permissions) say nothing to a JSON
+ * body, and every header is work on every API answer. HTML documents set securityHeaders().
+ */
+export const RESOURCE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+});
+
+/** RESOURCE_HEADERS as [name, value] pairs, for answers built outside Elysia's header defaults. */
+export const RESOURCE_HEADER_ENTRIES: readonly (readonly [string, string])[] = Object.freeze(Object.entries(RESOURCE_HEADERS));
 
 /**
- * Headers every response carries; the CSP allows inline script only with the per-response nonce.
+ * An HTML document's headers; the CSP allows inline script only with the per-response nonce.
  * Without a nonce the shared (frozen) object is returned: copy it before changing it.
  */
 export function securityHeaders(nonce?: string): Readonly<Record<string, string>> {

@@ -23,7 +23,7 @@ export interface LiveSocketData {
 
 export interface LiveSocketDeps {
   hub: LiveHub;
-  userForAccessToken(token: string): Promise<PublicUser | null>;
+  userForAccessToken(token: string): PublicUser | null | Promise<PublicUser | null>;
   userForRefreshToken(token: string | undefined): PublicUser | null;
   refreshCookie: string;
   /** The sign-in session behind the credential (see AuthService.sessionOf); its logout closes the socket. */

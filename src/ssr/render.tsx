@@ -3,6 +3,9 @@ import { StrictMode } from "react";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider, type StaticHandlerContext } from "react-router";
 import { routes } from "#web/routes";
 import { themeBootScript } from "#web/features/theme/store";
+import type { RootData } from "#web/features/auth/use-session";
+import { MarketingRoot } from "#web/marketing-root";
+import { isMarketingPage } from "#web/features/marketing/pages";
 import type { ServerLoaderContext } from "#web/lib/loader-context";
 import { securityHeaders } from "#server/http/security-headers";
 import { clientManifest } from "./assets";
@@ -32,7 +35,34 @@ function routeChunks(context: StaticHandlerContext): string[] {
   return [...chunks];
 }
 
-function head(nonce: string, title: string, chunks: string[]): string {
+/** A marketing page's light entry, its imports and the page's own chunks (no data router, no app shell). */
+function marketingChunks(pageId: string): string[] {
+  const chunks = new Set<string>([...clientManifest.marketing.entryChunks, ...(clientManifest.routes[pageId] ?? [])]);
+  chunks.delete(clientManifest.marketing.entry);
+  return [...chunks];
+}
+
+/**
+ * The marketing page the request matched, if it is one and rendered cleanly: those pages render and
+ * hydrate without the data router (web/entry.marketing.tsx). An error goes through the router's
+ * error handling as on every other page.
+ */
+function marketingPage(context: StaticHandlerContext) {
+  const leaf = context.matches.at(-1)?.route;
+  // The router keeps a route's Component as its `element`, resolved from the lazy module by now.
+  if (context.errors || !leaf || !isMarketingPage(leaf.id) || !leaf.element) return null;
+  return { id: leaf.id, element: leaf.element };
+}
+
+/** A JSON value as a JavaScript expression that is safe inside an inline <script>. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
+function head(nonce: string, title: string, entry: string, chunks: string[]): string {
   const css = clientManifest.css.map((href) => `<link rel="stylesheet" href="${href}">`).join("");
   const preload = chunks.map((href) => `<link rel="modulepreload" href="${href}">`).join("");
   return (
@@ -40,7 +70,7 @@ function head(nonce: string, title: string, chunks: string[]): string {
     `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>` +
     `<link rel="icon" href="/favicon.svg" type="image/svg+xml">` +
     `<meta name="description" content="Design Intel compares competitor websites side by side: design, UX, copy and timing, with specific fixes.">` +
-    `<link rel="modulepreload" href="${clientManifest.entry}">${preload}${css}` +
+    `<link rel="modulepreload" href="${entry}">${preload}${css}` +
     `<script nonce="${nonce}">${themeBootScript}</script></head><body><div id="root">`
   );
 }
@@ -66,20 +96,36 @@ export async function renderPage(
   const guarded = !context.user && result.matches.some((m) => m.route.id === "app-layout");
   const status = notFound ? 404 : guarded ? 200 : result.statusCode;
 
+  const marketing = marketingPage(result);
+  const url = new URL(request.url);
+  const root = result.loaderData.root as RootData;
+  const entry = marketing ? clientManifest.marketing.entry : clientManifest.entry;
   const app = await renderToReadableStream(
     <StrictMode>
-      <StaticRouterProvider router={router} context={result} nonce={nonce} />
+      {marketing ? (
+        <MarketingRoot root={root} pathname={url.pathname}>
+          {marketing.element}
+        </MarketingRoot>
+      ) : (
+        <StaticRouterProvider router={router} context={result} nonce={nonce} />
+      )}
     </StrictMode>,
     {
       nonce,
-      bootstrapModules: [clientManifest.entry],
+      // The light entry reads the root data where the app's router would (the auth store does
+      // too), and which page to hydrate.
+      bootstrapScriptContent: marketing
+        ? `window.__staticRouterHydrationData=${scriptJson({ loaderData: { root } })};window.__marketingPage=${scriptJson(marketing.id)};`
+        : undefined,
+      bootstrapModules: [entry],
       onError(error) {
         (opts.onError ?? ((e) => console.error("ssr:", e)))(error);
       },
     },
   );
 
-  const headBytes = encoder.encode(head(nonce, pageTitle(result), routeChunks(result)));
+  const chunks = marketing ? marketingChunks(marketing.id) : routeChunks(result);
+  const headBytes = encoder.encode(head(nonce, pageTitle(result), entry, chunks));
   const body = app.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       start(controller) {

@@ -1,6 +1,7 @@
-// The capture worker: owns one Chromium and captures one page at a time (the pool runs several
-// workers for concurrency, so a browser crash only ever takes down the page in hand). When the
-// browser dies mid-job, that job fails with a reason and the next job gets a fresh browser.
+// The capture worker: owns one Chromium and captures the pages the pool hands it, each in its own
+// context (the pool bounds how many at once, and runs several workers, so a browser crash only
+// ever takes down the pages in hand). When the browser dies mid-job, those jobs fail with a reason
+// and the next job gets a fresh browser.
 
 import { readdirSync, readFileSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
@@ -30,7 +31,6 @@ const LAUNCH_ARGS = [
 let chromiumPath: string | null = null;
 let browser: Browser | null = null;
 let launching: Promise<Browser> | null = null;
-let queue: Promise<void> = Promise.resolve();
 
 /** The browser's main process: the one carrying our marker and no --type= (children have one). */
 function findBrowserPid(): number | null {
@@ -128,8 +128,8 @@ self.onmessage = (event: MessageEvent<CaptureRequest>) => {
       pageBundle().catch(() => {});
       break;
     case "capture":
-      // One page at a time per browser: the pool decides how many workers run side by side.
-      queue = queue.then(() => runJob(message.job));
+      // Side by side with the pages already in hand: the pool decides how many that may be.
+      void runJob(message.job);
       break;
     case "shutdown":
       // Not queued behind the page in hand: the pool has already failed that job, and closing the

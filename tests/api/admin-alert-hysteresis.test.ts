@@ -38,9 +38,18 @@ describe("host alert hysteresis", () => {
     expect(r.hold(95, 10 * 60_000)).toBe(1);
     expect(r.published).toHaveLength(1);
     expect(r.activity.map((e) => e.status)).toEqual(["warning"]);
-    const [open] = r.alerts.ongoing();
-    expect(open).toMatchObject({ metric: "cpu", peak: 95 });
-    expect(open!.durationMs).toBeGreaterThanOrEqual(10 * 60_000 - SAMPLE_MS);
+    const { ongoing, cooldownMs } = r.alerts.ongoing();
+    expect(ongoing).toHaveLength(1);
+    expect(ongoing[0]).toMatchObject({
+      metric: "cpu",
+      peak: 95,
+      threshold: 80,
+      since: "2026-03-01T12:00:00.000Z",
+      above: true,
+      easing: false,
+    });
+    expect(ongoing[0]!.durationMs).toBe(10 * 60_000);
+    expect(cooldownMs).toBe(ALERT_COOLDOWN_MS);
   });
 
   test("a busy host spiking and dipping every 10-20 s stays one alert", () => {
@@ -54,8 +63,12 @@ describe("host alert hysteresis", () => {
     const r = rig();
     expect(r.hold(95, 4 * 60_000)).toBe(1);
     expect(r.hold(75, 5 * 60_000)).toBe(0); // under the line but above 72 (90% of 80): not re-armed
-    expect(r.hold(50, ALERT_COOLDOWN_MS + SAMPLE_MS)).toBe(0);
-    expect(r.alerts.ongoing()).toEqual([]);
+    expect(r.alerts.ongoing().ongoing[0]).toMatchObject({ above: false, easing: false, durationMs: 235_000 });
+    expect(r.hold(50, 60_000)).toBe(0);
+    // Easing: below the re-arm line; the duration is the time it spent above the threshold.
+    expect(r.alerts.ongoing().ongoing[0]).toMatchObject({ metric: "cpu", above: false, easing: true, durationMs: 235_000 });
+    expect(r.hold(50, ALERT_COOLDOWN_MS)).toBe(0);
+    expect(r.alerts.ongoing().ongoing).toEqual([]);
     const resolved = r.activity.at(-1)!;
     expect(resolved.status).toBe("success");
     expect(resolved.message).toBe("CPU usage back under 80% after 3m 55s");

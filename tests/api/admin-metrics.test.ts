@@ -5,7 +5,7 @@ import type { SystemMetrics } from "#server/modules/admin/model";
 import { formatUptime, healthOf } from "#web/features/admin/format";
 import { ALERT_COOLDOWN_MS } from "#server/modules/admin/alerts";
 import { makeTestApp } from "#tests/support/app";
-import { metricsSample } from "./admin-support";
+import { metricsSample, saveAlertSettings } from "./admin-support";
 
 function socketOf(userId: string, role: "user" | "admin") {
   const s = { userId, role, messages: [] as { type: string; payload: any }[] } as LiveSocket & {
@@ -184,6 +184,50 @@ describe("alert settings and alerts", () => {
     expect(log.json.entries[2]).toMatchObject({ actorId: null, target: "cpu", details: { value: 63.2, threshold: 50 } });
     const activity = await t.call("GET", "/api/activity?limit=10&type=system&status=warning", { headers: h });
     expect(activity.json.map((e: { message: string }) => e.message)).toContain("CPU usage at 63.2% crossed the 50% alert threshold");
+  });
+});
+
+describe("ongoing alerts through the API", () => {
+  test("GET /api/admin/alerts: a still-high figure is one open alert whose duration grows; it ends after the cooldown; admins only", async () => {
+    let clock = Date.parse("2026-03-01T12:00:00Z");
+    const t = makeTestApp({ now: () => clock });
+    const admin = await t.signup();
+    const user = await t.signup();
+    const h = t.auth(admin.token);
+    await saveAlertSettings(t, admin.token);
+    const read = async () => (await t.call("GET", "/api/admin/alerts", { headers: h })).json;
+    expect(await read()).toEqual({ ongoing: [], at: "2026-03-01T12:00:00.000Z", cooldownMs: ALERT_COOLDOWN_MS });
+
+    const alerts = t.services.admin.alerts;
+    for (let i = 0; i < 24; i++) {
+      alerts.check(sample({ cpu: i === 10 ? 88 : 70 }));
+      clock += 5000;
+    }
+    const open = await read();
+    expect(open.ongoing).toEqual([
+      {
+        metric: "cpu",
+        threshold: 50,
+        rearmBelow: 45,
+        since: "2026-03-01T12:00:00.000Z",
+        peak: 88,
+        durationMs: 120_000,
+        above: true,
+        easing: false,
+      },
+    ]);
+    alerts.check(sample({ cpu: 20 }));
+    expect((await read()).ongoing[0]).toMatchObject({ above: false, easing: true, durationMs: 115_000 });
+    clock += ALERT_COOLDOWN_MS;
+    alerts.check(sample({ cpu: 20 }));
+    expect((await read()).ongoing).toEqual([]);
+
+    expect((await t.call("GET", "/api/admin/alerts", { headers: t.auth(user.token) })).status).toBe(403);
+    expect((await t.call("GET", "/api/admin/alerts")).status).toBe(401);
+    const doc = (await t.call("GET", "/api/openapi.json")).json;
+    const schema = doc.paths["/api/admin/alerts"].get.responses["200"].content["application/json"].schema;
+    expect(schema.required).toEqual(expect.arrayContaining(["ongoing", "at", "cooldownMs"]));
+    expect(JSON.stringify(schema.properties.ongoing)).toContain('"durationMs"');
   });
 });
 

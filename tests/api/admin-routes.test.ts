@@ -41,6 +41,7 @@ const FIXTURES: Record<string, (c: Ctx) => Promise<Call> | Call> = {
     body: { cpuThreshold: 80, memoryThreshold: 85, errorRateThreshold: 5, emailNotifications: true, slackNotifications: false },
     status: 200,
   }),
+  "GET /api/admin/alerts": () => ({ path: "/api/admin/alerts", status: 200 }),
   "GET /api/admin/security-report": () => ({ path: "/api/admin/security-report", status: 200 }),
   "GET /api/admin/users": () => ({ path: "/api/admin/users", status: 200 }),
   "PATCH /api/admin/users/:id": async ({ t }) => {

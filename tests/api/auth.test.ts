@@ -318,13 +318,17 @@ describe("request hygiene", () => {
     expect(plain.status).toBe(400);
   });
 
-  test("security headers on API answers and errors", async () => {
+  test("security headers on API answers and errors: nothing loads, nothing frames, nothing sniffs", async () => {
     const t = makeTestApp();
     for (const r of [await t.call("GET", "/api/health"), await t.call("GET", "/api/nope")]) {
       expect(r.headers.get("x-content-type-options")).toBe("nosniff");
-      expect(r.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
-      expect(r.headers.get("referrer-policy")).toBeTruthy();
+      expect(r.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(r.headers.get("x-frame-options")).toBe("DENY");
     }
+    // The API reference is a document: it gets a document's policy, which lets its own script run.
+    const docs = await t.call("GET", "/api/docs");
+    expect(docs.headers.get("content-security-policy")).toContain("script-src 'self'");
+    expect(docs.headers.get("referrer-policy")).toBeTruthy();
   });
 });
 

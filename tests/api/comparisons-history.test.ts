@@ -312,11 +312,31 @@ describe("changes between runs (fake engine)", () => {
     expect(alpha).toEqual({ targetId: x.targets[0].id, label: "Alpha", url: URL_A, changes: [] });
     expect(beta.changes.length).toBeGreaterThan(0);
     expect(r2.changeCount).toBe(beta.changes.length);
+    // The run list counts them by kind and severity (the timeline needs no request per run).
+    expect(r1.changes).toBeNull();
+    const tally = (key: "kind" | "severity", keys: string[]) =>
+      Object.fromEntries(keys.map((k) => [k, beta.changes.filter((c: any) => c[key] === k).length]));
+    expect(r2.changes).toEqual({
+      total: beta.changes.length,
+      byKind: tally("kind", ["copy", "cta", "palette", "typography", "layout", "meta", "timing", "visual"]),
+      bySeverity: tally("severity", ["low", "medium", "high"]),
+    });
+    expect(r2.changes.byKind.copy).toBeGreaterThan(0);
+    expect((await x.get(`/runs/${r2.id}`)).json.run.changes).toEqual(r2.changes);
     const headline = beta.changes.find((c: any) => c.kind === "copy" && c.viewport === "desktop");
     expect(headline).toMatchObject({ before: `Title of ${URL_B}`, after: "Beta rewritten" });
     expect(beta.changes.some((c: any) => c.kind === "meta" && c.before === `Title of ${URL_B}` && c.after === "Beta rewritten")).toBe(true);
     // The fake's screenshots are byte-identical run to run: no visual change is claimed.
     expect(beta.changes.some((c: any) => c.kind === "visual")).toBe(false);
+  });
+
+  test("the OpenAPI document describes the run list's change counts", async () => {
+    const t = setup();
+    const doc = (await t.call("GET", "/api/openapi.json")).json;
+    const list = doc.paths["/api/comparisons/{id}/runs"].get.responses["200"].content["application/json"].schema;
+    const changes = JSON.stringify(list.items.properties.changes);
+    for (const key of ["total", "byKind", "bySeverity", "typography", "high"]) expect(changes).toContain(`"${key}"`);
+    expect(list.items.required).toContain("changes");
   });
 
   test("which runs can be compared: errors name the problem", async () => {

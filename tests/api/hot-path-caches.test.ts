@@ -81,6 +81,6 @@ describe("cached comparisons list", () => {
     const r = await t.call("GET", "/api/comparisons", { headers: t.auth(token) });
     expect(r.headers.get("content-type")).toStartWith("application/json");
     expect(r.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(r.headers.get("content-security-policy")).toContain("default-src 'self'");
+    expect(r.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
   });
 });

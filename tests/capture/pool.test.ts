@@ -273,6 +273,7 @@ describe("pool rules", () => {
   test("stats show queued and running pages per owner", async () => {
     const one = new CapturePool({
       concurrency: 1,
+      pagesPerBrowser: 1,
       chromiumPath: findChromium(process.env.CHROMIUM_PATH),
       allowPrivate: true,
       maxQueuedPerOwner: 2,
@@ -295,6 +296,29 @@ describe("pool rules", () => {
         [a1, a2, a3, b1].map((p, i) => p.then((o) => (o.ok ? order.push(["a1", "a2", "a3", "b1"][i]!) : order.push(`failed:${o.reason}`)))),
       );
       expect(order).toEqual(["a1", "b1", "a2", "a3"]);
+    } finally {
+      await one.close();
+    }
+  });
+
+  test("one browser renders a site's two viewports side by side, each in its own context", async () => {
+    const one = new CapturePool({
+      concurrency: 1,
+      pagesPerBrowser: 2,
+      chromiumPath: findChromium(process.env.CHROMIUM_PATH),
+      allowPrivate: true,
+    });
+    try {
+      const desktop = one.submit("a", { url: server.url("/_special/slow?ms=800"), viewport: "desktop", screenshotPath: shot("pd") });
+      const mobile = one.submit("a", { url: server.url("/_special/slow?ms=800"), viewport: "mobile", screenshotPath: shot("pm") });
+      const third = one.submit("a", { url: server.url("/gamma/"), viewport: "desktop", screenshotPath: shot("p3") });
+      await waitFor("both pages to start", () => one.stats().running === 2, 40_000, 20);
+      expect(one.stats()).toMatchObject({ running: 2, queued: 1 });
+      expect(one.stats().workers).toHaveLength(1);
+      const [d, m, g] = await Promise.all([desktop, mobile, third]);
+      expect(ok(d).extraction.viewport).toBe("desktop");
+      expect(ok(m).extraction.viewport).toBe("mobile");
+      expect(ok(g).extraction.title).toBe("Fieldnotes: How we cut our cloud bill by 38%");
     } finally {
       await one.close();
     }

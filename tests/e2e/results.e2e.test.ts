@@ -185,6 +185,9 @@ describe("results", () => {
         await imagesLoaded('[data-testid="screenshot-panel"] img');
         await page.getByRole("switch", { name: "Typography" }).click();
         await shot(`results-100-typography-${tag}`);
+        await page.getByRole("switch", { name: "Layout" }).click();
+        await page.locator("[data-overlay-box]").first().hover();
+        await shot(`results-100-layout-hover-${tag}`);
         await open(page, viewUrl("?mode=slider"), theme);
         await imagesLoaded('[data-testid="compare-stage"] img');
         await shot(`results-slider-${tag}`);

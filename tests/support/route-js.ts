@@ -10,6 +10,12 @@ export interface RouteJs {
   gzipBytes: number;
 }
 
+/** Issue 14: `/` downloads at most 120 KB (gzip) of JavaScript on a normal load. */
+export const LANDING_JS_BUDGET_BYTES = 120_000;
+
+/** The pages served with the light marketing entry (web/features/marketing/pages.ts). */
+export const MARKETING_PAGES = ["/", "/pricing", "/features", "/no-such-page"];
+
 /** Every page in web/routes.tsx (app pages signed in); `:id` routes take `ids`. */
 export const PUBLIC_PAGES = ["/", "/login", "/signup", "/pricing", "/features", "/no-such-page"];
 export const APP_PAGES = [

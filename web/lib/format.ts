@@ -28,3 +28,13 @@ export function formatDateTime(iso: string | null): string {
   if (Number.isNaN(d.getTime())) return iso;
   return `${d.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC`;
 }
+
+/** "42s", "4m 10s", "1h 2m": how long something lasted, as people say it (host alerts, here and in the server's messages). */
+export function formatElapsed(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return s % 60 ? `${m}m ${s % 60}s` : `${m}m`;
+  const h = Math.floor(m / 60);
+  return m % 60 ? `${h}h ${m % 60}m` : `${h}h`;
+}

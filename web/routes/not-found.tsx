@@ -1,5 +1,5 @@
 import { Button, Flex, Heading, Text } from "@radix-ui/themes";
-import { Link } from "react-router";
+import { SiteLink } from "#web/features/marketing/components/site-link";
 import { PublicHeader } from "#web/components/layout/public-header";
 import { useSession } from "#web/features/auth/use-session";
 
@@ -20,11 +20,11 @@ export function Component() {
           </Text>
           <Flex gap="3" wrap="wrap" justify="center">
             <Button asChild size="3">
-              <Link to="/">Back to the homepage</Link>
+              <SiteLink to="/">Back to the homepage</SiteLink>
             </Button>
             {user && (
               <Button asChild size="3" variant="soft">
-                <Link to="/dashboard">Go to Mission Control</Link>
+                <SiteLink to="/dashboard">Go to Mission Control</SiteLink>
               </Button>
             )}
           </Flex>

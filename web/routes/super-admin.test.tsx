@@ -94,7 +94,17 @@ function renderConsole(data: Partial<Record<string, unknown>>, user: PublicUser 
   useAuth.setState({ user });
   // The app shell holds the one live socket in the real app; here the test stands in for it.
   releaseSocket = holdLiveSocket({ WebSocketImpl: FakeSocket as unknown as typeof WebSocket, url: "ws://test/ws" });
-  const full = { metrics: null, database: null, system: null, maintenance: null, alerts: null, agents: null, activity: null, ...data };
+  const full = {
+    metrics: null,
+    database: null,
+    system: null,
+    maintenance: null,
+    alerts: null,
+    ongoing: null,
+    agents: null,
+    activity: null,
+    ...data,
+  };
   const router = createMemoryRouter(
     [
       {

@@ -1,7 +1,7 @@
 import { Box, Flex, Grid, Tabs } from "@radix-ui/themes";
 import { useState } from "react";
 import { type LoaderFunctionArgs, useLoaderData } from "react-router";
-import type { AlertSettingsAnswer, SecurityReport } from "#server/modules/admin/model";
+import type { AlertSettingsAnswer, OngoingAlerts as OngoingAlertsAnswer, SecurityReport } from "#server/modules/admin/model";
 import { toast } from "#web/components/ui/toast";
 import {
   ADMIN_ACTIVITY_LIMIT,
@@ -23,6 +23,7 @@ import { HealthBars } from "#web/features/admin/components/health-bars";
 import { MaintenanceBanner } from "#web/features/admin/components/maintenance-banner";
 import { MetricsSummary } from "#web/features/admin/components/metrics-summary";
 import { MonitoringTab } from "#web/features/admin/components/monitoring-tab";
+import { OngoingAlerts } from "#web/features/admin/components/ongoing-alerts";
 import { QuickStats } from "#web/features/admin/components/quick-stats";
 import { SecurityReportDialog } from "#web/features/admin/components/security-report-dialog";
 import { SecurityTab } from "#web/features/admin/components/security-tab";
@@ -31,6 +32,7 @@ import { UsersDialog } from "#web/features/admin/components/users-dialog";
 import { formatBytes, healthOf } from "#web/features/admin/format";
 import { PLACEHOLDER_DATABASE, PLACEHOLDER_METRICS } from "#web/features/admin/placeholders";
 import { type AdminInitial, type LiveSubscribe, useAdminConsole } from "#web/features/admin/use-admin-console";
+import { useOngoingAlerts } from "#web/features/admin/use-ongoing-alerts";
 import { refreshSession } from "#web/features/auth/session";
 import { useAuth } from "#web/features/auth/store";
 import { useSession } from "#web/features/auth/use-session";
@@ -41,6 +43,7 @@ import { isServer, load, serverUser } from "#web/lib/loader-context";
 
 interface SuperAdminData extends AdminInitial {
   alerts: AlertSettingsAnswer | null;
+  ongoing: OngoingAlertsAnswer | null;
 }
 
 export const handle = { title: "Super Admin" };
@@ -51,6 +54,7 @@ const NOTHING: SuperAdminData = {
   system: null,
   maintenance: null,
   alerts: null,
+  ongoing: null,
   agents: null,
   activity: null,
 };
@@ -59,16 +63,17 @@ export async function loader({ context }: LoaderFunctionArgs): Promise<SuperAdmi
   // Non-admins see the admins-only screen; asking the admin API for them would only collect 403s.
   const viewer = isServer ? serverUser(context) : useAuth.getState().user;
   if (viewer?.role !== "admin") return NOTHING;
-  const [metrics, database, system, maintenance, alerts, agents, activity] = await Promise.all([
+  const [metrics, database, system, maintenance, alerts, ongoing, agents, activity] = await Promise.all([
     load(context, (api) => api.admin["system-metrics"].get()),
     load(context, (api) => api.admin["database-stats"].get()),
     load(context, (api) => api.system.status.get()),
     load(context, (api) => api.admin.maintenance.get()),
     load(context, (api) => api.admin["alert-settings"].get()),
+    load(context, (api) => api.admin.alerts.get()),
     load(context, (api) => api.agents.get()),
     load(context, (api) => api.activity.get({ query: { limit: ADMIN_ACTIVITY_LIMIT } })),
   ]);
-  return { metrics, database, system, maintenance, alerts, agents, activity };
+  return { metrics, database, system, maintenance, alerts, ongoing, agents, activity };
 }
 
 const bearer = { token: () => useAuth.getState().accessToken, refresh: refreshSession };
@@ -77,6 +82,7 @@ const subscribe: LiveSubscribe = (handler) => onLiveMessage("*", handler);
 
 function Console({ data, userId }: { data: SuperAdminData; userId: string }) {
   const c = useAdminConsole(data, subscribe);
+  const ongoing = useOngoingAlerts(data.ongoing, subscribe);
   const connected = useLive((s) => s.connected);
   const liveSystemActive = useLive((s) => s.systemActive);
   const [tab, setTab] = useState("monitoring");
@@ -163,6 +169,7 @@ function Console({ data, userId }: { data: SuperAdminData; userId: string }) {
       />
       {maintenanceOn && <MaintenanceBanner since={c.maintenance?.since ?? null} by={c.maintenance?.by ?? null} />}
       <Flex direction="column" gap="4">
+        <OngoingAlerts state={ongoing} />
         <MetricsSummary metrics={metrics} loading={metricsLoading} />
         <Grid columns={{ initial: "1", lg: "3" }} gap="3">
           <ControlPanel

@@ -1,4 +1,5 @@
 import { nowIso } from "#server/lib/ids";
+import { formatElapsed } from "#web/lib/format";
 import type { LiveHub } from "#server/live/hub";
 import type { Actor } from "#server/modules/audit/model";
 import type { AuditService } from "#server/modules/audit/service";
@@ -9,6 +10,7 @@ import {
   type AlertSettings,
   type AlertSettingsAnswer,
   DEFAULT_ALERT_SETTINGS,
+  type OngoingAlerts,
   type SystemMetrics,
   alertSettings,
 } from "./model";
@@ -33,17 +35,12 @@ interface Episode {
   rearmedAt: number | null;
   /** The time it last stood above the threshold. */
   lastAbove: number;
+  /** Whether the latest sample was above the threshold. */
+  above: boolean;
 }
 
-/** "4m 10s", "1h 2m": how long an alert lasted. */
-export function formatAlertDuration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return s % 60 ? `${m}m ${s % 60}s` : `${m}m`;
-  const h = Math.floor(m / 60);
-  return m % 60 ? `${h}h ${m % 60}m` : `${h}h`;
-}
+// One wording for durations, in alert messages and in the console that counts them live.
+export { formatElapsed as formatAlertDuration } from "#web/lib/format";
 
 const LABEL: Record<AlertMetric, string> = { cpu: "CPU usage", memory: "Memory usage", errorRate: "Error rate" };
 const thresholdOf = (s: AlertSettings, m: AlertMetric) =>
@@ -175,9 +172,10 @@ export function alertsService(deps: {
             open.peak = Math.max(open.peak, value);
             open.lastAbove = t;
             open.rearmedAt = null;
+            open.above = true;
             continue;
           }
-          episodes.set(metric, { since: t, peak: value, rearmedAt: null, lastAbove: t });
+          episodes.set(metric, { since: t, peak: value, rearmedAt: null, lastAbove: t, above: true });
           const payload: AlertPayload = {
             metric,
             value,
@@ -188,10 +186,11 @@ export function alertsService(deps: {
           raise(payload, s);
           raised.push(payload);
         } else if (open && value <= threshold * REARM_RATIO) {
+          open.above = false;
           open.rearmedAt ??= t;
           if (t - open.rearmedAt < ALERT_COOLDOWN_MS) continue;
           episodes.delete(metric);
-          const lasted = formatAlertDuration(open.lastAbove - open.since);
+          const lasted = formatElapsed(open.lastAbove - open.since);
           deps.activity?.record({
             type: "system",
             status: "success",
@@ -199,20 +198,33 @@ export function alertsService(deps: {
             details: `One alert, raised ${nowIso(open.since)}; peak ${open.peak}%.`,
             metadata: { metric, threshold, peak: open.peak, since: nowIso(open.since), until: nowIso(open.lastAbove) },
           });
-        } else if (open) open.rearmedAt = null; // back in the band between the two lines: not re-armed
+        } else if (open) {
+          open.above = false;
+          open.rearmedAt = null; // back in the band between the two lines: not re-armed
+        }
       }
       return raised;
     },
 
     /** Alerts still open, with how long each has lasted (for the console). */
-    ongoing(): { metric: AlertMetric; since: string; peak: number; durationMs: number }[] {
+    ongoing(): OngoingAlerts {
       const t = now();
-      return [...episodes].map(([metric, e]) => ({
-        metric,
-        since: nowIso(e.since),
-        peak: e.peak,
-        durationMs: (e.rearmedAt ?? t) - e.since,
-      }));
+      const s = settings();
+      return {
+        ongoing: [...episodes].map(([metric, e]) => ({
+          metric,
+          threshold: thresholdOf(s, metric),
+          rearmBelow: Math.round(thresholdOf(s, metric) * REARM_RATIO * 100) / 100,
+          since: nowIso(e.since),
+          peak: e.peak,
+          // Time above the threshold, as the alert's end will report it: still counting while above.
+          durationMs: (e.above ? t : e.lastAbove) - e.since,
+          above: e.above,
+          easing: e.rearmedAt !== null,
+        })),
+        at: nowIso(t),
+        cooldownMs: ALERT_COOLDOWN_MS,
+      };
     },
   };
 }

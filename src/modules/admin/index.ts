@@ -13,6 +13,7 @@ import {
   databaseStats,
   maintenanceBody,
   maintenanceState,
+  ongoingAlerts,
   securityReport,
   systemMetrics,
 } from "./model";
@@ -38,7 +39,7 @@ export function adminRoutes(admin: AdminService, resolve: BearerResolver) {
       )
       .group("/api/admin", (g) =>
         g
-          .use(clientIpPlugin)
+          .use(clientIpPlugin())
           .use(authGuard(resolve))
           .get("/system-metrics", () => admin.systemMetrics(), {
             auth: "admin",
@@ -117,6 +118,11 @@ export function adminRoutes(admin: AdminService, resolve: BearerResolver) {
               detail: { summary: "Save alert thresholds" },
             },
           )
+          .get("/alerts", () => admin.alerts.ongoing(), {
+            auth: "admin",
+            response: { 200: responds(ongoingAlerts), ...adminErrors },
+            detail: { summary: "Host alerts still open, each with its start, peak and duration (one per crossing)" },
+          })
           .get("/security-report", ({ request }) => admin.securityReport(isHttps(request)), {
             auth: "admin",
             response: { 200: responds(securityReport), ...adminErrors },

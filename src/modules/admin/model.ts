@@ -106,6 +106,36 @@ export const alertPayload = z.object({
 });
 export type AlertPayload = z.infer<typeof alertPayload>;
 
+/** A host alert still open: one per crossing, however long the figure stays high. */
+export const ongoingAlert = z.object({
+  metric: z.enum(ALERT_METRICS),
+  /** The metric's threshold as set now. */
+  threshold: z.number(),
+  /** The line the figure must fall below (and stay under through the cooldown) for the alert to end. */
+  rearmBelow: z.number(),
+  /** When the figure crossed. */
+  since: z.string(),
+  /** The highest value seen during the alert. */
+  peak: z.number(),
+  /** From the crossing to `at` while the figure is above the threshold, else to the last sample above it. */
+  durationMs: z.number(),
+  /** Whether the latest sample was above the threshold (the duration is still counting). */
+  above: z.boolean(),
+  /** The figure fell below the re-arm line: the alert ends if it stays there through the cooldown. */
+  easing: z.boolean(),
+});
+export type OngoingAlert = z.infer<typeof ongoingAlert>;
+
+/** GET /api/admin/alerts. */
+export const ongoingAlerts = z.object({
+  ongoing: z.array(ongoingAlert),
+  /** When this was read (durations are as of then). */
+  at: z.string(),
+  /** How long a re-armed figure must stay low before its alert ends. */
+  cooldownMs: z.number(),
+});
+export type OngoingAlerts = z.infer<typeof ongoingAlerts>;
+
 export const backupInfo = z.object({
   name: z.string(),
   size: z.number(),

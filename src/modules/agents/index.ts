@@ -27,7 +27,7 @@ export function agentsRoutes(agents: AgentsService, resolveUser: BearerResolver,
   // Real sites post events in bursts; the budget is per address and generous, but bounded.
   const ingestLimit = new RateLimiter(600, 60_000, opts.now);
   return new Elysia({ prefix: "/api", tags: ["agents"] })
-    .use(clientIpPlugin)
+    .use(clientIpPlugin())
     .use(authGuard(resolveUser))
     .get("/agents", () => agents.agents(), {
       auth: "user",

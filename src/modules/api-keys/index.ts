@@ -17,7 +17,7 @@ import type { ApiKeyService } from "./service";
 /** Personal keys for scripts and CI; each admin sees and revokes only their own. */
 export function apiKeyRoutes(keys: ApiKeyService, resolve: BearerResolver) {
   return new Elysia({ prefix: "/api/admin/api-keys", tags: ["api-keys"] })
-    .use(clientIpPlugin)
+    .use(clientIpPlugin())
     .use(authGuard(resolve))
     .get("", ({ user }) => ({ keys: keys.list(user.id) }), {
       auth: "admin",
@@ -54,7 +54,7 @@ export function apiKeyRoutes(keys: ApiKeyService, resolve: BearerResolver) {
 /** Everyone's own keys (Settings): the same keys, made and revoked by their owner, with a chosen scope. */
 export function personalApiKeyRoutes(keys: ApiKeyService, resolve: BearerResolver) {
   return new Elysia({ prefix: "/api/api-keys", tags: ["api-keys"] })
-    .use(clientIpPlugin)
+    .use(clientIpPlugin())
     .use(authGuard(resolve))
     .get(
       "",

@@ -54,7 +54,7 @@ export function authRoutes(auth: AuthService, limits: AuthLimits) {
   const cookieSecurity: Record<string, string[]>[] = [{ sessionCookie: [] }];
 
   return new Elysia({ prefix: "/api/auth", tags: ["auth"] })
-    .use(clientIpPlugin)
+    .use(clientIpPlugin())
     .use(authGuard(auth.userForAccessToken))
     .post(
       "/signup",

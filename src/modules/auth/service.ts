@@ -7,7 +7,7 @@ import { newId, nowIso, randomToken, sha256 } from "#server/lib/ids";
 import { isApiKey } from "#server/modules/api-keys/model";
 import type { AuthAnswer, LoginInput, PublicUser, SignupInput } from "./model";
 import { type AuthRepository, type RefreshRow, type UserRow, authRepository, toPublicUser } from "./repository";
-import { type AccessTokens, REFRESH_TOKEN_TTL_SECONDS } from "./tokens";
+import { type AccessClaims, type AccessTokens, REFRESH_TOKEN_TTL_SECONDS } from "./tokens";
 import type { DeviceCookies } from "./device-cookie";
 import type { LoginThrottle } from "./device-cookie-throttle";
 
@@ -72,10 +72,21 @@ export function authService(deps: {
   // Every API call loads its user so that disabling, a role change or ending sessions applies at
   // once. The row is kept until the next write anywhere in the database (any of those is one),
   // so the next request after such a change still reads it fresh.
-  const liveUsers = new StampedCache<UserRow | null>(changeStamp(deps.db), 10_000);
+  const currentStamp = changeStamp(deps.db);
+  const liveUsers = new StampedCache<UserRow | null>(currentStamp, 10_000);
   // An access token belongs to its sign-in session: logging out (or a replayed refresh token)
   // ends that session's access tokens at once, not when they expire. Cached like the users.
-  const endedSessions = new StampedCache<boolean>(changeStamp(deps.db), 10_000);
+  const endedSessions = new StampedCache<boolean>(currentStamp, 10_000);
+  /** The user an access token's claims stand for, while the user and the token's session are live. */
+  const liveUserFor = (claims: AccessClaims): PublicUser | null => {
+    // One stamp for both caches: only reads run between them.
+    const stamp = currentStamp();
+    const user = liveUsers.get(claims.sub, () => repo.findUserById(claims.sub), stamp);
+    if (!user || user.disabled || user.token_version !== claims.ver) return null;
+    const sid = claims.sid;
+    if (endedSessions.get(sid, () => repo.isSessionEnded(sid), stamp)) return null;
+    return toPublicUser(user);
+  };
   /** Rotated within the grace, in a session that has not ended. */
   const justRotated = (row: RefreshRow) =>
     row.used_at !== null && now() - Date.parse(row.used_at) <= ROTATION_GRACE_MS && !repo.isSessionEnded(row.family_id);
@@ -222,16 +233,16 @@ export function authService(deps: {
       return user ? toPublicUser(user) : null;
     },
 
-    /** Resolves a bearer access token to a live user; role and disabled come from the database so changes apply at once. */
-    async userForAccessToken(token: string): Promise<PublicUser | null> {
+    /**
+     * Resolves a bearer access token to a live user; role and disabled come from the database so
+     * changes apply at once. Answers without a promise when the token's signature check is
+     * remembered (every call after a session's first): this runs on every API request.
+     */
+    userForAccessToken(token: string): PublicUser | null | Promise<PublicUser | null> {
       if (isApiKey(token)) return deps.apiKeyUser?.(token) ?? null;
-      const claims = await deps.tokens.verify(token);
-      if (!claims) return null;
-      const user = liveUsers.get(claims.sub, () => repo.findUserById(claims.sub));
-      if (!user || user.disabled || user.token_version !== claims.ver) return null;
-      const sid = claims.sid;
-      if (endedSessions.get(sid, () => repo.isSessionEnded(sid))) return null;
-      return toPublicUser(user);
+      const known = deps.tokens.known(token);
+      if (known !== undefined) return known && liveUserFor(known);
+      return deps.tokens.verify(token).then((claims) => claims && liveUserFor(claims));
     },
 
     /**

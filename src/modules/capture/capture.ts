@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core"
 import type { GrayImage } from "#server/modules/analysis/image";
 import { paletteRoles, summariseScreenshot } from "#server/modules/analysis/public";
 import type { CaptureJob } from "#server/workers/protocol";
+import { CaptureError } from "./capture-error";
 import { BLOCKED_HEADER, startEgressProxy, type EgressProxy } from "./egress-proxy";
 import { VIEWPORTS, type Extraction } from "./model";
 import { recordFilmstrip } from "./filmstrip";
@@ -25,13 +26,13 @@ import {
   type TimingProfile,
   type TimingSummary,
 } from "./timing-samples";
+import { SETTLE_WAITS, settlePage } from "./settle-page";
 import { callPage, installPageScript, type ResourceTotals } from "./page-script";
 import { createHostGuard, SSRF_MESSAGES, systemResolver, type HostVerdict, type Resolver } from "./ssrf";
 
 export type CaptureStage = "navigating" | "settling" | "measuring" | "screenshot";
 
-/** A failure whose message is meant for the user (it is stored as the target's failure reason). */
-export class CaptureError extends Error {}
+export { CaptureError };
 
 export interface CaptureDeps {
   /** DNS used by the capture-time SSRF guard; tests swap it to simulate public names offline. */
@@ -39,23 +40,6 @@ export interface CaptureDeps {
   /** Overrides the address rule (tests); defaults to every resolved address being public. */
   checkHost?: (host: string) => Promise<HostVerdict>;
 }
-
-const LOAD_WAIT_MS = 15_000;
-/** The longest we wait for the network to go quiet after the scroll. */
-const QUIET_WAIT_MS = 2_500;
-/**
- * Silence that counts as quiet. Shorter than Playwright's 500 ms networkidle: `load` has already
- * waited for the page's scripts, the scroll before this wait takes a while itself, and a page that
- * rendered more after it gets a second scroll and wait.
- */
-const QUIET_MS = 250;
-/** After a page that never went quiet (polling, a hung request): at most this for what a second scroll woke. */
-const NOISY_PAGE_WAIT_MS = 500;
-const FONT_WAIT_MS = 3_000;
-/** For the first contentful paint before vitals are read; only a page that paints nothing waits it out. */
-const PAINT_WAIT_MS = 1_000;
-/** Per animation frame while scrolling; frames only stall on a page that is badly stuck. */
-const FRAME_TIMEOUT_MS = 100;
 
 function userAgent(browser: Browser, mobile: boolean): string {
   const major = browser.version().split(".")[0] ?? "130";
@@ -152,7 +136,7 @@ async function takeTimingSamples(
     const sample = await lightSample(open, url, {
       profile,
       timeoutMs: Math.min(SAMPLE_TIMEOUT_MS[profile], left),
-      paintWaitMs: PAINT_WAIT_MS,
+      paintWaitMs: SETTLE_WAITS.paint,
     });
     if (!sample) break;
     samples.push(sample);
@@ -259,10 +243,10 @@ export async function capturePage(
     );
     crashed.catch(() => {});
     const race = <T>(p: Promise<T>) => Promise.race([p, crashed]);
-    const network = await trackNetwork(context, page);
     const quiet = watchNetworkQuiet(page);
     const problems = watchPageProblems(page);
-    const filmstrip = await recordFilmstrip(context, page, job.screenshotPath);
+    // Two DevTools sessions, opened side by side: each is a few round trips to a busy browser.
+    const [network, filmstrip] = await Promise.all([trackNetwork(context, page), recordFilmstrip(context, page, job.screenshotPath)]);
 
     // The mobile viewport may be timed under Lighthouse's mobile preset; the desktop never is.
     const profile: TimingProfile = job.viewport === "mobile" ? (job.mobileTimingProfile ?? "unthrottled") : "unthrottled";
@@ -287,29 +271,14 @@ export async function capturePage(
     }
 
     onStage("settling");
-    // Slow third-party tags must not sink the capture: `load` gets what is left of the navigation
-    // limit (at most LOAD_WAIT_MS), then we carry on without it.
-    const budget = () => Math.max(0, remaining() - 8000);
-    const loadWait = Math.min(LOAD_WAIT_MS, budget(), job.navigationTimeoutMs - (Date.now() - started));
-    await race(page.waitForLoadState("load", { timeout: Math.max(1, loadWait) })).catch((e) => {
-      if (e instanceof CaptureError) throw e;
+    const vitals = await settlePage(page, {
+      race,
+      budget: () => Math.max(0, remaining() - 8000),
+      loadBudget: () => job.navigationTimeoutMs - (Date.now() - started),
+      quiet,
+      filmstrip,
+      maxY: job.maxHeightPx,
     });
-    // Vitals first, so our own scrolling can't move them; then the scroll that wakes lazy content.
-    // There is no quiet wait before the scroll: the one after it covers whatever the page fetched
-    // after load as well as what the scroll woke, and a page that changed meanwhile gets a second pass.
-    const vitals = await race(callPage(page, "readVitals", { paintWaitMs: Math.min(PAINT_WAIT_MS, Math.max(1, budget())) }));
-    await race(filmstrip.stop()); // loaded and painted: the scroll below is ours, not the page's load
-    const wake = () => race(callPage(page, "wakeLazyContent", { maxY: job.maxHeightPx, frameTimeoutMs: FRAME_TIMEOUT_MS }));
-    const reached = await wake();
-    await race(callPage(page, "waitForFonts", Math.min(FONT_WAIT_MS, Math.max(1, budget()))));
-    const idle = await race(quiet.waitForQuiet(QUIET_MS, Math.min(QUIET_WAIT_MS, budget())));
-    if (await race(callPage(page, "missedLazyContent", { reached, maxY: job.maxHeightPx }))) {
-      // Requests that kept a noisy page from going quiet (a hung image, a long poll) are not
-      // waited for again; what this scroll wakes is.
-      const stale = idle ? undefined : quiet.inFlight();
-      await wake();
-      await race(quiet.waitForQuiet(QUIET_MS, Math.min(idle ? QUIET_WAIT_MS : NOISY_PAGE_WAIT_MS, budget()), stale));
-    }
 
     onStage("measuring");
     const dom = await race(

@@ -1,5 +1,6 @@
 // The capture pool: a fair, bounded queue in front of a few capture workers (one Chromium each,
-// one page at a time), so a crashed browser only ever fails the page it was rendering.
+// one page at a time unless told otherwise, each page in its own context), so a crashed browser
+// only ever fails the pages it was rendering.
 
 import { readFileSync } from "node:fs";
 import { HttpError } from "#server/http/errors";
@@ -24,6 +25,13 @@ export interface CaptureRequestInput {
 
 export interface CapturePoolOptions {
   concurrency: number;
+  /**
+   * Pages one worker's browser renders at once, each in its own context; default 1. A second page
+   * beside the first costs no memory, but on a saturated 2-core machine the pages' loads slow each
+   * other: their paints land later, so more of them need extra timing loads, and the analysis took
+   * longer (bench/analysis.bench.ts at load ~30: 2.31x bare with 2, 1.52x with 1).
+   */
+  pagesPerBrowser?: number;
   chromiumPath: string | null;
   allowPrivate: boolean;
   navigationTimeoutMs?: number;
@@ -74,8 +82,8 @@ interface Slot {
   worker: Worker;
   pid: number | null;
   browser: string | null;
-  job: Job | null;
-  watchdog?: ReturnType<typeof setTimeout>;
+  /** The pages in hand, each with the watchdog that retires the worker if it hangs on it. */
+  jobs: Map<string, { job: Job; watchdog: ReturnType<typeof setTimeout> }>;
   idleTimer?: ReturnType<typeof setTimeout>;
   closing: boolean;
 }
@@ -100,6 +108,7 @@ export class CapturePool {
   readonly available: boolean;
   readonly unavailableReason: string | null;
   private readonly concurrency: number;
+  private readonly pagesPerBrowser: number;
   private readonly navigationTimeoutMs: number;
   private readonly totalTimeoutMs: number;
   private readonly maxHeightPx: number;
@@ -113,6 +122,7 @@ export class CapturePool {
 
   constructor(private readonly options: CapturePoolOptions) {
     this.concurrency = Math.max(1, Math.floor(options.concurrency));
+    this.pagesPerBrowser = Math.max(1, Math.floor(options.pagesPerBrowser ?? 1));
     this.navigationTimeoutMs = options.navigationTimeoutMs ?? 30_000;
     this.totalTimeoutMs = options.totalTimeoutMs ?? 60_000;
     this.maxHeightPx = options.maxHeightPx ?? 16_000;
@@ -163,17 +173,18 @@ export class CapturePool {
     const owners: CapturePoolStats["owners"] = {};
     for (const [owner, queued] of this.queue.owners()) owners[owner] = { queued, running: 0 };
     for (const slot of this.slots) {
-      if (!slot.job) continue;
-      const entry = (owners[slot.job.ownerId] ??= { queued: 0, running: 0 });
-      entry.running++;
+      for (const { job } of slot.jobs.values()) {
+        const entry = (owners[job.ownerId] ??= { queued: 0, running: 0 });
+        entry.running++;
+      }
     }
     return {
       available: this.available,
       concurrency: this.concurrency,
       queued: this.queue.size,
-      running: this.slots.filter((s) => s.job).length,
+      running: this.slots.reduce((n, s) => n + s.jobs.size, 0),
       owners,
-      workers: this.slots.map((s) => ({ pid: s.pid, browser: s.browser, busy: s.job !== null })),
+      workers: this.slots.map((s) => ({ pid: s.pid, browser: s.browser, busy: s.jobs.size > 0 })),
     };
   }
 
@@ -194,11 +205,11 @@ export class CapturePool {
   private dispatch() {
     if (this.closed) return;
     while (this.queue.size > 0) {
-      let slot = this.slots.find((s) => !s.job && !s.closing);
-      if (!slot) {
-        if (this.slots.length >= this.concurrency) return;
-        slot = this.spawn();
-      }
+      // An idle worker first, then a new one, and only then a second page beside a busy one.
+      let slot = this.slots.find((s) => s.jobs.size === 0 && !s.closing);
+      if (!slot && this.slots.length < this.concurrency) slot = this.spawn();
+      slot ??= this.slots.filter((s) => !s.closing && s.jobs.size < this.pagesPerBrowser).sort((a, b) => a.jobs.size - b.jobs.size)[0];
+      if (!slot) return;
       const next = this.queue.shift();
       if (!next) return;
       this.start(slot, next.item);
@@ -213,7 +224,7 @@ export class CapturePool {
 
   private spawn(): Slot {
     const worker = spawnWorker("capture");
-    const slot: Slot = { worker, pid: null, browser: null, job: null, closing: false };
+    const slot: Slot = { worker, pid: null, browser: null, jobs: new Map(), closing: false };
     worker.onmessage = (event: MessageEvent<CaptureEvent>) => this.onEvent(slot, event.data);
     worker.onerror = (event) => {
       this.log(`[capture] worker error: ${event.message}`);
@@ -233,7 +244,6 @@ export class CapturePool {
 
   private start(slot: Slot, job: Job) {
     clearTimeout(slot.idleTimer);
-    slot.job = job;
     const captureJob: CaptureJob = {
       jobId: job.id,
       url: job.input.url,
@@ -247,21 +257,22 @@ export class CapturePool {
       mobileTimingProfile: this.options.mobileTimingProfile,
     };
     // The worker enforces the total limit itself; this catches a worker or browser that hangs outright.
-    slot.watchdog = setTimeout(() => void this.retire(slot, STUCK_REASON), this.totalTimeoutMs + WATCHDOG_GRACE_MS);
+    const watchdog = setTimeout(() => void this.retire(slot, STUCK_REASON), this.totalTimeoutMs + WATCHDOG_GRACE_MS);
+    slot.jobs.set(job.id, { job, watchdog });
     this.send(slot, { type: "capture", job: captureJob });
   }
 
   private finish(slot: Slot, jobId: string, outcome: CaptureOutcome) {
-    const job = slot.job;
-    if (!job || job.id !== jobId) return;
-    clearTimeout(slot.watchdog);
-    slot.job = null;
-    job.resolve(outcome);
-    if (!this.closed) {
+    const held = slot.jobs.get(jobId);
+    if (!held) return;
+    clearTimeout(held.watchdog);
+    slot.jobs.delete(jobId);
+    held.job.resolve(outcome);
+    if (!this.closed && slot.jobs.size === 0) {
       slot.idleTimer = setTimeout(() => {
         // A warm pool swaps the idle browser for a fresh one: memory a long session left behind
         // is given back, and the next capture still finds a browser ready.
-        if (!slot.job) void this.retire(slot, null).then(() => this.topUp());
+        if (slot.jobs.size === 0) void this.retire(slot, null).then(() => this.topUp());
       }, this.idleMs);
       slot.idleTimer.unref?.();
     }
@@ -275,12 +286,10 @@ export class CapturePool {
         slot.browser = event.browser;
         break;
       case "stage":
-        if (slot.job?.id === event.jobId) {
-          try {
-            slot.job.onStage?.(event.stage);
-          } catch {
-            // A listener's failure is not the capture's failure.
-          }
+        try {
+          slot.jobs.get(event.jobId)?.job.onStage?.(event.stage);
+        } catch {
+          // A listener's failure is not the capture's failure.
         }
         break;
       case "done":
@@ -301,17 +310,19 @@ export class CapturePool {
     }
   }
 
-  /** Stops a worker (and its browser, by pid, if it won't go quietly); its job fails with `reason`. */
+  /** Stops a worker (and its browser, by pid, if it won't go quietly); its pages fail with `reason`. */
   private async retire(slot: Slot, reason: string | null) {
     if (slot.closing) return;
     slot.closing = true;
-    clearTimeout(slot.watchdog);
     clearTimeout(slot.idleTimer);
     const index = this.slots.indexOf(slot);
     if (index >= 0) this.slots.splice(index, 1);
-    const job = slot.job;
-    slot.job = null;
-    if (job) job.resolve({ ok: false, reason: reason ?? WORKER_DIED_REASON });
+    const held = [...slot.jobs.values()];
+    slot.jobs.clear();
+    for (const { job, watchdog } of held) {
+      clearTimeout(watchdog);
+      job.resolve({ ok: false, reason: reason ?? WORKER_DIED_REASON });
+    }
 
     const exited = new Promise<void>((resolve) => slot.worker.addEventListener("close", () => resolve(), { once: true }));
     const graceful = reason === null || reason === POOL_CLOSED_REASON;

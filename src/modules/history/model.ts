@@ -1,10 +1,22 @@
 // Request and response shapes of the run history API, declared once (zod) with their types derived.
 import { z } from "zod";
 import { diffDto, findingDto, snapshotDto } from "#server/modules/comparisons/model";
+import { changeKinds, severities } from "#server/modules/watch/public";
 
 export const runTrigger = z.enum(["manual", "schedule"]);
 /** interrupted: a restart ended it before it wrote its results. */
 export const runStatus = z.enum(["running", "completed", "failed", "interrupted"]);
+
+const countsOf = <K extends string>(keys: readonly K[]) =>
+  z.object(Object.fromEntries(keys.map((k) => [k, z.number().int()])) as Record<K, z.ZodNumber>);
+
+/** A run's stored changes counted by kind and by severity (every key present, zero when none). */
+export const runChangeCounts = z.object({
+  total: z.number().int(),
+  byKind: countsOf(changeKinds),
+  bySeverity: countsOf(severities),
+});
+export type RunChangeCounts = z.infer<typeof runChangeCounts>;
 
 export const runDto = z.object({
   id: z.string(),
@@ -16,6 +28,8 @@ export const runDto = z.object({
   finishedAt: z.string().nullable(),
   /** Changes against the previous completed run; null until found, or when there is no earlier run to compare with. */
   changeCount: z.number().int().nullable(),
+  /** The same changes by kind and severity, so a timeline needs no request per run; null when changeCount is. */
+  changes: runChangeCounts.nullable(),
   /** Why it failed, when it did. */
   error: z.string().nullable(),
 });

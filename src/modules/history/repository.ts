@@ -77,6 +77,14 @@ export function historyRepository(db: Db) {
     changes: db.query<ChangeRow, [string, string, string]>(
       "SELECT * FROM run_changes WHERE run_id = ? AND from_run_id = ? AND owner_id = ? ORDER BY target_id, position",
     ),
+    // Every run's stored changes in one pass, found through runs (UNIQUE comparison_id, number) and
+    // run_changes_run; a run stores its changes against one earlier run only.
+    changeCounts: db.query<{ run_id: string; kind: string; severity: string; n: number }, [string, string]>(
+      `SELECT c.run_id, c.kind, c.severity, COUNT(*) AS n
+         FROM runs r JOIN run_changes c ON c.run_id = r.id
+        WHERE r.comparison_id = ? AND r.owner_id = ?
+        GROUP BY c.run_id, c.kind, c.severity`,
+    ),
     hasChanges: db.query<{ n: number }, [string, string]>("SELECT COUNT(*) AS n FROM run_changes WHERE run_id = ? AND from_run_id = ?"),
     insertChange: db.query<
       null,
@@ -124,6 +132,8 @@ export function historyRepository(db: Db) {
       };
     },
     changes: (runId: string, fromRunId: string, ownerId: string) => q.changes.all(runId, fromRunId, ownerId),
+    /** Per run of the comparison, how many stored changes of each kind and severity. */
+    changeCounts: (comparisonId: string, ownerId: string) => q.changeCounts.all(comparisonId, ownerId),
     hasChanges: (runId: string, fromRunId: string) => (q.hasChanges.get(runId, fromRunId)?.n ?? 0) > 0,
     /** A run's changes against an earlier run, with its change count; one unit. */
     storeChanges: (runId: string, rows: ChangeRow[], count: number) => {

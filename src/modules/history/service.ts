@@ -10,16 +10,39 @@ import { comparisonsRepository, type RunRow } from "#server/modules/comparisons/
 import type { RunContext } from "#server/modules/comparisons/runner";
 import { toDiffDto, toFindingDto, toSnapshotDto } from "#server/modules/comparisons/public";
 import type { TargetChanges } from "#server/modules/watch/alerts/model";
-import type { ChangesQuery, ChangesResponse, VisualQuery } from "#server/modules/watch/changes/model";
+import type { ChangeKind, ChangesQuery, ChangesResponse, Severity, VisualQuery } from "#server/modules/watch/changes/model";
+import { changeKinds, severities } from "#server/modules/watch/public";
 import { changesBetween, pageVolatility, screenshotPair } from "./changes";
 import { pixelsWorker } from "./pixels";
-import type { HistoryStorage, RunDetail, RunDto } from "./model";
-import { historyRepository, type ChangeRow } from "./repository";
+import type { HistoryStorage, RunChangeCounts, RunDetail, RunDto } from "./model";
+import { historyRepository, type ChangeRow, type HistoryRepository } from "./repository";
 
 export const COMPARISON_NOT_FOUND = "Comparison not found";
 export const RUN_NOT_FOUND = "Run not found";
 
-export const toRunDto = (r: RunRow): RunDto => ({
+type CountRow = ReturnType<HistoryRepository["changeCounts"]>[number];
+
+const emptyCounts = (): RunChangeCounts => ({
+  total: 0,
+  byKind: Object.fromEntries(changeKinds.map((k) => [k, 0])) as RunChangeCounts["byKind"],
+  bySeverity: Object.fromEntries(severities.map((s) => [s, 0])) as RunChangeCounts["bySeverity"],
+});
+
+/** The grouped rows folded per run. */
+function countsByRun(rows: readonly CountRow[]): Map<string, RunChangeCounts> {
+  const out = new Map<string, RunChangeCounts>();
+  for (const r of rows) {
+    let c = out.get(r.run_id);
+    if (!c) out.set(r.run_id, (c = emptyCounts()));
+    c.total += r.n;
+    c.byKind[r.kind as ChangeKind] += r.n;
+    c.bySeverity[r.severity as Severity] += r.n;
+  }
+  return out;
+}
+
+/** `counts`: the run's grouped change counts; a run whose changes were found but are none counts zero. */
+export const toRunDto = (r: RunRow, counts?: RunChangeCounts): RunDto => ({
   id: r.id,
   number: r.number,
   trigger: r.trigger,
@@ -27,6 +50,7 @@ export const toRunDto = (r: RunRow): RunDto => ({
   startedAt: r.started_at,
   finishedAt: r.finished_at,
   changeCount: r.change_count,
+  changes: r.change_count === null ? null : (counts ?? emptyCounts()),
   error: r.error,
 });
 
@@ -199,14 +223,15 @@ export function historyService(deps: HistoryDeps) {
     /** Newest first. */
     listRuns(ownerId: string, comparisonId: string): RunDto[] {
       ownedComparison(ownerId, comparisonId);
-      return repo.listRuns(comparisonId, ownerId).map(toRunDto);
+      const counts = countsByRun(repo.changeCounts(comparisonId, ownerId));
+      return repo.listRuns(comparisonId, ownerId).map((r) => toRunDto(r, counts.get(r.id)));
     },
 
     /** One run's snapshots, scores and findings exactly as they were stored. */
     getRun(ownerId: string, comparisonId: string, runId: string): RunDetail {
       const run = ownedRun(ownerId, comparisonId, runId);
       return {
-        run: toRunDto(run),
+        run: toRunDto(run, countsByRun(repo.changeCounts(comparisonId, ownerId)).get(run.id)),
         snapshots: repo.runSnapshots(run.id, ownerId).map(toSnapshotDto),
         diffs: repo.runDiffs(run.id, ownerId).map(toDiffDto),
         findings: repo.runFindings(run.id, ownerId).map(toFindingDto),

@@ -9,7 +9,7 @@ import type { UsersService } from "./service";
 
 export function usersRoutes(users: UsersService, resolve: BearerResolver) {
   return new Elysia({ prefix: "/api/admin/users", tags: ["users"] })
-    .use(clientIpPlugin)
+    .use(clientIpPlugin())
     .use(authGuard(resolve))
     .get("", ({ query }) => users.list(query), {
       auth: "admin",

@@ -6,7 +6,7 @@ import { betaSignupAnswer, betaSignupBody } from "./model";
 import type { WaitlistService } from "./service";
 
 export function waitlistRoutes(waitlist: WaitlistService, limits: { perIp: RateLimiter; perAccount: RateLimiter }) {
-  return new Elysia({ prefix: "/api", tags: ["waitlist"] }).use(clientIpPlugin).post(
+  return new Elysia({ prefix: "/api", tags: ["waitlist"] }).use(clientIpPlugin()).post(
     "/beta-signups",
     ({ body, set }) => {
       limits.perAccount.hit(`waitlist:${body.email.toLowerCase()}`);

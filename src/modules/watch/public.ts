@@ -7,5 +7,5 @@
 export { instrumentVolatility } from "./changes/probe";
 export { mergeVolatility, volatilityOf, withVolatility, type Volatility } from "./changes/volatility";
 export { detectChanges } from "./changes/detect";
-export { changesQuery, changesResponse, visualQuery } from "./changes/model";
+export { changeKinds, changesQuery, changesResponse, severities, visualQuery } from "./changes/model";
 export { scheduleView } from "./schedule/model";

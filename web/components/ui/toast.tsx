@@ -1,27 +1,7 @@
 import * as ToastPrimitive from "@radix-ui/react-toast";
-import { create } from "zustand";
+import { useToasts } from "./toast-store";
 
-export interface ToastInput {
-  title: string;
-  description?: string;
-  variant?: "default" | "destructive";
-}
-
-interface ToastState {
-  current: (ToastInput & { id: number }) | null;
-  show(t: ToastInput): void;
-  dismiss(): void;
-}
-
-let seq = 0;
-/** Spec §9: one toast at a time; a new one replaces the old. */
-export const useToasts = create<ToastState>((set) => ({
-  current: null,
-  show: (t) => set({ current: { ...t, id: ++seq } }),
-  dismiss: () => set({ current: null }),
-}));
-
-export const toast = (t: ToastInput) => useToasts.getState().show(t);
+export { type ToastInput, toast, useToasts } from "./toast-store";
 
 export function Toaster() {
   const current = useToasts((s) => s.current);

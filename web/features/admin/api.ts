@@ -45,3 +45,6 @@ export const revokeApiKey = (id: string) => call(api.admin["api-keys"]({ id: enc
 export function downloadBackup(name: string, auth: BearerSource): Promise<Blob> {
   return download((c) => c.admin.backups({ name: enc(name) }).get(), auth);
 }
+
+/** Host alerts still open, each one however long its figure stays high. */
+export const getOngoingAlerts = () => call(api.admin.alerts.get());

@@ -41,5 +41,6 @@ export const formatRate = (bytesPerSecond: number) => `${formatBytes(bytesPerSec
 
 export const formatCount = (n: number) => n.toLocaleString("en-US");
 
-// Dates are shared with other features (API keys), so the rule lives in web/lib.
-export { formatDateTime } from "#web/lib/format";
+// Dates are shared with other features (API keys), and alert durations with the server's alert
+// messages, so those rules live in web/lib.
+export { formatDateTime, formatElapsed as formatAlertDuration } from "#web/lib/format";

@@ -1,4 +1,4 @@
-import { useRouteLoaderData } from "react-router";
+import { createContext, useContext } from "react";
 import type { PublicUser } from "#server/modules/auth/model";
 import { isServer } from "#web/lib/loader-context";
 import { type AuthStatus, useAuth } from "./store";
@@ -9,11 +9,17 @@ export interface RootData {
 }
 
 /**
+ * The root loader's answer, provided by web/root.tsx under the data router and by the marketing
+ * pages' own root (which run without the router, so this cannot be read with useRouteLoaderData).
+ */
+export const RootDataContext = createContext<RootData | undefined>(undefined);
+
+/**
  * The session as components should see it. On the server the module-level store is shared by
  * concurrent requests, so the answer comes from this request's root loader data instead.
  */
 export function useSession(): { status: AuthStatus; user: PublicUser | null } {
-  const root = useRouteLoaderData("root") as RootData | undefined;
+  const root = useContext(RootDataContext);
   const status = useAuth((s) => s.status);
   const user = useAuth((s) => s.user);
   if (isServer) return { status: root?.user ? "authenticated" : "unauthenticated", user: root?.user ?? null };

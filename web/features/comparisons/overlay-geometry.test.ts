@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { displayScale, headingAnnotations, pageFrame, toPercentBox } from "./overlay-geometry";
+import { headingAnnotations, pageFrame, toPercentBox } from "./overlay-geometry";
 import { extraction } from "./test-fixtures";
 
 const shot = (width: number, height: number, capturedHeight: number, viewport: "desktop" | "mobile" = "desktop") => ({
@@ -18,8 +18,6 @@ test("the page frame in CSS px, whatever the device pixel ratio", () => {
 test("boxes scale from page px to the displayed width", () => {
   const frame = { cssWidth: 1440, cssHeight: 2000 };
   expect(toPercentBox({ x: 720, y: 500, width: 360, height: 100 }, frame)).toEqual({ left: 50, top: 25, width: 25, height: 5 });
-  // Displayed 600 px wide: the CTA at x=720 sits at 300 px.
-  expect(displayScale(600, frame) * 720).toBe(300);
   // Clipped to the captured page; gone entirely when below the cap.
   expect(toPercentBox({ x: -10, y: 1900, width: 1500, height: 400 }, frame)).toEqual({ left: 0, top: 95, width: 100, height: 5 });
   expect(toPercentBox({ x: 0, y: 2100, width: 10, height: 10 }, frame)).toBeNull();
@@ -45,16 +43,4 @@ test("each heading gets the font the scan measured for the same level and positi
     ["Second h2", "Inter 28px / 600"],
     ["Unmeasured", null],
   ]);
-});
-
-test("tags that would overlap at the displayed scale wait for hover; the rest are drawn", () => {
-  const { placeLabels } = require("./overlay-geometry") as typeof import("./overlay-geometry");
-  const anchors = [
-    { x: 0, y: 0, text: "header" },
-    { x: 10, y: 5, text: "nav" }, // right on top of "header"
-    { x: 0, y: 400, text: "hero" },
-  ];
-  expect(placeLabels(anchors, 1)).toEqual([true, false, true]);
-  // Shrunk to a quarter, hero's tag now lands on header's too.
-  expect(placeLabels(anchors, 0.04)).toEqual([true, false, false]);
 });

@@ -58,9 +58,6 @@ export function toPercentBox(box: Box, frame: PageFrame): PercentBox | null {
   };
 }
 
-/** How many displayed pixels one page CSS px takes, for a given displayed image width. */
-export const displayScale = (displayedWidth: number, frame: PageFrame) => (frame.cssWidth > 0 ? displayedWidth / frame.cssWidth : 0);
-
 export interface HeadingAnnotation {
   level: number;
   text: string;
@@ -93,35 +90,3 @@ export function headingAnnotations(ex: Pick<Extraction, "elements" | "typography
 }
 
 export const fontName = family;
-
-export interface LabelAnchor {
-  /** Top-left of the labelled box, in page CSS px. */
-  x: number;
-  y: number;
-  text: string;
-}
-
-/** Rough width of an 11 px semibold tag: enough to keep tags apart, not to typeset them. */
-const TAG_CHAR_PX = 6.6;
-const TAG_PAD_PX = 12;
-export const TAG_HEIGHT_PX = 18;
-
-/**
- * Which tags can be drawn at their box's corner without overlapping a tag already drawn, at the
- * displayed scale. The others stay hidden until their box is hovered or focused, so no two tags
- * ever print over each other ("H3 · Liberation S… H3").
- */
-export function placeLabels(anchors: LabelAnchor[], scale: number, maxTagPx = 220): boolean[] {
-  const placed: { x0: number; y0: number; x1: number; y1: number }[] = [];
-  const order = anchors.map((a, i) => ({ a, i })).sort((p, q) => p.a.y - q.a.y || p.a.x - q.a.x);
-  const out = anchors.map(() => false);
-  for (const { a, i } of order) {
-    const x0 = a.x * scale;
-    const y0 = a.y * scale;
-    const rect = { x0, y0, x1: x0 + Math.min(maxTagPx, a.text.length * TAG_CHAR_PX + TAG_PAD_PX), y1: y0 + TAG_HEIGHT_PX };
-    if (placed.some((p) => rect.x0 < p.x1 && p.x0 < rect.x1 && rect.y0 < p.y1 && p.y0 < rect.y1)) continue;
-    placed.push(rect);
-    out[i] = true;
-  }
-  return out;
-}

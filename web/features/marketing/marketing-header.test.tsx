@@ -15,6 +15,7 @@ const { Theme } = await import("@radix-ui/themes");
 const { MemoryRouter } = await import("react-router");
 const { MarketingHeader } = await import("./components/marketing-header");
 const { AppHeader } = await import("./components/app-header");
+const { SitePathContext } = await import("./components/site-link");
 
 const $ = () => within(document.body);
 const banner = () => within($().getByRole("banner"));
@@ -22,7 +23,10 @@ const banner = () => within($().getByRole("banner"));
 function renderHeader(ui: ReactNode) {
   render(
     <Theme>
-      <MemoryRouter initialEntries={["/features"]}>{ui}</MemoryRouter>
+      {/* The marketing header takes the current path from SitePathContext; the app header from the router. */}
+      <SitePathContext value="/features">
+        <MemoryRouter initialEntries={["/features"]}>{ui}</MemoryRouter>
+      </SitePathContext>
     </Theme>,
   );
 }

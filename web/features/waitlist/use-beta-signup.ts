@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { toast } from "#web/components/ui/toast";
+import { toast } from "#web/components/ui/toast-store";
 import { errorMessage } from "#web/lib/api";
 import { type WaitlistSource, joinBeta } from "./api";
 

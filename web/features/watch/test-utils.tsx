@@ -12,9 +12,22 @@ export const run = (over: Partial<RunDto> = {}): RunDto => ({
   startedAt: "2026-11-20T09:00:00.000Z",
   finishedAt: "2026-11-20T09:01:05.000Z",
   changeCount: null,
+  changes: null,
   error: null,
   ...over,
 });
+
+type Counts = NonNullable<RunDto["changes"]>;
+
+/** A run's change counts as the run list carries them: every kind and severity, zero unless given. */
+export function runCounts(byKind: Partial<Counts["byKind"]>, bySeverity: Partial<Counts["bySeverity"]>): Counts {
+  const kinds = { copy: 0, cta: 0, palette: 0, typography: 0, layout: 0, meta: 0, timing: 0, visual: 0, ...byKind };
+  return {
+    total: Object.values(kinds).reduce((a, b) => a + b, 0),
+    byKind: kinds,
+    bySeverity: { low: 0, medium: 0, high: 0, ...bySeverity },
+  };
+}
 
 export const alert = (over: Partial<AlertView> = {}): AlertView => ({
   id: "a1",

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 const { act, fireEvent, waitFor, within } = await import("@testing-library/react");
 const { useState } = await import("react");
 const { WatchSection } = await import("./components/watch-section");
-const { $, alert, delivery, mockFetch, renderUi, run } = await import("./test-utils");
+const { $, alert, delivery, mockFetch, renderUi, run, runCounts } = await import("./test-utils");
 
 let restore = () => {};
 // Let React finish its scheduled work while the DOM is still there (it is taken away after the file).
@@ -38,7 +38,10 @@ function setup(over: Record<string, unknown> = {}) {
       ],
     },
     "GET /api/comparisons/c1/runs": {
-      json: [run({ id: "r2", number: 2, trigger: "schedule", changeCount: 2 }), run({ id: "r1", number: 1 })],
+      json: [
+        run({ id: "r2", number: 2, trigger: "schedule", changeCount: 2, changes: runCounts({ cta: 1, copy: 1 }, { high: 1, low: 1 }) }),
+        run({ id: "r1", number: 1 }),
+      ],
     },
     "GET /api/comparisons/c1/changes": {
       json: {
@@ -114,7 +117,7 @@ describe("Watch section: schedule", () => {
 
 describe("Watch section: history and alerts", () => {
   test("recent runs with trigger, change count by severity and kind, and links", async () => {
-    setup();
+    const m = setup();
     renderUi(<WatchSection comparisonId="c1" status="completed" />);
     const timeline = await $().findByTestId("run-timeline");
     const items = within(timeline).getAllByTestId("run-item");
@@ -122,8 +125,13 @@ describe("Watch section: history and alerts", () => {
     expect(items[0]!.textContent).toContain("Run #2");
     expect(items[0]!.textContent).toContain("Scheduled");
     expect(items[0]!.textContent).toContain("2 changes");
-    await waitFor(() => expect(items[0]!.textContent).toContain("1 high"));
+    // The counts by severity and kind come with the run list: no request per run.
+    expect(items[0]!.textContent).toContain("1 high");
+    expect(items[0]!.textContent).toContain("1 low");
     expect(items[0]!.textContent).toContain("CTA 1");
+    expect(items[0]!.textContent).toContain("Copy 1");
+    expect(items[0]!.textContent).not.toContain("Palette");
+    expect(m.calls.some((c) => c.path.startsWith("/api/comparisons/c1/changes"))).toBe(false);
     expect(items[1]!.textContent).toContain("Baseline");
     expect(within(items[0]!).getByRole("link", { name: "View changes in run #2" }).getAttribute("href")).toBe(
       "/comparison/c1/changes?to=r2",

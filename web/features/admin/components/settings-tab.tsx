@@ -52,6 +52,13 @@ function validate(d: Draft): { settings?: AlertSettings; errors: Partial<Record<
   };
 }
 
+/** The three thresholds: whole percent for host figures, tenths for the error rate (the server's steps). */
+const THRESHOLD_FIELDS = [
+  { key: "cpuThreshold", id: "cpu-threshold", label: "CPU Threshold", step: "1" },
+  { key: "memoryThreshold", id: "memory-threshold", label: "Memory Threshold", step: "1" },
+  { key: "errorRateThreshold", id: "error-rate-threshold", label: "Error Rate Threshold", step: "0.1" },
+] as const satisfies readonly { key: keyof Draft; id: string; label: string; step: string }[];
+
 function NumberField(p: {
   id: string;
   label: string;
@@ -87,6 +94,23 @@ function NumberField(p: {
         </Text>
       )}
     </Flex>
+  );
+}
+
+/** A notification channel's switch, its name and what switching it on does on this server. */
+function SwitchRow(p: { label: string; hint: string; checked: boolean; onChange(v: boolean): void }) {
+  return (
+    <Text as="label" size="2">
+      <Flex gap="3" align="center">
+        <Switch checked={p.checked} onCheckedChange={p.onChange} />
+        <Flex direction="column">
+          <Text weight="medium">{p.label}</Text>
+          <Text size="1" color="gray">
+            {p.hint}
+          </Text>
+        </Flex>
+      </Flex>
+    </Text>
   );
 }
 
@@ -149,33 +173,18 @@ export function SettingsTab({ initial }: { initial: AlertSettingsAnswer | null }
             Alert Thresholds
           </Heading>
           <Grid columns={{ initial: "1", sm: "3" }} gap="3">
-            <NumberField
-              id="cpu-threshold"
-              label="CPU Threshold"
-              value={draft.cpuThreshold}
-              step="1"
-              min="1"
-              error={errors.cpuThreshold}
-              onChange={(v) => set({ cpuThreshold: v })}
-            />
-            <NumberField
-              id="memory-threshold"
-              label="Memory Threshold"
-              value={draft.memoryThreshold}
-              step="1"
-              min="1"
-              error={errors.memoryThreshold}
-              onChange={(v) => set({ memoryThreshold: v })}
-            />
-            <NumberField
-              id="error-rate-threshold"
-              label="Error Rate Threshold"
-              value={draft.errorRateThreshold}
-              step="0.1"
-              min="0.1"
-              error={errors.errorRateThreshold}
-              onChange={(v) => set({ errorRateThreshold: v })}
-            />
+            {THRESHOLD_FIELDS.map((f) => (
+              <NumberField
+                key={f.key}
+                id={f.id}
+                label={f.label}
+                value={draft[f.key]}
+                step={f.step}
+                min={f.step}
+                error={errors[f.key]}
+                onChange={(v) => set({ [f.key]: v })}
+              />
+            ))}
           </Grid>
         </Card>
         <Card>
@@ -183,32 +192,24 @@ export function SettingsTab({ initial }: { initial: AlertSettingsAnswer | null }
             Notifications
           </Heading>
           <Flex direction="column" gap="3">
-            <Text as="label" size="2">
-              <Flex gap="3" align="center">
-                <Switch checked={draft.emailNotifications} onCheckedChange={(v) => set({ emailNotifications: v })} />
-                <Flex direction="column">
-                  <Text weight="medium">Email Notifications</Text>
-                  <Text size="1" color="gray">
-                    {answer.channels.email
-                      ? "Mails every active admin through the configured SMTP server."
-                      : "Set SMTP_URL on the server to deliver these; meanwhile alerts reach admins in the console and the audit log."}
-                  </Text>
-                </Flex>
-              </Flex>
-            </Text>
-            <Text as="label" size="2">
-              <Flex gap="3" align="center">
-                <Switch checked={draft.slackNotifications} onCheckedChange={(v) => set({ slackNotifications: v })} />
-                <Flex direction="column">
-                  <Text weight="medium">Slack Notifications</Text>
-                  <Text size="1" color="gray">
-                    {answer.channels.chat
-                      ? "Posts to the configured chat webhook."
-                      : "Set ALERT_WEBHOOK_URL on the server to deliver these."}
-                  </Text>
-                </Flex>
-              </Flex>
-            </Text>
+            <SwitchRow
+              label="Email Notifications"
+              checked={draft.emailNotifications}
+              onChange={(v) => set({ emailNotifications: v })}
+              hint={
+                answer.channels.email
+                  ? "Mails every active admin through the configured SMTP server."
+                  : "Set SMTP_URL on the server to deliver these; meanwhile alerts reach admins in the console and the audit log."
+              }
+            />
+            <SwitchRow
+              label="Slack Notifications"
+              checked={draft.slackNotifications}
+              onChange={(v) => set({ slackNotifications: v })}
+              hint={
+                answer.channels.chat ? "Posts to the configured chat webhook." : "Set ALERT_WEBHOOK_URL on the server to deliver these."
+              }
+            />
           </Flex>
         </Card>
         <Flex justify="end">

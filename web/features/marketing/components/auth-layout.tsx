@@ -1,7 +1,7 @@
 import { ArrowLeftIcon, CheckIcon } from "@radix-ui/react-icons";
 import { Card, Flex, Heading, Text } from "@radix-ui/themes";
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { SiteLink } from "./site-link";
 import { Logo } from "./logo";
 
 export interface AuthLayoutProps {
@@ -48,9 +48,9 @@ export function AuthLayout({ title, subtitle, pitch, children }: AuthLayoutProps
             <span className="mk-auth-mobile-logo">
               <Logo />
             </span>
-            <Link to="/" className="mk-back-link">
+            <SiteLink to="/" className="mk-back-link">
               <ArrowLeftIcon aria-hidden /> Back to homepage
-            </Link>
+            </SiteLink>
           </Flex>
           <Card size={{ initial: "3", sm: "4" }} className="mk-auth-card">
             <Flex direction="column" gap="2" mb="5">

@@ -1,6 +1,6 @@
 import { Badge, Flex, Text } from "@radix-ui/themes";
 import { useId } from "react";
-import { Link } from "react-router";
+import { SiteLink } from "./site-link";
 
 /** Same mark as the favicon, so the tab and the page agree. */
 export function LogoMark({ size = 30 }: { size?: number }) {
@@ -23,7 +23,7 @@ export function LogoMark({ size = 30 }: { size?: number }) {
 
 export function Logo({ to = "/", showBeta = true }: { to?: string; showBeta?: boolean }) {
   return (
-    <Link to={to} className="mk-logo">
+    <SiteLink to={to} className="mk-logo">
       <Flex align="center" gap="2">
         <LogoMark />
         <Text size="4" weight="bold" className="mk-logo-word">
@@ -35,6 +35,6 @@ export function Logo({ to = "/", showBeta = true }: { to?: string; showBeta?: bo
           </Badge>
         )}
       </Flex>
-    </Link>
+    </SiteLink>
   );
 }

@@ -1,9 +1,9 @@
-import { ExitIcon, HamburgerMenuIcon } from "@radix-ui/react-icons";
-import { Box, Button, Container, DropdownMenu, Flex, IconButton, Text } from "@radix-ui/themes";
+import { ExitIcon } from "@radix-ui/react-icons";
+import { Box, Button, Container, Flex, Text } from "@radix-ui/themes";
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { MobileNav } from "./mobile-nav";
+import { SiteNavLink } from "./site-link";
 import { Logo } from "./logo";
-import { HeaderLink } from "./nav-link";
 
 export interface HeaderUser {
   email: string;
@@ -31,9 +31,9 @@ export function MarketingHeader({ user, onLogout, betaCta, extras }: MarketingHe
             <Logo />
             <Flex asChild align="center" gap="1" display={{ initial: "none", md: "flex" }}>
               <nav aria-label="Main">
-                <HeaderLink to="/features">Features</HeaderLink>
-                <HeaderLink to="/pricing">Pricing</HeaderLink>
-                {user && <HeaderLink to="/comparison">Compare Websites</HeaderLink>}
+                <SiteNavLink to="/features">Features</SiteNavLink>
+                <SiteNavLink to="/pricing">Pricing</SiteNavLink>
+                {user && <SiteNavLink to="/comparison">Compare Websites</SiteNavLink>}
               </nav>
             </Flex>
           </Flex>
@@ -41,7 +41,7 @@ export function MarketingHeader({ user, onLogout, betaCta, extras }: MarketingHe
           <Flex align="center" gap={{ initial: "2", sm: "3" }}>
             {user ? (
               <Flex align="center" gap="3" display={{ initial: "none", md: "flex" }}>
-                <HeaderLink to="/dashboard">Dashboard</HeaderLink>
+                <SiteNavLink to="/dashboard">Dashboard</SiteNavLink>
                 <Text size="2" color="gray" className="mk-header-user" title={user.email}>
                   {name}
                 </Text>
@@ -52,47 +52,14 @@ export function MarketingHeader({ user, onLogout, betaCta, extras }: MarketingHe
             ) : (
               <>
                 <Box display={{ initial: "none", md: "block" }}>
-                  <HeaderLink to="/login">Sign In</HeaderLink>
+                  <SiteNavLink to="/login">Sign In</SiteNavLink>
                 </Box>
                 {betaCta}
               </>
             )}
             {extras}
             <Box display={{ initial: "block", md: "none" }}>
-              <DropdownMenu.Root>
-                <DropdownMenu.Trigger>
-                  <IconButton variant="soft" color="gray" aria-label="Open menu">
-                    <HamburgerMenuIcon aria-hidden />
-                  </IconButton>
-                </DropdownMenu.Trigger>
-                <DropdownMenu.Content align="end">
-                  <DropdownMenu.Item asChild>
-                    <Link to="/features">Features</Link>
-                  </DropdownMenu.Item>
-                  <DropdownMenu.Item asChild>
-                    <Link to="/pricing">Pricing</Link>
-                  </DropdownMenu.Item>
-                  {user ? (
-                    <>
-                      <DropdownMenu.Item asChild>
-                        <Link to="/comparison">Compare Websites</Link>
-                      </DropdownMenu.Item>
-                      <DropdownMenu.Item asChild>
-                        <Link to="/dashboard">Dashboard</Link>
-                      </DropdownMenu.Item>
-                      <DropdownMenu.Separator />
-                      <DropdownMenu.Label>{name}</DropdownMenu.Label>
-                      <DropdownMenu.Item color="red" onSelect={onLogout}>
-                        Escape
-                      </DropdownMenu.Item>
-                    </>
-                  ) : (
-                    <DropdownMenu.Item asChild>
-                      <Link to="/login">Sign In</Link>
-                    </DropdownMenu.Item>
-                  )}
-                </DropdownMenu.Content>
-              </DropdownMenu.Root>
+              <MobileNav user={user} name={name} onLogout={onLogout} />
             </Box>
           </Flex>
         </Flex>

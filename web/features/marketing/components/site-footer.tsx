@@ -1,5 +1,5 @@
 import { Container, Flex, Grid, Separator, Text } from "@radix-ui/themes";
-import { Link } from "react-router";
+import { SiteLink } from "./site-link";
 import { Logo } from "./logo";
 
 const COLUMNS = [
@@ -38,9 +38,9 @@ export function SiteFooter() {
                   {col.title}
                 </Text>
                 {col.links.map((l) => (
-                  <Link key={l.to} to={l.to} className="mk-footer-link">
+                  <SiteLink key={l.to} to={l.to} className="mk-footer-link">
                     {l.label}
-                  </Link>
+                  </SiteLink>
                 ))}
               </Flex>
             </nav>

@@ -1,13 +1,13 @@
-import { EmailInput } from "#web/components/ui/email-input";
-import { Button, Dialog, Flex, Text } from "@radix-ui/themes";
-import { type FormEvent, type ReactElement, useId, useState } from "react";
+import { cloneElement, lazy, type ReactElement, type Ref, Suspense, useRef, useState } from "react";
 import type { WaitlistSource } from "../api";
-import { useBetaSignup } from "../use-beta-signup";
+
+const loadContent = () => import("./beta-signup-dialog-content");
+const BetaSignupDialogContent = lazy(loadContent);
 
 export interface BetaSignupDialogProps {
   source: WaitlistSource;
   /** The button that opens the dialog; it keeps its own look and label. */
-  trigger: ReactElement;
+  trigger: ReactElement<{ ref?: Ref<HTMLElement> }>;
   title?: string;
   description?: string;
   submitLabel?: string;
@@ -18,6 +18,10 @@ export interface BetaSignupDialogProps {
 /**
  * The spec's header, pricing and features buttons posted a fixed placeholder address; here they
  * ask the visitor for a real one, and keep their own source tag for attribution.
+ *
+ * The button is drawn at once, as a Radix Dialog.Trigger would draw it; the dialog (Radix Dialog,
+ * focus trap, scroll lock) loads when it is first pressed, or hovered or focused just before, so
+ * the marketing pages do not download it with the page.
  */
 export function BetaSignupDialog({
   source,
@@ -27,46 +31,40 @@ export function BetaSignupDialog({
   submitLabel = "Join Beta - Free",
   pendingLabel = "Joining...",
 }: BetaSignupDialogProps) {
-  const id = useId();
   const [open, setOpen] = useState(false);
-  const [email, setEmail] = useState("");
-  const { pending, submit } = useBetaSignup(source);
-
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    if (await submit(email)) {
-      setEmail("");
-      setOpen(false);
-    }
-  }
+  const [used, setUsed] = useState(false);
+  const button = useRef<HTMLElement>(null);
+  const prefetch = () => void loadContent();
 
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger>{trigger}</Dialog.Trigger>
-      <Dialog.Content maxWidth="440px" data-source={source}>
-        <Dialog.Title>{title}</Dialog.Title>
-        <Dialog.Description size="2" color="gray" mb="4">
-          {description}
-        </Dialog.Description>
-        <form onSubmit={onSubmit}>
-          <Flex direction="column" gap="2">
-            <Text as="label" htmlFor={id} size="2" weight="medium">
-              Email address
-            </Text>
-            <EmailInput id={id} value={email} onChange={setEmail} placeholder="you@company.com" autoFocus />
-          </Flex>
-          <Flex gap="3" mt="5" justify="end">
-            <Dialog.Close>
-              <Button type="button" variant="soft" color="gray">
-                Maybe later
-              </Button>
-            </Dialog.Close>
-            <Button type="submit" disabled={pending}>
-              {pending ? pendingLabel : submitLabel}
-            </Button>
-          </Flex>
-        </form>
-      </Dialog.Content>
-    </Dialog.Root>
+    <>
+      {cloneElement(trigger, {
+        ref: button,
+        type: "button",
+        "aria-haspopup": "dialog",
+        "aria-expanded": open,
+        "data-state": open ? "open" : "closed",
+        onPointerEnter: prefetch,
+        onFocus: prefetch,
+        onClick: () => {
+          setUsed(true);
+          setOpen(true);
+        },
+      } as Record<string, unknown>)}
+      {used && (
+        <Suspense fallback={null}>
+          <BetaSignupDialogContent
+            source={source}
+            title={title}
+            description={description}
+            submitLabel={submitLabel}
+            pendingLabel={pendingLabel}
+            open={open}
+            onOpenChange={setOpen}
+            trigger={button}
+          />
+        </Suspense>
+      )}
+    </>
   );
 }

@@ -2,7 +2,6 @@ import { ArrowLeftIcon } from "@radix-ui/react-icons";
 import { Button, Card, Flex, Heading, Link as RLink, Text } from "@radix-ui/themes";
 import { Link } from "react-router";
 import type { RunDto } from "../api";
-import { useRunChangeCounts } from "../use-run-change-counts";
 import { changesPath, RunTimeline } from "./run-timeline";
 
 interface Props {
@@ -12,7 +11,6 @@ interface Props {
 
 /** Every kept run of a comparison, newest first. */
 export function HistoryPage({ comparison, runs }: Props) {
-  const counts = useRunChangeCounts(comparison.id, runs);
   const completed = runs.filter((r) => r.status === "completed").length;
   return (
     <Flex direction="column" gap="4" style={{ maxWidth: 960 }}>
@@ -43,7 +41,7 @@ export function HistoryPage({ comparison, runs }: Props) {
         {runs.length === 0 ? (
           <Text color="gray">No runs yet. Start an analysis or set a schedule on the comparison page.</Text>
         ) : (
-          <RunTimeline comparisonId={comparison.id} runs={runs} counts={counts} />
+          <RunTimeline comparisonId={comparison.id} runs={runs} />
         )}
       </Card>
     </Flex>

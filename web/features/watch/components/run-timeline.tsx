@@ -4,13 +4,11 @@ import { Link } from "react-router";
 import type { RunDto } from "../api";
 import { KIND_LABEL, KINDS, SEVERITIES, SEVERITY_COLOR, SEVERITY_LABEL } from "../changes-data";
 import { formatDuration, formatWhen } from "../format";
-import type { RunCounts } from "../use-run-change-counts";
 import { RunStatusBadge, TriggerBadge } from "./run-badges";
 
 interface Props {
   comparisonId: string;
   runs: readonly RunDto[];
-  counts: ReadonlyMap<string, RunCounts>;
 }
 
 export const runPath = (comparisonId: string, runId: string) =>
@@ -20,7 +18,8 @@ export const changesPath = (comparisonId: string, q: { from?: string; to?: strin
   return `/comparison/${encodeURIComponent(comparisonId)}/changes${search ? `?${search}` : ""}`;
 };
 
-function ChangeSummary({ run, counts }: { run: RunDto; counts: RunCounts | undefined }) {
+function ChangeSummary({ run }: { run: RunDto }) {
+  const counts = run.changes;
   if (run.status !== "completed")
     return (
       <Text size="2" color="gray">
@@ -61,7 +60,7 @@ function ChangeSummary({ run, counts }: { run: RunDto; counts: RunCounts | undef
 }
 
 /** Runs newest first on a vertical line, each with its trigger, status and what it changed. */
-export function RunTimeline({ comparisonId, runs, counts }: Props) {
+export function RunTimeline({ comparisonId, runs }: Props) {
   return (
     <ol aria-label="Runs" style={{ listStyle: "none", margin: 0, padding: 0 }} data-testid="run-timeline">
       {runs.map((run, i) => {
@@ -94,7 +93,7 @@ export function RunTimeline({ comparisonId, runs, counts }: Props) {
                   {duration ? ` · ${duration}` : ""}
                 </Text>
               </Flex>
-              <ChangeSummary run={run} counts={counts.get(run.id)} />
+              <ChangeSummary run={run} />
               {run.status !== "running" && (
                 <Flex gap="2" wrap="wrap">
                   <Button size="1" variant="soft" asChild>

@@ -13,7 +13,6 @@ import {
   type RunDto,
   type ScheduleView,
 } from "../api";
-import { useRunChangeCounts } from "../use-run-change-counts";
 import { AlertRules } from "./alert-rules";
 import { changesPath, RunTimeline } from "./run-timeline";
 import { ScheduleEditor } from "./schedule-editor";
@@ -69,7 +68,6 @@ export function WatchSection({ comparisonId, status }: Props) {
   }, [status, comparisonId, reloadRuns]);
 
   const recent = useMemo(() => runs?.slice(0, RECENT) ?? null, [runs]);
-  const counts = useRunChangeCounts(comparisonId, recent);
   const runNumbers = useMemo(() => new Map((runs ?? []).map((r) => [r.id, r.number])), [runs]);
   const historyPath = `/comparison/${encodeURIComponent(comparisonId)}/history`;
   const comparable = (runs ?? []).filter((r) => r.status === "completed").length >= 2;
@@ -130,7 +128,7 @@ export function WatchSection({ comparisonId, status }: Props) {
               No runs yet. Start an analysis or set a schedule; each run is kept here.
             </Text>
           ) : (
-            <RunTimeline comparisonId={comparisonId} runs={recent} counts={counts} />
+            <RunTimeline comparisonId={comparisonId} runs={recent} />
           )}
         </Card>
 

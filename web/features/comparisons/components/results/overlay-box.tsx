@@ -10,12 +10,16 @@ interface Props {
   label?: ReactNode;
   /** What the box is, in full: shown on hover and focus, and its accessible name. */
   detail: string;
-  /** The tag would overlap another one: it appears only on hover or focus. */
-  tagHidden?: boolean;
 }
 
-/** One outlined rectangle over the screenshot, positioned in percent of the page frame. */
-export function OverlayBox({ box, color, dashed, fill, label, detail, tagHidden }: Props) {
+/** Boxes this close to the top of the page show their tag below themselves, inside the frame. */
+const TOP_EDGE_PCT = 3;
+
+/**
+ * One outlined rectangle over the screenshot, positioned in percent of the page frame. Only the
+ * outline is drawn over the capture; the tag (and the fill) appear on hover or focus, outside the box.
+ */
+export function OverlayBox({ box, color, dashed, fill, label, detail }: Props) {
   const style: CSSProperties = {
     position: "absolute",
     left: `${box.left}%`,
@@ -23,7 +27,7 @@ export function OverlayBox({ box, color, dashed, fill, label, detail, tagHidden 
     width: `${box.width}%`,
     height: `${box.height}%`,
     border: `2px ${dashed ? "dashed" : "solid"} var(--${color}-9)`,
-    background: fill ? `var(--${color}-a3)` : undefined,
+    ["--di-ov-fill" as string]: fill ? `var(--${color}-a3)` : "transparent",
     borderRadius: 3,
     boxSizing: "border-box",
   };
@@ -36,7 +40,7 @@ export function OverlayBox({ box, color, dashed, fill, label, detail, tagHidden 
       tabIndex={0}
       className="di-ov-box"
       data-overlay-box={color}
-      data-tag={tagHidden ? "hidden" : "shown"}
+      data-tag-side={box.top < TOP_EDGE_PCT ? "below" : "above"}
     >
       {label && (
         <span

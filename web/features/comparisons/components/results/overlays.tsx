@@ -3,15 +3,7 @@
 import { Box, Flex, Grid, Text } from "@radix-ui/themes";
 import type { ReactNode } from "react";
 import type { Box as PageBox, Extraction, PaletteEntry, Viewport } from "#server/modules/capture/model";
-import {
-  fontName,
-  headingAnnotations,
-  type PageFrame,
-  type PercentBox,
-  placeLabels,
-  toPercentBox,
-  VIEWPORT_SIZE,
-} from "../../overlay-geometry";
+import { fontName, headingAnnotations, type PageFrame, type PercentBox, toPercentBox, VIEWPORT_SIZE } from "../../overlay-geometry";
 import { asPercent } from "../../results-data";
 import { OverlayBox } from "./overlay-box";
 import type { OverlayKind } from "./overlay-kinds";
@@ -85,40 +77,16 @@ function marksFor(ex: Extraction, on: Set<OverlayKind>): Mark[] {
 }
 
 /**
- * Everything positioned over the image; rendered inside the image's relative wrapper. `scale` is
- * displayed px per page px: tags that would overlap at that size wait for hover or focus.
+ * Everything positioned over the image; rendered inside the image's relative wrapper.
  */
-export function OverlayBoxes({
-  ex,
-  frame,
-  on,
-  viewport,
-  scale,
-}: {
-  ex: Extraction;
-  frame: PageFrame;
-  on: Set<OverlayKind>;
-  viewport: Viewport;
-  scale: number;
-}) {
+export function OverlayBoxes({ ex, frame, on, viewport }: { ex: Extraction; frame: PageFrame; on: Set<OverlayKind>; viewport: Viewport }) {
   const marks = marksFor(ex, on)
     .map((m) => ({ ...m, pct: toPercentBox(m.box, frame) }))
     .filter((m): m is typeof m & { pct: PercentBox } => m.pct !== null);
-  const shown = placeLabels(
-    marks.map((m) => ({ x: Math.max(0, m.box.x), y: Math.max(0, m.box.y), text: m.label })),
-    scale,
-  );
-  const items: ReactNode[] = marks.map((m, i) => (
-    <OverlayBox
-      key={m.key}
-      box={m.pct}
-      color={m.color}
-      dashed={m.dashed}
-      fill={m.fill}
-      label={m.label}
-      detail={m.detail}
-      tagHidden={!shown[i]}
-    />
+  // Tags never print over the capture: a box is an outline, and its tag shows outside it on
+  // hover or focus (the legend under the screenshot names what the colours mean).
+  const items: ReactNode[] = marks.map((m) => (
+    <OverlayBox key={m.key} box={m.pct} color={m.color} dashed={m.dashed} fill={m.fill} label={m.label} detail={m.detail} />
   ));
   if (on.has("elements")) {
     const fold = VIEWPORT_SIZE[viewport].height;
@@ -126,6 +94,7 @@ export function OverlayBoxes({
       items.push(
         <div
           key="fold"
+          data-testid="fold-line"
           aria-hidden
           style={{
             position: "absolute",
@@ -135,22 +104,7 @@ export function OverlayBoxes({
             borderTop: "2px dashed var(--crimson-9)",
             pointerEvents: "none",
           }}
-        >
-          <span
-            style={{
-              position: "absolute",
-              right: 4,
-              top: 2,
-              font: "600 11px var(--default-font-family)",
-              color: "var(--crimson-11)",
-              background: "var(--color-panel-solid)",
-              padding: "0 4px",
-              borderRadius: 3,
-            }}
-          >
-            fold
-          </span>
-        </div>,
+        />,
       );
   }
   return <>{items}</>;
@@ -251,7 +205,17 @@ export function OverlayLegends({ ex, on }: { ex: Extraction; on: Set<OverlayKind
     const t = ex.typography;
     blocks.push(
       <LegendBlock key="type" title="Typography" color="plum">
+        {t.rendered && t.rendered.length > 0 && (
+          <Line>
+            Drawn{" "}
+            {t.rendered
+              .slice(0, 3)
+              .map((f) => `${f.family} ${asPercent(f.share)}`)
+              .join(" · ")}
+          </Line>
+        )}
         <Line>
+          {t.rendered && t.rendered.length > 0 ? "Declared " : ""}
           {t.families
             .slice(0, 3)
             .map((f) => `${fontName(f.family)} ${asPercent(f.share)}`)
@@ -285,6 +249,7 @@ export function OverlayLegends({ ex, on }: { ex: Extraction; on: Set<OverlayKind
         <Line>
           {e.links} links ({e.linksAboveFold} above fold) · {e.images} images
         </Line>
+        <Line>Dashed line: the fold (the first screen)</Line>
       </LegendBlock>,
     );
   }

@@ -97,6 +97,10 @@ describe("pair views", () => {
     const boxes = [...document.querySelectorAll<HTMLElement>("[data-overlay-box]")];
     expect(boxes.length).toBeGreaterThan(0);
     for (const b of boxes) expect(b.getAttribute("aria-label")).toBeTruthy();
+    // Over the capture only outlines: no fill, and the fold is a line whose name is in the legend.
+    for (const b of boxes) expect(b.style.background).toBe("");
+    expect(document.querySelector('[data-testid="fold-line"]')?.textContent ?? "").toBe("");
+    expect($().getAllByText("Dashed line: the fold (the first screen)").length).toBeGreaterThan(0);
   });
 });
 

@@ -3,10 +3,11 @@ import { ImageIcon } from "@radix-ui/react-icons";
 import { type RefObject, useState } from "react";
 import type { Viewport } from "#server/modules/capture/model";
 import type { SnapshotDto } from "#server/modules/comparisons/model";
-import { displayScale, pageFrame } from "../../overlay-geometry";
+import { pageFrame } from "../../overlay-geometry";
 import type { OverlayKind } from "./overlay-kinds";
 import { OverlayBoxes, OverlayLegends, PaletteStrip } from "./overlays";
 import { PageProblemsNote } from "./page-problems-note";
+import { PageSignals } from "./page-signals";
 import { useElementWidth } from "./use-element-width";
 import { displayedWidth, type Zoom } from "./zoom";
 
@@ -81,13 +82,7 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
               style={{ display: "block", width: "100%", height: "auto", maxWidth: "none" }}
               onError={() => setBroken(true)}
             />
-            <OverlayBoxes
-              ex={snapshot.extraction}
-              frame={frame}
-              on={overlays}
-              viewport={viewport}
-              scale={displayScale(width || frame.cssWidth, frame)}
-            />
+            <OverlayBoxes ex={snapshot.extraction} frame={frame} on={overlays} viewport={viewport} />
           </div>
         ) : (
           <Flex direction="column" align="center" justify="center" gap="2" style={{ height: "100%" }}>
@@ -99,6 +94,7 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
         )}
       </div>
       {shown && <OverlayLegends ex={snapshot.extraction} on={overlays} />}
+      {snapshot && <PageSignals ex={snapshot.extraction} />}
       {snapshot && <PageProblemsNote ex={snapshot.extraction} />}
     </Card>
   );
