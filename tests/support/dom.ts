@@ -15,6 +15,17 @@ afterEach(async () => {
   cleanup();
 });
 
-afterAll(() => {
+// React's scheduler runs work it queued (passive effects of the last unmount) from a later macrotask;
+// run after the DOM is gone, that work reads `window` and fails the next file. Let the queue drain
+// first: a few turns of the event loop, each one letting anything the previous turn queued run.
+const drainMacrotasks = async (turns = 5) => {
+  for (let i = 0; i < turns; i++) {
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+};
+
+afterAll(async () => {
+  await drainMacrotasks();
   if (GlobalRegistrator.isRegistered) GlobalRegistrator.unregister();
 });

@@ -10,7 +10,7 @@ import type { CaptureJob } from "#server/workers/protocol";
 import { CaptureError } from "./capture-error";
 import { BLOCKED_HEADER, startEgressProxy, type EgressProxy } from "./egress-proxy";
 import { VIEWPORTS, type Extraction } from "./model";
-import { recordFilmstrip } from "./filmstrip";
+import { filmstripDirFor, recordFilmstrip } from "./filmstrip";
 import { watchNetworkQuiet } from "./network-quiet";
 import { watchPageProblems } from "./page-problems";
 import { readRenderedTypography } from "./rendered-fonts";
@@ -187,6 +187,14 @@ export async function capturePage(
     throw new CaptureError("stopped");
   };
 
+  // The filmstrip is written in the background; a capture that fails must not leave it writing (or
+  // written) after it returns: its snapshot will never exist.
+  let filmstripSaved: (() => Promise<unknown>) | null = null;
+  const discardFilmstrip = async () => {
+    await filmstripSaved?.().catch(() => null);
+    await rm(filmstripDirFor(job.screenshotPath), { recursive: true, force: true }).catch(() => {});
+  };
+
   const work = async () => {
     const guard = job.allowPrivate ? null : (deps.checkHost ?? createHostGuard(deps.resolve ?? systemResolver));
     if (guard) proxy = await startEgressProxy(guard);
@@ -247,6 +255,7 @@ export async function capturePage(
     const problems = watchPageProblems(page);
     // Two DevTools sessions, opened side by side: each is a few round trips to a busy browser.
     const [network, filmstrip] = await Promise.all([trackNetwork(context, page), recordFilmstrip(context, page, job.screenshotPath)]);
+    filmstripSaved = filmstrip.saved;
 
     // The mobile viewport may be timed under Lighthouse's mobile preset; the desktop never is.
     const profile: TimingProfile = job.viewport === "mobile" ? (job.mobileTimingProfile ?? "unthrottled") : "unthrottled";
@@ -360,11 +369,15 @@ export async function capturePage(
   });
   const running = work();
   running.catch(() => {});
+  let succeeded = false;
   try {
-    return await Promise.race([running, deadline]);
+    const captured = await Promise.race([running, deadline]);
+    succeeded = true;
+    return captured;
   } finally {
     clearTimeout(timer);
     // If the deadline won, `work` may still be creating these; it cleans up at its next timedOut check.
     await cleanup().catch(() => {});
+    if (!succeeded) await discardFilmstrip();
   }
 }

@@ -28,7 +28,7 @@ function Line({ alert, ms, cooldownMs }: { alert: OngoingAlert; ms: number; cool
         <Text size="2" weight="medium">
           {headline}
         </Text>
-        <Badge color={alert.above ? "red" : "amber"} variant="soft">
+        <Badge color={alert.above ? "red" : "amber"} variant="soft" highContrast>
           {alert.above ? "Ongoing" : "Easing"}
         </Badge>
       </Flex>
