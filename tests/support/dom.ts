@@ -3,6 +3,11 @@
 import { GlobalRegistrator } from "@happy-dom/global-registrator";
 import { afterAll, afterEach } from "bun:test";
 
+// Bun's own timers, kept before the DOM's replace them: a test that navigates the DOM's window
+// (happyDOM.setURL) or fakes its timers can leave the DOM's timers never firing.
+const nativeSetTimeout = globalThis.setTimeout;
+const nativeSetImmediate = globalThis.setImmediate;
+
 if (!GlobalRegistrator.isRegistered) GlobalRegistrator.register({ url: "http://localhost:3000/" });
 
 // waitFor/findBy* wait on a condition, but give up after 1 s by default: a budget a busy machine
@@ -20,8 +25,8 @@ afterEach(async () => {
 // first: a few turns of the event loop, each one letting anything the previous turn queued run.
 const drainMacrotasks = async (turns = 5) => {
   for (let i = 0; i < turns; i++) {
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await new Promise((resolve) => nativeSetImmediate(resolve));
+    await new Promise((resolve) => nativeSetTimeout(resolve, 0));
   }
 };
 

@@ -138,7 +138,7 @@ describe("beta signup dialog", () => {
   async function openDialog(source: Parameters<typeof BetaSignupDialog>[0]["source"], label: string) {
     renderUi(<BetaSignupDialog source={source} trigger={<Button>{label}</Button>} />);
     await press(label);
-    return $().getByRole("dialog");
+    return await $().findByRole("dialog");
   }
 
   test("asks for the visitor's e-mail and posts it with the button's source, never a placeholder", async () => {
