@@ -6,7 +6,7 @@ export function StatsRow() {
   return (
     <section className="mk-stats" aria-labelledby="stats-title">
       <Container size="4" px={{ initial: "4", md: "6" }}>
-        <h2 id="stats-title" className="mk-visually-hidden">
+        <h2 id="stats-title" className="di-visually-hidden">
           Design Intel in numbers
         </h2>
         <Grid columns={{ initial: "2", md: "4" }} gap="5">

@@ -25,7 +25,7 @@ export function SimilarityMatrix({ targets, diffs, viewport, pair, onPairChange 
         </Heading>
         <div className="di-matrix-wrap">
           <table className="di-matrix" aria-labelledby="matrix-heading" data-testid="similarity-matrix">
-            <caption className="di-sr-only">
+            <caption className="di-visually-hidden">
               Overall similarity of each pair of sites, {viewport}. Choose a cell to compare that pair.
             </caption>
             <thead>
