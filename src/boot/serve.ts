@@ -92,6 +92,10 @@ export async function serve() {
     port: env.PORT,
     hostname: env.HOST,
     maxRequestBodySize: TRANSPORT_BODY_LIMIT,
+    // Bun drops a connection whose answer takes longer than this (default 10 s). Starting the agent
+    // worker or writing a large export on a loaded machine can take that long, and the client then
+    // sees a reset instead of the answer.
+    idleTimeout: 120,
     routes: live.routes,
     fetch: (req) => app.handle(req),
     websocket: live.websocket,
