@@ -6,6 +6,7 @@ import { openStorage, openStorageWhenAvailable } from "./storage";
 import { closeDatabase } from "#server/db/connection";
 import { EnvError, loadEnv } from "#server/env";
 import { TRANSPORT_BODY_LIMIT } from "#server/http/base";
+import { servePeerAddressesFrom } from "#server/http/client-ip";
 import { findChromium } from "#server/lib/chromium";
 import { bufferLogs, createLogger, flushLogsSync, logFn } from "#server/lib/logger";
 import { createAnalyser, createFindingsEngine, llmConfigFromEnv } from "#server/modules/analysis";
@@ -107,6 +108,7 @@ export async function serve() {
       });
     },
   });
+  servePeerAddressesFrom(server);
   logger.info(
     { port: server.port, dataDir, env: env.NODE_ENV },
     `Design Intel listening on http://localhost:${server.port} (data: ${dataDir}, ${env.NODE_ENV})`,

@@ -23,12 +23,26 @@ const trustsProxy = (request: Request) => requestTrust.get(request) ?? processTr
 /** The first value of a forwarded header: the one the outermost (our) proxy wrote. */
 const forwarded = (request: Request, name: string) => request.headers.get(name)?.split(",")[0]?.trim() || undefined;
 
-export function clientIp(request: Request, server: Server<unknown> | null | undefined): string {
+/**
+ * The server listening for this process (src/boot/serve.ts registers it). Elysia's own `server` is
+ * only set by `app.listen`, and the app is served by our own Bun.serve, so reading the peer through
+ * Elysia's context answered "local" for every client: per-IP rate limits were one bucket for
+ * everyone and audit entries had no address. Named here rather than taken from the context: a hook
+ * that mentions `server` makes Elysia define it on every request's context, routes that never use it
+ * included. Unset (requests handed to app.handle in-process, as tests do), the address is "local".
+ */
+let listening: Pick<Server<unknown>, "requestIP"> | null = null;
+
+export function servePeerAddressesFrom(server: Pick<Server<unknown>, "requestIP"> | null): void {
+  listening = server;
+}
+
+export function clientIp(request: Request): string {
   if (trustsProxy(request)) {
     const fwd = forwarded(request, "x-forwarded-for");
     if (fwd) return fwd;
   }
-  return server?.requestIP(request)?.address ?? "local";
+  return listening?.requestIP(request)?.address ?? "local";
 }
 
 /** HTTPS directly, or at a trusted proxy that says so. */
@@ -43,6 +57,6 @@ export function isHttps(request: Request): boolean {
  * answer's whole handler), and most routes never need it.
  */
 export const clientIpPlugin = () =>
-  new Elysia().derive({ as: "scoped" }, ({ request, server }) => ({
-    ip: clientIp(request, server),
+  new Elysia().derive({ as: "scoped" }, ({ request }) => ({
+    ip: clientIp(request),
   }));

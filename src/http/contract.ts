@@ -25,25 +25,40 @@ const CHECK_RESPONSES = process.env.NODE_ENV !== "production";
 
 type Standard = z.ZodType["~standard"];
 
+/** Where a production response declaration keeps the schema it stands for (see declaredSchema). */
+const DECLARED = Symbol("declared response schema");
+
 /**
- * A response schema for a route's `response` map. The declared value is the schema itself (its
- * type, its JSON Schema); only the runtime check differs. The check never rewrites the answer
- * (zod would strip unknown keys, so tests would see a different body than production), and a
- * string is a pre-serialised JSON body (see cached-json.ts), checked once parsed.
+ * A response schema for a route's `response` map. The declared type is the schema's own, and so is
+ * the JSON Schema in the OpenAPI document; only what Elysia gets at runtime differs.
+ *
+ * Outside production, the schema checks every answer. The check never rewrites the answer (zod
+ * would strip unknown keys, so tests would see a different body than production), and a string is
+ * a pre-serialised JSON body (see cached-json.ts), checked once parsed.
+ *
+ * In production, Elysia gets no validator at all: a schema of any kind is a call per answer, and a
+ * Standard Schema one makes Elysia compile every route with it as an async function, an await and
+ * a promise per request even when nothing else is asynchronous. What Elysia gets instead is the
+ * shape it skips (a non-schema object whose `schema.noValidate` is set); the OpenAPI document
+ * reads the real schema back through declaredSchema. See docs/decisions/0011-no-response-validators-in-production.md.
  */
 export function responds<S extends z.ZodType>(schema: S): S {
+  if (!CHECK_RESPONSES) return Object.freeze({ schema: Object.freeze({ noValidate: true }), [DECLARED]: schema }) as unknown as S;
   const std = schema["~standard"];
-  const validate: Standard["validate"] = CHECK_RESPONSES
-    ? (value) => {
-        const parsed = typeof value === "string" ? JSON.parse(value) : value;
-        const result = std.validate(parsed) as ReturnType<Standard["validate"]>;
-        if (result instanceof Promise) throw new Error("async response schemas are not supported");
-        return result.issues ? result : { value };
-      }
-    : (value) => ({ value });
+  const validate: Standard["validate"] = (value) => {
+    const parsed = typeof value === "string" ? JSON.parse(value) : value;
+    const result = std.validate(parsed) as ReturnType<Standard["validate"]>;
+    if (result instanceof Promise) throw new Error("async response schemas are not supported");
+    return result.issues ? result : { value };
+  };
   const wrapper = Object.create(schema) as S;
   Object.defineProperty(wrapper, "~standard", { value: { ...std, validate }, enumerable: false });
   return wrapper;
+}
+
+/** The schema a `responds()` value declares (itself outside production). */
+export function declaredSchema(value: unknown): unknown {
+  return (value && typeof value === "object" && (value as { [DECLARED]?: unknown })[DECLARED]) || value;
 }
 
 /** The error statuses a route can answer with, each with the `{ error }` body. */

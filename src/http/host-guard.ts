@@ -24,6 +24,16 @@ const HOST_SYNTAX = /^(?:[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z
 /** Elysia finds the path by searching for "/" from this offset of the URL, so a shorter scheme://host loses part of the path. */
 const ELYSIA_PATH_SEARCH_FROM = 11;
 
+// Nearly every request names the same host as the one before it: the last authority that passed
+// is remembered, so the pattern runs once per change of host rather than per request.
+let lastWellFormed = "";
+function wellFormedAuthority(authority: string): boolean {
+  if (authority === lastWellFormed) return true;
+  if (!HOST_SYNTAX.test(authority)) return false;
+  lastWellFormed = authority;
+  return true;
+}
+
 export const isLoopbackHostname = (hostname: string) =>
   hostname === "localhost" || hostname === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(hostname);
 
@@ -36,7 +46,7 @@ export function hostProblem(request: Request, policy: HostPolicy): HttpError | n
   const url = request.url;
   const scheme = url.indexOf("://");
   const end = scheme === -1 ? -1 : url.indexOf("/", scheme + 3);
-  if (end === -1 || !HOST_SYNTAX.test(url.slice(scheme + 3, end)) || url.indexOf("/", ELYSIA_PATH_SEARCH_FROM) !== end)
+  if (end === -1 || url.indexOf("/", ELYSIA_PATH_SEARCH_FROM) !== end || !wellFormedAuthority(url.slice(scheme + 3, end)))
     return new HttpError(400, HOST_MESSAGES.malformed);
   if (!policy.publicUrl) return null;
 

@@ -3,6 +3,7 @@
 // offline, from the compiled binary, and under a CSP that allows only our own origin.
 import { toOpenAPISchema } from "@elysiajs/openapi";
 import type { AnyElysia } from "elysia";
+import { declaredSchema } from "./contract";
 // Embedded by `bun build --compile`; a path into node_modules when run from source.
 // @ts-ignore -- a `type: "file"` import resolves to a path, which TypeScript cannot know.
 import scalarBundlePath from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
@@ -95,9 +96,24 @@ function finishOperation(op: Json, bodySchema: unknown) {
   }
 }
 
+/**
+ * The app as the generator reads it (its routes and definitions), each route's response map holding
+ * the schemas its `responds()` values declare: in production they are opaque to Elysia (contract.ts).
+ */
+function withDeclaredResponses(app: AnyElysia): AnyElysia {
+  const routes = app.routes.map((route) => {
+    const response = route.hooks?.response as Record<string, unknown> | undefined;
+    if (!response || typeof response !== "object") return route;
+    const declared = Object.fromEntries(Object.entries(response).map(([status, schema]) => [status, declaredSchema(schema)]));
+    return { ...route, hooks: { ...route.hooks, response: declared } };
+  });
+  const definitions = () => (app as unknown as { getGlobalDefinitions(): unknown }).getGlobalDefinitions();
+  return { getGlobalRoutes: () => routes, getGlobalDefinitions: definitions } as unknown as AnyElysia;
+}
+
 export function buildOpenApiDocument(app: AnyElysia, version: string): Json {
   const { paths, components } = toOpenAPISchema(
-    app,
+    withDeclaredResponses(app),
     { staticFile: false, methods: ["options", "head"] },
     undefined,
     undefined,

@@ -3,6 +3,8 @@ export class RequestMetrics {
   total = 0;
   inFlight = 0;
   private readonly buckets = new Map<number, { n: number; errors: number }>();
+  private current: { n: number; errors: number } | undefined;
+  private currentKey = NaN;
 
   constructor(
     private readonly windowMs = 5 * 60_000,
@@ -17,11 +19,17 @@ export class RequestMetrics {
   finished(status: number): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
     const key = Math.floor(this.now() / 10_000);
-    const b = this.buckets.get(key) ?? { n: 0, errors: 0 };
+    // The current ten seconds' bucket is kept at hand: every answer counts into it.
+    let b = this.current;
+    if (b === undefined || this.currentKey !== key) {
+      b = this.buckets.get(key);
+      if (!b) this.buckets.set(key, (b = { n: 0, errors: 0 }));
+      this.current = b;
+      this.currentKey = key;
+      if (this.buckets.size > this.windowMs / 10_000 + 2) this.prune();
+    }
     b.n++;
     if (status >= 500) b.errors++;
-    this.buckets.set(key, b);
-    if (this.buckets.size > this.windowMs / 10_000 + 2) this.prune();
   }
 
   /** Percentage of 5xx among requests answered in the window. */

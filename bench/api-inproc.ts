@@ -1,0 +1,54 @@
+// In-process cost of the authenticated list: the app built as src/boot/serve.ts builds it
+// (production, a file database, the JSON-lines logger writing to a discarding stream), driven
+// through app.handle in a loop; prints CPU µs per request. For profiling the hot path:
+//   NODE_ENV=production bun --cpu-prof-md bench/api-inproc.ts
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApp, createServices } from "#server/app";
+import { openStorage } from "#server/boot/storage";
+import { loadEnv } from "#server/env";
+import { createLogger, logFn } from "#server/lib/logger";
+
+const N = Number(process.env.N ?? 200_000);
+const dir = mkdtempSync(join(tmpdir(), "di-inproc-"));
+try {
+  const env = loadEnv({ ...process.env, NODE_ENV: "production", DATA_DIR: dir, PORT: "3999" });
+  const { db, secret } = openStorage(dir, undefined);
+  const logger = createLogger({ level: env.LOG_LEVEL, stream: { write() {} } });
+  const deps = { db, env: { ...env, DATA_DIR: dir }, secret, log: logFn(logger), logger };
+  const app = createApp(deps, createServices(deps));
+  const call = async (method: string, path: string, token?: string, body?: unknown) => {
+    const res = await app.handle(
+      new Request("http://127.0.0.1:3999" + path, {
+        method,
+        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return res;
+  };
+  await call("POST", "/api/auth/signup", undefined, { email: "admin@example.com", password: "password-1" });
+  const { accessToken: token } = (await (
+    await call("POST", "/api/auth/signup", undefined, { email: "bench@example.com", password: "password-1" })
+  ).json()) as { accessToken: string };
+  for (let i = 0; i < 10; i++)
+    await call("POST", "/api/comparisons", token, { name: `Competitor sweep ${i + 1}`, description: `Landing pages, round ${i + 1}` });
+  // wrk's request: host, authorization, nothing else.
+  const headers = { host: "127.0.0.1:3999", authorization: `Bearer ${token}` };
+  const once = async () => {
+    const res = await app.handle(new Request("http://127.0.0.1:3999/api/comparisons", { headers }));
+    if (res.status !== 200) throw new Error(String(res.status));
+    await res.arrayBuffer();
+  };
+  for (let i = 0; i < 20_000; i++) await once();
+  for (let round = 0; round < Number(process.env.ROUNDS ?? 3); round++) {
+    const before = process.cpuUsage();
+    for (let i = 0; i < N; i++) await once();
+    const d = process.cpuUsage(before);
+    console.log(`in-process: ${((d.user + d.system) / N).toFixed(2)} µs CPU / request (${N} requests)`);
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
