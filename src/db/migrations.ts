@@ -10,6 +10,7 @@ import m0008 from "../../migrations/0008_runs.sql" with { type: "text" };
 import m0009 from "../../migrations/0009_api_key_scope.sql" with { type: "text" };
 import m0010 from "../../migrations/0010_watch_digest.sql" with { type: "text" };
 import m0011 from "../../migrations/0011_runs_finished.sql" with { type: "text" };
+import m0012 from "../../migrations/0012_targets_owner_url.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -29,4 +30,5 @@ export const migrations: Migration[] = [
   { version: 9, name: "0009_api_key_scope", sql: m0009 },
   { version: 10, name: "0010_watch_digest", sql: m0010 },
   { version: 11, name: "0011_runs_finished", sql: m0011 },
+  { version: 12, name: "0012_targets_owner_url", sql: m0012 },
 ];

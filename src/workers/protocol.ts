@@ -2,6 +2,7 @@
 // union (main -> worker) and an event union (worker -> main); nothing else crosses the boundary.
 
 import type { GrayImage } from "#server/modules/analysis/image";
+import type { EarlierSample } from "#server/modules/capture/timing-samples";
 import type { Box, Extraction, PaletteEntry, SimilarityScores, Viewport } from "#server/modules/capture/model";
 import type { Audience, LiveMessage } from "#server/live/hub";
 import type { Cadence as AgentCadence } from "#server/modules/agents/engine/engine";
@@ -22,6 +23,8 @@ export interface CaptureJob {
   timingSamples?: number;
   /** How the mobile viewport is timed (capture/timing-samples.ts); default "unthrottled". */
   mobileTimingProfile?: "unthrottled" | "lighthouse-mobile";
+  /** Loads of the same page measured by recent captures, newest first (capture/timing-samples.ts). */
+  earlierSamples?: EarlierSample[];
 }
 
 export type CaptureRequest = { type: "init"; chromiumPath: string } | { type: "capture"; job: CaptureJob } | { type: "shutdown" };

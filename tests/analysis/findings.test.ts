@@ -285,6 +285,11 @@ describe("timing rules", () => {
     const f = fires("fcp-slow", [alpha({ timing: timing([1300, 1400, 1500], 1400) }), beta({ timing: timing([650, 700, 800], 700) })]);
     expect(f.evidence["Alpha FCP"]).toBe("1.4 s (1.3 s–1.5 s over 3 loads)");
     expect(f.evidence["Beta FCP"]).toBe("700 ms (650 ms–800 ms over 3 loads)");
+    // Samples taken over from recent captures of the page are said to be.
+    const earlier = timing([1300, 1400, 1500], 1400);
+    earlier.samples = earlier.samples.map((x, i) => (i > 0 ? { ...x, fromRunAt: "2030-01-01T10:00:00.000Z" } : x));
+    const g = fires("fcp-slow", [alpha({ timing: earlier }), beta({ timing: timing([650, 700, 800], 700) })]);
+    expect(g.evidence["Alpha FCP"]).toBe("1.4 s (1.3 s–1.5 s over 3 loads, 2 in earlier runs)");
   });
 
   test("LCP poor in absolute terms even when everyone is slow", () => {

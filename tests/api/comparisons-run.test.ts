@@ -298,6 +298,61 @@ describe("comparison runs: snapshots and files", () => {
     expect(third.map((s: any) => s.id)).toEqual(second.map((s: any) => s.id));
   });
 
+  test("a capture is handed the page's own timing loads from its owner's captures in the last hour, newest first", async () => {
+    let clock = Date.parse("2030-01-01T10:00:00.000Z");
+    const t = setup({}, () => clock);
+    const seen: { url: string; viewport: string; earlier: unknown }[] = [];
+    const capture = t.fake.engine.capture!;
+    let lcp = 900;
+    t.fake.engine.capture = async (ownerId, job, onStage) => {
+      seen.push({ url: job.url, viewport: job.viewport, earlier: job.earlierSamples });
+      const r = await capture(ownerId, job, onStage);
+      if (!r.ok) return r;
+      const own = (v: number) => ({ ttfbMs: 40, fcpMs: 300, lcpMs: v, cls: 0, lcpElement: "h1" });
+      // Its own two loads, and one it took over from an earlier capture: that one is never handed on.
+      const samples = [own(lcp), own(lcp + 10), { ...own(100), fromRunAt: "2029-12-31T09:00:00.000Z" }];
+      return { ...r, extraction: { ...r.extraction, timing: { ...r.extraction.timing, samples } } };
+    };
+    const u = await t.signup();
+    // Signed in afresh for each run: the clock moves past an access token's life.
+    const signIn = async () =>
+      t.auth((await t.call("POST", "/api/auth/login", { body: { email: u.email, password: u.password } })).json.accessToken);
+    const run = async (who?: Record<string, string>) => {
+      who ??= await signIn();
+      const c = (await t.call("POST", "/api/comparisons", { body: { name: "Rivals" }, headers: who })).json;
+      for (const [url, label] of [
+        [URL_A, "Alpha"],
+        [URL_B, "Beta"],
+      ])
+        await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url, label }, headers: who });
+      seen.length = 0;
+      expect((await t.call("POST", `/api/comparisons/${c.id}/start`, { headers: who })).status).toBe(202);
+      await t.services.comparisons.whenIdle();
+      return seen.filter((x) => x.url === URL_A && x.viewport === "desktop").map((x) => x.earlier)[0];
+    };
+
+    expect(await run()).toEqual([]);
+    const first = new Date(clock).toISOString();
+    clock += 10 * 60_000;
+    lcp = 1200;
+    // Another comparison of the same owner, same page: the first capture's own loads only.
+    const sample = (v: number) => ({ ttfbMs: 40, fcpMs: 300, lcpMs: v, cls: 0, lcpElement: "h1", domContentLoadedMs: null, loadMs: null });
+    expect(await run()).toEqual([
+      { at: first, profile: "unthrottled", sample: sample(900) },
+      { at: first, profile: "unthrottled", sample: sample(910) },
+    ]);
+    const second = new Date(clock).toISOString();
+    clock += 55 * 60_000;
+    // Newest capture first; the first is now more than an hour old.
+    expect(await run()).toEqual([
+      { at: second, profile: "unthrottled", sample: sample(1200) },
+      { at: second, profile: "unthrottled", sample: sample(1210) },
+    ]);
+    // Nobody else's captures count.
+    const other = await t.signup();
+    expect(await run(t.auth(other.token))).toEqual([]);
+  });
+
   test("history is bounded: runs beyond HISTORY_KEEP are pruned; identical captures share one file", async () => {
     const t = setup({}, undefined, { HISTORY_KEEP: "3" });
     const x = await comparisonWith(t, [

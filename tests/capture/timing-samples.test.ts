@@ -1,7 +1,7 @@
 // How several timing loads become the reported figures: medians, spreads, and when to load again.
 import { describe, expect, test } from "bun:test";
 import type { Vitals } from "#server/modules/capture/page/types";
-import { couldMatter, disagree, summariseSamples } from "#server/modules/capture/timing-samples";
+import { couldMatter, disagree, fitsEarlier, summariseSamples } from "#server/modules/capture/timing-samples";
 
 const v = (fcpMs: number | null, lcpMs: number | null, lcpElement: string | null = "img#hero"): Vitals => ({
   ttfbMs: 40,
@@ -51,5 +51,33 @@ describe("timing samples", () => {
     expect(couldMatter([v(120, 650)])).toBe(true); // LCP past the 500 ms gap an LCP finding needs
     expect(couldMatter([v(450, 450)])).toBe(true); // FCP past the 400 ms gap an FCP finding needs
     expect(couldMatter([v(null, null)])).toBe(true); // nothing measured: try again
+  });
+
+  test("earlier captures' samples stand in only for a load in line with them", () => {
+    const earlier = [v(300, 900), v(340, 1000)];
+    expect(fitsEarlier([v(320, 950)], earlier)).toBe(true);
+    // Within the margin two loads may differ by (25 %, at least 50 ms) of the earlier range.
+    expect(fitsEarlier([v(400, 1200)], earlier)).toBe(true);
+    // Out of line: the page (or its host) changed, so it gets loads of its own.
+    expect(fitsEarlier([v(320, 1400)], earlier)).toBe(false);
+    expect(fitsEarlier([v(150, 950)], earlier)).toBe(false);
+    // A paint one side measured and the other did not.
+    expect(fitsEarlier([v(320, null)], earlier)).toBe(false);
+    expect(fitsEarlier([v(320, 950)], [])).toBe(false);
+    expect(fitsEarlier([], earlier)).toBe(false);
+  });
+
+  test("samples from earlier captures count in the medians and spread, marked with their time", () => {
+    const at = "2030-01-01T10:00:00.000Z";
+    const t = summariseSamples([v(320, 950)], "unthrottled", [
+      { at, profile: "unthrottled", sample: { ...v(300, 900), domContentLoadedMs: null, loadMs: null } },
+      { at, profile: "unthrottled", sample: { ...v(340, 1100), domContentLoadedMs: null, loadMs: null } },
+    ]);
+    expect(t.samples.map((s) => s.fromRunAt)).toEqual([undefined, at, at]);
+    expect(t.lcpMs).toBe(950);
+    expect(t.spread.lcpMs).toEqual({ min: 900, max: 1100 });
+    // Load and DOMContentLoaded are not kept per sample: those come from this capture's own loads.
+    expect(t.loadMs).toBe(200);
+    expect(t.spread.loadMs).toEqual({ min: 200, max: 200 });
   });
 });

@@ -19,6 +19,7 @@ import type { Vitals } from "./page/types";
 import {
   couldMatter,
   disagree,
+  fitsEarlier,
   lightSample,
   MAX_SAMPLES,
   STEADY_SAMPLES,
@@ -116,8 +117,9 @@ const SAMPLE_TIMEOUT_MS = { unthrottled: 10_000, "lighthouse-mobile": 30_000 } a
 
 /**
  * The page's timing from several loads (see timing-samples.ts): `first` is the capture's own
- * load when it ran under the same profile. Loads stop when `budget()` (ms left) runs out; the
- * samples actually taken are what the extraction reports.
+ * load when it ran under the same profile. Earlier captures' samples of the page stand in for
+ * further loads when this capture's own are in line with them. Loads stop when `budget()` (ms
+ * left) runs out; the samples actually taken are what the extraction reports.
  */
 async function takeTimingSamples(
   open: () => Promise<BrowserContext>,
@@ -130,7 +132,18 @@ async function takeTimingSamples(
   const samples: Vitals[] = first ? [first] : [];
   const max = Math.max(1, Math.min(MAX_SAMPLES, job.timingSamples ?? MAX_SAMPLES));
   const steady = Math.min(max, STEADY_SAMPLES);
+  // The newest first; used only when there are enough of them to make up the samples wanted.
+  const earlier = (job.earlierSamples ?? []).filter((e) => e.profile === profile).slice(0, max - 1);
   while (samples.length < max && (samples.length === 0 || couldMatter(samples)) && (samples.length < steady || disagree(samples))) {
+    if (
+      samples.length + earlier.length >= max &&
+      fitsEarlier(
+        samples,
+        earlier.map((e) => e.sample),
+      )
+    ) {
+      return summariseSamples(samples, profile, earlier.slice(0, max - samples.length));
+    }
     const left = budget();
     if (left < 1000) break;
     const sample = await lightSample(open, url, {

@@ -112,8 +112,9 @@ export const extractionSchema = z.object({
     largestResource: z.object({ url: z.string(), bytes: z.number(), type: z.string() }).nullable(),
     /**
      * Each load the figures above were taken from (they are the medians): the capture's own load
-     * and extra light loads in fresh contexts (no cache, no scroll, no screenshot). Absent in older
-     * captures, which had one sample.
+     * and extra light loads in fresh contexts (no cache, no scroll, no screenshot), or in their
+     * stead loads of the same page measured by captures within the last hour (`fromRunAt`). Absent
+     * in older captures, which had one sample.
      */
     samples: z
       .array(
@@ -123,6 +124,8 @@ export const extractionSchema = z.object({
           lcpMs: z.number().nullable(),
           cls: z.number().nullable(),
           lcpElement: z.string().nullable(),
+          /** When this load was measured by an earlier capture of the same page (ISO time); absent for this capture's own loads. */
+          fromRunAt: z.string().optional(),
         }),
       )
       .optional(),

@@ -10,6 +10,7 @@ import { spawnWorker } from "#server/workers/spawn";
 import type { Extraction, Viewport } from "./model";
 import { FairQueue } from "./fair-queue";
 import { checkTargetUrl, type Resolver } from "./ssrf";
+import type { EarlierSample } from "./timing-samples";
 
 export type CaptureStageName = Extract<CaptureEvent, { type: "stage" }>["stage"];
 
@@ -21,6 +22,8 @@ export interface CaptureRequestInput {
   viewport: Viewport;
   /** Absolute path the PNG is written to. */
   screenshotPath: string;
+  /** Loads of the same page measured by recent captures, newest first: they can spare extra timing loads. */
+  earlierSamples?: EarlierSample[];
 }
 
 export interface CapturePoolOptions {
@@ -255,6 +258,7 @@ export class CapturePool {
       maxHeightPx: this.maxHeightPx,
       timingSamples: this.options.timingSamples,
       mobileTimingProfile: this.options.mobileTimingProfile,
+      earlierSamples: job.input.earlierSamples,
     };
     // The worker enforces the total limit itself; this catches a worker or browser that hangs outright.
     const watchdog = setTimeout(() => void this.retire(slot, STUCK_REASON), this.totalTimeoutMs + WATCHDOG_GRACE_MS);

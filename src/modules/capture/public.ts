@@ -5,3 +5,5 @@ export { familySlug, isGenericFamily, normaliseFamily } from "./font-names";
 export { checkHost, checkTargetUrl, parseTargetUrl, systemResolver, type HostVerdict, type Resolver } from "./ssrf";
 // Where the load filmstrip recorded beside a screenshot lives, and its manifest (served by the filmstrip module).
 export { filmstripDirFor, filmstripManifestSchema, MANIFEST_FILE, type FilmstripManifest } from "./filmstrip";
+// Recent captures' timing samples, handed back to a capture of the same page (the comparison run reads them).
+export { EARLIER_SAMPLES_MAX_AGE_MS, MAX_SAMPLES, TIMING_PROFILES, type EarlierSample } from "./timing-samples";

@@ -6,6 +6,13 @@
 // (TIMING_MIN_GAP_MS) can never be the slow page of a finding, so it is loaded once; any slower
 // page gets a second load, and a third when the first two disagree.
 //
+// The same page measured within the last hour (same owner, URL, viewport and profile) has samples
+// already: when the capture's own load is in line with them, they stand in for the extra loads and
+// the spread is measured across runs instead of across back-to-back loads. Each such sample keeps
+// the time of the capture that measured it (`fromRunAt`), and only a capture's own loads are ever
+// handed on, never samples it took over. A load out of line with them (the page or its host
+// changed) gets fresh extra loads as before, so a change is measured, not averaged away.
+//
 // The mobile viewport can be timed under Lighthouse's mobile preset instead (its "slow 4G" network
 // and 4x CPU, applied through the DevTools protocol); then every sample is such a light load, since
 // the capture's own load ran unthrottled.
@@ -30,6 +37,16 @@ export const LIGHTHOUSE_MOBILE = {
   uploadBytesPerSecond: (750 * 1024 * 0.9) / 8,
   cpuSlowdown: 4,
 } as const;
+
+/** Samples of earlier captures older than this are not used: the page or its host may have changed since. */
+export const EARLIER_SAMPLES_MAX_AGE_MS = 60 * 60 * 1000;
+
+/** One load measured by an earlier capture of the same page, with when that capture ran. */
+export interface EarlierSample {
+  at: string;
+  profile: TimingProfile;
+  sample: Vitals;
+}
 
 /** Samples wanted when the first two agree, and at most when they do not. */
 export const STEADY_SAMPLES = 2;
@@ -95,6 +112,23 @@ export function disagree(samples: Vitals[]): boolean {
   });
 }
 
+/**
+ * Whether this capture's own samples are in line with earlier ones: each paint metric inside the
+ * earlier samples' range, widened by the margin two loads may differ by before they disagree.
+ * A metric one side measured and the other did not is out of line.
+ */
+export function fitsEarlier(fresh: Vitals[], earlier: Vitals[]): boolean {
+  if (fresh.length === 0 || earlier.length === 0) return false;
+  return (["fcpMs", "lcpMs"] as const).every((m) => {
+    const now = fresh.map((s) => s[m]).filter((v): v is number => v !== null);
+    const then = earlier.map((s) => s[m]).filter((v): v is number => v !== null);
+    if (now.length === 0 || then.length === 0) return now.length === then.length;
+    const lo = Math.min(...then);
+    const hi = Math.max(...then);
+    return now.every((v) => v >= lo - Math.max(50, lo * DISAGREE) && v <= hi + Math.max(50, hi * DISAGREE));
+  });
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
@@ -107,8 +141,10 @@ export type TimingSummary = Pick<Timing, Metric | "lcpElement"> & Required<Pick<
 /**
  * The reported timing: each metric's median over the samples that have it (null when none do),
  * the LCP element of the sample closest to the median LCP, and each metric's spread (min..max).
+ * `earlier` samples (see fitsEarlier) follow this capture's own in the list, marked with their time.
  */
-export function summariseSamples(samples: Vitals[], profile: TimingProfile): TimingSummary {
+export function summariseSamples(own: Vitals[], profile: TimingProfile, earlier: EarlierSample[] = []): TimingSummary {
+  const samples = [...own, ...earlier.map((e) => e.sample)];
   const spread = {} as TimingSummary["spread"];
   const out = {} as Record<Metric, number | null>;
   for (const m of METRICS) {
@@ -125,7 +161,17 @@ export function summariseSamples(samples: Vitals[], profile: TimingProfile): Tim
   return {
     ...out,
     lcpElement: typical?.lcpElement ?? samples.find((s) => s.lcpElement)?.lcpElement ?? null,
-    samples: samples.map((s) => ({ ttfbMs: s.ttfbMs, fcpMs: s.fcpMs, lcpMs: s.lcpMs, cls: s.cls, lcpElement: s.lcpElement ?? null })),
+    samples: samples.map((s, i) => {
+      const from = i >= own.length ? earlier[i - own.length]!.at : undefined;
+      return {
+        ttfbMs: s.ttfbMs,
+        fcpMs: s.fcpMs,
+        lcpMs: s.lcpMs,
+        cls: s.cls,
+        lcpElement: s.lcpElement ?? null,
+        ...(from ? { fromRunAt: from } : {}),
+      };
+    }),
     spread,
     profile,
   };

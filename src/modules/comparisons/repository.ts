@@ -225,6 +225,13 @@ export function comparisonsRepository(db: Db) {
     deleteRun: db.query<null, [string]>("DELETE FROM runs WHERE id = ?"),
     snapshotPathsOfRun: db.query<{ screenshot_path: string }, [string]>("SELECT DISTINCT screenshot_path FROM snapshots WHERE run_id = ?"),
     pathInUse: db.query<{ n: number }, [string]>("SELECT 1 AS n FROM snapshots WHERE screenshot_path = ? LIMIT 1"),
+    recentTimings: db.query<{ at: string; samples: string | null; profile: string | null }, [string, string, Viewport, string, number]>(
+      `SELECT s.captured_at AS at, json_extract(s.extraction, '$.timing.samples') AS samples,
+              json_extract(s.extraction, '$.timing.profile') AS profile
+         FROM targets t JOIN snapshots s ON s.target_id = t.id
+        WHERE t.owner_id = ? AND t.url = ? AND s.viewport = ? AND s.captured_at >= ?
+        ORDER BY s.captured_at DESC LIMIT ?`,
+    ),
   };
 
   return {
@@ -255,6 +262,13 @@ export function comparisonsRepository(db: Db) {
     /** Only during a run, so a run that lost its comparison (deleted, recovered) cannot rewrite it. */
     setTargetStatus: (id: string, status: TargetStatus, error: string | null) => q.setTargetStatus.run(status, error, id),
     failUnfinishedTargets: (comparisonId: string, reason: string) => q.failCapturingTargets.run(reason, comparisonId),
+
+    /**
+     * The timing samples of an owner's recent captures of one page (any of their comparisons),
+     * newest capture first: each with the capture's time, its samples (JSON) and profile.
+     */
+    recentTimings: (ownerId: string, url: string, viewport: Viewport, sinceIso: string, limit: number) =>
+      q.recentTimings.all(ownerId, url, viewport, sinceIso, limit),
 
     /** False when the comparison is no longer running: the capture belongs to a run that was ended. */
     insertSnapshot: (s: SnapshotRow) =>

@@ -55,6 +55,12 @@ test("colour roles, drawn next to declared fonts, timing with its spread, sample
   );
 });
 
+test("samples taken over from earlier captures of the page are counted as such", () => {
+  const at = "2030-01-01T10:00:00.000Z";
+  const t = { ...base.timing, samples: [sample(400, 900), { ...sample(380, 880), fromRunAt: at }, { ...sample(420, 950), fromRunAt: at }] };
+  expect(timingLine(t)).toBe("TTFB 100 ms · FCP 400 ms · LCP 900 ms · 3 samples (2 from earlier runs)");
+});
+
 test("an older capture shows one unthrottled sample and no invented roles or drawn fonts", () => {
   expect(timingLine(base.timing)).toBe("TTFB 100 ms · FCP 400 ms · LCP 900 ms · 1 sample");
   renderUi(<PageSignals ex={base} />);

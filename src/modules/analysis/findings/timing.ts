@@ -77,11 +77,16 @@ function beyondSpread(metric: Metric, mine: Extraction, theirs: Extraction): boo
   return !a || !b || a.min > b.max;
 }
 
-/** "1.2 s (1.1–1.4 s over 3 loads)" when there were several samples, else "1.2 s". */
+/**
+ * "1.2 s (1.1–1.4 s over 3 loads)" when there were several samples, else "1.2 s"; samples taken
+ * over from recent captures of the page are counted as such ("over 3 loads, 2 in earlier runs").
+ */
 function withSpread(metric: Metric, e: Extraction, value: number): string {
   const r = metric.range(e);
   const n = e.timing.samples?.length ?? 1;
-  return r && n > 1 ? `${ms(value)} (${ms(r.min)}–${ms(r.max)} over ${n} loads)` : ms(value);
+  const earlier = e.timing.samples?.filter((s) => s.fromRunAt).length ?? 0;
+  const runs = earlier > 0 ? `, ${earlier} in earlier runs` : "";
+  return r && n > 1 ? `${ms(value)} (${ms(r.min)}–${ms(r.max)} over ${n} loads${runs})` : ms(value);
 }
 
 function slower(metric: Metric, { page, others }: { page: PageInput; others: PageInput[] }): Draft | null {

@@ -2,6 +2,7 @@
 // engine; tests hand in fakes.
 import type { Audience, LiveMessage } from "#server/live/hub";
 import type { GrayImage } from "#server/modules/analysis/image";
+import type { EarlierSample } from "#server/modules/capture/public";
 import type { Extraction, Finding, PaletteEntry, SimilarityScores, Viewport } from "#server/modules/capture/model";
 
 export type CaptureResult = { ok: true; extraction: Extraction; screenshotPath: string; thumb?: GrayImage } | { ok: false; reason: string };
@@ -10,6 +11,8 @@ export interface CaptureJobInput {
   viewport: Viewport;
   /** Absolute path the PNG must be written to. */
   screenshotPath: string;
+  /** The page's timing samples from its owner's recent captures, newest first (run/effects/earlier-samples.ts). */
+  earlierSamples?: EarlierSample[];
 }
 /** Matches CapturePool.submit. */
 export type CaptureFn = (ownerId: string, job: CaptureJobInput, onStage?: (stage: string) => void) => Promise<CaptureResult>;

@@ -7,6 +7,7 @@ import { fileSha256, pngSize } from "../../files";
 import type { CapturedFile, PageRef, RunContext } from "../context";
 import type { CaptureResult } from "../engine";
 import type { RunIO } from "../io";
+import { earlierSamples } from "./earlier-samples";
 import { Timeout, captureTimeoutMs, withTimeout, type Turns } from "./timeout";
 
 const STAGE_TEXT: Record<string, string> = {
@@ -25,7 +26,8 @@ export async function capturePage(run: RunContext, page: PageRef, inTurn: Turns,
   try {
     const snapshotId = newId();
     const path = await inTurn(() => files.prepare(run.ownerId, run.comparisonId, snapshotId));
-    const work = engine.capture!(run.ownerId, { url: target.url, viewport, screenshotPath: path }, (stage) =>
+    const earlier = earlierSamples(io, run.ownerId, target.url, viewport);
+    const work = engine.capture!(run.ownerId, { url: target.url, viewport, screenshotPath: path, earlierSamples: earlier }, (stage) =>
       io.dispatch({ type: "stage", text: `${target.label} · ${viewport}: ${STAGE_TEXT[stage] ?? stage}` }),
     );
     let result: CaptureResult;

@@ -30,9 +30,16 @@ export function timingFigure(t: Timing, metric: Metric): string | null {
   return `${ms(v)} ± ${ms((range.max - range.min) / 2)}`;
 }
 
+/** "3 samples", and how many of them recent captures of the page measured: "3 samples (2 from earlier runs)". */
+function samplesText(t: Timing): string {
+  const samples = t.samples?.length ?? 1;
+  const earlier = t.samples?.filter((s) => s.fromRunAt).length ?? 0;
+  const count = samples === 1 ? "1 sample" : `${samples} samples`;
+  return earlier > 0 ? `${count} (${earlier} from earlier ${earlier === 1 ? "run" : "runs"})` : count;
+}
+
 /** One line of timing as measured: the figures, how many loads they come from and under which profile. */
 export function timingLine(t: Timing): string {
-  const samples = t.samples?.length ?? 1;
   const parts = [
     ["TTFB", timingFigure(t, "ttfbMs")],
     ["FCP", timingFigure(t, "fcpMs")],
@@ -40,15 +47,14 @@ export function timingLine(t: Timing): string {
   ]
     .filter((p): p is [string, string] => p[1] !== null)
     .map(([k, v]) => `${k} ${v}`);
-  parts.push(samples === 1 ? "1 sample" : `${samples} samples`);
+  parts.push(samplesText(t));
   return parts.join(" · ");
 }
 
 /** The closed line: LCP as measured and from how many loads; the rest is inside. */
 function summaryLine(t: Timing): string {
   const lcp = timingFigure(t, "lcpMs");
-  const samples = t.samples?.length ?? 1;
-  return ["Measured", lcp && `LCP ${lcp}`, samples === 1 ? "1 sample" : `${samples} samples`].filter(Boolean).join(" · ");
+  return ["Measured", lcp && `LCP ${lcp}`, samplesText(t)].filter(Boolean).join(" · ");
 }
 
 const PROFILE_LABEL = {
