@@ -11,17 +11,12 @@ const OPEN = /^\/api\/(?:auth\/|beta-signups$|health$|maintenance$)/;
  * and malformed requests see 503 too rather than 401 or 400.
  */
 export function maintenanceGate(opts: { isOn: () => boolean; resolve: BearerResolver; message: string; retryAfterSeconds?: number }) {
-  const refuseUnlessAdmin = async (authorization: string | null) => {
-    const token = bearerToken(authorization);
-    const user = token ? await opts.resolve(token) : null;
-    if (user?.role === "admin") return;
-    throw unavailable(opts.message, opts.retryAfterSeconds ?? 120);
-  };
-  // Not an async function: maintenance is off for nearly every request, which then passes without a
-  // promise. Elysia awaits the hook all the same (it reads the source, and a returned call counts as
-  // asynchronous); tests/api/admin-maintenance.test.ts fails if it ever stopped awaiting it.
+  // Elysia decides from a hook's source whether to await it (a returned call counts as
+  // asynchronous), so this one returns nothing and throws its refusal: no route waits on it.
   return new Elysia({ name: "maintenance-gate" }).onTransform({ as: "global" }, ({ path, request }) => {
     if (!opts.isOn() || !path.startsWith("/api/") || OPEN.test(path)) return;
-    return refuseUnlessAdmin(request.headers.get("authorization"));
+    const token = bearerToken(request.headers.get("authorization"));
+    if (token && opts.resolve(token)?.role === "admin") return;
+    throw unavailable(opts.message, opts.retryAfterSeconds ?? 120);
   });
 }

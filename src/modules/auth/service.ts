@@ -216,7 +216,7 @@ export function authService(deps: {
     async sessionOf(credential: { accessToken?: string; refreshToken?: string }): Promise<string | null> {
       if (credential.accessToken) {
         if (isApiKey(credential.accessToken)) return null;
-        return (await deps.tokens.verify(credential.accessToken))?.sid ?? null;
+        return deps.tokens.verify(credential.accessToken)?.sid ?? null;
       }
       if (!credential.refreshToken) return null;
       return repo.findRefresh(sha256(credential.refreshToken))?.family_id ?? null;
@@ -235,14 +235,12 @@ export function authService(deps: {
 
     /**
      * Resolves a bearer access token to a live user; role and disabled come from the database so
-     * changes apply at once. Answers without a promise when the token's signature check is
-     * remembered (every call after a session's first): this runs on every API request.
+     * changes apply at once. Synchronous: this runs on every API request.
      */
-    userForAccessToken(token: string): PublicUser | null | Promise<PublicUser | null> {
+    userForAccessToken(token: string): PublicUser | null {
       if (isApiKey(token)) return deps.apiKeyUser?.(token) ?? null;
-      const known = deps.tokens.known(token);
-      if (known !== undefined) return known && liveUserFor(known);
-      return deps.tokens.verify(token).then((claims) => claims && liveUserFor(claims));
+      const claims = deps.tokens.verify(token);
+      return claims && liveUserFor(claims);
     },
 
     /**

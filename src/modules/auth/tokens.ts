@@ -1,10 +1,12 @@
-import { SignJWT, jwtVerify } from "jose";
+import { SignJWT } from "jose";
+import { verifyHs256 } from "./hs256";
 import type { Role } from "./model";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 /** Distinct tokens whose signature check is remembered; past it the oldest is forgotten. */
 const VERIFIED_CACHE_SIZE = 10_000;
+const ISSUER = "design-intel";
 
 export interface AccessClaims {
   sub: string;
@@ -15,12 +17,22 @@ export interface AccessClaims {
 }
 
 export function accessTokens(secret: Uint8Array, now: () => number = Date.now) {
-  // Every API call presents the same token for up to 15 minutes, and the HMAC check (WebCrypto,
-  // async) was the largest cost of an authenticated request. A token string that verified once
+  // Every API call presents the same token for up to 15 minutes, and the signature check (an HMAC
+  // and two JSON decodes) was the largest cost of an authenticated request. A token string that verified once
   // under this secret verifies the same way until it expires, so the result is kept until `exp`.
   // Only the signature check is skipped: callers still load the user (disabled, role, token
   // version) on every request.
   const verified = new Map<string, { claims: AccessClaims; exp: number }>();
+
+  /** A token's claims when its signature check is remembered (null once it has expired), else undefined. */
+  function known(token: string): AccessClaims | null | undefined {
+    const entry = verified.get(token);
+    if (!entry) return undefined;
+    // The same rule as verify's: expired once now >= exp.
+    if (Math.floor(now() / 1000) < entry.exp) return entry.claims;
+    verified.delete(token);
+    return null;
+  }
 
   return {
     async issue(claims: AccessClaims): Promise<string> {
@@ -30,45 +42,25 @@ export function accessTokens(secret: Uint8Array, now: () => number = Date.now) {
         .setSubject(claims.sub)
         .setIssuedAt(iat)
         .setExpirationTime(iat + ACCESS_TOKEN_TTL_SECONDS)
-        .setIssuer("design-intel")
+        .setIssuer(ISSUER)
         .sign(secret);
     },
     /**
-     * Only HS256 is accepted, so `alg: none` and algorithm-confusion tokens fail here. `exp` and
-     * `sid` are required: a token without `exp` would never expire, and one without `sid` could not
-     * be ended by logging out.
+     * The token's claims, or null. Synchronous, so a guarded request never waits on a promise. Only
+     * HS256 is accepted, so `alg: none` and algorithm-confusion tokens fail here. `exp` and `sid` are
+     * required: a token without `exp` would never expire, and one without `sid` could not be ended
+     * by logging out.
      */
-    /**
-     * A token's claims when its signature check is remembered (null once it has expired), or
-     * undefined when it has to go through verify(): lets the common case answer without a promise.
-     */
-    known(token: string): AccessClaims | null | undefined {
-      const known = verified.get(token);
-      if (!known) return undefined;
-      // The same rule as jose's: expired once now >= exp.
-      if (Math.floor(now() / 1000) < known.exp) return known.claims;
-      verified.delete(token);
-      return null;
-    },
-    async verify(token: string): Promise<AccessClaims | null> {
-      const known = this.known(token);
-      if (known !== undefined) return known;
-      try {
-        const { payload } = await jwtVerify(token, secret, {
-          algorithms: ["HS256"],
-          issuer: "design-intel",
-          currentDate: new Date(now()),
-          requiredClaims: ["exp", "sid"],
-        });
-        if (typeof payload.sub !== "string" || typeof payload.exp !== "number") return null;
-        if (typeof payload.sid !== "string" || payload.sid === "") return null;
-        const claims: AccessClaims = { sub: payload.sub, role: payload.role as Role, ver: Number(payload.ver ?? 0), sid: payload.sid };
-        if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
-        verified.set(token, { claims: Object.freeze(claims), exp: payload.exp });
-        return claims;
-      } catch {
-        return null;
-      }
+    verify(token: string): AccessClaims | null {
+      const remembered = known(token);
+      if (remembered !== undefined) return remembered;
+      const payload = verifyHs256(token, secret, { issuer: ISSUER, nowSeconds: Math.floor(now() / 1000) });
+      if (!payload || typeof payload.sub !== "string" || typeof payload.exp !== "number") return null;
+      if (typeof payload.sid !== "string" || payload.sid === "") return null;
+      const claims: AccessClaims = { sub: payload.sub, role: payload.role as Role, ver: Number(payload.ver ?? 0), sid: payload.sid };
+      if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
+      verified.set(token, { claims: Object.freeze(claims), exp: payload.exp });
+      return claims;
     },
   };
 }
