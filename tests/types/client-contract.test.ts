@@ -39,11 +39,14 @@ async function errors(edit?: { file: string; from: RegExp; to: string }, files =
     edited.set(edit.file, after);
     changed.push(edit.file);
   }
-  const snapshot = await api.updateSnapshot(changed.length ? { openProjects: [CONFIG], fileChanges: { changed } } : { openProjects: [CONFIG] });
+  const snapshot = await api.updateSnapshot(
+    changed.length ? { openProjects: [CONFIG], fileChanges: { changed } } : { openProjects: [CONFIG] },
+  );
   const project = (await snapshot.getProject(CONFIG))!;
   const names = await project.program.getSourceFileNames();
   // The fixture reaches the client, and through it the server's App: a graph that lost them would check nothing.
-  if (!names.includes(FIXTURE) || !names.includes(MODEL) || !names.includes(CLIENT)) throw new Error(`the fixture's program lacks the client or the server`);
+  if (!names.includes(FIXTURE) || !names.includes(MODEL) || !names.includes(CLIENT))
+    throw new Error(`the fixture's program lacks the client or the server`);
   const out: { file: string; text: string }[] = [];
   for (const file of files(names)) {
     for (const d of await project.program.getSemanticDiagnostics(file)) out.push({ file: file.slice(root.length + 1), text: d.text });
