@@ -48,10 +48,7 @@ const pages = () => ({
   viewports: ["desktop"],
 });
 
-// Each case is a process of its own (the binary, its browser, its captures) writing files of its
-// own names; much of a run is waiting on pages and process starts, so the four overlap. The
-// --server case below reads what the tightened run failed on, and runs after all four.
-describe.concurrent("design-intel check (in-process)", () => {
+describe("design-intel check (in-process)", () => {
   test("every budget holds: exit 0, a table, JUnit with only passing testcases, JSON and Markdown", async () => {
     const out = (f: string) => join(dir, `pass.${f}`);
     const budgets = {
