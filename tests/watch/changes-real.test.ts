@@ -183,9 +183,7 @@ async function compare(history: Capture[], before: Capture, after: Capture): Pro
   return changes;
 }
 
-// The three pages are captured side by side (each capture is a context of its own, and none of these
-// tests switches the fixture's content): a capture is mostly waiting for its page to settle.
-describe.concurrent("unchanged pages report zero changes", () => {
+describe("unchanged pages report zero changes", () => {
   for (const path of ["/plain", "/animated", "/carousel"]) {
     test(`${path}: ${CAPTURES} captures, every consecutive pair and every capture against the first`, async () => {
       reset();
