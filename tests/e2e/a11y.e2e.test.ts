@@ -108,39 +108,17 @@ const PAGES: { who: Who; path: () => string; label: string }[] = [
   })),
 ];
 
-/**
- * One page at a time per browser page: the tests below start together, and each waits here for its
- * visitor's, user's or admin's page, so the three audit side by side (most of an audit is waiting on
- * loads and axe's frames) while no page is driven by two tests at once.
- */
-const lanes = new Map<Who, Promise<unknown>>();
-function inLane<T>(who: Who, work: () => Promise<T>): Promise<T> {
-  const run = (lanes.get(who) ?? Promise.resolve()).then(work);
-  lanes.set(
-    who,
-    run.catch(() => {}),
-  );
-  return run;
-}
-
-describe.concurrent("every page: axe in both themes, and Tab reaches every control", () => {
+describe("every page: axe in both themes, and Tab reaches every control", () => {
   for (const p of PAGES) {
-    // Bun's timeout runs from the start, queue included: the backstop covers the pages before this one in its lane.
-    const queued = PAGES.filter((q) => q.who === p.who).length;
-    test(
-      `${p.who} ${p.label}`,
-      () =>
-        inLane(p.who, () =>
-          audit(p.who, p.path(), {
-            beforeDark: async (page) => {
-              const { controls, missed } = await unreachableByTab(page);
-              expect(controls).toBeGreaterThan(0);
-              expect(missed).toEqual([]);
-            },
-          }),
-        ),
-      stepsTimeout(20) * queued,
-    );
+    test(`${p.who} ${p.label}`, async () => {
+      await audit(p.who, p.path(), {
+        beforeDark: async (page) => {
+          const { controls, missed } = await unreachableByTab(page);
+          expect(controls).toBeGreaterThan(0);
+          expect(missed).toEqual([]);
+        },
+      });
+    });
   }
 });
 
