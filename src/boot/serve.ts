@@ -93,9 +93,9 @@ export async function serve() {
     port: env.PORT,
     hostname: env.HOST,
     maxRequestBodySize: TRANSPORT_BODY_LIMIT,
-    // Bun drops a connection whose answer takes longer than this (default 10 s). Starting the agent
-    // worker or writing a large export on a loaded machine can take that long, and the client then
-    // sees a reset instead of the answer.
+    // Bun resets a connection whose request has not been answered after 10 s (its default), so a
+    // busy machine turned slow answers into ECONNRESET (POST /api/system/start at load 44). An
+    // answer may take this long; a socket idle between requests is closed after it as well.
     idleTimeout: 120,
     routes: live.routes,
     fetch: (req) => app.handle(req),

@@ -15,6 +15,8 @@ export function serveTestApp(t: ReturnType<typeof makeTestApp>) {
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
+    // As src/boot/serve.ts: Bun's 10 s default resets a slow answer on a busy machine.
+    idleTimeout: 120,
     routes: live.routes,
     fetch: (req) => t.app.handle(req),
     websocket: live.websocket,

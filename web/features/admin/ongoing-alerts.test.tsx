@@ -8,6 +8,7 @@ const { act, waitFor, within } = await import("@testing-library/react");
 const { OngoingAlerts } = await import("./components/ongoing-alerts");
 const { useOngoingAlerts } = await import("./use-ongoing-alerts");
 const { $, mockFetch, renderUi } = await import("#tests/support/ui");
+const { renderToString } = await import("react-dom/server");
 
 let restore = () => {};
 afterEach(async () => {
@@ -67,6 +68,15 @@ describe("open host alerts in the console", () => {
     await waitFor(() => expect($().getByTestId("ongoing-alert").textContent).toContain("for 5m 15s"), { timeout: 3000 });
     expect($().getAllByTestId("ongoing-alert")).toHaveLength(1);
     expect($().getByRole("region", { name: "Open alerts" })).toBeTruthy();
+  });
+
+  test("the first render is the same on the server and at hydration, however long hydration takes between the clock reads", () => {
+    const server = renderToString(<Console initial={answer([cpu()])} now={() => 1_000_000} />);
+    // On a busy machine a second passed between reading the clock for the answer and for the line.
+    let clock = 5_000_000;
+    const hydrating = renderToString(<Console initial={answer([cpu()])} now={() => (clock += 1_000)} />);
+    expect(server).toContain("for 4m 10s");
+    expect(hydrating).toBe(server);
   });
 
   test("an easing alert says how it ends and its duration stands still; nothing shows when none is open", async () => {

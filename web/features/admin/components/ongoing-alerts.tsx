@@ -47,7 +47,10 @@ function Line({ alert, ms, cooldownMs }: { alert: OngoingAlert; ms: number; cool
 export function OngoingAlerts({ state, now = Date.now }: { state: OngoingState | null; now?: () => number }) {
   const alerts = state?.answer.ongoing ?? [];
   const ticking = alerts.some((a) => a.above);
-  const [t, setT] = useState(now);
+  // The first render (the server's, and the hydration of it) counts from the answer's arrival, so
+  // both render the same duration; read at render, the clock differed by the time hydration took,
+  // and past a second's rounding that was a hydration mismatch (React #418 on a busy machine).
+  const [t, setT] = useState(() => state?.receivedAt ?? now());
   useEffect(() => {
     setT(now());
     if (!ticking) return;
