@@ -9,6 +9,7 @@ import { createApp, createServices } from "#server/app";
 import { openStorage } from "#server/boot/storage";
 import { loadEnv } from "#server/env";
 import { createLogger, logFn } from "#server/lib/logger";
+import { seedListUser } from "./list-user";
 
 const N = Number(process.env.N ?? 200_000);
 const dir = mkdtempSync(join(tmpdir(), "di-inproc-"));
@@ -18,23 +19,7 @@ try {
   const logger = createLogger({ level: env.LOG_LEVEL, stream: { write() {} } });
   const deps = { db, env: { ...env, DATA_DIR: dir }, secret, log: logFn(logger), logger };
   const app = createApp(deps, createServices(deps));
-  const call = async (method: string, path: string, token?: string, body?: unknown) => {
-    const res = await app.handle(
-      new Request("http://127.0.0.1:3999" + path, {
-        method,
-        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }),
-    );
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return res;
-  };
-  await call("POST", "/api/auth/signup", undefined, { email: "admin@example.com", password: "password-1" });
-  const { accessToken: token } = (await (
-    await call("POST", "/api/auth/signup", undefined, { email: "bench@example.com", password: "password-1" })
-  ).json()) as { accessToken: string };
-  for (let i = 0; i < 10; i++)
-    await call("POST", "/api/comparisons", token, { name: `Competitor sweep ${i + 1}`, description: `Landing pages, round ${i + 1}` });
+  const token = await seedListUser((req) => app.handle(req), "http://127.0.0.1:3999", 10);
   // wrk's request: host, authorization, nothing else.
   const headers = { host: "127.0.0.1:3999", authorization: `Bearer ${token}` };
   const once = async () => {

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer } from "#tests/support/server";
+import { seedListUser } from "./list-user";
 import { fmt, startProc, verdict, type WrkResult, wrk } from "./lib";
 import { cpuMicros } from "./proc";
 
@@ -30,24 +31,9 @@ const tmp = mkdtempSync(join(tmpdir(), "di-api-bench-"));
 let bare: Awaited<ReturnType<typeof startProc>> | undefined;
 let sameBytes: Awaited<ReturnType<typeof startProc>> | undefined;
 try {
-  const call = async (method: string, path: string, token?: string, body?: unknown) => {
-    const res = await fetch(server.url + path, {
-      method,
-      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return res;
-  };
-  // The first account is the admin; the measured user is an ordinary one, like most callers.
-  await call("POST", "/api/auth/signup", undefined, { email: "admin@example.com", password: "password-1" });
-  const { accessToken: token } = (await (
-    await call("POST", "/api/auth/signup", undefined, { email: "bench@example.com", password: "password-1" })
-  ).json()) as { accessToken: string };
-  for (let i = 0; i < COMPARISONS; i++) {
-    await call("POST", "/api/comparisons", token, { name: `Competitor sweep ${i + 1}`, description: `Landing pages, round ${i + 1}` });
-  }
-  const sample = await call("GET", "/api/comparisons", token);
+  const token = await seedListUser(fetch, server.url, COMPARISONS);
+  const sample = await fetch(`${server.url}/api/comparisons`, { headers: { authorization: `Bearer ${token}` } });
+  if (!sample.ok) throw new Error(`GET /api/comparisons: ${sample.status}`);
   const body = await sample.text();
   // Everything ours sends but what Bun adds itself (date, content-length).
   const sentHeaders = Object.fromEntries([...sample.headers].filter(([k]) => k !== "date" && k !== "content-length"));
