@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import { authGuard, BEARER_SECURITY, bearerToken } from "#server/http/auth-guard";
 import { cachedJson } from "#server/http/cached-json";
+import { syncHandler, type SyncContext } from "#server/http/sync-handler";
 import { binaryResponse, errors, idParams, okAnswer, responds } from "#server/http/contract";
 import { readCookie } from "#server/http/cookies";
 import { unauthorized } from "#server/http/errors";
@@ -40,11 +41,15 @@ export async function bearerOrCookie(auth: UserResolvers, request: Request): Pro
 export function comparisonRoutes(comparisons: ComparisonsService, auth: UserResolvers) {
   return new Elysia({ prefix: "/api", tags: ["comparisons"] })
     .use(authGuard(auth.userForAccessToken))
-    .get("/comparisons", ({ user, set }) => cachedJson(comparisons.list(user.id), set), {
-      auth: "user",
-      response: { 200: comparisonList, ...errors(401, 500, 503) },
-      detail: { summary: "Your comparisons, newest first" },
-    })
+    .get(
+      "/comparisons",
+      syncHandler(({ user, set }: SyncContext) => cachedJson(comparisons.list(user.id), set)),
+      {
+        auth: "user",
+        response: { 200: comparisonList, ...errors(401, 500, 503) },
+        detail: { summary: "Your comparisons, newest first" },
+      },
+    )
     .post(
       "/comparisons",
       ({ user, body, set }) => {
@@ -58,12 +63,16 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: UserReso
         detail: { summary: "Create a comparison" },
       },
     )
-    .get("/comparisons/:id", ({ user, params }) => comparisons.get(user.id, params.id), {
-      auth: "user",
-      params: idParams,
-      response: { 200: comparisonWithSchedule, ...errors(401, 404, 500, 503) },
-      detail: { summary: "One comparison" },
-    })
+    .get(
+      "/comparisons/:id",
+      syncHandler(({ user, params }: SyncContext<{ id: string }>) => comparisons.get(user.id, params.id)),
+      {
+        auth: "user",
+        params: idParams,
+        response: { 200: comparisonWithSchedule, ...errors(401, 404, 500, 503) },
+        detail: { summary: "One comparison" },
+      },
+    )
     .delete(
       "/comparisons/:id",
       async ({ user, params }) => {
@@ -77,12 +86,16 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: UserReso
         detail: { summary: "Delete a comparison and its captures" },
       },
     )
-    .get("/comparisons/:id/targets", ({ user, params }) => comparisons.listTargets(user.id, params.id), {
-      auth: "user",
-      params: idParams,
-      response: { 200: responds(z.array(targetDto)), ...errors(401, 404, 500, 503) },
-      detail: { summary: "The pages a comparison captures" },
-    })
+    .get(
+      "/comparisons/:id/targets",
+      syncHandler(({ user, params }: SyncContext<{ id: string }>) => comparisons.listTargets(user.id, params.id)),
+      {
+        auth: "user",
+        params: idParams,
+        response: { 200: responds(z.array(targetDto)), ...errors(401, 404, 500, 503) },
+        detail: { summary: "The pages a comparison captures" },
+      },
+    )
     .post(
       "/comparisons/:id/targets",
       async ({ user, params, body, set }) => {
@@ -125,24 +138,36 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: UserReso
         detail: { summary: "Start capturing and scoring; progress arrives over /ws" },
       },
     )
-    .get("/comparisons/:id/snapshots", ({ user, params }) => comparisons.snapshots(user.id, params.id), {
-      auth: "user",
-      params: idParams,
-      response: { 200: responds(z.array(snapshotDto)), ...errors(401, 404, 500, 503) },
-      detail: { summary: "Captured pages with what was measured on them" },
-    })
-    .get("/comparisons/:id/diffs", ({ user, params }) => comparisons.diffs(user.id, params.id), {
-      auth: "user",
-      params: idParams,
-      response: { 200: responds(z.array(diffDto)), ...errors(401, 404, 500, 503) },
-      detail: { summary: "Similarity scores between captured pages" },
-    })
-    .get("/comparisons/:id/findings", ({ user, params }) => comparisons.findings(user.id, params.id), {
-      auth: "user",
-      params: idParams,
-      response: { 200: responds(z.array(findingDto)), ...errors(401, 404, 500, 503) },
-      detail: { summary: "What to change, with the evidence behind it" },
-    })
+    .get(
+      "/comparisons/:id/snapshots",
+      syncHandler(({ user, params }: SyncContext<{ id: string }>) => comparisons.snapshots(user.id, params.id)),
+      {
+        auth: "user",
+        params: idParams,
+        response: { 200: responds(z.array(snapshotDto)), ...errors(401, 404, 500, 503) },
+        detail: { summary: "Captured pages with what was measured on them" },
+      },
+    )
+    .get(
+      "/comparisons/:id/diffs",
+      syncHandler(({ user, params }: SyncContext<{ id: string }>) => comparisons.diffs(user.id, params.id)),
+      {
+        auth: "user",
+        params: idParams,
+        response: { 200: responds(z.array(diffDto)), ...errors(401, 404, 500, 503) },
+        detail: { summary: "Similarity scores between captured pages" },
+      },
+    )
+    .get(
+      "/comparisons/:id/findings",
+      syncHandler(({ user, params }: SyncContext<{ id: string }>) => comparisons.findings(user.id, params.id)),
+      {
+        auth: "user",
+        params: idParams,
+        response: { 200: responds(z.array(findingDto)), ...errors(401, 404, 500, 503) },
+        detail: { summary: "What to change, with the evidence behind it" },
+      },
+    )
     .get(
       "/snapshots/:id/screenshot",
       async ({ request, params }) => {
