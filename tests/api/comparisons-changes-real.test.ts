@@ -10,6 +10,7 @@ import { PNG } from "pngjs";
 import { findChromium } from "#server/lib/chromium";
 import { CapturePool } from "#server/modules/capture/pool";
 import { makeTestApp } from "#tests/support/app";
+import { TEST_TIMING_SAMPLES } from "#tests/support/server";
 
 setDefaultTimeout(240_000);
 
@@ -67,7 +68,12 @@ beforeAll(() => {
       return new Response(html(), { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
     },
   });
-  pool = new CapturePool({ concurrency: 2, chromiumPath: findChromium(process.env.CHROMIUM_PATH), allowPrivate: true });
+  pool = new CapturePool({
+    concurrency: 2,
+    chromiumPath: findChromium(process.env.CHROMIUM_PATH),
+    allowPrivate: true,
+    timingSamples: Number(TEST_TIMING_SAMPLES),
+  });
 });
 
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import { chmodSync, copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { TEST_TIMING_SAMPLES } from "#tests/support/server";
 
 const MAIN = join(import.meta.dir, "../../src/main.ts");
 
@@ -17,7 +18,13 @@ export async function runCli(
 ): Promise<CliResult> {
   const proc = Bun.spawn([...(opts.cmd ?? [process.execPath, MAIN]), ...args], {
     cwd: opts.cwd,
-    env: { ...process.env, NODE_ENV: "production", ...(opts.dataDir ? { DATA_DIR: opts.dataDir } : {}), ...opts.env },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      CAPTURE_TIMING_SAMPLES: TEST_TIMING_SAMPLES,
+      ...(opts.dataDir ? { DATA_DIR: opts.dataDir } : {}),
+      ...opts.env,
+    },
     stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
     stdout: "pipe",
     stderr: "pipe",

@@ -11,6 +11,7 @@ import { findChromium } from "#server/lib/chromium";
 import { createAnalyser, createFindingsEngine, type Analyser } from "#server/modules/analysis";
 import { CapturePool } from "#server/modules/capture/pool";
 import { startFixtureServer, type FixtureServer } from "./fixture-server";
+import { TEST_TIMING_SAMPLES } from "./server";
 
 type ComparisonEngine = NonNullable<AppDeps["comparisonEngine"]>;
 
@@ -33,7 +34,12 @@ export function useRealEngine(name: string): RealEngine {
   beforeAll(() => {
     dataDir = mkdtempSync(join(tmpdir(), `di-${name}-`));
     fixtures = startFixtureServer();
-    pool = new CapturePool({ concurrency: 2, chromiumPath: findChromium(process.env.CHROMIUM_PATH), allowPrivate: true });
+    pool = new CapturePool({
+      concurrency: 2,
+      chromiumPath: findChromium(process.env.CHROMIUM_PATH),
+      allowPrivate: true,
+      timingSamples: Number(TEST_TIMING_SAMPLES),
+    });
     analyser = createAnalyser();
   });
 

@@ -18,6 +18,7 @@ import type { WebhookPayload } from "#server/modules/watch/alerts/model";
 import { makeTestApp } from "#tests/support/app";
 import { waitFor } from "#tests/support/wait";
 import { mailText, startMailbox } from "#tests/support/mailbox";
+import { TEST_TIMING_SAMPLES } from "#tests/support/server";
 
 setDefaultTimeout(240_000);
 
@@ -60,7 +61,12 @@ beforeAll(() => {
       return new Response("not here", { status: 404 });
     },
   });
-  pool = new CapturePool({ concurrency: 2, chromiumPath: findChromium(process.env.CHROMIUM_PATH), allowPrivate: true });
+  pool = new CapturePool({
+    concurrency: 2,
+    chromiumPath: findChromium(process.env.CHROMIUM_PATH),
+    allowPrivate: true,
+    timingSamples: Number(TEST_TIMING_SAMPLES),
+  });
 });
 
 afterAll(async () => {

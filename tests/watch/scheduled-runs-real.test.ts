@@ -13,6 +13,7 @@ import { CapturePool } from "#server/modules/capture/pool";
 import { SKIP_STILL_RUNNING } from "#server/modules/watch/schedule/scheduler";
 import { makeTestApp } from "#tests/support/app";
 import { waitFor } from "#tests/support/wait";
+import { TEST_TIMING_SAMPLES } from "#tests/support/server";
 
 setDefaultTimeout(180_000);
 
@@ -45,7 +46,12 @@ beforeAll(() => {
       return new Response("not here", { status: 404 });
     },
   });
-  pool = new CapturePool({ concurrency: 2, chromiumPath: findChromium(process.env.CHROMIUM_PATH), allowPrivate: true });
+  pool = new CapturePool({
+    concurrency: 2,
+    chromiumPath: findChromium(process.env.CHROMIUM_PATH),
+    allowPrivate: true,
+    timingSamples: Number(TEST_TIMING_SAMPLES),
+  });
 });
 
 afterAll(async () => {

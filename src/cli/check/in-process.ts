@@ -29,6 +29,8 @@ export async function runInProcess(config: CheckConfig, env: Env): Promise<Check
     allowPrivate: true,
     navigationTimeoutMs: env.CAPTURE_NAV_TIMEOUT_MS,
     totalTimeoutMs: env.CAPTURE_TOTAL_TIMEOUT_MS,
+    timingSamples: env.CAPTURE_TIMING_SAMPLES,
+    mobileTimingProfile: env.CAPTURE_MOBILE_PROFILE,
   });
   pool.warm();
   const analyser = createAnalyser();
