@@ -1,12 +1,14 @@
 // The shared real-site corpus (../shared/corpus) served on 127.0.0.1, plus variants made in a temp
 // folder (never in the repository): a brand recolour, a re-worded copy, and a site carrying another
 // site's words. Used by the corpus evaluation and the Lighthouse comparison.
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { extname, join, resolve } from "node:path";
 import { converter, formatHex, parse } from "culori";
 
-export const CORPUS_DIR = resolve(process.env.CORPUS_DIR ?? join(import.meta.dir, "../../../shared/corpus"));
+// Beside the checkout (../shared/corpus), or beside the folder of worktrees that holds it.
+const CORPUS_CANDIDATES = [join(import.meta.dir, "../../shared/corpus"), join(import.meta.dir, "../../../shared/corpus")];
+export const CORPUS_DIR = resolve(process.env.CORPUS_DIR ?? CORPUS_CANDIDATES.find((d) => existsSync(d)) ?? CORPUS_CANDIDATES[0]!);
 export const TEMPLATES = ["clean-blog", "clean-blog-2020", "stylish-portfolio", "resume", "one-page-wonder"] as const;
 
 const TYPES: Record<string, string> = {
