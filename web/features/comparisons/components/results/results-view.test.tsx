@@ -4,7 +4,7 @@ import type { FindingDto } from "#server/modules/comparisons/model";
 import type { FilmstripDto } from "#server/modules/filmstrip/model";
 const { fireEvent } = await import("@testing-library/react");
 const { useShellFocus } = await import("#web/lib/shell-focus");
-const { $, comparison, renderUi, snapshot, target } = await import("../../test-utils");
+const { $, comparison, extraction, renderUi, snapshot, target } = await import("../../test-utils");
 const { diff, resultsView } = await import("../../results-view-kit");
 
 afterEach(() => useShellFocus.getState().setFocus(false));
@@ -151,6 +151,32 @@ describe("filmstrip", () => {
         .getAttribute("src"),
     ).toBe("/api/snapshots/s3/filmstrip/0");
     expect(region.querySelectorAll(".di-film-mark-fcp").length).toBeGreaterThan(1);
+  });
+
+  test("each site's LCP is marked in the column of its time, apart from or with its FCP; none without one", () => {
+    const timed = (id: string, targetId: string, fcpMs: number, lcpMs: number | null) => {
+      const base = extraction({ viewport: "desktop" });
+      return snapshot(id, targetId, "desktop", { extraction: { ...base, timing: { ...base.timing, fcpMs, lcpMs } } });
+    };
+    renderUi(
+      view({ data: { ...data, snapshots: [timed("s1", "t1", 120, 450), timed("s2", "t2", 300, 300), timed("s3", "t3", 80, null)] } }),
+    );
+    const region = $().getByRole("region", { name: "Filmstrip" });
+    const axis = [...region.querySelectorAll("thead th")].map((th) => th.textContent);
+    /** The times of the columns whose cell in `row` carries `mark`, as the axis labels them. */
+    const marked = (row: Element, mark: "fcp" | "lcp") =>
+      [...row.querySelectorAll("td")].flatMap((td, i) => (td.querySelector(`.di-film-marks .di-film-mark-${mark}`) ? [axis[i]] : []));
+    const [alpha, beta, gamma] = [...region.querySelectorAll("[data-testid=filmstrip-row]")];
+    // 450 ms is marked where the label rounds it to, 0.5 s; the row says the exact figure.
+    expect(marked(alpha!, "lcp")).toEqual(["0.5 s"]);
+    expect(marked(alpha!, "fcp")).toEqual(["0.1 s"]);
+    expect(alpha!.querySelector("th")!.textContent).toContain("LCP 0.5 s");
+    expect(alpha!.querySelectorAll('[data-mark="lcp"]')).toHaveLength(1);
+    // Painted all at once: one frame carries both marks.
+    expect(marked(beta!, "lcp")).toEqual(["0.3 s"]);
+    expect(beta!.querySelectorAll('[data-mark="fcp lcp"]')).toHaveLength(1);
+    expect(marked(gamma!, "lcp")).toEqual([]);
+    expect(gamma!.querySelector("th")!.textContent).toContain("LCP –");
   });
 
   test("without recordings it says so", () => {
