@@ -26,7 +26,7 @@ import type { Cadence } from "./modules/agents/engine/engine";
 import { agentsService } from "./modules/agents/service";
 import { MAINTENANCE_MESSAGE } from "./modules/admin/model";
 import { adminService } from "./modules/admin/service";
-import { apiKeyRoutes, personalApiKeyRoutes } from "./modules/api-keys";
+import { allApiKeyRoutes, apiKeyRoutes, personalApiKeyRoutes } from "./modules/api-keys";
 import { apiKeyGate } from "./modules/api-keys/gate";
 import { apiKeyService } from "./modules/api-keys/service";
 import { auditRoutes } from "./modules/audit";
@@ -252,6 +252,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     .use(usersRoutes(services.users, services.auth.userForAccessToken))
     .use(auditRoutes(services.audit, services.auth.userForAccessToken))
     .use(apiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
+    .use(allApiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
     .use(personalApiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
     .use(comparisonRoutes(services.comparisons, services.auth))
     .use(filmstripRoutes(services.filmstrips, services.auth))
