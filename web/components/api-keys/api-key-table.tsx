@@ -46,7 +46,7 @@ export function ApiKeyTable<K extends ApiKeyView>({
             )}
             <Table.RowHeaderCell>{k.name}</Table.RowHeaderCell>
             <Table.Cell>
-              <Badge color={k.scope === "run" ? "amber" : "blue"} variant="soft">
+              <Badge color={k.scope === "run" ? "amber" : "blue"} variant="soft" highContrast>
                 {k.scope === "run" ? "Run" : "Read"}
               </Badge>
             </Table.Cell>
