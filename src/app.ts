@@ -26,7 +26,7 @@ import type { Cadence } from "./modules/agents/engine/engine";
 import { agentsService } from "./modules/agents/service";
 import { MAINTENANCE_MESSAGE } from "./modules/admin/model";
 import { adminService } from "./modules/admin/service";
-import { apiKeyRoutes, personalApiKeyRoutes } from "./modules/api-keys";
+import { allApiKeyRoutes, apiKeyRoutes, personalApiKeyRoutes } from "./modules/api-keys";
 import { apiKeyGate } from "./modules/api-keys/gate";
 import { apiKeyService } from "./modules/api-keys/service";
 import { auditRoutes } from "./modules/audit";
@@ -72,8 +72,8 @@ const healthAnswer = z.object({
 const setupTokenRequired = (env: Env) =>
   env.SETUP_TOKEN_REQUIRED || (env.PUBLIC_URL !== undefined && !isLoopbackHostname(new URL(env.PUBLIC_URL).hostname));
 
-/** docs/security.md describes these. */
-const DEFAULT_LIMITS = { perIpPerMinute: 30, perAccountPerMinute: 10, perDevicePerMinute: 10 };
+/** Sign-in budgets per minute; docs/security.md describes them, tests/api/hardening-lockout.test.ts holds the app to them. */
+export const SIGN_IN_LIMITS = { perIpPerMinute: 30, perAccountPerMinute: 10, perDevicePerMinute: 10 };
 
 export interface AppDeps {
   db: Db;
@@ -100,7 +100,7 @@ export function createServices(deps: AppDeps) {
   const live = new LiveHub();
   const audit = auditService(deps.db, deps.now);
   const apiKeys = apiKeyService({ db: deps.db, audit, now: deps.now });
-  const lim = deps.limits ?? DEFAULT_LIMITS;
+  const lim = deps.limits ?? SIGN_IN_LIMITS;
   const auth = authService({
     db: deps.db,
     tokens,
@@ -215,7 +215,7 @@ export function createServices(deps: AppDeps) {
 export type Services = ReturnType<typeof createServices>;
 
 export function createApp(deps: AppDeps, services: Services = createServices(deps)) {
-  const lim = deps.limits ?? DEFAULT_LIMITS;
+  const lim = deps.limits ?? SIGN_IN_LIMITS;
   const limits = {
     perIp: new RateLimiter(lim.perIpPerMinute, 60_000, deps.now),
     perAccount: new RateLimiter(lim.perAccountPerMinute, 60_000, deps.now),
@@ -252,6 +252,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     .use(usersRoutes(services.users, services.auth.userForAccessToken))
     .use(auditRoutes(services.audit, services.auth.userForAccessToken))
     .use(apiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
+    .use(allApiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
     .use(personalApiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
     .use(comparisonRoutes(services.comparisons, services.auth))
     .use(filmstripRoutes(services.filmstrips, services.auth))

@@ -55,6 +55,11 @@ const FIXTURES: Record<string, (c: Ctx) => Promise<Call> | Call> = {
     const r = await t.call("POST", "/api/admin/api-keys", { headers: t.auth(admin.token), body: { name: "to revoke" } });
     return { path: `/api/admin/api-keys/${r.json.apiKey.id}`, status: 200 };
   },
+  "GET /api/admin/all-api-keys": () => ({ path: "/api/admin/all-api-keys", status: 200 }),
+  "DELETE /api/admin/all-api-keys/:id": async ({ t, user }) => {
+    const r = await t.call("POST", "/api/api-keys", { headers: t.auth(user.token), body: { name: "someone else's", scope: "read" } });
+    return { path: `/api/admin/all-api-keys/${r.json.id}`, status: 200 };
+  },
   "GET /api/system/status": () => ({ path: "/api/system/status", status: 200 }),
   "POST /api/system/start": () => ({ path: "/api/system/start", status: 200 }),
   "POST /api/system/stop": () => ({ path: "/api/system/stop", status: 200 }),

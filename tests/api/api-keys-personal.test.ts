@@ -131,6 +131,32 @@ describe("personal API keys (/api/api-keys)", () => {
     expect((await t.call("GET", `/api/comparisons/${id}`, { headers: h })).status).toBe(200);
   });
 
+  test("a read key cannot start a run, even of its owner's ready comparison: 403 before anything is captured", async () => {
+    const t = setup();
+    const u = await t.signup();
+    const h = t.auth(u.token);
+    const readKey = (await t.call("POST", "/api/api-keys", { headers: h, body: { name: "dash", scope: "read" } })).json.key;
+    const id = (await t.call("POST", "/api/comparisons", { headers: h, body: { name: "Ready" } })).json.id;
+    for (const [url, label] of [
+      ["http://127.0.0.1:9/ours", "Ours"],
+      ["http://127.0.0.1:9/theirs", "Theirs"],
+    ])
+      expect((await t.call("POST", `/api/comparisons/${id}/targets`, { headers: h, body: { url, label } })).status).toBe(201);
+
+    for (const headers of [t.auth(readKey), { "x-api-key": readKey }]) {
+      const r = await t.call("POST", `/api/comparisons/${id}/start`, { headers });
+      expect(r.status).toBe(403);
+      expect(r.json.error).toBe("This API key can only read; use a key with the run scope");
+    }
+    await t.services.comparisons.whenIdle();
+    expect(t.fake.calls).toHaveLength(0);
+    const runs = await t.call("GET", `/api/comparisons/${id}/runs`, { headers: t.auth(readKey) });
+    expect(runs.status).toBe(200);
+    expect(runs.json).toEqual([]);
+    // The comparison was ready: its owner's session starts it.
+    expect((await t.call("POST", `/api/comparisons/${id}/start`, { headers: h })).status).toBe(202);
+  });
+
   test("keys never reach another user's data or keys", async () => {
     const t = setup();
     const alice = await t.signup();

@@ -2,9 +2,11 @@
 // a sign-up, a capture and a backup; and a DATA_DIR an older version left readable by others is
 // tightened at boot. The folder holds password, refresh-token and API-key hashes.
 import { afterAll, expect, test } from "bun:test";
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { Database } from "bun:sqlite";
+import { chmodSync, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { migrate } from "#server/db/migrate";
 import { startServer, type RunningServer } from "#tests/support/server";
 import { call, comparisonWith, settled, signup, startGateSite, type GateSite } from "#tests/faults/support";
 
@@ -79,8 +81,40 @@ test("database, WAL, secret, screenshots and backups are created owner-only", as
   expect(backups.map((b) => b.mode)).toEqual([0o600]);
 }, 240_000);
 
+/**
+ * The database an older version left: 0644, with its last sign-up still in the -wal file (never
+ * checkpointed, as after a crash), so booting must both recover it and tighten both files.
+ */
+async function oldDatabase(dir: string, email: string, password: string) {
+  const work = mkdtempSync(join(tmpdir(), "di-old-db-"));
+  dirs.push(work);
+  const path = join(work, "old.db");
+  const db = new Database(path, { create: true, strict: true });
+  db.exec("PRAGMA journal_mode = WAL");
+  migrate(db);
+  db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  db.exec("PRAGMA wal_autocheckpoint = 0");
+  db.query("INSERT INTO users (id, email, username, password_hash, role) VALUES (?, ?, NULL, ?, 'admin')").run(
+    "old-admin",
+    email,
+    await Bun.password.hash(password),
+  );
+  // Copied while the connection is open: the row lives only in the WAL, as it would after a crash.
+  expect(statSync(`${path}-wal`).size).toBeGreaterThan(0);
+  copyFileSync(path, join(dir, "design-intel.db"));
+  copyFileSync(`${path}-wal`, join(dir, "design-intel.db-wal"));
+  db.close();
+  const mainOnly = join(work, "main-only.db");
+  copyFileSync(join(dir, "design-intel.db"), mainOnly);
+  const check = new Database(mainOnly, { readonly: true });
+  expect(check.query("SELECT COUNT(*) AS n FROM users").get()).toEqual({ n: 0 });
+  check.close();
+  for (const f of ["design-intel.db", "design-intel.db-wal"]) chmodSync(join(dir, f), 0o644);
+}
+
 test("files and folders an older version left readable are made owner-only at boot", async () => {
   const dir = dataDir();
+  await oldDatabase(dir, "old-admin@example.com", "an-old-password-1");
   mkdirSync(join(dir, "screenshots", "u1", "c1"), { recursive: true, mode: 0o755 });
   mkdirSync(join(dir, "backups"), { mode: 0o755 });
   for (const [path, mode] of [
@@ -92,12 +126,23 @@ test("files and folders an older version left readable are made owner-only at bo
     chmodSync(join(dir, path), mode);
   }
   for (const d of ["", "screenshots", "screenshots/u1", "screenshots/u1/c1", "backups"]) chmodSync(join(dir, d), 0o755);
-  expect(modes(dir).filter((e) => e.mode & 0o077).length).toBe(8);
+  const before = modes(dir);
+  expect(before.filter((e) => e.mode & 0o077).length).toBe(10);
+  expect(before.find((e) => e.path === "/design-intel.db")?.mode).toBe(0o644);
+  expect(before.find((e) => e.path === "/design-intel.db-wal")?.mode).toBe(0o644);
 
   const server = await startServer({ dataDir: dir });
   servers.push(server);
   const all = expectOwnerOnly(dir);
+  expect(all.find((e) => e.path === "/design-intel.db")?.mode).toBe(0o600);
+  expect(all.find((e) => e.path === "/design-intel.db-wal")?.mode).toBe(0o600);
+  expect(all.find((e) => e.path === "/design-intel.db-shm")?.mode).toBe(0o600);
   expect(all.find((e) => e.path === "/screenshots/u1/c1/s1.png")?.mode).toBe(0o600);
   expect(all.find((e) => e.path === "/screenshots/u1")?.mode).toBe(0o700);
   expect(server.output()).toContain("owner-only");
+  // The account that was only in the WAL was recovered, not lost to the re-mode: it signs in.
+  const login = await call(server.url, "POST", "/api/auth/login", {
+    body: { email: "old-admin@example.com", password: "an-old-password-1" },
+  });
+  expect(login.status).toBe(200);
 });

@@ -2,11 +2,17 @@
 // Cookies"): a stranger's wrong passwords can no longer lock the owner out of a browser they have
 // signed in from before, while guessing from untrusted clients stays limited per account and per IP.
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { SIGN_IN_LIMITS } from "#server/app";
 import { DEVICE_COOKIE, DEVICE_COOKIE_PATH, deviceCookies } from "#server/modules/auth/device-cookie";
 import { makeTestApp } from "#tests/support/app";
 
-// The production budgets (src/app.ts): 30 attempts per address, 10 failures per account and per device, a minute.
-const LIMITS = { perIpPerMinute: 30, perAccountPerMinute: 10, perDevicePerMinute: 10 };
+// The production budgets themselves (src/app.ts), so a change to them is a change these tests follow.
+const LIMITS = SIGN_IN_LIMITS;
+/** Failed attempts an account takes from untrusted clients in a minute, and attempts an address makes. */
+const ACCOUNT = LIMITS.perAccountPerMinute;
+const IP = LIMITS.perIpPerMinute;
 const PASSWORD = "correct-horse-battery";
 
 type T = ReturnType<typeof makeTestApp>;
@@ -74,8 +80,8 @@ describe("lockout", () => {
     const ownerDevice = deviceCookieOf(owner.headers)!;
     expect(ownerDevice).toBeString();
 
-    for (let i = 0; i < 10; i++) expect((await login(t, "owner@example.com", `guess-${i}`)).status).toBe(401);
-    const attacker = await login(t, "owner@example.com", "guess-10");
+    for (let i = 0; i < ACCOUNT; i++) expect((await login(t, "owner@example.com", `guess-${i}`)).status).toBe(401);
+    const attacker = await login(t, "owner@example.com", `guess-${ACCOUNT}`);
     expect(attacker.status).toBe(429);
     expect(Number(attacker.headers.get("retry-after"))).toBeGreaterThan(0);
     // Even the right password is refused from an untrusted client while the account is throttled.
@@ -86,7 +92,7 @@ describe("lockout", () => {
     expect(known.json.user.email).toBe("owner@example.com");
     // A new device cookie each sign-in; the attacker's client is still throttled afterwards.
     expect(deviceCookieOf(known.headers)).toBeString();
-    expect((await login(t, "owner@example.com", "guess-11")).status).toBe(429);
+    expect((await login(t, "owner@example.com", "guess-again")).status).toBe(429);
   });
 
   test("the attacker's device cookie for their own account does not count for the victim's", async () => {
@@ -95,8 +101,8 @@ describe("lockout", () => {
     const mine = deviceCookieOf(
       (await t.call("POST", "/api/auth/signup", { body: { email: "mallory@example.com", password: PASSWORD } })).headers,
     )!;
-    for (let i = 0; i < 10; i++) expect((await login(t, "victim@example.com", `guess-${i}`, { cookie: mine })).status).toBe(401);
-    expect((await login(t, "victim@example.com", "guess-10", { cookie: mine })).status).toBe(429);
+    for (let i = 0; i < ACCOUNT; i++) expect((await login(t, "victim@example.com", `guess-${i}`, { cookie: mine })).status).toBe(401);
+    expect((await login(t, "victim@example.com", `guess-${ACCOUNT}`, { cookie: mine })).status).toBe(429);
   });
 
   test("a known device's own failures are limited too, and then it is just another untrusted client", async () => {
@@ -105,10 +111,10 @@ describe("lockout", () => {
       (await t.call("POST", "/api/auth/signup", { body: { email: "typo@example.com", password: PASSWORD } })).headers,
     )!;
     for (let i = 0; i < 3; i++) expect((await login(t, "typo@example.com", `typo-${i}`, { cookie: device })).status).toBe(401);
-    // Its own budget is spent: now it counts against the untrusted budget (10), which is untouched.
+    // Its own budget is spent: now it counts against the account's untrusted budget, which is untouched.
     expect((await login(t, "typo@example.com", PASSWORD, { cookie: device })).status).toBe(200);
     for (let i = 0; i < 3; i++) await login(t, "typo@example.com", `typo-again-${i}`, { cookie: device });
-    for (let i = 0; i < 7; i++) await login(t, "typo@example.com", `stranger-${i}`);
+    for (let i = 0; i < ACCOUNT - 3; i++) await login(t, "typo@example.com", `stranger-${i}`);
     expect((await login(t, "typo@example.com", PASSWORD, { cookie: device })).status).toBe(429);
   });
 
@@ -116,9 +122,10 @@ describe("lockout", () => {
     const t = makeTestApp({ limits: LIMITS, env: { TRUST_PROXY: "1" } });
     await t.signup("target@example.com", PASSWORD);
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) statuses.push((await login(t, "target@example.com", `guess-${i}`, { ip: `10.0.0.${i + 1}` })).status);
-    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
-    expect(statuses.slice(10)).toEqual([429, 429]);
+    for (let i = 0; i < ACCOUNT + 2; i++)
+      statuses.push((await login(t, "target@example.com", `guess-${i}`, { ip: `10.0.${Math.floor(i / 250)}.${(i % 250) + 1}` })).status);
+    expect(statuses.slice(0, ACCOUNT)).toEqual(Array(ACCOUNT).fill(401));
+    expect(statuses.slice(ACCOUNT)).toEqual([429, 429]);
   });
 
   test("successful untrusted sign-ins do not use up the account's budget", async () => {
@@ -131,9 +138,9 @@ describe("lockout", () => {
   test("an untrusted client is still limited per IP, across accounts", async () => {
     const t = makeTestApp({ limits: LIMITS, env: { TRUST_PROXY: "1" } });
     const statuses: number[] = [];
-    for (let i = 0; i < 32; i++) statuses.push((await login(t, `nobody-${i}@example.com`, "guess", { ip: "203.0.113.9" })).status);
-    expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);
-    expect(statuses.slice(30)).toEqual([429, 429]);
+    for (let i = 0; i < IP + 2; i++) statuses.push((await login(t, `nobody-${i}@example.com`, "guess", { ip: "203.0.113.9" })).status);
+    expect(statuses.slice(0, IP).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(IP)).toEqual([429, 429]);
     // Another address is not affected.
     expect((await login(t, "nobody-x@example.com", "guess", { ip: "203.0.113.10" })).status).toBe(401);
   });
@@ -142,9 +149,16 @@ describe("lockout", () => {
     const t = makeTestApp({ limits: { ...LIMITS, perIpPerMinute: 1000 } });
     await t.signup("burst@example.com", PASSWORD);
     const statuses = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => login(t, "burst@example.com", `guess-${i}`).then((r) => r.status)),
+      Array.from({ length: 2 * ACCOUNT }, (_, i) => login(t, "burst@example.com", `guess-${i}`).then((r) => r.status)),
     );
-    expect(statuses.filter((s) => s === 401).length).toBe(10);
-    expect(statuses.filter((s) => s === 429).length).toBe(10);
+    expect(statuses.filter((s) => s === 401).length).toBe(ACCOUNT);
+    expect(statuses.filter((s) => s === 429).length).toBe(ACCOUNT);
   });
+});
+
+test("docs/security.md states the limits the app enforces", () => {
+  const doc = readFileSync(join(import.meta.dir, "../../docs/security.md"), "utf8");
+  expect(doc).toContain(`**${LIMITS.perDevicePerMinute} failed attempts per minute per device**`);
+  expect(doc).toContain(`**${IP} attempts per minute per client address**`);
+  expect(doc).toContain(`**${ACCOUNT} failed attempts per minute per account**`);
 });

@@ -14,6 +14,7 @@ const VALID: Record<string, (w: SweepWorld, ids: { rootKey: string }) => string>
   "GET /api/admin/backups/:name": (w) => `/api/admin/backups/${w.ids.backup}`,
   "PATCH /api/admin/users/:id": (w) => `/api/admin/users/${w.bob.user.id}`,
   "DELETE /api/admin/api-keys/:id": (_w, x) => `/api/admin/api-keys/${x.rootKey}`,
+  "DELETE /api/admin/all-api-keys/:id": (_w, x) => `/api/admin/all-api-keys/${x.rootKey}`,
   "DELETE /api/api-keys/:id": (w) => `/api/api-keys/${w.ids.personalKey}`,
   "GET /api/comparisons/:id": (w) => `/api/comparisons/${w.ids.comparison}`,
   "DELETE /api/comparisons/:id": (w) => `/api/comparisons/${w.ids.comparison}`,

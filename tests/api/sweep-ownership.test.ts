@@ -191,6 +191,11 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
     ok: 200,
     strangers: { bob: 403, alice: 403, root: 404 },
   }),
+  // The console's view of everyone's keys: any admin revokes any key; its owner, a plain user, gets 403 here.
+  "DELETE /api/admin/all-api-keys/:id": async (w) => {
+    const r = await w.t.call("POST", "/api/api-keys", { headers: w.h.alice, body: { name: "revoked by an admin", scope: "read" } });
+    return { path: `/api/admin/all-api-keys/${r.json.id}`, owner: "root", ok: 200, strangers: { bob: 403, alice: 403 } };
+  },
 };
 
 /** Id routes where any caller may succeed, and why. */

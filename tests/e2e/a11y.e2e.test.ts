@@ -28,6 +28,8 @@ beforeAll(
     lab = await startLab();
     admin = await lab.signup("boss@example.com"); // the first account is the admin
     rebel = await lab.signup("rebel@example.com");
+    // A key, so key lists (Settings, the console's) are audited as tables; the plain user keeps none.
+    await lab.api(admin, "POST", "/api/api-keys", { name: "Boss CI", scope: "run" });
     emptyId = (await lab.api<{ id: string }>(admin, "POST", "/api/comparisons", { name: "Nothing here yet" })).id;
     completedId = await completedComparison(lab, admin);
     // Let the agents work on that capture for a moment, so Mission Control and the agents' pages
@@ -175,24 +177,30 @@ describe("states that only appear after an action", () => {
 
   // One test per state of the console, each from a fresh load: eight states in one test ran past
   // any fixed budget on a busy machine, and a failure here names the state.
-  const CONSOLE_STATES: { tab: string; dialog?: string }[] = [
+  const CONSOLE_STATES: { tab: string; dialog?: string; dialogTab?: string }[] = [
     { tab: "Database" },
     { tab: "Security" },
     { tab: "Settings" },
     { tab: "Database", dialog: "View Backups" },
     { tab: "Security", dialog: "Generate API Key" },
+    { tab: "Security", dialog: "Generate API Key", dialogTab: "All users" },
     { tab: "Security", dialog: "Manage Users" },
     { tab: "Security", dialog: "View Audit Logs" },
     { tab: "Security", dialog: "Security Report" },
   ];
   for (const state of CONSOLE_STATES) {
-    test(`the console's ${state.tab} tab${state.dialog ? `, its ${state.dialog} dialog` : ""}`, async () => {
+    test(`the console's ${state.tab} tab${state.dialog ? `, its ${state.dialog} dialog` : ""}${state.dialogTab ? ` (${state.dialogTab})` : ""}`, async () => {
       await open(boss, `${lab.server.url}/super-admin`, "light");
       await boss.getByRole("tab", { name: state.tab }).click();
       await boss.getByRole("tabpanel", { name: state.tab }).waitFor();
       if (state.dialog) {
         await boss.getByRole("button", { name: state.dialog }).click();
         await boss.getByRole("dialog").waitFor();
+      }
+      if (state.dialogTab) {
+        await boss.getByRole("dialog").getByRole("tab", { name: state.dialogTab }).click();
+        // Its list loads on opening (no aria-busy to wait on): the table is the sign it is there.
+        await boss.getByRole("dialog").getByRole("tabpanel", { name: state.dialogTab }).getByRole("table").waitFor();
       }
       await waitUntilLoaded(boss);
       await applyTheme(boss, "light");

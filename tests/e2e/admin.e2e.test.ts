@@ -146,6 +146,37 @@ describe("super-admin console", () => {
     await admin.getByRole("dialog").getByRole("button", { name: "Close" }).click();
   });
 
+  test("All users lists another user's key with its owner; revoking it there ends the key at once", async () => {
+    const login = await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: userEmail, password: PASSWORD }),
+    });
+    const { accessToken } = (await login.json()) as { accessToken: string };
+    const made = await fetch(`${server.url}/api/api-keys`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${accessToken}` },
+      body: JSON.stringify({ name: "Rebel CI", scope: "run" }),
+    });
+    const { key } = (await made.json()) as { key: string };
+    const me = () => fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
+    expect(await me()).toBe(200);
+
+    await admin.getByRole("button", { name: "Generate API Key" }).click();
+    const dialog = admin.getByRole("dialog");
+    await dialog.getByTestId("api-keys-table").waitFor();
+    await dialog.getByRole("tab", { name: "All users" }).click();
+    const row = dialog.getByTestId("all-api-keys-table").getByRole("row").filter({ hasText: "Rebel CI" });
+    await row.getByText(userEmail).waitFor();
+    expect(await dialog.textContent()).not.toContain(key);
+    await row.getByRole("button", { name: `Revoke Rebel CI of ${userEmail}` }).click();
+    await admin.getByRole("alertdialog").getByRole("button", { name: "Revoke" }).click();
+    await toast(admin, "API Key Revoked");
+    await row.getByText("Revoked").waitFor();
+    expect(await me()).toBe(401);
+    await dialog.getByRole("button", { name: "Close" }).click();
+  });
+
   test("disabling a user from Manage Users ends their open session", async () => {
     await user.goto(`${server.url}/dashboard`);
     await user.getByText("Hold Up There, Digital Wanderer").waitFor({ state: "detached" });
@@ -166,7 +197,7 @@ describe("super-admin console", () => {
     await admin.getByRole("button", { name: "View Audit Logs" }).click();
     const dialog = admin.getByRole("dialog");
     await dialog.getByTestId("audit-table").waitFor();
-    for (const what of ["Disabled user", "API key created", "Backup created", "Maintenance on"])
+    for (const what of ["Disabled user", "API key created", "API key revoked", "Backup created", "Maintenance on"])
       await dialog.getByText(what).first().waitFor();
     await dialog.getByRole("button", { name: "Close" }).click();
 

@@ -5,16 +5,19 @@ import { errors, idParams, responds } from "#server/http/contract";
 import { actorOf } from "#server/modules/audit/model";
 import {
   type CreatedPersonalKey,
+  allKeysPage,
+  allKeysQuery,
   apiKeyList,
   createApiKeyBody,
   createPersonalKeyBody,
   createdApiKey,
   createdPersonalKey,
   revokedApiKey,
+  revokedOwnedKey,
 } from "./model";
 import type { ApiKeyService } from "./service";
 
-/** Personal keys for scripts and CI; each admin sees and revokes only their own. */
+/** An admin's own keys for scripts and CI; here each admin sees and revokes only their own (everyone's: allApiKeyRoutes). */
 export function apiKeyRoutes(keys: ApiKeyService, resolve: BearerResolver) {
   return new Elysia({ prefix: "/api/admin/api-keys", tags: ["api-keys"] })
     .use(clientIpPlugin())
@@ -47,6 +50,39 @@ export function apiKeyRoutes(keys: ApiKeyService, resolve: BearerResolver) {
         params: idParams,
         response: { 200: responds(revokedApiKey), ...errors(401, 403, 404, 500, 503) },
         detail: { summary: "Revoke one of your keys" },
+      },
+    );
+}
+
+/**
+ * The admin console's view of every user's keys, with their owners' e-mails, and revoking any of
+ * them. Only ever what the lists show: the keys themselves are stored hashed and never come back.
+ */
+export function allApiKeyRoutes(keys: ApiKeyService, resolve: BearerResolver) {
+  return new Elysia({ prefix: "/api/admin/all-api-keys", tags: ["api-keys"] })
+    .use(clientIpPlugin())
+    .use(authGuard(resolve))
+    .get(
+      "",
+      ({ query, set }) => {
+        set.headers["cache-control"] = "no-store";
+        return keys.listAll(query);
+      },
+      {
+        auth: "admin",
+        query: allKeysQuery,
+        response: { 200: responds(allKeysPage), ...errors(400, 401, 403, 500, 503) },
+        detail: { summary: "Every user's API keys with their owners, newest first, paged and searchable" },
+      },
+    )
+    .delete(
+      "/:id",
+      ({ user, params, ip, request }) => ({ apiKey: keys.revokeAny(actorOf(user, ip, request.headers.get("user-agent")), params.id) }),
+      {
+        auth: "admin",
+        params: idParams,
+        response: { 200: responds(revokedOwnedKey), ...errors(401, 403, 404, 500, 503) },
+        detail: { summary: "Revoke any user's key; it answers 401 from then on" },
       },
     );
 }

@@ -54,6 +54,33 @@ export type CreatedPersonalKey = z.infer<typeof createdPersonalKey>;
 export const apiKeyList = z.object({ keys: z.array(apiKeyView) });
 export const revokedApiKey = z.object({ apiKey: apiKeyView });
 
+/** The admin console's view of every user's keys: paged, searchable by owner e-mail or key name. */
+export const allKeysQuery = z.object({
+  page: z.coerce.number({ error: "page must be a number" }).int("page must be a whole number").min(1, "page starts at 1").default(1),
+  pageSize: z.coerce
+    .number({ error: "pageSize must be a number" })
+    .int("pageSize must be a whole number")
+    .min(1, "pageSize must be at least 1")
+    .max(100, "pageSize must be at most 100")
+    .default(25),
+  q: z.string().trim().max(100, "Search must be under 100 characters").optional(),
+});
+export type AllKeysQuery = z.infer<typeof allKeysQuery>;
+
+/** A key with whose it is; like every view, never the key or its hash. */
+export const ownedApiKeyView = apiKeyView.extend({ ownerId: z.string(), ownerEmail: z.string() });
+export type OwnedApiKeyView = z.infer<typeof ownedApiKeyView>;
+
+export const allKeysPage = z.object({
+  keys: z.array(ownedApiKeyView),
+  page: z.number(),
+  pageSize: z.number(),
+  total: z.number(),
+});
+export type AllKeysPage = z.infer<typeof allKeysPage>;
+
+export const revokedOwnedKey = z.object({ apiKey: ownedApiKeyView });
+
 /**
  * The writes a `run` key may make: what a CI job needs to start a comparison, and an admin's cron
  * backup (docs/operations.md; the route itself still requires the owner to be an admin). Every

@@ -1,6 +1,7 @@
 import type { Db } from "#server/db/connection";
+import { likeTerm } from "#server/db/like";
 import type { Role } from "#server/modules/auth/model";
-import type { ApiKeyScope, ApiKeyView } from "./model";
+import type { ApiKeyScope, ApiKeyView, OwnedApiKeyView } from "./model";
 
 interface ApiKeyRow {
   id: string;
@@ -13,6 +14,8 @@ interface ApiKeyRow {
   last_used_at: string | null;
   revoked_at: string | null;
 }
+
+type OwnedKeyRow = ApiKeyRow & { owner_email: string };
 
 export interface KeyOwnerRow {
   key_id: string;
@@ -32,6 +35,12 @@ const toView = (r: ApiKeyRow): ApiKeyView => ({
   lastUsedAt: r.last_used_at,
   revokedAt: r.revoked_at,
 });
+
+const toOwnedView = (r: OwnedKeyRow): OwnedApiKeyView => ({ ...toView(r), ownerId: r.user_id, ownerEmail: r.owner_email });
+
+/** Every user's keys with their owner's e-mail, for the admin console; a search matches the e-mail or the key's name. */
+const OWNED = "SELECT k.*, u.email AS owner_email FROM api_keys k JOIN users u ON u.id = k.user_id";
+const SEARCH = "(u.email LIKE ? ESCAPE '\\' OR k.name LIKE ? ESCAPE '\\')";
 
 export function apiKeyRepository(db: Db) {
   const q = {
@@ -55,6 +64,13 @@ export function apiKeyRepository(db: Db) {
       "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL",
     ),
     revokeAllOf: db.query<null, [string, string]>("UPDATE api_keys SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL"),
+    ownedPage: db.query<OwnedKeyRow, [string, string, number, number]>(
+      `${OWNED} WHERE ${SEARCH} ORDER BY k.created_at DESC, k.rowid DESC LIMIT ? OFFSET ?`,
+    ),
+    ownedCount: db.query<{ n: number }, [string, string]>(
+      `SELECT COUNT(*) AS n FROM api_keys k JOIN users u ON u.id = k.user_id WHERE ${SEARCH}`,
+    ),
+    ownedById: db.query<OwnedKeyRow, [string]>(`${OWNED} WHERE k.id = ?`),
     countActive: db.query<{ n: number }, []>(
       "SELECT COUNT(*) AS n FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.revoked_at IS NULL AND u.disabled = 0",
     ),
@@ -74,5 +90,13 @@ export function apiKeyRepository(db: Db) {
     revoke: (id: string, userId: string, at: string) => q.revoke.run(at, id, userId).changes === 1,
     revokeAllOf: (userId: string, at: string) => q.revokeAllOf.run(at, userId).changes,
     countActive: () => q.countActive.get()?.n ?? 0,
+    pageOfAll(search: string | undefined, limit: number, offset: number): { keys: OwnedApiKeyView[]; total: number } {
+      const term = likeTerm(search ?? "");
+      return { keys: q.ownedPage.all(term, term, limit, offset).map(toOwnedView), total: q.ownedCount.get(term, term)?.n ?? 0 };
+    },
+    findOwned: (id: string) => {
+      const r = q.ownedById.get(id);
+      return r ? toOwnedView(r) : null;
+    },
   };
 }

@@ -7,11 +7,14 @@ import type { SignedInActor } from "#server/modules/audit/model";
 import type { AuditService } from "#server/modules/audit/service";
 import {
   API_KEY_PREFIX,
+  type AllKeysPage,
+  type AllKeysQuery,
   type ApiKeyScope,
   type ApiKeyView,
   type CreateApiKeyInput,
   type CreatedApiKey,
   MAX_LIVE_KEYS,
+  type OwnedApiKeyView,
   isApiKey,
 } from "./model";
 import { apiKeyRepository } from "./repository";
@@ -51,6 +54,24 @@ export function apiKeyService(deps: { db: Db; audit: AuditService; now?: () => n
         deps.audit.recordBy(actor, origin === "admin" ? "admin.api_key_revoked" : "api_key.revoked", keyId, { name: found.name });
       const { userId: _, ...view } = repo.find(keyId)!;
       return view;
+    },
+
+    /** Every user's keys, newest first, for the admin console (an admin route; never the keys themselves). */
+    listAll(query: AllKeysQuery): AllKeysPage {
+      const { keys, total } = repo.pageOfAll(query.q, query.pageSize, (query.page - 1) * query.pageSize);
+      return { keys, total, page: query.page, pageSize: query.pageSize };
+    },
+
+    /**
+     * An admin ends anyone's key (a leaked CI secret, a departed colleague's script). Audited as an
+     * admin action naming the owner; revoking a key that is already revoked changes and records nothing.
+     */
+    revokeAny(actor: SignedInActor, keyId: string): OwnedApiKeyView {
+      const found = repo.findOwned(keyId);
+      if (!found) throw notFound("API key not found");
+      if (repo.revoke(keyId, found.ownerId, nowIso(now())))
+        deps.audit.recordBy(actor, "admin.api_key_revoked", keyId, { name: found.name, owner: found.ownerEmail });
+      return repo.findOwned(keyId)!;
     },
 
     /** Ends every key of a user (on disable). */

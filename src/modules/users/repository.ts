@@ -1,4 +1,5 @@
 import type { Db } from "#server/db/connection";
+import { likeTerm } from "#server/db/like";
 import type { Role } from "#server/modules/auth/model";
 import type { ManagedUser } from "./model";
 
@@ -25,9 +26,6 @@ const toManaged = (r: ManagedRow): ManagedUser => ({
 const SELECT = `SELECT u.id, u.email, u.username, u.role, u.disabled, u.created_at,
   (SELECT MAX(a.created_at) FROM audit_log a WHERE a.actor_id = u.id AND a.action = 'auth.sign_in') AS last_sign_in_at
   FROM users u`;
-
-/** LIKE wildcards in a search are literal characters, not patterns. */
-const likeTerm = (q: string) => `%${q.replace(/[\\%_]/g, (c) => "\\" + c)}%`;
 
 export function usersRepository(db: Db) {
   const q = {

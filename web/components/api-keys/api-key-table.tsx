@@ -3,25 +3,29 @@ import type { ApiKeyView } from "#server/modules/api-keys/model";
 import { formatDateTime } from "#web/lib/format";
 
 /**
- * API keys as a table: the user's own in Settings, everyone's in the console. Only the prefix is
- * ever shown; a live key has a Revoke button, a revoked one says so.
+ * API keys as a table: the user's own in Settings, everyone's in the console (with an Owner column).
+ * Only the prefix is ever shown; a live key has a Revoke button, a revoked one says so.
  */
-export function ApiKeyTable({
+export function ApiKeyTable<K extends ApiKeyView>({
   keys,
   revoking,
   onRevoke,
   testId,
+  ownerOf,
 }: {
-  keys: readonly ApiKeyView[];
+  keys: readonly K[];
   /** The id of the key whose revocation is under way. */
   revoking: string | null;
-  onRevoke(key: ApiKeyView): void;
+  onRevoke(key: K): void;
   testId: string;
+  /** Whose key it is; given, the table gains an Owner column (everyone's keys). */
+  ownerOf?: (key: K) => string;
 }) {
   return (
     <Table.Root size="1" variant="surface" data-testid={testId}>
       <Table.Header>
         <Table.Row>
+          {ownerOf && <Table.ColumnHeaderCell>Owner</Table.ColumnHeaderCell>}
           <Table.ColumnHeaderCell>Name</Table.ColumnHeaderCell>
           <Table.ColumnHeaderCell>Scope</Table.ColumnHeaderCell>
           <Table.ColumnHeaderCell>Key</Table.ColumnHeaderCell>
@@ -33,9 +37,16 @@ export function ApiKeyTable({
       <Table.Body>
         {keys.map((k) => (
           <Table.Row key={k.id}>
+            {ownerOf && (
+              <Table.Cell>
+                <Text size="1" style={{ overflowWrap: "anywhere" }}>
+                  {ownerOf(k)}
+                </Text>
+              </Table.Cell>
+            )}
             <Table.RowHeaderCell>{k.name}</Table.RowHeaderCell>
             <Table.Cell>
-              <Badge color={k.scope === "run" ? "amber" : "blue"} variant="soft">
+              <Badge color={k.scope === "run" ? "amber" : "blue"} variant="soft" highContrast>
                 {k.scope === "run" ? "Run" : "Read"}
               </Badge>
             </Table.Cell>
@@ -60,7 +71,7 @@ export function ApiKeyTable({
                   variant="soft"
                   loading={revoking === k.id}
                   onClick={() => onRevoke(k)}
-                  aria-label={`Revoke ${k.name}`}
+                  aria-label={ownerOf ? `Revoke ${k.name} of ${ownerOf(k)}` : `Revoke ${k.name}`}
                 >
                   Revoke
                 </Button>

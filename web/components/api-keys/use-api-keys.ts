@@ -66,11 +66,15 @@ export function useApiKeys(ops: ApiKeyOps, wording: ApiKeyWording, active = true
     }
   }
 
+  /** A key that changed elsewhere (an admin revoked it from everyone's list) shows its new state here, if listed. */
+  function replace(updated: ApiKeyView) {
+    setKeys((list) => list?.map((x) => (x.id === updated.id ? updated : x)) ?? list);
+  }
+
   async function revoke(k: ApiKeyView) {
     setRevoking(k.id);
     try {
-      const updated = await ops.revoke(k.id);
-      setKeys((list) => list?.map((x) => (x.id === updated.id ? updated : x)) ?? list);
+      replace(await ops.revoke(k.id));
       toast({ title: "API Key Revoked", description: `${k.name} no longer works.` });
     } catch (err) {
       toast({ title: "Revoke Failed", description: errorMessage(err, "Unable to revoke this key."), variant: "destructive" });
@@ -79,5 +83,5 @@ export function useApiKeys(ops: ApiKeyOps, wording: ApiKeyWording, active = true
     }
   }
 
-  return { keys, failed, fresh, creating, revoking, create, revoke };
+  return { keys, failed, fresh, creating, revoking, create, revoke, replace };
 }

@@ -40,6 +40,10 @@ export const listAuditLogs = (page: number) => call(api.admin["audit-logs"].get(
 export const listApiKeys = () => call(api.admin["api-keys"].get()).then((r) => r.keys);
 export const createApiKey = (name: string) => call(api.admin["api-keys"].post({ name, scope: "run" }));
 export const revokeApiKey = (id: string) => call(api.admin["api-keys"]({ id: enc(id) }).delete()).then((r) => r.apiKey);
+/** Every user's keys with their owners (the console's "All users" list), and revoking any of them. */
+export const listAllApiKeys = (page: number, q: string) =>
+  call(api.admin["all-api-keys"].get({ query: { page, pageSize: 20, ...(q ? { q } : {}) } }));
+export const revokeAnyApiKey = (id: string) => call(api.admin["all-api-keys"]({ id: enc(id) }).delete()).then((r) => r.apiKey);
 
 /** A backup file as a Blob. */
 export function downloadBackup(name: string, auth: BearerSource): Promise<Blob> {

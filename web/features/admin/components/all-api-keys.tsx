@@ -1,0 +1,109 @@
+import { AlertDialog, Button, Flex, TextField } from "@radix-ui/themes";
+import { MagnifyingGlassIcon } from "@radix-ui/react-icons";
+import { useCallback, useEffect, useState } from "react";
+import type { AllKeysPage, OwnedApiKeyView } from "#server/modules/api-keys/model";
+import { ApiKeyTable } from "#web/components/api-keys/api-key-table";
+import { toast } from "#web/components/ui/toast";
+import { errorMessage } from "#web/lib/api";
+import { listAllApiKeys, revokeAnyApiKey } from "../api";
+import { Loaded } from "./loaded";
+import { Pager } from "./pager";
+
+/**
+ * Every user's API keys with their owners, searchable and paged; an admin can revoke any of them
+ * (a leaked CI secret, a departed colleague's script). Only what the lists show: the keys
+ * themselves are stored hashed. `onRevoked` tells the console, whose own-key list may hold it too.
+ */
+export function AllApiKeys({ onRevoked }: { onRevoked?(key: OwnedApiKeyView): void }) {
+  const [page, setPage] = useState(1);
+  const [query, setQuery] = useState("");
+  const [data, setData] = useState<AllKeysPage | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState<OwnedApiKeyView | null>(null);
+
+  const load = useCallback(() => {
+    setFailed(null);
+    listAllApiKeys(page, query.trim())
+      .then(setData)
+      .catch((e) => setFailed(errorMessage(e, "Could not load API keys")));
+  }, [page, query]);
+
+  // Typing waits a moment, so a search is one request rather than one per key press.
+  useEffect(() => {
+    const t = setTimeout(load, 200);
+    return () => clearTimeout(t);
+  }, [load]);
+
+  async function revoke(k: OwnedApiKeyView) {
+    setRevoking(k.id);
+    try {
+      const updated = await revokeAnyApiKey(k.id);
+      setData((d) => (d ? { ...d, keys: d.keys.map((x) => (x.id === updated.id ? updated : x)) } : d));
+      onRevoked?.(updated);
+      toast({ title: "API Key Revoked", description: `${k.name} (${k.ownerEmail}) no longer works.` });
+    } catch (err) {
+      toast({ title: "Revoke Failed", description: errorMessage(err, "Unable to revoke this key."), variant: "destructive" });
+    } finally {
+      setRevoking(null);
+    }
+  }
+
+  return (
+    <>
+      <TextField.Root
+        placeholder="Search by owner e-mail or key name"
+        aria-label="Search API keys"
+        value={query}
+        onChange={(e) => {
+          setQuery(e.target.value);
+          setPage(1);
+        }}
+        mb="3"
+      >
+        <TextField.Slot>
+          <MagnifyingGlassIcon />
+        </TextField.Slot>
+      </TextField.Root>
+      <Loaded failed={failed} data={data} loading="Loading keys…" empty="No API keys found." isEmpty={(d) => d.keys.length === 0}>
+        {(data) => (
+          <>
+            <ApiKeyTable<OwnedApiKeyView>
+              keys={data.keys}
+              revoking={revoking}
+              onRevoke={setConfirm}
+              ownerOf={(k) => k.ownerEmail}
+              testId="all-api-keys-table"
+            />
+            <Pager page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} />
+          </>
+        )}
+      </Loaded>
+      <AlertDialog.Root open={confirm !== null} onOpenChange={(o) => !o && setConfirm(null)}>
+        <AlertDialog.Content maxWidth="440px">
+          <AlertDialog.Title>Revoke this key?</AlertDialog.Title>
+          <AlertDialog.Description size="2">
+            {confirm && `${confirm.name} (${confirm.ownerEmail}) stops working at once: scripts and CI jobs that use it get 401.`}
+          </AlertDialog.Description>
+          <Flex gap="3" mt="4" justify="end">
+            <AlertDialog.Cancel>
+              <Button variant="soft" color="gray">
+                Cancel
+              </Button>
+            </AlertDialog.Cancel>
+            <AlertDialog.Action>
+              <Button
+                color="red"
+                onClick={() => {
+                  if (confirm) void revoke(confirm);
+                }}
+              >
+                Revoke
+              </Button>
+            </AlertDialog.Action>
+          </Flex>
+        </AlertDialog.Content>
+      </AlertDialog.Root>
+    </>
+  );
+}
