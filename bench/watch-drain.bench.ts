@@ -248,6 +248,19 @@ try {
       `queue peak ${queuePeak} waiting (limit 200, 40 per owner); wait for a capture slot median ${s(median(waits))}, p95 ${s(quantile(waits, 0.95))}, max ${s(Math.max(...waits))}`,
   );
 
+  // How busy the capture slots were: idle slots while runs wait mean the drain is not capture-bound.
+  const slots = env.CAPTURE_CONCURRENCY;
+  const spans = captured.filter((p) => p.started !== null && p.done !== null).map((p) => [p.started! - DUE, p.done! - DUE] as const);
+  const busyIn = (from: number, to: number) => spans.reduce((n, [a, b]) => n + Math.max(0, Math.min(b, to) - Math.max(a, from)), 0);
+  const minutes = Array.from({ length: Math.ceil(drain / 60_000) }, (_, m) => {
+    const to = Math.min(drain, (m + 1) * 60_000);
+    return `${pct(busyIn(m * 60_000, to), slots * (to - m * 60_000)).toFixed(0)}%`;
+  });
+  console.log(
+    `capture slots busy ${pct(busyIn(0, drain), slots * drain).toFixed(0)}% of the drain (by minute: ${minutes.join(" ")}); ` +
+      `the pages alone need ${s((captured.length * CAPTURE_MS) / slots)} (${captured.length} × ${CAPTURE_MS} ms over ${slots} slots)`,
+  );
+
   // No comparison twice, no overlap, never more than the per-owner running limit at once.
   const runsOf = new Map<string, Run[]>();
   for (const r of runs) runsOf.set(r.comparison_id, [...(runsOf.get(r.comparison_id) ?? []), r]);
