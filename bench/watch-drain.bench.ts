@@ -22,7 +22,7 @@
 // finished), runs completed/skipped/failed, pages refused by the queue, the queue's peak, each
 // owner's first start / first result / last result as a share of the drain, light vs heavy waits,
 // and checks that no comparison ran twice. Exits 1 when a target is missed.
-// Run: bun bench/watch-drain.bench.ts   (needs Chromium for the fixture captures; ~6 min here)
+// Run: bun bench/watch-drain.bench.ts   (needs Chromium for the fixture captures; ~9 min here)
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
