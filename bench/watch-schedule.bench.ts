@@ -1,6 +1,7 @@
 // 200 comparisons due in the same minute: how long the scheduler takes to hand them over (cron
 // evaluation + one guarded UPDATE each, on a file database with the production pragmas), and in
-// which order owners are served.
+// which order owners are served. startRun is a no-op here: the drain of such a minute through the
+// real runs and the capture pool's fair queue is bench/watch-drain.bench.ts.
 // Run: bun bench/watch-schedule.bench.ts
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -52,6 +52,12 @@ export interface CapturePoolOptions {
   idleMs?: number;
   /** Used by the add-time URL check; tests inject one. */
   resolve?: Resolver;
+  /**
+   * Starts a capture worker; default the Chromium one (src/workers/capture.worker.ts). A bench
+   * hands in a stand-in that speaks the same protocol, to drive this queue at a scale where real
+   * browsers would not fit on the machine (bench/watch-drain.bench.ts).
+   */
+  spawn?: () => Worker;
   log?: (message: string) => void;
 }
 
@@ -226,7 +232,7 @@ export class CapturePool {
   }
 
   private spawn(): Slot {
-    const worker = spawnWorker("capture");
+    const worker = this.options.spawn?.() ?? spawnWorker("capture");
     const slot: Slot = { worker, pid: null, browser: null, jobs: new Map(), closing: false };
     worker.onmessage = (event: MessageEvent<CaptureEvent>) => this.onEvent(slot, event.data);
     worker.onerror = (event) => {
