@@ -148,6 +148,8 @@ export function createServices(deps: AppDeps) {
     historyKeep: deps.env.HISTORY_KEEP,
     // Change detection against the previous completed run; the run closes after it.
     onCompleted: (run) => history.onRunCompleted(run),
+    // Deferred scheduled runs of the owner are tried as soon as one of their runs ends.
+    onClosed: (run) => watch.runEnded(run.ownerId),
     scheduleOf: (ownerId, id) => watch.schedules.get(ownerId, id),
   });
   const users = usersService({ db: deps.db, audit, endSessions: auth.endSessions, revokeApiKeys: apiKeys.revokeAllOf, live });

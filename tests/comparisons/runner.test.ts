@@ -24,7 +24,7 @@ function storageFull() {
   return Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
 }
 
-function setup(opts: { onCompleted?: (run: Readonly<RunContext>) => unknown } = {}) {
+function setup(opts: { onCompleted?: (run: Readonly<RunContext>) => unknown; onClosed?: (run: Readonly<RunContext>) => void } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "di-runner-"));
   dirs.push(dataDir);
   const db = openDatabase(":memory:");
@@ -56,6 +56,7 @@ function setup(opts: { onCompleted?: (run: Readonly<RunContext>) => unknown } = 
     now: Date.now,
     log: (msg) => logged.push(msg),
     onCompleted: opts.onCompleted,
+    onClosed: opts.onClosed,
   });
   const at = new Date().toISOString();
   real.insertComparison({ id: "c1", ownerId: "u1", name: "Rivals", description: null, at });
@@ -115,6 +116,26 @@ describe("comparison runner", () => {
     await t.runner.idle();
     expect(t.comparison().status).toBe("completed");
     expect(t.logged).toContain("after-completion work for comparison c1 failed");
+  });
+
+  test("every run that closes is reported once, after its outcome is stored: completed and interrupted alike", async () => {
+    const closed: [string, string][] = [];
+    const t = setup({ onClosed: (run) => closed.push([run.runId, t.comparison().status]) });
+    t.start("r1");
+    await t.runner.idle();
+    expect(closed).toEqual([["r1", "completed"]]);
+    t.fake.holdCaptures();
+    t.start("r2");
+    await t.fake.captureStarted();
+    t.runner.interruptAll();
+    // Closed only once its captures in flight came back.
+    expect(closed).toHaveLength(1);
+    t.fake.release();
+    await t.runner.idle();
+    expect(closed).toEqual([
+      ["r1", "completed"],
+      ["r2", "failed"],
+    ]);
   });
 
   test("shutdown mid-capture fails the run with the restart reason once; captures that finish later are not kept", async () => {

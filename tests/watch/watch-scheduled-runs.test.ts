@@ -141,6 +141,41 @@ describe("scheduled runs through the capture budget", () => {
     expect(w.watch.schedules.repo.find(a!, o)!.last_skip_reason).toBe("the previous run was still in progress");
   });
 
+  test("a run that ends brings its owner's deferred slots forward: they start at once, not at their retry", async () => {
+    const running = (ownerId: string) =>
+      w.db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM comparisons WHERE owner_id = ? AND status = 'running'").get(ownerId)!
+        .n;
+    const w = world({
+      start: (ownerId) => {
+        if (running(ownerId) >= 2) throw new HttpError(429, "You already have 2 analyses running. Wait for one to finish.");
+      },
+    });
+    const [o, other] = [w.owner(), w.owner()];
+    const [a, b, c] = [w.comparison(o), w.comparison(o), w.comparison(o)];
+    const [d, e, f] = [w.comparison(other), w.comparison(other), w.comparison(other)];
+    w.at(SLOT);
+    const first = await w.watch.scheduler.tick();
+    expect(first.filter((x) => x.type === "deferred").map((x) => x.comparisonId)).toEqual([c, f]);
+    const nextRunAt = (id: string) =>
+      w.db.query<{ next_run_at: string }, [string]>("SELECT next_run_at FROM comparison_schedules WHERE comparison_id = ?").get(id)!
+        .next_run_at;
+    expect(nextRunAt(c)).toBe(new Date(SLOT + DEFER_RETRY_MS).toISOString());
+
+    // a ends; the clock does not move: c is due now, while the other owner's f keeps its retry time.
+    w.finish(a);
+    w.watch.runEnded(o);
+    expect(nextRunAt(c)).toBe(new Date(SLOT).toISOString());
+    expect(nextRunAt(f)).toBe(new Date(SLOT + DEFER_RETRY_MS).toISOString());
+    const after = await w.watch.scheduler.tick();
+    expect(after.map((x) => [x.comparisonId, x.type])).toEqual([[c, "started"]]);
+    expect(w.started.map((s) => s.id)).toEqual([a, d, b, e, c]);
+
+    // A slot that ran since its last deferral is not pulled forward again.
+    w.finish(b);
+    w.watch.runEnded(o);
+    expect(nextRunAt(c)).toBe(new Date(SLOT + 60_000).toISOString());
+  });
+
   test("a start refused for good (fewer than two websites) skips the slot with the reason", async () => {
     const w = world({
       start: () => {

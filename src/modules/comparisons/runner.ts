@@ -93,7 +93,14 @@ class Runs {
   #begin(run: RunContext, initial: RunState): RunMachine {
     const machine = new RunMachine({ run, initial, deps: this.deps, transitions: TRANSITIONS });
     this.#runs.set(run.runId, machine);
-    void machine.done.then(() => this.#runs.delete(run.runId));
+    void machine.done.then(() => {
+      this.#runs.delete(run.runId);
+      try {
+        this.deps.onClosed?.(run);
+      } catch (e) {
+        this.deps.log(`after-close work for comparison ${run.comparisonId} failed`, e);
+      }
+    });
     return machine;
   }
 

@@ -125,6 +125,8 @@ export interface ComparisonsDeps {
   historyKeep?: number;
   /** After a run's completed results are stored (change detection). */
   onCompleted?: RunnerDeps["onCompleted"];
+  /** A run is over, whatever its outcome: its owner has room for another (the watch's deferred slots). */
+  onClosed?: RunnerDeps["onClosed"];
   /** The comparison's watch schedule, for GET /comparisons/:id (the watch module owns it). */
   scheduleOf?: (ownerId: string, comparisonId: string) => ScheduleView | null;
 }
@@ -144,6 +146,7 @@ export function comparisonsService(deps: ComparisonsDeps) {
     log,
     historyKeep: deps.historyKeep,
     onCompleted: deps.onCompleted,
+    onClosed: deps.onClosed,
   });
 
   const owned = (ownerId: string, id: string) => {

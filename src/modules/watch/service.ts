@@ -4,13 +4,14 @@
 
 import type { Db } from "#server/db/connection";
 import { HttpError } from "#server/http/errors";
+import { nowIso } from "#server/lib/ids";
 import type { Mailer } from "#server/modules/admin/mailer";
 import type { Resolver } from "#server/modules/capture/ssrf";
 import { pagesInRun } from "#server/modules/comparisons/public";
 import { alertsService, type DispatchResult } from "./alerts/service";
 import type { RetryOptions } from "./alerts/retry";
 import type { TargetChanges } from "./alerts/model";
-import { DeferRun, Scheduler, type Clock, type ScheduleEvent } from "./schedule/scheduler";
+import { DeferRun, Scheduler, systemClock, type Clock, type ScheduleEvent } from "./schedule/scheduler";
 import { scheduleService } from "./schedule/service";
 import { watchRepository } from "./repository";
 import { digestService } from "./digest/service";
@@ -161,6 +162,14 @@ export function watchService(deps: WatchDeps) {
         .catch((e) => log(`change alerts for comparison ${input.comparisonId} failed`, e))
         .finally(() => sending.delete(p));
       sending.add(p);
+    },
+    /**
+     * One of the owner's runs ended, so the running limit and the page budget that deferred their
+     * slots may have room now: those slots are tried at once instead of at their 30 s retry (which
+     * left the capture slots idle for ~40 % of a 200-comparison drain, bench/watch-drain.bench.ts).
+     */
+    runEnded(ownerId: string): void {
+      if (schedules.repo.bringDeferredForward(ownerId, nowIso((deps.clock ?? systemClock).now())) > 0) scheduler.poke();
     },
     /** Resolves once every alert queued so far was delivered or failed for good (tests, shutdown). */
     async alertsIdle(): Promise<void> {

@@ -19,6 +19,8 @@ export interface RunnerDeps {
   historyKeep?: number;
   /** Called once a run's completed results are stored (change detection, alerts); the run closes after it settles. */
   onCompleted?: (run: Readonly<RunContext>) => unknown;
+  /** Called once a run has closed (completed, failed, cancelled or interrupted): nothing of it is in flight. */
+  onClosed?: (run: Readonly<RunContext>) => void;
 }
 
 export interface RunIO {

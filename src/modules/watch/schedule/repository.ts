@@ -50,6 +50,12 @@ export function scheduleRepository(db: Db) {
         WHERE comparison_id = ?4 AND next_run_at = ?5`,
     ),
     count: db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM comparison_schedules"),
+    // Deferred is the row's latest outcome: a deferral after its last run (or with no run yet).
+    bringForward: db.query<null, [string, string]>(
+      `UPDATE comparison_schedules SET next_run_at = ?2, updated_at = ?2
+        WHERE owner_id = ?1 AND next_run_at > ?2 AND last_skip_reason LIKE 'deferred:%'
+          AND (last_run_at IS NULL OR last_skip_at > last_run_at)`,
+    ),
   };
   return {
     /** Creates or replaces the schedule; returns false when the comparison's row belongs to someone else. */
@@ -69,6 +75,8 @@ export function scheduleRepository(db: Db) {
       return r.changes > 0;
     },
     count: (): number => q.count.get()?.n ?? 0,
+    /** The owner's deferred slots become due now; returns how many. */
+    bringDeferredForward: (ownerId: string, nowIso: string): number => q.bringForward.run(ownerId, nowIso).changes,
   };
 }
 
