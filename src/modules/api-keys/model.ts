@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pagedSearchQuery } from "#server/http/paging";
 
 /** Keys announce themselves, so the resolver can tell them from JWTs before verifying anything. */
 export const API_KEY_PREFIX = "di_";
@@ -55,16 +56,7 @@ export const apiKeyList = z.object({ keys: z.array(apiKeyView) });
 export const revokedApiKey = z.object({ apiKey: apiKeyView });
 
 /** The admin console's view of every user's keys: paged, searchable by owner e-mail or key name. */
-export const allKeysQuery = z.object({
-  page: z.coerce.number({ error: "page must be a number" }).int("page must be a whole number").min(1, "page starts at 1").default(1),
-  pageSize: z.coerce
-    .number({ error: "pageSize must be a number" })
-    .int("pageSize must be a whole number")
-    .min(1, "pageSize must be at least 1")
-    .max(100, "pageSize must be at most 100")
-    .default(25),
-  q: z.string().trim().max(100, "Search must be under 100 characters").optional(),
-});
+export const allKeysQuery = pagedSearchQuery;
 export type AllKeysQuery = z.infer<typeof allKeysQuery>;
 
 /** A key with whose it is; like every view, never the key or its hash. */

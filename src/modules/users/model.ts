@@ -1,16 +1,8 @@
 import { z } from "zod";
+import { pagedSearchQuery } from "#server/http/paging";
 import { roleSchema } from "#server/modules/auth/model";
 
-export const userListQuery = z.object({
-  page: z.coerce.number({ error: "page must be a number" }).int("page must be a whole number").min(1, "page starts at 1").default(1),
-  pageSize: z.coerce
-    .number({ error: "pageSize must be a number" })
-    .int("pageSize must be a whole number")
-    .min(1, "pageSize must be at least 1")
-    .max(100, "pageSize must be at most 100")
-    .default(25),
-  q: z.string().trim().max(100, "Search must be under 100 characters").optional(),
-});
+export const userListQuery = pagedSearchQuery;
 export type UserListQuery = z.infer<typeof userListQuery>;
 
 export const updateUserBody = z
