@@ -1,8 +1,9 @@
-// The query of a paged, searchable admin list (users, everyone's API keys): one schema, so the
-// lists page and search alike and say the same thing about a bad page or search.
+// The query of a paged admin list (users, everyone's API keys, the audit log): one set of page
+// fields, so the lists page alike and say the same thing about a bad page or search.
 import { z } from "zod";
 
-export const pagedSearchQuery = z.object({
+/** The page fields of every paged admin list (users, keys, audit log). */
+export const pageFields = {
   page: z.coerce.number({ error: "page must be a number" }).int("page must be a whole number").min(1, "page starts at 1").default(1),
   pageSize: z.coerce
     .number({ error: "pageSize must be a number" })
@@ -10,5 +11,9 @@ export const pagedSearchQuery = z.object({
     .min(1, "pageSize must be at least 1")
     .max(100, "pageSize must be at most 100")
     .default(25),
+};
+
+export const pagedSearchQuery = z.object({
+  ...pageFields,
   q: z.string().trim().max(100, "Search must be under 100 characters").optional(),
 });

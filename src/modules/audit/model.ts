@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageFields } from "#server/http/paging";
 
 /** Everything the audit log records; admin actions are named after what changed. */
 export const AUDIT_ACTIONS = [
@@ -47,13 +48,7 @@ export interface AuditInput {
 }
 
 export const auditQuery = z.object({
-  page: z.coerce.number({ error: "page must be a number" }).int("page must be a whole number").min(1, "page starts at 1").default(1),
-  pageSize: z.coerce
-    .number({ error: "pageSize must be a number" })
-    .int("pageSize must be a whole number")
-    .min(1, "pageSize must be at least 1")
-    .max(100, "pageSize must be at most 100")
-    .default(25),
+  ...pageFields,
   action: z.enum(AUDIT_ACTIONS, { error: "Unknown audit action" }).optional(),
 });
 export type AuditQuery = z.infer<typeof auditQuery>;

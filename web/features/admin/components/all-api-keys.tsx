@@ -1,6 +1,6 @@
 import { AlertDialog, Button, Flex, TextField } from "@radix-ui/themes";
 import { MagnifyingGlassIcon } from "@radix-ui/react-icons";
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import type { AllKeysPage, OwnedApiKeyView } from "#server/modules/api-keys/model";
 import { ApiKeyTable } from "#web/components/api-keys/api-key-table";
 import { toast } from "#web/components/ui/toast";
@@ -8,6 +8,7 @@ import { errorMessage } from "#web/lib/api";
 import { listAllApiKeys, revokeAnyApiKey } from "../api";
 import { Loaded } from "./loaded";
 import { Pager } from "./pager";
+import { usePagedSearch } from "../use-paged-search";
 
 /**
  * Every user's API keys with their owners, searchable and paged; an admin can revoke any of them
@@ -15,25 +16,9 @@ import { Pager } from "./pager";
  * themselves are stored hashed. `onRevoked` tells the console, whose own-key list may hold it too.
  */
 export function AllApiKeys({ onRevoked }: { onRevoked?(key: OwnedApiKeyView): void }) {
-  const [page, setPage] = useState(1);
-  const [query, setQuery] = useState("");
-  const [data, setData] = useState<AllKeysPage | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
+  const { setPage, query, setQuery, data, setData, failed } = usePagedSearch<AllKeysPage>(listAllApiKeys, "Could not load API keys");
   const [revoking, setRevoking] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<OwnedApiKeyView | null>(null);
-
-  const load = useCallback(() => {
-    setFailed(null);
-    listAllApiKeys(page, query.trim())
-      .then(setData)
-      .catch((e) => setFailed(errorMessage(e, "Could not load API keys")));
-  }, [page, query]);
-
-  // Typing waits a moment, so a search is one request rather than one per key press.
-  useEffect(() => {
-    const t = setTimeout(load, 200);
-    return () => clearTimeout(t);
-  }, [load]);
 
   async function revoke(k: OwnedApiKeyView) {
     setRevoking(k.id);
@@ -55,10 +40,7 @@ export function AllApiKeys({ onRevoked }: { onRevoked?(key: OwnedApiKeyView): vo
         placeholder="Search by owner e-mail or key name"
         aria-label="Search API keys"
         value={query}
-        onChange={(e) => {
-          setQuery(e.target.value);
-          setPage(1);
-        }}
+        onChange={(e) => setQuery(e.target.value)}
         mb="3"
       >
         <TextField.Slot>

@@ -1,11 +1,12 @@
 import { AlertDialog, Badge, Button, Dialog, Flex, Table, Text, TextField } from "@radix-ui/themes";
 import { MagnifyingGlassIcon } from "@radix-ui/react-icons";
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import type { ManagedUser, UpdateUserInput, UserPage } from "#server/modules/users/model";
 import { toast } from "#web/components/ui/toast";
 import { errorMessage } from "#web/lib/api";
 import { listUsers, updateUser } from "../api";
 import { formatDateTime } from "../format";
+import { usePagedSearch } from "../use-paged-search";
 import { Pager } from "./pager";
 import { Loaded } from "./loaded";
 import { CloseFooter } from "./close-footer";
@@ -26,25 +27,9 @@ export function UsersDialog({
   onOpenChange(o: boolean): void;
   currentUserId: string;
 }) {
-  const [page, setPage] = useState(1);
-  const [query, setQuery] = useState("");
-  const [data, setData] = useState<UserPage | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
+  const { setPage, query, setQuery, data, setData, failed } = usePagedSearch<UserPage>(listUsers, "Could not load users", open);
   const [busy, setBusy] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<Pending | null>(null);
-
-  const load = useCallback(() => {
-    setFailed(null);
-    listUsers(page, query.trim())
-      .then(setData)
-      .catch((e) => setFailed(errorMessage(e, "Could not load users")));
-  }, [page, query]);
-
-  useEffect(() => {
-    if (!open) return;
-    const t = setTimeout(load, 200);
-    return () => clearTimeout(t);
-  }, [open, load]);
 
   async function apply(user: ManagedUser, patch: UpdateUserInput) {
     setBusy(user.id);
@@ -91,10 +76,7 @@ export function UsersDialog({
           placeholder="Search by e-mail or name"
           aria-label="Search users"
           value={query}
-          onChange={(e) => {
-            setQuery(e.target.value);
-            setPage(1);
-          }}
+          onChange={(e) => setQuery(e.target.value)}
           mb="3"
         >
           <TextField.Slot>
