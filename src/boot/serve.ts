@@ -68,6 +68,7 @@ export async function serve() {
     comparisonEngine: {
       capture: (ownerId: string, job: Parameters<CapturePool["submit"]>[1], onStage?: (stage: string) => void) =>
         pool.submit(ownerId, job, onStage),
+      time: (ownerId: string, job: Parameters<CapturePool["submitTiming"]>[1]) => pool.submitTiming(ownerId, job),
       analyser,
       findingsFor: createFindingsEngine({ llm: llmConfigFromEnv(env), log }),
     },

@@ -8,9 +8,10 @@ import { chromium, type Browser } from "playwright-core";
 import { CHROMIUM_ARGS } from "#server/lib/chromium";
 import { workerLogger } from "#server/lib/logger";
 import { capturePage, CaptureError } from "#server/modules/capture/capture";
+import { timePage } from "#server/modules/capture/time-page";
 import { pageBundle } from "#server/modules/capture/page-bundle";
 import { instrumentVolatility, withVolatility } from "#server/modules/watch/public";
-import type { CaptureEvent, CaptureJob, CaptureRequest } from "./protocol";
+import type { CaptureEvent, CaptureJob, CaptureRequest, TimingJob } from "./protocol";
 
 declare const self: Worker;
 
@@ -79,9 +80,7 @@ async function ensureBrowser(): Promise<Browser> {
 }
 
 async function runJob(job: CaptureJob) {
-  let used: Browser | null = null;
-  try {
-    used = await ensureBrowser();
+  await inBrowser(job.jobId, async (used) => {
     // What moves by itself while the page is captured (carousels, tickers), stored with the
     // extraction so change detection between runs can tell motion from change (decision 0006).
     const probe = instrumentVolatility(used);
@@ -89,6 +88,19 @@ async function runJob(job: CaptureJob) {
     const extraction = withVolatility(result.extraction, probe.report());
     const done: CaptureEvent = { type: "done", jobId: job.jobId, extraction, screenshotPath: result.screenshotPath, thumb: result.thumb };
     self.postMessage(done, [result.thumb.data.buffer]);
+  });
+}
+
+async function runTiming(job: TimingJob) {
+  await inBrowser(job.jobId, async (used) => post({ type: "timed", jobId: job.jobId, timing: await timePage(used, job) }));
+}
+
+/** Runs a job in the browser, reporting why it failed as the job's "failed" event. */
+async function inBrowser(jobId: string, work: (browser: Browser) => Promise<void>) {
+  let used: Browser | null = null;
+  try {
+    used = await ensureBrowser();
+    await work(used);
   } catch (err) {
     let reason: string;
     // The "disconnected" event can trail the error it caused by a moment.
@@ -96,16 +108,16 @@ async function runJob(job: CaptureJob) {
     if (used && !used.isConnected()) {
       reason = "The browser crashed while capturing this page";
       browser = null;
-      logger.warn({ jobId: job.jobId }, "capture browser crashed");
+      logger.warn({ jobId }, "capture browser crashed");
     } else if (err instanceof CaptureError) reason = err.message;
     else {
       reason = `Capture failed: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`;
       // Not one of capture's own reasons: worth a look. The message can quote the page's URL, so
       // only the error's type and stack frames are logged.
       const e = err instanceof Error ? err : new Error(String(err));
-      logger.warn({ jobId: job.jobId, errorType: e.name, frames: e.stack?.split("\n").slice(1).join("\n") }, "capture failed unexpectedly");
+      logger.warn({ jobId, errorType: e.name, frames: e.stack?.split("\n").slice(1).join("\n") }, "capture failed unexpectedly");
     }
-    post({ type: "failed", jobId: job.jobId, reason });
+    post({ type: "failed", jobId, reason });
   }
 }
 
@@ -130,6 +142,9 @@ self.onmessage = (event: MessageEvent<CaptureRequest>) => {
     case "capture":
       // Side by side with the pages already in hand: the pool decides how many that may be.
       void runJob(message.job);
+      break;
+    case "time":
+      void runTiming(message.job);
       break;
     case "shutdown":
       // Not queued behind the page in hand: the pool has already failed that job, and closing the

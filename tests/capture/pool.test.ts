@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { PNG } from "pngjs";
 import { deltaE2000, hexToRgb, rgbToLab } from "#server/modules/analysis/color";
 import type { Extraction, Viewport } from "#server/modules/capture/model";
+import type { Vitals } from "#server/modules/capture/page/types";
 import { CapturePool, NO_CHROMIUM_REASON, type CaptureOutcome } from "#server/modules/capture/pool";
 import { SSRF_MESSAGES } from "#server/modules/capture/ssrf";
 import { findChromium } from "#server/lib/chromium";
@@ -266,6 +267,52 @@ describe("pages that misbehave", () => {
     expect(ok(fine).extraction.title).toBe("Fieldnotes: How we cut our cloud bill by 38%");
     const next = ok(await capture("/alpha-edited/", "desktop")).extraction;
     expect(next.copy.headline).toBe("Plan launches your whole team can actually follow");
+  });
+});
+
+describe("timing jobs", () => {
+  test("a deferred capture keeps its own load; a timing job loads the page again in the worker's browser", async () => {
+    const path = "/alpha/";
+    const captured = ok(
+      await pool.submit("owner-a", { url: server.url(path), viewport: "mobile", screenshotPath: shot("deferred"), deferTiming: true }),
+    ).extraction;
+    expect(captured.timing.samples).toHaveLength(1);
+    const own: Vitals = { ...captured.timing, lcpElement: captured.timing.lcpElement ?? null };
+    const timed = await pool.submitTiming("owner-a", {
+      url: captured.finalUrl,
+      viewport: "mobile",
+      profile: "unthrottled",
+      own: [own],
+      earlier: [],
+    });
+    if (!timed.ok) throw new Error(timed.reason);
+    expect(timed.timing.samples.length).toBeGreaterThanOrEqual(2);
+    expect(timed.timing.samples[0]!.fcpMs).toBe(captured.timing.fcpMs);
+    expect(timed.timing.samples.slice(1).every((s) => s.fcpMs !== null && s.fcpMs > 0)).toBe(true);
+    expect(timed.timing.profile).toBe("unthrottled");
+  });
+
+  test("a pool set to one load answers a timing job with the load it has, without a browser", async () => {
+    const one = new CapturePool({
+      concurrency: 1,
+      chromiumPath: findChromium(process.env.CHROMIUM_PATH),
+      allowPrivate: true,
+      timingSamples: 1,
+    });
+    try {
+      const own: Vitals = { ttfbMs: 5, fcpMs: 120, lcpMs: 900, cls: 0, domContentLoadedMs: 50, loadMs: 200, lcpElement: "h1" };
+      const timed = await one.submitTiming("owner-a", {
+        url: server.url("/alpha/"),
+        viewport: "desktop",
+        profile: "unthrottled",
+        own: [own],
+        earlier: [],
+      });
+      expect(timed).toMatchObject({ ok: true, timing: { lcpMs: 900, samples: [{ lcpMs: 900 }] } });
+      expect(one.stats().workers).toEqual([]);
+    } finally {
+      await one.close();
+    }
   });
 });
 

@@ -42,6 +42,7 @@ export async function runInProcess(config: CheckConfig, env: Env): Promise<Check
       log,
       comparisonEngine: {
         capture: (ownerId, job, onStage) => pool.submit(ownerId, job, onStage),
+        time: (ownerId, job) => pool.submitTiming(ownerId, job),
         analyser,
         findingsFor: createFindingsEngine({ llm: llmConfigFromEnv(env), log }),
         publish: () => {},

@@ -3,7 +3,7 @@
 // callers do not load the whole findings engine.
 export { deltaE2000Hex, hexToRgb } from "./color";
 export { paletteRoles, type PaletteRoles } from "./color-roles";
-export { TIMING_MIN_GAP_MS } from "./findings/timing";
+export { TIMING_MIN_GAP_MS, timingFindingReach } from "./findings/timing";
 export { bytes, ms } from "./format";
 export { decodePng, type RgbaImage } from "./image";
 export { summariseScreenshot, type RowSink, type ScreenshotSummary } from "./screenshot-summary";

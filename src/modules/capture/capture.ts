@@ -15,20 +15,10 @@ import { watchNetworkQuiet } from "./network-quiet";
 import { watchPageProblems } from "./page-problems";
 import { readRenderedTypography } from "./rendered-fonts";
 import { createPaintedSampler, decideLowContrast } from "./painted-contrast";
-import type { Vitals } from "./page/types";
-import {
-  couldMatter,
-  disagree,
-  fitsEarlier,
-  lightSample,
-  MAX_SAMPLES,
-  STEADY_SAMPLES,
-  summariseSamples,
-  type TimingProfile,
-  type TimingSummary,
-} from "./timing-samples";
+import { couldMatter, MAX_SAMPLES, sampleTiming, type TimingProfile } from "./timing-samples";
 import { SETTLE_WAITS, settlePage } from "./settle-page";
-import { callPage, installPageScript, type ResourceTotals } from "./page-script";
+import { callPage, type ResourceTotals } from "./page-script";
+import { openCaptureContext } from "./capture-context";
 import { createHostGuard, SSRF_MESSAGES, systemResolver, type HostVerdict, type Resolver } from "./ssrf";
 
 export type CaptureStage = "navigating" | "settling" | "measuring" | "screenshot";
@@ -40,14 +30,6 @@ export interface CaptureDeps {
   resolve?: Resolver;
   /** Overrides the address rule (tests); defaults to every resolved address being public. */
   checkHost?: (host: string) => Promise<HostVerdict>;
-}
-
-function userAgent(browser: Browser, mobile: boolean): string {
-  const major = browser.version().split(".")[0] ?? "130";
-  // The headless default announces "HeadlessChrome", which many sites answer with a block page.
-  return mobile
-    ? `Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Mobile Safari/537.36`
-    : `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`;
 }
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
@@ -112,52 +94,6 @@ async function trackNetwork(context: BrowserContext, page: Page) {
   };
 }
 
-/** Time one light load may take, at most (a throttled one is slower by design). */
-const SAMPLE_TIMEOUT_MS = { unthrottled: 10_000, "lighthouse-mobile": 30_000 } as const;
-
-/**
- * The page's timing from several loads (see timing-samples.ts): `first` is the capture's own
- * load when it ran under the same profile. Earlier captures' samples of the page stand in for
- * further loads when this capture's own are in line with them. Loads stop when `budget()` (ms
- * left) runs out; the samples actually taken are what the extraction reports.
- */
-async function takeTimingSamples(
-  open: () => Promise<BrowserContext>,
-  url: string,
-  job: CaptureJob,
-  profile: TimingProfile,
-  first: Vitals | null,
-  budget: () => number,
-): Promise<TimingSummary> {
-  const samples: Vitals[] = first ? [first] : [];
-  const max = Math.max(1, Math.min(MAX_SAMPLES, job.timingSamples ?? MAX_SAMPLES));
-  const steady = Math.min(max, STEADY_SAMPLES);
-  // The newest first; used only when there are enough of them to make up the samples wanted.
-  const earlier = (job.earlierSamples ?? []).filter((e) => e.profile === profile).slice(0, max - 1);
-  while (samples.length < max && (samples.length === 0 || couldMatter(samples)) && (samples.length < steady || disagree(samples))) {
-    if (
-      samples.length + earlier.length >= max &&
-      fitsEarlier(
-        samples,
-        earlier.map((e) => e.sample),
-      )
-    ) {
-      return summariseSamples(samples, profile, earlier.slice(0, max - samples.length));
-    }
-    const left = budget();
-    if (left < 1000) break;
-    const sample = await lightSample(open, url, {
-      profile,
-      timeoutMs: Math.min(SAMPLE_TIMEOUT_MS[profile], left),
-      paintWaitMs: SETTLE_WAITS.paint,
-    });
-    if (!sample) break;
-    samples.push(sample);
-  }
-  // With no sample at all (not one throttled load finished) every figure is null, never an unthrottled stand-in.
-  return summariseSamples(samples, profile);
-}
-
 async function writeAtomically(path: string, data: Buffer) {
   await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
@@ -215,46 +151,7 @@ export async function capturePage(
     const blocked = proxy?.blocked ?? [];
 
     // Every context of this capture (the page's, and the light timing loads') goes through the same guard.
-    const openContext = async (): Promise<BrowserContext> => {
-      const ctx = await browser.newContext({
-        viewport: { width: viewport.width, height: viewport.height },
-        screen: { width: viewport.width, height: viewport.height },
-        deviceScaleFactor: 1,
-        isMobile: viewport.mobile,
-        hasTouch: viewport.mobile,
-        userAgent: userAgent(browser, viewport.mobile),
-        serviceWorkers: "block",
-        acceptDownloads: false,
-        locale: "en-US",
-        ...(proxy ? { proxy: { server: proxy.server } } : {}),
-      });
-      await installPageScript(ctx);
-      if (guard) {
-        // Early, readable refusals; the proxy above is what actually enforces the rule on every hop.
-        await ctx.route("**/*", async (route) => {
-          const url = URL.parse(route.request().url());
-          const local = url?.protocol === "data:" || url?.protocol === "blob:"; // never leave the browser
-          const verdict: HostVerdict = local
-            ? { ok: true, addresses: [] }
-            : url && (url.protocol === "http:" || url.protocol === "https:")
-              ? await guard(url.hostname)
-              : { ok: false, reason: SSRF_MESSAGES.scheme };
-          if (!verdict.ok) blocked.push({ host: url?.hostname ?? "", reason: verdict.reason });
-          // The context may close (deadline, crash) while we decide; that request is moot then.
-          await (verdict.ok ? route.continue() : route.abort("blockedbyclient")).catch(() => {});
-        });
-        await ctx.routeWebSocket(
-          () => true,
-          async (ws) => {
-            const host = URL.parse(ws.url())?.hostname;
-            const verdict: HostVerdict = host ? await guard(host) : { ok: false, reason: SSRF_MESSAGES.invalid };
-            if (verdict.ok) ws.connectToServer();
-            else await ws.close({ code: 1008, reason: "blocked" });
-          },
-        );
-      }
-      return ctx;
-    };
+    const openContext = () => openCaptureContext(browser, job.viewport, { proxy, guard, blocked });
     context = await openContext();
     if (timedOut) return cleanup(); // the deadline passed while the context was being made
 
@@ -337,10 +234,19 @@ export async function capturePage(
     const pixels = await summariseScreenshot(png, undefined, painted.push);
     await writing;
     // After the pixels are read, not meanwhile: decoding on the same cores would slow the very loads being timed.
+    // A run that times its pages side by side (job.deferTiming) decides their extra loads itself,
+    // once it has every site's first load; a throttled profile's loads are all extra ones, so taken here.
+    const deferred = job.deferTiming === true && profile === "unthrottled";
     const samples = await race(
-      takeTimingSamples(openContext, finalUrl, job, profile, profile === "unthrottled" ? vitals : null, () =>
-        Math.max(0, remaining() - 3000),
-      ),
+      sampleTiming(openContext, finalUrl, {
+        profile,
+        own: profile === "unthrottled" ? [vitals] : [],
+        earlier: job.earlierSamples ?? [],
+        max: job.timingSamples ?? MAX_SAMPLES,
+        matters: deferred ? () => false : couldMatter,
+        budget: () => Math.max(0, remaining() - 3000),
+        paintWaitMs: SETTLE_WAITS.paint,
+      }),
     );
 
     const extraction: Extraction = {

@@ -5,17 +5,19 @@
 import { readFileSync } from "node:fs";
 import { HttpError } from "#server/http/errors";
 import type { GrayImage } from "#server/modules/analysis/image";
-import type { CaptureEvent, CaptureJob, CaptureRequest } from "#server/workers/protocol";
+import type { CaptureEvent, CaptureJob, CaptureRequest, TimingJob } from "#server/workers/protocol";
 import { spawnWorker } from "#server/workers/spawn";
 import type { Extraction, Viewport } from "./model";
 import { FairQueue } from "./fair-queue";
 import { checkTargetUrl, type Resolver } from "./ssrf";
-import type { EarlierSample } from "./timing-samples";
+import type { Vitals } from "./page/types";
+import { MAX_SAMPLES, summariseSamples, type EarlierSample, type TimingProfile, type TimingSummary } from "./timing-samples";
 
 export type CaptureStageName = Extract<CaptureEvent, { type: "stage" }>["stage"];
 
 export type CaptureOutcome =
   { ok: true; extraction: Extraction; screenshotPath: string; thumb?: GrayImage } | { ok: false; reason: string };
+export type TimingOutcome = { ok: true; timing: TimingSummary } | { ok: false; reason: string };
 
 export interface CaptureRequestInput {
   url: string;
@@ -24,6 +26,17 @@ export interface CaptureRequestInput {
   screenshotPath: string;
   /** Loads of the same page measured by recent captures, newest first: they can spare extra timing loads. */
   earlierSamples?: EarlierSample[];
+  /** The page's own load only: the caller asks for more loads with submitTiming once it can tell which pages need them. */
+  deferTiming?: boolean;
+}
+
+/** More timing loads of a page already captured (capture/time-page.ts). */
+export interface TimingRequestInput {
+  url: string;
+  viewport: Viewport;
+  profile: TimingProfile;
+  own: Vitals[];
+  earlier: EarlierSample[];
 }
 
 export interface CapturePoolOptions {
@@ -79,12 +92,15 @@ function isCaptureBrowser(pid: number): boolean {
 /** Extra time the worker gets past its own total limit before the pool gives up on it. */
 const WATCHDOG_GRACE_MS = 15_000;
 
+type Work = { kind: "capture"; input: CaptureRequestInput } | { kind: "time"; input: TimingRequestInput };
+
 interface Job {
   id: string;
   ownerId: string;
-  input: CaptureRequestInput;
+  work: Work;
   onStage?: (stage: CaptureStageName) => void;
-  resolve: (outcome: CaptureOutcome) => void;
+  /** The worker answers a capture with "done" and a timing job with "timed", so each caller gets its own outcome. */
+  resolve: (outcome: CaptureOutcome | TimingOutcome) => void;
 }
 
 interface Slot {
@@ -155,7 +171,21 @@ export class CapturePool {
     this.topUp();
   }
 
-  async submit(ownerId: string, input: CaptureRequestInput, onStage?: (stage: CaptureStageName) => void): Promise<CaptureOutcome> {
+  submit(ownerId: string, input: CaptureRequestInput, onStage?: (stage: CaptureStageName) => void): Promise<CaptureOutcome> {
+    return this.enqueue(ownerId, { kind: "capture", input }, onStage) as Promise<CaptureOutcome>;
+  }
+
+  /** More timing loads of a page captured with `deferTiming`; queued fairly like a capture. */
+  submitTiming(ownerId: string, input: TimingRequestInput): Promise<TimingOutcome> {
+    // Configured for fewer loads than the page has (CAPTURE_TIMING_SAMPLES=1): nothing to load.
+    if (input.own.length >= (this.options.timingSamples ?? MAX_SAMPLES)) {
+      return Promise.resolve({ ok: true, timing: summariseSamples(input.own, input.profile) });
+    }
+    return this.enqueue(ownerId, { kind: "time", input }) as Promise<TimingOutcome>;
+  }
+
+  private async enqueue(ownerId: string, work: Work, onStage?: (stage: CaptureStageName) => void): Promise<CaptureOutcome | TimingOutcome> {
+    const { input } = work;
     if (!this.available) return { ok: false, reason: NO_CHROMIUM_REASON };
     if (this.closed) return { ok: false, reason: POOL_CLOSED_REASON };
     try {
@@ -168,9 +198,9 @@ export class CapturePool {
     // The pool may have closed while the URL was being checked.
     if (this.closed) return { ok: false, reason: POOL_CLOSED_REASON };
 
-    let resolveJob!: (o: CaptureOutcome) => void;
-    const outcome = new Promise<CaptureOutcome>((resolve) => (resolveJob = resolve));
-    const job: Job = { id: `c${++this.sequence}`, ownerId, input, onStage, resolve: resolveJob };
+    let resolveJob!: (o: CaptureOutcome | TimingOutcome) => void;
+    const outcome = new Promise<CaptureOutcome | TimingOutcome>((resolve) => (resolveJob = resolve));
+    const job: Job = { id: `c${++this.sequence}`, ownerId, work, onStage, resolve: resolveJob };
     const pushed = this.queue.push(ownerId, job);
     if (pushed === "full") return { ok: false, reason: QUEUE_FULL_REASON };
     if (pushed === "owner-full") return { ok: false, reason: OWNER_QUEUE_FULL_REASON };
@@ -253,26 +283,38 @@ export class CapturePool {
 
   private start(slot: Slot, job: Job) {
     clearTimeout(slot.idleTimer);
-    const captureJob: CaptureJob = {
-      jobId: job.id,
-      url: job.input.url,
-      viewport: job.input.viewport,
-      screenshotPath: job.input.screenshotPath,
-      allowPrivate: this.options.allowPrivate,
-      navigationTimeoutMs: this.navigationTimeoutMs,
-      totalTimeoutMs: this.totalTimeoutMs,
-      maxHeightPx: this.maxHeightPx,
-      timingSamples: this.options.timingSamples,
-      mobileTimingProfile: this.options.mobileTimingProfile,
-      earlierSamples: job.input.earlierSamples,
-    };
     // The worker enforces the total limit itself; this catches a worker or browser that hangs outright.
     const watchdog = setTimeout(() => void this.retire(slot, STUCK_REASON), this.totalTimeoutMs + WATCHDOG_GRACE_MS);
     slot.jobs.set(job.id, { job, watchdog });
-    this.send(slot, { type: "capture", job: captureJob });
+    this.send(slot, this.request(job.id, job.work));
   }
 
-  private finish(slot: Slot, jobId: string, outcome: CaptureOutcome) {
+  private request(jobId: string, work: Work): CaptureRequest {
+    const { allowPrivate, timingSamples } = this.options;
+    if (work.kind === "time") {
+      const { input } = work;
+      const job: TimingJob = { jobId, ...input, allowPrivate, max: timingSamples ?? MAX_SAMPLES, totalTimeoutMs: this.totalTimeoutMs };
+      return { type: "time", job };
+    }
+    const { input } = work;
+    const job: CaptureJob = {
+      jobId,
+      url: input.url,
+      viewport: input.viewport,
+      screenshotPath: input.screenshotPath,
+      allowPrivate,
+      navigationTimeoutMs: this.navigationTimeoutMs,
+      totalTimeoutMs: this.totalTimeoutMs,
+      maxHeightPx: this.maxHeightPx,
+      timingSamples,
+      mobileTimingProfile: this.options.mobileTimingProfile,
+      earlierSamples: input.earlierSamples,
+      deferTiming: input.deferTiming,
+    };
+    return { type: "capture", job };
+  }
+
+  private finish(slot: Slot, jobId: string, outcome: CaptureOutcome | TimingOutcome) {
     const held = slot.jobs.get(jobId);
     if (!held) return;
     clearTimeout(held.watchdog);
@@ -309,6 +351,9 @@ export class CapturePool {
           screenshotPath: event.screenshotPath,
           thumb: event.thumb,
         });
+        break;
+      case "timed":
+        this.finish(slot, event.jobId, { ok: true, timing: event.timing });
         break;
       case "failed":
         this.finish(slot, event.jobId, { ok: false, reason: event.reason });

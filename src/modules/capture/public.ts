@@ -6,4 +6,12 @@ export { checkHost, checkTargetUrl, parseTargetUrl, systemResolver, type HostVer
 // Where the load filmstrip recorded beside a screenshot lives, and its manifest (served by the filmstrip module).
 export { filmstripDirFor, filmstripManifestSchema, MANIFEST_FILE, type FilmstripManifest } from "./filmstrip";
 // Recent captures' timing samples, handed back to a capture of the same page (the comparison run reads them).
-export { EARLIER_SAMPLES_MAX_AGE_MS, MAX_SAMPLES, TIMING_PROFILES, type EarlierSample } from "./timing-samples";
+export {
+  EARLIER_SAMPLES_MAX_AGE_MS,
+  MAX_SAMPLES,
+  TIMING_PROFILES,
+  type EarlierSample,
+  type TimingProfile,
+  type TimingSummary,
+} from "./timing-samples";
+export type { Vitals } from "./page/types";

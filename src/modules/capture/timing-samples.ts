@@ -2,9 +2,11 @@
 // run and 724 ms in the next. After the capture (whose own load is the first sample), extra light
 // loads — a fresh context each, so nothing is cached, no scroll, no screenshot — read the vitals
 // again once the page has settled (load, network quiet, images in view decoded). Samples are taken
-// where they matter: a page whose first load painted faster than any gap a timing finding needs
-// (TIMING_MIN_GAP_MS) can never be the slow page of a finding, so it is loaded once; any slower
-// page gets a second load, and a third when the first two disagree.
+// where they matter. In a comparison run the run decides, once every site's first load at the
+// viewport is in (comparisons/run/transitions/timing.ts): only pages a timing finding could be
+// about get a second load, and a third when the first two disagree. A capture on its own decides
+// alone: a page whose first load painted faster than any gap a timing finding needs
+// (TIMING_MIN_GAP_MS) can never be the slow page of a finding, so it is loaded once.
 //
 // The same page measured within the last hour (same owner, URL, viewport and profile) has samples
 // already: when the capture's own load is in line with them, they stand in for the extra loads and
@@ -94,6 +96,60 @@ export async function lightSample(
   } finally {
     await (context as BrowserContext | null)?.close().catch(() => {});
   }
+}
+
+/** Time one light load may take, at most (a throttled one is slower by design). */
+const SAMPLE_TIMEOUT_MS = { unthrottled: 10_000, "lighthouse-mobile": 30_000 } as const;
+
+export interface SamplingPlan {
+  profile: TimingProfile;
+  /** Loads of this capture already measured under the profile (its own load, when it ran under it). */
+  own: Vitals[];
+  /** Recent captures' loads of the page, newest first; any profile (only the plan's is used). */
+  earlier: EarlierSample[];
+  /** Loads wanted at most. */
+  max: number;
+  /** Whether the samples so far leave a timing finding about the page open, so more loads are worth it. */
+  matters: (samples: Vitals[]) => boolean;
+  /** Time left for loads (ms); loading stops when it runs out, and the samples taken are reported. */
+  budget: () => number;
+  paintWaitMs: number;
+}
+
+/**
+ * The page's timing from several loads: `own` first, then light loads in contexts from `open` while
+ * they matter and (past STEADY_SAMPLES) disagree. Earlier captures' samples stand in for further
+ * loads when the loads so far are in line with them.
+ */
+export async function sampleTiming(open: () => Promise<BrowserContext>, url: string, plan: SamplingPlan): Promise<TimingSummary> {
+  const { profile } = plan;
+  const samples = [...plan.own];
+  const max = Math.max(1, Math.min(MAX_SAMPLES, plan.max));
+  const steady = Math.min(max, STEADY_SAMPLES);
+  // The newest first; used only when there are enough of them to make up the samples wanted.
+  const earlier = plan.earlier.filter((e) => e.profile === profile).slice(0, max - 1);
+  while (samples.length < max && (samples.length === 0 || plan.matters(samples)) && (samples.length < steady || disagree(samples))) {
+    if (
+      samples.length + earlier.length >= max &&
+      fitsEarlier(
+        samples,
+        earlier.map((e) => e.sample),
+      )
+    ) {
+      return summariseSamples(samples, profile, earlier.slice(0, max - samples.length));
+    }
+    const left = plan.budget();
+    if (left < 1000) break;
+    const sample = await lightSample(open, url, {
+      profile,
+      timeoutMs: Math.min(SAMPLE_TIMEOUT_MS[profile], left),
+      paintWaitMs: plan.paintWaitMs,
+    });
+    if (!sample) break;
+    samples.push(sample);
+  }
+  // With no sample at all (not one throttled load finished) every figure is null, never an unthrottled stand-in.
+  return summariseSamples(samples, profile);
 }
 
 /** Whether these samples leave open a timing finding about the page (so more loads are worth it). */

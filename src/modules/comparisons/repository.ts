@@ -170,6 +170,10 @@ export function comparisonsRepository(db: Db) {
            run_id, content_hash, file_bytes)
          SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM comparisons WHERE id = ?3 AND status = 'running')`,
     ),
+    setSnapshotExtraction: db.query<null, [string, string, string]>(
+      `UPDATE snapshots SET extraction = ? WHERE id = ? AND owner_id = ?
+         AND EXISTS (SELECT 1 FROM comparisons c WHERE c.id = snapshots.comparison_id AND c.status = 'running')`,
+    ),
     latestSnapshots: db.query<SnapshotRow, [string, string]>(
       `SELECT s.* FROM snapshots s JOIN targets t ON t.id = s.target_id
          WHERE s.comparison_id = ? AND s.owner_id = ?
@@ -289,6 +293,9 @@ export function comparisonsRepository(db: Db) {
         s.content_hash,
         s.file_bytes,
       ).changes === 1,
+    /** A running comparison's snapshot measured further (its timing loads); false once the run has ended. */
+    setSnapshotExtraction: (id: string, ownerId: string, extraction: string) =>
+      q.setSnapshotExtraction.run(extraction, id, ownerId).changes === 1,
     latestSnapshots: (comparisonId: string, ownerId: string) => q.latestSnapshots.all(comparisonId, ownerId),
     findSnapshot: (id: string, ownerId: string) => q.snapshot.get(id, ownerId),
     snapshotPathsOfTarget: (targetId: string) => q.snapshotPathsOfTarget.all(targetId).map((r) => r.screenshot_path),

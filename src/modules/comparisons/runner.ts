@@ -22,6 +22,9 @@ export type {
   ComparisonEngine,
   FindingsFn,
   PairScores,
+  TimeFn,
+  TimingJobInput,
+  TimingResult,
 } from "./run/engine";
 export { INTERRUPTED_REASON, QUEUED_STAGE, RUN_VIEWPORTS, pagesInRun } from "./run/context";
 export type { RunContext, RunStart, RunTrigger } from "./run/context";

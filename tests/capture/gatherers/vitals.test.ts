@@ -5,6 +5,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { capturePage } from "#server/modules/capture/capture";
+import type { Vitals } from "#server/modules/capture/page/types";
+import { timePage } from "#server/modules/capture/time-page";
 import { callPage } from "#server/modules/capture/page-script";
 import { LIGHTHOUSE_MOBILE } from "#server/modules/capture/timing-samples";
 import type { CaptureJob } from "#server/workers/protocol";
@@ -191,6 +193,31 @@ describe("vitals gatherer", () => {
       expect(t.samples!.length).toBeGreaterThanOrEqual(1);
       // The stylesheet's request waits the preset's latency, and the first paint waits for it.
       for (const s of t.samples!) expect(s.fcpMs!).toBeGreaterThanOrEqual(LIGHTHOUSE_MOBILE.latencyMs);
+    });
+
+    test("a deferred capture times its own load only; the run's timing job adds real loads of the page", async () => {
+      const before = h.hits("/hero.png");
+      const { extraction } = await capture("/slowhero", { deferTiming: true });
+      // A page slow enough for a finding would take more loads in the capture; deferred, it takes none.
+      expect(extraction.timing.samples).toHaveLength(1);
+      expect(h.hits("/hero.png") - before).toBe(1);
+      const own: Vitals = { ...extraction.timing, lcpElement: extraction.timing.lcpElement ?? null };
+      const t = await timePage(h.browser, {
+        jobId: "t1",
+        url: extraction.finalUrl,
+        viewport: "desktop",
+        allowPrivate: true,
+        profile: "unthrottled",
+        own: [own],
+        earlier: [],
+        max: 3,
+        totalTimeoutMs: 60_000,
+      });
+      expect(t.samples.length).toBeGreaterThanOrEqual(2);
+      expect(t.samples[0]!.lcpMs).toBe(extraction.timing.lcpMs);
+      expect(h.hits("/hero.png") - before).toBe(t.samples.length);
+      for (const s of t.samples) expect(s.lcpElement).toBe("img#hero");
+      expect(t.spread.lcpMs!.min).toBeLessThanOrEqual(t.spread.lcpMs!.max);
     });
 
     test("the desktop viewport is never throttled", async () => {

@@ -32,6 +32,7 @@ export const TIMING_MIN_GAP_MS = { lcp: 500, fcp: 400 } as const;
 interface Metric {
   id: string;
   name: string;
+  field: "lcpMs" | "fcpMs";
   pick: (e: Extraction) => number | null;
   /** The metric's spread over the capture's samples, when it took more than one. */
   range: (e: Extraction) => { min: number; max: number } | null;
@@ -47,6 +48,7 @@ const metrics: Metric[] = [
   {
     id: "lcp",
     name: "LCP",
+    field: "lcpMs",
     pick: (e) => e.timing.lcpMs,
     range: (e) => e.timing.spread?.lcpMs ?? null,
     poor: 2500,
@@ -57,6 +59,7 @@ const metrics: Metric[] = [
   {
     id: "fcp",
     name: "FCP",
+    field: "fcpMs",
     pick: (e) => e.timing.fcpMs,
     range: (e) => e.timing.spread?.fcpMs ?? null,
     poor: 1800,
@@ -121,6 +124,36 @@ function slower(metric: Metric, { page, others }: { page: PageInput; others: Pag
 }
 
 const metricRules: Rule[] = metrics.map((m) => ({ id: `${m.id}-slow`, run: (ctx) => slower(m, ctx) }));
+
+/** How far one load's figure may sit from the page's typical one (two loads within this agree; capture/timing-samples.ts). */
+const LOAD_NOISE = 0.25;
+
+/**
+ * Which of one viewport's pages, timed with one load each, could be in a timing finding once they
+ * have more loads: either side of a pair that the rules above would call behind if each figure
+ * moved by a load's noise towards a finding, or a page that noise could take past a poor threshold.
+ * Only these are worth more loads (a page outside every such pair can't be named slow, nor be
+ * the fastest a slow page is measured against); a page with no LCP at all is loaded again too.
+ * Pure: the runner asks this once every page of the viewport is in.
+ */
+export function timingFindingReach(pages: readonly Pick<Extraction["timing"], "fcpMs" | "lcpMs">[]): boolean[] {
+  const reach = pages.map((p) => p.lcpMs === null);
+  for (const m of metrics) {
+    const values = pages.map((p) => p[m.field]);
+    values.forEach((v, i) => {
+      if (v !== null && v * (1 + LOAD_NOISE) >= m.poor) reach[i] = true;
+    });
+    values.forEach((slow, i) =>
+      values.forEach((fast, j) => {
+        if (i === j || slow === null || fast === null) return;
+        const hi = slow * (1 + LOAD_NOISE);
+        const lo = fast * (1 - LOAD_NOISE);
+        if (hi >= lo * 1.5 && hi - lo >= m.minGap) reach[i] = reach[j] = true;
+      }),
+    );
+  }
+  return reach;
+}
 
 const HEAVY = 3 * 1024 * 1024;
 

@@ -2,6 +2,7 @@
 // happened so far. A run row (run history) keys on runId; trigger says who asked for it.
 import type { Extraction, Finding, Viewport } from "#server/modules/capture/model";
 import type { GrayImage } from "#server/modules/analysis/image";
+import type { EarlierSample, TimingSummary } from "#server/modules/capture/public";
 import type { ComparisonProgress } from "../model";
 import type { DiffRow, FindingRow, TargetRow } from "../repository";
 import type { CapturedPage } from "./engine";
@@ -35,6 +36,7 @@ export interface CapturedFile {
   bytes: number;
   extraction: Extraction;
   thumb?: GrayImage;
+  earlierSamples?: EarlierSample[];
 }
 
 export interface ViewportScoring {
@@ -43,6 +45,13 @@ export interface ViewportScoring {
   next: number;
   diffs: DiffRow[];
   /** Every pair has reported (viewportScored was taken). */
+  done: boolean;
+}
+
+/** A viewport's extra timing loads, asked for once its every page is in (transitions/timing.ts). */
+export interface ViewportTiming {
+  pending: number;
+  /** Every page that needed more loads has reported. */
   done: boolean;
 }
 
@@ -65,6 +74,7 @@ export interface RunContext {
   /** Each page's outcome once known, by viewport then target index. */
   readonly pages: Record<Viewport, (PageOutcome | undefined)[]>;
   readonly scoring: Record<Viewport, ViewportScoring>;
+  readonly timing: Record<Viewport, ViewportTiming>;
   findings: FindingRow[];
   /** Why a crashed run failed, while that is being recorded. */
   failure: string | null;
@@ -97,6 +107,7 @@ export function newRunContext(
     progress,
     pages: perViewport(() => targets.map(() => undefined)),
     scoring: perViewport(() => ({ pairs: [], next: 0, diffs: [], done: false })),
+    timing: perViewport(() => ({ pending: 0, done: false })),
     findings: [],
     failure: null,
     failureAttempts: 0,
@@ -127,6 +138,8 @@ export type RunEvent =
   | { type: "pairScored"; viewport: Viewport; diff: DiffRow }
   | { type: "pairFailed"; viewport: Viewport; pair: string; error: unknown }
   | { type: "viewportScored"; viewport: Viewport }
+  /** timing: the page's timing over all its loads; null when the extra loads failed (its first load stands). */
+  | { type: "pageTimed"; page: PageRef; timing: TimingSummary | null }
   | { type: "allScored" }
   | { type: "found"; findings: Finding[] }
   | { type: "findingsFailed"; error: unknown }

@@ -2,7 +2,7 @@
 // engine; tests hand in fakes.
 import type { Audience, LiveMessage } from "#server/live/hub";
 import type { GrayImage } from "#server/modules/analysis/image";
-import type { EarlierSample } from "#server/modules/capture/public";
+import type { EarlierSample, TimingProfile, TimingSummary, Vitals } from "#server/modules/capture/public";
 import type { Extraction, Finding, PaletteEntry, SimilarityScores, Viewport } from "#server/modules/capture/model";
 
 export type CaptureResult = { ok: true; extraction: Extraction; screenshotPath: string; thumb?: GrayImage } | { ok: false; reason: string };
@@ -13,9 +13,23 @@ export interface CaptureJobInput {
   screenshotPath: string;
   /** The page's timing samples from its owner's recent captures, newest first (run/effects/earlier-samples.ts). */
   earlierSamples?: EarlierSample[];
+  /** Time the page with its own load only; the run asks `time` for more loads where a finding could need them. */
+  deferTiming?: boolean;
 }
 /** Matches CapturePool.submit. */
 export type CaptureFn = (ownerId: string, job: CaptureJobInput, onStage?: (stage: string) => void) => Promise<CaptureResult>;
+
+export interface TimingJobInput {
+  url: string;
+  viewport: Viewport;
+  profile: TimingProfile;
+  /** The capture's own loads. */
+  own: Vitals[];
+  earlier: EarlierSample[];
+}
+export type TimingResult = { ok: true; timing: TimingSummary } | { ok: false; reason: string };
+/** Matches CapturePool.submitTiming. */
+export type TimeFn = (ownerId: string, job: TimingJobInput) => Promise<TimingResult>;
 
 export interface PairScores extends SimilarityScores {
   components: Record<string, number>;
@@ -34,6 +48,9 @@ export interface CapturedPage {
   viewport: Viewport;
   extraction: Extraction;
   screenshotPath: string;
+  /** The stored snapshot, and the earlier runs' samples its capture was given (for more timing loads). */
+  snapshotId?: string;
+  earlierSamples?: EarlierSample[];
 }
 export type FindingsFn = (pages: CapturedPage[]) => Finding[] | Promise<Finding[]>;
 
@@ -49,6 +66,8 @@ export interface ComparisonActivity {
 
 export interface ComparisonEngine {
   capture?: CaptureFn;
+  /** More timing loads of a captured page; without it every capture times its page on its own. */
+  time?: TimeFn;
   analyser?: Analyser;
   findingsFor?: FindingsFn;
   publish?: (message: LiveMessage, to: Audience) => unknown;

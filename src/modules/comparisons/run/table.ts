@@ -8,7 +8,7 @@ export const RUN_STATES = [
   "created", // start() made it; the service has already marked the comparison running
   "orphaned", // found 'running' at boot with no run in this process: a crash or restart lost it
   "capturing", // pages are in the capture queue; a viewport's pairs are scored as soon as its pages are in
-  "scoring", // every page is in; the last pairs are being scored
+  "scoring", // every page is in; the last pairs are being scored, and pages a timing finding could be about loaded again
   "finding", // the findings engine is writing findings
   "failing", // the run crashed; recording the failure (retried while the disk is full)
   "completed", // results stored; waiting for in-flight work to drain
@@ -30,6 +30,7 @@ export const RUN_EVENTS = [
   "pairScored",
   "pairFailed", // threw, returned nonsense, or ran out of time
   "viewportScored",
+  "pageTimed", // a page's extra timing loads are in (or failed)
   "allScored",
   "found",
   "findingsFailed", // threw or ran out of time
@@ -54,6 +55,8 @@ export type TransitionName =
   | "skipPair"
   | "markScored"
   | "checkScored"
+  | "keepTiming"
+  | "checkTimed"
   | "startFindings"
   | "settleCompleted"
   | "settleWithoutFindings"
@@ -93,6 +96,7 @@ const late = (self: RunState) =>
     pageTimedOut: IGNORE,
     pairScored: IGNORE,
     pairFailed: IGNORE,
+    pageTimed: IGNORE,
     interrupt: IGNORE,
   }) as const;
 
@@ -120,6 +124,7 @@ export const RUN_TABLE: RunTable = {
     pairScored: go("capturing", "keepScore"),
     pairFailed: go("capturing", "skipPair"),
     viewportScored: go("capturing", "markScored"),
+    pageTimed: go("capturing", "keepTiming"),
     allCaptured: go(["scoring", "failed"], "checkCaptured"),
     ...EXITS,
   },
@@ -128,6 +133,7 @@ export const RUN_TABLE: RunTable = {
     pairScored: go("scoring", "keepScore"),
     pairFailed: go("scoring", "skipPair"),
     viewportScored: go("scoring", "checkScored"),
+    pageTimed: go("scoring", "checkTimed"),
     allScored: go("finding", "startFindings"),
     ...EXITS,
   },

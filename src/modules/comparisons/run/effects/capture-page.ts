@@ -27,7 +27,8 @@ export async function capturePage(run: RunContext, page: PageRef, inTurn: Turns,
     const snapshotId = newId();
     const path = await inTurn(() => files.prepare(run.ownerId, run.comparisonId, snapshotId));
     const earlier = earlierSamples(io, run.ownerId, target.url, viewport);
-    const work = engine.capture!(run.ownerId, { url: target.url, viewport, screenshotPath: path, earlierSamples: earlier }, (stage) =>
+    const job = { url: target.url, viewport, screenshotPath: path, earlierSamples: earlier, deferTiming: engine.time !== undefined };
+    const work = engine.capture!(run.ownerId, job, (stage) =>
       io.dispatch({ type: "stage", text: `${target.label} · ${viewport}: ${STAGE_TEXT[stage] ?? stage}` }),
     );
     let result: CaptureResult;
@@ -41,7 +42,7 @@ export async function capturePage(run: RunContext, page: PageRef, inTurn: Turns,
       }
       result = { ok: false, reason: reasonOf(e) };
     }
-    const file = await keepFile(result, path, snapshotId, io);
+    const file = await keepFile(result, path, snapshotId, earlier, io);
     io.dispatch("reason" in file ? { type: "pageFailed", page, reason: file.reason } : { type: "pageCaptured", page, file });
   } catch (e) {
     log(`capture of ${target.id} (${viewport}) failed`, e);
@@ -50,7 +51,13 @@ export async function capturePage(run: RunContext, page: PageRef, inTurn: Turns,
 }
 
 /** The screenshot a capture wrote, checked and measured; or why there is none (and no file left behind). */
-async function keepFile(result: CaptureResult, path: string, snapshotId: string, io: RunIO): Promise<CapturedFile | { reason: string }> {
+async function keepFile(
+  result: CaptureResult,
+  path: string,
+  snapshotId: string,
+  earlierSamples: CapturedFile["earlierSamples"],
+  io: RunIO,
+): Promise<CapturedFile | { reason: string }> {
   const { files, log } = io.deps;
   if (!result.ok) {
     // A capture that failed late may have written part of a file.
@@ -80,5 +87,5 @@ async function keepFile(result: CaptureResult, path: string, snapshotId: string,
     return { reason: "The screenshot could not be saved" };
   }
   const { sha256, bytes } = hashed;
-  return { snapshotId, relPath, absolute, ...size, sha256, bytes, extraction: result.extraction, thumb: result.thumb };
+  return { snapshotId, relPath, absolute, ...size, sha256, bytes, extraction: result.extraction, thumb: result.thumb, earlierSamples };
 }

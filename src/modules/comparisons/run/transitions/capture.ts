@@ -7,7 +7,8 @@ import { RUN_VIEWPORTS, isCaptured, type CapturedFile, type PageOutcome, type Pa
 import { capturePage } from "../effects/capture-page";
 import { turns } from "../effects/timeout";
 import { recordActivity, removeFile, send, setStage, setTarget, type RunIO } from "../io";
-import { scoredEverywhere, startScoring } from "./score";
+import { startScoring } from "./score";
+import { scoredEverywhere, startTiming } from "./timing";
 import { settle } from "./settle";
 import type { Transition } from "./types";
 
@@ -69,7 +70,16 @@ function saveSnapshot(run: RunContext, page: PageRef, file: CapturedFile, io: Ru
       log("could not hand the thumbnail to the analyser", e); // scoring decodes the file instead
     }
   }
-  return { targetId: target.id, label: target.label, url: target.url, viewport: page.viewport, extraction: x, screenshotPath: kept };
+  return {
+    targetId: target.id,
+    label: target.label,
+    url: target.url,
+    viewport: page.viewport,
+    extraction: x,
+    screenshotPath: kept,
+    snapshotId: file.snapshotId,
+    earlierSamples: file.earlierSamples,
+  };
 }
 
 /** A file this run adopted but could not record: gone unless an earlier snapshot shares it. */
@@ -150,7 +160,10 @@ function countPage(run: RunContext, page: PageRef, outcome: PageOutcome, io: Run
   run.progress = { ...run.progress, done: run.progress.done + 1 };
   setStage(io, run, `Captured ${run.progress.done} of ${run.progress.total} pages`);
   if (RUN_VIEWPORTS.every((v) => run.pages[v][page.target] !== undefined)) settleTarget(run, page.target, io);
-  if (atViewport.every((o) => o !== undefined)) startScoring(run, page.viewport, io);
+  if (atViewport.every((o) => o !== undefined)) {
+    startTiming(run, page.viewport, io);
+    startScoring(run, page.viewport, io);
+  }
   if (RUN_VIEWPORTS.every((v) => run.pages[v].every((o) => o !== undefined))) io.raise({ type: "allCaptured" });
 }
 

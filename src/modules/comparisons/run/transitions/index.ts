@@ -14,6 +14,7 @@ import {
   settleWithoutFindings,
 } from "./end";
 import { checkScored, keepScore, markScored, skipPair, startFindings } from "./score";
+import { checkTimed, keepTiming } from "./timing";
 
 export type Transitions = { readonly [N in TransitionName]: (run: RunContext, event: never, io: RunIO) => RunState | void };
 
@@ -29,6 +30,8 @@ export const TRANSITIONS: Transitions = {
   skipPair,
   markScored,
   checkScored,
+  keepTiming,
+  checkTimed,
   startFindings,
   settleCompleted,
   settleWithoutFindings,

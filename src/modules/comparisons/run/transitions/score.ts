@@ -3,13 +3,12 @@
 import { newId } from "#server/lib/ids";
 import type { Finding, Viewport } from "#server/modules/capture/model";
 import type { FindingRow } from "../../repository";
-import { RUN_VIEWPORTS, capturedPages, isCaptured, type RunContext } from "../context";
+import { capturedPages, isCaptured, type RunContext } from "../context";
 import { findFindings } from "../effects/findings";
 import { scorePair } from "../effects/score-pair";
 import { setStage, type RunIO } from "../io";
+import { scoredEverywhere } from "./timing";
 import type { Transition } from "./types";
-
-export const scoredEverywhere = (run: RunContext) => RUN_VIEWPORTS.every((v) => run.scoring[v].done);
 
 /** Every page at this viewport is in: pair the captured ones in target order and score the first pair. */
 export function startScoring(run: RunContext, viewport: Viewport, io: RunIO) {

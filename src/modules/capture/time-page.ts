@@ -1,0 +1,32 @@
+// More timing loads of a page its capture already measured once: asked for by a run once every
+// site's first load at the viewport is in, for the pages a timing finding could be about
+// (analysis timingFindingReach). Nothing is screenshotted or measured besides the vitals.
+import type { Browser } from "playwright-core";
+import type { TimingJob } from "#server/workers/protocol";
+import type { CaptureDeps } from "./capture";
+import { openCaptureContext } from "./capture-context";
+import { startEgressProxy } from "./egress-proxy";
+import { SETTLE_WAITS } from "./settle-page";
+import { createHostGuard, systemResolver } from "./ssrf";
+import { sampleTiming, type TimingSummary } from "./timing-samples";
+
+export async function timePage(browser: Browser, job: TimingJob, deps: CaptureDeps = {}): Promise<TimingSummary> {
+  const started = Date.now();
+  const guard = job.allowPrivate ? null : (deps.checkHost ?? createHostGuard(deps.resolve ?? systemResolver));
+  const proxy = guard ? await startEgressProxy(guard) : null;
+  try {
+    const egress = { proxy, guard, blocked: proxy?.blocked ?? [] };
+    return await sampleTiming(() => openCaptureContext(browser, job.viewport, egress), job.url, {
+      profile: job.profile,
+      own: job.own,
+      earlier: job.earlier,
+      max: job.max,
+      // The run picked this page because a finding could be about it.
+      matters: () => true,
+      budget: () => job.totalTimeoutMs - (Date.now() - started),
+      paintWaitMs: SETTLE_WAITS.paint,
+    });
+  } finally {
+    await proxy?.close().catch(() => {});
+  }
+}
