@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseConfig } from "#server/cli/check/config";
 import { freePort, startServer } from "#tests/support/server";
 import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
 import { BUILD_MS, compiledBinary, runCli as runAny } from "./support";
 
-// Every check here runs the compiled executable, as CI would.
+// Every check here runs the compiled executable, as CI would (config messages are read from its parser too).
 let dir: string;
 let sites: FixtureServer;
 let bin: ReturnType<typeof compiledBinary>;
@@ -172,23 +173,26 @@ describe("design-intel check --server", () => {
       ).json()) as { name: string; status: string }[];
       expect(list.map((c) => [c.name, c.status])).toEqual([["design-intel check: Alpha", "completed"]]);
 
-      // The tightened config fails on the server exactly as it did in-process.
+      // The tightened config fails on the server exactly as it did in-process. The refused keys'
+      // runs, which start nothing, go meanwhile.
       const tightXml = join(dir, "server-fail.xml");
-      const tight = await runCli(["check", "--config", join(dir, "fail.json"), "--server", server.url, "--junit", tightXml], {
-        env: { DESIGN_INTEL_API_KEY: runKey },
-      });
+      const [tight, denied, noKey] = await Promise.all([
+        runCli(["check", "--config", join(dir, "fail.json"), "--server", server.url, "--junit", tightXml], {
+          env: { DESIGN_INTEL_API_KEY: runKey },
+        }),
+        runCli(["check", "--config", path, "--server", server.url], { env: { DESIGN_INTEL_API_KEY: readKey } }),
+        runCli(["check", "--config", path, "--server", server.url], { env: { DESIGN_INTEL_API_KEY: "" } }),
+      ]);
       expect(tight.code).toBe(1);
       expect(tight.stdout).toContain("1 of 7 budgets failed");
       expect(inProcessFailures).toEqual(["lcpMs.max (desktop)"]);
       expect(failures(readFileSync(tightXml, "utf8"))).toEqual(inProcessFailures);
 
-      const denied = await runCli(["check", "--config", path, "--server", server.url], { env: { DESIGN_INTEL_API_KEY: readKey } });
       expect(denied.code).toBe(2);
       expect(denied.stderr.trim()).toBe(
         "design-intel check: POST /api/comparisons answered 403: This API key can only read; use a key with the run scope",
       );
 
-      const noKey = await runCli(["check", "--config", path, "--server", server.url], { env: { DESIGN_INTEL_API_KEY: "" } });
       expect(noKey.code).toBe(2);
       expect(noKey.stderr).toContain("DESIGN_INTEL_API_KEY");
     } finally {
@@ -216,14 +220,19 @@ describe("check: config errors exit 2 naming the field; the schema ships with th
       [{ budgets: {} }, "site: "],
       ["{ nope", "not valid JSON"],
     ];
-    // Each case is a run of the binary of its own; they start together rather than one by one.
     const paths = cases.map(([value], i) => config(`bad-${i}.json`, value));
-    const runs = await Promise.all(paths.map((path) => runCli(["check", "--config", path])));
-    for (const [i, [, message]] of cases.entries()) {
-      const r = runs[i]!;
+    // Every message from the parser the binary is built from; the binary itself (a process start of
+    // seconds on a busy machine) for one case of each way to fail: a field's type, a rule across
+    // fields, no JSON at all. Each run proves the rest of the path: exit 2, one line, the path named.
+    for (const [i, [, message]] of cases.entries())
+      expect(() => parseConfig(readFileSync(paths[i]!, "utf8"), paths[i]!), `case ${i}`).toThrow(`${paths[i]}: ${message}`);
+    const inBinary = [0, 7, cases.length - 1];
+    const runs = await Promise.all(inBinary.map((i) => runCli(["check", "--config", paths[i]!])));
+    for (const [k, i] of inBinary.entries()) {
+      const r = runs[k]!;
       expect({ i, code: r.code }).toEqual({ i, code: 2 });
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
-      expect(r.stderr).toContain(`design-intel check: ${paths[i]}: ${message}`);
+      expect(r.stderr).toContain(`design-intel check: ${paths[i]}: ${cases[i]![1]}`);
     }
     const missing = await runCli(["check", "--config", join(dir, "nope.json")]);
     expect(missing.code).toBe(2);
@@ -231,7 +240,7 @@ describe("check: config errors exit 2 naming the field; the schema ships with th
     const flag = await runCli(["check", "--baseline", "x"]);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain("check: unknown flag --baseline");
-  }, 180_000); // fifteen runs of the binary: a process start each, seconds apiece on a busy machine
+  }, 180_000); // five runs of the binary: a process start each, seconds apiece on a busy machine
 
   test("--print-schema prints the config's JSON Schema", async () => {
     const r = await runCli(["check", "--print-schema"]);

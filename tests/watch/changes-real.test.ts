@@ -196,10 +196,12 @@ describe("unchanged pages report zero changes", () => {
             pair: `${i - 1}→${i}`,
             changes: [],
           });
-          expect({ pair: `0→${i}`, changes: (await compare([], captures[0]!, next)).map((c) => c.summary) }).toEqual({
-            pair: `0→${i}`,
-            changes: [],
-          });
+          // (For the second capture that is the pair above, history and all: not compared twice.)
+          if (i > 1)
+            expect({ pair: `0→${i}`, changes: (await compare([], captures[0]!, next)).map((c) => c.summary) }).toEqual({
+              pair: `0→${i}`,
+              changes: [],
+            });
         }
         captures.push(next);
       }
