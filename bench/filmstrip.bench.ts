@@ -87,7 +87,7 @@ async function costPart(rounds: number) {
   console.log(`load, no recorder        ${median(without).toFixed(0)} ms`);
   console.log(`load, with recorder      ${median(withRec).toFixed(0)} ms`);
   console.log(`extra per page (paired)  ${extra.toFixed(0)} ms   (budget ${BUDGET_MS} ms)`);
-  console.log(`wait at saved()          ${median(tails).toFixed(0)} ms`);
+  console.log(`wait at saved()          ${median(tails).toFixed(0)} ms (max ${Math.max(...tails).toFixed(0)} ms)`);
   console.log(`frames per page          ${median(frames)} (max ${Math.max(...frames)}); ${du} KB on disk for ${frames.length} recordings`);
   if (extra > BUDGET_MS) {
     console.log("TARGET MISSED: the filmstrip adds more than its budget to a capture");
