@@ -1,10 +1,9 @@
 // Records the page loading as a WebPageTest-style filmstrip: small JPEGs of the frames Chromium
 // presents, the last one of each 100 ms slot, from navigation until the capture moves on to
 // measuring (load has fired and vitals are read), written beside the screenshot. The frames come
-// from a trace with screenshots on, as Lighthouse records them (filmstrip-trace.ts), which leaves
-// the page's paints, and so the LCP the capture reads from this same load, as they would be
-// unrecorded; a page whose browser is already tracing another one falls back to the screencast
-// (filmstrip-screencast.ts). A frame cap and writing while the capture goes on keep it cheap next
+// from a trace with screenshots on, as Lighthouse records them (filmstrip-trace.ts): the capture
+// reads its first LCP from this same load, and the screencast delayed it more; a page whose browser
+// is already tracing another one falls back to the screencast (filmstrip-screencast.ts). A frame cap and writing while the capture goes on keep it cheap next
 // to the full-page capture.
 import { mkdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
