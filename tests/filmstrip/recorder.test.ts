@@ -75,3 +75,64 @@ test("a page that never navigates leaves no recording", async () => {
   await recorder.stop();
   expect(await recorder.saved()).toBeNull();
 });
+
+/** Holds the browser's one trace from another page, as a second capture recording in the same browser would. */
+async function holdTrace() {
+  const context = await browser.newContext();
+  const session = await context.newCDPSession(await context.newPage());
+  await session.send("Tracing.start", { traceConfig: { includedCategories: ["di-test-nothing"], excludedCategories: ["*"] } });
+  return { release: () => context.close() };
+}
+
+/** Whether this browser can start a trace now: a recording that kept it would push every later one onto the screencast. */
+async function traceFree(): Promise<boolean> {
+  const context = await browser.newContext();
+  try {
+    const session = await context.newCDPSession(await context.newPage());
+    return await session.send("Tracing.start", { traceConfig: { includedCategories: ["di-test-nothing"] } }).then(
+      () => true,
+      () => false,
+    );
+  } finally {
+    await context.close();
+  }
+}
+
+test("while another page of the browser holds its trace, the recording falls back to the screencast", async () => {
+  const other = await holdTrace();
+  try {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const recorder = await recordFilmstrip(context, page, join(dir, "snap3.png"));
+    await page.goto(sites.url("/gamma/"), { waitUntil: "load" });
+    await recorder.stop();
+    const manifest = await recorder.saved();
+    await context.close();
+    expect(manifest).not.toBeNull();
+    expect([manifest!.width, manifest!.height]).toEqual([390, 844]);
+    expect(manifest!.frames.length).toBeGreaterThan(0);
+    expect(manifest!.frames[0]!.ms).toBeGreaterThanOrEqual(0);
+  } finally {
+    await other.release();
+  }
+});
+
+test("a recording gives the browser's trace back, also when its page closes first", async () => {
+  expect(await traceFree()).toBe(true);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const recorder = await recordFilmstrip(context, page, join(dir, "snap4.png"));
+  expect(await traceFree()).toBe(false); // the recording is the trace's (not the screencast's)
+  await page.goto(sites.url("/alpha/"), { waitUntil: "load" });
+  await recorder.stop();
+  await recorder.saved();
+  expect(await traceFree()).toBe(true);
+
+  const closing = await browser.newContext();
+  const early = await recordFilmstrip(closing, await closing.newPage(), join(dir, "snap5.png"));
+  await closing.close();
+  await early.stop();
+  expect(await early.saved()).toBeNull();
+  expect(await traceFree()).toBe(true);
+  await context.close();
+});

@@ -1,15 +1,19 @@
-// Records the page loading as a WebPageTest-style filmstrip: the DevTools screencast sends a small
-// JPEG whenever the page repaints, we keep the last one of each 100 ms slot, from navigation until
-// the capture moves on to measuring (load has fired and vitals are read), and write them beside the
-// screenshot. Low resolution, a frame cap and writing while the capture goes on keep it cheap next
+// Records the page loading as a WebPageTest-style filmstrip: small JPEGs of the frames Chromium
+// presents, the last one of each 100 ms slot, from navigation until the capture moves on to
+// measuring (load has fired and vitals are read), written beside the screenshot. The frames come
+// from a trace with screenshots on, as Lighthouse records them (filmstrip-trace.ts): the capture
+// reads its first LCP from this same load, and the screencast delayed it more; a page whose browser
+// is already tracing another one falls back to the screencast (filmstrip-screencast.ts). A frame cap and writing while the capture goes on keep it cheap next
 // to the full-page capture.
 import { mkdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import { z } from "zod";
+import { startScreencast } from "./filmstrip-screencast";
+import { startTrace } from "./filmstrip-trace";
 
 export const FILMSTRIP_LIMITS = {
-  /** The screencast scales frames to fit this box (CSS px of the page become fewer pixels). */
+  /** The screencast fallback scales frames to fit this box (CSS px of the page become fewer pixels). */
   maxWidth: 360,
   maxHeight: 360,
   quality: 50,
@@ -41,8 +45,9 @@ export function filmstripDirFor(screenshotPath: string): string {
   return join(dirname(screenshotPath), "filmstrips", basename(screenshotPath, ".png"));
 }
 
-interface Frame {
-  wallMs: number;
+interface TimedFrame {
+  /** After the page's navigation start. */
+  ms: number;
   data: Buffer;
   width: number;
   height: number;
@@ -60,9 +65,10 @@ export interface FilmstripRecorder {
 
 const NOTHING: FilmstripRecorder = { stop: async () => {}, saved: async () => null };
 
-type TimedFrame = Frame & { ms: number };
+/** Where the frames come from: given the cut and the page's time origin (wall ms), the frames up to the cut. */
+type FrameSource = (cut: number, origin: number) => Promise<TimedFrame[]>;
 
-/** Starts the screencast before navigation; stop() once the page has loaded, saved() before the capture ends. */
+/** Starts recording before navigation; stop() once the page has loaded, saved() before the capture ends. */
 export async function recordFilmstrip(context: BrowserContext, page: Page, screenshotPath: string): Promise<FilmstripRecorder> {
   let session: CDPSession;
   try {
@@ -70,64 +76,23 @@ export async function recordFilmstrip(context: BrowserContext, page: Page, scree
   } catch {
     return NOTHING;
   }
-  const slots = new Map<number, Frame>();
-  let firstWallMs: number | null = null;
-  let stopped = false;
-  let lastArrival = 0;
-  session.on("Page.screencastFrame", (e) => {
-    lastArrival = Date.now();
-    // Unacknowledged, Chromium stops sending frames.
-    session.send("Page.screencastFrameAck", { sessionId: e.sessionId }).catch(() => {});
-    if (stopped) return;
-    const wallMs = (e.metadata.timestamp ?? Date.now() / 1000) * 1000;
-    firstWallMs ??= wallMs;
-    if (wallMs - firstWallMs > FILMSTRIP_LIMITS.maxMs) return;
-    const slot = Math.floor(wallMs / FILMSTRIP_LIMITS.slotMs);
-    if (!slots.has(slot) && slots.size >= FILMSTRIP_LIMITS.maxFrames) return;
-    slots.set(slot, {
-      wallMs,
-      data: Buffer.from(e.data, "base64"),
-      width: Math.round(e.metadata.deviceWidth),
-      height: Math.round(e.metadata.deviceHeight),
-    });
-  });
-  try {
-    await session.send("Page.enable");
-    await session.send("Page.startScreencast", {
-      format: "jpeg",
-      quality: FILMSTRIP_LIMITS.quality,
-      maxWidth: FILMSTRIP_LIMITS.maxWidth,
-      maxHeight: FILMSTRIP_LIMITS.maxHeight,
-      everyNthFrame: 1,
-    });
-  } catch {
+  const source = await startSource(session, page);
+  if (!source) {
     await session.detach().catch(() => {});
     return NOTHING;
   }
 
   let result: Promise<FilmstripManifest | null> = Promise.resolve(null);
-  const framesUpTo = (cut: number, origin: number): TimedFrame[] =>
-    [...slots.values()]
-      .filter((f) => f.wallMs <= cut)
-      .map((f) => ({ ...f, ms: Math.round(f.wallMs - origin) }))
-      // Anything before the navigation is the blank tab it started from.
-      .filter((f) => f.ms >= 0)
-      .sort((a, b) => a.ms - b.ms);
-
   return {
     async stop() {
       // Only the cut is on the capture's path; the rest happens while the capture goes on.
       const cut = Date.now();
       result = (async () => {
         try {
-          // Frame times are wall clock; the page's time origin puts them on the same axis as FCP and LCP.
+          // The cut is wall clock; the page's time origin puts it on the same axis as the frames, FCP and LCP.
           const origin = await page.evaluate(() => performance.timeOrigin).catch(() => null);
           if (origin === null) return null;
-          // A repaint reaches us ~100 ms after it happened: wait for the ones painted before the cut.
-          await framesInFlight(cut, () => lastArrival);
-          stopped = true;
-          await session.send("Page.stopScreencast").catch(() => {});
-          const frames = framesUpTo(cut, origin);
+          const frames = slotted(await source(cut, origin), cut - origin);
           // Frames only come on repaints; a page painted before we listened may send none. The top
           // of the page, as it stands, is then the one frame we can show.
           if (frames.length === 0) {
@@ -147,12 +112,34 @@ export async function recordFilmstrip(context: BrowserContext, page: Page, scree
   };
 }
 
-const SETTLE_MS = 120;
-const SETTLE_LIMIT_MS = 500;
+async function startSource(session: CDPSession, page: Page): Promise<FrameSource | null> {
+  const trace = await startTrace(session);
+  if (trace) {
+    return async () => {
+      const size = page.viewportSize();
+      const frames = await trace.end();
+      if (!frames || !size) return [];
+      return frames.map((f) => ({ ms: f.ms, data: Buffer.from(f.data, "base64"), width: size.width, height: size.height }));
+    };
+  }
+  const screencast = await startScreencast(session, FILMSTRIP_LIMITS);
+  if (!screencast) return null;
+  return async (cut, origin) => (await screencast.end(cut)).map(({ wallMs, ...f }) => ({ ...f, ms: wallMs - origin }));
+}
 
-async function framesInFlight(cut: number, lastArrival: () => number) {
-  const limit = cut + SETTLE_LIMIT_MS;
-  while (Date.now() < limit && Date.now() - Math.max(cut, lastArrival()) < SETTLE_MS) await Bun.sleep(20);
+/**
+ * The load's frames as the filmstrip keeps them: from navigation start (anything earlier is the
+ * blank tab it started from) up to the cut, the last of each slot, whole milliseconds, capped.
+ */
+function slotted(frames: TimedFrame[], cutMs: number): TimedFrame[] {
+  const slots = new Map<number, TimedFrame>();
+  for (const f of [...frames].sort((a, b) => a.ms - b.ms)) {
+    if (f.ms < 0 || f.ms > cutMs || f.ms > FILMSTRIP_LIMITS.maxMs) continue;
+    const slot = Math.floor(f.ms / FILMSTRIP_LIMITS.slotMs);
+    if (!slots.has(slot) && slots.size >= FILMSTRIP_LIMITS.maxFrames) break;
+    slots.set(slot, { ...f, ms: Math.round(f.ms) });
+  }
+  return [...slots.values()];
 }
 
 /** The first screen of the page in document coordinates, so the capture's own scrolling does not move it. */
@@ -171,7 +158,6 @@ async function pageTop(session: CDPSession, page: Page, ms: number): Promise<Tim
     .catch(() => null);
   if (!shot) return null;
   return {
-    wallMs: Date.now(),
     ms: Math.max(0, Math.round(ms)),
     data: Buffer.from(shot.data, "base64"),
     width: size.width,
