@@ -3,7 +3,7 @@
 // control reachable with Tab. The results page shows a real run of two fixture sites.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { applyTheme, seriousViolations, unreachableByTab } from "#tests/support/a11y";
+import { applyTheme, installAxe, seriousViolations, unreachableByTab } from "#tests/support/a11y";
 import { stepsTimeout } from "#tests/support/browser";
 import { COMPLETED_COMPARISON_MS, completedComparison, open, startLab, waitUntilLoaded, type Account, type Lab } from "#tests/support/lab";
 import { SERVER_START_MS } from "#tests/support/server";
@@ -42,9 +42,10 @@ beforeAll(
       250,
     );
     await lab.api(admin, "POST", "/api/system/stop");
-    visitor = await (await lab.context()).newPage();
-    boss = await (await lab.context(admin)).newPage();
-    user = await (await lab.context(rebel)).newPage();
+    const contexts = await Promise.all([lab.context(), lab.context(admin), lab.context(rebel)]);
+    await Promise.all(contexts.map(installAxe));
+    const pages = await Promise.all(contexts.map((c) => c.newPage()));
+    [visitor, boss, user] = [pages[0]!, pages[1]!, pages[2]!];
     for (const p of [visitor, boss, user]) p.on("pageerror", (e) => errors.push(`${p.url()}: ${e.message}`));
   },
   SERVER_START_MS + COMPLETED_COMPARISON_MS + 60_000 + 30_000,

@@ -1,6 +1,6 @@
 // Accessibility checks run inside a real page: axe-core for WCAG violations, and a Tab walk that
 // proves every visible control can be reached from the keyboard.
-import type { Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { AXE_PATH } from "./lab";
 
 export interface Violation {
@@ -22,7 +22,12 @@ export async function settle(page: Page): Promise<void> {
   );
 }
 
-/** axe-core's serious and critical violations on the page once it settled. */
+/**
+ * axe-core's serious and critical violations on the page once it settled. axe is injected once per
+ * document (or comes from a context's init script, see installAxe). axe 4 gives every result the
+ * impact its rule declares, so rules that can only report minor or moderate issues are switched off:
+ * their findings were filtered out below anyway, and skipping them makes each run cheaper.
+ */
 export async function seriousViolations(page: Page): Promise<Violation[]> {
   await settle(page);
   if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE_PATH });
@@ -30,8 +35,16 @@ export async function seriousViolations(page: Page): Promise<Violation[]> {
     type AxeResult = {
       violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }[];
     };
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<AxeResult> } }).axe;
-    const { violations } = await axe.run(document, { resultTypes: ["violations"] });
+    const axe = (
+      window as unknown as {
+        axe: { run(ctx: Document, opts: object): Promise<AxeResult>; _audit?: { rules?: { id: string; impact?: string }[] } };
+      }
+    ).axe;
+    // A rule without a declared impact stays on: its results can be of any impact.
+    const rules = Object.fromEntries(
+      (axe._audit?.rules ?? []).filter((r) => r.impact === "minor" || r.impact === "moderate").map((r) => [r.id, { enabled: false }]),
+    );
+    const { violations } = await axe.run(document, { resultTypes: ["violations"], rules });
     return violations
       .filter((v) => v.impact === "serious" || v.impact === "critical")
       .map((v) => ({
@@ -41,6 +54,14 @@ export async function seriousViolations(page: Page): Promise<Violation[]> {
         nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(" ")} — ${(n.failureSummary ?? "").split("\n").slice(1).join(" ").trim()}`),
       }));
   });
+}
+
+/**
+ * Makes axe part of every document the context opens, before the page's own scripts run, so an
+ * audit after a navigation does not first send axe's 650 KB over the protocol again.
+ */
+export async function installAxe(context: BrowserContext): Promise<void> {
+  await context.addInitScript({ path: AXE_PATH });
 }
 
 export interface Control {
@@ -101,11 +122,28 @@ export async function unreachableByTab(page: Page): Promise<{ controls: number; 
     return out;
   });
   const seen = () => page.evaluate(() => [...(window as unknown as { __kbSeen: Set<string> }).__kbSeen]);
-  // Tab in batches (one round trip per batch), stopping once everything was reached.
+  // Real Tab key presses, the key events Playwright's keyboard.press("Tab") sends, but sent as one
+  // pipelined batch over the protocol: Chromium handles them one after another, in order, and the
+  // batch costs one round trip instead of two per press. The first batch is enough for a page whose
+  // Tab order holds nothing but the controls; later ones cover extra stops, up to a bound.
+  const cdp = await page.context().newCDPSession(page);
+  const KEY = { key: "Tab", code: "Tab", windowsVirtualKeyCode: 9, nativeVirtualKeyCode: 9 };
+  const tab = (n: number) =>
+    Promise.all(
+      Array.from({ length: n }, () => [
+        cdp.send("Input.dispatchKeyEvent", { type: "rawKeyDown", ...KEY }),
+        cdp.send("Input.dispatchKeyEvent", { type: "keyUp", ...KEY }),
+      ]).flat(),
+    );
+  const limit = controls.length * 2 + 10;
   let reached: string[] = [];
-  for (let pressed = 0; pressed < controls.length * 2 + 10 && reached.length < controls.length; pressed += 10) {
-    for (let i = 0; i < 10; i++) await page.keyboard.press("Tab");
-    reached = await seen();
+  try {
+    for (let pressed = 0, batch = controls.length + 2; pressed < limit && reached.length < controls.length; pressed += batch, batch = 10) {
+      await tab(batch);
+      reached = await seen();
+    }
+  } finally {
+    await cdp.detach().catch(() => {});
   }
   return { controls: controls.length, missed: controls.filter((c) => !reached.includes(c.id)) };
 }
