@@ -36,13 +36,32 @@ export async function startLab(): Promise<Lab> {
   const browser = await launchBrowser();
 
   async function api<T>(account: Account, method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${account.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    const send = () =>
+      fetch(`${server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${account.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    let res = await send();
+    // Access tokens live 15 minutes, and a file can run longer than that on a busy machine. A new
+    // sign-in, not a refresh: rotating the refresh cookie would end the session the account's
+    // browser contexts hold (a replayed refresh token revokes it).
+    if (res.status === 401) {
+      account.token = await signIn(account.email);
+      res = await send();
+    }
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
     return (res.status === 204 ? undefined : await res.json()) as T;
+  }
+
+  async function signIn(email: string): Promise<string> {
+    const res = await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
+    if (!res.ok) throw new Error(`login ${email}: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { accessToken: string }).accessToken;
   }
 
   async function signup(email: string): Promise<Account> {
