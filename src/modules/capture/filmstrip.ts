@@ -3,8 +3,8 @@
 // measuring (load has fired and vitals are read), written beside the screenshot. The frames come
 // from a trace with screenshots on, as Lighthouse records them (filmstrip-trace.ts): the capture
 // reads its first LCP from this same load, and the screencast delayed it more; a page whose browser
-// is already tracing another one falls back to the screencast (filmstrip-screencast.ts). A frame cap and writing while the capture goes on keep it cheap next
-// to the full-page capture.
+// is already tracing another one falls back to the screencast (filmstrip-screencast.ts). A frame
+// cap and writing while the capture goes on keep it cheap next to the full-page capture.
 import { mkdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
