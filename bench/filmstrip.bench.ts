@@ -13,9 +13,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { CHROMIUM_ARGS, findChromium } from "#server/lib/chromium";
-import { recordFilmstrip } from "#server/modules/capture/filmstrip";
+import { recordFilmstrip, type FilmstripRecorder } from "#server/modules/capture/filmstrip";
 import { VIEWPORTS, type Viewport } from "#server/modules/capture/model";
 import { startFixtureServer } from "#tests/support/fixture-server";
 import { CORPUS_DIR, serveFolders, TEMPLATES } from "./corpus-lib";
@@ -53,14 +53,7 @@ async function costPart(rounds: number) {
     const t0 = performance.now();
     const rec = record ? await recordFilmstrip(ctx, page, join(out, `${n++}.png`)) : null;
     await page.goto(p.url, { waitUntil: "load" });
-    await rec?.stop();
-    const critical = performance.now() - t0;
-    await page.screenshot({ fullPage: true });
-    const t1 = performance.now();
-    const manifest = await rec?.saved();
-    const tail = performance.now() - t1;
-    await ctx.close();
-    return { critical, tail, frames: manifest?.frames.length ?? 0 };
+    return finishLoad(rec, page, ctx, t0);
   }
   const withRec: number[] = [];
   const without: number[] = [];
@@ -98,6 +91,21 @@ async function costPart(rounds: number) {
 type Mode = "none" | "trace" | "screencast";
 const MODES: Mode[] = ["none", "trace", "screencast"];
 
+/**
+ * Ends a recorded load as the capture does: the recording stops (on the critical path, timed from
+ * t0), then the full-page screenshot, then the wait for the written filmstrip (the tail).
+ */
+async function finishLoad(rec: FilmstripRecorder | null, page: Page, ctx: BrowserContext, t0: number) {
+  await rec?.stop();
+  const critical = performance.now() - t0;
+  await page.screenshot({ fullPage: true });
+  const t1 = performance.now();
+  const manifest = await rec?.saved();
+  const tail = performance.now() - t1;
+  await ctx.close();
+  return { critical, tail, frames: manifest?.frames.length ?? 0 };
+}
+
 /** Takes the browser's one trace from another page, so the recorder has to fall back to the screencast. */
 async function holdTrace(b: Browser) {
   const ctx = await b.newContext();
@@ -131,15 +139,9 @@ async function lcpPart(rounds: number) {
           setTimeout(() => resolve(Number.NaN), 3000);
         }),
     );
-    await rec?.stop();
-    const critical = performance.now() - t0;
-    await page.screenshot({ fullPage: true });
-    const t1 = performance.now();
-    const manifest = await rec?.saved();
-    const tail = performance.now() - t1;
-    await ctx.close();
+    const done = await finishLoad(rec, page, ctx, t0);
     await release?.();
-    return { lcp, critical, tail, frames: manifest?.frames.length ?? 0 };
+    return { lcp, ...done };
   }
   let lcpMissed = false;
   const before = load();
