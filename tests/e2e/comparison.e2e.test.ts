@@ -39,7 +39,7 @@ describe("comparison flow", () => {
     await page.getByRole("button", { name: "Join the Rebellion" }).click();
     await page.waitForURL(`${server.url}/dashboard`);
 
-    await page.goto(`${server.url}/comparison`);
+    await gotoHydrated(page, `${server.url}/comparison`);
     await page.getByText("No comparisons yet. Create your first one above!").waitFor();
     await page.getByText("No Comparison Selected").waitFor();
     await page.getByRole("button", { name: "Create Comparison" }).click();

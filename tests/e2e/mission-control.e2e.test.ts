@@ -74,7 +74,7 @@ describe("Mission Control end to end", () => {
   });
 
   test("a non-admin's Launch is refused with the spec's error toast", async () => {
-    await user.goto(`${server.url}/dashboard`);
+    await gotoHydrated(user, `${server.url}/dashboard`);
     await user.getByRole("button", { name: "Launch System" }).click();
     await toast(user, "Error");
     await user.getByTestId("toast").getByText("Only admins can start, stop or restart the agent system").waitFor();
@@ -169,7 +169,7 @@ describe("Mission Control end to end", () => {
   test(
     "Stop: Offline at once, and the agents stop working",
     async () => {
-      await admin.goto(`${server.url}/dashboard`);
+      await gotoHydrated(admin, `${server.url}/dashboard`);
       await admin.getByTestId("system-badge").filter({ hasText: "Active" }).waitFor();
       await admin.getByRole("button", { name: "Stop System" }).click();
       await toast(admin, "System Stopped");

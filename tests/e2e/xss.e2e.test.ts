@@ -257,7 +257,7 @@ describe("stored XSS", () => {
   });
 
   test("super-admin: user list with hostile usernames, audit log", async () => {
-    await page.goto(`${server.url}/super-admin`);
+    await gotoHydrated(page, `${server.url}/super-admin`);
     await page.getByRole("heading", { name: "Super Admin Console" }).waitFor();
     await expectClean("/super-admin", []);
     await page.getByRole("tab", { name: "Security" }).click();
