@@ -1,9 +1,11 @@
 // Where the config's `ignore.selectors` are on your page, per viewport, so the visual diff can mask
-// them. The engine's capture takes no selectors, so the page is opened once more here, at the same
-// viewport, scale and device mode as the capture, and each match's box is read in page coordinates.
+// them. The engine's capture takes no selectors, so the page is opened once more here, with the
+// capture's own context options (viewport, scale, device mode, user agent), and each match's box is
+// read in page coordinates.
 import type { Browser } from "playwright-core";
 import { CHROMIUM_ARGS, findChromium } from "#server/lib/chromium";
-import { VIEWPORTS, type Box, type Viewport } from "#server/modules/capture/model";
+import type { Box, Viewport } from "#server/modules/capture/model";
+import { captureContextOptions } from "#server/modules/capture/public";
 import { CheckRunError } from "./run";
 
 const LOAD_MS = 30_000;
@@ -38,16 +40,7 @@ export async function locateIgnored(
   try {
     browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS, timeout: LOAD_MS });
     for (const viewport of viewports) {
-      const size = VIEWPORTS[viewport];
-      const context = await browser.newContext({
-        viewport: { width: size.width, height: size.height },
-        screen: { width: size.width, height: size.height },
-        deviceScaleFactor: 1,
-        isMobile: size.mobile,
-        hasTouch: size.mobile,
-        serviceWorkers: "block",
-        locale: "en-US",
-      });
+      const context = await browser.newContext(captureContextOptions(browser, viewport));
       try {
         const page = await context.newPage();
         await page.goto(url, { waitUntil: "load", timeout: LOAD_MS }).catch((e: unknown) => {

@@ -1,6 +1,6 @@
 // The browser context every load of a capture runs in: the page's own load and the light timing
 // loads alike. Same viewport, same user agent, same page script, and the same egress rules.
-import type { Browser, BrowserContext } from "playwright-core";
+import type { Browser, BrowserContext, BrowserContextOptions } from "playwright-core";
 import type { EgressProxy } from "./egress-proxy";
 import { VIEWPORTS, type Viewport } from "./model";
 import { installPageScript } from "./page-script";
@@ -24,13 +24,10 @@ function userAgent(browser: Browser, mobile: boolean): string {
     : `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`;
 }
 
-export async function openCaptureContext(
-  browser: Browser,
-  viewportName: Viewport,
-  { proxy, guard, blocked }: Egress,
-): Promise<BrowserContext> {
+/** The page as a capture sees it: viewport, scale, device mode and user agent. Anything that opens a page to match a capture uses these. */
+export function captureContextOptions(browser: Browser, viewportName: Viewport): BrowserContextOptions {
   const viewport = VIEWPORTS[viewportName];
-  const ctx = await browser.newContext({
+  return {
     viewport: { width: viewport.width, height: viewport.height },
     screen: { width: viewport.width, height: viewport.height },
     deviceScaleFactor: 1,
@@ -40,6 +37,16 @@ export async function openCaptureContext(
     serviceWorkers: "block",
     acceptDownloads: false,
     locale: "en-US",
+  };
+}
+
+export async function openCaptureContext(
+  browser: Browser,
+  viewportName: Viewport,
+  { proxy, guard, blocked }: Egress,
+): Promise<BrowserContext> {
+  const ctx = await browser.newContext({
+    ...captureContextOptions(browser, viewportName),
     ...(proxy ? { proxy: { server: proxy.server } } : {}),
   });
   await installPageScript(ctx);

@@ -15,3 +15,5 @@ export {
   type TimingSummary,
 } from "./timing-samples";
 export type { Vitals } from "./page/types";
+// The capture's context options, so the CLI's second look at a page (ignore selectors) sees what the capture saw.
+export { captureContextOptions } from "./capture-context";
