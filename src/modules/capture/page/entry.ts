@@ -14,7 +14,7 @@ import { gatherTypography } from "../gatherers/typography";
 import { readVitals, watchVitals } from "../gatherers/vitals";
 import { PAGE_GLOBAL } from "./global";
 import { createScan, type Scan } from "./scan";
-import { missedLazyContent, waitForFonts, wakeLazyContent } from "./settle";
+import { missedLazyContent, waitForFonts, wakeLazyContent, watchScrollReactions } from "./settle";
 import type { DomMeasurement, ScanArgs } from "./types";
 
 /** The gatherers that read the laid-out DOM, by name; they share one scan of the page. */
@@ -65,4 +65,5 @@ export type PageApi = typeof api;
 if (window === window.top && !Object.hasOwn(window, PAGE_GLOBAL)) {
   Object.defineProperty(window, PAGE_GLOBAL, { value: api });
   watchVitals();
+  watchScrollReactions();
 }

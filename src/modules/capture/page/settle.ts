@@ -1,6 +1,41 @@
 // What the capture does to a page before it measures it: scroll once so lazy content loads, check
 // whether that scroll missed something, and wait for web fonts.
 
+/** What on the page could respond to our scroll, counted from before the page's own scripts ran. */
+const reactions = { watching: false, scrollListeners: 0, observed: 0 };
+
+/**
+ * Counts the page's scroll listeners on the window and document, and the elements it hands an
+ * IntersectionObserver: with neither, and no native lazy image or frame, scrolling wakes nothing,
+ * so the capture skips it. Installed with the page script, before the page's own scripts.
+ */
+export function watchScrollReactions(): void {
+  // Evaluated into a document after its scripts ran (one the init script missed), it would have
+  // missed their listeners: such a page is always scrolled.
+  reactions.watching = document.readyState === "loading";
+  const add = EventTarget.prototype.addEventListener;
+  EventTarget.prototype.addEventListener = function (this: EventTarget, ...args: Parameters<EventTarget["addEventListener"]>) {
+    if (args[0] === "scroll" && (this === window || this === document || this === document.documentElement || this === document.body)) {
+      reactions.scrollListeners++;
+    }
+    return add.apply(this, args);
+  };
+  if (typeof IntersectionObserver === "function") {
+    const observe = IntersectionObserver.prototype.observe;
+    IntersectionObserver.prototype.observe = function (this: IntersectionObserver, target: Element) {
+      reactions.observed++;
+      return observe.call(this, target);
+    };
+  }
+}
+
+/** True when a scroll through the page could make it load or render something it has not. */
+function scrollCanWake(): boolean {
+  if (!reactions.watching || reactions.scrollListeners > 0 || reactions.observed > 0) return true;
+  if (window.onscroll || document.onscroll) return true;
+  return document.querySelector("img[loading=lazy], iframe[loading=lazy]") !== null;
+}
+
 /**
  * Scrolls down once, a viewport at a time (up to maxY), so lazy images and scroll-triggered content
  * load, then back to the top; returns how far down the page it reached. Each step waits for one
@@ -20,6 +55,9 @@ export async function wakeLazyContent(args: { maxY: number; frameTimeoutMs: numb
     });
   // Whole viewports: every band of the page is in view at one step, which is all an intersection
   // observer needs (it ignores what a sticky header covers).
+  // Nothing listens: the page as laid out is all there is (a page that grows later is caught by
+  // missedLazyContent, and scrolled then if what arrived can be woken).
+  if (!scrollCanWake()) return Math.min(document.documentElement.scrollHeight, args.maxY);
   const step = Math.max(200, window.innerHeight);
   let y = 0;
   let steps = 0;
