@@ -3,7 +3,7 @@
 import type { BunPlugin } from "bun";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { buildPageBundle } from "#server/modules/capture/page-bundle-build";
+import { buildPageBundles } from "#server/modules/capture/page-bundle-build";
 
 const root = join(import.meta.dir, "..");
 const pwRoot = join(root, "node_modules/playwright-core");
@@ -32,14 +32,14 @@ const inlinePlaywrightJson: BunPlugin = {
  * The page script the capture injects into every page is built here, once, and embedded as text:
  * the module that would build it from source at run time is swapped for one returning the text.
  */
-const pageScript = await buildPageBundle();
+const pageScript = await buildPageBundles();
 let pageScriptEmbedded = false;
 const embedPageScript: BunPlugin = {
   name: "embed-page-script",
   setup(build) {
     build.onLoad({ filter: /[\\/]modules[\\/]capture[\\/]page-bundle\.ts$/ }, () => {
       pageScriptEmbedded = true;
-      return { contents: `export const pageBundle = () => Promise.resolve(${JSON.stringify(pageScript)});`, loader: "ts" };
+      return { contents: `export const pageBundles = () => Promise.resolve(${JSON.stringify(pageScript)});`, loader: "ts" };
     });
   },
 };
@@ -70,5 +70,5 @@ if (!pageScriptEmbedded) {
 }
 const size = Bun.file(join(root, "dist/design-intel")).size;
 console.log(
-  `binary: dist/design-intel ${(size / 1024 / 1024).toFixed(1)} MiB (workers: ${workers.length}, page script: ${(pageScript.length / 1024).toFixed(0)} KiB)`,
+  `binary: dist/design-intel ${(size / 1024 / 1024).toFixed(1)} MiB (workers: ${workers.length}, page script: ${(pageScript.early.length / 1024).toFixed(0)} KiB early + ${(pageScript.full.length / 1024).toFixed(0)} KiB)`,
 );

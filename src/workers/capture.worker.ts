@@ -9,7 +9,7 @@ import { CHROMIUM_ARGS } from "#server/lib/chromium";
 import { workerLogger } from "#server/lib/logger";
 import { capturePage, CaptureError } from "#server/modules/capture/capture";
 import { timePage } from "#server/modules/capture/time-page";
-import { pageBundle } from "#server/modules/capture/page-bundle";
+import { pageBundles } from "#server/modules/capture/page-bundle";
 import { instrumentVolatility, withVolatility } from "#server/modules/watch/public";
 import type { CaptureEvent, CaptureJob, CaptureRequest, TimingJob } from "./protocol";
 
@@ -137,7 +137,7 @@ self.onmessage = (event: MessageEvent<CaptureRequest>) => {
       ensureBrowser().catch((err: unknown) => post({ type: "fatal", reason: err instanceof Error ? err.message : String(err) }));
       // From source the page script is built on first use: build it while the browser launches (a
       // failure is tried again, and reported, by the first job).
-      pageBundle().catch(() => {});
+      pageBundles().catch(() => {});
       break;
     case "capture":
       // Side by side with the pages already in hand: the pool decides how many that may be.

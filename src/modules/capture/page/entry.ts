@@ -1,7 +1,9 @@
 // The page script: everything the capture runs inside a captured page. page-bundle.ts bundles this
-// file with the gatherers and the libraries they use (culori, web-vitals) into one classic script,
-// which capture.ts installs in every document before the page's own scripts. It starts the
-// web-vitals listeners at once and offers its functions to page.evaluate on one global.
+// file with the gatherers and the libraries they use (culori, web-vitals) into one classic script.
+// Only its early part (early.ts) is installed before the page's own scripts; this whole script is
+// evaluated into the page the first time the capture calls a gatherer, after the load it times, and
+// adds the gatherers to the global the early part defined. A document the early part missed gets
+// everything from here (its watchers start late: what they missed is missing).
 
 import { contrastProbes, gatherAccessibility } from "../gatherers/accessibility";
 import { gatherCopy } from "../gatherers/copy";
@@ -11,10 +13,9 @@ import { gatherMeta } from "../gatherers/meta";
 import { gatherPalette } from "../gatherers/palette";
 import { gatherResources } from "../gatherers/resources";
 import { gatherTypography } from "../gatherers/typography";
-import { readVitals, watchVitals } from "../gatherers/vitals";
 import { PAGE_GLOBAL } from "./global";
 import { createScan, type Scan } from "./scan";
-import { missedLazyContent, waitForFonts, wakeLazyContent, watchScrollReactions } from "./settle";
+import { earlyApi, installEarly } from "./early";
 import type { DomMeasurement, ScanArgs } from "./types";
 
 /** The gatherers that read the laid-out DOM, by name; they share one scan of the page. */
@@ -50,20 +51,17 @@ function gather(args: ScanArgs & { name: DomGathererName }): ReturnType<(typeof 
   return DOM_GATHERERS[args.name](createScan(args));
 }
 
-const api = {
-  readVitals,
+const lateApi = {
   readResources: (_: void) => gatherResources(),
-  wakeLazyContent,
-  missedLazyContent,
-  waitForFonts,
   measure,
   gather,
 };
-export type PageApi = typeof api;
+export type PageApi = typeof earlyApi & typeof lateApi;
 
-// Frames get the init script too; only the top document is measured.
-if (window === window.top && !Object.hasOwn(window, PAGE_GLOBAL)) {
-  Object.defineProperty(window, PAGE_GLOBAL, { value: api });
-  watchVitals();
-  watchScrollReactions();
+// Only the top document is measured.
+if (window === window.top) {
+  installEarly();
+  // The early part's own functions stay: their watchers' state lives in that copy.
+  const api = (window as unknown as Record<string, Record<string, unknown>>)[PAGE_GLOBAL]!;
+  for (const [name, fn] of Object.entries(lateApi)) if (!(name in api)) api[name] = fn;
 }
