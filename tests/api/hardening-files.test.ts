@@ -47,7 +47,7 @@ const dataDir = () => {
 test("database, WAL, secret, screenshots and backups are created owner-only", async () => {
   const dir = dataDir();
   chmodSync(dir, 0o755); // as mkdtemp-then-chmod or a volume mount would leave it
-  const server = await startServer({ dataDir: dir, env: { ALLOW_PRIVATE_TARGETS: "1" } });
+  const server = await startServer({ dataDir: dir, env: { ALLOW_PRIVATE_TARGETS: "1", CAPTURE_CONCURRENCY: "1" } });
   servers.push(server);
   const afterBoot = expectOwnerOnly(dir);
   expect(afterBoot.find((e) => e.path === "/")).toMatchObject({ kind: "dir", mode: 0o700 });
@@ -131,7 +131,7 @@ test("files and folders an older version left readable are made owner-only at bo
   expect(before.find((e) => e.path === "/design-intel.db")?.mode).toBe(0o644);
   expect(before.find((e) => e.path === "/design-intel.db-wal")?.mode).toBe(0o644);
 
-  const server = await startServer({ dataDir: dir });
+  const server = await startServer({ dataDir: dir, env: { CAPTURE_CONCURRENCY: "1" } });
   servers.push(server);
   const all = expectOwnerOnly(dir);
   expect(all.find((e) => e.path === "/design-intel.db")?.mode).toBe(0o600);

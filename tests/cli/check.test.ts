@@ -22,7 +22,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const runCli = (args: string[], opts: Parameters<typeof runAny>[1] = {}) => runAny(args, { ...opts, cmd: bin.cmd, cwd: dir });
+/**
+ * One capture browser per check (as on the server below): a pool's second browser (a worker and a
+ * Chromium, about a CPU-second to start) only overlaps this file's four pages, on a machine whose
+ * cores the other test files keep busy.
+ */
+const ONE_BROWSER = { CAPTURE_CONCURRENCY: "1" };
+const runCli = (args: string[], opts: Parameters<typeof runAny>[1] = {}) =>
+  runAny(args, { ...opts, env: { ...ONE_BROWSER, ...opts.env }, cmd: bin.cmd, cwd: dir });
 /** The failing testcases of a JUnit file, by name. */
 const failures = (junit: string) => [...junit.matchAll(/<testcase [^>]*name="([^"]+)">\n\s*<failure/g)].map((m) => m[1]!);
 /** What the in-process run of the tightened config failed on; the server run must fail on the same. */
@@ -145,7 +152,7 @@ describe("design-intel check (in-process)", () => {
 
 describe("design-intel check --server", () => {
   test("a run key runs the comparison on the server (it stays in the owner's list); a read key gets the 403, exit 2", async () => {
-    const server = await startServer({ cmd: bin.cmd, cwd: bin.dir, env: { NODE_ENV: "", ALLOW_PRIVATE_TARGETS: "1" } });
+    const server = await startServer({ cmd: bin.cmd, cwd: bin.dir, env: { ...ONE_BROWSER, NODE_ENV: "", ALLOW_PRIVATE_TARGETS: "1" } });
     try {
       const post = async (path: string, body: unknown, token?: string) => {
         const r = await fetch(server.url + path, {
