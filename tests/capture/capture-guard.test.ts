@@ -32,9 +32,6 @@ function job(url: string, overrides: Partial<CaptureJob> = {}): CaptureJob {
     navigationTimeoutMs: 10_000,
     totalTimeoutMs: 20_000,
     maxHeightPx: 4000,
-    // The capture's own load is what these tests probe; a page slow on a busy machine got two more
-    // timing loads of the same page through the same context and guard (ssrf-canary.test.ts keeps them).
-    timingSamples: 1,
     ...overrides,
   };
 }
