@@ -7,7 +7,8 @@ import { SERVER_START_MS, startServer } from "#tests/support/server";
 test(
   "the audit log records the TCP peer's address, not a placeholder",
   async () => {
-    const server = await startServer();
+    // It captures nothing: one warm capture browser, not the default two.
+    const server = await startServer({ env: { CAPTURE_CONCURRENCY: "1" } });
     // Stopped inside the test, under its timeout: a graceful stop on a busy machine outlasts a hook's 5 s.
     try {
       const signup = await fetch(`${server.url}/api/auth/signup`, {

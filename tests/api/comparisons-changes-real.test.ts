@@ -69,7 +69,9 @@ beforeAll(() => {
     },
   });
   pool = new CapturePool({
-    concurrency: 2,
+    // One browser: a second (a worker and a Chromium, over a CPU-second to start) only overlapped
+    // these runs' four pages, on a machine whose two cores the other test files keep busy.
+    concurrency: 1,
     chromiumPath: findChromium(process.env.CHROMIUM_PATH),
     allowPrivate: true,
     timingSamples: Number(TEST_TIMING_SAMPLES),

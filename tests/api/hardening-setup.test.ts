@@ -48,7 +48,7 @@ describe("setup token", () => {
   test("the real server prints the sign-up link with the token, and the signup page's ?setup= reaches the API", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "di-setup-"));
     try {
-      const server = await startServer({ dataDir, env: { SETUP_TOKEN_REQUIRED: "1" } });
+      const server = await startServer({ dataDir, env: { SETUP_TOKEN_REQUIRED: "1", CAPTURE_CONCURRENCY: "1" } });
       servers.push(server);
       const link = /Create the first \(admin\) account at: (http:\/\/localhost:\d+\/signup\?setup=([\w-]+))/.exec(server.output());
       expect(link).not.toBeNull();

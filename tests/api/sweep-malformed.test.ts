@@ -311,7 +311,7 @@ describe("malformed input sweep", async () => {
   test(
     "through the real server, bodies past 1 MB (declared or chunked, up to the transport cap) get a JSON 413",
     async () => {
-      const server = await startServer();
+      const server = await startServer({ env: { CAPTURE_CONCURRENCY: "1" } });
       try {
         const signup = await fetch(`${server.url}/api/auth/signup`, {
           method: "POST",

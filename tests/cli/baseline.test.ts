@@ -72,7 +72,9 @@ describe("visual baseline (compiled binary)", () => {
         ignore: { regions: [{ x: 40, y: 520, width: 300, height: 100 }], selectors: ["#ticker"] },
       }),
     );
-    const run = (args: string[]) => runCli(args, { cmd: bin.cmd, cwd: work });
+    // One capture browser per check, not the default two: a second (a worker and a Chromium, about
+    // a CPU-second to start) only overlaps two pages' captures on a machine the other files keep busy.
+    const run = (args: string[]) => runCli(args, { cmd: bin.cmd, cwd: work, env: { CAPTURE_CONCURRENCY: "1" } });
     const check = (junit?: string) => run(["check", "--config", configPath, ...(junit ? ["--junit", join(work, junit)] : [])]);
     const baseline = (vp: string) => join(work, ".design-intel/baseline", `ours.${vp}.png`);
     const current = (vp: string) => join(work, ".design-intel/results", `ours.${vp}.png`);

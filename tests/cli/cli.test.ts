@@ -13,7 +13,9 @@ beforeAll(() => {
   bin = compiledBinary();
 }, BUILD_MS);
 const runCli = (args: string[], opts: Parameters<typeof runAny>[1] = {}) => runAny(args, { ...opts, cmd: bin.cmd });
-const startServer = (opts: { dataDir?: string } = {}) => startAny({ ...opts, cmd: bin.cmd, cwd: bin.dir, env: { NODE_ENV: "" } });
+// These servers capture nothing: one warm capture browser, not the default two (a CPU-second each to start).
+const startServer = (opts: { dataDir?: string } = {}) =>
+  startAny({ ...opts, cmd: bin.cmd, cwd: bin.dir, env: { NODE_ENV: "", CAPTURE_CONCURRENCY: "1" } });
 
 const dirs: string[] = [];
 const tempDir = () => {

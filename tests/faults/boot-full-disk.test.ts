@@ -29,7 +29,7 @@ test.skipIf(!mounted)(
   "booting on a full disk answers 503 until space returns, then starts with its data",
   async () => {
     // A normal first life: one account.
-    const first = await startServer({ dataDir });
+    const first = await startServer({ dataDir, env: { CAPTURE_CONCURRENCY: "1" } });
     const user = await signup(first.url);
     expect(await first.stop()).toBe(0);
 
@@ -38,7 +38,7 @@ test.skipIf(!mounted)(
     const base = `http://127.0.0.1:${port}`;
     let output = "";
     proc = Bun.spawn(["bun", join(import.meta.dir, "../../src/main.ts")], {
-      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production" },
+      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production", CAPTURE_CONCURRENCY: "1" },
       stdout: "pipe",
       stderr: "pipe",
     });

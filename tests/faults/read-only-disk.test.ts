@@ -57,7 +57,7 @@ function expectStorage503(r: Answer) {
 test.skipIf(!ready)(
   "the disk goes read-only live: writes 503, reads work, and every acknowledged write survives",
   async () => {
-    server = await startServer({ dataDir: mountPoint, env: { ALLOW_PRIVATE_TARGETS: "1", TRUST_PROXY: "1" } });
+    server = await startServer({ dataDir: mountPoint, env: { ALLOW_PRIVATE_TARGETS: "1", TRUST_PROXY: "1", CAPTURE_CONCURRENCY: "1" } });
     const base = server.url;
     const user = await signup(base);
     const kept = await comparisonWith(base, user.token, "Written before", [["https://example.com/", "Example"]]);
@@ -92,7 +92,7 @@ test.skipIf(!ready)(
     expect(sh("e2fsck", "-f", "-y", image).exitCode).toBeLessThan(4); // 0-3: clean or fixed
     expect(attach()).toBe(true);
 
-    server = await startServer({ dataDir: mountPoint, env: { ALLOW_PRIVATE_TARGETS: "1", TRUST_PROXY: "1" } });
+    server = await startServer({ dataDir: mountPoint, env: { ALLOW_PRIVATE_TARGETS: "1", TRUST_PROXY: "1", CAPTURE_CONCURRENCY: "1" } });
     const again = await login(server.url, user.email);
     const names = ((await call(server.url, "GET", "/api/comparisons", { token: again.token })).json as { id: string; name: string }[]).map(
       (c) => c.name,

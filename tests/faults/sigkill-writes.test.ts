@@ -21,7 +21,8 @@ test(
   "acknowledged writes survive SIGKILL; the database is intact; a restart finds everything",
   async () => {
     // TRUST_PROXY lets each signup come "from" its own address, so the per-IP limit doesn't stop the stream.
-    const env = { TRUST_PROXY: "1" };
+    // Nothing here is captured: one warm capture browser, not the default two.
+    const env = { TRUST_PROXY: "1", CAPTURE_CONCURRENCY: "1" };
     const first = await startServer({ dataDir, env });
     servers.push(first);
     const user = await signup(first.url);

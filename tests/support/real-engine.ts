@@ -35,7 +35,9 @@ export function useRealEngine(name: string): RealEngine {
     dataDir = mkdtempSync(join(tmpdir(), `di-${name}-`));
     fixtures = startFixtureServer();
     pool = new CapturePool({
-      concurrency: 2,
+      // One browser: a second (a worker and a Chromium, over a CPU-second to start) only overlapped
+      // a run's few pages, on a machine whose two cores the other test files keep busy.
+      concurrency: 1,
       chromiumPath: findChromium(process.env.CHROMIUM_PATH),
       allowPrivate: true,
       timingSamples: Number(TEST_TIMING_SAMPLES),

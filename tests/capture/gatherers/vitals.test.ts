@@ -115,14 +115,15 @@ describe("vitals gatherer", () => {
         () => {},
       );
 
+    // One load where the subject is what a load reads, not how many are taken (the tests below).
     test("the extraction carries the LCP element", async () => {
-      const { extraction } = await capture("/hero");
+      const { extraction } = await capture("/hero", { timingSamples: 1 });
       expect(extraction.timing.lcpElement).toBe("img#hero");
       expect(extraction.timing.lcpMs).toBeGreaterThanOrEqual(HERO_DELAY_MS);
     });
 
     test("vitals are read before the capture scrolls, so content its scroll wakes is not the LCP", async () => {
-      const { extraction } = await capture("/below");
+      const { extraction } = await capture("/below", { timingSamples: 1 });
       expect(extraction.timing.lcpElement).toBe("img#top");
       // The capture's scroll did load the far bigger image (which would otherwise have been the LCP).
       expect(h.hits("/below.png")).toBe(1);
