@@ -224,17 +224,7 @@ describe("visitor: 404, the guard, signing in", () => {
   });
 });
 
-/**
- * Sends pages whose tests are over to about:blank: an app page left open still paints its ticking
- * clock and live figures every second, 0.04-0.08 CPU-s a second per page in software (measured idle
- * on /dashboard), for the rest of the file.
- */
-async function park(...pages: Page[]) {
-  for (const p of pages) await p.goto("about:blank");
-}
-
 describe("user: what a non-admin sees", () => {
-  beforeAll(() => park(visitor));
   test("System Config is marked Admins only, and /super-admin is the admins-only screen", async () => {
     await user.getByText("System Config").waitFor();
     await user.locator(".mc-action-unavailable").filter({ hasText: "System Config" }).getByText("Admins only").waitFor();
@@ -267,7 +257,6 @@ describe("user: what a non-admin sees", () => {
 });
 
 describe("admin: keyboard", () => {
-  beforeAll(() => park(user));
   test("Ctrl+K and Cmd+K open the palette, Escape closes it, arrows and Enter run a command", async () => {
     await open(boss, url("/comparison"), "light");
     for (const combo of ["Control+k", "Meta+k"]) {
