@@ -59,8 +59,8 @@ type Who = "visitor" | "user" | "admin";
 /**
  * The page of `who`, with the other two sent to about:blank: an app page left open still paints
  * its ticking clock and live figures every second, which in software cost 0.04-0.08 CPU-s a
- * second per page (measured idle on /dashboard), for the rest of the file. Every test opens its own page anew, except the
- * console's and the overlays' runs, which stay on the admin's.
+ * second per page (measured idle on /dashboard), for the rest of the file. Every test opens its
+ * own page anew, except the console's and the overlays' runs, which stay on the admin's.
  */
 async function pageFor(who: Who): Promise<Page> {
   const page = who === "visitor" ? visitor : who === "user" ? user : boss;
