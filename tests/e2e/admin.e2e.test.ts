@@ -2,7 +2,7 @@
 // API keys, user management, audit log and alert settings, with a second (non-admin) user watching.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { STEP_TIMEOUT_MS, launchBrowser, stepsTimeout, gotoHydrated } from "#tests/support/browser";
+import { STEP_TIMEOUT_MS, launchBrowser, signUpInto, stepsTimeout } from "#tests/support/browser";
 import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 import { waitFor } from "#tests/support/wait";
 
@@ -24,27 +24,20 @@ async function toast(page: Page, title: string) {
   await page.getByTestId("toast").filter({ hasText: title }).waitFor();
 }
 
-async function signupInBrowser(page: Page, email: string) {
-  await gotoHydrated(page, `${server.url}/signup`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Join the Rebellion" }).click();
-  await page.waitForURL("**/dashboard");
-}
-
 beforeAll(
   async () => {
     server = await startServer();
-    browser = await launchBrowser();
+    browser = await launchBrowser({ calm: true });
     adminCtx = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
     userCtx = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    // The sign-up form is comparison.e2e's subject; here each account gets its session by the API.
+    await signUpInto(adminCtx, server.url, "boss@example.com", PASSWORD); // the first account is the admin
+    await signUpInto(userCtx, server.url, userEmail, PASSWORD);
     admin = await adminCtx.newPage();
     user = await userCtx.newPage();
-    await signupInBrowser(admin, "boss@example.com"); // the first account is the admin
-    await signupInBrowser(user, userEmail);
   },
   SERVER_START_MS + stepsTimeout(10),
-); // the server, a browser, two sign-ups in it
+); // the server, a browser, two sign-ups
 
 afterAll(async () => {
   await browser?.close();

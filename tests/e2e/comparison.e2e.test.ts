@@ -20,7 +20,7 @@ setDefaultTimeout(stepsTimeout(20));
 beforeAll(async () => {
   sites = startFixtureServer();
   server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1" } });
-  browser = await launchBrowser();
+  browser = await launchBrowser({ calm: true });
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on("pageerror", (e) => errors.push(e.message));
 }, SERVER_START_MS + 30_000); // the server and a browser

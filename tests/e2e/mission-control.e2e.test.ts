@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { openDatabase } from "#server/db/connection";
 import { insertComparison } from "#tests/agents/fixtures";
-import { gotoHydrated, launchBrowser, stepsTimeout } from "#tests/support/browser";
+import { gotoHydrated, launchBrowser, signUpInto, stepsTimeout } from "#tests/support/browser";
 import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 
 const PASSWORD = "correct-horse-battery";
@@ -20,25 +20,20 @@ let browser: Browser;
 let admin: Page;
 let user: Page;
 
-async function signup(page: Page, email: string) {
-  await gotoHydrated(page, `${server.url}/signup`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Join the Rebellion" }).click();
-  await page.waitForURL("**/dashboard");
-}
-
 const num = async (page: Page, id: string) => Number((await page.getByTestId(id).textContent())?.replace(/,/g, ""));
 const toast = (page: Page, title: string) => page.getByTestId("toast").filter({ hasText: title }).waitFor();
 
 beforeAll(
   async () => {
     server = await startServer();
-    browser = await launchBrowser();
-    admin = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
-    user = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    await signup(admin, "boss@example.com"); // the first account is the admin
-    await signup(user, "rebel@example.com");
+    browser = await launchBrowser({ calm: true });
+    const adminCtx = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+    const userCtx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    // The sign-up form is comparison.e2e's subject; here each account gets its session by the API.
+    await signUpInto(adminCtx, server.url, "boss@example.com", PASSWORD); // the first account is the admin
+    await signUpInto(userCtx, server.url, "rebel@example.com", PASSWORD);
+    admin = await adminCtx.newPage();
+    user = await userCtx.newPage();
     // Captures the agents can work on, written the way the comparisons engine writes them.
     const db = openDatabase(join(server.dataDir, "design-intel.db"));
     const owner = db.query<{ id: string }, [string]>("SELECT id FROM users WHERE email = ?").get("boss@example.com")!.id;

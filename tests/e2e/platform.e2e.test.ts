@@ -15,7 +15,7 @@ setDefaultTimeout(stepsTimeout(12));
 
 beforeAll(async () => {
   server = await startServer();
-  browser = await launchBrowser();
+  browser = await launchBrowser({ calm: true });
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on("pageerror", (e) => pageErrors.push(e.message));
   page.on("console", (m) => {

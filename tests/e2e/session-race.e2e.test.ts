@@ -61,7 +61,7 @@ beforeEach(async () => {
     leaving.context = straight.context = undefined;
   }
   if (!browser?.isConnected()) {
-    browser = await launchBrowser();
+    browser = await launchBrowser({ calm: true });
     leaving.context = straight.context = undefined;
   }
   for (const lane of [leaving, straight]) if (!lane.context) await signIn(lane);

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { seriousViolations } from "#tests/support/a11y";
-import { launchBrowser, stepsTimeout, gotoHydrated } from "#tests/support/browser";
+import { launchBrowser, signUpInto, stepsTimeout, gotoHydrated } from "#tests/support/browser";
 import { SITES_DIR, startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
 import { freePort, SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 
@@ -34,9 +34,12 @@ beforeAll(async () => {
   sites = startFixtureServer(siteDir);
   // The digest goes by e-mail, so the server needs an SMTP_URL to offer it; nothing is due in this test, so nothing is sent.
   server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1", SMTP_URL: `smtp://127.0.0.1:${freePort()}` } });
-  browser = await launchBrowser();
+  browser = await launchBrowser({ calm: true });
   // bypassCSP: axe-core is injected as an inline script for the audits.
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
+  // The sign-up form is comparison.e2e's subject; here the account gets its session by the API.
+  await signUpInto(context, server.url, `watch-${Date.now()}@example.com`, "a-strong-password");
+  page = await context.newPage();
   page.on("pageerror", (e) => errors.push(e.message));
 }, SERVER_START_MS + 30_000);
 
@@ -93,12 +96,6 @@ describe("competitor watch", () => {
   test(
     "a comparison of two fixture sites, run once",
     async () => {
-      await gotoHydrated(page, `${server.url}/signup`);
-      await page.getByLabel("Email").fill(`watch-${Date.now()}@example.com`);
-      await page.getByLabel("Password", { exact: true }).fill("a-strong-password");
-      await page.getByRole("button", { name: "Join the Rebellion" }).click();
-      await page.waitForURL(`${server.url}/dashboard`);
-
       await gotoHydrated(page, `${server.url}/comparison`);
       await page.getByLabel("Comparison Name").fill("Orbit watch");
       await page.getByRole("button", { name: "Create Comparison" }).click();

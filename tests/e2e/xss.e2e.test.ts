@@ -116,7 +116,7 @@ async function expectClean(where: string, visible: string[]) {
 beforeAll(async () => {
   sites = startFixtureServer();
   server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1" } });
-  browser = await launchBrowser();
+  browser = await launchBrowser({ calm: true });
 
   // The first account is the admin; both usernames are payloads.
   const signup = async (email: string, username: string) => {

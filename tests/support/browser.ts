@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { CHROMIUM_ARGS, findChromium } from "#server/lib/chromium";
 
 /**
@@ -18,14 +18,35 @@ export const STEP_TIMEOUT_MS = 30_000;
  */
 export const stepsTimeout = (steps: number) => steps * STEP_TIMEOUT_MS;
 
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * Radix's spinner and skeleton pulse on whatever the motion preference: a page watching a real run
+ * behind the progress card's spinner repainted all the while (watch.e2e's page used more CPU than
+ * the captures it waited on). Stilled with a constructed sheet, which the pages' CSP leaves alone;
+ * they stay in the page, so every wait for them or past them is unchanged.
+ */
+const STILL_LOADERS = () => {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(".rt-SpinnerLeaf, .rt-Skeleton { animation: none !important; }");
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+};
+
+/**
+ * Launches the test browser. `calm`: every context prefers reduced motion, so the app's endless
+ * animations (live pulses, its own spinners) stop, and Radix's loaders are stilled (STILL_LOADERS).
+ * In headless Chromium each animated frame is painted and composited in software: the landing
+ * page's pulse alone, left open, cost about a tenth of a core for as long as it stayed. For tests
+ * of the app's pages, not of motion; the capture's own tests keep the default (what they measure
+ * can move).
+ */
+export async function launchBrowser(opts: { calm?: boolean } = {}): Promise<Browser> {
   const executablePath = findChromium(process.env.CHROMIUM_PATH);
   if (!executablePath) throw new Error("No Chromium found: install Debian's chromium or set CHROMIUM_PATH");
   const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
   // browser.newPage() makes its context through newContext(), so this covers both.
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
-    const context = await newContext(options);
+    const context = await newContext(opts.calm ? { reducedMotion: "reduce", ...options } : options);
+    if (opts.calm) await context.addInitScript(STILL_LOADERS);
     context.setDefaultTimeout(STEP_TIMEOUT_MS);
     return context;
   };
@@ -40,4 +61,25 @@ export async function launchBrowser(): Promise<Browser> {
 export async function gotoHydrated(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+}
+
+/**
+ * Signs `email` up through the API and hands its session (the refresh cookie) to `context`, for
+ * tests whose subject is not the sign-up form (comparison.e2e and watch.e2e go through the form):
+ * two page loads fewer per account. The first account on a server is its admin.
+ */
+export async function signUpInto(context: BrowserContext, base: string, email: string, password: string): Promise<void> {
+  const res = await fetch(`${base}/api/auth/signup`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  if (res.status !== 201) throw new Error(`signup ${email}: ${res.status} ${await res.text()}`);
+  const cookie = res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("di_refresh="))
+    ?.split(";")[0];
+  if (!cookie) throw new Error(`signup ${email}: no refresh cookie`);
+  const eq = cookie.indexOf("=");
+  await context.addCookies([{ name: cookie.slice(0, eq), value: cookie.slice(eq + 1), url: base, httpOnly: true, sameSite: "Strict" }]);
 }

@@ -33,7 +33,7 @@ export interface Lab {
 export async function startLab(): Promise<Lab> {
   const sites = startFixtureServer();
   const server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1" } });
-  const browser = await launchBrowser();
+  const browser = await launchBrowser({ calm: true });
 
   async function api<T>(account: Account, method: string, path: string, body?: unknown): Promise<T> {
     const send = () =>
