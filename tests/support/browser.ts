@@ -19,20 +19,8 @@ export const STEP_TIMEOUT_MS = 30_000;
 export const stepsTimeout = (steps: number) => steps * STEP_TIMEOUT_MS;
 
 /**
- * Radix's spinner and skeleton pulse on whatever the motion preference: a page watching a real run
- * behind the progress card's spinner repainted all the while (watch.e2e's page used more CPU than
- * the captures it waited on). Stilled with a constructed sheet, which the pages' CSP leaves alone;
- * they stay in the page, so every wait for them or past them is unchanged.
- */
-const STILL_LOADERS = () => {
-  const sheet = new CSSStyleSheet();
-  sheet.replaceSync(".rt-SpinnerLeaf, .rt-Skeleton { animation: none !important; }");
-  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-};
-
-/**
  * Launches the test browser. `calm`: every context prefers reduced motion, so the app's endless
- * animations (live pulses, its own spinners) stop, and Radix's loaders are stilled (STILL_LOADERS).
+ * animations (live pulses, its own spinners, Radix's loaders) stop.
  * In headless Chromium each animated frame is painted and composited in software: the landing
  * page's pulse alone, left open, cost about a tenth of a core for as long as it stayed. For tests
  * of the app's pages, not of motion; the capture's own tests keep the default (what they measure
@@ -46,7 +34,6 @@ export async function launchBrowser(opts: { calm?: boolean } = {}): Promise<Brow
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await newContext(opts.calm ? { reducedMotion: "reduce", ...options } : options);
-    if (opts.calm) await context.addInitScript(STILL_LOADERS);
     context.setDefaultTimeout(STEP_TIMEOUT_MS);
     return context;
   };
