@@ -177,6 +177,9 @@ describe("the narrow shell", () => {
     expect(await page.evaluate(() => document.activeElement?.closest("#di-sidebar") !== null)).toBe(true);
     for (let i = 0; i < 25; i++) await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.closest("#di-sidebar") !== null)).toBe(true);
+    // In place: the calm test browser prefers reduced motion, so the drawer does not slide (it
+    // would be read mid-slide otherwise); a drawer that never arrives fails the step.
+    await page.waitForFunction(() => document.getElementById("di-sidebar")?.getBoundingClientRect().left === 0);
     const box = (await sidebar.boundingBox())!;
     expect(box.x).toBe(0);
     expect(box.width).toBeLessThanOrEqual(390);
