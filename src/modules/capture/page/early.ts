@@ -8,7 +8,6 @@ import { PAGE_GLOBAL } from "./global";
 import { missedLazyContent, waitForFonts, wakeLazyContent, watchScrollReactions } from "./settle";
 
 export const earlyApi = { readVitals, wakeLazyContent, missedLazyContent, waitForFonts };
-export type EarlyApi = typeof earlyApi;
 
 /** Defines the page global in the top document, once, and starts the watchers. */
 export function installEarly(): void {

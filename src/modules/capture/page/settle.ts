@@ -53,11 +53,11 @@ export async function wakeLazyContent(args: { maxY: number; frameTimeoutMs: numb
         setTimeout(resolve, 0);
       });
     });
-  // Whole viewports: every band of the page is in view at one step, which is all an intersection
-  // observer needs (it ignores what a sticky header covers).
   // Nothing listens: the page as laid out is all there is (a page that grows later is caught by
   // missedLazyContent, and scrolled then if what arrived can be woken).
   if (!scrollCanWake()) return Math.min(document.documentElement.scrollHeight, args.maxY);
+  // Whole viewports: every band of the page is in view at one step, which is all an intersection
+  // observer needs (it ignores what a sticky header covers).
   const step = Math.max(200, window.innerHeight);
   let y = 0;
   let steps = 0;
