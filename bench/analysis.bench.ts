@@ -62,7 +62,9 @@ async function bare(urls: string[]): Promise<number> {
 }
 
 // CAPTURE_TIMING_SAMPLES=1 shows what the extra timing loads cost (the product default is 3).
-const server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1", CAPTURE_TIMING_SAMPLES: process.env.CAPTURE_TIMING_SAMPLES ?? "" } });
+const server = await startServer({
+  env: { ALLOW_PRIVATE_TARGETS: "1", CAPTURE_LAZY: "", CAPTURE_TIMING_SAMPLES: process.env.CAPTURE_TIMING_SAMPLES ?? "" },
+});
 const call = async (method: string, path: string, token?: string, body?: unknown) =>
   (
     await fetch(server.url + path, {

@@ -26,7 +26,7 @@ function measured(pid: number, url: string, opts: Parameters<typeof wrk>[1]) {
   return { ...r, cpuUs: (cpuMicros(pid) - before) / r.requests };
 }
 
-const server = await startServer();
+const server = await startServer({ env: { CAPTURE_LAZY: "" } });
 const tmp = mkdtempSync(join(tmpdir(), "di-api-bench-"));
 let bare: Awaited<ReturnType<typeof startProc>> | undefined;
 let sameBytes: Awaited<ReturnType<typeof startProc>> | undefined;

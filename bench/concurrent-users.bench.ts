@@ -16,7 +16,7 @@ const CONCURRENCY = 2;
 
 const sites = startFixtureServer();
 // CAPTURE_CONCURRENCY "" = unset: the server's own default applies.
-const server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1", CAPTURE_CONCURRENCY: "" } });
+const server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1", CAPTURE_CONCURRENCY: "", CAPTURE_LAZY: "" } });
 const api = apiClient(server.url);
 const pid = server.proc.pid;
 

@@ -18,7 +18,7 @@ const TOLERANCE = 0.2;
 const RELOGIN_MS = 10 * 60_000;
 
 const sites = startFixtureServer();
-const server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1", CAPTURE_CONCURRENCY: "" } });
+const server = await startServer({ env: { ALLOW_PRIVATE_TARGETS: "1", CAPTURE_CONCURRENCY: "", CAPTURE_LAZY: "" } });
 const api = apiClient(server.url);
 const pid = server.proc.pid;
 

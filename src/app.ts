@@ -66,7 +66,7 @@ const FAVICON =
 const healthAnswer = z.object({
   ok: z.literal(true),
   /** Capture browsers, when this process runs a capture pool. */
-  capture: z.object({ available: z.boolean(), browsers: z.number(), concurrency: z.number() }).nullable(),
+  capture: z.object({ available: z.boolean(), browsers: z.number(), concurrency: z.number(), onDemand: z.boolean() }).nullable(),
 });
 /** SETUP_TOKEN_REQUIRED, or a PUBLIC_URL other people can reach (not loopback). */
 const setupTokenRequired = (env: Env) =>

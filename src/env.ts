@@ -24,6 +24,8 @@ const schema = z.object({
     ),
   JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   CAPTURE_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  /** Launch capture browsers on first use instead of at boot (idle browsers then close after 2 minutes). */
+  CAPTURE_LAZY: flag,
   /** Per-page capture limits (ms); unset means the capture pool's own defaults. */
   CAPTURE_NAV_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).optional(),
   CAPTURE_TOTAL_TIMEOUT_MS: z.coerce.number().int().min(2000).max(600_000).optional(),

@@ -55,8 +55,9 @@ export async function serve() {
     mobileTimingProfile: env.CAPTURE_MOBILE_PROFILE,
   });
   // Capture browsers launch alongside the boot (on their own threads and processes), so the first
-  // analysis doesn't wait for them.
-  pool.warm();
+  // analysis doesn't wait for them; CAPTURE_LAZY leaves them to the first capture (and closes idle
+  // ones), for a host where the memory of idle browsers matters more than that wait.
+  if (!env.CAPTURE_LAZY) pool.warm();
   const analyser = createAnalyser();
   const deps = {
     db,

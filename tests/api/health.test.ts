@@ -7,8 +7,8 @@ import { healthService, MIN_FREE_BYTES } from "#server/modules/health/service";
 import { makeTestApp } from "#tests/support/app";
 
 const browsers =
-  (n: number, available = true): (() => CaptureReadiness) =>
-  () => ({ available, browsers: n, concurrency: 2 });
+  (n: number, available = true, onDemand = false): (() => CaptureReadiness) =>
+  () => ({ available, browsers: n, concurrency: 2, onDemand });
 
 describe("GET /api/health/live", () => {
   test("200 { ok: true } whatever the readiness", async () => {
@@ -54,6 +54,16 @@ describe("GET /api/health/ready", () => {
     }
   });
 
+  test("200 with no browser running when the pool launches them on the first capture (CAPTURE_LAZY)", async () => {
+    const t = makeTestApp({ captureReadiness: browsers(0, true, true) });
+    const r = await t.call("GET", "/api/health/ready");
+    expect(r.status).toBe(200);
+    expect(r.json.checks.capture).toEqual({ ok: true, detail: "0 of 2 browsers running; they launch on the first capture (CAPTURE_LAZY)" });
+    // No Chromium at all is still a fault, lazy or not.
+    const none = await makeTestApp({ captureReadiness: browsers(0, false, true) }).call("GET", "/api/health/ready");
+    expect(none.status).toBe(503);
+  });
+
   test("503 naming migrations when one is missing, or the database is newer than this build", async () => {
     const t = makeTestApp({ captureReadiness: browsers(1) });
     const last = migrations.at(-1)!;
@@ -87,7 +97,7 @@ describe("GET /api/health/ready", () => {
     const t = makeTestApp({ captureReadiness: browsers(0) });
     const r = await t.call("GET", "/api/health");
     expect(r.status).toBe(200);
-    expect(r.json).toEqual({ ok: true, capture: { available: true, browsers: 0, concurrency: 2 } });
+    expect(r.json).toEqual({ ok: true, capture: { available: true, browsers: 0, concurrency: 2, onDemand: false } });
   });
 });
 

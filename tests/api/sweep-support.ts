@@ -44,7 +44,7 @@ export async function sweepWorld() {
   const t = makeTestApp({
     env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" },
     comparisonEngine: fake.engine,
-    captureReadiness: () => ({ available: true, browsers: 1, concurrency: 1 }),
+    captureReadiness: () => ({ available: true, browsers: 1, concurrency: 1, onDemand: false }),
   });
   const root = await t.signup(`root-${MARKER}@example.com`); // first account: admin
   const alice = await t.signup(`alice-${MARKER}@example.com`);

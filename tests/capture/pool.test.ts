@@ -412,8 +412,9 @@ describe("pool rules", () => {
     });
     try {
       expect(warm.stats().workers).toHaveLength(0);
-      expect(warm.readiness()).toEqual({ available: true, browsers: 0, concurrency: 2 });
+      expect(warm.readiness()).toEqual({ available: true, browsers: 0, concurrency: 2, onDemand: true });
       warm.warm();
+      expect(warm.readiness().onDemand).toBe(false);
       expect(warm.stats().workers).toHaveLength(2);
       await until(() => warm.stats().workers.every((w) => w.pid !== null), "both browsers");
       expect(warm.readiness().browsers).toBe(2);
@@ -436,7 +437,7 @@ describe("pool rules", () => {
     const none = new CapturePool({ concurrency: 2, chromiumPath: null, allowPrivate: true, log: (m) => logged.push(m) });
     expect(none.available).toBe(false);
     expect(none.unavailableReason).toBe(NO_CHROMIUM_REASON);
-    expect(none.readiness()).toEqual({ available: false, browsers: 0, concurrency: 2 });
+    expect(none.readiness()).toEqual({ available: false, browsers: 0, concurrency: 2, onDemand: true });
     expect(logged).toHaveLength(1);
     expect(logged[0]).toContain("No Chromium browser found");
     const outcome = await none.submit("a", { url: server.url("/alpha/"), viewport: "desktop", screenshotPath: shot("none") });

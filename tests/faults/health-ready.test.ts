@@ -20,9 +20,9 @@ afterAll(async () => {
 });
 
 async function readyServer(dataDir: string) {
-  const server = await startServer({ dataDir, env: { CAPTURE_CONCURRENCY: "1" } });
+  const server = await startServer({ dataDir, env: { CAPTURE_CONCURRENCY: "1", CAPTURE_LAZY: "" } });
   servers.push(server);
-  // The capture browser launches at boot; ready waits for it.
+  // The capture browser launches at boot (the product default, not the tests' lazy pool); ready waits for it.
   let last = "";
   try {
     await waitFor(

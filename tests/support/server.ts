@@ -25,6 +25,13 @@ export const SERVER_START_MS = 60_000;
  */
 export const TEST_TIMING_SAMPLES = "1";
 
+/**
+ * Test servers launch their capture browsers on the first capture (CAPTURE_LAZY): most never
+ * capture, and a warm pool's two launches were about 2 CPU-seconds of every server start.
+ * A test about the warm pool passes `CAPTURE_LAZY: ""` (the product default, warm).
+ */
+export const TEST_CAPTURE_LAZY = "1";
+
 export interface RunningServer {
   url: string;
   dataDir: string;
@@ -48,6 +55,7 @@ export async function startServer(
     DATA_DIR: dataDir,
     NODE_ENV: "production",
     CAPTURE_TIMING_SAMPLES: TEST_TIMING_SAMPLES,
+    CAPTURE_LAZY: TEST_CAPTURE_LAZY,
     ...opts.env,
   };
   // An empty value means "leave it unset", so the server's own default applies.

@@ -25,52 +25,70 @@ const locateScript = (selectors: string[]) => `(() => ${JSON.stringify(selectors
 /** A box on the page masked because an ignore selector matched there. */
 export type SelectorBox = Box & { selector: string };
 
-export async function locateIgnored(
-  url: string,
-  selectors: string[],
-  viewports: Viewport[],
-  chromiumPath: string | undefined,
-): Promise<Map<Viewport, SelectorBox[]>> {
-  const boxes = new Map<Viewport, SelectorBox[]>();
-  if (selectors.length === 0 || viewports.length === 0) return boxes;
+/** Where the selectors match on a page; `close` ends its browser. */
+export interface IgnoreLocator {
+  locate(url: string, viewports: Viewport[]): Promise<Map<Viewport, SelectorBox[]>>;
+  close(): Promise<void>;
+}
+
+/**
+ * Launches the browser that locates the selectors and checks that each one is CSS first, on a
+ * blank page: a typo fails the check at once, not after the whole comparison has run.
+ */
+export async function openIgnoreLocator(selectors: string[], chromiumPath: string | undefined): Promise<IgnoreLocator> {
+  if (selectors.length === 0) return { locate: async () => new Map(), close: async () => {} };
   const executablePath = findChromium(chromiumPath);
   if (!executablePath) throw new CheckRunError("ignore.selectors: Chromium was not found to locate them (set CHROMIUM_PATH)");
   const { chromium } = await import("playwright-core");
-  let browser: Browser | null = null;
+  const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS, timeout: LOAD_MS });
+  const close = () => browser.close().catch(() => {});
   try {
-    browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS, timeout: LOAD_MS });
-    for (const viewport of viewports) {
-      const context = await browser.newContext(captureContextOptions(browser, viewport));
-      try {
-        const page = await context.newPage();
-        await page.goto(url, { waitUntil: "load", timeout: LOAD_MS }).catch((e: unknown) => {
-          throw new CheckRunError(
-            `ignore.selectors: could not open ${url} to locate them (${e instanceof Error ? e.message.split("\n")[0] : String(e)})`,
-          );
-        });
-        const found = (await page.evaluate(locateScript(selectors))) as (Box[] | null)[];
-        const bad = found.indexOf(null);
-        if (bad >= 0) throw new CheckRunError(`ignore.selectors[${bad}]: "${selectors[bad]}" is not a valid CSS selector`);
-        boxes.set(
-          viewport,
-          found.flatMap((list, i) =>
-            (list ?? [])
-              .filter((b) => b.width > 0 && b.height > 0)
-              .map((b) => ({
-                selector: selectors[i]!,
-                x: Math.max(0, b.x - PAD_PX),
-                y: Math.max(0, b.y - PAD_PX),
-                width: b.width + 2 * PAD_PX,
-                height: b.height + 2 * PAD_PX,
-              })),
-          ),
-        );
-      } finally {
-        await context.close().catch(() => {});
-      }
-    }
-    return boxes;
-  } finally {
-    await browser?.close().catch(() => {});
+    const page = await browser.newPage();
+    const found = (await page.evaluate(locateScript(selectors))) as (Box[] | null)[];
+    await page.close();
+    throwIfInvalid(found, selectors);
+  } catch (e) {
+    await close();
+    throw e;
   }
+  return { locate: (url, viewports) => locateIn(browser, url, selectors, viewports), close };
+}
+
+function throwIfInvalid(found: (Box[] | null)[], selectors: string[]) {
+  const bad = found.indexOf(null);
+  if (bad >= 0) throw new CheckRunError(`ignore.selectors[${bad}]: "${selectors[bad]}" is not a valid CSS selector`);
+}
+
+async function locateIn(browser: Browser, url: string, selectors: string[], viewports: Viewport[]): Promise<Map<Viewport, SelectorBox[]>> {
+  const boxes = new Map<Viewport, SelectorBox[]>();
+  for (const viewport of viewports) {
+    const context = await browser.newContext(captureContextOptions(browser, viewport));
+    try {
+      const page = await context.newPage();
+      await page.goto(url, { waitUntil: "load", timeout: LOAD_MS }).catch((e: unknown) => {
+        throw new CheckRunError(
+          `ignore.selectors: could not open ${url} to locate them (${e instanceof Error ? e.message.split("\n")[0] : String(e)})`,
+        );
+      });
+      const found = (await page.evaluate(locateScript(selectors))) as (Box[] | null)[];
+      throwIfInvalid(found, selectors);
+      boxes.set(
+        viewport,
+        found.flatMap((list, i) =>
+          (list ?? [])
+            .filter((b) => b.width > 0 && b.height > 0)
+            .map((b) => ({
+              selector: selectors[i]!,
+              x: Math.max(0, b.x - PAD_PX),
+              y: Math.max(0, b.y - PAD_PX),
+              width: b.width + 2 * PAD_PX,
+              height: b.height + 2 * PAD_PX,
+            })),
+        ),
+      );
+    } finally {
+      await context.close().catch(() => {});
+    }
+  }
+  return boxes;
 }

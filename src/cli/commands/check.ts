@@ -6,7 +6,7 @@ import { parseFlags } from "../args";
 import { evaluateBudgets, verdict } from "../check/budgets";
 import { DEFAULT_BASELINE_DIR, DEFAULT_RESULTS_DIR } from "../check/baseline-files";
 import { ConfigError, configJsonSchema, parseConfig } from "../check/config";
-import { locateIgnored } from "../check/ignore-selectors";
+import { type IgnoreLocator, openIgnoreLocator } from "../check/ignore-selectors";
 import { runInProcess } from "../check/in-process";
 import { runOnServer } from "../check/remote";
 import { type CheckSummary, renderJunit, renderMarkdown, renderTable } from "../check/outputs";
@@ -85,12 +85,20 @@ export async function checkCommand(argv: string[], out: (line: string) => void):
     if (!key) throw new UsageError("check: --server needs an API key (a run key) in DESIGN_INTEL_API_KEY");
   }
   const visualOn = config.budgets.visual !== undefined;
-  // The ignore selectors are located in a browser of our own while the comparison runs. Both are
-  // waited for, so a failure of one never leaves the other (its browser, its temp dir) behind.
+  // The ignore selectors' browser starts first and checks their syntax, so a typo costs no run;
+  // then it locates them while the comparison runs. Both are waited for, so a failure of one never
+  // leaves the other (its browser, its temp dir) behind.
+  let locator: IgnoreLocator | null = null;
+  try {
+    locator = visualOn ? await openIgnoreLocator(config.ignore.selectors, env.CHROMIUM_PATH) : null;
+  } catch (e) {
+    throw named(e);
+  }
   const [ran, located] = await Promise.allSettled([
     flags.server !== undefined ? runOnServer(config, flags.server, key!) : runInProcess(config, env),
-    visualOn ? locateIgnored(config.site.url, config.ignore.selectors, config.viewports, env.CHROMIUM_PATH) : Promise.resolve(new Map()),
+    locator ? locator.locate(config.site.url, config.viewports) : Promise.resolve(new Map()),
   ]);
+  await locator?.close();
   if (ran.status === "rejected") throw named(ran.reason);
   if (located.status === "rejected") throw named(located.reason);
   const run = ran.value;

@@ -127,6 +127,8 @@ export interface CaptureReadiness {
   /** Launched browsers; a warm pool has `concurrency` of them once boot has settled. */
   browsers: number;
   concurrency: number;
+  /** Browsers launch on the first capture rather than at boot (CAPTURE_LAZY): none running is not a fault. */
+  onDemand: boolean;
 }
 
 export class CapturePool {
@@ -230,7 +232,7 @@ export class CapturePool {
   /** For health checks: how many capture browsers are launched and waiting for work or working. */
   readiness(): CaptureReadiness {
     const browsers = this.slots.filter((s) => !s.closing && s.browser !== null).length;
-    return { available: this.available, browsers, concurrency: this.concurrency };
+    return { available: this.available, browsers, concurrency: this.concurrency, onDemand: !this.keepWarm };
   }
 
   async close(): Promise<void> {

@@ -100,6 +100,7 @@ export function healthService(deps: HealthDeps) {
     const r = deps.captureReadiness?.();
     if (!r) return failed("no capture pool in this process");
     if (!r.available) return failed("no Chromium browser found: install chromium or set CHROMIUM_PATH");
+    if (r.browsers < 1 && r.onDemand) return ok(`0 of ${r.concurrency} browsers running; they launch on the first capture (CAPTURE_LAZY)`);
     if (r.browsers < 1) return failed(`no capture browser running yet (0 of ${r.concurrency})`);
     return ok(`${r.browsers} of ${r.concurrency} browsers running`);
   }
