@@ -132,9 +132,13 @@ describe("design-intel check (in-process)", () => {
     expect(r.stderr).toContain(`design-intel check: Gone (${dead}) could not be checked`);
   }, 180_000);
 
-  test("an ignore selector that is not CSS: exit 2 naming it", async () => {
+  test("an ignore selector that is not CSS: exit 2 naming it, before any page is captured", async () => {
+    // Every page is unreachable: had the comparison run first, the error would name them instead.
+    const dead = `http://127.0.0.1:${freePort()}/`;
     const bad = config("bad-selector.json", {
-      ...pages(),
+      site: { url: `${dead}alpha/`, label: "Alpha" },
+      competitors: [{ url: `${dead}beta/`, label: "Beta" }],
+      viewports: ["desktop"],
       budgets: { visual: { maxChangedShare: 0.1 } },
       ignore: { selectors: ["#ok", "a[["] },
     });
