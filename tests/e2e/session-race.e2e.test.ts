@@ -15,7 +15,7 @@
 // next round starts a new server, browser and session rather than fail for the last one's sake.
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, stepsTimeout } from "#tests/support/browser";
+import { launchBrowser, signUpInto, stepsTimeout } from "#tests/support/browser";
 import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 
 const ROUNDS = 3;
@@ -38,18 +38,8 @@ const straight: Lane = { page: undefined as never, email: "" };
 
 async function signIn(lane: Lane) {
   lane.email = `quick-${crypto.randomUUID()}@example.com`;
-  const res = await fetch(`${server!.url}/api/auth/signup`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: lane.email, password: "correct-horse-battery" }),
-  });
-  expect(res.status).toBe(201);
-  const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0]!;
-  const eq = cookie.indexOf("=");
   lane.context = await browser!.newContext();
-  await lane.context.addCookies([
-    { name: cookie.slice(0, eq), value: cookie.slice(eq + 1), url: server!.url, httpOnly: true, sameSite: "Strict" },
-  ]);
+  await signUpInto(lane.context, server!.url, lane.email, "correct-horse-battery");
   lane.page = await lane.context.newPage();
 }
 

@@ -52,8 +52,8 @@ export async function gotoHydrated(page: Page, url: string): Promise<void> {
 
 /**
  * Signs `email` up through the API and hands its session (the refresh cookie) to `context`, for
- * tests whose subject is not the sign-up form (comparison.e2e and watch.e2e go through the form):
- * two page loads fewer per account. The first account on a server is its admin.
+ * tests whose subject is not the sign-up form (comparison.e2e goes through the form): two page
+ * loads fewer per account. The first account on a server is its admin.
  */
 export async function signUpInto(context: BrowserContext, base: string, email: string, password: string): Promise<void> {
   const res = await fetch(`${base}/api/auth/signup`, {

@@ -6,7 +6,7 @@ import { parseFlags } from "../args";
 import { evaluateBudgets, verdict } from "../check/budgets";
 import { DEFAULT_BASELINE_DIR, DEFAULT_RESULTS_DIR } from "../check/baseline-files";
 import { ConfigError, configJsonSchema, parseConfig } from "../check/config";
-import { type IgnoreLocator, openIgnoreLocator } from "../check/ignore-selectors";
+import { openIgnoreLocator } from "../check/ignore-selectors";
 import { runInProcess } from "../check/in-process";
 import { runOnServer } from "../check/remote";
 import { type CheckSummary, renderJunit, renderMarkdown, renderTable } from "../check/outputs";
@@ -88,12 +88,11 @@ export async function checkCommand(argv: string[], out: (line: string) => void):
   // The ignore selectors' browser starts first and checks their syntax, so a typo costs no run;
   // then it locates them while the comparison runs. Both are waited for, so a failure of one never
   // leaves the other (its browser, its temp dir) behind.
-  let locator: IgnoreLocator | null = null;
-  try {
-    locator = visualOn ? await openIgnoreLocator(config.ignore.selectors, env.CHROMIUM_PATH) : null;
-  } catch (e) {
-    throw named(e);
-  }
+  const locator = visualOn
+    ? await openIgnoreLocator(config.ignore.selectors, env.CHROMIUM_PATH).catch((e: unknown) => {
+        throw named(e);
+      })
+    : null;
   const [ran, located] = await Promise.allSettled([
     flags.server !== undefined ? runOnServer(config, flags.server, key!) : runInProcess(config, env),
     locator ? locator.locate(config.site.url, config.viewports) : Promise.resolve(new Map()),
