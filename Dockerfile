@@ -8,16 +8,17 @@ RUN bun install --frozen-lockfile
 COPY . .
 RUN bun run build
 
-# Runtime: Debian with the system Chromium, the binary, and nothing else.
+# Runtime: Debian with Chromium's headless shell (what captures run in; docs/decisions/0012), the
+# binary, and nothing else.
 FROM debian:bookworm-slim
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends chromium fonts-liberation fonts-noto-color-emoji ca-certificates tini \
+  && apt-get install -y --no-install-recommends chromium-headless-shell fonts-liberation fonts-noto-color-emoji ca-certificates tini \
   && rm -rf /var/lib/apt/lists/* \
   && useradd --system --create-home --uid 10001 app \
   && mkdir -p /data && chown app:app /data
 COPY --from=build --chown=app:app /src/dist/design-intel /app/design-intel
 USER app
-ENV NODE_ENV=production PORT=3000 DATA_DIR=/data CHROMIUM_PATH=/usr/bin/chromium
+ENV NODE_ENV=production PORT=3000 DATA_DIR=/data CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell
 VOLUME ["/data"]
 EXPOSE 3000
 # The binary is its own probe: `healthcheck` asks /api/health/ready on this container's PORT and

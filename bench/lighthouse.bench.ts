@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { capturePage } from "#server/modules/capture/capture";
-import { findChromium } from "#server/lib/chromium";
+import { findFullChromium } from "#server/lib/chromium";
 import { launchBrowser } from "#tests/support/browser";
 import { CORPUS_DIR, serveFolders, TEMPLATES } from "./corpus-lib";
 import { verdict } from "./lib";
@@ -20,8 +20,9 @@ import { verdict } from "./lib";
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const LH_CLI = join(import.meta.dir, "lighthouse/node_modules/lighthouse/cli/index.js");
 if (!existsSync(LH_CLI)) throw new Error("Lighthouse is not installed: (cd bench/lighthouse && npm install)");
-const chrome = findChromium(process.env.CHROMIUM_PATH);
-if (!chrome) throw new Error("no Chromium");
+// Lighthouse measures as a visitor's browser does: the desktop Chromium, not the capture's headless shell.
+const chrome = findFullChromium(process.env.CHROMIUM_PATH);
+if (!chrome) throw new Error("no desktop Chromium (Debian: apt install chromium)");
 
 // BENCH_PAGES=one-page-wonder,resume measures some of the templates only.
 const PAGES = process.env.BENCH_PAGES ? TEMPLATES.filter((t) => process.env.BENCH_PAGES!.split(",").includes(t)) : TEMPLATES;

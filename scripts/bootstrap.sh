@@ -18,12 +18,21 @@ have_chromium() {
   return 1
 }
 
-if ! have_chromium; then
-  echo "bootstrap: installing Debian's chromium"
+# Captures (and the tests' browsers) run in Chromium's headless shell when it is there
+# (docs/decisions/0012-headless-shell.md); the desktop browser stays for what measures as a
+# visitor's browser (Lighthouse's bench) and for switches the shell ignores.
+packages=()
+have_chromium || packages+=(chromium fonts-liberation)
+if [[ -z "${CHROMIUM_PATH:-}" && ! -x /usr/lib/chromium/chromium-headless-shell ]] && command -v apt-get >/dev/null 2>&1; then
+  packages+=(chromium-headless-shell)
+fi
+
+if ((${#packages[@]})); then
+  echo "bootstrap: installing Debian's ${packages[*]}"
   SUDO=""
   [[ "$(id -u)" -ne 0 ]] && SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium fonts-liberation >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${packages[@]}" >/dev/null
 fi
 
 if [[ ! -d node_modules ]] || [[ bun.lock -nt node_modules ]]; then
