@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
-import { CHROMIUM_ARGS, findChromium, findFullChromium } from "#server/lib/chromium";
+import { CHROMIUM_ARGS, findFullChromium } from "#server/lib/chromium";
 import { capturePage } from "#server/modules/capture/capture";
 import { checkHost, systemResolver, type HostVerdict } from "#server/modules/capture/ssrf";
 import type { CaptureJob } from "#server/workers/protocol";
