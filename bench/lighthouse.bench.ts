@@ -3,7 +3,9 @@
 // only (its own package.json; never a product dependency): install it once with
 //   (cd bench/lighthouse && npm install)
 // Run: bun bench/lighthouse.bench.ts   (BENCH_RUNS=3 loads per side and page by default;
-//      BENCH_PAGES=a,b for some templates only)
+//      BENCH_PAGES=a,b for some templates only;
+//      LH_CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell runs Lighthouse in the capture's
+//      own browser, to tell the measurement apart from the browser)
 //
 // Lighthouse's desktop preset *simulates* throttling, so its headline LCP is a model; the figure
 // compared here is its observed LCP (audits.metrics observedLargestContentfulPaint: what the
@@ -12,7 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { capturePage } from "#server/modules/capture/capture";
-import { findFullChromium } from "#server/lib/chromium";
+import { findChromium, findFullChromium } from "#server/lib/chromium";
 import { launchBrowser } from "#tests/support/browser";
 import { CORPUS_DIR, serveFolders, TEMPLATES } from "./corpus-lib";
 import { verdict } from "./lib";
@@ -20,8 +22,8 @@ import { verdict } from "./lib";
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const LH_CLI = join(import.meta.dir, "lighthouse/node_modules/lighthouse/cli/index.js");
 if (!existsSync(LH_CLI)) throw new Error("Lighthouse is not installed: (cd bench/lighthouse && npm install)");
-// Lighthouse measures as a visitor's browser does: the desktop Chromium, not the capture's headless shell.
-const chrome = findFullChromium(process.env.CHROMIUM_PATH);
+// By default Lighthouse measures in a visitor's browser, the desktop Chromium, not the capture's headless shell.
+const chrome = process.env.LH_CHROMIUM_PATH || findFullChromium(process.env.CHROMIUM_PATH);
 if (!chrome) throw new Error("no desktop Chromium (Debian: apt install chromium)");
 
 // BENCH_PAGES=one-page-wonder,resume measures some of the templates only.
@@ -104,7 +106,7 @@ await browser.close();
 server.stop();
 rmSync(dir, { recursive: true, force: true });
 
-console.log(`\n${RUNS} runs per side per page, medians (desktop; Lighthouse 13 desktop preset, observed LCP)`);
+console.log(`\n${RUNS} runs per side per page, medians (desktop; Lighthouse 13 desktop preset, observed LCP; Lighthouse in ${chrome}, ours in ${findChromium(process.env.CHROMIUM_PATH)})`);
 console.log("| page | Lighthouse LCP | ours | ours / LH | Lighthouse LCP element | our LCP element | our per-capture spread |");
 console.log("|---|---|---|---|---|---|---|");
 let worst = 0;
