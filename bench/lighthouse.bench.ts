@@ -106,7 +106,9 @@ await browser.close();
 server.stop();
 rmSync(dir, { recursive: true, force: true });
 
-console.log(`\n${RUNS} runs per side per page, medians (desktop; Lighthouse 13 desktop preset, observed LCP; Lighthouse in ${chrome}, ours in ${findChromium(process.env.CHROMIUM_PATH)})`);
+console.log(
+  `\n${RUNS} runs per side per page, medians (desktop; Lighthouse 13 desktop preset, observed LCP; Lighthouse in ${chrome}, ours in ${findChromium(process.env.CHROMIUM_PATH)})`,
+);
 console.log("| page | Lighthouse LCP | ours | ours / LH | Lighthouse LCP element | our LCP element | our per-capture spread |");
 console.log("|---|---|---|---|---|---|---|");
 let worst = 0;
