@@ -26,8 +26,10 @@ function measured(pid: number, url: string, opts: Parameters<typeof wrk>[1]) {
   return { ...r, cpuUs: (cpuMicros(pid) - before) / r.requests };
 }
 
-const server = await startServer({ env: { CAPTURE_LAZY: "" } });
 const tmp = mkdtempSync(join(tmpdir(), "di-api-bench-"));
+// Its request log goes to a file, as a deployment's would go to a log shipper, not into this
+// process beside the server it measures.
+const server = await startServer({ env: { CAPTURE_LAZY: "" }, logFile: join(tmp, "server.log") });
 let bare: Awaited<ReturnType<typeof startProc>> | undefined;
 let sameBytes: Awaited<ReturnType<typeof startProc>> | undefined;
 try {
