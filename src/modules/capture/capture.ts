@@ -19,6 +19,7 @@ import { couldMatter, MAX_SAMPLES, sampleTiming, type TimingProfile } from "./ti
 import { SETTLE_WAITS, settlePage } from "./settle-page";
 import { callPage, type ResourceTotals } from "./page-script";
 import { openCaptureContext } from "./capture-context";
+import { takeScreenshot } from "./screenshot";
 import { createHostGuard, SSRF_MESSAGES, systemResolver, type HostVerdict, type Resolver } from "./ssrf";
 
 export type CaptureStage = "navigating" | "settling" | "measuring" | "screenshot";
@@ -215,13 +216,11 @@ export async function capturePage(
     onStage("screenshot");
     const capturedHeight = Math.max(1, Math.min(dom.pageHeight, job.maxHeightPx));
     const png = await race(
-      page.screenshot({
-        type: "png",
-        fullPage: true,
-        clip: { x: 0, y: 0, width: viewport.width, height: capturedHeight },
-        animations: "disabled",
-        caret: "hide",
-        timeout: Math.max(1000, remaining()),
+      takeScreenshot(context, page, {
+        width: viewport.width,
+        height: capturedHeight,
+        viewportWidth: viewport.width,
+        viewportHeight: viewport.height,
       }),
     );
     const finalUrl = page.url();
