@@ -108,80 +108,104 @@ export function createPaintedSampler(probes: ContrastProbe[], width: number, hei
   };
 }
 
+/** A value of 0..255 counted in `hist`: the one at position `k` of their ascending order. */
+function valueAt(hist: Uint32Array, k: number): number {
+  let seen = 0;
+  for (let v = 0; v < hist.length; v++) {
+    seen += hist[v]!;
+    if (seen > k) return v;
+  }
+  return 0;
+}
+
+/**
+ * Marks the pixels within `radius` (a square) of a glyph core. Done as two passes, along rows then
+ * along columns, instead of looking at every neighbour of every pixel.
+ */
+function nearGlyph(core: Uint8Array, w: number, h: number, radius: number): Uint8Array {
+  const along = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) {
+      if (!core[row + x]) continue;
+      for (let xx = Math.max(0, x - radius); xx <= Math.min(w - 1, x + radius); xx++) along[row + xx] = 1;
+    }
+  }
+  const near = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      if (!along[y * w + x]) continue;
+      for (let yy = Math.max(0, y - radius); yy <= Math.min(h - 1, y + radius); yy++) near[yy * w + x] = 1;
+    }
+  }
+  return near;
+}
+
+/** Luminance sorts first (to 2^-28), the colour breaks ties; both fit one double exactly. */
+const COLOUR_SPAN = 2 ** 24;
+const LUM_STEPS = 2 ** 28;
+
 function measureProbe(probe: ContrastProbe, regions: Region[]): PaintedMeasurement | null {
   const fg = parseHex(probe.fg);
   if (!fg || regions.length === 0) return null;
   // Glyph cores are the pixels near the text colour; their anti-aliased rim is a blend of text and
   // background, so it goes too (one pixel, two for large text).
   const radius = probe.sizePx >= 24 ? 2 : 1;
-  const lums: number[] = [];
-  const colours: number[] = [];
-  const all: { lum: number; colour: number }[] = [];
+  const distances = regions.map(({ rgb }) => {
+    const d = new Uint8Array(rgb.length / 3);
+    for (let p = 0; p < d.length; p++) {
+      d[p] = Math.max(Math.abs(rgb[p * 3]! - fg[0]), Math.abs(rgb[p * 3 + 1]! - fg[1]), Math.abs(rgb[p * 3 + 2]! - fg[2]));
+    }
+    return d;
+  });
+  const hist = new Uint32Array(256);
   let total = 0;
+  for (const d of distances) {
+    for (let p = 0; p < d.length; p++) hist[d[p]!]!++;
+    total += d.length;
+  }
+  const glyphDistance = Math.max(GLYPH_MIN, GLYPH_SHARE * valueAt(hist, Math.floor(total / 2)));
   let cores = 0;
-  const distance = (rgb: Uint8Array, p: number) =>
-    Math.max(Math.abs(rgb[p * 3]! - fg[0]), Math.abs(rgb[p * 3 + 1]! - fg[1]), Math.abs(rgb[p * 3 + 2]! - fg[2]));
-  const distances: number[] = [];
-  for (const { rgb } of regions) for (let p = 0; p < rgb.length / 3; p++) distances.push(distance(rgb, p));
-  distances.sort((a, b) => a - b);
-  const glyphDistance = Math.max(GLYPH_MIN, GLYPH_SHARE * (distances[Math.floor(distances.length / 2)] ?? 0));
-  for (const { box, rgb } of regions) {
-    const { width: w, height: h } = box;
-    total += w * h;
-    const core = new Uint8Array(w * h);
-    for (let p = 0; p < w * h; p++) {
-      core[p] = distance(rgb, p) <= glyphDistance ? 1 : 0;
+  const cored = regions.map(({ box }, i) => {
+    const d = distances[i]!;
+    const core = new Uint8Array(d.length);
+    for (let p = 0; p < d.length; p++) {
+      core[p] = d[p]! <= glyphDistance ? 1 : 0;
       cores += core[p]!;
     }
-    for (let y = 0; y < h; y++) {
-      for (let x = 0; x < w; x++) {
-        const p = (y * w + x) * 3;
-        const lum = luminance(rgb[p]!, rgb[p + 1]!, rgb[p + 2]!);
-        const colour = (rgb[p]! << 16) | (rgb[p + 1]! << 8) | rgb[p + 2]!;
-        all.push({ lum, colour });
-        let glyph = false;
-        for (let dy = -radius; dy <= radius && !glyph; dy++) {
-          const yy = y + dy;
-          if (yy < 0 || yy >= h) continue;
-          for (let dx = -radius; dx <= radius; dx++) {
-            const xx = x + dx;
-            if (xx >= 0 && xx < w && core[yy * w + xx]) {
-              glyph = true;
-              break;
-            }
-          }
-        }
-        if (glyph) continue;
-        lums.push(lum);
-        colours.push(colour);
-      }
+    return nearGlyph(core, box.width, box.height, radius);
+  });
+  // Glyphs never cover most of their line boxes: when they seem to, the background itself is
+  // (nearly) the text colour, and every pixel is background.
+  const everyPixel = total > 0 && cores / total > MOSTLY_TEXT_COLOUR;
+  const keys = new Float64Array(total);
+  let n = 0;
+  regions.forEach(({ rgb }, i) => {
+    const near = cored[i]!;
+    for (let p = 0; p < near.length; p++) {
+      if (near[p] && !everyPixel) continue;
+      const r = rgb[p * 3]!;
+      const g = rgb[p * 3 + 1]!;
+      const b = rgb[p * 3 + 2]!;
+      keys[n++] = Math.floor(luminance(r, g, b) * LUM_STEPS) * COLOUR_SPAN + ((r << 16) | (g << 8) | b);
     }
-  }
-  if (total > 0 && cores / total > MOSTLY_TEXT_COLOUR) {
-    // Glyphs never cover most of their line boxes: the background itself is (nearly) the text colour.
-    lums.length = 0;
-    colours.length = 0;
-    for (const px of all) {
-      lums.push(px.lum);
-      colours.push(px.colour);
-    }
-  }
+  });
   // Mostly glyph: too little background left to measure reliably.
-  if (lums.length < Math.max(30, total * 0.2)) return null;
-  const order = lums.map((_, i) => i).sort((a, b) => lums[a]! - lums[b]!);
-  const at = (q: number) => order[Math.min(order.length - 1, Math.floor(q * (order.length - 1)))]!;
-  const hexAt = (i: number) => toHex((colours[i]! >> 16) & 255, (colours[i]! >> 8) & 255, colours[i]! & 255);
+  if (n < Math.max(30, total * 0.2)) return null;
+  const sorted = keys.subarray(0, n).sort();
+  const colourAt = (q: number) => sorted[Math.min(n - 1, Math.floor(q * (n - 1)))]! % COLOUR_SPAN;
+  const channels = (c: number) => [(c >> 16) & 255, (c >> 8) & 255, c & 255] as const;
+  const lumOf = (c: number) => luminance(...channels(c));
   const fgLum = luminance(fg[0], fg[1], fg[2]);
-  const low = at(LOW);
-  const high = at(HIGH);
-  const lowRatio = ratioOf(fgLum, lums[low]!);
-  const highRatio = ratioOf(fgLum, lums[high]!);
-  const worst = lowRatio <= highRatio ? low : high;
+  const low = colourAt(LOW);
+  const high = colourAt(HIGH);
+  const lowRatio = ratioOf(fgLum, lumOf(low));
+  const highRatio = ratioOf(fgLum, lumOf(high));
   return {
     ratio: round2(Math.min(lowRatio, highRatio)),
-    bg: hexAt(worst),
-    flat: ratioOf(lums[low]!, lums[high]!) < FLAT,
-    median: hexAt(at(0.5)),
+    bg: toHex(...channels(lowRatio <= highRatio ? low : high)),
+    flat: ratioOf(lumOf(low), lumOf(high)) < FLAT,
+    median: toHex(...channels(colourAt(0.5))),
   };
 }
 
