@@ -24,6 +24,8 @@ describe("the page script", () => {
     const dom = await callPage(page, "measure", { maxY: 4000, viewportWidth: 1440, viewportHeight: 900 });
     expect(dom.title).toBe("Fixture");
     expect(await functions(page)).toEqual([
+      "changedSinceWatch",
+      "forgetOwnChanges",
       "gather",
       "measure",
       "missedLazyContent",
@@ -31,6 +33,7 @@ describe("the page script", () => {
       "readVitals",
       "waitForFonts",
       "wakeLazyContent",
+      "watchForChanges",
     ]);
     // The early copy still answers, with what its listeners saw from the start of the load.
     const after = await callPage(page, "readVitals", { paintWaitMs: 1000 });

@@ -13,10 +13,10 @@ import { VIEWPORTS, type Extraction } from "./model";
 import { filmstripDirFor, recordFilmstrip } from "./filmstrip";
 import { watchNetworkQuiet } from "./network-quiet";
 import { watchPageProblems } from "./page-problems";
-import { readRenderedTypography } from "./rendered-fonts";
+import { fontsNotLoaded, readDrawnFonts } from "./rendered-fonts";
 import { createPaintedSampler, decideLowContrast } from "./painted-contrast";
 import { couldMatter, MAX_SAMPLES, sampleTiming, type TimingProfile } from "./timing-samples";
-import { SETTLE_WAITS, settlePage } from "./settle-page";
+import { SETTLE_WAITS, settleFirstPass, settleNetwork, type SettleDeps } from "./settle-page";
 import { callPage, type ResourceTotals } from "./page-script";
 import { openCaptureContext } from "./capture-context";
 import { takeScreenshot } from "./screenshot";
@@ -153,10 +153,11 @@ export async function capturePage(
 
     // Every context of this capture (the page's, and the light timing loads') goes through the same guard.
     const openContext = () => openCaptureContext(browser, job.viewport, { proxy, guard, blocked });
-    context = await openContext();
+    const pageContext = await openContext();
+    context = pageContext;
     if (timedOut) return cleanup(); // the deadline passed while the context was being made
 
-    const page = await context.newPage();
+    const page = await pageContext.newPage();
     const crashed = new Promise<never>((_, reject) =>
       page.once("crash", () => reject(new CaptureError("The browser tab crashed while rendering this page"))),
     );
@@ -165,7 +166,10 @@ export async function capturePage(
     const quiet = watchNetworkQuiet(page);
     const problems = watchPageProblems(page);
     // Two DevTools sessions, opened side by side: each is a few round trips to a busy browser.
-    const [network, filmstrip] = await Promise.all([trackNetwork(context, page), recordFilmstrip(context, page, job.screenshotPath)]);
+    const [network, filmstrip] = await Promise.all([
+      trackNetwork(pageContext, page),
+      recordFilmstrip(pageContext, page, job.screenshotPath),
+    ]);
     filmstripSaved = filmstrip.saved;
 
     // The mobile viewport may be timed under Lighthouse's mobile preset; the desktop never is.
@@ -191,38 +195,59 @@ export async function capturePage(
     }
 
     onStage("settling");
-    const vitals = await settlePage(page, {
+    const settleDeps: SettleDeps = {
       race,
       budget: () => Math.max(0, remaining() - 8000),
       loadBudget: () => job.navigationTimeoutMs - (Date.now() - started),
       quiet,
       filmstrip,
       maxY: job.maxHeightPx,
-    });
+    };
+    const { vitals, reached } = await settleFirstPass(page, settleDeps);
 
-    onStage("measuring");
-    const dom = await race(
-      callPage(page, "measure", { maxY: job.maxHeightPx, viewportWidth: viewport.width, viewportHeight: viewport.height }),
-    );
+    // Most pages show now what they will show once their network is quiet: look at the page while
+    // waiting for that, and look again only if something moved meanwhile (a request, a change to
+    // the document, a second scroll).
+    const look = async () => {
+      onStage("measuring");
+      const dom = await race(
+        callPage(page, "measure", { maxY: job.maxHeightPx, viewportWidth: viewport.width, viewportHeight: viewport.height }),
+      );
+      const drawn = await race(readDrawnFonts(pageContext, page));
+      onStage("screenshot");
+      const capturedHeight = Math.max(1, Math.min(dom.pageHeight, job.maxHeightPx));
+      const png = await race(
+        takeScreenshot(pageContext, page, {
+          width: viewport.width,
+          height: capturedHeight,
+          viewportWidth: viewport.width,
+          viewportHeight: viewport.height,
+        }),
+      );
+      return { dom, drawn, capturedHeight, png };
+    };
+    const networkEvents = quiet.events();
+    await race(callPage(page, "watchForChanges", undefined));
+    const settling = settleNetwork(page, settleDeps, reached);
+    settling.catch(() => {}); // awaited below; a crash meanwhile fails the look first
+    let seen = await look();
+    const { scrolledAgain } = await settling;
+    if (scrolledAgain || quiet.events() !== networkEvents || (await race(callPage(page, "changedSinceWatch", undefined)))) {
+      seen = await look();
+    }
+    const { dom, drawn, capturedHeight, png } = seen;
+
     const resources: ResourceTotals = network.available()
       ? { bytes: network.totals.bytes, requests: network.totals.requests, largestResource: network.totals.largest }
       : await race(callPage(page, "readResources", undefined));
     await network.detach();
-    // Read before the screenshot: closing the context aborts whatever is still loading, which the page never failed on its own.
+    // Read before the context closes: that aborts whatever is still loading, which the page never failed on its own.
     problems.stop();
     const failures = problems.read();
-    const fonts = await race(readRenderedTypography(context, page, dom.typography.families, failures.network.failed));
-
-    onStage("screenshot");
-    const capturedHeight = Math.max(1, Math.min(dom.pageHeight, job.maxHeightPx));
-    const png = await race(
-      takeScreenshot(context, page, {
-        width: viewport.width,
-        height: capturedHeight,
-        viewportWidth: viewport.width,
-        viewportHeight: viewport.height,
-      }),
-    );
+    const fonts = drawn && {
+      rendered: drawn.rendered,
+      notLoaded: fontsNotLoaded(dom.typography.families, drawn.rendered, drawn.faces, failures.network.failed),
+    };
     const finalUrl = page.url();
     await filmstrip.saved(); // written in the background meanwhile; the snapshot is stored with it
     // The browser is done with this page: let it tear the context down while we read the pixels.

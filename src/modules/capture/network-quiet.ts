@@ -13,6 +13,8 @@ export interface NetworkQuiet {
   inFlight(): Set<object>;
   /** Requests seen so far (every hop of a redirect counts). */
   started(): number;
+  /** Requests started, finished or failed so far: unchanged between two reads means nothing happened on the network. */
+  events(): number;
   /**
    * Resolves true once no request (other than those in `ignore`) is in flight and the network
    * has been silent for `quietMs`; false when `timeoutMs` passes first.
@@ -25,8 +27,10 @@ export function watchNetworkQuiet(page: RequestEvents, now: () => number = Date.
   const waiters = new Set<() => void>();
   let lastActivity = now();
   let count = 0;
+  let events = 0;
   const touch = () => {
     lastActivity = now();
+    events++;
     for (const check of [...waiters]) check();
   };
   page.on("request", (request) => {
@@ -48,6 +52,7 @@ export function watchNetworkQuiet(page: RequestEvents, now: () => number = Date.
   return {
     inFlight: () => new Set(inflight),
     started: () => count,
+    events: () => events,
     waitForQuiet(quietMs, timeoutMs, ignore) {
       const deadline = now() + Math.max(0, timeoutMs);
       return new Promise<boolean>((resolve) => {

@@ -113,6 +113,23 @@ export function fontsNotLoaded(
   });
 }
 
+/** What the page drew its text in and its @font-face families' state; null when the protocol is unavailable. */
+export async function readDrawnFonts(
+  context: BrowserContext,
+  page: Page,
+): Promise<{ rendered: Share[]; faces: { family: string; loaded: boolean }[] } | null> {
+  let session: CDPSession | null = null;
+  try {
+    session = await context.newCDPSession(page);
+    const [rendered, faces] = await Promise.all([readPlatformFonts(session), readFontFaces(page)]);
+    return { rendered, faces };
+  } catch {
+    return null;
+  } finally {
+    await session?.detach().catch(() => {});
+  }
+}
+
 /** Rendered families and the declared ones that fell back; null when the protocol is unavailable. */
 export async function readRenderedTypography(
   context: BrowserContext,
@@ -120,14 +137,6 @@ export async function readRenderedTypography(
   declared: Share[],
   failed: Failed[],
 ): Promise<{ rendered: Share[]; notLoaded: Share[] } | null> {
-  let session: CDPSession | null = null;
-  try {
-    session = await context.newCDPSession(page);
-    const [rendered, faces] = await Promise.all([readPlatformFonts(session), readFontFaces(page)]);
-    return { rendered, notLoaded: fontsNotLoaded(declared, rendered, faces, failed) };
-  } catch {
-    return null;
-  } finally {
-    await session?.detach().catch(() => {});
-  }
+  const drawn = await readDrawnFonts(context, page);
+  return drawn && { rendered: drawn.rendered, notLoaded: fontsNotLoaded(declared, drawn.rendered, drawn.faces, failed) };
 }

@@ -4,6 +4,7 @@
 // 2.1 s on a 1440 x 4 942 px page, for the same pixels (decision 0013). Before the shot the page
 // is made still the way Playwright's `animations: "disabled"` and `caret: "hide"` make it.
 import type { BrowserContext, Frame, Page } from "playwright-core";
+import { PAGE_GLOBAL } from "./page/global";
 
 export interface ScreenshotArea {
   /** CSS px from the top left of the page; the capture's viewport width by its capped height. */
@@ -17,9 +18,10 @@ export interface ScreenshotArea {
 /**
  * Runs in every frame. Finite animations and transitions jump to their end, infinite ones are
  * cancelled (back to their first frame), and ones that start meanwhile get the same; text carets
- * turn transparent. Nothing is put back: the capture closes the page after its screenshot.
+ * turn transparent. Nothing is put back: the capture closes the page after its screenshot. The
+ * carets' styles are the capture's changes, not the page's: the page script is told to forget them.
  */
-function stillFrame(): void {
+function stillFrame(pageGlobal: string): void {
   const roots: (Document | ShadowRoot)[] = [];
   const collect = (root: Document | ShadowRoot) => {
     roots.push(root);
@@ -53,11 +55,13 @@ function stillFrame(): void {
       el.style.setProperty("caret-color", "transparent", "important");
     }
   }
+  const api = (window as unknown as Record<string, { forgetOwnChanges?: () => void } | undefined>)[pageGlobal];
+  api?.forgetOwnChanges?.();
 }
 
 async function stillAllFrames(page: Page): Promise<void> {
   // A frame may go away meanwhile (an ad reloading): it is not in the picture then either.
-  await Promise.all(page.frames().map((frame: Frame) => frame.evaluate(stillFrame).catch(() => {})));
+  await Promise.all(page.frames().map((frame: Frame) => frame.evaluate(stillFrame, PAGE_GLOBAL).catch(() => {})));
 }
 
 /** The PNG of the area, pixel for pixel what page.screenshot() would give. */

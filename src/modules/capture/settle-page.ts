@@ -1,6 +1,6 @@
 // How a capture lets a page settle before measuring it: `load` (bounded), the vitals read while
-// nothing of ours has touched the page, then the scroll that wakes lazy content, web fonts and a
-// quiet network — and a second scroll when the first missed something.
+// nothing of ours has touched the page, then the scroll that wakes lazy content and web fonts (the
+// first pass); then a quiet network, and a second scroll when the first missed something.
 
 import type { Page } from "playwright-core";
 import { CaptureError } from "./capture-error";
@@ -42,8 +42,18 @@ export interface SettleDeps {
   maxY: number;
 }
 
-/** Settles the page; returns the vitals of its load, read before our scroll could move them. */
-export async function settlePage(page: Page, { race, budget, loadBudget, quiet, filmstrip, maxY }: SettleDeps): Promise<Vitals> {
+/** Where the first pass left the page: the vitals of its load, and how far down the scroll reached. */
+export interface FirstPass {
+  vitals: Vitals;
+  reached: number;
+}
+
+/**
+ * The first pass: `load`, the vitals (read before our scroll could move them), the scroll that
+ * wakes lazy content and the web fonts. What the page shows then is, on most pages, what it shows
+ * for good; settleNetwork() waits to be sure while the capture already measures.
+ */
+export async function settleFirstPass(page: Page, { race, budget, loadBudget, filmstrip, maxY }: SettleDeps): Promise<FirstPass> {
   const within = (ms: number) => Math.min(ms, Math.max(1, budget()));
   await race(page.waitForLoadState("load", { timeout: Math.max(1, Math.min(SETTLE_WAITS.load, budget(), loadBudget())) })).catch((e) => {
     if (e instanceof CaptureError) throw e; // the tab crashed; anything else only ends the wait
@@ -52,16 +62,30 @@ export async function settlePage(page: Page, { race, budget, loadBudget, quiet, 
   // after load as well as what the scroll woke, and a page that changed meanwhile gets a second pass.
   const vitals = await race(callPage(page, "readVitals", { paintWaitMs: within(SETTLE_WAITS.paint) }));
   await race(filmstrip.stop()); // loaded and painted: the scroll below is ours, not the page's load
-  const wake = () => race(callPage(page, "wakeLazyContent", { maxY, frameTimeoutMs: SETTLE_WAITS.frame }));
-  const reached = await wake();
+  const reached = await wake(page, race, maxY);
   await race(callPage(page, "waitForFonts", within(SETTLE_WAITS.fonts)));
-  const idle = await race(quiet.waitForQuiet(SETTLE_WAITS.quiet, within(SETTLE_WAITS.quietWait)));
-  if (await race(callPage(page, "missedLazyContent", { reached, maxY }))) {
-    // Requests that kept a noisy page from going quiet (a hung image, a long poll) are not
-    // waited for again; what this scroll wakes is.
-    const stale = idle ? undefined : quiet.inFlight();
-    await wake();
-    await race(quiet.waitForQuiet(SETTLE_WAITS.quiet, within(idle ? SETTLE_WAITS.quietWait : SETTLE_WAITS.noisyPageWait), stale));
-  }
-  return vitals;
+  return { vitals, reached };
 }
+
+/**
+ * The rest: the network goes quiet, and the page is scrolled again when the first scroll missed
+ * something. Resolves whether it scrolled again (what was measured meanwhile is then stale).
+ */
+export async function settleNetwork(
+  page: Page,
+  { race, budget, quiet, maxY }: SettleDeps,
+  reached: number,
+): Promise<{ scrolledAgain: boolean }> {
+  const within = (ms: number) => Math.min(ms, Math.max(1, budget()));
+  const idle = await race(quiet.waitForQuiet(SETTLE_WAITS.quiet, within(SETTLE_WAITS.quietWait)));
+  if (!(await race(callPage(page, "missedLazyContent", { reached, maxY })))) return { scrolledAgain: false };
+  // Requests that kept a noisy page from going quiet (a hung image, a long poll) are not
+  // waited for again; what this scroll wakes is.
+  const stale = idle ? undefined : quiet.inFlight();
+  await wake(page, race, maxY);
+  await race(quiet.waitForQuiet(SETTLE_WAITS.quiet, within(idle ? SETTLE_WAITS.quietWait : SETTLE_WAITS.noisyPageWait), stale));
+  return { scrolledAgain: true };
+}
+
+const wake = (page: Page, race: SettleDeps["race"], maxY: number) =>
+  race(callPage(page, "wakeLazyContent", { maxY, frameTimeoutMs: SETTLE_WAITS.frame }));

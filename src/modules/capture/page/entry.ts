@@ -16,6 +16,7 @@ import { gatherTypography } from "../gatherers/typography";
 import { PAGE_GLOBAL } from "./global";
 import { createScan, type Scan } from "./scan";
 import { earlyApi, installEarly } from "./early";
+import { changedSinceWatch, forgetOwnChanges, watchForChanges } from "./settle";
 import type { DomMeasurement, ScanArgs } from "./types";
 
 /** The gatherers that read the laid-out DOM, by name; they share one scan of the page. */
@@ -55,6 +56,9 @@ const lateApi = {
   readResources: (_: void) => gatherResources(),
   measure,
   gather,
+  watchForChanges,
+  changedSinceWatch,
+  forgetOwnChanges,
 };
 export type PageApi = typeof earlyApi & typeof lateApi;
 

@@ -96,3 +96,37 @@ export async function waitForFonts(timeoutMs: number): Promise<boolean> {
   if (!document.fonts) return true;
   return Promise.race([document.fonts.ready.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs))]);
 }
+
+/** Changes to the document since watchForChanges(); null before the first call. */
+let watched: { observer: MutationObserver; changed: boolean } | null = null;
+
+/**
+ * Starts noting any change to the document (nodes, attributes, text). The capture measures while
+ * the network goes quiet, and measures again if the page changed meanwhile. Web fonts are not
+ * watched here: the page's own have loaded by now (the capture waited for them), a font its new
+ * content needs comes with that content (a change) and over the network (a request); and the
+ * full-page screenshot itself makes Chromium load the page's faces again from memory, which is
+ * not a change of the page.
+ */
+export function watchForChanges(_: void): void {
+  watched?.observer.disconnect();
+  const state = { changed: false, observer: new MutationObserver(() => (state.changed = true)) };
+  state.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  watched = state;
+}
+
+/** Whether the document changed since watchForChanges() (true when it was never called). */
+export function changedSinceWatch(_: void): boolean {
+  if (!watched) return true;
+  if (watched.observer.takeRecords().length > 0) watched.changed = true;
+  return watched.changed;
+}
+
+/**
+ * Forgets the changes made in this task so far: the screenshot's own (hiding text carets), made
+ * synchronously just before. Records are delivered after each task, so the page's own changes from
+ * earlier tasks have already been noted.
+ */
+export function forgetOwnChanges(_: void): void {
+  watched?.observer.takeRecords();
+}
