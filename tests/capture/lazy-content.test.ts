@@ -9,8 +9,8 @@ import type { Browser } from "playwright-core";
 import { PNG } from "pngjs";
 import { capturePage } from "#server/modules/capture/capture";
 import { watchNetworkQuiet } from "#server/modules/capture/network-quiet";
-import type { CaptureJob } from "#server/workers/protocol";
 import { launchBrowser } from "#tests/support/browser";
+import { testCaptureJob } from "#tests/support/capture-job";
 
 setDefaultTimeout(90_000); // a capture (60 s at most) and its checks
 
@@ -96,21 +96,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function job(path: string): CaptureJob {
-  return {
-    jobId: crypto.randomUUID(),
-    url: `http://127.0.0.1:${server.port}${path}`,
-    viewport: "desktop",
-    screenshotPath: join(dir, `${crypto.randomUUID()}.png`),
-    allowPrivate: true,
-    navigationTimeoutMs: 10_000,
-    // The product's default: 20 s was within reach of a real capture on a busy machine.
-    totalTimeoutMs: 60_000,
-    maxHeightPx: 16_000,
-    // These tests count the requests of the capture's own load; extra timing loads would add theirs.
-    timingSamples: 1,
-  };
-}
+const job = (path: string) => testCaptureJob(`http://127.0.0.1:${server.port}${path}`, dir);
 
 /** The colour in the middle of the element's box in the screenshot. */
 function pixelAt(png: PNG, x: number, y: number): [number, number, number] {

@@ -1,16 +1,15 @@
 // The capture measures and screenshots the page while its network goes quiet, and looks again only
 // when something moved meanwhile: a page that is still is looked at once; a page that changes
 // after the first look is stored as it ended up.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
 import { PNG } from "pngjs";
 import { capturePage, type CaptureStage } from "#server/modules/capture/capture";
 import { PAGE_GLOBAL } from "#server/modules/capture/page/global";
-import type { CaptureJob } from "#server/workers/protocol";
-import { launchBrowser } from "#tests/support/browser";
+import { testCaptureJob } from "#tests/support/capture-job";
+import { useHarness } from "./gatherers/harness";
 
 setDefaultTimeout(90_000); // a capture (60 s at most) and its checks
 
@@ -31,46 +30,13 @@ const timer = setInterval(() => {
 }, 5);
 </script>`);
 
-let server: ReturnType<typeof Bun.serve>;
-let browser: Browser;
-let dir: string;
-
-beforeAll(async () => {
-  server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch(req) {
-      const body = new URL(req.url).pathname === "/changing" ? changing : page();
-      return new Response(body, { headers: { "content-type": "text/html" } });
-    },
-  });
-  browser = await launchBrowser();
-  dir = mkdtempSync(join(tmpdir(), "look-"));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  server?.stop(true);
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function job(path: string): CaptureJob {
-  return {
-    jobId: crypto.randomUUID(),
-    url: `http://127.0.0.1:${server.port}${path}`,
-    viewport: "desktop",
-    screenshotPath: join(dir, `${crypto.randomUUID()}.png`),
-    allowPrivate: true,
-    navigationTimeoutMs: 10_000,
-    totalTimeoutMs: 60_000,
-    maxHeightPx: 16_000,
-    timingSamples: 1,
-  };
-}
+const h = useHarness({ "/": page(), "/changing": changing });
+const dir = mkdtempSync(join(tmpdir(), "look-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function capture(path: string) {
   const stages: CaptureStage[] = [];
-  const result = await capturePage(browser, job(path), (s) => stages.push(s));
+  const result = await capturePage(h.browser, testCaptureJob(h.url(path), dir), (s) => stages.push(s));
   const png = PNG.sync.read(readFileSync(result.screenshotPath));
   const i = (150 * png.width + 700) * 4; // inside the header
   return { ...result, stages, header: [png.data[i], png.data[i + 1], png.data[i + 2]] };
