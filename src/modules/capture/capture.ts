@@ -207,7 +207,7 @@ export async function capturePage(
 
     // Most pages show now what they will show once their network is quiet: look at the page while
     // waiting for that, and look again only if something moved meanwhile (a request, a change to
-    // the document, a second scroll).
+    // the document, a second scroll; decision 0014).
     const look = async () => {
       onStage("measuring");
       const dom = await race(
