@@ -34,7 +34,7 @@ const pixel = (img: PNG, x: number, y: number) => Array.from(img.data.subarray((
 async function openMoving() {
   const page = await h.open("/");
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  const area = { width: 1440, height, viewportWidth: 1440, viewportHeight: 900 };
+  const area = { width: 1440, height, viewportWidth: 1440, viewportHeight: 900, mobile: false };
   return { page, area };
 }
 
@@ -61,6 +61,24 @@ describe("capture screenshot", () => {
     const late = await page.locator("#late").boundingBox();
     expect(pixel(img, Math.round(slow!.x + 100), Math.round(slow!.y + 100))).toEqual([255, 0, 0]);
     expect(pixel(img, Math.round(late!.x + 100), Math.round(late!.y + 100))).toEqual([0, 0, 255]);
+    await page.context().close();
+  });
+
+  test("a phone page keeps its emulation after a shot beyond the viewport, so a second look sees the same page", async () => {
+    const page = await h.open("/", "mobile");
+    const state = () =>
+      page.evaluate(() => ({
+        layoutWidth: innerWidth,
+        coarse: matchMedia("(pointer: coarse)").matches,
+        height: document.documentElement.scrollHeight,
+      }));
+    const before = await state();
+    expect(before.coarse).toBe(true);
+    const area = { width: 390, height: before.height, viewportWidth: 390, viewportHeight: 844, mobile: true };
+    const first = await takeScreenshot(page.context(), page, area);
+    expect(await state()).toEqual(before);
+    const second = await takeScreenshot(page.context(), page, area);
+    expect(second.equals(first)).toBe(true);
     await page.context().close();
   });
 

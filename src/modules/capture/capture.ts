@@ -222,6 +222,7 @@ export async function capturePage(
           height: capturedHeight,
           viewportWidth: viewport.width,
           viewportHeight: viewport.height,
+          mobile: viewport.mobile,
         }),
       );
       return { dom, drawn, capturedHeight, png };

@@ -4,7 +4,7 @@
 // 1440 x 4 942 px page that the fast one encodes in 0.35 s, for the same pixels (decision 0013).
 // Before the shot the page is made still the way Playwright's `animations: "disabled"` and
 // `caret: "hide"` make it.
-import type { BrowserContext, Frame, Page } from "playwright-core";
+import type { BrowserContext, CDPSession, Frame, Page } from "playwright-core";
 import { PAGE_GLOBAL } from "./page/global";
 
 export interface ScreenshotArea {
@@ -14,6 +14,8 @@ export interface ScreenshotArea {
   /** The viewport, to know whether the area reaches beyond it. */
   viewportWidth: number;
   viewportHeight: number;
+  /** The page emulates a phone (the mobile viewport: device metrics with `mobile`, touch). */
+  mobile: boolean;
 }
 
 /**
@@ -65,20 +67,59 @@ async function stillAllFrames(page: Page): Promise<void> {
   await Promise.all(page.frames().map((frame: Frame) => frame.evaluate(stillFrame, PAGE_GLOBAL).catch(() => {})));
 }
 
-/** The PNG of the area, pixel for pixel what page.screenshot() would give. */
+/**
+ * The session the screenshots of a page are taken through, one per page and attached while the
+ * page lives. A capture beyond the viewport asked through a session that did not set the page's
+ * device emulation gives the page back without it: a phone page lost its touch screen and its
+ * 980 px layout viewport (the Motion noise site then laid out 390 px wide, a fine pointer, 79 px
+ * taller), so a capture that measured it again measured another page. This session therefore
+ * carries the same emulation Playwright set for the context, and is never detached (detaching
+ * clears what it set); it ends with the page.
+ */
+const sessions = new WeakMap<Page, Promise<CDPSession>>();
+
+function sessionFor(context: BrowserContext, page: Page, area: ScreenshotArea): Promise<CDPSession> {
+  let session = sessions.get(page);
+  if (!session) {
+    session = (async () => {
+      const s = await context.newCDPSession(page);
+      if (area.mobile) {
+        const portrait = area.viewportHeight >= area.viewportWidth;
+        await s.send("Emulation.setDeviceMetricsOverride", {
+          mobile: true,
+          width: area.viewportWidth,
+          height: area.viewportHeight,
+          screenWidth: area.viewportWidth,
+          screenHeight: area.viewportHeight,
+          deviceScaleFactor: 1,
+          screenOrientation: portrait ? { angle: 0, type: "portraitPrimary" } : { angle: 90, type: "landscapePrimary" },
+        });
+        await s.send("Emulation.setTouchEmulationEnabled", { enabled: true });
+      }
+      return s;
+    })();
+    sessions.set(page, session);
+    session.catch(() => sessions.delete(page));
+  }
+  return session;
+}
+
+/**
+ * The PNG of the area, pixel for pixel what page.screenshot() would give, and the page left as
+ * it was (its emulation intact) for whatever the capture does next.
+ */
 export async function takeScreenshot(context: BrowserContext, page: Page, area: ScreenshotArea): Promise<Buffer> {
   await stillAllFrames(page);
-  const session = await context.newCDPSession(page);
-  try {
-    const beyond = area.width > area.viewportWidth || area.height > area.viewportHeight;
-    const { data } = await session.send("Page.captureScreenshot", {
-      format: "png",
-      optimizeForSpeed: true,
-      captureBeyondViewport: beyond,
-      clip: { x: 0, y: 0, width: area.width, height: area.height, scale: 1 },
-    });
-    return Buffer.from(data, "base64");
-  } finally {
-    await session.detach().catch(() => {});
-  }
+  const session = await sessionFor(context, page, area);
+  const beyond = area.width > area.viewportWidth || area.height > area.viewportHeight;
+  const { data } = await session.send("Page.captureScreenshot", {
+    format: "png",
+    optimizeForSpeed: true,
+    captureBeyondViewport: beyond,
+    clip: { x: 0, y: 0, width: area.width, height: area.height, scale: 1 },
+  });
+  // The capture beyond the viewport turns touch emulation off even so; Playwright turns it back on
+  // after its own shots, and so do we.
+  if (beyond && area.mobile) await session.send("Emulation.setTouchEmulationEnabled", { enabled: true });
+  return Buffer.from(data, "base64");
 }
