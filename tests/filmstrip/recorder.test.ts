@@ -136,3 +136,25 @@ test("a recording gives the browser's trace back, also when its page closes firs
   expect(await traceFree()).toBe(true);
   await context.close();
 });
+
+test("a page that paints nothing while recorded gets its first screen as the one frame, and a phone page keeps its emulation", async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.setContent(
+    `<body style="margin:0"><div style="height:3000px;background:linear-gradient(#fef3c7,#1e3a8a)">A tall still page, no viewport meta</div></body>`,
+  );
+  const state = () =>
+    page.evaluate(() => ({
+      layoutWidth: innerWidth,
+      coarse: matchMedia("(pointer: coarse)").matches,
+      height: document.documentElement.scrollHeight,
+    }));
+  const before = await state();
+  expect(before.coarse).toBe(true);
+  const recorder = await recordFilmstrip(context, page, join(dir, "snap6.png"), true);
+  await recorder.stop(); // nothing repainted since the recording started
+  const manifest = await recorder.saved();
+  expect(manifest?.frames).toHaveLength(1);
+  expect(await state()).toEqual(before);
+  await context.close();
+});

@@ -168,7 +168,7 @@ export async function capturePage(
     // Two DevTools sessions, opened side by side: each is a few round trips to a busy browser.
     const [network, filmstrip] = await Promise.all([
       trackNetwork(pageContext, page),
-      recordFilmstrip(pageContext, page, job.screenshotPath),
+      recordFilmstrip(pageContext, page, job.screenshotPath, viewport.mobile),
     ]);
     filmstripSaved = filmstrip.saved;
 

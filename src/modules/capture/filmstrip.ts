@@ -11,6 +11,7 @@ import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import { z } from "zod";
 import { startScreencast } from "./filmstrip-screencast";
 import { startTrace } from "./filmstrip-trace";
+import { captureArea } from "./screenshot";
 
 export const FILMSTRIP_LIMITS = {
   /** The screencast fallback scales frames to fit this box (CSS px of the page become fewer pixels). */
@@ -68,8 +69,16 @@ const NOTHING: FilmstripRecorder = { stop: async () => {}, saved: async () => nu
 /** Where the frames come from: given the cut and the page's time origin (wall ms), the frames up to the cut. */
 type FrameSource = (cut: number, origin: number) => Promise<TimedFrame[]>;
 
-/** Starts recording before navigation; stop() once the page has loaded, saved() before the capture ends. */
-export async function recordFilmstrip(context: BrowserContext, page: Page, screenshotPath: string): Promise<FilmstripRecorder> {
+/**
+ * Starts recording before navigation; stop() once the page has loaded, saved() before the capture
+ * ends. `mobile`: the page emulates a phone (its one-frame fallback must leave that emulation be).
+ */
+export async function recordFilmstrip(
+  context: BrowserContext,
+  page: Page,
+  screenshotPath: string,
+  mobile = false,
+): Promise<FilmstripRecorder> {
   let session: CDPSession;
   try {
     session = await context.newCDPSession(page);
@@ -96,7 +105,7 @@ export async function recordFilmstrip(context: BrowserContext, page: Page, scree
           // Frames only come on repaints; a page painted before we listened may send none. The top
           // of the page, as it stands, is then the one frame we can show.
           if (frames.length === 0) {
-            const still = await pageTop(session, page, cut - origin);
+            const still = await pageTop(context, page, mobile, cut - origin);
             if (still) frames.push(still);
           }
           if (frames.length === 0) return null;
@@ -142,27 +151,19 @@ function slotted(frames: TimedFrame[], cutMs: number): TimedFrame[] {
   return [...slots.values()];
 }
 
-/** The first screen of the page in document coordinates, so the capture's own scrolling does not move it. */
-async function pageTop(session: CDPSession, page: Page, ms: number): Promise<TimedFrame | null> {
+/**
+ * The first screen of the page in document coordinates, so the capture's own scrolling does not
+ * move it; taken through the page's screenshot session, which leaves a phone page's emulation as
+ * it was (screenshot.ts).
+ */
+async function pageTop(context: BrowserContext, page: Page, mobile: boolean, ms: number): Promise<TimedFrame | null> {
   const size = page.viewportSize();
   if (!size) return null;
   const scale = Math.min(1, FILMSTRIP_LIMITS.maxWidth / size.width, FILMSTRIP_LIMITS.maxHeight / size.height);
-  const shot = await session
-    .send("Page.captureScreenshot", {
-      format: "jpeg",
-      quality: FILMSTRIP_LIMITS.quality,
-      optimizeForSpeed: true,
-      captureBeyondViewport: true,
-      clip: { x: 0, y: 0, width: size.width, height: size.height, scale },
-    })
-    .catch(() => null);
-  if (!shot) return null;
-  return {
-    ms: Math.max(0, Math.round(ms)),
-    data: Buffer.from(shot.data, "base64"),
-    width: size.width,
-    height: size.height,
-  };
+  const area = { width: size.width, height: size.height, viewportWidth: size.width, viewportHeight: size.height, mobile };
+  const data = await captureArea(context, page, area, { format: "jpeg", quality: FILMSTRIP_LIMITS.quality, scale }).catch(() => null);
+  if (!data) return null;
+  return { ms: Math.max(0, Math.round(ms)), data, width: size.width, height: size.height };
 }
 
 async function writeFilmstrip(dir: string, frames: TimedFrame[]): Promise<FilmstripManifest | null> {

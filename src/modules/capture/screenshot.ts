@@ -105,21 +105,33 @@ function sessionFor(context: BrowserContext, page: Page, area: ScreenshotArea): 
 }
 
 /**
- * The PNG of the area, pixel for pixel what page.screenshot() would give, and the page left as
- * it was (its emulation intact) for whatever the capture does next.
+ * The area from the top left of the page in document coordinates, as is (nothing stilled), fast
+ * encoded; the page left as it was, its emulation intact, for whatever comes next.
  */
-export async function takeScreenshot(context: BrowserContext, page: Page, area: ScreenshotArea): Promise<Buffer> {
-  await stillAllFrames(page);
+export async function captureArea(
+  context: BrowserContext,
+  page: Page,
+  area: ScreenshotArea,
+  encoding: { format: "png" } | { format: "jpeg"; quality: number; scale: number } = { format: "png" },
+): Promise<Buffer> {
   const session = await sessionFor(context, page, area);
-  const beyond = area.width > area.viewportWidth || area.height > area.viewportHeight;
+  // Beyond the viewport whenever the area could reach past it: document coordinates, wherever the page is scrolled.
+  const beyond = encoding.format === "jpeg" || area.width > area.viewportWidth || area.height > area.viewportHeight;
   const { data } = await session.send("Page.captureScreenshot", {
-    format: "png",
+    format: encoding.format,
+    ...(encoding.format === "jpeg" ? { quality: encoding.quality } : {}),
     optimizeForSpeed: true,
     captureBeyondViewport: beyond,
-    clip: { x: 0, y: 0, width: area.width, height: area.height, scale: 1 },
+    clip: { x: 0, y: 0, width: area.width, height: area.height, scale: encoding.format === "jpeg" ? encoding.scale : 1 },
   });
   // The capture beyond the viewport turns touch emulation off even so; Playwright turns it back on
   // after its own shots, and so do we.
   if (beyond && area.mobile) await session.send("Emulation.setTouchEmulationEnabled", { enabled: true });
   return Buffer.from(data, "base64");
+}
+
+/** The PNG of the area, pixel for pixel what page.screenshot() would give (animations and carets stilled). */
+export async function takeScreenshot(context: BrowserContext, page: Page, area: ScreenshotArea): Promise<Buffer> {
+  await stillAllFrames(page);
+  return captureArea(context, page, area);
 }
