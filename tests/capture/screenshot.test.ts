@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { PNG } from "pngjs";
 import { takeScreenshot } from "#server/modules/capture/screenshot";
+import { phoneLayout } from "#tests/support/phone-layout";
 import { html, useHarness } from "./gatherers/harness";
 
 const MOVING = `<style>
@@ -66,12 +67,7 @@ describe("capture screenshot", () => {
 
   test("a phone page keeps its emulation after a shot beyond the viewport, so a second look sees the same page", async () => {
     const page = await h.open("/", "mobile");
-    const state = () =>
-      page.evaluate(() => ({
-        layoutWidth: innerWidth,
-        coarse: matchMedia("(pointer: coarse)").matches,
-        height: document.documentElement.scrollHeight,
-      }));
+    const state = () => phoneLayout(page);
     const before = await state();
     expect(before.coarse).toBe(true);
     const area = { width: 390, height: before.height, viewportWidth: 390, viewportHeight: 844, mobile: true };

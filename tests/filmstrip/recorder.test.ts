@@ -13,6 +13,7 @@ import {
   recordFilmstrip,
 } from "#server/modules/capture/filmstrip";
 import { launchBrowser } from "#tests/support/browser";
+import { phoneLayout } from "#tests/support/phone-layout";
 import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
 
 let browser: Browser;
@@ -143,12 +144,7 @@ test("a page that paints nothing while recorded gets its first screen as the one
   await page.setContent(
     `<body style="margin:0"><div style="height:3000px;background:linear-gradient(#fef3c7,#1e3a8a)">A tall still page, no viewport meta</div></body>`,
   );
-  const state = () =>
-    page.evaluate(() => ({
-      layoutWidth: innerWidth,
-      coarse: matchMedia("(pointer: coarse)").matches,
-      height: document.documentElement.scrollHeight,
-    }));
+  const state = () => phoneLayout(page);
   const before = await state();
   expect(before.coarse).toBe(true);
   const recorder = await recordFilmstrip(context, page, join(dir, "snap6.png"), true);

@@ -161,7 +161,7 @@ async function pageTop(context: BrowserContext, page: Page, mobile: boolean, ms:
   if (!size) return null;
   const scale = Math.min(1, FILMSTRIP_LIMITS.maxWidth / size.width, FILMSTRIP_LIMITS.maxHeight / size.height);
   const area = { width: size.width, height: size.height, viewportWidth: size.width, viewportHeight: size.height, mobile };
-  const data = await captureArea(context, page, area, { format: "jpeg", quality: FILMSTRIP_LIMITS.quality, scale }).catch(() => null);
+  const data = await captureArea(context, page, area, { format: "jpeg", quality: FILMSTRIP_LIMITS.quality, scale }, true).catch(() => null);
   if (!data) return null;
   return { ms: Math.max(0, Math.round(ms)), data, width: size.width, height: size.height };
 }

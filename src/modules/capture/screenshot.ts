@@ -113,10 +113,11 @@ export async function captureArea(
   page: Page,
   area: ScreenshotArea,
   encoding: { format: "png" } | { format: "jpeg"; quality: number; scale: number } = { format: "png" },
+  /** Document coordinates even for an area the viewport could hold (the page may be scrolled meanwhile). */
+  wherever = false,
 ): Promise<Buffer> {
   const session = await sessionFor(context, page, area);
-  // Beyond the viewport whenever the area could reach past it: document coordinates, wherever the page is scrolled.
-  const beyond = encoding.format === "jpeg" || area.width > area.viewportWidth || area.height > area.viewportHeight;
+  const beyond = wherever || area.width > area.viewportWidth || area.height > area.viewportHeight;
   const { data } = await session.send("Page.captureScreenshot", {
     format: encoding.format,
     ...(encoding.format === "jpeg" ? { quality: encoding.quality } : {}),
