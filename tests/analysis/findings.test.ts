@@ -260,6 +260,10 @@ describe("timing rules", () => {
     expect(f.severity).toBe("medium");
     expect(f.title).toBe("Alpha's LCP is 3.4 s against 1.1 s for Beta (desktop): hero-banner.jpg (2.1 MB, image)");
     expect(f.evidence).toEqual({ "Alpha LCP": "3.4 s", "Beta LCP": "1.1 s", "Largest resource": "hero-banner.jpg (2.1 MB, image)" });
+    // The browser that measured it, when the capture recorded one.
+    const browser = "Chromium headless shell 156.0.8078.79";
+    const g = fires("lcp-slow", [alpha({ timing: { lcpMs: 3400, browser } }), beta({ timing: { lcpMs: 1100, browser } })]);
+    expect(g.evidence["Measured in"]).toBe(browser);
     expect(f.fix).toContain("hero-banner.jpg is 2.1 MB");
     silent("lcp-slow", [alpha({ timing: { lcpMs: 1300 } }), beta({ timing: { lcpMs: 1100 } })]);
     silent("lcp-slow", [alpha({ timing: { lcpMs: null } }), beta()]);

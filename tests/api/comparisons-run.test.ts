@@ -301,6 +301,8 @@ describe("comparison runs: snapshots and files", () => {
   test("a capture is handed the page's own timing loads from its owner's captures in the last hour, newest first", async () => {
     let clock = Date.parse("2030-01-01T10:00:00.000Z");
     const t = setup({}, () => clock);
+    // Each earlier sample goes with the browser that measured it (the capture takes only its own browser's).
+    const BROWSER = "Chromium headless shell 156.0.8078.79";
     const seen: { url: string; viewport: string; earlier: unknown }[] = [];
     const capture = t.fake.engine.capture!;
     let lcp = 900;
@@ -311,7 +313,7 @@ describe("comparison runs: snapshots and files", () => {
       const own = (v: number) => ({ ttfbMs: 40, fcpMs: 300, lcpMs: v, cls: 0, lcpElement: "h1" });
       // Its own two loads, and one it took over from an earlier capture: that one is never handed on.
       const samples = [own(lcp), own(lcp + 10), { ...own(100), fromRunAt: "2029-12-31T09:00:00.000Z" }];
-      return { ...r, extraction: { ...r.extraction, timing: { ...r.extraction.timing, samples } } };
+      return { ...r, extraction: { ...r.extraction, timing: { ...r.extraction.timing, samples, browser: BROWSER } } };
     };
     const u = await t.signup();
     // Signed in afresh for each run: the clock moves past an access token's life.
@@ -338,15 +340,15 @@ describe("comparison runs: snapshots and files", () => {
     // Another comparison of the same owner, same page: the first capture's own loads only.
     const sample = (v: number) => ({ ttfbMs: 40, fcpMs: 300, lcpMs: v, cls: 0, lcpElement: "h1", domContentLoadedMs: null, loadMs: null });
     expect(await run()).toEqual([
-      { at: first, profile: "unthrottled", sample: sample(900) },
-      { at: first, profile: "unthrottled", sample: sample(910) },
+      { at: first, profile: "unthrottled", browser: BROWSER, sample: sample(900) },
+      { at: first, profile: "unthrottled", browser: BROWSER, sample: sample(910) },
     ]);
     const second = new Date(clock).toISOString();
     clock += 55 * 60_000;
     // Newest capture first; the first is now more than an hour old.
     expect(await run()).toEqual([
-      { at: second, profile: "unthrottled", sample: sample(1200) },
-      { at: second, profile: "unthrottled", sample: sample(1210) },
+      { at: second, profile: "unthrottled", browser: BROWSER, sample: sample(1200) },
+      { at: second, profile: "unthrottled", browser: BROWSER, sample: sample(1210) },
     ]);
     // Nobody else's captures count.
     const other = await t.signup();

@@ -1,7 +1,15 @@
 // How several timing loads become the reported figures: medians, spreads, and when to load again.
 import { describe, expect, test } from "bun:test";
 import type { Vitals } from "#server/modules/capture/page/types";
-import { couldMatter, disagree, fitsEarlier, summariseSamples } from "#server/modules/capture/timing-samples";
+import { labelOf } from "#server/modules/capture/browser-label";
+import {
+  couldMatter,
+  disagree,
+  type EarlierSample,
+  fitsEarlier,
+  sampleTiming,
+  summariseSamples,
+} from "#server/modules/capture/timing-samples";
 
 const v = (fcpMs: number | null, lcpMs: number | null, lcpElement: string | null = "img#hero"): Vitals => ({
   ttfbMs: 40,
@@ -12,6 +20,8 @@ const v = (fcpMs: number | null, lcpMs: number | null, lcpElement: string | null
   domContentLoadedMs: 100,
   loadMs: 200,
 });
+
+const SHELL = "Chromium headless shell 156.0.8078.79";
 
 describe("timing samples", () => {
   test("each metric is the median of the loads that measured it, with its min..max", () => {
@@ -70,8 +80,8 @@ describe("timing samples", () => {
   test("samples from earlier captures count in the medians and spread, marked with their time", () => {
     const at = "2030-01-01T10:00:00.000Z";
     const t = summariseSamples([v(320, 950)], "unthrottled", [
-      { at, profile: "unthrottled", sample: { ...v(300, 900), domContentLoadedMs: null, loadMs: null } },
-      { at, profile: "unthrottled", sample: { ...v(340, 1100), domContentLoadedMs: null, loadMs: null } },
+      { at, profile: "unthrottled", browser: SHELL, sample: { ...v(300, 900), domContentLoadedMs: null, loadMs: null } },
+      { at, profile: "unthrottled", browser: SHELL, sample: { ...v(340, 1100), domContentLoadedMs: null, loadMs: null } },
     ]);
     expect(t.samples.map((s) => s.fromRunAt)).toEqual([undefined, at, at]);
     expect(t.lcpMs).toBe(950);
@@ -79,5 +89,51 @@ describe("timing samples", () => {
     // Load and DOMContentLoaded are not kept per sample: those come from this capture's own loads.
     expect(t.loadMs).toBe(200);
     expect(t.spread.loadMs).toEqual({ min: 200, max: 200 });
+  });
+
+  test("earlier samples stand in only when the same browser measured them", async () => {
+    const at = "2030-01-01T10:00:00.000Z";
+    const earlier = (browser: string | null): EarlierSample[] =>
+      [v(300, 900), v(340, 1000)].map((x) => ({
+        at,
+        profile: "unthrottled",
+        browser,
+        sample: { ...x, domContentLoadedMs: null, loadMs: null },
+      }));
+    let opened = 0;
+    // Counts the light loads asked for; each fails at once, so sampling ends with what it has.
+    const open = () => {
+      opened++;
+      return Promise.reject(new Error("no browser in a unit test"));
+    };
+    const plan = (browser: string | null) => ({
+      profile: "unthrottled" as const,
+      own: [v(320, 950)],
+      earlier: earlier(browser),
+      browser: SHELL,
+      max: 3,
+      matters: () => true,
+      budget: () => 1500,
+      paintWaitMs: 0,
+    });
+    const same = await sampleTiming(open, "http://127.0.0.1/", plan(SHELL));
+    expect(opened).toBe(0);
+    expect(same.samples.map((s) => s.fromRunAt)).toEqual([undefined, at, at]);
+    for (const other of ["Chromium 156.0.8078.79 (desktop build)", null]) {
+      opened = 0;
+      const t = await sampleTiming(open, "http://127.0.0.1/", plan(other));
+      expect(opened).toBe(1);
+      expect(t.samples.map((s) => s.fromRunAt)).toEqual([undefined]);
+    }
+  });
+});
+
+describe("browser label", () => {
+  test("the headless shell and the desktop build are told apart by the name Chromium gives itself", () => {
+    expect(labelOf("HeadlessChrome/156.0.8078.79", "156.0.8078.79")).toBe(SHELL);
+    expect(labelOf("Chrome/156.0.8078.79", "156.0.8078.79")).toBe("Chromium 156.0.8078.79 (desktop build)");
+    // Anything else is named by its version alone, not guessed.
+    expect(labelOf("Firefox/140.0", "156.0.8078.79")).toBe("Chromium 156.0.8078.79");
+    expect(labelOf("", "156.0.8078.79")).toBe("Chromium 156.0.8078.79");
   });
 });

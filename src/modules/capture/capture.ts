@@ -15,6 +15,7 @@ import { watchNetworkQuiet } from "./network-quiet";
 import { watchPageProblems } from "./page-problems";
 import { fontsNotLoaded, readDrawnFonts } from "./rendered-fonts";
 import { createPaintedSampler, decideLowContrast } from "./painted-contrast";
+import { browserLabel } from "./browser-label";
 import { couldMatter, MAX_SAMPLES, sampleTiming, type TimingProfile } from "./timing-samples";
 import { SETTLE_WAITS, settleFirstPass, settleNetwork, type SettleDeps } from "./settle-page";
 import { callPage, type ResourceTotals } from "./page-script";
@@ -151,6 +152,8 @@ export async function capturePage(
     if (timedOut) return cleanup();
     const blocked = proxy?.blocked ?? [];
 
+    // Asked alongside the page's load (one DevTools round trip, the first time per browser); never rejects.
+    const measuredIn = browserLabel(browser);
     // Every context of this capture (the page's, and the light timing loads') goes through the same guard.
     const openContext = () => openCaptureContext(browser, job.viewport, { proxy, guard, blocked });
     const pageContext = await openContext();
@@ -262,11 +265,13 @@ export async function capturePage(
     // A run that times its pages side by side (job.deferTiming) decides their extra loads itself,
     // once it has every site's first load; a throttled profile's loads are all extra ones, so taken here.
     const deferred = job.deferTiming === true && profile === "unthrottled";
+    const browserName = await measuredIn;
     const samples = await race(
       sampleTiming(openContext, finalUrl, {
         profile,
         own: profile === "unthrottled" ? [vitals] : [],
         earlier: job.earlierSamples ?? [],
+        browser: browserName,
         max: job.timingSamples ?? MAX_SAMPLES,
         matters: deferred ? () => false : couldMatter,
         budget: () => Math.max(0, remaining() - 3000),
@@ -295,7 +300,7 @@ export async function capturePage(
       layout: dom.layout,
       elements: dom.elements,
       copy: dom.copy,
-      timing: { ...samples, ...resources },
+      timing: { ...samples, ...resources, browser: browserName },
       accessibility: { ...dom.accessibility, lowContrast: decideLowContrast(dom.contrastProbes, painted.finish()) },
       network: failures.network,
       console: failures.console,

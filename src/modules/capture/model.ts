@@ -146,6 +146,12 @@ export const extractionSchema = z.object({
      * request latency, 1.47 Mbps down, 675 kbps up, 4x CPU slowdown). Absent in older captures (unthrottled).
      */
     profile: z.enum(["unthrottled", "lighthouse-mobile"]).optional(),
+    /**
+     * The browser every sample was loaded in, as it names itself ("Chromium headless shell
+     * 156.0.8078.79", "Chromium 156.0.8078.79 (desktop build)"): the shell paints sooner than the
+     * desktop build. Absent in older captures.
+     */
+    browser: z.string().optional(),
   }),
   accessibility: z.object({
     /** Text runs below WCAG AA contrast, worst first. */

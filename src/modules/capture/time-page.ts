@@ -3,6 +3,7 @@
 // (analysis timingFindingReach). Nothing is screenshotted or measured besides the vitals.
 import type { Browser } from "playwright-core";
 import type { TimingJob } from "#server/workers/protocol";
+import { browserLabel } from "./browser-label";
 import type { CaptureDeps } from "./capture";
 import { openCaptureContext } from "./capture-context";
 import { startEgressProxy } from "./egress-proxy";
@@ -16,10 +17,12 @@ export async function timePage(browser: Browser, job: TimingJob, deps: CaptureDe
   const proxy = guard ? await startEgressProxy(guard) : null;
   try {
     const egress = { proxy, guard, blocked: proxy?.blocked ?? [] };
+    const browserName = await browserLabel(browser);
     return await sampleTiming(() => openCaptureContext(browser, job.viewport, egress), job.url, {
       profile: job.profile,
       own: job.own,
       earlier: job.earlier,
+      browser: browserName,
       max: job.max,
       // The run picked this page because a finding could be about it.
       matters: () => true,

@@ -47,6 +47,8 @@ export const EARLIER_SAMPLES_MAX_AGE_MS = 60 * 60 * 1000;
 export interface EarlierSample {
   at: string;
   profile: TimingProfile;
+  /** The browser that measured it (browser-label.ts); null for captures from before it was recorded. */
+  browser: string | null;
   sample: Vitals;
 }
 
@@ -105,8 +107,10 @@ export interface SamplingPlan {
   profile: TimingProfile;
   /** Loads of this capture already measured under the profile (its own load, when it ran under it). */
   own: Vitals[];
-  /** Recent captures' loads of the page, newest first; any profile (only the plan's is used). */
+  /** Recent captures' loads of the page, newest first; any profile and browser (only the plan's are used). */
   earlier: EarlierSample[];
+  /** The browser these loads run in: an earlier sample counts only if the same browser measured it. */
+  browser: string;
   /** Loads wanted at most. */
   max: number;
   /** Whether the samples so far leave a timing finding about the page open, so more loads are worth it. */
@@ -127,7 +131,7 @@ export async function sampleTiming(open: () => Promise<BrowserContext>, url: str
   const max = Math.max(1, Math.min(MAX_SAMPLES, plan.max));
   const steady = Math.min(max, STEADY_SAMPLES);
   // The newest first; used only when there are enough of them to make up the samples wanted.
-  const earlier = plan.earlier.filter((e) => e.profile === profile).slice(0, max - 1);
+  const earlier = plan.earlier.filter((e) => e.profile === profile && e.browser === plan.browser).slice(0, max - 1);
   while (samples.length < max && (samples.length === 0 || plan.matters(samples)) && (samples.length < steady || disagree(samples))) {
     if (
       samples.length + earlier.length >= max &&

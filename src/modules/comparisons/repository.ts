@@ -229,9 +229,13 @@ export function comparisonsRepository(db: Db) {
     deleteRun: db.query<null, [string]>("DELETE FROM runs WHERE id = ?"),
     snapshotPathsOfRun: db.query<{ screenshot_path: string }, [string]>("SELECT DISTINCT screenshot_path FROM snapshots WHERE run_id = ?"),
     pathInUse: db.query<{ n: number }, [string]>("SELECT 1 AS n FROM snapshots WHERE screenshot_path = ? LIMIT 1"),
-    recentTimings: db.query<{ at: string; samples: string | null; profile: string | null }, [string, string, Viewport, string, number]>(
+    recentTimings: db.query<
+      { at: string; samples: string | null; profile: string | null; browser: unknown },
+      [string, string, Viewport, string, number]
+    >(
       `SELECT s.captured_at AS at, json_extract(s.extraction, '$.timing.samples') AS samples,
-              json_extract(s.extraction, '$.timing.profile') AS profile
+              json_extract(s.extraction, '$.timing.profile') AS profile,
+              json_extract(s.extraction, '$.timing.browser') AS browser
          FROM targets t JOIN snapshots s ON s.target_id = t.id
         WHERE t.owner_id = ? AND t.url = ? AND s.viewport = ? AND s.captured_at >= ?
         ORDER BY s.captured_at DESC LIMIT ?`,

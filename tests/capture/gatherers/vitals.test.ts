@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { findChromium, isHeadlessShell } from "#server/lib/chromium";
+import { browserLabel } from "#server/modules/capture/browser-label";
 import { capturePage } from "#server/modules/capture/capture";
 import type { Vitals } from "#server/modules/capture/page/types";
 import { timePage } from "#server/modules/capture/time-page";
@@ -120,6 +122,10 @@ describe("vitals gatherer", () => {
       const { extraction } = await capture("/hero", { timingSamples: 1 });
       expect(extraction.timing.lcpElement).toBe("img#hero");
       expect(extraction.timing.lcpMs).toBeGreaterThanOrEqual(HERO_DELAY_MS);
+      // And the browser that measured it, by the build this test launched.
+      const shell = isHeadlessShell(findChromium(process.env.CHROMIUM_PATH)!);
+      expect(extraction.timing.browser).toMatch(shell ? /^Chromium headless shell \d+\./ : /^Chromium \d+\.[\d.]+ \(desktop build\)$/);
+      expect(extraction.timing.browser).toBe(await browserLabel(h.browser));
     });
 
     test("vitals are read before the capture scrolls, so content its scroll wakes is not the LCP", async () => {
@@ -145,16 +151,18 @@ describe("vitals gatherer", () => {
       expect(t.lcpMs!).toBeLessThanOrEqual(t.spread!.lcpMs!.max);
     });
 
-    const earlierSample = (ms: number) => ({
+    const earlierSample = (ms: number, browser: string | null) => ({
       at: "2030-01-01T10:00:00.000Z",
       profile: "unthrottled" as const,
+      browser,
       sample: { ttfbMs: 5, fcpMs: ms, lcpMs: ms, cls: 0, lcpElement: "img#hero", domContentLoadedMs: null, loadMs: null },
     });
 
     test("recent captures' samples in line with this load stand in for the extra loads, marked as such", async () => {
       const before = h.hits("/hero.png");
       // A range this wide takes in whatever this load measures, however busy the machine.
-      const { extraction } = await capture("/slowhero", { earlierSamples: [earlierSample(1), earlierSample(60_000)] });
+      const browser = await browserLabel(h.browser);
+      const { extraction } = await capture("/slowhero", { earlierSamples: [earlierSample(1, browser), earlierSample(60_000, browser)] });
       const t = extraction.timing;
       expect(h.hits("/hero.png") - before).toBe(1); // the capture's own load only
       expect(t.samples!.map((x) => x.fromRunAt ?? null)).toEqual([null, "2030-01-01T10:00:00.000Z", "2030-01-01T10:00:00.000Z"]);
@@ -166,7 +174,22 @@ describe("vitals gatherer", () => {
 
     test("a load out of line with recent captures' samples gets loads of its own", async () => {
       const before = h.hits("/hero.png");
-      const { extraction } = await capture("/slowhero", { earlierSamples: [earlierSample(100_000), earlierSample(100_000)] });
+      const browser = await browserLabel(h.browser);
+      const { extraction } = await capture("/slowhero", {
+        earlierSamples: [earlierSample(100_000, browser), earlierSample(100_000, browser)],
+      });
+      const t = extraction.timing;
+      expect(t.samples!.length).toBeGreaterThanOrEqual(2);
+      expect(h.hits("/hero.png") - before).toBe(t.samples!.length);
+      expect(t.samples!.every((x) => x.fromRunAt === undefined)).toBe(true);
+    });
+
+    test("samples another browser measured never stand in, however well they fit", async () => {
+      const before = h.hits("/hero.png");
+      const other = (await browserLabel(h.browser)).includes("headless shell")
+        ? "Chromium 1.0 (desktop build)"
+        : "Chromium headless shell 1.0";
+      const { extraction } = await capture("/slowhero", { earlierSamples: [earlierSample(1, other), earlierSample(60_000, other)] });
       const t = extraction.timing;
       expect(t.samples!.length).toBeGreaterThanOrEqual(2);
       expect(h.hits("/hero.png") - before).toBe(t.samples!.length);

@@ -10,7 +10,7 @@ afterEach(cleanup);
 const base = extraction();
 const sample = (fcpMs: number, lcpMs: number) => ({ ttfbMs: 90, fcpMs, lcpMs, cls: 0, lcpElement: "img#hero" });
 
-test("colour roles, drawn next to declared fonts, timing with its spread, samples, profile and LCP element", () => {
+test("colour roles, drawn next to declared fonts, timing with its spread, samples, profile, browser and LCP element", () => {
   const ex = extraction({
     palette: { ...base.palette, roles: { background: "#ffffff", text: "#1f2937", primary: "#2563eb", secondary: null } },
     typography: {
@@ -37,6 +37,7 @@ test("colour roles, drawn next to declared fonts, timing with its spread, sample
         loadMs: null,
       },
       profile: "lighthouse-mobile",
+      browser: "Chromium headless shell 156.0.8078.79",
     },
   });
   renderUi(<PageSignals ex={ex} />);
@@ -51,7 +52,7 @@ test("colour roles, drawn next to declared fonts, timing with its spread, sample
   expect($().getByTestId("fonts-declared").textContent).toBe("Declared: Roboto Slab 80%");
   expect($().getByTestId("fonts-not-loaded").textContent).toContain("Roboto Slab");
   expect($().getByTestId("timing-profile").textContent).toBe(
-    "Throttled: Lighthouse mobile preset (slow 4G, 4× CPU slowdown) · LCP element: img#hero",
+    "Throttled: Lighthouse mobile preset (slow 4G, 4× CPU slowdown) · in Chromium headless shell 156.0.8078.79 · LCP element: img#hero",
   );
 });
 

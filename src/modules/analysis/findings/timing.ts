@@ -109,6 +109,8 @@ function slower(metric: Metric, { page, others }: { page: PageInput; others: Pag
   }
   const profile = page.extraction.timing.profile;
   if (profile === "lighthouse-mobile") evidence["Timing profile"] = "Lighthouse mobile preset (slow 4G, 4× CPU)";
+  // Figures from another browser build would read differently (the headless shell paints sooner).
+  if (page.extraction.timing.browser) evidence["Measured in"] = page.extraction.timing.browser;
   const c = culprit(page.extraction);
   if (c) evidence["Largest resource"] = c.text;
   const title = behind

@@ -31,11 +31,13 @@ export function earlierSamples(io: RunIO, ownerId: string, url: string, viewport
     }
     if (!Array.isArray(samples)) continue;
     const profile = TIMING_PROFILES.find((p) => p === row.profile) ?? "unthrottled";
+    const browser = typeof row.browser === "string" ? row.browser : null;
     for (const s of samples as Record<string, unknown>[]) {
       if (!s || typeof s !== "object" || s.fromRunAt !== undefined) continue;
       out.push({
         at: row.at,
         profile,
+        browser,
         sample: {
           ttfbMs: num(s.ttfbMs),
           fcpMs: num(s.fcpMs),

@@ -129,6 +129,7 @@ export function PageSignals({ ex }: { ex: Extraction }) {
         )}
         <Text size="1" color="gray" data-testid="timing-profile">
           {PROFILE_LABEL[t.profile ?? "unthrottled"]}
+          {t.browser ? ` · in ${t.browser}` : ""}
           {t.lcpElement ? ` · LCP element: ${t.lcpElement}` : ""}
         </Text>
       </Flex>
