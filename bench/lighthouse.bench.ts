@@ -5,7 +5,8 @@
 // Run: bun bench/lighthouse.bench.ts   (BENCH_RUNS=3 loads per side and page by default;
 //      BENCH_PAGES=a,b for some templates only;
 //      LH_CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell runs Lighthouse in the capture's
-//      own browser, to tell the measurement apart from the browser)
+//      own browser, to tell the measurement apart from the browser; CHROMIUM_PATH=/usr/lib/chromium/chromium
+//      runs our capture in the desktop build instead, for both sides in the same browser)
 //
 // Lighthouse's desktop preset *simulates* throttling, so its headline LCP is a model; the figure
 // compared here is its observed LCP (audits.metrics observedLargestContentfulPaint: what the

@@ -39,7 +39,9 @@ async function readLabel(browser: Browser): Promise<string> {
       await session.detach().catch(() => {});
     }
   } catch {
-    // The browser is going away; its version is still known to Playwright.
+    // The browser is busy or going away: its version alone (still known to Playwright) for this
+    // capture, and the next one asks again.
+    labels.delete(browser);
     return `Chromium ${browser.version()}`;
   }
 }
