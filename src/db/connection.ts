@@ -22,9 +22,11 @@ export function openDatabase(path: string): Db {
 }
 
 function configure(db: Db) {
+  // First: the WAL switch reads the database, and a second connection (the agents worker's) opening
+  // while the server writes or checkpoints must wait for the lock, not fail on the spot.
+  db.exec("PRAGMA busy_timeout = 5000");
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA foreign_keys = ON");
-  db.exec("PRAGMA busy_timeout = 5000");
   // FULL: every commit is fsynced to the WAL before it returns. NORMAL (only in the OS page cache)
   // survives a crash of this process but not of the disk: when a failing disk is remounted
   // read-only, the kernel drops what it had not written, and NORMAL lost acknowledged sign-ups

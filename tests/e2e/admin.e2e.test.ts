@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { STEP_TIMEOUT_MS, launchBrowser, signUpInto, stepsTimeout } from "#tests/support/browser";
 import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
+import { sawToast } from "#tests/support/toasts";
 import { waitFor } from "#tests/support/wait";
 
 // Each test here makes up to about 20 Playwright steps; each fails by itself if it cannot happen.
@@ -19,10 +20,6 @@ let userCtx: BrowserContext;
 let admin: Page;
 let user: Page;
 const userEmail = "rebel@example.com";
-
-async function toast(page: Page, title: string) {
-  await page.getByTestId("toast").filter({ hasText: title }).waitFor();
-}
 
 beforeAll(
   async () => {
@@ -80,7 +77,7 @@ describe("super-admin console", () => {
 
   test("maintenance mode locks out the other user and lifts cleanly", async () => {
     await admin.getByTestId("maintenance-switch").click();
-    await toast(admin, "Maintenance Mode Enabled");
+    await sawToast(admin, "Maintenance Mode Enabled");
     await admin.getByTestId("maintenance-banner").filter({ hasText: BANNER }).waitFor();
 
     await user.goto(`${server.url}/dashboard`);
@@ -88,7 +85,7 @@ describe("super-admin console", () => {
     await user.getByText(BANNER).waitFor();
 
     await admin.getByTestId("maintenance-switch").click();
-    await toast(admin, "Maintenance Mode Disabled");
+    await sawToast(admin, "Maintenance Mode Disabled");
     await admin.getByTestId("maintenance-banner").waitFor({ state: "detached" });
     await user.reload();
     await user.getByTestId("maintenance-screen").waitFor({ state: "detached" });
@@ -96,19 +93,19 @@ describe("super-admin console", () => {
 
   test("control panel starts, restarts and stops the agent system", async () => {
     await admin.getByRole("button", { name: "Start System" }).click();
-    await toast(admin, "System Started");
+    await sawToast(admin, "System Started");
     await admin.getByTestId("system-badge").filter({ hasText: "System Active" }).waitFor();
     await admin.getByRole("button", { name: "Restart" }).click();
-    await toast(admin, "System Restarted");
+    await sawToast(admin, "System Restarted");
     await admin.getByRole("button", { name: "Stop System" }).click();
-    await toast(admin, "System Stopped");
+    await sawToast(admin, "System Stopped");
     await admin.getByTestId("system-badge").filter({ hasText: "System Offline" }).waitFor();
   });
 
   test("Backup Now makes a backup that View Backups lists and downloads", async () => {
     await admin.getByRole("tab", { name: "Database" }).click();
     await admin.getByRole("button", { name: "Backup Now" }).click();
-    await toast(admin, "Backup Complete");
+    await sawToast(admin, "Backup Complete");
     await admin.getByTestId("backup-status").filter({ hasText: "Healthy" }).waitFor();
     await admin.getByRole("button", { name: "View Backups" }).click();
     const dialog = admin.getByRole("dialog");
@@ -164,7 +161,7 @@ describe("super-admin console", () => {
     expect(await dialog.textContent()).not.toContain(key);
     await row.getByRole("button", { name: `Revoke Rebel CI of ${userEmail}` }).click();
     await admin.getByRole("alertdialog").getByRole("button", { name: "Revoke" }).click();
-    await toast(admin, "API Key Revoked");
+    await sawToast(admin, "API Key Revoked");
     await row.getByText("Revoked").waitFor();
     expect(await me()).toBe(401);
     await dialog.getByRole("button", { name: "Close" }).click();
@@ -178,7 +175,7 @@ describe("super-admin console", () => {
     const dialog = admin.getByRole("dialog");
     await dialog.getByRole("button", { name: `Disable ${userEmail}` }).click();
     await admin.getByRole("alertdialog").getByRole("button", { name: "Confirm" }).click();
-    await toast(admin, "User Updated");
+    await sawToast(admin, "User Updated");
     await dialog.locator(`tr[data-email="${userEmail}"]`).getByText("Disabled").waitFor();
     await dialog.getByRole("button", { name: "Close" }).click();
 
@@ -214,7 +211,7 @@ describe("super-admin console", () => {
     await cpu.fill("75");
     await admin.getByLabel("Error Rate Threshold").fill("2.5");
     await admin.getByRole("button", { name: "Save Alert Settings" }).click();
-    await toast(admin, "Alert Settings Saved");
+    await sawToast(admin, "Alert Settings Saved");
     await admin.reload();
     await admin.getByRole("tab", { name: "Settings" }).click();
     expect(await admin.getByLabel("CPU Threshold").inputValue()).toBe("75");

@@ -8,6 +8,7 @@ import { openDatabase } from "#server/db/connection";
 import { insertComparison } from "#tests/agents/fixtures";
 import { gotoHydrated, launchBrowser, signUpInto, stepsTimeout } from "#tests/support/browser";
 import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
+import { sawToast } from "#tests/support/toasts";
 
 const PASSWORD = "correct-horse-battery";
 /** The agents' work shows up within a few of their cycles (DesignNinja's is 5 s), slower on a busy machine. */
@@ -21,7 +22,6 @@ let admin: Page;
 let user: Page;
 
 const num = async (page: Page, id: string) => Number((await page.getByTestId(id).textContent())?.replace(/,/g, ""));
-const toast = (page: Page, title: string) => page.getByTestId("toast").filter({ hasText: title }).waitFor();
 
 beforeAll(
   async () => {
@@ -71,8 +71,7 @@ describe("Mission Control end to end", () => {
   test("a non-admin's Launch is refused with the spec's error toast", async () => {
     await gotoHydrated(user, `${server.url}/dashboard`);
     await user.getByRole("button", { name: "Launch System" }).click();
-    await toast(user, "Error");
-    await user.getByTestId("toast").getByText("Only admins can start, stop or restart the agent system").waitFor();
+    await sawToast(user, "Error", "Only admins can start, stop or restart the agent system");
     expect(await user.getByTestId("system-badge").textContent()).toBe("Offline");
   });
 
@@ -80,8 +79,7 @@ describe("Mission Control end to end", () => {
     "Launch: the system goes Active and the KPIs and the stream move without a reload",
     async () => {
       await admin.getByRole("button", { name: "Launch System" }).click();
-      await toast(admin, "System Started");
-      await admin.getByTestId("toast").getByText("AI Design Intelligence System activated", { exact: true }).waitFor();
+      await sawToast(admin, "System Started", "AI Design Intelligence System activated");
       expect(await admin.getByTestId("system-badge").textContent()).toBe("Active");
       await admin
         .getByTestId("agents-header-badge")
@@ -167,8 +165,7 @@ describe("Mission Control end to end", () => {
       await gotoHydrated(admin, `${server.url}/dashboard`);
       await admin.getByTestId("system-badge").filter({ hasText: "Active" }).waitFor();
       await admin.getByRole("button", { name: "Stop System" }).click();
-      await toast(admin, "System Stopped");
-      await admin.getByTestId("toast").getByText("System deactivated", { exact: true }).waitFor();
+      await sawToast(admin, "System Stopped", "System deactivated");
       expect(await admin.getByTestId("system-badge").textContent()).toBe("Offline");
       await admin.getByTestId("agents-header-badge").filter({ hasText: "System Offline" }).waitFor();
       const before = await num(admin, "kpi-components");

@@ -9,6 +9,7 @@ import { openDatabase } from "#server/db/connection";
 import { stepsTimeout } from "#tests/support/browser";
 import { PASSWORD, open, startLab, waitUntilLoaded, type Account, type Lab } from "#tests/support/lab";
 import { SERVER_START_MS } from "#tests/support/server";
+import { forgetToasts, sawToast } from "#tests/support/toasts";
 import { waitFor } from "#tests/support/wait";
 
 // Most tests here make 10-30 Playwright steps; each fails by itself if it cannot happen.
@@ -39,7 +40,6 @@ afterAll(async () => {
 });
 
 const url = (path: string) => `${lab.server.url}${path}`;
-const toast = (page: Page, title: string) => page.getByTestId("toast").filter({ hasText: title }).waitFor();
 
 /** The waitlist as the database holds it: e-mail -> source. */
 function waitlist(): Record<string, string> {
@@ -58,11 +58,11 @@ describe("visitor: the waitlist wherever it is offered", () => {
     const hero = visitor.locator('form[data-source="homepage"]');
     await hero.getByLabel("Email address").fill("  hero@example.com ");
     await hero.getByRole("button", { name: "Crash the Beta" }).click();
-    await toast(visitor, "Welcome to the Beta!");
-    await visitor
-      .getByTestId("toast")
-      .getByText("You've been added to our exclusive beta waitlist. We'll notify you when access is available!")
-      .waitFor();
+    await sawToast(
+      visitor,
+      "Welcome to the Beta!",
+      "You've been added to our exclusive beta waitlist. We'll notify you when access is available!",
+    );
     expect(await hero.getByLabel("Email address").inputValue()).toBe("");
 
     const cta = visitor.locator('form[data-source="cta"]');
@@ -70,7 +70,7 @@ describe("visitor: the waitlist wherever it is offered", () => {
     await cta.getByLabel("Email address").press("Enter");
     // The first welcome may still be up: the cleared field is what says this one went through.
     await visitor.waitForFunction(() => (document.querySelector('form[data-source="cta"] input') as HTMLInputElement | null)?.value === "");
-    await toast(visitor, "Welcome to the Beta!");
+    await sawToast(visitor, "Welcome to the Beta!");
     expect(waitlist()).toMatchObject({ "hero@example.com": "homepage", "cta@example.com": "cta" });
   });
 
@@ -105,6 +105,7 @@ describe("visitor: the waitlist wherever it is offered", () => {
     expect(await t.count()).toBe(1);
     await swipe(90);
     await t.waitFor({ state: "detached" });
+    await forgetToasts(visitor); // this test's welcomes are not the next test's
   });
 
   test("header 'Crash the Beta' asks for an e-mail (no placeholder is ever sent); Escape closes it", async () => {
@@ -119,7 +120,7 @@ describe("visitor: the waitlist wherever it is offered", () => {
     await visitor.getByRole("banner").getByRole("button", { name: "Crash the Beta" }).click();
     await dialog.getByLabel("Email address").fill("header@example.com"); // the field has focus already
     await visitor.keyboard.press("Enter");
-    await toast(visitor, "Welcome to the Beta!");
+    await sawToast(visitor, "Welcome to the Beta!");
     await dialog.waitFor({ state: "detached" });
     expect(waitlist()["header@example.com"]).toBe("header");
   });
@@ -138,7 +139,7 @@ describe("visitor: the waitlist wherever it is offered", () => {
       const dialog = visitor.getByRole("dialog");
       await dialog.getByLabel("Email address").fill(email);
       await dialog.locator('button[type="submit"]').click();
-      await toast(visitor, "Welcome to the Beta!");
+      await sawToast(visitor, "Welcome to the Beta!");
       await dialog.waitFor({ state: "detached" });
     }
     const rows = waitlist();
@@ -157,7 +158,7 @@ describe("visitor: the waitlist wherever it is offered", () => {
       const dialog = visitor.getByRole("dialog");
       await dialog.getByLabel("Email address").fill(email);
       await dialog.getByRole("button", { name: "Join Beta - Free" }).click();
-      await toast(visitor, "Welcome to the Beta!");
+      await sawToast(visitor, "Welcome to the Beta!");
       await dialog.waitFor({ state: "detached" });
     }
     expect(waitlist()).toMatchObject({ "fhero@example.com": "features-hero", "fcta@example.com": "features-cta" });
@@ -212,13 +213,12 @@ describe("visitor: 404, the guard, signing in", () => {
     await user.getByLabel("Email").fill(rebel.email);
     await user.getByLabel("Password", { exact: true }).fill("not-the-password");
     await submit.click();
-    await toast(user, "Login Failed");
-    await user.getByTestId("toast").getByText("Invalid email or password").waitFor();
+    await sawToast(user, "Login Failed", "Invalid email or password");
     expect(new URL(user.url()).pathname).toBe("/login");
 
     await user.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await user.getByLabel("Password", { exact: true }).press("Enter");
-    await toast(user, "Welcome back!");
+    await sawToast(user, "Welcome back!");
     await user.waitForURL(url("/dashboard"));
     await user.getByRole("heading", { name: "Mission Control" }).waitFor();
   });

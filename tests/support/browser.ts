@@ -1,5 +1,6 @@
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { CHROMIUM_ARGS, findChromium } from "#server/lib/chromium";
+import { recordToasts } from "./toasts";
 
 /**
  * How long one Playwright step (a click, a navigation, a waitFor) may take. The condition ends the
@@ -24,7 +25,7 @@ export const stepsTimeout = (steps: number) => steps * STEP_TIMEOUT_MS;
  * In headless Chromium each animated frame is painted and composited in software: the landing
  * page's pulse alone, left open, cost about a tenth of a core for as long as it stayed. For tests
  * of the app's pages, not of motion; the capture's own tests keep the default (what they measure
- * can move).
+ * can move). Calm contexts also write down every toast the app shows (./toasts.ts).
  */
 export async function launchBrowser(opts: { calm?: boolean } = {}): Promise<Browser> {
   const executablePath = findChromium(process.env.CHROMIUM_PATH);
@@ -35,6 +36,7 @@ export async function launchBrowser(opts: { calm?: boolean } = {}): Promise<Brow
   browser.newContext = async (options) => {
     const context = await newContext(opts.calm ? { reducedMotion: "reduce", ...options } : options);
     context.setDefaultTimeout(STEP_TIMEOUT_MS);
+    if (opts.calm) await recordToasts(context);
     return context;
   };
   return browser;
