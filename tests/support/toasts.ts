@@ -1,16 +1,19 @@
 import type { BrowserContext, Page } from "playwright-core";
 
+/** What the page keeps on `window` (the functions below run in the page, so they share only types). */
+type ToastRecord = { __diToasts?: { title: string; description: string }[] };
+
 /**
  * The app shows one toast at a time and a new one replaces the old (spec §9). A toast a test waits
  * for can be replaced before Playwright's next poll (its polls are up to 500 ms apart): on the
- * admin console an "Alert Threshold Crossed" toast arrives whenever the busy test machine crosses
- * a threshold. So every toast a page renders is written down as it appears, and tests wait on
+ * admin console an "Alert Threshold Crossed" toast arrives when the busy test machine crosses a
+ * threshold. So every toast a page renders is written down as it appears, and tests wait on
  * that record, not on the toast still being on screen.
  */
 export async function recordToasts(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
-    const w = window as unknown as { __diToasts: { title: string; description: string }[] };
-    w.__diToasts = [];
+    const record: NonNullable<ToastRecord["__diToasts"]> = [];
+    (window as unknown as ToastRecord).__diToasts = record;
     const seen = new WeakSet<Element>();
     new MutationObserver(() => {
       // Each toast is a new element (it is keyed by id), filled in the same render.
@@ -18,7 +21,7 @@ export async function recordToasts(context: BrowserContext): Promise<void> {
         if (seen.has(el)) continue;
         seen.add(el);
         const text = (cls: string) => el.querySelector(`.${cls}`)?.textContent ?? "";
-        w.__diToasts.push({ title: text("di-toast-title"), description: text("di-toast-description") });
+        record.push({ title: text("di-toast-title"), description: text("di-toast-description") });
       }
     }).observe(document, { childList: true, subtree: true });
   });
@@ -34,7 +37,7 @@ export async function sawToast(page: Page, title: string, description?: string):
   try {
     await page.waitForFunction(
       ([t, d]) => {
-        const list = (window as unknown as { __diToasts?: { title: string; description: string }[] }).__diToasts ?? [];
+        const list = (window as unknown as ToastRecord).__diToasts ?? [];
         const i = list.findIndex((x) => x.title === t && (d === null || x.description === d));
         if (i < 0) return false;
         list.splice(i, 1);
@@ -43,7 +46,7 @@ export async function sawToast(page: Page, title: string, description?: string):
       [title, description ?? null] as const,
     ); // the context's step timeout (launchBrowser)
   } catch (err) {
-    const shown = await page.evaluate(() => (window as unknown as { __diToasts?: unknown[] }).__diToasts ?? null).catch(() => null);
+    const shown = await page.evaluate(() => (window as unknown as ToastRecord).__diToasts ?? null).catch(() => null);
     const want = description === undefined ? `"${title}"` : `"${title}" / "${description}"`;
     throw new Error(`no toast ${want} appeared; toasts not yet waited for on this page: ${JSON.stringify(shown)}`, { cause: err });
   }
@@ -52,6 +55,6 @@ export async function sawToast(page: Page, title: string, description?: string):
 /** Clears the page's record, after a test that raised toasts it had no need to wait for. */
 export async function forgetToasts(page: Page): Promise<void> {
   await page.evaluate(() => {
-    (window as unknown as { __diToasts?: unknown[] }).__diToasts?.splice(0);
+    (window as unknown as ToastRecord).__diToasts?.splice(0);
   });
 }
