@@ -89,6 +89,9 @@ const FILLER =
   "harbour lantern meadow copper violet orchard granite saddle willow parcel thistle beacon marble cobalt ember quill " +
   "saffron juniper falcon tundra prairie basalt canyon glacier lagoon monsoon nectar pebble quarry ripple summit timber";
 
+// Text reaches HTMLRewriter as written in the source, entities and all: "&rarr;" is not a word to replace.
+const WORD_OR_ENTITY = /&#?\w+;|[\p{L}][\p{L}'’-]*/gu;
+
 /** Rewrites every word of visible text in an HTML file, word for word, from `source` words (cycled). */
 async function rewordHtml(file: string, source: string[]) {
   let i = 0;
@@ -105,10 +108,13 @@ async function rewordHtml(file: string, source: string[]) {
       text(t) {
         if (skip > 0 || !t.text.trim()) return;
         t.replace(
-          t.text.replace(/[\p{L}][\p{L}'’-]*/gu, (w) => {
+          t.text.replace(WORD_OR_ENTITY, (w) => {
+            if (w[0] === "&") return w;
             const n = next();
             return w[0] === w[0]!.toUpperCase() ? n[0]!.toUpperCase() + n.slice(1) : n;
           }),
+          // Raw source in, raw source out: as plain text the entities kept above would be escaped.
+          { html: true },
         );
       },
     });
@@ -129,7 +135,7 @@ export async function pageWords(file: string): Promise<string[]> {
     })
     .on("*", {
       text(t) {
-        if (skip === 0) words.push(...(t.text.match(/[\p{L}][\p{L}'’-]*/gu) ?? []).map((w) => w.toLowerCase()));
+        if (skip === 0) words.push(...(t.text.match(WORD_OR_ENTITY) ?? []).filter((w) => w[0] !== "&").map((w) => w.toLowerCase()));
       },
     })
     .transform(new Response(readFileSync(file, "utf8")))

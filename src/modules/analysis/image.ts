@@ -128,7 +128,7 @@ export function cropRows(img: GrayImage, top: number, height: number): GrayImage
   const out = new Float32Array(img.width * height).fill(255);
   const from = Math.max(0, Math.min(img.height, top));
   const to = Math.max(from, Math.min(img.height, top + height));
-  out.set(img.data.subarray(from * img.width, to * img.width), (from - top) * img.width);
+  if (to > from) out.set(img.data.subarray(from * img.width, to * img.width), (from - top) * img.width);
   return { width: img.width, height, data: out };
 }
 
