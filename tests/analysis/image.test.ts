@@ -14,8 +14,9 @@ describe("cropRows", () => {
     expect(firstColumn(cropRows(rows(10, 20, 30), -1, 2))).toEqual([255, 10]);
   });
 
-  test("a window wholly below the image is all white, not an error", () => {
+  test("a window wholly below or above the image is all white, not an error", () => {
     expect(firstColumn(cropRows(rows(10, 20, 30), 5, 2))).toEqual([255, 255]);
     expect(firstColumn(cropRows(rows(10, 20, 30), 3, 1))).toEqual([255]);
+    expect(firstColumn(cropRows(rows(10, 20, 30), -5, 2))).toEqual([255, 255]);
   });
 });
