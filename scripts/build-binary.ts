@@ -1,7 +1,6 @@
 // Compiles the server, its workers, migrations and client assets into one executable: dist/design-intel.
 // Run after scripts/build-client.ts (the client manifest must exist).
 import type { BunPlugin } from "bun";
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { buildPageBundles } from "#server/modules/capture/page-bundle-build";
 
@@ -44,9 +43,8 @@ const embedPageScript: BunPlugin = {
   },
 };
 
-const workers = readdirSync(join(root, "src/workers"))
-  .filter((f) => f.endsWith(".worker.ts"))
-  .map((f) => join(root, "src/workers", f));
+// Every module's worker, wherever it sits under src/ (src/lib/spawn-worker.ts names them by that path).
+const workers = [...new Bun.Glob("**/*.worker.ts").scanSync(join(root, "src"))].sort().map((f) => join(root, "src", f));
 
 const result = await Bun.build({
   entrypoints: [join(root, "src/main.ts"), ...workers],

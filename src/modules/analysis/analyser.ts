@@ -3,7 +3,7 @@
 
 import { newId } from "#server/lib/ids";
 import type { AnalyseEvent, AnalyseRequest } from "#server/workers/protocol";
-import { spawnWorker } from "#server/workers/spawn";
+import { spawnWorker } from "#server/lib/spawn-worker";
 import type { Extraction, PaletteEntry } from "#server/modules/capture/model";
 import type { GrayImage } from "./image";
 import type { PairScores } from "./similarity";
@@ -30,7 +30,7 @@ interface Pending {
 
 export function createAnalyser(options: AnalyserOptions = {}): Analyser {
   const jobTimeoutMs = options.jobTimeoutMs ?? 60_000;
-  const spawn = options.spawn ?? (() => spawnWorker("analyse"));
+  const spawn = options.spawn ?? (() => spawnWorker("workers/analyse.worker.ts"));
   const pending = new Map<string, Pending>();
   let worker: Worker | null = null;
   let closed = false;

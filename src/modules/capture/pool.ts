@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { HttpError } from "#server/http/errors";
 import type { GrayImage } from "#server/modules/analysis/image";
 import type { CaptureEvent, CaptureJob, CaptureRequest, TimingJob } from "#server/workers/protocol";
-import { spawnWorker } from "#server/workers/spawn";
+import { spawnWorker } from "#server/lib/spawn-worker";
 import type { Extraction, Viewport } from "./model";
 import { FairQueue } from "./fair-queue";
 import { checkTargetUrl, type Resolver } from "./ssrf";
@@ -264,7 +264,7 @@ export class CapturePool {
   }
 
   private spawn(): Slot {
-    const worker = this.options.spawn?.() ?? spawnWorker("capture");
+    const worker = this.options.spawn?.() ?? spawnWorker("workers/capture.worker.ts");
     const slot: Slot = { worker, pid: null, browser: null, jobs: new Map(), closing: false };
     worker.onmessage = (event: MessageEvent<CaptureEvent>) => this.onEvent(slot, event.data);
     worker.onerror = (event) => {

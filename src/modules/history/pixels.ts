@@ -2,7 +2,7 @@
 // the process alive, jobs answered by id. A worker that dies fails its jobs and is started again
 // on the next one.
 import { newId } from "#server/lib/ids";
-import { spawnWorker } from "#server/workers/spawn";
+import { spawnWorker } from "#server/lib/spawn-worker";
 import type { Box } from "#server/modules/capture/model";
 import type { PixelDiffSummary, PixelsEvent, PixelsRequest } from "#server/workers/protocol";
 
@@ -21,7 +21,7 @@ export function pixelsWorker() {
 
   function started(): Worker {
     if (worker) return worker;
-    const w = spawnWorker("pixels");
+    const w = spawnWorker("workers/pixels.worker.ts");
     // Idle between runs: it must not keep a process (or a test) alive on its own.
     (w as Worker & { unref(): void }).unref();
     w.onmessage = (event: MessageEvent<PixelsEvent>) => {

@@ -3,7 +3,7 @@
 // the main thread instead.
 import type { Db } from "#server/db/connection";
 import type { Audience, LiveMessage } from "#server/live/hub";
-import { spawnWorker } from "#server/workers/spawn";
+import { spawnWorker } from "#server/lib/spawn-worker";
 import type { AgentsEvent, AgentsRequest } from "#server/workers/protocol";
 import { AgentEngine, type Cadence } from "#server/modules/agents/public";
 import type { ChangeHistory } from "#server/modules/agents/logic/set-moves";
@@ -78,7 +78,7 @@ export class WorkerRunner implements AgentRunner {
 
   start(): Promise<void> {
     if (this.worker) return Promise.resolve();
-    const w = (this.deps.spawn ?? (() => spawnWorker("agents")))();
+    const w = (this.deps.spawn ?? (() => spawnWorker("workers/agents.worker.ts")))();
     this.worker = w;
     this.stopping = false;
     return new Promise<void>((resolve, reject) => {
