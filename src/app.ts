@@ -28,6 +28,7 @@ import { MAINTENANCE_MESSAGE } from "./modules/admin/model";
 import { adminService } from "./modules/admin/service";
 import { allApiKeyRoutes, apiKeyRoutes, personalApiKeyRoutes } from "./modules/api-keys";
 import { apiKeyGate } from "./modules/api-keys/gate";
+import { isApiKey } from "./modules/api-keys/model";
 import { apiKeyService } from "./modules/api-keys/service";
 import { auditRoutes } from "./modules/audit";
 import { auditService } from "./modules/audit/service";
@@ -106,7 +107,7 @@ export function createServices(deps: AppDeps) {
     tokens,
     adminEmails: deps.env.ADMIN_EMAILS,
     events: audit.authEvents,
-    apiKeyUser: apiKeys.userForKey,
+    apiKeys: { isKey: isApiKey, userForKey: apiKeys.userForKey },
     now: deps.now,
     deviceCookies: deviceCookies(deps.secret, deps.now),
     setupToken: setupTokenRequired(deps.env) ? randomToken(24) : undefined,

@@ -4,7 +4,6 @@ import { writeTx } from "#server/db/connection";
 import { StampedCache, changeStamp } from "#server/db/change-stamp";
 import { HttpError, conflict, unauthorized } from "#server/http/errors";
 import { newId, nowIso, randomToken, sha256 } from "#server/lib/ids";
-import { isApiKey } from "#server/modules/api-keys/model";
 import type { AuthAnswer, LoginInput, PublicUser, SignupInput } from "./model";
 import { type AuthRepository, type RefreshRow, type UserRow, authRepository, toPublicUser } from "./repository";
 import { type AccessClaims, type AccessTokens, REFRESH_TOKEN_TTL_SECONDS } from "./tokens";
@@ -53,8 +52,11 @@ export function authService(deps: {
   tokens: AccessTokens;
   adminEmails: string[];
   events?: AuthEvents;
-  /** Resolves a personal API key (Authorization: Bearer di_...) to its owner. */
-  apiKeyUser?: (key: string) => PublicUser | null;
+  /**
+   * API keys, told apart from JWTs by their format before anything is verified (the api-keys module owns
+   * both the format and the lookup; auth only asks).
+   */
+  apiKeys?: { isKey: (token: string) => boolean; userForKey: (key: string) => PublicUser | null };
   /** Signs and checks device cookies; with the throttle, limits guessing without locking owners out. */
   deviceCookies: DeviceCookies;
   loginThrottle: LoginThrottle;
@@ -215,7 +217,7 @@ export function authService(deps: {
      */
     async sessionOf(credential: { accessToken?: string; refreshToken?: string }): Promise<string | null> {
       if (credential.accessToken) {
-        if (isApiKey(credential.accessToken)) return null;
+        if (deps.apiKeys?.isKey(credential.accessToken)) return null;
         return deps.tokens.verify(credential.accessToken)?.sid ?? null;
       }
       if (!credential.refreshToken) return null;
@@ -238,7 +240,7 @@ export function authService(deps: {
      * changes apply at once. Synchronous: this runs on every API request.
      */
     userForAccessToken(token: string): PublicUser | null {
-      if (isApiKey(token)) return deps.apiKeyUser?.(token) ?? null;
+      if (deps.apiKeys?.isKey(token)) return deps.apiKeys.userForKey(token);
       const claims = deps.tokens.verify(token);
       return claims && liveUserFor(claims);
     },
