@@ -22,7 +22,7 @@ import { activityRoutes } from "./modules/activity";
 import { activityService } from "./modules/activity/service";
 import { adminRoutes } from "./modules/admin";
 import { agentsRoutes } from "./modules/agents";
-import type { Cadence } from "./modules/agents/engine/engine";
+import type { Cadence } from "./modules/agents/public";
 import { agentsService } from "./modules/agents/service";
 import { MAINTENANCE_MESSAGE } from "./modules/admin/model";
 import { adminService } from "./modules/admin/service";

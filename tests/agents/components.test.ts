@@ -116,7 +116,7 @@ describe("DesignNinja's generated TSX", () => {
   });
 
   test("a broken file is caught by the compile check", async () => {
-    const { compiles } = await import("#server/modules/agents/engine/design-ninja");
+    const { compiles } = await import("#server/modules/agents/loop/design-ninja");
     expect(compiles(generated[0]!.code)).toBe(true);
     expect(compiles(generated[0]!.code.replace("</div>", "</span>"))).toBe(false);
   });

@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { openDatabase, type Db } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
-import { AgentEngine } from "#server/modules/agents/engine/engine";
+import { AgentLoop } from "#server/modules/agents/loop/loop";
 import { findSetMoves, moveOf, type ChangeHistory, type RecentChange } from "#server/modules/agents/logic/set-moves";
 import { insertComparison, insertUser } from "./fixtures";
 
@@ -112,8 +112,8 @@ describe("TrendHunter reports moves from the history", () => {
       // Older than a week: outside the window.
       change({ ownerId: owner, comparisonId, targetId: targetIds[2]!, label: "Flint", at: daysAgo(9) }),
     );
-    const engine = new AgentEngine({ db, emit: () => {}, now: () => NOW, log: () => {}, changes: stub });
-    engine.trendHunter.run();
+    const loop = new AgentLoop({ db, emit: () => {}, now: () => NOW, log: () => {}, changes: stub });
+    loop.trendHunter.run();
     expect(asked).toEqual([daysAgo(7)]);
 
     const rows = db
@@ -130,14 +130,14 @@ describe("TrendHunter reports moves from the history", () => {
       `/comparison?id=${comparisonId}&from=r-b1&to=r-b2&target=${b}`,
       `/comparison?id=${comparisonId}&from=r-a1&to=r-a2&target=${a}`,
     ]);
-    expect(engine.trendHunter.movesFor(owner)).toHaveLength(1);
-    expect(engine.trendHunter.movesFor(other)).toEqual([]);
+    expect(loop.trendHunter.movesFor(owner)).toHaveLength(1);
+    expect(loop.trendHunter.movesFor(other)).toEqual([]);
 
     // The next scan over the same history tells nothing new; a third site joining is news.
-    engine.trendHunter.run();
+    loop.trendHunter.run();
     expect(db.query("SELECT COUNT(*) AS n FROM activity_log WHERE message LIKE '%competitors%'").get()).toEqual({ n: 1 });
     history.push(change({ ownerId: owner, comparisonId, targetId: targetIds[2]!, label: "Flint", at: daysAgo(0) }));
-    engine.trendHunter.run();
+    loop.trendHunter.run();
     const last = db
       .query<{ message: string }, []>("SELECT message FROM activity_log WHERE message LIKE '%competitors%' ORDER BY rowid DESC LIMIT 1")
       .get();
@@ -148,7 +148,7 @@ describe("TrendHunter reports moves from the history", () => {
     const owner = insertUser(db);
     insertComparison(db, owner, [{ url: "http://127.0.0.1:4100/a/" }, { url: "http://127.0.0.1:4100/b/" }]);
     const logs: string[] = [];
-    const engine = new AgentEngine({
+    const loop = new AgentLoop({
       db,
       emit: () => {},
       now: () => NOW,
@@ -159,8 +159,8 @@ describe("TrendHunter reports moves from the history", () => {
         },
       },
     });
-    engine.trendHunter.run();
+    loop.trendHunter.run();
     expect(logs).toEqual(["TrendHunter: could not read the run history"]);
-    expect(engine.ctx.agent("trend-hunter").currentTask).toContain("Scanned 2 sites");
+    expect(loop.ctx.agent("trend-hunter").currentTask).toContain("Scanned 2 sites");
   });
 });

@@ -4,21 +4,21 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import { openDatabase, type Db } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
 import type { LiveMessage } from "#server/live/hub";
-import { AgentEngine } from "#server/modules/agents/engine/engine";
-import { siteSources } from "#server/modules/agents/engine/design-ninja";
+import { AgentLoop } from "#server/modules/agents/loop/loop";
+import { siteSources } from "#server/modules/agents/loop/design-ninja";
 import { siteOf } from "#server/modules/agents/logic/trend-mining";
 import { agentsService } from "#server/modules/agents/service";
 import { insertComparison, insertUser } from "./fixtures";
 
 let db: Db;
 let sent: LiveMessage[];
-let engine: AgentEngine;
+let loop: AgentLoop;
 
 beforeEach(() => {
   db = openDatabase(":memory:");
   migrate(db);
   sent = [];
-  engine = new AgentEngine({ db, emit: (message) => sent.push(message), now: () => Date.parse("2025-06-01T12:00:00Z"), log: () => {} });
+  loop = new AgentLoop({ db, emit: (message) => sent.push(message), now: () => Date.parse("2025-06-01T12:00:00Z"), log: () => {} });
 });
 
 describe("sites by URL", () => {
@@ -41,7 +41,7 @@ describe("sites by URL", () => {
       paths.map((p, i) => ({ url: `http://127.0.0.1:4100${p}`, isDark: i < 5 })),
     );
     agentsService({ db }).saveTrendSettings({ ...agentsService({ db }).trendSettings(), confidenceThreshold: 70 });
-    engine.trendHunter.run();
+    loop.trendHunter.run();
     const dark = agentsService({ db })
       .trends({ id: u, role: "user" }, 20)
       .find((t) => t.key === "theme:dark");
@@ -49,7 +49,7 @@ describe("sites by URL", () => {
     expect(dark!.support).toBe(5);
     expect(dark!.sampleSize).toBe(6);
     expect(dark!.evidence.map((e) => e.host).sort()).toEqual(["/a", "/b", "/c", "/d", "/e"].map((p) => `127.0.0.1:4100${p}`));
-    expect(engine.ctx.agent("trend-hunter").currentTask).toContain("Scanned 6 sites");
+    expect(loop.ctx.agent("trend-hunter").currentTask).toContain("Scanned 6 sites");
   });
 
   test("DesignNinja builds a kit per page, not one per host", () => {
@@ -58,9 +58,9 @@ describe("sites by URL", () => {
       { url: "http://127.0.0.1:4100/alpha/", accent: "#e11d48" },
       { url: "http://127.0.0.1:4100/beta/", accent: "#16a34a" },
     ]);
-    const sources = siteSources(engine.ctx);
+    const sources = siteSources(loop.ctx);
     expect(sources.map((s) => s.label).sort()).toEqual(["127.0.0.1:4100/alpha", "127.0.0.1:4100/beta"]);
-    for (let i = 0; i < 17; i++) engine.designNinja.run();
+    for (let i = 0; i < 17; i++) loop.designNinja.run();
     const made = sent
       .filter((m) => m.type === "COMPONENT_GENERATED")
       .map((m) => m.payload as { sourceLabel: string; tokens: { primary: string } });

@@ -155,11 +155,11 @@ describe("Mission Control API", () => {
     const { admin, user } = await people(t);
     const other = await t.signup();
     insertComparison(t.db, user.user.id, [{ url: "https://acme.example/" }]);
-    const { AgentEngine } = await import("#server/modules/agents/engine/engine");
-    const engine = new AgentEngine({ db: t.db, emit: () => {}, log: () => {} });
-    engine.designNinja.run();
-    engine.designNinja.run();
-    engine.testCommander.run();
+    const { AgentLoop } = await import("#server/modules/agents/loop/loop");
+    const loop = new AgentLoop({ db: t.db, emit: () => {}, log: () => {} });
+    loop.designNinja.run();
+    loop.designNinja.run();
+    loop.testCommander.run();
     const [c] = (await t.call("GET", "/api/components?limit=10", { headers: user.h })).json;
     expect(c.sourceLabel).toBe("acme.example");
     expect((await t.call("GET", `/api/components/${c.id}`, { headers: t.auth(other.token) })).status).toBe(404);
@@ -176,12 +176,12 @@ describe("Mission Control API", () => {
     const t = app();
     const { user } = await people(t);
     const other = await t.signup();
-    const { AgentEngine } = await import("#server/modules/agents/engine/engine");
+    const { AgentLoop } = await import("#server/modules/agents/loop/loop");
     insertComparison(t.db, user.user.id, [{ url: "https://acme.example/" }]);
-    const engine = new AgentEngine({ db: t.db, emit: () => {}, log: () => {} });
-    engine.designNinja.run();
-    engine.designNinja.run();
-    engine.testCommander.run();
+    const loop = new AgentLoop({ db: t.db, emit: () => {}, log: () => {} });
+    loop.designNinja.run();
+    loop.designNinja.run();
+    loop.testCommander.run();
     const [test] = (await t.call("GET", "/api/tests?status=active", { headers: user.h })).json;
     const path = `/api/tests/${test.id}/events`;
 
@@ -209,7 +209,7 @@ describe("Mission Control API", () => {
     expect(tooMany.json.error).toBe("Conversions cannot exceed impressions for a variant");
 
     // Real traffic means the simulator never touches this test.
-    engine.testCommander.run();
+    loop.testCommander.run();
     const after = (await t.call("GET", `/api/tests/${test.id}`, { headers: user.h })).json;
     expect(after.variants[0].impressions).toBe(10);
     expect(after.simulated).toBe(false);
@@ -234,13 +234,13 @@ describe("Mission Control API", () => {
     const clock = { t: Date.now() };
     const t = app();
     const { user } = await people(t);
-    const { AgentEngine } = await import("#server/modules/agents/engine/engine");
-    const engine = new AgentEngine({ db: t.db, emit: () => {}, log: () => {}, now: () => clock.t });
-    engine.designNinja.run();
-    engine.designNinja.run();
-    engine.testCommander.run();
+    const { AgentLoop } = await import("#server/modules/agents/loop/loop");
+    const loop = new AgentLoop({ db: t.db, emit: () => {}, log: () => {}, now: () => clock.t });
+    loop.designNinja.run();
+    loop.designNinja.run();
+    loop.testCommander.run();
     clock.t += 60_000;
-    engine.testCommander.run();
+    loop.testCommander.run();
     const [test] = (await t.call("GET", "/api/tests?status=active", { headers: user.h })).json;
     expect(test.traffic).toBe("simulated");
     const admin = (

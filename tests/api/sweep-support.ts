@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AgentEngine } from "#server/modules/agents/engine/engine";
+import { AgentLoop } from "#server/modules/agents/loop/loop";
 import { filmstripDirFor, MANIFEST_FILE } from "#server/modules/capture/filmstrip";
 import { makeTestApp } from "#tests/support/app";
 import { fakeEngine } from "./comparisons-support";
@@ -89,7 +89,7 @@ export async function sweepWorld() {
   if (snapshots.length < 2 || diffs.length < 1) throw new Error("the fake run left no snapshots or diffs");
 
   // The agents turn alice's capture into her own components, an A/B test and trends.
-  const agents = new AgentEngine({ db: t.db, emit: () => {}, log: () => {} });
+  const agents = new AgentLoop({ db: t.db, emit: () => {}, log: () => {} });
   agents.trendHunter.run();
   agents.designNinja.run();
   agents.designNinja.run();

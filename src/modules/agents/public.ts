@@ -1,2 +1,4 @@
-// What other modules may use of agents: the engine the system module starts, stops and pokes.
-export { AgentEngine, type Cadence } from "./engine/engine";
+// What other modules may use of agents: the hosts that run the agent loop (in the agents worker,
+// or in-process), which the system module starts, stops and pokes, and the loop's cadence.
+export { InProcessAgentHost, WorkerAgentHost, type AgentHost, type AgentHostDeps } from "./host";
+export type { Cadence } from "./loop/loop";

@@ -1,5 +1,5 @@
 // Row shapes of migration 0003 and their API forms, shared by the read repository (main thread)
-// and the engine's repository (agents worker).
+// and the agent loop's repository (agents worker).
 import { compareArms } from "./logic/ab-stats";
 import { KIND_LABELS, type ComponentKind, type DesignFeatures, type VariantLabel } from "./logic/component-templates";
 import type { DesignTokens } from "./logic/design-tokens";

@@ -1,5 +1,5 @@
 // Mission Control's reads, the trend settings and the A/B ingest. The agents themselves run in
-// the engine (src/modules/agents/engine), usually inside the agents worker.
+// the agent loop (src/modules/agents/loop), usually inside the agents worker.
 import type { Db } from "#server/db/connection";
 import { badRequest, conflict, forbidden, notFound, unauthorized } from "#server/http/errors";
 import { nowIso } from "#server/lib/ids";

@@ -2,7 +2,7 @@
 // crash or a stuck job, and unref'd while idle so it never keeps the process alive on its own.
 
 import { newId } from "#server/lib/ids";
-import type { AnalyseEvent, AnalyseRequest } from "#server/workers/protocol";
+import type { AnalyseEvent, AnalyseRequest } from "./worker/protocol";
 import { spawnWorker } from "#server/lib/spawn-worker";
 import type { Extraction, PaletteEntry } from "#server/modules/capture/model";
 import type { GrayImage } from "./image";
@@ -30,7 +30,7 @@ interface Pending {
 
 export function createAnalyser(options: AnalyserOptions = {}): Analyser {
   const jobTimeoutMs = options.jobTimeoutMs ?? 60_000;
-  const spawn = options.spawn ?? (() => spawnWorker("workers/analyse.worker.ts"));
+  const spawn = options.spawn ?? (() => spawnWorker("modules/analysis/worker/analyse.worker.ts"));
   const pending = new Map<string, Pending>();
   let worker: Worker | null = null;
   let closed = false;

@@ -1,21 +1,26 @@
 // Switching the agent system on and off. The wish is persisted (settings 'system.active') so an
-// active system resumes after a server restart; the runner does the work. Operations queue
+// active system resumes after a server restart; the agent host does the work. Operations queue
 // behind each other, so a double-click or a start racing a stop can't interleave.
 import type { Db } from "#server/db/connection";
 import { unavailable } from "#server/http/errors";
 import type { LiveHub } from "#server/live/hub";
 import { nowIso } from "#server/lib/ids";
 import type { ActivityService } from "#server/modules/activity/service";
-import type { Cadence } from "#server/modules/agents/engine/engine";
+import { InProcessAgentHost, WorkerAgentHost, type AgentHost, type AgentHostDeps, type Cadence } from "#server/modules/agents/public";
 import type { ChangeHistory } from "#server/modules/agents/logic/set-moves";
 import type { SystemAction, SystemActor, SystemStatusDto } from "./model";
 import { systemRepository } from "./repository";
-import { InProcessRunner, WorkerRunner, type AgentRunner, type RunnerDeps } from "./runner";
 
 /** After this many crashes within the window the supervisor gives up until someone restarts. */
 const MAX_CRASH_RESTARTS = 3;
 const CRASH_WINDOW_MS = 5 * 60_000;
 const CRASH_BACKOFF_MS = 2000;
+
+/** What a switch-on that launched tells the activity feed and the audit hook. */
+const SWITCHED_ON = {
+  start: { message: "System Started", details: "AI Design Intelligence System activated", action: "system.started" },
+  restart: { message: "System Restarted", details: "Agent worker stopped and started again", action: "system.restarted" },
+} as const satisfies Record<string, { message: string; details: string; action: SystemAction }>;
 
 export interface SystemDeps {
   db: Db;
@@ -23,10 +28,10 @@ export interface SystemDeps {
   activity: ActivityService;
   now?: () => number;
   log?: (msg: string, err?: unknown) => void;
-  /** Tests inject a runner; by default a file database gets the worker, ":memory:" the in-process engine. */
-  makeRunner?: (deps: RunnerDeps) => AgentRunner;
+  /** Tests inject a host; by default a file database gets the worker, ":memory:" the in-process loop. */
+  makeHost?: (deps: AgentHostDeps) => AgentHost;
   cadence?: Partial<Cadence>;
-  /** The run history's change feed on a connection, for TrendHunter's moves across a set (in-process runner; the worker builds its own). */
+  /** The run history's change feed on a connection, for TrendHunter's moves across a set (in-process host; the worker builds its own). */
   changes?: (db: Db) => ChangeHistory;
   /** Audit hook for the admin console (start/stop/restart with who did it). */
   onChange?: (action: SystemAction, actor: SystemActor | null) => void;
@@ -36,7 +41,7 @@ export function systemService(deps: SystemDeps) {
   const repo = systemRepository(deps.db);
   const now = deps.now ?? Date.now;
   const log = deps.log ?? ((m: string, e?: unknown) => console.error(m, e));
-  let runner: AgentRunner | null = null;
+  let host: AgentHost | null = null;
   let queue: Promise<unknown> = Promise.resolve();
   const crashes: number[] = [];
 
@@ -46,19 +51,19 @@ export function systemService(deps: SystemDeps) {
     return next;
   };
 
-  const runnerDeps: RunnerDeps = {
+  const hostDeps: AgentHostDeps = {
     publish: (message, audience) => deps.hub.publish(message, audience),
     log,
     onCrash: (reason) => void serial(() => recover(reason)),
     cadence: deps.cadence,
   };
 
-  function makeRunner(): AgentRunner {
-    if (deps.makeRunner) return deps.makeRunner(runnerDeps);
+  function makeHost(): AgentHost {
+    if (deps.makeHost) return deps.makeHost(hostDeps);
     const file = deps.db.filename;
     return file && file !== ":memory:"
-      ? new WorkerRunner(file, runnerDeps)
-      : new InProcessRunner(deps.db, { ...runnerDeps, now: deps.now, changes: deps.changes?.(deps.db) });
+      ? new WorkerAgentHost(file, hostDeps)
+      : new InProcessAgentHost(deps.db, { ...hostDeps, now: deps.now, changes: deps.changes?.(deps.db) });
   }
 
   /** Agents the worker couldn't mark (killed, crashed) are set to stopped, and everyone is told. */
@@ -73,26 +78,26 @@ export function systemService(deps: SystemDeps) {
   }
 
   async function launch(): Promise<void> {
-    if (runner?.running) return;
-    const r = makeRunner();
-    runner = r;
+    if (host?.running) return;
+    const h = makeHost();
+    host = h;
     try {
-      await r.start();
+      await h.start();
     } catch (err) {
-      runner = null;
+      host = null;
       throw err;
     }
   }
 
   async function halt(): Promise<void> {
-    const r = runner;
-    runner = null;
-    if (r) await r.stop();
+    const h = host;
+    host = null;
+    if (h) await h.stop();
     settleAgents();
   }
 
   async function recover(reason: string): Promise<void> {
-    runner = null;
+    host = null;
     log("agents worker crashed", reason);
     settleAgents();
     const t = now();
@@ -107,7 +112,7 @@ export function systemService(deps: SystemDeps) {
     });
     if (giveUp || !repo.active().active) return;
     await Bun.sleep(CRASH_BACKOFF_MS);
-    if (repo.active().active && !runner) await launch().catch((err) => log("agents restart after crash failed", err));
+    if (repo.active().active && !host) await launch().catch((err) => log("agents restart after crash failed", err));
   }
 
   const failed = (action: string, err: unknown) => {
@@ -118,39 +123,43 @@ export function systemService(deps: SystemDeps) {
 
   function status(): SystemStatusDto {
     const s = repo.active();
-    return { isActive: s.active, running: runner?.running ?? false, since: s.since };
+    return { isActive: s.active, running: host?.running ?? false, since: s.since };
   }
 
   const who = (actor: SystemActor | null | undefined) => (actor?.email ? ` by ${actor.email}` : "");
+
+  /**
+   * Persists the wish and launches the agents. A launch that fails switches the wish off again and
+   * settles the agents, so a failed start or restart leaves the system off, not half on.
+   */
+  async function switchOn(how: keyof typeof SWITCHED_ON, actor: SystemActor | null | undefined): Promise<SystemStatusDto> {
+    repo.setActive(true, nowIso(now()));
+    try {
+      await launch();
+    } catch (err) {
+      repo.setActive(false, nowIso(now()));
+      settleAgents();
+      throw failed(how, err);
+    }
+    crashes.length = 0;
+    const said = SWITCHED_ON[how];
+    deps.activity.record({ type: "system", status: "success", message: said.message, details: `${said.details}${who(actor)}.` });
+    deps.onChange?.(said.action, actor ?? null);
+    return status();
+  }
 
   return {
     status,
 
     start: (actor?: SystemActor | null) =>
       serial(async () => {
-        if (repo.active().active && runner?.running) return status();
-        repo.setActive(true, nowIso(now()));
-        try {
-          await launch();
-        } catch (err) {
-          repo.setActive(false, nowIso(now()));
-          settleAgents();
-          throw failed("start", err);
-        }
-        crashes.length = 0;
-        deps.activity.record({
-          type: "system",
-          status: "success",
-          message: "System Started",
-          details: `AI Design Intelligence System activated${who(actor)}.`,
-        });
-        deps.onChange?.("system.started", actor ?? null);
-        return status();
+        if (repo.active().active && host?.running) return status();
+        return switchOn("start", actor);
       }),
 
     stop: (actor?: SystemActor | null) =>
       serial(async () => {
-        const wasActive = repo.active().active || runner !== null;
+        const wasActive = repo.active().active || host !== null;
         repo.setActive(false, nowIso(now()));
         await halt();
         if (wasActive) {
@@ -163,23 +172,7 @@ export function systemService(deps: SystemDeps) {
     restart: (actor?: SystemActor | null) =>
       serial(async () => {
         await halt();
-        repo.setActive(true, nowIso(now()));
-        try {
-          await launch();
-        } catch (err) {
-          repo.setActive(false, nowIso(now()));
-          settleAgents();
-          throw failed("restart", err);
-        }
-        crashes.length = 0;
-        deps.activity.record({
-          type: "system",
-          status: "success",
-          message: "System Restarted",
-          details: `Agent worker stopped and started again${who(actor)}.`,
-        });
-        deps.onChange?.("system.restarted", actor ?? null);
-        return status();
+        return switchOn("restart", actor);
       }),
 
     /** On boot: an active system picks up where it was; otherwise leftover agent states are cleared. */
@@ -209,7 +202,7 @@ export function systemService(deps: SystemDeps) {
     shutdown: () => serial(() => halt()),
 
     /** Trend settings changed. */
-    poke: () => runner?.poke(),
+    poke: () => host?.poke(),
   };
 }
 export type SystemService = ReturnType<typeof systemService>;

@@ -1,23 +1,23 @@
-// The agents worker: its own bun:sqlite connection to the app's database file, the AgentEngine,
+// The agents worker: its own bun:sqlite connection to the app's database file, the AgentLoop,
 // and a message bridge. Stop is graceful: timers cleared, agents marked stopped, connection
 // closed, then "stopped" goes back so the main thread can terminate us.
 import { openDatabase, type Db } from "#server/db/connection";
-import { AgentEngine } from "#server/modules/agents/engine/engine";
+import { AgentLoop } from "../loop/loop";
 import { changeHistory } from "#server/modules/history/public";
 import type { AgentsEvent, AgentsRequest } from "./protocol";
 
 declare const self: Worker;
 
 let db: Db | null = null;
-let engine: AgentEngine | null = null;
+let loop: AgentLoop | null = null;
 
 const post = (e: AgentsEvent) => self.postMessage(e);
 
 function shutdown(): void {
   try {
-    engine?.stop();
+    loop?.stop();
   } finally {
-    engine = null;
+    loop = null;
     if (db) {
       try {
         db.close();
@@ -35,9 +35,9 @@ self.onmessage = (event: MessageEvent<AgentsRequest>) => {
   try {
     switch (msg.type) {
       case "start": {
-        if (engine) return;
+        if (loop) return;
         db = openDatabase(msg.dbPath);
-        engine = new AgentEngine({
+        loop = new AgentLoop({
           db,
           cadence: msg.cadence,
           // TrendHunter's moves across a set, read from the run history on this worker's connection.
@@ -50,12 +50,12 @@ self.onmessage = (event: MessageEvent<AgentsRequest>) => {
               error: err instanceof Error ? (err.stack ?? err.message) : err === undefined ? undefined : String(err),
             }),
         });
-        engine.start();
+        loop.start();
         post({ type: "ready" });
         return;
       }
       case "poke":
-        engine?.poke();
+        loop?.poke();
         return;
       case "stop":
         shutdown();

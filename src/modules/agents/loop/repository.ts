@@ -31,7 +31,7 @@ interface TrendFields {
   at: string;
 }
 
-export function engineRepository(db: Db) {
+export function loopRepository(db: Db) {
   const q = {
     agent: db.query<AgentRow, [string]>("SELECT * FROM agents WHERE id = ?"),
     saveAgent: db.query<null, [string, string | null, number, number | null, number | null, string, string | null, string]>(
@@ -257,4 +257,4 @@ export function engineRepository(db: Db) {
     openPredictions: () => q.openPredictions.get()!,
   };
 }
-export type EngineRepository = ReturnType<typeof engineRepository>;
+export type LoopRepository = ReturnType<typeof loopRepository>;

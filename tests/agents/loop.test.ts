@@ -2,22 +2,22 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import { openDatabase, type Db } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
 import type { Audience, LiveMessage } from "#server/live/hub";
-import { AgentEngine } from "#server/modules/agents/engine/engine";
-import { PLANNED_PER_VARIANT } from "#server/modules/agents/engine/test-commander";
+import { AgentLoop } from "#server/modules/agents/loop/loop";
+import { PLANNED_PER_VARIANT } from "#server/modules/agents/loop/test-commander";
 import { agentsService } from "#server/modules/agents/service";
 import { insertComparison, insertUser } from "./fixtures";
 
 let db: Db;
 let sent: { message: LiveMessage; audience: Audience }[];
 let clock: number;
-let engine: AgentEngine;
+let loop: AgentLoop;
 
 beforeEach(() => {
   db = openDatabase(":memory:");
   migrate(db);
   sent = [];
   clock = Date.parse("2025-06-01T12:00:00Z");
-  engine = new AgentEngine({ db, emit: (message, audience) => sent.push({ message, audience }), now: () => clock, log: () => {} });
+  loop = new AgentLoop({ db, emit: (message, audience) => sent.push({ message, audience }), now: () => clock, log: () => {} });
 });
 
 const of = (type: string) => sent.filter((s) => s.message.type === type);
@@ -28,15 +28,15 @@ const activity = () =>
     )
     .all();
 
-describe("agents engine", () => {
+describe("agents loop", () => {
   test("with nothing captured, TrendHunter says so and invents nothing", () => {
-    engine.trendHunter.run();
+    loop.trendHunter.run();
     expect(of("TREND_DISCOVERED")).toHaveLength(0);
-    const hunter = engine.ctx.agent("trend-hunter");
+    const hunter = loop.ctx.agent("trend-hunter");
     expect(hunter.status).toBe("idle");
     expect(hunter.currentTask).toContain("No captured sites yet");
     expect(activity().map((a) => a.message)).toEqual(["No data yet: TrendHunter needs captured sites to mine"]);
-    engine.trendHunter.run();
+    loop.trendHunter.run();
     expect(activity()).toHaveLength(1); // said once, not every scan
   });
 
@@ -61,7 +61,7 @@ describe("agents engine", () => {
         accent: ["#ea7a0c", "#0d9488", "#d4b106", "#dc2626", "#16a34a"][i],
       })),
     );
-    engine.trendHunter.run();
+    loop.trendHunter.run();
     const found = of("TREND_DISCOVERED").map((s) => s.message.payload as { key: string; support: number; evidence: unknown[] });
     const dark = found.find((t) => t.key === "theme:dark");
     expect(dark?.support).toBe(9);
@@ -75,7 +75,7 @@ describe("agents engine", () => {
     expect(forAdmin.evidence).toHaveLength(9);
 
     // A second scan over the same data discovers nothing new.
-    engine.trendHunter.run();
+    loop.trendHunter.run();
     expect(of("TREND_DISCOVERED").length).toBe(found.length);
     expect(svc.metrics({ id: bob, role: "user" }).totalTrends).toBe(found.length);
   });
@@ -89,15 +89,15 @@ describe("agents engine", () => {
     );
     const svc = agentsService({ db });
     svc.saveTrendSettings({ ...svc.trendSettings(), confidenceThreshold: 99 });
-    engine.trendHunter.run();
+    loop.trendHunter.run();
     expect(of("TREND_DISCOVERED").some((s) => (s.message.payload as { key: string }).key === "theme:dark")).toBe(false);
     svc.saveTrendSettings({ ...svc.trendSettings(), confidenceThreshold: 70 });
-    engine.trendHunter.run();
+    loop.trendHunter.run();
     expect(of("TREND_DISCOVERED").some((s) => (s.message.payload as { key: string }).key === "theme:dark")).toBe(true);
   });
 
   test("DesignNinja uses the product's tokens, labelled, when no site was captured", () => {
-    engine.designNinja.run();
+    loop.designNinja.run();
     const [c] = of("COMPONENT_GENERATED");
     const payload = c!.message.payload as { sourceLabel: string; sourceKind: string; compiled: boolean; code: string };
     expect(payload.sourceLabel).toBe("Design Intel default tokens");
@@ -110,7 +110,7 @@ describe("agents engine", () => {
   test("DesignNinja builds a captured site's kit for its owner only", () => {
     const owner = insertUser(db);
     insertComparison(db, owner, [{ url: "https://acme.example/", accent: "#e11d48", font: "Poppins" }]);
-    for (let i = 0; i < 9; i++) engine.designNinja.run();
+    for (let i = 0; i < 9; i++) loop.designNinja.run();
     const made = of("COMPONENT_GENERATED");
     expect(made).toHaveLength(8); // 4 kinds x 2 variants, then nothing left to do
     expect(made.every((m) => m.audience.kind === "owner" && m.audience.userId === owner)).toBe(true);
@@ -120,26 +120,26 @@ describe("agents engine", () => {
     expect(first.tokens.fontFamily).toContain("Poppins");
     // The shared agent status never names a user's site.
     for (const s of of("AGENT_UPDATE")) expect(JSON.stringify(s.message.payload)).not.toContain("acme.example");
-    expect(engine.ctx.agent("design-ninja").status).toBe("idle");
+    expect(loop.ctx.agent("design-ninja").status).toBe("idle");
     const svc = agentsService({ db });
     expect(svc.components({ id: "someone-else", role: "user" }, 10)).toHaveLength(0);
     expect(svc.components({ id: owner, role: "user" }, 10)).toHaveLength(8);
   });
 
   test("a test with no real traffic runs on labelled simulated visitors until the stopping rule, then the oracle scores itself", () => {
-    engine.designNinja.run();
-    engine.designNinja.run(); // the CTA pair: A and B
-    engine.testCommander.run();
+    loop.designNinja.run();
+    loop.designNinja.run(); // the CTA pair: A and B
+    loop.testCommander.run();
     const svc = agentsService({ db });
     const [test] = svc.tests({ id: "u", role: "user" }, "active", 10);
     expect(test?.traffic).toBe("pending");
-    engine.insightOracle.run();
+    loop.insightOracle.run();
     expect(svc.test({ id: "u", role: "user" }, test!.id).prediction?.outcome).toBeNull();
 
     clock += 10_000; // past the grace period: the simulator takes over
     let guard = 0;
     while (svc.tests({ id: "u", role: "user" }, "active", 10).length && guard++ < 200) {
-      engine.testCommander.run();
+      loop.testCommander.run();
       clock += 3000;
     }
     const done = svc.test({ id: "u", role: "user" }, test!.id);
@@ -157,7 +157,7 @@ describe("agents engine", () => {
     expect(completed.winnerLabel === null).toBe(!completed.significant);
     expect(activity().some((a) => a.message.includes("(simulated traffic)"))).toBe(true);
 
-    engine.insightOracle.run();
+    loop.insightOracle.run();
     const scored = svc.test({ id: "u", role: "user" }, test!.id).prediction!;
     const m = svc.metrics({ id: "u", role: "user" });
     if (completed.significant) {
@@ -174,7 +174,7 @@ describe("agents engine", () => {
     const run = () => {
       const d = openDatabase(":memory:");
       migrate(d);
-      const e = new AgentEngine({ db: d, emit: () => {}, now: () => clock, log: () => {} });
+      const e = new AgentLoop({ db: d, emit: () => {}, now: () => clock, log: () => {} });
       e.designNinja.run();
       e.designNinja.run();
       e.testCommander.run();
@@ -192,23 +192,23 @@ describe("agents engine", () => {
 
   test("a failing agent shows error and the others carry on", () => {
     db.exec("DROP TABLE components");
-    engine.start();
-    engine.tick();
-    engine.stop();
-    expect(engine.ctx.agent("design-ninja").status).toBe("stopped");
+    loop.start();
+    loop.tick();
+    loop.stop();
+    expect(loop.ctx.agent("design-ninja").status).toBe("stopped");
     const errors = activity().filter((a) => a.status === "error");
     expect(errors.some((e) => e.message === "DesignNinja hit an error")).toBe(true);
     expect(sent.some((s) => s.message.type === "AGENT_UPDATE" && (s.message.payload as { status?: string }).status === "error")).toBe(true);
   });
 
   test("stop() marks every agent stopped and no work runs after it", () => {
-    engine.start();
-    engine.tick();
-    engine.stop();
+    loop.start();
+    loop.tick();
+    loop.stop();
     const count = sent.length;
-    engine.tick();
+    loop.tick();
     expect(sent.length).toBe(count);
     for (const id of ["trend-hunter", "design-ninja", "test-commander", "insight-oracle"] as const)
-      expect(engine.ctx.agent(id).status).toBe("stopped");
+      expect(loop.ctx.agent(id).status).toBe("stopped");
   });
 });

@@ -7,7 +7,7 @@ import { AGENT_IDS, type AgentId } from "../model";
 import { makeContext, type AgentContext } from "./context";
 import { DesignNinja } from "./design-ninja";
 import { InsightOracle } from "./insight-oracle";
-import { engineRepository } from "./repository";
+import { loopRepository } from "./repository";
 import { TestCommander } from "./test-commander";
 import type { ChangeHistory } from "../logic/set-moves";
 import { TrendHunter } from "./trend-hunter";
@@ -31,7 +31,7 @@ export const DEFAULT_CADENCE: Cadence = {
   housekeepingMs: 3_600_000,
 };
 
-export interface EngineDeps {
+export interface AgentLoopDeps {
   db: Db;
   emit(message: LiveMessage, audience: Audience): void;
   now?: () => number;
@@ -43,7 +43,7 @@ export interface EngineDeps {
 
 const ORDER: AgentId[] = [AGENT_IDS.trendHunter, AGENT_IDS.designNinja, AGENT_IDS.testCommander, AGENT_IDS.insightOracle];
 
-export class AgentEngine {
+export class AgentLoop {
   readonly ctx: AgentContext;
   readonly trendHunter: TrendHunter;
   readonly designNinja: DesignNinja;
@@ -56,12 +56,12 @@ export class AgentEngine {
   private lastError = new Map<string, string>();
   private running = false;
 
-  constructor(private readonly deps: EngineDeps) {
+  constructor(private readonly deps: AgentLoopDeps) {
     const now = deps.now ?? Date.now;
     this.cadence = { ...DEFAULT_CADENCE, ...deps.cadence };
     this.activity = activityService(deps.db, now);
     this.ctx = makeContext({
-      repo: engineRepository(deps.db),
+      repo: loopRepository(deps.db),
       activity: this.activity,
       now,
       emit: deps.emit,

@@ -1,14 +1,14 @@
 // Where the agents run. Normally in the agents worker on its own connection to the database
-// file; with an in-memory database (tests) a worker can't share it, so the same engine runs on
-// the main thread instead.
+// file; with an in-memory database (tests) a worker can't share it, so the same loop runs on
+// the main thread instead. The system module decides when they run; a host only runs them.
 import type { Db } from "#server/db/connection";
 import type { Audience, LiveMessage } from "#server/live/hub";
 import { spawnWorker } from "#server/lib/spawn-worker";
-import type { AgentsEvent, AgentsRequest } from "#server/workers/protocol";
-import { AgentEngine, type Cadence } from "#server/modules/agents/public";
+import type { AgentsEvent, AgentsRequest } from "./worker/protocol";
+import { AgentLoop, type Cadence } from "./loop/loop";
 import type { ChangeHistory } from "#server/modules/agents/logic/set-moves";
 
-export interface AgentRunner {
+export interface AgentHost {
   readonly running: boolean;
   start(): Promise<void>;
   /** Resolves once no agent work runs any more (at most `stopTimeoutMs` later). */
@@ -16,7 +16,7 @@ export interface AgentRunner {
   poke(): void;
 }
 
-export interface RunnerDeps {
+export interface AgentHostDeps {
   publish(message: LiveMessage, audience: Audience): void;
   log(msg: string, err?: unknown): void;
   /** The worker died on its own (not via stop). */
@@ -24,21 +24,21 @@ export interface RunnerDeps {
   cadence?: Partial<Cadence>;
 }
 
-export class InProcessRunner implements AgentRunner {
-  private engine: AgentEngine | null = null;
+export class InProcessAgentHost implements AgentHost {
+  private loop: AgentLoop | null = null;
 
   constructor(
     private readonly db: Db,
-    private readonly deps: RunnerDeps & { now?: () => number; changes?: ChangeHistory },
+    private readonly deps: AgentHostDeps & { now?: () => number; changes?: ChangeHistory },
   ) {}
 
   get running(): boolean {
-    return this.engine?.isRunning ?? false;
+    return this.loop?.isRunning ?? false;
   }
 
   async start(): Promise<void> {
-    if (this.engine) return;
-    this.engine = new AgentEngine({
+    if (this.loop) return;
+    this.loop = new AgentLoop({
       db: this.db,
       emit: this.deps.publish,
       log: this.deps.log,
@@ -46,26 +46,26 @@ export class InProcessRunner implements AgentRunner {
       now: this.deps.now,
       changes: this.deps.changes,
     });
-    this.engine.start();
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.engine?.stop();
-    this.engine = null;
+    this.loop?.stop();
+    this.loop = null;
   }
 
   poke(): void {
-    this.engine?.poke();
+    this.loop?.poke();
   }
 }
 
-export class WorkerRunner implements AgentRunner {
+export class WorkerAgentHost implements AgentHost {
   private worker: Worker | null = null;
   private stopping = false;
 
   constructor(
     private readonly dbPath: string,
-    private readonly deps: RunnerDeps & { stopTimeoutMs?: number; startTimeoutMs?: number; spawn?: () => Worker },
+    private readonly deps: AgentHostDeps & { stopTimeoutMs?: number; startTimeoutMs?: number; spawn?: () => Worker },
   ) {}
 
   get running(): boolean {
@@ -78,7 +78,7 @@ export class WorkerRunner implements AgentRunner {
 
   start(): Promise<void> {
     if (this.worker) return Promise.resolve();
-    const w = (this.deps.spawn ?? (() => spawnWorker("workers/agents.worker.ts")))();
+    const w = (this.deps.spawn ?? (() => spawnWorker("modules/agents/worker/agents.worker.ts")))();
     this.worker = w;
     this.stopping = false;
     return new Promise<void>((resolve, reject) => {

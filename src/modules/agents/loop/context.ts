@@ -5,7 +5,7 @@ import { nowIso } from "#server/lib/ids";
 import type { ActivityService } from "#server/modules/activity/service";
 import type { AgentDto, AgentId, AgentUpdate } from "../model";
 import { agentToDto, type AgentRow } from "../rows";
-import type { EngineRepository } from "./repository";
+import type { LoopRepository } from "./repository";
 
 export interface AgentPatch {
   status?: AgentDto["status"];
@@ -18,7 +18,7 @@ export interface AgentPatch {
 }
 
 export interface AgentContext {
-  repo: EngineRepository;
+  repo: LoopRepository;
   activity: ActivityService;
   now(): number;
   emit(message: LiveMessage, audience: Audience): void;
@@ -31,7 +31,7 @@ export interface AgentContext {
 export const audienceFor = (ownerId: string | null): Audience => (ownerId ? { kind: "owner", userId: ownerId } : { kind: "all" });
 
 export function makeContext(deps: {
-  repo: EngineRepository;
+  repo: LoopRepository;
   activity: ActivityService;
   now: () => number;
   emit: (message: LiveMessage, audience: Audience) => void;
