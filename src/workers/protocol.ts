@@ -4,10 +4,9 @@
 import type { GrayImage } from "#server/modules/analysis/image";
 import type { EarlierSample, TimingProfile, TimingSummary } from "#server/modules/capture/timing-samples";
 import type { Vitals } from "#server/modules/capture/page/types";
-import type { Box, Extraction, PaletteEntry, SimilarityScores, Viewport } from "#server/modules/capture/model";
+import type { Extraction, PaletteEntry, SimilarityScores, Viewport } from "#server/modules/capture/model";
 import type { Audience, LiveMessage } from "#server/live/hub";
 import type { Cadence as AgentCadence } from "#server/modules/agents/engine/engine";
-import type { VisualDiff } from "#server/modules/watch/changes/visual";
 
 // ---- capture worker -------------------------------------------------------------------------
 export interface CaptureJob {
@@ -79,16 +78,6 @@ export type AnalyseRequest =
 
 export type AnalyseEvent =
   | { type: "scored"; jobId: string; scores: SimilarityScores & { designSimilarity: number; components: Record<string, number> } }
-  | { type: "failed"; jobId: string; reason: string };
-
-// ---- pixels worker (change detection's pixel diff between two runs) ------------------------
-/** mask: boxes (CSS px = screenshot px) of parts that move by themselves; not counted as changes. */
-export type PixelsRequest = { type: "diff" | "heatmap"; jobId: string; beforePath: string; afterPath: string; mask?: Box[] };
-/** A visual diff without its heat-map encoder (a function cannot cross threads). */
-export type PixelDiffSummary = Omit<VisualDiff, "heatmap">;
-export type PixelsEvent =
-  | { type: "diff"; jobId: string; summary: PixelDiffSummary }
-  | { type: "heatmap"; jobId: string; png: Uint8Array }
   | { type: "failed"; jobId: string; reason: string };
 
 // ---- agents worker --------------------------------------------------------------------------

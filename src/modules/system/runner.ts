@@ -6,7 +6,7 @@ import type { Audience, LiveMessage } from "#server/live/hub";
 import { spawnWorker } from "#server/lib/spawn-worker";
 import type { AgentsEvent, AgentsRequest } from "#server/workers/protocol";
 import { AgentEngine, type Cadence } from "#server/modules/agents/public";
-import type { ChangeHistory } from "#server/modules/agents/logic/set-moves";
+import type { ChangeHistory } from "#server/modules/changes/public";
 
 export interface AgentRunner {
   readonly running: boolean;
