@@ -1,5 +1,5 @@
 // The noise floor of change detection, measured on the product path: BENCH_RUNS (default 8) real
-// runs of one comparison over pages that never change but move by themselves (tests/watch/
+// runs of one comparison over pages that never change but move by themselves (tests/changes/
 // noise-sites.ts: a page with CSS animations, a timed carousel, lazy images and a late web font,
 // and three corpus templates). Prints, per page:
 // - changes the run history stored (the filters on) and what detection finds on the same pairs
@@ -14,11 +14,11 @@ import { findChromium } from "#server/lib/chromium";
 import { decodePng } from "#server/modules/analysis/image";
 import type { Extraction } from "#server/modules/capture/model";
 import { CapturePool } from "#server/modules/capture/pool";
-import { detectChanges } from "#server/modules/watch/changes/detect";
-import { timingBand, type TimingSample } from "#server/modules/watch/changes/timing";
-import { visualDiff } from "#server/modules/watch/changes/visual";
+import { detectChanges } from "#server/modules/changes/detect/detect";
+import { timingBand, type TimingSample } from "#server/modules/changes/detect/timing";
+import { visualDiff } from "#server/modules/changes/detect/visual";
 import { makeTestApp } from "#tests/support/app";
-import { startNoiseSites } from "#tests/watch/noise-sites";
+import { startNoiseSites } from "#tests/changes/noise-sites";
 
 const RUNS = Math.max(2, Number(process.env.BENCH_RUNS ?? 8));
 const dataDir = mkdtempSync(join(tmpdir(), "di-noise-bench-"));

@@ -43,8 +43,10 @@ import type { ComparisonEngine } from "./modules/comparisons/runner";
 import { comparisonsService } from "./modules/comparisons/service";
 import { filmstripRoutes } from "./modules/filmstrip";
 import { filmstripService } from "./modules/filmstrip/service";
+import { changesRoutes } from "./modules/changes";
+import { changeHistory } from "./modules/changes/public";
+import { changesService } from "./modules/changes/service";
 import { historyRoutes } from "./modules/history";
-import { changeHistory } from "./modules/history/public";
 import { historyService } from "./modules/history/service";
 import { healthRoutes, healthService } from "./modules/health";
 import { systemRoutes } from "./modules/system";
@@ -131,12 +133,14 @@ export function createServices(deps: AppDeps) {
     engine.publish ??= (message, to) => live.publish(message, to);
     engine.recordActivity ??= (entry) => activity.record(entry);
   }
-  const history = historyService({
+  const history = historyService({ db: deps.db });
+  const changes = changesService({
     db: deps.db,
     dataDir: deps.env.DATA_DIR,
+    runs: history.runs,
     log: deps.log,
     // Alert rules hear about a run's changes once they are stored, in the background (watch is built below; runs start after boot).
-    onChanges: (changes) => watch.queueRunChanges(changes),
+    onChanges: (found) => watch.queueRunChanges(found),
     publish: (message, to) => live.publish(message, to),
   });
   const comparisons = comparisonsService({
@@ -148,7 +152,7 @@ export function createServices(deps: AppDeps) {
     log: deps.log,
     historyKeep: deps.env.HISTORY_KEEP,
     // Change detection against the previous completed run; the run closes after it.
-    onCompleted: (run) => history.onRunCompleted(run),
+    onCompleted: (run) => changes.onRunCompleted(run),
     // Deferred scheduled runs of the owner are tried as soon as one of their runs ends.
     onClosed: (run) => watch.runEnded(run.ownerId),
     scheduleOf: (ownerId, id) => watch.schedules.get(ownerId, id),
@@ -175,7 +179,7 @@ export function createServices(deps: AppDeps) {
     now: deps.now,
     log: deps.log,
     cadence: deps.agentCadence,
-    // TrendHunter's moves across each set come from the run history (the worker builds its own on its connection).
+    // TrendHunter's moves across each set come from the stored changes (the worker builds its own on its connection).
     changes: changeHistory,
     onChange: (action, actor) => audit.recordBy({ id: actor?.id ?? null, email: actor?.email ?? null }, action),
   });
@@ -188,7 +192,7 @@ export function createServices(deps: AppDeps) {
     // PUBLIC_URL when the env has it; otherwise the port on this machine (right for a local install).
     publicUrl: deps.env.PUBLIC_URL ?? `http://localhost:${deps.env.PORT}`,
     mailer: deps.env.SMTP_URL ? smtpMailer(deps.env.SMTP_URL, deps.env.ALERT_EMAIL_FROM) : undefined,
-    // The digest lists each watched comparison's changes from the run history.
+    // The digest lists each watched comparison's stored changes.
     changes: changeHistory(deps.db),
     retry: deps.alertRetry,
     now: deps.now,
@@ -204,6 +208,7 @@ export function createServices(deps: AppDeps) {
     comparisons,
     filmstrips,
     history,
+    changes,
     watch,
     live,
     audit,
@@ -260,6 +265,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     .use(comparisonRoutes(services.comparisons, services.auth))
     .use(filmstripRoutes(services.filmstrips, services.auth))
     .use(historyRoutes(services.history, services.auth))
+    .use(changesRoutes(services.changes, services.auth))
     .use(watchRoutes(services.watch, services.auth.userForAccessToken))
     .use(activityRoutes(services.activity, services.auth.userForAccessToken))
     .use(agentsRoutes(services.agents, services.auth.userForAccessToken, { now: deps.now }))

@@ -10,7 +10,7 @@ import { workerLogger } from "#server/lib/logger";
 import { capturePage, CaptureError } from "#server/modules/capture/capture";
 import { timePage } from "#server/modules/capture/time-page";
 import { pageBundles } from "#server/modules/capture/page-bundle";
-import { instrumentVolatility, withVolatility } from "#server/modules/watch/public";
+import { instrumentVolatility, withVolatility } from "#server/modules/changes/public";
 import type { CaptureEvent, CaptureJob, CaptureRequest, TimingJob } from "./protocol";
 
 declare const self: Worker;

@@ -4,8 +4,7 @@
 import type { GrayImage } from "#server/modules/analysis/image";
 import type { EarlierSample, TimingProfile, TimingSummary } from "#server/modules/capture/timing-samples";
 import type { Vitals } from "#server/modules/capture/page/types";
-import type { Box, Extraction, Viewport } from "#server/modules/capture/model";
-import type { VisualDiff } from "#server/modules/watch/changes/visual";
+import type { Extraction, Viewport } from "#server/modules/capture/model";
 
 // ---- capture worker -------------------------------------------------------------------------
 export interface CaptureJob {
@@ -58,13 +57,3 @@ export type CaptureEvent =
   | { type: "timed"; jobId: string; timing: TimingSummary }
   | { type: "failed"; jobId: string; reason: string }
   | { type: "fatal"; reason: string };
-
-// ---- pixels worker (change detection's pixel diff between two runs) ------------------------
-/** mask: boxes (CSS px = screenshot px) of parts that move by themselves; not counted as changes. */
-export type PixelsRequest = { type: "diff" | "heatmap"; jobId: string; beforePath: string; afterPath: string; mask?: Box[] };
-/** A visual diff without its heat-map encoder (a function cannot cross threads). */
-export type PixelDiffSummary = Omit<VisualDiff, "heatmap">;
-export type PixelsEvent =
-  | { type: "diff"; jobId: string; summary: PixelDiffSummary }
-  | { type: "heatmap"; jobId: string; png: Uint8Array }
-  | { type: "failed"; jobId: string; reason: string };

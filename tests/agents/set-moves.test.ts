@@ -4,7 +4,8 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import { openDatabase, type Db } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
 import { AgentLoop } from "#server/modules/agents/loop/loop";
-import { findSetMoves, moveOf, type ChangeHistory, type RecentChange } from "#server/modules/agents/logic/set-moves";
+import type { ChangeHistory, RecentChange } from "#server/modules/changes/public";
+import { findSetMoves, moveOf } from "#server/modules/agents/logic/set-moves";
 import { insertComparison, insertUser } from "./fixtures";
 
 const NOW = Date.parse("2025-06-10T12:00:00Z");

@@ -1,7 +1,8 @@
 // Host alerts with a fake clock: hysteresis, cooldown and one alert per episode, whatever the
 // sampler's rhythm (it samples every 5 s).
 import { describe, expect, test } from "bun:test";
-import { ALERT_COOLDOWN_MS, alertsService, formatAlertDuration } from "#server/modules/admin/alerts";
+import { formatElapsed } from "#server/lib/format";
+import { HOST_ALERT_COOLDOWN_MS, hostAlertsService } from "#server/modules/admin/host-alerts";
 import type { AdminRepository } from "#server/modules/admin/repository";
 import type { AuditService } from "#server/modules/audit/service";
 import { metricsSample } from "./admin-support";
@@ -13,7 +14,7 @@ function rig(cpuThreshold = 80) {
   const activity: { status: string; message: string; details: string }[] = [];
   const published: unknown[] = [];
   const settings = { cpuThreshold, memoryThreshold: 85, errorRateThreshold: 5, emailNotifications: false, slackNotifications: false };
-  const alerts = alertsService({
+  const alerts = hostAlertsService({
     repo: { getSetting: () => settings, putSetting: () => {} } as unknown as AdminRepository,
     audit: { record: () => {}, recordBy: () => {} } as unknown as AuditService,
     live: { publish: (m) => published.push(m) },
@@ -49,7 +50,7 @@ describe("host alert hysteresis", () => {
       easing: false,
     });
     expect(ongoing[0]!.durationMs).toBe(10 * 60_000);
-    expect(cooldownMs).toBe(ALERT_COOLDOWN_MS);
+    expect(cooldownMs).toBe(HOST_ALERT_COOLDOWN_MS);
   });
 
   test("a busy host spiking and dipping every 10-20 s stays one alert", () => {
@@ -67,7 +68,7 @@ describe("host alert hysteresis", () => {
     expect(r.hold(50, 60_000)).toBe(0);
     // Easing: below the re-arm line; the duration is the time it spent above the threshold.
     expect(r.alerts.ongoing().ongoing[0]).toMatchObject({ metric: "cpu", above: false, easing: true, durationMs: 235_000 });
-    expect(r.hold(50, ALERT_COOLDOWN_MS)).toBe(0);
+    expect(r.hold(50, HOST_ALERT_COOLDOWN_MS)).toBe(0);
     expect(r.alerts.ongoing().ongoing).toEqual([]);
     const resolved = r.activity.at(-1)!;
     expect(resolved.status).toBe("success");
@@ -83,8 +84,8 @@ describe("host alert hysteresis", () => {
   });
 
   test("durations read as people say them", () => {
-    expect(formatAlertDuration(42_000)).toBe("42s");
-    expect(formatAlertDuration(4 * 60_000 + 10_000)).toBe("4m 10s");
-    expect(formatAlertDuration(62 * 60_000)).toBe("1h 2m");
+    expect(formatElapsed(42_000)).toBe("42s");
+    expect(formatElapsed(4 * 60_000 + 10_000)).toBe("4m 10s");
+    expect(formatElapsed(62 * 60_000)).toBe("1h 2m");
   });
 });

@@ -3,7 +3,7 @@ import type { LiveSocket } from "#server/live/hub";
 import { HostSampler, parseMeminfo, parseNetDev, parseProcStat, readDiskPercent } from "#server/modules/admin/host-metrics";
 import type { SystemMetrics } from "#server/modules/admin/model";
 import { formatUptime, healthOf } from "#web/features/admin/format";
-import { ALERT_COOLDOWN_MS } from "#server/modules/admin/alerts";
+import { HOST_ALERT_COOLDOWN_MS } from "#server/modules/admin/host-alerts";
 import { makeTestApp } from "#tests/support/app";
 import { metricsSample, saveAlertSettings } from "./admin-support";
 
@@ -163,7 +163,7 @@ describe("alert settings and alerts", () => {
     const userSocket = socketOf("someone", "user");
     t.services.live.add(adminSocket);
     t.services.live.add(userSocket);
-    const alerts = t.services.admin.alerts;
+    const alerts = t.services.admin.hostAlerts;
 
     expect(alerts.check(sample({ cpu: 40 }))).toEqual([]);
     const raised = alerts.check(sample({ cpu: 63.2 }));
@@ -173,7 +173,7 @@ describe("alert settings and alerts", () => {
     expect(alerts.check(sample({ cpu: 48 }))).toEqual([]); // under, but within the re-arm band
     expect(alerts.check(sample({ cpu: 70 }))).toEqual([]);
     alerts.check(sample({ cpu: 30 }));
-    clock += ALERT_COOLDOWN_MS; // recovered, and stayed recovered through the cooldown
+    clock += HOST_ALERT_COOLDOWN_MS; // recovered, and stayed recovered through the cooldown
     alerts.check(sample({ cpu: 30 }));
     expect(alerts.check(sample({ cpu: 70, errorRate: 9 }))).toHaveLength(2);
 
@@ -196,9 +196,9 @@ describe("ongoing alerts through the API", () => {
     const h = t.auth(admin.token);
     await saveAlertSettings(t, admin.token);
     const read = async () => (await t.call("GET", "/api/admin/alerts", { headers: h })).json;
-    expect(await read()).toEqual({ ongoing: [], at: "2026-03-01T12:00:00.000Z", cooldownMs: ALERT_COOLDOWN_MS });
+    expect(await read()).toEqual({ ongoing: [], at: "2026-03-01T12:00:00.000Z", cooldownMs: HOST_ALERT_COOLDOWN_MS });
 
-    const alerts = t.services.admin.alerts;
+    const alerts = t.services.admin.hostAlerts;
     for (let i = 0; i < 24; i++) {
       alerts.check(sample({ cpu: i === 10 ? 88 : 70 }));
       clock += 5000;
@@ -218,7 +218,7 @@ describe("ongoing alerts through the API", () => {
     ]);
     alerts.check(sample({ cpu: 20 }));
     expect((await read()).ongoing[0]).toMatchObject({ above: false, easing: true, durationMs: 115_000 });
-    clock += ALERT_COOLDOWN_MS;
+    clock += HOST_ALERT_COOLDOWN_MS;
     alerts.check(sample({ cpu: 20 }));
     expect((await read()).ongoing).toEqual([]);
 

@@ -7,8 +7,8 @@ import { migrate } from "#server/db/migrate";
 import { HttpError } from "#server/http/errors";
 import { newId } from "#server/lib/ids";
 import { smtpMailer } from "#server/modules/admin/mailer";
-import type { Change } from "#server/modules/watch/changes/model";
-import { alertBody, type TargetChanges, type WebhookPayload } from "#server/modules/watch/alerts/model";
+import type { Change, TargetChanges } from "#server/modules/changes/model";
+import { alertBody, type WebhookPayload } from "#server/modules/watch/alerts/model";
 import { alertsService, EMAIL_UNAVAILABLE, type DispatchInput } from "#server/modules/watch/alerts/service";
 import { postWebhook } from "#server/modules/watch/alerts/webhook";
 // A name that resolves privately gets the guard's one answer for names (hardening: no DNS mapping).

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Change } from "#server/modules/watch/changes/model";
+import type { Change } from "#server/modules/changes/model";
 import type { WebhookPayload } from "#server/modules/watch/alerts/model";
 import { makeTestApp } from "#tests/support/app";
 import { fakeEngine } from "#tests/api/comparisons-support";

@@ -4,7 +4,7 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { smtpMailer } from "#server/modules/admin/mailer";
 import { createComparisonBody } from "#server/modules/comparisons/model";
-import type { RecentChange } from "#server/modules/agents/logic/set-moves";
+import type { RecentChange } from "#server/modules/changes/public";
 import { DIGEST_RETRY_MS, DIGEST_UNAVAILABLE, digestService } from "#server/modules/watch/digest/service";
 import { makeTestApp } from "#tests/support/app";
 import { mailText, startMailbox } from "#tests/support/mailbox";

@@ -5,7 +5,7 @@
 import { rmSync } from "node:fs";
 import { decodePng } from "#server/modules/analysis/image";
 import type { Box, Viewport } from "#server/modules/capture/model";
-import { visualDiff } from "#server/modules/watch/changes/visual";
+import { visualDiff } from "#server/modules/changes/public";
 import { baselineSelectorBoxes, captureFiles, readCapture, writeCapture, writeFileAtomically } from "./baseline-files";
 import type { CheckConfig } from "./config";
 import type { SelectorBox } from "./ignore-selectors";

@@ -103,14 +103,14 @@ export function adminRoutes(admin: AdminService, resolve: BearerResolver) {
               detail: { summary: "Download one backup", ...binaryResponse("application/vnd.sqlite3", "The SQLite database file") },
             },
           )
-          .get("/alert-settings", () => admin.alerts.get(), {
+          .get("/alert-settings", () => admin.hostAlerts.get(), {
             auth: "admin",
             response: { 200: responds(alertSettingsAnswer), ...adminErrors },
             detail: { summary: "Alert thresholds and the channels this server can deliver on" },
           })
           .put(
             "/alert-settings",
-            ({ user, body, ip, request }) => admin.alerts.save(actorOf(user, ip, request.headers.get("user-agent")), body),
+            ({ user, body, ip, request }) => admin.hostAlerts.save(actorOf(user, ip, request.headers.get("user-agent")), body),
             {
               auth: "admin",
               body: alertSettings,
@@ -118,7 +118,7 @@ export function adminRoutes(admin: AdminService, resolve: BearerResolver) {
               detail: { summary: "Save alert thresholds" },
             },
           )
-          .get("/alerts", () => admin.alerts.ongoing(), {
+          .get("/alerts", () => admin.hostAlerts.ongoing(), {
             auth: "admin",
             response: { 200: responds(ongoingAlerts), ...adminErrors },
             detail: { summary: "Host alerts still open, each with its start, peak and duration (one per crossing)" },

@@ -1,12 +1,12 @@
 import type { LiveHub } from "#server/live/hub";
-import type { AlertsService } from "./alerts";
+import type { HostAlertsService } from "./host-alerts";
 import type { SystemMetrics } from "./model";
 
-/** Every few seconds: sample the host, push SYSTEM_METRICS to signed-in admins, check alert thresholds. */
+/** Every few seconds: sample the host, push SYSTEM_METRICS to signed-in admins, check host alert thresholds. */
 export function metricsSampler(deps: {
   collect: () => Promise<SystemMetrics>;
   live: Pick<LiveHub, "publish">;
-  alerts: Pick<AlertsService, "check">;
+  hostAlerts: Pick<HostAlertsService, "check">;
   intervalMs: number;
   log?: (msg: string, err?: unknown) => void;
 }) {
@@ -16,7 +16,7 @@ export function metricsSampler(deps: {
   async function tick(): Promise<SystemMetrics> {
     const m = await deps.collect();
     deps.live.publish({ type: "SYSTEM_METRICS", payload: m }, { kind: "admins" });
-    deps.alerts.check(m);
+    deps.hostAlerts.check(m);
     return m;
   }
 

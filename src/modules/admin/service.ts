@@ -5,7 +5,7 @@ import type { RequestMetrics } from "#server/http/request-metrics";
 import { nowIso } from "#server/lib/ids";
 import type { LiveHub } from "#server/live/hub";
 import type { AuditService } from "#server/modules/audit/service";
-import { type ActivitySink, alertsService } from "./alerts";
+import { type ActivitySink, hostAlertsService } from "./host-alerts";
 import { backupService } from "./backups";
 import { databaseStatsReader } from "./database-stats";
 import { HostSampler } from "./host-metrics";
@@ -44,7 +44,7 @@ export function adminService(deps: AdminDeps) {
   const dbFigures = databaseStatsReader(repo, deps.db.filename);
   const backups = backupService({ repo, dataDir, keep: deps.env.BACKUP_KEEP, audit: deps.audit, now });
   const maintenance = maintenanceService({ repo, audit: deps.audit, live: deps.live, now });
-  const alerts = alertsService({
+  const hostAlerts = hostAlertsService({
     repo,
     audit: deps.audit,
     live: deps.live,
@@ -75,7 +75,7 @@ export function adminService(deps: AdminDeps) {
   const sampler = metricsSampler({
     collect: systemMetrics,
     live: deps.live,
-    alerts,
+    hostAlerts,
     intervalMs: deps.sampleIntervalMs ?? 5000,
     log: deps.log,
   });
@@ -88,7 +88,7 @@ export function adminService(deps: AdminDeps) {
     },
     backups,
     maintenance,
-    alerts,
+    hostAlerts,
     sampler,
 
     securityReport(https: boolean): SecurityReport {

@@ -6,7 +6,7 @@ import type { Audience, LiveMessage } from "#server/live/hub";
 import { spawnWorker } from "#server/lib/spawn-worker";
 import type { AgentsEvent, AgentsRequest } from "./worker/protocol";
 import { AgentLoop, type Cadence } from "./loop/loop";
-import type { ChangeHistory } from "#server/modules/agents/logic/set-moves";
+import type { ChangeHistory } from "#server/modules/changes/public";
 
 export interface AgentHost {
   readonly running: boolean;

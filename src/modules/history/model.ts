@@ -1,22 +1,11 @@
 // Request and response shapes of the run history API, declared once (zod) with their types derived.
 import { z } from "zod";
 import { diffDto, findingDto, snapshotDto } from "#server/modules/comparisons/model";
-import { changeKinds, severities } from "#server/modules/watch/public";
+import { runChangeCounts } from "#server/modules/changes/model";
 
 export const runTrigger = z.enum(["manual", "schedule"]);
 /** interrupted: a restart ended it before it wrote its results. */
 export const runStatus = z.enum(["running", "completed", "failed", "interrupted"]);
-
-const countsOf = <K extends string>(keys: readonly K[]) =>
-  z.object(Object.fromEntries(keys.map((k) => [k, z.number().int()])) as Record<K, z.ZodNumber>);
-
-/** A run's stored changes counted by kind and by severity (every key present, zero when none). */
-export const runChangeCounts = z.object({
-  total: z.number().int(),
-  byKind: countsOf(changeKinds),
-  bySeverity: countsOf(severities),
-});
-export type RunChangeCounts = z.infer<typeof runChangeCounts>;
 
 export const runDto = z.object({
   id: z.string(),
@@ -45,7 +34,6 @@ export const runDetail = z.object({
   findings: z.array(findingDto),
 });
 export type RunDetail = z.infer<typeof runDetail>;
-// The changes endpoints' query and response shapes are the watch module's (watch/changes/model.ts).
 
 /** Disk use of the run history, for the super-admin console. */
 export const historyStorage = z.object({

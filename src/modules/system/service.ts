@@ -7,7 +7,7 @@ import type { LiveHub } from "#server/live/hub";
 import { nowIso } from "#server/lib/ids";
 import type { ActivityService } from "#server/modules/activity/service";
 import { InProcessAgentHost, WorkerAgentHost, type AgentHost, type AgentHostDeps, type Cadence } from "#server/modules/agents/public";
-import type { ChangeHistory } from "#server/modules/agents/logic/set-moves";
+import type { ChangeHistory } from "#server/modules/changes/public";
 import type { SystemAction, SystemActor, SystemStatusDto } from "./model";
 import { systemRepository } from "./repository";
 

@@ -7,15 +7,15 @@ import { HttpError } from "#server/http/errors";
 import { nowIso } from "#server/lib/ids";
 import type { Mailer } from "#server/modules/admin/mailer";
 import type { Resolver } from "#server/modules/capture/ssrf";
+import type { RunChanges } from "#server/modules/changes/model";
+import type { ChangeHistory } from "#server/modules/changes/public";
 import { pagesInRun } from "#server/modules/comparisons/public";
 import { alertsService, type DispatchResult } from "./alerts/service";
 import type { RetryOptions } from "./alerts/retry";
-import type { TargetChanges } from "./alerts/model";
 import { DeferRun, Scheduler, systemClock, type Clock, type ScheduleEvent } from "./schedule/scheduler";
 import { scheduleService } from "./schedule/service";
 import { watchRepository } from "./repository";
 import { digestService } from "./digest/service";
-import type { ChangeHistory } from "#server/modules/agents/logic/set-moves";
 
 /**
  * Pages a scheduled run may add to the capture queue. The pool refuses jobs past 200 queued (40
@@ -42,20 +42,19 @@ export interface WatchDeps {
   now?: () => number;
   clock?: Clock;
   budget?: typeof SCHEDULED_PAGE_BUDGET;
-  /** The run history's changes, for the digest (none: the digest lists runs and alerts only). */
+  /** The stored changes, for the digest (none: the digest lists runs and alerts only). */
   changes?: ChangeHistory;
   log?: (msg: string, err?: unknown) => void;
 }
 
-export interface RunChanges {
-  ownerId: string;
-  comparisonId: string;
-  runId: string;
-  /** The run compared against, for the link to the change view (default: the view's own choice). */
+/**
+ * A run's changes to alert on. The run compared against (for the link to the change view) and the
+ * run's number may be unknown: the view then picks its own pair, and the message leaves the number out.
+ */
+export type AlertedChanges = Omit<RunChanges, "fromRunId" | "runNumber"> & {
   fromRunId?: string | null;
   runNumber?: number | null;
-  targets: TargetChanges[];
-}
+};
 
 export function describeScheduleEvent(e: ScheduleEvent): string {
   const base = `schedule ${e.comparisonId} (slot ${e.slot})`;
@@ -133,7 +132,7 @@ export function watchService(deps: WatchDeps) {
    * Every alert rule of the comparison gets the run's changes that pass its filter. The owner must
    * own the comparison (else nothing is sent).
    */
-  async function dispatchRunChanges(input: RunChanges): Promise<DispatchResult[]> {
+  async function dispatchRunChanges(input: AlertedChanges): Promise<DispatchResult[]> {
     const c = repo.find(input.comparisonId);
     if (!c || c.owner_id !== input.ownerId) return [];
     return alerts.dispatch({
@@ -153,11 +152,11 @@ export function watchService(deps: WatchDeps) {
     changeLink,
     dispatchRunChanges,
     /**
-     * The history's hook once a run's changes are stored: alerts go out in the background. A
+     * Change detection's hook once a run's changes are stored: alerts go out in the background. A
      * receiver that is down takes minutes of retries, and the run must not look busy meanwhile
      * (a draining run counts as running, so its next scheduled slot would be skipped).
      */
-    queueRunChanges(input: RunChanges): void {
+    queueRunChanges(input: AlertedChanges): void {
       const p: Promise<unknown> = dispatchRunChanges(input)
         .catch((e) => log(`change alerts for comparison ${input.comparisonId} failed`, e))
         .finally(() => sending.delete(p));

@@ -1,6 +1,6 @@
 // Calls to the watch and run-history API: paths and answers typed from the server's routes.
 import type { AlertRequest, AlertView, DeliveryView } from "#server/modules/watch/alerts/model";
-import type { Change, ChangeKind, ChangesResponse, Severity } from "#server/modules/watch/changes/model";
+import type { Change, ChangeKind, ChangesResponse, Severity } from "#server/modules/changes/model";
 import type { DigestView } from "#server/modules/watch/digest/model";
 import type { ScheduleView } from "#server/modules/watch/schedule/model";
 import type { RunDetail, RunDto } from "#server/modules/history/model";

@@ -1,40 +1,11 @@
 // Moves across a set of competitors: when several targets of one comparison made the same kind of
 // change in the same window ("2 of 3 competitors changed their CTA text this week"), that is a
-// move of the market, not one site's redesign. Changes come from the watch's run history through
+// move of the market, not one site's redesign. Changes come from the stored changes through
 // `ChangeHistory`; what counts as "the same move" is read from the change's kind and summary,
-// which the change detectors write in fixed shapes (src/modules/watch/changes/*).
+// which the change detectors write in fixed shapes (src/modules/changes/detect/*).
 
-import type { ChangeKind } from "#server/modules/watch/changes/model";
-
-/** One stored change of one target, as the history keeps it. */
-export interface RecentChange {
-  ownerId: string;
-  comparisonId: string;
-  comparisonName: string;
-  targetId: string;
-  label: string;
-  url: string;
-  kind: ChangeKind;
-  summary: string;
-  /** When the run that found it finished (ISO 8601). */
-  at: string;
-  runId: string;
-  /** The run it was compared against, when known. */
-  fromRunId?: string | null;
-  viewport?: "desktop" | "mobile";
-  severity?: "low" | "medium" | "high";
-  before?: string | null;
-  after?: string | null;
-}
-
-/** What TrendHunter reads of the run history. */
-export interface ChangeHistory {
-  /**
-   * Every stored change found by runs that finished at or after `sinceIso`, newest run first: one
-   * owner's when `ownerId` is given, any owner's otherwise.
-   */
-  recentChanges(sinceIso: string, ownerId?: string): RecentChange[];
-}
+import type { ChangeKind } from "#server/modules/changes/model";
+import type { RecentChange } from "#server/modules/changes/public";
 
 export interface MoveSite {
   targetId: string;

@@ -9,7 +9,7 @@ import { DesignNinja } from "./design-ninja";
 import { InsightOracle } from "./insight-oracle";
 import { loopRepository } from "./repository";
 import { TestCommander } from "./test-commander";
-import type { ChangeHistory } from "../logic/set-moves";
+import type { ChangeHistory } from "#server/modules/changes/public";
 import { TrendHunter } from "./trend-hunter";
 
 export interface Cadence {

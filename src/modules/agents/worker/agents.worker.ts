@@ -3,7 +3,7 @@
 // closed, then "stopped" goes back so the main thread can terminate us.
 import { openDatabase, type Db } from "#server/db/connection";
 import { AgentLoop } from "../loop/loop";
-import { changeHistory } from "#server/modules/history/public";
+import { changeHistory } from "#server/modules/changes/public";
 import type { AgentsEvent, AgentsRequest } from "./protocol";
 
 declare const self: Worker;

@@ -1,8 +1,8 @@
 // What an alert says: the comparison, the run, each change with its before and after values, and
 // a link to the change view. One text serves Slack (`text`), chat tools and the e-mail body.
 
-import type { Change } from "../changes/model";
-import type { TargetChanges, WebhookPayload } from "./model";
+import type { Change, TargetChanges } from "#server/modules/changes/model";
+import type { WebhookPayload } from "./model";
 
 export interface AlertContext {
   comparison: { id: string; name: string };

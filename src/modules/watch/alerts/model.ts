@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { changeKind, changeSchema, severity } from "../changes/model";
+import { changeKind, severity, targetChanges } from "#server/modules/changes/model";
 
 const common = {
   minSeverity: severity.default("low"),
@@ -65,15 +65,6 @@ export const deliveryView = z.object({
   sentAt: z.string().nullable(),
 });
 export type DeliveryView = z.infer<typeof deliveryView>;
-
-/** What one run changed on one target: the unit an alert lists. */
-export const targetChanges = z.object({
-  targetId: z.string(),
-  label: z.string(),
-  url: z.string(),
-  changes: z.array(changeSchema),
-});
-export type TargetChanges = z.infer<typeof targetChanges>;
 
 /** The webhook's JSON body: Slack reads `text`; scripts read the rest. */
 export const webhookPayload = z.object({

@@ -1,5 +1,5 @@
 import type { Db } from "#server/db/connection";
-import type { ChangeKind, Severity } from "../changes/model";
+import type { ChangeKind, Severity } from "#server/modules/changes/model";
 import type { AlertView, DeliveryView } from "./model";
 
 export interface AlertRuleRow {

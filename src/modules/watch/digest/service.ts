@@ -1,13 +1,13 @@
 // The optional digest: per user, daily (08:00) or weekly (Monday 08:00) in the user's zone, one
 // e-mail summing up every watched comparison — its runs, skipped slots, alerts sent or failed and
-// the changes the run history holds for the period. The due time lives in the database, so a
-// digest that came due while the server was down goes out once at boot.
+// the changes stored for the period. The due time lives in the database, so a digest that came
+// due while the server was down goes out once at boot.
 
 import type { Db } from "#server/db/connection";
 import { badRequest } from "#server/http/errors";
 import { nowIso } from "#server/lib/ids";
 import type { Mailer } from "#server/modules/admin/mailer";
-import type { ChangeHistory, RecentChange } from "#server/modules/agents/logic/set-moves";
+import type { ChangeHistory, RecentChange } from "#server/modules/changes/public";
 import { checkSchedule, nextRunAfter } from "../schedule/cron";
 import { systemClock, type Clock } from "../schedule/scheduler";
 import type { DigestBody, DigestView } from "./model";
@@ -23,7 +23,7 @@ const MAX_CHANGES_LISTED = 5;
 export interface DigestDeps {
   db: Db;
   mailer?: Mailer;
-  /** The run history's changes; without it the digest lists runs and alerts only. */
+  /** The stored changes; without it the digest lists runs and alerts only. */
   changes?: ChangeHistory;
   publicUrl: string;
   now?: () => number;

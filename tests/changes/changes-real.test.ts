@@ -12,11 +12,11 @@ import type { Browser } from "playwright-core";
 import { PNG } from "pngjs";
 import { capturePage } from "#server/modules/capture/capture";
 import type { Extraction } from "#server/modules/capture/model";
-import { compareCaptures } from "#server/modules/watch/changes/compare";
-import type { Change } from "#server/modules/watch/changes/model";
-import { instrumentVolatility } from "#server/modules/watch/changes/probe";
-import { MIN_SAMPLES } from "#server/modules/watch/changes/timing";
-import { mergeVolatility, type Volatility } from "#server/modules/watch/changes/volatility";
+import { compareCaptures } from "#server/modules/changes/detect/compare";
+import type { Change } from "#server/modules/changes/model";
+import { instrumentVolatility } from "#server/modules/changes/detect/probe";
+import { MIN_SAMPLES } from "#server/modules/changes/detect/timing";
+import { mergeVolatility, type Volatility } from "#server/modules/changes/detect/volatility";
 import type { CaptureJob } from "#server/workers/protocol";
 import { launchBrowser } from "#tests/support/browser";
 import { TEST_TIMING_SAMPLES } from "#tests/support/server";
@@ -26,7 +26,7 @@ setDefaultTimeout(120_000);
 /**
  * Captures per unchanged page (the first is the baseline). Three give every kind of pair: one with an
  * empty history, one whose history merges an earlier capture's volatility, and one against the
- * first. Timing is only judged from MIN_SAMPLES + 1 captures (watch/changes/timing.ts), which five
+ * first. Timing is only judged from MIN_SAMPLES + 1 captures (changes/detect/timing.ts), which five
  * did not reach either; WATCH_RECAPTURES=10 for the full acceptance run, which does.
  */
 const CAPTURES = Math.max(2, Number(process.env.WATCH_RECAPTURES ?? 3));

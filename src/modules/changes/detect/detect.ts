@@ -7,7 +7,7 @@ import { copyChanges } from "./copy";
 import { ctaChanges } from "./cta";
 import { layoutChanges } from "./layout";
 import { metaChanges } from "./meta";
-import { severityRank, type Change, type ChangeKind, type Severity } from "./model";
+import { severityRank, type Change, type ChangeKind, type Severity } from "../model";
 import { paletteChanges } from "./palette";
 import { timingChanges, type TimingSample } from "./timing";
 import { typographyChanges } from "./typography";

@@ -1,6 +1,6 @@
-// The run history's change feed (history/public.ts → ChangeHistory) as the app wires it: two real
-// runs of a comparison, stored by the history at completion, where sites relabel their primary
-// CTA between the runs. TrendHunter (started through the system service, in process) reports the
+// The change feed (changes/feed.ts → ChangeHistory) as the app wires it: two real runs of a
+// comparison, their changes stored at completion, where sites relabel their primary CTA between
+// the runs. TrendHunter (started through the system service, in process) reports the
 // move across the set, and the digest e-mail (a real SMTP conversation on loopback) lists the
 // change. Another user's changes, made in the same minutes, never reach either.
 import { afterAll, beforeEach, expect, test } from "bun:test";
@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CaptureFn } from "#server/modules/comparisons/runner";
-import { changeHistory } from "#server/modules/history/public";
+import { changeHistory } from "#server/modules/changes/public";
 import { pngBytes, recordingSocket } from "#tests/api/comparisons-support";
 import { makeTestApp } from "#tests/support/app";
 import { waitFor } from "#tests/support/wait";

@@ -13,7 +13,7 @@
 
 import { bytes as fmtBytes, ms } from "#server/modules/analysis/public";
 import type { Extraction } from "#server/modules/capture/model";
-import type { Change, Severity } from "./model";
+import type { Change, Severity } from "../model";
 
 export type TimingSample = Pick<Extraction["timing"], "ttfbMs" | "fcpMs" | "lcpMs" | "loadMs" | "cls" | "bytes" | "requests">;
 

@@ -4,7 +4,7 @@
 import { newId } from "#server/lib/ids";
 import { spawnWorker } from "#server/lib/spawn-worker";
 import type { Box } from "#server/modules/capture/model";
-import type { PixelDiffSummary, PixelsEvent, PixelsRequest } from "#server/workers/protocol";
+import type { PixelDiffSummary, PixelsEvent, PixelsRequest } from "./protocol";
 
 type Pending = { resolve: (e: PixelsEvent) => void; reject: (e: Error) => void };
 
@@ -21,7 +21,7 @@ export function pixelsWorker() {
 
   function started(): Worker {
     if (worker) return worker;
-    const w = spawnWorker("workers/pixels.worker.ts");
+    const w = spawnWorker("modules/changes/worker/pixels.worker.ts");
     // Idle between runs: it must not keep a process (or a test) alive on its own.
     (w as Worker & { unref(): void }).unref();
     w.onmessage = (event: MessageEvent<PixelsEvent>) => {

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findChromium } from "#server/lib/chromium";
 import { CapturePool } from "#server/modules/capture/pool";
-import { MIN_SAMPLES } from "#server/modules/watch/changes/timing";
+import { MIN_SAMPLES } from "#server/modules/changes/detect/timing";
 import { makeTestApp } from "#tests/support/app";
 import { TEST_TIMING_SAMPLES } from "#tests/support/server";
 import { CORPUS_DIR, startNoiseSites } from "./noise-sites";
@@ -32,7 +32,7 @@ beforeAll(() => {
     concurrency: 2,
     chromiumPath: findChromium(process.env.CHROMIUM_PATH),
     allowPrivate: true,
-    // A timing change needs MIN_SAMPLES + 1 runs of history (watch/changes/timing.ts), more than
+    // A timing change needs MIN_SAMPLES + 1 runs of history (changes/detect/timing.ts), more than
     // these runs make unless WATCH_NOISE_RUNS asks for them: until then the extra timing loads
     // feed nothing a change could come from (with more runs, the product's loads).
     timingSamples: RUNS > MIN_SAMPLES ? undefined : Number(TEST_TIMING_SAMPLES),

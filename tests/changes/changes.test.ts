@@ -2,11 +2,11 @@
 // before/after values asserted, plus the noise rules (unchanged → nothing; volatile parts ignored).
 import { describe, expect, test } from "bun:test";
 import { PNG } from "pngjs";
-import { detectChanges, filterChanges } from "#server/modules/watch/changes/detect";
-import { robustSpread, timingChanges, type TimingSample } from "#server/modules/watch/changes/timing";
-import { visualChange, visualDiff } from "#server/modules/watch/changes/visual";
-import { mergeVolatility } from "#server/modules/watch/changes/volatility";
-import type { Change } from "#server/modules/watch/changes/model";
+import { detectChanges, filterChanges } from "#server/modules/changes/detect/detect";
+import { robustSpread, timingChanges, type TimingSample } from "#server/modules/changes/detect/timing";
+import { visualChange, visualDiff } from "#server/modules/changes/detect/visual";
+import { mergeVolatility } from "#server/modules/changes/detect/volatility";
+import type { Change } from "#server/modules/changes/model";
 import { clone, landing } from "./extractions";
 
 const only = (changes: Change[], kind: Change["kind"]) => changes.filter((c) => c.kind === kind);

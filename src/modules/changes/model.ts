@@ -1,4 +1,7 @@
+// Change detection's shapes: a change and its kinds, the changes API's query and answer, a run's
+// change counts, and what change detection reads of the run history.
 import { z } from "zod";
+import type { RunRow, SnapshotRow } from "#server/modules/comparisons/repository";
 
 export const changeKinds = ["copy", "cta", "palette", "typography", "layout", "meta", "timing", "visual"] as const;
 export const changeKind = z.enum(changeKinds);
@@ -36,7 +39,16 @@ export type Change = z.infer<typeof changeSchema>;
 
 export const severityRank: Record<Severity, number> = { low: 0, medium: 1, high: 2 };
 
-// ---- the contract's change endpoints (routes are wired in the comparisons module) ----
+// ---- the changes endpoints (./index.ts) ----
+
+/** What one run changed on one target: the unit the changes API serves and an alert lists. */
+export const targetChanges = z.object({
+  targetId: z.string(),
+  label: z.string(),
+  url: z.string(),
+  changes: z.array(changeSchema),
+});
+export type TargetChanges = z.infer<typeof targetChanges>;
 
 /** GET /api/comparisons/:id/changes?from=<runId>&to=<runId> (default: the last two completed runs). */
 export const changesQuery = z.object({
@@ -48,14 +60,7 @@ export type ChangesQuery = z.infer<typeof changesQuery>;
 export const changesResponse = z.object({
   from: z.string(),
   to: z.string(),
-  targets: z.array(
-    z.object({
-      targetId: z.string(),
-      label: z.string(),
-      url: z.string(),
-      changes: z.array(changeSchema),
-    }),
-  ),
+  targets: z.array(targetChanges),
 });
 export type ChangesResponse = z.infer<typeof changesResponse>;
 
@@ -67,3 +72,37 @@ export const visualQuery = z.object({
   to: z.string().max(100).optional(),
 });
 export type VisualQuery = z.infer<typeof visualQuery>;
+
+/** A completed run's changes against the completed run before it, as they are handed on to alerts. */
+export interface RunChanges {
+  ownerId: string;
+  comparisonId: string;
+  runId: string;
+  fromRunId: string;
+  runNumber: number;
+  targets: TargetChanges[];
+}
+
+const countsOf = <K extends string>(keys: readonly K[]) =>
+  z.object(Object.fromEntries(keys.map((k) => [k, z.number().int()])) as Record<K, z.ZodNumber>);
+
+/** A run's stored changes counted by kind and by severity (every key present, zero when none). */
+export const runChangeCounts = z.object({
+  total: z.number().int(),
+  byKind: countsOf(changeKinds),
+  bySeverity: countsOf(severities),
+});
+export type RunChangeCounts = z.infer<typeof runChangeCounts>;
+
+/**
+ * What change detection reads of the run history (the history module provides it): runs and their
+ * snapshots, and the ownership checks that answer 404 for another user's ids.
+ */
+export interface RunReads {
+  ownedComparison(ownerId: string, comparisonId: string): unknown;
+  ownedRun(ownerId: string, comparisonId: string, runId: string): RunRow;
+  findRun(runId: string, comparisonId: string, ownerId: string): RunRow | null;
+  lastCompletedRuns(comparisonId: string, ownerId: string, n: number): RunRow[];
+  completedRunBefore(comparisonId: string, number: number): RunRow | null;
+  runSnapshots(runId: string, ownerId: string): SnapshotRow[];
+}

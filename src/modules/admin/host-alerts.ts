@@ -1,5 +1,9 @@
+// Host-metric alerts: CPU, memory and error rate against the thresholds an admin sets, raised once
+// per crossing (hysteresis and cooldown), recorded in the audit log and the activity feed, pushed to
+// admins' sockets and optionally sent by e-mail and chat. Users' alerts on a comparison's changes
+// are the watch module's (src/modules/watch/alerts).
 import { nowIso } from "#server/lib/ids";
-import { formatElapsed } from "#web/lib/format";
+import { formatElapsed } from "#server/lib/format";
 import type { LiveHub } from "#server/live/hub";
 import type { Actor } from "#server/modules/audit/model";
 import type { AuditService } from "#server/modules/audit/service";
@@ -25,7 +29,7 @@ const REARM_RATIO = 0.9;
  * another (a busy host dips and spikes every few seconds); the alert ends, with its duration, once
  * the figure has stayed re-armed this long.
  */
-export const ALERT_COOLDOWN_MS = 10 * 60_000;
+export const HOST_ALERT_COOLDOWN_MS = 10 * 60_000;
 
 /** One alert from its crossing to its end: a still-high value is this, not a stream of alerts. */
 interface Episode {
@@ -38,9 +42,6 @@ interface Episode {
   /** Whether the latest sample was above the threshold. */
   above: boolean;
 }
-
-// One wording for durations, in alert messages and in the console that counts them live.
-export { formatElapsed as formatAlertDuration } from "#web/lib/format";
 
 const LABEL: Record<AlertMetric, string> = { cpu: "CPU usage", memory: "Memory usage", errorRate: "Error rate" };
 const thresholdOf = (s: AlertSettings, m: AlertMetric) =>
@@ -57,7 +58,7 @@ export interface ActivitySink {
   }): void;
 }
 
-export function alertsService(deps: {
+export function hostAlertsService(deps: {
   repo: AdminRepository;
   audit: AuditService;
   live: Pick<LiveHub, "publish">;
@@ -99,7 +100,7 @@ export function alertsService(deps: {
           `Raised at: ${payload.at}`,
           "",
           "This alert fires once per crossing and re-arms when the figure falls below 90% of its threshold;",
-          `a crossing within ${ALERT_COOLDOWN_MS / 60_000} minutes of that continues this alert rather than raising another.`,
+          `a crossing within ${HOST_ALERT_COOLDOWN_MS / 60_000} minutes of that continues this alert rather than raising another.`,
           "Thresholds and notifications: Super Admin → Settings.",
           ...(consoleUrl ? [consoleUrl] : []),
         ].join("\n"),
@@ -155,7 +156,7 @@ export function alertsService(deps: {
 
     /**
      * Raises each alert once per crossing and returns what was raised. Hysteresis: it re-arms only
-     * below 90% of the threshold; cooldown: a crossing within ALERT_COOLDOWN_MS of a re-arm belongs
+     * below 90% of the threshold; cooldown: a crossing within HOST_ALERT_COOLDOWN_MS of a re-arm belongs
      * to the alert already open, which ends (one entry, with its duration and peak) only after the
      * figure stayed re-armed that long.
      */
@@ -188,7 +189,7 @@ export function alertsService(deps: {
         } else if (open && value <= threshold * REARM_RATIO) {
           open.above = false;
           open.rearmedAt ??= t;
-          if (t - open.rearmedAt < ALERT_COOLDOWN_MS) continue;
+          if (t - open.rearmedAt < HOST_ALERT_COOLDOWN_MS) continue;
           episodes.delete(metric);
           const lasted = formatElapsed(open.lastAbove - open.since);
           deps.activity?.record({
@@ -223,10 +224,10 @@ export function alertsService(deps: {
           easing: e.rearmedAt !== null,
         })),
         at: nowIso(t),
-        cooldownMs: ALERT_COOLDOWN_MS,
+        cooldownMs: HOST_ALERT_COOLDOWN_MS,
       };
     },
   };
 }
 
-export type AlertsService = ReturnType<typeof alertsService>;
+export type HostAlertsService = ReturnType<typeof hostAlertsService>;

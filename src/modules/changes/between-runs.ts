@@ -1,23 +1,26 @@
 // What changed on each target between two runs of a comparison, from what the runs stored: the
 // extractions (design meaning: copy, CTAs, palette, typography, layout, meta, timing) and the
-// screenshot files (visual). The detection itself is the watch module's (src/modules/watch/changes,
-// docs/decisions/0006-change-detection.md); this file feeds it from the run history.
+// screenshot files (visual). The detectors are in ./detect (docs/decisions/0006-change-detection.md);
+// this file feeds them from the run history.
 import { existsSync } from "node:fs";
 import type { Box, Extraction, Viewport } from "#server/modules/capture/model";
 import type { ScreenshotFiles } from "#server/modules/comparisons/files";
 import type { RunRow, SnapshotRow, TargetRow } from "#server/modules/comparisons/repository";
 import { RUN_VIEWPORTS } from "#server/modules/comparisons/public";
-import type { TargetChanges } from "#server/modules/watch/alerts/model";
-import type { VisualDiff } from "#server/modules/watch/changes/visual";
-import { detectChanges, mergeVolatility, volatilityOf, type Volatility } from "#server/modules/watch/public";
-import type { PixelsWorker } from "./pixels";
-import type { HistoryRepository } from "./repository";
+import { detectChanges } from "./detect/detect";
+import type { TimingSample } from "./detect/timing";
+import type { VisualDiff } from "./detect/visual";
+import { mergeVolatility, volatilityOf, type Volatility } from "./detect/volatility";
+import type { RunReads, TargetChanges } from "./model";
+import type { ChangesRepository } from "./repository";
+import type { PixelsWorker } from "./worker/pixels";
 
 /** Earlier captures a timing change is judged against (the target's own noise), and whose volatility counts. */
 const HISTORY_DEPTH = 12;
 
 export interface ChangeSources {
-  repo: HistoryRepository;
+  runs: Pick<RunReads, "runSnapshots">;
+  repo: ChangesRepository;
   files: ScreenshotFiles;
   pixels: PixelsWorker;
 }
@@ -48,19 +51,28 @@ async function pixelDiff(src: ChangeSources, before: SnapshotRow, after: Snapsho
   };
 }
 
+/** A page's earlier captures (newest first): timing samples for its noise, volatility reports for what moves on it. */
+function pageHistory(src: Pick<ChangeSources, "repo">, from: RunRow, before: SnapshotRow) {
+  const rows = src.repo.pageHistory(before.target_id, before.viewport, from.comparison_id, from.number, HISTORY_DEPTH);
+  return {
+    timings: rows.flatMap((r) => (r.timing ? [JSON.parse(r.timing) as TimingSample] : [])),
+    volatility: rows.flatMap((r) => (r.volatility ? [volatilityOf({ volatility: JSON.parse(r.volatility) as unknown })] : [])),
+  };
+}
+
 /**
  * What moves by itself on a page: the volatility reports of the two captures and of the page's
  * earlier captures (a rotation seen once stays known).
  */
 export function pageVolatility(src: Pick<ChangeSources, "repo">, from: RunRow, before: SnapshotRow, after: SnapshotRow): Volatility {
-  const earlier = src.repo.pageHistory(before.target_id, before.viewport, from.comparison_id, from.number, HISTORY_DEPTH);
+  const earlier = pageHistory(src, from, before);
   return mergeVolatility(...earlier.volatility, volatilityOf(JSON.parse(after.extraction)));
 }
 
 /** One page (target at a viewport) between two runs. */
 async function pageChanges(src: ChangeSources, from: RunRow, before: SnapshotRow, after: SnapshotRow) {
   // `from`'s capture (`before`) is the newest of the page's history.
-  const earlier = src.repo.pageHistory(before.target_id, before.viewport, from.comparison_id, from.number, HISTORY_DEPTH);
+  const earlier = pageHistory(src, from, before);
   const afterX = JSON.parse(after.extraction) as Extraction;
   const volatility = mergeVolatility(...earlier.volatility, volatilityOf(afterX));
   // Byte-identical screenshots (the common case for an unchanged page: re-captures of a static
@@ -86,8 +98,8 @@ export async function changesBetween(
   from: RunRow,
   to: RunRow,
 ): Promise<TargetChanges[]> {
-  const before = byPage(src.repo.runSnapshots(from.id, ownerId));
-  const after = byPage(src.repo.runSnapshots(to.id, ownerId));
+  const before = byPage(src.runs.runSnapshots(from.id, ownerId));
+  const after = byPage(src.runs.runSnapshots(to.id, ownerId));
   const out: TargetChanges[] = [];
   for (const t of targets) {
     const changes = [];

@@ -1,13 +1,13 @@
 // One target between two runs, from what the runs stored: the extractions, the screenshot files
 // and the volatility reports, plus the target's earlier captures for timing noise and for
-// rotations seen before. Decoding two full-page PNGs takes memory and a second or two: call it
-// off the request thread (the analyse worker) for fresh runs; the result is small and storable.
+// rotations seen before, all in this thread. Decoding two full-page PNGs takes memory and a second
+// or two, so the server's path (../between-runs.ts) diffs the screenshots in the pixels worker.
 
 import { existsSync } from "node:fs";
 import { decodePng } from "#server/modules/analysis/public";
 import type { Extraction } from "#server/modules/capture/model";
 import { detectChanges } from "./detect";
-import type { Change } from "./model";
+import type { Change } from "../model";
 import { visualDiff, type VisualDiff } from "./visual";
 import { mergeVolatility, type Volatility } from "./volatility";
 

@@ -1,0 +1,164 @@
+// Changes between runs: found when a run completes (against the completed run before it) and
+// stored with the run's change count, or found on request for any other pair; the pixel heat map
+// of one page between two runs.
+import type { Db } from "#server/db/connection";
+import type { Audience, LiveMessage } from "#server/live/hub";
+import { writeTx } from "#server/db/connection";
+import { badRequest, notFound } from "#server/http/errors";
+import { newId } from "#server/lib/ids";
+import { comparisonsRepository, screenshotFiles, type RunRow } from "#server/modules/comparisons/public";
+import type { RunContext } from "#server/modules/comparisons/runner";
+import { changesBetween, pageVolatility, screenshotPair } from "./between-runs";
+import type { ChangesQuery, ChangesResponse, RunChanges, RunReads, TargetChanges, VisualQuery } from "./model";
+import { changesRepository, type ChangeRow } from "./repository";
+import { pixelsWorker } from "./worker/pixels";
+
+export interface ChangesDeps {
+  db: Db;
+  dataDir: string;
+  /** The run history's runs and snapshots. */
+  runs: RunReads;
+  log?: (msg: string, err?: unknown) => void;
+  /** After a run's changes are stored (alerts). */
+  onChanges?: (changes: RunChanges) => unknown;
+  /** Live messages to the owner's sockets: a run's change count arrives after the run completed. */
+  publish?: (message: LiveMessage, to: Audience) => unknown;
+}
+
+const NEED_TWO_RUNS = "Changes need two completed runs of this comparison";
+
+const toChangeRows = (run: RunRow, from: RunRow, targets: TargetChanges[]): ChangeRow[] =>
+  targets.flatMap((t) =>
+    t.changes.map((c, position) => ({
+      id: newId(),
+      run_id: run.id,
+      from_run_id: from.id,
+      comparison_id: run.comparison_id,
+      owner_id: run.owner_id,
+      target_id: t.targetId,
+      viewport: c.viewport,
+      kind: c.kind,
+      severity: c.severity,
+      summary: c.summary,
+      before: c.before,
+      after: c.after,
+      evidence: JSON.stringify(c.evidence),
+      position,
+    })),
+  );
+
+export function changesService(deps: ChangesDeps) {
+  const comparisons = comparisonsRepository(deps.db);
+  const repo = changesRepository(deps.db);
+  const runs = deps.runs;
+  const files = screenshotFiles(deps.dataDir);
+  const pixels = pixelsWorker();
+  const sources = { runs, repo, files, pixels };
+  const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err));
+
+  /** The two runs to compare: the ones asked for, or the last two completed. */
+  function pair(ownerId: string, comparisonId: string, q: ChangesQuery): { from: RunRow; to: RunRow } {
+    runs.ownedComparison(ownerId, comparisonId);
+    const completed = (id: string) => {
+      const r = runs.ownedRun(ownerId, comparisonId, id);
+      if (r.status !== "completed") throw badRequest(`Run #${r.number} did not complete: only completed runs can be compared`);
+      return r;
+    };
+    const to = q.to ? completed(q.to) : runs.lastCompletedRuns(comparisonId, ownerId, 1)[0];
+    if (!to) throw notFound(NEED_TWO_RUNS);
+    const from = q.from ? completed(q.from) : runs.completedRunBefore(comparisonId, to.number);
+    if (!from) throw notFound(NEED_TWO_RUNS);
+    if (from.number >= to.number) throw badRequest("from must be an earlier run than to");
+    return { from, to };
+  }
+
+  /** Changes found when `to` completed, if they were found against `from`. */
+  function stored(ownerId: string, from: RunRow, to: RunRow): TargetChanges[] | null {
+    if (to.change_count === null || runs.completedRunBefore(to.comparison_id, to.number)?.id !== from.id) return null;
+    const rows = repo.changes(to.id, from.id, ownerId);
+    return comparisons.listTargets(to.comparison_id, ownerId).map((t) => ({
+      targetId: t.id,
+      label: t.label,
+      url: t.url,
+      changes: rows
+        .filter((r) => r.target_id === t.id)
+        .map((r) => ({
+          kind: r.kind as TargetChanges["changes"][number]["kind"],
+          severity: r.severity,
+          viewport: r.viewport,
+          summary: r.summary,
+          before: r.before,
+          after: r.after,
+          evidence: JSON.parse(r.evidence) as TargetChanges["changes"][number]["evidence"],
+        })),
+    }));
+  }
+
+  return {
+    /** Per target, what changed from one completed run to a later one (default: the last two). */
+    async changes(ownerId: string, comparisonId: string, q: ChangesQuery): Promise<ChangesResponse> {
+      const { from, to } = pair(ownerId, comparisonId, q);
+      const targets =
+        stored(ownerId, from, to) ?? (await changesBetween(sources, ownerId, comparisons.listTargets(comparisonId, ownerId), from, to));
+      return { from: from.id, to: to.id, targets };
+    },
+
+    /** The pixel heat map of one page between two runs, as a PNG. */
+    async visual(ownerId: string, comparisonId: string, q: VisualQuery): Promise<Uint8Array> {
+      const { from, to } = pair(ownerId, comparisonId, q);
+      if (comparisons.findTarget(q.targetId, ownerId)?.comparison_id !== comparisonId) throw notFound("Website not found");
+      const page = (run: RunRow) => runs.runSnapshots(run.id, ownerId).find((s) => s.target_id === q.targetId && s.viewport === q.viewport);
+      const before = page(from);
+      const after = page(to);
+      if (!before || !after) throw notFound(`This website was not captured at ${q.viewport} in both runs`);
+      const paths = screenshotPair(files, before, after);
+      if (!paths) throw notFound("Screenshot not found");
+      // Parts that move by themselves are masked (and outlined in amber), as when the changes were found.
+      return pixels.heatmap(...paths, pageVolatility(sources, from, before, after).boxes);
+    },
+
+    /**
+     * The runner's after-completion hook: finds the run's changes against the completed run before
+     * it, stores them with the run's change count, then hands them on (alerts). The first run has
+     * nothing to compare with and keeps a null count.
+     */
+    async onRunCompleted(run: Readonly<RunContext>): Promise<void> {
+      const to = runs.findRun(run.runId, run.comparisonId, run.ownerId);
+      if (!to || to.status !== "completed") return;
+      const from = runs.completedRunBefore(run.comparisonId, to.number);
+      if (!from) return;
+      const targets = await changesBetween(sources, run.ownerId, comparisons.listTargets(run.comparisonId, run.ownerId), from, to);
+      const count = targets.reduce((n, t) => n + t.changes.length, 0);
+      // The run may have been pruned or its comparison deleted meanwhile: then there is nothing to store.
+      const kept = writeTx(deps.db, () => {
+        if (!runs.findRun(to.id, run.comparisonId, run.ownerId) || !runs.findRun(from.id, run.comparisonId, run.ownerId)) return false;
+        repo.storeChanges(to.id, toChangeRows(to, from, targets), count);
+        return true;
+      });
+      if (!kept) return;
+      // The run's status went out when it completed; its change count only now (timelines refresh on it).
+      deps.publish?.(
+        { type: "RUN_CHANGES", payload: { comparisonId: run.comparisonId, runId: to.id, changeCount: count } },
+        { kind: "user", userId: run.ownerId },
+      );
+      if (!deps.onChanges) return;
+      try {
+        await deps.onChanges({
+          ownerId: run.ownerId,
+          comparisonId: run.comparisonId,
+          runId: to.id,
+          fromRunId: from.id,
+          runNumber: to.number,
+          targets,
+        });
+      } catch (e) {
+        log(`change alerts for comparison ${run.comparisonId} failed`, e);
+      }
+    },
+
+    /** Stops the pixels worker (shutdown). */
+    close: () => pixels.close(),
+  };
+}
+
+export type ChangesService = ReturnType<typeof changesService>;
