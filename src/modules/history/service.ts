@@ -7,7 +7,7 @@ import { badRequest, notFound } from "#server/http/errors";
 import { newId } from "#server/lib/ids";
 import { screenshotFiles } from "#server/modules/comparisons/public";
 import { comparisonsRepository, type RunRow } from "#server/modules/comparisons/public";
-import type { RunContext } from "#server/modules/comparisons/runner";
+import type { RunContext } from "#server/modules/comparisons/active-runs";
 import { toDiffDto, toFindingDto, toSnapshotDto } from "#server/modules/comparisons/public";
 import type { TargetChanges } from "#server/modules/watch/alerts/model";
 import type { ChangeKind, ChangesQuery, ChangesResponse, Severity, VisualQuery } from "#server/modules/watch/changes/model";
