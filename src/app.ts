@@ -230,7 +230,8 @@ export interface PageContext {
 
 /**
  * The web front end the app serves (src/ssr): pages rendered on the server, and the files of the
- * client bundle. Handed in, so this file's types (which web/ reads for its API client) never reach web/.
+ * client bundle. Handed in rather than imported, so this file, whose App type web/lib/api.ts reads,
+ * imports nothing of web/.
  */
 export interface WebFrontEnd {
   renderPage(request: Request, context: PageContext, opts: { onError?: (error: unknown) => void }): Promise<Response>;
