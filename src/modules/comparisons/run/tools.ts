@@ -52,6 +52,7 @@ export interface ComparisonActivity {
   metadata: Record<string, unknown>;
 }
 
+/** What a run calls out to. Without `capture` no run starts; without another part the run skips its step. */
 export interface RunTools {
   capture?: CaptureFn;
   /** More timing loads of a captured page; without it every capture times its page on its own. */
