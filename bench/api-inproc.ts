@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp, createServices } from "#server/app";
+import { webFrontEnd } from "#server/ssr";
 import { openStorage } from "#server/boot/storage";
 import { loadEnv } from "#server/env";
 import { createLogger, logFn } from "#server/lib/logger";
@@ -18,7 +19,7 @@ try {
   const { db, secret } = openStorage(dir, undefined);
   const logger = createLogger({ level: env.LOG_LEVEL, stream: { write() {} } });
   const deps = { db, env: { ...env, DATA_DIR: dir }, secret, log: logFn(logger), logger };
-  const app = createApp(deps, createServices(deps));
+  const app = createApp(deps, createServices(deps), webFrontEnd);
   const token = await seedListUser((req) => app.handle(req), "http://127.0.0.1:3999", 10);
   // wrk's request: host, authorization, nothing else.
   const headers = { host: "127.0.0.1:3999", authorization: `Bearer ${token}` };

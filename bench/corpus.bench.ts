@@ -1,4 +1,4 @@
-// The engine on real public templates (../shared/corpus), served on 127.0.0.1, with variants made
+// Capture, scoring and findings on real public templates (../shared/corpus), served on 127.0.0.1, with variants made
 // in a temp folder: near pairs must beat far pairs on overallSimilarity and on designSimilarity,
 // desktop and mobile. Prints the near/far table, the margins, the recolour's colour scores, and
 // what each page reports (rendered family, painted-contrast findings, LCP and its element).

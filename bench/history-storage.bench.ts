@@ -4,8 +4,8 @@
 // 1. Real captures: the three fixture sites (alpha, beta, gamma on 127.0.0.1) at both viewports,
 //    each captured twice in real Chromium, to measure a run's real PNG and extraction sizes and
 //    whether re-capturing an unchanged page gives the same bytes (what dedupe relies on).
-// 2. 50 runs through the real run pipeline (app, runner, storage, retention) with an engine that
-//    hands back those real screenshots and extractions, in three scenarios: nothing changes; one
+// 2. 50 runs through the real run pipeline (app, active runs, storage, retention) with run tools that
+//    hand back those real screenshots and extractions, in three scenarios: nothing changes; one
 //    site of three changes every run; every page changes every run (a changed page is the real
 //    PNG with a text chunk added: same picture and size, new bytes). "Without dedupe" is what one
 //    file per snapshot would take: the sum of every snapshot's file size.
@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { capturePage } from "#server/modules/capture/capture";
 import type { Extraction, Viewport } from "#server/modules/capture/model";
-import type { ComparisonEngine } from "#server/modules/comparisons/runner";
+import type { RunTools } from "#server/modules/comparisons/active-runs";
 import { makeTestApp } from "#tests/support/app";
 import { launchBrowser } from "#tests/support/browser";
 import { startFixtureServer } from "#tests/support/fixture-server";
@@ -122,7 +122,7 @@ function dirBytes(dir: string): { files: number; bytes: number } {
 for (const s of scenarios) {
   const dataDir = mkdtempSync(join(work, "data-"));
   let run = 0;
-  const engine: ComparisonEngine = {
+  const tools: RunTools = {
     capture: async (_owner, job) => {
       const shot = shots.get(key(job.url, job.viewport))!;
       if (s.changes(job.url, run)) altered(shot.path, job.screenshotPath, run);
@@ -133,7 +133,7 @@ for (const s of scenarios) {
       scorePair: () => ({ colorSimilarity: 0.5, layoutSimilarity: 0.5, contentSimilarity: 0.5, overallSimilarity: 0.5, components: {} }),
     },
   };
-  const t = makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1", HISTORY_KEEP: String(RUNS) }, comparisonEngine: engine });
+  const t = makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1", HISTORY_KEEP: String(RUNS) }, runTools: tools });
   const u = await t.signup();
   const h = t.auth(u.token);
   const c = (await t.call("POST", "/api/comparisons", { body: { name: "Bench" }, headers: h })).json;

@@ -32,7 +32,7 @@ import { loadEnv } from "#server/env";
 import { findChromium } from "#server/lib/chromium";
 import { newId, nowIso } from "#server/lib/ids";
 import { createLogger } from "#server/lib/logger";
-import { createAnalyser, createFindingsEngine } from "#server/modules/analysis";
+import { createAnalyser, createFindingsStep } from "#server/modules/analysis";
 import type { Viewport } from "#server/modules/capture/model";
 import { CapturePool } from "#server/modules/capture/pool";
 import { createComparisonBody } from "#server/modules/comparisons/model";
@@ -141,7 +141,7 @@ try {
     now,
     log,
     logger: createLogger({ level: "warn", stream: { write() {} } }),
-    comparisonEngine: {
+    runTools: {
       capture: async (owner, job, onStage) => {
         const p: Page = { owner, submitted: now(), started: null, done: null, reason: null };
         captured.push(p);
@@ -155,7 +155,7 @@ try {
         return out;
       },
       analyser,
-      findingsFor: createFindingsEngine({ log }),
+      findingsFor: createFindingsStep({ log }),
     },
   };
   const services = createServices(deps);

@@ -28,7 +28,7 @@ const pool = new CapturePool({ concurrency: 2, chromiumPath: findChromium(proces
 try {
   const t = makeTestApp({
     env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" },
-    comparisonEngine: { capture: (o, job, s) => pool.submit(o, job, s) },
+    runTools: { capture: (o, job, s) => pool.submit(o, job, s) },
   });
   const u = await t.signup();
   const h = t.auth(u.token);

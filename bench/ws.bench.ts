@@ -3,6 +3,7 @@
 // a burst measures how many messages per second the feed carries to all N.
 // Run: bun bench/ws.bench.ts   (BENCH_SOCKETS="1000,5000" BENCH_BURST=200 to change the load)
 import { createApp, createServices } from "#server/app";
+import { webFrontEnd } from "#server/ssr";
 import { openDatabase } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
 import { loadEnv } from "#server/env";
@@ -24,7 +25,7 @@ const deps = {
   log: () => {},
 };
 const services = createServices(deps);
-const app = createApp(deps, services);
+const app = createApp(deps, services, webFrontEnd);
 const live = liveSockets({
   hub: services.live,
   userForAccessToken: services.auth.userForAccessToken,

@@ -33,13 +33,14 @@ import { apiKeyService } from "./modules/api-keys/service";
 import { auditRoutes } from "./modules/audit";
 import { auditService } from "./modules/audit/service";
 import { REFRESH_COOKIE, authRoutes } from "./modules/auth";
+import type { PublicUser } from "./modules/auth/model";
 import { authService } from "./modules/auth/service";
 import { deviceCookies } from "./modules/auth/device-cookie";
 import { loginThrottle } from "./modules/auth/device-cookie-throttle";
 import { accessTokens } from "./modules/auth/tokens";
 import { comparisonRoutes } from "./modules/comparisons";
 import type { CaptureReadiness } from "./modules/capture/pool";
-import type { ComparisonEngine } from "./modules/comparisons/runner";
+import { createRunTools, type RunTools } from "./modules/comparisons/active-runs";
 import { comparisonsService } from "./modules/comparisons/service";
 import { filmstripRoutes } from "./modules/filmstrip";
 import { filmstripService } from "./modules/filmstrip/service";
@@ -60,8 +61,6 @@ import { watchRoutes } from "./modules/watch";
 import type { RetryOptions } from "./modules/watch/alerts/retry";
 import { systemClock } from "./modules/watch/schedule/scheduler";
 import { watchService } from "./modules/watch/service";
-import { serveAsset } from "./ssr/assets";
-import { renderPage } from "./ssr/render";
 
 const FAVICON =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#6e56cf"/><path d="M9 22V10h5.5a6 6 0 0 1 0 12z" fill="#fff"/><circle cx="23" cy="11" r="2.5" fill="#fff"/></svg>';
@@ -88,8 +87,12 @@ export interface AppDeps {
   log?: (msg: string, err?: unknown) => void;
   /** JSON-lines logger for the per-request lines; stdout at LOG_LEVEL when absent. */
   logger?: Logger;
-  /** Capture pool, analyser, findings, live publish and activity for comparison runs (main.ts wires the real ones). */
-  comparisonEngine?: ComparisonEngine;
+  /**
+   * What comparison runs call out to: the capture pool, analyser and findings step (src/boot/serve.ts
+   * wires the real ones; tests hand in fakes). Live messages and activity entries go to this app's hub
+   * and feed unless given here. Without `capture` the server cannot start a run.
+   */
+  runTools?: RunTools;
   /** Capture browsers up and ready, reported by /api/health (main.ts wires the pool). */
   captureReadiness?: () => CaptureReadiness;
   /** Agent cadences (tests shorten them). */
@@ -126,13 +129,13 @@ export function createServices(deps: AppDeps) {
   const waitlist = waitlistService(deps.db);
   const metrics = new RequestMetrics(undefined, deps.now);
   const activity = activityService(deps.db, deps.now);
-  // Runs report progress to their owner's sockets and to the activity feed unless the caller wired
-  // its own. Filled in place: tests swap engine parts on the same object after the app is built.
-  const engine: ComparisonEngine | undefined = deps.comparisonEngine;
-  if (engine) {
-    engine.publish ??= (message, to) => live.publish(message, to);
-    engine.recordActivity ??= (entry) => activity.record(entry);
-  }
+  // Built once, here: runs read this object at every step, so a test swaps a part on services.runTools.
+  const runTools =
+    deps.runTools &&
+    createRunTools(deps.runTools, {
+      publish: (message, to) => live.publish(message, to),
+      recordActivity: (entry) => activity.record(entry),
+    });
   const history = historyService({ db: deps.db });
   const changes = changesService({
     db: deps.db,
@@ -147,7 +150,7 @@ export function createServices(deps: AppDeps) {
     db: deps.db,
     dataDir: deps.env.DATA_DIR,
     allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS,
-    engine,
+    tools: runTools,
     now: deps.now,
     log: deps.log,
     historyKeep: deps.env.HISTORY_KEEP,
@@ -203,6 +206,8 @@ export function createServices(deps: AppDeps) {
   return {
     tokens,
     auth,
+    /** The tools comparison runs call out to, as built at boot (undefined without `deps.runTools`). */
+    runTools,
     waitlist,
     metrics,
     comparisons,
@@ -222,7 +227,24 @@ export function createServices(deps: AppDeps) {
 }
 export type Services = ReturnType<typeof createServices>;
 
-export function createApp(deps: AppDeps, services: Services = createServices(deps)) {
+/** What a server-rendered page is handed: the signed-in user and an in-process API call as that user. */
+export interface PageContext {
+  user: PublicUser | null;
+  maintenance: boolean;
+  fetchApi(path: string): Promise<Response>;
+}
+
+/**
+ * The web front end the app serves (src/ssr): pages rendered on the server, and the files of the
+ * client bundle. Handed in rather than imported, so this file, whose App type web/lib/api.ts reads,
+ * imports nothing of web/.
+ */
+export interface WebFrontEnd {
+  renderPage(request: Request, context: PageContext, opts: { onError?: (error: unknown) => void }): Promise<Response>;
+  serveAsset(name: string, acceptEncoding: string | null): Promise<Response | null>;
+}
+
+export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
   const lim = deps.limits ?? SIGN_IN_LIMITS;
   const limits = {
     perIp: new RateLimiter(lim.perIpPerMinute, 60_000, deps.now),
@@ -294,7 +316,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
       () => new Response(FAVICON, { headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" } }),
     )
     .get("/assets/:name", async ({ params, request }) => {
-      const res = await serveAsset(params.name, request.headers.get("accept-encoding"));
+      const res = await web.serveAsset(params.name, request.headers.get("accept-encoding"));
       if (!res) throw notFound("No such asset");
       return res;
     })
@@ -303,7 +325,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
       const refreshToken = readCookie(request.headers.get("cookie"), REFRESH_COOKIE);
       const user = services.auth.userForRefreshToken(refreshToken);
       const origin = new URL(request.url).origin;
-      return renderPage(
+      return web.renderPage(
         request,
         {
           user,

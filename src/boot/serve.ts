@@ -9,11 +9,13 @@ import { TRANSPORT_BODY_LIMIT } from "#server/http/base";
 import { servePeerAddressesFrom } from "#server/http/client-ip";
 import { findChromium } from "#server/lib/chromium";
 import { bufferLogs, createLogger, flushLogsSync, logFn } from "#server/lib/logger";
-import { createAnalyser, createFindingsEngine, llmConfigFromEnv } from "#server/modules/analysis";
+import { createAnalyser } from "#server/modules/analysis";
 import { CapturePool } from "#server/modules/capture/pool";
 import { liveSockets } from "#server/live/ws";
 import { REFRESH_COOKIE } from "#server/modules/auth";
 import { MAINTENANCE_MESSAGE } from "#server/modules/admin/model";
+import { webFrontEnd } from "#server/ssr";
+import { poolRunTools } from "./run-tools";
 
 export async function serve() {
   let env;
@@ -66,16 +68,10 @@ export async function serve() {
     log,
     logger,
     captureReadiness: () => pool.readiness(),
-    comparisonEngine: {
-      capture: (ownerId: string, job: Parameters<CapturePool["submit"]>[1], onStage?: (stage: string) => void) =>
-        pool.submit(ownerId, job, onStage),
-      time: (ownerId: string, job: Parameters<CapturePool["submitTiming"]>[1]) => pool.submitTiming(ownerId, job),
-      analyser,
-      findingsFor: createFindingsEngine({ llm: llmConfigFromEnv(env), log }),
-    },
+    runTools: poolRunTools(pool, analyser, env, log),
   };
   const services = createServices(deps);
-  const app = createApp(deps, services);
+  const app = createApp(deps, services, webFrontEnd);
   // Runs a crash left half-done are failed with a reason, never left running.
   services.comparisons.recoverInterruptedRuns();
   // Screenshots no snapshot names (a crash between a row's deletion and its file's): nothing runs yet.

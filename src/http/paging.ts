@@ -1,5 +1,5 @@
-// The query of a paged admin list (users, everyone's API keys, the audit log): one set of page
-// fields, so the lists page alike and say the same thing about a bad page or search.
+// A paged admin list (users, everyone's API keys, the audit log): its query and its answer, each
+// written once, so the lists page alike and say the same thing about a bad page or search.
 import { z } from "zod";
 
 /** The page fields of every paged admin list (users, keys, audit log). */
@@ -17,3 +17,12 @@ export const pagedSearchQuery = z.object({
   ...pageFields,
   q: z.string().trim().max(100, "Search must be under 100 characters").optional(),
 });
+
+/**
+ * A paged list's answer: the page's items under `key`, then which page this is, its size, and how
+ * many items there are in all.
+ */
+export function pagedAnswer<K extends string, T extends z.ZodType>(key: K, item: T) {
+  const items = { [key]: z.array(item) } as Record<K, z.ZodArray<T>>;
+  return z.object({ ...items, page: z.number(), pageSize: z.number(), total: z.number() });
+}

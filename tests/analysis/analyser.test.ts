@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAnalyser } from "#server/modules/analysis/analyser";
-import { createFindingsEngine } from "#server/modules/analysis/engine";
+import { createFindingsStep } from "#server/modules/analysis/findings-step";
 import { summariseScreenshot } from "#server/modules/analysis/screenshot-summary";
 import { scorePairFromFiles } from "#server/modules/analysis/similarity";
-import type { ComparisonEngine } from "#server/modules/comparisons/runner";
+import type { RunTools } from "#server/modules/comparisons/active-runs";
 import { alpha, beta } from "./pages";
 
 const dir = mkdtempSync(join(tmpdir(), "analyser-"));
@@ -88,7 +88,7 @@ describe("createAnalyser (worker)", () => {
 
   test("plugs into the comparisons runner's engine as is", () => {
     const analyser = createAnalyser();
-    const engine: ComparisonEngine = { analyser, findingsFor: createFindingsEngine() };
+    const engine: RunTools = { analyser, findingsFor: createFindingsStep() };
     expect(typeof engine.analyser?.scorePair).toBe("function");
     analyser.close();
   });

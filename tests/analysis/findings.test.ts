@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import type { Extraction, Finding, Viewport } from "#server/modules/capture/model";
-import { findingId, findingsFor, type PageInput } from "#server/modules/analysis/findings";
+import { findingId, findingsFor, type RuleSnapshot } from "#server/modules/analysis/findings";
 import { contrastRatio } from "#server/modules/analysis/color";
 import { makeExtraction } from "./support";
 
 type Patch = Parameters<typeof makeExtraction>[0];
 
-function page(targetId: string, label: string, patch?: Patch, viewport: Viewport = "desktop"): PageInput {
+function page(targetId: string, label: string, patch?: Patch, viewport: Viewport = "desktop"): RuleSnapshot {
   return { targetId, label, viewport, extraction: makeExtraction(patch, viewport) };
 }
 
@@ -17,13 +17,13 @@ function ruleHits(findings: Finding[], rule: string, targetId = "t-alpha", viewp
   return findings.filter((f) => f.id === findingId(rule, targetId, viewport));
 }
 
-function fires(rule: string, pages: PageInput[], targetId = "t-alpha", viewport: Viewport = "desktop"): Finding {
+function fires(rule: string, pages: RuleSnapshot[], targetId = "t-alpha", viewport: Viewport = "desktop"): Finding {
   const hits = ruleHits(findingsFor(pages), rule, targetId, viewport);
   expect(hits).toHaveLength(1);
   return hits[0]!;
 }
 
-function silent(rule: string, pages: PageInput[], targetId = "t-alpha", viewport: Viewport = "desktop") {
+function silent(rule: string, pages: RuleSnapshot[], targetId = "t-alpha", viewport: Viewport = "desktop") {
   expect(ruleHits(findingsFor(pages), rule, targetId, viewport)).toHaveLength(0);
 }
 

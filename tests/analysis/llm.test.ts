@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
-import { createFindingsEngine } from "#server/modules/analysis/engine";
-import { findingsFor, type PageInput } from "#server/modules/analysis/findings";
+import { createFindingsStep } from "#server/modules/analysis/findings-step";
+import { findingsFor, type RuleSnapshot } from "#server/modules/analysis/findings";
 import { llmConfigFromEnv, parseReply, refineFindings, type LlmConfig } from "#server/modules/analysis/llm";
 import { makeExtraction } from "./support";
 
-const pages: PageInput[] = [
+const pages: RuleSnapshot[] = [
   {
     targetId: "t-alpha",
     label: "Alpha",
@@ -139,10 +139,10 @@ describe("llm refinement", () => {
   });
 
   test("the findings engine runs rules alone without a model, and logs a failed model pass", async () => {
-    expect(await createFindingsEngine()(pages)).toEqual(rules);
+    expect(await createFindingsStep()(pages)).toEqual(rules);
     reply = () => new Response("nope", { status: 500 });
     const logs: string[] = [];
-    const withModel = await createFindingsEngine({ llm: config, log: (m) => logs.push(m) })(pages);
+    const withModel = await createFindingsStep({ llm: config, log: (m) => logs.push(m) })(pages);
     expect(withModel).toEqual(rules);
     expect(logs[0]).toContain("500");
   });

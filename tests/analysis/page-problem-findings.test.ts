@@ -2,18 +2,18 @@
 // loses, and console errors.
 import { describe, expect, test } from "bun:test";
 import type { Viewport } from "#server/modules/capture/model";
-import { findingId, findingsFor, type PageInput } from "#server/modules/analysis/findings";
+import { findingId, findingsFor, type RuleSnapshot } from "#server/modules/analysis/findings";
 import { lossOf } from "#server/modules/analysis/findings/page-problems";
 import { makeExtraction } from "./support";
 
 type Patch = Parameters<typeof makeExtraction>[0];
-const page = (patch?: Patch, viewport: Viewport = "desktop"): PageInput => ({
+const page = (patch?: Patch, viewport: Viewport = "desktop"): RuleSnapshot => ({
   targetId: "t-alpha",
   label: "Alpha",
   viewport,
   extraction: makeExtraction(patch, viewport),
 });
-const hits = (pages: PageInput[], rule: string, viewport: Viewport = "desktop") =>
+const hits = (pages: RuleSnapshot[], rule: string, viewport: Viewport = "desktop") =>
   findingsFor(pages).filter((f) => f.id === findingId(rule, "t-alpha", viewport));
 
 const gfontsCss = { url: "https://fonts.googleapis.com/css2?family=Roboto+Slab", type: "stylesheet", reason: "ERR_NAME_NOT_RESOLVED" };

@@ -1,6 +1,6 @@
 // Typography compared on what was drawn, and the finding for a declared web font that never loaded.
 import { describe, expect, test } from "bun:test";
-import { findingId, findingsFor, type PageInput } from "#server/modules/analysis/findings";
+import { findingId, findingsFor, type RuleSnapshot } from "#server/modules/analysis/findings";
 import { typographySimilarity } from "#server/modules/analysis/typography";
 import { makeExtraction } from "./support";
 
@@ -49,13 +49,13 @@ describe("typography similarity", () => {
 });
 
 describe("font-not-loaded finding", () => {
-  const page = (patch: Patch): PageInput => ({
+  const page = (patch: Patch): RuleSnapshot => ({
     targetId: "t-alpha",
     label: "Alpha",
     viewport: "desktop",
     extraction: makeExtraction(patch),
   });
-  const hits = (p: PageInput) => findingsFor([p]).filter((f) => f.id === findingId("font-not-loaded", "t-alpha", "desktop"));
+  const hits = (p: RuleSnapshot) => findingsFor([p]).filter((f) => f.id === findingId("font-not-loaded", "t-alpha", "desktop"));
   const woff = "https://fonts.gstatic.com/s/robotoslab/v34/BngMUXZYTXPIvIBgJJSb6ufN5qU.woff2";
 
   test("names the font, what was drawn instead and the failed request", () => {
@@ -98,7 +98,7 @@ describe("font-not-loaded finding", () => {
 
 describe("low-contrast finding measured from pixels", () => {
   test("says the background was measured from the screenshot and suggests a backing, not a CSS colour swap", () => {
-    const p: PageInput = {
+    const p: RuleSnapshot = {
       targetId: "t-alpha",
       label: "Alpha",
       viewport: "desktop",

@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp, createServices, type AppDeps } from "#server/app";
+import { webFrontEnd } from "#server/ssr";
 import { openDatabase } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
 import { loadEnv } from "#server/env";
@@ -29,7 +30,7 @@ function fileApp(env: Record<string, string> = {}) {
     log: () => {},
     logger: silentLogger(),
   };
-  const app = createApp(deps, createServices(deps));
+  const app = createApp(deps, createServices(deps), webFrontEnd);
   const call = async (method: string, path: string, token?: string) => {
     const res = await app.handle(
       new Request(`http://localhost${path}`, { method, headers: token ? { authorization: `Bearer ${token}` } : {} }),

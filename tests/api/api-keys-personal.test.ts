@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sha256 } from "#server/lib/ids";
 import { makeTestApp } from "#tests/support/app";
-import { fakeEngine } from "./comparisons-support";
+import { fakeRunTools } from "./comparisons-support";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -14,8 +14,8 @@ afterAll(() => {
 function setup() {
   const dataDir = mkdtempSync(join(tmpdir(), "di-keys-"));
   dirs.push(dataDir);
-  const fake = fakeEngine();
-  return { ...makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" }, comparisonEngine: fake.engine }), fake };
+  const fake = fakeRunTools();
+  return { ...makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" }, runTools: fake.tools }), fake };
 }
 
 describe("personal API keys (/api/api-keys)", () => {

@@ -87,7 +87,7 @@ afterAll(async () => {
 test("two real runs: CTA text, brand colour, a removed section and the headline are reported with their values; the unchanged site reports none", async () => {
   const t = makeTestApp({
     env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" },
-    comparisonEngine: { capture: (owner, job, onStage) => pool.submit(owner, job, onStage) },
+    runTools: { capture: (owner, job, onStage) => pool.submit(owner, job, onStage) },
   });
   const u = await t.signup();
   const h = t.auth(u.token);

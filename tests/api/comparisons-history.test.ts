@@ -9,7 +9,7 @@ import { openDatabase } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
 import { migrations } from "#server/db/migrations";
 import { makeTestApp } from "#tests/support/app";
-import { fakeEngine, pngBytes } from "./comparisons-support";
+import { fakeRunTools, pngBytes } from "./comparisons-support";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -19,21 +19,21 @@ afterAll(() => {
 const URL_A = "http://127.0.0.1:9/alpha";
 const URL_B = "http://127.0.0.1:9/beta";
 
-/** The fake engine, with each site's screenshot painted in the colour the test sets for it (so files differ by run when the test says so). */
+/** Fake run tools, with each site's screenshot painted in the colour the test sets for it (so files differ by run when the test says so). */
 function setup(env: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "di-history-"));
   dirs.push(dataDir);
   const sites: Record<string, { title?: string; hex?: string }> = {};
-  const fake = fakeEngine(sites);
+  const fake = fakeRunTools(sites);
   const paint: Record<string, [number, number, number]> = {};
-  const capture = fake.engine.capture!;
-  fake.engine.capture = async (ownerId, job, onStage) => {
+  const capture = fake.tools.capture!;
+  fake.tools.capture = async (ownerId, job, onStage) => {
     const r = await capture(ownerId, job, onStage);
     const rgb = paint[job.url];
     if (r.ok && rgb) await Bun.write(job.screenshotPath, pngBytes(job.viewport === "desktop" ? 48 : 13, 40, rgb));
     return r;
   };
-  const t = makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1", ...env }, comparisonEngine: fake.engine });
+  const t = makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1", ...env }, runTools: fake.tools });
   const pngs = () => {
     const dir = join(dataDir, "screenshots");
     return existsSync(dir)
@@ -42,7 +42,7 @@ function setup(env: Record<string, string> = {}) {
           .sort()
       : [];
   };
-  return { ...t, fake, sites, paint, dataDir, pngs };
+  return { ...t, tools: t.tools!, fake, sites, paint, dataDir, pngs };
 }
 
 async function comparison(t: ReturnType<typeof setup>) {
@@ -121,8 +121,8 @@ describe("run history", () => {
     const t = setup();
     const x = await comparison(t);
     await x.run();
-    const fail = t.fake.engine.capture!;
-    t.fake.engine.capture = async (o, job, s) => (job.url === URL_B ? { ok: false, reason: "DNS lookup failed" } : fail(o, job, s));
+    const fail = t.tools.capture!;
+    t.tools.capture = async (o, job, s) => (job.url === URL_B ? { ok: false, reason: "DNS lookup failed" } : fail(o, job, s));
     await x.run();
     const runs = (await x.get("/runs")).json;
     expect(runs.map((r: any) => [r.number, r.status])).toEqual([
@@ -291,7 +291,7 @@ describe("run history", () => {
   });
 });
 
-describe("changes between runs (fake engine)", () => {
+describe("changes between runs (fake run tools)", () => {
   test("the first run has nothing to compare with; the second stores its changes against it; the API answers them", async () => {
     const t = setup();
     const x = await comparison(t);
@@ -344,8 +344,8 @@ describe("changes between runs (fake engine)", () => {
     const x = await comparison(t);
     await x.run();
     await x.run();
-    const fail = t.fake.engine.capture!;
-    t.fake.engine.capture = async (o, job, s) => (job.url === URL_B ? { ok: false, reason: "down" } : fail(o, job, s));
+    const fail = t.tools.capture!;
+    t.tools.capture = async (o, job, s) => (job.url === URL_B ? { ok: false, reason: "down" } : fail(o, job, s));
     await x.run();
     const [r3, r2, r1] = (await x.get("/runs")).json;
     // The default pair skips the failed run: the last two completed.

@@ -1,23 +1,23 @@
-// One comparison run end to end with the real engine: the capture pool drives system Chromium
+// One comparison run end to end with the real run tools: the capture pool drives system Chromium
 // against the fixture sites on 127.0.0.1, the analyse worker scores the pairs and the rules write
 // findings. Everything is read back through the API, as the results page does.
 import { expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { LiveHub } from "#server/live/hub";
-import type { ComparisonActivity } from "#server/modules/comparisons/runner";
+import type { ComparisonActivity } from "#server/modules/comparisons/active-runs";
 import { makeTestApp } from "#tests/support/app";
-import { useRealEngine } from "#tests/support/real-engine";
+import { useRealRunTools } from "#tests/support/real-run-tools";
 import { recordingSocket } from "./comparisons-support";
 
-const engine = useRealEngine("real");
+const real = useRealRunTools("real");
 
 test("a real run: alpha vs beta (plus a missing page) captured, scored, explained and exported", async () => {
   const hub = new LiveHub();
   const activity: ComparisonActivity[] = [];
   const t = makeTestApp({
-    env: { DATA_DIR: engine.dataDir, ALLOW_PRIVATE_TARGETS: "1" },
-    comparisonEngine: engine.comparisonEngine({ publish: (m, to) => hub.publish(m, to), recordActivity: (e) => activity.push(e) }),
+    env: { DATA_DIR: real.dataDir, ALLOW_PRIVATE_TARGETS: "1" },
+    runTools: real.runTools({ publish: (m, to) => hub.publish(m, to), recordActivity: (e) => activity.push(e) }),
   });
   const u = await t.signup();
   const h = t.auth(u.token);
@@ -26,8 +26,8 @@ test("a real run: alpha vs beta (plus a missing page) captured, scored, explaine
 
   const c = (await t.call("POST", "/api/comparisons", { body: { name: "Orbit vs Ember" }, headers: h })).json;
   const add = (url: string, label: string) => t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url, label }, headers: h });
-  expect((await add(engine.fixtures.url("/alpha/"), "Orbit")).status).toBe(201);
-  expect((await add(engine.fixtures.url("/beta/"), "Ember")).status).toBe(201);
+  expect((await add(real.fixtures.url("/alpha/"), "Orbit")).status).toBe(201);
+  expect((await add(real.fixtures.url("/beta/"), "Ember")).status).toBe(201);
   // A site that answers but has no server (port 9 on loopback refuses): it fails, the run still completes.
   expect((await add("http://127.0.0.1:9/", "Gone")).status).toBe(201);
 
@@ -56,7 +56,7 @@ test("a real run: alpha vs beta (plus a missing page) captured, scored, explaine
     expect(s.height).toBeGreaterThan(400);
     // Stored once by content hash inside the owner's comparison folder (the history layout).
     const file = t.services.comparisons.screenshotPath(u.user.id, s.id);
-    expect(file.startsWith(join(engine.dataDir, "screenshots", u.user.id, c.id))).toBe(true);
+    expect(file.startsWith(join(real.dataDir, "screenshots", u.user.id, c.id))).toBe(true);
     expect(existsSync(file)).toBe(true);
   }
   expect(snaps[0].width).toBeGreaterThan(snaps[1].width);
@@ -105,5 +105,5 @@ test("a real run: alpha vs beta (plus a missing page) captured, scored, explaine
   if (process.env.KEEP_REPORT) await Bun.write(process.env.KEEP_REPORT, report.text);
 
   expect((await t.call("DELETE", `/api/comparisons/${c.id}`, { headers: h })).status).toBe(200);
-  expect(existsSync(join(engine.dataDir, "screenshots", u.user.id, c.id))).toBe(false);
+  expect(existsSync(join(real.dataDir, "screenshots", u.user.id, c.id))).toBe(false);
 }, 240_000);

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LiveHub } from "#server/live/hub";
 import { comparisonsService } from "#server/modules/comparisons/service";
-import { INTERRUPTED_REASON } from "#server/modules/comparisons/runner";
+import { INTERRUPTED_REASON } from "#server/modules/comparisons/active-runs";
 import { makeTestApp } from "#tests/support/app";
-import { fakeEngine, recordingSocket } from "./comparisons-support";
+import { fakeRunTools, recordingSocket } from "./comparisons-support";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -17,12 +17,12 @@ const URL_A = "http://127.0.0.1:9/alpha";
 const URL_B = "http://127.0.0.1:9/beta";
 const URL_C = "http://127.0.0.1:9/gamma";
 
-function setup(sites: Parameters<typeof fakeEngine>[0] = {}, now?: () => number, env: Record<string, string> = {}) {
+function setup(sites: Parameters<typeof fakeRunTools>[0] = {}, now?: () => number, env: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "di-run-"));
   dirs.push(dataDir);
-  const fake = fakeEngine(sites);
-  const t = makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1", ...env }, comparisonEngine: fake.engine, now });
-  return { ...t, fake, dataDir };
+  const fake = fakeRunTools(sites);
+  const t = makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1", ...env }, runTools: fake.tools, now });
+  return { ...t, tools: t.tools!, fake, dataDir };
 }
 
 async function comparisonWith(t: ReturnType<typeof setup>, urls: [string, string][], name = "Rivals") {
@@ -44,7 +44,7 @@ describe("comparison runs: status machine", () => {
   test("all websites captured: completed with snapshots, diffs per pair and viewport, findings, live progress and activity", async () => {
     const t = setup({ [URL_B]: { hex: "#3366ff" }, [URL_C]: { hex: "#00aa00" } });
     const hub = new LiveHub();
-    t.fake.engine.publish = (m, to) => hub.publish(m, to);
+    t.tools.publish = (m, to) => hub.publish(m, to);
     const x = await comparisonWith(t, [
       [URL_A, "Alpha"],
       [URL_B, "Beta"],
@@ -167,8 +167,8 @@ describe("comparison runs: status machine", () => {
       [URL_C]: { fail: { reason: "net::ERR_CONNECTION_REFUSED", viewports: ["desktop"] } },
     });
     // Gamma fails differently per viewport, so its reason names both.
-    t.fake.engine.capture = ((orig) => async (o, job, s) =>
-      job.url === URL_C && job.viewport === "mobile" ? { ok: false, reason: "Blocked" } : orig(o, job, s))(t.fake.engine.capture!);
+    t.tools.capture = ((orig) => async (o, job, s) =>
+      job.url === URL_C && job.viewport === "mobile" ? { ok: false, reason: "Blocked" } : orig(o, job, s))(t.tools.capture!);
     const x = await comparisonWith(t, [
       [URL_A, "Alpha"],
       [URL_B, "Beta"],
@@ -192,9 +192,9 @@ describe("comparison runs: status machine", () => {
 
   test("a capture that throws or never answers fails its page instead of hanging the run", async () => {
     const t = setup();
-    t.fake.engine.captureTimeoutMs = 50;
-    const real = t.fake.engine.capture!;
-    t.fake.engine.capture = async (o, job, s) => {
+    t.tools.captureTimeoutMs = 50;
+    const real = t.tools.capture!;
+    t.tools.capture = async (o, job, s) => {
       if (job.url === URL_B) throw new Error("worker crashed");
       if (job.url === URL_C) return new Promise(() => {});
       return real(o, job, s);
@@ -304,9 +304,9 @@ describe("comparison runs: snapshots and files", () => {
     // Each earlier sample goes with the browser that measured it (the capture takes only its own browser's).
     const BROWSER = "Chromium headless shell 156.0.8078.79";
     const seen: { url: string; viewport: string; earlier: unknown }[] = [];
-    const capture = t.fake.engine.capture!;
+    const capture = t.tools.capture!;
     let lcp = 900;
-    t.fake.engine.capture = async (ownerId, job, onStage) => {
+    t.tools.capture = async (ownerId, job, onStage) => {
       seen.push({ url: job.url, viewport: job.viewport, earlier: job.earlierSamples });
       const r = await capture(ownerId, job, onStage);
       if (!r.ok) return r;
@@ -537,13 +537,13 @@ describe("comparison runs: boot recovery", () => {
     await x.start();
     await t.fake.captureStarted();
 
-    // A new process on the same database: its runner has no memory of the run.
+    // A new process on the same database: its active runs have no memory of the run.
     const activity: unknown[] = [];
     const rebooted = comparisonsService({
       db: t.db,
       dataDir: t.dataDir,
       allowPrivateTargets: true,
-      engine: { recordActivity: (e) => activity.push(e) },
+      tools: { recordActivity: (e) => activity.push(e) },
     });
     expect(rebooted.recoverInterruptedRuns()).toBe(1);
     expect(rebooted.recoverInterruptedRuns()).toBe(0);

@@ -1,10 +1,10 @@
-// Fakes for the comparison engine: a capture that writes a real PNG and returns a believable
+// Fake run tools for comparison runs: a capture that writes a real PNG and returns a believable
 // extraction, controllable per URL (fail, hold until released, hostile title).
 import { writeFileSync } from "node:fs";
 import { PNG } from "pngjs";
 import type { Extraction, Finding, Viewport } from "#server/modules/capture/model";
 import type { LiveMessage, LiveSocket } from "#server/live/hub";
-import type { CaptureFn, ComparisonActivity, ComparisonEngine, FindingsFn, PairScores } from "#server/modules/comparisons/runner";
+import type { CaptureFn, ComparisonActivity, FindingsFn, PairScores, RunTools } from "#server/modules/comparisons/active-runs";
 
 export function pngBytes(width: number, height: number, rgb: [number, number, number]): Buffer {
   const png = new PNG({ width, height });
@@ -69,7 +69,7 @@ function gate() {
   return { opened, open };
 }
 
-export function fakeEngine(sites: Record<string, Site> = {}) {
+export function fakeRunTools(sites: Record<string, Site> = {}) {
   const calls: { ownerId: string; url: string; viewport: Viewport; screenshotPath: string }[] = [];
   const activity: ComparisonActivity[] = [];
   const published: { message: LiveMessage; userId: string | null }[] = [];
@@ -121,7 +121,7 @@ export function fakeEngine(sites: Record<string, Site> = {}) {
       source: "rules",
     }));
 
-  const engine: ComparisonEngine = {
+  const tools: RunTools = {
     capture,
     analyser,
     findingsFor,
@@ -130,7 +130,8 @@ export function fakeEngine(sites: Record<string, Site> = {}) {
   };
 
   return {
-    engine,
+    /** What makeTestApp takes as runTools; after the app is built, swap parts on its `tools` instead. */
+    tools,
     calls,
     activity,
     published,

@@ -3,20 +3,20 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeTestApp } from "#tests/support/app";
-import { fakeEngine } from "./comparisons-support";
+import { fakeRunTools } from "./comparisons-support";
 
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-function setup(opts: { allowPrivate?: boolean; engine?: boolean } = {}) {
+function setup(opts: { allowPrivate?: boolean; tools?: boolean } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "di-cmp-"));
   dirs.push(dataDir);
-  const fake = fakeEngine();
+  const fake = fakeRunTools();
   const t = makeTestApp({
     env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: opts.allowPrivate === false ? "0" : "1" },
-    comparisonEngine: opts.engine === false ? undefined : fake.engine,
+    runTools: opts.tools === false ? undefined : fake.tools,
   });
   return { ...t, fake, dataDir };
 }
@@ -112,8 +112,8 @@ describe("comparisons: validation messages (spec section 5)", () => {
     expect((await t.call("GET", `/api/comparisons/${c.id}`, { headers: u.h })).json.status).toBe("pending");
   });
 
-  test("without a capture engine, start answers 503 and changes nothing", async () => {
-    const t = setup({ engine: false });
+  test("without run tools, start answers 503 and changes nothing", async () => {
+    const t = setup({ tools: false });
     const u = await user(t);
     const c = (await u.create({ name: "Rivals" })).json;
     await u.addTarget(c.id, { url: "http://127.0.0.1:9/a", label: "A" });

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { AgentLoop } from "#server/modules/agents/loop/loop";
 import { filmstripDirFor, MANIFEST_FILE } from "#server/modules/capture/filmstrip";
 import { makeTestApp } from "#tests/support/app";
-import { fakeEngine } from "./comparisons-support";
+import { fakeRunTools } from "./comparisons-support";
 
 /** Unique enough that finding it in another user's answer can only mean a leak. */
 export const MARKER = "alice-private-q7x9";
@@ -20,10 +20,10 @@ export const NOT_API = new Set(["GET /*", "GET /favicon.svg", "GET /favicon.ico"
 
 export async function sweepWorld() {
   const dataDir = mkdtempSync(join(tmpdir(), "di-sweep-"));
-  const fake = fakeEngine();
+  const fake = fakeRunTools();
   // Every capture also leaves a one-frame filmstrip beside its screenshot, as the real recorder does.
-  const capture = fake.engine.capture!;
-  fake.engine.capture = async (ownerId, job, onStage) => {
+  const capture = fake.tools.capture!;
+  fake.tools.capture = async (ownerId, job, onStage) => {
     const outcome = await capture(ownerId, job, onStage);
     if (outcome.ok) {
       const dir = filmstripDirFor(job.screenshotPath);
@@ -37,13 +37,13 @@ export async function sweepWorld() {
     return outcome;
   };
   // Progress and activity go through the app's real hub and activity log, as in production.
-  delete fake.engine.publish;
-  delete fake.engine.recordActivity;
+  delete fake.tools.publish;
+  delete fake.tools.recordActivity;
   // The fake engine stands in for the capture pool, so readiness reports a pool that is up
   // (a 503 from /api/health/ready is an answer by design, not a failure the sweeps look for).
   const t = makeTestApp({
     env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" },
-    comparisonEngine: fake.engine,
+    runTools: fake.tools,
     captureReadiness: () => ({ available: true, browsers: 1, concurrency: 1, onDemand: false }),
   });
   const root = await t.signup(`root-${MARKER}@example.com`); // first account: admin

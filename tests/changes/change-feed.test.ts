@@ -7,7 +7,7 @@ import { afterAll, beforeEach, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { CaptureFn } from "#server/modules/comparisons/runner";
+import type { CaptureFn } from "#server/modules/comparisons/active-runs";
 import { changeHistory } from "#server/modules/changes/public";
 import { pngBytes, recordingSocket } from "#tests/api/comparisons-support";
 import { makeTestApp } from "#tests/support/app";
@@ -45,7 +45,7 @@ test("stored runs feed TrendHunter's set moves and the digest, each owner seeing
   const t = makeTestApp({
     env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1", SMTP_URL: `smtp://127.0.0.1:${smtpPort}` },
     now: () => now,
-    comparisonEngine: { capture },
+    runTools: { capture },
   });
   const users = [await t.signup(), await t.signup()];
   const origin = "http://127.0.0.1:9";

@@ -49,7 +49,7 @@ test(`${RUNS} real runs of unchanged pages (animation, carousel, lazy images, la
   expect(existsSync(join(CORPUS_DIR, "clean-blog", "index.html"))).toBe(true);
   const t = makeTestApp({
     env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" },
-    comparisonEngine: { capture: (owner, job, onStage) => pool.submit(owner, job, onStage) },
+    runTools: { capture: (owner, job, onStage) => pool.submit(owner, job, onStage) },
   });
   const u = await t.signup();
   const h = t.auth(u.token);

@@ -3,7 +3,7 @@
 // run closes only once nothing it started is in flight.
 import { describe, expect, test } from "bun:test";
 import { newRunContext, type RunContext, type RunEvent } from "#server/modules/comparisons/run/context";
-import type { RunIO, RunnerDeps } from "#server/modules/comparisons/run/io";
+import type { RunIO, RunDeps } from "#server/modules/comparisons/run/io";
 import { RunMachine } from "#server/modules/comparisons/run/machine";
 import type { RunState, TransitionName } from "#server/modules/comparisons/run/table";
 import { TRANSITIONS, type Transitions } from "#server/modules/comparisons/run/transitions/index";
@@ -22,7 +22,7 @@ function setup(overrides: Partial<Record<TransitionName, Stub>> = {}, initial: R
       },
     ]),
   ) as unknown as Transitions;
-  const deps = { log: (msg: string) => logged.push(msg) } as unknown as RunnerDeps;
+  const deps = { log: (msg: string) => logged.push(msg) } as unknown as RunDeps;
   const run = newRunContext({ ownerId: "u1", comparisonId: "c1", name: "Rivals", runId: "r1" }, [], { done: 0, total: 0, stage: "" });
   const machine = new RunMachine({ run, initial, deps, transitions });
   return { machine, taken, logged };
@@ -120,7 +120,7 @@ describe("run machine", () => {
     machine.dispatch({
       type: "pageCaptured",
       page: { target: 0, viewport: "desktop" },
-      file: {
+      capture: {
         snapshotId: "s",
         relPath: "p",
         absolute: "/p",

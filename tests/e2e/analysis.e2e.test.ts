@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findChromium } from "#server/lib/chromium";
 import { createAnalyser, type Analyser } from "#server/modules/analysis/analyser";
-import { findingsFor, type PageInput } from "#server/modules/analysis/findings";
+import { findingsFor, type RuleSnapshot } from "#server/modules/analysis/findings";
 import { isDarkImage, dominantColors } from "#server/modules/analysis/palette";
 import { decodePng } from "#server/modules/analysis/image";
 import type { PairScores } from "#server/modules/analysis/similarity";
@@ -95,7 +95,7 @@ describe("captured palettes agree with the analysis", () => {
 describe("findings on the fixture sites", () => {
   test("evidence-backed findings name the targets and measured values", () => {
     const labels: Record<Site, string> = { alpha: "Alpha", "alpha-edited": "Alpha edited", beta: "Beta" };
-    const pages: PageInput[] = (["alpha", "beta"] as const).flatMap((site) =>
+    const pages: RuleSnapshot[] = (["alpha", "beta"] as const).flatMap((site) =>
       VIEWPORTS.map((viewport) => ({
         targetId: site,
         label: labels[site],

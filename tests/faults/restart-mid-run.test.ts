@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { INTERRUPTED_REASON } from "#server/modules/comparisons/runner";
+import { INTERRUPTED_REASON } from "#server/modules/comparisons/active-runs";
 import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
 import { SERVER_START_MS, startServer, type RunningServer } from "#tests/support/server";
 import {

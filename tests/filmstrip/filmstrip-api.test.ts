@@ -5,9 +5,9 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync, existsSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { filmstripDirFor, MANIFEST_FILE } from "#server/modules/capture/filmstrip";
-import type { CaptureFn } from "#server/modules/comparisons/runner";
+import type { CaptureFn } from "#server/modules/comparisons/active-runs";
 import { makeTestApp } from "#tests/support/app";
-import { fakeEngine } from "#tests/api/comparisons-support";
+import { fakeRunTools } from "#tests/api/comparisons-support";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -19,8 +19,8 @@ const JPEG = (n: number) => Buffer.from([0xff, 0xd8, 0xff, 0xe0, n, 0xff, 0xd9])
 function setup() {
   const dataDir = mkdtempSync(join(tmpdir(), "di-film-"));
   dirs.push(dataDir);
-  const fake = fakeEngine();
-  const capture = fake.engine.capture!;
+  const fake = fakeRunTools();
+  const capture = fake.tools.capture!;
   // As the capture worker does: the recording goes beside the screenshot, named by the snapshot.
   const recording: CaptureFn = async (ownerId, job, onStage) => {
     const dir = filmstripDirFor(job.screenshotPath);
@@ -39,8 +39,8 @@ function setup() {
     writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(manifest));
     return capture(ownerId, job, onStage);
   };
-  fake.engine.capture = recording;
-  const t = makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" }, comparisonEngine: fake.engine });
+  fake.tools.capture = recording;
+  const t = makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" }, runTools: fake.tools });
   return { ...t, dataDir };
 }
 

@@ -3,14 +3,15 @@ import { openDatabase } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
 import { loadEnv } from "#server/env";
 import { logFn } from "#server/lib/logger";
+import { webFrontEnd } from "#server/ssr";
 import { memoryLogger } from "./logs";
 
 export interface TestAppOptions {
   env?: Record<string, string>;
   limits?: AppDeps["limits"];
   now?: () => number;
-  /** Fake or real capture/analysis for comparison runs. */
-  comparisonEngine?: AppDeps["comparisonEngine"];
+  /** Fake or real capture/analysis for comparison runs; the app builds its tools from them once (see `tools`). */
+  runTools?: AppDeps["runTools"];
   /** The capture pool's state as /api/health/ready sees it. */
   captureReadiness?: AppDeps["captureReadiness"];
   alertRetry?: AppDeps["alertRetry"];
@@ -31,12 +32,12 @@ export function makeTestApp(opts: TestAppOptions = {}) {
     now: opts.now,
     log: logFn(logs.logger),
     logger: logs.logger,
-    comparisonEngine: opts.comparisonEngine,
+    runTools: opts.runTools,
     captureReadiness: opts.captureReadiness,
     alertRetry: opts.alertRetry,
   };
   const services = createServices(deps);
-  const app = createApp(deps, services);
+  const app = createApp(deps, services, webFrontEnd);
 
   async function call(method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; raw?: string } = {}) {
     const headers: Record<string, string> = { ...init.headers };
@@ -67,5 +68,11 @@ export function makeTestApp(opts: TestAppOptions = {}) {
 
   const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
-  return { app, db, env, services, call, signup, auth, logs };
+  /**
+   * The tools the app's runs call out to, built from `runTools` (undefined without them). A test
+   * swaps a part here, after the app is built; a change to the object it passed in is not seen.
+   */
+  const tools = services.runTools;
+
+  return { app, db, env, services, tools, call, signup, auth, logs };
 }

@@ -90,7 +90,7 @@ test("a real run pair with a relabelled CTA alerts each rule that wants it, once
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       ALERT_EMAIL_FROM: "Design Intel <watch@example.test>",
     },
-    comparisonEngine: { capture: (owner, job, onStage) => pool.submit(owner, job, onStage) },
+    runTools: { capture: (owner, job, onStage) => pool.submit(owner, job, onStage) },
     alertRetry: {
       sleep: async (ms) => {
         waits.push(ms);

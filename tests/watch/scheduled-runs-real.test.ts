@@ -66,7 +66,7 @@ test("scheduled runs go through the capture queue, record trigger schedule, catc
   const t = makeTestApp({
     env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" },
     now: () => now,
-    comparisonEngine: { capture: (owner, job, onStage) => pool.submit(owner, job, onStage) },
+    runTools: { capture: (owner, job, onStage) => pool.submit(owner, job, onStage) },
   });
   const u = await t.signup();
   const h = t.auth(u.token);

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Change } from "#server/modules/changes/model";
 import type { WebhookPayload } from "#server/modules/watch/alerts/model";
 import { makeTestApp } from "#tests/support/app";
-import { fakeEngine } from "#tests/api/comparisons-support";
+import { fakeRunTools } from "#tests/api/comparisons-support";
 
 const dirs: string[] = [];
 const hooks: WebhookPayload[] = [];
@@ -32,7 +32,7 @@ function setup() {
   const dataDir = mkdtempSync(join(tmpdir(), "di-watch-api-"));
   dirs.push(dataDir);
   let now = T0;
-  const t = makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" }, comparisonEngine: fakeEngine().engine, now: () => now });
+  const t = makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" }, runTools: fakeRunTools().tools, now: () => now });
   return { ...t, setNow: (ms: number) => (now = ms) };
 }
 

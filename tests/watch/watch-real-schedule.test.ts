@@ -5,17 +5,17 @@
 // may fire late, which only makes the slot more due.
 import { expect, test } from "bun:test";
 import { makeTestApp } from "#tests/support/app";
-import { useRealEngine } from "#tests/support/real-engine";
+import { useRealRunTools } from "#tests/support/real-run-tools";
 import { waitFor } from "#tests/support/wait";
 
-const engine = useRealEngine("watch-real");
+const real = useRealRunTools("watch-real");
 
 test("a one-minute schedule starts a real run by itself at the minute boundary", async () => {
   let offset = 0;
   const t = makeTestApp({
-    env: { DATA_DIR: engine.dataDir, ALLOW_PRIVATE_TARGETS: "1" },
+    env: { DATA_DIR: real.dataDir, ALLOW_PRIVATE_TARGETS: "1" },
     now: () => Date.now() + offset,
-    comparisonEngine: engine.comparisonEngine(),
+    runTools: real.runTools(),
   });
   const u = await t.signup();
   const h = t.auth(u.token);
@@ -25,7 +25,7 @@ test("a one-minute schedule starts a real run by itself at the minute boundary",
     ["/beta/", "Ember"],
   ])
     expect(
-      (await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: engine.fixtures.url(path!), label }, headers: h })).status,
+      (await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: real.fixtures.url(path!), label }, headers: h })).status,
     ).toBe(201);
 
   const schedule = (await t.call("PUT", `/api/comparisons/${c.id}/schedule`, { body: { cron: "* * * * *", timezone: "UTC" }, headers: h }))

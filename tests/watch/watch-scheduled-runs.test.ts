@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeTestApp } from "#tests/support/app";
-import { fakeEngine } from "#tests/api/comparisons-support";
+import { fakeRunTools } from "#tests/api/comparisons-support";
 
 const T0 = Date.parse("2026-03-02T08:00:30.000Z");
 const SLOT = Date.parse("2026-03-02T08:01:00.000Z");
@@ -201,7 +201,7 @@ describe("through the app", () => {
       let now = T0;
       const t = makeTestApp({
         env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" },
-        comparisonEngine: fakeEngine().engine,
+        runTools: fakeRunTools().tools,
         now: () => now,
       });
       const u = await t.signup();

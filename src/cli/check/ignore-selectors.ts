@@ -1,5 +1,5 @@
 // Where the config's `ignore.selectors` are on your page, per viewport, so the visual diff can mask
-// them. The engine's capture takes no selectors, so the page is opened once more here, with the
+// them. A run's capture takes no selectors, so the page is opened once more here, with the
 // capture's own context options (viewport, scale, device mode, user agent), and each match's box is
 // read in page coordinates.
 import type { Browser } from "playwright-core";

@@ -1,17 +1,18 @@
-// `check` without a server: a throwaway DATA_DIR and the server's own engine (capture pool,
-// analyser, findings, comparisons service) in this process, so the numbers are the ones the
+// `check` without a server: a throwaway DATA_DIR and the server's own run tools (capture pool,
+// analyser, findings step) and comparisons service in this process, so the numbers are the ones the
 // product would show for the same pages.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServices } from "#server/app";
+import { poolRunTools } from "#server/boot/run-tools";
 import { openStorage } from "#server/boot/storage";
 import { closeDatabase } from "#server/db/connection";
 import type { Env } from "#server/env";
 import { HttpError } from "#server/http/errors";
 import { randomToken } from "#server/lib/ids";
 import { findChromium } from "#server/lib/chromium";
-import { createAnalyser, createFindingsEngine, llmConfigFromEnv } from "#server/modules/analysis";
+import { createAnalyser } from "#server/modules/analysis";
 import { CapturePool } from "#server/modules/capture/pool";
 import type { Viewport } from "#server/modules/capture/model";
 import type { ComparisonReport } from "#server/modules/comparisons/model";
@@ -40,14 +41,7 @@ export async function runInProcess(config: CheckConfig, env: Env): Promise<Check
       env: { ...env, DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: true },
       secret,
       log,
-      comparisonEngine: {
-        capture: (ownerId, job, onStage) => pool.submit(ownerId, job, onStage),
-        time: (ownerId, job) => pool.submitTiming(ownerId, job),
-        analyser,
-        findingsFor: createFindingsEngine({ llm: llmConfigFromEnv(env), log }),
-        publish: () => {},
-        recordActivity: () => {},
-      },
+      runTools: { ...poolRunTools(pool, analyser, env, log), publish: () => {}, recordActivity: () => {} },
     });
     const user = await services.auth.createAccount({ email: "check@localhost.invalid", password: randomToken(24) }, { admin: false });
     const comparison = services.comparisons.create(user.id, { name: `design-intel check: ${config.site.label}`, description: null });

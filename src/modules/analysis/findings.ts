@@ -7,11 +7,11 @@ import { sha256 } from "#server/lib/ids";
 import { copyRules } from "./findings/copy";
 import { designRules } from "./findings/design";
 import { pageProblemRules } from "./findings/page-problems";
-import type { PageInput, Rule } from "./findings/types";
+import type { RuleSnapshot, Rule } from "./findings/types";
 import { timingRules } from "./findings/timing";
 import { uxRules } from "./findings/ux";
 
-export type { PageInput } from "./findings/types";
+export type { RuleSnapshot } from "./findings/types";
 
 export const RULES: Rule[] = [...designRules, ...uxRules, ...pageProblemRules, ...copyRules, ...timingRules];
 
@@ -24,7 +24,7 @@ export function findingId(rule: string, targetId: string, viewport: Viewport): s
 }
 
 /** Findings for every target relative to the others; highest severity first. */
-export function findingsFor(targets: PageInput[]): Finding[] {
+export function findingsFor(targets: RuleSnapshot[]): Finding[] {
   const order = new Map<string, number>();
   for (const t of targets) if (!order.has(t.targetId)) order.set(t.targetId, order.size);
   const desktopTargets = new Set(targets.filter((t) => t.viewport === "desktop").map((t) => t.targetId));

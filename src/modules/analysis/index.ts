@@ -3,8 +3,8 @@
 
 export { createAnalyser, type Analyser, type AnalyserOptions } from "./analyser";
 export { contrastRatio, deltaE2000, deltaE2000Hex, hexToLab, hexToRgb, relativeLuminance, rgbToHex, rgbToLab } from "./color";
-export { createFindingsEngine } from "./engine";
-export { findingId, findingsFor, RULES, type PageInput } from "./findings";
+export { createFindingsStep } from "./findings-step";
+export { findingId, findingsFor, RULES, type RuleSnapshot } from "./findings";
 export { llmConfigFromEnv, refineFindings, type LlmConfig } from "./llm";
 export { dominantColors, isDarkImage, meanLuminance, type DominantColor } from "./palette";
 export { paletteSimilarity } from "./palette-similarity";

@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { Env } from "#server/env";
 import { sha256 } from "#server/lib/ids";
 import type { Finding } from "#server/modules/capture/model";
-import type { PageInput } from "./findings/types";
+import type { RuleSnapshot } from "./findings/types";
 
 export interface LlmConfig {
   baseUrl: string;
@@ -58,7 +58,7 @@ Reply with ONE JSON object and nothing else, shaped:
 Rewrites make a title or fix clearer and more specific; never change the facts.
 Additions must be backed by the measured data you were given, quoted in "evidence". At most ${MAX_ADDITIONS} additions.`;
 
-function pageSummary(p: PageInput) {
+function pageSummary(p: RuleSnapshot) {
   const e = p.extraction;
   return {
     targetId: p.targetId,
@@ -97,7 +97,7 @@ export function parseReply(content: string): LlmReply | null {
   return parsed.success ? parsed.data : null;
 }
 
-export function mergeReply(findings: Finding[], pages: PageInput[], reply: LlmReply): Finding[] {
+export function mergeReply(findings: Finding[], pages: RuleSnapshot[], reply: LlmReply): Finding[] {
   const rewrites = new Map(reply.rewrites.map((r) => [r.id, r]));
   const merged = findings.map((f) => {
     const r = rewrites.get(f.id);
@@ -121,7 +121,7 @@ export interface RefineResult {
   error: string | null;
 }
 
-export async function refineFindings(findings: Finding[], pages: PageInput[], config: LlmConfig): Promise<RefineResult> {
+export async function refineFindings(findings: Finding[], pages: RuleSnapshot[], config: LlmConfig): Promise<RefineResult> {
   const doFetch = config.fetch ?? fetch;
   const url = `${config.baseUrl.replace(/\/+$/, "")}/chat/completions`;
   const body = {

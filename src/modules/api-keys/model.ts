@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pagedSearchQuery } from "#server/http/paging";
+import { pagedAnswer, pagedSearchQuery } from "#server/http/paging";
 
 /** Keys announce themselves, so the resolver can tell them from JWTs before verifying anything. */
 export const API_KEY_PREFIX = "di_";
@@ -63,12 +63,7 @@ export type AllKeysQuery = z.infer<typeof allKeysQuery>;
 export const ownedApiKeyView = apiKeyView.extend({ ownerId: z.string(), ownerEmail: z.string() });
 export type OwnedApiKeyView = z.infer<typeof ownedApiKeyView>;
 
-export const allKeysPage = z.object({
-  keys: z.array(ownedApiKeyView),
-  page: z.number(),
-  pageSize: z.number(),
-  total: z.number(),
-});
+export const allKeysPage = pagedAnswer("keys", ownedApiKeyView);
 export type AllKeysPage = z.infer<typeof allKeysPage>;
 
 export const revokedOwnedKey = z.object({ apiKey: ownedApiKeyView });

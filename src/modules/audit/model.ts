@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageFields } from "#server/http/paging";
+import { pageFields, pagedAnswer } from "#server/http/paging";
 
 /** Everything the audit log records; admin actions are named after what changed. */
 export const AUDIT_ACTIONS = [
@@ -66,12 +66,7 @@ export const auditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
 
-export const auditPage = z.object({
-  entries: z.array(auditEntry),
-  page: z.number(),
-  pageSize: z.number(),
-  total: z.number(),
-});
+export const auditPage = pagedAnswer("entries", auditEntry);
 export type AuditPage = z.infer<typeof auditPage>;
 
 /** The actor of a request made by a signed-in user. */

@@ -2,6 +2,7 @@
 // compares pages) and the comparisons module (which stores both). Change it in one place only.
 
 import { z } from "zod";
+import type { EarlierSample } from "./public";
 
 export const viewportSchema = z.enum(["desktop", "mobile"]);
 export type Viewport = z.infer<typeof viewportSchema>;
@@ -217,3 +218,19 @@ export const findingSchema = z.object({
   source: z.enum(["rules", "llm"]),
 });
 export type Finding = z.infer<typeof findingSchema>;
+
+/**
+ * A stored captured page as findings and scoring see it: one target at one viewport, what its
+ * capture measured, and its screenshot on disk.
+ */
+export interface Snapshot {
+  targetId: string;
+  label: string;
+  url: string;
+  viewport: Viewport;
+  extraction: Extraction;
+  screenshotPath: string;
+  /** The stored snapshot's id, and the earlier runs' samples its capture was given (for more timing loads). */
+  snapshotId?: string;
+  earlierSamples?: EarlierSample[];
+}

@@ -7,7 +7,7 @@ import { writeTx } from "#server/db/connection";
 import { badRequest, notFound } from "#server/http/errors";
 import { newId } from "#server/lib/ids";
 import { comparisonsRepository, screenshotFiles, type RunRow } from "#server/modules/comparisons/public";
-import type { RunContext } from "#server/modules/comparisons/runner";
+import type { RunContext } from "#server/modules/comparisons/active-runs";
 import { changesBetween, pageVolatility, screenshotPair } from "./between-runs";
 import type { ChangesQuery, ChangesResponse, RunChanges, RunReads, TargetChanges, VisualQuery } from "./model";
 import { changesRepository, type ChangeRow } from "./repository";

@@ -2,5 +2,5 @@
 // viewports and pages a run covers (watch and history both need them).
 export { screenshotFiles } from "./files";
 export { comparisonsRepository, type RunRow } from "./repository";
-export { RUN_VIEWPORTS, pagesInRun } from "./runner";
+export { RUN_VIEWPORTS, pagesInRun } from "./active-runs";
 export { toDiffDto, toFindingDto, toSnapshotDto } from "./service";

@@ -22,7 +22,7 @@ import type {
   TargetDto,
 } from "./model";
 import { type ComparisonRow, type DiffRow, type FindingRow, type SnapshotRow, type TargetRow, comparisonsRepository } from "./repository";
-import { type ComparisonEngine, QUEUED_STAGE, comparisonRunner, pagesInRun, type RunnerDeps, type RunTrigger } from "./runner";
+import { QUEUED_STAGE, activeRuns, pagesInRun, type RunDeps, type RunTools, type RunTrigger } from "./active-runs";
 
 export const LIMITS = {
   targetsPerComparison: 10,
@@ -117,16 +117,17 @@ export interface ComparisonsDeps {
   db: Db;
   dataDir: string;
   allowPrivateTargets: boolean;
-  engine?: ComparisonEngine;
+  /** What runs call out to; without `capture` the server cannot start one. */
+  tools?: RunTools;
   checkUrl?: UrlCheck;
   now?: () => number;
   log?: (msg: string, err?: unknown) => void;
   /** Ended runs kept per comparison (HISTORY_KEEP). */
   historyKeep?: number;
   /** After a run's completed results are stored (change detection). */
-  onCompleted?: RunnerDeps["onCompleted"];
+  onCompleted?: RunDeps["onCompleted"];
   /** A run is over, whatever its outcome: its owner has room for another (the watch's deferred slots). */
-  onClosed?: RunnerDeps["onClosed"];
+  onClosed?: RunDeps["onClosed"];
   /** The comparison's watch schedule, for GET /comparisons/:id (the watch module owns it). */
   scheduleOf?: (ownerId: string, comparisonId: string) => ScheduleView | null;
 }
@@ -137,11 +138,11 @@ export function comparisonsService(deps: ComparisonsDeps) {
   const now = deps.now ?? Date.now;
   const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err));
   const checkUrl: UrlCheck = deps.checkUrl ?? checkTargetUrl;
-  const runner = comparisonRunner({
+  const runs = activeRuns({
     db: deps.db,
     repo,
     files,
-    engine: deps.engine ?? {},
+    tools: deps.tools ?? {},
     now,
     log,
     historyKeep: deps.historyKeep,
@@ -197,7 +198,7 @@ export function comparisonsService(deps: ComparisonsDeps) {
     /** Deleting a running comparison cancels its run; its screenshots go with it. */
     async remove(ownerId: string, id: string): Promise<void> {
       owned(ownerId, id);
-      runner.cancel(id);
+      runs.cancel(id);
       if (!repo.deleteComparison(id, ownerId)) throw notFound(NOT_FOUND);
       await files.removeComparison(ownerId, id).catch((e) => log("could not remove comparison screenshots", e));
     },
@@ -244,7 +245,7 @@ export function comparisonsService(deps: ComparisonsDeps) {
 
     /** Starts a run (a new row in the run history) and answers with the comparison, now running. */
     start(ownerId: string, comparisonId: string, trigger: RunTrigger = "manual"): ComparisonDto {
-      if (!runner.available) throw unavailable("Website capture is not available on this server right now");
+      if (!runs.available) throw unavailable("Website capture is not available on this server right now");
       const { comparison, targets } = writeTx(deps.db, () => {
         const c = owned(ownerId, comparisonId);
         if (c.status === "running") throw conflict("This comparison is already running");
@@ -257,7 +258,7 @@ export function comparisonsService(deps: ComparisonsDeps) {
         repo.markTargetsCapturing(comparisonId);
         return { comparison: owned(ownerId, comparisonId), targets: repo.listTargets(comparisonId, ownerId) };
       });
-      runner.launch({ ownerId, comparisonId, name: comparison.name, trigger }, targets);
+      runs.launch({ ownerId, comparisonId, name: comparison.name, trigger }, targets);
       return toComparisonDto(comparison);
     },
 
@@ -305,14 +306,14 @@ export function comparisonsService(deps: ComparisonsDeps) {
       return { body: renderHtmlReport(report, images), contentType: "text/html; charset=utf-8", filename };
     },
 
-    recoverInterruptedRuns: () => runner.recoverInterruptedRuns(),
+    recoverInterruptedRuns: () => runs.recoverInterruptedRuns(),
 
     /** A run of the comparison is still going in this process (the watch's skip-if-running). */
-    isRunning: (comparisonId: string) => runner.isActive(comparisonId),
+    isRunning: (comparisonId: string) => runs.isActive(comparisonId),
 
-    interruptRuns: () => runner.interruptAll(),
+    interruptRuns: () => runs.interruptAll(),
     /** Resolves when no run is in flight (tests, shutdown). */
-    whenIdle: () => runner.idle(),
+    whenIdle: () => runs.idle(),
     removeUserFiles: (userId: string) => files.removeUser(userId),
 
     /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pagedSearchQuery } from "#server/http/paging";
+import { pagedAnswer, pagedSearchQuery } from "#server/http/paging";
 import { roleSchema } from "#server/modules/auth/model";
 
 export const userListQuery = pagedSearchQuery;
@@ -24,10 +24,5 @@ export const managedUser = z.object({
 });
 export type ManagedUser = z.infer<typeof managedUser>;
 
-export const userPage = z.object({
-  users: z.array(managedUser),
-  page: z.number(),
-  pageSize: z.number(),
-  total: z.number(),
-});
+export const userPage = pagedAnswer("users", managedUser);
 export type UserPage = z.infer<typeof userPage>;

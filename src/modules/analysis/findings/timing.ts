@@ -3,7 +3,7 @@
 
 import type { Extraction } from "#server/modules/capture/model";
 import { bytes, fileName, ms } from "../format";
-import { best, type Draft, type PageInput, type Rule } from "./types";
+import { best, type Draft, type RuleSnapshot, type Rule } from "./types";
 
 /** The largest resource, when it is big enough to explain slowness on its own. */
 function culprit(e: Extraction): { name: string; text: string; bytes: number; type: string } | null {
@@ -92,7 +92,7 @@ function withSpread(metric: Metric, e: Extraction, value: number): string {
   return r && n > 1 ? `${ms(value)} (${ms(r.min)}–${ms(r.max)} over ${n} loads${runs})` : ms(value);
 }
 
-function slower(metric: Metric, { page, others }: { page: PageInput; others: PageInput[] }): Draft | null {
+function slower(metric: Metric, { page, others }: { page: RuleSnapshot; others: RuleSnapshot[] }): Draft | null {
   const mine = metric.pick(page.extraction);
   if (mine === null || !Number.isFinite(mine)) return null;
   const fastest = best(others, metric.pick);
@@ -136,7 +136,7 @@ const LOAD_NOISE = 0.25;
  * moved by a load's noise towards a finding, or a page that noise could take past a poor threshold.
  * Only these are worth more loads (a page outside every such pair can't be named slow, nor be
  * the fastest a slow page is measured against); a page with no LCP at all is loaded again too.
- * Pure: the runner asks this once every page of the viewport is in.
+ * Pure: the run asks this once every page of the viewport is in.
  */
 export function timingFindingReach(pages: readonly Pick<Extraction["timing"], "fcpMs" | "lcpMs">[]): boolean[] {
   const reach = pages.map((p) => p.lcpMs === null);

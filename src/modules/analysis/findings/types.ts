@@ -1,16 +1,12 @@
-import type { Extraction, Finding, Viewport } from "#server/modules/capture/model";
+import type { Extraction, Finding, Snapshot } from "#server/modules/capture/model";
 
-export interface PageInput {
-  targetId: string;
-  label: string;
-  viewport: Viewport;
-  extraction: Extraction;
-}
+/** What the rules read of a snapshot: the run hands in whole snapshots, tests only these fields. */
+export type RuleSnapshot = Pick<Snapshot, "targetId" | "label" | "viewport" | "extraction">;
 
 /** A rule sees one page and its competitors at the same viewport. */
 export interface RuleContext {
-  page: PageInput;
-  others: PageInput[];
+  page: RuleSnapshot;
+  others: RuleSnapshot[];
 }
 
 export type Draft = Pick<Finding, "group" | "severity" | "title" | "evidence" | "fix">;
@@ -27,8 +23,8 @@ export interface Rule {
 }
 
 /** The competitor with the lowest (best) value of `pick`, ignoring pages where it is unknown. */
-export function best(pages: PageInput[], pick: (e: Extraction) => number | null): { page: PageInput; value: number } | null {
-  let found: { page: PageInput; value: number } | null = null;
+export function best(pages: RuleSnapshot[], pick: (e: Extraction) => number | null): { page: RuleSnapshot; value: number } | null {
+  let found: { page: RuleSnapshot; value: number } | null = null;
   for (const page of pages) {
     const value = pick(page.extraction);
     if (value === null || !Number.isFinite(value)) continue;

@@ -1,11 +1,10 @@
 // What one run carries from state to state. The table decides what may happen; this is what has
 // happened so far. A run row (run history) keys on runId; trigger says who asked for it.
-import type { Extraction, Finding, Viewport } from "#server/modules/capture/model";
+import type { Extraction, Finding, Snapshot, Viewport } from "#server/modules/capture/model";
 import type { GrayImage } from "#server/modules/analysis/image";
 import type { EarlierSample, TimingSummary } from "#server/modules/capture/public";
 import type { ComparisonProgress } from "../model";
 import type { DiffRow, FindingRow, TargetRow } from "../repository";
-import type { CapturedPage } from "./engine";
 import type { RunEventType } from "./table";
 
 export const RUN_VIEWPORTS: Viewport[] = ["desktop", "mobile"];
@@ -17,15 +16,15 @@ export const pagesInRun = (targets: number) => targets * RUN_VIEWPORTS.length;
 export type RunTrigger = "manual" | "schedule";
 
 /** One page of the run: a target (by its index in `targets`) at a viewport. */
-export interface PageRef {
+export interface PageKey {
   target: number;
   viewport: Viewport;
 }
-export type PageOutcome = CapturedPage | { reason: string };
-export const isCaptured = (o: PageOutcome | undefined): o is CapturedPage => o !== undefined && !("reason" in o);
+export type PageOutcome = Snapshot | { reason: string };
+export const isCaptured = (o: PageOutcome | undefined): o is Snapshot => o !== undefined && !("reason" in o);
 
-/** A screenshot on disk with its measurements, not yet stored as a snapshot. */
-export interface CapturedFile {
+/** A captured page: its screenshot hashed and placed on disk, with its extraction, before its snapshot row is written. */
+export interface Capture {
   snapshotId: string;
   relPath: string;
   absolute: string;
@@ -41,7 +40,7 @@ export interface CapturedFile {
 
 export interface ViewportScoring {
   /** Captured pages at this viewport, paired in target order; scored one after another. */
-  pairs: (readonly [CapturedPage, CapturedPage])[];
+  pairs: (readonly [Snapshot, Snapshot])[];
   next: number;
   diffs: DiffRow[];
   /** Every pair has reported (viewportScored was taken). */
@@ -115,8 +114,8 @@ export function newRunContext(
   };
 }
 
-/** Captured pages in target order, each target's viewports in RUN_VIEWPORTS order. */
-export const capturedPages = (run: RunContext): CapturedPage[] =>
+/** The run's snapshots in target order, each target's viewports in RUN_VIEWPORTS order. */
+export const snapshotsOf = (run: RunContext): Snapshot[] =>
   run.targets.flatMap((_, i) =>
     RUN_VIEWPORTS.flatMap((v) => {
       const o = run.pages[v][i];
@@ -131,15 +130,15 @@ export type RunEvent =
   | { type: "launch" }
   | { type: "recover" }
   | { type: "stage"; text: string }
-  | { type: "pageCaptured"; page: PageRef; file: CapturedFile }
-  | { type: "pageFailed"; page: PageRef; reason: string }
-  | { type: "pageTimedOut"; page: PageRef }
+  | { type: "pageCaptured"; page: PageKey; capture: Capture }
+  | { type: "pageFailed"; page: PageKey; reason: string }
+  | { type: "pageTimedOut"; page: PageKey }
   | { type: "allCaptured" }
   | { type: "pairScored"; viewport: Viewport; diff: DiffRow }
   | { type: "pairFailed"; viewport: Viewport; pair: string; error: unknown }
   | { type: "viewportScored"; viewport: Viewport }
   /** timing: the page's timing over all its loads; null when the extra loads failed (its first load stands). */
-  | { type: "pageTimed"; page: PageRef; timing: TimingSummary | null }
+  | { type: "pageTimed"; page: PageKey; timing: TimingSummary | null }
   | { type: "allScored" }
   | { type: "found"; findings: Finding[] }
   | { type: "findingsFailed"; error: unknown }

@@ -1,4 +1,4 @@
-// What a transition function may touch: the runner's dependencies, and the machine's three verbs.
+// What a transition function may touch: the run's dependencies, and the machine's three verbs.
 // Live messages and activity entries go out through here so a broken socket or feed never ends a run.
 import type { Db } from "#server/db/connection";
 import { nowIso } from "#server/lib/ids";
@@ -6,13 +6,13 @@ import type { ComparisonProgressMessage, TargetStatus } from "../model";
 import type { ScreenshotFiles } from "../files";
 import type { ComparisonsRepository } from "../repository";
 import type { RunContext, RunEvent } from "./context";
-import type { ComparisonActivity, ComparisonEngine } from "./engine";
+import type { ComparisonActivity, RunTools } from "./tools";
 
-export interface RunnerDeps {
+export interface RunDeps {
   db: Db;
   repo: ComparisonsRepository;
   files: ScreenshotFiles;
-  engine: ComparisonEngine;
+  tools: RunTools;
   now: () => number;
   log: (msg: string, err?: unknown) => void;
   /** Ended runs kept per comparison (HISTORY_KEEP); older ones go with their files. */
@@ -24,7 +24,7 @@ export interface RunnerDeps {
 }
 
 export interface RunIO {
-  readonly deps: RunnerDeps;
+  readonly deps: RunDeps;
   /** Queue an event for this run, taken right after the current transition. */
   raise(event: RunEvent): void;
   /** Report from async work (effects): the event is taken now, or queued if a transition is running. */
@@ -37,7 +37,7 @@ type LiveType = "COMPARISON_PROGRESS" | "COMPARISON_STATUS";
 
 export function send(io: RunIO, run: RunContext, type: LiveType, payload: ComparisonProgressMessage) {
   try {
-    io.deps.engine.publish?.({ type, payload }, { kind: "user", userId: run.ownerId });
+    io.deps.tools.publish?.({ type, payload }, { kind: "user", userId: run.ownerId });
   } catch (e) {
     io.deps.log("comparison live publish failed", e);
   }
@@ -45,7 +45,7 @@ export function send(io: RunIO, run: RunContext, type: LiveType, payload: Compar
 
 export function recordActivity(io: RunIO, entry: Omit<ComparisonActivity, "type">) {
   try {
-    io.deps.engine.recordActivity?.({ type: "comparison", ...entry });
+    io.deps.tools.recordActivity?.({ type: "comparison", ...entry });
   } catch (e) {
     io.deps.log("comparison activity failed", e);
   }

@@ -4,14 +4,14 @@
 // interleave, and a late report meets whatever state the run is in by then: the table says what
 // happens to it.
 import type { RunContext, RunEvent } from "./context";
-import type { RunIO, RunnerDeps } from "./io";
+import type { RunIO, RunDeps } from "./io";
 import { FINAL_STATE, IGNORE, RUN_TABLE, accepts, cellFor, type Cell, type RunState, type RunTable } from "./table";
 import type { Transitions } from "./transitions/index";
 
 export interface RunMachineOptions {
   run: RunContext;
   initial: RunState;
-  deps: RunnerDeps;
+  deps: RunDeps;
   transitions: Transitions;
   table?: RunTable;
 }
@@ -27,7 +27,7 @@ export class RunMachine {
   readonly #table: RunTable;
   readonly #transitions: Transitions;
   readonly #io: RunIO;
-  readonly #log: RunnerDeps["log"];
+  readonly #log: RunDeps["log"];
   #finish!: () => void;
 
   constructor(opts: RunMachineOptions) {
@@ -51,7 +51,7 @@ export class RunMachine {
     return this.#state;
   }
 
-  /** Takes an event (from the runner, or from spawned work) and everything it raises, then looks at what is in flight. */
+  /** Takes an event (from the active runs, or from spawned work) and everything it raises, then looks at what is in flight. */
   dispatch(event: RunEvent | null) {
     if (event) this.#queue.push(event);
     if (this.#busy) return;

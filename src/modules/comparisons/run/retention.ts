@@ -2,12 +2,12 @@
 // with their snapshots, scores, findings and changes (the rows cascade), and each of their files
 // goes once no remaining snapshot names it (identical captures share one file).
 import { writeTx } from "#server/db/connection";
-import type { RunnerDeps } from "./io";
+import type { RunDeps } from "./io";
 
 export const DEFAULT_HISTORY_KEEP = 50;
 
 /** Deletes the runs beyond the newest `keep`; returns how many went. Failures cost disk space only, so they are logged. */
-export function pruneRuns(deps: Pick<RunnerDeps, "db" | "repo" | "files" | "log">, comparisonId: string, keep: number): number {
+export function pruneRuns(deps: Pick<RunDeps, "db" | "repo" | "files" | "log">, comparisonId: string, keep: number): number {
   const { db, repo, files, log } = deps;
   let paths: string[] = [];
   let removed = 0;

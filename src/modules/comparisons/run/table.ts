@@ -9,7 +9,7 @@ export const RUN_STATES = [
   "orphaned", // found 'running' at boot with no run in this process: a crash or restart lost it
   "capturing", // pages are in the capture queue; a viewport's pairs are scored as soon as its pages are in
   "scoring", // every page is in; the last pairs are being scored, and pages a timing finding could be about loaded again
-  "finding", // the findings engine is writing findings
+  "finding", // the findings step is writing findings
   "failing", // the run crashed; recording the failure (retried while the disk is full)
   "completed", // results stored; waiting for in-flight work to drain
   "failed", // failed and recorded (or given up); draining
@@ -25,7 +25,7 @@ export const RUN_EVENTS = [
   "stage", // a capture reported what it is doing
   "pageCaptured",
   "pageFailed",
-  "pageTimedOut", // the runner's backstop on one capture ran out
+  "pageTimedOut", // the run's backstop on one capture ran out
   "allCaptured",
   "pairScored",
   "pairFailed", // threw, returned nonsense, or ran out of time

@@ -4,8 +4,8 @@
 import { isStorageError, isStorageMessage, STORAGE_UNAVAILABLE_MESSAGE } from "#server/http/storage-errors";
 import { newId } from "#server/lib/ids";
 import { fileSha256, pngSize } from "../../files";
-import type { CapturedFile, PageRef, RunContext } from "../context";
-import type { CaptureResult } from "../engine";
+import type { Capture, PageKey, RunContext } from "../context";
+import type { CaptureResult } from "../tools";
 import type { RunIO } from "../io";
 import { earlierSamples } from "./earlier-samples";
 import { Timeout, captureTimeoutMs, withTimeout, type Turns } from "./timeout";
@@ -19,21 +19,21 @@ const STAGE_TEXT: Record<string, string> = {
 
 const reasonOf = (e: unknown) => (e instanceof Error && e.message ? e.message : "Capture failed");
 
-export async function capturePage(run: RunContext, page: PageRef, inTurn: Turns, io: RunIO): Promise<void> {
-  const { engine, files, log } = io.deps;
+export async function capturePage(run: RunContext, page: PageKey, inTurn: Turns, io: RunIO): Promise<void> {
+  const { tools, files, log } = io.deps;
   const target = run.targets[page.target]!;
   const { viewport } = page;
   try {
     const snapshotId = newId();
     const path = await inTurn(() => files.prepare(run.ownerId, run.comparisonId, snapshotId));
     const earlier = earlierSamples(io, run.ownerId, target.url, viewport);
-    const job = { url: target.url, viewport, screenshotPath: path, earlierSamples: earlier, deferTiming: engine.time !== undefined };
-    const work = engine.capture!(run.ownerId, job, (stage) =>
+    const job = { url: target.url, viewport, screenshotPath: path, earlierSamples: earlier, deferTiming: tools.time !== undefined };
+    const work = tools.capture!(run.ownerId, job, (stage) =>
       io.dispatch({ type: "stage", text: `${target.label} · ${viewport}: ${STAGE_TEXT[stage] ?? stage}` }),
     );
     let result: CaptureResult;
     try {
-      result = await withTimeout(work, captureTimeoutMs(engine), "The page took too long to capture");
+      result = await withTimeout(work, captureTimeoutMs(tools), "The page took too long to capture");
     } catch (e) {
       if (e instanceof Timeout) {
         // A capture that answers after we gave up must not leave its file behind.
@@ -42,8 +42,8 @@ export async function capturePage(run: RunContext, page: PageRef, inTurn: Turns,
       }
       result = { ok: false, reason: reasonOf(e) };
     }
-    const file = await keepFile(result, path, snapshotId, earlier, io);
-    io.dispatch("reason" in file ? { type: "pageFailed", page, reason: file.reason } : { type: "pageCaptured", page, file });
+    const capture = await keepFile(result, path, snapshotId, earlier, io);
+    io.dispatch("reason" in capture ? { type: "pageFailed", page, reason: capture.reason } : { type: "pageCaptured", page, capture });
   } catch (e) {
     log(`capture of ${target.id} (${viewport}) failed`, e);
     io.dispatch({ type: "pageFailed", page, reason: isStorageError(e) ? STORAGE_UNAVAILABLE_MESSAGE : "Capture failed" });
@@ -55,9 +55,9 @@ async function keepFile(
   result: CaptureResult,
   path: string,
   snapshotId: string,
-  earlierSamples: CapturedFile["earlierSamples"],
+  earlierSamples: Capture["earlierSamples"],
   io: RunIO,
-): Promise<CapturedFile | { reason: string }> {
+): Promise<Capture | { reason: string }> {
   const { files, log } = io.deps;
   if (!result.ok) {
     // A capture that failed late may have written part of a file.

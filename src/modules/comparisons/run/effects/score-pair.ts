@@ -1,8 +1,8 @@
 // Scores one pair in the analyser and reports pairScored with the row to store, or pairFailed.
-import type { Viewport } from "#server/modules/capture/model";
+import type { Snapshot, Viewport } from "#server/modules/capture/model";
 import { newId, nowIso } from "#server/lib/ids";
 import type { RunContext } from "../context";
-import type { Analyser, CapturedPage } from "../engine";
+import type { Analyser } from "../tools";
 import type { RunIO } from "../io";
 import { scoreTimeoutMs, withTimeout } from "./timeout";
 
@@ -11,15 +11,15 @@ const unit = (n: unknown): number | null => (typeof n === "number" && Number.isF
 export async function scorePair(
   run: RunContext,
   viewport: Viewport,
-  [a, b]: readonly [CapturedPage, CapturedPage],
+  [a, b]: readonly [Snapshot, Snapshot],
   analyser: Analyser,
   io: RunIO,
 ): Promise<void> {
-  const { engine, now } = io.deps;
+  const { tools, now } = io.deps;
   try {
     const s = await withTimeout(
       Promise.resolve(analyser.scorePair(a.screenshotPath, a.extraction, b.screenshotPath, b.extraction)),
-      scoreTimeoutMs(engine),
+      scoreTimeoutMs(tools),
       "Scoring took too long",
     );
     const values = [unit(s.colorSimilarity), unit(s.layoutSimilarity), unit(s.contentSimilarity), unit(s.overallSimilarity)];

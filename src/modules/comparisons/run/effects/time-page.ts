@@ -1,16 +1,17 @@
 // Asks for more timing loads of one captured page and reports pageTimed, with null when they
 // failed (the page keeps its first load's figures, which is what it has measured).
-import type { PageRef, RunContext } from "../context";
-import type { CapturedPage, TimeFn } from "../engine";
+import type { PageKey, RunContext } from "../context";
+import type { Snapshot } from "#server/modules/capture/model";
+import type { TimeFn } from "../tools";
 import type { RunIO } from "../io";
 import { captureTimeoutMs, withTimeout } from "./timeout";
 
-export async function timePage(run: RunContext, page: PageRef, captured: CapturedPage, time: TimeFn, io: RunIO) {
-  const { timing } = captured.extraction;
+export async function timePage(run: RunContext, page: PageKey, snapshot: Snapshot, time: TimeFn, io: RunIO) {
+  const { timing } = snapshot.extraction;
   try {
     const result = await withTimeout(
       time(run.ownerId, {
-        url: captured.extraction.finalUrl || captured.url,
+        url: snapshot.extraction.finalUrl || snapshot.url,
         viewport: page.viewport,
         profile: timing.profile ?? "unthrottled",
         own: [
@@ -24,15 +25,15 @@ export async function timePage(run: RunContext, page: PageRef, captured: Capture
             lcpElement: timing.lcpElement ?? null,
           },
         ],
-        earlier: captured.earlierSamples ?? [],
+        earlier: snapshot.earlierSamples ?? [],
       }),
-      captureTimeoutMs(io.deps.engine),
+      captureTimeoutMs(io.deps.tools),
       "The page's timing loads took too long",
     );
-    if (!result.ok) io.deps.log(`timing loads of ${captured.targetId} (${page.viewport}) failed: ${result.reason}`);
+    if (!result.ok) io.deps.log(`timing loads of ${snapshot.targetId} (${page.viewport}) failed: ${result.reason}`);
     io.dispatch({ type: "pageTimed", page, timing: result.ok ? result.timing : null });
   } catch (e) {
-    io.deps.log(`timing loads of ${captured.targetId} (${page.viewport}) failed`, e);
+    io.deps.log(`timing loads of ${snapshot.targetId} (${page.viewport}) failed`, e);
     io.dispatch({ type: "pageTimed", page, timing: null });
   }
 }

@@ -1,4 +1,4 @@
-// The runner's own time limits: backstops in case a worker never answers.
+// A run's own time limits: backstops in case a worker never answers.
 export class Timeout extends Error {}
 
 export function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
@@ -9,8 +9,8 @@ export function withTimeout<T>(work: Promise<T>, ms: number, message: string): P
   return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }
 
-export const captureTimeoutMs = (engine: { captureTimeoutMs?: number }) => engine.captureTimeoutMs ?? 5 * 60_000;
-export const scoreTimeoutMs = (engine: { scoreTimeoutMs?: number }) => engine.scoreTimeoutMs ?? 2 * 60_000;
+export const captureTimeoutMs = (tools: { captureTimeoutMs?: number }) => tools.captureTimeoutMs ?? 5 * 60_000;
+export const scoreTimeoutMs = (tools: { scoreTimeoutMs?: number }) => tools.scoreTimeoutMs ?? 2 * 60_000;
 
 /** Runs async steps one after another in call order, whatever order they would finish in alone. */
 export type Turns = <T>(step: () => Promise<T>) => Promise<T>;

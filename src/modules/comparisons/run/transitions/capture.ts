@@ -3,7 +3,7 @@
 import { writeTx } from "#server/db/connection";
 import { isStorageError, STORAGE_UNAVAILABLE_MESSAGE } from "#server/http/storage-errors";
 import { nowIso } from "#server/lib/ids";
-import { RUN_VIEWPORTS, isCaptured, type CapturedFile, type PageOutcome, type PageRef, type RunContext } from "../context";
+import { RUN_VIEWPORTS, isCaptured, type Capture, type PageOutcome, type PageKey, type RunContext } from "../context";
 import { capturePage } from "../effects/capture-page";
 import { turns } from "../effects/timeout";
 import { recordActivity, removeFile, send, setStage, setTarget, type RunIO } from "../io";
@@ -34,21 +34,21 @@ export const announceLaunch: Transition<"launch"> = (run, _event, io) => {
 
 export const reportStage: Transition<"stage"> = (run, { text }, io) => setStage(io, run, text);
 
-export const storePage: Transition<"pageCaptured"> = (run, { page, file }, io) =>
-  countPage(run, page, saveSnapshot(run, page, file, io), io);
+export const storePage: Transition<"pageCaptured"> = (run, { page, capture }, io) =>
+  countPage(run, page, saveSnapshot(run, page, capture, io), io);
 
 /**
  * Stores the page as a snapshot of this run under its content hash (an identical earlier capture
  * is the same file) and hands its thumbnail to the analyser; a failed write fails the page, not the run.
  */
-function saveSnapshot(run: RunContext, page: PageRef, file: CapturedFile, io: RunIO): PageOutcome {
-  const { engine, files, log } = io.deps;
+function saveSnapshot(run: RunContext, page: PageKey, capture: Capture, io: RunIO): PageOutcome {
+  const { tools, files, log } = io.deps;
   const target = run.targets[page.target]!;
   let stored = false;
   let kept: string | null = null;
   try {
-    kept = files.adopt(file.absolute, file.sha256);
-    stored = insertSnapshot(run, target.id, page, file, files.toStored(kept), io);
+    kept = files.adopt(capture.absolute, capture.sha256);
+    stored = insertSnapshot(run, target.id, page, capture, files.toStored(kept), io);
     if (!stored) {
       // The comparison stopped running without this run knowing (recovered by another process).
       dropUnused(kept, io);
@@ -58,14 +58,14 @@ function saveSnapshot(run: RunContext, page: PageRef, file: CapturedFile, io: Ru
     log(`capture of ${target.id} (${page.viewport}) failed`, e);
     if (!stored) {
       if (kept) dropUnused(kept, io);
-      else removeFile(io, file.absolute);
+      else removeFile(io, capture.absolute);
     }
     return { reason: isStorageError(e) ? STORAGE_UNAVAILABLE_MESSAGE : "Capture failed" };
   }
-  const x = file.extraction;
-  if (file.thumb) {
+  const x = capture.extraction;
+  if (capture.thumb) {
     try {
-      engine.analyser?.prime?.(kept, file.thumb, x.palette?.dominant ?? []);
+      tools.analyser?.prime?.(kept, capture.thumb, x.palette?.dominant ?? []);
     } catch (e) {
       log("could not hand the thumbnail to the analyser", e); // scoring decodes the file instead
     }
@@ -77,8 +77,8 @@ function saveSnapshot(run: RunContext, page: PageRef, file: CapturedFile, io: Ru
     viewport: page.viewport,
     extraction: x,
     screenshotPath: kept,
-    snapshotId: file.snapshotId,
-    earlierSamples: file.earlierSamples,
+    snapshotId: capture.snapshotId,
+    earlierSamples: capture.earlierSamples,
   };
 }
 
@@ -93,16 +93,16 @@ function dropUnused(absolute: string, io: RunIO) {
 }
 
 /** False when the comparison is no longer running. */
-function insertSnapshot(run: RunContext, targetId: string, page: PageRef, file: CapturedFile, relPath: string, io: RunIO): boolean {
+function insertSnapshot(run: RunContext, targetId: string, page: PageKey, capture: Capture, relPath: string, io: RunIO): boolean {
   const { db, repo, now } = io.deps;
-  const x = file.extraction;
+  const x = capture.extraction;
   const colors = (x.palette?.dominant ?? [])
     .map((p) => p.hex)
     .filter(isHex)
     .map((h) => h.toLowerCase());
   return writeTx(db, () =>
     repo.insertSnapshot({
-      id: file.snapshotId,
+      id: capture.snapshotId,
       target_id: targetId,
       comparison_id: run.comparisonId,
       owner_id: run.ownerId,
@@ -111,12 +111,12 @@ function insertSnapshot(run: RunContext, targetId: string, page: PageRef, file: 
       screenshot_path: relPath,
       title: String(x.title ?? "").slice(0, 500),
       colors: JSON.stringify(colors),
-      width: file.width,
-      height: file.height,
+      width: capture.width,
+      height: capture.height,
       extraction: JSON.stringify(x),
       run_id: run.runId,
-      content_hash: file.sha256,
-      file_bytes: file.bytes,
+      content_hash: capture.sha256,
+      file_bytes: capture.bytes,
     }),
   );
 }
@@ -127,7 +127,7 @@ export const countTimedOutPage: Transition<"pageTimedOut"> = (run, { page }, io)
   countPage(run, page, { reason: "The page took too long to capture" }, io);
 
 /** A page that arrives after the run ended is not stored. */
-export const discardPage: Transition<"pageCaptured"> = (_run, { file }, io) => removeFile(io, file.absolute);
+export const discardPage: Transition<"pageCaptured"> = (_run, { capture }, io) => removeFile(io, capture.absolute);
 
 export const checkCaptured: Transition<"allCaptured"> = (run, _event, io) => {
   const captured = capturedTargets(run);
@@ -153,7 +153,7 @@ export const checkCaptured: Transition<"allCaptured"> = (run, _event, io) => {
 export const capturedTargets = (run: RunContext) =>
   run.targets.filter((_, i) => RUN_VIEWPORTS.some((v) => isCaptured(run.pages[v][i]))).length;
 
-function countPage(run: RunContext, page: PageRef, outcome: PageOutcome, io: RunIO) {
+function countPage(run: RunContext, page: PageKey, outcome: PageOutcome, io: RunIO) {
   const atViewport = run.pages[page.viewport];
   if (atViewport[page.target] !== undefined) throw new Error(`page ${page.target}/${page.viewport} reported twice`);
   atViewport[page.target] = outcome;

@@ -3,7 +3,7 @@
 import { newId } from "#server/lib/ids";
 import type { Finding, Viewport } from "#server/modules/capture/model";
 import type { FindingRow } from "../../repository";
-import { capturedPages, isCaptured, type RunContext } from "../context";
+import { snapshotsOf, isCaptured, type RunContext } from "../context";
 import { findFindings } from "../effects/findings";
 import { scorePair } from "../effects/score-pair";
 import { setStage, type RunIO } from "../io";
@@ -13,7 +13,7 @@ import type { Transition } from "./types";
 /** Every page at this viewport is in: pair the captured ones in target order and score the first pair. */
 export function startScoring(run: RunContext, viewport: Viewport, io: RunIO) {
   const s = run.scoring[viewport];
-  if (io.deps.engine.analyser) {
+  if (io.deps.tools.analyser) {
     const pages = run.pages[viewport].filter(isCaptured);
     for (let i = 0; i < pages.length; i++) for (let j = i + 1; j < pages.length; j++) s.pairs.push([pages[i]!, pages[j]!]);
   }
@@ -23,7 +23,7 @@ export function startScoring(run: RunContext, viewport: Viewport, io: RunIO) {
 function scoreNext(run: RunContext, viewport: Viewport, io: RunIO) {
   const s = run.scoring[viewport];
   const pair = s.pairs[s.next];
-  const analyser = io.deps.engine.analyser;
+  const analyser = io.deps.tools.analyser;
   if (!pair || !analyser) {
     io.raise({ type: "viewportScored", viewport });
     return;
@@ -54,8 +54,8 @@ export const checkScored: Transition<"viewportScored"> = (run, event, io) => {
 };
 
 export const startFindings: Transition<"allScored"> = (run, _event, io) => {
-  const pages = capturedPages(run);
-  const findingsFor = io.deps.engine.findingsFor;
+  const pages = snapshotsOf(run);
+  const findingsFor = io.deps.tools.findingsFor;
   // Not `return io.raise(…)`: a transition's return value is its chosen next state.
   if (!findingsFor || pages.length === 0) {
     io.raise({ type: "found", findings: [] });
@@ -65,9 +65,9 @@ export const startFindings: Transition<"allScored"> = (run, _event, io) => {
   io.spawn(() => findFindings(pages, findingsFor, io));
 };
 
-/** Findings about pages this run captured, in the engine's order. */
+/** Findings about pages this run captured, in the findings step's order. */
 export function findingRows(run: RunContext, list: Finding[], at: string): FindingRow[] {
-  const valid = new Set(capturedPages(run).map((p) => `${p.targetId}|${p.viewport}`));
+  const valid = new Set(snapshotsOf(run).map((p) => `${p.targetId}|${p.viewport}`));
   return list
     .filter((f) => valid.has(`${f.targetId}|${f.viewport}`))
     .map((f, position) => ({

@@ -15,7 +15,7 @@ export const scoredEverywhere = (run: RunContext) => RUN_VIEWPORTS.every((v) => 
 /** Every page at this viewport is in: ask for more loads of those a timing finding could be about. */
 export function startTiming(run: RunContext, viewport: Viewport, io: RunIO) {
   const t = run.timing[viewport];
-  const time = io.deps.engine.time;
+  const time = io.deps.tools.time;
   const pages = run.pages[viewport].flatMap((o, target) => (isCaptured(o) ? [{ o, target }] : []));
   const reach = time ? timingFindingReach(pages.map(({ o }) => o.extraction.timing)) : [];
   pages.forEach(({ o, target }, i) => {

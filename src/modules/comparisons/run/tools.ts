@@ -1,9 +1,9 @@
-// Everything a run needs from other modules. The app wires the capture pool, analyser and findings
-// engine; tests hand in fakes.
+// The functions a run calls out to: capture, time, analyser, findings, publish, activity. The app
+// builds them once at boot (createRunTools); tests hand in fakes.
 import type { Audience, LiveMessage } from "#server/live/hub";
 import type { GrayImage } from "#server/modules/analysis/image";
 import type { EarlierSample, TimingProfile, TimingSummary, Vitals } from "#server/modules/capture/public";
-import type { Extraction, Finding, PaletteEntry, SimilarityScores, Viewport } from "#server/modules/capture/model";
+import type { Extraction, Finding, PaletteEntry, SimilarityScores, Snapshot, Viewport } from "#server/modules/capture/model";
 
 export type CaptureResult = { ok: true; extraction: Extraction; screenshotPath: string; thumb?: GrayImage } | { ok: false; reason: string };
 export interface CaptureJobInput {
@@ -40,19 +40,7 @@ export interface Analyser {
   prime?(path: string, thumb: GrayImage, palette: PaletteEntry[]): void;
 }
 
-/** One successfully captured page, as handed to the findings engine. */
-export interface CapturedPage {
-  targetId: string;
-  label: string;
-  url: string;
-  viewport: Viewport;
-  extraction: Extraction;
-  screenshotPath: string;
-  /** The stored snapshot, and the earlier runs' samples its capture was given (for more timing loads). */
-  snapshotId?: string;
-  earlierSamples?: EarlierSample[];
-}
-export type FindingsFn = (pages: CapturedPage[]) => Finding[] | Promise<Finding[]>;
+export type FindingsFn = (pages: Snapshot[]) => Finding[] | Promise<Finding[]>;
 
 /** An activity-feed entry (type 'comparison'); the activity module stores it. */
 export interface ComparisonActivity {
@@ -64,7 +52,8 @@ export interface ComparisonActivity {
   metadata: Record<string, unknown>;
 }
 
-export interface ComparisonEngine {
+/** What a run calls out to. Without `capture` no run starts; without another part the run skips its step. */
+export interface RunTools {
   capture?: CaptureFn;
   /** More timing loads of a captured page; without it every capture times its page on its own. */
   time?: TimeFn;
@@ -75,4 +64,21 @@ export interface ComparisonEngine {
   /** Backstops in case a worker never answers; the pool has its own, shorter limits. */
   captureTimeoutMs?: number;
   scoreTimeoutMs?: number;
+}
+
+/** Where a run's live messages and activity entries go unless the caller wired its own. */
+export type RunReporting = Required<Pick<RunTools, "publish" | "recordActivity">>;
+
+/**
+ * Everything a run needs, built once at boot from the caller's parts (capture, timing, analyser,
+ * findings step, timeouts) and the app's reporting; a publish or recordActivity the caller gave
+ * wins, so a test can record what runs report. Runs read the returned object at each step: a test
+ * swaps a part on it after the app is built.
+ */
+export function createRunTools(parts: RunTools, reporting: RunReporting): RunTools {
+  return {
+    ...parts,
+    publish: parts.publish ?? reporting.publish,
+    recordActivity: parts.recordActivity ?? reporting.recordActivity,
+  };
 }

@@ -1,4 +1,4 @@
-// The real comparison engine for a test file: the capture pool drives system Chromium against the
+// The real run tools for a test file: the capture pool drives system Chromium against the
 // fixture sites on 127.0.0.1, the analyse worker scores, the rules write findings, and a DATA_DIR of
 // the file's own holds the screenshots. One per file (its beforeAll/afterAll are registered here),
 // shared by the file's tests: Chromium and the worker start once.
@@ -8,24 +8,24 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AppDeps } from "#server/app";
 import { findChromium } from "#server/lib/chromium";
-import { createAnalyser, createFindingsEngine, type Analyser } from "#server/modules/analysis";
+import { createAnalyser, createFindingsStep, type Analyser } from "#server/modules/analysis";
 import { CapturePool } from "#server/modules/capture/pool";
 import { startFixtureServer, type FixtureServer } from "./fixture-server";
 import { TEST_TIMING_SAMPLES } from "./server";
 
-type ComparisonEngine = NonNullable<AppDeps["comparisonEngine"]>;
+type RunTools = NonNullable<AppDeps["runTools"]>;
 
-export interface RealEngine {
+export interface RealRunTools {
   readonly dataDir: string;
   readonly fixtures: FixtureServer;
   readonly pool: CapturePool;
   readonly analyser: Analyser;
-  /** What makeTestApp takes as comparisonEngine: this pool and analyser, fresh findings rules, plus `extra` (publish, recordActivity). */
-  comparisonEngine(extra?: Partial<ComparisonEngine>): ComparisonEngine;
+  /** What makeTestApp takes as runTools: this pool and analyser, fresh findings rules, plus `extra` (publish, recordActivity). */
+  runTools(extra?: Partial<RunTools>): RunTools;
 }
 
 /** Registers the file's hooks; the fields are there from its beforeAll on. */
-export function useRealEngine(name: string): RealEngine {
+export function useRealRunTools(name: string): RealRunTools {
   let dataDir = "";
   let fixtures: FixtureServer | undefined;
   let pool: CapturePool | undefined;
@@ -53,7 +53,7 @@ export function useRealEngine(name: string): RealEngine {
   });
 
   const started = <T>(v: T | undefined): T => {
-    if (v === undefined) throw new Error("the real engine is used before its beforeAll ran");
+    if (v === undefined) throw new Error("the real run tools are used before their beforeAll ran");
     return v;
   };
   return {
@@ -69,12 +69,12 @@ export function useRealEngine(name: string): RealEngine {
     get analyser() {
       return started(analyser);
     },
-    comparisonEngine(extra = {}) {
+    runTools(extra = {}) {
       const p = started(pool);
       return {
         capture: (owner, job, onStage) => p.submit(owner, job, onStage),
         analyser: started(analyser),
-        findingsFor: createFindingsEngine(),
+        findingsFor: createFindingsStep(),
         ...extra,
       };
     },

@@ -1,42 +1,43 @@
-// Runs analyses: capture every target at every viewport, store the snapshots, score each pair,
-// store findings, and settle the status. Each run is a state machine whose whole lifecycle is the
-// table in run/table.ts (read that first; docs/decisions/0005-run-state-machine.md says why). This
-// file keeps the runs of this process and turns the service's calls into the machine's events.
-// It talks to the outside world only through the injected engine, so tests drive it with fakes
-// and the app wires the real capture pool.
+// The registry of this process's live runs: capture every target at every viewport, store the
+// snapshots, score each pair, store findings, and settle the status. Each run is a state machine
+// whose whole lifecycle is the table in run/table.ts (read that first;
+// docs/decisions/0005-run-state-machine.md says why). This file keeps the runs of this process and
+// turns the service's calls into the machine's events. It talks to the outside world only through
+// the run's tools (run/tools.ts), so tests drive it with fakes and the app wires the real capture pool.
 import { newId, nowIso } from "#server/lib/ids";
 import type { TargetRow } from "./repository";
 import { QUEUED_STAGE, newRunContext, pagesInRun, type RunContext, type RunStart } from "./run/context";
-import type { RunnerDeps } from "./run/io";
+import type { RunDeps } from "./run/io";
 import { RunMachine } from "./run/machine";
 import type { RunState } from "./run/table";
 import { TRANSITIONS } from "./run/transitions/index";
 
 export type {
   Analyser,
-  CapturedPage,
   CaptureFn,
   CaptureJobInput,
   CaptureResult,
   ComparisonActivity,
-  ComparisonEngine,
   FindingsFn,
   PairScores,
+  RunReporting,
+  RunTools,
   TimeFn,
   TimingJobInput,
   TimingResult,
-} from "./run/engine";
+} from "./run/tools";
+export { createRunTools } from "./run/tools";
 export { INTERRUPTED_REASON, QUEUED_STAGE, RUN_VIEWPORTS, pagesInRun } from "./run/context";
 export type { RunContext, RunStart, RunTrigger } from "./run/context";
-export type { RunnerDeps } from "./run/io";
+export type { RunDeps } from "./run/io";
 
 /** The runs of this process. A comparison started again while its previous run still drains has two, so they are kept by runId. */
-class Runs {
+export class ActiveRuns {
   readonly #runs = new Map<string, RunMachine>();
-  constructor(private readonly deps: RunnerDeps) {}
+  constructor(private readonly deps: RunDeps) {}
 
   get available() {
-    return Boolean(this.deps.engine.capture);
+    return Boolean(this.deps.tools.capture);
   }
 
   isActive(comparisonId: string) {
@@ -112,5 +113,4 @@ class Runs {
   }
 }
 
-export const comparisonRunner = (deps: RunnerDeps) => new Runs(deps);
-export type ComparisonRunner = Runs;
+export const activeRuns = (deps: RunDeps) => new ActiveRuns(deps);

@@ -12,8 +12,9 @@ import type { Vitals } from "#server/modules/capture/page/types";
 import { summariseSamples } from "#server/modules/capture/timing-samples";
 import { screenshotFiles } from "#server/modules/comparisons/files";
 import { comparisonsRepository } from "#server/modules/comparisons/repository";
-import { comparisonRunner, pagesInRun, QUEUED_STAGE, type CapturedPage, type TimeFn } from "#server/modules/comparisons/runner";
-import { fakeEngine } from "#tests/api/comparisons-support";
+import { activeRuns, pagesInRun, QUEUED_STAGE, type TimeFn } from "#server/modules/comparisons/active-runs";
+import type { Snapshot } from "#server/modules/capture/model";
+import { fakeRunTools } from "#tests/api/comparisons-support";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -32,15 +33,15 @@ const load = (fcpMs: number, lcpMs: number): Vitals => ({
 
 /** Two sites whose first loads are given; `time` answers with one more load 140 ms slower (LCP), or fails. */
 async function run(first: Record<string, Vitals>, timeAnswer: "ok" | "fail" = "ok") {
-  const dataDir = mkdtempSync(join(tmpdir(), "di-runner-timing-"));
+  const dataDir = mkdtempSync(join(tmpdir(), "di-active-runs-timing-"));
   dirs.push(dataDir);
   const db = openDatabase(":memory:");
   migrate(db);
   db.query("INSERT INTO users (id, email, password_hash) VALUES ('u1', 'u1@example.com', 'x')").run();
   const repo = comparisonsRepository(db);
-  const fake = fakeEngine();
+  const fake = fakeRunTools();
   const timed: { url: string; viewport: string; own: Vitals[] }[] = [];
-  const seen: CapturedPage[][] = [];
+  const seen: Snapshot[][] = [];
   const time: TimeFn = async (_owner, job) => {
     timed.push({ url: job.url, viewport: job.viewport, own: job.own });
     if (timeAnswer === "fail") return { ok: false, reason: "The browser crashed while capturing this page" };
@@ -48,16 +49,16 @@ async function run(first: Record<string, Vitals>, timeAnswer: "ok" | "fail" = "o
     return { ok: true, timing: summariseSamples([...job.own, more], job.profile) };
   };
   const logged: string[] = [];
-  const runner = comparisonRunner({
+  const runs = activeRuns({
     db,
     repo,
     files: screenshotFiles(dataDir),
-    engine: {
-      ...fake.engine,
+    tools: {
+      ...fake.tools,
       time,
       capture: async (owner, job, onStage) => {
         expect(job.deferTiming).toBe(true);
-        const r = await fake.engine.capture!(owner, job, onStage);
+        const r = await fake.tools.capture!(owner, job, onStage);
         if (!r.ok) return r;
         const x: Extraction = r.extraction;
         return { ...r, extraction: { ...x, timing: { ...x.timing, ...summariseSamples([first[job.url]!], "unthrottled") } } };
@@ -76,8 +77,8 @@ async function run(first: Record<string, Vitals>, timeAnswer: "ok" | "fail" = "o
   urls.forEach((url, i) => repo.insertTarget({ id: `t${i}`, comparisonId: "c1", ownerId: "u1", label: `Site ${i}`, url, at }));
   repo.markRunning("c1", "u1", pagesInRun(urls.length), QUEUED_STAGE, at);
   repo.markTargetsCapturing("c1");
-  runner.launch({ ownerId: "u1", comparisonId: "c1", name: "Rivals" }, repo.listTargets("c1", "u1"));
-  await runner.idle();
+  runs.launch({ ownerId: "u1", comparisonId: "c1", name: "Rivals" }, repo.listTargets("c1", "u1"));
+  await runs.idle();
   const stored = repo
     .latestSnapshots("c1", "u1")
     .map((s) => ({ url: urls[Number(s.target_id.slice(1))]!, x: JSON.parse(s.extraction) as Extraction }));

@@ -1,4 +1,4 @@
-// The runner on a real database with the fake engine: what the HTTP tests cannot reach easily —
+// The active runs on a real database with fake run tools: what the HTTP tests cannot reach easily —
 // the run context and its after-completion hook, shutdown mid-capture, and a crash on a full disk
 // whose failure is recorded once space returns (or dropped when the comparison is deleted).
 import { afterAll, describe, expect, test } from "bun:test";
@@ -10,8 +10,8 @@ import { migrate } from "#server/db/migrate";
 import { STORAGE_UNAVAILABLE_MESSAGE } from "#server/http/storage-errors";
 import { screenshotFiles } from "#server/modules/comparisons/files";
 import { comparisonsRepository } from "#server/modules/comparisons/repository";
-import { INTERRUPTED_REASON, QUEUED_STAGE, comparisonRunner, pagesInRun, type RunContext } from "#server/modules/comparisons/runner";
-import { fakeEngine } from "#tests/api/comparisons-support";
+import { INTERRUPTED_REASON, QUEUED_STAGE, activeRuns, pagesInRun, type RunContext } from "#server/modules/comparisons/active-runs";
+import { fakeRunTools } from "#tests/api/comparisons-support";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -25,7 +25,7 @@ function storageFull() {
 }
 
 function setup(opts: { onCompleted?: (run: Readonly<RunContext>) => unknown; onClosed?: (run: Readonly<RunContext>) => void } = {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), "di-runner-"));
+  const dataDir = mkdtempSync(join(tmpdir(), "di-active-runs-"));
   dirs.push(dataDir);
   const db = openDatabase(":memory:");
   migrate(db);
@@ -46,13 +46,13 @@ function setup(opts: { onCompleted?: (run: Readonly<RunContext>) => unknown; onC
       return real.finish(...a);
     },
   };
-  const fake = fakeEngine();
+  const fake = fakeRunTools();
   const logged: string[] = [];
-  const runner = comparisonRunner({
+  const runs = activeRuns({
     db,
     repo,
     files: screenshotFiles(dataDir),
-    engine: fake.engine,
+    tools: fake.tools,
     now: Date.now,
     log: (msg) => logged.push(msg),
     onCompleted: opts.onCompleted,
@@ -64,7 +64,7 @@ function setup(opts: { onCompleted?: (run: Readonly<RunContext>) => unknown; onC
   function start(runId?: string) {
     real.markRunning("c1", "u1", pagesInRun(URLS.length), QUEUED_STAGE, at);
     real.markTargetsCapturing("c1");
-    return runner.launch({ ownerId: "u1", comparisonId: "c1", name: "Rivals", runId }, real.listTargets("c1", "u1"));
+    return runs.launch({ ownerId: "u1", comparisonId: "c1", name: "Rivals", runId }, real.listTargets("c1", "u1"));
   }
   const comparison = () => real.findComparison("c1", "u1")!;
   const targets = () => real.listTargets("c1", "u1").map((t) => [t.status, t.error]);
@@ -72,7 +72,7 @@ function setup(opts: { onCompleted?: (run: Readonly<RunContext>) => unknown; onC
     const dir = join(dataDir, "screenshots");
     return existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".png")) : [];
   };
-  return { db, real, runner, fake, logged, full, finishCalls: () => finishCalls, start, comparison, targets, pngs };
+  return { db, real, runs, fake, logged, full, finishCalls: () => finishCalls, start, comparison, targets, pngs };
 }
 
 /** Polls a condition; the test's own timeout is the only limit. */
@@ -80,7 +80,7 @@ async function until(ok: () => boolean) {
   while (!ok()) await Bun.sleep(5);
 }
 
-describe("comparison runner", () => {
+describe("active runs", () => {
   test("a completed run hands its context to the after-completion hook, and closes only after it", async () => {
     let seen: Readonly<RunContext> | null = null;
     let release!: () => void;
@@ -92,7 +92,7 @@ describe("comparison runner", () => {
       },
     });
     expect(t.start("run-42")).toBe("run-42");
-    expect(t.runner.isActive("c1")).toBe(true);
+    expect(t.runs.isActive("c1")).toBe(true);
     await until(() => seen !== null);
     expect(t.comparison().status).toBe("completed");
     expect(seen!).toMatchObject({
@@ -104,16 +104,16 @@ describe("comparison runner", () => {
     expect(seen!.scoring.desktop.diffs.length + seen!.scoring.mobile.diffs.length).toBe(2);
     expect(seen!.findings.length).toBe(4);
     // Still open: the hook's work belongs to the run.
-    expect(t.runner.isActive("c1")).toBe(true);
+    expect(t.runs.isActive("c1")).toBe(true);
     release();
-    await t.runner.idle();
-    expect(t.runner.isActive("c1")).toBe(false);
+    await t.runs.idle();
+    expect(t.runs.isActive("c1")).toBe(false);
   });
 
   test("a failing hook is logged and changes nothing", async () => {
     const t = setup({ onCompleted: () => Promise.reject(new Error("webhook down")) });
     t.start();
-    await t.runner.idle();
+    await t.runs.idle();
     expect(t.comparison().status).toBe("completed");
     expect(t.logged).toContain("after-completion work for comparison c1 failed");
   });
@@ -122,16 +122,16 @@ describe("comparison runner", () => {
     const closed: [string, string][] = [];
     const t = setup({ onClosed: (run) => closed.push([run.runId, t.comparison().status]) });
     t.start("r1");
-    await t.runner.idle();
+    await t.runs.idle();
     expect(closed).toEqual([["r1", "completed"]]);
     t.fake.holdCaptures();
     t.start("r2");
     await t.fake.captureStarted();
-    t.runner.interruptAll();
+    t.runs.interruptAll();
     // Closed only once its captures in flight came back.
     expect(closed).toHaveLength(1);
     t.fake.release();
-    await t.runner.idle();
+    await t.runs.idle();
     expect(closed).toEqual([
       ["r1", "completed"],
       ["r2", "failed"],
@@ -143,8 +143,8 @@ describe("comparison runner", () => {
     t.fake.holdCaptures();
     t.start();
     await t.fake.captureStarted();
-    expect(t.runner.interruptAll()).toBe(1);
-    expect(t.runner.interruptAll()).toBe(0);
+    expect(t.runs.interruptAll()).toBe(1);
+    expect(t.runs.interruptAll()).toBe(0);
     expect(t.comparison()).toMatchObject({ status: "failed", error: INTERRUPTED_REASON, progress_stage: "Failed" });
     expect(t.targets()).toEqual([
       ["failed", INTERRUPTED_REASON],
@@ -154,7 +154,7 @@ describe("comparison runner", () => {
     expect(last).toMatchObject({ type: "COMPARISON_STATUS", payload: { status: "failed" } });
     expect(t.fake.activity.map((a) => a.status)).toEqual(["info", "error"]);
     t.fake.release();
-    await t.runner.idle();
+    await t.runs.idle();
     expect(t.db.query("SELECT COUNT(*) AS n FROM snapshots").get()).toEqual({ n: 0 });
     expect(t.pngs()).toEqual([]);
     expect(t.comparison().status).toBe("failed");
@@ -173,7 +173,7 @@ describe("comparison runner", () => {
     expect(t.comparison().status).toBe("running");
     t.full.progress = false;
     t.full.finish = false;
-    await t.runner.idle();
+    await t.runs.idle();
     expect(t.comparison()).toMatchObject({ status: "failed", error: STORAGE_UNAVAILABLE_MESSAGE });
     expect(t.targets()).toEqual([
       ["failed", STORAGE_UNAVAILABLE_MESSAGE],
@@ -190,11 +190,11 @@ describe("comparison runner", () => {
     t.full.finish = true;
     t.fake.release();
     await until(() => t.finishCalls() >= 2);
-    t.runner.cancel("c1");
+    t.runs.cancel("c1");
     t.real.deleteComparison("c1", "u1");
     const calls = t.finishCalls();
     // The back-off timer is the run's own work, so idle() waits for it: its attempt was dropped.
-    await t.runner.idle();
+    await t.runs.idle();
     expect(t.finishCalls()).toBe(calls);
     expect(t.pngs()).toEqual([]);
   });
@@ -204,17 +204,17 @@ describe("comparison runner", () => {
     t.fake.holdCaptures();
     t.start();
     await t.fake.captureStarted();
-    expect(t.runner.recoverInterruptedRuns()).toBe(0);
+    expect(t.runs.recoverInterruptedRuns()).toBe(0);
     expect(t.comparison().status).toBe("running");
 
     const other = setup();
     other.real.markRunning("c1", "u1", 4, QUEUED_STAGE, new Date().toISOString());
-    expect(other.runner.recoverInterruptedRuns()).toBe(1);
-    expect(other.runner.recoverInterruptedRuns()).toBe(0);
+    expect(other.runs.recoverInterruptedRuns()).toBe(1);
+    expect(other.runs.recoverInterruptedRuns()).toBe(0);
     expect(other.comparison()).toMatchObject({ status: "failed", error: INTERRUPTED_REASON });
     expect(other.fake.activity).toMatchObject([{ status: "error", details: INTERRUPTED_REASON }]);
     t.fake.release();
-    await t.runner.idle();
+    await t.runs.idle();
     expect(t.comparison().status).toBe("completed");
   });
 });
