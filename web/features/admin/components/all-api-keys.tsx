@@ -1,5 +1,4 @@
-import { AlertDialog, Button, Flex, TextField } from "@radix-ui/themes";
-import { MagnifyingGlassIcon } from "@radix-ui/react-icons";
+import { AlertDialog, Button, Flex } from "@radix-ui/themes";
 import { useState } from "react";
 import type { AllKeysPage, OwnedApiKeyView } from "#server/modules/api-keys/model";
 import { ApiKeyTable } from "#web/components/api-keys/api-key-table";
@@ -8,6 +7,7 @@ import { errorMessage } from "#web/lib/api";
 import { listAllApiKeys, revokeAnyApiKey } from "../api";
 import { Loaded } from "./loaded";
 import { Pager } from "./pager";
+import { SearchField } from "./search-field";
 import { usePagedSearch } from "../use-paged-search";
 
 /**
@@ -36,17 +36,7 @@ export function AllApiKeys({ onRevoked }: { onRevoked?(key: OwnedApiKeyView): vo
 
   return (
     <>
-      <TextField.Root
-        placeholder="Search by owner e-mail or key name"
-        aria-label="Search API keys"
-        value={query}
-        onChange={(e) => setQuery(e.target.value)}
-        mb="3"
-      >
-        <TextField.Slot>
-          <MagnifyingGlassIcon />
-        </TextField.Slot>
-      </TextField.Root>
+      <SearchField label="Search API keys" placeholder="Search by owner e-mail or key name" value={query} onChange={setQuery} />
       <Loaded failed={failed} data={data} loading="Loading keys…" empty="No API keys found." isEmpty={(d) => d.keys.length === 0}>
         {(data) => (
           <>
