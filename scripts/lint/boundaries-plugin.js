@@ -1,7 +1,7 @@
 // Design Intel's architecture rules as an oxlint JS plugin. oxlint parses TypeScript natively;
 // these rules resolve each import (relative paths and tsconfig `paths` aliases) to a project file
 // and judge where it may point. Why oxlint and these rules: docs/decisions/0008-module-boundaries-and-lint.md.
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
 const EXTENSIONS = ["", ".ts", ".tsx", ".js", "/index.ts", "/index.tsx"];
@@ -42,6 +42,7 @@ function readAliases(root) {
 }
 
 const toPosix = (p) => p.split(path.sep).join("/");
+const isFile = (p) => statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
 
 /** The project-relative file an import points at, or null for packages. */
 function resolve(project, fromFile, specifier) {
@@ -52,7 +53,8 @@ function resolve(project, fromFile, specifier) {
     if (alias) base = path.resolve(project.root, alias.target + specifier.slice(alias.prefix.length));
   }
   if (!base) return null;
-  const found = EXTENSIONS.map((ext) => base + ext).find((p) => existsSync(p) && !p.endsWith("/")) ?? base;
+  // A folder import ("#server/modules/auth") lands on its index file, so it counts for that module.
+  const found = EXTENSIONS.map((ext) => base + ext).find(isFile) ?? base;
   return toPosix(path.relative(project.root, found));
 }
 
