@@ -17,7 +17,7 @@ function projectOf(file) {
   for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
     if (projects.has(dir)) return projects.get(dir);
     if (existsSync(path.join(dir, "tsconfig.json"))) {
-      const project = { root: dir, aliases: readAliases(dir) };
+      const project = { root: dir, aliases: readAliases(dir), resolved: new Map() };
       projects.set(dir, project);
       return project;
     }
@@ -44,8 +44,17 @@ function readAliases(root) {
 const toPosix = (p) => p.split(path.sep).join("/");
 const isFile = (p) => statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
 
-/** The project-relative file an import points at, or null for packages. */
+/**
+ * The project-relative file an import points at, or null for packages. Every rule resolves every
+ * import, so answers are kept per project, by folder and specifier.
+ */
 function resolve(project, fromFile, specifier) {
+  const key = `${path.dirname(fromFile)}\0${specifier}`;
+  if (!project.resolved.has(key)) project.resolved.set(key, resolveUncached(project, fromFile, specifier));
+  return project.resolved.get(key);
+}
+
+function resolveUncached(project, fromFile, specifier) {
   let base = null;
   if (specifier.startsWith(".")) base = path.resolve(path.dirname(fromFile), specifier);
   else {
