@@ -251,9 +251,10 @@ export default {
           const back = modulePath(graph, b, a);
           if (!back) return;
           const cycle = [a, ...back];
+          // The file that makes each further step of the cycle, so the message says where to look.
           const through = back
             .slice(0, -1)
-            .map((m, i) => `${graph.edges.get(m).get(back[i + 1])}`)
+            .map((m, i) => graph.edges.get(m).get(back[i + 1]))
             .join(", ");
           context.report({
             node,
