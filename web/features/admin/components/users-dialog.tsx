@@ -1,4 +1,4 @@
-import { AlertDialog, Badge, Button, Dialog, Flex, Table, Text } from "@radix-ui/themes";
+import { Badge, Button, Dialog, Flex, Table, Text } from "@radix-ui/themes";
 import { useState } from "react";
 import type { ManagedUser, UpdateUserInput, UserPage } from "#server/modules/users/model";
 import { toast } from "#web/components/ui/toast";
@@ -9,6 +9,7 @@ import { usePagedSearch } from "../use-paged-search";
 import { Pager } from "./pager";
 import { Loaded } from "./loaded";
 import { CloseFooter } from "./close-footer";
+import { ConfirmDialog } from "./confirm-dialog";
 import { SearchField } from "./search-field";
 
 interface Pending {
@@ -154,29 +155,16 @@ export function UsersDialog({
         </Loaded>
         <CloseFooter />
       </Dialog.Content>
-      <AlertDialog.Root open={confirm !== null} onOpenChange={(o) => !o && setConfirm(null)}>
-        <AlertDialog.Content maxWidth="440px">
-          <AlertDialog.Title>{confirm?.title}</AlertDialog.Title>
-          <AlertDialog.Description size="2">{confirm?.body}</AlertDialog.Description>
-          <Flex gap="3" mt="4" justify="end">
-            <AlertDialog.Cancel>
-              <Button variant="soft" color="gray">
-                Cancel
-              </Button>
-            </AlertDialog.Cancel>
-            <AlertDialog.Action>
-              <Button
-                color="red"
-                onClick={() => {
-                  if (confirm) void apply(confirm.user, confirm.patch);
-                }}
-              >
-                Confirm
-              </Button>
-            </AlertDialog.Action>
-          </Flex>
-        </AlertDialog.Content>
-      </AlertDialog.Root>
+      <ConfirmDialog
+        open={confirm !== null}
+        onCancel={() => setConfirm(null)}
+        title={confirm?.title}
+        description={confirm?.body}
+        action="Confirm"
+        onConfirm={() => {
+          if (confirm) void apply(confirm.user, confirm.patch);
+        }}
+      />
     </Dialog.Root>
   );
 }
