@@ -7,6 +7,7 @@ import { Root, rootLoader } from "./root";
  * Every page is its own chunk: `lazy` imports the module (Component, loader, handle, ...) on first
  * match. The route `id` must equal the module's file name under web/routes/: the client build
  * makes each such file an entry point and the server render preloads the chunks of the matched ids.
+ * Subfolders (web/routes/layout/) hold what several pages compose from features; they are not routes.
  * Adding a page: one line `{ id: "<file>", path: "...", lazy: () => import("./routes/<file>") }`.
  */
 export const routes: RouteObject[] = [

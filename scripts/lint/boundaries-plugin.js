@@ -1,7 +1,7 @@
 // Design Intel's architecture rules as an oxlint JS plugin. oxlint parses TypeScript natively;
 // these rules resolve each import (relative paths and tsconfig `paths` aliases) to a project file
 // and judge where it may point. Why oxlint and these rules: docs/decisions/0008-module-boundaries-and-lint.md.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
 const EXTENSIONS = ["", ".ts", ".tsx", ".js", "/index.ts", "/index.tsx"];
@@ -17,7 +17,7 @@ function projectOf(file) {
   for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
     if (projects.has(dir)) return projects.get(dir);
     if (existsSync(path.join(dir, "tsconfig.json"))) {
-      const project = { root: dir, aliases: readAliases(dir) };
+      const project = { root: dir, aliases: readAliases(dir), resolved: new Map() };
       projects.set(dir, project);
       return project;
     }
@@ -42,9 +42,19 @@ function readAliases(root) {
 }
 
 const toPosix = (p) => p.split(path.sep).join("/");
+const isFile = (p) => statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
 
-/** The project-relative file an import points at, or null for packages. */
+/**
+ * The project-relative file an import points at, or null for packages. Every rule resolves every
+ * import, so answers are kept per project, by folder and specifier.
+ */
 function resolve(project, fromFile, specifier) {
+  const key = `${path.dirname(fromFile)}\0${specifier}`;
+  if (!project.resolved.has(key)) project.resolved.set(key, resolveUncached(project, fromFile, specifier));
+  return project.resolved.get(key);
+}
+
+function resolveUncached(project, fromFile, specifier) {
   let base = null;
   if (specifier.startsWith(".")) base = path.resolve(path.dirname(fromFile), specifier);
   else {
@@ -52,7 +62,8 @@ function resolve(project, fromFile, specifier) {
     if (alias) base = path.resolve(project.root, alias.target + specifier.slice(alias.prefix.length));
   }
   if (!base) return null;
-  const found = EXTENSIONS.map((ext) => base + ext).find((p) => existsSync(p) && !p.endsWith("/")) ?? base;
+  // A folder import ("#server/modules/auth") lands on its index file, so it counts for that module.
+  const found = EXTENSIONS.map((ext) => base + ext).find(isFile) ?? base;
   return toPosix(path.relative(project.root, found));
 }
 
@@ -101,6 +112,60 @@ function unitOf(file) {
   return parts.length > 2 ? parts.slice(0, 2).join("/") : parts[0];
 }
 
+/** Import specifiers in a source text: `from "x"` (imports, re-exports), `import "x"`, `import("x")`. */
+const SPECIFIER = /\bfrom\s*["']([^"'\n]+)["']|\bimport\s*\(?\s*["']([^"'\n]+)["']/g;
+/** Comments that start a line; a comment after code is left alone (it may share the line with a string such as "src/**"). */
+const LEADING_COMMENTS = /^\s*\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm;
+
+function sourceFiles(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && /\.tsx?$/.test(e.name))
+    .map((e) => path.join(e.parentPath, e.name));
+}
+
+/**
+ * Which server module imports which, type imports included, read once per project from every
+ * file under src/modules: `edges.get(a).get(b)` is the first file of a that imports b.
+ */
+function moduleGraph(project) {
+  if (project.moduleGraph) return project.moduleGraph;
+  const edges = new Map();
+  for (const file of sourceFiles(path.join(project.root, "src/modules"))) {
+    const from = toPosix(path.relative(project.root, file));
+    const a = moduleOf(from);
+    const text = readFileSync(file, "utf8").replace(LEADING_COMMENTS, "");
+    for (const [, fromSpecifier, importSpecifier] of text.matchAll(SPECIFIER)) {
+      const b = moduleOf(resolve(project, file, fromSpecifier ?? importSpecifier) ?? "");
+      if (!b || b === a) continue;
+      if (!edges.has(a)) edges.set(a, new Map());
+      if (!edges.get(a).has(b)) edges.get(a).set(b, from);
+    }
+  }
+  project.moduleGraph = { edges };
+  return project.moduleGraph;
+}
+
+/** The shortest chain of modules from `start` to `goal` (both included), or null when there is none. */
+function modulePath(graph, start, goal) {
+  const cameFrom = new Map([[start, null]]);
+  const queue = [start];
+  while (queue.length > 0) {
+    const at = queue.shift();
+    if (at === goal) {
+      const chain = [];
+      for (let m = goal; m !== null; m = cameFrom.get(m)) chain.unshift(m);
+      return chain;
+    }
+    for (const next of graph.edges.get(at)?.keys() ?? [])
+      if (!cameFrom.has(next)) {
+        cameFrom.set(next, at);
+        queue.push(next);
+      }
+  }
+  return null;
+}
+
 /** Runs `check(from, to, node, project)` for every static import/re-export with a resolvable target. */
 function onImports(context, check) {
   const project = projectOf(context.filename);
@@ -140,6 +205,61 @@ export default {
               node,
               message: `web/ imports server code (${to}) as a value. The client may only import server types: use \`import type\`.`,
             });
+        }),
+    },
+    "server-not-web": {
+      meta: {
+        type: "problem",
+        docs: { description: "src/ does not import web/ (the SSR entry src/ssr aside); only src/main.ts and src/boot/ import src/ssr" },
+      },
+      create: (context) =>
+        onImports(context, (from, to, node) => {
+          if (!from.startsWith("src/") || from.startsWith("src/ssr/")) return;
+          if (to.startsWith("web/"))
+            context.report({
+              node,
+              message: `Server code imports the web tree (${to}). src/ does not depend on web/, not even for types: move what both need to src/ (web/ may import its types).`,
+            });
+          else if (to.startsWith("src/ssr/") && from !== "src/main.ts" && !from.startsWith("src/boot/"))
+            context.report({
+              node,
+              message: `${from} imports the SSR entry (${to}), which imports web/. Only src/main.ts and src/boot/ wire it in; pass what it offers as a parameter (createApp receives the page renderer).`,
+            });
+        }),
+    },
+    "web-shared-not-features": {
+      meta: { type: "problem", docs: { description: "web/components and web/lib do not import web/features or web/routes" } },
+      create: (context) =>
+        onImports(context, (from, to, node) => {
+          if (!/^web\/(components|lib)\//.test(from)) return;
+          const target = /^web\/(features|routes)\//.exec(to)?.[1];
+          if (target)
+            context.report({
+              node,
+              message: `Shared web code imports ${target === "features" ? "a feature" : "a route"} (${to}). web/components and web/lib serve every feature: compose features in a route (web/routes) instead.`,
+            });
+        }),
+    },
+    "no-module-cycles": {
+      meta: { type: "problem", docs: { description: "no import cycle between server modules (src/modules/<m>), type imports included" } },
+      create: (context) =>
+        onImports(context, (from, to, node, project) => {
+          const a = moduleOf(from);
+          const b = moduleOf(to);
+          if (!a || !b || a === b) return;
+          const graph = moduleGraph(project);
+          const back = modulePath(graph, b, a);
+          if (!back) return;
+          const cycle = [a, ...back];
+          // The file that makes each further step of the cycle, so the message says where to look.
+          const through = back
+            .slice(0, -1)
+            .map((m, i) => graph.edges.get(m).get(back[i + 1]))
+            .join(", ");
+          context.report({
+            node,
+            message: `Import cycle between modules: ${cycle.join(" -> ")} (back through ${through}). One of them must not know the other: move the shared part to the lower module or src/lib, or pass it in.`,
+          });
         }),
     },
     "modules-through-public-files": {

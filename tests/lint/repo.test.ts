@@ -1,6 +1,7 @@
 // The lint gate: the whole repository, as `bun run lint` checks it, has no diagnostic at all
 // (errors or warnings). A feature importing another, a server value in web/, a module reaching
-// into another's internals or a ../../ import out of its folder fails the test command here.
+// into another's internals, a ../../ import out of its folder, server code importing web/, shared
+// web code importing a feature or a route, or an import cycle between modules fails the test command here.
 import { expect, test } from "bun:test";
 import { describeDiagnostic, oxlint } from "./oxlint";
 

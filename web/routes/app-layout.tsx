@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { Outlet, useLocation, useMatches, useNavigate, useRouteLoaderData, type UIMatch } from "react-router";
 import { AppShell } from "#web/components/layout/app-shell/app-shell";
 import { labelForPath } from "#web/components/layout/app-shell/nav-items";
-import { Protected } from "#web/components/layout/protected";
+import { Protected } from "#web/routes/layout/protected";
 import { MaintenanceScreen } from "#web/features/admin/components/maintenance-screen";
 import { useMaintenance } from "#web/features/admin/use-maintenance";
 import { logout } from "#web/features/auth/session";

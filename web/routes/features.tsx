@@ -1,5 +1,5 @@
 import { Button } from "@radix-ui/themes";
-import { PublicHeader } from "#web/components/layout/public-header";
+import { PublicHeader } from "#web/routes/layout/public-header";
 import { AgentCards } from "#web/features/marketing/components/agent-cards";
 import { BenefitCards } from "#web/features/marketing/components/benefit-cards";
 import { CtaBand } from "#web/features/marketing/components/cta-band";

@@ -1,4 +1,4 @@
-import { PublicHeader } from "#web/components/layout/public-header";
+import { PublicHeader } from "#web/routes/layout/public-header";
 import { CtaBand } from "#web/features/marketing/components/cta-band";
 import { HowItWorks } from "#web/features/marketing/components/how-it-works";
 import { LandingHero } from "#web/features/marketing/components/landing-hero";

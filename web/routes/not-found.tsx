@@ -1,6 +1,6 @@
 import { Button, Flex, Heading, Text } from "@radix-ui/themes";
 import { SiteLink } from "#web/features/marketing/components/site-link";
-import { PublicHeader } from "#web/components/layout/public-header";
+import { PublicHeader } from "#web/routes/layout/public-header";
 import { useSession } from "#web/features/auth/use-session";
 
 export const handle = { title: "404 Page Not Found" };

@@ -1,5 +1,5 @@
 import { Button } from "@radix-ui/themes";
-import { PublicHeader } from "#web/components/layout/public-header";
+import { PublicHeader } from "#web/routes/layout/public-header";
 import { CtaBand } from "#web/features/marketing/components/cta-band";
 import { Faq } from "#web/features/marketing/components/faq";
 import { MarketingPage } from "#web/features/marketing/components/marketing-page";

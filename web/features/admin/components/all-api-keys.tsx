@@ -1,13 +1,13 @@
-import { AlertDialog, Button, Flex, TextField } from "@radix-ui/themes";
-import { MagnifyingGlassIcon } from "@radix-ui/react-icons";
 import { useState } from "react";
 import type { AllKeysPage, OwnedApiKeyView } from "#server/modules/api-keys/model";
 import { ApiKeyTable } from "#web/components/api-keys/api-key-table";
 import { toast } from "#web/components/ui/toast";
 import { errorMessage } from "#web/lib/api";
 import { listAllApiKeys, revokeAnyApiKey } from "../api";
+import { ConfirmDialog } from "./confirm-dialog";
 import { Loaded } from "./loaded";
 import { Pager } from "./pager";
+import { SearchField } from "./search-field";
 import { usePagedSearch } from "../use-paged-search";
 
 /**
@@ -36,17 +36,7 @@ export function AllApiKeys({ onRevoked }: { onRevoked?(key: OwnedApiKeyView): vo
 
   return (
     <>
-      <TextField.Root
-        placeholder="Search by owner e-mail or key name"
-        aria-label="Search API keys"
-        value={query}
-        onChange={(e) => setQuery(e.target.value)}
-        mb="3"
-      >
-        <TextField.Slot>
-          <MagnifyingGlassIcon />
-        </TextField.Slot>
-      </TextField.Root>
+      <SearchField label="Search API keys" placeholder="Search by owner e-mail or key name" value={query} onChange={setQuery} />
       <Loaded failed={failed} data={data} loading="Loading keys…" empty="No API keys found." isEmpty={(d) => d.keys.length === 0}>
         {(data) => (
           <>
@@ -61,31 +51,16 @@ export function AllApiKeys({ onRevoked }: { onRevoked?(key: OwnedApiKeyView): vo
           </>
         )}
       </Loaded>
-      <AlertDialog.Root open={confirm !== null} onOpenChange={(o) => !o && setConfirm(null)}>
-        <AlertDialog.Content maxWidth="440px">
-          <AlertDialog.Title>Revoke this key?</AlertDialog.Title>
-          <AlertDialog.Description size="2">
-            {confirm && `${confirm.name} (${confirm.ownerEmail}) stops working at once: scripts and CI jobs that use it get 401.`}
-          </AlertDialog.Description>
-          <Flex gap="3" mt="4" justify="end">
-            <AlertDialog.Cancel>
-              <Button variant="soft" color="gray">
-                Cancel
-              </Button>
-            </AlertDialog.Cancel>
-            <AlertDialog.Action>
-              <Button
-                color="red"
-                onClick={() => {
-                  if (confirm) void revoke(confirm);
-                }}
-              >
-                Revoke
-              </Button>
-            </AlertDialog.Action>
-          </Flex>
-        </AlertDialog.Content>
-      </AlertDialog.Root>
+      <ConfirmDialog
+        open={confirm !== null}
+        onCancel={() => setConfirm(null)}
+        title="Revoke this key?"
+        description={confirm && `${confirm.name} (${confirm.ownerEmail}) stops working at once: scripts and CI jobs that use it get 401.`}
+        action="Revoke"
+        onConfirm={() => {
+          if (confirm) void revoke(confirm);
+        }}
+      />
     </>
   );
 }

@@ -1,9 +1,9 @@
 import { Badge, Dialog, Table, Text } from "@radix-ui/themes";
-import { useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import type { AuditEntry, AuditPage } from "#server/modules/audit/model";
-import { errorMessage } from "#web/lib/api";
 import { listAuditLogs } from "../api";
 import { formatDateTime } from "../format";
+import { useConsoleList } from "../use-console-list";
 import { Pager } from "./pager";
 import { Loaded } from "./loaded";
 import { CloseFooter } from "./close-footer";
@@ -43,16 +43,8 @@ function who(e: AuditEntry) {
 
 export function AuditDialog({ open, onOpenChange }: { open: boolean; onOpenChange(o: boolean): void }) {
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<AuditPage | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    setFailed(null);
-    listAuditLogs(page)
-      .then(setData)
-      .catch((e) => setFailed(errorMessage(e, "Could not load the audit log")));
-  }, [open, page]);
+  const load = useCallback(() => listAuditLogs(page), [page]);
+  const { data, failed } = useConsoleList<AuditPage>(load, "Could not load the audit log", { enabled: open });
 
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>

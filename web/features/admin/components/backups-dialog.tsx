@@ -1,10 +1,11 @@
 import { Button, Dialog, Table, Text } from "@radix-ui/themes";
-import { useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import type { BackupInfo } from "#server/modules/admin/model";
 import { toast } from "#web/components/ui/toast";
 import { errorMessage } from "#web/lib/api";
 import { type BearerSource, downloadBackup, listBackups } from "../api";
 import { formatBytes, formatDateTime } from "../format";
+import { useConsoleList } from "../use-console-list";
 import { Loaded } from "./loaded";
 import { CloseFooter } from "./close-footer";
 
@@ -17,17 +18,10 @@ interface Props {
 }
 
 export function BackupsDialog({ open, onOpenChange, version, auth }: Props) {
-  const [backups, setBackups] = useState<BackupInfo[] | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
+  // A new version means a new backup: the list is read again.
+  const load = useCallback(() => listBackups(), [version]);
+  const { data: backups, failed } = useConsoleList<BackupInfo[]>(load, "Could not list backups", { enabled: open });
   const [downloading, setDownloading] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    setFailed(null);
-    listBackups()
-      .then(setBackups)
-      .catch((e) => setFailed(errorMessage(e, "Could not list backups")));
-  }, [open, version]);
 
   async function download(name: string) {
     setDownloading(name);

@@ -1,5 +1,4 @@
-import { AlertDialog, Badge, Button, Dialog, Flex, Table, Text, TextField } from "@radix-ui/themes";
-import { MagnifyingGlassIcon } from "@radix-ui/react-icons";
+import { Badge, Button, Dialog, Flex, Table, Text } from "@radix-ui/themes";
 import { useState } from "react";
 import type { ManagedUser, UpdateUserInput, UserPage } from "#server/modules/users/model";
 import { toast } from "#web/components/ui/toast";
@@ -10,6 +9,8 @@ import { usePagedSearch } from "../use-paged-search";
 import { Pager } from "./pager";
 import { Loaded } from "./loaded";
 import { CloseFooter } from "./close-footer";
+import { ConfirmDialog } from "./confirm-dialog";
+import { SearchField } from "./search-field";
 
 interface Pending {
   user: ManagedUser;
@@ -72,17 +73,7 @@ export function UsersDialog({
         <Dialog.Description size="2" color="gray" mb="3">
           Disable, enable, promote or demote. Changes apply on the user's very next request.
         </Dialog.Description>
-        <TextField.Root
-          placeholder="Search by e-mail or name"
-          aria-label="Search users"
-          value={query}
-          onChange={(e) => setQuery(e.target.value)}
-          mb="3"
-        >
-          <TextField.Slot>
-            <MagnifyingGlassIcon />
-          </TextField.Slot>
-        </TextField.Root>
+        <SearchField label="Search users" placeholder="Search by e-mail or name" value={query} onChange={setQuery} />
         <Loaded failed={failed} data={data} loading="Loading users…">
           {(data) => (
             <>
@@ -164,29 +155,16 @@ export function UsersDialog({
         </Loaded>
         <CloseFooter />
       </Dialog.Content>
-      <AlertDialog.Root open={confirm !== null} onOpenChange={(o) => !o && setConfirm(null)}>
-        <AlertDialog.Content maxWidth="440px">
-          <AlertDialog.Title>{confirm?.title}</AlertDialog.Title>
-          <AlertDialog.Description size="2">{confirm?.body}</AlertDialog.Description>
-          <Flex gap="3" mt="4" justify="end">
-            <AlertDialog.Cancel>
-              <Button variant="soft" color="gray">
-                Cancel
-              </Button>
-            </AlertDialog.Cancel>
-            <AlertDialog.Action>
-              <Button
-                color="red"
-                onClick={() => {
-                  if (confirm) void apply(confirm.user, confirm.patch);
-                }}
-              >
-                Confirm
-              </Button>
-            </AlertDialog.Action>
-          </Flex>
-        </AlertDialog.Content>
-      </AlertDialog.Root>
+      <ConfirmDialog
+        open={confirm !== null}
+        onCancel={() => setConfirm(null)}
+        title={confirm?.title}
+        description={confirm?.body}
+        action="Confirm"
+        onConfirm={() => {
+          if (confirm) void apply(confirm.user, confirm.patch);
+        }}
+      />
     </Dialog.Root>
   );
 }

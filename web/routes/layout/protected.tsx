@@ -4,7 +4,10 @@ import { Link } from "react-router";
 import { useSession } from "#web/features/auth/use-session";
 import { PublicHeader } from "./public-header";
 
-/** Guard for every app route (spec §2 "Protected wrapper"). */
+/**
+ * Guard for every app route (spec §2 "Protected wrapper"). It reads the session and shows the
+ * public header, both from features, so it sits with the routes rather than in web/components.
+ */
 export function Protected({ children }: { children: ReactNode }) {
   const { status } = useSession();
   if (status === "loading")

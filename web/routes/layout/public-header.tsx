@@ -6,7 +6,10 @@ import { MarketingHeader } from "#web/features/marketing/components/marketing-he
 import { useTheme } from "#web/features/theme/store";
 import { BetaSignupDialog } from "#web/features/waitlist/components/beta-signup-dialog";
 
-/** The marketing header wired to the session, the waitlist and the theme; public pages use this. */
+/**
+ * The marketing header wired to the session, the waitlist and the theme; public pages use this.
+ * It composes four features, so it sits with the routes rather than in web/components.
+ */
 export function PublicHeader() {
   const { user } = useSession();
   const theme = useTheme((s) => s.theme);
