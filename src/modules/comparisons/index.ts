@@ -9,9 +9,18 @@ import { unauthorized } from "#server/http/errors";
 import { REFRESH_COOKIE } from "#server/modules/auth";
 import type { PublicUser } from "#server/modules/auth/model";
 import type { AuthService } from "#server/modules/auth/service";
-import { addTargetBody, comparisonDto, createComparisonBody, diffDto, exportQuery, findingDto, snapshotDto, targetDto } from "./model";
+import {
+  addTargetBody,
+  comparisonDto,
+  createComparisonBody,
+  diffDto,
+  exportQuery,
+  findingDto,
+  scheduleView,
+  snapshotDto,
+  targetDto,
+} from "./model";
 import type { ComparisonsService } from "./service";
-import { scheduleView } from "#server/modules/watch/public";
 
 /** Screenshot and export links also work with the session cookie (see bearerOrCookie). */
 const BEARER_OR_COOKIE: Record<string, string[]>[] = [...BEARER_SECURITY, { sessionCookie: [] }];

@@ -129,3 +129,16 @@ export const comparisonReport = z.object({
   findings: z.array(findingDto),
 });
 export type ComparisonReport = z.infer<typeof comparisonReport>;
+
+/** Who asked for a run: a person (or API key), or the comparison's schedule. */
+export const runTrigger = z.enum(["manual", "schedule"]);
+export type RunTrigger = z.infer<typeof runTrigger>;
+
+/** A comparison's schedule as it is answered (the watch module owns setting and firing it). */
+export const scheduleView = z.object({
+  cron: z.string(),
+  timezone: z.string(),
+  /** ISO 8601 instant; null once the pattern can never fire again. */
+  nextRunAt: z.string().nullable(),
+});
+export type ScheduleView = z.infer<typeof scheduleView>;

@@ -9,7 +9,6 @@ import type { Extraction, Finding } from "#server/modules/capture/model";
 import { checkTargetUrl } from "#server/modules/capture/public";
 import { renderHtmlReport, renderJsonReport, reportFilename } from "./export";
 import { screenshotFiles } from "./files";
-import type { ScheduleView } from "#server/modules/watch/schedule/model";
 import type {
   AddTargetInput,
   ComparisonDto,
@@ -18,6 +17,7 @@ import type {
   DiffDto,
   ExportFormat,
   FindingDto,
+  ScheduleView,
   SnapshotDto,
   TargetDto,
 } from "./model";

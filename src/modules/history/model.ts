@@ -1,9 +1,8 @@
 // Request and response shapes of the run history API, declared once (zod) with their types derived.
 import { z } from "zod";
-import { diffDto, findingDto, snapshotDto } from "#server/modules/comparisons/model";
+import { diffDto, findingDto, runTrigger, snapshotDto } from "#server/modules/comparisons/model";
 import { runChangeCounts } from "#server/modules/changes/model";
 
-export const runTrigger = z.enum(["manual", "schedule"]);
 /** interrupted: a restart ended it before it wrote its results. */
 export const runStatus = z.enum(["running", "completed", "failed", "interrupted"]);
 

@@ -3,7 +3,7 @@
 import type { Extraction, Finding, Snapshot, Viewport } from "#server/modules/capture/model";
 import type { GrayImage } from "#server/modules/analysis/image";
 import type { EarlierSample, TimingSummary } from "#server/modules/capture/public";
-import type { ComparisonProgress } from "../model";
+import type { ComparisonProgress, RunTrigger } from "../model";
 import type { DiffRow, FindingRow, TargetRow } from "../repository";
 import type { RunEventType } from "./table";
 
@@ -13,7 +13,7 @@ export const QUEUED_STAGE = "Waiting for a capture slot";
 /** Pages in a run: every target at every viewport. */
 export const pagesInRun = (targets: number) => targets * RUN_VIEWPORTS.length;
 
-export type RunTrigger = "manual" | "schedule";
+export type { RunTrigger };
 
 /** One page of the run: a target (by its index in `targets`) at a viewport. */
 export interface PageKey {
