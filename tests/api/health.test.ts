@@ -1,6 +1,9 @@
 // /api/health/live and /api/health/ready through the app: each readiness check turns the answer
 // into a 503 that names it. The real read-only and full disks are in tests/faults/health-ready.test.ts.
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { migrations } from "#server/db/migrations";
 import type { CaptureReadiness } from "#server/modules/capture/pool";
 import { healthService, MIN_FREE_BYTES } from "#server/modules/health/service";
@@ -105,7 +108,14 @@ describe("storage check", () => {
   test("fails below the free-space floor, with the figures", () => {
     const t = makeTestApp();
     const at = (free: number) =>
-      healthService({ db: t.db, dataDir: "/data", migrations, captureReadiness: browsers(1), freeBytes: () => free }).ready();
+      healthService({
+        db: t.db,
+        dataDir: "/data",
+        migrations,
+        captureReadiness: browsers(1),
+        freeBytes: () => free,
+        createProbeFile: () => {},
+      }).ready();
     expect(at(MIN_FREE_BYTES).ok).toBe(true);
     const full = at(3 * 1024 * 1024);
     expect(full.ok).toBe(false);
@@ -123,5 +133,36 @@ describe("storage check", () => {
       ok: false,
       error: "storage: the data directory could not be checked (ENOENT: no such file or directory)",
     });
+  });
+
+  test("fails when a file cannot be created in the data directory, though it has room", () => {
+    const t = makeTestApp();
+    const denied = healthService({
+      db: t.db,
+      dataDir: "/data",
+      migrations,
+      captureReadiness: browsers(1),
+      freeBytes: () => MIN_FREE_BYTES * 10,
+      createProbeFile: () => {
+        throw Object.assign(new Error("permission denied, open '/data/.ready-probe-1'"), { code: "EACCES" });
+      },
+    }).ready();
+    expect(denied).toMatchObject({
+      ok: false,
+      error: "storage: new files cannot be created in the data directory (EACCES: permission denied, open '/data/.ready-probe-1')",
+    });
+  });
+
+  test("the real probe leaves nothing behind in the data directory, and names a directory that is not there", () => {
+    const t = makeTestApp();
+    const dir = mkdtempSync(join(tmpdir(), "di-ready-"));
+    const at = (dataDir: string) =>
+      healthService({ db: t.db, dataDir, migrations, captureReadiness: browsers(1), freeBytes: () => MIN_FREE_BYTES }).ready();
+    expect(at(dir).ok).toBe(true);
+    expect(readdirSync(dir)).toEqual([]);
+    const missing = at(join(dir, "gone"));
+    expect(missing.ok).toBe(false);
+    if (!missing.ok) expect(missing.error).toStartWith("storage: new files cannot be created in the data directory (ENOENT");
+    rmSync(dir, { recursive: true });
   });
 });

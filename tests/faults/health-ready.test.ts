@@ -1,5 +1,5 @@
 // Readiness on real broken disks, against the real server (its own capture browsers included): a
-// disk gone read-only and a full one each turn /api/health/ready into a 503 that names the check,
+// disk gone read-only and a full one each turn /api/health/ready into a 503 that names the checks,
 // while /api/health/live stays 200 (restarting would not help). `design-intel healthcheck`, the
 // Docker HEALTHCHECK, follows. Needs root (mounts); skipped elsewhere.
 import { afterAll, expect, test } from "bun:test";
@@ -49,7 +49,7 @@ function healthcheck(server: RunningServer) {
 }
 
 test.skipIf(!readOnly.mountPoint)(
-  "a disk gone read-only: ready 503 naming the database, live still 200",
+  "a disk gone read-only: ready 503 naming the database and storage, live still 200",
   async () => {
     const server = await readyServer(readOnly.mountPoint!);
     const before = await call(server.url, "GET", "/api/health/ready");
@@ -62,8 +62,9 @@ test.skipIf(!readOnly.mountPoint)(
     });
     expect(notReady.json.error).toStartWith("database: not writable (");
     expect(notReady.json.checks.database.ok).toBe(false);
-    // The disk has room and the schema is intact: only the database is named.
-    expect(notReady.json.checks.storage.ok).toBe(true);
+    // The disk has room, yet no new file can be made in it; the schema is intact.
+    expect(notReady.json.checks.storage).toMatchObject({ ok: false });
+    expect(notReady.json.checks.storage.detail).toStartWith("new files cannot be created in the data directory (EROFS");
     expect(notReady.json.checks.migrations.ok).toBe(true);
     expect(notReady.json.checks.capture.ok).toBe(true);
 

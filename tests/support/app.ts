@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { createApp, createServices, type AppDeps } from "#server/app";
 import { openDatabase } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
@@ -22,6 +23,8 @@ export function makeTestApp(opts: TestAppOptions = {}) {
   const db = openDatabase(":memory:");
   migrate(db);
   const env = loadEnv({ NODE_ENV: "test", DATA_DIR: "/tmp/design-intel-test", ...opts.env });
+  // The server makes DATA_DIR at boot; readiness creates a file in it.
+  mkdirSync(env.DATA_DIR, { recursive: true });
   // Logs are kept in memory (tests read them through `logs`), never printed.
   const logs = memoryLogger(env.LOG_LEVEL);
   const deps: AppDeps = {

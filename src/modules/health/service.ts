@@ -1,7 +1,7 @@
 // Readiness: can this process do its job right now? Each check is cheap and independent, and a
 // failing one says why in words an operator can act on.
-import { existsSync, statfsSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { existsSync, statfsSync, unlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type { Db } from "#server/db/connection";
 import type { Migration } from "#server/db/migrations";
 import { nowIso } from "#server/lib/ids";
@@ -29,6 +29,8 @@ export interface HealthDeps {
   now?: () => number;
   /** Free bytes for unprivileged users on the filesystem holding `path` (tests stand in a full disk). */
   freeBytes?: (path: string) => number;
+  /** Creates and removes a file in `dir`, throwing when it cannot (tests stand in a directory with the wrong owner). */
+  createProbeFile?: (dir: string) => void;
 }
 
 export type ReadyReport = { ok: true; checks: ReadyChecks } | { ok: false; error: string; checks: ReadyChecks };
@@ -41,6 +43,16 @@ const reason = (e: unknown) => {
   const message = e instanceof Error ? e.message : String(e);
   return code && !message.includes(code) ? `${code}: ${message}` : message;
 };
+
+/**
+ * Space alone does not make a data directory usable: restored with the wrong owner or mode, or on a
+ * disk gone read-only, it has room yet takes no new file, and every capture would fail to store.
+ */
+function createAndRemove(dir: string): void {
+  const path = join(dir, `.ready-probe-${process.pid}`);
+  writeFileSync(path, "ready", { mode: 0o600 });
+  unlinkSync(path);
+}
 
 /** Free space where DATA_DIR's files go; a directory not made yet lands on its nearest existing parent. */
 function statfsFree(path: string): number {
@@ -55,7 +67,9 @@ export function healthService(deps: HealthDeps) {
   const now = deps.now ?? Date.now;
   const minFree = deps.minFreeBytes ?? MIN_FREE_BYTES;
   const freeBytes = deps.freeBytes ?? statfsFree;
+  const createProbeFile = deps.createProbeFile ?? createAndRemove;
   let lastProbe: { at: number; check: HealthCheck } | null = null;
+  let lastFileProbe: { at: number; error: string | null } | null = null;
 
   function database(): HealthCheck {
     const t = now();
@@ -86,14 +100,31 @@ export function healthService(deps: HealthDeps) {
     }
   }
 
-  function storage(): HealthCheck {
+  /** Null when a file could be created and removed; throttled like the database probe. */
+  function fileProbeError(): string | null {
+    const t = now();
+    if (lastFileProbe && t - lastFileProbe.at < DB_PROBE_EVERY_MS) return lastFileProbe.error;
+    let error: string | null = null;
     try {
-      const free = freeBytes(deps.dataDir);
-      const detail = `${mb(free)} free in the data directory`;
-      return free >= minFree ? ok(detail) : failed(`${detail}, at least ${mb(minFree)} needed`);
+      createProbeFile(deps.dataDir);
+    } catch (e) {
+      error = reason(e);
+    }
+    lastFileProbe = { at: t, error };
+    return error;
+  }
+
+  function storage(): HealthCheck {
+    let free: number;
+    try {
+      free = freeBytes(deps.dataDir);
     } catch (e) {
       return failed(`the data directory could not be checked (${reason(e)})`);
     }
+    const detail = `${mb(free)} free in the data directory`;
+    if (free < minFree) return failed(`${detail}, at least ${mb(minFree)} needed`);
+    const error = fileProbeError();
+    return error ? failed(`new files cannot be created in the data directory (${error})`) : ok(detail);
   }
 
   function capture(): HealthCheck {
