@@ -75,7 +75,14 @@ describe("run history", () => {
     t.sites[URL_B] = { title: "Beta, first version", hex: "#3366ff" };
     await x.run();
     const [first] = (await x.get("/runs")).json;
-    expect(first).toMatchObject({ number: 1, trigger: "manual", status: "completed", changeCount: null, error: null });
+    expect(first).toMatchObject({
+      number: 1,
+      trigger: "manual",
+      status: "completed",
+      changeCount: null,
+      changesStatus: "first-run",
+      error: null,
+    });
     expect(Date.parse(first.finishedAt)).toBeGreaterThanOrEqual(Date.parse(first.startedAt));
     const before = (await x.get(`/runs/${first.id}`)).json;
     expect(before.run).toEqual(first);
@@ -130,6 +137,8 @@ describe("run history", () => {
       [1, "completed"],
     ]);
     expect(runs[0].error).toBe("Only 1 of 2 websites could be captured — at least 2 are needed for a comparison");
+    // A failed run has no results to compare: neither a first run nor waiting for its changes.
+    expect(runs.map((r: any) => r.changesStatus)).toEqual([null, "first-run"]);
     expect((await x.get("/diffs")).json).toEqual([]);
     const failed = (await x.get(`/runs/${runs[0].id}`)).json;
     expect(failed.snapshots.map((s: any) => s.targetId)).toEqual([x.targets[0].id, x.targets[0].id]);
@@ -304,6 +313,7 @@ describe("changes between runs (fake run tools)", () => {
     await x.run();
     const [r2, r1] = (await x.get("/runs")).json;
     expect(r1.changeCount).toBeNull();
+    expect([r1.changesStatus, r2.changesStatus]).toEqual(["first-run", "ready"]);
     const res = await x.get("/changes");
     expect(res.status).toBe(200);
     expect(res.json.from).toBe(r1.id);
@@ -323,6 +333,12 @@ describe("changes between runs (fake run tools)", () => {
     });
     expect(r2.changes.byKind.copy).toBeGreaterThan(0);
     expect((await x.get(`/runs/${r2.id}`)).json.run.changes).toEqual(r2.changes);
+    // Completed, with a run before it, and its changes not stored yet (detection still running): pending, not a first run.
+    t.db.query("UPDATE runs SET change_count = NULL WHERE id = ?").run(r2.id);
+    const waiting = (await x.get(`/runs/${r2.id}`)).json.run;
+    expect(waiting).toMatchObject({ changeCount: null, changes: null, changesStatus: "pending" });
+    expect((await x.get("/runs")).json.map((r: any) => r.changesStatus)).toEqual(["pending", "first-run"]);
+    expect((await x.get(`/runs/${r1.id}`)).json.run.changesStatus).toBe("first-run");
     const headline = beta.changes.find((c: any) => c.kind === "copy" && c.viewport === "desktop");
     expect(headline).toMatchObject({ before: `Title of ${URL_B}`, after: "Beta rewritten" });
     expect(beta.changes.some((c: any) => c.kind === "meta" && c.before === `Title of ${URL_B}` && c.after === "Beta rewritten")).toBe(true);

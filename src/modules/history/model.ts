@@ -6,6 +6,9 @@ import { runChangeCounts } from "#server/modules/changes/model";
 /** interrupted: a restart ended it before it wrote its results. */
 export const runStatus = z.enum(["running", "completed", "failed", "interrupted"]);
 
+export const changesStatus = z.enum(["first-run", "pending", "ready"]);
+export type ChangesStatus = z.infer<typeof changesStatus>;
+
 export const runDto = z.object({
   id: z.string(),
   /** 1, 2, 3 … within the comparison. */
@@ -18,6 +21,12 @@ export const runDto = z.object({
   changeCount: z.number().int().nullable(),
   /** The same changes by kind and severity, so a timeline needs no request per run; null when changeCount is. */
   changes: runChangeCounts.nullable(),
+  /**
+   * Why changeCount is what it is: "first-run" (no completed run before it to compare with), "pending"
+   * (running, or completed and its changes not stored yet), "ready" (counted). Null for a run that
+   * did not complete: it has no results to compare.
+   */
+  changesStatus: changesStatus.nullable(),
   /** Why it failed, when it did. */
   error: z.string().nullable(),
 });

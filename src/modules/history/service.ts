@@ -6,14 +6,25 @@ import { changeCounts, noChangeCounts } from "#server/modules/changes/public";
 import type { RunChangeCounts, RunReads } from "#server/modules/changes/model";
 import { comparisonsRepository, type RunRow } from "#server/modules/comparisons/public";
 import { toDiffDto, toFindingDto, toSnapshotDto } from "#server/modules/comparisons/public";
-import type { HistoryStorage, RunDetail, RunDto } from "./model";
+import type { ChangesStatus, HistoryStorage, RunDetail, RunDto } from "./model";
 import { historyRepository } from "./repository";
 
 export const COMPARISON_NOT_FOUND = "Comparison not found";
 export const RUN_NOT_FOUND = "Run not found";
 
-/** `counts`: the run's grouped change counts; a run whose changes were found but are none counts zero. */
-export const toRunDto = (r: RunRow, counts?: RunChangeCounts): RunDto => ({
+/** `earlierCompleted`: whether a completed run of the same comparison precedes this one. */
+export function changesStatusOf(r: RunRow, earlierCompleted: boolean): ChangesStatus | null {
+  if (r.change_count !== null) return "ready";
+  if (r.status === "running") return "pending";
+  if (r.status !== "completed") return null;
+  return earlierCompleted ? "pending" : "first-run";
+}
+
+/**
+ * `counts`: the run's grouped change counts; a run whose changes were found but are none counts zero.
+ * `earlierCompleted`: whether a completed run precedes it (first run or still being compared).
+ */
+export const toRunDto = (r: RunRow, earlierCompleted: boolean, counts?: RunChangeCounts): RunDto => ({
   id: r.id,
   number: r.number,
   trigger: r.trigger,
@@ -22,6 +33,7 @@ export const toRunDto = (r: RunRow, counts?: RunChangeCounts): RunDto => ({
   finishedAt: r.finished_at,
   changeCount: r.change_count,
   changes: r.change_count === null ? null : (counts ?? noChangeCounts()),
+  changesStatus: changesStatusOf(r, earlierCompleted),
   error: r.error,
 });
 
@@ -63,14 +75,17 @@ export function historyService(deps: HistoryDeps) {
     listRuns(ownerId: string, comparisonId: string): RunDto[] {
       ownedComparison(ownerId, comparisonId);
       const counts = countsOf(comparisonId, ownerId);
-      return repo.listRuns(comparisonId, ownerId).map((r) => toRunDto(r, counts.get(r.id)));
+      const rows = repo.listRuns(comparisonId, ownerId);
+      // Newest first: a run has a completed run before it when any older one in the list completed.
+      const oldestCompleted = rows.findLast((r) => r.status === "completed")?.number ?? Infinity;
+      return rows.map((r) => toRunDto(r, r.number > oldestCompleted, counts.get(r.id)));
     },
 
     /** One run's snapshots, scores and findings exactly as they were stored. */
     getRun(ownerId: string, comparisonId: string, runId: string): RunDetail {
       const run = ownedRun(ownerId, comparisonId, runId);
       return {
-        run: toRunDto(run, countsOf(comparisonId, ownerId).get(run.id)),
+        run: toRunDto(run, repo.completedRunBefore(comparisonId, run.number) !== null, countsOf(comparisonId, ownerId).get(run.id)),
         snapshots: repo.runSnapshots(run.id, ownerId).map(toSnapshotDto),
         diffs: repo.runDiffs(run.id, ownerId).map(toDiffDto),
         findings: repo.runFindings(run.id, ownerId).map(toFindingDto),

@@ -13,6 +13,7 @@ export const run = (over: Partial<RunDto> = {}): RunDto => ({
   finishedAt: "2026-11-20T09:01:05.000Z",
   changeCount: null,
   changes: null,
+  changesStatus: "first-run",
   error: null,
   ...over,
 });

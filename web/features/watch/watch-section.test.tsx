@@ -140,6 +140,19 @@ describe("Watch section: history and alerts", () => {
     expect($().getByRole("link", { name: "All runs (2)" }).getAttribute("href")).toBe("/comparison/c1/history");
   });
 
+  test("a completed run whose changes are still being found says so, not that it is a baseline", async () => {
+    setup({
+      "GET /api/comparisons/c1/runs": {
+        json: [run({ id: "r2", number: 2, changesStatus: "pending" }), run({ id: "r1", number: 1, changesStatus: "first-run" })],
+      },
+    });
+    renderUi(<WatchSection comparisonId="c1" status="completed" />);
+    const items = within(await $().findByTestId("run-timeline")).getAllByTestId("run-item");
+    expect(items[0]!.textContent).toContain("Finding changes…");
+    expect(items[0]!.textContent).not.toContain("Baseline");
+    expect(items[1]!.textContent).toContain("Baseline: nothing earlier to compare with");
+  });
+
   test("rules list, deliveries with attempts and last error; add a webhook rule; errors inline; delete", async () => {
     const m = setup();
     renderUi(<WatchSection comparisonId="c1" status="completed" />);

@@ -29,7 +29,7 @@ function ChangeSummary({ run }: { run: RunDto }) {
   if (run.changeCount === null)
     return (
       <Text size="2" color="gray">
-        Baseline: nothing earlier to compare with
+        {run.changesStatus === "pending" ? "Finding changes…" : "Baseline: nothing earlier to compare with"}
       </Text>
     );
   if (run.changeCount === 0)
