@@ -1,65 +1,11 @@
 // The typed messages between the main thread and the workers. Each worker kind has a request
 // union (main -> worker) and an event union (worker -> main); nothing else crosses the boundary.
 
-import type { GrayImage } from "#server/modules/analysis/image";
-import type { EarlierSample, TimingProfile, TimingSummary } from "#server/modules/capture/timing-samples";
-import type { Vitals } from "#server/modules/capture/page/types";
-import type { Box, Extraction, PaletteEntry, SimilarityScores, Viewport } from "#server/modules/capture/model";
+import type { GrayImage } from "#server/lib/image/image";
+import type { Box, Extraction, PaletteEntry, SimilarityScores } from "#server/modules/capture/model";
 import type { Audience, LiveMessage } from "#server/live/hub";
 import type { Cadence as AgentCadence } from "#server/modules/agents/engine/engine";
 import type { VisualDiff } from "#server/modules/watch/changes/visual";
-
-// ---- capture worker -------------------------------------------------------------------------
-export interface CaptureJob {
-  jobId: string;
-  url: string;
-  viewport: Viewport;
-  /** Absolute path where the worker writes the full-page PNG. */
-  screenshotPath: string;
-  allowPrivate: boolean;
-  navigationTimeoutMs: number;
-  totalTimeoutMs: number;
-  maxHeightPx: number;
-  /** Loads the page's timing is taken from, at most (1: the capture's own load only); default 3. */
-  timingSamples?: number;
-  /** How the mobile viewport is timed (capture/timing-samples.ts); default "unthrottled". */
-  mobileTimingProfile?: "unthrottled" | "lighthouse-mobile";
-  /** Loads of the same page measured by recent captures, newest first (capture/timing-samples.ts). */
-  earlierSamples?: EarlierSample[];
-  /**
-   * Time the page with its own load only: the run decides which pages get more loads once every
-   * site's first load is in, and asks for them as TimingJobs. A throttled mobile profile ignores it.
-   */
-  deferTiming?: boolean;
-}
-
-/** More timing loads of a page already captured (capture/time-page.ts). */
-export interface TimingJob {
-  jobId: string;
-  url: string;
-  viewport: Viewport;
-  allowPrivate: boolean;
-  profile: TimingProfile;
-  /** The capture's own loads so far. */
-  own: Vitals[];
-  earlier: EarlierSample[];
-  /** Loads wanted at most, own ones included. */
-  max: number;
-  totalTimeoutMs: number;
-}
-
-export type CaptureRequest =
-  { type: "init"; chromiumPath: string } | { type: "capture"; job: CaptureJob } | { type: "time"; job: TimingJob } | { type: "shutdown" };
-
-export type CaptureEvent =
-  /** pid is the browser's main process (null where it can't be found), so a stuck browser can be killed. */
-  | { type: "ready"; browser: string; pid: number | null }
-  | { type: "stage"; jobId: string; stage: "navigating" | "settling" | "measuring" | "screenshot" }
-  /** thumb: the grey thumbnail scoring compares, made while the screenshot was decoded anyway. */
-  | { type: "done"; jobId: string; extraction: Extraction; screenshotPath: string; thumb: GrayImage }
-  | { type: "timed"; jobId: string; timing: TimingSummary }
-  | { type: "failed"; jobId: string; reason: string }
-  | { type: "fatal"; reason: string };
 
 // ---- analyse worker -------------------------------------------------------------------------
 export interface AnalyseJob {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAnalyser } from "#server/modules/analysis/analyser";
 import { createFindingsEngine } from "#server/modules/analysis/engine";
-import { summariseScreenshot } from "#server/modules/analysis/screenshot-summary";
+import { summariseScreenshot } from "#server/modules/capture/screenshot/screenshot-summary";
 import { scorePairFromFiles } from "#server/modules/analysis/similarity";
 import type { ComparisonEngine } from "#server/modules/comparisons/runner";
 import { alpha, beta } from "./pages";

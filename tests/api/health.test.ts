@@ -2,7 +2,7 @@
 // into a 503 that names it. The real read-only and full disks are in tests/faults/health-ready.test.ts.
 import { describe, expect, test } from "bun:test";
 import { migrations } from "#server/db/migrations";
-import type { CaptureReadiness } from "#server/modules/capture/pool";
+import type { CaptureReadiness } from "#server/modules/capture/browser/pool";
 import { healthService, MIN_FREE_BYTES } from "#server/modules/health/service";
 import { makeTestApp } from "#tests/support/app";
 

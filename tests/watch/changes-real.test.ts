@@ -17,7 +17,7 @@ import type { Change } from "#server/modules/watch/changes/model";
 import { instrumentVolatility } from "#server/modules/watch/changes/probe";
 import { MIN_SAMPLES } from "#server/modules/watch/changes/timing";
 import { mergeVolatility, type Volatility } from "#server/modules/watch/changes/volatility";
-import type { CaptureJob } from "#server/workers/protocol";
+import type { CaptureJob } from "#server/modules/capture/worker/protocol";
 import { launchBrowser } from "#tests/support/browser";
 import { TEST_TIMING_SAMPLES } from "#tests/support/server";
 

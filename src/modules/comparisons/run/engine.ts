@@ -1,7 +1,7 @@
 // Everything a run needs from other modules. The app wires the capture pool, analyser and findings
 // engine; tests hand in fakes.
 import type { Audience, LiveMessage } from "#server/live/hub";
-import type { GrayImage } from "#server/modules/analysis/image";
+import type { GrayImage } from "#server/lib/image/image";
 import type { EarlierSample, TimingProfile, TimingSummary, Vitals } from "#server/modules/capture/public";
 import type { Extraction, Finding, PaletteEntry, SimilarityScores, Viewport } from "#server/modules/capture/model";
 

@@ -1,0 +1,58 @@
+// The typed messages between the capture pool (main thread) and its workers: the request union
+// (main -> worker) and the event union (worker -> main); nothing else crosses the boundary.
+
+import type { GrayImage } from "#server/lib/image/image";
+import type { Viewport, Extraction } from "../model";
+import type { Vitals } from "../page/types";
+import type { EarlierSample, TimingProfile, TimingSummary } from "../timing/timing-samples";
+
+export interface CaptureJob {
+  jobId: string;
+  url: string;
+  viewport: Viewport;
+  /** Absolute path where the worker writes the full-page PNG. */
+  screenshotPath: string;
+  allowPrivate: boolean;
+  navigationTimeoutMs: number;
+  totalTimeoutMs: number;
+  maxHeightPx: number;
+  /** Loads the page's timing is taken from, at most (1: the capture's own load only); default 3. */
+  timingSamples?: number;
+  /** How the mobile viewport is timed (capture/timing/timing-samples.ts); default "unthrottled". */
+  mobileTimingProfile?: "unthrottled" | "lighthouse-mobile";
+  /** Loads of the same page measured by recent captures, newest first (capture/timing/timing-samples.ts). */
+  earlierSamples?: EarlierSample[];
+  /**
+   * Time the page with its own load only: the run decides which pages get more loads once every
+   * site's first load is in, and asks for them as TimingJobs. A throttled mobile profile ignores it.
+   */
+  deferTiming?: boolean;
+}
+
+/** More timing loads of a page already captured (capture/timing/time-page.ts). */
+export interface TimingJob {
+  jobId: string;
+  url: string;
+  viewport: Viewport;
+  allowPrivate: boolean;
+  profile: TimingProfile;
+  /** The capture's own loads so far. */
+  own: Vitals[];
+  earlier: EarlierSample[];
+  /** Loads wanted at most, own ones included. */
+  max: number;
+  totalTimeoutMs: number;
+}
+
+export type CaptureRequest =
+  { type: "init"; chromiumPath: string } | { type: "capture"; job: CaptureJob } | { type: "time"; job: TimingJob } | { type: "shutdown" };
+
+export type CaptureEvent =
+  /** pid is the browser's main process (null where it can't be found), so a stuck browser can be killed. */
+  | { type: "ready"; browser: string; pid: number | null }
+  | { type: "stage"; jobId: string; stage: "navigating" | "settling" | "measuring" | "screenshot" }
+  /** thumb: the grey thumbnail scoring compares, made while the screenshot was decoded anyway. */
+  | { type: "done"; jobId: string; extraction: Extraction; screenshotPath: string; thumb: GrayImage }
+  | { type: "timed"; jobId: string; timing: TimingSummary }
+  | { type: "failed"; jobId: string; reason: string }
+  | { type: "fatal"; reason: string };
