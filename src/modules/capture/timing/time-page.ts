@@ -4,7 +4,7 @@
 import type { Browser } from "playwright-core";
 import type { TimingJob } from "../worker/protocol";
 import { browserLabel } from "../browser/browser-label";
-import type { CaptureDeps } from "../capture";
+import type { CaptureDeps } from "../phases/open";
 import { openCaptureContext } from "../browser/capture-context";
 import { startEgressProxy } from "../browser/egress-proxy";
 import { SETTLE_WAITS } from "./settle-page";

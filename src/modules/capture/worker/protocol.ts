@@ -47,10 +47,13 @@ export interface TimingJob {
 export type CaptureRequest =
   { type: "init"; chromiumPath: string } | { type: "capture"; job: CaptureJob } | { type: "time"; job: TimingJob } | { type: "shutdown" };
 
+/** The steps a capture reports while it runs (capture.ts). */
+export type CaptureStage = "navigating" | "settling" | "measuring" | "screenshot";
+
 export type CaptureEvent =
   /** pid is the browser's main process (null where it can't be found), so a stuck browser can be killed. */
   | { type: "ready"; browser: string; pid: number | null }
-  | { type: "stage"; jobId: string; stage: "navigating" | "settling" | "measuring" | "screenshot" }
+  | { type: "stage"; jobId: string; stage: CaptureStage }
   /** thumb: the grey thumbnail scoring compares, made while the screenshot was decoded anyway. */
   | { type: "done"; jobId: string; extraction: Extraction; screenshotPath: string; thumb: GrayImage }
   | { type: "timed"; jobId: string; timing: TimingSummary }
