@@ -19,5 +19,7 @@ export {
   type TimingSummary,
 } from "./timing/timing-samples";
 export type { Vitals } from "./page/types";
+// How ready the capture pool is (the health check reports it).
+export type { CaptureReadiness } from "./browser/pool";
 // The capture's context options, so the CLI's second look at a page (ignore selectors) sees what the capture saw.
 export { captureContextOptions } from "./browser/capture-context";

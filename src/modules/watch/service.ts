@@ -6,7 +6,7 @@ import type { Db } from "#server/db/connection";
 import { HttpError } from "#server/http/errors";
 import { nowIso } from "#server/lib/ids";
 import type { Mailer } from "#server/modules/admin/mailer";
-import type { Resolver } from "#server/modules/capture/browser/ssrf";
+import type { Resolver } from "#server/modules/capture/public";
 import { pagesInRun } from "#server/modules/comparisons/public";
 import { alertsService, type DispatchResult } from "./alerts/service";
 import type { RetryOptions } from "./alerts/retry";
