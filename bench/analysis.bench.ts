@@ -78,7 +78,7 @@ const signup = async (n: number) =>
 let users = 0;
 let token = await signup(++users);
 // Timing samples of a page measured in the last hour by the same owner stand in for extra timing
-// loads (capture/timing-samples.ts). BENCH_FRESH_PAGES=1 runs every analysis as a new user, so
+// loads (capture/timing/timing-samples.ts). BENCH_FRESH_PAGES=1 runs every analysis as a new user, so
 // each is that user's first look at the pages and every sample is a load of its own.
 const freshPages = process.env.BENCH_FRESH_PAGES === "1";
 

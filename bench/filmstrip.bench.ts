@@ -15,7 +15,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { CHROMIUM_ARGS, findChromium } from "#server/lib/chromium";
-import { recordFilmstrip, type FilmstripRecorder } from "#server/modules/capture/filmstrip";
+import { recordFilmstrip, type FilmstripRecorder } from "#server/modules/capture/filmstrip/filmstrip";
 import { VIEWPORTS, type Viewport } from "#server/modules/capture/model";
 import { startFixtureServer } from "#tests/support/fixture-server";
 import { CORPUS_DIR, serveFolders, TEMPLATES } from "./corpus-lib";

@@ -1,12 +1,12 @@
-// A stand-in for the Chromium capture worker (src/workers/capture.worker.ts), for
+// A stand-in for the Chromium capture worker (src/modules/capture/worker/capture.worker.ts), for
 // bench/watch-drain.bench.ts: it speaks the same protocol to the real CapturePool, but each page
 // takes a fixed time and comes back as a real capture made earlier (its PNG copied to the path the
 // run asked for, its extraction and thumbnail), so the queue, the runs and the history downstream
 // do their real work at a scale real browsers could not reach on a 2-core machine.
 import { copyFileSync } from "node:fs";
-import type { GrayImage } from "#server/modules/analysis/image";
+import type { GrayImage } from "#server/lib/image/image";
 import type { Extraction } from "#server/modules/capture/model";
-import type { CaptureEvent, CaptureJob, CaptureRequest } from "#server/workers/protocol";
+import type { CaptureEvent, CaptureJob, CaptureRequest } from "#server/modules/capture/worker/protocol";
 
 declare const self: Worker;
 

@@ -34,7 +34,7 @@ import { newId, nowIso } from "#server/lib/ids";
 import { createLogger } from "#server/lib/logger";
 import { createAnalyser, createFindingsStep } from "#server/modules/analysis";
 import type { Viewport } from "#server/modules/capture/model";
-import { CapturePool } from "#server/modules/capture/pool";
+import { CapturePool } from "#server/modules/capture/browser/pool";
 import { createComparisonBody } from "#server/modules/comparisons/model";
 import { LIMITS } from "#server/modules/comparisons/service";
 import { startFixtureServer } from "#tests/support/fixture-server";

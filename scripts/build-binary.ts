@@ -2,7 +2,7 @@
 // Run after scripts/build-client.ts (the client manifest must exist).
 import type { BunPlugin } from "bun";
 import { join } from "node:path";
-import { buildPageBundles } from "#server/modules/capture/page-bundle-build";
+import { buildPageBundles } from "#server/modules/capture/page-script/page-bundle-build";
 
 const root = join(import.meta.dir, "..");
 const pwRoot = join(root, "node_modules/playwright-core");
@@ -36,7 +36,7 @@ let pageScriptEmbedded = false;
 const embedPageScript: BunPlugin = {
   name: "embed-page-script",
   setup(build) {
-    build.onLoad({ filter: /[\\/]modules[\\/]capture[\\/]page-bundle\.ts$/ }, () => {
+    build.onLoad({ filter: /[\\/]modules[\\/]capture[\\/]page-script[\\/]page-bundle\.ts$/ }, () => {
       pageScriptEmbedded = true;
       return { contents: `export const pageBundles = () => Promise.resolve(${JSON.stringify(pageScript)});`, loader: "ts" };
     });
@@ -63,7 +63,7 @@ if (!result.success) {
 }
 if (!pageScriptEmbedded) {
   // Without it the executable would try to build the page script from sources it does not carry.
-  console.error("build: src/modules/capture/page-bundle.ts was not bundled, so the page script is not embedded");
+  console.error("build: src/modules/capture/page-script/page-bundle.ts was not bundled, so the page script is not embedded");
   process.exit(1);
 }
 const size = Bun.file(join(root, "dist/design-intel")).size;

@@ -39,7 +39,7 @@ import { deviceCookies } from "./modules/auth/device-cookie";
 import { loginThrottle } from "./modules/auth/device-cookie-throttle";
 import { accessTokens } from "./modules/auth/tokens";
 import { comparisonRoutes } from "./modules/comparisons";
-import type { CaptureReadiness } from "./modules/capture/pool";
+import type { CaptureReadiness } from "./modules/capture/browser/pool";
 import { createRunTools, type RunTools } from "./modules/comparisons/active-runs";
 import { comparisonsService } from "./modules/comparisons/service";
 import { filmstripRoutes } from "./modules/filmstrip";

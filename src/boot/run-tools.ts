@@ -3,7 +3,7 @@
 // `check` command wire the same ones, so `check` reports what the product would.
 import type { Env } from "#server/env";
 import { createFindingsStep, llmConfigFromEnv, type Analyser } from "#server/modules/analysis";
-import type { CapturePool } from "#server/modules/capture/pool";
+import type { CapturePool } from "#server/modules/capture/browser/pool";
 import type { RunTools } from "#server/modules/comparisons/active-runs";
 
 export function poolRunTools(pool: CapturePool, analyser: Analyser, env: Env, log: (msg: string, err?: unknown) => void): RunTools {

@@ -10,7 +10,7 @@ import { servePeerAddressesFrom } from "#server/http/client-ip";
 import { findChromium } from "#server/lib/chromium";
 import { bufferLogs, createLogger, flushLogsSync, logFn } from "#server/lib/logger";
 import { createAnalyser } from "#server/modules/analysis";
-import { CapturePool } from "#server/modules/capture/pool";
+import { CapturePool } from "#server/modules/capture/browser/pool";
 import { liveSockets } from "#server/live/ws";
 import { REFRESH_COOKIE } from "#server/modules/auth";
 import { MAINTENANCE_MESSAGE } from "#server/modules/admin/model";

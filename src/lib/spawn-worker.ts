@@ -4,12 +4,12 @@
 
 /**
  * Inside the executable all code runs from the main entry at the root of Bun's virtual file system,
- * and each worker entry sits under its path relative to src/ (e.g. modules/capture/capture.worker.js),
+ * and each worker entry sits under its path relative to src/ (e.g. modules/capture/worker/capture.worker.js),
  * so the worker is named from that root. From source, the same path is resolved against src/.
  */
 const compiled = import.meta.url.includes("/$bunfs/") || import.meta.url.includes("~BUN");
 
-/** `file`: the worker's path under src/, e.g. "modules/capture/capture.worker.ts". */
+/** `file`: the worker's path under src/, e.g. "modules/capture/worker/capture.worker.ts". */
 export function spawnWorker(file: `${string}.worker.ts`): Worker {
   if (compiled) return new Worker(`./${file}`);
   return new Worker(new URL(`../${file}`, import.meta.url));

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAnalyser } from "#server/modules/analysis/analyser";
 import { createFindingsStep } from "#server/modules/analysis/findings-step";
-import { summariseScreenshot } from "#server/modules/analysis/screenshot-summary";
+import { summariseScreenshot } from "#server/modules/capture/screenshot/screenshot-summary";
 import { scorePairFromFiles } from "#server/modules/analysis/similarity";
 import type { RunTools } from "#server/modules/comparisons/active-runs";
 import { alpha, beta } from "./pages";

@@ -1,6 +1,7 @@
 // Palette roles and design-vs-content similarity, as pure functions over hand-built extractions.
 import { describe, expect, test } from "bun:test";
-import { paletteRoles, rolesSimilarity } from "#server/modules/analysis/color-roles";
+import { rolesSimilarity } from "#server/modules/analysis/color-roles";
+import { paletteRoles } from "#server/modules/capture/public";
 import { designFromParts, scorePair } from "#server/modules/analysis/similarity";
 import { textSimilarity } from "#server/modules/analysis/text";
 import type { Extraction } from "#server/modules/capture/model";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Extraction, Finding, Viewport } from "#server/modules/capture/model";
 import { findingId, findingsFor, type RuleSnapshot } from "#server/modules/analysis/findings";
-import { contrastRatio } from "#server/modules/analysis/color";
+import { contrastRatio } from "#server/lib/image/color";
 import { makeExtraction } from "./support";
 
 type Patch = Parameters<typeof makeExtraction>[0];

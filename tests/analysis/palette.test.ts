@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { deltaE2000Hex } from "#server/modules/analysis/color";
-import { dominantColors, isDarkImage, meanLuminance } from "#server/modules/analysis/palette";
+import { deltaE2000Hex } from "#server/lib/image/color";
+import { dominantColors, isDarkImage, meanLuminance } from "#server/lib/image/palette";
 import { paletteDistance, paletteSimilarity } from "#server/modules/analysis/palette-similarity";
 import { paint, textLines } from "./support";
 

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { PNG } from "pngjs";
-import { decodePng } from "#server/modules/analysis/image";
-import { dominantColors, isDarkImage } from "#server/modules/analysis/palette";
-import { pngToThumbnail } from "#server/modules/analysis/png-stream";
-import { summariseScreenshot } from "#server/modules/analysis/screenshot-summary";
-import { thumbnail, thumbnailWidth } from "#server/modules/analysis/visual";
+import { decodePng } from "#server/lib/image/image";
+import { dominantColors, isDarkImage } from "#server/lib/image/palette";
+import { pngToThumbnail } from "#server/lib/image/png-stream";
+import { summariseScreenshot } from "#server/modules/capture/screenshot/screenshot-summary";
+import { thumbnail, thumbnailWidth } from "#server/lib/image/thumbnail";
 import { paint, textLines } from "./support";
 
 /** A busy test picture: text stripes, a gradient and a half-transparent block (all five filters get used). */

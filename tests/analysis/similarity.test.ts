@@ -1,10 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { decodePng, downscaleGray, ssimGray } from "#server/modules/analysis/image";
+import { decodePng, downscaleGray, ssimGray } from "#server/lib/image/image";
 import { editSimilarity, regionProfile, structureSimilarity } from "#server/modules/analysis/layout";
 import { BLEND, scorePair } from "#server/modules/analysis/similarity";
 import { headlineSimilarity, textSimilarity } from "#server/modules/analysis/text";
 import { typographySimilarity } from "#server/modules/analysis/typography";
-import { visualSimilarity, thumbnail } from "#server/modules/analysis/visual";
+import { thumbnail } from "#server/lib/image/thumbnail";
+import { visualSimilarity } from "#server/modules/analysis/visual";
 import { alpha, beta } from "./pages";
 import { encodePng, makeExtraction, paint, textLines } from "./support";
 

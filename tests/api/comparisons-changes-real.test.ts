@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PNG } from "pngjs";
 import { findChromium } from "#server/lib/chromium";
-import { CapturePool } from "#server/modules/capture/pool";
+import { CapturePool } from "#server/modules/capture/browser/pool";
 import { makeTestApp } from "#tests/support/app";
 import { TEST_TIMING_SAMPLES } from "#tests/support/server";
 

@@ -2,7 +2,7 @@
 // the same answer, so the answers can't be used to map the internal DNS. The log tells them apart.
 import { expect, test } from "bun:test";
 import { HttpError } from "#server/http/errors";
-import { SSRF_MESSAGES, checkTargetUrl, type Resolver } from "#server/modules/capture/ssrf";
+import { SSRF_MESSAGES, checkTargetUrl, type Resolver } from "#server/modules/capture/browser/ssrf";
 import { makeTestApp } from "#tests/support/app";
 
 const dns: Record<string, string[]> = {

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrations } from "#server/db/migrations";
-import type { CaptureReadiness } from "#server/modules/capture/pool";
+import type { CaptureReadiness } from "#server/modules/capture/browser/pool";
 import { healthService, MIN_FREE_BYTES } from "#server/modules/health/service";
 import { makeTestApp } from "#tests/support/app";
 

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentLoop } from "#server/modules/agents/loop/loop";
-import { filmstripDirFor, MANIFEST_FILE } from "#server/modules/capture/filmstrip";
+import { filmstripDirFor, MANIFEST_FILE } from "#server/modules/capture/filmstrip/filmstrip";
 import { makeTestApp } from "#tests/support/app";
 import { fakeRunTools } from "./comparisons-support";
 

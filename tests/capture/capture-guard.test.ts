@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { capturePage, CaptureError } from "#server/modules/capture/capture";
-import { checkHost, SSRF_MESSAGES, systemResolver, type HostVerdict } from "#server/modules/capture/ssrf";
-import type { CaptureJob } from "#server/workers/protocol";
+import { checkHost, SSRF_MESSAGES, systemResolver, type HostVerdict } from "#server/modules/capture/browser/ssrf";
+import type { CaptureJob } from "#server/modules/capture/worker/protocol";
 import { launchBrowser } from "#tests/support/browser";
 import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
 

@@ -1,8 +1,8 @@
 // The egress proxy at the socket level: CONNECT tunnels (https, wss) and plain-http forwarding.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import net from "node:net";
-import { BLOCKED_HEADER, startEgressProxy, type EgressProxy } from "#server/modules/capture/egress-proxy";
-import { SSRF_MESSAGES, type HostVerdict } from "#server/modules/capture/ssrf";
+import { BLOCKED_HEADER, startEgressProxy, type EgressProxy } from "#server/modules/capture/browser/egress-proxy";
+import { SSRF_MESSAGES, type HostVerdict } from "#server/modules/capture/browser/ssrf";
 import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
 
 let server: FixtureServer;

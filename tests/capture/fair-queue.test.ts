@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { FairQueue } from "#server/modules/capture/fair-queue";
+import { FairQueue } from "#server/modules/capture/browser/fair-queue";
 
 const drainOrder = (q: FairQueue<string>) => {
   const out: string[] = [];

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { PNG } from "pngjs";
 import { capturePage } from "#server/modules/capture/capture";
-import { watchNetworkQuiet } from "#server/modules/capture/network-quiet";
+import { watchNetworkQuiet } from "#server/modules/capture/watchers/network-quiet";
 import { launchBrowser } from "#tests/support/browser";
 import { testCaptureJob } from "#tests/support/capture-job";
 

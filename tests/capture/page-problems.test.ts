@@ -2,7 +2,7 @@
 // their type, console errors and uncaught exceptions — bounded, deduplicated, the page's own
 // document and Chromium's echo of failed loads left out.
 import { describe, expect, test } from "bun:test";
-import { MAX_CONSOLE, MAX_FAILED, MAX_URL, watchPageProblems } from "#server/modules/capture/page-problems";
+import { MAX_CONSOLE, MAX_FAILED, MAX_URL, watchPageProblems } from "#server/modules/capture/watchers/page-problems";
 import { html, useHarness } from "./gatherers/harness";
 
 // A port nothing listens on: a request to it is refused at once, like an unreachable CDN offline.

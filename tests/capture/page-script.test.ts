@@ -2,7 +2,7 @@
 // scroll watch) is in the page while it loads; the gatherers arrive with the first call that needs
 // them, and the early part's state (the load's vitals) survives their arrival.
 import { describe, expect, test } from "bun:test";
-import { callPage } from "#server/modules/capture/page-script";
+import { callPage } from "#server/modules/capture/page-script/page-script";
 import { PAGE_GLOBAL } from "#server/modules/capture/page/global";
 import { html, noisyPng, useHarness } from "./gatherers/harness";
 

@@ -2,9 +2,9 @@
 // the screenshot's pixels behind it (method "pixels"); flat CSS backgrounds keep the CSS verdict.
 import { describe, expect, test } from "bun:test";
 import { PNG } from "pngjs";
-import { summariseScreenshot } from "#server/modules/analysis/screenshot-summary";
+import { summariseScreenshot } from "#server/modules/capture/screenshot/screenshot-summary";
 import type { Extraction } from "#server/modules/capture/model";
-import { createPaintedSampler, decideLowContrast } from "#server/modules/capture/painted-contrast";
+import { createPaintedSampler, decideLowContrast } from "#server/modules/capture/screenshot/painted-contrast";
 import { gather, html, useHarness } from "./gatherers/harness";
 
 /** A photo-like image: per-pixel noise with every channel inside [lo, hi]. */

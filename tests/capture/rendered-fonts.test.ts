@@ -1,10 +1,10 @@
 // Rendered typography in real Chromium: the typefaces actually drawn (platform fonts over the DevTools
 // protocol, weighted by glyphs) and the declared web fonts that never loaded.
 import { describe, expect, test } from "bun:test";
-import { familySlug, isGenericFamily, normaliseFamily } from "#server/modules/capture/font-names";
-import { installPageScript } from "#server/modules/capture/page-script";
-import { watchPageProblems } from "#server/modules/capture/page-problems";
-import { fontsNotLoaded, readRenderedTypography } from "#server/modules/capture/rendered-fonts";
+import { familySlug, isGenericFamily, normaliseFamily } from "#server/modules/capture/fonts/font-names";
+import { installPageScript } from "#server/modules/capture/page-script/page-script";
+import { watchPageProblems } from "#server/modules/capture/watchers/page-problems";
+import { fontsNotLoaded, readRenderedTypography } from "#server/modules/capture/fonts/rendered-fonts";
 import { gather, html, useHarness } from "./gatherers/harness";
 
 const closedPort = (() => {

@@ -2,7 +2,7 @@
 // screenshot with animations disabled and the caret hidden shows, and hold as still.
 import { describe, expect, test } from "bun:test";
 import { PNG } from "pngjs";
-import { takeScreenshot } from "#server/modules/capture/screenshot";
+import { takeScreenshot } from "#server/modules/capture/screenshot/screenshot";
 import { phoneLayout } from "#tests/support/phone-layout";
 import { html, useHarness } from "./gatherers/harness";
 

@@ -9,7 +9,7 @@ import {
   parseLooseIPv4,
   SSRF_MESSAGES,
   type Resolver,
-} from "#server/modules/capture/ssrf";
+} from "#server/modules/capture/browser/ssrf";
 
 // Offline DNS: the names tests need, nothing else.
 const fakeDns: Record<string, string[]> = {

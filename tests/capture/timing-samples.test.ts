@@ -1,7 +1,7 @@
 // How several timing loads become the reported figures: medians, spreads, and when to load again.
 import { describe, expect, test } from "bun:test";
 import type { Vitals } from "#server/modules/capture/page/types";
-import { labelOf } from "#server/modules/capture/browser-label";
+import { labelOf } from "#server/modules/capture/browser/browser-label";
 import {
   couldMatter,
   disagree,
@@ -9,7 +9,7 @@ import {
   fitsEarlier,
   sampleTiming,
   summariseSamples,
-} from "#server/modules/capture/timing-samples";
+} from "#server/modules/capture/timing/timing-samples";
 
 const v = (fcpMs: number | null, lcpMs: number | null, lcpElement: string | null = "img#hero"): Vitals => ({
   ttfbMs: 40,

@@ -4,7 +4,7 @@
 // requestAnimationFrame loop records the deepest scroll position it saw (neither counts as a reaction).
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { callPage } from "#server/modules/capture/page-script";
+import { callPage } from "#server/modules/capture/page-script/page-script";
 import { html, useHarness } from "./gatherers/harness";
 
 const tall = (script = "", extra = "") =>

@@ -14,10 +14,10 @@ import { capturePage } from "#server/modules/capture/capture";
 import type { Extraction } from "#server/modules/capture/model";
 import { compareCaptures } from "#server/modules/changes/detect/compare";
 import type { Change } from "#server/modules/changes/model";
-import { instrumentVolatility } from "#server/modules/changes/detect/probe";
+import { instrumentVolatility } from "#server/modules/capture/watchers/volatility-probe";
 import { MIN_SAMPLES } from "#server/modules/changes/detect/timing";
-import { mergeVolatility, type Volatility } from "#server/modules/changes/detect/volatility";
-import type { CaptureJob } from "#server/workers/protocol";
+import { mergeVolatility, type Volatility } from "#server/modules/capture/public";
+import type { CaptureJob } from "#server/modules/capture/worker/protocol";
 import { launchBrowser } from "#tests/support/browser";
 import { TEST_TIMING_SAMPLES } from "#tests/support/server";
 

@@ -5,7 +5,7 @@ import { PNG } from "pngjs";
 import { detectChanges, filterChanges } from "#server/modules/changes/detect/detect";
 import { robustSpread, timingChanges, type TimingSample } from "#server/modules/changes/detect/timing";
 import { visualChange, visualDiff } from "#server/modules/changes/detect/visual";
-import { mergeVolatility } from "#server/modules/changes/detect/volatility";
+import { mergeVolatility } from "#server/modules/capture/public";
 import type { Change } from "#server/modules/changes/model";
 import { clone, landing } from "./extractions";
 

@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findChromium } from "#server/lib/chromium";
-import { CapturePool } from "#server/modules/capture/pool";
+import { CapturePool } from "#server/modules/capture/browser/pool";
 import { MIN_SAMPLES } from "#server/modules/changes/detect/timing";
 import { makeTestApp } from "#tests/support/app";
 import { TEST_TIMING_SAMPLES } from "#tests/support/server";

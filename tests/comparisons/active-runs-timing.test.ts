@@ -9,7 +9,7 @@ import { openDatabase } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
 import type { Extraction } from "#server/modules/capture/model";
 import type { Vitals } from "#server/modules/capture/page/types";
-import { summariseSamples } from "#server/modules/capture/timing-samples";
+import { summariseSamples } from "#server/modules/capture/timing/timing-samples";
 import { screenshotFiles } from "#server/modules/comparisons/files";
 import { comparisonsRepository } from "#server/modules/comparisons/repository";
 import { activeRuns, pagesInRun, QUEUED_STAGE, type TimeFn } from "#server/modules/comparisons/active-runs";

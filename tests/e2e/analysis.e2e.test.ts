@@ -8,11 +8,11 @@ import { join } from "node:path";
 import { findChromium } from "#server/lib/chromium";
 import { createAnalyser, type Analyser } from "#server/modules/analysis/analyser";
 import { findingsFor, type RuleSnapshot } from "#server/modules/analysis/findings";
-import { isDarkImage, dominantColors } from "#server/modules/analysis/palette";
-import { decodePng } from "#server/modules/analysis/image";
+import { isDarkImage, dominantColors } from "#server/lib/image/palette";
+import { decodePng } from "#server/lib/image/image";
 import type { PairScores } from "#server/modules/analysis/similarity";
 import type { Extraction, Viewport } from "#server/modules/capture/model";
-import { CapturePool } from "#server/modules/capture/pool";
+import { CapturePool } from "#server/modules/capture/browser/pool";
 import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
 
 const SITES = ["alpha", "alpha-edited", "beta"] as const;

@@ -4,7 +4,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { filmstripDirFor, MANIFEST_FILE } from "#server/modules/capture/filmstrip";
+import { filmstripDirFor, MANIFEST_FILE } from "#server/modules/capture/filmstrip/filmstrip";
 import type { CaptureFn } from "#server/modules/comparisons/active-runs";
 import { makeTestApp } from "#tests/support/app";
 import { fakeRunTools } from "#tests/api/comparisons-support";

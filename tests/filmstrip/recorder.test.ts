@@ -11,7 +11,7 @@ import {
   filmstripManifestSchema,
   MANIFEST_FILE,
   recordFilmstrip,
-} from "#server/modules/capture/filmstrip";
+} from "#server/modules/capture/filmstrip/filmstrip";
 import { launchBrowser } from "#tests/support/browser";
 import { phoneLayout } from "#tests/support/phone-layout";
 import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";

@@ -5,7 +5,7 @@ import { expect, test } from "bun:test";
 import { join } from "node:path";
 
 const script = `
-import { CapturePool } from ${JSON.stringify(join(import.meta.dir, "../../src/modules/capture/pool.ts"))};
+import { CapturePool } from ${JSON.stringify(join(import.meta.dir, "../../src/modules/capture/browser/pool.ts"))};
 const pool = new CapturePool({ concurrency: 1, chromiumPath: "/nonexistent/chromium", allowPrivate: true, log: () => {} });
 pool.warm();
 `;

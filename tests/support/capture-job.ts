@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { CaptureJob } from "#server/workers/protocol";
+import type { CaptureJob } from "#server/modules/capture/worker/protocol";
 
 /**
  * A capture job as the capture tests use it: desktop, loopback allowed, the product's total limit

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { AppDeps } from "#server/app";
 import { findChromium } from "#server/lib/chromium";
 import { createAnalyser, createFindingsStep, type Analyser } from "#server/modules/analysis";
-import { CapturePool } from "#server/modules/capture/pool";
+import { CapturePool } from "#server/modules/capture/browser/pool";
 import { startFixtureServer, type FixtureServer } from "./fixture-server";
 import { TEST_TIMING_SAMPLES } from "./server";
 

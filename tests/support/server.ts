@@ -21,7 +21,7 @@ export const SERVER_START_MS = 60_000;
  * Loads a capture times a page with, in test servers and run tools whose subject is not timing. The
  * product takes up to 3 when a page is slow enough for a timing finding to be possible, and on a
  * busy machine the fixture pages always are: those extra loads were about half of every capture's
- * time (capture/timing-samples.ts). Tests of timing keep the product's default (the variable unset).
+ * time (capture/timing/timing-samples.ts). Tests of timing keep the product's default (the variable unset).
  */
 export const TEST_TIMING_SAMPLES = "1";
 

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findChromium } from "#server/lib/chromium";
-import { CapturePool } from "#server/modules/capture/pool";
+import { CapturePool } from "#server/modules/capture/browser/pool";
 import { DEFAULT_BACKOFF_MS } from "#server/modules/watch/alerts/retry";
 import type { WebhookPayload } from "#server/modules/watch/alerts/model";
 import { makeTestApp } from "#tests/support/app";

@@ -12,7 +12,7 @@ import { alertBody, type WebhookPayload } from "#server/modules/watch/alerts/mod
 import { alertsService, EMAIL_UNAVAILABLE, type DispatchInput } from "#server/modules/watch/alerts/service";
 import { postWebhook } from "#server/modules/watch/alerts/webhook";
 // A name that resolves privately gets the guard's one answer for names (hardening: no DNS mapping).
-import { SSRF_MESSAGES } from "#server/modules/capture/ssrf";
+import { SSRF_MESSAGES } from "#server/modules/capture/browser/ssrf";
 import { startMailbox } from "#tests/support/mailbox";
 
 // ---- receivers ---------------------------------------------------------------------------------

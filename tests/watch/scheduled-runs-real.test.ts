@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findChromium } from "#server/lib/chromium";
-import { CapturePool } from "#server/modules/capture/pool";
+import { CapturePool } from "#server/modules/capture/browser/pool";
 import { SKIP_STILL_RUNNING } from "#server/modules/watch/schedule/scheduler";
 import { makeTestApp } from "#tests/support/app";
 import { waitFor } from "#tests/support/wait";

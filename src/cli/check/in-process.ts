@@ -13,7 +13,7 @@ import { HttpError } from "#server/http/errors";
 import { randomToken } from "#server/lib/ids";
 import { findChromium } from "#server/lib/chromium";
 import { createAnalyser } from "#server/modules/analysis";
-import { CapturePool } from "#server/modules/capture/pool";
+import { CapturePool } from "#server/modules/capture/browser/pool";
 import type { Viewport } from "#server/modules/capture/model";
 import type { ComparisonReport } from "#server/modules/comparisons/model";
 import type { CheckConfig } from "./config";

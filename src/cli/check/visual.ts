@@ -3,7 +3,7 @@
 // dropped), with the config's ignore regions and selector boxes masked out on both sides. The first
 // run has nothing to compare with: it writes the baseline and passes.
 import { rmSync } from "node:fs";
-import { decodePng } from "#server/modules/analysis/image";
+import { decodePng } from "#server/lib/image/image";
 import type { Box, Viewport } from "#server/modules/capture/model";
 import { visualDiff } from "#server/modules/changes/public";
 import { baselineSelectorBoxes, captureFiles, readCapture, writeCapture, writeFileAtomically } from "./baseline-files";

@@ -5,7 +5,7 @@ import { newId } from "#server/lib/ids";
 import type { AnalyseEvent, AnalyseRequest } from "./worker/protocol";
 import { spawnWorker } from "#server/lib/spawn-worker";
 import type { Extraction, PaletteEntry } from "#server/modules/capture/model";
-import type { GrayImage } from "./image";
+import type { GrayImage } from "#server/lib/image/image";
 import type { PairScores } from "./similarity";
 
 export interface Analyser {

@@ -4,7 +4,7 @@
 // Palettes hold at most ~8 colours, so a greedy transport (always ship along the cheapest
 // remaining pair) is within a few percent of the optimum and fully deterministic.
 
-import { deltaE2000, hexToLab, type Lab } from "./color";
+import { deltaE2000, hexToLab, type Lab } from "#server/lib/image/color";
 
 export interface WeightedColor {
   hex: string;

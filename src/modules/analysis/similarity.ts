@@ -17,15 +17,17 @@
 // Pixel difference is deliberately absent: two brands never share pixels, so it says nothing.
 
 import type { Extraction, PaletteEntry, SimilarityScores } from "#server/modules/capture/model";
-import { paletteRoles, rolesSimilarity, type PaletteRoles } from "./color-roles";
-import { decodePng, type GrayImage, type RgbaImage } from "./image";
+import { paletteRoles, type PaletteRoles } from "#server/modules/capture/public";
+import { rolesSimilarity } from "./color-roles";
+import { decodePng, type GrayImage, type RgbaImage } from "#server/lib/image/image";
 import { structureSimilarity } from "./layout";
-import { dominantColors } from "./palette";
+import { dominantColors } from "#server/lib/image/palette";
 import { paletteSimilarity } from "./palette-similarity";
 import { textSimilarity } from "./text";
 import { typographySimilarity } from "./typography";
-import { pngToThumbnail } from "./png-stream";
-import { thumbnail, thumbnailWidth, visualSimilarity } from "./visual";
+import { pngToThumbnail } from "#server/lib/image/png-stream";
+import { thumbnail, thumbnailWidth } from "#server/lib/image/thumbnail";
+import { visualSimilarity } from "./visual";
 
 export interface PairInput {
   extraction: Extraction;

@@ -7,11 +7,8 @@
 // visible without scrolling — carries extra weight because it is what visitors judge a site by.
 
 import { VIEWPORTS, type Viewport } from "#server/modules/capture/model";
-import { cropRows, downscaleGray, resizeGray, ssimGray, type GrayImage, type RgbaImage } from "./image";
+import { cropRows, resizeGray, ssimGray, type GrayImage } from "#server/lib/image/image";
 
-/** Thumbnail = 1/6 of the screenshot: body text becomes grey bars, blocks and images stay visible. */
-const THUMB_DIVISOR = 6;
-const MIN_THUMB_WIDTH = 48;
 /** Bands past this many screens add little and cost time on 16 000 px pages. */
 const MAX_BANDS = 10;
 const FOLD_WEIGHT = 3;
@@ -19,15 +16,6 @@ const FOLD_WEIGHT = 3;
 export interface VisualScores {
   fold: number;
   page: number;
-}
-
-export function thumbnailWidth(imageWidth: number): number {
-  return Math.max(MIN_THUMB_WIDTH, Math.round(imageWidth / THUMB_DIVISOR));
-}
-
-/** The thumbnail a screenshot is compared by; computed once per screenshot and reusable across pairs. */
-export function thumbnail(img: RgbaImage): GrayImage {
-  return downscaleGray(img, thumbnailWidth(img.width));
 }
 
 function rowMeans(img: GrayImage): Float32Array {

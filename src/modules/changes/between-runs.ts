@@ -10,7 +10,7 @@ import { RUN_VIEWPORTS } from "#server/modules/comparisons/public";
 import { detectChanges } from "./detect/detect";
 import type { TimingSample } from "./detect/timing";
 import type { VisualDiff } from "./detect/visual";
-import { mergeVolatility, volatilityOf, type Volatility } from "./detect/volatility";
+import { mergeVolatility, volatilityOf, type Volatility } from "#server/modules/capture/public";
 import type { RunReads, TargetChanges } from "./model";
 import type { ChangesRepository } from "./repository";
 import type { PixelsWorker } from "./worker/pixels";

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import type { Db } from "#server/db/connection";
 import type { Migration } from "#server/db/migrations";
 import { nowIso } from "#server/lib/ids";
-import type { CaptureReadiness } from "#server/modules/capture/pool";
+import type { CaptureReadiness } from "#server/modules/capture/public";
 import { READY_CHECKS, type HealthCheck, type ReadyChecks } from "./model";
 import { healthRepository } from "./repository";
 

@@ -6,7 +6,7 @@ import type { Db } from "#server/db/connection";
 import { HttpError } from "#server/http/errors";
 import { nowIso } from "#server/lib/ids";
 import type { Mailer } from "#server/modules/admin/mailer";
-import type { Resolver } from "#server/modules/capture/ssrf";
+import type { Resolver } from "#server/modules/capture/public";
 import type { RunChanges } from "#server/modules/changes/model";
 import type { ChangeHistory } from "#server/modules/changes/public";
 import { pagesInRun } from "#server/modules/comparisons/public";

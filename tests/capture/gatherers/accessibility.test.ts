@@ -1,7 +1,7 @@
 // The accessibility gatherer in real Chromium: WCAG contrast against backgrounds CSS can tell,
 // images without a text alternative and inputs without a label.
 import { describe, expect, test } from "bun:test";
-import { contrastRatio } from "#server/modules/analysis/color";
+import { contrastRatio } from "#server/lib/image/color";
 import { gather, html, useHarness } from "./harness";
 
 const h = useHarness({

@@ -5,7 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import { PNG } from "pngjs";
 import { VIEWPORTS, type Viewport } from "#server/modules/capture/model";
 import type { DOM_GATHERERS, DomGathererName } from "#server/modules/capture/page/entry";
-import { callPage, installPageScript } from "#server/modules/capture/page-script";
+import { callPage, installPageScript } from "#server/modules/capture/page-script/page-script";
 import { launchBrowser } from "#tests/support/browser";
 
 export type Route = string | { body: string | Uint8Array<ArrayBuffer>; type?: string; delayMs?: number };

@@ -1,7 +1,7 @@
 // The palette gatherer in real Chromium: colours the DOM paints, weighted by the area they show.
 import { describe, expect, test } from "bun:test";
-import { deltaE2000Hex } from "#server/modules/analysis/color";
-import { paletteRoles } from "#server/modules/analysis/color-roles";
+import { deltaE2000Hex } from "#server/lib/image/color";
+import { paletteRoles } from "#server/modules/capture/phases/palette-roles";
 import { gather, html, useHarness } from "./harness";
 
 const page = html(

@@ -1,7 +1,7 @@
 // The resources gatherer in real Chromium: requests, bytes and the largest resource from resource
 // timing (the capture's fallback when the browser's network log is unavailable).
 import { describe, expect, test } from "bun:test";
-import { callPage } from "#server/modules/capture/page-script";
+import { callPage } from "#server/modules/capture/page-script/page-script";
 import { html, noisyPng, useHarness } from "./harness";
 
 const big = noisyPng(400, 300);

@@ -5,13 +5,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findChromium, isHeadlessShell } from "#server/lib/chromium";
-import { browserLabel } from "#server/modules/capture/browser-label";
+import { browserLabel } from "#server/modules/capture/browser/browser-label";
 import { capturePage } from "#server/modules/capture/capture";
 import type { Vitals } from "#server/modules/capture/page/types";
-import { timePage } from "#server/modules/capture/time-page";
-import { callPage } from "#server/modules/capture/page-script";
-import { LIGHTHOUSE_MOBILE } from "#server/modules/capture/timing-samples";
-import type { CaptureJob } from "#server/workers/protocol";
+import { timePage } from "#server/modules/capture/timing/time-page";
+import { callPage } from "#server/modules/capture/page-script/page-script";
+import { LIGHTHOUSE_MOBILE } from "#server/modules/capture/timing/timing-samples";
+import type { CaptureJob } from "#server/modules/capture/worker/protocol";
 import { html, noisyPng, useHarness } from "./harness";
 
 const HERO_DELAY_MS = 300;

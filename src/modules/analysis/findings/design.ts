@@ -1,6 +1,6 @@
 // Visual design: contrast against WCAG AA, type families, and colour discipline.
 
-import { contrastFix, contrastRatio, deltaE2000, hexToLab, hexToRgb } from "../color";
+import { contrastFix, contrastRatio, deltaE2000, hexToLab, hexToRgb } from "#server/lib/image/color";
 import { list, quote, ratio } from "../format";
 import { normaliseFamily } from "../typography";
 import type { Extraction } from "#server/modules/capture/model";

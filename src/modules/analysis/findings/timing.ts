@@ -2,6 +2,7 @@
 // Core Web Vitals thresholds (LCP 2.5 s / 4 s, CLS 0.1 / 0.25) when everyone is slow.
 
 import type { Extraction } from "#server/modules/capture/model";
+import { TIMING_MIN_GAP_MS } from "#server/modules/capture/public";
 import { bytes, fileName, ms } from "../format";
 import { best, type Draft, type RuleSnapshot, type Rule } from "./types";
 
@@ -22,12 +23,6 @@ function weightFix(c: NonNullable<ReturnType<typeof culprit>>, what: string): st
   if (/media|video/i.test(c.type)) return `${what}: ${c.name} is ${bytes(c.bytes)} — lazy-load the video and show a poster image first.`;
   return `${what}: ${c.name} is ${bytes(c.bytes)} — compress it or load it after the first screen.`;
 }
-
-/**
- * Gaps below these are noise between two runs, never a finding. A page whose LCP and FCP are both
- * under them can't be the slow one in any timing finding, so the capture samples it once only.
- */
-export const TIMING_MIN_GAP_MS = { lcp: 500, fcp: 400 } as const;
 
 interface Metric {
   id: string;
@@ -127,7 +122,7 @@ function slower(metric: Metric, { page, others }: { page: RuleSnapshot; others: 
 
 const metricRules: Rule[] = metrics.map((m) => ({ id: `${m.id}-slow`, run: (ctx) => slower(m, ctx) }));
 
-/** How far one load's figure may sit from the page's typical one (two loads within this agree; capture/timing-samples.ts). */
+/** How far one load's figure may sit from the page's typical one (two loads within this agree; capture/timing/timing-samples.ts). */
 const LOAD_NOISE = 0.25;
 
 /**

@@ -1,7 +1,7 @@
 // The typed messages between the main thread (analysis/analyser.ts) and the analyse worker:
 // a request union (main -> worker) and an event union (worker -> main); nothing else crosses the boundary.
 
-import type { GrayImage } from "#server/modules/analysis/image";
+import type { GrayImage } from "#server/lib/image/image";
 import type { Extraction, PaletteEntry, SimilarityScores } from "#server/modules/capture/model";
 
 export interface AnalyseJob {

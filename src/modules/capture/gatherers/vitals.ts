@@ -92,7 +92,7 @@ const MIN_LCP_BPP = 0.05;
  * Then for loaded images in view to paint and be reported, at most `paintWaitMs` more.
  */
 export async function readVitals(args: { paintWaitMs: number }): Promise<Vitals> {
-  watchVitals(); // installed late (see page-script.ts): web-vitals reads the buffered entries
+  watchVitals(); // installed late (see page-script/page-script.ts): web-vitals reads the buffered entries
   const painted = () => performance.getEntriesByType("paint").some((p) => p.name === "first-contentful-paint");
   const until = performance.now() + args.paintWaitMs;
   while (!painted() && performance.now() < until) await nextFrame(50);

@@ -1,4 +1,4 @@
-// The page script: everything the capture runs inside a captured page. page-bundle.ts bundles this
+// The page script: everything the capture runs inside a captured page. page-script/page-bundle.ts bundles this
 // file with the gatherers and the libraries they use (culori, web-vitals) into one classic script.
 // Only its early part (early.ts) is installed before the page's own scripts; this whole script is
 // evaluated into the page the first time the capture calls a gatherer, after the load it times, and

@@ -9,7 +9,7 @@ import type { Extraction } from "#server/modules/capture/model";
 import { detectChanges } from "./detect";
 import type { Change } from "../model";
 import { visualDiff, type VisualDiff } from "./visual";
-import { mergeVolatility, type Volatility } from "./volatility";
+import { mergeVolatility, type Volatility } from "#server/modules/capture/public";
 
 export interface CaptureRecord {
   extraction: Extraction;

@@ -3,7 +3,8 @@
 import type { Box, Extraction } from "#server/modules/capture/model";
 import type { Change } from "../model";
 import { multisetDiff, normaliseText, q, textKey, wordSimilarity } from "./text";
-import { inVolatileBox, isVolatileText, type Volatility } from "./volatility";
+import type { Volatility } from "#server/modules/capture/public";
+import { inVolatileBox, isVolatileText } from "./volatility";
 
 /** An added and a removed block this alike are one edited block. */
 const EDIT_SIMILARITY = 0.5;

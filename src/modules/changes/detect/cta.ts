@@ -6,7 +6,8 @@ import { deltaE2000Hex } from "#server/modules/analysis/public";
 import type { Extraction } from "#server/modules/capture/model";
 import type { Change } from "../model";
 import { q, textKey } from "./text";
-import { inVolatileBox, isVolatileText, type Volatility } from "./volatility";
+import type { Volatility } from "#server/modules/capture/public";
+import { inVolatileBox, isVolatileText } from "./volatility";
 
 type Cta = Extraction["elements"]["ctas"][number];
 

@@ -12,7 +12,7 @@ import { paletteChanges } from "./palette";
 import { timingChanges, type TimingSample } from "./timing";
 import { typographyChanges } from "./typography";
 import { visualChange, type VisualDiff } from "./visual";
-import { emptyVolatility, type Volatility } from "./volatility";
+import { emptyVolatility, type Volatility } from "#server/modules/capture/public";
 
 export interface DetectInput {
   before: Extraction;

@@ -5,7 +5,8 @@
 import type { Box, Extraction } from "#server/modules/capture/model";
 import type { Change } from "../model";
 import { q, textKey } from "./text";
-import { inVolatileBox, isVolatileText, type Volatility } from "./volatility";
+import type { Volatility } from "#server/modules/capture/public";
+import { inVolatileBox, isVolatileText } from "./volatility";
 
 type Region = Extraction["layout"]["regions"][number];
 

@@ -5,7 +5,7 @@
 import { deltaE2000Hex, hexToRgb } from "#server/modules/analysis/public";
 import type { Extraction, PaletteEntry } from "#server/modules/capture/model";
 import type { Change, Severity } from "../model";
-import type { Volatility } from "./volatility";
+import type { Volatility } from "#server/modules/capture/public";
 
 type Group = "buttons" | "background" | "text";
 // `same`: how close (ΔE00) counts as the same colour. Buttons are solid fills: a JND-sized margin.

@@ -1,16 +1,7 @@
 // Text helpers for comparing copy between two captures of one page.
+import { normaliseText, textKey } from "#server/lib/text";
 
-export function normaliseText(s: string): string {
-  return s.normalize("NFKC").replace(/\s+/g, " ").trim();
-}
-
-/** Case- and punctuation-insensitive key: “Start free!” and "start free" are one phrase. */
-export function textKey(s: string): string {
-  return normaliseText(s)
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .trim();
-}
+export { normaliseText, textKey };
 
 function wordSet(s: string): Set<string> {
   return new Set(textKey(s).split(" ").filter(Boolean));

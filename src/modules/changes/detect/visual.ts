@@ -11,7 +11,7 @@
 
 import pixelmatch from "pixelmatch";
 import { PNG } from "pngjs";
-import type { RgbaImage } from "#server/modules/analysis/image";
+import type { RgbaImage } from "#server/lib/image/image";
 import type { Box, Viewport } from "#server/modules/capture/model";
 import type { Change, Severity } from "../model";
 

@@ -2,7 +2,7 @@
 // `visual` kind and its heat map), off the main thread: decoding two 16 000 px PNGs and diffing them
 // takes seconds, which would stall every request and socket. One job at a time, so at most one
 // pair of full-size bitmaps is alive.
-import { decodePng } from "#server/modules/analysis/public";
+import { decodePng } from "#server/lib/image/image";
 import { visualDiff } from "../detect/visual";
 import type { PixelsEvent, PixelsRequest } from "./protocol";
 

@@ -1,7 +1,7 @@
 // What one run carries from state to state. The table decides what may happen; this is what has
 // happened so far. A run row (run history) keys on runId; trigger says who asked for it.
 import type { Extraction, Finding, Snapshot, Viewport } from "#server/modules/capture/model";
-import type { GrayImage } from "#server/modules/analysis/image";
+import type { GrayImage } from "#server/lib/image/image";
 import type { EarlierSample, TimingSummary } from "#server/modules/capture/public";
 import type { ComparisonProgress, RunTrigger } from "../model";
 import type { DiffRow, FindingRow, TargetRow } from "../repository";

@@ -1,7 +1,7 @@
 // The functions a run calls out to: capture, time, analyser, findings, publish, activity. The app
 // builds them once at boot (createRunTools); tests hand in fakes.
 import type { Audience, LiveMessage } from "#server/live/hub";
-import type { GrayImage } from "#server/modules/analysis/image";
+import type { GrayImage } from "#server/lib/image/image";
 import type { EarlierSample, TimingProfile, TimingSummary, Vitals } from "#server/modules/capture/public";
 import type { Extraction, Finding, PaletteEntry, SimilarityScores, Snapshot, Viewport } from "#server/modules/capture/model";
 

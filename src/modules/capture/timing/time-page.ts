@@ -2,13 +2,13 @@
 // site's first load at the viewport is in, for the pages a timing finding could be about
 // (analysis timingFindingReach). Nothing is screenshotted or measured besides the vitals.
 import type { Browser } from "playwright-core";
-import type { TimingJob } from "#server/workers/protocol";
-import { browserLabel } from "./browser-label";
-import type { CaptureDeps } from "./capture";
-import { openCaptureContext } from "./capture-context";
-import { startEgressProxy } from "./egress-proxy";
+import type { TimingJob } from "../worker/protocol";
+import { browserLabel } from "../browser/browser-label";
+import type { CaptureDeps } from "../phases/open";
+import { openCaptureContext } from "../browser/capture-context";
+import { startEgressProxy } from "../browser/egress-proxy";
 import { SETTLE_WAITS } from "./settle-page";
-import { createHostGuard, systemResolver } from "./ssrf";
+import { createHostGuard, systemResolver } from "../browser/ssrf";
 import { sampleTiming, type TimingSummary } from "./timing-samples";
 
 export async function timePage(browser: Browser, job: TimingJob, deps: CaptureDeps = {}): Promise<TimingSummary> {

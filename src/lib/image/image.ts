@@ -1,6 +1,6 @@
-// Screenshot handling for the layout score: decode (pngjs — pure JS, so the compiled binary needs
-// no native image library), shrink to a thumbnail with an area average, and compare thumbnails
-// with SSIM. At thumbnail scale text turns into grey bars, so SSIM measures arrangement
+// Screenshot pixels as the layout score and the capture handle them: decode (pngjs — pure JS, so
+// the compiled binary needs no native image library), shrink to a grey thumbnail with an area
+// average, and compare thumbnails with SSIM. At thumbnail scale text turns into grey bars, so SSIM measures arrangement
 // (where the blocks, images and whitespace are) rather than glyphs or brand colours.
 
 import { PNG } from "pngjs";

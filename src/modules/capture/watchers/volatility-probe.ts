@@ -14,7 +14,7 @@
 // Tabs and disclosure widgets hide siblings too but do not change on their own; they are excluded.
 
 import type { Browser, BrowserContext } from "playwright-core";
-import type { Box } from "#server/modules/capture/model";
+import type { Box } from "../model";
 import { mergeVolatility, type Volatility } from "./volatility";
 
 const BINDING = "__designIntelVolatility";

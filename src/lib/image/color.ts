@@ -1,6 +1,6 @@
-// Colour maths shared by palette extraction, palette similarity and the contrast rules: a thin
-// layer over culori (the same library the in-page gatherers use), in the shapes this module's
-// callers want: 0..255 channel tuples, "#rrggbb" strings and CIELAB (D65) triples.
+// Colour maths shared by palette extraction, palette roles and similarity, change detection and the
+// contrast rules: a thin layer over culori (the same library the in-page gatherers use), in the
+// shapes the server's callers want: 0..255 channel tuples, "#rrggbb" strings and CIELAB (D65) triples.
 
 import {
   converter,

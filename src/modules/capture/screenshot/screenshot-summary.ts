@@ -2,10 +2,10 @@
 // the page is dark, and the grey thumbnail that scoring compares. The capture decodes its PNG once,
 // here, and hands the thumbnail to the analyser, which then never decodes that file at all.
 
-import { decodePng, type GrayImage } from "./image";
-import { createPaletteSampler, dominantColors, isDarkImage, isDarkLuminance, type DominantColor } from "./palette";
-import { openPng, thumbnailSink } from "./png-stream";
-import { thumbnail, thumbnailWidth } from "./visual";
+import { decodePng, type GrayImage } from "#server/lib/image/image";
+import { createPaletteSampler, dominantColors, isDarkImage, isDarkLuminance, type DominantColor } from "#server/lib/image/palette";
+import { openPng, thumbnailSink } from "#server/lib/image/png-stream";
+import { thumbnail, thumbnailWidth } from "#server/lib/image/thumbnail";
 
 export interface ScreenshotSummary {
   dominant: DominantColor[];

@@ -20,11 +20,10 @@
 // the capture's own load ran unthrottled.
 
 import type { BrowserContext, Page } from "playwright-core";
-import { TIMING_MIN_GAP_MS } from "#server/modules/analysis/public";
-import type { Extraction } from "./model";
-import { watchNetworkQuiet } from "./network-quiet";
-import type { Vitals } from "./page/types";
-import { callPage } from "./page-script";
+import type { Extraction } from "../model";
+import { watchNetworkQuiet } from "../watchers/network-quiet";
+import type { Vitals } from "../page/types";
+import { callPage } from "../page-script/page-script";
 
 export const TIMING_PROFILES = ["unthrottled", "lighthouse-mobile"] as const;
 export type TimingProfile = (typeof TIMING_PROFILES)[number];
@@ -47,10 +46,17 @@ export const EARLIER_SAMPLES_MAX_AGE_MS = 60 * 60 * 1000;
 export interface EarlierSample {
   at: string;
   profile: TimingProfile;
-  /** The browser that measured it (browser-label.ts); null for captures from before it was recorded. */
+  /** The browser that measured it (browser/browser-label.ts); null for captures from before it was recorded. */
   browser: string | null;
   sample: Vitals;
 }
+
+/**
+ * Gaps below these are noise between two runs, never a timing finding (analysis's timing rules
+ * use them as their minimum gaps). A page whose LCP and FCP are both under them can't be the slow
+ * one in any timing finding, so the capture samples it once only.
+ */
+export const TIMING_MIN_GAP_MS = { lcp: 500, fcp: 400 } as const;
 
 /** Samples wanted when the first two agree, and at most when they do not. */
 export const STEADY_SAMPLES = 2;

@@ -5,10 +5,10 @@
 
 import type { BrowserContext, Page } from "playwright-core";
 import { pageBundles } from "./page-bundle";
-import type { PageApi } from "./page/entry";
-import { PAGE_GLOBAL } from "./page/global";
+import type { PageApi } from "../page/entry";
+import { PAGE_GLOBAL } from "../page/global";
 
-export type { DomMeasurement, ResourceTotals, Vitals } from "./page/types";
+export type { DomMeasurement, ResourceTotals, Vitals } from "../page/types";
 
 export async function installPageScript(context: BrowserContext): Promise<void> {
   // Init scripts run in every frame; only the top document is measured, so frames (ads, embeds)

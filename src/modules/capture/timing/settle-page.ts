@@ -3,11 +3,11 @@
 // first pass); then a quiet network, and a second scroll when the first missed something.
 
 import type { Page } from "playwright-core";
-import { CaptureError } from "./capture-error";
-import type { FilmstripRecorder } from "./filmstrip";
-import type { NetworkQuiet } from "./network-quiet";
-import type { Vitals } from "./page/types";
-import { callPage } from "./page-script";
+import { CaptureError } from "../phases/capture-error";
+import type { FilmstripRecorder } from "../filmstrip/filmstrip";
+import type { NetworkQuiet } from "../watchers/network-quiet";
+import type { Vitals } from "../page/types";
+import { callPage } from "../page-script/page-script";
 
 /** Every wait of the settle, in ms; each is also cut short by what is left of the capture's budget. */
 export const SETTLE_WAITS = {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { cropRows, type GrayImage } from "#server/modules/analysis/image";
+import { cropRows, type GrayImage } from "#server/lib/image/image";
 
 const rows = (...values: number[]): GrayImage => ({
   width: 2,

@@ -4,8 +4,8 @@
 // the text's line boxes, minus the glyphs, are the background a visitor sees, and its worst
 // percentile against the text colour is the contrast reported.
 
-import type { ContrastProbe } from "./gatherers/accessibility";
-import type { Box, Extraction } from "./model";
+import type { ContrastProbe } from "../gatherers/accessibility";
+import type { Box, Extraction } from "../model";
 
 type LowContrast = Extraction["accessibility"]["lowContrast"][number];
 

@@ -1,12 +1,12 @@
 // Bundles the page script into classic browser scripts: the early part (page/early-entry.ts, the
 // init script) and the whole (page/entry.ts: the gatherers and the libraries they use), each
 // self-contained. scripts/build-binary.ts runs this at build time and embeds the texts; from
-// source, page-bundle.ts runs it on first use.
+// source, page-bundle.ts runs it on first use. The sources are in ../page.
 
 import { join } from "node:path";
 
-export const PAGE_ENTRY = join(import.meta.dir, "page", "entry.ts");
-export const EARLY_PAGE_ENTRY = join(import.meta.dir, "page", "early-entry.ts");
+export const PAGE_ENTRY = join(import.meta.dir, "..", "page", "entry.ts");
+export const EARLY_PAGE_ENTRY = join(import.meta.dir, "..", "page", "early-entry.ts");
 
 export interface PageBundles {
   /** Installed in every document before its own scripts. */

@@ -4,7 +4,7 @@
 // families by how much text they drew.
 
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
-import type { Extraction } from "./model";
+import type { Extraction } from "../model";
 import { familySlug, isGenericFamily, normaliseFamily } from "./font-names";
 
 type Share = { family: string; share: number };

@@ -1,12 +1,11 @@
-// The typed messages between the main thread and the workers. Each worker kind has a request
-// union (main -> worker) and an event union (worker -> main); nothing else crosses the boundary.
+// The typed messages between the capture pool (main thread) and its workers: the request union
+// (main -> worker) and the event union (worker -> main); nothing else crosses the boundary.
 
-import type { GrayImage } from "#server/modules/analysis/image";
-import type { EarlierSample, TimingProfile, TimingSummary } from "#server/modules/capture/timing-samples";
-import type { Vitals } from "#server/modules/capture/page/types";
-import type { Extraction, Viewport } from "#server/modules/capture/model";
+import type { GrayImage } from "#server/lib/image/image";
+import type { Viewport, Extraction } from "../model";
+import type { Vitals } from "../page/types";
+import type { EarlierSample, TimingProfile, TimingSummary } from "../timing/timing-samples";
 
-// ---- capture worker -------------------------------------------------------------------------
 export interface CaptureJob {
   jobId: string;
   url: string;
@@ -19,9 +18,9 @@ export interface CaptureJob {
   maxHeightPx: number;
   /** Loads the page's timing is taken from, at most (1: the capture's own load only); default 3. */
   timingSamples?: number;
-  /** How the mobile viewport is timed (capture/timing-samples.ts); default "unthrottled". */
+  /** How the mobile viewport is timed (capture/timing/timing-samples.ts); default "unthrottled". */
   mobileTimingProfile?: "unthrottled" | "lighthouse-mobile";
-  /** Loads of the same page measured by recent captures, newest first (capture/timing-samples.ts). */
+  /** Loads of the same page measured by recent captures, newest first (capture/timing/timing-samples.ts). */
   earlierSamples?: EarlierSample[];
   /**
    * Time the page with its own load only: the run decides which pages get more loads once every
@@ -30,7 +29,7 @@ export interface CaptureJob {
   deferTiming?: boolean;
 }
 
-/** More timing loads of a page already captured (capture/time-page.ts). */
+/** More timing loads of a page already captured (capture/timing/time-page.ts). */
 export interface TimingJob {
   jobId: string;
   url: string;
@@ -48,10 +47,13 @@ export interface TimingJob {
 export type CaptureRequest =
   { type: "init"; chromiumPath: string } | { type: "capture"; job: CaptureJob } | { type: "time"; job: TimingJob } | { type: "shutdown" };
 
+/** The steps a capture reports while it runs (capture.ts). */
+export type CaptureStage = "navigating" | "settling" | "measuring" | "screenshot";
+
 export type CaptureEvent =
   /** pid is the browser's main process (null where it can't be found), so a stuck browser can be killed. */
   | { type: "ready"; browser: string; pid: number | null }
-  | { type: "stage"; jobId: string; stage: "navigating" | "settling" | "measuring" | "screenshot" }
+  | { type: "stage"; jobId: string; stage: CaptureStage }
   /** thumb: the grey thumbnail scoring compares, made while the screenshot was decoded anyway. */
   | { type: "done"; jobId: string; extraction: Extraction; screenshotPath: string; thumb: GrayImage }
   | { type: "timed"; jobId: string; timing: TimingSummary }

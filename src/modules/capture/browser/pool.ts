@@ -4,14 +4,14 @@
 
 import { readFileSync } from "node:fs";
 import { HttpError } from "#server/http/errors";
-import type { GrayImage } from "#server/modules/analysis/image";
-import type { CaptureEvent, CaptureJob, CaptureRequest, TimingJob } from "#server/workers/protocol";
+import type { GrayImage } from "#server/lib/image/image";
+import type { CaptureEvent, CaptureJob, CaptureRequest, TimingJob } from "../worker/protocol";
 import { spawnWorker } from "#server/lib/spawn-worker";
-import type { Extraction, Viewport } from "./model";
+import type { Extraction, Viewport } from "../model";
 import { FairQueue } from "./fair-queue";
 import { checkTargetUrl, type Resolver } from "./ssrf";
-import type { Vitals } from "./page/types";
-import { MAX_SAMPLES, summariseSamples, type EarlierSample, type TimingProfile, type TimingSummary } from "./timing-samples";
+import type { Vitals } from "../page/types";
+import { MAX_SAMPLES, summariseSamples, type EarlierSample, type TimingProfile, type TimingSummary } from "../timing/timing-samples";
 
 export type CaptureStageName = Extract<CaptureEvent, { type: "stage" }>["stage"];
 
@@ -30,7 +30,7 @@ export interface CaptureRequestInput {
   deferTiming?: boolean;
 }
 
-/** More timing loads of a page already captured (capture/time-page.ts). */
+/** More timing loads of a page already captured (capture/timing/time-page.ts). */
 export interface TimingRequestInput {
   url: string;
   viewport: Viewport;
@@ -53,7 +53,7 @@ export interface CapturePoolOptions {
   navigationTimeoutMs?: number;
   totalTimeoutMs?: number;
   maxHeightPx?: number;
-  /** Loads each page's timing is taken from, at most (capture/timing-samples.ts); default 3. */
+  /** Loads each page's timing is taken from, at most (capture/timing/timing-samples.ts); default 3. */
   timingSamples?: number;
   /** How mobile captures are timed; default "unthrottled". */
   mobileTimingProfile?: "unthrottled" | "lighthouse-mobile";
@@ -66,7 +66,7 @@ export interface CapturePoolOptions {
   /** Used by the add-time URL check; tests inject one. */
   resolve?: Resolver;
   /**
-   * Starts a capture worker; default the Chromium one (src/workers/capture.worker.ts). A bench
+   * Starts a capture worker; default the Chromium one (src/modules/capture/worker/capture.worker.ts). A bench
    * hands in a stand-in that speaks the same protocol, to drive this queue at a scale where real
    * browsers would not fit on the machine (bench/watch-drain.bench.ts).
    */
@@ -264,7 +264,7 @@ export class CapturePool {
   }
 
   private spawn(): Slot {
-    const worker = this.options.spawn?.() ?? spawnWorker("workers/capture.worker.ts");
+    const worker = this.options.spawn?.() ?? spawnWorker("modules/capture/worker/capture.worker.ts");
     const slot: Slot = { worker, pid: null, browser: null, jobs: new Map(), closing: false };
     worker.onmessage = (event: MessageEvent<CaptureEvent>) => this.onEvent(slot, event.data);
     worker.onerror = (event) => {

@@ -9,7 +9,7 @@ import {
   relativeLuminance,
   rgbToHex,
   rgbToLab,
-} from "#server/modules/analysis/color";
+} from "#server/lib/image/color";
 
 // Sharma, Wu & Dalal (2005), "The CIEDE2000 color-difference formula: implementation notes,
 // supplementary test data, and mathematical observations", Table 1 (all 34 pairs).

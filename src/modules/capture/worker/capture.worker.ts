@@ -7,10 +7,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 import { CHROMIUM_ARGS } from "#server/lib/chromium";
 import { workerLogger } from "#server/lib/logger";
-import { capturePage, CaptureError } from "#server/modules/capture/capture";
-import { timePage } from "#server/modules/capture/time-page";
-import { pageBundles } from "#server/modules/capture/page-bundle";
-import { instrumentVolatility, withVolatility } from "#server/modules/changes/public";
+import { capturePage, CaptureError } from "../capture";
+import { timePage } from "../timing/time-page";
+import { pageBundles } from "../page-script/page-bundle";
+import { instrumentVolatility } from "../watchers/volatility-probe";
+import { withVolatility } from "../watchers/volatility";
 import type { CaptureEvent, CaptureJob, CaptureRequest, TimingJob } from "./protocol";
 
 declare const self: Worker;

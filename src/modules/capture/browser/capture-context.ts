@@ -2,8 +2,8 @@
 // loads alike. Same viewport, same user agent, same page script, and the same egress rules.
 import type { Browser, BrowserContext, BrowserContextOptions } from "playwright-core";
 import type { EgressProxy } from "./egress-proxy";
-import { VIEWPORTS, type Viewport } from "./model";
-import { installPageScript } from "./page-script";
+import { VIEWPORTS, type Viewport } from "../model";
+import { installPageScript } from "../page-script/page-script";
 import { SSRF_MESSAGES, type HostVerdict } from "./ssrf";
 
 export type HostGuard = (host: string) => Promise<HostVerdict>;

@@ -5,7 +5,7 @@
 // Before the shot the page is made still the way Playwright's `animations: "disabled"` and
 // `caret: "hide"` make it.
 import type { BrowserContext, CDPSession, Frame, Page } from "playwright-core";
-import { PAGE_GLOBAL } from "./page/global";
+import { PAGE_GLOBAL } from "../page/global";
 
 export interface ScreenshotArea {
   /** CSS px from the top left of the page; the capture's viewport width by its capped height. */

@@ -3,7 +3,7 @@
 // (they cover every frame), bounded so a page stuck in an error loop cannot bloat the extraction.
 
 import type { ConsoleMessage, Page, Request, Response } from "playwright-core";
-import type { Extraction } from "./model";
+import type { Extraction } from "../model";
 
 export type FailedRequest = NonNullable<Extraction["network"]>["failed"][number];
 export type ConsoleEntry = NonNullable<Extraction["console"]>[number];

@@ -11,7 +11,7 @@ import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import { z } from "zod";
 import { startScreencast } from "./filmstrip-screencast";
 import { startTrace } from "./filmstrip-trace";
-import { captureArea } from "./screenshot";
+import { captureArea } from "../screenshot/screenshot";
 
 export const FILMSTRIP_LIMITS = {
   /** The screencast fallback scales frames to fit this box (CSS px of the page become fewer pixels). */

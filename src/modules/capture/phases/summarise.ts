@@ -1,0 +1,107 @@
+// The capture's last phase: read the screenshot's pixels once (dominant colours, dark or light,
+// the grey thumbnail scoring compares, and the painted background behind text the DOM could not
+// tell), take the page's timing samples, and put the extraction together.
+
+import type { GrayImage } from "#server/lib/image/image";
+import { VIEWPORTS, type Extraction } from "../model";
+import type { Vitals } from "../page/types";
+import { createPaintedSampler, decideLowContrast } from "../screenshot/painted-contrast";
+import { summariseScreenshot, type ScreenshotSummary } from "../screenshot/screenshot-summary";
+import { SETTLE_WAITS } from "../timing/settle-page";
+import { couldMatter, MAX_SAMPLES, sampleTiming, type TimingProfile, type TimingSummary } from "../timing/timing-samples";
+import type { CaptureJob } from "../worker/protocol";
+import type { LoadReport, Measured } from "./gather";
+import type { CaptureLifetime } from "./lifetime";
+import type { OpenedPage } from "./open";
+import { paletteRoles } from "./palette-roles";
+import type { Screenshot } from "./screenshot";
+
+export interface Looked extends Measured, Screenshot {}
+
+export interface SummariseInput {
+  seen: Looked;
+  load: LoadReport;
+  /** The vitals of the capture's own load (the settle's first pass). */
+  vitals: Vitals;
+  /** The screenshot's PNG being written meanwhile: awaited once the pixels are read. */
+  saving: Promise<void>;
+}
+
+/** The mobile viewport may be timed under Lighthouse's mobile preset; the desktop never is. */
+export const timingProfileOf = (job: CaptureJob): TimingProfile =>
+  job.viewport === "mobile" ? (job.mobileTimingProfile ?? "unthrottled") : "unthrottled";
+
+export async function summarisePage(
+  opened: OpenedPage,
+  job: CaptureJob,
+  lifetime: CaptureLifetime,
+  { seen, load, vitals, saving }: SummariseInput,
+): Promise<{ extraction: Extraction; thumb: GrayImage }> {
+  const painted = createPaintedSampler(seen.dom.contrastProbes, VIEWPORTS[job.viewport].width, seen.capturedHeight);
+  const pixels = await summariseScreenshot(seen.png, undefined, painted.push);
+  await saving;
+  // After the pixels are read, not meanwhile: decoding on the same cores would slow the very loads being timed.
+  // A run that times its pages side by side (job.deferTiming) decides their extra loads itself,
+  // once it has every site's first load; a throttled profile's loads are all extra ones, so taken here.
+  const profile = timingProfileOf(job);
+  const deferred = job.deferTiming === true && profile === "unthrottled";
+  const browser = await opened.measuredIn;
+  const timing = await opened.race(
+    sampleTiming(opened.openContext, load.finalUrl, {
+      profile,
+      own: profile === "unthrottled" ? [vitals] : [],
+      earlier: job.earlierSamples ?? [],
+      browser,
+      max: job.timingSamples ?? MAX_SAMPLES,
+      matters: deferred ? () => false : couldMatter,
+      budget: () => Math.max(0, lifetime.remaining() - 3000),
+      paintWaitMs: SETTLE_WAITS.paint,
+    }),
+  );
+  const lowContrast = decideLowContrast(seen.dom.contrastProbes, painted.finish());
+  return { extraction: assembleExtraction(job, { seen, load, pixels, timing, browser, lowContrast }), thumb: pixels.thumb };
+}
+
+export interface ExtractionParts {
+  seen: Pick<Looked, "dom" | "capturedHeight">;
+  load: LoadReport;
+  pixels: Pick<ScreenshotSummary, "dominant" | "isDark">;
+  timing: TimingSummary;
+  /** The browser that measured the timing (browser/browser-label.ts). */
+  browser: string;
+  lowContrast: Extraction["accessibility"]["lowContrast"];
+}
+
+/** The extraction from what the phases read; pure. */
+export function assembleExtraction(
+  job: CaptureJob,
+  { seen: { dom, capturedHeight }, load, pixels, timing, browser, lowContrast }: ExtractionParts,
+): Extraction {
+  const { fonts, failures } = load;
+  return {
+    url: job.url,
+    finalUrl: load.finalUrl,
+    viewport: job.viewport,
+    title: dom.title,
+    metaDescription: dom.metaDescription,
+    pageHeight: dom.pageHeight,
+    capturedHeight,
+    palette: {
+      dominant: pixels.dominant,
+      text: dom.palette.text,
+      background: dom.palette.background,
+      buttons: dom.palette.buttons,
+      isDark: pixels.isDark,
+      salient: dom.palette.salient,
+      roles: paletteRoles(dom.palette),
+    },
+    typography: fonts ? { ...dom.typography, rendered: fonts.rendered, notLoaded: fonts.notLoaded } : dom.typography,
+    layout: dom.layout,
+    elements: dom.elements,
+    copy: dom.copy,
+    timing: { ...timing, ...load.resources, browser },
+    accessibility: { ...dom.accessibility, lowContrast },
+    network: failures.network,
+    console: failures.console,
+  };
+}
