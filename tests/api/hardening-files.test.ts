@@ -147,8 +147,8 @@ test(
       body: { email: "old-admin@example.com", password: "an-old-password-1" },
     });
     expect(login.status).toBe(200);
-    // The server's boot may take its whole bound (SERVER_START_MS) on a busy machine, after an old
-    // database built with a password hash: the default 30 s ran out at load 33.
+    // The server's boot may take its whole bound (SERVER_START_MS) on a busy machine, after a
+    // database built with a password hash: more than the default 30 s.
   },
   SERVER_START_MS + 60_000,
 );

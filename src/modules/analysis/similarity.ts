@@ -117,7 +117,7 @@ export function scorePrepared(a: PreparedCapture, b: PreparedCapture): PairScore
   const theme = ea.palette.isDark === eb.palette.isDark ? 1 : 0;
   const rolesA = rolesOf(ea);
   const rolesB = rolesOf(eb);
-  // Captures from before roles were measured keep the area-only blend.
+  // Captures without colour roles keep the area-only blend.
   const roles = rolesA && rolesB ? rolesSimilarity(rolesA, rolesB) : null;
   const colorSimilarity = blend([
     [roles?.roles ?? null, BLEND.color.roles],

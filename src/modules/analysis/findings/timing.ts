@@ -67,7 +67,7 @@ const metrics: Metric[] = [
 /**
  * Whether `mine` is behind `theirs` by more than the loads' own variation: the slower page's
  * fastest sample must still be slower than the other's slowest sample. Captures with one sample
- * (older ones) have no measured spread and are judged on their single figures.
+ * have no measured spread and are judged on their single figures.
  */
 function beyondSpread(metric: Metric, mine: Extraction, theirs: Extraction): boolean {
   const a = metric.range(mine);

@@ -45,7 +45,7 @@ export interface CapturePoolOptions {
    * Pages one worker's browser renders at once, each in its own context; default 1. A second page
    * beside the first costs no memory, but on a saturated 2-core machine the pages' loads slow each
    * other: their paints land later, so more of them need extra timing loads, and the analysis took
-   * longer (bench/analysis.bench.ts at load ~30: 2.31x bare with 2, 1.52x with 1).
+   * longer (bench/analysis.bench.ts on a loaded 2-core host: 2.31x bare with 2 pages a browser, 1.52x with 1).
    */
   pagesPerBrowser?: number;
   chromiumPath: string | null;

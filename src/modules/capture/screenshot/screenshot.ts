@@ -1,6 +1,6 @@
 // The capture's full-page screenshot, taken through the DevTools protocol with Chromium's fast PNG
 // encoder (`optimizeForSpeed`: zlib level 1, the "Up" filter on every row). Playwright's
-// page.screenshot() has no way to ask for it, and Chromium's default encoder took 1.6 s for a
+// page.screenshot() has no way to ask for it, and Chromium's default encoder takes 1.6 s for a
 // 1440 x 4 942 px page that the fast one encodes in 0.35 s, for the same pixels (decision 0013).
 // Before the shot the page is made still the way Playwright's `animations: "disabled"` and
 // `caret: "hide"` make it.
