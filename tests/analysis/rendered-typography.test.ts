@@ -24,7 +24,7 @@ describe("typography similarity", () => {
     expect(s.rendered).toBe(true);
     expect(s.families).toBe(0);
     expect(s.typography).toBeCloseTo(0.65, 5); // everything but the families matches
-    // Without rendered data (an older capture on one side) the declared names are compared as before.
+    // Without rendered data (a capture without it on one side) the declared names are compared.
     const old = typo({ typography: { families: declared } });
     const legacy = typographySimilarity(loaded, old);
     expect(legacy.rendered).toBe(false);

@@ -154,7 +154,7 @@ describe("PUBLIC_URL", () => {
       headers: { origin: PUBLIC },
     });
     expect(signup.status).toBe(201);
-    // Without PUBLIC_URL any well-formed Host is served, as before.
+    // Without PUBLIC_URL any well-formed Host is served.
     expect((await makeTestApp().app.handle(new Request("http://attacker.example/api/health"))).status).toBe(200);
   });
 

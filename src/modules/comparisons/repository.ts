@@ -44,7 +44,7 @@ export interface SnapshotRow {
   height: number;
   extraction: string;
   run_id: string | null;
-  /** sha256 of the PNG; the file is named by it (NULL for captures made before run history). */
+  /** sha256 of the PNG; the file is named by it (NULL for a snapshot stored without one). */
   content_hash: string | null;
   file_bytes: number | null;
 }
