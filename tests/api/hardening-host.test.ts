@@ -14,7 +14,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-/** The app behind a real Bun.serve with /ws wired as src/main.ts wires it, PUBLIC_URL included. */
+/** The app behind a real Bun.serve with /ws wired as src/boot/serve.ts wires it, PUBLIC_URL included. */
 function serve(t: ReturnType<typeof makeTestApp>) {
   const live = liveSockets({
     hub: t.services.live,

@@ -84,7 +84,7 @@ function Swatch({ hex, label }: { hex: string | null; label: string }) {
 }
 
 /**
- * What the engine measured on one page beyond the picture: colour roles, the fonts Chromium drew
+ * What the capture measured on one page beyond the picture: colour roles, the fonts Chromium drew
  * next to those declared, and timing with its spread and load profile. Older captures lack some
  * signals; what is absent is left out, never guessed.
  */
