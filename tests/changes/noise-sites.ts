@@ -1,13 +1,14 @@
 // Pages that never change but move by themselves, for the noise-floor test and bench: a fixture
 // page with CSS animations, a carousel on a timer, lazy images and a web font that arrives late, and
-// three real templates from /work/shared/corpus, served in place on 127.0.0.1 (never copied into the
+// three real templates from the shared corpus (../shared/corpus), served in place on 127.0.0.1 (never copied into the
 // repository; their CDN fonts and scripts fail offline on every capture).
 import { existsSync, statSync } from "node:fs";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { PNG } from "pngjs";
 
-const CORPUS = resolve(import.meta.dir, "../../../../shared/corpus");
-export const CORPUS_DIR = existsSync(CORPUS) ? CORPUS : "/work/shared/corpus";
+// CORPUS_DIR, else beside the checkout (../shared/corpus, as CI lays it out), else beside the folder of worktrees.
+const CORPUS_CANDIDATES = [resolve(import.meta.dir, "../../../shared/corpus"), resolve(import.meta.dir, "../../../../shared/corpus")];
+export const CORPUS_DIR = resolve(process.env.CORPUS_DIR ?? CORPUS_CANDIDATES.find((d) => existsSync(d)) ?? CORPUS_CANDIDATES[0]!);
 export const TEMPLATES = ["clean-blog", "stylish-portfolio", "resume"];
 const FONT = [
   "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
