@@ -17,7 +17,9 @@ try {
   const browser = await chromium.launch({ executablePath, headless: true });
   const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const eq = admin.cookie.indexOf("=");
-  await ctx.addCookies([{ name: admin.cookie.slice(0, eq), value: admin.cookie.slice(eq + 1), url: lab.server.url, httpOnly: true, sameSite: "Strict" }]);
+  await ctx.addCookies([
+    { name: admin.cookie.slice(0, eq), value: admin.cookie.slice(eq + 1), url: lab.server.url, httpOnly: true, sameSite: "Strict" },
+  ]);
   const page = await ctx.newPage();
   await open(page, `${lab.server.url}/comparison/${id}/view`, "light");
   const cdp = await ctx.newCDPSession(page);
@@ -32,8 +34,16 @@ try {
       await page.evaluate(() => {
         const w = window as unknown as { __close: { t0: number; closedAt: number; goneAt: number; ends: string[] } };
         w.__close = { t0: 0, closedAt: 0, goneAt: 0, ends: [] };
-        document.addEventListener("keydown", (e) => { if (e.key === "Escape" && !w.__close.t0) w.__close.t0 = performance.now(); }, { capture: true });
-        document.addEventListener("animationend", (e) => w.__close.ends.push(`${(e as AnimationEvent).animationName}@${(performance.now() - w.__close.t0).toFixed(0)}`));
+        document.addEventListener(
+          "keydown",
+          (e) => {
+            if (e.key === "Escape" && !w.__close.t0) w.__close.t0 = performance.now();
+          },
+          { capture: true },
+        );
+        document.addEventListener("animationend", (e) =>
+          w.__close.ends.push(`${(e as AnimationEvent).animationName}@${(performance.now() - w.__close.t0).toFixed(0)}`),
+        );
         new MutationObserver(() => {
           const d = document.querySelector(".di-palette");
           if (d && d.getAttribute("data-state") === "closed" && !w.__close.closedAt) w.__close.closedAt = performance.now();
@@ -42,9 +52,14 @@ try {
       });
       await page.keyboard.press("Escape");
       await page.waitForSelector("[role=dialog]", { state: "detached" });
-      const c = await page.evaluate(() => (window as unknown as { __close: { t0: number; closedAt: number; goneAt: number; ends: string[] } }).__close);
+      const c = await page.evaluate(
+        () => (window as unknown as { __close: { t0: number; closedAt: number; goneAt: number; ends: string[] } }).__close,
+      );
       const r = { ms: c.goneAt - c.t0, animations: c.ends.length };
-      if (i === 0) console.log(`  closed state after ${(c.closedAt - c.t0).toFixed(0)} ms, removed after ${(c.goneAt - c.t0).toFixed(0)} ms; animationend: ${c.ends.join(", ")}`);
+      if (i === 0)
+        console.log(
+          `  closed state after ${(c.closedAt - c.t0).toFixed(0)} ms, removed after ${(c.goneAt - c.t0).toFixed(0)} ms; animationend: ${c.ends.join(", ")}`,
+        );
       times.push(r.ms);
       animated.push(r.animations);
     }

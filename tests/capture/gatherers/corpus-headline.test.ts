@@ -25,7 +25,11 @@ function corpusRoutes(templates: string[]): Record<string, Route> {
     for (const name of readdirSync(dir)) {
       const full = join(dir, name);
       if (statSync(full).isDirectory()) walk(full, `${prefix}/${name}`);
-      else routes[`${prefix}/${name}`] = { body: new Uint8Array(readFileSync(full)), type: TYPES[extname(name)] ?? "application/octet-stream" };
+      else
+        routes[`${prefix}/${name}`] = {
+          body: new Uint8Array(readFileSync(full)),
+          type: TYPES[extname(name)] ?? "application/octet-stream",
+        };
     }
   };
   for (const t of templates) if (existsSync(join(CORPUS, t))) walk(join(CORPUS, t), `/${t}`);
