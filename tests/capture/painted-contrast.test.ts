@@ -164,6 +164,23 @@ describe("painted contrast", () => {
     });
   });
 
+  test("over a flat CSS background, translucent text is named as painted: every opacity up the tree applied", () => {
+    // Black at 30 % (a faded ancestor): the page's own colour only knew the element's opacity.
+    const probe = {
+      text: "Faded caption",
+      fg: "#000000",
+      ink: "#000000",
+      alpha: 0.3,
+      required: 4.5,
+      sizePx: 16,
+      css: { bg: "#ffffff", ratio: 21 },
+      boxes: [{ x: 0, y: 0, width: 10, height: 10 }],
+    };
+    expect(decideLowContrast([probe], [null])).toEqual([
+      { text: "Faded caption", ratio: 2.1, required: 4.5, fg: "#b3b3b3", bg: "#ffffff", method: "css" },
+    ]);
+  });
+
   test("text the colour of its painted background is measured as such", () => {
     const probe = {
       text: "Invisible",
