@@ -21,7 +21,7 @@ const h = useHarness({
   "/div-hero": html(
     `<nav style="font-size:22px;font-weight:700"><a href="/">Acme Studio</a> <a href="/work">Work</a></nav>
 <div id="cookie-banner" style="font-size:30px;font-weight:700">We use cookies</div>
-<section style="padding:40px 0"><div class="hero-title" style="font-size:56px;font-weight:700">We build <em>calm</em> websites for small firms</div>
+<section style="padding:40px 0"><div style="font-size:72px;font-weight:800">98%</div><div class="hero-title" style="font-size:56px;font-weight:700">We build <em>calm</em> websites for small firms</div>
 <p style="font-size:20px">Design, build and care, in one team.</p></section>
 <section><h2 style="font-size:28px;letter-spacing:2px">SERVICES</h2><p>What we do.</p></section>`,
   ),

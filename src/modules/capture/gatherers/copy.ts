@@ -64,13 +64,13 @@ const prominence = (r: Run, vh: number) => r.sizePx * Math.sqrt(Math.max(100, r.
 /**
  * The headline: the most prominent text above the fold — what a visitor reads first, whatever
  * element it is set in (a hero line is often a div, while the first h2 may be a section label).
- * Runs of under two characters and page chrome do not count; near-equal candidates (within 2 %)
+ * Runs of under two characters or without a letter (a big "99%" is a figure, not a line) and page chrome do not count; near-equal candidates (within 2 %)
  * go to the one first in the source.
  */
 function prominentHeadline(scan: Scan, runs: Run[]): string {
   let best: { run: Run; score: number } | null = null;
   for (const r of runs) {
-    if (r.top >= scan.vh || r.chars < 2 || !/[\p{L}\p{N}]/u.test(r.text)) continue;
+    if (r.top >= scan.vh || r.chars < 2 || !/\p{L}/u.test(r.text)) continue;
     const score = prominence(r, scan.vh);
     if (best && score <= best.score * 1.02) {
       // Near-equal: source order decides.
