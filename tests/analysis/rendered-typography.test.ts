@@ -113,6 +113,7 @@ describe("low-contrast finding measured from pixels", () => {
     const [f] = findingsFor([p]).filter((x) => x.id === findingId("low-contrast-text", "t-alpha", "desktop"));
     expect(f!.evidence["Worst run colours"]).toBe("#ffffff on #e4e0d8");
     expect(f!.evidence["Worst run measured"]).toContain("pixels painted behind the text");
+    expect(f!.evidence["Worst run measured"]).toContain("as a colour picker finds them on the screenshot");
     expect(f!.fix).toContain("darker overlay on the image");
   });
 });

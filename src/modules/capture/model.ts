@@ -163,7 +163,7 @@ export const extractionSchema = z.object({
         required: z.number(),
         fg: z.string(),
         bg: z.string(),
-        /** "css": both colours from computed styles; "pixels": `bg` is the worst painted pixel behind the text in the screenshot. Absent in captures stored without it (css). */
+        /** "css": both colours from computed styles (`fg` with every opacity applied over `bg`); "pixels": `bg` is the worst tenth of the pixels painted behind the text in the screenshot and `fg` the text as painted over it (translucency blended). Absent in captures stored without it (css). */
         method: z.enum(["css", "pixels"]).optional(),
       }),
     ),
