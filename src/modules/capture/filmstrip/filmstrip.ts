@@ -4,7 +4,9 @@
 // from a trace with screenshots on, as Lighthouse records them (filmstrip-trace.ts): the capture
 // reads its first LCP from this same load, and the screencast delayed it more; a page whose browser
 // is already tracing another one falls back to the screencast (filmstrip-screencast.ts). A frame
-// cap and writing while the capture goes on keep it cheap next to the full-page capture.
+// cap and writing while the capture goes on keep it cheap next to the full-page capture. Speed
+// Index and visually complete are computed from every frame of the load before the slots thin them
+// (load-visuals.ts), in the same background step.
 import { mkdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
