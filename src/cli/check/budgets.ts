@@ -25,6 +25,9 @@ const MEASURE: Record<AbsoluteBudget, (e: Extraction) => number | null> = {
   inputsWithoutLabel: (e) => e.accessibility.inputsWithoutLabel,
   // A capture without `network` did not measure failures: not measured, so the budget fails.
   failedRequests: (e) => e.network?.failedCount ?? null,
+  // Captures made before Speed Index and TBT were measured have neither: not measured, so the budget fails.
+  speedIndex: (e) => e.timing.speedIndexMs ?? null,
+  tbt: (e) => e.timing.tbtMs ?? null,
 };
 
 /** Which way is better for each ranked measure. */

@@ -107,6 +107,28 @@ export const extractionSchema = z.object({
     cls: z.number().nullable(),
     domContentLoadedMs: z.number().nullable(),
     loadMs: z.number().nullable(),
+    /**
+     * Speed Index (ms) of the capture's own load: ∫(1 − visual progress) dt from navigation start,
+     * progress from the filmstrip frames' colour histograms against the last frame, as speedline
+     * computes it for Lighthouse (capture/filmstrip/speed-index.ts). null: not measured
+     * (`measuredBy.speedIndex.reason` says why); absent in older captures (not measured).
+     */
+    speedIndexMs: z.number().nullable().optional(),
+    /** When the same frames first reached 100 % visual progress (ms after navigation start); null/absent as speedIndexMs. */
+    visuallyCompleteMs: z.number().nullable().optional(),
+    /**
+     * Total Blocking Time (ms) of the capture's own load: Σ (duration − 50 ms) over main-thread tasks
+     * longer than 50 ms between FCP and the moment the vitals are read (load fired, first paint and
+     * the images in view painted; capture/timing/blocking-time.ts). null/absent as speedIndexMs.
+     */
+    tbtMs: z.number().nullable().optional(),
+    /** How speedIndexMs (with visuallyCompleteMs) and tbtMs were measured (`method`), or why each is null (`reason`). Absent in older captures. */
+    measuredBy: z
+      .object({
+        speedIndex: z.object({ method: z.string().nullable(), reason: z.string().nullable() }),
+        tbt: z.object({ method: z.string().nullable(), reason: z.string().nullable() }),
+      })
+      .optional(),
     bytes: z.number(),
     requests: z.number(),
     /** Largest single resource, to explain a slow LCP. */

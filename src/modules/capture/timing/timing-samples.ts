@@ -56,7 +56,7 @@ export interface EarlierSample {
  * use them as their minimum gaps). A page whose LCP and FCP are both under them can't be the slow
  * one in any timing finding, so the capture samples it once only.
  */
-export const TIMING_MIN_GAP_MS = { lcp: 500, fcp: 400 } as const;
+export const TIMING_MIN_GAP_MS = { lcp: 500, fcp: 400, speedIndex: 500, tbt: 200 } as const;
 
 /** Samples wanted when the first two agree, and at most when they do not. */
 export const STEADY_SAMPLES = 2;
