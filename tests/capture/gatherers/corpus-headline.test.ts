@@ -3,9 +3,9 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join } from "node:path";
+import { CORPUS_DIR as CORPUS } from "#tests/support/comparison-load";
 import { gather, useHarness, type Route } from "./harness";
 
-const CORPUS = "/work/shared/corpus";
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
   ".css": "text/css",
