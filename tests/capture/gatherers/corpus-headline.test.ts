@@ -2,21 +2,9 @@
 // 127.0.0.1): the line a visitor reads first in each hero, never a nav brand or a section label.
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { extname, join } from "node:path";
-import { CORPUS_DIR as CORPUS } from "#tests/support/comparison-load";
+import { join } from "node:path";
+import { CORPUS_DIR as CORPUS, contentType } from "#tests/support/static-files";
 import { gather, useHarness, type Route } from "./harness";
-
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".css": "text/css",
-  ".js": "text/javascript",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".webp": "image/webp",
-  ".ico": "image/x-icon",
-};
 
 /** Every file of the templates, as routes of the fixture server (read in place, never copied). */
 function corpusRoutes(templates: string[]): Record<string, Route> {
@@ -28,7 +16,7 @@ function corpusRoutes(templates: string[]): Record<string, Route> {
       else
         routes[`${prefix}/${name}`] = {
           body: new Uint8Array(readFileSync(full)),
-          type: TYPES[extname(name)] ?? "application/octet-stream",
+          type: contentType(name),
         };
     }
   };
