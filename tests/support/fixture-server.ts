@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, normalize, resolve, sep } from "node:path";
-import { contentType } from "./static-files";
+import { contentType, HTML_TYPE } from "./static-files";
 import { PNG } from "pngjs";
 
 export interface FixtureServer {
@@ -106,7 +106,7 @@ const FONT_CANDIDATES = [
 // ---- misbehaving pages ---------------------------------------------------------------------------
 
 const html = (body: string, status = 200, headers: Record<string, string> = {}) =>
-  new Response(body, { status, headers: { "content-type": contentType(".html"), "cache-control": "no-store", ...headers } });
+  new Response(body, { status, headers: { "content-type": HTML_TYPE, "cache-control": "no-store", ...headers } });
 
 const NOT_FOUND_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page not found</title></head>
 <body style="font-family: sans-serif; padding: 4rem"><h1>404: nothing here</h1><p>The page you asked for does not exist.</p></body></html>`;
@@ -149,7 +149,7 @@ function neverEndingPage(): Response {
       clearInterval(timer);
     },
   });
-  return new Response(stream, { headers: { "content-type": contentType(".html") } });
+  return new Response(stream, { headers: { "content-type": HTML_TYPE } });
 }
 
 async function special(url: URL, origin: string): Promise<Response | null> {

@@ -22,6 +22,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 export const contentType = (path: string) => CONTENT_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream";
+export const HTML_TYPE = CONTENT_TYPES[".html"]!;
 
 // CORPUS_DIR, else beside the checkout (../shared/corpus, as CI lays it out), else beside the folder of worktrees.
 const CORPUS_CANDIDATES = [resolve(import.meta.dir, "../../../shared/corpus"), resolve(import.meta.dir, "../../../../shared/corpus")];
