@@ -1,5 +1,5 @@
 // A page's LCP and FCP in a 2-site comparison against the same page's inside an 8-site one: the
-// measure tests/capture/lcp-under-load.test.ts holds, with more rounds and both viewports printed.
+// measure a visitor's timing must hold whatever else we capture, with both viewports printed.
 // Real runs through the product's path (capture pool at its default concurrency, timing loads,
 // scoring, findings; tests/support/comparison-load.ts), alternating round by round, on fixture
 // sites and corpus templates (CORPUS_DIR, default ../shared/corpus).

@@ -6,10 +6,13 @@
 // extra timing loads once a viewport's pages are in. What a page reports is its stored snapshot's
 // `extraction.timing` once the run has completed (the median over its loads).
 //
-// Used by tests/capture/lcp-under-load.test.ts and bench/lcp-load.bench.ts.
+// Used by bench/lcp-load.bench.ts.
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { extname, join, normalize, resolve, sep } from "node:path";
+import { join, normalize, sep } from "node:path";
+import { CORPUS_DIR, contentType } from "./static-files";
+
+export { CORPUS_DIR };
 import { poolRunTools } from "#server/boot/run-tools";
 import { loadEnv } from "#server/env";
 import { findChromium } from "#server/lib/chromium";
@@ -20,9 +23,6 @@ import { makeTestApp } from "./app";
 import { SITES_DIR } from "./fixture-server";
 
 // Beside the checkout (CI: the repository and `shared/` side by side), or beside the folder of
-// worktrees that holds the checkout; CORPUS_DIR points elsewhere.
-const CORPUS_CANDIDATES = [resolve(import.meta.dir, "../../../shared/corpus"), resolve(import.meta.dir, "../../../../shared/corpus")];
-export const CORPUS_DIR = resolve(process.env.CORPUS_DIR ?? CORPUS_CANDIDATES.find((d) => existsSync(d)) ?? CORPUS_CANDIDATES[0]!);
 export const corpusFound = () => existsSync(join(CORPUS_DIR, "clean-blog", "index.html"));
 
 /** A website of the set: fixture sites are written by us, corpus ones are real templates nobody here wrote. */
@@ -47,22 +47,6 @@ const FILLERS: Site[] = [
   { name: "stylish-portfolio", set: "corpus" },
 ];
 
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".ico": "image/x-icon",
-  ".ttf": "font/ttf",
-  ".woff": "font/woff",
-  ".woff2": "font/woff2",
-};
-
 /** Serves /fixture/<site>/… from tests/fixtures/sites and /corpus/<template>/… from the corpus, in place, on 127.0.0.1. */
 function serveSites() {
   const roots = { fixture: SITES_DIR, corpus: CORPUS_DIR };
@@ -77,7 +61,7 @@ function serveSites() {
       if (!file.startsWith(root + sep) && file !== root) return new Response("no", { status: 403 });
       if (existsSync(file) && statSync(file).isDirectory()) file = join(file, "index.html");
       if (!existsSync(file)) return new Response("not here", { status: 404 });
-      return new Response(Bun.file(file), { headers: { "content-type": TYPES[extname(file)] ?? "application/octet-stream" } });
+      return new Response(Bun.file(file), { headers: { "content-type": contentType(file) } });
     },
   });
   return { url: (s: Site) => `http://127.0.0.1:${server.port}/${s.set}/${s.name}/`, stop: () => server.stop(true) };

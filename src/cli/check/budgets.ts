@@ -23,8 +23,11 @@ const MEASURE: Record<AbsoluteBudget, (e: Extraction) => number | null> = {
   lowContrast: (e) => e.accessibility.lowContrast.length,
   imagesWithoutAlt: (e) => e.accessibility.imagesWithoutAlt,
   inputsWithoutLabel: (e) => e.accessibility.inputsWithoutLabel,
-  // Captures made before failures were recorded have no `network`: not measured, so the budget fails.
+  // A capture without `network` did not measure failures: not measured, so the budget fails.
   failedRequests: (e) => e.network?.failedCount ?? null,
+  // Captures made before Speed Index and TBT were measured have neither: not measured, so the budget fails.
+  speedIndex: (e) => e.timing.speedIndexMs ?? null,
+  tbt: (e) => e.timing.tbtMs ?? null,
 };
 
 /** Which way is better for each ranked measure. */

@@ -10,6 +10,7 @@ import { callPage } from "../page-script/page-script";
 import type { PageProblems } from "../watchers/page-problems";
 import type { CaptureJob, CaptureStage } from "../worker/protocol";
 import type { OpenedPage } from "./open";
+import type { LoadVisuals } from "../filmstrip/load-visuals";
 
 export interface Measured {
   dom: DomMeasurement;
@@ -23,6 +24,8 @@ export interface LoadReport {
   /** The drawn families and the declared ones that fell back; null when unreadable. */
   fonts: { rendered: { family: string; share: number }[]; notLoaded: { family: string; share: number }[] } | null;
   finalUrl: string;
+  /** Speed Index and visually complete from the load's filmstrip, or why not. */
+  visuals: LoadVisuals;
 }
 
 export async function gatherPage(opened: OpenedPage, job: CaptureJob, onStage: (stage: CaptureStage) => void): Promise<Measured> {
@@ -50,5 +53,6 @@ export async function gatherLoad({ page, race, network, problems, filmstrip }: O
   };
   const finalUrl = page.url();
   await filmstrip.saved(); // written in the background meanwhile; the snapshot is stored with it
-  return { resources, failures, fonts, finalUrl };
+  const visuals = await filmstrip.visuals();
+  return { resources, failures, fonts, finalUrl, visuals };
 }
