@@ -44,6 +44,8 @@ import { createRunTools, type RunTools } from "./modules/comparisons/active-runs
 import { comparisonsService } from "./modules/comparisons/service";
 import { filmstripRoutes } from "./modules/filmstrip";
 import { filmstripService } from "./modules/filmstrip/service";
+import { screenshotFiles } from "./modules/comparisons/files";
+import { storageFor, type BlobStorage } from "./modules/storage";
 import { changesRoutes } from "./modules/changes";
 import { changeHistory } from "./modules/changes/public";
 import { changesService } from "./modules/changes/service";
@@ -99,6 +101,8 @@ export interface AppDeps {
   agentCadence?: Partial<Cadence>;
   /** Alert delivery backoff (tests record the waits instead of sleeping them). */
   alertRetry?: RetryOptions;
+  /** Where screenshots, filmstrips and backups are kept; built from the env (STORAGE_URL) when absent. */
+  storage?: BlobStorage;
 }
 
 export function createServices(deps: AppDeps) {
@@ -137,9 +141,13 @@ export function createServices(deps: AppDeps) {
       recordActivity: (entry) => activity.record(entry),
     });
   const history = historyService({ db: deps.db });
+  // One store for every reader and writer of files: an object store's pins and ordered deletes live in it.
+  const storage = deps.storage ?? storageFor(deps.env);
+  const files = screenshotFiles(deps.env.DATA_DIR, storage);
   const changes = changesService({
     db: deps.db,
     dataDir: deps.env.DATA_DIR,
+    files,
     runs: history.runs,
     log: deps.log,
     // Alert rules hear about a run's changes once they are stored, in the background (watch is built below; runs start after boot).
@@ -149,6 +157,7 @@ export function createServices(deps: AppDeps) {
   const comparisons = comparisonsService({
     db: deps.db,
     dataDir: deps.env.DATA_DIR,
+    files,
     allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS,
     tools: runTools,
     now: deps.now,
@@ -172,6 +181,7 @@ export function createServices(deps: AppDeps) {
     adminEmails: users.activeAdminEmails,
     activeApiKeys: apiKeys.countActive,
     historyStorage: history.storage,
+    storage,
     log: deps.log,
     now: deps.now,
   });
@@ -202,8 +212,10 @@ export function createServices(deps: AppDeps) {
     clock: deps.now ? { ...systemClock, now: deps.now } : undefined,
     log: deps.log,
   });
-  const filmstrips = filmstripService({ db: deps.db, dataDir: deps.env.DATA_DIR, now: deps.now, log: deps.log });
+  const filmstrips = filmstripService({ db: deps.db, dataDir: deps.env.DATA_DIR, files, now: deps.now, log: deps.log });
   return {
+    /** The blob store and its working folder (src/boot/serve.ts checks it at boot). */
+    storage,
     tokens,
     auth,
     /** The tools comparison runs call out to, as built at boot (undefined without `deps.runTools`). */
@@ -257,6 +269,7 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
     dataDir: deps.env.DATA_DIR,
     migrations,
     captureReadiness: deps.captureReadiness,
+    store: services.storage.store,
     now: deps.now,
   });
 

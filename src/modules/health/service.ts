@@ -6,6 +6,7 @@ import type { Db } from "#server/db/connection";
 import type { Migration } from "#server/db/migrations";
 import { nowIso } from "#server/lib/ids";
 import type { CaptureReadiness } from "#server/modules/capture/public";
+import type { BlobStore } from "#server/modules/storage";
 import { READY_CHECKS, type HealthCheck, type ReadyChecks } from "./model";
 import { healthRepository } from "./repository";
 
@@ -31,6 +32,8 @@ export interface HealthDeps {
   freeBytes?: (path: string) => number;
   /** Creates and removes a file in `dir`, throwing when it cannot (tests stand in a directory with the wrong owner). */
   createProbeFile?: (dir: string) => void;
+  /** Where files are kept (STORAGE_URL): an object store is probed instead of DATA_DIR; the files store when absent. */
+  store?: BlobStore;
 }
 
 export type ReadyReport = { ok: true; checks: ReadyChecks } | { ok: false; error: string; checks: ReadyChecks };
@@ -70,6 +73,9 @@ export function healthService(deps: HealthDeps) {
   const createProbeFile = deps.createProbeFile ?? createAndRemove;
   let lastProbe: { at: number; check: HealthCheck } | null = null;
   let lastFileProbe: { at: number; error: string | null } | null = null;
+  const objectStore = deps.store && deps.store.kind !== "files" ? deps.store : null;
+  let lastStoreProbe: { at: number; check: HealthCheck } | null = null;
+  let storeProbe: Promise<HealthCheck> | null = null;
 
   function database(): HealthCheck {
     const t = now();
@@ -114,7 +120,26 @@ export function healthService(deps: HealthDeps) {
     return error;
   }
 
+  /** An object store takes a write and a delete (throttled like the other probes; one at a time). */
+  function probeStore(store: BlobStore): Promise<HealthCheck> {
+    const t = now();
+    if (lastStoreProbe && t - lastStoreProbe.at < DB_PROBE_EVERY_MS) return Promise.resolve(lastStoreProbe.check);
+    storeProbe ??= store
+      .probe()
+      .then(
+        () => ok(store.description),
+        (e) => failed(`${store.description}: ${reason(e)}`),
+      )
+      .then((check) => {
+        lastStoreProbe = { at: now(), check };
+        storeProbe = null;
+        return check;
+      });
+    return storeProbe;
+  }
+
   function storage(): HealthCheck {
+    if (objectStore) return lastStoreProbe?.check ?? failed(`${objectStore.description}: not probed yet`);
     let free: number;
     try {
       free = freeBytes(deps.dataDir);
@@ -124,7 +149,7 @@ export function healthService(deps: HealthDeps) {
     const detail = `${mb(free)} free in the data directory`;
     if (free < minFree) return failed(`${detail}, at least ${mb(minFree)} needed`);
     const error = fileProbeError();
-    return error ? failed(`new files cannot be created in the data directory (${error})`) : ok(detail);
+    return error ? failed(`new files cannot be created in the data directory (${error})`) : ok(`files ${resolve(deps.dataDir)}, ${detail}`);
   }
 
   function capture(): HealthCheck {
@@ -139,11 +164,18 @@ export function healthService(deps: HealthDeps) {
   return {
     live: () => ({ ok: true as const }),
 
+    /** Every check as last seen: an object store's from its latest probe (readyNow probes it). */
     ready(): ReadyReport {
       const checks: ReadyChecks = { database: database(), migrations: migrations(), storage: storage(), capture: capture() };
       const failing = READY_CHECKS.filter((name) => !checks[name].ok);
       if (failing.length === 0) return { ok: true, checks };
       return { ok: false, error: failing.map((name) => `${name}: ${checks[name].detail}`).join("; "), checks };
+    },
+
+    /** ready(), with an object store probed first (at most once a second). */
+    async readyNow(): Promise<ReadyReport> {
+      if (objectStore) await probeStore(objectStore);
+      return this.ready();
     },
   };
 }
