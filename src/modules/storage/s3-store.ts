@@ -11,6 +11,9 @@ const OPERATION_TIMEOUT_MS = 60_000;
 const DELETE_PARALLEL = 8;
 
 const NOT_FOUND = new Set(["NoSuchKey", "NotFound", "ENOENT"]);
+/** Answers S3 says to retry (its 500 and 503), and the waits before each retry. */
+const RETRYABLE = new Set(["InternalError", "ServiceUnavailable", "SlowDown", "RequestTimeout"]);
+const RETRIES = [100, 400];
 const codeOf = (e: unknown) => (e && typeof e === "object" && "code" in e ? String((e as { code: unknown }).code) : "");
 const isMissing = (e: unknown) => NOT_FOUND.has(codeOf(e)) || (e as { status?: number })?.status === 404;
 
@@ -41,19 +44,35 @@ export function s3Store(settings: S3Settings, opts: { timeoutMs?: number } = {})
   const timeoutMs = opts.timeoutMs ?? OPERATION_TIMEOUT_MS;
   const full = (key: string) => settings.prefix + checkKey(key);
 
-  /** Runs one request; a missing object is `onMissing`, any other failure an ObjectStoreError. */
-  async function call<T>(what: string, key: string, work: () => Promise<T>, onMissing?: () => T): Promise<T> {
+  /** One attempt, failed with a Timeout when the store does not answer in time. */
+  async function attempt<T>(work: () => Promise<T>): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(Object.assign(new Error(`no answer in ${timeoutMs / 1000} s`), { code: "Timeout" })), timeoutMs);
     });
     try {
       return await Promise.race([work(), late]);
-    } catch (e) {
-      if (onMissing && isMissing(e)) return onMissing();
-      throw new ObjectStoreError(`object storage: ${what} ${key} failed (${s3Reason(e)})`, { cause: e });
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Runs one request; a missing object is `onMissing`, any other failure an ObjectStoreError. S3
+   * asks clients to retry its 500 and 503 answers: each request is sent again, twice at most.
+   */
+  async function call<T>(what: string, key: string, work: () => Promise<T>, onMissing?: () => T): Promise<T> {
+    for (let n = 0; ; n++) {
+      try {
+        return await attempt(work);
+      } catch (e) {
+        if (onMissing && isMissing(e)) return onMissing();
+        if (n < RETRIES.length && RETRYABLE.has(codeOf(e))) {
+          await Bun.sleep(RETRIES[n]!);
+          continue;
+        }
+        throw new ObjectStoreError(`object storage: ${what} ${key} failed (${s3Reason(e)})`, { cause: e });
+      }
     }
   }
 
