@@ -128,7 +128,8 @@ export function healthService(deps: HealthDeps) {
       .probe()
       .then(
         () => ok(store.description),
-        (e) => failed(`${store.description}: ${reason(e)}`),
+        // "s3 http://…/bucket: write .ready-probe-7 failed (ConnectionRefused)"
+        (e) => failed(`${store.description}: ${(e instanceof Error ? e.message : String(e)).replace(/^object storage: /, "")}`),
       )
       .then((check) => {
         lastStoreProbe = { at: now(), check };
