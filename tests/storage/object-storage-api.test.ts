@@ -11,7 +11,7 @@ import { OBJECT_STORE_UNAVAILABLE_MESSAGE } from "#server/http/storage-errors";
 import { makeTestApp } from "#tests/support/app";
 import { startS3Server, type S3TestServer } from "#tests/support/s3-server";
 import { waitFor } from "#tests/support/wait";
-import { fakeRunTools, pngBytes } from "../api/comparisons-support";
+import { fakeRunTools, pngBytes } from "#tests/api/comparisons-support";
 
 let s3: S3TestServer;
 const dirs: string[] = [];
