@@ -40,7 +40,7 @@ const filesUnder = (dir: string) =>
 
 let prefixes = 0;
 /** An app keeping its files in the bucket under a prefix of its own, with fake captures painted per site. */
-function setup(env: Record<string, string> = {}) {
+function setup(env: Record<string, string> = {}, clock = { offsetMs: 0 }) {
   const dataDir = mkdtempSync(join(tmpdir(), "di-objects-"));
   dirs.push(dataDir);
   const prefix = `t${++prefixes}-${crypto.randomUUID().slice(0, 6)}`;
@@ -57,14 +57,16 @@ function setup(env: Record<string, string> = {}) {
     env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1", ...s3.env(prefix), ...env },
     runTools: fake.tools,
     captureReadiness: () => ({ available: true, browsers: 1, concurrency: 1, onDemand: false }),
+    now: () => Date.now() + clock.offsetMs,
   });
   const workDir = t.services.storage.workDir!;
   dirs.push(workDir);
   /** The app's keys in the bucket (its prefix left off), sorted. */
   const keys = async () => (await s3.keys()).filter((k) => k.startsWith(`${prefix}/`)).map((k) => k.slice(prefix.length + 1));
-  const object = async (key: string) =>
-    new Uint8Array(await new Bun.S3Client({ ...s3.settings(), bucket: s3.bucket }).file(`${prefix}/${key}`).arrayBuffer());
-  return { ...t, dataDir, workDir, prefix, paint, keys, object };
+  const bucket = new Bun.S3Client({ ...s3.settings(), bucket: s3.bucket });
+  const object = async (key: string) => new Uint8Array(await bucket.file(`${prefix}/${key}`).arrayBuffer());
+  const putObject = (key: string, data: string | Uint8Array) => bucket.write(`${prefix}/${key}`, data);
+  return { ...t, dataDir, workDir, prefix, paint, keys, object, putObject };
 }
 
 async function comparison(t: ReturnType<typeof setup>) {
@@ -172,6 +174,27 @@ describe("object storage (STORAGE_URL=s3://…)", () => {
 
     expect((await t.call("DELETE", `/api/comparisons/${x.c.id}`, { headers: x.h })).status).toBe(200);
     expect(await t.keys()).toEqual([]);
+  });
+
+  test("the boot sweep removes objects no snapshot names once an hour old, and filmstrips of snapshots that are gone", async () => {
+    const clock = { offsetMs: 0 };
+    const t = setup({}, clock);
+    const x = await comparison(t);
+    t.paint[URL_A] = [10, 20, 30];
+    await x.run();
+    const snap = (await x.get("/snapshots")).json[0];
+    const kept = await t.keys();
+    const orphan = `${x.folder}${"ab".repeat(32)}.png`;
+    const orphanFilm = [`${x.folder}filmstrips/ghost-snapshot/000.jpg`, `${x.folder}filmstrips/ghost-snapshot/manifest.json`];
+    const liveFilm = `${x.folder}filmstrips/${snap.id}/manifest.json`;
+    for (const k of [orphan, ...orphanFilm, liveFilm]) await t.putObject(k, "x");
+
+    // Within the hour another server sharing the bucket may be about to write their rows: all stay.
+    expect(await t.services.comparisons.sweepScreenshots()).toBe(0);
+    expect(await t.keys()).toEqual([...kept, orphan, ...orphanFilm, liveFilm].sort());
+    clock.offsetMs = 2 * 3600_000;
+    expect(await t.services.comparisons.sweepScreenshots()).toBe(1);
+    expect(await t.keys()).toEqual([...kept, liveFilm].sort());
   });
 
   test("a lost store: 503 in its own words where files are needed, readiness names the store; all back when it is", async () => {

@@ -17,6 +17,8 @@ import { filmstripDirFor } from "#server/modules/capture/public";
 import { filesStore, type BlobBody, type BlobStorage } from "#server/modules/storage";
 
 const STORED_PNG = /^screenshots\/[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+\.png$/;
+/** screenshots/<owner>/<comparison>/filmstrips/<snapshot>/<file> */
+const FILMSTRIP_KEY = /^(screenshots\/([A-Za-z0-9_-]+)\/[A-Za-z0-9_-]+\/filmstrips\/([A-Za-z0-9_-]+))\/[A-Za-z0-9._-]+$/;
 
 export function screenshotFiles(dataDir: string, storage?: BlobStorage) {
   const store = storage?.store ?? filesStore(dataDir);
@@ -169,6 +171,27 @@ export function screenshotFiles(dataDir: string, storage?: BlobStorage) {
     /** Every stored PNG, with when it was written (for the boot sweep). */
     async *storedPngs(): AsyncGenerator<{ stored: string; modifiedAt: number }> {
       for await (const b of store.list("screenshots/")) if (STORED_PNG.test(b.key)) yield { stored: b.key, modifiedAt: b.modifiedAt };
+    },
+    /**
+     * Object stores: every stored filmstrip, by its snapshot's owner and id, with its last write
+     * (for the boot sweep: a comparison deleted while the store was out of reach leaves them behind).
+     */
+    async storedFilmstrips(): Promise<{ prefix: string; ownerId: string; snapshotId: string; modifiedAt: number }[]> {
+      const found = new Map<string, { prefix: string; ownerId: string; snapshotId: string; modifiedAt: number }>();
+      if (!remote) return [];
+      for await (const b of store.list("screenshots/")) {
+        const m = FILMSTRIP_KEY.exec(b.key);
+        if (!m) continue;
+        const prefix = `${m[1]}/`;
+        const seen = found.get(prefix);
+        if (!seen || seen.modifiedAt < b.modifiedAt)
+          found.set(prefix, { prefix, ownerId: m[2]!, snapshotId: m[3]!, modifiedAt: b.modifiedAt });
+      }
+      return [...found.values()];
+    },
+    async removeStoredFilmstrip(prefix: string): Promise<void> {
+      if (!FILMSTRIP_KEY.test(`${prefix}manifest.json`)) throw new Error(`not a filmstrip: ${prefix}`);
+      await store.deletePrefix(prefix);
     },
     /** For account deletion: everything a user ever captured. */
     async removeUser(userId: string): Promise<void> {

@@ -354,6 +354,11 @@ export function comparisonsService(deps: ComparisonsDeps) {
           log("screenshot sweep: could not check a file", e);
         }
       }
+      // An object store's filmstrips of snapshots that are gone (the files store's go with their folder, or when listed).
+      for (const f of await files.storedFilmstrips()) {
+        if (f.modifiedAt >= bootedAt - SHARED_STORE_GRACE_MS || repo.findSnapshot(f.snapshotId, f.ownerId)) continue;
+        await files.removeStoredFilmstrip(f.prefix).catch((e) => log("screenshot sweep: could not remove a filmstrip", e));
+      }
       await files.idle();
       return n;
     },
