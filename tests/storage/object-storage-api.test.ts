@@ -197,6 +197,36 @@ describe("object storage (STORAGE_URL=s3://…)", () => {
     expect(await t.keys()).toEqual([...kept, liveFilm].sort());
   });
 
+  test("a delete the store cannot take leaves an object the boot sweep removes later; nothing waits on it", async () => {
+    const clock = { offsetMs: 0 };
+    const t = setup({}, clock);
+    const x = await comparison(t);
+    const gamma = (
+      await t.call("POST", `/api/comparisons/${x.c.id}/targets`, {
+        body: { url: "http://127.0.0.1:9/gamma", label: "Gamma" },
+        headers: x.h,
+      })
+    ).json;
+    t.paint[URL_A] = [10, 20, 30];
+    t.paint[URL_B] = [40, 50, 60];
+    t.paint["http://127.0.0.1:9/gamma"] = [70, 80, 90];
+    await x.run();
+    const gammaKeys = hashesOf([70, 80, 90]).map((h) => `${x.folder}${h}.png`);
+    expect(await t.keys()).toEqual(expect.arrayContaining(gammaKeys));
+
+    await s3.stop();
+    try {
+      expect((await t.call("DELETE", `/api/targets/${gamma.id}`, { headers: x.h })).status).toBeLessThan(300);
+      await t.services.comparisons.whenIdle();
+    } finally {
+      await s3.start();
+    }
+    expect(await t.keys()).toEqual(expect.arrayContaining(gammaKeys));
+    clock.offsetMs = 2 * 3600_000;
+    expect(await t.services.comparisons.sweepScreenshots()).toBe(2);
+    expect(await t.keys()).toHaveLength(4);
+  });
+
   test("a lost store: 503 in its own words where files are needed, readiness names the store; all back when it is", async () => {
     const t = setup();
     const x = await comparison(t);

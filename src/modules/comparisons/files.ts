@@ -67,10 +67,16 @@ export function screenshotFiles(dataDir: string, storage?: BlobStorage) {
     void tail.then(() => queues.get(key) === tail && queues.delete(key));
     return next;
   };
-  const pending = new Set<Promise<unknown>>();
+  // Deletes in flight, for idle(). One that fails (the store out of reach) leaves an object no row
+  // names, which the boot sweep removes.
+  const pending = new Set<Promise<void>>();
   const track = (p: Promise<unknown>) => {
-    pending.add(p);
-    void p.finally(() => pending.delete(p)).catch(() => {});
+    const settled: Promise<void> = p.then(
+      () => {},
+      () => {},
+    );
+    pending.add(settled);
+    void settled.then(() => pending.delete(settled));
   };
   const pin = (key: string) => pins.set(key, (pins.get(key) ?? 0) + 1);
   const unpin = (key: string) => {
@@ -156,9 +162,10 @@ export function screenshotFiles(dataDir: string, storage?: BlobStorage) {
       track(inOrder(key, () => store.delete(key)));
       return true;
     },
-    /** Removes a local file: a capture not kept, or (object stores) a working copy whose run is over. */
+    /** Removes a local file: a capture not kept (with, for object stores, its filmstrip's working folder). */
     async remove(absolute: string): Promise<void> {
       await rm(checked(resolve(absolute)), { force: true });
+      if (remote) await rm(filmstripDirFor(checked(resolve(absolute))), { recursive: true, force: true });
     },
     /** Object stores: the run is over, its working copy goes. The files store's file is the stored one and stays. */
     releaseLocal(absolute: string): void {

@@ -1,6 +1,7 @@
 // Captures one page into a file and reports it as exactly one event: pageCaptured (the file is on
-// disk, measured, and in the object store when there is one), pageFailed (with the reason the user will read) or pageTimedOut. Storing it
-// as a snapshot is the transition's job, so a run that ended meanwhile never stores it.
+// disk, measured, and in the object store when there is one), pageFailed (with the reason the user
+// will read) or pageTimedOut. Storing it as a snapshot is the transition's job, so a run that ended
+// meanwhile never stores it.
 import { isStorageError, isStorageMessage, STORAGE_UNAVAILABLE_MESSAGE, storageMessageOf } from "#server/http/storage-errors";
 import { newId } from "#server/lib/ids";
 import { fileSha256, pngSize } from "../../files";
