@@ -2,30 +2,16 @@
 // S3-compatible bucket on 127.0.0.1 (s3rver) through Bun's S3 client, under a prefix. Then what
 // only the object store has: its failures are storage errors (503, not 500), and the boot check
 // names an endpoint that cannot be reached, a bucket that does not exist and refused credentials.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isStorageError, storageMessageOf, OBJECT_STORE_UNAVAILABLE_MESSAGE } from "#server/http/storage-errors";
 import { EnvError, loadEnv } from "#server/env";
 import { filesStore, s3Store, storageFor, storageProblem, type BlobStore } from "#server/modules/storage";
-import { startS3Server, type S3TestServer } from "#tests/support/s3-server";
+import { useS3Server } from "#tests/support/s3-server";
 
-let s3: S3TestServer;
-const dirs: string[] = [];
-beforeAll(async () => {
-  s3 = await startS3Server();
-});
-afterAll(async () => {
-  await s3?.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-const tempDir = () => {
-  const d = mkdtempSync(join(tmpdir(), "di-blob-"));
-  dirs.push(d);
-  return d;
-};
+const s3 = useS3Server();
+const tempDir = () => s3.tempDir();
 
 const drain = async (it: AsyncGenerator<{ key: string; size: number; modifiedAt: number }>) => {
   const out = [];
@@ -164,7 +150,7 @@ describe("STORAGE_URL at boot", () => {
   const problemFor = async (over: Record<string, string>) => {
     const env = envFor(over);
     const storage = storageFor(env);
-    if (storage.workDir) dirs.push(storage.workDir);
+    if (storage.workDir) s3.cleanUp(storage.workDir);
     return storageProblem(env, storage.store, 2_000);
   };
 
@@ -179,7 +165,7 @@ describe("STORAGE_URL at boot", () => {
   test("a bucket that takes a write: no problem, and a working folder outside DATA_DIR", async () => {
     const env = envFor({});
     const storage = storageFor(env);
-    dirs.push(storage.workDir!);
+    s3.cleanUp(storage.workDir!);
     expect(await storageProblem(env, storage.store)).toBeNull();
     expect(existsSync(storage.workDir!)).toBe(true);
     expect(storage.workDir!.startsWith(env.DATA_DIR)).toBe(false);
@@ -200,7 +186,7 @@ describe("STORAGE_URL at boot", () => {
     try {
       const env = envFor({ S3_ENDPOINT: `http://127.0.0.1:${silent.port}` });
       const storage = storageFor(env);
-      dirs.push(storage.workDir!);
+      s3.cleanUp(storage.workDir!);
       expect(await storageProblem(env, storage.store, 300)).toBe(
         `object storage: http://127.0.0.1:${silent.port}/${s3.bucket} did not answer in 0.3 s (check S3_ENDPOINT)`,
       );

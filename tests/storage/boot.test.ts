@@ -1,28 +1,13 @@
 // The real server with STORAGE_URL: it boots onto a bucket that takes a write and says so in
 // readiness; onto a bucket that does not exist, or credentials the store refuses, it stops at once
 // with one fatal line naming the problem. Its working folder (under TMPDIR) goes when it stops.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { expect, test } from "bun:test";
+import { readdirSync } from "node:fs";
 import { SERVER_START_MS, startServer } from "#tests/support/server";
-import { startS3Server, type S3TestServer } from "#tests/support/s3-server";
+import { useS3Server } from "#tests/support/s3-server";
 
-let s3: S3TestServer;
-const dirs: string[] = [];
-beforeAll(async () => {
-  s3 = await startS3Server();
-});
-afterAll(async () => {
-  await s3?.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-const tmp = () => {
-  const d = mkdtempSync(join(tmpdir(), "di-s3-boot-"));
-  dirs.push(d);
-  return d;
-};
+const s3 = useS3Server();
+const tmp = () => s3.tempDir();
 
 /** The fatal line of a server that refused to start. */
 async function refusedBoot(env: Record<string, string>) {

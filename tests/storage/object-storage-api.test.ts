@@ -3,25 +3,16 @@
 // DATA_DIR; images reach their owner only, streamed from the bucket; changes and the heat map read
 // from it; retention and deletion delete the objects; a lost store is a 503 in its own words and
 // readiness names it; backups go to the bucket. Each test keeps its keys under its own prefix.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { OBJECT_STORE_UNAVAILABLE_MESSAGE } from "#server/http/storage-errors";
 import { makeTestApp } from "#tests/support/app";
-import { startS3Server, type S3TestServer } from "#tests/support/s3-server";
+import { useS3Server } from "#tests/support/s3-server";
 import { waitFor } from "#tests/support/wait";
 import { fakeRunTools, pngBytes } from "#tests/api/comparisons-support";
 
-let s3: S3TestServer;
-const dirs: string[] = [];
-beforeAll(async () => {
-  s3 = await startS3Server();
-});
-afterAll(async () => {
-  await s3?.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const s3 = useS3Server();
 
 const URL_A = "http://127.0.0.1:9/alpha";
 const URL_B = "http://127.0.0.1:9/beta";
@@ -41,8 +32,7 @@ const filesUnder = (dir: string) =>
 let prefixes = 0;
 /** An app keeping its files in the bucket under a prefix of its own, with fake captures painted per site. */
 function setup(env: Record<string, string> = {}, clock = { offsetMs: 0 }) {
-  const dataDir = mkdtempSync(join(tmpdir(), "di-objects-"));
-  dirs.push(dataDir);
+  const dataDir = s3.tempDir();
   const prefix = `t${++prefixes}-${crypto.randomUUID().slice(0, 6)}`;
   const fake = fakeRunTools({});
   const paint: Record<string, Rgb> = {};
@@ -60,7 +50,7 @@ function setup(env: Record<string, string> = {}, clock = { offsetMs: 0 }) {
     now: () => Date.now() + clock.offsetMs,
   });
   const workDir = t.services.storage.workDir!;
-  dirs.push(workDir);
+  s3.cleanUp(workDir);
   /** The app's keys in the bucket (its prefix left off), sorted. */
   const keys = async () => (await s3.keys()).filter((k) => k.startsWith(`${prefix}/`)).map((k) => k.slice(prefix.length + 1));
   const bucket = new Bun.S3Client({ ...s3.settings(), bucket: s3.bucket });

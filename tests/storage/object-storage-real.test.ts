@@ -2,23 +2,15 @@
 // 127.0.0.1, and the screenshots and filmstrips land in an S3 bucket on 127.0.0.1 (s3rver), none
 // under DATA_DIR. Images and frames reach their owner through the ownership check, streamed from
 // the bucket; removing a website and deleting the comparison delete their objects.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { expect, test } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { makeTestApp } from "#tests/support/app";
 import { useRealRunTools } from "#tests/support/real-run-tools";
-import { startS3Server, type S3TestServer } from "#tests/support/s3-server";
+import { useS3Server } from "#tests/support/s3-server";
 
 const real = useRealRunTools("objects-real");
-let s3: S3TestServer;
-let workDir = "";
-beforeAll(async () => {
-  s3 = await startS3Server();
-});
-afterAll(async () => {
-  await s3?.close();
-  if (workDir) rmSync(workDir, { recursive: true, force: true });
-});
+const s3 = useS3Server();
 
 const filesUnder = (dir: string) =>
   existsSync(dir)
@@ -30,7 +22,8 @@ const sha256 = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256").update(byte
 
 test("a real run keeps its screenshots and filmstrips in the bucket, none under DATA_DIR, and serves them to their owner only", async () => {
   const t = makeTestApp({ env: { DATA_DIR: real.dataDir, ALLOW_PRIVATE_TARGETS: "1", ...s3.env("real") }, runTools: real.runTools() });
-  workDir = t.services.storage.workDir!;
+  const workDir = t.services.storage.workDir!;
+  s3.cleanUp(workDir);
   const u = await t.signup();
   const h = t.auth(u.token);
   const c = (await t.call("POST", "/api/comparisons", { body: { name: "Orbit vs Ember" }, headers: h })).json;

@@ -5,6 +5,7 @@
 // listings under S3's 1000 keys a page. The production stores are named in docs/scaling.md. The
 // server can be stopped and started again on the same port (a lost store). S3RVER_LOG=1 prints
 // its request log.
+import { afterAll, beforeAll } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -97,5 +98,50 @@ export async function startS3Server(bucket = "design-intel-test"): Promise<S3Tes
       running = false;
       for (const d of [directory, ...workDirs]) rmSync(d, { recursive: true, force: true });
     },
+  };
+}
+
+export interface S3TestFile extends S3TestServer {
+  /** A fresh folder, removed after the file's tests. */
+  tempDir(): string;
+  /** Removes this folder too after the file's tests. */
+  cleanUp(dir: string): void;
+}
+
+/** The S3 server of a test file: started in its beforeAll, closed with its folders in its afterAll. */
+export function useS3Server(): S3TestFile {
+  let server: S3TestServer | undefined;
+  const dirs: string[] = [];
+  beforeAll(async () => {
+    server = await startS3Server();
+  });
+  afterAll(async () => {
+    await server?.close();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  const s = () => {
+    if (!server) throw new Error("the S3 server is used before its beforeAll ran");
+    return server;
+  };
+  return {
+    get endpoint() {
+      return s().endpoint;
+    },
+    get bucket() {
+      return s().bucket;
+    },
+    env: (prefix) => s().env(prefix),
+    settings: (prefix) => s().settings(prefix),
+    storage: (prefix) => s().storage(prefix),
+    keys: () => s().keys(),
+    stop: () => s().stop(),
+    start: () => s().start(),
+    close: () => s().close(),
+    tempDir() {
+      const d = mkdtempSync(join(tmpdir(), "di-s3-test-"));
+      dirs.push(d);
+      return d;
+    },
+    cleanUp: (dir) => void dirs.push(dir),
   };
 }
