@@ -1,6 +1,6 @@
 // A full, read-only or failing disk, or an object store that cannot be reached, is the server's
-// trouble, not the request's, and it passes:
-// callers get a 503 with Retry-After instead of a 500, and the next write after space returns works.
+// trouble, not the request's, and it passes: callers get a 503 with Retry-After instead of a 500,
+// and the next write after space (or the store) returns works.
 
 export const STORAGE_UNAVAILABLE_MESSAGE = "Storage is full or read-only right now. Try again shortly.";
 export const STORAGE_RETRY_AFTER_SECONDS = 30;

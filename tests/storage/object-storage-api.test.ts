@@ -264,6 +264,26 @@ describe("object storage (STORAGE_URL=s3://…)", () => {
     expect(filesUnder(t.workDir)).toEqual([]);
   });
 
+  test("a store that does not answer: readiness says so within seconds, and does not pile up probes", async () => {
+    const silent = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    try {
+      const t = setup({ S3_ENDPOINT: `http://127.0.0.1:${silent.port}` });
+      const where = `s3 http://127.0.0.1:${silent.port}/${s3.bucket}/${t.prefix}`;
+      let started = Date.now();
+      const first = await t.call("GET", "/api/health/ready");
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(first.status).toBe(503);
+      expect(first.json.checks.storage).toEqual({ ok: false, detail: `${where}: no answer in 3 s` });
+      await Bun.sleep(1100);
+      started = Date.now();
+      const again = await t.call("GET", "/api/health/ready");
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(again.json.checks.storage).toEqual({ ok: false, detail: `${where}: no answer in 3 s` });
+    } finally {
+      silent.stop(true);
+    }
+  });
+
   test("backups are made in the working folder and kept in the bucket; listed, counted and downloaded from it", async () => {
     const t = setup({ BACKUP_KEEP: "2" });
     const admin = await t.signup(); // the first account is the admin

@@ -18,6 +18,8 @@ import { healthRepository } from "./repository";
 export const MIN_FREE_BYTES = 64 * 1024 * 1024;
 /** Probes are throttled: an orchestrator polling every second must not turn into a write load. */
 const DB_PROBE_EVERY_MS = 1000;
+/** An object store that has not taken the probe in this long is not ready. */
+const STORE_PROBE_TIMEOUT_MS = 3000;
 
 export interface HealthDeps {
   db: Db;
@@ -76,6 +78,7 @@ export function healthService(deps: HealthDeps) {
   const objectStore = deps.store && deps.store.kind !== "files" ? deps.store : null;
   let lastStoreProbe: { at: number; check: HealthCheck } | null = null;
   let storeProbe: Promise<HealthCheck> | null = null;
+  let probeInFlight: Promise<HealthCheck> | null = null;
 
   function database(): HealthCheck {
     const t = now();
@@ -124,13 +127,32 @@ export function healthService(deps: HealthDeps) {
   function probeStore(store: BlobStore): Promise<HealthCheck> {
     const t = now();
     if (lastStoreProbe && t - lastStoreProbe.at < DB_PROBE_EVERY_MS) return Promise.resolve(lastStoreProbe.check);
-    storeProbe ??= store
-      .probe()
-      .then(
-        () => ok(store.description),
-        // "s3 http://…/bucket: write .ready-probe-7 failed (ConnectionRefused)"
-        (e) => failed(`${store.description}: ${(e instanceof Error ? e.message : String(e)).replace(/^object storage: /, "")}`),
-      )
+    if (storeProbe) return storeProbe;
+    const silent = failed(`${store.description}: no answer in ${STORE_PROBE_TIMEOUT_MS / 1000} s`);
+    // A probe the store has not answered yet is not sent again (at most one in flight), and its
+    // silence is the answer at once.
+    if (probeInFlight) {
+      lastStoreProbe = { at: t, check: silent };
+      return Promise.resolve(silent);
+    }
+    probeInFlight = store.probe().then(
+      () => ok(store.description),
+      // "s3 http://…/bucket: write .ready-probe-7 failed (ConnectionRefused)"
+      (e) => failed(`${store.description}: ${(e instanceof Error ? e.message : String(e)).replace(/^object storage: /, "")}`),
+    );
+    const probe = probeInFlight;
+    void probe.then(() => {
+      if (probeInFlight === probe) probeInFlight = null;
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    storeProbe = Promise.race([
+      probe,
+      // An orchestrator's probe gives up after a few seconds: answer before it does.
+      new Promise<HealthCheck>((resolve) => {
+        timer = setTimeout(() => resolve(silent), STORE_PROBE_TIMEOUT_MS);
+      }),
+    ])
+      .finally(() => clearTimeout(timer))
       .then((check) => {
         lastStoreProbe = { at: now(), check };
         storeProbe = null;
