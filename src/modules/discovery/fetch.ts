@@ -153,7 +153,11 @@ export function createFetcher(deps: FetcherDeps): Fetcher {
       });
       // The whole exchange, connection to last byte, not just a quiet socket.
       const timer = setTimeout(() => {
-        const failure = new FetchFailure("timeout", `${url.host} did not answer within ${Math.round(limits.timeoutMs / 1000)} s`);
+        const ms = limits.timeoutMs;
+        const failure = new FetchFailure(
+          "timeout",
+          `${url.host} did not answer within ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`}`,
+        );
         finish(() => reject(failure));
         req.destroy(failure);
       }, limits.timeoutMs);
