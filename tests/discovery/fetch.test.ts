@@ -6,11 +6,11 @@ import { createFetcher, FetchFailure, type FetchLimits } from "#server/modules/d
 
 const hits: string[] = [];
 const hosts: string[] = [];
-const server = Bun.serve({
+const server: Bun.Server<undefined> = Bun.serve({
   hostname: "127.0.0.1",
   port: 0,
   idleTimeout: 0,
-  fetch(req) {
+  fetch(req): Response | Promise<Response> {
     const url = new URL(req.url);
     hits.push(url.pathname);
     hosts.push(req.headers.get("host") ?? "");

@@ -35,23 +35,16 @@ function fileFor(base: string, pathname: string): string | null {
   return null;
 }
 
-/** `routes` answer before the files do (a test's redirect, a slow page). */
-export function startDiscoverySite(
-  routes: Record<string, (req: Request) => Response | Promise<Response>> = {},
-  root = DISCOVERY_SITE_DIR,
-): DiscoverySite {
+export function startDiscoverySite(root = DISCOVERY_SITE_DIR): DiscoverySite {
   const base = resolve(root);
   const log: LoggedRequest[] = [];
   let origin = "";
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
-    idleTimeout: 0,
-    async fetch(req) {
+    fetch(req) {
       const url = new URL(req.url);
       log.push({ path: url.pathname + url.search, userAgent: req.headers.get("user-agent") ?? "" });
-      const route = routes[url.pathname];
-      if (route) return route(req);
       const gz = url.pathname.endsWith(".gz");
       const file = fileFor(base, gz ? url.pathname.slice(0, -3) : url.pathname);
       if (!file)
