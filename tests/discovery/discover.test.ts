@@ -75,13 +75,12 @@ describe("what is proposed", () => {
       [`${A}/`]: page("Home", `<a href="/offer/">Plans</a>`),
       [`${A}/sitemap.xml`]: urlset([`${A}/offer`, `${A}/offer/`, `${A}/`, `${A}/index`, "https://other.example/offer"]),
       [`${A}/offer/`]: page("Offer"),
-      [`${A}/index`]: page("Index"),
     });
     const r = await discoverSite(new URL(`${A}/`), { fetch: net.fetch });
+    // /index is the home page under another name.
     expect(r.pages.map((p) => [p.path, p.role, p.source])).toEqual([
       ["/", "home", "nav"],
       ["/offer/", "pricing", "nav"],
-      ["/index", "other", "sitemap"],
     ]);
   });
 
@@ -166,6 +165,35 @@ describe("the site's origin", () => {
     expect(net.requested.slice(0, 4)).toEqual([`${A}/robots.txt`, `${A}/`, `${W}/robots.txt`, `${W}/`]);
     expect(r.pages.map((p) => p.url)).toEqual([`${W}/`, `${W}/pricing`]);
     expect(r.disallowed).toEqual(["/private"]);
+  });
+
+  test("http → https → www is two moves, each origin's robots.txt read first; a third is not followed", async () => {
+    const H = "http://acme.example";
+    const W = "https://www.acme.example";
+    const net = network({
+      [`${H}/robots.txt`]: { status: 404 },
+      [`${H}/`]: { status: 301, location: `${A}/` },
+      [`${A}/robots.txt`]: { status: 404 },
+      [`${A}/`]: { status: 301, location: `${W}/` },
+      [`${W}/robots.txt`]: { status: 404 },
+      [`${W}/`]: page("Acme", `<a href="/index.html">Home</a><a href="/docs">Docs</a>`),
+      [`${W}/docs`]: page("Docs"),
+    });
+    const r = await discoverSite(new URL(`${H}/`), { fetch: net.fetch });
+    expect(net.requested.slice(0, 6)).toEqual([`${H}/robots.txt`, `${H}/`, `${A}/robots.txt`, `${A}/`, `${W}/robots.txt`, `${W}/`]);
+    expect(r.pages.map((p) => p.url)).toEqual([`${W}/`, `${W}/docs`]);
+
+    const far = network({
+      [`${H}/robots.txt`]: { status: 404 },
+      [`${H}/`]: { status: 301, location: `${A}/` },
+      [`${A}/robots.txt`]: { status: 404 },
+      [`${A}/`]: { status: 301, location: `${W}/` },
+      [`${W}/robots.txt`]: { status: 404 },
+      [`${W}/`]: { status: 301, location: "https://acme.example/home" },
+    });
+    const r2 = await discoverSite(new URL(`${H}/`), { fetch: far.fetch });
+    expect(far.requested).not.toContain("https://acme.example/home");
+    expect(r2.pages.map((p) => p.url)).toEqual([`${W}/`]);
   });
 
   test("a home that redirects to another site is not followed there", async () => {

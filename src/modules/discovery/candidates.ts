@@ -55,7 +55,8 @@ export class Candidates {
   add(url: URL, source: "nav" | "sitemap", linkText: string | null = null): void {
     if (url.origin !== this.origin) return;
     const key = keyOf(url);
-    if (key === this.homeKey) return;
+    // The home page under another spelling (/index.html, /?ref=nav) is the home page.
+    if (key === this.homeKey || classifyRole({ path: url.pathname }) === "home") return;
     if (!this.rules.allows(url)) {
       if (!this.refused.has(key)) this.refused.set(key, pathOf(url));
       return;

@@ -59,6 +59,9 @@ const isHtml = (f: Fetched) => f.contentType === "" || /\bx?html\b/i.test(f.cont
 const ok = (f: Fetched) => f.status >= 200 && f.status < 300;
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
+/** How many times the home page may move the site to another origin (scheme, then www). */
+const MAX_MOVES = 2;
+
 /** Same host but for a leading `www.`, and the same scheme or http upgraded to https. */
 function sameSite(from: URL, to: URL): boolean {
   const bare = (h: string) => h.replace(/^www\./i, "").toLowerCase();
@@ -119,22 +122,24 @@ export async function discoverSite(target: URL, opts: DiscoverOptions): Promise<
   let rules = await robotsOf(origin);
   const found = new Candidates(origin, rules, home);
 
-  // 2. The home page and its navigation. A home that moves to https or www moves the site with it,
-  // and the new origin's robots.txt is read before anything there is fetched.
+  // 2. The home page and its navigation. A home that moves to https or to www (or back) moves the
+  // site with it, twice at most (http://acme → https://acme → https://www.acme), and the new
+  // origin's robots.txt is read before anything there is fetched.
   let homeOutline: PageOutline | null = null;
   let homeAllowed = rules.allows(home);
   if (!homeAllowed) found.refuse(home);
-  else {
+  for (let moves = 0; homeAllowed; moves++) {
     let moved: URL | null = null;
+    const here = origin;
+    const hereRules = rules;
     try {
-      const origin0 = origin;
       const answer = await request(home, {
         maxBytes: limits.htmlBytes,
         overflow: "truncate",
         accept: "text/html, application/xhtml+xml",
         follow: (next) => {
-          if (next.origin === origin0) return rules.allows(next);
-          if (!moved && sameSite(home, next)) moved = next;
+          if (next.origin === here) return hereRules.allows(next);
+          if (moves < MAX_MOVES && sameSite(target, next)) moved = next;
           return false;
         },
       });
@@ -144,24 +149,16 @@ export async function discoverSite(target: URL, opts: DiscoverOptions): Promise<
       if (!(e instanceof FetchFailure) || (e.kind !== "hop-refused" && e.kind !== "redirects")) throw e;
       if (!moved) log(`discovery: ${e.message}`);
     }
-    if (moved) {
-      const next: URL = moved;
-      log(`discovery: ${origin} moved to ${next.origin}`);
-      origin = next.origin;
-      home = next;
-      rules = await robotsOf(origin);
-      found.moveTo(origin, rules, home);
-      homeAllowed = rules.allows(home);
-      if (!homeAllowed) found.refuse(home);
-      else {
-        try {
-          homeOutline = (await outlineOf(home, rules, deadline)).outline;
-        } catch (e) {
-          if (!(e instanceof FetchFailure) || (e.kind !== "hop-refused" && e.kind !== "redirects")) throw e;
-          log(`discovery: ${e.message}`);
-        }
-      }
-    }
+    // Assigned in the redirect callback, which the compiler does not follow.
+    const next = moved as URL | null;
+    if (!next) break;
+    log(`discovery: ${origin} moved to ${next.origin}`);
+    origin = next.origin;
+    home = next;
+    rules = await robotsOf(origin);
+    found.moveTo(origin, rules, home);
+    homeAllowed = rules.allows(home);
+    if (!homeAllowed) found.refuse(home);
   }
   for (const link of homeOutline?.navLinks ?? []) found.add(link.url, "nav", link.text || null);
 
