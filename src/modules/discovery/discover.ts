@@ -6,7 +6,7 @@ import { FetchFailure, type Fetched, type Fetcher, type FetchLimits } from "./fe
 import { outlinePage, type PageOutline } from "./html";
 import type { DiscoveredPage, DiscoveryDto } from "./model";
 import { siteRules, type SiteRules } from "./robots";
-import { parseSitemap, SitemapError, sitemapText } from "./sitemap";
+import { readSitemaps } from "./read-sitemaps";
 
 const KIB = 1024;
 
@@ -162,60 +162,17 @@ export async function discoverSite(target: URL, opts: DiscoverOptions): Promise<
   }
   for (const link of homeOutline?.navLinks ?? []) found.add(link.url, "nav", link.text || null);
 
-  // 3. Sitemaps: robots' `Sitemap:` lines, then /sitemap.xml; indexes add their sitemaps to the queue.
-  const queue: URL[] = [];
-  const queued = new Set<string>();
-  const enqueue = (raw: string) => {
-    let url: URL;
-    try {
-      url = new URL(raw, origin);
-    } catch {
-      return;
-    }
-    url.hash = "";
-    if (queued.has(url.href)) return;
-    queued.add(url.href);
-    // A sitemap elsewhere would be fetched under another site's robots.txt, which we have not read.
-    if (url.origin !== origin) return log(`discovery: sitemap ${url.href} is on another origin; not read`);
-    if (!rules.allows(url)) return log(`discovery: sitemap ${url.pathname} is disallowed by robots.txt; not read`);
-    queue.push(url);
-  };
-  for (const s of rules.sitemaps) enqueue(s);
-  enqueue("/sitemap.xml");
-  let read = 0;
-  let entries = 0;
-  while (queue.length > 0 && read < limits.sitemaps && entries < limits.sitemapUrls && remaining(deadline) > 0) {
-    const url = queue.shift()!;
-    read++;
-    try {
-      const answer = await request(url, {
-        maxBytes: limits.sitemapBytes,
-        overflow: "fail",
-        accept: "application/xml, text/xml, */*",
-        follow: (next) => next.origin === origin && rules.allows(next),
-      });
-      if (!ok(answer)) {
-        log(`discovery: sitemap ${url.pathname} answered ${answer.status}`);
-        continue;
-      }
-      const content = parseSitemap(sitemapText(answer.body, limits.sitemapBytes));
-      if (content.kind === "index") for (const s of content.sitemaps) enqueue(s);
-      else
-        for (const loc of content.urls) {
-          if (entries++ >= limits.sitemapUrls) break;
-          try {
-            found.add(new URL(loc), "sitemap");
-          } catch {
-            /* not a URL */
-          }
-        }
-    } catch (e) {
-      if (e instanceof SitemapError) log(`discovery: sitemap ${url.pathname} ${e.message}`);
-      else if (e instanceof FetchFailure) log(`discovery: sitemap ${url.pathname}: ${e.message}`);
-      else throw e;
-    }
-  }
-  if (queue.length > 0) log(`discovery: ${queue.length} sitemaps left unread (limit ${limits.sitemaps})`);
+  // 3. Sitemaps: robots' `Sitemap:` lines, then /sitemap.xml; indexes add theirs to the queue.
+  await readSitemaps({
+    origin,
+    rules,
+    found,
+    limits,
+    log,
+    fetch: (url, follow) =>
+      request(url, { maxBytes: limits.sitemapBytes, overflow: "fail", accept: "application/xml, text/xml, */*", follow }),
+    timeLeft: () => remaining(deadline) > 0,
+  });
 
   // 4. Choose, then look at the chosen pages' titles and headings while the budget lasts.
   const homeCount = homeAllowed ? 1 : 0;
