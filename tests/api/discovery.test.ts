@@ -116,6 +116,21 @@ describe("POST /api/targets/:id/discover", () => {
   });
 });
 
+describe("discovery budget", () => {
+  test("an owner gets a few discoveries a minute and two at once; then 429 with Retry-After", async () => {
+    const t = makeTestApp({ env: { ALLOW_PRIVATE_TARGETS: "1" } });
+    const alice = await owner(t);
+    const targetId = await alice.addTarget(`${site.origin}/`);
+    const userId = (await t.call("GET", "/api/auth/me", { headers: alice.h })).json.user.id as string;
+    const service = discoveryService({ db: t.db, allowPrivateTargets: true, perMinute: 2 });
+    const settled = await Promise.allSettled([1, 2, 3].map(() => service.discover(userId, targetId)));
+    expect(settled.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
+    expect(settled[2]).toMatchObject({ reason: { status: 429 } });
+    const third = await service.discover(userId, targetId).catch((e: unknown) => e);
+    expect(third).toMatchObject({ status: 429, headers: { "retry-after": expect.any(String) } });
+  });
+});
+
 describe("discovery with private targets off", () => {
   test("a target on a private address is 400 with the SSRF message, and nothing is fetched", async () => {
     const t = makeTestApp({ env: { ALLOW_PRIVATE_TARGETS: "0" } });
