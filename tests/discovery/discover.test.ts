@@ -170,12 +170,15 @@ describe("the site's origin", () => {
   test("http → https → www is two moves, each origin's robots.txt read first; a third is not followed", async () => {
     const H = "http://acme.example";
     const W = "https://www.acme.example";
-    const net = network({
+    const moves: Record<string, Route> = {
       [`${H}/robots.txt`]: { status: 404 },
       [`${H}/`]: { status: 301, location: `${A}/` },
       [`${A}/robots.txt`]: { status: 404 },
       [`${A}/`]: { status: 301, location: `${W}/` },
       [`${W}/robots.txt`]: { status: 404 },
+    };
+    const net = network({
+      ...moves,
       [`${W}/`]: page("Acme", `<a href="/index.html">Home</a><a href="/docs">Docs</a>`),
       [`${W}/docs`]: page("Docs"),
     });
@@ -183,14 +186,7 @@ describe("the site's origin", () => {
     expect(net.requested.slice(0, 6)).toEqual([`${H}/robots.txt`, `${H}/`, `${A}/robots.txt`, `${A}/`, `${W}/robots.txt`, `${W}/`]);
     expect(r.pages.map((p) => p.url)).toEqual([`${W}/`, `${W}/docs`]);
 
-    const far = network({
-      [`${H}/robots.txt`]: { status: 404 },
-      [`${H}/`]: { status: 301, location: `${A}/` },
-      [`${A}/robots.txt`]: { status: 404 },
-      [`${A}/`]: { status: 301, location: `${W}/` },
-      [`${W}/robots.txt`]: { status: 404 },
-      [`${W}/`]: { status: 301, location: "https://acme.example/home" },
-    });
+    const far = network({ ...moves, [`${W}/`]: { status: 301, location: "https://acme.example/home" } });
     const r2 = await discoverSite(new URL(`${H}/`), { fetch: far.fetch });
     expect(far.requested).not.toContain("https://acme.example/home");
     expect(r2.pages.map((p) => p.url)).toEqual([`${W}/`]);
