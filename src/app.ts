@@ -42,6 +42,8 @@ import { comparisonRoutes } from "./modules/comparisons";
 import type { CaptureReadiness } from "./modules/capture/browser/pool";
 import { createRunTools, type RunTools } from "./modules/comparisons/active-runs";
 import { comparisonsService } from "./modules/comparisons/service";
+import { discoveryRoutes } from "./modules/discovery";
+import { discoveryService } from "./modules/discovery/service";
 import { filmstripRoutes } from "./modules/filmstrip";
 import { filmstripService } from "./modules/filmstrip/service";
 import { screenshotFiles } from "./modules/comparisons/files";
@@ -213,6 +215,7 @@ export function createServices(deps: AppDeps) {
     log: deps.log,
   });
   const filmstrips = filmstripService({ db: deps.db, dataDir: deps.env.DATA_DIR, files, now: deps.now, log: deps.log });
+  const discovery = discoveryService({ db: deps.db, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, log: deps.log });
   return {
     /** The blob store and its working folder (src/boot/serve.ts checks it at boot). */
     storage,
@@ -224,6 +227,7 @@ export function createServices(deps: AppDeps) {
     metrics,
     comparisons,
     filmstrips,
+    discovery,
     history,
     changes,
     watch,
@@ -299,6 +303,7 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
     .use(personalApiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
     .use(comparisonRoutes(services.comparisons, services.auth))
     .use(filmstripRoutes(services.filmstrips, services.auth))
+    .use(discoveryRoutes(services.discovery, services.auth))
     .use(historyRoutes(services.history, services.auth))
     .use(changesRoutes(services.changes, services.auth))
     .use(watchRoutes(services.watch, services.auth.userForAccessToken))
