@@ -49,6 +49,8 @@ import { changeHistory } from "./modules/changes/public";
 import { changesService } from "./modules/changes/service";
 import { historyRoutes } from "./modules/history";
 import { historyService } from "./modules/history/service";
+import { sharedRoutes, shareRoutes } from "./modules/share";
+import { shareService } from "./modules/share/service";
 import { healthRoutes, healthService } from "./modules/health";
 import { systemRoutes } from "./modules/system";
 import { systemService } from "./modules/system/service";
@@ -203,6 +205,15 @@ export function createServices(deps: AppDeps) {
     log: deps.log,
   });
   const filmstrips = filmstripService({ db: deps.db, dataDir: deps.env.DATA_DIR, now: deps.now, log: deps.log });
+  // A link reads its run the way the comparison's owner would, through the history and the comparisons' files.
+  const shares = shareService({
+    db: deps.db,
+    audit,
+    runResults: history.getRun,
+    targets: comparisons.listTargets,
+    screenshotPath: comparisons.screenshotPath,
+    now: deps.now,
+  });
   return {
     tokens,
     auth,
@@ -213,6 +224,7 @@ export function createServices(deps: AppDeps) {
     comparisons,
     filmstrips,
     history,
+    shares,
     changes,
     watch,
     live,
@@ -287,6 +299,8 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
     .use(comparisonRoutes(services.comparisons, services.auth))
     .use(filmstripRoutes(services.filmstrips, services.auth))
     .use(historyRoutes(services.history, services.auth))
+    .use(shareRoutes(services.shares, services.auth, { publicUrl: deps.env.PUBLIC_URL }))
+    .use(sharedRoutes(services.shares))
     .use(changesRoutes(services.changes, services.auth))
     .use(watchRoutes(services.watch, services.auth.userForAccessToken))
     .use(activityRoutes(services.activity, services.auth.userForAccessToken))
