@@ -16,6 +16,7 @@ import { type ResultsData, ResultsView } from "#web/features/comparisons/compone
 import type { Pair } from "#web/features/comparisons/results-data";
 import { type CompareMode, isMode, isZoom, type Zoom } from "#web/features/comparisons/components/results/zoom";
 import { load } from "#web/lib/loader-context";
+import { ShareDialog } from "#web/features/share/components/share-dialog";
 import { useSearchUpdate } from "#web/lib/use-search-update";
 
 type ViewData = ResultsData | null;
@@ -85,6 +86,7 @@ export function Component() {
         onZoomChange={onZoomChange}
         onRunFinished={onRunFinished}
         auth={auth}
+        share={<ShareDialog comparisonId={data.comparison.id} />}
       />
     </Box>
   );

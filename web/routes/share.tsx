@@ -1,0 +1,82 @@
+// What a share link opens: one run's results, read-only, without the app shell and without a way
+// to anything else. Unknown, revoked and expired links get the app's not-found page.
+import { Box, Flex } from "@radix-ui/themes";
+import { useCallback, useMemo } from "react";
+import { data as withStatus, type LoaderFunctionArgs, type ShouldRevalidateFunctionArgs, useLoaderData } from "react-router";
+import type { Viewport } from "#server/modules/capture/model";
+import type { TargetDto } from "#server/modules/comparisons/model";
+import type { SharedResults } from "#server/modules/share/model";
+import { ResultsPanels } from "#web/features/comparisons/components/results/results-panels";
+import { type CompareMode, isMode, isZoom, type Zoom } from "#web/features/comparisons/components/results/zoom";
+import type { Pair } from "#web/features/comparisons/results-data";
+import { LogoMark } from "#web/features/marketing/components/logo";
+import { SharedBar, SharedTitle } from "#web/features/share/components/shared-header";
+import { loadPublic } from "#web/lib/loader-context";
+import { useSearchUpdate } from "#web/lib/use-search-update";
+import { Component as NotFound } from "./not-found";
+
+type ShareData = { results: SharedResults } | null;
+
+export async function loader({ context, params }: LoaderFunctionArgs) {
+  const token = encodeURIComponent(params.token ?? "");
+  const results = await loadPublic(context, (api) => api.share({ token }).get());
+  if (!results) return withStatus<ShareData>(null, { status: 404 });
+  const found: ShareData = { results };
+  return found;
+}
+
+export const handle = {
+  title: (data: ShareData | undefined) => (data ? `${data.results.comparison.name} · Shared results` : "404 Page Not Found"),
+  // The server sends these with the document (src/ssr/render.tsx), found or not, as the API does.
+  robots: "noindex, nofollow",
+  headers: { "x-robots-tag": "noindex, nofollow", "referrer-policy": "no-referrer", "cache-control": "private, no-store" },
+};
+
+/** The viewport, pair and view mode live in the URL; changing them reloads nothing. */
+export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (currentUrl.pathname === nextUrl.pathname && currentUrl.search !== nextUrl.search) return false;
+  return defaultShouldRevalidate;
+}
+
+/** The results panels read websites as the comparison's own; the shared ones carry what they show. */
+const asTargets = (results: SharedResults): TargetDto[] =>
+  results.targets.map((t) => ({ ...t, comparisonId: "", status: "completed", error: null }));
+
+export function Component() {
+  const data = useLoaderData() as ShareData;
+  const { params, update } = useSearchUpdate();
+  const viewport: Viewport = params.get("viewport") === "mobile" ? "mobile" : "desktop";
+  const mode = params.get("mode");
+  const zoom = params.get("zoom");
+  const onViewportChange = useCallback((v: Viewport) => update({ viewport: v }), [update]);
+  const onPairChange = useCallback((p: Pair) => update({ a: p[0], b: p[1] }), [update]);
+  const onModeChange = useCallback((m: CompareMode) => update({ mode: m }), [update]);
+  const onZoomChange = useCallback((z: Zoom) => update({ zoom: z }), [update]);
+  const panels = useMemo(() => (data ? { ...data.results, targets: asTargets(data.results) } : null), [data]);
+
+  if (!data || !panels) return <NotFound />;
+  return (
+    <>
+      <SharedBar expiresAt={data.results.expiresAt} brand={<LogoMark size={26} />} />
+      <Box asChild p={{ initial: "3", md: "6" }}>
+        <main id="main-content">
+          <Flex direction="column" gap="4">
+            <SharedTitle comparison={data.results.comparison} run={data.results.run} />
+            <ResultsPanels
+              data={panels}
+              status="completed"
+              viewport={viewport}
+              requestedPair={[params.get("a"), params.get("b")]}
+              mode={isMode(mode) ? mode : "side"}
+              zoom={isZoom(zoom) ? zoom : "fit"}
+              onViewportChange={onViewportChange}
+              onPairChange={onPairChange}
+              onModeChange={onModeChange}
+              onZoomChange={onZoomChange}
+            />
+          </Flex>
+        </main>
+      </Box>
+    </>
+  );
+}
