@@ -227,7 +227,9 @@ describe("share links", () => {
     expect((await t.call("DELETE", `/api/shares/${made.json.id}`, { headers: x.h })).status).toBe(204);
 
     const actions = t.db
-      .query<{ action: string; target: string; actor_id: string }, []>("SELECT action, target, actor_id FROM audit_log WHERE action LIKE 'share.%' ORDER BY id")
+      .query<{ action: string; target: string; actor_id: string }, []>(
+        "SELECT action, target, actor_id FROM audit_log WHERE action LIKE 'share.%' ORDER BY id",
+      )
       .all();
     expect(actions).toEqual([
       { action: "share.created", target: made.json.id, actor_id: x.u.user.id },
@@ -323,7 +325,8 @@ describe("share links", () => {
     expect(page.text).not.toContain("/api/snapshots/");
     // Anchors stay on this page (the pair links are ?query links on it).
     const hrefs = [...page.text.matchAll(/<a\b[^>]*\bhref="([^"]*)"/g)].map((m) => m[1]!);
-    for (const href of hrefs) expect(new URL(href.replaceAll("&amp;", "&"), `http://localhost/share/${token}`).pathname).toBe(`/share/${token}`);
+    for (const href of hrefs)
+      expect(new URL(href.replaceAll("&amp;", "&"), `http://localhost/share/${token}`).pathname).toBe(`/share/${token}`);
     for (const word of ["Mission Control", "Sign in", "Settings", "Back"]) expect(page.text).not.toContain(`>${word}<`);
 
     const missing = await t.call("GET", `/share/${newShareToken()}`);

@@ -34,7 +34,12 @@ export function shareRoutes(shares: ShareService, auth: Pick<AuthService, "userF
     .post(
       "/comparisons/:id/shares",
       ({ user, params, body, ip, request, set }) => {
-        const created = shares.create(actorOf(user, ip, request.headers.get("user-agent")), params.id, body, linkOrigin(request, opts.publicUrl));
+        const created = shares.create(
+          actorOf(user, ip, request.headers.get("user-agent")),
+          params.id,
+          body,
+          linkOrigin(request, opts.publicUrl),
+        );
         set.status = 201;
         // The only answer that carries the token.
         set.headers["cache-control"] = "no-store";

@@ -68,8 +68,15 @@ export function shareRepository(db: Db) {
     ),
   };
   return {
-    insert: (s: { id: string; comparisonId: string; runId: string; tokenHash: string; createdBy: string; at: string; expiresAt: string | null }) =>
-      q.insert.run(s.id, s.comparisonId, s.runId, s.tokenHash, s.createdBy, s.at, s.expiresAt),
+    insert: (s: {
+      id: string;
+      comparisonId: string;
+      runId: string;
+      tokenHash: string;
+      createdBy: string;
+      at: string;
+      expiresAt: string | null;
+    }) => q.insert.run(s.id, s.comparisonId, s.runId, s.tokenHash, s.createdBy, s.at, s.expiresAt),
     countFor: (comparisonId: string) => q.count.get(comparisonId)?.n ?? 0,
     /** Newest first, revoked ones included. */
     listFor: (comparisonId: string) => q.list.all(comparisonId),
@@ -82,7 +89,8 @@ export function shareRepository(db: Db) {
     findRun: (runId: string, comparisonId: string) => q.run.get(runId, comparisonId),
     latestCompletedRun: (comparisonId: string) => q.latestCompleted.get(comparisonId),
     /** Whether the snapshot is one of this run's captures (of this comparison). */
-    snapshotInRun: (snapshotId: string, runId: string, comparisonId: string) => q.snapshotInRun.get(snapshotId, runId, comparisonId) !== null,
+    snapshotInRun: (snapshotId: string, runId: string, comparisonId: string) =>
+      q.snapshotInRun.get(snapshotId, runId, comparisonId) !== null,
   };
 }
 
