@@ -138,7 +138,7 @@ describe("OpenAPI document", () => {
     expect(content("get", "/api/docs")).toEqual(["text/html"]);
     expect(content("get", "/api/share/{token}/screenshots/{snapshotId}")).toEqual(["image/png"]);
     // A 204 is documented with no body.
-    expect(operation("delete", "/api/shares/{id}")!.responses!["204"]).toEqual({ description: "Revoked" });
+    expect(operation("delete", "/api/shares/{id}")!.responses!["204"]).toEqual({ description: "Revoked" } as object);
   });
 
   test("both security schemes are described and guarded routes name them", () => {
