@@ -32,9 +32,12 @@ export const handle = {
   headers: { "x-robots-tag": "noindex, nofollow", "referrer-policy": "no-referrer", "cache-control": "private, no-store" },
 };
 
-/** The viewport, pair and view mode live in the URL; changing them reloads nothing. */
+/**
+ * The results depend on the token alone; the viewport, pair and view mode live in the URL. Nothing
+ * on the page reloads them, so each view of the link is counted once.
+ */
 export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  if (currentUrl.pathname === nextUrl.pathname && currentUrl.search !== nextUrl.search) return false;
+  if (currentUrl.pathname === nextUrl.pathname) return false;
   return defaultShouldRevalidate;
 }
 

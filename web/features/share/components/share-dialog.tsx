@@ -134,13 +134,13 @@ export function ShareDialog({ comparisonId }: Props) {
               Copy this link now: it is stored hashed and won't be shown again.{" "}
               {fresh.expiresAt ? `It works until ${formatDateTime(fresh.expiresAt)}.` : "It works until you revoke it."}
             </Callout.Text>
-            <Flex gap="2" align="center" width="100%">
+            <Flex gap="2" align="center" wrap="wrap" style={{ minWidth: 0 }}>
               <TextField.Root
                 readOnly
                 value={fresh.url}
                 aria-label="Share link"
                 onFocus={(e) => e.currentTarget.select()}
-                style={{ flex: 1, minWidth: 0 }}
+                style={{ flex: "1 1 220px", minWidth: 0 }}
               />
               <Button variant="soft" onClick={() => void copy(fresh.url)}>
                 <CopyIcon aria-hidden /> Copy link

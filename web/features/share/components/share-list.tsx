@@ -1,3 +1,4 @@
+import "../share.css";
 import { Badge, Button, Table, Text } from "@radix-ui/themes";
 import { formatDateTime } from "#web/lib/format";
 import type { ShareView } from "../api";
@@ -19,7 +20,8 @@ export function ShareList({
   onRevoke(link: ShareView): void;
 }) {
   return (
-    <Table.Root size="1" variant="surface" data-testid="share-links">
+    // Narrower than its columns (a phone), the table scrolls sideways inside the dialog.
+    <Table.Root size="1" variant="surface" data-testid="share-links" className="di-share-links">
       <Table.Header>
         <Table.Row>
           <Table.ColumnHeaderCell>Created</Table.ColumnHeaderCell>
@@ -37,9 +39,7 @@ export function ShareList({
               <Text size="1">{formatDateTime(s.createdAt)}</Text>
             </Table.RowHeaderCell>
             <Table.Cell>
-              <Text size="1" style={{ overflowWrap: "anywhere" }}>
-                {byWhom(s)}
-              </Text>
+              <Text size="1">{byWhom(s)}</Text>
             </Table.Cell>
             <Table.Cell>
               <Text size="1">#{s.runNumber}</Text>

@@ -11,7 +11,7 @@ import { formatDateTime } from "#web/lib/format";
  */
 export function SharedBar({ expiresAt, brand }: { expiresAt: string | null; brand: ReactNode }) {
   return (
-    <Flex asChild align="center" justify="between" gap="3" wrap="wrap" px={{ initial: "3", md: "6" }} py="3" className="di-shared-bar">
+    <Flex asChild align="center" justify="between" gap="3" px={{ initial: "3", md: "6" }} py="3" className="di-shared-bar">
       <header>
         <Flex align="center" gap="2">
           {brand}
@@ -19,11 +19,12 @@ export function SharedBar({ expiresAt, brand }: { expiresAt: string | null; bran
             Design Intel
           </Text>
         </Flex>
-        <Flex align="center" gap="2" wrap="wrap">
+        {/* On a phone the badge and the expiry stack at the right of the mark, rather than under it. */}
+        <Flex direction={{ initial: "column", sm: "row" }} align={{ initial: "end", sm: "center" }} gap={{ initial: "1", sm: "3" }}>
           <Badge size="2" variant="soft" color="iris">
             <EyeOpenIcon aria-hidden /> Shared read-only view
           </Badge>
-          <Text size="1" color="gray" data-testid="share-expiry">
+          <Text size="1" color="gray" align="right" data-testid="share-expiry">
             {expiresAt ? (
               <>
                 Link expires <time dateTime={expiresAt}>{formatDateTime(expiresAt)}</time>
