@@ -102,6 +102,7 @@ export function ShareDialog({ comparisonId }: Props) {
                 Link expires after
               </Text>
               <SegmentedControl.Root
+                size={{ initial: "1", sm: "2" }}
                 value={expiry}
                 onValueChange={(v) => setExpiry(v as ExpiryChoice)}
                 aria-labelledby="share-expiry-label"

@@ -6,7 +6,11 @@ import { hasExpired } from "../expiry";
 
 const byWhom = (s: ShareView) => s.createdBy?.username || s.createdBy?.email || "A deleted account";
 
-/** A comparison's share links: when and by whom each was made, until when, how often it was opened; live ones can be revoked. */
+/**
+ * A comparison's share links: when each was made, whether it still works (a live one can be revoked),
+ * until when, how often it was opened, which run it shows and who made it. The action sits next to
+ * the date, so a phone shows it without scrolling the table.
+ */
 export function ShareList({
   links,
   now,
@@ -25,11 +29,11 @@ export function ShareList({
       <Table.Header>
         <Table.Row>
           <Table.ColumnHeaderCell>Created</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>By</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Run</Table.ColumnHeaderCell>
+          <Table.ColumnHeaderCell>Status</Table.ColumnHeaderCell>
           <Table.ColumnHeaderCell>Expires</Table.ColumnHeaderCell>
           <Table.ColumnHeaderCell>Views</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Status</Table.ColumnHeaderCell>
+          <Table.ColumnHeaderCell>Run</Table.ColumnHeaderCell>
+          <Table.ColumnHeaderCell>By</Table.ColumnHeaderCell>
         </Table.Row>
       </Table.Header>
       <Table.Body>
@@ -38,20 +42,6 @@ export function ShareList({
             <Table.RowHeaderCell>
               <Text size="1">{formatDateTime(s.createdAt)}</Text>
             </Table.RowHeaderCell>
-            <Table.Cell>
-              <Text size="1">{byWhom(s)}</Text>
-            </Table.Cell>
-            <Table.Cell>
-              <Text size="1">#{s.runNumber}</Text>
-            </Table.Cell>
-            <Table.Cell>
-              <Text size="1">{s.expiresAt ? formatDateTime(s.expiresAt) : "Never"}</Text>
-            </Table.Cell>
-            <Table.Cell>
-              <Text size="1" style={{ fontVariantNumeric: "tabular-nums" }}>
-                {s.views}
-              </Text>
-            </Table.Cell>
             <Table.Cell>
               {s.revoked ? (
                 <Badge color="gray" highContrast>
@@ -71,6 +61,20 @@ export function ShareList({
                   Revoke
                 </Button>
               )}
+            </Table.Cell>
+            <Table.Cell>
+              <Text size="1">{s.expiresAt ? formatDateTime(s.expiresAt) : "Never"}</Text>
+            </Table.Cell>
+            <Table.Cell>
+              <Text size="1" style={{ fontVariantNumeric: "tabular-nums" }}>
+                {s.views}
+              </Text>
+            </Table.Cell>
+            <Table.Cell>
+              <Text size="1">#{s.runNumber}</Text>
+            </Table.Cell>
+            <Table.Cell className="di-share-by">
+              <Text size="1">{byWhom(s)}</Text>
             </Table.Cell>
           </Table.Row>
         ))}

@@ -13,9 +13,9 @@ export function SharedBar({ expiresAt, brand }: { expiresAt: string | null; bran
   return (
     <Flex asChild align="center" justify="between" gap="3" px={{ initial: "3", md: "6" }} py="3" className="di-shared-bar">
       <header>
-        <Flex align="center" gap="2">
+        <Flex align="center" gap="2" flexShrink="0">
           {brand}
-          <Text size="3" weight="bold">
+          <Text size="3" weight="bold" wrap="nowrap">
             Design Intel
           </Text>
         </Flex>
@@ -27,10 +27,10 @@ export function SharedBar({ expiresAt, brand }: { expiresAt: string | null; bran
           <Text size="1" color="gray" align="right" data-testid="share-expiry">
             {expiresAt ? (
               <>
-                Link expires <time dateTime={expiresAt}>{formatDateTime(expiresAt)}</time>
+                Expires <time dateTime={expiresAt}>{formatDateTime(expiresAt)}</time>
               </>
             ) : (
-              "Link does not expire"
+              "Never expires"
             )}
           </Text>
         </Flex>
