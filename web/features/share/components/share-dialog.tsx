@@ -130,7 +130,7 @@ export function ShareDialog({ comparisonId }: Props) {
         )}
 
         {fresh && (
-          <Callout.Root color="green" mb="3" data-testid="new-share-link">
+          <Callout.Root color="green" highContrast mb="3" data-testid="new-share-link">
             <Callout.Text>
               Copy this link now: it is stored hashed and won't be shown again.{" "}
               {fresh.expiresAt ? `It works until ${formatDateTime(fresh.expiresAt)}.` : "It works until you revoke it."}
@@ -143,7 +143,7 @@ export function ShareDialog({ comparisonId }: Props) {
                 onFocus={(e) => e.currentTarget.select()}
                 style={{ flex: "1 1 220px", minWidth: 0 }}
               />
-              <Button variant="soft" onClick={() => void copy(fresh.url)}>
+              <Button variant="soft" highContrast onClick={() => void copy(fresh.url)}>
                 <CopyIcon aria-hidden /> Copy link
               </Button>
             </Flex>
