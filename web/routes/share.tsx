@@ -1,18 +1,15 @@
 // What a share link opens: one run's results, read-only, without the app shell and without a way
 // to anything else. Unknown, revoked and expired links get the app's not-found page.
 import { Box, Flex } from "@radix-ui/themes";
-import { useCallback, useMemo } from "react";
+import { useMemo } from "react";
 import { data as withStatus, type LoaderFunctionArgs, type ShouldRevalidateFunctionArgs, useLoaderData } from "react-router";
-import type { Viewport } from "#server/modules/capture/model";
 import type { TargetDto } from "#server/modules/comparisons/model";
 import type { SharedResults } from "#server/modules/share/model";
 import { ResultsPanels } from "#web/features/comparisons/components/results/results-panels";
-import { type CompareMode, isMode, isZoom, type Zoom } from "#web/features/comparisons/components/results/zoom";
-import type { Pair } from "#web/features/comparisons/results-data";
+import { useResultsUrl } from "#web/features/comparisons/use-results-url";
 import { LogoMark } from "#web/features/marketing/components/logo";
 import { SharedBar, SharedTitle } from "#web/features/share/components/shared-header";
 import { loadPublic } from "#web/lib/loader-context";
-import { useSearchUpdate } from "#web/lib/use-search-update";
 import { Component as NotFound } from "./not-found";
 
 type ShareData = { results: SharedResults } | null;
@@ -47,14 +44,7 @@ const asTargets = (results: SharedResults): TargetDto[] =>
 
 export function Component() {
   const data = useLoaderData() as ShareData;
-  const { params, update } = useSearchUpdate();
-  const viewport: Viewport = params.get("viewport") === "mobile" ? "mobile" : "desktop";
-  const mode = params.get("mode");
-  const zoom = params.get("zoom");
-  const onViewportChange = useCallback((v: Viewport) => update({ viewport: v }), [update]);
-  const onPairChange = useCallback((p: Pair) => update({ a: p[0], b: p[1] }), [update]);
-  const onModeChange = useCallback((m: CompareMode) => update({ mode: m }), [update]);
-  const onZoomChange = useCallback((z: Zoom) => update({ zoom: z }), [update]);
+  const view = useResultsUrl();
   const panels = useMemo(() => (data ? { ...data.results, targets: asTargets(data.results) } : null), [data]);
 
   if (!data || !panels) return <NotFound />;
@@ -65,18 +55,7 @@ export function Component() {
         <main id="main-content">
           <Flex direction="column" gap="4">
             <SharedTitle comparison={data.results.comparison} run={data.results.run} />
-            <ResultsPanels
-              data={panels}
-              status="completed"
-              viewport={viewport}
-              requestedPair={[params.get("a"), params.get("b")]}
-              mode={isMode(mode) ? mode : "side"}
-              zoom={isZoom(zoom) ? zoom : "fit"}
-              onViewportChange={onViewportChange}
-              onPairChange={onPairChange}
-              onModeChange={onModeChange}
-              onZoomChange={onZoomChange}
-            />
+            <ResultsPanels data={panels} status="completed" {...view} />
           </Flex>
         </main>
       </Box>

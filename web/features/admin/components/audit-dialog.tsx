@@ -6,7 +6,7 @@ import { formatDateTime } from "../format";
 import { useConsoleList } from "../use-console-list";
 import { Pager } from "./pager";
 import { Loaded } from "./loaded";
-import { CloseFooter } from "./close-footer";
+import { CloseFooter } from "#web/components/ui/close-footer";
 
 const LABELS: Record<string, string> = {
   "auth.sign_in": "Signed in",

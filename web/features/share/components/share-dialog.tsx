@@ -1,6 +1,7 @@
 import { Button, Callout, Dialog, Flex, Heading, SegmentedControl, Text, TextField } from "@radix-ui/themes";
 import { CopyIcon, ExclamationTriangleIcon, Link2Icon, Share1Icon } from "@radix-ui/react-icons";
 import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { CloseFooter } from "#web/components/ui/close-footer";
 import { toast } from "#web/components/ui/toast";
 import { errorMessage } from "#web/lib/api";
 import { copyText } from "#web/lib/clipboard";
@@ -169,13 +170,7 @@ export function ShareDialog({ comparisonId }: Props) {
           <ShareList links={links} now={Date.now()} revoking={revoking} onRevoke={(l) => void revoke(l)} />
         )}
 
-        <Flex justify="end" mt="4">
-          <Dialog.Close>
-            <Button variant="soft" color="gray">
-              Close
-            </Button>
-          </Dialog.Close>
-        </Flex>
+        <CloseFooter />
       </Dialog.Content>
     </Dialog.Root>
   );
