@@ -53,6 +53,8 @@ import { changeHistory } from "./modules/changes/public";
 import { changesService } from "./modules/changes/service";
 import { historyRoutes } from "./modules/history";
 import { historyService } from "./modules/history/service";
+import { sharedRoutes, shareRoutes } from "./modules/share";
+import { shareService } from "./modules/share/service";
 import { healthRoutes, healthService } from "./modules/health";
 import { systemRoutes } from "./modules/system";
 import { systemService } from "./modules/system/service";
@@ -216,6 +218,15 @@ export function createServices(deps: AppDeps) {
   });
   const filmstrips = filmstripService({ db: deps.db, dataDir: deps.env.DATA_DIR, files, now: deps.now, log: deps.log });
   const discovery = discoveryService({ db: deps.db, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, log: deps.log });
+  // A link reads its run the way the comparison's owner would, through the history and the comparisons' files.
+  const shares = shareService({
+    db: deps.db,
+    audit,
+    runResults: history.getRun,
+    targets: comparisons.listTargets,
+    screenshot: comparisons.screenshot,
+    now: deps.now,
+  });
   return {
     /** The blob store and its working folder (src/boot/serve.ts checks it at boot). */
     storage,
@@ -229,6 +240,7 @@ export function createServices(deps: AppDeps) {
     filmstrips,
     discovery,
     history,
+    shares,
     changes,
     watch,
     live,
@@ -305,6 +317,8 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
     .use(filmstripRoutes(services.filmstrips, services.auth))
     .use(discoveryRoutes(services.discovery, services.auth))
     .use(historyRoutes(services.history, services.auth))
+    .use(shareRoutes(services.shares, services.auth, { publicUrl: deps.env.PUBLIC_URL }))
+    .use(sharedRoutes(services.shares))
     .use(changesRoutes(services.changes, services.auth))
     .use(watchRoutes(services.watch, services.auth.userForAccessToken))
     .use(activityRoutes(services.activity, services.auth.userForAccessToken))

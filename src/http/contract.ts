@@ -78,3 +78,11 @@ export function binaryResponse(contentType: string | readonly string[], descript
   const types = typeof contentType === "string" ? [contentType] : contentType;
   return { "x-binary-response": { description, contentTypes: [...types] } };
 }
+
+/**
+ * OpenAPI detail of a route that answers 204 with no body (the generator only knows schemas; the
+ * document builder turns this into the 204 response, see src/http/openapi.ts).
+ */
+export function noContentResponse(description: string) {
+  return { "x-no-content": { description } };
+}

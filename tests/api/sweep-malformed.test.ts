@@ -47,6 +47,11 @@ const VALID: Record<string, (w: SweepWorld, ids: { rootKey: string }) => string>
   "GET /api/components/:id": (w) => `/api/components/${w.ids.component}`,
   "GET /api/tests/:id": (w) => `/api/tests/${w.ids.test}`,
   "POST /api/tests/:id/events": (w) => `/api/tests/${w.ids.test}/events`,
+  "POST /api/comparisons/:id/shares": (w) => `/api/comparisons/${w.ids.comparison}/shares`,
+  "GET /api/comparisons/:id/shares": (w) => `/api/comparisons/${w.ids.comparison}/shares`,
+  "DELETE /api/shares/:id": (w) => `/api/shares/${w.ids.share}`,
+  "GET /api/share/:token": (w) => `/api/share/${w.ids.shareToken}`,
+  "GET /api/share/:token/screenshots/:snapshotId": (w) => `/api/share/${w.ids.shareToken}/screenshots/${w.ids.snapshot}`,
   "GET /assets/:name": () => "/assets/entry.client.js",
 };
 
@@ -261,6 +266,7 @@ describe("malformed input sweep", async () => {
     const pages = [
       ...BAD_IDS.map((id) => `/comparison/${id}/view`),
       ...BAD_IDS.map((id) => `/assets/${id}`),
+      ...BAD_IDS.map((id) => `/share/${id}`),
       "/comparison?id=%00",
       `/comparison?${"a=1&".repeat(2000)}`,
       "/%ff",

@@ -48,6 +48,20 @@ export async function load<R extends Answer>(context: unknown, pick: (client: Cl
   }
 }
 
+/**
+ * A read that needs no account (what a share link opens): on the server through the app in-process
+ * whoever is signed in, in the browser through the normal client. Null when the API answers 404.
+ */
+export async function loadPublic<R extends Answer>(context: unknown, pick: (client: Client) => Promise<R>): Promise<Ok<R> | null> {
+  const server = serverContext(context);
+  try {
+    return await call(pick(server ? inProcess(server) : api));
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  }
+}
+
 export function serverUser(context: unknown): PublicUser | null {
   return serverContext(context)?.user ?? null;
 }

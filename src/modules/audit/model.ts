@@ -20,6 +20,8 @@ export const AUDIT_ACTIONS = [
   "admin.api_key_revoked",
   "api_key.created",
   "api_key.revoked",
+  "share.created",
+  "share.revoked",
   "system.started",
   "system.stopped",
   "system.restarted",

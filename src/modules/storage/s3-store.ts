@@ -94,7 +94,7 @@ export function s3Store(settings: S3Settings, opts: { timeoutMs?: number } = {})
 
     async open(key: string) {
       const info = await store.stat(key);
-      // Streamed through the app (docs/decisions/0016-object-storage.md): a Response given the
+      // Streamed through the app (docs/decisions/0016-images-through-the-app.md): a Response given the
       // S3File itself would redirect the browser to the bucket.
       return info ? { body: client.file(full(key)).stream(), size: info.size } : null;
     },
