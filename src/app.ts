@@ -53,6 +53,9 @@ import { changeHistory } from "./modules/changes/public";
 import { changesService } from "./modules/changes/service";
 import { historyRoutes } from "./modules/history";
 import { historyService } from "./modules/history/service";
+import { secretsRoutes } from "./modules/secrets";
+import { loadSecretsKey } from "./modules/secrets/cipher";
+import { secretsService } from "./modules/secrets/service";
 import { sharedRoutes, shareRoutes } from "./modules/share";
 import { shareService } from "./modules/share/service";
 import { healthRoutes, healthService } from "./modules/health";
@@ -218,6 +221,13 @@ export function createServices(deps: AppDeps) {
   });
   const filmstrips = filmstripService({ db: deps.db, dataDir: deps.env.DATA_DIR, files, now: deps.now, log: deps.log });
   const discovery = discoveryService({ db: deps.db, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, log: deps.log });
+  // The key is read (or made, under DATA_DIR) when the first secret is saved or read.
+  const secrets = secretsService({
+    db: deps.db,
+    key: () => loadSecretsKey(deps.env.DATA_DIR, deps.env.SECRETS_KEY),
+    audit,
+    now: deps.now,
+  });
   // A link reads its run the way the comparison's owner would, through the history and the comparisons' files.
   const shares = shareService({
     db: deps.db,
@@ -239,6 +249,7 @@ export function createServices(deps: AppDeps) {
     comparisons,
     filmstrips,
     discovery,
+    secrets,
     history,
     shares,
     changes,
@@ -316,6 +327,7 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
     .use(comparisonRoutes(services.comparisons, services.auth))
     .use(filmstripRoutes(services.filmstrips, services.auth))
     .use(discoveryRoutes(services.discovery, services.auth))
+    .use(secretsRoutes(services.secrets, services.auth))
     .use(historyRoutes(services.history, services.auth))
     .use(shareRoutes(services.shares, services.auth, { publicUrl: deps.env.PUBLIC_URL }))
     .use(sharedRoutes(services.shares))

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LOG_LEVELS } from "./lib/logger";
+import { secretsKeyEnv } from "./modules/secrets/model";
 import { storageUrl } from "./modules/storage/model";
 
 const flag = z
@@ -25,6 +26,8 @@ const schema = z
           .filter(Boolean),
       ),
     JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    /** The AES-256 key of site secrets (32 bytes, base64); DATA_DIR/secrets.key is generated when absent. */
+    SECRETS_KEY: secretsKeyEnv.optional(),
     CAPTURE_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
     /** Launch capture browsers on first use instead of at boot (idle browsers then close after 2 minutes). */
     CAPTURE_LAZY: flag,
@@ -81,7 +84,7 @@ const schema = z
 export type Env = z.infer<typeof schema>;
 
 /** Values that are or may carry credentials: a bad one is described, never echoed into the logs. */
-const SECRET = new Set(["JWT_SECRET", "LLM_API_KEY", "SMTP_URL", "ALERT_WEBHOOK_URL", "AWS_SECRET_ACCESS_KEY"]);
+const SECRET = new Set(["JWT_SECRET", "SECRETS_KEY", "LLM_API_KEY", "SMTP_URL", "ALERT_WEBHOOK_URL", "AWS_SECRET_ACCESS_KEY"]);
 
 export class EnvError extends Error {}
 

@@ -22,6 +22,8 @@ export const AUDIT_ACTIONS = [
   "api_key.revoked",
   "share.created",
   "share.revoked",
+  "secret.set",
+  "secret.deleted",
   "system.started",
   "system.stopped",
   "system.restarted",

@@ -28,6 +28,8 @@ const LABELS: Record<string, string> = {
   "api_key.revoked": "API key revoked",
   "share.created": "Share link created",
   "share.revoked": "Share link revoked",
+  "secret.set": "Site secret set",
+  "secret.deleted": "Site secret deleted",
   "system.started": "System started",
   "system.stopped": "System stopped",
   "system.restarted": "System restarted",
