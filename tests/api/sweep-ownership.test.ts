@@ -56,6 +56,25 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
     ok: 502,
     strangers: USER_ROW,
   }),
+  "GET /api/targets/:id/secrets": (w) => ({
+    path: `/api/targets/${w.ids.targets[0]}/secrets`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "PUT /api/targets/:id/secrets/:name": (w) => ({
+    path: `/api/targets/${w.ids.targets[0]}/secrets/password`,
+    body: { value: `pw ${MARKER}` },
+    owner: "alice",
+    ok: 204,
+    strangers: USER_ROW,
+  }),
+  "DELETE /api/targets/:id/secrets/:name": async (w) => ({
+    path: `/api/targets/${w.ids.targets[0]}/secrets/${await w.freshSecret()}`,
+    owner: "alice",
+    ok: 204,
+    strangers: USER_ROW,
+  }),
   "POST /api/comparisons/:id/start": async (w) => ({
     path: `/api/comparisons/${(await w.freshComparison()).id}/start`,
     owner: "alice",

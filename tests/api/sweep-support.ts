@@ -130,6 +130,19 @@ export async function sweepWorld() {
   };
   const share = await newShare();
 
+  // A secret of alice's first site (its value is never answered to anyone, alice included).
+  let secretCount = 0;
+  const newSecret = async () => {
+    const name = `spare-${++secretCount}`;
+    const r = await t.call("PUT", `/api/targets/${main.targets[0]}/secrets/${name}`, {
+      headers: h.alice,
+      body: { value: `${MARKER} secret value` },
+    });
+    if (r.status !== 204) throw new Error(`secret failed: ${r.text}`);
+    return name;
+  };
+  await newSecret();
+
   const ids = {
     comparison: main.id,
     alert,
@@ -182,6 +195,8 @@ export async function sweepWorld() {
     freshAlert: () => newAlert(main.id),
     /** A fresh share link of alice's (for routes that revoke it). */
     freshShare: newShare,
+    /** A fresh secret of alice's first site (for routes that delete it); its name. */
+    freshSecret: newSecret,
     async close() {
       await t.services.comparisons.whenIdle();
       await t.services.system.shutdown();
