@@ -33,7 +33,10 @@ async function owner(t: ReturnType<typeof setup>) {
   const h = t.auth(u.token);
   const c = await t.call("POST", "/api/comparisons", { body: { name: "Logged in" }, headers: h });
   const target = async (label: string) => {
-    const r = await t.call("POST", `/api/comparisons/${c.json.id}/targets`, { body: { url: `http://127.0.0.1:9/${label.toLowerCase()}`, label }, headers: h });
+    const r = await t.call("POST", `/api/comparisons/${c.json.id}/targets`, {
+      body: { url: `http://127.0.0.1:9/${label.toLowerCase()}`, label },
+      headers: h,
+    });
     expect(r.status, r.text).toBe(201);
     return r.json.id as string;
   };

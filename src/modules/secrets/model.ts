@@ -13,9 +13,7 @@ export const SECRETS_KEY_BYTES = 32;
 
 export const secretParams = z.object({
   id: z.string(),
-  name: z
-    .string()
-    .regex(SECRET_NAME, "name must start with a lowercase letter and hold only a-z, 0-9, _ and - (40 characters at most)"),
+  name: z.string().regex(SECRET_NAME, "name must start with a lowercase letter and hold only a-z, 0-9, _ and - (40 characters at most)"),
 });
 
 // The messages never quote the value: an error answer is the one place it could otherwise come back.
