@@ -72,6 +72,16 @@ describe("the key", () => {
     expect(readdirSync(dir)).toEqual([SECRETS_KEY_FILE]);
   });
 
+  test("processes starting at once agree on one key", async () => {
+    const dir = join(tempDir(), "data");
+    const script = `import { loadSecretsKey } from "#server/modules/secrets/cipher"; process.stdout.write(Buffer.from(loadSecretsKey(${JSON.stringify(dir)})).toString("base64"));`;
+    const procs = Array.from({ length: 4 }, () => Bun.spawn([process.execPath, "-e", script], { stdout: "pipe", stderr: "inherit" }));
+    const keys = await Promise.all(procs.map((p) => new Response(p.stdout).text()));
+    expect(new Set(keys).size).toBe(1);
+    expect(Buffer.from(keys[0]!, "base64").length).toBe(32);
+    expect(readdirSync(dir)).toEqual([SECRETS_KEY_FILE]);
+  });
+
   test("SECRETS_KEY wins, and no file is made", () => {
     const dir = tempDir();
     const env = randomBytes(32).toString("base64");
