@@ -65,10 +65,15 @@ describe("a remote browser's captures go through the worker's egress proxy", () 
   test("private targets allowed: the page, its redirects and its internal requests all get there, by the proxy", async () => {
     const before = server.hits(SECRET);
     const hop = publicUrl(`/_special/redirect?to=${encodeURIComponent(server.url(`${SECRET}?n=allowed`))}`);
-    const result = await capturePage(browser, job(publicUrl(`/_special/probe?to=${encodeURIComponent(hop)}`), { allowPrivate: true }), () => {}, {
-      resolve,
-      remote: REMOTE,
-    });
+    const result = await capturePage(
+      browser,
+      job(publicUrl(`/_special/probe?to=${encodeURIComponent(hop)}`), { allowPrivate: true }),
+      () => {},
+      {
+        resolve,
+        remote: REMOTE,
+      },
+    );
     expect(result.extraction.title).toBe("Probe");
     expect(server.hits(SECRET) - before).toBeGreaterThanOrEqual(2);
   });
@@ -87,7 +92,9 @@ describe("a remote browser's captures go through the worker's egress proxy", () 
 
   test("private targets refused: a navigation to a loopback address fails with the guard's reason", async () => {
     const before = server.hits("/alpha/");
-    const err = await capturePage(browser, job(server.url("/alpha/")), () => {}, { checkHost: guard, remote: REMOTE }).catch((e: unknown) => e);
+    const err = await capturePage(browser, job(server.url("/alpha/")), () => {}, { checkHost: guard, remote: REMOTE }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(CaptureError);
     expect((err as Error).message).toContain(SSRF_MESSAGES.private);
     expect(server.hits("/alpha/") - before).toBe(0);
