@@ -22,10 +22,29 @@ export function connectFailure(err: unknown, endpoint: string): string {
   return `could not connect to ${label}: ${message}`;
 }
 
-export async function connectRemoteBrowser(endpoint: string): Promise<Browser> {
+/** A round trip to the browser itself, not only to its server. */
+async function browserAnswers(browser: Browser): Promise<void> {
+  const session = await browser.newBrowserCDPSession();
   try {
-    return await chromium.connect(endpoint, { timeout: CONNECT_TIMEOUT_MS });
+    await session.send("Browser.getVersion");
+  } finally {
+    await session.detach().catch(() => {});
+  }
+}
+
+export async function connectRemoteBrowser(endpoint: string): Promise<Browser> {
+  let browser: Browser | null = null;
+  try {
+    browser = await chromium.connect(endpoint, { timeout: CONNECT_TIMEOUT_MS });
+    // A server whose browser just died still accepts connections for a moment (it stops listening
+    // a few hundred ms later) and hands out the dead browser: such a connection is a failure too.
+    await Promise.race([
+      browserAnswers(browser),
+      Bun.sleep(CONNECT_TIMEOUT_MS).then(() => Promise.reject(new Error("the browser does not answer"))),
+    ]);
+    return browser;
   } catch (err) {
+    await browser?.close().catch(() => {});
     throw new Error(connectFailure(err, endpoint));
   }
 }
