@@ -26,7 +26,11 @@ const browserEndpoints = z
       if (!entry) return problem(i, "is empty");
       const url = URL.parse(entry);
       if (!url) return problem(i, "is not a URL (expected ws://host:port/path)");
-      if (url.protocol !== "ws:" && url.protocol !== "wss:") return problem(i, `must be a ws:// or wss:// URL, not ${url.protocol}//`);
+      if (url.protocol !== "ws:" && url.protocol !== "wss:") {
+        // A usual scheme is worth naming; anything else may be the host itself ("browser-1:3000").
+        const named = url.protocol === "http:" || url.protocol === "https:" ? `, not ${url.protocol}//` : " (ws://host:port/path)";
+        return problem(i, `must be a ws:// or wss:// URL${named}`);
+      }
       if (!url.hostname) return problem(i, "has no host");
       const first = entries.indexOf(entry);
       if (first !== i) return problem(i, `repeats entry ${first + 1}`);
