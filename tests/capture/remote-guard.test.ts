@@ -1,8 +1,8 @@
 // The capture-time SSRF guard with a remote browser: a browser server (playwright-core's
 // launchServer, on loopback) whose contexts reach the network only through the worker's egress
 // proxy, which asks for a password. As in capture-guard.test.ts, "public.test" is public (and lives
-// on 127.0.0.1) only in the worker's eyes: the browser cannot resolve it, so every page that loads
-// from it proves its way went through the proxy.
+// on 127.0.0.1) only in the worker's eyes (tests/support/public-test-host.ts): the browser cannot
+// resolve it, so every page that loads from it proves its way went through the proxy.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
@@ -11,11 +11,13 @@ import { join } from "node:path";
 import { chromium, type Browser, type BrowserServer } from "playwright-core";
 import { capturePage, CaptureError } from "#server/modules/capture/capture";
 import { startEgressProxy } from "#server/modules/capture/browser/egress-proxy";
-import { checkHost, SSRF_MESSAGES, systemResolver, type HostVerdict } from "#server/modules/capture/browser/ssrf";
+import { SSRF_MESSAGES } from "#server/modules/capture/browser/ssrf";
 import { timePage } from "#server/modules/capture/timing/time-page";
 import type { CaptureJob } from "#server/modules/capture/worker/protocol";
 import { startBrowserServer } from "#tests/support/browser-server";
+import { testCaptureJob } from "#tests/support/capture-job";
 import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
+import { publicTestGuard, publicTestResolve, publicTestUrl } from "#tests/support/public-test-host";
 
 setDefaultTimeout(60_000);
 
@@ -25,25 +27,6 @@ let server: FixtureServer;
 let dir: string;
 const SECRET = "/_special/secret";
 const REMOTE = { listen: "127.0.0.1", advertise: "127.0.0.1" };
-
-const guard = async (host: string): Promise<HostVerdict> =>
-  host === "public.test" ? { ok: true, addresses: ["127.0.0.1"] } : checkHost(host, systemResolver);
-const resolve = async (host: string) => (host === "public.test" ? ["127.0.0.1"] : systemResolver(host));
-
-function job(url: string, overrides: Partial<CaptureJob> = {}): CaptureJob {
-  return {
-    jobId: crypto.randomUUID(),
-    url,
-    viewport: "desktop",
-    screenshotPath: join(dir, `${crypto.randomUUID()}.png`),
-    allowPrivate: false,
-    navigationTimeoutMs: 15_000,
-    totalTimeoutMs: 30_000,
-    maxHeightPx: 4000,
-    timingSamples: 1,
-    ...overrides,
-  };
-}
 
 beforeAll(async () => {
   browserServer = await startBrowserServer();
@@ -59,7 +42,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const publicUrl = (path: string) => `http://public.test:${server.port}${path}`;
+const publicUrl = (path: string) => publicTestUrl(server, path);
+const guard = publicTestGuard;
+const resolve = publicTestResolve;
+const job = (url: string, overrides: Partial<CaptureJob> = {}) =>
+  testCaptureJob(url, dir, { allowPrivate: false, navigationTimeoutMs: 15_000, totalTimeoutMs: 30_000, maxHeightPx: 4000, ...overrides });
 
 describe("a remote browser's captures go through the worker's egress proxy", () => {
   test("private targets allowed: the page, its redirects and its internal requests all get there, by the proxy", async () => {
