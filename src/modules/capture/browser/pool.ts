@@ -216,7 +216,9 @@ export class CapturePool {
    */
   warm(): void {
     this.keepWarm = true;
-    this.topUp();
+    // Remote browsers: once each server has been looked at, so none is spent on one that is down.
+    if (this.remote) void this.remote.looked.then(() => this.topUp());
+    else this.topUp();
   }
 
   submit(ownerId: string, input: CaptureJobInput, onStage?: (stage: CaptureStageName) => void): Promise<CaptureResult> {

@@ -8,18 +8,21 @@ import { endpointLabel } from "./remote-endpoints";
 const CONNECT_TIMEOUT_MS = 30_000;
 
 /**
- * Why a connection failed, in one line that never quotes the endpoint itself: its path or query
- * may be what grants access to the browser (launchServer's wsPath, a browserless token).
+ * Why a connection failed, short (the log line and the health answer name the endpoint beside it):
+ * the socket error's code when there is one (as a probe reports it), else the first line of the
+ * message, which never quotes the endpoint itself: its path or query may be what grants access to
+ * the browser (launchServer's wsPath, a browserless token).
  */
 export function connectFailure(err: unknown, endpoint: string): string {
   const label = endpointLabel(endpoint);
   const first = (err instanceof Error ? err.message : String(err)).split("\n")[0]!;
-  const message = first
+  const code = /\b(E[A-Z]{4,})\b/.exec(first)?.[1];
+  if (code) return code;
+  return first
     .replace(/^(?:[\w.]+: )+/, "")
     .split(endpoint)
     .join(label)
     .replace(/wss?:\/\/\S+/g, label);
-  return `could not connect to ${label}: ${message}`;
 }
 
 /** A round trip to the browser itself, not only to its server. */

@@ -53,10 +53,10 @@ export interface RemoteEndpoint {
   /** Its outage has been written to the log (once per outage). */
   announced: boolean;
   /**
-   * The last failure came from a connection, not a probe. A server can answer TCP and still refuse
-   * every connection (a wrong path, a Playwright version it does not serve): a probe answering then
-   * proves little, so only a connection ends the outage in the log, which is then not filled with
-   * the back-and-forth of such a server.
+   * The last failure was a connection the server itself refused or closed, not a socket error. A
+   * server can answer TCP and still refuse every connection (a wrong path, a Playwright version it
+   * does not serve): a probe answering then proves little, so only a connection ends the outage in
+   * the log, which is then not filled with the back-and-forth of such a server.
    */
   refusedConnection: boolean;
   retry?: ReturnType<typeof setTimeout>;
@@ -84,6 +84,8 @@ export class RemoteEndpoints {
   private readonly retryMaxMs: number;
   private readonly probe: (endpoint: string) => Promise<string | null>;
   private closed = false;
+  /** Settles once every endpoint has been looked at once (at boot). */
+  readonly looked: Promise<void>;
 
   constructor(
     urls: readonly string[],
@@ -102,17 +104,21 @@ export class RemoteEndpoints {
     this.retryMaxMs = options.retryMaxMs ?? 30_000;
     this.probe = options.probe ?? probeEndpoint;
     // Looked at once at boot, so one that is down is said at once (and readiness knows) even before any capture.
-    for (const endpoint of this.all) void this.look(endpoint);
+    this.looked = Promise.all(this.all.map((endpoint) => this.look(endpoint))).then(() => {});
   }
 
-  /** The endpoint a new worker connects to: not known to be down, with the fewest workers on it. */
+  /**
+   * The endpoint a new worker connects to: one known to answer, with the fewest workers on it; else
+   * one not looked at yet; never one known to be down.
+   */
   pick(load: (endpoint: RemoteEndpoint) => number): RemoteEndpoint | null {
-    let best: RemoteEndpoint | null = null;
+    let best: { endpoint: RemoteEndpoint; rank: [number, number] } | null = null;
     for (const endpoint of this.all) {
       if (endpoint.reachable === false) continue;
-      if (!best || load(endpoint) < load(best)) best = endpoint;
+      const rank: [number, number] = [endpoint.reachable ? 0 : 1, load(endpoint)];
+      if (!best || rank[0] < best.rank[0] || (rank[0] === best.rank[0] && rank[1] < best.rank[1])) best = { endpoint, rank };
     }
-    return best;
+    return best?.endpoint ?? null;
   }
 
   /** Some endpoint may take a worker now. */
@@ -134,7 +140,8 @@ export class RemoteEndpoints {
 
   private fail(endpoint: RemoteEndpoint, reason: string, byProbe: boolean): void {
     if (this.closed) return;
-    endpoint.refusedConnection = !byProbe;
+    // A socket error's code (ECONNREFUSED) says the same as a probe would: nothing listens there.
+    endpoint.refusedConnection = !byProbe && !/^E[A-Z]+$/.test(reason);
     endpoint.failures++;
     endpoint.reachable = false;
     endpoint.detail = reason;
