@@ -42,8 +42,12 @@ import { comparisonRoutes } from "./modules/comparisons";
 import type { CaptureReadiness } from "./modules/capture/browser/pool";
 import { createRunTools, type RunTools } from "./modules/comparisons/active-runs";
 import { comparisonsService } from "./modules/comparisons/service";
+import { discoveryRoutes } from "./modules/discovery";
+import { discoveryService } from "./modules/discovery/service";
 import { filmstripRoutes } from "./modules/filmstrip";
 import { filmstripService } from "./modules/filmstrip/service";
+import { screenshotFiles } from "./modules/comparisons/files";
+import { storageFor, type BlobStorage } from "./modules/storage";
 import { changesRoutes } from "./modules/changes";
 import { changeHistory } from "./modules/changes/public";
 import { changesService } from "./modules/changes/service";
@@ -102,6 +106,8 @@ export interface AppDeps {
   agentCadence?: Partial<Cadence>;
   /** Alert delivery backoff (tests record the waits instead of sleeping them). */
   alertRetry?: RetryOptions;
+  /** Where screenshots, filmstrips and backups are kept; built from the env (STORAGE_URL) when absent. */
+  storage?: BlobStorage;
 }
 
 export function createServices(deps: AppDeps) {
@@ -140,9 +146,13 @@ export function createServices(deps: AppDeps) {
       recordActivity: (entry) => activity.record(entry),
     });
   const history = historyService({ db: deps.db });
+  // One store for every reader and writer of files: an object store's pins and ordered deletes live in it.
+  const storage = deps.storage ?? storageFor(deps.env);
+  const files = screenshotFiles(deps.env.DATA_DIR, storage);
   const changes = changesService({
     db: deps.db,
     dataDir: deps.env.DATA_DIR,
+    files,
     runs: history.runs,
     log: deps.log,
     // Alert rules hear about a run's changes once they are stored, in the background (watch is built below; runs start after boot).
@@ -152,6 +162,7 @@ export function createServices(deps: AppDeps) {
   const comparisons = comparisonsService({
     db: deps.db,
     dataDir: deps.env.DATA_DIR,
+    files,
     allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS,
     tools: runTools,
     now: deps.now,
@@ -175,6 +186,7 @@ export function createServices(deps: AppDeps) {
     adminEmails: users.activeAdminEmails,
     activeApiKeys: apiKeys.countActive,
     historyStorage: history.storage,
+    storage,
     log: deps.log,
     now: deps.now,
   });
@@ -205,8 +217,11 @@ export function createServices(deps: AppDeps) {
     clock: deps.now ? { ...systemClock, now: deps.now } : undefined,
     log: deps.log,
   });
-  const filmstrips = filmstripService({ db: deps.db, dataDir: deps.env.DATA_DIR, now: deps.now, log: deps.log });
+  const filmstrips = filmstripService({ db: deps.db, dataDir: deps.env.DATA_DIR, files, now: deps.now, log: deps.log });
+  const discovery = discoveryService({ db: deps.db, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, log: deps.log });
   return {
+    /** The blob store and its working folder (src/boot/serve.ts checks it at boot). */
+    storage,
     tokens,
     auth,
     /** The tools comparison runs call out to, as built at boot (undefined without `deps.runTools`). */
@@ -215,6 +230,7 @@ export function createServices(deps: AppDeps) {
     metrics,
     comparisons,
     filmstrips,
+    discovery,
     history,
     changes,
     watch,
@@ -260,6 +276,7 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
     dataDir: deps.env.DATA_DIR,
     migrations,
     captureReadiness: deps.captureReadiness,
+    store: services.storage.store,
     now: deps.now,
   });
 
@@ -289,6 +306,7 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
     .use(personalApiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
     .use(comparisonRoutes(services.comparisons, services.auth))
     .use(filmstripRoutes(services.filmstrips, services.auth))
+    .use(discoveryRoutes(services.discovery, services.auth))
     .use(historyRoutes(services.history, services.auth))
     .use(changesRoutes(services.changes, services.auth))
     .use(watchRoutes(services.watch, services.auth.userForAccessToken))

@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { LOG_LEVELS } from "./lib/logger";
+import { storageUrl } from "./modules/storage/model";
 
 const flag = z
   .enum(["0", "1", "true", "false", ""])
@@ -43,79 +44,93 @@ const isLoopbackHost = (host: string) => {
   return bare === "localhost" || bare.endsWith(".localhost") || bare === "::1" || /^127\.\d+\.\d+\.\d+$/.test(bare);
 };
 
-const schema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default("0.0.0.0"),
-  DATA_DIR: z.string().min(1).default("./data"),
-  CHROMIUM_PATH: z.string().min(1).optional(),
-  ALLOW_PRIVATE_TARGETS: flag,
-  ADMIN_EMAILS: z
-    .string()
-    .optional()
-    .transform((v) =>
-      (v ?? "")
-        .split(",")
-        .map((e) => e.trim().toLowerCase())
-        .filter(Boolean),
-    ),
-  JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
-  CAPTURE_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
-  /** Launch capture browsers on first use instead of at boot (idle browsers then close after 2 minutes). */
-  CAPTURE_LAZY: flag,
-  /** Per-page capture limits (ms); unset means the capture pool's own defaults. */
-  CAPTURE_NAV_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).optional(),
-  CAPTURE_TOTAL_TIMEOUT_MS: z.coerce.number().int().min(2000).max(600_000).optional(),
-  /** Loads each page's timing is taken from, at most (1 = the capture's own load only). */
-  CAPTURE_TIMING_SAMPLES: z.coerce.number().int().min(1).max(3).default(3),
-  /** "lighthouse-mobile" times the mobile viewport under Lighthouse's mobile preset (slow 4G, 4x CPU). */
-  CAPTURE_MOBILE_PROFILE: z.enum(["unthrottled", "lighthouse-mobile"]).default("unthrottled"),
-  TRUST_PROXY: flag,
-  LLM_BASE_URL: z.url().optional(),
-  LLM_API_KEY: z.string().optional(),
-  LLM_MODEL: z.string().optional(),
-  /** Runs kept per comparison (run history); older runs go with their screenshots. At least 2, so changes have a run to compare with. */
-  HISTORY_KEEP: z.coerce.number().int().min(2).max(1000).default(50),
-  /** How many verified database backups DATA_DIR/backups keeps. */
-  BACKUP_KEEP: z.coerce.number().int().min(1).max(365).default(7),
-  /** Slack-compatible incoming webhook for admin alert chat notifications. */
-  ALERT_WEBHOOK_URL: z.url().optional(),
-  /** SMTP server for alert e-mails: smtp://user:pass@host:587 (STARTTLS) or smtps://user:pass@host:465. */
-  SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
-  /** The From of alert e-mails, e.g. "Design Intel <alerts@example.com>". */
-  ALERT_EMAIL_FROM: z.string().min(3).optional(),
-  /**
-   * The address users reach the server at (https://intel.example.com). When set, requests whose
-   * Host or Origin names anything else are refused (DNS rebinding), and links in alerts use it.
-   * Kept as its origin: the app is served from the root of its host.
-   */
-  PUBLIC_URL: z
-    .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
-    .refine((v) => !/^https?:\/\//i.test(v) || /^https?:\/\/[^/?#]+\/?$/i.test(v), "must be an origin, without a path")
-    .transform((v) => new URL(v).origin)
-    .optional(),
-  /** The first account (the admin) needs the one-time setup token printed at boot; on by default for a non-loopback PUBLIC_URL. */
-  SETUP_TOKEN_REQUIRED: flag,
-  /** Lowest level written to stdout (JSON lines); "silent" writes nothing. */
-  LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
-  /** Playwright browser servers capture workers connect to instead of launching Chromium (docs/scaling.md). */
-  BROWSER_WS_ENDPOINTS: browserEndpoints,
-  /** The address remote browsers reach this worker's egress proxy at; default 127.0.0.1 (browser servers on this machine). */
-  BROWSER_EGRESS_HOST: z
-    .string()
-    .refine(
-      (h) => isIP(h.replace(/^\[|\]$/g, "")) !== 0 || /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(h),
-      "must be a host name or an IP address",
-    )
-    .optional(),
-  /** The address the egress proxy listens on; default BROWSER_EGRESS_HOST when that is an IP address, else every interface. */
-  BROWSER_EGRESS_LISTEN: z
-    .string()
-    .refine((h) => isIP(h) !== 0, "must be an IP address to listen on (0.0.0.0 for every interface)")
-    .optional(),
-});
+const schema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    DATA_DIR: z.string().min(1).default("./data"),
+    CHROMIUM_PATH: z.string().min(1).optional(),
+    ALLOW_PRIVATE_TARGETS: flag,
+    ADMIN_EMAILS: z
+      .string()
+      .optional()
+      .transform((v) =>
+        (v ?? "")
+          .split(",")
+          .map((e) => e.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    CAPTURE_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+    /** Launch capture browsers on first use instead of at boot (idle browsers then close after 2 minutes). */
+    CAPTURE_LAZY: flag,
+    /** Per-page capture limits (ms); unset means the capture pool's own defaults. */
+    CAPTURE_NAV_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).optional(),
+    CAPTURE_TOTAL_TIMEOUT_MS: z.coerce.number().int().min(2000).max(600_000).optional(),
+    /** Loads each page's timing is taken from, at most (1 = the capture's own load only). */
+    CAPTURE_TIMING_SAMPLES: z.coerce.number().int().min(1).max(3).default(3),
+    /** "lighthouse-mobile" times the mobile viewport under Lighthouse's mobile preset (slow 4G, 4x CPU). */
+    CAPTURE_MOBILE_PROFILE: z.enum(["unthrottled", "lighthouse-mobile"]).default("unthrottled"),
+    TRUST_PROXY: flag,
+    LLM_BASE_URL: z.url().optional(),
+    LLM_API_KEY: z.string().optional(),
+    LLM_MODEL: z.string().optional(),
+    /** Runs kept per comparison (run history); older runs go with their screenshots. At least 2, so changes have a run to compare with. */
+    HISTORY_KEEP: z.coerce.number().int().min(2).max(1000).default(50),
+    /** Where screenshots, filmstrips and backups are kept: files under DATA_DIR when absent, or s3://bucket/prefix. */
+    STORAGE_URL: storageUrl.optional(),
+    /** The S3-compatible endpoint (MinIO, R2, Garage…); AWS S3 of S3_REGION when absent. */
+    S3_ENDPOINT: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
+    S3_REGION: z.string().min(1).optional(),
+    AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
+    AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    /** How many verified database backups DATA_DIR/backups keeps. */
+    BACKUP_KEEP: z.coerce.number().int().min(1).max(365).default(7),
+    /** Slack-compatible incoming webhook for admin alert chat notifications. */
+    ALERT_WEBHOOK_URL: z.url().optional(),
+    /** SMTP server for alert e-mails: smtp://user:pass@host:587 (STARTTLS) or smtps://user:pass@host:465. */
+    SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+    /** The From of alert e-mails, e.g. "Design Intel <alerts@example.com>". */
+    ALERT_EMAIL_FROM: z.string().min(3).optional(),
+    /**
+     * The address users reach the server at (https://intel.example.com). When set, requests whose
+     * Host or Origin names anything else are refused (DNS rebinding), and links in alerts use it.
+     * Kept as its origin: the app is served from the root of its host.
+     */
+    PUBLIC_URL: z
+      .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+      .refine((v) => !/^https?:\/\//i.test(v) || /^https?:\/\/[^/?#]+\/?$/i.test(v), "must be an origin, without a path")
+      .transform((v) => new URL(v).origin)
+      .optional(),
+    /** The first account (the admin) needs the one-time setup token printed at boot; on by default for a non-loopback PUBLIC_URL. */
+    SETUP_TOKEN_REQUIRED: flag,
+    /** Lowest level written to stdout (JSON lines); "silent" writes nothing. */
+    LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+    /** Playwright browser servers capture workers connect to instead of launching Chromium (docs/scaling.md). */
+    BROWSER_WS_ENDPOINTS: browserEndpoints,
+    /** The address remote browsers reach this worker's egress proxy at; default 127.0.0.1 (browser servers on this machine). */
+    BROWSER_EGRESS_HOST: z
+      .string()
+      .refine(
+        (h) => isIP(h.replace(/^\[|\]$/g, "")) !== 0 || /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(h),
+        "must be a host name or an IP address",
+      )
+      .optional(),
+    /** The address the egress proxy listens on; default BROWSER_EGRESS_HOST when that is an IP address, else every interface. */
+    BROWSER_EGRESS_LISTEN: z
+      .string()
+      .refine((h) => isIP(h) !== 0, "must be an IP address to listen on (0.0.0.0 for every interface)")
+      .optional(),
+  })
+  .superRefine((env, ctx) => {
+    // Bun's S3 client would fall back to other variables or send unsigned requests: name what is missing here instead.
+    if (!env.STORAGE_URL) return;
+    for (const name of ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"] as const)
+      if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required when STORAGE_URL is set" });
+  });
 
-/** Rules between variables. */
+/** The rule between the remote-browser variables. */
 const checked = schema.superRefine((env, ctx) => {
   const away = env.BROWSER_WS_ENDPOINTS.find((e) => !isLoopbackHost(new URL(e).hostname));
   if (away && !env.BROWSER_EGRESS_HOST) {
@@ -131,7 +146,7 @@ const checked = schema.superRefine((env, ctx) => {
 export type Env = z.infer<typeof schema>;
 
 /** Values that are or may carry credentials: a bad one is described, never echoed into the logs. */
-const SECRET = new Set(["JWT_SECRET", "LLM_API_KEY", "SMTP_URL", "ALERT_WEBHOOK_URL", "BROWSER_WS_ENDPOINTS"]);
+const SECRET = new Set(["JWT_SECRET", "LLM_API_KEY", "SMTP_URL", "ALERT_WEBHOOK_URL", "AWS_SECRET_ACCESS_KEY", "BROWSER_WS_ENDPOINTS"]);
 
 /** Where capture egress proxies listen for remote browsers, and the address those browsers dial. */
 export function browserEgress(env: Pick<Env, "BROWSER_EGRESS_HOST" | "BROWSER_EGRESS_LISTEN">): { listen: string; advertise: string } {

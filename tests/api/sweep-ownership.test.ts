@@ -49,6 +49,13 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
     ok: 200,
     strangers: USER_ROW,
   }),
+  // The sweep's targets are on 127.0.0.1:9, where nothing answers: the owner's 502 proves the id was live.
+  "POST /api/targets/:id/discover": (w) => ({
+    path: `/api/targets/${w.ids.targets[0]}/discover`,
+    owner: "alice",
+    ok: 502,
+    strangers: USER_ROW,
+  }),
   "POST /api/comparisons/:id/start": async (w) => ({
     path: `/api/comparisons/${(await w.freshComparison()).id}/start`,
     owner: "alice",
