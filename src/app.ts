@@ -79,6 +79,9 @@ const healthAnswer = z.object({
   /** Capture browsers, when this process runs a capture pool. */
   capture: z.object({ available: z.boolean(), browsers: z.number(), concurrency: z.number(), onDemand: z.boolean() }).nullable(),
 });
+/** The pool's figures as /api/health has always given them; remote browser servers are named by /api/health/ready only. */
+const captureSummary = (r: CaptureReadiness | undefined) =>
+  r ? { available: r.available, browsers: r.browsers, concurrency: r.concurrency, onDemand: r.onDemand } : null;
 /** SETUP_TOKEN_REQUIRED, or a PUBLIC_URL other people can reach (not loopback). */
 const setupTokenRequired = (env: Env) =>
   env.SETUP_TOKEN_REQUIRED || (env.PUBLIC_URL !== undefined && !isLoopbackHostname(new URL(env.PUBLIC_URL).hostname));
@@ -311,7 +314,7 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
     .use(
       maintenanceGate({ isOn: services.admin.maintenance.isOn, resolve: services.auth.userForAccessToken, message: MAINTENANCE_MESSAGE }),
     )
-    .get("/api/health", () => ({ ok: true as const, capture: deps.captureReadiness?.() ?? null }), {
+    .get("/api/health", () => ({ ok: true as const, capture: captureSummary(deps.captureReadiness?.()) }), {
       response: { 200: responds(healthAnswer) },
       detail: { tags: ["health"], summary: "The process answers" },
     })

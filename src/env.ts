@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 import { LOG_LEVELS } from "./lib/logger";
 import { secretsKeyEnv } from "./modules/secrets/model";
@@ -7,6 +8,42 @@ const flag = z
   .enum(["0", "1", "true", "false", ""])
   .optional()
   .transform((v) => v === "1" || v === "true");
+
+/**
+ * BROWSER_WS_ENDPOINTS: Playwright browser-server endpoints, comma-separated. An endpoint may carry
+ * what grants access to its browser (a path, a token), so a bad entry is named by its place in the
+ * list and its scheme, never quoted.
+ */
+const browserEndpoints = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined) return [];
+    const entries = value.split(",").map((e) => e.trim());
+    const problem = (i: number, what: string) => {
+      ctx.addIssue({ code: "custom", message: `entry ${i + 1} of ${entries.length} ${what}` });
+      return z.NEVER;
+    };
+    for (const [i, entry] of entries.entries()) {
+      if (!entry) return problem(i, "is empty");
+      const url = URL.parse(entry);
+      if (!url) return problem(i, "is not a URL (expected ws://host:port/path)");
+      if (url.protocol !== "ws:" && url.protocol !== "wss:") {
+        // A usual scheme is worth naming; anything else may be the host itself ("browser-1:3000").
+        const named = url.protocol === "http:" || url.protocol === "https:" ? `, not ${url.protocol}//` : " (ws://host:port/path)";
+        return problem(i, `must be a ws:// or wss:// URL${named}`);
+      }
+      if (!url.hostname) return problem(i, "has no host");
+      const first = entries.indexOf(entry);
+      if (first !== i) return problem(i, `repeats entry ${first + 1}`);
+    }
+    return entries;
+  });
+
+const isLoopbackHost = (host: string) => {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return bare === "localhost" || bare.endsWith(".localhost") || bare === "::1" || /^127\.\d+\.\d+\.\d+$/.test(bare);
+};
 
 const schema = z
   .object({
@@ -73,6 +110,21 @@ const schema = z
     SETUP_TOKEN_REQUIRED: flag,
     /** Lowest level written to stdout (JSON lines); "silent" writes nothing. */
     LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+    /** Playwright browser servers capture workers connect to instead of launching Chromium (docs/scaling.md). */
+    BROWSER_WS_ENDPOINTS: browserEndpoints,
+    /** The address remote browsers reach this worker's egress proxy at; default 127.0.0.1 (browser servers on this machine). */
+    BROWSER_EGRESS_HOST: z
+      .string()
+      .refine(
+        (h) => isIP(h.replace(/^\[|\]$/g, "")) !== 0 || /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(h),
+        "must be a host name or an IP address",
+      )
+      .optional(),
+    /** The address the egress proxy listens on; default BROWSER_EGRESS_HOST when that is an IP address, else every interface. */
+    BROWSER_EGRESS_LISTEN: z
+      .string()
+      .refine((h) => isIP(h) !== 0, "must be an IP address to listen on (0.0.0.0 for every interface)")
+      .optional(),
   })
   .superRefine((env, ctx) => {
     // Bun's S3 client would fall back to other variables or send unsigned requests: name what is missing here instead.
@@ -81,10 +133,38 @@ const schema = z
       if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required when STORAGE_URL is set" });
   });
 
+/** The rule between the remote-browser variables. */
+const checked = schema.superRefine((env, ctx) => {
+  const away = env.BROWSER_WS_ENDPOINTS.find((e) => !isLoopbackHost(new URL(e).hostname));
+  if (away && !env.BROWSER_EGRESS_HOST) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["BROWSER_EGRESS_HOST"],
+      message:
+        "must be set when BROWSER_WS_ENDPOINTS names a browser server on another machine: it is the address that server's browser reaches this worker's egress proxy at",
+    });
+  }
+});
+
 export type Env = z.infer<typeof schema>;
 
 /** Values that are or may carry credentials: a bad one is described, never echoed into the logs. */
-const SECRET = new Set(["JWT_SECRET", "SECRETS_KEY", "LLM_API_KEY", "SMTP_URL", "ALERT_WEBHOOK_URL", "AWS_SECRET_ACCESS_KEY"]);
+const SECRET = new Set([
+  "JWT_SECRET",
+  "SECRETS_KEY",
+  "LLM_API_KEY",
+  "SMTP_URL",
+  "ALERT_WEBHOOK_URL",
+  "AWS_SECRET_ACCESS_KEY",
+  "BROWSER_WS_ENDPOINTS",
+]);
+
+/** Where capture egress proxies listen for remote browsers, and the address those browsers dial. */
+export function browserEgress(env: Pick<Env, "BROWSER_EGRESS_HOST" | "BROWSER_EGRESS_LISTEN">): { listen: string; advertise: string } {
+  const advertise = env.BROWSER_EGRESS_HOST ?? "127.0.0.1";
+  const bare = advertise.replace(/^\[|\]$/g, "");
+  return { listen: env.BROWSER_EGRESS_LISTEN ?? (isIP(bare) ? bare : "0.0.0.0"), advertise: bare };
+}
 
 export class EnvError extends Error {}
 
@@ -94,7 +174,7 @@ export function loadEnv(
   source: Record<string, string | undefined> = { ...process.env, NODE_ENV: process.env.NODE_ENV },
 ): Env {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
-  const result = schema.safeParse(cleaned);
+  const result = checked.safeParse(cleaned);
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => {
     const name = issue.path.join(".") || "environment";

@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { createApp, createServices } from "#server/app";
 import { openStorage, openStorageWhenAvailable } from "./storage";
 import { closeDatabase } from "#server/db/connection";
-import { EnvError, loadEnv } from "#server/env";
+import { browserEgress, EnvError, loadEnv } from "#server/env";
 import { TRANSPORT_BODY_LIMIT } from "#server/http/base";
 import { servePeerAddressesFrom } from "#server/http/client-ip";
 import { findChromium } from "#server/lib/chromium";
@@ -68,6 +68,7 @@ export async function serve() {
     totalTimeoutMs: env.CAPTURE_TOTAL_TIMEOUT_MS,
     timingSamples: env.CAPTURE_TIMING_SAMPLES,
     mobileTimingProfile: env.CAPTURE_MOBILE_PROFILE,
+    ...(env.BROWSER_WS_ENDPOINTS.length ? { remote: { endpoints: env.BROWSER_WS_ENDPOINTS, egress: browserEgress(env) } } : {}),
   });
   // Capture browsers launch alongside the boot (on their own threads and processes), so the first
   // analysis doesn't wait for them; CAPTURE_LAZY leaves them to the first capture (and closes idle

@@ -175,8 +175,7 @@ export function healthService(deps: HealthDeps) {
     return error ? failed(`new files cannot be created in the data directory (${error})`) : ok(`files ${resolve(deps.dataDir)}, ${detail}`);
   }
 
-  function capture(): HealthCheck {
-    const r = deps.captureReadiness?.();
+  function capture(r: CaptureReadiness | undefined): HealthCheck {
     if (!r) return failed("no capture pool in this process");
     if (!r.available) return failed("no Chromium browser found: install chromium or set CHROMIUM_PATH");
     if (r.browsers < 1 && r.onDemand) return ok(`0 of ${r.concurrency} browsers running; they launch on the first capture (CAPTURE_LAZY)`);
@@ -184,15 +183,29 @@ export function healthService(deps: HealthDeps) {
     return ok(`${r.browsers} of ${r.concurrency} browsers running`);
   }
 
+  /** With remote browsers: at least one browser server must answer; each is named (scheme, host and port only). */
+  function browser(r: CaptureReadiness | undefined): HealthCheck | null {
+    if (!r?.remote) return null;
+    const { reachable, total, endpoints } = r.remote;
+    const each = endpoints.map((e) =>
+      e.reachable ? `${e.endpoint} reachable` : `${e.endpoint} not reachable${e.detail ? ` (${e.detail})` : ""}`,
+    );
+    const detail = `${reachable} of ${total} browser servers reachable: ${each.join("; ")}`;
+    return reachable > 0 ? ok(detail) : failed(detail);
+  }
+
   return {
     live: () => ({ ok: true as const }),
 
     /** Every check as last seen: an object store's from its latest probe (readyNow probes it). */
     ready(): ReadyReport {
-      const checks: ReadyChecks = { database: database(), migrations: migrations(), storage: storage(), capture: capture() };
-      const failing = READY_CHECKS.filter((name) => !checks[name].ok);
+      const pool = deps.captureReadiness?.();
+      const checks: ReadyChecks = { database: database(), migrations: migrations(), storage: storage(), capture: capture(pool) };
+      const remote = browser(pool);
+      if (remote) checks.browser = remote;
+      const failing = READY_CHECKS.filter((name) => checks[name] && !checks[name].ok);
       if (failing.length === 0) return { ok: true, checks };
-      return { ok: false, error: failing.map((name) => `${name}: ${checks[name].detail}`).join("; "), checks };
+      return { ok: false, error: failing.map((name) => `${name}: ${checks[name]!.detail}`).join("; "), checks };
     },
 
     /** ready(), with an object store probed first (at most once a second). */
