@@ -42,6 +42,7 @@ export async function startProvider(redirectUri: string): Promise<TestProvider> 
     features: { devInteractions: { enabled: false } },
     pkce: { required: () => true },
     cookies: { keys: ["test-provider-cookie-key"] },
+    ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Session: 600, Grant: 600 },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     findAccount: (_ctx, sub) => {
       const account = accounts.get(sub);

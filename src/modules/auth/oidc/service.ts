@@ -10,20 +10,32 @@ import { pendingSignIns } from "./state-cookie";
 export const OIDC_CALLBACK_PATH = "/api/auth/oidc/callback";
 const SCOPE = "openid email profile";
 
-/** The check an openid-client error names (state, nonce, iss…), from its code, its cause or its message. */
+/**
+ * The check an openid-client error names. The library wraps the failed check (`unexpected "state"
+ * response parameter value`, `unexpected ID Token "nonce" claim value`, `unexpected "iss"…`) in a
+ * general error, so the messages of the whole cause chain are read.
+ */
 function refusalOf(e: unknown): OidcRefusal {
   if (e instanceof OidcRefusal) return e;
-  const err = e as { code?: string; message?: string; cause?: { claim?: string; attribute?: string; parameter?: string } };
-  const message = err?.message ?? String(e);
-  const named = err?.cause?.claim ?? err?.cause?.attribute ?? err?.cause?.parameter ?? "";
-  const says = (word: string) => named === word || new RegExp(`\\b${word}\\b`, "i").test(message);
-  let code: OidcErrorCode = "token";
-  if (err?.code === "OAUTH_AUTHORIZATION_RESPONSE_ERROR") code = "denied";
-  else if (says("state")) code = "state";
-  else if (says("nonce")) code = "nonce";
-  else if (says("iss") || says("issuer")) code = "issuer";
-  else if (err?.code === "OAUTH_RESPONSE_BODY_ERROR" && /invalid_grant/.test(message)) code = "token";
-  return new OidcRefusal(code, message);
+  const messages: string[] = [];
+  let code: string | undefined;
+  for (let at: unknown = e, depth = 0; at instanceof Error && depth < 4; at = at.cause, depth++) {
+    messages.push(at.message);
+    code ??= (at as { code?: string }).code;
+  }
+  const text = messages.join(": ");
+  const names = (claim: string) => text.includes(`"${claim}"`);
+  const reason: OidcErrorCode =
+    code === "OAUTH_AUTHORIZATION_RESPONSE_ERROR"
+      ? "denied"
+      : names("state")
+        ? "state"
+        : names("nonce")
+          ? "nonce"
+          : names("iss")
+            ? "issuer"
+            : "token";
+  return new OidcRefusal(reason, text || String(e));
 }
 
 /** The part of an address after its last @, lower-cased. */
