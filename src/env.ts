@@ -75,7 +75,10 @@ const schema = z
      */
     OIDC_ISSUER: z
       .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
-      .refine((v) => !v.startsWith("http:") || isLoopbackHostname(new URL(v).hostname), "must be https:// (http:// only on a loopback host)")
+      .refine(
+        (v) => !v.startsWith("http:") || isLoopbackHostname(new URL(v).hostname),
+        "must be https:// (http:// only on a loopback host)",
+      )
       .optional(),
     OIDC_CLIENT_ID: z.string().min(1).optional(),
     OIDC_CLIENT_SECRET: z.string().min(1).optional(),

@@ -51,7 +51,8 @@ async function signIn(t: TestApp, account: Parameters<TestProvider["signInAs"]>[
   const s = await start(t);
   return callback(t, await signInAtProvider(s.authUrl, REDIRECT), s.pending);
 }
-const errorOf = (r: Response) => (r.status === 302 ? new URL(r.headers.get("location")!, "http://localhost").searchParams.get("error") : `status ${r.status}`);
+const errorOf = (r: Response) =>
+  r.status === 302 ? new URL(r.headers.get("location")!, "http://localhost").searchParams.get("error") : `status ${r.status}`;
 const userCount = (t: TestApp) => t.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM users").get()!.n;
 
 describe("OIDC sign-in", () => {
@@ -96,7 +97,9 @@ describe("OIDC sign-in", () => {
     expect(me3.json.user.id).toBe(id);
 
     const audit = t.db
-      .query<{ action: string; details: string | null }, []>("SELECT action, details FROM audit_log WHERE action LIKE 'auth.sign_%' ORDER BY id")
+      .query<{ action: string; details: string | null }, []>(
+        "SELECT action, details FROM audit_log WHERE action LIKE 'auth.sign_%' ORDER BY id",
+      )
       .all();
     expect(audit.filter((a) => a.action === "auth.sign_in").map((a) => JSON.parse(a.details!).method)).toEqual(["oidc", "oidc", "oidc"]);
     expect(audit.some((a) => a.action === "auth.sign_up")).toBe(true);
