@@ -38,6 +38,9 @@ import { authService } from "./modules/auth/service";
 import { deviceCookies } from "./modules/auth/device-cookie";
 import { loginThrottle } from "./modules/auth/device-cookie-throttle";
 import { accessTokens } from "./modules/auth/tokens";
+import { oidcRoutes } from "./modules/auth/oidc";
+import type { OidcSettings, SsoOffer } from "./modules/auth/oidc/model";
+import { oidcService } from "./modules/auth/oidc/service";
 import { comparisonRoutes } from "./modules/comparisons";
 import type { CaptureReadiness } from "./modules/capture/browser/pool";
 import { createRunTools, type RunTools } from "./modules/comparisons/active-runs";
@@ -89,6 +92,18 @@ const setupTokenRequired = (env: Env) =>
 /** Sign-in budgets per minute; docs/security.md describes them, tests/api/hardening-lockout.test.ts holds the app to them. */
 export const SIGN_IN_LIMITS = { perIpPerMinute: 30, perAccountPerMinute: 10, perDevicePerMinute: 10 };
 
+/** OIDC_* as the sign-in service takes them; null when OIDC_ISSUER is not set (SSO off). */
+const oidcSettings = (env: Env): OidcSettings | null =>
+  env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET
+    ? {
+        issuer: env.OIDC_ISSUER,
+        clientId: env.OIDC_CLIENT_ID,
+        clientSecret: env.OIDC_CLIENT_SECRET,
+        allowedDomains: env.OIDC_ALLOWED_DOMAINS,
+        name: env.OIDC_NAME,
+      }
+    : null;
+
 export interface AppDeps {
   db: Db;
   env: Env;
@@ -138,8 +153,13 @@ export function createServices(deps: AppDeps) {
       },
       deps.now,
     ),
+    passwordLogin: { mode: deps.env.PASSWORD_LOGIN, ssoName: deps.env.OIDC_NAME },
     onLogout: (userId, sessionId) => live.disconnect((s) => s.userId === userId && s.sessionId === sessionId, "Signed out"),
   });
+  const sso = oidcSettings(deps.env);
+  const oidc =
+    sso &&
+    oidcService({ db: deps.db, auth, settings: sso, secret: deps.secret, publicUrl: deps.env.PUBLIC_URL, now: deps.now, log: deps.log });
   const waitlist = waitlistService(deps.db);
   const metrics = new RequestMetrics(undefined, deps.now);
   const activity = activityService(deps.db, deps.now);
@@ -245,6 +265,8 @@ export function createServices(deps: AppDeps) {
     storage,
     tokens,
     auth,
+    /** OpenID Connect sign-in; null when OIDC_ISSUER is not set. */
+    oidc,
     /** The tools comparison runs call out to, as built at boot (undefined without `deps.runTools`). */
     runTools,
     waitlist,
@@ -273,6 +295,8 @@ export type Services = ReturnType<typeof createServices>;
 export interface PageContext {
   user: PublicUser | null;
   maintenance: boolean;
+  /** Single sign-on, when on: the sign-in page offers it under this name. */
+  sso: SsoOffer;
   fetchApi(path: string): Promise<Response>;
 }
 
@@ -320,6 +344,7 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
     })
     .use(healthRoutes(health))
     .use(authRoutes(services.auth, limits))
+    .use(oidcRoutes(services.oidc, { perIp: limits.perIp, log }))
     .use(waitlistRoutes(services.waitlist, limits))
     .use(adminRoutes(services.admin, services.auth.userForAccessToken))
     .use(usersRoutes(services.users, services.auth.userForAccessToken))
@@ -377,6 +402,7 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
         {
           user,
           maintenance: services.admin.maintenance.isOn(),
+          sso: services.oidc ? { name: services.oidc.settings.name } : null,
           async fetchApi(apiPath) {
             const token = user ? await services.auth.accessTokenFor(refreshToken) : null;
             // The loader's API calls log under the page request's id.

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { LOG_LEVELS } from "./lib/logger";
 import { secretsKeyEnv } from "./modules/secrets/model";
 import { storageUrl } from "./modules/storage/model";
+import { isLoopbackHostname } from "./http/host-guard";
 
 const flag = z
   .enum(["0", "1", "true", "false", ""])
@@ -108,6 +109,33 @@ const schema = z
       .optional(),
     /** The first account (the admin) needs the one-time setup token printed at boot; on by default for a non-loopback PUBLIC_URL. */
     SETUP_TOKEN_REQUIRED: flag,
+    /**
+     * OpenID Connect sign-in (docs/security.md, "Single sign-on"): off unless OIDC_ISSUER is set. The issuer
+     * is https, or http on a loopback host (a provider on the same machine).
+     */
+    OIDC_ISSUER: z
+      .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+      .refine(
+        (v) => !v.startsWith("http:") || isLoopbackHostname(new URL(v).hostname),
+        "must be https:// (http:// only on a loopback host)",
+      )
+      .optional(),
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    /** E-mail domains SSO accepts (comma list); every domain when absent. */
+    OIDC_ALLOWED_DOMAINS: z
+      .string()
+      .optional()
+      .transform((v) =>
+        (v ?? "")
+          .split(",")
+          .map((d) => d.trim().toLowerCase().replace(/^@/, ""))
+          .filter(Boolean),
+      ),
+    /** The sign-in button reads "Continue with <OIDC_NAME>". */
+    OIDC_NAME: z.string().trim().min(1).max(60).default("Single sign-on"),
+    /** "admins": only administrators sign in with a password; everyone else uses SSO. */
+    PASSWORD_LOGIN: z.enum(["all", "admins"]).default("all"),
     /** Lowest level written to stdout (JSON lines); "silent" writes nothing. */
     LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
     /** Playwright browser servers capture workers connect to instead of launching Chromium (docs/scaling.md). */
@@ -127,6 +155,11 @@ const schema = z
       .optional(),
   })
   .superRefine((env, ctx) => {
+    if (env.OIDC_ISSUER)
+      for (const name of ["OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"] as const)
+        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required when OIDC_ISSUER is set" });
+    if (env.PASSWORD_LOGIN === "admins" && !env.OIDC_ISSUER)
+      ctx.addIssue({ code: "custom", path: ["PASSWORD_LOGIN"], message: "admins needs OIDC_ISSUER: everyone else would have no way in" });
     // Bun's S3 client would fall back to other variables or send unsigned requests: name what is missing here instead.
     if (!env.STORAGE_URL) return;
     for (const name of ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"] as const)
@@ -151,6 +184,7 @@ export type Env = z.infer<typeof schema>;
 /** Values that are or may carry credentials: a bad one is described, never echoed into the logs. */
 const SECRET = new Set([
   "JWT_SECRET",
+  "OIDC_CLIENT_SECRET",
   "SECRETS_KEY",
   "LLM_API_KEY",
   "SMTP_URL",

@@ -82,7 +82,7 @@ function bodySchemaOf(route: { hooks?: { body?: unknown } }): unknown {
 /**
  * Request bodies are JSON only: the generator leaves a body's content empty when the app has its
  * own parser (ours bounds the size), so it is filled from the route's schema. Routes whose 200 is
- * a file say so in `x-binary-response`, routes that answer 204 in `x-no-content` (see contract.ts).
+ * a file say so in `x-binary-response`, routes that answer 204 in `x-no-content`, redirects in `x-redirect` (see contract.ts).
  */
 function finishOperation(op: Json, bodySchema: unknown) {
   if (bodySchema !== undefined) op.requestBody = { required: true, content: { "application/json": { schema: bodySchema } } };
@@ -93,6 +93,15 @@ function finishOperation(op: Json, bodySchema: unknown) {
     responses["200"] = {
       description: binary.description,
       content: Object.fromEntries(binary.contentTypes.map((t) => [t, { schema: { type: "string", contentMediaType: t } }])),
+    };
+  }
+  const redirect = op["x-redirect"] as { description: string } | undefined;
+  if (redirect) {
+    delete op["x-redirect"];
+    const responses = (op.responses ??= {}) as Json;
+    responses["302"] = {
+      description: redirect.description,
+      headers: { Location: { description: "Where the browser goes next", schema: { type: "string" } } },
     };
   }
   const empty = op["x-no-content"] as { description: string } | undefined;

@@ -5,6 +5,8 @@ import { type Answer, ApiError, type Client, type Ok, api, call, createClient, t
 export interface ServerLoaderContext {
   user: PublicUser | null;
   maintenance: boolean;
+  /** Single sign-on when the server offers it (the sign-in page's button). */
+  sso: { name: string } | null;
   fetchApi(path: string): Promise<Response>;
 }
 
@@ -68,4 +70,8 @@ export function serverUser(context: unknown): PublicUser | null {
 
 export function serverMaintenance(context: unknown): boolean {
   return serverContext(context)?.maintenance ?? false;
+}
+
+export function serverSso(context: unknown): { name: string } | null {
+  return serverContext(context)?.sso ?? null;
 }
