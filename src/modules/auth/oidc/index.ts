@@ -21,8 +21,25 @@ function redirect(location: string, cookies: string[]): Response {
 }
 
 /**
- * GET /api/auth/oidc/start and /callback: browser navigations, so every answer is a redirect (to the
- * provider, to the app, or back to /login?error=<code>), never a JSON error page. Registered whether
+ * The signed-in answer to the provider's redirect. The refresh cookie is SameSite=Strict, and a
+ * navigation that a cross-site redirect chain started does not carry Strict cookies: a 302 to the
+ * app would render its first page signed out. This page is same-origin, so the navigation it starts
+ * (a meta refresh, which needs no script and so no CSP nonce) carries the new session.
+ */
+function signedInPage(cookies: string[]): Response {
+  const headers = new Headers({
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "no-store",
+    "referrer-policy": "no-referrer",
+  });
+  for (const c of cookies) headers.append("set-cookie", c);
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${AFTER_SIGN_IN}"><title>Signed in</title></head><body><p>Signed in. <a href="${AFTER_SIGN_IN}">Continue to the dashboard</a>.</p></body></html>`;
+  return new Response(body, { status: 200, headers });
+}
+
+/**
+ * GET /api/auth/oidc/start and /callback: browser navigations, so every answer sends the browser on (to the
+ * provider, to the app through a same-origin page, or back to /login?error=<code>), never a JSON error page. Registered whether
  * or not OIDC_ISSUER is set, so the API document is the same everywhere; off, both answer 404.
  */
 export function oidcRoutes(oidc: OidcService | null, opts: { perIp: RateLimiter; log?: (msg: string, err?: unknown) => void }) {
@@ -66,7 +83,7 @@ export function oidcRoutes(oidc: OidcService | null, opts: { perIp: RateLimiter;
             ip,
             userAgent: request.headers.get("user-agent") ?? undefined,
           });
-          return redirect(AFTER_SIGN_IN, [spent, ...sessionCookies(request, session)]);
+          return signedInPage([spent, ...sessionCookies(request, session)]);
         } catch (e) {
           const refusal = e instanceof OidcRefusal ? e : new OidcRefusal("unavailable", (e as Error)?.message ?? String(e));
           opts.log?.(`oidc: sign-in refused (${refusal.code}): ${refusal.message}`, e instanceof OidcRefusal ? undefined : e);
@@ -77,9 +94,12 @@ export function oidcRoutes(oidc: OidcService | null, opts: { perIp: RateLimiter;
         query: callbackQuery,
         response: errors(400, 404, 429, 500, 503),
         detail: {
-          summary: "The provider's answer: signs in (sets the refresh cookie) and redirects to the app, or to /login?error=<code>",
+          summary:
+            "The provider's answer: signs in (sets the refresh cookie) and answers a page that forwards to the app, or redirects to /login?error=<code>",
           security: [{}],
-          ...redirectResponse(`To ${AFTER_SIGN_IN} signed in, or to /login?error=<code> naming why not`),
+          ...redirectResponse(
+            `Refused: to /login?error=<code> naming why. Signed in, the answer is instead a 200 page that forwards to ${AFTER_SIGN_IN}`,
+          ),
         },
       },
     );
