@@ -13,7 +13,7 @@ import m0011 from "../../migrations/0011_runs_finished.sql" with { type: "text" 
 import m0012 from "../../migrations/0012_targets_owner_url.sql" with { type: "text" };
 import m0015 from "../../migrations/0015_site_secrets.sql" with { type: "text" };
 import m0016 from "../../migrations/0016_share_links.sql" with { type: "text" };
-import m0018 from "../../migrations/0018_oidc_identities.sql" with { type: "text" };
+import m0017 from "../../migrations/0017_oidc_identities.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -36,5 +36,5 @@ export const migrations: Migration[] = [
   { version: 12, name: "0012_targets_owner_url", sql: m0012 },
   { version: 15, name: "0015_site_secrets", sql: m0015 },
   { version: 16, name: "0016_share_links", sql: m0016 },
-  { version: 18, name: "0018_oidc_identities", sql: m0018 },
+  { version: 17, name: "0017_oidc_identities", sql: m0017 },
 ];
