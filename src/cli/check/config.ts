@@ -37,6 +37,7 @@ export const ABSOLUTE_BUDGETS = [
   "lowContrast",
   "imagesWithoutAlt",
   "inputsWithoutLabel",
+  "accessibilityViolations",
   "failedRequests",
 ] as const;
 export type AbsoluteBudget = (typeof ABSOLUTE_BUDGETS)[number];
@@ -68,6 +69,8 @@ export const checkConfig = z
         lowContrast: max.optional(),
         imagesWithoutAlt: max.optional(),
         inputsWithoutLabel: max.optional(),
+        /** Elements failing any axe-core rule (WCAG A/AA and best practices), all rules together. */
+        accessibilityViolations: max.optional(),
         /** Requests the page made that failed or got an error status (its own document excluded). */
         failedRequests: max.optional(),
         /** Share (0..1) of your page's pixels that changed against the baseline (see --baseline-dir). */

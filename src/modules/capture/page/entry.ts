@@ -6,6 +6,7 @@
 // everything from here (its watchers start late: what they missed is missing).
 
 import { contrastProbes, gatherAccessibility } from "../gatherers/accessibility";
+import { audit } from "./axe-audit";
 import { gatherCopy } from "../gatherers/copy";
 import { gatherElements } from "../gatherers/elements";
 import { gatherLayout } from "../gatherers/layout";
@@ -54,6 +55,7 @@ function gather(args: ScanArgs & { name: DomGathererName }): ReturnType<(typeof 
 
 const lateApi = {
   readResources: (_: void) => gatherResources(),
+  audit,
   measure,
   gather,
   watchForChanges,
