@@ -103,6 +103,44 @@ describe("budgets", () => {
     ]);
   });
 
+  test("accessibility budgets read axe-core's audit; a page axe could not audit fails them", () => {
+    const r = report();
+    const rule = (id: string, count: number) => ({
+      id,
+      impact: "serious" as const,
+      level: "AA" as const,
+      criteria: [],
+      wcag: "2.0",
+      help: "",
+      helpUrl: "",
+      count,
+      examples: [],
+    });
+    const ours = r.snapshots.filter((s) => s.targetId === "t-Ours");
+    for (const s of ours) {
+      s.extraction.accessibility.lowContrast = [
+        { text: "Over a photo", ratio: 2, required: 4.5, fg: "#ffffff", bg: "#cccccc", method: "pixels" },
+      ];
+      s.extraction.accessibility.audit =
+        s.viewport === "desktop"
+          ? { engine: "axe-core 4.14.1", ms: 1, violations: [rule("color-contrast", 3), rule("image-alt", 2)], incomplete: [] }
+          : { engine: "axe-core", ms: 0, violations: [], incomplete: [], error: "axe-core did not finish in time" };
+    }
+    const cfg = config({ lowContrast: { max: 3 }, accessibilityViolations: { max: 5 }, imagesWithoutAlt: { max: 2 } }, [
+      "desktop",
+      "mobile",
+    ]);
+    expect(evaluateBudgets(cfg, r).map((b) => `${b.budget} ${b.viewport} ${b.value} ${b.pass ? "pass" : "fail"}`)).toEqual([
+      // axe's three contrast failures and the painted method's one, never the same element.
+      "lowContrast.max desktop 4 fail",
+      "lowContrast.max mobile null fail",
+      "imagesWithoutAlt.max desktop 2 pass",
+      "imagesWithoutAlt.max mobile null fail",
+      "accessibilityViolations.max desktop 5 pass",
+      "accessibilityViolations.max mobile null fail",
+    ]);
+  });
+
   test("failedRequests counts every failed request; a capture without the record fails the budget", () => {
     expect(brief({ failedRequests: { max: 2 } }, ["desktop", "mobile"])).toEqual([
       "failedRequests.max desktop 2 pass",
