@@ -30,7 +30,7 @@ export async function capturePage(
     const opened = await openPage(browser, job, onStage, deps, lifetime);
     const settling = await settlePage(opened, job, onStage, lifetime);
     const seen = await lookWhileSettling(opened.page, settling, async () => {
-      const measured = await gatherPage(opened, job, onStage);
+      const measured = await gatherPage(opened, job, onStage, deps);
       return { ...measured, ...(await screenshotPage(opened, job, measured.dom, onStage)) };
     });
     const load = await gatherLoad(opened, seen);

@@ -11,7 +11,7 @@ import { auditPage } from "../page-script/axe";
 import { callPage } from "../page-script/page-script";
 import type { PageProblems } from "../watchers/page-problems";
 import type { CaptureJob, CaptureStage } from "../worker/protocol";
-import type { OpenedPage } from "./open";
+import type { CaptureDeps, OpenedPage } from "./open";
 
 export interface Measured {
   dom: DomMeasurement;
@@ -27,11 +27,16 @@ export interface LoadReport {
   finalUrl: string;
 }
 
-export async function gatherPage(opened: OpenedPage, job: CaptureJob, onStage: (stage: CaptureStage) => void): Promise<Measured> {
+export async function gatherPage(
+  opened: OpenedPage,
+  job: CaptureJob,
+  onStage: (stage: CaptureStage) => void,
+  deps: Pick<CaptureDeps, "skipAudit"> = {},
+): Promise<Measured> {
   onStage("measuring");
   const viewport = VIEWPORTS[job.viewport];
   // axe first: the measurement reports its audit and leaves to the pixels only the contrast axe could not decide.
-  await opened.race(auditPage(opened.page));
+  if (!deps.skipAudit) await opened.race(auditPage(opened.page));
   const dom = await opened.race(
     callPage(opened.page, "measure", { maxY: job.maxHeightPx, viewportWidth: viewport.width, viewportHeight: viewport.height }),
   );

@@ -21,6 +21,8 @@ export interface CaptureDeps {
   resolve?: Resolver;
   /** Overrides the address rule (tests); defaults to every resolved address being public. */
   checkHost?: (host: string) => Promise<HostVerdict>;
+  /** Leaves axe-core out (bench/axe.bench.ts measures what it adds); the page is then reported unaudited. */
+  skipAudit?: boolean;
 }
 
 /** A page the capture has opened and navigated, with everything watching it. */
