@@ -1,30 +1,15 @@
 // The shared real-site corpus (../shared/corpus) served on 127.0.0.1, plus variants made in a temp
 // folder (never in the repository): a brand recolour, a re-worded copy, and a site carrying another
 // site's words. Used by the corpus evaluation and the Lighthouse comparison.
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { extname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { CORPUS_DIR, contentType } from "#tests/support/static-files";
+
+export { CORPUS_DIR };
 import { converter, formatHex, parse } from "culori";
 
-// Beside the checkout (../shared/corpus), or beside the folder of worktrees that holds it.
-const CORPUS_CANDIDATES = [join(import.meta.dir, "../../shared/corpus"), join(import.meta.dir, "../../../shared/corpus")];
-export const CORPUS_DIR = resolve(process.env.CORPUS_DIR ?? CORPUS_CANDIDATES.find((d) => existsSync(d)) ?? CORPUS_CANDIDATES[0]!);
 export const TEMPLATES = ["clean-blog", "clean-blog-2020", "stylish-portfolio", "resume", "one-page-wonder"] as const;
-
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".css": "text/css",
-  ".js": "text/javascript",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".ico": "image/x-icon",
-  ".woff2": "font/woff2",
-  ".woff": "font/woff",
-};
 
 /** Serves `/<name>/...` from `roots[name]`; everything else is 404. */
 export function serveFolders(roots: Record<string, string>) {
@@ -43,7 +28,7 @@ export function serveFolders(roots: Record<string, string>) {
       } catch {
         return new Response("not found", { status: 404 });
       }
-      return new Response(Bun.file(file), { headers: { "content-type": TYPES[extname(file)] ?? "application/octet-stream" } });
+      return new Response(Bun.file(file), { headers: { "content-type": contentType(file) } });
     },
   });
   return { url: (name: string) => `http://127.0.0.1:${server.port}/${name}/`, stop: () => server.stop(true) };

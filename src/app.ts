@@ -93,7 +93,7 @@ export interface AppDeps {
    * and feed unless given here. Without `capture` the server cannot start a run.
    */
   runTools?: RunTools;
-  /** Capture browsers up and ready, reported by /api/health (main.ts wires the pool). */
+  /** Capture browsers up and ready, reported by /api/health (src/boot/serve.ts wires the pool). */
   captureReadiness?: () => CaptureReadiness;
   /** Agent cadences (tests shorten them). */
   agentCadence?: Partial<Cadence>;

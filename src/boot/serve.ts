@@ -91,8 +91,8 @@ export async function serve() {
     port: env.PORT,
     hostname: env.HOST,
     maxRequestBodySize: TRANSPORT_BODY_LIMIT,
-    // Bun resets a connection whose request has not been answered after 10 s (its default), so a
-    // busy machine turned slow answers into ECONNRESET (POST /api/system/start at load 44). An
+    // Bun resets a connection whose request has not been answered after 10 s (its default), so on a
+    // busy machine a slow answer (POST /api/system/start) would become ECONNRESET. An
     // answer may take this long; a socket idle between requests is closed after it as well.
     idleTimeout: 120,
     routes: live.routes,

@@ -14,7 +14,7 @@ export interface Storage {
   db: Db;
   secret: Uint8Array;
   migrationsApplied: number[];
-  /** Files and folders under DATA_DIR an older version left readable by others, now owner-only. */
+  /** Files and folders under DATA_DIR that were readable by others and are made owner-only at boot. */
   permissions: TightenResult;
 }
 

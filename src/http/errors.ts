@@ -57,7 +57,7 @@ interface StandardLike {
 /**
  * The answer to a request Elysia's validation refused (a route's params, query or body schema):
  * the same message and `details` that parsing by hand gave. An absent body is checked as `{}`,
- * as before, so it names the first missing field rather than "expected object".
+ * so it names the first missing field rather than "expected object".
  */
 export function requestValidationError(failure: { validator?: unknown; value?: unknown; type?: string }): HttpError {
   const v = failure.validator as { schema?: unknown } | undefined;

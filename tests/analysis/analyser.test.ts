@@ -86,7 +86,7 @@ describe("createAnalyser (worker)", () => {
     }
   });
 
-  test("plugs into the comparisons runner's engine as is", () => {
+  test("plugs into a comparison run's tools as is", () => {
     const analyser = createAnalyser();
     const engine: RunTools = { analyser, findingsFor: createFindingsStep() };
     expect(typeof engine.analyser?.scorePair).toBe("function");

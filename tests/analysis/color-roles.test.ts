@@ -97,7 +97,7 @@ describe("colour similarity uses the roles", () => {
     expect(s.contentSimilarity).toBeCloseTo(1, 3);
   });
 
-  test("captures made before roles existed keep the area-only blend", () => {
+  test("captures without colour roles keep the area-only blend", () => {
     const s = scorePair(A, A);
     expect(s.components["color.roles"]).toBeUndefined();
     expect(s.colorSimilarity).toBeCloseTo(1, 3);

@@ -379,6 +379,40 @@ describe("timing rules", () => {
     silent("fcp-slow", [alpha({ timing: { fcpMs: 800 } }), beta({ timing: { fcpMs: 600 } })]);
   });
 
+  test("Speed Index and TBT: against the fastest competitor with LCP's rules, and their method in the evidence", () => {
+    const measuredBy = {
+      speedIndex: { method: "Filmstrip of the capture's own load: 12 trace screenshots, …", reason: null },
+      tbt: { method: "Long Tasks API on the capture's own load: main-thread tasks over 50 ms, …", reason: null },
+    };
+    const f = fires("speed-index-slow", [
+      alpha({ timing: { speedIndexMs: 2400, measuredBy } }),
+      beta({ timing: { speedIndexMs: 900, measuredBy } }),
+    ]);
+    expect(f.group).toBe("timing");
+    expect(f.title).toBe("Alpha's Speed Index is 2.4 s against 900 ms for Beta (desktop)");
+    expect(f.evidence["Alpha Speed Index"]).toBe("2.4 s");
+    expect(f.evidence["Beta Speed Index"]).toBe("900 ms");
+    expect(f.evidence["Speed Index measured by"]).toBe("Filmstrip of the capture's own load");
+    // Under 1.5× the fastest, or a gap under the minimum: noise.
+    silent("speed-index-slow", [alpha({ timing: { speedIndexMs: 1300 } }), beta({ timing: { speedIndexMs: 900 } })]);
+    silent("speed-index-slow", [alpha({ timing: { speedIndexMs: 600 } }), beta({ timing: { speedIndexMs: 300 } })]);
+    // Poor in absolute terms even when everyone is slow.
+    expect(fires("speed-index-slow", [alpha({ timing: { speedIndexMs: 6000 } }), beta({ timing: { speedIndexMs: 5900 } })]).severity).toBe(
+      "high",
+    );
+
+    const t = fires("tbt-slow", [alpha({ timing: { tbtMs: 450, measuredBy } }), beta({ timing: { tbtMs: 0, measuredBy } })]);
+    expect(t.title).toBe("Alpha's Total Blocking Time is 450 ms against 0 ms for Beta (desktop)");
+    expect(t.evidence["Total Blocking Time measured by"]).toBe("Long Tasks API on the capture's own load");
+    silent("tbt-slow", [alpha({ timing: { tbtMs: 150 } }), beta({ timing: { tbtMs: 0 } })]);
+  });
+
+  test("captures without Speed Index or TBT (older ones, or not measured) raise nothing about them", () => {
+    silent("speed-index-slow", [alpha(), beta({ timing: { speedIndexMs: 400 } })]);
+    silent("speed-index-slow", [alpha({ timing: { speedIndexMs: null } }), beta({ timing: { speedIndexMs: 400 } })]);
+    silent("tbt-slow", [alpha({ timing: { tbtMs: null } }), beta({ timing: { tbtMs: 0 } })]);
+  });
+
   test("page weight against the lightest competitor", () => {
     const f = fires("page-weight", [
       alpha({ timing: { bytes: 4.2 * 1024 * 1024, requests: 88, largestResource: heroJpg } }),

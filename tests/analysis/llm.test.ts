@@ -138,7 +138,7 @@ describe("llm refinement", () => {
     expect(result.error).toContain("LLM request failed");
   });
 
-  test("the findings engine runs rules alone without a model, and logs a failed model pass", async () => {
+  test("the findings step runs rules alone without a model, and logs a failed model pass", async () => {
     expect(await createFindingsStep()(pages)).toEqual(rules);
     reply = () => new Response("nope", { status: 500 });
     const logs: string[] = [];

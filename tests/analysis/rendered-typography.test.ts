@@ -24,7 +24,7 @@ describe("typography similarity", () => {
     expect(s.rendered).toBe(true);
     expect(s.families).toBe(0);
     expect(s.typography).toBeCloseTo(0.65, 5); // everything but the families matches
-    // Without rendered data (an older capture on one side) the declared names are compared as before.
+    // Without rendered data (a capture without it on one side) the declared names are compared.
     const old = typo({ typography: { families: declared } });
     const legacy = typographySimilarity(loaded, old);
     expect(legacy.rendered).toBe(false);
@@ -113,6 +113,7 @@ describe("low-contrast finding measured from pixels", () => {
     const [f] = findingsFor([p]).filter((x) => x.id === findingId("low-contrast-text", "t-alpha", "desktop"));
     expect(f!.evidence["Worst run colours"]).toBe("#ffffff on #e4e0d8");
     expect(f!.evidence["Worst run measured"]).toContain("pixels painted behind the text");
+    expect(f!.evidence["Worst run measured"]).toContain("as a colour picker finds them on the screenshot");
     expect(f!.fix).toContain("darker overlay on the image");
   });
 });

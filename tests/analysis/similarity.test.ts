@@ -54,7 +54,7 @@ describe("scorePair on synthetic sites", () => {
       (w.design * far.designSimilarity + w.content * far.contentSimilarity) / (w.design + w.content),
       3,
     );
-    // The same weights as before design was split out: 0.3 colour + 0.3 layout + 0.3 content + 0.1 type.
+    // The blend in colour, layout, content and type: 0.3 colour + 0.3 layout + 0.3 content + 0.1 type.
     const old = 0.3 * far.colorSimilarity + 0.3 * far.layoutSimilarity + 0.3 * far.contentSimilarity + 0.1 * far.components.typography!;
     expect(far.overallSimilarity).toBeCloseTo(old, 3);
   });

@@ -124,7 +124,7 @@ describe("run history", () => {
     expect(old.status).toBe(200);
   });
 
-  test("a failed run is kept with its reason; the current diffs and findings are its (none), as before", async () => {
+  test("a failed run is kept with its reason; the current diffs and findings are its own (none)", async () => {
     const t = setup();
     const x = await comparison(t);
     await x.run();

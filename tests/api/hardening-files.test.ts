@@ -1,5 +1,5 @@
 // Everything under DATA_DIR is owner-only (files 0600, folders 0700) on the real server: after boot,
-// a sign-up, a capture and a backup; and a DATA_DIR an older version left readable by others is
+// a sign-up, a capture and a backup; and a DATA_DIR whose files are readable by others is
 // tightened at boot. The folder holds password, refresh-token and API-key hashes.
 import { afterAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
@@ -82,7 +82,7 @@ test("database, WAL, secret, screenshots and backups are created owner-only", as
 }, 240_000);
 
 /**
- * The database an older version left: 0644, with its last sign-up still in the -wal file (never
+ * A database readable by others: 0644, with its last sign-up still in the -wal file (never
  * checkpointed, as after a crash), so booting must both recover it and tighten both files.
  */
 async function oldDatabase(dir: string, email: string, password: string) {
@@ -113,7 +113,7 @@ async function oldDatabase(dir: string, email: string, password: string) {
 }
 
 test(
-  "files and folders an older version left readable are made owner-only at boot",
+  "files and folders readable by others are made owner-only at boot",
   async () => {
     const dir = dataDir();
     await oldDatabase(dir, "old-admin@example.com", "an-old-password-1");
@@ -147,8 +147,8 @@ test(
       body: { email: "old-admin@example.com", password: "an-old-password-1" },
     });
     expect(login.status).toBe(200);
-    // The server's boot may take its whole bound (SERVER_START_MS) on a busy machine, after an old
-    // database built with a password hash: the default 30 s ran out at load 33.
+    // The server's boot may take its whole bound (SERVER_START_MS) on a busy machine, after a
+    // database built with a password hash: more than the default 30 s.
   },
   SERVER_START_MS + 60_000,
 );

@@ -14,7 +14,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-/** The app behind a real Bun.serve with /ws wired as src/main.ts wires it, PUBLIC_URL included. */
+/** The app behind a real Bun.serve with /ws wired as src/boot/serve.ts wires it, PUBLIC_URL included. */
 function serve(t: ReturnType<typeof makeTestApp>) {
   const live = liveSockets({
     hub: t.services.live,
@@ -154,7 +154,7 @@ describe("PUBLIC_URL", () => {
       headers: { origin: PUBLIC },
     });
     expect(signup.status).toBe(201);
-    // Without PUBLIC_URL any well-formed Host is served, as before.
+    // Without PUBLIC_URL any well-formed Host is served.
     expect((await makeTestApp().app.handle(new Request("http://attacker.example/api/health"))).status).toBe(200);
   });
 

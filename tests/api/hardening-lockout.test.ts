@@ -1,5 +1,5 @@
 // Sign-in throttling with device cookies (OWASP "Slow Down Online Guessing Attacks with Device
-// Cookies"): a stranger's wrong passwords can no longer lock the owner out of a browser they have
+// Cookies"): a stranger's wrong passwords cannot lock the owner out of a browser they have
 // signed in from before, while guessing from untrusted clients stays limited per account and per IP.
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";

@@ -155,7 +155,7 @@ describe("OpenAPI document", () => {
 });
 
 describe("validation through the route schemas", () => {
-  test("a request that breaks a schema gets the same 400 message and details as before", async () => {
+  test("a request that breaks a schema gets the field's own 400 message, in error and details", async () => {
     const cases: [string, string, unknown, string][] = [
       ["POST", "/api/comparisons", { name: "   " }, "Comparison name is required"],
       ["POST", "/api/comparisons", { name: "x".repeat(101) }, "Name must be under 100 characters"],

@@ -39,7 +39,7 @@ export async function sweepWorld() {
   // Progress and activity go through the app's real hub and activity log, as in production.
   delete fake.tools.publish;
   delete fake.tools.recordActivity;
-  // The fake engine stands in for the capture pool, so readiness reports a pool that is up
+  // The fake run tools stand in for the capture pool, so readiness reports a pool that is up
   // (a 503 from /api/health/ready is an answer by design, not a failure the sweeps look for).
   const t = makeTestApp({
     env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" },
@@ -59,7 +59,7 @@ export async function sweepWorld() {
   const promoted = await t.call("PATCH", `/api/admin/users/${carol.user.id}`, { headers: h.root, body: { role: "admin" } });
   if (promoted.status !== 200) throw new Error(`promote failed: ${promoted.text}`);
 
-  // Alice's comparison, run to completion by the fake engine (real PNGs on disk).
+  // Alice's comparison, run to completion by the fake run tools (real PNGs on disk).
   const mk = async (name: string) => {
     const c = await t.call("POST", "/api/comparisons", { headers: h.alice, body: { name, description: `${MARKER} notes` } });
     if (c.status !== 201) throw new Error(`create failed: ${c.text}`);

@@ -7,7 +7,7 @@ import { PNG } from "pngjs";
 import { deltaE2000, hexToRgb, rgbToLab } from "#server/lib/image/color";
 import type { Extraction, Viewport } from "#server/modules/capture/model";
 import type { Vitals } from "#server/modules/capture/page/types";
-import { CapturePool, NO_CHROMIUM_REASON, type CaptureOutcome } from "#server/modules/capture/browser/pool";
+import { CapturePool, NO_CHROMIUM_REASON, type CaptureResult } from "#server/modules/capture/browser/pool";
 import { SSRF_MESSAGES } from "#server/modules/capture/browser/ssrf";
 import { findChromium, isHeadlessShell } from "#server/lib/chromium";
 import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
@@ -49,11 +49,11 @@ afterAll(async () => {
 
 const shot = (name: string) => join(dir, `${name}-${crypto.randomUUID()}.png`);
 
-async function capture(path: string, viewport: Viewport, onStage?: (s: string) => void): Promise<CaptureOutcome> {
+async function capture(path: string, viewport: Viewport, onStage?: (s: string) => void): Promise<CaptureResult> {
   return pool.submit("owner-a", { url: server.url(path), viewport, screenshotPath: shot(path.replace(/\W+/g, "_")) }, onStage);
 }
 
-function ok(outcome: CaptureOutcome): { extraction: Extraction; screenshotPath: string } {
+function ok(outcome: CaptureResult): { extraction: Extraction; screenshotPath: string } {
   if (!outcome.ok) throw new Error(`capture failed: ${outcome.reason}`);
   return outcome;
 }

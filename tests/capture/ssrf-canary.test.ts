@@ -32,9 +32,9 @@ function job(url: string): CaptureJob {
     allowPrivate: false,
     // `load` never fires with this many refused requests; the capture goes on without it once the
     // navigation limit is spent, so the limit is the price of each capture. It also bounds reaching
-    // DOMContentLoaded, which took up to 4 s on a busy machine: 4 s was exhausted there. The total
-    // limit is not what these tests are about: a hundred-odd requests through the egress proxy ran
-    // past 45 s on a machine at load 50, so it only stops a capture that is stuck.
+    // DOMContentLoaded, which can take up to 4 s on a busy machine, so 4 s is not enough. The total
+    // limit is not what these tests are about: a hundred-odd requests through the egress proxy can
+    // take past 45 s on a heavily loaded machine, so it only stops a capture that is stuck.
     navigationTimeoutMs: 10_000,
     totalTimeoutMs: 120_000,
     maxHeightPx: 2000,

@@ -315,6 +315,27 @@ describe("timing against the target's own noise", () => {
     ]);
   });
 
+  test("Speed Index and TBT get the same noise band; older runs without them are not samples of them", () => {
+    const withVisuals = (speedIndexMs: number, tbtMs: number): TimingSample => ({ ...sample(620), speedIndexMs, tbtMs });
+    const steady = [900, 950, 880, 1000, 920, 940].map((si, i) => withVisuals(si, [0, 20, 0, 10, 0, 30][i]!));
+    const after = clone(landing());
+    after.timing.speedIndexMs = 1000;
+    after.timing.tbtMs = 40;
+    expect(timingChanges([...steady, withVisuals(990, 25)], after)).toEqual([]);
+    after.timing.speedIndexMs = 2600;
+    after.timing.tbtMs = 480;
+    expect(timingChanges([...steady, withVisuals(2500, 450)], after).map((c) => c.summary)).toEqual([
+      "Speed Index 930 ms → 2.6 s (slower in the last 2 runs; usual 880 ms–1.0 s over 6 runs)",
+      "Total Blocking Time 5 ms → 480 ms (more blocking in the last 2 runs; usual 0 ms–30 ms over 6 runs)",
+    ]);
+    // Inside the floor (200 ms for TBT): noise.
+    after.timing.tbtMs = 180;
+    expect(timingChanges([...steady, withVisuals(2500, 170)], after).map((c) => c.summary)).toHaveLength(1);
+    // Runs captured before Speed Index was measured have none: too few samples to claim a change.
+    const older = [600, 640, 610, 700, 560, 620].map((l) => sample(l));
+    expect(timingChanges([...older, withVisuals(900, 0), withVisuals(2500, 450)], after)).toEqual([]);
+  });
+
   test("a noisy target needs a bigger move; fewer than 4 earlier samples claims nothing", () => {
     const noisy = [400, 900, 650, 1200, 500, 1000, 700, 800].map((l) => sample(l));
     const after = clone(landing());

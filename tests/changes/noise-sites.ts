@@ -1,13 +1,14 @@
 // Pages that never change but move by themselves, for the noise-floor test and bench: a fixture
 // page with CSS animations, a carousel on a timer, lazy images and a web font that arrives late, and
-// three real templates from /work/shared/corpus, served in place on 127.0.0.1 (never copied into the
+// three real templates from the shared corpus (../shared/corpus), served in place on 127.0.0.1 (never copied into the
 // repository; their CDN fonts and scripts fail offline on every capture).
 import { existsSync, statSync } from "node:fs";
-import { extname, join, normalize, resolve, sep } from "node:path";
+import { join, normalize, sep } from "node:path";
+import { CORPUS_DIR, contentType } from "#tests/support/static-files";
+
+export { CORPUS_DIR };
 import { PNG } from "pngjs";
 
-const CORPUS = resolve(import.meta.dir, "../../../../shared/corpus");
-export const CORPUS_DIR = existsSync(CORPUS) ? CORPUS : "/work/shared/corpus";
 export const TEMPLATES = ["clean-blog", "stylish-portfolio", "resume"];
 const FONT = [
   "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
@@ -54,19 +55,6 @@ const PHOTO = (() => {
   return PNG.sync.write(png);
 })();
 
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".ico": "image/x-icon",
-  ".woff": "font/woff",
-  ".woff2": "font/woff2",
-};
-
 /** Serves /motion and /corpus/<template>/ on 127.0.0.1; `sites` are [label, url] pairs. */
 export function startNoiseSites() {
   const server = Bun.serve({
@@ -89,7 +77,7 @@ export function startNoiseSites() {
         if (!file.startsWith(root + sep)) return new Response("no", { status: 403 });
         if (existsSync(file) && statSync(file).isDirectory()) file = join(file, "index.html");
         if (!existsSync(file)) return new Response("not here", { status: 404 });
-        return new Response(Bun.file(file), { headers: { "content-type": TYPES[extname(file)] ?? "application/octet-stream" } });
+        return new Response(Bun.file(file), { headers: { "content-type": contentType(file) } });
       }
       return new Response("not here", { status: 404 });
     },

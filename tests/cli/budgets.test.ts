@@ -149,6 +149,24 @@ describe("budgets", () => {
     expect(brief({ failedRequests: { max: 1 } })).toEqual(["failedRequests.max desktop 2 fail"]);
   });
 
+  test("speedIndex and tbt budgets on the site's own load, in ms; a capture that did not measure them fails", () => {
+    const r = report();
+    for (const s of r.snapshots) {
+      if (s.targetId !== "t-Ours") continue;
+      // Desktop measured both; the mobile capture was timed under another profile (null) or predates them (absent).
+      if (s.viewport === "desktop") Object.assign(s.extraction.timing, { speedIndexMs: 1800, tbtMs: 120 });
+      else Object.assign(s.extraction.timing, { speedIndexMs: null });
+    }
+    const results = evaluateBudgets(config({ speedIndex: { max: 2000 }, tbt: { max: 100 } }, ["desktop", "mobile"]), r);
+    expect(results.map((x) => `${x.budget} ${x.viewport} ${x.value} ${x.pass ? "pass" : "fail"}`)).toEqual([
+      "speedIndex.max desktop 1800 pass",
+      "speedIndex.max mobile null fail",
+      "tbt.max desktop 120 fail",
+      "tbt.max mobile null fail",
+    ]);
+    expect(() => config({ speedIndex: { max: "fast" } })).toThrow("test.json: budgets.speedIndex.max: expected a number");
+  });
+
   test("ranks among the set (1 = best) and the ratio to the fastest competitor", () => {
     expect(brief({ rank: { lcpMs: { max: 1 }, bodyContrast: { max: 2 } }, lcpMs: { maxVsBestCompetitor: 1.4 } })).toEqual([
       "rank.lcpMs.max desktop 2 fail",

@@ -263,6 +263,8 @@ describe("check: config errors exit 2 naming the field; the schema ships with th
     expect(schema.properties.budgets.properties.visual.properties.maxChangedShare.maximum).toBe(1);
     expect(schema.properties.ignore.properties.regions.items.required).toEqual(["x", "y", "width", "height"]);
     expect(schema.properties.budgets.properties.lcpMs.properties.max.type).toBe("number");
+    expect(schema.properties.budgets.properties.speedIndex.properties.max.type).toBe("number");
+    expect(schema.properties.budgets.properties.tbt.properties.max.type).toBe("number");
     expect(schema.properties.viewports.items.enum).toEqual(["desktop", "mobile"]);
   });
 });

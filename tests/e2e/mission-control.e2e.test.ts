@@ -34,7 +34,7 @@ beforeAll(
     await signUpInto(userCtx, server.url, "rebel@example.com", PASSWORD);
     admin = await adminCtx.newPage();
     user = await userCtx.newPage();
-    // Captures the agents can work on, written the way the comparisons engine writes them.
+    // Captures the agents can work on, written the way a comparison run stores them.
     const db = openDatabase(join(server.dataDir, "design-intel.db"));
     const owner = db.query<{ id: string }, [string]>("SELECT id FROM users WHERE email = ?").get("boss@example.com")!.id;
     insertComparison(

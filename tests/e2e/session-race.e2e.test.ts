@@ -1,17 +1,16 @@
 // Leaving a page the instant it loaded must not sign anyone out. Every page load refreshes the
 // session (spec: "On start a refresh is attempted") and refresh tokens rotate, so a refresh cut off
-// by the navigation used to leave the browser holding a cookie the server had already rotated;
-// the next load presented it again, which reads as a stolen token and ends the session. Found by
-// tests/e2e/xss.e2e.test.ts failing once in CI; reproduced here within a few navigations.
+// by the navigation would leave the browser holding a cookie the server had already rotated;
+// the next load would present it again, which reads as a stolen token and ends the session.
+// Without the safeguards it happens within a few quick navigations.
 //
 // Each page is left once its start-up refresh is on the wire, not at a guessed moment after
-// DOMContentLoaded (often before the refresh had even started). With the fix's keepalive undone the
-// file failed at navigation 6 and at 1 (two runs), with the rotated cookie's grace undone at 2;
-// leaving at the guessed moment, the undone keepalive was first caught at 13. So 24 navigations per
-// way of leaving, as 3 rounds of 8 (40 before), each way in a session of its own carried from round
+// DOMContentLoaded (often before the refresh had even started). Without the keepalive this file
+// fails within a few navigations (at most 13 when leaving at a guessed moment), and without the
+// rotated cookie's grace within 2; so 24 navigations per way of leaving, as 3 rounds of 8, each way in a session of its own carried from round
 // to round (the cookie each round ends with is the next one's). Each round is a test of its own, bounded by
 // its steps: on a busy machine 40 navigations in one test ran past any fixed budget, and a test
-// that times out takes the server and browser of the file with it. Should that still happen, the
+// that times out takes the server and browser of the file with it. When a round times out, the
 // next round starts a new server, browser and session rather than fail for the last one's sake.
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";

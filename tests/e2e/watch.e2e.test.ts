@@ -195,8 +195,8 @@ describe("competitor watch", () => {
       const cta = page.getByRole("group", { name: "Filter by kind" }).getByRole("button", { name: /^CTA/ });
       await cta.click();
       await page.waitForFunction(() => new URL(location.href).searchParams.get("kind") === "cta");
-      // The router updates the URL before React commits the filtered view (a CI run read the old
-      // aria-pressed in between): wait for the pressed button, then read the list it filtered.
+      // The router updates the URL before React commits the filtered view (aria-pressed can still
+      // read the previous value in between): wait for the pressed button, then read the list it filtered.
       await page.getByRole("group", { name: "Filter by kind" }).getByRole("button", { name: /^CTA/, pressed: true }).waitFor();
       const kinds = await page.getByTestId("change-item").allInnerTexts();
       expect(kinds.length).toBeGreaterThan(0);

@@ -264,9 +264,8 @@ describe("stored XSS", () => {
     await page.getByRole("button", { name: "Manage Users" }).click();
     await page.getByRole("dialog").getByText("xss-other@example.com").waitFor();
     await expectClean("/super-admin users", [USERNAME, OTHER_USERNAME]);
-    // Closed by its button, and gone before the next click. On one quiet run, after a press of Escape
-    // here, "View Audit Logs" went unfound for 30 s; a dialog that stays open now fails this wait,
-    // by name, instead (an open dialog hides the page behind it from getByRole).
+    // Closed by its button, and gone before the next click: an open dialog hides the page behind it
+    // from getByRole, so a dialog that stays open fails this wait, by name, rather than the next click.
     await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
     await page.getByRole("dialog").waitFor({ state: "detached" });
     await page.getByRole("button", { name: "View Audit Logs" }).click();

@@ -1,7 +1,7 @@
 // One site never finishes loading: the run must not wait for it past the capture limits. The
 // limits come from the environment, as an operator would set them. They bound the good sites too:
 // the navigation limit is short next to its default (30 s) yet far above what a fixture page needs
-// on a busy machine (3 s was exhausted there, failing a good page for want of CPU), and the total
+// on a busy machine (3 s is not enough there: a good page fails for want of CPU), and the total
 // limit only stops a stuck capture.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";

@@ -1,4 +1,4 @@
-// Spec §3 and §7 details the feature suites did not pin down: targets come back in the order they
+// Spec §3 and §7 details beyond the feature suites: targets come back in the order they
 // were added, the A/B test lists the dashboard reads, and the agents' list limits.
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "#tests/support/app";

@@ -4,7 +4,7 @@ import { recordToasts } from "./toasts";
 
 /**
  * How long one Playwright step (a click, a navigation, a waitFor) may take. The condition ends the
- * wait; this only names a step that cannot happen. On 2 cores at load 58 one click took past 15 s.
+ * wait; this only names a step that cannot happen. On a loaded 2-core host one click can take past 15 s.
  * A test that times out makes bun kill every process the file started (the browser and server of
  * its beforeAll too), failing every later test in the file, so browser tests size bun's timeout
  * with stepsTimeout below and a stuck step fails first, with its own message.

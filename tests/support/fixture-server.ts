@@ -4,7 +4,8 @@
 
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { extname, join, normalize, resolve, sep } from "node:path";
+import { join, normalize, resolve, sep } from "node:path";
+import { contentType, HTML_TYPE } from "./static-files";
 import { PNG } from "pngjs";
 
 export interface FixtureServer {
@@ -20,17 +21,6 @@ export interface FixtureServer {
 }
 
 export const SITES_DIR = resolve(import.meta.dir, "../fixtures/sites");
-
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ttf": "font/ttf",
-  ".json": "application/json",
-  ".txt": "text/plain; charset=utf-8",
-};
 
 // ---- generated images --------------------------------------------------------------------------
 
@@ -116,7 +106,7 @@ const FONT_CANDIDATES = [
 // ---- misbehaving pages ---------------------------------------------------------------------------
 
 const html = (body: string, status = 200, headers: Record<string, string> = {}) =>
-  new Response(body, { status, headers: { "content-type": TYPES[".html"]!, "cache-control": "no-store", ...headers } });
+  new Response(body, { status, headers: { "content-type": HTML_TYPE, "cache-control": "no-store", ...headers } });
 
 const NOT_FOUND_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page not found</title></head>
 <body style="font-family: sans-serif; padding: 4rem"><h1>404: nothing here</h1><p>The page you asked for does not exist.</p></body></html>`;
@@ -159,7 +149,7 @@ function neverEndingPage(): Response {
       clearInterval(timer);
     },
   });
-  return new Response(stream, { headers: { "content-type": TYPES[".html"]! } });
+  return new Response(stream, { headers: { "content-type": HTML_TYPE } });
 }
 
 async function special(url: URL, origin: string): Promise<Response | null> {
@@ -263,7 +253,7 @@ export function startFixtureServer(root = SITES_DIR): FixtureServer {
       }
       if (!existsSync(path) || !statSync(path).isFile()) return html(NOT_FOUND_PAGE, 404);
       return new Response(Bun.file(path), {
-        headers: { "content-type": TYPES[extname(path)] ?? "application/octet-stream", "cache-control": "no-store" },
+        headers: { "content-type": contentType(path), "cache-control": "no-store" },
       });
     },
   });

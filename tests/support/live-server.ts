@@ -1,5 +1,5 @@
 // A test app behind a real Bun.serve on 127.0.0.1 (random port) with the /ws live feed wired the
-// way src/main.ts wires it.
+// way src/boot/serve.ts wires it.
 import { liveSockets } from "#server/live/ws";
 import { REFRESH_COOKIE } from "#server/modules/auth";
 import type { makeTestApp } from "./app";

@@ -174,7 +174,7 @@ describe("schedules", () => {
     expect(started).toHaveLength(2);
   });
 
-  test("a start the runner refuses is a skip with its reason, and the schedule carries on", async () => {
+  test("a start that startRun refuses is a skip with its reason, and the schedule carries on", async () => {
     const alice = user();
     const c = comparison(alice);
     service.put(alice, c, "0 * * * *", "UTC");

@@ -1,5 +1,5 @@
 // The watch's routes as the contract states them: schedules on a comparison (and on its GET),
-// alert rules and their delivery log, per user. Runs use the fake engine; a loopback receiver
+// alert rules and their delivery log, per user. Runs use fake run tools; a loopback receiver
 // takes the webhooks.
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";

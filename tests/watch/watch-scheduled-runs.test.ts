@@ -195,7 +195,7 @@ describe("scheduled runs through the capture budget", () => {
 });
 
 describe("through the app", () => {
-  test("a due schedule starts a run of the comparison with the fake engine; deleting the comparison removes its schedule", async () => {
+  test("a due schedule starts a run of the comparison with fake run tools; deleting the comparison removes its schedule", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "di-watch-sched-"));
     try {
       let now = T0;

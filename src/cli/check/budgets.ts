@@ -25,8 +25,11 @@ const MEASURE: Record<AbsoluteBudget, (e: Extraction) => number | null> = {
   imagesWithoutAlt: (e) => audited(e, () => e.accessibility.imagesWithoutAlt),
   inputsWithoutLabel: (e) => audited(e, () => e.accessibility.inputsWithoutLabel),
   accessibilityViolations: (e) => audited(e, (a) => a.violations.reduce((n, r) => n + r.count, 0), null),
-  // Captures made before failures were recorded have no `network`: not measured, so the budget fails.
+  // A capture without `network` did not measure failures: not measured, so the budget fails.
   failedRequests: (e) => e.network?.failedCount ?? null,
+  // Captures made before Speed Index and TBT were measured have neither: not measured, so the budget fails.
+  speedIndex: (e) => e.timing.speedIndexMs ?? null,
+  tbt: (e) => e.timing.tbtMs ?? null,
 };
 
 type Audit = NonNullable<Extraction["accessibility"]["audit"]>;

@@ -39,6 +39,8 @@ export const ABSOLUTE_BUDGETS = [
   "inputsWithoutLabel",
   "accessibilityViolations",
   "failedRequests",
+  "speedIndex",
+  "tbt",
 ] as const;
 export type AbsoluteBudget = (typeof ABSOLUTE_BUDGETS)[number];
 
@@ -73,6 +75,10 @@ export const checkConfig = z
         accessibilityViolations: max.optional(),
         /** Requests the page made that failed or got an error status (its own document excluded). */
         failedRequests: max.optional(),
+        /** Speed Index of your page's own load, in ms (how soon the first screen looks complete). */
+        speedIndex: max.optional(),
+        /** Total Blocking Time of your page's own load, in ms (main-thread tasks over 50 ms, from FCP). */
+        tbt: max.optional(),
         /** Share (0..1) of your page's pixels that changed against the baseline (see --baseline-dir). */
         visual: z.strictObject({ maxChangedShare: share }).optional(),
         /** Your place among the set, 1 = best (fastest LCP, highest body-text contrast). */

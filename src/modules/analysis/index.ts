@@ -1,5 +1,6 @@
 // Public API of the analysis module: similarity of capture pairs, dominant colours of a
-// screenshot, and the findings engine. Other modules import from here only.
+// screenshot, and the findings step (rules, then the optional language model). Other modules
+// import from here only.
 
 export { createAnalyser, type Analyser, type AnalyserOptions } from "./analyser";
 export {

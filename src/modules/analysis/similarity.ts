@@ -10,7 +10,7 @@
 //                       (boilerplate words such as nav labels and legal lines count little)
 //   designSimilarity  = 3/7 colour + 3/7 layout + 1/7 typography   (no text at all)
 //   overallSimilarity = 0.70 design + 0.30 content
-//                     (= 0.30 colour + 0.30 layout + 0.30 content + 0.10 typography, as before)
+//                     (= 0.30 colour + 0.30 layout + 0.30 content + 0.10 typography)
 //   typography compares the families Chromium drew when both captures recorded them (see typography.ts)
 // Components that cannot be measured (e.g. a page with no buttons) drop out and the remaining
 // weights are renormalised, so a missing signal never reads as "different".
@@ -53,7 +53,7 @@ export const BLEND = {
 } as const;
 
 /**
- * designSimilarity from its parts; a stored diff from before it was recorded gets it from its
+ * designSimilarity from its parts; a stored diff without it gets it from its
  * colour and layout scores and its typography component (absent typography drops out).
  */
 export function designFromParts(color: number, layout: number, typography: number | null): number {
@@ -117,7 +117,7 @@ export function scorePrepared(a: PreparedCapture, b: PreparedCapture): PairScore
   const theme = ea.palette.isDark === eb.palette.isDark ? 1 : 0;
   const rolesA = rolesOf(ea);
   const rolesB = rolesOf(eb);
-  // Captures from before roles were measured keep the area-only blend.
+  // Captures without colour roles keep the area-only blend.
   const roles = rolesA && rolesB ? rolesSimilarity(rolesA, rolesB) : null;
   const colorSimilarity = blend([
     [roles?.roles ?? null, BLEND.color.roles],

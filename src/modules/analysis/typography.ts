@@ -30,7 +30,7 @@ export interface TypographyScores {
   scale: number;
   body: number;
   headline: number;
-  /** Weight mix; only part of the blend when both pages have rendered fonts (older captures keep the old blend). */
+  /** Weight mix; only part of the blend when both pages have rendered fonts (captures without rendered fonts use the declared-families blend). */
   weights: number;
   /** Whether the families compared are the ones drawn (true) or the ones declared. */
   rendered: boolean;
@@ -40,7 +40,7 @@ export interface TypographyScores {
 /**
  * With rendered fonts on both pages: drawn families 0.35, size ladder 0.25, weights 0.1, body text
  * 0.2, largest heading 0.1 — two pages that declare Lato but both draw a fallback look alike, and a
- * renamed typeface is the same face. Otherwise (older captures): declared families 0.4, size
+ * renamed typeface is the same face. Otherwise (a page without rendered fonts): declared families 0.4, size
  * ladder 0.3, body text 0.2, largest heading 0.1.
  */
 export function typographySimilarity(a: Typography, b: Typography): TypographyScores {

@@ -20,7 +20,7 @@ const keyName = z
 
 /** The admin console's form; keys it makes without a scope are `run` keys, as they were before scopes. */
 export const createApiKeyBody = z.object({ name: keyName, scope: apiKeyScope.default("run") });
-/** What the service takes: a scope left out means `run`, as for keys made before scopes. */
+/** What the service takes: a scope left out means `run`, as for keys stored without a scope. */
 export type CreateApiKeyInput = z.input<typeof createApiKeyBody>;
 
 /** Settings: every user chooses the scope. */

@@ -86,9 +86,9 @@ export const extractionSchema = z.object({
     buttons: z.array(paletteEntrySchema),
     /** Page background luminance decided from pixels: dark pages are < 0.5 */
     isDark: z.boolean(),
-    /** Chromatic colours weighted by salience (buttons, links, headings, icons, rims, badges: square root of area times a weight per kind), not by painted area; absent in older captures. */
+    /** Chromatic colours weighted by salience (buttons, links, headings, icons, rims, badges: square root of area times a weight per kind), not by painted area; absent in captures stored without it. */
     salient: z.array(paletteEntrySchema).optional(),
-    /** What each colour does on the page: background and body text from the largest DOM areas, primary/secondary brand colours from the salient colours ("#rrggbb", or null when the page has none). Absent in older captures. */
+    /** What each colour does on the page: background and body text from the largest DOM areas, primary/secondary brand colours from the salient colours ("#rrggbb", or null when the page has none). Absent in captures stored without it. */
     roles: z
       .object({
         background: z.string().nullable(),
@@ -105,7 +105,7 @@ export const extractionSchema = z.object({
     weights: z.array(z.object({ weight: z.number(), share: z.number() })),
     headings: z.array(z.object({ level: z.number(), ...textStyle })),
     body: z.object(textStyle).nullable(),
-    /** Typefaces Chromium actually drew (platform family names) by share of glyphs; absent in older captures or when unreadable. */
+    /** Typefaces Chromium actually drew (platform family names) by share of glyphs; absent in captures stored without it or when unreadable. */
     rendered: z.array(z.object({ family: z.string(), share: z.number() })).optional(),
     /** Declared web-font families that never loaded and were drawn in a fallback, with the share of text that asked for them. */
     notLoaded: z.array(z.object({ family: z.string(), share: z.number() })).optional(),
@@ -142,11 +142,33 @@ export const extractionSchema = z.object({
     ttfbMs: z.number().nullable(),
     fcpMs: z.number().nullable(),
     lcpMs: z.number().nullable(),
-    /** The element that painted the LCP, selector-like ("img#hero", "section.hero>h1"); absent in captures made before it was recorded. */
+    /** The element that painted the LCP, selector-like ("img#hero", "section.hero>h1"); absent in captures stored without it. */
     lcpElement: z.string().nullable().optional(),
     cls: z.number().nullable(),
     domContentLoadedMs: z.number().nullable(),
     loadMs: z.number().nullable(),
+    /**
+     * Speed Index (ms) of the capture's own load: ∫(1 − visual progress) dt from navigation start,
+     * progress from the filmstrip frames' colour histograms against the last frame, as speedline
+     * computes it for Lighthouse (capture/filmstrip/speed-index.ts). null: not measured
+     * (`measuredBy.speedIndex.reason` says why); absent in older captures (not measured).
+     */
+    speedIndexMs: z.number().nullable().optional(),
+    /** When the same frames first reached 100 % visual progress (ms after navigation start); null/absent as speedIndexMs. */
+    visuallyCompleteMs: z.number().nullable().optional(),
+    /**
+     * Total Blocking Time (ms) of the capture's own load: Σ (duration − 50 ms) over main-thread tasks
+     * longer than 50 ms between FCP and the moment the vitals are read (load fired, first paint and
+     * the images in view painted; capture/timing/blocking-time.ts). null/absent as speedIndexMs.
+     */
+    tbtMs: z.number().nullable().optional(),
+    /** How speedIndexMs (with visuallyCompleteMs) and tbtMs were measured (`method`), or why each is null (`reason`). Absent in older captures. */
+    measuredBy: z
+      .object({
+        speedIndex: z.object({ method: z.string().nullable(), reason: z.string().nullable() }),
+        tbt: z.object({ method: z.string().nullable(), reason: z.string().nullable() }),
+      })
+      .optional(),
     bytes: z.number(),
     requests: z.number(),
     /** Largest single resource, to explain a slow LCP. */
@@ -155,7 +177,7 @@ export const extractionSchema = z.object({
      * Each load the figures above were taken from (they are the medians): the capture's own load
      * and extra light loads in fresh contexts (no cache, no scroll, no screenshot), or in their
      * stead loads of the same page measured by captures within the last hour (`fromRunAt`). Absent
-     * in older captures, which had one sample.
+     * in captures stored with one sample.
      */
     samples: z
       .array(
@@ -184,13 +206,13 @@ export const extractionSchema = z.object({
     /**
      * How the samples were loaded: "unthrottled" (this machine's own network and CPU) or
      * "lighthouse-mobile" (Lighthouse's mobile preset through the DevTools protocol: 562.5 ms
-     * request latency, 1.47 Mbps down, 675 kbps up, 4x CPU slowdown). Absent in older captures (unthrottled).
+     * request latency, 1.47 Mbps down, 675 kbps up, 4x CPU slowdown). Absent in captures stored without it (unthrottled).
      */
     profile: z.enum(["unthrottled", "lighthouse-mobile"]).optional(),
     /**
      * The browser every sample was loaded in, as it names itself ("Chromium headless shell
      * 156.0.8078.79", "Chromium 156.0.8078.79 (desktop build)"): the shell paints sooner than the
-     * desktop build. Absent in older captures.
+     * desktop build. Absent in captures stored without it.
      */
     browser: z.string().optional(),
   }),
@@ -203,7 +225,7 @@ export const extractionSchema = z.object({
         required: z.number(),
         fg: z.string(),
         bg: z.string(),
-        /** "css": both colours from computed styles; "pixels": `bg` is the worst painted pixel behind the text in the screenshot. Absent in older captures (css). */
+        /** "css": both colours from computed styles (`fg` with every opacity applied over `bg`); "pixels": `bg` is the worst tenth of the pixels painted behind the text in the screenshot and `fg` the text as painted over it (translucency blended). Absent in captures stored without it (css). */
         method: z.enum(["css", "pixels"]).optional(),
       }),
     ),
@@ -216,7 +238,7 @@ export const extractionSchema = z.object({
     /** axe-core's audit of the settled page (decision 0015); absent in older captures. */
     audit: accessibilityAuditSchema.optional(),
   }),
-  /** Requests that failed or got an error status (not the page's own document); absent in older captures. */
+  /** Requests that failed or got an error status (not the page's own document); absent in captures stored without it. */
   network: z
     .object({
       /** The first failures, in the order they happened (bounded; URLs capped). */
@@ -225,7 +247,7 @@ export const extractionSchema = z.object({
       failedCount: z.number(),
     })
     .optional(),
-  /** Console errors and uncaught exceptions, first of each distinct text (bounded); absent in older captures. */
+  /** Console errors and uncaught exceptions, first of each distinct text (bounded); absent in captures stored without it. */
   console: z.array(z.object({ level: z.enum(["error", "exception"]), text: z.string() })).optional(),
 });
 export type Extraction = z.infer<typeof extractionSchema>;

@@ -19,8 +19,8 @@ export {
   type TimingSummary,
 } from "./timing/timing-samples";
 export type { Vitals } from "./page/types";
-// How ready the capture pool is (the health check reports it).
-export type { CaptureReadiness } from "./browser/pool";
+// How ready the capture pool is (the health check reports it), and what it is asked and answers (a run's tools).
+export type { CaptureJobInput, CaptureReadiness, CaptureResult, TimingJobInput, TimingResult } from "./browser/pool";
 // The capture's context options, so the CLI's second look at a page (ignore selectors) sees what the capture saw.
 export { captureContextOptions } from "./browser/capture-context";
 // What moves on a page by itself, as a capture records it (change detection reads it).

@@ -44,7 +44,7 @@ export interface SnapshotRow {
   height: number;
   extraction: string;
   run_id: string | null;
-  /** sha256 of the PNG; the file is named by it (NULL for captures made before run history). */
+  /** sha256 of the PNG; the file is named by it (NULL for a snapshot stored without one). */
   content_hash: string | null;
   file_bytes: number | null;
 }
@@ -103,7 +103,8 @@ const VIEWPORT_ORDER = `CASE s.viewport WHEN 'desktop' THEN 0 ELSE 1 END`;
 /** The run whose diffs and findings are the comparison's current results: the newest that wrote its outcome. */
 const CURRENT_RUN = `(SELECT r.id FROM runs r WHERE r.comparison_id = ?1 AND r.status IN ('completed', 'failed') ORDER BY r.number DESC LIMIT 1)`;
 
-export function comparisonsRepository(db: Db) {
+/** Comparisons: list, create, delete, and the running state a run writes. */
+function comparisonQueries(db: Db) {
   const q = {
     listComparisons: db.query<ComparisonRow, [string]>(
       `SELECT ${COMPARISON_COLUMNS} FROM comparisons c WHERE c.owner_id = ? ORDER BY c.created_at DESC, c.rowid DESC`,
@@ -128,7 +129,29 @@ export function comparisonsRepository(db: Db) {
          WHERE id = ? AND status = 'running'`,
     ),
     running: db.query<ComparisonRow, []>(`SELECT ${COMPARISON_COLUMNS} FROM comparisons c WHERE c.status = 'running'`),
+  };
+  return {
+    listComparisons: (ownerId: string) => q.listComparisons.all(ownerId),
+    findComparison: (id: string, ownerId: string) => q.comparison.get(id, ownerId),
+    countComparisons: (ownerId: string) => q.countComparisons.get(ownerId)?.n ?? 0,
+    insertComparison: (c: { id: string; ownerId: string; name: string; description: string | null; at: string }) =>
+      q.insertComparison.run(c.id, c.ownerId, c.name, c.description, c.at, c.at),
+    deleteComparison: (id: string, ownerId: string) => q.deleteComparison.run(id, ownerId).changes === 1,
+    markRunning: (id: string, ownerId: string, total: number, stage: string, at: string) =>
+      q.markRunning.run(total, stage, at, at, id, ownerId),
+    /** Only a running comparison takes progress, so a late event from a cancelled run changes nothing. */
+    setProgress: (id: string, done: number, total: number, stage: string, at: string) =>
+      q.setProgress.run(done, total, stage, at, id).changes === 1,
+    /** Ends a run; false when it was not running (deleted or already finished). */
+    finish: (id: string, status: "completed" | "failed", error: string | null, stage: string, at: string) =>
+      q.finish.run(status, error, stage, at, at, id).changes === 1,
+    runningComparisons: () => q.running.all(),
+  };
+}
 
+/** Targets (the websites of a comparison) and their capture status. */
+function targetQueries(db: Db) {
+  const q = {
     targets: db.query<TargetRow, [string, string]>(
       "SELECT * FROM targets WHERE comparison_id = ? AND owner_id = ? ORDER BY created_at, rowid",
     ),
@@ -147,7 +170,25 @@ export function comparisonsRepository(db: Db) {
     failCapturingTargets: db.query<null, [string, string]>(
       "UPDATE targets SET status = 'failed', error = ? WHERE comparison_id = ? AND status IN ('pending', 'capturing')",
     ),
+  };
+  return {
+    listTargets: (comparisonId: string, ownerId: string) => q.targets.all(comparisonId, ownerId),
+    findTarget: (id: string, ownerId: string) => q.target.get(id, ownerId),
+    hasTargetUrl: (comparisonId: string, url: string) => q.targetByUrl.get(comparisonId, url) !== null,
+    countTargets: (comparisonId: string) => q.countTargets.get(comparisonId)?.n ?? 0,
+    insertTarget: (t: { id: string; comparisonId: string; ownerId: string; label: string; url: string; at: string }) =>
+      q.insertTarget.run(t.id, t.comparisonId, t.ownerId, t.label, t.url, t.at),
+    deleteTarget: (id: string, ownerId: string) => q.deleteTarget.run(id, ownerId).changes === 1,
+    markTargetsCapturing: (comparisonId: string) => q.allTargetsCapturing.run(comparisonId),
+    /** Only during a run, so a run that lost its comparison (deleted, recovered) cannot rewrite it. */
+    setTargetStatus: (id: string, status: TargetStatus, error: string | null) => q.setTargetStatus.run(status, error, id),
+    failUnfinishedTargets: (comparisonId: string, reason: string) => q.failCapturingTargets.run(reason, comparisonId),
+  };
+}
 
+/** Snapshots (stored captured pages) and the timing samples of recent captures. */
+function snapshotQueries(db: Db) {
+  const q = {
     insertSnapshot: db.query<
       null,
       [
@@ -187,66 +228,6 @@ export function comparisonsRepository(db: Db) {
     snapshotPathsOfTarget: db.query<{ screenshot_path: string }, [string]>(
       "SELECT DISTINCT screenshot_path FROM snapshots WHERE target_id = ?",
     ),
-
-    diffs: db.query<DiffRow, [string, string]>(
-      `SELECT d.* FROM diffs d
-         JOIN targets a ON a.id = d.target_a_id JOIN targets b ON b.id = d.target_b_id
-         WHERE d.comparison_id = ?1 AND d.owner_id = ?2 AND d.run_id = ${CURRENT_RUN}
-         ORDER BY CASE d.viewport WHEN 'desktop' THEN 0 ELSE 1 END, a.created_at, a.rowid, b.created_at, b.rowid`,
-    ),
-    insertDiff: db.query<
-      null,
-      [string, string, string, Viewport, string, string, number, number, number, number, string, string, string | null]
-    >(
-      `INSERT INTO diffs (id, comparison_id, owner_id, viewport, target_a_id, target_b_id, color_similarity, layout_similarity,
-         content_similarity, overall_similarity, components, created_at, run_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-
-    findings: db.query<FindingRow, [string, string]>(
-      `SELECT * FROM findings WHERE comparison_id = ?1 AND owner_id = ?2 AND run_id = ${CURRENT_RUN} ORDER BY position`,
-    ),
-    insertFinding: db.query<
-      null,
-      [
-        string,
-        string,
-        string,
-        string,
-        Viewport,
-        string,
-        string,
-        string,
-        string,
-        string,
-        string,
-        number,
-        string,
-        string | null,
-        string | null,
-      ]
-    >(
-      `INSERT INTO findings (id, comparison_id, owner_id, target_id, viewport, grp, severity, title, evidence, fix, source, position, created_at, run_id, rule)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-
-    // Run history: one row per run; its snapshots, diffs and findings carry its id.
-    openRun: db.query<null, [string, string, string, string, string]>(
-      `INSERT INTO runs (id, comparison_id, owner_id, number, trigger, status, started_at)
-         SELECT ?1, ?2, ?3, COALESCE((SELECT MAX(number) FROM runs WHERE comparison_id = ?2), 0) + 1, ?4, 'running', ?5
-         WHERE NOT EXISTS (SELECT 1 FROM runs WHERE id = ?1)`,
-    ),
-    finishRun: db.query<null, [RunStatus, string | null, string, string]>(
-      "UPDATE runs SET status = ?, error = ?, finished_at = ? WHERE id = ? AND status = 'running'",
-    ),
-    interruptRuns: db.query<null, [string, string, string]>(
-      "UPDATE runs SET status = 'interrupted', error = ?, finished_at = ? WHERE comparison_id = ? AND status = 'running'",
-    ),
-    runsBeyond: db.query<{ id: string }, [string, number]>(
-      `SELECT id FROM runs WHERE comparison_id = ? AND status != 'running' ORDER BY number DESC LIMIT -1 OFFSET ?`,
-    ),
-    deleteRun: db.query<null, [string]>("DELETE FROM runs WHERE id = ?"),
-    snapshotPathsOfRun: db.query<{ screenshot_path: string }, [string]>("SELECT DISTINCT screenshot_path FROM snapshots WHERE run_id = ?"),
-    pathInUse: db.query<{ n: number }, [string]>("SELECT 1 AS n FROM snapshots WHERE screenshot_path = ? LIMIT 1"),
     recentTimings: db.query<
       { at: string; samples: string | null; profile: string | null; browser: unknown },
       [string, string, Viewport, string, number]
@@ -259,43 +240,13 @@ export function comparisonsRepository(db: Db) {
         ORDER BY s.captured_at DESC LIMIT ?`,
     ),
   };
-
   return {
-    listComparisons: (ownerId: string) => q.listComparisons.all(ownerId),
-    findComparison: (id: string, ownerId: string) => q.comparison.get(id, ownerId),
-    countComparisons: (ownerId: string) => q.countComparisons.get(ownerId)?.n ?? 0,
-    insertComparison: (c: { id: string; ownerId: string; name: string; description: string | null; at: string }) =>
-      q.insertComparison.run(c.id, c.ownerId, c.name, c.description, c.at, c.at),
-    deleteComparison: (id: string, ownerId: string) => q.deleteComparison.run(id, ownerId).changes === 1,
-    markRunning: (id: string, ownerId: string, total: number, stage: string, at: string) =>
-      q.markRunning.run(total, stage, at, at, id, ownerId),
-    /** Only a running comparison takes progress, so a late event from a cancelled run changes nothing. */
-    setProgress: (id: string, done: number, total: number, stage: string, at: string) =>
-      q.setProgress.run(done, total, stage, at, id).changes === 1,
-    /** Ends a run; false when it was not running (deleted or already finished). */
-    finish: (id: string, status: "completed" | "failed", error: string | null, stage: string, at: string) =>
-      q.finish.run(status, error, stage, at, at, id).changes === 1,
-    runningComparisons: () => q.running.all(),
-
-    listTargets: (comparisonId: string, ownerId: string) => q.targets.all(comparisonId, ownerId),
-    findTarget: (id: string, ownerId: string) => q.target.get(id, ownerId),
-    hasTargetUrl: (comparisonId: string, url: string) => q.targetByUrl.get(comparisonId, url) !== null,
-    countTargets: (comparisonId: string) => q.countTargets.get(comparisonId)?.n ?? 0,
-    insertTarget: (t: { id: string; comparisonId: string; ownerId: string; label: string; url: string; at: string }) =>
-      q.insertTarget.run(t.id, t.comparisonId, t.ownerId, t.label, t.url, t.at),
-    deleteTarget: (id: string, ownerId: string) => q.deleteTarget.run(id, ownerId).changes === 1,
-    markTargetsCapturing: (comparisonId: string) => q.allTargetsCapturing.run(comparisonId),
-    /** Only during a run, so a run that lost its comparison (deleted, recovered) cannot rewrite it. */
-    setTargetStatus: (id: string, status: TargetStatus, error: string | null) => q.setTargetStatus.run(status, error, id),
-    failUnfinishedTargets: (comparisonId: string, reason: string) => q.failCapturingTargets.run(reason, comparisonId),
-
     /**
      * The timing samples of an owner's recent captures of one page (any of their comparisons),
      * newest capture first: each with the capture's time, its samples (JSON) and profile.
      */
     recentTimings: (ownerId: string, url: string, viewport: Viewport, sinceIso: string, limit: number) =>
       q.recentTimings.all(ownerId, url, viewport, sinceIso, limit),
-
     /** False when the comparison is no longer running: the capture belongs to a run that was ended. */
     insertSnapshot: (s: SnapshotRow) =>
       q.insertSnapshot.run(
@@ -321,7 +272,37 @@ export function comparisonsRepository(db: Db) {
     latestSnapshots: (comparisonId: string, ownerId: string) => q.latestSnapshots.all(comparisonId, ownerId),
     findSnapshot: (id: string, ownerId: string) => q.snapshot.get(id, ownerId),
     snapshotPathsOfTarget: (targetId: string) => q.snapshotPathsOfTarget.all(targetId).map((r) => r.screenshot_path),
+  };
+}
 
+/** A run's scores and findings. */
+function resultQueries(db: Db) {
+  const q = {
+    diffs: db.query<DiffRow, [string, string]>(
+      `SELECT d.* FROM diffs d
+         JOIN targets a ON a.id = d.target_a_id JOIN targets b ON b.id = d.target_b_id
+         WHERE d.comparison_id = ?1 AND d.owner_id = ?2 AND d.run_id = ${CURRENT_RUN}
+         ORDER BY CASE d.viewport WHEN 'desktop' THEN 0 ELSE 1 END, a.created_at, a.rowid, b.created_at, b.rowid`,
+    ),
+    insertDiff: db.query<
+      null,
+      [string, string, string, Viewport, string, string, number, number, number, number, string, string, string | null]
+    >(
+      `INSERT INTO diffs (id, comparison_id, owner_id, viewport, target_a_id, target_b_id, color_similarity, layout_similarity,
+         content_similarity, overall_similarity, components, created_at, run_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    findings: db.query<FindingRow, [string, string]>(
+      `SELECT * FROM findings WHERE comparison_id = ?1 AND owner_id = ?2 AND run_id = ${CURRENT_RUN} ORDER BY position`,
+    ),
+    insertFinding: db.query<
+      null,
+      [string, string, string, string, Viewport, string, string, string, string, string, string, number, string, string | null, string | null]
+    >(
+      `INSERT INTO findings (id, comparison_id, owner_id, target_id, viewport, grp, severity, title, evidence, fix, source, position, created_at, run_id, rule)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+  };
+  return {
     listDiffs: (comparisonId: string, ownerId: string) => q.diffs.all(comparisonId, ownerId),
     listFindings: (comparisonId: string, ownerId: string) => q.findings.all(comparisonId, ownerId),
     /** A run's results, kept beside earlier runs'; the newest settled run's are the comparison's current ones. */
@@ -361,7 +342,32 @@ export function comparisonsRepository(db: Db) {
           f.rule ?? null,
         );
     },
+  };
+}
 
+/** The run history's rows, and the files only they name (retention). */
+function runQueries(db: Db) {
+  const q = {
+    // Run history: one row per run; its snapshots, diffs and findings carry its id.
+    openRun: db.query<null, [string, string, string, string, string]>(
+      `INSERT INTO runs (id, comparison_id, owner_id, number, trigger, status, started_at)
+         SELECT ?1, ?2, ?3, COALESCE((SELECT MAX(number) FROM runs WHERE comparison_id = ?2), 0) + 1, ?4, 'running', ?5
+         WHERE NOT EXISTS (SELECT 1 FROM runs WHERE id = ?1)`,
+    ),
+    finishRun: db.query<null, [RunStatus, string | null, string, string]>(
+      "UPDATE runs SET status = ?, error = ?, finished_at = ? WHERE id = ? AND status = 'running'",
+    ),
+    interruptRuns: db.query<null, [string, string, string]>(
+      "UPDATE runs SET status = 'interrupted', error = ?, finished_at = ? WHERE comparison_id = ? AND status = 'running'",
+    ),
+    runsBeyond: db.query<{ id: string }, [string, number]>(
+      `SELECT id FROM runs WHERE comparison_id = ? AND status != 'running' ORDER BY number DESC LIMIT -1 OFFSET ?`,
+    ),
+    deleteRun: db.query<null, [string]>("DELETE FROM runs WHERE id = ?"),
+    snapshotPathsOfRun: db.query<{ screenshot_path: string }, [string]>("SELECT DISTINCT screenshot_path FROM snapshots WHERE run_id = ?"),
+    pathInUse: db.query<{ n: number }, [string]>("SELECT 1 AS n FROM snapshots WHERE screenshot_path = ? LIMIT 1"),
+  };
+  return {
     /** The run row for a run this process starts; numbered after the comparison's last. A no-op when it exists. */
     openRun: (r: { id: string; comparisonId: string; ownerId: string; trigger: "manual" | "schedule"; at: string }) =>
       q.openRun.run(r.id, r.comparisonId, r.ownerId, r.trigger, r.at),
@@ -376,6 +382,11 @@ export function comparisonsRepository(db: Db) {
     /** Whether any snapshot still names this file (identical screenshots share one). */
     pathInUse: (path: string) => q.pathInUse.get(path) !== null,
   };
+}
+
+/** Every query of the comparisons module, by table. */
+export function comparisonsRepository(db: Db) {
+  return { ...comparisonQueries(db), ...targetQueries(db), ...snapshotQueries(db), ...resultQueries(db), ...runQueries(db) };
 }
 
 export type ComparisonsRepository = ReturnType<typeof comparisonsRepository>;

@@ -1,4 +1,4 @@
-// Serves the filmstrips the capture worker recorded beside each screenshot (capture/filmstrip.ts).
+// Serves the filmstrips the capture worker recorded beside each screenshot (capture/filmstrip/filmstrip.ts).
 // Paths come only from stored rows and server-made ids, checked to stay under the screenshot root.
 import { readdir, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";

@@ -31,7 +31,7 @@ export interface SystemDeps {
   /** Tests inject a host; by default a file database gets the worker, ":memory:" the in-process loop. */
   makeHost?: (deps: AgentHostDeps) => AgentHost;
   cadence?: Partial<Cadence>;
-  /** The run history's change feed on a connection, for TrendHunter's moves across a set (in-process host; the worker builds its own). */
+  /** The change feed (changes/feed.ts) on a connection, for TrendHunter's moves across a set (in-process host; the worker builds its own). */
   changes?: (db: Db) => ChangeHistory;
   /** Audit hook for the admin console (start/stop/restart with who did it). */
   onChange?: (action: SystemAction, actor: SystemActor | null) => void;

@@ -20,7 +20,7 @@ import { digestService } from "./digest/service";
 /**
  * Pages a scheduled run may add to the capture queue. The pool refuses jobs past 200 queued (40
  * per owner), and a refused job fails its page, so a run that would not fit waits instead (see
- * src/modules/capture/pool.ts). Counting pages still to capture of every running comparison is
+ * src/modules/capture/browser/pool.ts). Counting pages still to capture of every running comparison is
  * conservative: pages being captured right now are counted though they left the queue.
  */
 export const SCHEDULED_PAGE_BUDGET = { total: 200, perOwner: 40 };

@@ -47,6 +47,15 @@ const h = useHarness({
   "/slowhero": html(
     `<p>Loading the hero…</p><img id="hero" src="/hero.png?delay=${SLOW_HERO_DELAY_MS}" width="900" height="500" alt="Hero">`,
   ),
+  // Text at once, a hero later, and a 250 ms task once the first contentful paint is known (so
+  // after FCP even where the paint is presented late): blocking time, and a load that looks
+  // complete only once the hero has painted.
+  "/blocking": html(
+    `<h1>Quick text</h1><img id="hero" src="/hero.png?delay=${HERO_DELAY_MS}" width="900" height="500" alt="Hero">
+<script>new PerformanceObserver((list) => {
+  if (list.getEntriesByName("first-contentful-paint").length) setTimeout(() => { const t = performance.now(); while (performance.now() - t < 250); }, 20);
+}).observe({ type: "paint", buffered: true });</script>`,
+  ),
   // A render-blocking stylesheet: the first paint waits for its request.
   "/styled": html(`<h1>Styled</h1>`, `<link rel="stylesheet" href="/s.css">`),
   "/s.css": { body: "h1{color:#123456}", type: "text/css" },
@@ -126,6 +135,20 @@ describe("vitals gatherer", () => {
       const shell = isHeadlessShell(findChromium(process.env.CHROMIUM_PATH)!);
       expect(extraction.timing.browser).toMatch(shell ? /^Chromium headless shell \d+\./ : /^Chromium \d+\.[\d.]+ \(desktop build\)$/);
       expect(extraction.timing.browser).toBe(await browserLabel(h.browser));
+    });
+
+    test("Speed Index and visually complete from the load's filmstrip, TBT from its long tasks after FCP, each with its method", async () => {
+      const { extraction } = await capture("/blocking", { timingSamples: 1 });
+      const t = extraction.timing;
+      // The text paints first, the hero after its delay: complete no sooner than the hero, SI in between.
+      expect(t.visuallyCompleteMs).toBeGreaterThanOrEqual(HERO_DELAY_MS);
+      expect(t.speedIndexMs).toBeGreaterThan(0);
+      expect(t.speedIndexMs!).toBeLessThanOrEqual(t.visuallyCompleteMs!);
+      expect(t.measuredBy!.speedIndex.method).toContain("trace screenshots");
+      expect(t.measuredBy!.speedIndex.reason).toBeNull();
+      // The 250 ms task blocks for 200 ms beyond the 50 ms allowance (a busy machine adds tasks of its own).
+      expect(t.tbtMs).toBeGreaterThanOrEqual(190);
+      expect(t.measuredBy!.tbt.method).toContain(`from FCP (${t.fcpMs} ms)`);
     });
 
     test("vitals are read before the capture scrolls, so content its scroll wakes is not the LCP", async () => {

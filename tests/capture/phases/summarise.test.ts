@@ -38,13 +38,31 @@ function measured(e: Extraction): DomMeasurement {
   };
 }
 
-const vitals: Vitals = { ttfbMs: 20, fcpMs: 180, lcpMs: 240, cls: 0, domContentLoadedMs: 150, loadMs: 300, lcpElement: null };
+const vitals: Vitals = {
+  ttfbMs: 20,
+  fcpMs: 180,
+  lcpMs: 240,
+  cls: 0,
+  domContentLoadedMs: 150,
+  loadMs: 300,
+  lcpElement: null,
+  // One task straddles FCP (only its 120 ms after it count), one ends before it, one is inside.
+  longTasks: {
+    tasks: [
+      { startMs: 100, durationMs: 200 },
+      { startMs: 20, durationMs: 100 },
+      { startMs: 320, durationMs: 90 },
+    ],
+    readAtMs: 450,
+  },
+};
 
 const load = (fonts: LoadReport["fonts"]): LoadReport => ({
   resources: { bytes: 123_456, requests: 12, largestResource: null },
   failures: { network: { failed: [], failedCount: 0 }, console: [] },
   fonts,
   finalUrl: "http://127.0.0.1/alpha/?from=redirect",
+  visuals: { speedIndexMs: 260, visuallyCompleteMs: 400, method: "Filmstrip of the capture's own load: 5 trace screenshots", reason: null },
 });
 
 /** The parts of an opened page the summarise phase uses; a single timing load takes no further context. */
@@ -87,6 +105,14 @@ describe("summarise", () => {
       browser: "Chromium headless shell 156.0.8078.108",
     });
     expect(extraction.timing.samples).toHaveLength(1);
+    // Speed Index from the load's filmstrip, TBT from its long tasks between FCP and the vitals' reading.
+    expect(extraction.timing).toMatchObject({ speedIndexMs: 260, visuallyCompleteMs: 400, tbtMs: 70 + 40 });
+    expect(extraction.timing.measuredBy?.speedIndex).toEqual({
+      method: "Filmstrip of the capture's own load: 5 trace screenshots",
+      reason: null,
+    });
+    expect(extraction.timing.measuredBy?.tbt.method).toContain("from FCP (180 ms)");
+    expect(extraction.timing.measuredBy?.tbt.reason).toBeNull();
     expect(extraction.accessibility.lowContrast).toEqual([]);
     // The grey thumbnail scoring compares: a sixth of the width.
     expect(thumb.width).toBe(240);
@@ -104,5 +130,44 @@ describe("summarise", () => {
     });
     expect(extraction.typography).toEqual(dom.typography);
     expect(extraction.palette.isDark).toBe(true);
+  });
+
+  test("a page timed under Lighthouse's mobile preset gets no Speed Index or TBT from the unthrottled load, and says why", async () => {
+    const job = testCaptureJob("http://127.0.0.1/alpha/", dir, {
+      timingSamples: 1,
+      viewport: "mobile",
+      mobileTimingProfile: "lighthouse-mobile",
+    });
+    const png = Buffer.from(encodePng(64, 64, paint(64, 64, [17, 24, 39], [])));
+    const throttledOpened = { ...opened, openContext: () => Promise.reject(new Error("offline")) } as unknown as OpenedPage;
+    const { extraction } = await summarisePage(throttledOpened, job, captureLifetime(job), {
+      seen: { dom: measured(landing()), drawn: null, capturedHeight: 64, png },
+      load: load(null),
+      vitals,
+      saving: Promise.resolve(),
+    });
+    expect([extraction.timing.speedIndexMs, extraction.timing.visuallyCompleteMs, extraction.timing.tbtMs]).toEqual([null, null, null]);
+    expect(extraction.timing.measuredBy?.speedIndex.reason).toContain("Lighthouse's mobile preset");
+    expect(extraction.timing.measuredBy?.tbt.reason).toContain("Lighthouse's mobile preset");
+  });
+
+  test("a load with no filmstrip and no Long Tasks API has null figures with their reasons", async () => {
+    const job = testCaptureJob("http://127.0.0.1/alpha/", dir, { timingSamples: 1 });
+    const png = Buffer.from(encodePng(64, 64, paint(64, 64, [17, 24, 39], [])));
+    const { longTasks: _, ...noTasks } = vitals;
+    const { extraction } = await summarisePage(opened, job, captureLifetime(job), {
+      seen: { dom: measured(landing()), drawn: null, capturedHeight: 64, png },
+      load: {
+        ...load(null),
+        visuals: { speedIndexMs: null, visuallyCompleteMs: null, method: null, reason: "No frame of the load was recorded" },
+      },
+      vitals: noTasks,
+      saving: Promise.resolve(),
+    });
+    expect([extraction.timing.speedIndexMs, extraction.timing.tbtMs]).toEqual([null, null]);
+    expect(extraction.timing.measuredBy).toEqual({
+      speedIndex: { method: null, reason: "No frame of the load was recorded" },
+      tbt: { method: null, reason: "The browser reported no long tasks (it has no Long Tasks API)" },
+    });
   });
 });

@@ -18,7 +18,7 @@ test("lists the failed requests and console errors of a snapshot", () => {
   expect($().getByText("uncaught: TypeError: $ is not a function")).toBeTruthy();
 });
 
-test("says nothing when nothing failed, or for a capture made before failures were recorded", () => {
+test("says nothing when nothing failed, or for a capture without failure records", () => {
   renderUi(<PageProblemsNote ex={extraction({ network: { failed: [], failedCount: 0 }, console: [] })} />);
   expect($().queryByTestId("page-problems")).toBeNull();
   renderUi(<PageProblemsNote ex={extraction()} />);

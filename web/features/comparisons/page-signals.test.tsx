@@ -1,7 +1,7 @@
 import "#tests/support/dom";
 import { afterEach, expect, test } from "bun:test";
 const { cleanup } = await import("@testing-library/react");
-const { PageSignals, timingLine } = await import("./components/results/page-signals");
+const { PageSignals, timingLine, visualTimingLines } = await import("./components/results/page-signals");
 const { $, renderUi } = await import("./test-utils");
 const { extraction } = await import("./test-fixtures");
 
@@ -70,6 +70,51 @@ test("an older capture shows one unthrottled sample and no invented roles or dra
   expect($().queryByTestId("fonts-not-loaded")).toBeNull();
   expect($().getByTestId("timing-profile").textContent).toBe("Unthrottled (this machine's network and CPU)");
   expect($().getByTestId("page-signals").textContent).not.toContain("±");
+});
+
+test("Speed Index, visually complete and TBT beside LCP, with how they were measured", () => {
+  const ex = extraction({
+    timing: {
+      ...base.timing,
+      speedIndexMs: 1400,
+      visuallyCompleteMs: 2100,
+      tbtMs: 30,
+      measuredBy: {
+        speedIndex: { method: "Filmstrip of the capture's own load: 14 trace screenshots, …", reason: null },
+        tbt: { method: "Long Tasks API on the capture's own load: main-thread tasks over 50 ms …", reason: null },
+      },
+    },
+  });
+  expect(timingLine(ex.timing)).toBe("TTFB 100 ms · FCP 400 ms · LCP 900 ms · SI 1.40 s · TBT 30 ms · 1 sample");
+  renderUi(<PageSignals ex={ex} />);
+  expect($().getByTestId("page-signals").querySelector("summary")!.textContent).toBe(
+    "Measured · LCP 900 ms · Speed Index 1.40 s · TBT 30 ms · 1 sample",
+  );
+  const lines = $().getAllByTestId("visual-timing");
+  expect(lines.map((l) => l.textContent)).toEqual([
+    "Speed Index 1.40 s, visually complete 2.10 s (Filmstrip of the capture's own load)",
+    "TBT 30 ms (Long Tasks API on the capture's own load)",
+  ]);
+  expect(lines[0]!.getAttribute("title")).toContain("14 trace screenshots");
+});
+
+test("Speed Index and TBT not measured: the reason, never a figure; an older capture says it measured neither", () => {
+  const t = {
+    ...base.timing,
+    speedIndexMs: null,
+    visuallyCompleteMs: null,
+    tbtMs: null,
+    measuredBy: {
+      speedIndex: { method: null, reason: "No frame of the load was recorded" },
+      tbt: { method: null, reason: "The load had no first contentful paint, where blocking time starts" },
+    },
+  };
+  expect(timingLine(t)).toBe("TTFB 100 ms · FCP 400 ms · LCP 900 ms · 1 sample");
+  expect(visualTimingLines(t)).toEqual([
+    "Speed Index not measured: No frame of the load was recorded",
+    "TBT not measured: The load had no first contentful paint, where blocking time starts",
+  ]);
+  expect(visualTimingLines(base.timing)).toEqual(["Speed Index and TBT: not measured for this capture"]);
 });
 
 test("the typography legend names the drawn fonts before the declared ones", async () => {

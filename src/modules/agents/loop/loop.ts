@@ -37,7 +37,7 @@ export interface AgentLoopDeps {
   now?: () => number;
   log?: (msg: string, err?: unknown) => void;
   cadence?: Partial<Cadence>;
-  /** The watch's run history, for moves across each comparison's competitors (none: TrendHunter reports trends only). */
+  /** The stored changes between runs (changes' feed), for moves across each comparison's competitors (none: TrendHunter reports trends only). */
   changes?: ChangeHistory;
 }
 

@@ -80,7 +80,10 @@ const lowContrastRuns: Rule = {
         "Worst run": `${quote(worst.text, 40)} ${ratio(worst.ratio)} (needs ${ratio(worst.required)})`,
         "Worst run colours": `${worst.fg} on ${worst.bg}`,
         ...(worst.method === "pixels"
-          ? { "Worst run measured": "against the pixels painted behind the text (an image, gradient or overlay), worst tenth" }
+          ? {
+              "Worst run measured":
+                "against the pixels painted behind the text (an image, gradient or overlay), worst tenth; both colours as a colour picker finds them on the screenshot (translucent text blended over that background)",
+            }
           : {}),
       },
       fix:

@@ -1,5 +1,8 @@
 // Speed, always against the fastest competitor at the same viewport, plus the absolute
-// Core Web Vitals thresholds (LCP 2.5 s / 4 s, CLS 0.1 / 0.25) when everyone is slow.
+// Core Web Vitals thresholds (LCP 2.5 s / 4 s, CLS 0.1 / 0.25) when everyone is slow. Speed Index
+// and Total Blocking Time follow the same rules as LCP (1.5× the fastest and a minimum gap, beyond
+// the measured spread), with web.dev's bands as their absolute thresholds (SI 3.4 s / 5.8 s, TBT
+// 200 ms / 600 ms); a capture that did not measure them (older ones, null) is left out.
 
 import type { Extraction } from "#server/modules/capture/model";
 import { TIMING_MIN_GAP_MS } from "#server/modules/capture/public";
@@ -27,7 +30,7 @@ function weightFix(c: NonNullable<ReturnType<typeof culprit>>, what: string): st
 interface Metric {
   id: string;
   name: string;
-  field: "lcpMs" | "fcpMs";
+  field: "lcpMs" | "fcpMs" | "speedIndexMs" | "tbtMs";
   pick: (e: Extraction) => number | null;
   /** The metric's spread over the capture's samples, when it took more than one. */
   range: (e: Extraction) => { min: number; max: number } | null;
@@ -37,7 +40,14 @@ interface Metric {
   /** A gap smaller than this is noise between two runs. */
   minGap: number;
   genericFix: string;
+  /** Whether more light loads can move it (they time LCP and FCP; SI and TBT come from the capture's own load only). */
+  sampled: boolean;
+  /** How the capture measured it, for the evidence; absent where the sampled figures say it all. */
+  method?: (e: Extraction) => string | null;
 }
+
+/** "Filmstrip of the capture's own load" from a measuredBy method: the clause before its details. */
+const methodName = (m: string | null | undefined) => (m ? m.split(":")[0]! : null);
 
 const metrics: Metric[] = [
   {
@@ -50,6 +60,7 @@ const metrics: Metric[] = [
     high: 4000,
     minGap: TIMING_MIN_GAP_MS.lcp,
     genericFix: "Serve the hero content in the initial HTML, preload its image, and cut render-blocking CSS/JS.",
+    sampled: true,
   },
   {
     id: "fcp",
@@ -61,13 +72,41 @@ const metrics: Metric[] = [
     high: 3000,
     minGap: TIMING_MIN_GAP_MS.fcp,
     genericFix: "Inline the critical CSS, defer non-essential scripts and cut third-party tags before first paint.",
+    sampled: true,
+  },
+  {
+    id: "speed-index",
+    name: "Speed Index",
+    field: "speedIndexMs",
+    pick: (e) => e.timing.speedIndexMs ?? null,
+    range: () => null,
+    poor: 3400,
+    high: 5800,
+    minGap: TIMING_MIN_GAP_MS.speedIndex,
+    genericFix:
+      "Show the first screen sooner and all at once: size images and reserve their space, preload the hero and its web font, and keep late scripts from redrawing it.",
+    sampled: false,
+    method: (e) => methodName(e.timing.measuredBy?.speedIndex.method),
+  },
+  {
+    id: "tbt",
+    name: "Total Blocking Time",
+    field: "tbtMs",
+    pick: (e) => e.timing.tbtMs ?? null,
+    range: () => null,
+    poor: 200,
+    high: 600,
+    minGap: TIMING_MIN_GAP_MS.tbt,
+    genericFix: "Break up long JavaScript tasks, defer scripts the first screen does not need, and move third-party tags after load.",
+    sampled: false,
+    method: (e) => methodName(e.timing.measuredBy?.tbt.method),
   },
 ];
 
 /**
  * Whether `mine` is behind `theirs` by more than the loads' own variation: the slower page's
  * fastest sample must still be slower than the other's slowest sample. Captures with one sample
- * (older ones) have no measured spread and are judged on their single figures.
+ * have no measured spread and are judged on their single figures.
  */
 function beyondSpread(metric: Metric, mine: Extraction, theirs: Extraction): boolean {
   const a = metric.range(mine);
@@ -106,6 +145,8 @@ function slower(metric: Metric, { page, others }: { page: RuleSnapshot; others: 
   if (profile === "lighthouse-mobile") evidence["Timing profile"] = "Lighthouse mobile preset (slow 4G, 4× CPU)";
   // Figures from another browser build would read differently (the headless shell paints sooner).
   if (page.extraction.timing.browser) evidence["Measured in"] = page.extraction.timing.browser;
+  const how = metric.method?.(page.extraction);
+  if (how) evidence[`${metric.name} measured by`] = how;
   const c = culprit(page.extraction);
   if (c) evidence["Largest resource"] = c.text;
   const title = behind
@@ -136,7 +177,8 @@ const LOAD_NOISE = 0.25;
 export function timingFindingReach(pages: readonly Pick<Extraction["timing"], "fcpMs" | "lcpMs">[]): boolean[] {
   const reach = pages.map((p) => p.lcpMs === null);
   for (const m of metrics) {
-    const values = pages.map((p) => p[m.field]);
+    if (!m.sampled || (m.field !== "lcpMs" && m.field !== "fcpMs")) continue;
+    const values = pages.map((p) => p[m.field as "lcpMs" | "fcpMs"]);
     values.forEach((v, i) => {
       if (v !== null && v * (1 + LOAD_NOISE) >= m.poor) reach[i] = true;
     });

@@ -1,6 +1,6 @@
 // Which browser measured a page's timing. The same page paints sooner in Chromium's headless shell
-// than in the desktop build (on the corpus templates our LCP in the shell was 0.57–0.74× Lighthouse's
-// in desktop Chromium; both in the desktop build, 1.00–1.26×: docs/performance.md), so a timing
+// than in the desktop build (Lighthouse's own LCP moves by 10–26 % when only the build changes;
+// docs/decisions/0012-headless-shell.md), so a timing
 // figure says where it was taken, and samples from another browser are never mixed in.
 import type { Browser } from "playwright-core";
 

@@ -15,11 +15,12 @@ import { MAX_SAMPLES, summariseSamples, type EarlierSample, type TimingProfile, 
 
 export type CaptureStageName = Extract<CaptureEvent, { type: "stage" }>["stage"];
 
-export type CaptureOutcome =
-  { ok: true; extraction: Extraction; screenshotPath: string; thumb?: GrayImage } | { ok: false; reason: string };
-export type TimingOutcome = { ok: true; timing: TimingSummary } | { ok: false; reason: string };
+/** What a capture answers: the page's extraction and screenshot (with the grey thumbnail scoring compares), or why not. */
+export type CaptureResult = { ok: true; extraction: Extraction; screenshotPath: string; thumb?: GrayImage } | { ok: false; reason: string };
+export type TimingResult = { ok: true; timing: TimingSummary } | { ok: false; reason: string };
 
-export interface CaptureRequestInput {
+/** What a caller asks the pool to capture (the worker's CaptureJob adds the limits and an id). */
+export interface CaptureJobInput {
   url: string;
   viewport: Viewport;
   /** Absolute path the PNG is written to. */
@@ -31,7 +32,7 @@ export interface CaptureRequestInput {
 }
 
 /** More timing loads of a page already captured (capture/timing/time-page.ts). */
-export interface TimingRequestInput {
+export interface TimingJobInput {
   url: string;
   viewport: Viewport;
   profile: TimingProfile;
@@ -45,7 +46,7 @@ export interface CapturePoolOptions {
    * Pages one worker's browser renders at once, each in its own context; default 1. A second page
    * beside the first costs no memory, but on a saturated 2-core machine the pages' loads slow each
    * other: their paints land later, so more of them need extra timing loads, and the analysis took
-   * longer (bench/analysis.bench.ts at load ~30: 2.31x bare with 2, 1.52x with 1).
+   * longer (bench/analysis.bench.ts on a loaded 2-core host: 2.31x bare with 2 pages a browser, 1.52x with 1).
    */
   pagesPerBrowser?: number;
   chromiumPath: string | null;
@@ -92,7 +93,7 @@ function isCaptureBrowser(pid: number): boolean {
 /** Extra time the worker gets past its own total limit before the pool gives up on it. */
 const WATCHDOG_GRACE_MS = 15_000;
 
-type Work = { kind: "capture"; input: CaptureRequestInput } | { kind: "time"; input: TimingRequestInput };
+type Work = { kind: "capture"; input: CaptureJobInput } | { kind: "time"; input: TimingJobInput };
 
 interface Job {
   id: string;
@@ -100,7 +101,7 @@ interface Job {
   work: Work;
   onStage?: (stage: CaptureStageName) => void;
   /** The worker answers a capture with "done" and a timing job with "timed", so each caller gets its own outcome. */
-  resolve: (outcome: CaptureOutcome | TimingOutcome) => void;
+  resolve: (outcome: CaptureResult | TimingResult) => void;
 }
 
 interface Slot {
@@ -173,20 +174,20 @@ export class CapturePool {
     this.topUp();
   }
 
-  submit(ownerId: string, input: CaptureRequestInput, onStage?: (stage: CaptureStageName) => void): Promise<CaptureOutcome> {
-    return this.enqueue(ownerId, { kind: "capture", input }, onStage) as Promise<CaptureOutcome>;
+  submit(ownerId: string, input: CaptureJobInput, onStage?: (stage: CaptureStageName) => void): Promise<CaptureResult> {
+    return this.enqueue(ownerId, { kind: "capture", input }, onStage) as Promise<CaptureResult>;
   }
 
   /** More timing loads of a page captured with `deferTiming`; queued fairly like a capture. */
-  submitTiming(ownerId: string, input: TimingRequestInput): Promise<TimingOutcome> {
+  submitTiming(ownerId: string, input: TimingJobInput): Promise<TimingResult> {
     // Configured for fewer loads than the page has (CAPTURE_TIMING_SAMPLES=1): nothing to load.
     if (input.own.length >= (this.options.timingSamples ?? MAX_SAMPLES)) {
       return Promise.resolve({ ok: true, timing: summariseSamples(input.own, input.profile) });
     }
-    return this.enqueue(ownerId, { kind: "time", input }) as Promise<TimingOutcome>;
+    return this.enqueue(ownerId, { kind: "time", input }) as Promise<TimingResult>;
   }
 
-  private async enqueue(ownerId: string, work: Work, onStage?: (stage: CaptureStageName) => void): Promise<CaptureOutcome | TimingOutcome> {
+  private async enqueue(ownerId: string, work: Work, onStage?: (stage: CaptureStageName) => void): Promise<CaptureResult | TimingResult> {
     const { input } = work;
     if (!this.available) return { ok: false, reason: NO_CHROMIUM_REASON };
     if (this.closed) return { ok: false, reason: POOL_CLOSED_REASON };
@@ -200,8 +201,8 @@ export class CapturePool {
     // The pool may have closed while the URL was being checked.
     if (this.closed) return { ok: false, reason: POOL_CLOSED_REASON };
 
-    let resolveJob!: (o: CaptureOutcome | TimingOutcome) => void;
-    const outcome = new Promise<CaptureOutcome | TimingOutcome>((resolve) => (resolveJob = resolve));
+    let resolveJob!: (o: CaptureResult | TimingResult) => void;
+    const outcome = new Promise<CaptureResult | TimingResult>((resolve) => (resolveJob = resolve));
     const job: Job = { id: `c${++this.sequence}`, ownerId, work, onStage, resolve: resolveJob };
     const pushed = this.queue.push(ownerId, job);
     if (pushed === "full") return { ok: false, reason: QUEUE_FULL_REASON };
@@ -316,7 +317,7 @@ export class CapturePool {
     return { type: "capture", job };
   }
 
-  private finish(slot: Slot, jobId: string, outcome: CaptureOutcome | TimingOutcome) {
+  private finish(slot: Slot, jobId: string, outcome: CaptureResult | TimingResult) {
     const held = slot.jobs.get(jobId);
     if (!held) return;
     clearTimeout(held.watchdog);

@@ -4,13 +4,16 @@
 // from a trace with screenshots on, as Lighthouse records them (filmstrip-trace.ts): the capture
 // reads its first LCP from this same load, and the screencast delayed it more; a page whose browser
 // is already tracing another one falls back to the screencast (filmstrip-screencast.ts). A frame
-// cap and writing while the capture goes on keep it cheap next to the full-page capture.
+// cap and writing while the capture goes on keep it cheap next to the full-page capture. Speed
+// Index and visually complete are computed from every frame of the load before the slots thin them
+// (load-visuals.ts), in the same background step.
 import { mkdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import { z } from "zod";
 import { startScreencast } from "./filmstrip-screencast";
 import { startTrace } from "./filmstrip-trace";
+import { measureLoadVisuals, notMeasured, type FrameSourceKind, type LoadVisuals } from "./load-visuals";
 import { captureArea } from "../screenshot/screenshot";
 
 export const FILMSTRIP_LIMITS = {
@@ -62,12 +65,22 @@ export interface FilmstripRecorder {
   stop(): Promise<void>;
   /** The written recording, once stop() has run; never throws (a filmstrip is a nice-to-have). */
   saved(): Promise<FilmstripManifest | null>;
+  /** Speed Index and visually complete of the recorded load (load-visuals.ts), once stop() has run; never throws. */
+  visuals(): Promise<LoadVisuals>;
 }
 
-const NOTHING: FilmstripRecorder = { stop: async () => {}, saved: async () => null };
+const nothing = (reason: string): FilmstripRecorder => ({
+  stop: async () => {},
+  saved: async () => null,
+  visuals: async () => notMeasured(reason),
+});
+const NO_RECORDING = "The browser gave no way to record the load's frames";
 
 /** Where the frames come from: given the cut and the page's time origin (wall ms), the frames up to the cut. */
-type FrameSource = (cut: number, origin: number) => Promise<TimedFrame[]>;
+interface FrameSource {
+  kind: FrameSourceKind;
+  frames: (cut: number, origin: number) => Promise<TimedFrame[]>;
+}
 
 /**
  * Starts recording before navigation; stop() once the page has loaded, saved() before the capture
@@ -83,27 +96,36 @@ export async function recordFilmstrip(
   try {
     session = await context.newCDPSession(page);
   } catch {
-    return NOTHING;
+    return nothing(NO_RECORDING);
   }
   const source = await startSource(session, page);
   if (!source) {
     await session.detach().catch(() => {});
-    return NOTHING;
+    return nothing(NO_RECORDING);
   }
 
   let result: Promise<FilmstripManifest | null> = Promise.resolve(null);
+  let visuals: Promise<LoadVisuals> = Promise.resolve(notMeasured("The load's recording was not stopped"));
   return {
     async stop() {
       // Only the cut is on the capture's path; the rest happens while the capture goes on.
       const cut = Date.now();
+      let measured: (v: LoadVisuals) => void = () => {};
+      visuals = new Promise((resolve) => (measured = resolve));
       result = (async () => {
+        let figures = notMeasured("The load's frames could not be read");
         try {
           // The cut is wall clock; the page's time origin puts it on the same axis as the frames, FCP and LCP.
           const origin = await page.evaluate(() => performance.timeOrigin).catch(() => null);
           if (origin === null) return null;
-          const frames = slotted(await source(cut, origin), cut - origin);
+          const all = await source.frames(cut, origin);
+          // Every frame of the load, not one a slot: a paint is timed to the frame that showed it.
+          figures = measureLoadVisuals(loadFrames(all, cut - origin), source.kind);
+          measured(figures);
+          const frames = slotted(all, cut - origin);
           // Frames only come on repaints; a page painted before we listened may send none. The top
-          // of the page, as it stands, is then the one frame we can show.
+          // of the page, as it stands, is then the one frame we can show (a still, not the load:
+          // it has no Speed Index).
           if (frames.length === 0) {
             const still = await pageTop(context, page, mobile, cut - origin);
             if (still) frames.push(still);
@@ -113,27 +135,40 @@ export async function recordFilmstrip(
         } catch {
           return null;
         } finally {
+          measured(figures);
           await session.detach().catch(() => {});
         }
       })();
     },
     saved: () => result,
+    visuals: () => visuals,
   };
+}
+
+/** The frames of the load itself: from navigation start to the cut, in time order. */
+function loadFrames(frames: TimedFrame[], cutMs: number): TimedFrame[] {
+  return frames.filter((f) => f.ms >= 0 && f.ms <= cutMs && f.ms <= FILMSTRIP_LIMITS.maxMs).sort((a, b) => a.ms - b.ms);
 }
 
 async function startSource(session: CDPSession, page: Page): Promise<FrameSource | null> {
   const trace = await startTrace(session);
   if (trace) {
-    return async () => {
-      const size = page.viewportSize();
-      const frames = await trace.end();
-      if (!frames || !size) return [];
-      return frames.map((f) => ({ ms: f.ms, data: Buffer.from(f.data, "base64"), width: size.width, height: size.height }));
+    return {
+      kind: "trace",
+      frames: async () => {
+        const size = page.viewportSize();
+        const frames = await trace.end();
+        if (!frames || !size) return [];
+        return frames.map((f) => ({ ms: f.ms, data: Buffer.from(f.data, "base64"), width: size.width, height: size.height }));
+      },
     };
   }
   const screencast = await startScreencast(session, FILMSTRIP_LIMITS);
   if (!screencast) return null;
-  return async (cut, origin) => (await screencast.end(cut)).map(({ wallMs, ...f }) => ({ ...f, ms: wallMs - origin }));
+  return {
+    kind: "screencast",
+    frames: async (cut, origin) => (await screencast.end(cut)).map(({ wallMs, ...f }) => ({ ...f, ms: wallMs - origin })),
+  };
 }
 
 /**

@@ -8,6 +8,7 @@ import { lastAudit, undecidedContrast } from "../page/axe-audit";
 import { contrast, hex } from "../page/css-color";
 import type { Scan } from "../page/scan";
 import { clean } from "../page/strings";
+import { textPaint } from "../page/text-paint";
 
 export type AccessibilityMeasurement = Extraction["accessibility"];
 
@@ -29,7 +30,11 @@ export function gatherAccessibility(scan: Scan): AccessibilityMeasurement {
 /** A text run whose contrast the screenshot's pixels should decide: what CSS can't see, or what CSS flags. */
 export interface ContrastProbe {
   text: string;
+  /** The text colour over the CSS background (the element's own opacity applied). */
   fg: string;
+  /** The text colour as declared, and the share of it that reaches the screen (its alpha times every opacity on the way up). Absent: `fg`, opaque. */
+  ink?: string;
+  alpha?: number;
   required: number;
   sizePx: number;
   /** The CSS verdict when the background is known from CSS; null when an image or gradient is in the way. */
@@ -85,6 +90,7 @@ export function contrastProbes(scan: Scan): ContrastProbe[] {
     probes.push({
       text,
       fg,
+      ...textPaint(scan, r.el),
       required,
       sizePx: r.sizePx,
       css: ratio === null ? null : { bg: hex(r.bg.color), ratio: round2(ratio) },

@@ -3,6 +3,7 @@
 import type { Extraction } from "../model";
 import type { Scan } from "../page/scan";
 import { clean } from "../page/strings";
+import type { Run } from "../page/text-runs";
 
 export type CopyMeasurement = Extraction["copy"];
 
@@ -22,13 +23,65 @@ export function gatherCopy(scan: Scan): CopyMeasurement {
   const visibleText = blocks.join("\n");
   const words = visibleText.match(/[A-Za-zÀ-ÿ0-9'’-]+/g) ?? [];
   const h1 = scan.headings().find((h) => h.level === 1) ?? scan.headings()[0];
-  const biggestAboveFold = runs.filter((r) => r.top < scan.vh).sort((a, b) => b.sizePx - a.sizePx)[0];
   return {
-    headline: h1?.text || (biggestAboveFold ? clean(biggestAboveFold.text, 200) : ""),
+    headline: prominentHeadline(scan, runs) || h1?.text || "",
     visibleText,
     wordCount: words.length,
     readability: readingEase(blocks, words),
   };
+}
+
+/**
+ * Page chrome a visitor looks past for the page's message: navigation (the brand link included),
+ * controls, footers and dialogs, and cookie or consent banners by their usual names.
+ */
+const CHROME =
+  "nav,[role=navigation],[role=menubar],[role=menu],header a,footer,[role=contentinfo],button,[role=button],label,select,[role=dialog],[aria-modal=true],[role=alertdialog]";
+const CONSENT = /cookie|consent|gdpr|cmp-|onetrust|didomi|cky-|cc-banner/i;
+
+function isChrome(el: Element): boolean {
+  if (el.closest(CHROME)) return true;
+  for (let a: Element | null = el; a && a !== document.body; a = a.parentElement) {
+    if (CONSENT.test(a.id) || CONSENT.test(typeof a.className === "string" ? a.className : "")) return true;
+  }
+  return false;
+}
+
+/** The run's line as a reader sees it: the text of its nearest block (a heading with an <em> inside reads as one line). */
+function blockOf(scan: Scan, el: Element): Element {
+  let block = el;
+  while (block.parentElement && block.parentElement !== document.body && /^(inline|contents)$/.test(scan.style(block).display))
+    block = block.parentElement;
+  return block;
+}
+
+/**
+ * How strongly a run calls for the eye: its size, weighted by boldness (a 700 line reads as about
+ * 1.3 times a 400 one of the same size), a little less the further down the first screen it sits.
+ */
+const prominence = (r: Run, vh: number) => r.sizePx * Math.sqrt(Math.max(100, r.weight) / 400) * (1 - 0.25 * Math.min(1, r.top / vh));
+
+/**
+ * The headline: the most prominent text above the fold — what a visitor reads first, whatever
+ * element it is set in (a hero line is often a div, while the first h2 may be a section label).
+ * Runs of under two characters or without a letter (a big "99%" is a figure, not a line) and page chrome do not count; near-equal candidates (within 2 %)
+ * go to the one first in the source.
+ */
+function prominentHeadline(scan: Scan, runs: Run[]): string {
+  let best: { run: Run; score: number } | null = null;
+  for (const r of runs) {
+    if (r.top >= scan.vh || r.chars < 2 || !/\p{L}/u.test(r.text)) continue;
+    const score = prominence(r, scan.vh);
+    if (best && score <= best.score * 1.02) {
+      // Near-equal: source order decides.
+      if (score < best.score * 0.98 || !(r.el.compareDocumentPosition(best.run.el) & Node.DOCUMENT_POSITION_FOLLOWING)) continue;
+    }
+    if (isChrome(r.el) || !scan.rendered(r.el)) continue;
+    best = { run: r, score };
+  }
+  if (!best) return "";
+  const block = blockOf(scan, best.run.el);
+  return clean((block as HTMLElement).innerText || block.textContent || best.run.text, 200);
 }
 
 /** English syllables, by vowel groups with the usual silent-e endings removed. */

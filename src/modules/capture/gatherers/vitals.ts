@@ -1,6 +1,6 @@
 // Vitals gatherer: TTFB, FCP, LCP and CLS as Google's web-vitals library defines them, with the
 // element that painted the largest contentful paint (web-vitals' attribution build), plus the
-// navigation's DOMContentLoaded and load times.
+// navigation's DOMContentLoaded and load times, and the long tasks Total Blocking Time is summed from.
 //
 // The page script starts the listeners as soon as it is installed, before the page's own scripts.
 // web-vitals reports LCP on its own only once input or a visibility change ends it, so we ask for
@@ -25,9 +25,43 @@ const latest: {
 } = {};
 let watching = false;
 
+/** Long tasks kept, at most: a page busy for longer than this many of them has its TBT measured on these. */
+const MAX_LONG_TASKS = 500;
+const longTasks: { startMs: number; durationMs: number }[] = [];
+let longTaskObserver: PerformanceObserver | null = null;
+
+/**
+ * Main-thread tasks over 50 ms (Long Tasks API), what Total Blocking Time is summed from. The
+ * observer asks for the buffered entries too, so a page script installed after the load began
+ * still sees the tasks before it.
+ */
+function watchLongTasks(): void {
+  if (!PerformanceObserver.supportedEntryTypes?.includes("longtask")) return;
+  const keep = (entries: PerformanceEntryList) => {
+    for (const e of entries)
+      if (longTasks.length < MAX_LONG_TASKS) longTasks.push({ startMs: Math.round(e.startTime), durationMs: Math.round(e.duration) });
+  };
+  try {
+    longTaskObserver = new PerformanceObserver((list) => keep(list.getEntries()));
+    longTaskObserver.observe({ type: "longtask", buffered: true });
+  } catch {
+    longTaskObserver = null;
+  }
+}
+
+function readLongTasks(): Vitals["longTasks"] {
+  if (!longTaskObserver) return undefined;
+  // Entries already queued for the observer but not yet delivered to it.
+  const pending = longTaskObserver.takeRecords();
+  for (const e of pending)
+    if (longTasks.length < MAX_LONG_TASKS) longTasks.push({ startMs: Math.round(e.startTime), durationMs: Math.round(e.duration) });
+  return { tasks: [...longTasks], readAtMs: Math.round(performance.now()) };
+}
+
 export function watchVitals(): void {
   if (watching) return;
   watching = true;
+  watchLongTasks();
   const opts = { reportAllChanges: true };
   onTTFB((m) => void (latest.ttfb = m.value), opts);
   onFCP((m) => void (latest.fcp = m.value), opts);
@@ -117,6 +151,7 @@ export async function readVitals(args: { paintWaitMs: number }): Promise<Vitals>
     cls: cls === null ? null : Math.round(cls * 10000) / 10000,
     domContentLoadedMs: nav ? ms(nav.domContentLoadedEventEnd - nav.startTime) : null,
     loadMs: nav ? ms(nav.loadEventEnd - nav.startTime) : null,
+    longTasks: readLongTasks(),
   };
 }
 

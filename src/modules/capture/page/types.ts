@@ -13,7 +13,14 @@ export type DomMeasurement = Pick<
   contrastProbes: ContrastProbe[];
 };
 
-export type Vitals = Pick<Extraction["timing"], "ttfbMs" | "fcpMs" | "lcpMs" | "cls" | "domContentLoadedMs" | "loadMs" | "lcpElement">;
+export type Vitals = Pick<Extraction["timing"], "ttfbMs" | "fcpMs" | "lcpMs" | "cls" | "domContentLoadedMs" | "loadMs" | "lcpElement"> & {
+  /**
+   * The load's main-thread tasks over 50 ms so far (Long Tasks API), and when they were read (ms
+   * after navigation start): what Total Blocking Time is computed from. Absent where the browser
+   * has no Long Tasks API, and in samples stored by earlier captures.
+   */
+  longTasks?: { tasks: { startMs: number; durationMs: number }[]; readAtMs: number };
+};
 
 export type ResourceTotals = Pick<Extraction["timing"], "bytes" | "requests" | "largestResource">;
 

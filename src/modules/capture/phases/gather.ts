@@ -12,6 +12,7 @@ import { callPage } from "../page-script/page-script";
 import type { PageProblems } from "../watchers/page-problems";
 import type { CaptureJob, CaptureStage } from "../worker/protocol";
 import type { CaptureDeps, OpenedPage } from "./open";
+import type { LoadVisuals } from "../filmstrip/load-visuals";
 
 export interface Measured {
   dom: DomMeasurement;
@@ -25,6 +26,8 @@ export interface LoadReport {
   /** The drawn families and the declared ones that fell back; null when unreadable. */
   fonts: { rendered: { family: string; share: number }[]; notLoaded: { family: string; share: number }[] } | null;
   finalUrl: string;
+  /** Speed Index and visually complete from the load's filmstrip, or why not. */
+  visuals: LoadVisuals;
 }
 
 export async function gatherPage(
@@ -59,5 +62,6 @@ export async function gatherLoad({ page, race, network, problems, filmstrip }: O
   };
   const finalUrl = page.url();
   await filmstrip.saved(); // written in the background meanwhile; the snapshot is stored with it
-  return { resources, failures, fonts, finalUrl };
+  const visuals = await filmstrip.visuals();
+  return { resources, failures, fonts, finalUrl, visuals };
 }

@@ -8,6 +8,7 @@ import type { Vitals } from "../page/types";
 import { createPaintedSampler, decideLowContrast } from "../screenshot/painted-contrast";
 import { summariseScreenshot, type ScreenshotSummary } from "../screenshot/screenshot-summary";
 import { SETTLE_WAITS } from "../timing/settle-page";
+import { loadFigures, type LoadFigures } from "../timing/load-figures";
 import { couldMatter, MAX_SAMPLES, sampleTiming, type TimingProfile, type TimingSummary } from "../timing/timing-samples";
 import type { CaptureJob } from "../worker/protocol";
 import type { LoadReport, Measured } from "./gather";
@@ -59,7 +60,8 @@ export async function summarisePage(
     }),
   );
   const lowContrast = decideLowContrast(seen.dom.contrastProbes, painted.finish());
-  return { extraction: assembleExtraction(job, { seen, load, pixels, timing, browser, lowContrast }), thumb: pixels.thumb };
+  const figures = loadFigures(vitals, load.visuals, profile);
+  return { extraction: assembleExtraction(job, { seen, load, pixels, timing, figures, browser, lowContrast }), thumb: pixels.thumb };
 }
 
 export interface ExtractionParts {
@@ -67,6 +69,8 @@ export interface ExtractionParts {
   load: LoadReport;
   pixels: Pick<ScreenshotSummary, "dominant" | "isDark">;
   timing: TimingSummary;
+  /** Speed Index, visually complete and TBT of the capture's own load, or why not. */
+  figures: LoadFigures;
   /** The browser that measured the timing (browser/browser-label.ts). */
   browser: string;
   lowContrast: Extraction["accessibility"]["lowContrast"];
@@ -75,7 +79,7 @@ export interface ExtractionParts {
 /** The extraction from what the phases read; pure. */
 export function assembleExtraction(
   job: CaptureJob,
-  { seen: { dom, capturedHeight }, load, pixels, timing, browser, lowContrast }: ExtractionParts,
+  { seen: { dom, capturedHeight }, load, pixels, timing, figures, browser, lowContrast }: ExtractionParts,
 ): Extraction {
   const { fonts, failures } = load;
   return {
@@ -99,7 +103,7 @@ export function assembleExtraction(
     layout: dom.layout,
     elements: dom.elements,
     copy: dom.copy,
-    timing: { ...timing, ...load.resources, browser },
+    timing: { ...timing, ...figures, ...load.resources, browser },
     accessibility: { ...dom.accessibility, lowContrast },
     network: failures.network,
     console: failures.console,

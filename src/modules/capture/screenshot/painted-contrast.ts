@@ -2,7 +2,10 @@
 // ancestor chain; over a photo, gradient, video or a positioned image it either knows nothing or is
 // wrong (white on "white" over a dark hero). For those runs the screenshot decides: the pixels in
 // the text's line boxes, minus the glyphs, are the background a visitor sees, and its worst
-// percentile against the text colour is the contrast reported.
+// percentile against the text colour is the contrast reported. Both colours are reported as a
+// colour picker on the screenshot finds them: the background as measured around the glyphs, and
+// the text as painted there — translucent text (its colour's alpha, its own and its ancestors'
+// opacity) blended over that very background, not the colour the stylesheet declares.
 
 import type { ContrastProbe } from "../gatherers/accessibility";
 import type { Box, Extraction } from "../model";
@@ -24,6 +27,8 @@ const MOSTLY_TEXT_COLOUR = 0.6;
 /** The background percentiles compared with the text colour: the darkest and lightest tenth. */
 const LOW = 0.1;
 const HIGH = 0.9;
+/** Each percentile's colour is the mean of the pixels this share either side of it. */
+const BAND = 0.05;
 /** Backgrounds within this contrast of each other look the same (a flat colour, JPEG noise). */
 const FLAT = 1.15;
 
@@ -35,6 +40,13 @@ const luminance = (r: number, g: number, b: number) => 0.2126 * LINEAR[r]! + 0.7
 const ratioOf = (a: number, b: number) => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
 const toHex = (r: number, g: number, b: number) => `#${[r, g, b].map((v) => v.toString(16).padStart(2, "0")).join("")}`;
 const round2 = (v: number) => Math.round(v * 100) / 100;
+
+/** `ink` at `alpha` over `under`, source-over in sRGB as browsers composite text. */
+const paintOver = (ink: readonly number[], alpha: number, under: readonly number[]): [number, number, number] =>
+  [0, 1, 2].map((i) => Math.round(alpha * ink[i]! + (1 - alpha) * under[i]!)) as [number, number, number];
+
+/** The share of the declared text colour that reaches the screen. */
+const alphaOf = (probe: ContrastProbe) => Math.min(1, Math.max(0, probe.alpha ?? 1));
 
 function parseHex(hex: string): [number, number, number] | null {
   const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})/i.exec(hex);
@@ -48,8 +60,10 @@ interface Region {
 }
 
 export interface PaintedMeasurement {
-  /** The worst contrast between the text colour and its painted background's low and high percentiles. */
+  /** The worst contrast between the text as painted and its painted background's low and high percentiles. */
   ratio: number;
+  /** The text as painted over `bg`: the declared colour blended by its alpha and opacities. */
+  fg: string;
   /** The measured background pixel behind that worst ratio. */
   bg: string;
   /** Whether the background is one flat colour (low and high percentiles alike). */
@@ -145,11 +159,29 @@ function nearGlyph(core: Uint8Array, w: number, h: number, radius: number): Uint
 const COLOUR_SPAN = 2 ** 24;
 const LUM_STEPS = 2 ** 28;
 
+/** The per-channel median of the regions' pixels (mostly background: glyphs cover a minority). */
+function medianColour(regions: Region[]): [number, number, number] {
+  const hists = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(256)];
+  let total = 0;
+  for (const { rgb } of regions) {
+    for (let p = 0; p < rgb.length; p += 3) {
+      hists[0]![rgb[p]!]!++;
+      hists[1]![rgb[p + 1]!]!++;
+      hists[2]![rgb[p + 2]!]!++;
+    }
+    total += rgb.length / 3;
+  }
+  return hists.map((h) => valueAt(h, Math.floor(total / 2))) as [number, number, number];
+}
+
 function measureProbe(probe: ContrastProbe, regions: Region[]): PaintedMeasurement | null {
-  const fg = parseHex(probe.fg);
-  if (!fg || regions.length === 0) return null;
-  // Glyph cores are the pixels near the text colour; their anti-aliased rim is a blend of text and
-  // background, so it goes too (one pixel, two for large text).
+  const ink = parseHex(probe.ink ?? probe.fg);
+  if (!ink || regions.length === 0) return null;
+  const alpha = alphaOf(probe);
+  // Glyph cores are the pixels near the colour the text paints (translucent text: over the box's
+  // typical background); their anti-aliased rim is a blend of text and background, so it goes too
+  // (one pixel, two for large text).
+  const fg = alpha >= 1 ? ink : paintOver(ink, alpha, medianColour(regions));
   const radius = probe.sizePx >= 24 ? 2 : 1;
   const distances = regions.map(({ rgb }) => {
     const d = new Uint8Array(rgb.length / 3);
@@ -193,19 +225,33 @@ function measureProbe(probe: ContrastProbe, regions: Region[]): PaintedMeasureme
   // Mostly glyph: too little background left to measure reliably.
   if (n < Math.max(30, total * 0.2)) return null;
   const sorted = keys.subarray(0, n).sort();
-  const colourAt = (q: number) => sorted[Math.min(n - 1, Math.floor(q * (n - 1)))]! % COLOUR_SPAN;
   const channels = (c: number) => [(c >> 16) & 255, (c >> 8) & 255, c & 255] as const;
-  const lumOf = (c: number) => luminance(...channels(c));
-  const fgLum = luminance(fg[0], fg[1], fg[2]);
-  const low = colourAt(LOW);
-  const high = colourAt(HIGH);
-  const lowRatio = ratioOf(fgLum, lumOf(low));
-  const highRatio = ratioOf(fgLum, lumOf(high));
+  // The colour at a percentile, averaged over the pixels around it: a single pixel of a grainy
+  // photo carries the grain's tint, the band shows what the eye (and a picker's average) sees.
+  const colourAt = (q: number): [number, number, number] => {
+    const from = Math.max(0, Math.floor((q - BAND) * (n - 1)));
+    const to = Math.min(n - 1, Math.ceil((q + BAND) * (n - 1)));
+    const sum = [0, 0, 0];
+    for (let k = from; k <= to; k++) {
+      const c = channels(sorted[k]! % COLOUR_SPAN);
+      for (let i = 0; i < 3; i++) sum[i]! += c[i]!;
+    }
+    return sum.map((v) => Math.round(v / (to - from + 1))) as [number, number, number];
+  };
+  const lumOf = (c: readonly number[]) => luminance(c[0]!, c[1]!, c[2]!);
+  // Against each end of the background, the text as painted there: translucent text takes on
+  // some of what is behind it, so its contrast shrinks with its alpha wherever it lies.
+  const ends = [colourAt(LOW), colourAt(HIGH)].map((bg) => {
+    const painted = alpha >= 1 ? ink : paintOver(ink, alpha, bg);
+    return { bg, painted, ratio: ratioOf(lumOf(painted), lumOf(bg)) };
+  });
+  const worst = ends[0]!.ratio <= ends[1]!.ratio ? ends[0]! : ends[1]!;
   return {
-    ratio: round2(Math.min(lowRatio, highRatio)),
-    bg: toHex(...channels(lowRatio <= highRatio ? low : high)),
-    flat: ratioOf(lumOf(low), lumOf(high)) < FLAT,
-    median: toHex(...channels(colourAt(0.5))),
+    ratio: round2(worst.ratio),
+    fg: toHex(...worst.painted),
+    bg: toHex(...worst.bg),
+    flat: ratioOf(lumOf(ends[0]!.bg), lumOf(ends[1]!.bg)) < FLAT,
+    median: toHex(...colourAt(0.5)),
   };
 }
 
@@ -218,10 +264,10 @@ export function decideLowContrast(probes: ContrastProbe[], measured: (PaintedMea
   const out: LowContrast[] = [];
   probes.forEach((probe, i) => {
     const m = measured[i] ?? null;
-    const css = probe.css;
+    const css = probe.css ? cssPair(probe, probe.css) : null;
     const cssVerdict = (): LowContrast | null =>
       css && css.ratio + 1e-9 < probe.required
-        ? { text: probe.text, ratio: css.ratio, required: probe.required, fg: probe.fg, bg: css.bg, method: "css" }
+        ? { text: probe.text, ratio: css.ratio, required: probe.required, fg: css.fg, bg: css.bg, method: "css" }
         : null;
     if (!m) {
       const v = cssVerdict();
@@ -234,9 +280,21 @@ export function decideLowContrast(probes: ContrastProbe[], measured: (PaintedMea
       return;
     }
     if (m.ratio + 1e-9 < probe.required)
-      out.push({ text: probe.text, ratio: m.ratio, required: probe.required, fg: probe.fg, bg: m.bg, method: "pixels" });
+      out.push({ text: probe.text, ratio: m.ratio, required: probe.required, fg: m.fg, bg: m.bg, method: "pixels" });
   });
   return out.sort((a, b) => a.ratio - b.ratio).slice(0, 40);
+}
+
+/**
+ * The CSS pair with the text as painted over the CSS background: every opacity on the way up
+ * applied, where the page's own colour only carries the element's.
+ */
+function cssPair(probe: ContrastProbe, css: { bg: string; ratio: number }): { fg: string; bg: string; ratio: number } {
+  const ink = probe.ink ? parseHex(probe.ink) : null;
+  const under = parseHex(css.bg);
+  if (!ink || !under || probe.alpha === undefined) return { fg: probe.fg, ...css };
+  const painted = paintOver(ink, alphaOf(probe), under);
+  return { fg: toHex(...painted), bg: css.bg, ratio: round2(ratioOf(luminance(...painted), luminance(...under))) };
 }
 
 function sameColour(a: string, b: string): boolean {

@@ -1,6 +1,6 @@
 // The capture's full-page screenshot, taken through the DevTools protocol with Chromium's fast PNG
 // encoder (`optimizeForSpeed`: zlib level 1, the "Up" filter on every row). Playwright's
-// page.screenshot() has no way to ask for it, and Chromium's default encoder took 1.6 s for a
+// page.screenshot() has no way to ask for it, and Chromium's default encoder takes 1.6 s for a
 // 1440 x 4 942 px page that the fast one encodes in 0.35 s, for the same pixels (decision 0013).
 // Before the shot the page is made still the way Playwright's `animations: "disabled"` and
 // `caret: "hide"` make it.
@@ -68,13 +68,13 @@ async function stillAllFrames(page: Page): Promise<void> {
 }
 
 /**
- * The session the screenshots of a page are taken through, one per page and attached while the
- * page lives. A capture beyond the viewport asked through a session that did not set the page's
- * device emulation gives the page back without it: a phone page lost its touch screen and its
- * 980 px layout viewport (the Motion noise site then laid out 390 px wide, a fine pointer, 79 px
- * taller), so a capture that measured it again measured another page. This session therefore
- * carries the same emulation Playwright set for the context, and is never detached (detaching
- * clears what it set); it ends with the page.
+ * The CDP session a page's screenshots are taken through: one per page, attached while the page
+ * lives. Chromium answers a capture beyond the viewport, asked through a CDP session that did not
+ * set the page's device emulation, without that emulation: a phone page loses its touch screen and
+ * its 980 px layout viewport (the Motion noise site lays out 390 px wide, with a fine pointer, 79 px
+ * taller), and any later measurement of it measures another page. So this CDP session carries the
+ * same emulation Playwright set for the context and is never detached (detaching clears what it
+ * set); it ends with the page.
  */
 const sessions = new WeakMap<Page, Promise<CDPSession>>();
 

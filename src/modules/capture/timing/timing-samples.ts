@@ -13,7 +13,7 @@
 // the spread is measured across runs instead of across back-to-back loads. Each such sample keeps
 // the time of the capture that measured it (`fromRunAt`), and only a capture's own loads are ever
 // handed on, never samples it took over. A load out of line with them (the page or its host
-// changed) gets fresh extra loads as before, so a change is measured, not averaged away.
+// changed) gets fresh extra loads of its own, so a change is measured, not averaged away.
 //
 // The mobile viewport can be timed under Lighthouse's mobile preset instead (its "slow 4G" network
 // and 4x CPU, applied through the DevTools protocol); then every sample is such a light load, since
@@ -46,7 +46,7 @@ export const EARLIER_SAMPLES_MAX_AGE_MS = 60 * 60 * 1000;
 export interface EarlierSample {
   at: string;
   profile: TimingProfile;
-  /** The browser that measured it (browser/browser-label.ts); null for captures from before it was recorded. */
+  /** The browser that measured it (browser/browser-label.ts); null when the capture did not record one. */
   browser: string | null;
   sample: Vitals;
 }
@@ -56,7 +56,7 @@ export interface EarlierSample {
  * use them as their minimum gaps). A page whose LCP and FCP are both under them can't be the slow
  * one in any timing finding, so the capture samples it once only.
  */
-export const TIMING_MIN_GAP_MS = { lcp: 500, fcp: 400 } as const;
+export const TIMING_MIN_GAP_MS = { lcp: 500, fcp: 400, speedIndex: 500, tbt: 200 } as const;
 
 /** Samples wanted when the first two agree, and at most when they do not. */
 export const STEADY_SAMPLES = 2;

@@ -63,7 +63,7 @@ export function withVolatility<T extends object>(extraction: T, v: Volatility): 
   return Object.assign(extraction, { volatility: v });
 }
 
-/** The report stored with a capture; null for captures made before the probe ran in the pool. */
+/** The report stored with a capture; null for a capture stored without one. */
 export function volatilityOf(extraction: object | null | undefined): Volatility | null {
   const v = (extraction as { volatility?: unknown } | null | undefined)?.volatility;
   if (!v || typeof v !== "object") return null;

@@ -15,7 +15,11 @@ import { bytes as fmtBytes, ms } from "#server/modules/analysis/public";
 import type { Extraction } from "#server/modules/capture/model";
 import type { Change, Severity } from "../model";
 
-export type TimingSample = Pick<Extraction["timing"], "ttfbMs" | "fcpMs" | "lcpMs" | "loadMs" | "cls" | "bytes" | "requests">;
+/** Speed Index and TBT are absent from captures made before they were measured: such runs are not samples of them. */
+export type TimingSample = Pick<
+  Extraction["timing"],
+  "ttfbMs" | "fcpMs" | "lcpMs" | "speedIndexMs" | "tbtMs" | "loadMs" | "cls" | "bytes" | "requests"
+>;
 
 export const MIN_SAMPLES = 4;
 const K = 4;
@@ -36,6 +40,9 @@ const METRICS: Metric[] = [
   { key: "ttfbMs", label: "Server response (TTFB)", fmt: ms, relFloor: 0.5, absFloor: 300, up: "slower", down: "faster" },
   { key: "fcpMs", label: "First contentful paint", fmt: ms, relFloor: 0.25, absFloor: 500, up: "slower", down: "faster" },
   { key: "lcpMs", label: "Largest contentful paint", fmt: ms, relFloor: 0.25, absFloor: 500, up: "slower", down: "faster" },
+  { key: "speedIndexMs", label: "Speed Index", fmt: ms, relFloor: 0.25, absFloor: 500, up: "slower", down: "faster" },
+  // Often 0 on a quiet page, where the band is its floor: 200 ms more of blocked input is what a visitor notices.
+  { key: "tbtMs", label: "Total Blocking Time", fmt: ms, relFloor: 0.5, absFloor: 200, up: "more blocking", down: "less blocking" },
   { key: "loadMs", label: "Load", fmt: ms, relFloor: 0.25, absFloor: 1000, up: "slower", down: "faster" },
   {
     key: "cls",

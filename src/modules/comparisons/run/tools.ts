@@ -2,32 +2,14 @@
 // builds them once at boot (createRunTools); tests hand in fakes.
 import type { Audience, LiveMessage } from "#server/live/hub";
 import type { GrayImage } from "#server/lib/image/image";
-import type { EarlierSample, TimingProfile, TimingSummary, Vitals } from "#server/modules/capture/public";
-import type { Extraction, Finding, PaletteEntry, SimilarityScores, Snapshot, Viewport } from "#server/modules/capture/model";
+import type { CaptureJobInput, CaptureResult, TimingJobInput, TimingResult } from "#server/modules/capture/public";
+import type { Extraction, Finding, PaletteEntry, SimilarityScores, Snapshot } from "#server/modules/capture/model";
 
-export type CaptureResult = { ok: true; extraction: Extraction; screenshotPath: string; thumb?: GrayImage } | { ok: false; reason: string };
-export interface CaptureJobInput {
-  url: string;
-  viewport: Viewport;
-  /** Absolute path the PNG must be written to. */
-  screenshotPath: string;
-  /** The page's timing samples from its owner's recent captures, newest first (run/effects/earlier-samples.ts). */
-  earlierSamples?: EarlierSample[];
-  /** Time the page with its own load only; the run asks `time` for more loads where a finding could need them. */
-  deferTiming?: boolean;
-}
+// What a capture is asked and answers is the capture module's; a run passes it through.
+export type { CaptureJobInput, CaptureResult, TimingJobInput, TimingResult };
+
 /** Matches CapturePool.submit. */
 export type CaptureFn = (ownerId: string, job: CaptureJobInput, onStage?: (stage: string) => void) => Promise<CaptureResult>;
-
-export interface TimingJobInput {
-  url: string;
-  viewport: Viewport;
-  profile: TimingProfile;
-  /** The capture's own loads. */
-  own: Vitals[];
-  earlier: EarlierSample[];
-}
-export type TimingResult = { ok: true; timing: TimingSummary } | { ok: false; reason: string };
 /** Matches CapturePool.submitTiming. */
 export type TimeFn = (ownerId: string, job: TimingJobInput) => Promise<TimingResult>;
 

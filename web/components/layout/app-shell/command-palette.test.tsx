@@ -69,6 +69,36 @@ describe("command palette", () => {
     expect(screen().queryByRole("dialog")).toBeNull();
   });
 
+  test("Escape takes it out of the DOM at once, even where the theme animates a dialog's exit", () => {
+    // Radix Themes' rule for a closing dialog (styles.css): Radix then keeps the dialog mounted
+    // until the animation reports its end, which on a busy machine took most of a second.
+    const style = document.createElement("style");
+    // (longhands: happy-dom does not expand the `animation` shorthand).
+    style.textContent = [
+      ".rt-BaseDialogContent[data-state='open'] { animation-name: rt-dialog-content-show; animation-duration: 200ms; }",
+      ".rt-BaseDialogContent[data-state='closed'] { animation-name: rt-dialog-content-hide; animation-duration: 100ms; }",
+      ".rt-BaseDialogOverlay[data-state='closed'] { animation-name: rt-dialog-overlay-no-op; animation-duration: 160ms; }",
+    ].join("\n");
+    document.head.appendChild(style);
+    // A browser's computed style is live, happy-dom's a snapshot: Radix reads it once on mount and
+    // again when the dialog closes, so each read here asks again.
+    const snapshot = window.getComputedStyle;
+    window.getComputedStyle = ((el: Element) =>
+      new Proxy({}, { get: (_, key) => Reflect.get(snapshot.call(window, el), key) })) as typeof window.getComputedStyle;
+    try {
+      setup();
+      press("k", { ctrlKey: true });
+      expect(screen().getByRole("dialog")).toBeTruthy();
+      act(() => void fireEvent.keyDown(input(), { key: "Escape" }));
+      // Booleans, not elements: a failure here would print the whole dialog.
+      expect(screen().queryByRole("dialog") === null).toBe(true);
+      expect(document.querySelector(".rt-BaseDialogOverlay") === null).toBe(true);
+    } finally {
+      window.getComputedStyle = snapshot;
+      style.remove();
+    }
+  });
+
   test("lists navigation and action commands with listbox semantics", () => {
     setup();
     press("k", { ctrlKey: true });

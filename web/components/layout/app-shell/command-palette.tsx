@@ -86,8 +86,13 @@ export function CommandPalette({ open, onOpenChange, onNavigate, recent }: Comma
     }
   };
 
+  // Mounted only while open: closed, Radix keeps the dialog in the DOM until its exit animation
+  // reports its end, and on a busy machine software-composited animation frames arrive late, so
+  // a 100 ms fade held the palette (overlay, focus trap and all) on screen for most of a second.
+  // Escape closes it at once; opening keeps its entrance animation.
+  if (!open) return null;
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+    <Dialog.Root open onOpenChange={onOpenChange}>
       <Dialog.Content className="di-palette" maxWidth="560px" align="start" aria-describedby={undefined} size="2">
         <VisuallyHidden>
           <Dialog.Title>Command palette</Dialog.Title>

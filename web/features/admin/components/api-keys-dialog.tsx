@@ -50,7 +50,7 @@ export function ApiKeysDialog({ open, onOpenChange }: { open: boolean; onOpenCha
         <Dialog.Description size="2" color="gray" mb="3">
           Personal keys for scripts and CI. Send one as <Code>Authorization: Bearer di_…</Code>; it acts as you, with your current role.
         </Dialog.Description>
-        {/* Your own keys first, as before; every user's keys (owners shown, any revocable) beside them. */}
+        {/* Your own keys first; every user's keys (owners shown, any revocable) beside them. */}
         <Tabs.Root defaultValue="mine">
           <Tabs.List>
             <Tabs.Trigger value="mine">Your keys</Tabs.Trigger>

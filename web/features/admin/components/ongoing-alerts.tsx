@@ -48,8 +48,8 @@ export function OngoingAlerts({ state, now = Date.now }: { state: OngoingState |
   const alerts = state?.answer.ongoing ?? [];
   const ticking = alerts.some((a) => a.above);
   // The first render (the server's, and the hydration of it) counts from the answer's arrival, so
-  // both render the same duration; read at render, the clock differed by the time hydration took,
-  // and past a second's rounding that was a hydration mismatch (React #418 on a busy machine).
+  // both render the same duration; read at render, the clock would differ by the time hydration
+  // takes, and past a second's rounding that is a hydration mismatch (React #418 on a busy machine).
   const [t, setT] = useState(() => state?.receivedAt ?? now());
   useEffect(() => {
     setT(now());

@@ -63,7 +63,7 @@ function toggle<T>(list: readonly T[], v: T, on: boolean): T[] {
   return on ? [...new Set([...list, v])] : list.filter((x) => x !== v);
 }
 
-/** Spec §3's trend-discovery settings, now read by TrendHunter on every scan. Admins edit; others read. */
+/** Spec §3's trend-discovery settings, read by TrendHunter on every scan. Admins edit; others read. */
 export function TrendSettingsForm({ settings, editable, onSave }: TrendSettingsFormProps) {
   const [draft, setDraft] = useState(settings);
   const [keywords, setKeywords] = useState(settings.customKeywords.join(", "));

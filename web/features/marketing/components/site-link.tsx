@@ -11,7 +11,7 @@ type SiteLinkProps = Omit<ComponentProps<"a">, "href"> & { to: string };
  * Other props (a menu item's role and handlers, its ref) pass through to the anchor.
  */
 export function SiteLink({ to, ...rest }: SiteLinkProps) {
-  // Attributes in the order React Router's <Link> wrote them, so the markup reads as before.
+  // Attributes in the order React Router's <Link> writes them, so the markup is the same.
   return <a {...rest} href={to} />;
 }
 

@@ -16,7 +16,7 @@ export interface BetaSignupDialogProps {
 }
 
 /**
- * The spec's header, pricing and features buttons posted a fixed placeholder address; here they
+ * The spec's header, pricing and features buttons post a fixed placeholder address; here they
  * ask the visitor for a real one, and keep their own source tag for attribution.
  *
  * The button is drawn at once, as a Radix Dialog.Trigger would draw it; the dialog (Radix Dialog,

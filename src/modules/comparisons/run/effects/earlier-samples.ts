@@ -1,6 +1,6 @@
 // The timing samples a page already has from its owner's captures in the last hour (any of their
 // comparisons), handed to its capture: when its own load is in line with them they stand in for
-// extra timing loads (capture/timing-samples.ts). Only loads a capture measured itself are handed
+// extra timing loads (capture/timing/timing-samples.ts). Only loads a capture measured itself are handed
 // on, never samples it took over from an earlier one, so no load is counted in run after run.
 import { nowIso } from "#server/lib/ids";
 import { EARLIER_SAMPLES_MAX_AGE_MS, MAX_SAMPLES, TIMING_PROFILES, type EarlierSample } from "#server/modules/capture/public";

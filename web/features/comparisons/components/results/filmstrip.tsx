@@ -16,7 +16,8 @@ const markColumn = (columns: { ms: number }[], at: number | null | undefined) =>
 
 /**
  * Each site's page loading, frame by frame on one time axis (as WebPageTest shows it): a column
- * is a moment any of them changed; first contentful and largest contentful paint are outlined.
+ * is a moment any of them changed; first contentful and largest contentful paint and visually
+ * complete are outlined, and each row names its Speed Index and Total Blocking Time.
  */
 export function Filmstrip({ sites, viewport }: Props) {
   const recorded = sites.filter((s) => s.filmstrip && s.filmstrip.frames.length > 0);
@@ -35,6 +36,9 @@ export function Filmstrip({ sites, viewport }: Props) {
               </Text>
               <Text size="1" className="di-film-mark-lcp">
                 ■ Largest contentful paint
+              </Text>
+              <Text size="1" className="di-film-mark-vc">
+                ■ Visually complete
               </Text>
             </Flex>
           </Flex>
@@ -60,6 +64,7 @@ export function Filmstrip({ sites, viewport }: Props) {
                     const timing = site.snapshot?.extraction.timing;
                     const fcp = markColumn(columns, timing?.fcpMs);
                     const lcp = markColumn(columns, timing?.lcpMs);
+                    const vc = markColumn(columns, timing?.visuallyCompleteMs);
                     const aspect = site.filmstrip
                       ? site.filmstrip.height / site.filmstrip.width
                       : viewport === "desktop"
@@ -77,6 +82,29 @@ export function Filmstrip({ sites, viewport }: Props) {
                           <Text as="div" size="1" color="gray">
                             LCP {timing?.lcpMs != null ? seconds(timing.lcpMs) : "–"}
                           </Text>
+                          <Text
+                            as="div"
+                            size="1"
+                            color="gray"
+                            data-testid="filmstrip-speed-index"
+                            title={
+                              timing?.measuredBy?.speedIndex.method ??
+                              timing?.measuredBy?.speedIndex.reason ??
+                              "Not measured for this capture"
+                            }
+                          >
+                            SI {timing?.speedIndexMs != null ? seconds(timing.speedIndexMs) : "–"}
+                            {timing?.visuallyCompleteMs != null ? ` · VC ${seconds(timing.visuallyCompleteMs)}` : ""}
+                          </Text>
+                          <Text
+                            as="div"
+                            size="1"
+                            color="gray"
+                            data-testid="filmstrip-tbt"
+                            title={timing?.measuredBy?.tbt.method ?? timing?.measuredBy?.tbt.reason ?? "Not measured for this capture"}
+                          >
+                            TBT {timing?.tbtMs != null ? `${Math.round(timing.tbtMs)} ms` : "–"}
+                          </Text>
                           {!site.filmstrip && (
                             <Text as="div" size="1" color="gray">
                               Not recorded
@@ -85,7 +113,7 @@ export function Filmstrip({ sites, viewport }: Props) {
                         </th>
                         {columns.map((c, col) => {
                           const frame = c.frames[row];
-                          const marks = [col === fcp ? "fcp" : "", col === lcp ? "lcp" : ""].filter(Boolean);
+                          const marks = [col === fcp ? "fcp" : "", col === lcp ? "lcp" : "", col === vc ? "vc" : ""].filter(Boolean);
                           return (
                             <td key={c.ms}>
                               <span
@@ -98,6 +126,7 @@ export function Filmstrip({ sites, viewport }: Props) {
                               <span className="di-film-marks">
                                 {col === fcp && <span className="di-film-mark-fcp">FCP</span>}
                                 {col === lcp && <span className="di-film-mark-lcp">LCP</span>}
+                                {col === vc && <span className="di-film-mark-vc">VC</span>}
                               </span>
                             </td>
                           );

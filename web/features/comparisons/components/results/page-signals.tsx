@@ -38,12 +38,18 @@ function samplesText(t: Timing): string {
   return earlier > 0 ? `${count} (${earlier} from earlier ${earlier === 1 ? "run" : "runs"})` : count;
 }
 
+/** Speed Index and TBT as figures, or null when not measured (older captures lack them: null too). */
+const siFigure = (t: Timing) => (typeof t.speedIndexMs === "number" ? ms(t.speedIndexMs) : null);
+const tbtFigure = (t: Timing) => (typeof t.tbtMs === "number" ? ms(t.tbtMs) : null);
+
 /** One line of timing as measured: the figures, how many loads they come from and under which profile. */
 export function timingLine(t: Timing): string {
   const parts = [
     ["TTFB", timingFigure(t, "ttfbMs")],
     ["FCP", timingFigure(t, "fcpMs")],
     ["LCP", timingFigure(t, "lcpMs")],
+    ["SI", siFigure(t)],
+    ["TBT", tbtFigure(t)],
   ]
     .filter((p): p is [string, string] => p[1] !== null)
     .map(([k, v]) => `${k} ${v}`);
@@ -51,11 +57,35 @@ export function timingLine(t: Timing): string {
   return parts.join(" · ");
 }
 
-/** The closed line: LCP as measured and from how many loads; the rest is inside. */
+/** The closed line: LCP, Speed Index and TBT as measured and from how many loads; the rest is inside. */
 function summaryLine(t: Timing): string {
   const lcp = timingFigure(t, "lcpMs");
-  return ["Measured", lcp && `LCP ${lcp}`, samplesText(t)].filter(Boolean).join(" · ");
+  const si = siFigure(t);
+  const tbt = tbtFigure(t);
+  return ["Measured", lcp && `LCP ${lcp}`, si && `Speed Index ${si}`, tbt && `TBT ${tbt}`, samplesText(t)].filter(Boolean).join(" · ");
 }
+
+/**
+ * How Speed Index (with visually complete) and TBT were measured, or why not: "Speed Index 1.40 s,
+ * visually complete 2.10 s (filmstrip of the capture's own load)". Older captures measured neither.
+ */
+export function visualTimingLines(t: Timing): string[] {
+  const by = t.measuredBy;
+  if (!by) return ["Speed Index and TBT: not measured for this capture"];
+  const how = (m: { method: string | null; reason: string | null }) => (m.method ? m.method.split(":")[0]! : null);
+  const si =
+    typeof t.speedIndexMs === "number"
+      ? `Speed Index ${ms(t.speedIndexMs)}${typeof t.visuallyCompleteMs === "number" ? `, visually complete ${ms(t.visuallyCompleteMs)}` : ""} (${how(by.speedIndex)})`
+      : `Speed Index not measured: ${by.speedIndex.reason ?? "no frames"}`;
+  const tbt = typeof t.tbtMs === "number" ? `TBT ${ms(t.tbtMs)} (${how(by.tbt)})` : `TBT not measured: ${by.tbt.reason ?? "no long tasks"}`;
+  return [si, tbt];
+}
+
+/** The full method text, on hover: how the figure on that line was measured. */
+const methodTitle = (t: Timing, line: number) => {
+  const m = line === 0 ? t.measuredBy?.speedIndex : t.measuredBy?.tbt;
+  return m?.method ?? m?.reason ?? undefined;
+};
 
 const PROFILE_LABEL = {
   unthrottled: "Unthrottled (this machine's network and CPU)",
@@ -84,7 +114,7 @@ function Swatch({ hex, label }: { hex: string | null; label: string }) {
 }
 
 /**
- * What the engine measured on one page beyond the picture: colour roles, the fonts Chromium drew
+ * What the capture measured on one page beyond the picture: colour roles, the fonts Chromium drew
  * next to those declared, and timing with its spread and load profile. Older captures lack some
  * signals; what is absent is left out, never guessed.
  */
@@ -105,6 +135,11 @@ export function PageSignals({ ex }: { ex: Extraction }) {
         <Text size="1" data-testid="timing-line">
           {timingLine(t)}
         </Text>
+        {visualTimingLines(t).map((line, i) => (
+          <Text key={i} size="1" color="gray" data-testid="visual-timing" title={methodTitle(t, i)}>
+            {line}
+          </Text>
+        ))}
         {roles && (
           <Flex gap="3" wrap="wrap" aria-label="Colour roles" data-testid="palette-roles">
             {ROLES.map(([key, label]) => (

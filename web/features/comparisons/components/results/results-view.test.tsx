@@ -204,6 +204,40 @@ describe("filmstrip", () => {
     expect(gamma!.querySelector("th")!.textContent).toContain("LCP –");
   });
 
+  test("each row names its Speed Index, visually complete and TBT, marks visually complete, and says when they were not measured", () => {
+    const base = extraction({ viewport: "desktop" });
+    const measuredBy = {
+      speedIndex: { method: "Filmstrip of the capture's own load: 9 trace screenshots", reason: null },
+      tbt: { method: "Long Tasks API on the capture's own load", reason: null },
+    };
+    const visual = snapshot("s1", "t1", "desktop", {
+      extraction: { ...base, timing: { ...base.timing, speedIndexMs: 310, visuallyCompleteMs: 420, tbtMs: 80, measuredBy } },
+    });
+    // Beta's capture predates the measures; Gamma's could not record its load.
+    const notRecorded = {
+      speedIndex: { method: null, reason: "No frame of the load was recorded" },
+      tbt: { method: null, reason: "The browser reported no long tasks (it has no Long Tasks API)" },
+    };
+    const gamma = snapshot("s3", "t3", "desktop", {
+      extraction: {
+        ...base,
+        timing: { ...base.timing, speedIndexMs: null, visuallyCompleteMs: null, tbtMs: null, measuredBy: notRecorded },
+      },
+    });
+    renderUi(view({ data: { ...data, snapshots: [visual, snapshot("s2", "t2", "desktop"), gamma] } }));
+    const region = $().getByRole("region", { name: "Filmstrip" });
+    const [alpha, beta, g] = [...region.querySelectorAll("[data-testid=filmstrip-row]")];
+    expect(alpha!.querySelector("[data-testid=filmstrip-speed-index]")!.textContent).toBe("SI 0.3 s · VC 0.4 s");
+    expect(alpha!.querySelector("[data-testid=filmstrip-speed-index]")!.getAttribute("title")).toContain("9 trace screenshots");
+    expect(alpha!.querySelector("[data-testid=filmstrip-tbt]")!.textContent).toBe("TBT 80 ms");
+    expect(alpha!.querySelectorAll(".di-film-marks .di-film-mark-vc")).toHaveLength(1);
+    expect(beta!.querySelector("[data-testid=filmstrip-speed-index]")!.textContent).toBe("SI –");
+    expect(beta!.querySelector("[data-testid=filmstrip-speed-index]")!.getAttribute("title")).toBe("Not measured for this capture");
+    expect(g!.querySelector("[data-testid=filmstrip-tbt]")!.textContent).toBe("TBT –");
+    expect(g!.querySelector("[data-testid=filmstrip-tbt]")!.getAttribute("title")).toContain("Long Tasks API");
+    expect(g!.querySelectorAll(".di-film-marks .di-film-mark-vc")).toHaveLength(0);
+  });
+
   test("without recordings it says so", () => {
     renderUi(view({ data: { ...data, filmstrips: [] } }));
     expect($().getByText("No filmstrip was recorded for the desktop captures. Run the analysis again to record one.")).toBeTruthy();
