@@ -296,7 +296,23 @@ function resultQueries(db: Db) {
     ),
     insertFinding: db.query<
       null,
-      [string, string, string, string, Viewport, string, string, string, string, string, string, number, string, string | null, string | null]
+      [
+        string,
+        string,
+        string,
+        string,
+        Viewport,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        number,
+        string,
+        string | null,
+        string | null,
+      ]
     >(
       `INSERT INTO findings (id, comparison_id, owner_id, target_id, viewport, grp, severity, title, evidence, fix, source, position, created_at, run_id, rule)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
