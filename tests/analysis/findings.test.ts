@@ -100,6 +100,8 @@ describe("ux rules", () => {
       "Example element": '<img src="/hero.jpg">',
       "Example selector": "section.hero > img",
     });
+    // Audited once, at desktop width: the evidence says what that leaves out.
+    expect(f.evidence.Audited).toStartWith("Once per page, at desktop width (1440 × 900)");
     expect(fires("label", pages).title).toBe("Alpha has 1 form field without a label");
     // A best practice is one step below its impact, and worded from axe's own help.
     const r = fires("region", pages);

@@ -231,11 +231,17 @@ export const extractionSchema = z.object({
     ),
     /** Contrast of the dominant body text against its background. */
     bodyContrast: z.number().nullable(),
-    /** Elements failing axe-core's `image-alt` (hand-counted in captures without `audit`). */
-    imagesWithoutAlt: z.number(),
-    /** Elements failing axe-core's `label` and `select-name` (hand-counted in captures without `audit`). */
-    inputsWithoutLabel: z.number(),
-    /** axe-core's audit of the settled page (decision 0015); absent in older captures. */
+    /**
+     * Elements failing axe-core's `image-alt`: null in a capture that was not audited (a page is
+     * audited once, on its desktop capture); hand-counted in captures stored before the audit.
+     */
+    imagesWithoutAlt: z.number().nullable(),
+    /** Elements failing axe-core's `label` and `select-name`; null and hand-counted as `imagesWithoutAlt`. */
+    inputsWithoutLabel: z.number().nullable(),
+    /**
+     * axe-core's audit of the settled page (decision 0015), on the page's desktop capture only;
+     * absent in its other captures and in captures stored before the audit.
+     */
     audit: accessibilityAuditSchema.optional(),
   }),
   /** Requests that failed or got an error status (not the page's own document); absent in captures stored without it. */

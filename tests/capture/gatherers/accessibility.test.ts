@@ -3,7 +3,10 @@
 // text's contrast, and the contrast axe cannot decide left to the pixels (never both).
 import { describe, expect, test } from "bun:test";
 import { contrastRatio } from "#server/lib/image/color";
+import type { Page } from "playwright-core";
+import { failing, IMAGE_ALT_RULES, LABEL_RULES } from "#server/modules/capture/gatherers/axe-results";
 import { auditPage } from "#server/modules/capture/page-script/axe";
+import { callPage } from "#server/modules/capture/page-script/page-script";
 import { gather, html, useHarness } from "./harness";
 
 const h = useHarness({
@@ -24,6 +27,7 @@ const h = useHarness({
 <button id="empty-button"></button>
 <a id="empty-link" href="/elsewhere"></a>
 </main>
+<p id="outside" tabindex="2">Outside every landmark, first in tab order</p>
 <script>window.axe = "the page's own"; window.define = function () { throw new Error("the page's AMD loader was used"); }; window.define.amd = {};</script>`,
     "<style>body{margin:0;font-family:sans-serif;font-size:16px;color:#111111;background:#ffffff}</style>",
   ),
@@ -33,16 +37,20 @@ const h = useHarness({
   },
 });
 
+const measure = (page: Page, audited: boolean) =>
+  callPage(page, "measure", { maxY: 8000, viewportWidth: 1440, viewportHeight: 900, audited });
+
+/** The page measured as a desktop capture measures it, then audited, as the capture does after its look. */
 async function audited() {
   const page = await h.shared("/");
-  expect(await auditPage(page)).toBe("done");
-  return { page, a: await gather(page, "accessibility") };
+  const dom = await measure(page, true);
+  const outcome = await auditPage(page);
+  return { page, dom, outcome, audit: outcome.audit };
 }
 
 describe("accessibility gatherer (axe-core)", () => {
   test("finds the known violations by axe rule id, with counts, WCAG level and a selector of an example", async () => {
-    const { a } = await audited();
-    const audit = a.audit!;
+    const { audit } = await audited();
     expect(audit.error).toBeUndefined();
     expect(audit.engine).toMatch(/^axe-core \d+\.\d+\.\d+$/);
     const byId = new Map(audit.violations.map((r) => [r.id, r]));
@@ -63,10 +71,19 @@ describe("accessibility gatherer (axe-core)", () => {
     expect(audit.incomplete).toContainEqual({ id: "color-contrast", count: 1 });
   });
 
+  test("audits WCAG A and AA and the best practices for headings and landmarks, not every best practice", async () => {
+    const { audit } = await audited();
+    const ids = audit.violations.map((r) => r.id);
+    // The paragraph after <main> is outside every landmark (region, kept) and has a positive
+    // tabindex (tabindex, a best practice left out).
+    expect(ids).toContain("region");
+    expect(ids).not.toContain("tabindex");
+  });
+
   test("the counts budgets read come from axe's results", async () => {
-    const { a } = await audited();
-    expect(a.imagesWithoutAlt).toBe(1);
-    expect(a.inputsWithoutLabel).toBe(1);
+    const { audit } = await audited();
+    expect(failing(audit, IMAGE_ALT_RULES)).toBe(1);
+    expect(failing(audit, LABEL_RULES)).toBe(1);
   });
 
   test("the page's own window.axe and AMD loader are left alone", async () => {
@@ -75,23 +92,38 @@ describe("accessibility gatherer (axe-core)", () => {
   });
 
   test("the body text's contrast", async () => {
-    const { a } = await audited();
+    const { page } = await audited();
+    const a = await gather(page, "accessibility");
     expect(a.bodyContrast).toBeCloseTo(contrastRatio("#111111", "#ffffff"), 2);
   });
 
-  test("the pixels are asked only about the text axe could not decide: not the grey text axe reported", async () => {
-    const { page } = await audited();
-    const probes = await gather(page, "contrastProbes");
-    expect(probes.map((p) => p.text)).toEqual(["Text over an image is not judged from CSS"]);
+  test("of the text the pixels were asked about, the audit leaves them only what axe could not decide: not the grey text axe reported", async () => {
+    const { dom, outcome } = await audited();
+    const texts = dom.contrastProbes.map((p) => p.text);
+    expect(texts).toContain("Light grey small text");
+    expect(outcome.undecidedProbes!.map((i) => texts[i])).toEqual(["Text over an image is not judged from CSS"]);
   });
 
-  test("a page axe has not audited reports why, and its probes are chosen as without axe", async () => {
+  test("on a page axe will audit, the probes start with what CSS cannot judge; otherwise with the worst CSS failure", async () => {
     const page = await h.open("/");
-    const a = await gather(page, "accessibility");
-    expect(a.audit!.error).toBe("axe-core was not run on this page");
-    expect(a.audit!.violations).toEqual([]);
-    const probes = (await gather(page, "contrastProbes")).map((p) => p.text);
-    expect(probes).toContain("Light grey small text");
+    expect((await measure(page, true)).contrastProbes[0]!.text).toBe("Text over an image is not judged from CSS");
+    expect((await measure(page, false)).contrastProbes[0]!.text).toBe("Light grey small text");
+    await page.context().close();
+  });
+
+  test("a document audited before it was measured leaves every probe to the pixels", async () => {
+    const page = await h.open("/");
+    const outcome = await auditPage(page);
+    expect(outcome.audit.error).toBeUndefined();
+    expect(outcome.undecidedProbes).toBeNull();
+    await page.context().close();
+  });
+
+  test("an audit that outlasts its limit reports why, not a failed capture", async () => {
+    const page = await h.open("/");
+    const outcome = await auditPage(page, 1);
+    expect(outcome.audit.error).toBe("axe-core did not finish in time");
+    expect(outcome.audit.violations).toEqual([]);
     await page.context().close();
   });
 });

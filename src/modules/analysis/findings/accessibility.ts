@@ -1,10 +1,11 @@
 // Accessibility: one finding per axe-core rule the page fails (decision 0015), named by the axe rule
 // id, with how many elements fail it, the WCAG level and criteria it tests, one example element and
 // its selector. Contrast axe could not decide (text over images) is the painted-contrast method's,
-// reported by the design rules' low-contrast finding; the two never name the same element.
+// reported by the design rules' low-contrast finding; the two never name the same element. A page
+// is audited once, on its desktop capture, and the evidence says so.
 
 import { contrastFix, contrastRatio } from "#server/lib/image/color";
-import type { AuditRule, Finding } from "#server/modules/capture/model";
+import { VIEWPORTS, type AuditRule, type Finding } from "#server/modules/capture/model";
 import { quote, ratio } from "../format";
 import type { Draft, Rule, RuleSnapshot } from "./types";
 
@@ -77,6 +78,9 @@ const WORDING: Record<string, Wording> = {
   },
 };
 
+const { width, height } = VIEWPORTS.desktop;
+const AUDITED_AT = `Once per page, at desktop width (${width} × ${height}); what only the phone layout shows (a menu button, say) is not audited`;
+
 function draftFor(page: RuleSnapshot, rule: AuditRule, engine: string): Draft {
   const wording = WORDING[rule.id];
   const example = rule.examples[0];
@@ -89,6 +93,7 @@ function draftFor(page: RuleSnapshot, rule: AuditRule, engine: string): Draft {
         : String(rule.count),
   };
   if (rule.impact) evidence.Impact = rule.impact;
+  evidence.Audited = AUDITED_AT;
   if (example) {
     evidence["Example element"] = example.html;
     evidence["Example selector"] = example.selector;

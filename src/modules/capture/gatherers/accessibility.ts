@@ -1,30 +1,21 @@
-// Accessibility gatherer: axe-core's audit of the page (run just before, page/axe-audit.ts) with the
-// counts budgets read derived from it, the body text's contrast (a design measure the findings
-// compare between sites), and the text runs whose contrast the screenshot's pixels decide.
+// Accessibility gatherer: the body text's contrast (a design measure the findings compare between
+// sites) and the text runs whose contrast the screenshot's pixels decide. axe-core's audit runs
+// after the look (page/axe-audit.ts) and tells which of these runs it could not decide itself.
 
-import { failing, IMAGE_ALT_RULES, LABEL_RULES } from "./axe-results";
 import type { Box, Extraction } from "../model";
-import { lastAudit, undecidedContrast } from "../page/axe-audit";
 import { contrast, hex } from "../page/css-color";
 import type { Scan } from "../page/scan";
 import { clean } from "../page/strings";
 import { textPaint } from "../page/text-paint";
 
-export type AccessibilityMeasurement = Extraction["accessibility"];
+/** What the DOM tells; the low-contrast runs and the audit's counts are added after the screenshot (phases/summarise.ts). */
+export type AccessibilityMeasurement = Pick<Extraction["accessibility"], "bodyContrast">;
 
 const round2 = (v: number) => Math.round(v * 100) / 100;
 
 export function gatherAccessibility(scan: Scan): AccessibilityMeasurement {
   const body = scan.bodyRun();
-  const audit = lastAudit();
-  return {
-    // Decided after the screenshot, from contrastProbes (phases/summarise.ts).
-    lowContrast: [],
-    bodyContrast: body && body.bg.known ? round2(contrast(body.fg, body.bg.color)) : null,
-    imagesWithoutAlt: failing(audit, IMAGE_ALT_RULES),
-    inputsWithoutLabel: failing(audit, LABEL_RULES),
-    audit,
-  };
+  return { bodyContrast: body && body.bg.known ? round2(contrast(body.fg, body.bg.color)) : null };
 }
 
 /** A text run whose contrast the screenshot's pixels should decide: what CSS can't see, or what CSS flags. */
@@ -46,27 +37,27 @@ export interface ContrastProbe {
 const MAX_PROBES = 60;
 const MAX_LINES = 3;
 
+/** The elements of the last probes handed out, in their order: the audit names the ones axe left undecided by index. */
+let probed: Element[] | null = null;
+export const probedElements = (): Element[] | null => probed;
+
 /**
- * The text runs the screenshot decides. After axe ran: the ones whose contrast axe could not decide
- * (it marks text over an image, a gradient or another element "incomplete"). Without axe: runs over
- * a background image or gradient (CSS can't say what is behind them), and runs CSS finds below AA
- * (a positioned photo or video behind the text is invisible to the CSS background chain).
+ * The text runs the screenshot decides: runs over a background image or gradient (CSS can't say
+ * what is behind them), and runs CSS finds below AA (a positioned photo or video behind the text is
+ * invisible to the CSS background chain). Worst CSS failure first; on a page axe will audit
+ * (`audited`), what CSS cannot judge first, since axe decides most CSS failures itself and only
+ * what it could not decide keeps the pixels' verdict.
  */
-export function contrastProbes(scan: Scan): ContrastProbe[] {
+export function contrastProbes(scan: Scan, { audited = false }: { audited?: boolean } = {}): ContrastProbe[] {
   const range = document.createRange();
-  const probes: (ContrastProbe & { order: number })[] = [];
+  const probes: (ContrastProbe & { order: number; el: Element })[] = [];
   const seen = new Set<string>();
-  const undecided = undecidedContrast();
   for (const r of scan.runs()) {
     if (r.chars < 2) continue;
     const large = r.sizePx >= 24 || (r.sizePx >= 18.66 && r.weight >= 700);
     const required = large ? 3 : 4.5;
     const ratio = r.bg.known ? contrast(r.fg, r.bg.color) : null;
-    if (undecided) {
-      // axe judged every other element (its violations are its own findings); what it could not
-      // decide is left to the pixels, whatever CSS says: a positioned photo can sit behind a CSS colour.
-      if (!undecided.has(r.el)) continue;
-    } else if (ratio !== null && ratio + 1e-9 >= required) continue;
+    if (ratio !== null && ratio + 1e-9 >= required) continue;
     const text = clean(r.text, 80);
     const fg = hex(r.fg);
     if (seen.has(`${text}|${fg}`)) continue;
@@ -95,12 +86,12 @@ export function contrastProbes(scan: Scan): ContrastProbe[] {
       sizePx: r.sizePx,
       css: ratio === null ? null : { bg: hex(r.bg.color), ratio: round2(ratio) },
       boxes,
-      order: ratio ?? required,
+      el: r.el,
+      order: audited ? (ratio === null ? 0 : 1 + ratio) : (ratio ?? required),
     });
   }
-  // CSS failures first (worst first), then what CSS could not judge, top of the page first.
-  return probes
-    .sort((a, b) => a.order - b.order)
-    .slice(0, MAX_PROBES)
-    .map(({ order: _, ...p }) => p);
+  // In order, top of the page first among equals (the sort is stable).
+  const kept = probes.sort((a, b) => a.order - b.order).slice(0, MAX_PROBES);
+  probed = kept.map((p) => p.el);
+  return kept.map(({ order: _, el: __, ...p }) => p);
 }

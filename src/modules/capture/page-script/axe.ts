@@ -1,16 +1,27 @@
 // Runs axe-core in a captured page (decision 0015). axe's source is evaluated into the page the
 // first time it is needed, the way the page script is, inside a scope where the page's own AMD
 // `define` and CommonJS `module` cannot capture it, and moved to AXE_GLOBAL so a page that has its
-// own `window.axe` keeps it. The page script's `audit` runs it and keeps the summary its
-// accessibility gatherer reports.
+// own `window.axe` keeps it. The page script's `audit` runs it and answers with the summary.
 
 import type { Page } from "playwright-core";
+import type { AuditAnswer } from "../page/axe-audit";
 import { AXE_GLOBAL } from "../page/global";
+import type { CaptureJob } from "../worker/protocol";
 import { axeSource } from "./axe-source";
 import { callPage } from "./page-script";
 
 /** How long axe may take on one page; past it the page is reported unaudited. */
 export const AXE_TIMEOUT_MS = 20_000;
+
+/**
+ * A page is audited once, on its desktop capture: accessibility findings are the page's (reported
+ * once per site), and evaluating axe costs more than the audit itself. What only another width
+ * shows (a menu button of the phone layout, say) is therefore not audited.
+ */
+export const auditsAccessibility = (job: Pick<CaptureJob, "viewport">) => job.viewport === "desktop";
+
+/** The audit, and which of the last measurement's contrast probes axe left undecided (null: all of them). */
+export type AuditOutcome = AuditAnswer;
 
 /** axe's source wrapped for the page: no module system sees it, and `window.axe` stays the page's. */
 export function wrapAxe(source: string): string {
@@ -27,20 +38,27 @@ if (hadAxe) window.axe = pageAxe; else delete window.axe;
 let wrapped: Promise<string> | null = null;
 const wrappedAxe = () => (wrapped ??= axeSource().then(wrapAxe));
 
-/** Runs the audit; its outcome reaches the extraction through the next `measure`. */
-export async function auditPage(page: Page, timeoutMs = AXE_TIMEOUT_MS): Promise<"done" | "failed" | "timeout"> {
+const unaudited = (error: string): AuditOutcome => ({
+  audit: { engine: "axe-core", ms: 0, violations: [], incomplete: [], error },
+  undecidedProbes: null,
+});
+
+/** Audits the page as it is now; never rejects: a page axe could not audit says why. */
+export async function auditPage(page: Page, timeoutMs = AXE_TIMEOUT_MS): Promise<AuditOutcome> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), timeoutMs)));
-  const run = async (): Promise<"done" | "failed"> => {
-    let outcome = await callPage(page, "audit", undefined);
-    if (outcome === "no-axe") {
+  const late = new Promise<AuditOutcome>(
+    (resolve) => (timer = setTimeout(() => resolve(unaudited("axe-core did not finish in time")), timeoutMs)),
+  );
+  const run = async (): Promise<AuditOutcome> => {
+    let answer = await callPage(page, "audit", undefined);
+    if (answer === "no-axe") {
       await page.evaluate(await wrappedAxe());
-      outcome = await callPage(page, "audit", undefined);
+      answer = await callPage(page, "audit", undefined);
     }
-    return outcome === "no-axe" ? "failed" : outcome;
+    return answer === "no-axe" ? unaudited("axe-core could not be loaded into this page") : answer;
   };
   // A failure here (a document replaced meanwhile, say) leaves the page unaudited, not the capture failed.
-  const running = run().catch((): "failed" => "failed");
+  const running = run().catch((e: unknown) => unaudited(`axe-core failed: ${e instanceof Error ? e.message : String(e)}`.slice(0, 300)));
   try {
     return await Promise.race([running, late]);
   } finally {

@@ -33,8 +33,8 @@ export const DOM_GATHERERS = {
 };
 export type DomGathererName = keyof typeof DOM_GATHERERS;
 
-/** Everything about the page the DOM can tell. */
-function measure(args: ScanArgs): DomMeasurement {
+/** Everything about the page the DOM can tell; `audited`: axe will audit the page after this look. */
+function measure({ audited, ...args }: ScanArgs & { audited?: boolean }): DomMeasurement {
   const scan = createScan(args);
   return {
     ...gatherMeta(),
@@ -44,7 +44,7 @@ function measure(args: ScanArgs): DomMeasurement {
     elements: gatherElements(scan),
     copy: gatherCopy(scan),
     accessibility: gatherAccessibility(scan),
-    contrastProbes: contrastProbes(scan),
+    contrastProbes: contrastProbes(scan, { audited }),
   };
 }
 

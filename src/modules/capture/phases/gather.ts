@@ -1,17 +1,16 @@
-// The capture's third phase, on the server's side of the page: axe-core's accessibility audit and the
-// page script's measurement of the DOM (its gatherers, ../gatherers, run inside the page) and the
-// typefaces Chromium drew; then, once the page has been looked at for good, what its load left
-// behind: requests and bytes, the problems seen, the web fonts that fell back, the final URL and
-// the written filmstrip.
+// The capture's third phase, on the server's side of the page: the page script's measurement of the
+// DOM (its gatherers, ../gatherers, run inside the page) and the typefaces Chromium drew; then,
+// once the page has been looked at for good, what its load left behind: requests and bytes, the
+// problems seen, the web fonts that fell back, the final URL and the written filmstrip.
 
 import { fontsNotLoaded, readDrawnFonts } from "../fonts/rendered-fonts";
 import { VIEWPORTS } from "../model";
 import type { DomMeasurement, ResourceTotals } from "../page/types";
-import { auditPage } from "../page-script/axe";
+import { auditsAccessibility } from "../page-script/axe";
 import { callPage } from "../page-script/page-script";
 import type { PageProblems } from "../watchers/page-problems";
 import type { CaptureJob, CaptureStage } from "../worker/protocol";
-import type { CaptureDeps, OpenedPage } from "./open";
+import type { OpenedPage } from "./open";
 import type { LoadVisuals } from "../filmstrip/load-visuals";
 
 export interface Measured {
@@ -30,18 +29,16 @@ export interface LoadReport {
   visuals: LoadVisuals;
 }
 
-export async function gatherPage(
-  opened: OpenedPage,
-  job: CaptureJob,
-  onStage: (stage: CaptureStage) => void,
-  deps: Pick<CaptureDeps, "skipAudit"> = {},
-): Promise<Measured> {
+export async function gatherPage(opened: OpenedPage, job: CaptureJob, onStage: (stage: CaptureStage) => void): Promise<Measured> {
   onStage("measuring");
   const viewport = VIEWPORTS[job.viewport];
-  // axe first: the measurement reports its audit and leaves to the pixels only the contrast axe could not decide.
-  if (!deps.skipAudit) await opened.race(auditPage(opened.page));
   const dom = await opened.race(
-    callPage(opened.page, "measure", { maxY: job.maxHeightPx, viewportWidth: viewport.width, viewportHeight: viewport.height }),
+    callPage(opened.page, "measure", {
+      maxY: job.maxHeightPx,
+      viewportWidth: viewport.width,
+      viewportHeight: viewport.height,
+      audited: auditsAccessibility(job),
+    }),
   );
   const drawn = await opened.race(readDrawnFonts(opened.context, opened.page));
   return { dom, drawn };
