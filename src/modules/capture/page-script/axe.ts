@@ -1,7 +1,7 @@
 // Runs axe-core in a captured page (decision 0015). axe's source is evaluated into the page the
-// first time it is needed, the way the page script is, inside a scope where the page's own AMD
-// `define` and CommonJS `module` cannot capture it, and moved to AXE_GLOBAL so a page that has its
-// own `window.axe` keeps it. The page script's `audit` runs it and answers with the summary.
+// first time it is needed, inside a scope where the page's own AMD `define` and CommonJS `module`
+// cannot capture it, and moved to AXE_GLOBAL so a page that has its own `window.axe` keeps it. The
+// page script's `audit` runs it and answers with the summary.
 
 import type { Page } from "playwright-core";
 import type { AuditAnswer } from "../page/axe-audit";
@@ -38,6 +38,22 @@ if (hadAxe) window.axe = pageAxe; else delete window.axe;
 let wrapped: Promise<string> | null = null;
 const wrappedAxe = () => (wrapped ??= axeSource().then(wrapAxe));
 
+/**
+ * Evaluates axe's source in the page's main world straight through DevTools (not subject to the
+ * page's CSP). Not page.evaluate: Playwright hands a string to an `eval` inside its own helper
+ * script, which cost the browser about 150 ms more CPU for axe's 650 KB than evaluating it as a
+ * script (830 vs 680 ms, medians of six on a loaded 2-core host).
+ */
+async function loadAxe(page: Page): Promise<void> {
+  const session = await page.context().newCDPSession(page);
+  try {
+    const { exceptionDetails } = await session.send("Runtime.evaluate", { expression: await wrappedAxe(), silent: true });
+    if (exceptionDetails) throw new Error(exceptionDetails.exception?.description?.split("\n")[0] ?? exceptionDetails.text);
+  } finally {
+    await session.detach().catch(() => {});
+  }
+}
+
 const unaudited = (error: string): AuditOutcome => ({
   audit: { engine: "axe-core", ms: 0, violations: [], incomplete: [], error },
   undecidedProbes: null,
@@ -52,7 +68,7 @@ export async function auditPage(page: Page, timeoutMs = AXE_TIMEOUT_MS): Promise
   const run = async (): Promise<AuditOutcome> => {
     let answer = await callPage(page, "audit", undefined);
     if (answer === "no-axe") {
-      await page.evaluate(await wrappedAxe());
+      await loadAxe(page);
       answer = await callPage(page, "audit", undefined);
     }
     return answer === "no-axe" ? unaudited("axe-core could not be loaded into this page") : answer;
