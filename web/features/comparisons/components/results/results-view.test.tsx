@@ -129,6 +129,7 @@ describe("accessibility findings", () => {
         "Alpha elements failing": "2 of 10 images",
         "Example element": '<img src="/hero.jpg">',
         "Example selector": "section.hero > img",
+        Audited: "Once per page, at desktop width (1440 × 900); what only the phone layout shows (a menu button, say) is not audited",
       },
     };
     renderUi(resultsView({ ...data, findings: [axe] })());
@@ -137,6 +138,8 @@ describe("accessibility findings", () => {
     expect($().getByText("2 of 10 images")).toBeTruthy();
     expect($().getByText('<img src="/hero.jpg">').tagName).toBe("CODE");
     expect($().getByText("section.hero > img").tagName).toBe("CODE");
+    // Where the audit looked is said beside the finding, as plain evidence.
+    expect($().getByText(/^Once per page, at desktop width/).tagName).not.toBe("CODE");
   });
 });
 
