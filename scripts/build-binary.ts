@@ -43,6 +43,23 @@ const embedPageScript: BunPlugin = {
   },
 };
 
+/**
+ * axe-core's browser build, which the capture evaluates into every page it audits, is embedded the
+ * same way: the module that reads it from node_modules is swapped for one returning the text.
+ */
+const axeText = await Bun.file(Bun.resolveSync("axe-core/axe.min.js", root)).text();
+const axeVersion = /axe v(\d+\.\d+\.\d+)/.exec(axeText.slice(0, 200))?.[1];
+let axeEmbedded = false;
+const embedAxe: BunPlugin = {
+  name: "embed-axe",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]modules[\\/]capture[\\/]page-script[\\/]axe-source\.ts$/ }, () => {
+      axeEmbedded = true;
+      return { contents: `export const axeSource = () => Promise.resolve(${JSON.stringify(axeText)});`, loader: "ts" };
+    });
+  },
+};
+
 // Every module's worker, wherever it sits under src/ (src/lib/spawn-worker.ts names them by that path).
 const workers = [...new Bun.Glob("**/*.worker.ts").scanSync(join(root, "src"))].sort().map((f) => join(root, "src", f));
 
@@ -52,7 +69,7 @@ const result = await Bun.build({
   target: "bun",
   minify: true,
   sourcemap: "none",
-  plugins: [inlinePlaywrightJson, embedPageScript],
+  plugins: [inlinePlaywrightJson, embedPageScript, embedAxe],
   // The bundler inlines NODE_ENV from the building process; the executable is the production artefact.
   define: { "process.env.NODE_ENV": JSON.stringify("production") },
   external: ["chromium-bidi", "electron"],
@@ -66,7 +83,12 @@ if (!pageScriptEmbedded) {
   console.error("build: src/modules/capture/page-script/page-bundle.ts was not bundled, so the page script is not embedded");
   process.exit(1);
 }
+if (!axeEmbedded || !axeVersion) {
+  // Without it every capture would report its page unaudited: axe-core is not beside the executable.
+  console.error("build: src/modules/capture/page-script/axe-source.ts was not bundled, so axe-core is not embedded");
+  process.exit(1);
+}
 const size = Bun.file(join(root, "dist/design-intel")).size;
 console.log(
-  `binary: dist/design-intel ${(size / 1024 / 1024).toFixed(1)} MiB (workers: ${workers.length}, page script: ${(pageScript.early.length / 1024).toFixed(0)} KiB early + ${(pageScript.full.length / 1024).toFixed(0)} KiB)`,
+  `binary: dist/design-intel ${(size / 1024 / 1024).toFixed(1)} MiB (workers: ${workers.length}, page script: ${(pageScript.early.length / 1024).toFixed(0)} KiB early + ${(pageScript.full.length / 1024).toFixed(0)} KiB, axe-core ${axeVersion}: ${(axeText.length / 1024).toFixed(0)} KiB)`,
 );

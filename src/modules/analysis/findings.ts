@@ -4,6 +4,7 @@
 
 import type { Finding, FindingGroup, Viewport } from "#server/modules/capture/model";
 import { sha256 } from "#server/lib/ids";
+import { accessibilityRules } from "./findings/accessibility";
 import { copyRules } from "./findings/copy";
 import { designRules } from "./findings/design";
 import { pageProblemRules } from "./findings/page-problems";
@@ -13,7 +14,7 @@ import { uxRules } from "./findings/ux";
 
 export type { RuleSnapshot } from "./findings/types";
 
-export const RULES: Rule[] = [...designRules, ...uxRules, ...pageProblemRules, ...copyRules, ...timingRules];
+export const RULES: Rule[] = [...designRules, ...uxRules, ...accessibilityRules, ...pageProblemRules, ...copyRules, ...timingRules];
 
 const SEVERITY_ORDER = { high: 0, medium: 1, low: 2 } as const;
 const GROUP_ORDER: Record<FindingGroup, number> = { design: 0, ux: 1, copy: 2, timing: 3 };
@@ -34,15 +35,18 @@ export function findingsFor(targets: RuleSnapshot[]): Finding[] {
     const others = targets.filter((t) => t.viewport === page.viewport && t.targetId !== page.targetId);
     for (const rule of RULES) {
       if (rule.scope === "page" && page.viewport !== "desktop" && desktopTargets.has(page.targetId)) continue;
-      const draft = rule.run({ page, others });
-      if (!draft) continue;
-      out.push({
-        id: findingId(rule.id, page.targetId, page.viewport),
-        targetId: page.targetId,
-        viewport: page.viewport,
-        source: "rules",
-        ...draft,
-      });
+      const drafts = rule.run({ page, others });
+      for (const { rule: sub, ...draft } of drafts === null ? [] : Array.isArray(drafts) ? drafts : [drafts]) {
+        const name = sub ?? rule.id;
+        out.push({
+          id: findingId(name, page.targetId, page.viewport),
+          targetId: page.targetId,
+          viewport: page.viewport,
+          source: "rules",
+          ...draft,
+          rule: name,
+        });
+      }
     }
   }
   return out.sort(

@@ -25,6 +25,46 @@ export type PaletteEntry = z.infer<typeof paletteEntrySchema>;
 
 const rangeSchema = z.object({ min: z.number(), max: z.number() });
 
+/** One axe-core rule the page failed, with how many elements and a few examples. */
+export const auditRuleSchema = z.object({
+  /** axe-core's rule id: "image-alt", "label", "color-contrast"… */
+  id: z.string(),
+  impact: z.enum(["minor", "moderate", "serious", "critical"]).nullable(),
+  /** The WCAG conformance level the rule tests ("A", "AA", "AAA"), or "best-practice" for axe's own. */
+  level: z.enum(["A", "AA", "AAA", "best-practice"]),
+  /** WCAG success criteria from the rule's tags ("1.1.1"), and the WCAG version ("2.0", "2.1", "2.2"). */
+  criteria: z.array(z.string()),
+  wcag: z.string().nullable(),
+  /** axe-core's one-line statement of the rule, and its reference page. */
+  help: z.string(),
+  helpUrl: z.string(),
+  /** Elements failing it. */
+  count: z.number(),
+  /** The first few: their HTML (trimmed) and a CSS selector; for contrast, the colours axe measured. */
+  examples: z.array(
+    z.object({
+      html: z.string(),
+      selector: z.string(),
+      contrast: z.object({ fg: z.string(), bg: z.string(), ratio: z.number(), required: z.number() }).optional(),
+    }),
+  ),
+});
+export type AuditRule = z.infer<typeof auditRuleSchema>;
+
+export const accessibilityAuditSchema = z.object({
+  /** "axe-core 4.14.1" */
+  engine: z.string(),
+  /** Time axe took inside the page, in ms. */
+  ms: z.number(),
+  /** Rules with violations, most severe first. */
+  violations: z.array(auditRuleSchema),
+  /** Rules axe could not decide for some elements (it asks for a human review), with how many. */
+  incomplete: z.array(z.object({ id: z.string(), count: z.number() })),
+  /** Why the audit did not run (axe failed or ran out of time); violations are then empty. */
+  error: z.string().optional(),
+});
+export type AccessibilityAudit = z.infer<typeof accessibilityAuditSchema>;
+
 const textStyle = { family: z.string(), sizePx: z.number(), weight: z.number(), lineHeightPx: z.number() };
 
 export const extractionSchema = z.object({
@@ -191,8 +231,18 @@ export const extractionSchema = z.object({
     ),
     /** Contrast of the dominant body text against its background. */
     bodyContrast: z.number().nullable(),
-    imagesWithoutAlt: z.number(),
-    inputsWithoutLabel: z.number(),
+    /**
+     * Elements failing axe-core's `image-alt`: null in a capture that was not audited (a page is
+     * audited once, on its desktop capture); hand-counted in captures stored before the audit.
+     */
+    imagesWithoutAlt: z.number().nullable(),
+    /** Elements failing axe-core's `label` and `select-name`; null and hand-counted as `imagesWithoutAlt`. */
+    inputsWithoutLabel: z.number().nullable(),
+    /**
+     * axe-core's audit of the settled page (decision 0015), on the page's desktop capture only;
+     * absent in its other captures and in captures stored before the audit.
+     */
+    audit: accessibilityAuditSchema.optional(),
   }),
   /** Requests that failed or got an error status (not the page's own document); absent in captures stored without it. */
   network: z
@@ -238,6 +288,8 @@ export const findingSchema = z.object({
   evidence: z.record(z.string(), z.string()),
   fix: z.string(),
   source: z.enum(["rules", "llm"]),
+  /** The rule that found it: an axe-core rule id for accessibility findings ("image-alt"), the engine's own otherwise; absent for AI suggestions and older findings. */
+  rule: z.string().optional(),
 });
 export type Finding = z.infer<typeof findingSchema>;
 

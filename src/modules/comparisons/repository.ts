@@ -80,6 +80,8 @@ export interface FindingRow {
   position: number;
   created_at: string;
   run_id: string | null;
+  /** The rule that found it (an axe-core rule id for accessibility); null for AI suggestions and older rows. */
+  rule: string | null;
 }
 
 export type RunStatus = "running" | "completed" | "failed" | "interrupted";
@@ -294,10 +296,26 @@ function resultQueries(db: Db) {
     ),
     insertFinding: db.query<
       null,
-      [string, string, string, string, Viewport, string, string, string, string, string, string, number, string, string | null]
+      [
+        string,
+        string,
+        string,
+        string,
+        Viewport,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        number,
+        string,
+        string | null,
+        string | null,
+      ]
     >(
-      `INSERT INTO findings (id, comparison_id, owner_id, target_id, viewport, grp, severity, title, evidence, fix, source, position, created_at, run_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO findings (id, comparison_id, owner_id, target_id, viewport, grp, severity, title, evidence, fix, source, position, created_at, run_id, rule)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
   };
   return {
@@ -337,6 +355,7 @@ function resultQueries(db: Db) {
           f.position,
           f.created_at,
           f.run_id,
+          f.rule ?? null,
         );
     },
   };

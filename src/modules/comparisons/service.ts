@@ -111,6 +111,7 @@ export const toFindingDto = (r: FindingRow): FindingDto => ({
   evidence: JSON.parse(r.evidence) as Record<string, string>,
   fix: r.fix,
   source: r.source as Finding["source"],
+  ...(r.rule ? { rule: r.rule } : {}),
 });
 
 /** A URL check that throws HttpError 400 for anything the server must not fetch. */

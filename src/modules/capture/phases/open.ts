@@ -17,8 +17,11 @@ import type { CaptureJob, CaptureStage } from "../worker/protocol";
 import { CaptureError } from "./capture-error";
 import { seconds, type CaptureLifetime } from "./lifetime";
 
-/** The guard's DNS and rule (tests swap them), and the proxy's address for a remote browser. */
-export type CaptureDeps = EgressDeps;
+/** The guard's DNS and rule (tests swap them), the proxy's address for a remote browser, and whether to audit. */
+export type CaptureDeps = EgressDeps & {
+  /** Leaves axe-core out (bench/axe.bench.ts measures what it adds); the page is then reported unaudited. */
+  skipAudit?: boolean;
+};
 
 /** A page the capture has opened and navigated, with everything watching it. */
 export interface OpenedPage {
