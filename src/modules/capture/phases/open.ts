@@ -5,6 +5,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { browserLabel } from "../browser/browser-label";
 import { openCaptureContext } from "../browser/capture-context";
+import { watchConsent, type ConsentWatch } from "../consent/consent";
 import { BLOCKED_HEADER, startEgressProxy, type EgressProxy } from "../browser/egress-proxy";
 import { createHostGuard, SSRF_MESSAGES, systemResolver, type HostVerdict, type Resolver } from "../browser/ssrf";
 import { recordFilmstrip, type FilmstripRecorder } from "../filmstrip/filmstrip";
@@ -37,6 +38,8 @@ export interface OpenedPage {
   filmstrip: FilmstripRecorder;
   /** Which browser measured the page, asked alongside the load; never rejects. */
   measuredIn: Promise<string>;
+  /** The consent banner handling started with the page (the job's policy); null when the job asks for none. */
+  consent: ConsentWatch | null;
 }
 
 export async function openPage(
@@ -60,6 +63,8 @@ export async function openPage(
   lifetime.holdContext(context);
   await lifetime.stopIfLate(); // the limit passed while the context was being made
 
+  // Before the page exists, so the consent script is in its first document.
+  const consent = job.consent ? await watchConsent(context, job.consent) : null;
   const page = await context.newPage();
   const crashed = new Promise<never>((_, reject) =>
     page.once("crash", () => reject(new CaptureError("The browser tab crashed while rendering this page"))),
@@ -75,7 +80,7 @@ export async function openPage(
   ]);
   lifetime.holdFilmstrip(filmstrip.saved);
 
-  const opened: OpenedPage = { page, context, openContext, race, quiet, problems, network, filmstrip, measuredIn };
+  const opened: OpenedPage = { page, context, openContext, race, quiet, problems, network, filmstrip, measuredIn, consent };
   await navigate(opened, job, onStage, blocked, lifetime);
   return opened;
 }

@@ -3,6 +3,8 @@
 // tell), take the page's timing samples, and put the extraction together.
 
 import type { GrayImage } from "#server/lib/image/image";
+import { rgbOf } from "#server/lib/image/mask-rows";
+import type { ConsentOutcome } from "../consent/consent";
 import { VIEWPORTS, type Extraction } from "../model";
 import type { Vitals } from "../page/types";
 import { createPaintedSampler, decideLowContrast } from "../screenshot/painted-contrast";
@@ -26,6 +28,8 @@ export interface SummariseInput {
   vitals: Vitals;
   /** The screenshot's PNG being written meanwhile: awaited once the pixels are read. */
   saving: Promise<void>;
+  /** What the consent phase did, and the banners it masked; null or absent when the job asked for nothing. */
+  consent?: ConsentOutcome | null;
 }
 
 /** The mobile viewport may be timed under Lighthouse's mobile preset; the desktop never is. */
@@ -36,10 +40,12 @@ export async function summarisePage(
   opened: OpenedPage,
   job: CaptureJob,
   lifetime: CaptureLifetime,
-  { seen, load, vitals, saving }: SummariseInput,
+  { seen, load, vitals, saving, consent }: SummariseInput,
 ): Promise<{ extraction: Extraction; thumb: GrayImage }> {
   const painted = createPaintedSampler(seen.dom.contrastProbes, VIEWPORTS[job.viewport].width, seen.capturedHeight);
-  const pixels = await summariseScreenshot(seen.png, undefined, painted.push);
+  // A banner left on screen weighs in neither the dominant colours nor the thumbnail: the page's background stands in for it.
+  const masks = consent?.masks.length ? { rects: consent.masks, fill: rgbOf(paletteRoles(seen.dom.palette).background) } : undefined;
+  const pixels = await summariseScreenshot(seen.png, undefined, painted.push, masks);
   await saving;
   // After the pixels are read, not meanwhile: decoding on the same cores would slow the very loads being timed.
   // A run that times its pages side by side (job.deferTiming) decides their extra loads itself,
@@ -61,7 +67,7 @@ export async function summarisePage(
   );
   const lowContrast = decideLowContrast(seen.dom.contrastProbes, painted.finish());
   const figures = loadFigures(vitals, load.visuals, profile);
-  return { extraction: assembleExtraction(job, { seen, load, pixels, timing, figures, browser, lowContrast }), thumb: pixels.thumb };
+  return { extraction: assembleExtraction(job, { seen, load, pixels, timing, figures, browser, lowContrast, consent }), thumb: pixels.thumb };
 }
 
 export interface ExtractionParts {
@@ -74,12 +80,13 @@ export interface ExtractionParts {
   /** The browser that measured the timing (browser/browser-label.ts). */
   browser: string;
   lowContrast: Extraction["accessibility"]["lowContrast"];
+  consent?: ConsentOutcome | null;
 }
 
 /** The extraction from what the phases read; pure. */
 export function assembleExtraction(
   job: CaptureJob,
-  { seen: { dom, capturedHeight }, load, pixels, timing, figures, browser, lowContrast }: ExtractionParts,
+  { seen: { dom, capturedHeight }, load, pixels, timing, figures, browser, lowContrast, consent }: ExtractionParts,
 ): Extraction {
   const { fonts, failures } = load;
   return {
@@ -107,5 +114,6 @@ export function assembleExtraction(
     accessibility: { ...dom.accessibility, lowContrast },
     network: failures.network,
     console: failures.console,
+    ...(consent ? { consent: consent.record, masks: consent.masks } : {}),
   };
 }

@@ -2,7 +2,7 @@
 // (main -> worker) and the event union (worker -> main); nothing else crosses the boundary.
 
 import type { GrayImage } from "#server/lib/image/image";
-import type { Viewport, Extraction } from "../model";
+import type { ConsentPolicy, Viewport, Extraction } from "../model";
 import type { Vitals } from "../page/types";
 import type { EarlierSample, TimingProfile, TimingSummary } from "../timing/timing-samples";
 
@@ -27,6 +27,8 @@ export interface CaptureJob {
    * site's first load is in, and asks for them as TimingJobs. A throttled mobile profile ignores it.
    */
   deferTiming?: boolean;
+  /** What to do about a consent banner (capture/consent/); absent: nothing is done or looked for. */
+  consent?: ConsentPolicy;
 }
 
 /** More timing loads of a page already captured (capture/timing/time-page.ts). */
