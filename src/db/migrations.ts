@@ -11,6 +11,7 @@ import m0009 from "../../migrations/0009_api_key_scope.sql" with { type: "text" 
 import m0010 from "../../migrations/0010_watch_digest.sql" with { type: "text" };
 import m0011 from "../../migrations/0011_runs_finished.sql" with { type: "text" };
 import m0012 from "../../migrations/0012_targets_owner_url.sql" with { type: "text" };
+import m0014 from "../../migrations/0014_comparison_consent.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -31,4 +32,5 @@ export const migrations: Migration[] = [
   { version: 10, name: "0010_watch_digest", sql: m0010 },
   { version: 11, name: "0011_runs_finished", sql: m0011 },
   { version: 12, name: "0012_targets_owner_url", sql: m0012 },
+  { version: 14, name: "0014_comparison_consent", sql: m0014 },
 ];
