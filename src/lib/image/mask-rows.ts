@@ -49,3 +49,31 @@ function paint(row: Uint8Array | Uint8ClampedArray, x0: number, x1: number, chan
     if (channels === 4 || channels === 2) row[i + channels - 1] = 255;
   }
 }
+
+/** Grey level (0..255) of an "#rrggbb" colour, as the thumbnails weigh it. */
+export function greyOf(hex: string | null | undefined): number {
+  const [r, g, b] = rgbOf(hex);
+  return 0.299 * r + 0.587 * g + 0.114 * b;
+}
+
+/**
+ * A copy of a grey image with `rects` (in the source's px; `scale`: image px per source px)
+ * painted `value`; the image itself when there is nothing to paint.
+ */
+export function fillRectsGray<T extends { width: number; height: number; data: Float32Array }>(
+  img: T,
+  rects: readonly Rect[],
+  scale: number,
+  value: number,
+): T {
+  if (rects.length === 0) return img;
+  const data = new Float32Array(img.data);
+  for (const r of rects) {
+    const x0 = Math.max(0, Math.floor(r.x * scale));
+    const x1 = Math.min(img.width, Math.ceil((r.x + r.width) * scale));
+    const y0 = Math.max(0, Math.floor(r.y * scale));
+    const y1 = Math.min(img.height, Math.ceil((r.y + r.height) * scale));
+    for (let y = y0; y < y1; y++) data.fill(value, y * img.width + x0, y * img.width + Math.max(x0, x1));
+  }
+  return { ...img, data };
+}
