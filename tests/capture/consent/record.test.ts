@@ -55,9 +55,14 @@ describe("consent waits", () => {
     expect(await nextStep("reject", noEvents(), 0, 0, banner(false))).toBe("settled");
   });
 
-  test("a banner on screen no rule has recognised: the rules get a while, then it is left to the mask", async () => {
-    expect(await nextStep("reject", noEvents(), 0, 100, banner(true))).toBe("wait");
-    expect(await nextStep("reject", noEvents(), 0, CONSENT_WAITS.unrecognised, banner(true))).toBe("settled");
+  test("a banner on screen no rule has recognised: the rules look once more, get a moment, then it is left to the mask", async () => {
+    expect(await nextStep("reject", noEvents(), 0, 100, banner(true))).toBe("lookAgain");
+    const again = events({ lookedAgainAt: 100 });
+    expect(await nextStep("reject", again, 0, 100 + CONSENT_WAITS.lookAgain - 1, never)).toBe("wait");
+    expect(await nextStep("reject", again, 0, 100 + CONSENT_WAITS.lookAgain, never)).toBe("settled");
+    // Recognised on the second look: its banner is waited for as any.
+    const recognised = events({ lookedAgainAt: 100, detected: { cmp: "Onetrust", at: 150 } });
+    expect(await nextStep("reject", recognised, 0, 200, never)).toBe("wait");
   });
 
   test("a platform recognised: its banner is waited for a while, then the page is looked at", async () => {

@@ -5,8 +5,8 @@
 // only as long as something is still happening — reads what the script reported, looks for a banner
 // still on screen (one no rule knows, or one `keep` left) and masks it out of every measurement.
 
-import type { AutoConsentCMPRule, Config, ContentScriptMessage } from "@duckduckgo/autoconsent";
-import type { BrowserContext, Frame, Page } from "playwright-core";
+import type { Config, ContentScriptMessage } from "@duckduckgo/autoconsent";
+import type { BrowserContext, Page } from "playwright-core";
 import type { Box, ConsentPolicy, ConsentRecord } from "../model";
 import { callPage } from "../page-script/page-script";
 import { consentAssets } from "./assets";
@@ -25,8 +25,10 @@ export interface ConsentWatch {
 }
 
 const POLL_MS = 50;
-/** The content script and the page exchange messages through these globals (the package's Playwright build). */
+/** The content script (the package's Playwright build) sends through this global; our binding. */
 const SEND = "autoconsentSendMessage";
+/** Where the init script keeps a way to start the content script again in the top document. */
+const RESTART = "__designIntelConsentRestart";
 
 const ACTION: Record<ConsentPolicy, Config["autoAction"]> = { reject: "optOut", accept: "optIn", keep: null };
 
@@ -55,14 +57,33 @@ function configFor(policy: ConsentPolicy): Config {
   };
 }
 
-/** Answers the script in `frame` (which may have gone away meanwhile: then there is no one to answer). */
-const reply = (frame: Frame, message: object) =>
-  frame
-    .evaluate(
-      ([fn, m]) => (globalThis as unknown as Record<string, ((x: unknown) => unknown) | undefined>)[fn]?.(m),
-      ["autoconsentReceiveMessage", message] as const,
-    )
-    .catch(() => {});
+/**
+ * The init script: the content script, preceded by a shim that answers its `init` in place with the
+ * settings and the rules for the document (the top one's, or a frame's), and passes on to our
+ * binding only the messages the capture reads. Answering through the binding instead costs a round
+ * trip per document and, under load, holds DOMContentLoaded back by a second (bench/consent.bench.ts).
+ */
+async function initScript(policy: ConsentPolicy, url: string): Promise<string> {
+  const [{ script }, main, frame] = await Promise.all([consentAssets(), rulesFor(url, true), rulesFor(url, false)]);
+  const config = JSON.stringify(configFor(policy));
+  return `(() => {
+  const send = window.${SEND};
+  if (typeof send !== "function") return;
+  const resp = { type: "initResp", config: ${config}, rules: { autoconsent: window === window.top ? ${JSON.stringify(main)} : ${JSON.stringify(frame)} } };
+  const wanted = new Set(["cmpDetected", "popupFound", "optOutResult", "optInResult", "autoconsentDone"]);
+  window.${SEND} = (m) => {
+    if (m && m.type === "init") Promise.resolve().then(() => window.autoconsentReceiveMessage && window.autoconsentReceiveMessage(resp));
+    else if (m && wanted.has(m.type)) return send(m);
+    return Promise.resolve();
+  };
+  // Kept, so the capture can start a new instance without compiling the script again (lookAgain).
+  const start = () => {
+${script}
+  };
+  Object.defineProperty(window, "${RESTART}", { value: () => { delete window.autoconsentReceiveMessage; start(); } });
+  start();
+})();`;
+}
 
 function record(events: ConsentEvents, msg: ContentScriptMessage, at: number): void {
   switch (msg.type) {
@@ -84,42 +105,62 @@ function record(events: ConsentEvents, msg: ContentScriptMessage, at: number): v
 }
 
 /**
- * Installs the content script in every document of `context` (frames too: some platforms show their
- * banner in one) and starts listening. Call before the page is created.
+ * Runs the rules once more on the top document as it stands: a new instance of the content script,
+ * whose first look is at once (the one from the page's start looks again only every half second,
+ * and after its second look only when the document changes).
  */
-export async function watchConsent(context: BrowserContext, policy: ConsentPolicy, now: () => number = Date.now): Promise<ConsentWatch> {
+const lookAgain = (page: Page) =>
+  page
+    .evaluate((restart) => (window as unknown as Record<string, (() => void) | undefined>)[restart]?.(), RESTART)
+    .catch(() => {});
+
+/**
+ * Installs the content script in every document of `context` (frames too: some platforms show their
+ * banner in one) and starts listening. Call before the page is created; `url`: the page's, for the
+ * rules written for particular sites.
+ */
+export async function watchConsent(
+  context: BrowserContext,
+  policy: ConsentPolicy,
+  url: string,
+  now: () => number = Date.now,
+): Promise<ConsentWatch> {
   const events = noEvents();
-  const config = configFor(policy);
-  const { script } = await consentAssets();
-  await context.exposeBinding(SEND, async ({ frame }: { frame: Frame }, msg: ContentScriptMessage) => {
-    if (!msg || typeof msg !== "object" || typeof msg.type !== "string") return;
-    if (msg.type === "init") {
-      const rules: AutoConsentCMPRule[] = await rulesFor(frame.url(), frame.parentFrame() === null);
-      await reply(frame, { type: "initResp", config, rules: { autoconsent: rules } });
-      return;
-    }
-    record(events, msg, now());
+  const script = await initScript(policy, url);
+  await context.exposeBinding(SEND, (_source: unknown, msg: ContentScriptMessage) => {
+    if (msg && typeof msg === "object" && typeof msg.type === "string") record(events, msg, now());
   });
   await context.addInitScript({ content: script });
   return {
     async settle(page, budgetMs) {
       const started = now();
       const deadline = started + budgetMs;
-      const look = (mark: boolean) =>
-        callPage(page, "findConsentBanners", { mark }).catch(() => [] as { box: Box; text: string }[]);
-      let step = await nextStep(policy, events, started, now(), async () => (await look(false)).length > 0);
-      while (step === "wait" && now() < deadline) {
+      // Marks what it finds each time: the last look's banners are the ones the gatherers leave out.
+      // Once a rule has answered, a banner's closing transition is played to its end first (the
+      // screenshot would anyway): one fading out is gone, not a banner on screen.
+      const look = () =>
+        callPage(page, "findConsentBanners", { mark: true, finish: events.answer?.ok === true }).catch(() => [] as { box: Box; text: string }[]);
+      let left: { box: Box }[] | null = null;
+      const onScreen = async () => (left = await look()).length > 0;
+      for (;;) {
+        left = null;
+        const step = await nextStep(policy, events, started, now(), onScreen);
+        if (step === "answered" || step === "settled" || now() >= deadline) {
+          // The rule answered: the banner may still be fading out.
+          if (step === "answered" && policy !== "keep" && events.answer?.ok) {
+            const until = Math.min(deadline, now() + CONSENT_WAITS.gone);
+            while ((await onScreen()) && now() < until) await Bun.sleep(POLL_MS);
+          }
+          break;
+        }
+        if (step === "lookAgain") {
+          await lookAgain(page);
+          events.lookedAgainAt = now();
+        }
         await Bun.sleep(POLL_MS);
-        step = await nextStep(policy, events, started, now(), async () => (await look(false)).length > 0);
       }
-      // The rule answered: the banner may still be fading out.
-      if (step === "answered" && policy !== "keep" && events.answer?.ok) {
-        const until = Math.min(deadline, now() + CONSENT_WAITS.gone);
-        while (now() < until && (await look(false)).length > 0) await Bun.sleep(POLL_MS);
-      }
-      const left = await look(true);
-      return { record: consentRecord(policy, events, left.length), masks: left.map((b) => b.box) };
+      const banners: { box: Box }[] = left ?? (await look());
+      return { record: consentRecord(policy, events, banners.length), masks: banners.map((b) => b.box) };
     },
   };
 }
-

@@ -77,11 +77,23 @@ function bannerAt(hit: Element, viewportArea: number, seen: Map<Element, Element
   return null;
 }
 
+/** Plays the element's finite animations and transitions (its subtree's too) to their end. */
+function finishAnimations(el: Element): void {
+  for (const animation of el.getAnimations({ subtree: true })) {
+    try {
+      if (Number.isFinite(animation.effect?.getComputedTiming().endTime)) animation.finish();
+    } catch {
+      // One that cannot finish stays as it is.
+    }
+  }
+}
+
 /**
  * The consent banners on screen now, in document px. `mark`: the gatherers leave them out from
- * now on (the capture's last look before measuring).
+ * now on (the capture's last look before measuring). `finish`: their transitions are played to
+ * the end first, and only those still visible then count (one closing is not on screen).
  */
-export function findConsentBanners(args: { mark: boolean }): FoundBanner[] {
+export function findConsentBanners(args: { mark: boolean; finish?: boolean }): FoundBanner[] {
   const vw = document.documentElement.clientWidth || window.innerWidth;
   const vh = window.innerHeight;
   const found: Element[] = [];
@@ -102,6 +114,10 @@ export function findConsentBanners(args: { mark: boolean }): FoundBanner[] {
       for (let i = found.length - 1; i >= 0; i--) if (banner.contains(found[i]!)) found.splice(i, 1);
       if (!found.some((f) => f.contains(banner))) found.push(banner);
     }
+  }
+  if (args.finish) {
+    for (const el of found) finishAnimations(el);
+    for (let i = found.length - 1; i >= 0; i--) if (!visible(found[i]!)) found.splice(i, 1);
   }
   if (args.mark) setMasked(found);
   return found.map((el) => {

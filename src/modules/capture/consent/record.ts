@@ -13,14 +13,19 @@ export interface ConsentEvents {
   answer: { cmp: string; ok: boolean; at: number } | null;
   /** The rule finished; cosmetic: it hid the banner with CSS rather than answer it. */
   done: { cmp: string; cosmetic: boolean } | null;
+  /** When the rules were run once more on the page as it stands (a banner on screen they had not recognised). */
+  lookedAgainAt: number | null;
 }
 
-export const noEvents = (): ConsentEvents => ({ detected: null, popup: null, answer: null, done: null });
+export const noEvents = (): ConsentEvents => ({ detected: null, popup: null, answer: null, done: null, lookedAgainAt: null });
 
 /** How long each wait of the consent phase may last, in ms (each also within the capture's limit). */
 export const CONSENT_WAITS = {
-  /** A banner on screen that no rule has recognised yet: the rules look again every 500 ms. */
-  unrecognised: 1_200,
+  /**
+   * A banner on screen that no rule has recognised: the rules are run once more on the page as it
+   * stands, and get this long to recognise it (their checks take a few ms once the page is idle).
+   */
+  lookAgain: 300,
   /** A platform recognised without its banner on screen: its rule checks again every 500 ms. */
   popup: 700,
   /** From the banner found to the rule's answer: OneTrust's rule waits 500 ms before it clicks, its settings route seconds. */
@@ -31,13 +36,15 @@ export const CONSENT_WAITS = {
   total: 8_000,
 } as const;
 
-export type Step = "wait" | "answered" | "settled";
+export type Step = "wait" | "lookAgain" | "answered" | "settled";
 
 /**
  * Whether the consent phase can stop waiting at `now` (`started`: when it began): "answered" once
  * the rule has acted on a banner (or was never going to: `keep`), "settled" when there is nothing
- * more worth waiting for, "wait" otherwise. `bannerOnScreen`: the page's own look (page-banners.ts)
- * sees a banner; asked only when the rules have found none.
+ * more worth waiting for, "lookAgain" when a banner is on screen that no rule has recognised (the
+ * caller runs the rules once more, then records when in `lookedAgainAt`), "wait" otherwise.
+ * `bannerOnScreen`: the page's own look (page-banners.ts) sees a banner; asked only when the rules
+ * have found none.
  */
 export async function nextStep(
   policy: ConsentPolicy,
@@ -52,8 +59,9 @@ export async function nextStep(
     return now - e.popup.at >= CONSENT_WAITS.answer ? "settled" : "wait";
   }
   if (e.detected && now - e.detected.at < CONSENT_WAITS.popup) return "wait";
-  if (!(await bannerOnScreen())) return "settled";
-  return now - started >= CONSENT_WAITS.unrecognised ? "settled" : "wait";
+  // The banner was on screen when the rules looked again: only their answer is waited for now.
+  if (e.lookedAgainAt !== null) return now - e.lookedAgainAt >= CONSENT_WAITS.lookAgain ? "settled" : "wait";
+  return (await bannerOnScreen()) ? "lookAgain" : "settled";
 }
 
 const ACTED: Record<Exclude<ConsentPolicy, "keep">, "rejected" | "accepted"> = { reject: "rejected", accept: "accepted" };

@@ -64,7 +64,7 @@ export async function openPage(
   await lifetime.stopIfLate(); // the limit passed while the context was being made
 
   // Before the page exists, so the consent script is in its first document.
-  const consent = job.consent ? await watchConsent(context, job.consent) : null;
+  const consent = job.consent ? await watchConsent(context, job.consent, job.url) : null;
   const page = await context.newPage();
   const crashed = new Promise<never>((_, reject) =>
     page.once("crash", () => reject(new CaptureError("The browser tab crashed while rendering this page"))),
