@@ -47,9 +47,18 @@ describe("masks in findings", () => {
     targetId: "t1",
     label: "Harbor",
     viewport: "desktop" as const,
-    extraction: { ...makeExtraction(), masks, elements: { ...makeExtraction().elements, ctas: [cta("Accept All Cookies", 820, true), cta("Book a demo", 1300, false)] } },
+    extraction: {
+      ...makeExtraction(),
+      masks,
+      elements: { ...makeExtraction().elements, ctas: [cta("Accept All Cookies", 820, true), cta("Book a demo", 1300, false)] },
+    },
   });
-  const lumen = { targetId: "t2", label: "Lumen", viewport: "desktop" as const, extraction: { ...makeExtraction(), elements: { ...makeExtraction().elements, ctas: [] } } };
+  const lumen = {
+    targetId: "t2",
+    label: "Lumen",
+    viewport: "desktop" as const,
+    extraction: { ...makeExtraction(), elements: { ...makeExtraction().elements, ctas: [] } },
+  };
 
   test("what lies in a masked region is not there for the rules", () => {
     expect(withoutMasked(harbor([BANNER])).extraction.elements.ctas.map((c) => c.text)).toEqual(["Book a demo"]);

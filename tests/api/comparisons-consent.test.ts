@@ -22,7 +22,8 @@ async function setup() {
   const u = await t.signup();
   const h = t.auth(u.token);
   const c = (await t.call("POST", "/api/comparisons", { body: { name: "Consent" }, headers: h })).json;
-  const patch = (body: unknown, headers: Record<string, string> = h, id = c.id) => t.call("PATCH", `/api/comparisons/${id}`, { body, headers });
+  const patch = (body: unknown, headers: Record<string, string> = h, id = c.id) =>
+    t.call("PATCH", `/api/comparisons/${id}`, { body, headers });
   const get = async () => (await t.call("GET", `/api/comparisons/${c.id}`, { headers: h })).json;
   return { t, fake, h, c, patch, get };
 }

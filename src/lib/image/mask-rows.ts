@@ -24,7 +24,12 @@ export function rgbOf(hex: string | null | undefined): [number, number, number] 
  */
 export function rowMasker(width: number, channels: number, rects: readonly Rect[], fill: readonly [number, number, number]) {
   const spans = rects
-    .map((r) => ({ y0: Math.max(0, Math.floor(r.y)), y1: Math.ceil(r.y + r.height), x0: Math.max(0, Math.floor(r.x)), x1: Math.min(width, Math.ceil(r.x + r.width)) }))
+    .map((r) => ({
+      y0: Math.max(0, Math.floor(r.y)),
+      y1: Math.ceil(r.y + r.height),
+      x0: Math.max(0, Math.floor(r.x)),
+      x1: Math.min(width, Math.ceil(r.x + r.width)),
+    }))
     .filter((s) => s.x1 > s.x0 && s.y1 > s.y0);
   let scratch: Uint8Array | null = null;
   return <T extends Uint8Array | Uint8ClampedArray>(row: T, y: number): T | Uint8Array => {

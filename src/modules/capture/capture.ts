@@ -39,7 +39,13 @@ export async function capturePage(
     void lifetime.closeContext();
     const saving = saveScreenshot(job.screenshotPath, seen.png);
     saving.catch(() => {}); // awaited once the pixels are read; this only keeps a failure from going unhandled meanwhile
-    const { extraction, thumb } = await summarisePage(opened, job, lifetime, { seen, load, vitals: settling.vitals, saving, consent: settling.consent });
+    const { extraction, thumb } = await summarisePage(opened, job, lifetime, {
+      seen,
+      load,
+      vitals: settling.vitals,
+      saving,
+      consent: settling.consent,
+    });
     return { extraction, screenshotPath: job.screenshotPath, thumb };
   });
 }

@@ -150,7 +150,8 @@ function comparisonQueries(db: Db) {
       q.finish.run(status, error, stage, at, at, id).changes === 1,
     runningComparisons: () => q.running.all(),
     /** The next run's consent policy (a run under way keeps the one it started with). */
-    setConsent: (id: string, ownerId: string, consent: ConsentPolicy, at: string) => q.setConsent.run(consent, at, id, ownerId).changes === 1,
+    setConsent: (id: string, ownerId: string, consent: ConsentPolicy, at: string) =>
+      q.setConsent.run(consent, at, id, ownerId).changes === 1,
   };
 }
 

@@ -32,8 +32,16 @@ afterAll(async () => {
 
 /** Each banner's own background, a colour its page never paints, and the texts it holds. */
 const BANNERS = {
-  onetrust: { site: "consent-onetrust", rgb: [0x1f, 0x2a, 0x44], texts: ["Accept All Cookies", "Reject All", "Cookie Settings", "Cookie Policy", "We value your privacy"] },
-  cookiebot: { site: "consent-cookiebot", rgb: [0x10, 0x32, 0xcf], texts: ["Allow all cookies", "Allow selection", "Use necessary cookies only", "14 partners", "This website uses cookies"] },
+  onetrust: {
+    site: "consent-onetrust",
+    rgb: [0x1f, 0x2a, 0x44],
+    texts: ["Accept All Cookies", "Reject All", "Cookie Settings", "Cookie Policy", "We value your privacy"],
+  },
+  cookiebot: {
+    site: "consent-cookiebot",
+    rgb: [0x10, 0x32, 0xcf],
+    texts: ["Allow all cookies", "Allow selection", "Use necessary cookies only", "14 partners", "This website uses cookies"],
+  },
   homemade: { site: "consent-homemade", rgb: [0xfd, 0xe6, 0x8a], texts: ["Accept all", "Reject", "change your mind", "We use cookies"] },
 } as const;
 type Banner = keyof typeof BANNERS;

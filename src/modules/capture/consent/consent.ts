@@ -1,4 +1,4 @@
-// Consent banners, handled before the capture looks at a page (docs/decisions/0020-consent-walls.md).
+// Consent banners, handled before the capture looks at a page (docs/decisions/0015-consent-walls.md).
 // The open phase installs @duckduckgo/autoconsent's content script in the page's context, where it
 // runs from the first document on, beside the page's own load: it recognises the consent platform
 // by its rules and, under `reject` or `accept`, answers its banner. The settle phase then waits —
@@ -110,9 +110,7 @@ function record(events: ConsentEvents, msg: ContentScriptMessage, at: number): v
  * and after its second look only when the document changes).
  */
 const lookAgain = (page: Page) =>
-  page
-    .evaluate((restart) => (window as unknown as Record<string, (() => void) | undefined>)[restart]?.(), RESTART)
-    .catch(() => {});
+  page.evaluate((restart) => (window as unknown as Record<string, (() => void) | undefined>)[restart]?.(), RESTART).catch(() => {});
 
 /**
  * Installs the content script in every document of `context` (frames too: some platforms show their
@@ -139,7 +137,9 @@ export async function watchConsent(
       // Once a rule has answered, a banner's closing transition is played to its end first (the
       // screenshot would anyway): one fading out is gone, not a banner on screen.
       const look = () =>
-        callPage(page, "findConsentBanners", { mark: true, finish: events.answer?.ok === true }).catch(() => [] as { box: Box; text: string }[]);
+        callPage(page, "findConsentBanners", { mark: true, finish: events.answer?.ok === true }).catch(
+          () => [] as { box: Box; text: string }[],
+        );
       let left: { box: Box }[] | null = null;
       const onScreen = async () => (left = await look()).length > 0;
       for (;;) {

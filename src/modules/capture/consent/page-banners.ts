@@ -49,7 +49,7 @@ function visible(el: Element): boolean {
 
 /** The element's ancestors, from itself up, crossing out of shadow trees. */
 function* upwards(el: Element): Generator<Element> {
-  for (let n: Element | null = el; n; n = n.parentElement ?? ((n.getRootNode() as ShadowRoot).host ?? null)) {
+  for (let n: Element | null = el; n; n = n.parentElement ?? (n.getRootNode() as ShadowRoot).host ?? null) {
     if (n === document.body || n === document.documentElement) return;
     yield n;
   }

@@ -67,7 +67,10 @@ export async function summarisePage(
   );
   const lowContrast = decideLowContrast(seen.dom.contrastProbes, painted.finish());
   const figures = loadFigures(vitals, load.visuals, profile);
-  return { extraction: assembleExtraction(job, { seen, load, pixels, timing, figures, browser, lowContrast, consent }), thumb: pixels.thumb };
+  return {
+    extraction: assembleExtraction(job, { seen, load, pixels, timing, figures, browser, lowContrast, consent }),
+    thumb: pixels.thumb,
+  };
 }
 
 export interface ExtractionParts {

@@ -23,7 +23,12 @@ export interface ScreenshotMasks {
   fill: readonly [number, number, number];
 }
 
-export async function summariseScreenshot(png: Uint8Array, colors = 8, alsoRows?: RowSink, masks?: ScreenshotMasks): Promise<ScreenshotSummary> {
+export async function summariseScreenshot(
+  png: Uint8Array,
+  colors = 8,
+  alsoRows?: RowSink,
+  masks?: ScreenshotMasks,
+): Promise<ScreenshotSummary> {
   const image = openPng(png);
   if (!image) {
     // A format the streaming decoder leaves alone (Chromium never writes one): decode it whole.

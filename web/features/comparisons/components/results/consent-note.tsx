@@ -2,7 +2,12 @@ import { Text } from "@radix-ui/themes";
 import type { SnapshotDto } from "#server/modules/comparisons/model";
 
 /** Consent platforms by the name of the rule that recognises them. */
-const PLATFORMS: Record<string, string> = { onetrust: "OneTrust", cybotcookiebot: "Cookiebot", didomi: "Didomi", usercentrics: "Usercentrics" };
+const PLATFORMS: Record<string, string> = {
+  onetrust: "OneTrust",
+  cybotcookiebot: "Cookiebot",
+  didomi: "Didomi",
+  usercentrics: "Usercentrics",
+};
 
 const platform = (cmp: string | null) => (cmp === null ? "" : ` (${PLATFORMS[cmp] ?? cmp})`);
 
