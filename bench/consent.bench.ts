@@ -7,7 +7,7 @@
 // Target: at most 300 ms a page (issue 33).
 // Run: bun bench/consent.bench.ts   (needs Chromium; BENCH_ROUNDS=n, default 5; BENCH_VIEWPORT=mobile)
 import { mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { CHROMIUM_ARGS, findChromium } from "#server/lib/chromium";
@@ -15,7 +15,7 @@ import { capturePage } from "#server/modules/capture/capture";
 import type { ConsentPolicy, Viewport } from "#server/modules/capture/model";
 import { testCaptureJob } from "#tests/support/capture-job";
 import { startFixtureServer } from "#tests/support/fixture-server";
-import { verdict } from "./lib";
+import { loadNow, median, verdict } from "./lib";
 
 const BUDGET_MS = 300;
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -25,16 +25,6 @@ if (!executablePath) throw new Error("no Chromium");
 const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
 const sites = startFixtureServer();
 const out = mkdtempSync(join(tmpdir(), "consent-bench-"));
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(1))
-    .join(" ");
 
 const PAGES = ["consent-onetrust", "consent-cookiebot", "consent-homemade", "alpha"];
 const MODES: (ConsentPolicy | "none")[] = ["none", "reject", "keep"];
@@ -49,7 +39,7 @@ async function once(site: string, mode: ConsentPolicy | "none"): Promise<{ ms: n
   return { ms, record: !c ? "-" : c.found ? `${c.action} (${c.cmp ?? "no rule"})` : "none found" };
 }
 
-console.log(`consent bench: ${rounds} rounds, ${viewport}, load ${load()}`);
+console.log(`consent bench: ${rounds} rounds, ${viewport}, load ${loadNow()}`);
 // One capture of each first: the consent rules are read and the page script built once per process.
 for (const site of PAGES) await once(site, "reject");
 
@@ -83,7 +73,7 @@ for (const site of PAGES) {
 }
 const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
 for (const row of rows) console.log(row.map((cell, c) => cell.padEnd(widths[c]!)).join("  "));
-console.log(`load after: ${load()}`);
+console.log(`load after: ${loadNow()}`);
 verdict("consent handling, worst page's median extra ms", worst, { atMost: BUDGET_MS });
 
 await browser.close();
