@@ -46,7 +46,7 @@ export function ComparisonHeader({ comparison, targetCount, starting, onStart, o
               Cookie banners
             </Text>
             <Select.Root size="1" value={comparison.consent} onValueChange={(v) => onConsent(v as ConsentPolicy)}>
-              <Select.Trigger variant="ghost" aria-labelledby={`consent-${comparison.id}`} />
+              <Select.Trigger variant="surface" aria-labelledby={`consent-${comparison.id}`} />
               <Select.Content position="popper">
                 {CONSENT_CHOICES.map((c) => (
                   <Select.Item key={c.value} value={c.value}>
