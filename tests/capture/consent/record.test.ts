@@ -55,13 +55,15 @@ describe("consent waits", () => {
     expect(await nextStep("reject", noEvents(), 0, 0, banner(false))).toBe("settled");
   });
 
-  test("a banner on screen no rule has recognised: the rules look once more, get a moment, then it is left to the mask", async () => {
-    expect(await nextStep("reject", noEvents(), 0, 100, banner(true))).toBe("lookAgain");
-    const again = events({ lookedAgainAt: 100 });
-    expect(await nextStep("reject", again, 0, 100 + CONSENT_WAITS.lookAgain - 1, never)).toBe("wait");
-    expect(await nextStep("reject", again, 0, 100 + CONSENT_WAITS.lookAgain, never)).toBe("settled");
-    // Recognised on the second look: its banner is waited for as any.
-    const recognised = events({ lookedAgainAt: 100, detected: { cmp: "Onetrust", at: 150 } });
+  test("a banner on screen no rule has recognised: the rules get until the script's next look, then it is left to the mask", async () => {
+    const looking = events({ looked: { at: 100, attempts: 2, again: true } });
+    expect(await nextStep("reject", looking, 0, 100 + CONSENT_WAITS.nextLook - 1, banner(true))).toBe("wait");
+    expect(await nextStep("reject", looking, 0, 100 + CONSENT_WAITS.nextLook, banner(true))).toBe("settled");
+    // The script has stopped looking, or never started: nothing to wait for.
+    expect(await nextStep("reject", events({ looked: { at: 100, attempts: 20, again: false } }), 0, 150, banner(true))).toBe("settled");
+    expect(await nextStep("reject", noEvents(), 0, 150, banner(true))).toBe("settled");
+    // Recognised on its next look: its banner is waited for as any.
+    const recognised = events({ looked: { at: 100, attempts: 3, again: true }, detected: { cmp: "Onetrust", at: 150 } });
     expect(await nextStep("reject", recognised, 0, 200, never)).toBe("wait");
   });
 

@@ -10,7 +10,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import type { Box, ConsentPolicy, ConsentRecord } from "../model";
 import { callPage } from "../page-script/page-script";
 import { consentAssets } from "./assets";
-import { CONSENT_WAITS, consentRecord, nextStep, noEvents, type ConsentEvents } from "./record";
+import { CONSENT_WAITS, consentRecord, nextStep, noEvents, type ConsentEvents, type Step } from "./record";
 import { rulesFor } from "./rules";
 
 /** What the consent phase found and did on a page, and the regions it masked. */
@@ -27,8 +27,8 @@ export interface ConsentWatch {
 const POLL_MS = 50;
 /** The content script (the package's Playwright build) sends through this global; our binding. */
 const SEND = "autoconsentSendMessage";
-/** Where the init script keeps a way to start the content script again in the top document. */
-const RESTART = "__designIntelConsentRestart";
+/** The script's states after which it looks for no platform any more. */
+const STOPPED = new Set(["nothingDetected", "done", "optOutSucceeded", "optOutFailed", "optInSucceeded", "optInFailed"]);
 
 const ACTION: Record<ConsentPolicy, Config["autoAction"]> = { reject: "optOut", accept: "optIn", keep: null };
 
@@ -71,22 +71,34 @@ async function initScript(policy: ConsentPolicy, url: string): Promise<string> {
   if (typeof send !== "function") return;
   const resp = { type: "initResp", config: ${config}, rules: { autoconsent: window === window.top ? ${JSON.stringify(main)} : ${JSON.stringify(frame)} } };
   const wanted = new Set(["cmpDetected", "popupFound", "optOutResult", "optInResult", "autoconsentDone"]);
+  let last = "";
   window.${SEND} = (m) => {
     if (m && m.type === "init") Promise.resolve().then(() => window.autoconsentReceiveMessage && window.autoconsentReceiveMessage(resp));
     else if (m && wanted.has(m.type)) return send(m);
+    else if (m && m.type === "report" && m.mainFrame) {
+      // Of its state reports, only when it looks for a platform and when it stops.
+      const state = { lifecycle: m.state.lifecycle, findCmpAttempts: m.state.findCmpAttempts };
+      const key = state.lifecycle + "|" + state.findCmpAttempts;
+      if (key !== last) {
+        last = key;
+        return send({ type: "report", mainFrame: true, state });
+      }
+    }
     return Promise.resolve();
   };
-  // Kept, so the capture can start a new instance without compiling the script again (lookAgain).
-  const start = () => {
-${script}
-  };
-  Object.defineProperty(window, "${RESTART}", { value: () => { delete window.autoconsentReceiveMessage; start(); } });
-  start();
-})();`;
+})();
+${script}`;
 }
 
 function record(events: ConsentEvents, msg: ContentScriptMessage, at: number): void {
   switch (msg.type) {
+    case "report": {
+      // A new look (its count went up) starts now; a state change within one only says whether another will come.
+      const attempts = Number(msg.state?.findCmpAttempts) || 0;
+      const again = !STOPPED.has(String(msg.state?.lifecycle));
+      events.looked = events.looked?.attempts === attempts ? { ...events.looked, again } : { at, attempts, again };
+      break;
+    }
     case "cmpDetected":
       events.detected ??= { cmp: String(msg.cmp), at };
       break;
@@ -103,14 +115,6 @@ function record(events: ConsentEvents, msg: ContentScriptMessage, at: number): v
       break;
   }
 }
-
-/**
- * Runs the rules once more on the top document as it stands: a new instance of the content script,
- * whose first look is at once (the one from the page's start looks again only every half second,
- * and after its second look only when the document changes).
- */
-const lookAgain = (page: Page) =>
-  page.evaluate((restart) => (window as unknown as Record<string, (() => void) | undefined>)[restart]?.(), RESTART).catch(() => {});
 
 /**
  * Installs the content script in every document of `context` (frames too: some platforms show their
@@ -140,26 +144,24 @@ export async function watchConsent(
         callPage(page, "findConsentBanners", { mark: true, finish: events.answer?.ok === true }).catch(
           () => [] as { box: Box; text: string }[],
         );
-      let left: { box: Box }[] | null = null;
-      const onScreen = async () => (left = await look()).length > 0;
+      // While the rules work out what it is, a banner seen once is taken to stay (one look, not one a poll).
+      let seen = false;
+      const onScreen = async () => (seen ||= (await look()).length > 0);
+      let step: Step;
       for (;;) {
-        left = null;
-        const step = await nextStep(policy, events, started, now(), onScreen);
-        if (step === "answered" || step === "settled" || now() >= deadline) {
-          // The rule answered: the banner may still be fading out.
-          if (step === "answered" && policy !== "keep" && events.answer?.ok) {
-            const until = Math.min(deadline, now() + CONSENT_WAITS.gone);
-            while ((await onScreen()) && now() < until) await Bun.sleep(POLL_MS);
-          }
-          break;
-        }
-        if (step === "lookAgain") {
-          await lookAgain(page);
-          events.lookedAgainAt = now();
-        }
+        step = await nextStep(policy, events, started, now(), onScreen);
+        if (step !== "wait" || now() >= deadline) break;
         await Bun.sleep(POLL_MS);
       }
-      const banners: { box: Box }[] = left ?? (await look());
+      let banners = await look();
+      // The rule answered: its banner may still be closing.
+      if (step === "answered" && policy !== "keep" && events.answer?.ok) {
+        const until = Math.min(deadline, now() + CONSENT_WAITS.gone);
+        while (banners.length > 0 && now() < until) {
+          await Bun.sleep(POLL_MS);
+          banners = await look();
+        }
+      }
       return { record: consentRecord(policy, events, banners.length), masks: banners.map((b) => b.box) };
     },
   };

@@ -6,7 +6,7 @@
 // markup; this knows none, which is the point: it finds the banners the rules cannot answer.
 
 import type { Box } from "../model";
-import { setMasked } from "./page-masks";
+import { noteBanners, setMasked } from "./page-masks";
 
 const TOPIC = /\b(cookies?|consent|gdpr|tracking|trackers?|privacy|personal data|datenschutz|einwilligung|rgpd|confidentialit[ée])\b/i;
 const ANSWER =
@@ -77,6 +77,21 @@ function bannerAt(hit: Element, viewportArea: number, seen: Map<Element, Element
   return null;
 }
 
+/**
+ * The box holding a banner and the rest of its platform's machinery (a preference centre, a
+ * backdrop): its ancestors up to the body's child, while they hold little text besides the banner's.
+ * What changes in there once the banner is answered is the platform closing, not the page.
+ */
+function platformRoot(banner: Element): Element {
+  const own = (banner.textContent ?? "").length;
+  let root = banner;
+  for (let p = root.parentElement; p && p !== document.body && p !== document.documentElement; p = p.parentElement) {
+    if ((p.textContent ?? "").length > own * 3 + 500) break;
+    root = p;
+  }
+  return root;
+}
+
 /** Plays the element's finite animations and transitions (its subtree's too) to their end. */
 function finishAnimations(el: Element): void {
   for (const animation of el.getAnimations({ subtree: true })) {
@@ -115,6 +130,7 @@ export function findConsentBanners(args: { mark: boolean; finish?: boolean }): F
       if (!found.some((f) => f.contains(banner))) found.push(banner);
     }
   }
+  noteBanners(found.map(platformRoot));
   if (args.finish) {
     for (const el of found) finishAnimations(el);
     for (let i = found.length - 1; i >= 0; i--) if (!visible(found[i]!)) found.splice(i, 1);

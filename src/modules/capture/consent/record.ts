@@ -13,19 +13,21 @@ export interface ConsentEvents {
   answer: { cmp: string; ok: boolean; at: number } | null;
   /** The rule finished; cosmetic: it hid the banner with CSS rather than answer it. */
   done: { cmp: string; cosmetic: boolean } | null;
-  /** When the rules were run once more on the page as it stands (a banner on screen they had not recognised). */
-  lookedAgainAt: number | null;
+  /** When the script in the top document last started to look for a platform, and whether it will look again. */
+  looked: { at: number; attempts: number; again: boolean } | null;
 }
 
-export const noEvents = (): ConsentEvents => ({ detected: null, popup: null, answer: null, done: null, lookedAgainAt: null });
+export const noEvents = (): ConsentEvents => ({ detected: null, popup: null, answer: null, done: null, looked: null });
 
 /** How long each wait of the consent phase may last, in ms (each also within the capture's limit). */
 export const CONSENT_WAITS = {
   /**
-   * A banner on screen that no rule has recognised: the rules are run once more on the page as it
-   * stands, and get this long to recognise it (their checks take a few ms once the page is idle).
+   * A banner on screen that no rule has recognised: the script looks again half a second after its
+   * last look ended (after its second, only once the page has changed, as a banner appearing does):
+   * a banner its rules know is recognised within this of that last look's start (its checks take a
+   * few hundred ms on a busy machine), or was already when the script looked.
    */
-  lookAgain: 300,
+  nextLook: 1_000,
   /** A platform recognised without its banner on screen: its rule checks again every 500 ms. */
   popup: 700,
   /** From the banner found to the rule's answer: OneTrust's rule waits 500 ms before it clicks, its settings route seconds. */
@@ -36,15 +38,13 @@ export const CONSENT_WAITS = {
   total: 8_000,
 } as const;
 
-export type Step = "wait" | "lookAgain" | "answered" | "settled";
+export type Step = "wait" | "answered" | "settled";
 
 /**
  * Whether the consent phase can stop waiting at `now` (`started`: when it began): "answered" once
  * the rule has acted on a banner (or was never going to: `keep`), "settled" when there is nothing
- * more worth waiting for, "lookAgain" when a banner is on screen that no rule has recognised (the
- * caller runs the rules once more, then records when in `lookedAgainAt`), "wait" otherwise.
- * `bannerOnScreen`: the page's own look (page-banners.ts) sees a banner; asked only when the rules
- * have found none.
+ * more worth waiting for, "wait" otherwise. `bannerOnScreen`: the page's own look (page-banners.ts)
+ * sees a banner; asked only when the rules have found none.
  */
 export async function nextStep(
   policy: ConsentPolicy,
@@ -59,9 +59,10 @@ export async function nextStep(
     return now - e.popup.at >= CONSENT_WAITS.answer ? "settled" : "wait";
   }
   if (e.detected && now - e.detected.at < CONSENT_WAITS.popup) return "wait";
-  // The banner was on screen when the rules looked again: only their answer is waited for now.
-  if (e.lookedAgainAt !== null) return now - e.lookedAgainAt >= CONSENT_WAITS.lookAgain ? "settled" : "wait";
-  return (await bannerOnScreen()) ? "lookAgain" : "settled";
+  if (!(await bannerOnScreen())) return "settled";
+  // A banner no rule has recognised: its rules get until the script's next look (a banner that was
+  // on screen at its last look, they already saw and do not know).
+  return e.looked?.again && now < e.looked.at + CONSENT_WAITS.nextLook ? "wait" : "settled";
 }
 
 const ACTED: Record<Exclude<ConsentPolicy, "keep">, "rejected" | "accepted"> = { reject: "rejected", accept: "accepted" };
