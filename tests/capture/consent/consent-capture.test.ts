@@ -49,8 +49,9 @@ type Banner = keyof typeof BANNERS;
 async function capture(banner: Banner | "alpha", consent: ConsentPolicy | undefined, viewport: Viewport = "desktop") {
   const site = banner === "alpha" ? "alpha" : BANNERS[banner].site;
   const job = testCaptureJob(server.url(`/${site}/`), dir, { consent, viewport });
-  const { extraction, screenshotPath } = await capturePage(browser, job, () => {});
-  return { extraction, png: PNG.sync.read(readFileSync(screenshotPath)) };
+  const stages: string[] = [];
+  const { extraction, screenshotPath } = await capturePage(browser, job, (s) => stages.push(s));
+  return { extraction, png: PNG.sync.read(readFileSync(screenshotPath)), looks: stages.filter((s) => s === "measuring").length };
 }
 
 /** Pixels of exactly this colour in the screenshot. */
@@ -71,12 +72,14 @@ function expectNothingFrom(banner: Banner, e: Extraction) {
 
 describe("known consent platforms", () => {
   test("OneTrust, reject: its reject button is clicked, the banner is gone from the screenshot, nothing masked", async () => {
-    const { extraction, png } = await capture("onetrust", "reject");
+    const { extraction, png, looks } = await capture("onetrust", "reject");
     expect(extraction.consent).toEqual({ found: true, cmp: "onetrust", action: "rejected" });
     expect(extraction.masks).toEqual([]);
     expect(count(png, BANNERS.onetrust.rgb)).toBe(0);
     expectNothingFrom("onetrust", extraction);
     expect(extraction.elements.ctas.map((c) => c.text)).toEqual(["Book a demo"]);
+    // The banner closing after the answer (its fade's end, then display: none) is not the page changing.
+    expect(looks).toBe(1);
   });
 
   test("OneTrust, keep: the banner is in the screenshot, recorded as kept, masked out of every measurement", async () => {
