@@ -55,16 +55,21 @@ describe("consent waits", () => {
     expect(await nextStep("reject", noEvents(), 0, 0, banner(false))).toBe("settled");
   });
 
-  test("a banner on screen no rule has recognised: the rules get until the script's next look, then it is left to the mask", async () => {
-    const looking = events({ looked: { at: 100, attempts: 2, again: true } });
-    expect(await nextStep("reject", looking, 0, 100 + CONSENT_WAITS.nextLook - 1, banner(true))).toBe("wait");
-    expect(await nextStep("reject", looking, 0, 100 + CONSENT_WAITS.nextLook, banner(true))).toBe("settled");
+  test("a banner on screen no rule has recognised: the rules' next look decides, then it is left to the mask", async () => {
+    // Seen at 300; the script's last look began before.
+    const seen = events({ looked: { at: 100, attempts: 2, again: true }, sighted: 300 });
+    expect(await nextStep("reject", seen, 0, 300, never)).toBe("wait");
+    expect(await nextStep("reject", seen, 0, 300 + CONSENT_WAITS.nextLook, never)).toBe("settled");
+    // It looked again after the banner was seen: its rules' verdict is waited for a moment.
+    const lookedAgain = events({ looked: { at: 350, attempts: 3, again: true }, sighted: 300 });
+    expect(await nextStep("reject", lookedAgain, 0, 350 + CONSENT_WAITS.verdict - 1, never)).toBe("wait");
+    expect(await nextStep("reject", lookedAgain, 0, 350 + CONSENT_WAITS.verdict, never)).toBe("settled");
     // The script has stopped looking, or never started: nothing to wait for.
     expect(await nextStep("reject", events({ looked: { at: 100, attempts: 20, again: false } }), 0, 150, banner(true))).toBe("settled");
     expect(await nextStep("reject", noEvents(), 0, 150, banner(true))).toBe("settled");
     // Recognised on its next look: its banner is waited for as any.
-    const recognised = events({ looked: { at: 100, attempts: 3, again: true }, detected: { cmp: "Onetrust", at: 150 } });
-    expect(await nextStep("reject", recognised, 0, 200, never)).toBe("wait");
+    const recognised = events({ looked: { at: 350, attempts: 3, again: true }, sighted: 300, detected: { cmp: "Onetrust", at: 360 } });
+    expect(await nextStep("reject", recognised, 0, 400, never)).toBe("wait");
   });
 
   test("a platform recognised: its banner is waited for a while, then the page is looked at", async () => {

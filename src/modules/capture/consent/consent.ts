@@ -137,16 +137,18 @@ export async function watchConsent(
     async settle(page, budgetMs) {
       const started = now();
       const deadline = started + budgetMs;
-      // Marks what it finds each time: the last look's banners are the ones the gatherers leave out.
       // Once a rule has answered, a banner's closing transition is played to its end first (the
       // screenshot would anyway): one fading out is gone, not a banner on screen.
       const look = () =>
-        callPage(page, "findConsentBanners", { mark: true, finish: events.answer?.ok === true }).catch(
-          () => [] as { box: Box; text: string }[],
-        );
-      // While the rules work out what it is, a banner seen once is taken to stay (one look, not one a poll).
-      let seen = false;
-      const onScreen = async () => (seen ||= (await look()).length > 0);
+        callPage(page, "findConsentBanners", { finish: events.answer?.ok === true }).catch(() => [] as { box: Box; text: string }[]);
+      // A banner no rule has recognised: seen once, it is taken to stay while the rules look at it
+      // again (one look of ours, not one a poll); the page is changed and back, so a script waiting
+      // for a change before it looks again looks at once.
+      const onScreen = async () => {
+        const found = await callPage(page, "findConsentBanners", { nudge: true }).catch(() => []);
+        if (found.length > 0) events.sighted ??= now();
+        return found.length > 0;
+      };
       let step: Step;
       for (;;) {
         step = await nextStep(policy, events, started, now(), onScreen);

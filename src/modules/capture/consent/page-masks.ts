@@ -1,24 +1,9 @@
-// Runs inside the captured page (bundled into the page script). The elements the capture masks —
-// consent banners still on screen — so the gatherers leave them out: what they hold is not the
-// page's design, copy or calls to action. Set once the consent phase has looked (page-banners.ts),
-// kept for every later measurement of the same document.
+// Runs inside the captured page (bundled into the page script). The consent banners a look has
+// found (page-banners.ts), each with the box holding it and its platform's other parts: the
+// gatherers leave them out, on screen or closing (a banner fading out is still in the document),
+// since what they hold is not the page's design, copy or calls to action; and a change inside them
+// once answered is the platform closing, not the page changing (page/settle.ts).
 
-let masked: Element[] = [];
-
-export function setMasked(elements: Element[]): void {
-  masked = elements;
-}
-
-/** Whether `node` is a masked element or inside one (a node in a masked element's shadow tree included). */
-export function isMasked(node: Node): boolean {
-  if (masked.length === 0) return false;
-  for (let n: Node | null = node; n; n = n.parentNode ?? (n instanceof ShadowRoot ? n.host : null)) {
-    if (n.nodeType === Node.ELEMENT_NODE && masked.includes(n as Element)) return true;
-  }
-  return false;
-}
-
-/** Every banner a look found in this document, closed ones included. */
 const banners = new Set<Element>();
 
 export function noteBanners(elements: Element[]): void {
@@ -32,11 +17,12 @@ const inBanner = (node: Node) => {
   return false;
 };
 
-/**
- * Whether a change to the document is a consent banner's own: one closing after its answer (a
- * fade's end, `display: none`, its removal). It is off screen either way, so the page the
- * capture measured has not changed (page/settle.ts).
- */
+/** Whether `node` is in a consent banner (a node in a banner's shadow tree included). */
+export function isMasked(node: Node): boolean {
+  return banners.size > 0 && inBanner(node);
+}
+
+/** Whether a change to the document is a consent banner's own: its closing (a fade's end, `display: none`, its removal). */
 export function isBannerChange(record: MutationRecord): boolean {
   if (banners.size === 0) return false;
   if (inBanner(record.target)) return true;

@@ -15,19 +15,22 @@ export interface ConsentEvents {
   done: { cmp: string; cosmetic: boolean } | null;
   /** When the script in the top document last started to look for a platform, and whether it will look again. */
   looked: { at: number; attempts: number; again: boolean } | null;
+  /** When our own look first saw a banner no rule had recognised. */
+  sighted: number | null;
 }
 
-export const noEvents = (): ConsentEvents => ({ detected: null, popup: null, answer: null, done: null, looked: null });
+export const noEvents = (): ConsentEvents => ({ detected: null, popup: null, answer: null, done: null, looked: null, sighted: null });
 
 /** How long each wait of the consent phase may last, in ms (each also within the capture's limit). */
 export const CONSENT_WAITS = {
   /**
    * A banner on screen that no rule has recognised: the script looks again half a second after its
-   * last look ended (after its second, only once the page has changed, as a banner appearing does):
-   * a banner its rules know is recognised within this of that last look's start (its checks take a
-   * few hundred ms on a busy machine), or was already when the script looked.
+   * last look ended (after its second, only once the page changes: the capture changes it then, and
+   * back). Its next look is waited for this long at most ...
    */
   nextLook: 1_000,
+  /** ... and then this long for its rules' verdict (their checks take a few ms; more on a busy machine). */
+  verdict: 250,
   /** A platform recognised without its banner on screen: its rule checks again every 500 ms. */
   popup: 700,
   /** From the banner found to the rule's answer: OneTrust's rule waits 500 ms before it clicks, its settings route seconds. */
@@ -59,10 +62,12 @@ export async function nextStep(
     return now - e.popup.at >= CONSENT_WAITS.answer ? "settled" : "wait";
   }
   if (e.detected && now - e.detected.at < CONSENT_WAITS.popup) return "wait";
-  if (!(await bannerOnScreen())) return "settled";
-  // A banner no rule has recognised: its rules get until the script's next look (a banner that was
-  // on screen at its last look, they already saw and do not know).
-  return e.looked?.again && now < e.looked.at + CONSENT_WAITS.nextLook ? "wait" : "settled";
+  if (e.sighted === null && !(await bannerOnScreen())) return "settled";
+  // A banner no rule has recognised (the caller notes when it was first seen): the rules' verdict on
+  // it is their next look's, if the script looks again.
+  const sighted = e.sighted ?? now;
+  if (e.looked && e.looked.at > sighted) return now >= e.looked.at + CONSENT_WAITS.verdict ? "settled" : "wait";
+  return e.looked?.again && now < sighted + CONSENT_WAITS.nextLook ? "wait" : "settled";
 }
 
 const ACTED: Record<Exclude<ConsentPolicy, "keep">, "rejected" | "accepted"> = { reject: "rejected", accept: "accepted" };
