@@ -1,8 +1,7 @@
 // What changed on each target between two runs of a comparison, from what the runs stored: the
 // extractions (design meaning: copy, CTAs, palette, typography, layout, meta, timing) and the
-// screenshot files (visual). The detectors are in ./detect (docs/decisions/0006-change-detection.md);
+// screenshots (visual), from whichever store holds them. The detectors are in ./detect (docs/decisions/0006-change-detection.md);
 // this file feeds them from the run history.
-import { existsSync } from "node:fs";
 import type { Box, Extraction, Viewport } from "#server/modules/capture/model";
 import type { ScreenshotFiles } from "#server/modules/comparisons/files";
 import type { RunRow, SnapshotRow, TargetRow } from "#server/modules/comparisons/repository";
@@ -31,18 +30,29 @@ function byPage(rows: SnapshotRow[]): Map<string, SnapshotRow> {
   return new Map(rows.map((s) => [pageKey(s.target_id, s.viewport), s]));
 }
 
-/** Both screenshots' paths, or null when a file is gone. */
-export function screenshotPair(files: ScreenshotFiles, before: SnapshotRow, after: SnapshotRow): [string, string] | null {
-  const a = files.toAbsolute(before.screenshot_path);
-  const b = files.toAbsolute(after.screenshot_path);
-  return existsSync(a) && existsSync(b) ? [a, b] : null;
+/**
+ * Runs `work` on local files of both screenshots (the stored files, or copies of an object
+ * store's), removed afterwards; null when one is gone.
+ */
+export async function withScreenshotPair<T>(
+  files: ScreenshotFiles,
+  before: SnapshotRow,
+  after: SnapshotRow,
+  work: (a: string, b: string) => Promise<T>,
+): Promise<T | null> {
+  const local = await files.local([before.screenshot_path, after.screenshot_path]);
+  if (!local) return null;
+  try {
+    return await work(local.paths[0]!, local.paths[1]!);
+  } finally {
+    await local.release();
+  }
 }
 
 /** The pixel diff of two stored screenshots (in the pixels worker); null when a file is missing. */
 async function pixelDiff(src: ChangeSources, before: SnapshotRow, after: SnapshotRow, mask: Box[]): Promise<VisualDiff | null> {
-  const paths = screenshotPair(src.files, before, after);
-  if (!paths) return null;
-  const summary = await src.pixels.diff(...paths, mask);
+  const summary = await withScreenshotPair(src.files, before, after, (a, b) => src.pixels.diff(a, b, mask));
+  if (!summary) return null;
   return {
     ...summary,
     heatmap: () => {

@@ -189,8 +189,9 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: UserReso
       "/snapshots/:id/screenshot",
       async ({ request, params }) => {
         const user = await bearerOrCookie(auth, request);
-        const path = comparisons.screenshotPath(user.id, params.id);
-        return new Response(Bun.file(path), {
+        // Streamed from the store behind this ownership check (docs/decisions/0016-images-through-the-app.md).
+        const { body } = await comparisons.screenshot(user.id, params.id);
+        return new Response(body, {
           headers: { "content-type": "image/png", "cache-control": "private, max-age=3600" },
         });
       },

@@ -1,5 +1,5 @@
 import { designFromParts } from "#server/modules/analysis/public";
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import type { Db } from "#server/db/connection";
 import { writeTx } from "#server/db/connection";
 import { StampedCache, changeStamp } from "#server/db/change-stamp";
@@ -7,8 +7,9 @@ import { HttpError, conflict, notFound, unavailable } from "#server/http/errors"
 import { newId, nowIso } from "#server/lib/ids";
 import type { Extraction, Finding } from "#server/modules/capture/model";
 import { checkTargetUrl } from "#server/modules/capture/public";
+import type { BlobBody } from "#server/modules/storage";
 import { renderHtmlReport, renderJsonReport, reportFilename } from "./export";
-import { screenshotFiles } from "./files";
+import { screenshotFiles, type ScreenshotFiles } from "./files";
 import type {
   AddTargetInput,
   ComparisonDto,
@@ -33,6 +34,8 @@ export const LIMITS = {
 };
 
 const NOT_FOUND = "Comparison not found";
+/** An object in a shared store no row names is a leftover once it is this old (a capture's row follows its upload within seconds). */
+const SHARED_STORE_GRACE_MS = 60 * 60_000;
 /** Owners whose comparison list is cached between writes. */
 const LIST_CACHE_OWNERS = 500;
 
@@ -122,6 +125,8 @@ export type UrlCheck = (raw: string, opts: { allowPrivate: boolean; log?: (msg: 
 export interface ComparisonsDeps {
   db: Db;
   dataDir: string;
+  /** Where screenshots are stored (shared with the services that read them); files under dataDir when absent. */
+  files?: ScreenshotFiles;
   allowPrivateTargets: boolean;
   /** What runs call out to; without `capture` the server cannot start one. */
   tools?: RunTools;
@@ -140,7 +145,7 @@ export interface ComparisonsDeps {
 
 export function comparisonsService(deps: ComparisonsDeps) {
   const repo = comparisonsRepository(deps.db);
-  const files = screenshotFiles(deps.dataDir);
+  const files = deps.files ?? screenshotFiles(deps.dataDir);
   const now = deps.now ?? Date.now;
   const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err));
   const checkUrl: UrlCheck = deps.checkUrl ?? checkTargetUrl;
@@ -289,13 +294,22 @@ export function comparisonsService(deps: ComparisonsDeps) {
       return repo.listFindings(comparisonId, ownerId).map(toFindingDto);
     },
 
-    /** Absolute path of a snapshot's PNG, for its owner only. */
+    /** Absolute path of a snapshot's PNG, for its owner only (the files store; screenshot() reads any store). */
     screenshotPath(ownerId: string, snapshotId: string): string {
       const s = repo.findSnapshot(snapshotId, ownerId);
       if (!s) throw notFound("Screenshot not found");
       const path = files.toAbsolute(s.screenshot_path);
-      if (!existsSync(path)) throw notFound("Screenshot not found");
+      if (files.remote || !existsSync(path)) throw notFound("Screenshot not found");
       return path;
+    },
+
+    /** A snapshot's PNG to stream, for its owner only, from whichever store holds it. */
+    async screenshot(ownerId: string, snapshotId: string): Promise<BlobBody> {
+      const s = repo.findSnapshot(snapshotId, ownerId);
+      if (!s) throw notFound("Screenshot not found");
+      const found = await files.open(s.screenshot_path);
+      if (!found) throw notFound("Screenshot not found");
+      return found;
     },
 
     /** The report as a download: JSON, or one self-contained HTML file with the screenshots inlined. */
@@ -314,9 +328,8 @@ export function comparisonsService(deps: ComparisonsDeps) {
       if (format === "json") return { body: renderJsonReport(report), contentType: "application/json; charset=utf-8", filename };
       const images = new Map<string, string>();
       for (const r of rows) {
-        const file = Bun.file(files.toAbsolute(r.screenshot_path));
-        if (!(await file.exists())) continue;
-        images.set(r.id, `data:image/png;base64,${Buffer.from(await file.arrayBuffer()).toString("base64")}`);
+        const bytes = await files.read(r.screenshot_path);
+        if (bytes) images.set(r.id, `data:image/png;base64,${Buffer.from(bytes).toString("base64")}`);
       }
       return { body: renderHtmlReport(report, images), contentType: "text/html; charset=utf-8", filename };
     },
@@ -327,8 +340,11 @@ export function comparisonsService(deps: ComparisonsDeps) {
     isRunning: (comparisonId: string) => runs.isActive(comparisonId),
 
     interruptRuns: () => runs.interruptAll(),
-    /** Resolves when no run is in flight (tests, shutdown). */
-    whenIdle: () => runs.idle(),
+    /** Resolves when no run is in flight and the stored files they let go of are deleted (tests, shutdown). */
+    whenIdle: async () => {
+      await runs.idle();
+      await files.idle();
+    },
     removeUserFiles: (userId: string) => files.removeUser(userId),
 
     /**
@@ -336,19 +352,29 @@ export function comparisonsService(deps: ComparisonsDeps) {
      * between a row's deletion and its file's, or a capture cut off mid-write). Returns how many.
      */
     async sweepScreenshots(): Promise<number> {
-      if (!existsSync(files.root)) return 0;
+      if (!files.remote && !existsSync(files.root)) return 0;
       const bootedAt = now();
-      // A capture started meanwhile writes under its snapshot id until it is stored: only older ones are leftovers.
-      const leftover = (stored: string) =>
-        /\/[0-9a-f]{64}\.png$/.test(stored) || statSync(files.toAbsolute(stored)).mtimeMs < bootedAt - 60_000;
+      // A capture started meanwhile writes under its snapshot id until it is stored: only older ones
+      // are leftovers. An object store may be shared with other servers, each placing captures
+      // before their rows are written: there only objects older than that could take are.
+      const leftover = ({ stored, modifiedAt }: { stored: string; modifiedAt: number }) =>
+        files.remote
+          ? modifiedAt < bootedAt - SHARED_STORE_GRACE_MS
+          : /\/[0-9a-f]{64}\.png$/.test(stored) || modifiedAt < bootedAt - 60_000;
       let n = 0;
-      for await (const stored of files.storedPngs()) {
+      for await (const png of files.storedPngs()) {
         try {
-          if (leftover(stored) && files.removeUnused(stored, repo.pathInUse)) n++;
+          if (leftover(png) && files.removeUnused(png.stored, repo.pathInUse)) n++;
         } catch (e) {
           log("screenshot sweep: could not check a file", e);
         }
       }
+      // An object store's filmstrips of snapshots that are gone (the files store's go with their folder, or when listed).
+      for (const f of await files.storedFilmstrips()) {
+        if (f.modifiedAt >= bootedAt - SHARED_STORE_GRACE_MS || repo.findSnapshot(f.snapshotId, f.ownerId)) continue;
+        await files.removeStoredFilmstrip(f.prefix).catch((e) => log("screenshot sweep: could not remove a filmstrip", e));
+      }
+      await files.idle();
       return n;
     },
   };

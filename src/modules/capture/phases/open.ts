@@ -5,9 +5,10 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { browserLabel } from "../browser/browser-label";
 import { openCaptureContext } from "../browser/capture-context";
+import { startCaptureEgress, type EgressDeps } from "../browser/capture-egress";
+import { BLOCKED_HEADER, type EgressProxy } from "../browser/egress-proxy";
+import { SSRF_MESSAGES } from "../browser/ssrf";
 import { watchConsent, type ConsentWatch } from "../consent/consent";
-import { BLOCKED_HEADER, startEgressProxy, type EgressProxy } from "../browser/egress-proxy";
-import { createHostGuard, SSRF_MESSAGES, systemResolver, type HostVerdict, type Resolver } from "../browser/ssrf";
 import { recordFilmstrip, type FilmstripRecorder } from "../filmstrip/filmstrip";
 import { VIEWPORTS } from "../model";
 import { watchNetworkQuiet, type NetworkQuiet } from "../watchers/network-quiet";
@@ -17,12 +18,8 @@ import type { CaptureJob, CaptureStage } from "../worker/protocol";
 import { CaptureError } from "./capture-error";
 import { seconds, type CaptureLifetime } from "./lifetime";
 
-export interface CaptureDeps {
-  /** DNS used by the capture-time SSRF guard; tests swap it to simulate public names offline. */
-  resolve?: Resolver;
-  /** Overrides the address rule (tests); defaults to every resolved address being public. */
-  checkHost?: (host: string) => Promise<HostVerdict>;
-}
+/** The guard's DNS and rule (tests swap them), and the proxy's address for a remote browser. */
+export type CaptureDeps = EgressDeps;
 
 /** A page the capture has opened and navigated, with everything watching it. */
 export interface OpenedPage {
@@ -49,8 +46,7 @@ export async function openPage(
   deps: CaptureDeps,
   lifetime: CaptureLifetime,
 ): Promise<OpenedPage> {
-  const guard = job.allowPrivate ? null : (deps.checkHost ?? createHostGuard(deps.resolve ?? systemResolver));
-  const proxy = guard ? await startEgressProxy(guard) : null;
+  const { guard, proxy } = await startCaptureEgress(job.allowPrivate, deps);
   if (proxy) lifetime.holdProxy(proxy);
   await lifetime.stopIfLate();
   const blocked = proxy?.blocked ?? [];

@@ -1,0 +1,27 @@
+import { z } from "zod";
+
+/** What a page is for; results compare pages of the same role across sites. */
+export const PAGE_ROLES = ["home", "pricing", "features", "signup", "blog", "docs", "other"] as const;
+export const pageRoleSchema = z.enum(PAGE_ROLES);
+export type PageRole = z.infer<typeof pageRoleSchema>;
+
+export const discoveredPageDto = z.object({
+  /** Absolute URL on the site's origin. */
+  url: z.string(),
+  /** Path (and query, when the page has one) on the site's origin: what a page of the site is stored as. */
+  path: z.string(),
+  role: pageRoleSchema,
+  /** The page's own <title> when it was fetched within the time budget, else the navigation link's text, else null. */
+  title: z.string().nullable(),
+  /** Where the page was found; a page in both the navigation and a sitemap is `nav`; the home page is `nav`. */
+  source: z.enum(["sitemap", "nav"]),
+});
+export type DiscoveredPage = z.infer<typeof discoveredPageDto>;
+
+export const discoveryDto = z.object({
+  /** Up to 20 proposals, home first: same origin, one per path, none that robots.txt disallows. */
+  pages: z.array(discoveredPageDto),
+  /** Paths found in a sitemap or the navigation that robots.txt disallows for us: never fetched, never proposed. */
+  disallowed: z.array(z.string()),
+});
+export type DiscoveryDto = z.infer<typeof discoveryDto>;
