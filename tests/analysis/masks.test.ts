@@ -30,7 +30,7 @@ describe("masks in similarity", () => {
     expect(masked.components["layout.ssimFold"]!).toBeGreaterThan(unmasked.components["layout.ssimFold"]! + 0.02);
     // The region is painted alike in both: apart from it the pages are the same.
     expect(masked.components["layout.ssim"]!).toBeGreaterThan(0.99);
-  });
+  }, 60_000); // two full decodes of two 1440 × 3 000 px pages: seconds on a busy machine
 });
 
 describe("masks in findings", () => {
