@@ -2,6 +2,7 @@
 // Run after scripts/build-client.ts (the client manifest must exist).
 import type { BunPlugin } from "bun";
 import { join } from "node:path";
+import { readConsentAssets } from "#server/modules/capture/consent/assets";
 import { buildPageBundles } from "#server/modules/capture/page-script/page-bundle-build";
 
 const root = join(import.meta.dir, "..");
@@ -60,6 +61,22 @@ const embedAxe: BunPlugin = {
   },
 };
 
+/**
+ * The consent banner handling's content script and rules (@duckduckgo/autoconsent) are read from
+ * the installed package here and embedded the same way: the module that reads them is swapped.
+ */
+const consentAssets = await readConsentAssets();
+let consentEmbedded = false;
+const embedConsentAssets: BunPlugin = {
+  name: "embed-consent-assets",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]modules[\\/]capture[\\/]consent[\\/]assets\.ts$/ }, () => {
+      consentEmbedded = true;
+      return { contents: `export const consentAssets = () => Promise.resolve(${JSON.stringify(consentAssets)});`, loader: "ts" };
+    });
+  },
+};
+
 // Every module's worker, wherever it sits under src/ (src/lib/spawn-worker.ts names them by that path).
 const workers = [...new Bun.Glob("**/*.worker.ts").scanSync(join(root, "src"))].sort().map((f) => join(root, "src", f));
 
@@ -69,7 +86,7 @@ const result = await Bun.build({
   target: "bun",
   minify: true,
   sourcemap: "none",
-  plugins: [inlinePlaywrightJson, embedPageScript, embedAxe],
+  plugins: [inlinePlaywrightJson, embedPageScript, embedAxe, embedConsentAssets],
   // The bundler inlines NODE_ENV from the building process; the executable is the production artefact.
   define: { "process.env.NODE_ENV": JSON.stringify("production") },
   external: ["chromium-bidi", "electron"],
@@ -88,7 +105,11 @@ if (!axeEmbedded || !axeVersion) {
   console.error("build: src/modules/capture/page-script/axe-source.ts was not bundled, so axe-core is not embedded");
   process.exit(1);
 }
+if (!consentEmbedded) {
+  console.error("build: src/modules/capture/consent/assets.ts was not bundled, so the consent rules are not embedded");
+  process.exit(1);
+}
 const size = Bun.file(join(root, "dist/design-intel")).size;
 console.log(
-  `binary: dist/design-intel ${(size / 1024 / 1024).toFixed(1)} MiB (workers: ${workers.length}, page script: ${(pageScript.early.length / 1024).toFixed(0)} KiB early + ${(pageScript.full.length / 1024).toFixed(0)} KiB, axe-core ${axeVersion}: ${(axeText.length / 1024).toFixed(0)} KiB)`,
+  `binary: dist/design-intel ${(size / 1024 / 1024).toFixed(1)} MiB (workers: ${workers.length}, page script: ${(pageScript.early.length / 1024).toFixed(0)} KiB early + ${(pageScript.full.length / 1024).toFixed(0)} KiB, axe-core ${axeVersion}: ${(axeText.length / 1024).toFixed(0)} KiB, consent: ${((consentAssets.script.length + consentAssets.rules.length) / 1024).toFixed(0)} KiB)`,
 );

@@ -46,6 +46,7 @@ function report(): ComparisonReport {
       colors: [],
       width: 1,
       height: 1,
+      consent: null,
       // Mobile LCP is not reported for Ours: a budget on it must fail, not pass unseen.
       extraction: page(t.label, viewport, {
         ...values[t.label]!,

@@ -7,6 +7,7 @@ import { sha256 } from "#server/lib/ids";
 import { accessibilityRules } from "./findings/accessibility";
 import { copyRules } from "./findings/copy";
 import { designRules } from "./findings/design";
+import { withoutMasked } from "./findings/masked";
 import { pageProblemRules } from "./findings/page-problems";
 import type { RuleSnapshot, Rule } from "./findings/types";
 import { timingRules } from "./findings/timing";
@@ -25,7 +26,8 @@ export function findingId(rule: string, targetId: string, viewport: Viewport): s
 }
 
 /** Findings for every target relative to the others; highest severity first. */
-export function findingsFor(targets: RuleSnapshot[]): Finding[] {
+export function findingsFor(pages: RuleSnapshot[]): Finding[] {
+  const targets = pages.map(withoutMasked);
   const order = new Map<string, number>();
   for (const t of targets) if (!order.has(t.targetId)) order.set(t.targetId, order.size);
   const desktopTargets = new Set(targets.filter((t) => t.viewport === "desktop").map((t) => t.targetId));

@@ -1,6 +1,7 @@
 // Captures one page at one viewport, in five phases under one total time limit:
 //   open       a fresh browser context behind the egress proxy, the page watched and navigated (phases/open.ts)
-//   settle     load, vitals, the scroll that wakes lazy content, then a quiet network (phases/settle.ts)
+//   settle     load, vitals, the scroll that wakes lazy content, the consent banner dealt with, then a
+//              quiet network (phases/settle.ts, consent/)
 //   gather     the page script's measurement and the drawn fonts; once looked at, what the load left (phases/gather.ts)
 //              and, on the desktop capture, axe-core's audit of the page as looked at (page-script/axe.ts)
 //   screenshot the capped full-page screenshot, written beside the job's other files (phases/screenshot.ts)
@@ -46,7 +47,14 @@ export async function capturePage(
     void (audit ?? Promise.resolve()).then(() => lifetime.closeContext());
     const saving = saveScreenshot(job.screenshotPath, seen.png);
     saving.catch(() => {}); // awaited once the pixels are read; this only keeps a failure from going unhandled meanwhile
-    const { extraction, thumb } = await summarisePage(opened, job, lifetime, { seen, load, vitals: settling.vitals, saving, audit });
+    const { extraction, thumb } = await summarisePage(opened, job, lifetime, {
+      seen,
+      load,
+      vitals: settling.vitals,
+      saving,
+      audit,
+      consent: settling.consent,
+    });
     return { extraction, screenshotPath: job.screenshotPath, thumb };
   });
 }

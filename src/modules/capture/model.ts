@@ -65,6 +65,30 @@ export const accessibilityAuditSchema = z.object({
 });
 export type AccessibilityAudit = z.infer<typeof accessibilityAuditSchema>;
 
+/**
+ * What a capture does about a consent banner (the comparison's setting). `reject`: the
+ * least-tracking choice the banner offers (the default); `accept`: every purpose; `keep`: leave it
+ * and capture what a first-time visitor sees.
+ */
+export const consentPolicySchema = z.enum(["reject", "accept", "keep"], { error: "Consent must be reject, accept or keep" });
+export type ConsentPolicy = z.infer<typeof consentPolicySchema>;
+export const DEFAULT_CONSENT_POLICY: ConsentPolicy = "reject";
+
+/** What the capture found and did about a consent banner. */
+export const consentRecordSchema = z.union([
+  z.object({ found: z.literal(false) }),
+  z.object({
+    found: z.literal(true),
+    /** The rule (of @duckduckgo/autoconsent) that recognised the banner, lower case ("onetrust", "cybotcookiebot"); null when no rule knows it. */
+    cmp: z.string().nullable(),
+    /** `unhandled`: no rule could answer the banner; where it was is masked (the extraction's `masks`). */
+    action: z.enum(["rejected", "accepted", "kept", "unhandled"]),
+    /** The rule hid the banner with CSS rather than answer it (no choice was made). Absent otherwise. */
+    hidden: z.literal(true).optional(),
+  }),
+]);
+export type ConsentRecord = z.infer<typeof consentRecordSchema>;
+
 const textStyle = { family: z.string(), sizePx: z.number(), weight: z.number(), lineHeightPx: z.number() };
 
 export const extractionSchema = z.object({
@@ -255,6 +279,14 @@ export const extractionSchema = z.object({
     .optional(),
   /** Console errors and uncaught exceptions, first of each distinct text (bounded); absent in captures stored without it. */
   console: z.array(z.object({ level: z.enum(["error", "exception"]), text: z.string() })).optional(),
+  /** What the capture did about a consent banner; absent in captures made without consent handling. */
+  consent: consentRecordSchema.optional(),
+  /**
+   * Regions (CSS px of the full-page screenshot) left out of the DOM measurements, findings,
+   * similarity and change detection: consent banners still on screen (kept, or no rule could
+   * answer them). Absent or empty: nothing masked.
+   */
+  masks: z.array(boxSchema).optional(),
 });
 export type Extraction = z.infer<typeof extractionSchema>;
 

@@ -76,20 +76,32 @@ function pageHistory(src: Pick<ChangeSources, "repo">, from: RunRow, before: Sna
  */
 export function pageVolatility(src: Pick<ChangeSources, "repo">, from: RunRow, before: SnapshotRow, after: SnapshotRow): Volatility {
   const earlier = pageHistory(src, from, before);
-  return mergeVolatility(...earlier.volatility, volatilityOf(JSON.parse(after.extraction)));
+  const afterX = JSON.parse(after.extraction) as Extraction;
+  // Masked parts first: the merge keeps a bounded number of boxes.
+  return mergeVolatility(maskedOf(JSON.parse(before.extraction) as Extraction, afterX), ...earlier.volatility, volatilityOf(afterX));
+}
+
+/**
+ * What either capture masked (a consent banner left on screen), as a part of the page whose
+ * differences are not changes: the pixel diff leaves it out, and no CTA or copy inside it counts.
+ */
+function maskedOf(before: Extraction, after: Extraction): Volatility | null {
+  const boxes = [...(before.masks ?? []), ...(after.masks ?? [])];
+  return boxes.length === 0 ? null : { texts: [], boxes, colors: [], fading: false };
 }
 
 /** One page (target at a viewport) between two runs. */
 async function pageChanges(src: ChangeSources, from: RunRow, before: SnapshotRow, after: SnapshotRow) {
   // `from`'s capture (`before`) is the newest of the page's history.
   const earlier = pageHistory(src, from, before);
+  const beforeX = JSON.parse(before.extraction) as Extraction;
   const afterX = JSON.parse(after.extraction) as Extraction;
-  const volatility = mergeVolatility(...earlier.volatility, volatilityOf(afterX));
+  const volatility = mergeVolatility(maskedOf(beforeX, afterX), ...earlier.volatility, volatilityOf(afterX));
   // Byte-identical screenshots (the common case for an unchanged page: re-captures of a static
   // page come out the same, see bench/history-storage.bench.ts) cannot differ in pixels: no decode.
   const same = before.content_hash !== null && before.content_hash === after.content_hash;
   return detectChanges({
-    before: JSON.parse(before.extraction) as Extraction,
+    before: beforeX,
     after: afterX,
     timingHistory: earlier.timings.reverse(),
     volatility,

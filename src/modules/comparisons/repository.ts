@@ -1,5 +1,5 @@
 import type { Db } from "#server/db/connection";
-import type { Viewport } from "#server/modules/capture/model";
+import type { ConsentPolicy, Viewport } from "#server/modules/capture/model";
 import type { ComparisonStatus, TargetStatus } from "./model";
 
 export interface ComparisonRow {
@@ -16,6 +16,8 @@ export interface ComparisonRow {
   updated_at: string;
   started_at: string | null;
   completed_at: string | null;
+  /** What the comparison's captures do about a consent banner. */
+  consent: ConsentPolicy;
   target_count: number;
 }
 
@@ -129,6 +131,9 @@ function comparisonQueries(db: Db) {
          WHERE id = ? AND status = 'running'`,
     ),
     running: db.query<ComparisonRow, []>(`SELECT ${COMPARISON_COLUMNS} FROM comparisons c WHERE c.status = 'running'`),
+    setConsent: db.query<null, [ConsentPolicy, string, string, string]>(
+      "UPDATE comparisons SET consent = ?, updated_at = ? WHERE id = ? AND owner_id = ?",
+    ),
   };
   return {
     listComparisons: (ownerId: string) => q.listComparisons.all(ownerId),
@@ -146,6 +151,9 @@ function comparisonQueries(db: Db) {
     finish: (id: string, status: "completed" | "failed", error: string | null, stage: string, at: string) =>
       q.finish.run(status, error, stage, at, at, id).changes === 1,
     runningComparisons: () => q.running.all(),
+    /** The next run's consent policy (a run under way keeps the one it started with). */
+    setConsent: (id: string, ownerId: string, consent: ConsentPolicy, at: string) =>
+      q.setConsent.run(consent, at, id, ownerId).changes === 1,
   };
 }
 

@@ -21,6 +21,7 @@ import type {
   ScheduleView,
   SnapshotDto,
   TargetDto,
+  UpdateComparisonInput,
 } from "./model";
 import { type ComparisonRow, type DiffRow, type FindingRow, type SnapshotRow, type TargetRow, comparisonsRepository } from "./repository";
 import { QUEUED_STAGE, activeRuns, pagesInRun, type RunDeps, type RunTools, type RunTrigger } from "./active-runs";
@@ -56,6 +57,7 @@ export const toComparisonDto = (r: ComparisonRow): ComparisonDto => ({
   completedAt: r.completed_at,
   targetCount: r.target_count,
   progress: r.progress_total === null ? null : { done: r.progress_done ?? 0, total: r.progress_total, stage: r.progress_stage ?? "" },
+  consent: r.consent,
 });
 
 export const toTargetDto = (r: TargetRow): TargetDto => ({
@@ -68,18 +70,22 @@ export const toTargetDto = (r: TargetRow): TargetDto => ({
   createdAt: r.created_at,
 });
 
-export const toSnapshotDto = (r: SnapshotRow): SnapshotDto => ({
-  id: r.id,
-  targetId: r.target_id,
-  capturedAt: r.captured_at,
-  viewport: r.viewport,
-  screenshotUrl: `/api/snapshots/${r.id}/screenshot`,
-  title: r.title,
-  colors: JSON.parse(r.colors) as string[],
-  width: r.width,
-  height: r.height,
-  extraction: JSON.parse(r.extraction) as Extraction,
-});
+export const toSnapshotDto = (r: SnapshotRow): SnapshotDto => {
+  const extraction = JSON.parse(r.extraction) as Extraction;
+  return {
+    id: r.id,
+    targetId: r.target_id,
+    capturedAt: r.captured_at,
+    viewport: r.viewport,
+    screenshotUrl: `/api/snapshots/${r.id}/screenshot`,
+    title: r.title,
+    colors: JSON.parse(r.colors) as string[],
+    width: r.width,
+    height: r.height,
+    consent: extraction.consent ?? null,
+    extraction,
+  };
+};
 
 export const toDiffDto = (r: DiffRow): DiffDto => ({
   id: r.id,
@@ -201,6 +207,15 @@ export function comparisonsService(deps: ComparisonsDeps) {
       schedule: deps.scheduleOf?.(ownerId, id) ?? null,
     }),
 
+    /** Changes the comparison's capture settings; a run under way keeps the ones it started with. */
+    update(ownerId: string, id: string, input: UpdateComparisonInput): ComparisonDto & { schedule: ScheduleView | null } {
+      writeTx(deps.db, () => {
+        owned(ownerId, id);
+        if (input.consent) repo.setConsent(id, ownerId, input.consent, nowIso(now()));
+      });
+      return { ...toComparisonDto(owned(ownerId, id)), schedule: deps.scheduleOf?.(ownerId, id) ?? null };
+    },
+
     /** Deleting a running comparison cancels its run; its screenshots go with it. */
     async remove(ownerId: string, id: string): Promise<void> {
       owned(ownerId, id);
@@ -264,7 +279,7 @@ export function comparisonsService(deps: ComparisonsDeps) {
         repo.markTargetsCapturing(comparisonId);
         return { comparison: owned(ownerId, comparisonId), targets: repo.listTargets(comparisonId, ownerId) };
       });
-      runs.launch({ ownerId, comparisonId, name: comparison.name, trigger }, targets);
+      runs.launch({ ownerId, comparisonId, name: comparison.name, trigger, consent: comparison.consent }, targets);
       return toComparisonDto(comparison);
     },
 

@@ -36,6 +36,8 @@ export interface CaptureJobInput {
   earlierSamples?: EarlierSample[];
   /** The page's own load only: the caller asks for more loads with submitTiming once it can tell which pages need them. */
   deferTiming?: boolean;
+  /** What to do about a consent banner (the comparison's setting); absent: nothing. */
+  consent?: CaptureJob["consent"];
 }
 
 /** More timing loads of a page already captured (capture/timing/time-page.ts). */
@@ -421,6 +423,7 @@ export class CapturePool {
       mobileTimingProfile: this.options.mobileTimingProfile,
       earlierSamples: input.earlierSamples,
       deferTiming: input.deferTiming,
+      consent: input.consent,
     };
     return { type: "capture", job };
   }

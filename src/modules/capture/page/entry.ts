@@ -5,6 +5,7 @@
 // adds the gatherers to the global the early part defined. A document the early part missed gets
 // everything from here (its watchers start late: what they missed is missing).
 
+import { findConsentBanners } from "../consent/page-banners";
 import { contrastProbes, gatherAccessibility } from "../gatherers/accessibility";
 import { audit } from "./axe-audit";
 import { gatherCopy } from "../gatherers/copy";
@@ -61,6 +62,7 @@ const lateApi = {
   watchForChanges,
   changedSinceWatch,
   forgetOwnChanges,
+  findConsentBanners,
 };
 export type PageApi = typeof earlyApi & typeof lateApi;
 

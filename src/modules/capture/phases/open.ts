@@ -8,6 +8,7 @@ import { openCaptureContext } from "../browser/capture-context";
 import { startCaptureEgress, type EgressDeps } from "../browser/capture-egress";
 import { BLOCKED_HEADER, type EgressProxy } from "../browser/egress-proxy";
 import { SSRF_MESSAGES } from "../browser/ssrf";
+import { watchConsent, type ConsentWatch } from "../consent/consent";
 import { recordFilmstrip, type FilmstripRecorder } from "../filmstrip/filmstrip";
 import { VIEWPORTS } from "../model";
 import { watchNetworkQuiet, type NetworkQuiet } from "../watchers/network-quiet";
@@ -37,6 +38,8 @@ export interface OpenedPage {
   filmstrip: FilmstripRecorder;
   /** Which browser measured the page, asked alongside the load; never rejects. */
   measuredIn: Promise<string>;
+  /** The consent banner handling started with the page (the job's policy); null when the job asks for none. */
+  consent: ConsentWatch | null;
 }
 
 export async function openPage(
@@ -59,6 +62,8 @@ export async function openPage(
   lifetime.holdContext(context);
   await lifetime.stopIfLate(); // the limit passed while the context was being made
 
+  // Before the page exists, so the consent script is in its first document.
+  const consent = job.consent ? await watchConsent(context, job.consent, job.url) : null;
   const page = await context.newPage();
   const crashed = new Promise<never>((_, reject) =>
     page.once("crash", () => reject(new CaptureError("The browser tab crashed while rendering this page"))),
@@ -74,7 +79,7 @@ export async function openPage(
   ]);
   lifetime.holdFilmstrip(filmstrip.saved);
 
-  const opened: OpenedPage = { page, context, openContext, race, quiet, problems, network, filmstrip, measuredIn };
+  const opened: OpenedPage = { page, context, openContext, race, quiet, problems, network, filmstrip, measuredIn, consent };
   await navigate(opened, job, onStage, blocked, lifetime);
   return opened;
 }

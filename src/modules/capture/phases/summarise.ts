@@ -4,6 +4,8 @@
 // extraction together.
 
 import type { GrayImage } from "#server/lib/image/image";
+import { rgbOf } from "#server/lib/image/mask-rows";
+import type { ConsentOutcome } from "../consent/consent";
 import { failing, IMAGE_ALT_RULES, LABEL_RULES } from "../gatherers/axe-results";
 import { VIEWPORTS, type AccessibilityAudit, type Extraction } from "../model";
 import type { AuditOutcome } from "../page-script/axe";
@@ -31,6 +33,8 @@ export interface SummariseInput {
   saving: Promise<void>;
   /** axe-core's audit running in the page meanwhile; absent or null when this capture does not audit. */
   audit?: Promise<AuditOutcome> | null;
+  /** What the consent phase did, and the banners it masked; null or absent when the job asked for nothing. */
+  consent?: ConsentOutcome | null;
 }
 
 /** The mobile viewport may be timed under Lighthouse's mobile preset; the desktop never is. */
@@ -41,11 +45,13 @@ export async function summarisePage(
   opened: OpenedPage,
   job: CaptureJob,
   lifetime: CaptureLifetime,
-  { seen, load, vitals, saving, audit }: SummariseInput,
+  { seen, load, vitals, saving, audit, consent }: SummariseInput,
 ): Promise<{ extraction: Extraction; thumb: GrayImage }> {
   const probes = seen.dom.contrastProbes;
   const painted = createPaintedSampler(probes, VIEWPORTS[job.viewport].width, seen.capturedHeight);
-  const pixels = await summariseScreenshot(seen.png, undefined, painted.push);
+  // A banner left on screen weighs in neither the dominant colours nor the thumbnail: the page's background stands in for it.
+  const masks = consent?.masks.length ? { rects: consent.masks, fill: rgbOf(paletteRoles(seen.dom.palette).background) } : undefined;
+  const pixels = await summariseScreenshot(seen.png, undefined, painted.push, masks);
   await saving;
   const audited = audit && (await audit);
   // After the pixels are read and the audit is in, not meanwhile: work on the same cores would slow the very loads being timed.
@@ -78,7 +84,17 @@ export async function summarisePage(
     : decideLowContrast(probes, measured);
   const figures = loadFigures(vitals, load.visuals, profile);
   return {
-    extraction: assembleExtraction(job, { seen, load, pixels, timing, figures, browser, lowContrast, audit: audited?.audit ?? null }),
+    extraction: assembleExtraction(job, {
+      seen,
+      load,
+      pixels,
+      timing,
+      figures,
+      browser,
+      lowContrast,
+      audit: audited?.audit ?? null,
+      consent,
+    }),
     thumb: pixels.thumb,
   };
 }
@@ -106,12 +122,13 @@ export interface ExtractionParts {
   lowContrast: Extraction["accessibility"]["lowContrast"];
   /** axe-core's audit; null when this capture did not audit. */
   audit: AccessibilityAudit | null;
+  consent?: ConsentOutcome | null;
 }
 
 /** The extraction from what the phases read; pure. */
 export function assembleExtraction(
   job: CaptureJob,
-  { seen: { dom, capturedHeight }, load, pixels, timing, figures, browser, lowContrast, audit }: ExtractionParts,
+  { seen: { dom, capturedHeight }, load, pixels, timing, figures, browser, lowContrast, audit, consent }: ExtractionParts,
 ): Extraction {
   const { fonts, failures } = load;
   return {
@@ -139,5 +156,6 @@ export function assembleExtraction(
     accessibility: { ...dom.accessibility, lowContrast, ...auditCounts(audit) },
     network: failures.network,
     console: failures.console,
+    ...(consent ? { consent: consent.record, masks: consent.masks } : {}),
   };
 }

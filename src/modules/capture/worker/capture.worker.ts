@@ -14,6 +14,7 @@ import { workerLogger } from "#server/lib/logger";
 import { capturePage, CaptureError } from "../capture";
 import { timePage } from "../timing/time-page";
 import { pageBundles } from "../page-script/page-bundle";
+import { consentAssets } from "../consent/assets";
 import { instrumentVolatility } from "../watchers/volatility-probe";
 import { withVolatility } from "../watchers/volatility";
 import { connectRemoteBrowser } from "../browser/remote-browser";
@@ -188,6 +189,8 @@ self.onmessage = (event: MessageEvent<CaptureRequest>) => {
       // From source the page script is built on first use: build it while the browser launches (a
       // failure is tried again, and reported, by the first job).
       pageBundles().catch(() => {});
+      // The consent rules too (680 KB of JSON): the first page with a policy would wait for them.
+      consentAssets().catch(() => {});
       break;
     case "connect":
       remote = { endpoint: message.endpoint, egress: message.egress };

@@ -3,7 +3,7 @@
 
 import type { GrayImage } from "#server/lib/image/image";
 import type { EgressListen } from "../browser/egress-proxy";
-import type { Viewport, Extraction } from "../model";
+import type { ConsentPolicy, Viewport, Extraction } from "../model";
 import type { Vitals } from "../page/types";
 import type { EarlierSample, TimingProfile, TimingSummary } from "../timing/timing-samples";
 
@@ -28,6 +28,8 @@ export interface CaptureJob {
    * site's first load is in, and asks for them as TimingJobs. A throttled mobile profile ignores it.
    */
   deferTiming?: boolean;
+  /** What to do about a consent banner (capture/consent/); absent: nothing is done or looked for. */
+  consent?: ConsentPolicy;
 }
 
 /** More timing loads of a page already captured (capture/timing/time-page.ts). */

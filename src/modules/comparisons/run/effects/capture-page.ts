@@ -28,7 +28,14 @@ export async function capturePage(run: RunContext, page: PageKey, inTurn: Turns,
     const snapshotId = newId();
     const path = await inTurn(() => files.prepare(run.ownerId, run.comparisonId, snapshotId));
     const earlier = earlierSamples(io, run.ownerId, target.url, viewport);
-    const job = { url: target.url, viewport, screenshotPath: path, earlierSamples: earlier, deferTiming: tools.time !== undefined };
+    const job = {
+      url: target.url,
+      viewport,
+      screenshotPath: path,
+      earlierSamples: earlier,
+      deferTiming: tools.time !== undefined,
+      consent: run.consent,
+    };
     const work = tools.capture!(run.ownerId, job, (stage) =>
       io.dispatch({ type: "stage", text: `${target.label} · ${viewport}: ${STAGE_TEXT[stage] ?? stage}` }),
     );
