@@ -17,6 +17,11 @@ const inBanner = (node: Node) => {
   return false;
 };
 
+/** The banners still in the document, for audits that take a list of elements to leave out. */
+export function bannerElements(): Element[] {
+  return [...banners].filter((el) => el.isConnected);
+}
+
 /** Whether `node` is in a consent banner (a node in a banner's shadow tree included). */
 export function isMasked(node: Node): boolean {
   return banners.size > 0 && inBanner(node);

@@ -5,6 +5,7 @@
 // audit names the ones axe marked "incomplete" (over an image, a gradient, another element): only
 // those keep the painted verdict, so axe and the pixels never report the same element.
 
+import { bannerElements } from "../consent/page-masks";
 import { summariseAxe, AXE_RUN_OPTIONS, type AxeResultsLike } from "../gatherers/axe-results";
 import { probedElements } from "../gatherers/accessibility";
 import type { AccessibilityAudit } from "../model";
@@ -12,7 +13,7 @@ import { AXE_GLOBAL } from "./global";
 
 interface AxeApi {
   version: string;
-  run(context: Document, options: object): Promise<AxeResultsLike & { incomplete: { id: string; nodes: { element?: Element }[] }[] }>;
+  run(context: Document | { exclude: Element[] }, options: object): Promise<AxeResultsLike & { incomplete: { id: string; nodes: { element?: Element }[] }[] }>;
 }
 
 export interface AuditAnswer {
@@ -33,7 +34,9 @@ export async function audit(_: void): Promise<"no-axe" | AuditAnswer> {
   if (!axe || typeof axe.run !== "function") return "no-axe";
   const started = performance.now();
   try {
-    const results = await axe.run(document, AXE_RUN_OPTIONS);
+    // A consent banner left on screen is not the page: none of its elements may become a finding.
+    const banners = bannerElements();
+    const results = await axe.run(banners.length ? { exclude: banners } : document, AXE_RUN_OPTIONS);
     const undecided = new Set<Element>();
     for (const rule of results.incomplete)
       if (rule.id === "color-contrast") for (const n of rule.nodes) if (n.element) undecided.add(n.element);
