@@ -13,7 +13,10 @@ import { AXE_GLOBAL } from "./global";
 
 interface AxeApi {
   version: string;
-  run(context: Document | { exclude: Element[] }, options: object): Promise<AxeResultsLike & { incomplete: { id: string; nodes: { element?: Element }[] }[] }>;
+  run(
+    context: Document | { exclude: Element[] },
+    options: object,
+  ): Promise<AxeResultsLike & { incomplete: { id: string; nodes: { element?: Element }[] }[] }>;
 }
 
 export interface AuditAnswer {
