@@ -2,11 +2,15 @@
 // missing fields, huge strings under 1 MB, a body over 1 MB, odd content types, bad ids and bad
 // query parameters, each as an anonymous caller, the owning user and an admin. No answer may be a
 // 500, and every error must be JSON `{ error }`.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { SERVER_START_MS, startServer } from "#tests/support/server";
 import { NOT_API, routeKey, sweepWorld, type SweepWorld } from "./sweep-support";
 
 type Who = "anon" | "alice" | "root";
+// Each route's test sends a few dozen requests (every malformed body, for each caller): what is checked is
+// the answers, not their speed, and a loaded machine takes more than the default 5 s for them.
+setDefaultTimeout(60_000);
+
 const CALLERS: Who[] = ["anon", "alice", "root"];
 
 /** Routes that fetch the target's site: the sweep's sites never answer, so their owner's 502 { error } is deliberate. */
@@ -21,6 +25,7 @@ const VALID: Record<string, (w: SweepWorld, ids: { rootKey: string }) => string>
   "DELETE /api/api-keys/:id": (w) => `/api/api-keys/${w.ids.personalKey}`,
   "GET /api/comparisons/:id": (w) => `/api/comparisons/${w.ids.comparison}`,
   "DELETE /api/comparisons/:id": (w) => `/api/comparisons/${w.ids.comparison}`,
+  "PATCH /api/comparisons/:id": (w) => `/api/comparisons/${w.ids.comparison}`,
   "GET /api/comparisons/:id/targets": (w) => `/api/comparisons/${w.ids.comparison}/targets`,
   "POST /api/comparisons/:id/targets": (w) => `/api/comparisons/${w.ids.comparison}/targets`,
   "DELETE /api/targets/:id": (w) => `/api/targets/${w.ids.targets[0]}`,

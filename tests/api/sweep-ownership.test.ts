@@ -117,6 +117,13 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
     ok: 200,
     strangers: USER_ROW,
   }),
+  "PATCH /api/comparisons/:id": (w) => ({
+    path: `/api/comparisons/${w.ids.comparison}`,
+    body: { consent: "keep" },
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
   "PUT /api/comparisons/:id/schedule": (w) => ({
     path: `/api/comparisons/${w.ids.comparison}/schedule`,
     body: { cron: "0 9 * * 1", timezone: "Europe/Berlin" },
