@@ -26,6 +26,7 @@ describe("the page script", () => {
     expect(await functions(page)).toEqual([
       "audit",
       "changedSinceWatch",
+      "findConsentBanners",
       "forgetOwnChanges",
       "gather",
       "measure",
