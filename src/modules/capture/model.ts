@@ -12,6 +12,18 @@ export const VIEWPORTS: Record<Viewport, { width: number; height: number; mobile
   mobile: { width: 390, height: 844, mobile: true },
 };
 
+/** What a page of a site is for; results compare pages of the same role across sites. */
+export const PAGE_ROLES = ["home", "pricing", "features", "signup", "blog", "docs", "other"] as const;
+export const pageRoleSchema = z.enum(PAGE_ROLES, { error: `A page's role is one of ${PAGE_ROLES.join(", ")}` });
+export type PageRole = z.infer<typeof pageRoleSchema>;
+
+/** The colour scheme a page is captured in (`prefers-color-scheme`). */
+export const COLOR_SCHEMES = ["light", "dark"] as const;
+export const colorSchemeSchema = z.enum(COLOR_SCHEMES);
+export type ColorScheme = z.infer<typeof colorSchemeSchema>;
+
+export * from "./steps/model";
+
 export const boxSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
 export type Box = z.infer<typeof boxSchema>;
 

@@ -1,9 +1,7 @@
 import { z } from "zod";
+import { type PageRole, pageRoleSchema } from "#server/modules/capture/model";
 
-/** What a page is for; results compare pages of the same role across sites. */
-export const PAGE_ROLES = ["home", "pricing", "features", "signup", "blog", "docs", "other"] as const;
-export const pageRoleSchema = z.enum(PAGE_ROLES);
-export type PageRole = z.infer<typeof pageRoleSchema>;
+export type { PageRole };
 
 export const discoveredPageDto = z.object({
   /** Absolute URL on the site's origin. */
