@@ -11,7 +11,7 @@
 // Run: bun bench/filmstrip.bench.ts   (needs Chromium; serves fixture sites and the corpus on 127.0.0.1)
 //      BENCH_ROUNDS=n (default 5 for cost, 15 for lcp), BENCH_PAGES=clean-blog,resume (corpus templates)
 import { mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { CHROMIUM_ARGS, findChromium } from "#server/lib/chromium";
@@ -19,6 +19,7 @@ import { recordFilmstrip, type FilmstripRecorder } from "#server/modules/capture
 import { VIEWPORTS, type Viewport } from "#server/modules/capture/model";
 import { startFixtureServer } from "#tests/support/fixture-server";
 import { CORPUS_DIR, serveFolders, TEMPLATES } from "./corpus-lib";
+import { loadNow, median } from "./lib";
 
 const part = process.env.BENCH_PART ?? "both";
 /** Extra time a capture may spend on the filmstrip, per page (median), before this bench fails. */
@@ -29,15 +30,6 @@ const executablePath = findChromium(process.env.CHROMIUM_PATH);
 if (!executablePath) throw new Error("no Chromium");
 const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
 const out = mkdtempSync(join(tmpdir(), "film-bench-"));
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(1))
-    .join(" ");
 let n = 0;
 let missed = false;
 
@@ -59,7 +51,7 @@ async function costPart(rounds: number) {
   const without: number[] = [];
   const tails: number[] = [];
   const frames: number[] = [];
-  const before = load();
+  const before = loadNow();
   for (let r = 0; r < rounds; r++)
     for (const [i, p] of pages.entries()) {
       // Alternate which goes first, so warm caches favour neither.
@@ -76,7 +68,7 @@ async function costPart(rounds: number) {
   await sites.close();
   const du = Bun.spawnSync(["du", "-sk", out]).stdout.toString().split("\t")[0];
   const extra = median(withRec.map((w, i) => w - without[i]!));
-  console.log(`\ncost: 3 fixture sites x desktop+mobile; ${rounds} rounds, interleaved; medians; load average ${before} -> ${load()}`);
+  console.log(`\ncost: 3 fixture sites x desktop+mobile; ${rounds} rounds, interleaved; medians; load average ${before} -> ${loadNow()}`);
   console.log(`load, no recorder        ${median(without).toFixed(0)} ms`);
   console.log(`load, with recorder      ${median(withRec).toFixed(0)} ms`);
   console.log(`extra per page (paired)  ${extra.toFixed(0)} ms   (budget ${BUDGET_MS} ms)`);
@@ -144,7 +136,7 @@ async function lcpPart(rounds: number) {
     return { lcp, ...done };
   }
   let lcpMissed = false;
-  const before = load();
+  const before = loadNow();
   const res = new Map<string, Record<Mode, { lcp: number; critical: number; tail: number; frames: number }[]>>();
   for (let r = 0; r < rounds; r++)
     for (const t of templates) {
@@ -155,7 +147,7 @@ async function lcpPart(rounds: number) {
       for (const mode of order) runs[mode].push(await once(server.url(t), mode));
     }
   server.stop();
-  console.log(`\nlcp: corpus pages, desktop 1440x900; ${rounds} rounds, order rotated; medians; load average ${before} -> ${load()}`);
+  console.log(`\nlcp: corpus pages, desktop 1440x900; ${rounds} rounds, order rotated; medians; load average ${before} -> ${loadNow()}`);
   console.log("| page | recording | LCP | LCP - unrecorded (paired) | critical path | wait at saved() | frames |");
   console.log("|---|---|---|---|---|---|---|");
   for (const [t, runs] of res)

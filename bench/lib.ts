@@ -1,4 +1,5 @@
 // Shared bench helpers: start a process on a free port, wait for it, and drive it with wrk.
+import { loadavg } from "node:os";
 import { freePort } from "#tests/support/server";
 
 export async function startProc(cmd: string[], env: Record<string, string>, readyPath: string) {
@@ -66,3 +67,16 @@ export function verdict(what: string, value: number, target: { atLeast?: number;
   if (!met) process.exitCode = 1;
   return met;
 }
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+/** The machine's load averages (1, 5, 15 minutes), for a bench's report. */
+export const loadNow = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");

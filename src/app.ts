@@ -38,17 +38,29 @@ import { authService } from "./modules/auth/service";
 import { deviceCookies } from "./modules/auth/device-cookie";
 import { loginThrottle } from "./modules/auth/device-cookie-throttle";
 import { accessTokens } from "./modules/auth/tokens";
+import { oidcRoutes } from "./modules/auth/oidc";
+import type { OidcSettings, SsoOffer } from "./modules/auth/oidc/model";
+import { oidcService } from "./modules/auth/oidc/service";
 import { comparisonRoutes } from "./modules/comparisons";
 import type { CaptureReadiness } from "./modules/capture/browser/pool";
 import { createRunTools, type RunTools } from "./modules/comparisons/active-runs";
 import { comparisonsService } from "./modules/comparisons/service";
+import { discoveryRoutes } from "./modules/discovery";
+import { discoveryService } from "./modules/discovery/service";
 import { filmstripRoutes } from "./modules/filmstrip";
 import { filmstripService } from "./modules/filmstrip/service";
+import { screenshotFiles } from "./modules/comparisons/files";
+import { storageFor, type BlobStorage } from "./modules/storage";
 import { changesRoutes } from "./modules/changes";
 import { changeHistory } from "./modules/changes/public";
 import { changesService } from "./modules/changes/service";
 import { historyRoutes } from "./modules/history";
 import { historyService } from "./modules/history/service";
+import { secretsRoutes } from "./modules/secrets";
+import { loadSecretsKey } from "./modules/secrets/cipher";
+import { secretsService } from "./modules/secrets/service";
+import { sharedRoutes, shareRoutes } from "./modules/share";
+import { shareService } from "./modules/share/service";
 import { healthRoutes, healthService } from "./modules/health";
 import { systemRoutes } from "./modules/system";
 import { systemService } from "./modules/system/service";
@@ -70,12 +82,27 @@ const healthAnswer = z.object({
   /** Capture browsers, when this process runs a capture pool. */
   capture: z.object({ available: z.boolean(), browsers: z.number(), concurrency: z.number(), onDemand: z.boolean() }).nullable(),
 });
+/** The pool's figures as /api/health has always given them; remote browser servers are named by /api/health/ready only. */
+const captureSummary = (r: CaptureReadiness | undefined) =>
+  r ? { available: r.available, browsers: r.browsers, concurrency: r.concurrency, onDemand: r.onDemand } : null;
 /** SETUP_TOKEN_REQUIRED, or a PUBLIC_URL other people can reach (not loopback). */
 const setupTokenRequired = (env: Env) =>
   env.SETUP_TOKEN_REQUIRED || (env.PUBLIC_URL !== undefined && !isLoopbackHostname(new URL(env.PUBLIC_URL).hostname));
 
 /** Sign-in budgets per minute; docs/security.md describes them, tests/api/hardening-lockout.test.ts holds the app to them. */
 export const SIGN_IN_LIMITS = { perIpPerMinute: 30, perAccountPerMinute: 10, perDevicePerMinute: 10 };
+
+/** OIDC_* as the sign-in service takes them; null when OIDC_ISSUER is not set (SSO off). */
+const oidcSettings = (env: Env): OidcSettings | null =>
+  env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET
+    ? {
+        issuer: env.OIDC_ISSUER,
+        clientId: env.OIDC_CLIENT_ID,
+        clientSecret: env.OIDC_CLIENT_SECRET,
+        allowedDomains: env.OIDC_ALLOWED_DOMAINS,
+        name: env.OIDC_NAME,
+      }
+    : null;
 
 export interface AppDeps {
   db: Db;
@@ -99,6 +126,8 @@ export interface AppDeps {
   agentCadence?: Partial<Cadence>;
   /** Alert delivery backoff (tests record the waits instead of sleeping them). */
   alertRetry?: RetryOptions;
+  /** Where screenshots, filmstrips and backups are kept; built from the env (STORAGE_URL) when absent. */
+  storage?: BlobStorage;
 }
 
 export function createServices(deps: AppDeps) {
@@ -124,8 +153,13 @@ export function createServices(deps: AppDeps) {
       },
       deps.now,
     ),
+    passwordLogin: { mode: deps.env.PASSWORD_LOGIN, ssoName: deps.env.OIDC_NAME },
     onLogout: (userId, sessionId) => live.disconnect((s) => s.userId === userId && s.sessionId === sessionId, "Signed out"),
   });
+  const sso = oidcSettings(deps.env);
+  const oidc =
+    sso &&
+    oidcService({ db: deps.db, auth, settings: sso, secret: deps.secret, publicUrl: deps.env.PUBLIC_URL, now: deps.now, log: deps.log });
   const waitlist = waitlistService(deps.db);
   const metrics = new RequestMetrics(undefined, deps.now);
   const activity = activityService(deps.db, deps.now);
@@ -137,9 +171,13 @@ export function createServices(deps: AppDeps) {
       recordActivity: (entry) => activity.record(entry),
     });
   const history = historyService({ db: deps.db });
+  // One store for every reader and writer of files: an object store's pins and ordered deletes live in it.
+  const storage = deps.storage ?? storageFor(deps.env);
+  const files = screenshotFiles(deps.env.DATA_DIR, storage);
   const changes = changesService({
     db: deps.db,
     dataDir: deps.env.DATA_DIR,
+    files,
     runs: history.runs,
     log: deps.log,
     // Alert rules hear about a run's changes once they are stored, in the background (watch is built below; runs start after boot).
@@ -149,6 +187,7 @@ export function createServices(deps: AppDeps) {
   const comparisons = comparisonsService({
     db: deps.db,
     dataDir: deps.env.DATA_DIR,
+    files,
     allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS,
     tools: runTools,
     now: deps.now,
@@ -172,6 +211,7 @@ export function createServices(deps: AppDeps) {
     adminEmails: users.activeAdminEmails,
     activeApiKeys: apiKeys.countActive,
     historyStorage: history.storage,
+    storage,
     log: deps.log,
     now: deps.now,
   });
@@ -202,17 +242,41 @@ export function createServices(deps: AppDeps) {
     clock: deps.now ? { ...systemClock, now: deps.now } : undefined,
     log: deps.log,
   });
-  const filmstrips = filmstripService({ db: deps.db, dataDir: deps.env.DATA_DIR, now: deps.now, log: deps.log });
+  const filmstrips = filmstripService({ db: deps.db, dataDir: deps.env.DATA_DIR, files, now: deps.now, log: deps.log });
+  const discovery = discoveryService({ db: deps.db, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, log: deps.log });
+  // The key is read (or made, under DATA_DIR) when the first secret is saved or read.
+  const secrets = secretsService({
+    db: deps.db,
+    key: () => loadSecretsKey(deps.env.DATA_DIR, deps.env.SECRETS_KEY),
+    audit,
+    now: deps.now,
+  });
+  // A link reads its run the way the comparison's owner would, through the history and the comparisons' files.
+  const shares = shareService({
+    db: deps.db,
+    audit,
+    runResults: history.getRun,
+    targets: comparisons.listTargets,
+    screenshot: comparisons.screenshot,
+    now: deps.now,
+  });
   return {
+    /** The blob store and its working folder (src/boot/serve.ts checks it at boot). */
+    storage,
     tokens,
     auth,
+    /** OpenID Connect sign-in; null when OIDC_ISSUER is not set. */
+    oidc,
     /** The tools comparison runs call out to, as built at boot (undefined without `deps.runTools`). */
     runTools,
     waitlist,
     metrics,
     comparisons,
     filmstrips,
+    discovery,
+    secrets,
     history,
+    shares,
     changes,
     watch,
     live,
@@ -231,6 +295,8 @@ export type Services = ReturnType<typeof createServices>;
 export interface PageContext {
   user: PublicUser | null;
   maintenance: boolean;
+  /** Single sign-on, when on: the sign-in page offers it under this name. */
+  sso: SsoOffer;
   fetchApi(path: string): Promise<Response>;
 }
 
@@ -257,6 +323,7 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
     dataDir: deps.env.DATA_DIR,
     migrations,
     captureReadiness: deps.captureReadiness,
+    store: services.storage.store,
     now: deps.now,
   });
 
@@ -271,12 +338,13 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
     .use(
       maintenanceGate({ isOn: services.admin.maintenance.isOn, resolve: services.auth.userForAccessToken, message: MAINTENANCE_MESSAGE }),
     )
-    .get("/api/health", () => ({ ok: true as const, capture: deps.captureReadiness?.() ?? null }), {
+    .get("/api/health", () => ({ ok: true as const, capture: captureSummary(deps.captureReadiness?.()) }), {
       response: { 200: responds(healthAnswer) },
       detail: { tags: ["health"], summary: "The process answers" },
     })
     .use(healthRoutes(health))
     .use(authRoutes(services.auth, limits))
+    .use(oidcRoutes(services.oidc, { perIp: limits.perIp, log }))
     .use(waitlistRoutes(services.waitlist, limits))
     .use(adminRoutes(services.admin, services.auth.userForAccessToken))
     .use(usersRoutes(services.users, services.auth.userForAccessToken))
@@ -286,7 +354,11 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
     .use(personalApiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
     .use(comparisonRoutes(services.comparisons, services.auth))
     .use(filmstripRoutes(services.filmstrips, services.auth))
+    .use(discoveryRoutes(services.discovery, services.auth))
+    .use(secretsRoutes(services.secrets, services.auth))
     .use(historyRoutes(services.history, services.auth))
+    .use(shareRoutes(services.shares, services.auth, { publicUrl: deps.env.PUBLIC_URL }))
+    .use(sharedRoutes(services.shares))
     .use(changesRoutes(services.changes, services.auth))
     .use(watchRoutes(services.watch, services.auth.userForAccessToken))
     .use(activityRoutes(services.activity, services.auth.userForAccessToken))
@@ -330,6 +402,7 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
         {
           user,
           maintenance: services.admin.maintenance.isOn(),
+          sso: services.oidc ? { name: services.oidc.settings.name } : null,
           async fetchApi(apiPath) {
             const token = user ? await services.auth.accessTokenFor(refreshToken) : null;
             // The loader's API calls log under the page request's id.

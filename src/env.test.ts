@@ -51,4 +51,28 @@ describe("loadEnv", () => {
       expect(msg).toContain("JWT_SECRET: must be at least 32 characters (got a value of 5 characters, not shown)");
     }
   });
+
+  test("single sign-on: off without OIDC_ISSUER; with it, the client's id and secret are required and the secret never shown", () => {
+    const off = loadEnv({});
+    expect(off.OIDC_ISSUER).toBeUndefined();
+    expect(off.OIDC_NAME).toBe("Single sign-on");
+    expect(off.PASSWORD_LOGIN).toBe("all");
+    expect(() => loadEnv({ OIDC_ISSUER: "https://id.example.com" })).toThrow(
+      "OIDC_CLIENT_ID: is required when OIDC_ISSUER is set (got null)\n  OIDC_CLIENT_SECRET: is required when OIDC_ISSUER is set (got null)",
+    );
+    expect(() => loadEnv({ OIDC_ISSUER: "http://id.example.com", OIDC_CLIENT_ID: "a", OIDC_CLIENT_SECRET: "b" })).toThrow(
+      "OIDC_ISSUER: must be https:// (http:// only on a loopback host)",
+    );
+    expect(() => loadEnv({ PASSWORD_LOGIN: "admins" })).toThrow("PASSWORD_LOGIN: admins needs OIDC_ISSUER");
+    const on = loadEnv({
+      OIDC_ISSUER: "http://127.0.0.1:8080/realms/x",
+      OIDC_CLIENT_ID: "design-intel",
+      OIDC_CLIENT_SECRET: "s3cret",
+      OIDC_ALLOWED_DOMAINS: " Example.com, @corp.example ,",
+      OIDC_NAME: "Okta",
+      PASSWORD_LOGIN: "admins",
+    });
+    expect(on.OIDC_ALLOWED_DOMAINS).toEqual(["example.com", "corp.example"]);
+    expect(on.PASSWORD_LOGIN).toBe("admins");
+  });
 });

@@ -10,15 +10,21 @@ import { THEME_SETTINGS } from "./lib/theme-settings";
 import { useTheme } from "./features/theme/store";
 import { TitleSync } from "./components/layout/title-sync";
 import { Toaster } from "./components/ui/toast";
-import { isServer, serverMaintenance, serverUser } from "./lib/loader-context";
+import { isServer, serverMaintenance, serverSso, serverUser } from "./lib/loader-context";
 
 /** Spec §9: tooltips open after 700 ms, and 300 ms after one closed the next opens at once. */
 export const TOOLTIP_DELAY_MS = 700;
 export const TOOLTIP_SKIP_DELAY_MS = 300;
 
+function renderedSso(): RootData["sso"] {
+  const hydration = (window as { __staticRouterHydrationData?: { loaderData?: { root?: Partial<RootData> } } }).__staticRouterHydrationData;
+  return hydration?.loaderData?.root?.sso ?? null;
+}
+
 export function rootLoader({ context }: LoaderFunctionArgs): RootData {
-  if (isServer) return { user: serverUser(context), maintenance: serverMaintenance(context) };
-  return { user: useAuth.getState().user, maintenance: false };
+  if (isServer) return { user: serverUser(context), maintenance: serverMaintenance(context), sso: serverSso(context) };
+  // A configuration value: the one the server rendered into this page stands until the next load.
+  return { user: useAuth.getState().user, maintenance: false, sso: renderedSso() };
 }
 
 export function Root() {

@@ -23,6 +23,7 @@ export const routes: RouteObject[] = [
       { id: "signup", path: "signup", lazy: () => import("./routes/signup") },
       { id: "pricing", path: "pricing", lazy: () => import("./routes/pricing") },
       { id: "features", path: "features", lazy: () => import("./routes/features") },
+      { id: "share", path: "share/:token", lazy: () => import("./routes/share") },
       {
         id: "app-layout",
         lazy: () => import("./routes/app-layout"),

@@ -1,10 +1,11 @@
 // The server: storage, capture pool, app, sockets, and a graceful stop. Every line it writes is a
 // JSON log line (src/lib/logger.ts).
+import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { createApp, createServices } from "#server/app";
 import { openStorage, openStorageWhenAvailable } from "./storage";
 import { closeDatabase } from "#server/db/connection";
-import { EnvError, loadEnv } from "#server/env";
+import { browserEgress, EnvError, loadEnv } from "#server/env";
 import { TRANSPORT_BODY_LIMIT } from "#server/http/base";
 import { servePeerAddressesFrom } from "#server/http/client-ip";
 import { findChromium } from "#server/lib/chromium";
@@ -14,6 +15,7 @@ import { CapturePool } from "#server/modules/capture/browser/pool";
 import { liveSockets } from "#server/live/ws";
 import { REFRESH_COOKIE } from "#server/modules/auth";
 import { MAINTENANCE_MESSAGE } from "#server/modules/admin/model";
+import { storageFor, storageProblem } from "#server/modules/storage";
 import { webFrontEnd } from "#server/ssr";
 import { poolRunTools } from "./run-tools";
 
@@ -45,6 +47,17 @@ export async function serve() {
   for (const f of permissions.failed.slice(0, 5))
     logger.error({ path: f.path, code: f.code }, `could not make ${f.path} owner-only (${f.code})`);
 
+  // STORAGE_URL: an object store that cannot be reached, has no such bucket or refuses the
+  // credentials stops the server here, in one line, before anything is captured into it.
+  const storage = storageFor({ ...env, DATA_DIR: dataDir });
+  const problem = await storageProblem(env, storage.store);
+  if (problem) {
+    createLogger({ level: "info", sync: true }).fatal({ storage: storage.store.description }, problem);
+    if (storage.workDir) rmSync(storage.workDir, { recursive: true, force: true });
+    process.exit(1);
+  }
+  logger.info({ storage: storage.store.description }, `files kept in ${storage.store.description}`);
+
   const log = logFn(logger);
   const pool = new CapturePool({
     log: (m) => logger.warn(m),
@@ -55,6 +68,7 @@ export async function serve() {
     totalTimeoutMs: env.CAPTURE_TOTAL_TIMEOUT_MS,
     timingSamples: env.CAPTURE_TIMING_SAMPLES,
     mobileTimingProfile: env.CAPTURE_MOBILE_PROFILE,
+    ...(env.BROWSER_WS_ENDPOINTS.length ? { remote: { endpoints: env.BROWSER_WS_ENDPOINTS, egress: browserEgress(env) } } : {}),
   });
   // Capture browsers launch alongside the boot (on their own threads and processes), so the first
   // analysis doesn't wait for them; CAPTURE_LAZY leaves them to the first capture (and closes idle
@@ -69,6 +83,7 @@ export async function serve() {
     logger,
     captureReadiness: () => pool.readiness(),
     runTools: poolRunTools(pool, analyser, env, log),
+    storage,
   };
   const services = createServices(deps);
   const app = createApp(deps, services, webFrontEnd);
@@ -149,6 +164,7 @@ export async function serve() {
     if (!alertsSent) logger.warn("shutdown: change alerts still being retried were dropped");
     analyser.close();
     closeDatabase(db);
+    if (storage.workDir) rmSync(storage.workDir, { recursive: true, force: true });
     logger.info("stopped cleanly");
     flushLogsSync();
     process.exit(0);

@@ -11,6 +11,11 @@ import m0009 from "../../migrations/0009_api_key_scope.sql" with { type: "text" 
 import m0010 from "../../migrations/0010_watch_digest.sql" with { type: "text" };
 import m0011 from "../../migrations/0011_runs_finished.sql" with { type: "text" };
 import m0012 from "../../migrations/0012_targets_owner_url.sql" with { type: "text" };
+import m0013 from "../../migrations/0013_findings_rule.sql" with { type: "text" };
+import m0014 from "../../migrations/0014_comparison_consent.sql" with { type: "text" };
+import m0015 from "../../migrations/0015_site_secrets.sql" with { type: "text" };
+import m0016 from "../../migrations/0016_share_links.sql" with { type: "text" };
+import m0017 from "../../migrations/0017_oidc_identities.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -31,4 +36,9 @@ export const migrations: Migration[] = [
   { version: 10, name: "0010_watch_digest", sql: m0010 },
   { version: 11, name: "0011_runs_finished", sql: m0011 },
   { version: 12, name: "0012_targets_owner_url", sql: m0012 },
+  { version: 13, name: "0013_findings_rule", sql: m0013 },
+  { version: 14, name: "0014_comparison_consent", sql: m0014 },
+  { version: 15, name: "0015_site_secrets", sql: m0015 },
+  { version: 16, name: "0016_share_links", sql: m0016 },
+  { version: 17, name: "0017_oidc_identities", sql: m0017 },
 ];

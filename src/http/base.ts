@@ -4,7 +4,7 @@ import type { Logger } from "#server/lib/logger";
 import type { RequestMetrics } from "./request-metrics";
 import { requestLog } from "./request-log";
 import { RESOURCE_HEADER_ENTRIES, RESOURCE_HEADERS } from "./security-headers";
-import { isStorageError, STORAGE_RETRY_AFTER_SECONDS, STORAGE_UNAVAILABLE_MESSAGE } from "./storage-errors";
+import { isStorageError, STORAGE_RETRY_AFTER_SECONDS, storageMessageOf } from "./storage-errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /**
@@ -81,7 +81,7 @@ export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, er
         } else if (isStorageError(error)) {
           // The write was rolled back (a transaction, or one atomic statement); the client may retry.
           opts.log?.(`storage unavailable on ${request.method} ${path}`, (error as Error).message);
-          res = jsonError(503, STORAGE_UNAVAILABLE_MESSAGE, {}, { "retry-after": String(STORAGE_RETRY_AFTER_SECONDS) });
+          res = jsonError(503, storageMessageOf(error), {}, { "retry-after": String(STORAGE_RETRY_AFTER_SECONDS) });
         } else {
           opts.log?.(`unhandled error on ${request.method} ${path}`, error);
           res = jsonError(500, "Something went wrong on our side");

@@ -78,3 +78,19 @@ export function binaryResponse(contentType: string | readonly string[], descript
   const types = typeof contentType === "string" ? [contentType] : contentType;
   return { "x-binary-response": { description, contentTypes: [...types] } };
 }
+
+/**
+ * OpenAPI detail of a route that answers with a redirect (a browser navigation, not a JSON call);
+ * the document builder turns this into the 302 response with its Location (src/http/openapi.ts).
+ */
+export function redirectResponse(description: string) {
+  return { "x-redirect": { description } };
+}
+
+/**
+ * OpenAPI detail of a route that answers 204 with no body (the generator only knows schemas; the
+ * document builder turns this into the 204 response, see src/http/openapi.ts).
+ */
+export function noContentResponse(description: string) {
+  return { "x-no-content": { description } };
+}

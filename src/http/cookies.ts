@@ -18,6 +18,8 @@ export interface CookieOptions {
   maxAgeSeconds: number;
   secure: boolean;
   path?: string;
+  /** Strict unless a cookie must ride a navigation from another site (an identity provider's redirect back). */
+  sameSite?: "Strict" | "Lax";
 }
 
 export function serializeCookie(name: string, value: string, o: CookieOptions): string {
@@ -26,7 +28,7 @@ export function serializeCookie(name: string, value: string, o: CookieOptions): 
     `Path=${o.path ?? "/"}`,
     `Max-Age=${o.maxAgeSeconds}`,
     "HttpOnly",
-    "SameSite=Strict",
+    `SameSite=${o.sameSite ?? "Strict"}`,
   ];
   if (o.maxAgeSeconds === 0) parts.push("Expires=Thu, 01 Jan 1970 00:00:00 GMT");
   if (o.secure) parts.push("Secure");

@@ -54,6 +54,7 @@ const TAGS = [
   { name: "users", description: "Account management (admins)" },
   { name: "audit", description: "The audit log (admins)" },
   { name: "api-keys", description: "Personal API keys (admins)" },
+  { name: "share", description: "Read-only links to one run's results, and the shared results themselves" },
   { name: "docs", description: "This document and its reference UI" },
 ];
 
@@ -81,7 +82,7 @@ function bodySchemaOf(route: { hooks?: { body?: unknown } }): unknown {
 /**
  * Request bodies are JSON only: the generator leaves a body's content empty when the app has its
  * own parser (ours bounds the size), so it is filled from the route's schema. Routes whose 200 is
- * a file say so in `x-binary-response` (see contract.ts).
+ * a file say so in `x-binary-response`, routes that answer 204 in `x-no-content`, redirects in `x-redirect` (see contract.ts).
  */
 function finishOperation(op: Json, bodySchema: unknown) {
   if (bodySchema !== undefined) op.requestBody = { required: true, content: { "application/json": { schema: bodySchema } } };
@@ -93,6 +94,21 @@ function finishOperation(op: Json, bodySchema: unknown) {
       description: binary.description,
       content: Object.fromEntries(binary.contentTypes.map((t) => [t, { schema: { type: "string", contentMediaType: t } }])),
     };
+  }
+  const redirect = op["x-redirect"] as { description: string } | undefined;
+  if (redirect) {
+    delete op["x-redirect"];
+    const responses = (op.responses ??= {}) as Json;
+    responses["302"] = {
+      description: redirect.description,
+      headers: { Location: { description: "Where the browser goes next", schema: { type: "string" } } },
+    };
+  }
+  const empty = op["x-no-content"] as { description: string } | undefined;
+  if (empty) {
+    delete op["x-no-content"];
+    const responses = (op.responses ??= {}) as Json;
+    responses["204"] = { description: empty.description };
   }
 }
 

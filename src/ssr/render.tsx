@@ -27,6 +27,21 @@ function pageTitle(context: StaticHandlerContext): string {
   return "Design Intel";
 }
 
+/**
+ * What the matched routes' handles add to the document: response headers (`handle.headers`) and a
+ * robots directive (`handle.robots`, also sent as a meta tag). The shared results page uses both.
+ */
+function documentPolicy(context: StaticHandlerContext): { headers: Record<string, string>; robots: string | null } {
+  const headers: Record<string, string> = {};
+  let robots: string | null = null;
+  for (const m of context.matches) {
+    const h = m.route.handle as { headers?: unknown; robots?: unknown } | undefined;
+    if (h?.headers && typeof h.headers === "object") Object.assign(headers, h.headers);
+    if (typeof h?.robots === "string") robots = h.robots;
+  }
+  return { headers, robots };
+}
+
 /** The chunks of the matched pages, so the browser fetches them with the entry, not after it. */
 function routeChunks(context: StaticHandlerContext): string[] {
   const chunks = new Set<string>(clientManifest.entryChunks);
@@ -62,12 +77,13 @@ export function scriptJson(value: unknown): string {
     .replace(/\u2029/g, "\\u2029");
 }
 
-function head(nonce: string, title: string, entry: string, chunks: string[]): string {
+function head(nonce: string, title: string, entry: string, chunks: string[], robots: string | null): string {
   const css = clientManifest.css.map((href) => `<link rel="stylesheet" href="${href}">`).join("");
   const preload = chunks.map((href) => `<link rel="modulepreload" href="${href}">`).join("");
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>` +
+    (robots ? `<meta name="robots" content="${escapeHtml(robots)}">` : "") +
     `<link rel="icon" href="/favicon.svg" type="image/svg+xml">` +
     `<meta name="description" content="Design Intel compares competitor websites side by side: design, UX, copy and timing, with specific fixes.">` +
     `<link rel="modulepreload" href="${entry}">${preload}${css}` +
@@ -125,7 +141,8 @@ export async function renderPage(
   );
 
   const chunks = marketing ? marketingChunks(marketing.id) : routeChunks(result);
-  const headBytes = encoder.encode(head(nonce, pageTitle(result), entry, chunks));
+  const policy = documentPolicy(result);
+  const headBytes = encoder.encode(head(nonce, pageTitle(result), entry, chunks, policy.robots));
   const body = app.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       start(controller) {
@@ -143,6 +160,7 @@ export async function renderPage(
       "content-type": "text/html; charset=utf-8",
       "cache-control": "no-store",
       ...securityHeaders(nonce),
+      ...policy.headers,
     },
   });
 }

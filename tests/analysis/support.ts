@@ -1,6 +1,6 @@
 // Hand-built extractions and synthetic screenshots for the analysis tests.
 import { PNG } from "pngjs";
-import type { Extraction, Viewport } from "#server/modules/capture/model";
+import type { AuditRule, Extraction, Viewport } from "#server/modules/capture/model";
 
 type DeepPartial<T> = {
   [K in keyof T]?: T[K] extends (infer U)[] ? U[] : T[K] extends object | null ? DeepPartial<NonNullable<T[K]>> | T[K] : T[K];
@@ -111,9 +111,31 @@ export function makeExtraction(patch?: DeepPartial<Extraction>, viewport: Viewpo
       requests: 30,
       largestResource: { url: "http://127.0.0.1/alpha/hero.webp", bytes: 120 * 1024, type: "image" },
     },
-    accessibility: { lowContrast: [], bodyContrast: 15.4, imagesWithoutAlt: 0, inputsWithoutLabel: 0 },
+    accessibility: {
+      lowContrast: [],
+      bodyContrast: 15.4,
+      imagesWithoutAlt: 0,
+      inputsWithoutLabel: 0,
+      audit: { engine: "axe-core 4.14.1", ms: 120, violations: [], incomplete: [] },
+    },
   };
   return merge(base, patch);
+}
+
+/** One failed axe-core rule as the capture stores it (capture/gatherers/axe-results.ts). */
+export function axeRule(id: string, patch: Partial<AuditRule> = {}): AuditRule {
+  return {
+    id,
+    impact: "serious",
+    level: "A",
+    criteria: ["4.1.2"],
+    wcag: "2.0",
+    help: `Help for ${id}`,
+    helpUrl: `https://dequeuniversity.com/rules/axe/4.14/${id}`,
+    count: 1,
+    examples: [{ html: `<div id="${id}-example"></div>`, selector: `#${id}-example` }],
+    ...patch,
+  };
 }
 
 export interface Block {

@@ -166,3 +166,49 @@ describe("storage check", () => {
     rmSync(dir, { recursive: true });
   });
 });
+
+describe("browser check, with remote browsers (BROWSER_WS_ENDPOINTS)", () => {
+  const remote =
+    (reachable: boolean[], browsersUp = 2): (() => CaptureReadiness) =>
+    () => ({
+      available: true,
+      browsers: browsersUp,
+      concurrency: 2,
+      onDemand: false,
+      remote: {
+        reachable: reachable.filter(Boolean).length,
+        total: reachable.length,
+        endpoints: reachable.map((up, i) => ({
+          endpoint: `ws://browser-${i + 1}:3000`,
+          reachable: up,
+          detail: up ? null : "ECONNREFUSED",
+        })),
+      },
+    });
+
+  test("200 while one browser server answers, naming each", async () => {
+    const r = await makeTestApp({ captureReadiness: remote([false, true]) }).call("GET", "/api/health/ready");
+    expect(r.status).toBe(200);
+    expect(r.json.checks.browser).toEqual({
+      ok: true,
+      detail: "1 of 2 browser servers reachable: ws://browser-1:3000 not reachable (ECONNREFUSED); ws://browser-2:3000 reachable",
+    });
+    expect(r.json.checks.capture).toEqual({ ok: true, detail: "2 of 2 browsers running" });
+  });
+
+  test("503 naming the browser check when none answers", async () => {
+    const r = await makeTestApp({ captureReadiness: remote([false, false], 0) }).call("GET", "/api/health/ready");
+    expect(r.status).toBe(503);
+    const detail =
+      "0 of 2 browser servers reachable: ws://browser-1:3000 not reachable (ECONNREFUSED); ws://browser-2:3000 not reachable (ECONNREFUSED)";
+    expect(r.json.checks.browser).toEqual({ ok: false, detail });
+    expect(r.json.error).toBe(`capture: no capture browser running yet (0 of 2); browser: ${detail}`);
+  });
+
+  test("without remote browsers there is no browser check, and /api/health keeps its answer either way", async () => {
+    const local = await makeTestApp({ captureReadiness: browsers(2) }).call("GET", "/api/health/ready");
+    expect(Object.keys(local.json.checks)).toEqual(["database", "migrations", "storage", "capture"]);
+    const r = await makeTestApp({ captureReadiness: remote([true, true]) }).call("GET", "/api/health");
+    expect(r.json).toEqual({ ok: true, capture: { available: true, browsers: 2, concurrency: 2, onDemand: false } });
+  });
+});

@@ -49,6 +49,32 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
     ok: 200,
     strangers: USER_ROW,
   }),
+  // The sweep's targets are on 127.0.0.1:9, where nothing answers: the owner's 502 proves the id was live.
+  "POST /api/targets/:id/discover": (w) => ({
+    path: `/api/targets/${w.ids.targets[0]}/discover`,
+    owner: "alice",
+    ok: 502,
+    strangers: USER_ROW,
+  }),
+  "GET /api/targets/:id/secrets": (w) => ({
+    path: `/api/targets/${w.ids.targets[0]}/secrets`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "PUT /api/targets/:id/secrets/:name": (w) => ({
+    path: `/api/targets/${w.ids.targets[0]}/secrets/password`,
+    body: { value: `pw ${MARKER}` },
+    owner: "alice",
+    ok: 204,
+    strangers: USER_ROW,
+  }),
+  "DELETE /api/targets/:id/secrets/:name": async (w) => ({
+    path: `/api/targets/${w.ids.targets[0]}/secrets/${await w.freshSecret()}`,
+    owner: "alice",
+    ok: 204,
+    strangers: USER_ROW,
+  }),
   "POST /api/comparisons/:id/start": async (w) => ({
     path: `/api/comparisons/${(await w.freshComparison()).id}/start`,
     owner: "alice",
@@ -87,6 +113,13 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
   }),
   "GET /api/comparisons/:id/changes/visual": (w) => ({
     path: `/api/comparisons/${w.ids.comparison}/changes/visual?targetId=${w.ids.targets[0]}&viewport=desktop`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "PATCH /api/comparisons/:id": (w) => ({
+    path: `/api/comparisons/${w.ids.comparison}`,
+    body: { consent: "keep" },
     owner: "alice",
     ok: 200,
     strangers: USER_ROW,
@@ -154,6 +187,25 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
     ok: 200,
     strangers: USER_ROW,
   }),
+  "POST /api/comparisons/:id/shares": (w) => ({
+    path: `/api/comparisons/${w.ids.comparison}/shares`,
+    body: {},
+    owner: "alice",
+    ok: 201,
+    strangers: USER_ROW,
+  }),
+  "GET /api/comparisons/:id/shares": (w) => ({
+    path: `/api/comparisons/${w.ids.comparison}/shares`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "DELETE /api/shares/:id": async (w) => ({
+    path: `/api/shares/${(await w.freshShare()).id}`,
+    owner: "alice",
+    ok: 204,
+    strangers: USER_ROW,
+  }),
   "GET /api/components/:id": (w) => ({ path: `/api/components/${w.ids.component}`, owner: "alice", ok: 200, strangers: AGENT_ROW }),
   "GET /api/tests/:id": (w) => ({ path: `/api/tests/${w.ids.test}`, owner: "alice", ok: 200, strangers: AGENT_ROW }),
   "POST /api/tests/:id/events": (w) => ({
@@ -201,6 +253,9 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
 /** Id routes where any caller may succeed, and why. */
 const PUBLIC_ID_ROUTES: Record<string, string> = {
   "GET /assets/:name": "the client bundle: public, immutable, holds no user data",
+  // tests/api/share.test.ts swaps every other id into these and revokes and expires the links.
+  "GET /api/share/:token": "a share link's results: the token in the path is the credential",
+  "GET /api/share/:token/screenshots/:snapshotId": "a shared run's screenshot: the token in the path is the credential",
 };
 
 /** Routes that also accept the session cookie (for <img> and downloads): strangers' cookies get 404 too. */

@@ -122,6 +122,27 @@ export async function sweepWorld() {
   };
   const alert = await newAlert(main.id);
 
+  // A share link of alice's latest run (its token opens that run's results to anyone who has it).
+  const newShare = async () => {
+    const r = await t.call("POST", `/api/comparisons/${main.id}/shares`, { headers: h.alice, body: {} });
+    if (r.status !== 201) throw new Error(`share failed: ${r.text}`);
+    return { id: r.json.id as string, token: new URL(r.json.url as string).pathname.split("/").pop()! };
+  };
+  const share = await newShare();
+
+  // A secret of alice's first site (its value is never answered to anyone, alice included).
+  let secretCount = 0;
+  const newSecret = async () => {
+    const name = `spare-${++secretCount}`;
+    const r = await t.call("PUT", `/api/targets/${main.targets[0]}/secrets/${name}`, {
+      headers: h.alice,
+      body: { value: `${MARKER} secret value` },
+    });
+    if (r.status !== 204) throw new Error(`secret failed: ${r.text}`);
+    return name;
+  };
+  await newSecret();
+
   const ids = {
     comparison: main.id,
     alert,
@@ -133,6 +154,8 @@ export async function sweepWorld() {
     apiKey: key.json.apiKey.id as string,
     personalKey: personalKey.json.id as string,
     backup: backup.json.backup.name as string,
+    share: share.id,
+    shareToken: share.token,
   };
 
   /** Values only alice (or carol, for her key) should ever get back. */
@@ -151,6 +174,8 @@ export async function sweepWorld() {
     ids.personalKey,
     personalKey.json.key as string,
     alert,
+    share.id,
+    share.token,
   ];
 
   return {
@@ -168,6 +193,10 @@ export async function sweepWorld() {
     freshComparison: () => mk(`Spare ${MARKER}`),
     /** A fresh alert rule of alice's (for routes that delete it). */
     freshAlert: () => newAlert(main.id),
+    /** A fresh share link of alice's (for routes that revoke it). */
+    freshShare: newShare,
+    /** A fresh secret of alice's first site (for routes that delete it); its name. */
+    freshSecret: newSecret,
     async close() {
       await t.services.comparisons.whenIdle();
       await t.services.system.shutdown();

@@ -7,10 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { capturePage, CaptureError } from "#server/modules/capture/capture";
-import { checkHost, SSRF_MESSAGES, systemResolver, type HostVerdict } from "#server/modules/capture/browser/ssrf";
+import { SSRF_MESSAGES, type HostVerdict } from "#server/modules/capture/browser/ssrf";
 import type { CaptureJob } from "#server/modules/capture/worker/protocol";
 import { launchBrowser } from "#tests/support/browser";
 import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
+import { publicTestGuard, publicTestUrl } from "#tests/support/public-test-host";
 
 setDefaultTimeout(30_000);
 
@@ -19,8 +20,7 @@ let server: FixtureServer;
 let dir: string;
 const SECRET = "/_special/secret";
 
-const guard = async (host: string): Promise<HostVerdict> =>
-  host === "public.test" ? { ok: true, addresses: ["127.0.0.1"] } : checkHost(host, systemResolver);
+const guard = publicTestGuard;
 
 function job(url: string, overrides: Partial<CaptureJob> = {}): CaptureJob {
   return {
@@ -48,7 +48,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const publicUrl = (path: string) => `http://public.test:${server.port}${path}`;
+const publicUrl = (path: string) => publicTestUrl(server, path);
 
 describe("capture-time SSRF guard", () => {
   test("control: with private targets allowed, the probe page does reach the internal URL", async () => {

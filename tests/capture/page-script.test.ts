@@ -24,7 +24,9 @@ describe("the page script", () => {
     const dom = await callPage(page, "measure", { maxY: 4000, viewportWidth: 1440, viewportHeight: 900 });
     expect(dom.title).toBe("Fixture");
     expect(await functions(page)).toEqual([
+      "audit",
       "changedSinceWatch",
+      "findConsentBanners",
       "forgetOwnChanges",
       "gather",
       "measure",

@@ -46,6 +46,7 @@ function report(): ComparisonReport {
       colors: [],
       width: 1,
       height: 1,
+      consent: null,
       // Mobile LCP is not reported for Ours: a budget on it must fail, not pass unseen.
       extraction: page(t.label, viewport, {
         ...values[t.label]!,
@@ -100,6 +101,112 @@ describe("budgets", () => {
       "lcpMs.max mobile null fail",
       "imagesWithoutAlt.max desktop 2 fail",
       "imagesWithoutAlt.max mobile 2 fail",
+    ]);
+  });
+
+  test("accessibility budgets read axe-core's audit; a page axe could not audit fails them", () => {
+    const r = report();
+    const rule = (id: string, count: number) => ({
+      id,
+      impact: "serious" as const,
+      level: "AA" as const,
+      criteria: [],
+      wcag: "2.0",
+      help: "",
+      helpUrl: "",
+      count,
+      examples: [],
+    });
+    const ours = r.snapshots.filter((s) => s.targetId === "t-Ours");
+    for (const s of ours) {
+      s.extraction.accessibility.lowContrast = [
+        { text: "Over a photo", ratio: 2, required: 4.5, fg: "#ffffff", bg: "#cccccc", method: "pixels" },
+      ];
+      s.extraction.accessibility.audit =
+        s.viewport === "desktop"
+          ? { engine: "axe-core 4.14.1", ms: 1, violations: [rule("color-contrast", 3), rule("image-alt", 2)], incomplete: [] }
+          : { engine: "axe-core", ms: 0, violations: [], incomplete: [], error: "axe-core did not finish in time" };
+    }
+    const cfg = config({ lowContrast: { max: 3 }, accessibilityViolations: { max: 5 }, imagesWithoutAlt: { max: 2 } }, [
+      "desktop",
+      "mobile",
+    ]);
+    expect(evaluateBudgets(cfg, r).map((b) => `${b.budget} ${b.viewport} ${b.value} ${b.pass ? "pass" : "fail"}`)).toEqual([
+      // axe's three contrast failures and the painted method's one, never the same element.
+      "lowContrast.max desktop 4 fail",
+      "lowContrast.max mobile null fail",
+      "imagesWithoutAlt.max desktop 2 pass",
+      "imagesWithoutAlt.max mobile null fail",
+      "accessibilityViolations.max desktop 5 pass",
+      "accessibilityViolations.max mobile null fail",
+    ]);
+  });
+
+  test("a capture axe was not asked to audit (mobile) reads its page's desktop audit; its contrast is its own", () => {
+    const r = report();
+    const ours = r.snapshots.filter((s) => s.targetId === "t-Ours");
+    for (const s of ours) {
+      const a = s.extraction.accessibility;
+      a.lowContrast = [{ text: "Over a photo", ratio: 2, required: 4.5, fg: "#ffffff", bg: "#cccccc", method: "pixels" }];
+      if (s.viewport === "desktop") {
+        a.audit = {
+          engine: "axe-core 4.14.1",
+          ms: 1,
+          violations: [
+            {
+              id: "image-alt",
+              impact: "critical",
+              level: "A",
+              criteria: ["1.1.1"],
+              wcag: "2.0",
+              help: "",
+              helpUrl: "",
+              count: 2,
+              examples: [],
+            },
+            {
+              id: "color-contrast",
+              impact: "serious",
+              level: "AA",
+              criteria: ["1.4.3"],
+              wcag: "2.0",
+              help: "",
+              helpUrl: "",
+              count: 3,
+              examples: [],
+            },
+          ],
+          incomplete: [],
+        };
+        Object.assign(a, { imagesWithoutAlt: 2, inputsWithoutLabel: 0 });
+      } else {
+        // The page is audited once, on its desktop capture: this one has no audit and no counts.
+        Object.assign(a, { imagesWithoutAlt: null, inputsWithoutLabel: null, audit: undefined });
+        a.lowContrast.push({ text: "Grey caption", ratio: 3.1, required: 4.5, fg: "#999999", bg: "#ffffff", method: "css" });
+      }
+    }
+    const cfg = config(
+      { lowContrast: { max: 3 }, imagesWithoutAlt: { max: 2 }, inputsWithoutLabel: { max: 0 }, accessibilityViolations: { max: 4 } },
+      ["desktop", "mobile"],
+    );
+    const brief = () => evaluateBudgets(cfg, r).map((b) => `${b.budget} ${b.viewport} ${b.value} ${b.pass ? "pass" : "fail"}`);
+    expect(brief()).toEqual([
+      "lowContrast.max desktop 4 fail",
+      // What CSS and the pixels found in the phone layout, axe's desktop verdicts not added twice.
+      "lowContrast.max mobile 2 pass",
+      "imagesWithoutAlt.max desktop 2 pass",
+      "imagesWithoutAlt.max mobile 2 pass",
+      "inputsWithoutLabel.max desktop 0 pass",
+      "inputsWithoutLabel.max mobile 0 pass",
+      "accessibilityViolations.max desktop 5 fail",
+      "accessibilityViolations.max mobile 5 fail",
+    ]);
+    // Without an audited desktop capture the page's audit is not measured.
+    r.snapshots = r.snapshots.filter((s) => !(s.targetId === "t-Ours" && s.viewport === "desktop"));
+    expect(brief().filter((l) => l.includes("mobile") && !l.startsWith("lowContrast"))).toEqual([
+      "imagesWithoutAlt.max mobile null fail",
+      "inputsWithoutLabel.max mobile null fail",
+      "accessibilityViolations.max mobile null fail",
     ]);
   });
 

@@ -1,5 +1,5 @@
 // The single executable, copied alone into an empty folder, serves pages, assets, the API and
-// its migrations. (Capturing from the binary is covered in the comparison e2e when Chromium is present.)
+// its migrations, and captures with its embedded page script, workers and axe-core.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -90,7 +90,8 @@ describe("single executable", () => {
       const login = await call("POST", "/api/auth/login", undefined, { email: "bin@example.com", password: "password-1" });
       const token = login.json.accessToken as string;
       const cmp = await call("POST", "/api/comparisons", token, { name: "From the binary" });
-      for (const site of ["alpha", "beta"])
+      // One of them behind a OneTrust-style banner: the consent rules are embedded too.
+      for (const site of ["beta", "consent-onetrust"])
         expect(
           (await call("POST", `/api/comparisons/${cmp.json.id}/targets`, token, { url: sites.url(`/${site}/`), label: site })).status,
         ).toBe(201);
@@ -108,8 +109,28 @@ describe("single executable", () => {
       const snaps = (await call("GET", `/api/comparisons/${cmp.json.id}/snapshots`, token)).json as {
         screenshotUrl: string;
         colors: string[];
+        viewport: string;
+        consent: unknown;
+        extraction: { url: string; accessibility: { audit?: { engine: string; error?: string } } };
       }[];
       expect(snaps.length).toBe(4);
+      // axe-core is embedded: every page was audited on its desktop capture (only there), and beta's
+      // images without alt are axe's finding.
+      for (const s of snaps) {
+        const audit = s.extraction.accessibility.audit;
+        if (s.viewport === "mobile") expect(audit).toBeUndefined();
+        else {
+          expect(audit?.error).toBeUndefined();
+          expect(audit?.engine).toMatch(/^axe-core \d+\.\d+\.\d+$/);
+        }
+      }
+      expect(snaps.filter((s) => s.extraction.accessibility.audit).length).toBe(2);
+      const findings = (await call("GET", `/api/comparisons/${cmp.json.id}/findings`, token)).json as { rule?: string }[];
+      expect(findings.map((f) => f.rule)).toContain("image-alt");
+      for (const s of snaps)
+        expect(s.consent).toEqual(
+          s.extraction.url.includes("consent-onetrust") ? { found: true, cmp: "onetrust", action: "rejected" } : { found: false },
+        );
       const png = await fetch(server.url + snaps[0]!.screenshotUrl, { headers: { authorization: `Bearer ${token}` } });
       expect(png.headers.get("content-type")).toBe("image/png");
       // The capture worker inside the binary records each page's load as a filmstrip too.

@@ -16,11 +16,13 @@ export interface TestAppOptions {
   /** The capture pool's state as /api/health/ready sees it. */
   captureReadiness?: AppDeps["captureReadiness"];
   alertRetry?: AppDeps["alertRetry"];
+  /** A database file instead of memory, for tests that read the bytes the database writes. */
+  dbPath?: string;
 }
 
 /** A fresh app on an in-memory database, driven through app.handle (no network). */
 export function makeTestApp(opts: TestAppOptions = {}) {
-  const db = openDatabase(":memory:");
+  const db = openDatabase(opts.dbPath ?? ":memory:");
   migrate(db);
   const env = loadEnv({ NODE_ENV: "test", DATA_DIR: "/tmp/design-intel-test", ...opts.env });
   // The server makes DATA_DIR at boot; readiness creates a file in it.

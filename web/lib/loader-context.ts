@@ -5,6 +5,8 @@ import { type Answer, ApiError, type Client, type Ok, api, call, createClient, t
 export interface ServerLoaderContext {
   user: PublicUser | null;
   maintenance: boolean;
+  /** Single sign-on when the server offers it (the sign-in page's button). */
+  sso: { name: string } | null;
   fetchApi(path: string): Promise<Response>;
 }
 
@@ -48,10 +50,28 @@ export async function load<R extends Answer>(context: unknown, pick: (client: Cl
   }
 }
 
+/**
+ * A read that needs no account (what a share link opens): on the server through the app in-process
+ * whoever is signed in, in the browser through the normal client. Null when the API answers 404.
+ */
+export async function loadPublic<R extends Answer>(context: unknown, pick: (client: Client) => Promise<R>): Promise<Ok<R> | null> {
+  const server = serverContext(context);
+  try {
+    return await call(pick(server ? inProcess(server) : api));
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  }
+}
+
 export function serverUser(context: unknown): PublicUser | null {
   return serverContext(context)?.user ?? null;
 }
 
 export function serverMaintenance(context: unknown): boolean {
   return serverContext(context)?.maintenance ?? false;
+}
+
+export function serverSso(context: unknown): { name: string } | null {
+  return serverContext(context)?.sso ?? null;
 }

@@ -7,16 +7,14 @@ import {
   useLoaderData,
   useRevalidator,
 } from "react-router";
-import type { Viewport } from "#server/modules/capture/model";
 import { refreshSession } from "#web/features/auth/session";
 import { useAuth } from "#web/features/auth/store";
 import type { BearerSource } from "#web/features/comparisons/api";
 import { ComparisonNotFound } from "#web/features/comparisons/components/results/comparison-not-found";
 import { type ResultsData, ResultsView } from "#web/features/comparisons/components/results/results-view";
-import type { Pair } from "#web/features/comparisons/results-data";
-import { type CompareMode, isMode, isZoom, type Zoom } from "#web/features/comparisons/components/results/zoom";
+import { useResultsUrl } from "#web/features/comparisons/use-results-url";
 import { load } from "#web/lib/loader-context";
-import { useSearchUpdate } from "#web/lib/use-search-update";
+import { ShareDialog } from "#web/features/share/components/share-dialog";
 
 type ViewData = ResultsData | null;
 
@@ -57,16 +55,8 @@ const auth: BearerSource = { token: () => useAuth.getState().accessToken, refres
 
 export function Component() {
   const data = useLoaderData() as ViewData;
-  const { params, update } = useSearchUpdate();
+  const view = useResultsUrl();
   const { revalidate } = useRevalidator();
-  const viewport: Viewport = params.get("viewport") === "mobile" ? "mobile" : "desktop";
-
-  const onViewportChange = useCallback((v: Viewport) => update({ viewport: v }), [update]);
-  const onPairChange = useCallback((p: Pair) => update({ a: p[0], b: p[1] }), [update]);
-  const onModeChange = useCallback((m: CompareMode) => update({ mode: m }), [update]);
-  const onZoomChange = useCallback((z: Zoom) => update({ zoom: z }), [update]);
-  const mode = params.get("mode");
-  const zoom = params.get("zoom");
   const onRunFinished = useCallback(() => void revalidate(), [revalidate]);
 
   if (!data) return <ComparisonNotFound />;
@@ -75,16 +65,10 @@ export function Component() {
       <ResultsView
         key={data.comparison.id}
         data={data}
-        viewport={viewport}
-        requestedPair={[params.get("a"), params.get("b")]}
-        onViewportChange={onViewportChange}
-        onPairChange={onPairChange}
-        mode={isMode(mode) ? mode : "side"}
-        zoom={isZoom(zoom) ? zoom : "fit"}
-        onModeChange={onModeChange}
-        onZoomChange={onZoomChange}
+        {...view}
         onRunFinished={onRunFinished}
         auth={auth}
+        share={<ShareDialog comparisonId={data.comparison.id} />}
       />
     </Box>
   );

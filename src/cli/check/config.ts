@@ -37,6 +37,7 @@ export const ABSOLUTE_BUDGETS = [
   "lowContrast",
   "imagesWithoutAlt",
   "inputsWithoutLabel",
+  "accessibilityViolations",
   "failedRequests",
   "speedIndex",
   "tbt",
@@ -70,6 +71,8 @@ export const checkConfig = z
         lowContrast: max.optional(),
         imagesWithoutAlt: max.optional(),
         inputsWithoutLabel: max.optional(),
+        /** Elements failing any axe-core rule (WCAG A/AA and best practices), all rules together. */
+        accessibilityViolations: max.optional(),
         /** Requests the page made that failed or got an error status (its own document excluded). */
         failedRequests: max.optional(),
         /** Speed Index of your page's own load, in ms (how soon the first screen looks complete). */

@@ -38,7 +38,8 @@ export async function runInProcess(config: CheckConfig, env: Env): Promise<Check
   try {
     const services = createServices({
       db,
-      env: { ...env, DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: true },
+      // Its screenshots are thrown away with dataDir: never into the server's object store.
+      env: { ...env, DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: true, STORAGE_URL: undefined },
       secret,
       log,
       runTools: { ...poolRunTools(pool, analyser, env, log), publish: () => {}, recordActivity: () => {} },

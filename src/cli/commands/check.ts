@@ -36,7 +36,8 @@ and checks the budgets in the config. Prints a table; exit 0 when every budget h
   --print-schema    Print the config's JSON Schema and exit
 
 Budgets (per viewport, on your site):
-  lcpMs, fcpMs, cls, lowContrast, imagesWithoutAlt, inputsWithoutLabel, failedRequests: { "max": number }
+  lcpMs, fcpMs, cls, lowContrast, imagesWithoutAlt, inputsWithoutLabel, accessibilityViolations,
+  failedRequests: { "max": number }   (the accessibility counts come from axe-core's audit)
   lcpMs.maxVsBestCompetitor: your LCP over the fastest competitor's (1.2 = 20 % slower at most)
   rank.lcpMs.max, rank.bodyContrast.max: your place among the set (1 = best)
   similarity.<competitor label>.max / .min: overall similarity 0..1 to that competitor

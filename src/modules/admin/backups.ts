@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { closeSync, existsSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, renameSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { HttpError, notFound, parseInput } from "#server/http/errors";
 import { isStorageError } from "#server/http/storage-errors";
@@ -7,6 +7,7 @@ import { newId, nowIso } from "#server/lib/ids";
 import { createOwnerOnlyFile, makeOwnerOnlyDir } from "#server/lib/owner-only";
 import type { Actor } from "#server/modules/audit/model";
 import type { AuditService } from "#server/modules/audit/service";
+import { filesStore, type BlobBody, type BlobStorage } from "#server/modules/storage";
 import { type BackupInfo, type BackupStatus, backupNameParam } from "./model";
 import type { AdminRepository } from "./repository";
 
@@ -70,39 +71,64 @@ export function writeVerifiedCopy(vacuumInto: (path: string) => void, tmp: strin
 }
 
 /**
- * Backups are whole-database copies under DATA_DIR/backups: VACUUM INTO a temporary name, an
- * integrity check of the copy, fsync, then an atomic rename; the newest `keep` are retained.
+ * Backups are whole-database copies under DATA_DIR/backups, or under backups/ in the object store
+ * (STORAGE_URL): VACUUM INTO a temporary name, an integrity check of the copy, fsync, then an
+ * atomic rename (or one upload of the verified copy); the newest `keep` are retained.
  */
-export function backupService(deps: { repo: AdminRepository; dataDir: string; keep: number; audit: AuditService; now?: () => number }) {
+export function backupService(deps: {
+  repo: AdminRepository;
+  dataDir: string;
+  keep: number;
+  audit: AuditService;
+  now?: () => number;
+  /** Where backups are kept: the files store (DATA_DIR/backups) when absent. */
+  storage?: BlobStorage;
+}) {
   const now = deps.now ?? Date.now;
-  const dir = join(deps.dataDir, "backups");
+  const store = deps.storage?.store ?? filesStore(deps.dataDir);
+  // The files store's backups are made in place; an object store's in the working folder, then uploaded.
+  const remote = store.kind !== "files";
+  const dir = remote ? deps.storage!.workDir! : join(deps.dataDir, "backups");
+  const keyOf = (name: string) => `backups/${name}`;
 
-  function list(): BackupInfo[] {
-    if (!existsSync(dir)) return [];
+  async function list(): Promise<BackupInfo[]> {
     const out: BackupInfo[] = [];
-    for (const name of readdirSync(dir)) {
+    for await (const b of store.list("backups/")) {
+      const name = b.key.slice("backups/".length);
       const createdAt = createdAtOf(name);
-      if (!createdAt) continue;
-      out.push({ name, createdAt, size: statSync(join(dir, name)).size });
+      if (createdAt) out.push({ name, createdAt, size: b.size });
     }
     return out.sort((a, b) => b.name.localeCompare(a.name));
   }
 
-  function prune() {
-    for (const old of list().slice(deps.keep)) rmSync(join(dir, old.name), { force: true });
+  async function prune() {
+    for (const old of (await list()).slice(deps.keep)) await store.delete(keyOf(old.name));
+  }
+
+  /** A verified copy under a name no backup has yet; returns its name. */
+  async function writeBackup(): Promise<string> {
+    makeOwnerOnlyDir(dir);
+    const tmp = join(dir, `.tmp-${newId()}.db`);
+    let t = now();
+    while (await store.stat(keyOf(`design-intel-${stampOf(t)}.db`))) t++;
+    const name = `design-intel-${stampOf(t)}.db`;
+    writeVerifiedCopy(deps.repo.vacuumInto, tmp, join(dir, name));
+    if (!remote) return name;
+    try {
+      await store.put(keyOf(name), Bun.file(join(dir, name)), "application/vnd.sqlite3");
+    } finally {
+      rmSync(join(dir, name), { force: true });
+    }
+    return name;
   }
 
   return {
     list,
 
-    create(actor: Actor): BackupInfo {
-      makeOwnerOnlyDir(dir);
-      const tmp = join(dir, `.tmp-${newId()}.db`);
-      let t = now();
-      while (existsSync(join(dir, `design-intel-${stampOf(t)}.db`))) t++;
-      const name = `design-intel-${stampOf(t)}.db`;
+    async create(actor: Actor): Promise<BackupInfo> {
+      let name: string;
       try {
-        writeVerifiedCopy(deps.repo.vacuumInto, tmp, join(dir, name));
+        name = await writeBackup();
       } catch (e) {
         const error = e instanceof Error ? e.message : String(e);
         try {
@@ -112,28 +138,33 @@ export function backupService(deps: { repo: AdminRepository; dataDir: string; ke
           // A full disk fails the record too; the answer below still says what happened.
           if (!isStorageError(recordError)) throw recordError;
         }
-        // Full or read-only storage passes: the central handler answers 503 with Retry-After.
+        // Full or read-only storage (or an object store out of reach) passes: the central handler answers 503 with Retry-After.
         if (isStorageError(e)) throw e;
         throw new HttpError(500, `Backup failed: ${error}`);
       }
       deps.repo.putSetting(LAST_KEY, { at: nowIso(now()), ok: true } satisfies LastAttempt, nowIso(now()));
-      prune();
-      const info = { name, createdAt: createdAtOf(name)!, size: statSync(join(dir, name)).size };
+      await prune();
+      const info = { name, createdAt: createdAtOf(name)!, size: (await store.stat(keyOf(name)))?.size ?? 0 };
       deps.audit.recordBy(actor, "admin.backup_created", name, { size: info.size });
       return info;
     },
 
-    /** The path of one backup; the name must match the backup pattern exactly, so no path can escape the folder. */
-    fileFor(actor: Actor, rawName: string): { path: string; name: string } {
+    /** One backup to stream; the name must match the backup pattern exactly, so no key can escape the folder. */
+    async open(actor: Actor, rawName: string): Promise<{ body: BlobBody["body"]; name: string }> {
       const { name } = parseInput(backupNameParam, { name: rawName });
-      const path = join(dir, name);
-      if (!existsSync(path)) throw notFound("Backup not found");
+      const found = await store.open(keyOf(name));
+      if (!found) throw notFound("Backup not found");
       deps.audit.recordBy(actor, "admin.backup_downloaded", name);
-      return { path, name };
+      return { body: found.body, name };
     },
 
-    status(): { backupStatus: BackupStatus; lastBackup: string | null; lastBackupError: string | null; backupCount: number } {
-      const all = list();
+    async status(): Promise<{
+      backupStatus: BackupStatus;
+      lastBackup: string | null;
+      lastBackupError: string | null;
+      backupCount: number;
+    }> {
+      const all = await list();
       const newest = all[0]?.createdAt ?? null;
       const last = deps.repo.getSetting<LastAttempt>(LAST_KEY);
       let backupStatus: BackupStatus;

@@ -66,15 +66,15 @@ export function adminRoutes(admin: AdminService, resolve: BearerResolver) {
               detail: { summary: "Switch maintenance mode" },
             },
           )
-          .get("/backups", () => ({ backups: admin.backups.list() }), {
+          .get("/backups", async () => ({ backups: await admin.backups.list() }), {
             auth: "admin",
             response: { 200: responds(z.object({ backups: z.array(backupInfo) })), ...adminErrors },
             detail: { summary: "Database backups, newest first" },
           })
           .post(
             "/backups",
-            ({ user, ip, request, set }) => {
-              const backup = admin.backups.create(actorOf(user, ip, request.headers.get("user-agent")));
+            async ({ user, ip, request, set }) => {
+              const backup = await admin.backups.create(actorOf(user, ip, request.headers.get("user-agent")));
               set.status = 201;
               return { backup };
             },
@@ -86,9 +86,9 @@ export function adminRoutes(admin: AdminService, resolve: BearerResolver) {
           )
           .get(
             "/backups/:name",
-            ({ user, params, ip, request }) => {
-              const { path, name } = admin.backups.fileFor(actorOf(user, ip, request.headers.get("user-agent")), params.name);
-              return new Response(Bun.file(path), {
+            async ({ user, params, ip, request }) => {
+              const { body, name } = await admin.backups.open(actorOf(user, ip, request.headers.get("user-agent")), params.name);
+              return new Response(body, {
                 headers: {
                   "content-type": "application/vnd.sqlite3",
                   "content-disposition": `attachment; filename="${name}"`,

@@ -5,6 +5,7 @@ import type { RequestMetrics } from "#server/http/request-metrics";
 import { nowIso } from "#server/lib/ids";
 import type { LiveHub } from "#server/live/hub";
 import type { AuditService } from "#server/modules/audit/service";
+import type { BlobStorage } from "#server/modules/storage";
 import { type ActivitySink, hostAlertsService } from "./host-alerts";
 import { backupService } from "./backups";
 import { databaseStatsReader } from "./database-stats";
@@ -28,6 +29,8 @@ export interface AdminDeps {
   adminEmails(): string[];
   /** Replaces the SMTP mailer built from the env (tests). */
   mailer?: Mailer;
+  /** Where backups are kept (STORAGE_URL); DATA_DIR/backups when absent. */
+  storage?: BlobStorage;
   activeApiKeys(): number;
   /** Disk use of the run history (the history module's). */
   historyStorage?(): { runs: number; bytes: number };
@@ -42,7 +45,7 @@ export function adminService(deps: AdminDeps) {
   const repo = adminRepository(deps.db);
   const host = new HostSampler(dataDir);
   const dbFigures = databaseStatsReader(repo, deps.db.filename);
-  const backups = backupService({ repo, dataDir, keep: deps.env.BACKUP_KEEP, audit: deps.audit, now });
+  const backups = backupService({ repo, dataDir, keep: deps.env.BACKUP_KEEP, audit: deps.audit, now, storage: deps.storage });
   const maintenance = maintenanceService({ repo, audit: deps.audit, live: deps.live, now });
   const hostAlerts = hostAlertsService({
     repo,
@@ -82,9 +85,9 @@ export function adminService(deps: AdminDeps) {
 
   return {
     systemMetrics,
-    databaseStats: (): DatabaseStats => {
+    databaseStats: async (): Promise<DatabaseStats> => {
       const h = deps.historyStorage?.() ?? { runs: 0, bytes: 0 };
-      return { ...dbFigures(), historyRuns: h.runs, historyBytes: h.bytes, ...backups.status() };
+      return { ...dbFigures(), historyRuns: h.runs, historyBytes: h.bytes, ...(await backups.status()) };
     },
     backups,
     maintenance,

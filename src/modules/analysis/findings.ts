@@ -4,8 +4,10 @@
 
 import type { Finding, FindingGroup, Viewport } from "#server/modules/capture/model";
 import { sha256 } from "#server/lib/ids";
+import { accessibilityRules } from "./findings/accessibility";
 import { copyRules } from "./findings/copy";
 import { designRules } from "./findings/design";
+import { withoutMasked } from "./findings/masked";
 import { pageProblemRules } from "./findings/page-problems";
 import type { RuleSnapshot, Rule } from "./findings/types";
 import { timingRules } from "./findings/timing";
@@ -13,7 +15,7 @@ import { uxRules } from "./findings/ux";
 
 export type { RuleSnapshot } from "./findings/types";
 
-export const RULES: Rule[] = [...designRules, ...uxRules, ...pageProblemRules, ...copyRules, ...timingRules];
+export const RULES: Rule[] = [...designRules, ...uxRules, ...accessibilityRules, ...pageProblemRules, ...copyRules, ...timingRules];
 
 const SEVERITY_ORDER = { high: 0, medium: 1, low: 2 } as const;
 const GROUP_ORDER: Record<FindingGroup, number> = { design: 0, ux: 1, copy: 2, timing: 3 };
@@ -24,7 +26,8 @@ export function findingId(rule: string, targetId: string, viewport: Viewport): s
 }
 
 /** Findings for every target relative to the others; highest severity first. */
-export function findingsFor(targets: RuleSnapshot[]): Finding[] {
+export function findingsFor(pages: RuleSnapshot[]): Finding[] {
+  const targets = pages.map(withoutMasked);
   const order = new Map<string, number>();
   for (const t of targets) if (!order.has(t.targetId)) order.set(t.targetId, order.size);
   const desktopTargets = new Set(targets.filter((t) => t.viewport === "desktop").map((t) => t.targetId));
@@ -34,15 +37,18 @@ export function findingsFor(targets: RuleSnapshot[]): Finding[] {
     const others = targets.filter((t) => t.viewport === page.viewport && t.targetId !== page.targetId);
     for (const rule of RULES) {
       if (rule.scope === "page" && page.viewport !== "desktop" && desktopTargets.has(page.targetId)) continue;
-      const draft = rule.run({ page, others });
-      if (!draft) continue;
-      out.push({
-        id: findingId(rule.id, page.targetId, page.viewport),
-        targetId: page.targetId,
-        viewport: page.viewport,
-        source: "rules",
-        ...draft,
-      });
+      const drafts = rule.run({ page, others });
+      for (const { rule: sub, ...draft } of drafts === null ? [] : Array.isArray(drafts) ? drafts : [drafts]) {
+        const name = sub ?? rule.id;
+        out.push({
+          id: findingId(name, page.targetId, page.viewport),
+          targetId: page.targetId,
+          viewport: page.viewport,
+          source: "rules",
+          ...draft,
+          rule: name,
+        });
+      }
     }
   }
   return out.sort(

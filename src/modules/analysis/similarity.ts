@@ -16,7 +16,8 @@
 // weights are renormalised, so a missing signal never reads as "different".
 // Pixel difference is deliberately absent: two brands never share pixels, so it says nothing.
 
-import type { Extraction, PaletteEntry, SimilarityScores } from "#server/modules/capture/model";
+import { VIEWPORTS, type Extraction, type PaletteEntry, type SimilarityScores } from "#server/modules/capture/model";
+import { fillRectsGray, greyOf } from "#server/lib/image/mask-rows";
 import { paletteRoles, type PaletteRoles } from "#server/modules/capture/public";
 import { rolesSimilarity } from "./color-roles";
 import { decodePng, type GrayImage, type RgbaImage } from "#server/lib/image/image";
@@ -105,6 +106,17 @@ export async function prepareStreaming(extraction: Extraction, png: Uint8Array):
   return prepare(extraction, png);
 }
 
+/**
+ * Both thumbnails with the regions either capture masked (consent banners left on screen) painted
+ * in each page's own background: neither banner counts, nor what the other page shows where it sat.
+ */
+function maskedThumbs(a: PreparedCapture, b: PreparedCapture): [GrayImage, GrayImage] {
+  const masks = [...(a.extraction.masks ?? []), ...(b.extraction.masks ?? [])];
+  const paint = (p: PreparedCapture) =>
+    fillRectsGray(p.thumb, masks, p.thumb.width / VIEWPORTS[p.extraction.viewport].width, greyOf(rolesOf(p.extraction)?.background));
+  return masks.length === 0 ? [a.thumb, b.thumb] : [paint(a), paint(b)];
+}
+
 export function scorePrepared(a: PreparedCapture, b: PreparedCapture): PairScores {
   const ea = a.extraction;
   const eb = b.extraction;
@@ -128,7 +140,7 @@ export function scorePrepared(a: PreparedCapture, b: PreparedCapture): PairScore
   ]);
 
   const structure = structureSimilarity(ea, eb);
-  const visual = visualSimilarity(a.thumb, b.thumb, ea.viewport);
+  const visual = visualSimilarity(...maskedThumbs(a, b), ea.viewport);
   const layoutSimilarity = blend([
     [structure.structure, BLEND.layout.structure],
     [visual.page, BLEND.layout.ssim],

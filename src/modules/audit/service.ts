@@ -24,8 +24,15 @@ export function auditService(db: Db, now: () => number = Date.now) {
 
   /** Sign-in, failed sign-in and sign-up, as the auth service reports them. */
   const authEvents: AuthEvents = {
-    onSignIn: (user, meta) =>
-      record({ actorId: user.id, actorEmail: user.email, action: "auth.sign_in", ip: meta.ip, userAgent: meta.userAgent }),
+    onSignIn: (user, meta, method) =>
+      record({
+        actorId: user.id,
+        actorEmail: user.email,
+        action: "auth.sign_in",
+        ip: meta.ip,
+        userAgent: meta.userAgent,
+        details: { method },
+      }),
     onSignInFailed: (email, meta) =>
       record({ actorId: null, actorEmail: email, action: "auth.sign_in_failed", ip: meta.ip, userAgent: meta.userAgent }),
     onSignUp: (user, meta) =>

@@ -40,10 +40,16 @@ function assertSameOrigin(request: Request) {
 const deviceCookieHeader = (request: Request, value: string) =>
   serializeCookie(DEVICE_COOKIE, value, { maxAgeSeconds: DEVICE_COOKIE_TTL_SECONDS, secure: isHttps(request), path: DEVICE_COOKIE_PATH });
 
+/** The cookies a new session sets: its refresh cookie, and the device cookie when one was issued. */
+export function sessionCookies(request: Request, s: Session): string[] {
+  const refresh = serializeCookie(REFRESH_COOKIE, s.refreshToken, { maxAgeSeconds: REFRESH_TOKEN_TTL_SECONDS, secure: isHttps(request) });
+  return s.deviceCookie ? [refresh, deviceCookieHeader(request, s.deviceCookie)] : [refresh];
+}
+
 export function authRoutes(auth: AuthService, limits: AuthLimits) {
   const withCookie = (set: { headers: Record<string, string | number | string[]> }, request: Request, s: Session) => {
-    const refresh = serializeCookie(REFRESH_COOKIE, s.refreshToken, { maxAgeSeconds: REFRESH_TOKEN_TTL_SECONDS, secure: isHttps(request) });
-    set.headers["set-cookie"] = s.deviceCookie ? [refresh, deviceCookieHeader(request, s.deviceCookie)] : refresh;
+    const cookies = sessionCookies(request, s);
+    set.headers["set-cookie"] = cookies.length === 1 ? cookies[0]! : cookies;
     set.headers["cache-control"] = "no-store";
     return s.answer;
   };

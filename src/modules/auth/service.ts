@@ -23,8 +23,14 @@ export interface Session {
   deviceCookie?: string;
 }
 
+/** How a sign-in was proven: a password here, or an OpenID Connect provider (./oidc). */
+export type SignInMethod = "password" | "oidc";
+
+export const PASSWORD_ADMINS_ONLY = (ssoName: string) =>
+  `Password sign-in is for administrators on this server; use "Continue with ${ssoName}" instead`;
+
 export interface AuthEvents {
-  onSignIn?(user: PublicUser, meta: RequestMeta): void;
+  onSignIn?(user: PublicUser, meta: RequestMeta, method: SignInMethod): void;
   onSignInFailed?(email: string, meta: RequestMeta): void;
   onSignUp?(user: PublicUser, meta: RequestMeta): void;
 }
@@ -65,6 +71,8 @@ export function authService(deps: {
    * whoever reaches a fresh install first can't take it over. Later sign-ups never need it.
    */
   setupToken?: string;
+  /** "admins": a password signs in administrators only (everyone else uses SSO, named by ssoName). */
+  passwordLogin?: { mode: "all" | "admins"; ssoName: string };
   /** A session was signed out: whatever else it holds open (live sockets) must end too. */
   onLogout?: (userId: string, sessionId: string) => void;
   now?: () => number;
@@ -167,8 +175,57 @@ export function authService(deps: {
         throw unauthorized(INVALID_LOGIN);
       }
       attempt.succeeded();
-      deps.events?.onSignIn?.(toPublicUser(user), meta);
+      // Told only after the password proved who is asking, so the answer never reveals a role.
+      if (deps.passwordLogin?.mode === "admins" && user.role !== "admin") {
+        deps.events?.onSignInFailed?.(email, meta);
+        throw new HttpError(403, PASSWORD_ADMINS_ONLY(deps.passwordLogin.ssoName));
+      }
+      deps.events?.onSignIn?.(toPublicUser(user), meta, "password");
       return { ...(await issue(user)), deviceCookie: deps.deviceCookies.issue(user.id) };
+    },
+
+    /**
+     * A session for an account whose owner another party vouched for (an OpenID Connect provider):
+     * the same refresh cookie, access token and device cookie as a password sign-in. Null when the
+     * account is gone or disabled.
+     */
+    async signInVouched(userId: string, meta: RequestMeta, method: SignInMethod): Promise<Session | null> {
+      const user = repo.findUserById(userId);
+      if (!user || user.disabled) return null;
+      deps.events?.onSignIn?.(toPublicUser(user), meta, method);
+      return { ...(await issue(user)), deviceCookie: deps.deviceCookies.issue(user.id) };
+    },
+
+    /**
+     * An account for someone a provider vouched for, under sign-up's rules (the first account and
+     * ADMIN_EMAILS are admins). It has no usable password: the hash is of a random secret nobody
+     * keeps. Refused while the server still waits for its setup token, which only a password
+     * sign-up can present. `link` runs in the same transaction, so two first sign-ins cannot race.
+     */
+    async provisionVouched(
+      input: { email: string; username: string | null },
+      meta: RequestMeta,
+      link: (userId: string) => void,
+    ): Promise<PublicUser> {
+      const passwordHash = await Bun.password.hash(randomToken(32), ARGON);
+      const email = input.email.toLowerCase();
+      const user = writeTx(deps.db, () => {
+        if (repo.findUserByEmail(email)) throw new HttpError(409, "An account with this email already exists");
+        const first = repo.countUsers() === 0;
+        if (first && deps.setupToken) throw new HttpError(403, SETUP_TOKEN_MESSAGE);
+        const role = first || deps.adminEmails.includes(email) ? "admin" : "user";
+        const id = newId();
+        repo.insertUser({ id, email, username: input.username, passwordHash, role });
+        link(id);
+        return repo.findUserById(id)!;
+      });
+      deps.events?.onSignUp?.(toPublicUser(user), meta);
+      return toPublicUser(user);
+    },
+
+    /** The account of an e-mail address, for linking a verified provider identity to it. */
+    userIdByEmail(email: string): string | null {
+      return repo.findUserByEmail(email.toLowerCase())?.id ?? null;
     },
 
     /**

@@ -12,6 +12,18 @@ export const VIEWPORTS: Record<Viewport, { width: number; height: number; mobile
   mobile: { width: 390, height: 844, mobile: true },
 };
 
+/** What a page of a site is for; results compare pages of the same role across sites. */
+export const PAGE_ROLES = ["home", "pricing", "features", "signup", "blog", "docs", "other"] as const;
+export const pageRoleSchema = z.enum(PAGE_ROLES, { error: `A page's role is one of ${PAGE_ROLES.join(", ")}` });
+export type PageRole = z.infer<typeof pageRoleSchema>;
+
+/** The colour scheme a page is captured in (`prefers-color-scheme`). */
+export const COLOR_SCHEMES = ["light", "dark"] as const;
+export const colorSchemeSchema = z.enum(COLOR_SCHEMES);
+export type ColorScheme = z.infer<typeof colorSchemeSchema>;
+
+export * from "./steps/model";
+
 export const boxSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
 export type Box = z.infer<typeof boxSchema>;
 
@@ -24,6 +36,70 @@ export const paletteEntrySchema = z.object({
 export type PaletteEntry = z.infer<typeof paletteEntrySchema>;
 
 const rangeSchema = z.object({ min: z.number(), max: z.number() });
+
+/** One axe-core rule the page failed, with how many elements and a few examples. */
+export const auditRuleSchema = z.object({
+  /** axe-core's rule id: "image-alt", "label", "color-contrast"… */
+  id: z.string(),
+  impact: z.enum(["minor", "moderate", "serious", "critical"]).nullable(),
+  /** The WCAG conformance level the rule tests ("A", "AA", "AAA"), or "best-practice" for axe's own. */
+  level: z.enum(["A", "AA", "AAA", "best-practice"]),
+  /** WCAG success criteria from the rule's tags ("1.1.1"), and the WCAG version ("2.0", "2.1", "2.2"). */
+  criteria: z.array(z.string()),
+  wcag: z.string().nullable(),
+  /** axe-core's one-line statement of the rule, and its reference page. */
+  help: z.string(),
+  helpUrl: z.string(),
+  /** Elements failing it. */
+  count: z.number(),
+  /** The first few: their HTML (trimmed) and a CSS selector; for contrast, the colours axe measured. */
+  examples: z.array(
+    z.object({
+      html: z.string(),
+      selector: z.string(),
+      contrast: z.object({ fg: z.string(), bg: z.string(), ratio: z.number(), required: z.number() }).optional(),
+    }),
+  ),
+});
+export type AuditRule = z.infer<typeof auditRuleSchema>;
+
+export const accessibilityAuditSchema = z.object({
+  /** "axe-core 4.14.1" */
+  engine: z.string(),
+  /** Time axe took inside the page, in ms. */
+  ms: z.number(),
+  /** Rules with violations, most severe first. */
+  violations: z.array(auditRuleSchema),
+  /** Rules axe could not decide for some elements (it asks for a human review), with how many. */
+  incomplete: z.array(z.object({ id: z.string(), count: z.number() })),
+  /** Why the audit did not run (axe failed or ran out of time); violations are then empty. */
+  error: z.string().optional(),
+});
+export type AccessibilityAudit = z.infer<typeof accessibilityAuditSchema>;
+
+/**
+ * What a capture does about a consent banner (the comparison's setting). `reject`: the
+ * least-tracking choice the banner offers (the default); `accept`: every purpose; `keep`: leave it
+ * and capture what a first-time visitor sees.
+ */
+export const consentPolicySchema = z.enum(["reject", "accept", "keep"], { error: "Consent must be reject, accept or keep" });
+export type ConsentPolicy = z.infer<typeof consentPolicySchema>;
+export const DEFAULT_CONSENT_POLICY: ConsentPolicy = "reject";
+
+/** What the capture found and did about a consent banner. */
+export const consentRecordSchema = z.union([
+  z.object({ found: z.literal(false) }),
+  z.object({
+    found: z.literal(true),
+    /** The rule (of @duckduckgo/autoconsent) that recognised the banner, lower case ("onetrust", "cybotcookiebot"); null when no rule knows it. */
+    cmp: z.string().nullable(),
+    /** `unhandled`: no rule could answer the banner; where it was is masked (the extraction's `masks`). */
+    action: z.enum(["rejected", "accepted", "kept", "unhandled"]),
+    /** The rule hid the banner with CSS rather than answer it (no choice was made). Absent otherwise. */
+    hidden: z.literal(true).optional(),
+  }),
+]);
+export type ConsentRecord = z.infer<typeof consentRecordSchema>;
 
 const textStyle = { family: z.string(), sizePx: z.number(), weight: z.number(), lineHeightPx: z.number() };
 
@@ -191,8 +267,18 @@ export const extractionSchema = z.object({
     ),
     /** Contrast of the dominant body text against its background. */
     bodyContrast: z.number().nullable(),
-    imagesWithoutAlt: z.number(),
-    inputsWithoutLabel: z.number(),
+    /**
+     * Elements failing axe-core's `image-alt`: null in a capture that was not audited (a page is
+     * audited once, on its desktop capture); hand-counted in captures stored before the audit.
+     */
+    imagesWithoutAlt: z.number().nullable(),
+    /** Elements failing axe-core's `label` and `select-name`; null and hand-counted as `imagesWithoutAlt`. */
+    inputsWithoutLabel: z.number().nullable(),
+    /**
+     * axe-core's audit of the settled page (decision 0015), on the page's desktop capture only;
+     * absent in its other captures and in captures stored before the audit.
+     */
+    audit: accessibilityAuditSchema.optional(),
   }),
   /** Requests that failed or got an error status (not the page's own document); absent in captures stored without it. */
   network: z
@@ -205,6 +291,14 @@ export const extractionSchema = z.object({
     .optional(),
   /** Console errors and uncaught exceptions, first of each distinct text (bounded); absent in captures stored without it. */
   console: z.array(z.object({ level: z.enum(["error", "exception"]), text: z.string() })).optional(),
+  /** What the capture did about a consent banner; absent in captures made without consent handling. */
+  consent: consentRecordSchema.optional(),
+  /**
+   * Regions (CSS px of the full-page screenshot) left out of the DOM measurements, findings,
+   * similarity and change detection: consent banners still on screen (kept, or no rule could
+   * answer them). Absent or empty: nothing masked.
+   */
+  masks: z.array(boxSchema).optional(),
 });
 export type Extraction = z.infer<typeof extractionSchema>;
 
@@ -238,6 +332,8 @@ export const findingSchema = z.object({
   evidence: z.record(z.string(), z.string()),
   fix: z.string(),
   source: z.enum(["rules", "llm"]),
+  /** The rule that found it: an axe-core rule id for accessibility findings ("image-alt"), the engine's own otherwise; absent for AI suggestions and older findings. */
+  rule: z.string().optional(),
 });
 export type Finding = z.infer<typeof findingSchema>;
 

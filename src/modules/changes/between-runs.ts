@@ -1,8 +1,7 @@
 // What changed on each target between two runs of a comparison, from what the runs stored: the
 // extractions (design meaning: copy, CTAs, palette, typography, layout, meta, timing) and the
-// screenshot files (visual). The detectors are in ./detect (docs/decisions/0006-change-detection.md);
+// screenshots (visual), from whichever store holds them. The detectors are in ./detect (docs/decisions/0006-change-detection.md);
 // this file feeds them from the run history.
-import { existsSync } from "node:fs";
 import type { Box, Extraction, Viewport } from "#server/modules/capture/model";
 import type { ScreenshotFiles } from "#server/modules/comparisons/files";
 import type { RunRow, SnapshotRow, TargetRow } from "#server/modules/comparisons/repository";
@@ -31,18 +30,29 @@ function byPage(rows: SnapshotRow[]): Map<string, SnapshotRow> {
   return new Map(rows.map((s) => [pageKey(s.target_id, s.viewport), s]));
 }
 
-/** Both screenshots' paths, or null when a file is gone. */
-export function screenshotPair(files: ScreenshotFiles, before: SnapshotRow, after: SnapshotRow): [string, string] | null {
-  const a = files.toAbsolute(before.screenshot_path);
-  const b = files.toAbsolute(after.screenshot_path);
-  return existsSync(a) && existsSync(b) ? [a, b] : null;
+/**
+ * Runs `work` on local files of both screenshots (the stored files, or copies of an object
+ * store's), removed afterwards; null when one is gone.
+ */
+export async function withScreenshotPair<T>(
+  files: ScreenshotFiles,
+  before: SnapshotRow,
+  after: SnapshotRow,
+  work: (a: string, b: string) => Promise<T>,
+): Promise<T | null> {
+  const local = await files.local([before.screenshot_path, after.screenshot_path]);
+  if (!local) return null;
+  try {
+    return await work(local.paths[0]!, local.paths[1]!);
+  } finally {
+    await local.release();
+  }
 }
 
 /** The pixel diff of two stored screenshots (in the pixels worker); null when a file is missing. */
 async function pixelDiff(src: ChangeSources, before: SnapshotRow, after: SnapshotRow, mask: Box[]): Promise<VisualDiff | null> {
-  const paths = screenshotPair(src.files, before, after);
-  if (!paths) return null;
-  const summary = await src.pixels.diff(...paths, mask);
+  const summary = await withScreenshotPair(src.files, before, after, (a, b) => src.pixels.diff(a, b, mask));
+  if (!summary) return null;
   return {
     ...summary,
     heatmap: () => {
@@ -66,20 +76,32 @@ function pageHistory(src: Pick<ChangeSources, "repo">, from: RunRow, before: Sna
  */
 export function pageVolatility(src: Pick<ChangeSources, "repo">, from: RunRow, before: SnapshotRow, after: SnapshotRow): Volatility {
   const earlier = pageHistory(src, from, before);
-  return mergeVolatility(...earlier.volatility, volatilityOf(JSON.parse(after.extraction)));
+  const afterX = JSON.parse(after.extraction) as Extraction;
+  // Masked parts first: the merge keeps a bounded number of boxes.
+  return mergeVolatility(maskedOf(JSON.parse(before.extraction) as Extraction, afterX), ...earlier.volatility, volatilityOf(afterX));
+}
+
+/**
+ * What either capture masked (a consent banner left on screen), as a part of the page whose
+ * differences are not changes: the pixel diff leaves it out, and no CTA or copy inside it counts.
+ */
+function maskedOf(before: Extraction, after: Extraction): Volatility | null {
+  const boxes = [...(before.masks ?? []), ...(after.masks ?? [])];
+  return boxes.length === 0 ? null : { texts: [], boxes, colors: [], fading: false };
 }
 
 /** One page (target at a viewport) between two runs. */
 async function pageChanges(src: ChangeSources, from: RunRow, before: SnapshotRow, after: SnapshotRow) {
   // `from`'s capture (`before`) is the newest of the page's history.
   const earlier = pageHistory(src, from, before);
+  const beforeX = JSON.parse(before.extraction) as Extraction;
   const afterX = JSON.parse(after.extraction) as Extraction;
-  const volatility = mergeVolatility(...earlier.volatility, volatilityOf(afterX));
+  const volatility = mergeVolatility(maskedOf(beforeX, afterX), ...earlier.volatility, volatilityOf(afterX));
   // Byte-identical screenshots (the common case for an unchanged page: re-captures of a static
   // page come out the same, see bench/history-storage.bench.ts) cannot differ in pixels: no decode.
   const same = before.content_hash !== null && before.content_hash === after.content_hash;
   return detectChanges({
-    before: JSON.parse(before.extraction) as Extraction,
+    before: beforeX,
     after: afterX,
     timingHistory: earlier.timings.reverse(),
     volatility,

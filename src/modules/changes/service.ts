@@ -6,9 +6,9 @@ import type { Audience, LiveMessage } from "#server/live/hub";
 import { writeTx } from "#server/db/connection";
 import { badRequest, notFound } from "#server/http/errors";
 import { newId } from "#server/lib/ids";
-import { comparisonsRepository, screenshotFiles, type RunRow } from "#server/modules/comparisons/public";
+import { comparisonsRepository, screenshotFiles, type RunRow, type ScreenshotFiles } from "#server/modules/comparisons/public";
 import type { RunContext } from "#server/modules/comparisons/active-runs";
-import { changesBetween, pageVolatility, screenshotPair } from "./between-runs";
+import { changesBetween, pageVolatility, withScreenshotPair } from "./between-runs";
 import type { ChangesQuery, ChangesResponse, RunChanges, RunReads, TargetChanges, VisualQuery } from "./model";
 import { changesRepository, type ChangeRow } from "./repository";
 import { pixelsWorker } from "./worker/pixels";
@@ -16,6 +16,8 @@ import { pixelsWorker } from "./worker/pixels";
 export interface ChangesDeps {
   db: Db;
   dataDir: string;
+  /** Where the screenshots are (the comparisons service's); files under dataDir when absent. */
+  files?: ScreenshotFiles;
   /** The run history's runs and snapshots. */
   runs: RunReads;
   log?: (msg: string, err?: unknown) => void;
@@ -51,7 +53,7 @@ export function changesService(deps: ChangesDeps) {
   const comparisons = comparisonsRepository(deps.db);
   const repo = changesRepository(deps.db);
   const runs = deps.runs;
-  const files = screenshotFiles(deps.dataDir);
+  const files = deps.files ?? screenshotFiles(deps.dataDir);
   const pixels = pixelsWorker();
   const sources = { runs, repo, files, pixels };
   const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err));
@@ -111,10 +113,11 @@ export function changesService(deps: ChangesDeps) {
       const before = page(from);
       const after = page(to);
       if (!before || !after) throw notFound(`This website was not captured at ${q.viewport} in both runs`);
-      const paths = screenshotPair(files, before, after);
-      if (!paths) throw notFound("Screenshot not found");
       // Parts that move by themselves are masked (and outlined in amber), as when the changes were found.
-      return pixels.heatmap(...paths, pageVolatility(sources, from, before, after).boxes);
+      const boxes = pageVolatility(sources, from, before, after).boxes;
+      const png = await withScreenshotPair(files, before, after, (a, b) => pixels.heatmap(a, b, boxes));
+      if (!png) throw notFound("Screenshot not found");
+      return png;
     },
 
     /**

@@ -6,7 +6,7 @@
 // the run's tools (run/tools.ts), so tests drive it with fakes and the app wires the real capture pool.
 import { newId, nowIso } from "#server/lib/ids";
 import type { TargetRow } from "./repository";
-import { QUEUED_STAGE, newRunContext, pagesInRun, type RunContext, type RunStart } from "./run/context";
+import { QUEUED_STAGE, RUN_VIEWPORTS, isCaptured, newRunContext, pagesInRun, type RunContext, type RunStart } from "./run/context";
 import type { RunDeps } from "./run/io";
 import { RunMachine } from "./run/machine";
 import type { RunState } from "./run/table";
@@ -99,6 +99,9 @@ export class ActiveRuns {
     this.#runs.set(run.runId, machine);
     void machine.done.then(() => {
       this.#runs.delete(run.runId);
+      // An object store's working copies were for this run's scoring; the stored objects stay.
+      for (const viewport of RUN_VIEWPORTS)
+        for (const page of run.pages[viewport]) if (isCaptured(page)) this.#releaseLocal(page.screenshotPath);
       try {
         this.deps.onClosed?.(run);
       } catch (e) {
@@ -106,6 +109,14 @@ export class ActiveRuns {
       }
     });
     return machine;
+  }
+
+  #releaseLocal(path: string) {
+    try {
+      this.deps.files.releaseLocal(path);
+    } catch (e) {
+      this.deps.log("could not remove a working copy", e);
+    }
   }
 
   #of(comparisonId: string) {

@@ -19,6 +19,7 @@ import {
   scheduleView,
   snapshotDto,
   targetDto,
+  updateComparisonBody,
 } from "./model";
 import type { ComparisonsService } from "./service";
 
@@ -82,6 +83,13 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: UserReso
         detail: { summary: "One comparison" },
       },
     )
+    .patch("/comparisons/:id", ({ user, params, body }) => comparisons.update(user.id, params.id, body), {
+      auth: "user",
+      params: idParams,
+      body: updateComparisonBody,
+      response: { 200: comparisonWithSchedule, ...errors(400, 401, 404, 413, 500, 503) },
+      detail: { summary: "Change a comparison's capture settings (consent: reject, accept or keep); the next run uses them" },
+    })
     .delete(
       "/comparisons/:id",
       async ({ user, params }) => {
@@ -181,8 +189,9 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: UserReso
       "/snapshots/:id/screenshot",
       async ({ request, params }) => {
         const user = await bearerOrCookie(auth, request);
-        const path = comparisons.screenshotPath(user.id, params.id);
-        return new Response(Bun.file(path), {
+        // Streamed from the store behind this ownership check (docs/decisions/0016-images-through-the-app.md).
+        const { body } = await comparisons.screenshot(user.id, params.id);
+        return new Response(body, {
           headers: { "content-type": "image/png", "cache-control": "private, max-age=3600" },
         });
       },

@@ -1,7 +1,14 @@
 // Request and response shapes of the comparisons API, declared once. The server validates with
 // these; the web client imports the types only.
 import { z } from "zod";
-import { extractionSchema, findingSchema, similarityScoresSchema, viewportSchema } from "#server/modules/capture/model";
+import {
+  consentPolicySchema,
+  consentRecordSchema,
+  extractionSchema,
+  findingSchema,
+  similarityScoresSchema,
+  viewportSchema,
+} from "#server/modules/capture/model";
 
 export const createComparisonBody = z.object({
   name: z
@@ -18,6 +25,16 @@ export const createComparisonBody = z.object({
     .transform((v) => (v ? v : null)),
 });
 export type CreateComparisonInput = z.infer<typeof createComparisonBody>;
+
+/** PATCH /comparisons/{id}: the comparison's capture settings; each field is optional, one at least. */
+export const updateComparisonBody = z
+  .object({
+    /** What captures do about a consent banner: reject (the least-tracking choice), accept, or keep it on screen. */
+    consent: consentPolicySchema.optional(),
+  })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, "Nothing to change: send consent");
+export type UpdateComparisonInput = z.infer<typeof updateComparisonBody>;
 
 /** Only absolute http(s) URLs with a host can be captured. */
 export function isHttpUrl(raw: string): boolean {
@@ -64,6 +81,8 @@ export const comparisonDto = z.object({
   completedAt: z.string().nullable(),
   targetCount: z.number(),
   progress: comparisonProgressSchema.nullable(),
+  /** What the next run's captures do about a consent banner (PATCH to change). */
+  consent: consentPolicySchema,
 });
 export type ComparisonDto = z.infer<typeof comparisonDto>;
 
@@ -91,6 +110,8 @@ export const snapshotDto = z.object({
   colors: z.array(z.string()),
   width: z.number(),
   height: z.number(),
+  /** What the capture did about a consent banner; null for a capture made before consent handling. */
+  consent: consentRecordSchema.nullable(),
   extraction: extractionSchema,
 });
 export type SnapshotDto = z.infer<typeof snapshotDto>;

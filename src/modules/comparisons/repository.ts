@@ -1,5 +1,5 @@
 import type { Db } from "#server/db/connection";
-import type { Viewport } from "#server/modules/capture/model";
+import type { ConsentPolicy, Viewport } from "#server/modules/capture/model";
 import type { ComparisonStatus, TargetStatus } from "./model";
 
 export interface ComparisonRow {
@@ -16,6 +16,8 @@ export interface ComparisonRow {
   updated_at: string;
   started_at: string | null;
   completed_at: string | null;
+  /** What the comparison's captures do about a consent banner. */
+  consent: ConsentPolicy;
   target_count: number;
 }
 
@@ -80,6 +82,8 @@ export interface FindingRow {
   position: number;
   created_at: string;
   run_id: string | null;
+  /** The rule that found it (an axe-core rule id for accessibility); null for AI suggestions and older rows. */
+  rule: string | null;
 }
 
 export type RunStatus = "running" | "completed" | "failed" | "interrupted";
@@ -127,6 +131,9 @@ function comparisonQueries(db: Db) {
          WHERE id = ? AND status = 'running'`,
     ),
     running: db.query<ComparisonRow, []>(`SELECT ${COMPARISON_COLUMNS} FROM comparisons c WHERE c.status = 'running'`),
+    setConsent: db.query<null, [ConsentPolicy, string, string, string]>(
+      "UPDATE comparisons SET consent = ?, updated_at = ? WHERE id = ? AND owner_id = ?",
+    ),
   };
   return {
     listComparisons: (ownerId: string) => q.listComparisons.all(ownerId),
@@ -144,6 +151,9 @@ function comparisonQueries(db: Db) {
     finish: (id: string, status: "completed" | "failed", error: string | null, stage: string, at: string) =>
       q.finish.run(status, error, stage, at, at, id).changes === 1,
     runningComparisons: () => q.running.all(),
+    /** The next run's consent policy (a run under way keeps the one it started with). */
+    setConsent: (id: string, ownerId: string, consent: ConsentPolicy, at: string) =>
+      q.setConsent.run(consent, at, id, ownerId).changes === 1,
   };
 }
 
@@ -294,10 +304,26 @@ function resultQueries(db: Db) {
     ),
     insertFinding: db.query<
       null,
-      [string, string, string, string, Viewport, string, string, string, string, string, string, number, string, string | null]
+      [
+        string,
+        string,
+        string,
+        string,
+        Viewport,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        number,
+        string,
+        string | null,
+        string | null,
+      ]
     >(
-      `INSERT INTO findings (id, comparison_id, owner_id, target_id, viewport, grp, severity, title, evidence, fix, source, position, created_at, run_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO findings (id, comparison_id, owner_id, target_id, viewport, grp, severity, title, evidence, fix, source, position, created_at, run_id, rule)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
   };
   return {
@@ -337,6 +363,7 @@ function resultQueries(db: Db) {
           f.position,
           f.created_at,
           f.run_id,
+          f.rule ?? null,
         );
     },
   };

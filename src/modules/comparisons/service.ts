@@ -1,5 +1,5 @@
 import { designFromParts } from "#server/modules/analysis/public";
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import type { Db } from "#server/db/connection";
 import { writeTx } from "#server/db/connection";
 import { StampedCache, changeStamp } from "#server/db/change-stamp";
@@ -7,8 +7,9 @@ import { HttpError, conflict, notFound, unavailable } from "#server/http/errors"
 import { newId, nowIso } from "#server/lib/ids";
 import type { Extraction, Finding } from "#server/modules/capture/model";
 import { checkTargetUrl } from "#server/modules/capture/public";
+import type { BlobBody } from "#server/modules/storage";
 import { renderHtmlReport, renderJsonReport, reportFilename } from "./export";
-import { screenshotFiles } from "./files";
+import { screenshotFiles, type ScreenshotFiles } from "./files";
 import type {
   AddTargetInput,
   ComparisonDto,
@@ -20,6 +21,7 @@ import type {
   ScheduleView,
   SnapshotDto,
   TargetDto,
+  UpdateComparisonInput,
 } from "./model";
 import { type ComparisonRow, type DiffRow, type FindingRow, type SnapshotRow, type TargetRow, comparisonsRepository } from "./repository";
 import { QUEUED_STAGE, activeRuns, pagesInRun, type RunDeps, type RunTools, type RunTrigger } from "./active-runs";
@@ -32,6 +34,8 @@ export const LIMITS = {
 };
 
 const NOT_FOUND = "Comparison not found";
+/** An object in a shared store no row names is a leftover once it is this old (a capture's row follows its upload within seconds). */
+const SHARED_STORE_GRACE_MS = 60 * 60_000;
 /** Owners whose comparison list is cached between writes. */
 const LIST_CACHE_OWNERS = 500;
 
@@ -53,6 +57,7 @@ export const toComparisonDto = (r: ComparisonRow): ComparisonDto => ({
   completedAt: r.completed_at,
   targetCount: r.target_count,
   progress: r.progress_total === null ? null : { done: r.progress_done ?? 0, total: r.progress_total, stage: r.progress_stage ?? "" },
+  consent: r.consent,
 });
 
 export const toTargetDto = (r: TargetRow): TargetDto => ({
@@ -65,18 +70,22 @@ export const toTargetDto = (r: TargetRow): TargetDto => ({
   createdAt: r.created_at,
 });
 
-export const toSnapshotDto = (r: SnapshotRow): SnapshotDto => ({
-  id: r.id,
-  targetId: r.target_id,
-  capturedAt: r.captured_at,
-  viewport: r.viewport,
-  screenshotUrl: `/api/snapshots/${r.id}/screenshot`,
-  title: r.title,
-  colors: JSON.parse(r.colors) as string[],
-  width: r.width,
-  height: r.height,
-  extraction: JSON.parse(r.extraction) as Extraction,
-});
+export const toSnapshotDto = (r: SnapshotRow): SnapshotDto => {
+  const extraction = JSON.parse(r.extraction) as Extraction;
+  return {
+    id: r.id,
+    targetId: r.target_id,
+    capturedAt: r.captured_at,
+    viewport: r.viewport,
+    screenshotUrl: `/api/snapshots/${r.id}/screenshot`,
+    title: r.title,
+    colors: JSON.parse(r.colors) as string[],
+    width: r.width,
+    height: r.height,
+    consent: extraction.consent ?? null,
+    extraction,
+  };
+};
 
 export const toDiffDto = (r: DiffRow): DiffDto => ({
   id: r.id,
@@ -108,6 +117,7 @@ export const toFindingDto = (r: FindingRow): FindingDto => ({
   evidence: JSON.parse(r.evidence) as Record<string, string>,
   fix: r.fix,
   source: r.source as Finding["source"],
+  ...(r.rule ? { rule: r.rule } : {}),
 });
 
 /** A URL check that throws HttpError 400 for anything the server must not fetch. */
@@ -116,6 +126,8 @@ export type UrlCheck = (raw: string, opts: { allowPrivate: boolean; log?: (msg: 
 export interface ComparisonsDeps {
   db: Db;
   dataDir: string;
+  /** Where screenshots are stored (shared with the services that read them); files under dataDir when absent. */
+  files?: ScreenshotFiles;
   allowPrivateTargets: boolean;
   /** What runs call out to; without `capture` the server cannot start one. */
   tools?: RunTools;
@@ -134,7 +146,7 @@ export interface ComparisonsDeps {
 
 export function comparisonsService(deps: ComparisonsDeps) {
   const repo = comparisonsRepository(deps.db);
-  const files = screenshotFiles(deps.dataDir);
+  const files = deps.files ?? screenshotFiles(deps.dataDir);
   const now = deps.now ?? Date.now;
   const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err));
   const checkUrl: UrlCheck = deps.checkUrl ?? checkTargetUrl;
@@ -194,6 +206,15 @@ export function comparisonsService(deps: ComparisonsDeps) {
       ...toComparisonDto(owned(ownerId, id)),
       schedule: deps.scheduleOf?.(ownerId, id) ?? null,
     }),
+
+    /** Changes the comparison's capture settings; a run under way keeps the ones it started with. */
+    update(ownerId: string, id: string, input: UpdateComparisonInput): ComparisonDto & { schedule: ScheduleView | null } {
+      writeTx(deps.db, () => {
+        owned(ownerId, id);
+        if (input.consent) repo.setConsent(id, ownerId, input.consent, nowIso(now()));
+      });
+      return { ...toComparisonDto(owned(ownerId, id)), schedule: deps.scheduleOf?.(ownerId, id) ?? null };
+    },
 
     /** Deleting a running comparison cancels its run; its screenshots go with it. */
     async remove(ownerId: string, id: string): Promise<void> {
@@ -258,7 +279,7 @@ export function comparisonsService(deps: ComparisonsDeps) {
         repo.markTargetsCapturing(comparisonId);
         return { comparison: owned(ownerId, comparisonId), targets: repo.listTargets(comparisonId, ownerId) };
       });
-      runs.launch({ ownerId, comparisonId, name: comparison.name, trigger }, targets);
+      runs.launch({ ownerId, comparisonId, name: comparison.name, trigger, consent: comparison.consent }, targets);
       return toComparisonDto(comparison);
     },
 
@@ -274,13 +295,22 @@ export function comparisonsService(deps: ComparisonsDeps) {
       return repo.listFindings(comparisonId, ownerId).map(toFindingDto);
     },
 
-    /** Absolute path of a snapshot's PNG, for its owner only. */
+    /** Absolute path of a snapshot's PNG, for its owner only (the files store; screenshot() reads any store). */
     screenshotPath(ownerId: string, snapshotId: string): string {
       const s = repo.findSnapshot(snapshotId, ownerId);
       if (!s) throw notFound("Screenshot not found");
       const path = files.toAbsolute(s.screenshot_path);
-      if (!existsSync(path)) throw notFound("Screenshot not found");
+      if (files.remote || !existsSync(path)) throw notFound("Screenshot not found");
       return path;
+    },
+
+    /** A snapshot's PNG to stream, for its owner only, from whichever store holds it. */
+    async screenshot(ownerId: string, snapshotId: string): Promise<BlobBody> {
+      const s = repo.findSnapshot(snapshotId, ownerId);
+      if (!s) throw notFound("Screenshot not found");
+      const found = await files.open(s.screenshot_path);
+      if (!found) throw notFound("Screenshot not found");
+      return found;
     },
 
     /** The report as a download: JSON, or one self-contained HTML file with the screenshots inlined. */
@@ -299,9 +329,8 @@ export function comparisonsService(deps: ComparisonsDeps) {
       if (format === "json") return { body: renderJsonReport(report), contentType: "application/json; charset=utf-8", filename };
       const images = new Map<string, string>();
       for (const r of rows) {
-        const file = Bun.file(files.toAbsolute(r.screenshot_path));
-        if (!(await file.exists())) continue;
-        images.set(r.id, `data:image/png;base64,${Buffer.from(await file.arrayBuffer()).toString("base64")}`);
+        const bytes = await files.read(r.screenshot_path);
+        if (bytes) images.set(r.id, `data:image/png;base64,${Buffer.from(bytes).toString("base64")}`);
       }
       return { body: renderHtmlReport(report, images), contentType: "text/html; charset=utf-8", filename };
     },
@@ -312,8 +341,11 @@ export function comparisonsService(deps: ComparisonsDeps) {
     isRunning: (comparisonId: string) => runs.isActive(comparisonId),
 
     interruptRuns: () => runs.interruptAll(),
-    /** Resolves when no run is in flight (tests, shutdown). */
-    whenIdle: () => runs.idle(),
+    /** Resolves when no run is in flight and the stored files they let go of are deleted (tests, shutdown). */
+    whenIdle: async () => {
+      await runs.idle();
+      await files.idle();
+    },
     removeUserFiles: (userId: string) => files.removeUser(userId),
 
     /**
@@ -321,19 +353,29 @@ export function comparisonsService(deps: ComparisonsDeps) {
      * between a row's deletion and its file's, or a capture cut off mid-write). Returns how many.
      */
     async sweepScreenshots(): Promise<number> {
-      if (!existsSync(files.root)) return 0;
+      if (!files.remote && !existsSync(files.root)) return 0;
       const bootedAt = now();
-      // A capture started meanwhile writes under its snapshot id until it is stored: only older ones are leftovers.
-      const leftover = (stored: string) =>
-        /\/[0-9a-f]{64}\.png$/.test(stored) || statSync(files.toAbsolute(stored)).mtimeMs < bootedAt - 60_000;
+      // A capture started meanwhile writes under its snapshot id until it is stored: only older ones
+      // are leftovers. An object store may be shared with other servers, each placing captures
+      // before their rows are written: there only objects older than that could take are.
+      const leftover = ({ stored, modifiedAt }: { stored: string; modifiedAt: number }) =>
+        files.remote
+          ? modifiedAt < bootedAt - SHARED_STORE_GRACE_MS
+          : /\/[0-9a-f]{64}\.png$/.test(stored) || modifiedAt < bootedAt - 60_000;
       let n = 0;
-      for await (const stored of files.storedPngs()) {
+      for await (const png of files.storedPngs()) {
         try {
-          if (leftover(stored) && files.removeUnused(stored, repo.pathInUse)) n++;
+          if (leftover(png) && files.removeUnused(png.stored, repo.pathInUse)) n++;
         } catch (e) {
           log("screenshot sweep: could not check a file", e);
         }
       }
+      // An object store's filmstrips of snapshots that are gone (the files store's go with their folder, or when listed).
+      for (const f of await files.storedFilmstrips()) {
+        if (f.modifiedAt >= bootedAt - SHARED_STORE_GRACE_MS || repo.findSnapshot(f.snapshotId, f.ownerId)) continue;
+        await files.removeStoredFilmstrip(f.prefix).catch((e) => log("screenshot sweep: could not remove a filmstrip", e));
+      }
+      await files.idle();
       return n;
     },
   };

@@ -23,8 +23,8 @@ export function filmstripRoutes(filmstrips: FilmstripService, auth: UserResolver
       async ({ request, params }) => {
         // Fetched by <img> tags, like screenshots: the session cookie also works.
         const user = await bearerOrCookie(auth, request);
-        const path = await filmstrips.framePath(user.id, params.id, params.frame);
-        return new Response(Bun.file(path), { headers: { "content-type": "image/jpeg", "cache-control": "private, max-age=3600" } });
+        const { body } = await filmstrips.frame(user.id, params.id, params.frame);
+        return new Response(body, { headers: { "content-type": "image/jpeg", "cache-control": "private, max-age=3600" } });
       },
       {
         params: frameParams,

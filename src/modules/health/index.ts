@@ -21,9 +21,9 @@ export function healthRoutes(health: HealthService) {
     )
     .get(
       "/ready",
-      ({ set, status }) => {
+      async ({ set, status }) => {
         set.headers["cache-control"] = "no-store";
-        const report = health.ready();
+        const report = await health.readyNow();
         if (report.ok) return { ok: true as const, checks: report.checks };
         return status(503, { error: report.error, checks: report.checks });
       },

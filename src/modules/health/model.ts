@@ -9,7 +9,8 @@ export const healthCheck = z.object({
 });
 export type HealthCheck = z.infer<typeof healthCheck>;
 
-export const READY_CHECKS = ["database", "migrations", "storage", "capture"] as const;
+/** `browser` is there only with remote browsers (BROWSER_WS_ENDPOINTS): which browser servers answer. */
+export const READY_CHECKS = ["database", "migrations", "storage", "capture", "browser"] as const;
 export type ReadyCheckName = (typeof READY_CHECKS)[number];
 
 export const readyChecks = z.object({
@@ -17,6 +18,7 @@ export const readyChecks = z.object({
   migrations: healthCheck,
   storage: healthCheck,
   capture: healthCheck,
+  browser: healthCheck.optional(),
 });
 export type ReadyChecks = z.infer<typeof readyChecks>;
 

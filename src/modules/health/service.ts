@@ -6,6 +6,7 @@ import type { Db } from "#server/db/connection";
 import type { Migration } from "#server/db/migrations";
 import { nowIso } from "#server/lib/ids";
 import type { CaptureReadiness } from "#server/modules/capture/public";
+import type { BlobStore } from "#server/modules/storage";
 import { READY_CHECKS, type HealthCheck, type ReadyChecks } from "./model";
 import { healthRepository } from "./repository";
 
@@ -17,6 +18,8 @@ import { healthRepository } from "./repository";
 export const MIN_FREE_BYTES = 64 * 1024 * 1024;
 /** Probes are throttled: an orchestrator polling every second must not turn into a write load. */
 const DB_PROBE_EVERY_MS = 1000;
+/** An object store that has not taken the probe in this long is not ready. */
+const STORE_PROBE_TIMEOUT_MS = 3000;
 
 export interface HealthDeps {
   db: Db;
@@ -31,6 +34,8 @@ export interface HealthDeps {
   freeBytes?: (path: string) => number;
   /** Creates and removes a file in `dir`, throwing when it cannot (tests stand in a directory with the wrong owner). */
   createProbeFile?: (dir: string) => void;
+  /** Where files are kept (STORAGE_URL): an object store is probed instead of DATA_DIR; the files store when absent. */
+  store?: BlobStore;
 }
 
 export type ReadyReport = { ok: true; checks: ReadyChecks } | { ok: false; error: string; checks: ReadyChecks };
@@ -70,6 +75,10 @@ export function healthService(deps: HealthDeps) {
   const createProbeFile = deps.createProbeFile ?? createAndRemove;
   let lastProbe: { at: number; check: HealthCheck } | null = null;
   let lastFileProbe: { at: number; error: string | null } | null = null;
+  const objectStore = deps.store && deps.store.kind !== "files" ? deps.store : null;
+  let lastStoreProbe: { at: number; check: HealthCheck } | null = null;
+  let storeProbe: Promise<HealthCheck> | null = null;
+  let probeInFlight: Promise<HealthCheck> | null = null;
 
   function database(): HealthCheck {
     const t = now();
@@ -114,7 +123,46 @@ export function healthService(deps: HealthDeps) {
     return error;
   }
 
+  /** An object store takes a write and a delete (throttled like the other probes; one at a time). */
+  function probeStore(store: BlobStore): Promise<HealthCheck> {
+    const t = now();
+    if (lastStoreProbe && t - lastStoreProbe.at < DB_PROBE_EVERY_MS) return Promise.resolve(lastStoreProbe.check);
+    if (storeProbe) return storeProbe;
+    const silent = failed(`${store.description}: no answer in ${STORE_PROBE_TIMEOUT_MS / 1000} s`);
+    // A probe the store has not answered yet is not sent again (at most one in flight), and its
+    // silence is the answer at once.
+    if (probeInFlight) {
+      lastStoreProbe = { at: t, check: silent };
+      return Promise.resolve(silent);
+    }
+    probeInFlight = store.probe().then(
+      () => ok(store.description),
+      // "s3 http://…/bucket: write .ready-probe-7 failed (ConnectionRefused)"
+      (e) => failed(`${store.description}: ${(e instanceof Error ? e.message : String(e)).replace(/^object storage: /, "")}`),
+    );
+    const probe = probeInFlight;
+    void probe.then(() => {
+      if (probeInFlight === probe) probeInFlight = null;
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    storeProbe = Promise.race([
+      probe,
+      // An orchestrator's probe gives up after a few seconds: answer before it does.
+      new Promise<HealthCheck>((resolve) => {
+        timer = setTimeout(() => resolve(silent), STORE_PROBE_TIMEOUT_MS);
+      }),
+    ])
+      .finally(() => clearTimeout(timer))
+      .then((check) => {
+        lastStoreProbe = { at: now(), check };
+        storeProbe = null;
+        return check;
+      });
+    return storeProbe;
+  }
+
   function storage(): HealthCheck {
+    if (objectStore) return lastStoreProbe?.check ?? failed(`${objectStore.description}: not probed yet`);
     let free: number;
     try {
       free = freeBytes(deps.dataDir);
@@ -124,11 +172,10 @@ export function healthService(deps: HealthDeps) {
     const detail = `${mb(free)} free in the data directory`;
     if (free < minFree) return failed(`${detail}, at least ${mb(minFree)} needed`);
     const error = fileProbeError();
-    return error ? failed(`new files cannot be created in the data directory (${error})`) : ok(detail);
+    return error ? failed(`new files cannot be created in the data directory (${error})`) : ok(`files ${resolve(deps.dataDir)}, ${detail}`);
   }
 
-  function capture(): HealthCheck {
-    const r = deps.captureReadiness?.();
+  function capture(r: CaptureReadiness | undefined): HealthCheck {
     if (!r) return failed("no capture pool in this process");
     if (!r.available) return failed("no Chromium browser found: install chromium or set CHROMIUM_PATH");
     if (r.browsers < 1 && r.onDemand) return ok(`0 of ${r.concurrency} browsers running; they launch on the first capture (CAPTURE_LAZY)`);
@@ -136,14 +183,35 @@ export function healthService(deps: HealthDeps) {
     return ok(`${r.browsers} of ${r.concurrency} browsers running`);
   }
 
+  /** With remote browsers: at least one browser server must answer; each is named (scheme, host and port only). */
+  function browser(r: CaptureReadiness | undefined): HealthCheck | null {
+    if (!r?.remote) return null;
+    const { reachable, total, endpoints } = r.remote;
+    const each = endpoints.map((e) =>
+      e.reachable ? `${e.endpoint} reachable` : `${e.endpoint} not reachable${e.detail ? ` (${e.detail})` : ""}`,
+    );
+    const detail = `${reachable} of ${total} browser servers reachable: ${each.join("; ")}`;
+    return reachable > 0 ? ok(detail) : failed(detail);
+  }
+
   return {
     live: () => ({ ok: true as const }),
 
+    /** Every check as last seen: an object store's from its latest probe (readyNow probes it). */
     ready(): ReadyReport {
-      const checks: ReadyChecks = { database: database(), migrations: migrations(), storage: storage(), capture: capture() };
-      const failing = READY_CHECKS.filter((name) => !checks[name].ok);
+      const pool = deps.captureReadiness?.();
+      const checks: ReadyChecks = { database: database(), migrations: migrations(), storage: storage(), capture: capture(pool) };
+      const remote = browser(pool);
+      if (remote) checks.browser = remote;
+      const failing = READY_CHECKS.filter((name) => checks[name] && !checks[name].ok);
       if (failing.length === 0) return { ok: true, checks };
-      return { ok: false, error: failing.map((name) => `${name}: ${checks[name].detail}`).join("; "), checks };
+      return { ok: false, error: failing.map((name) => `${name}: ${checks[name]!.detail}`).join("; "), checks };
+    },
+
+    /** ready(), with an object store probed first (at most once a second). */
+    async readyNow(): Promise<ReadyReport> {
+      if (objectStore) await probeStore(objectStore);
+      return this.ready();
     },
   };
 }

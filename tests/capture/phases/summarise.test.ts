@@ -170,4 +170,60 @@ describe("summarise", () => {
       tbt: { method: null, reason: "The browser reported no long tasks (it has no Long Tasks API)" },
     });
   });
+
+  test("axe's audit: the counts budgets read, and the pixels' verdict only for the probes axe left undecided", async () => {
+    const job = testCaptureJob("http://127.0.0.1/alpha/", dir, { timingSamples: 1 });
+    // White text over a light grey photo band (CSS cannot see it), and grey text on white (CSS can).
+    const png = Buffer.from(
+      encodePng(400, 200, paint(400, 200, [255, 255, 255], [{ x: 0, y: 0, w: 400, h: 100, color: [220, 220, 220] }])),
+    );
+    const probe = (text: string, fg: string, y: number, css: { bg: string; ratio: number } | null) => ({
+      text,
+      fg,
+      required: 4.5,
+      sizePx: 16,
+      css,
+      boxes: [{ x: 10, y, width: 200, height: 20 }],
+    });
+    const dom = {
+      ...measured(landing()),
+      contrastProbes: [probe("Over the photo", "#ffffff", 40, null), probe("Grey caption", "#999999", 140, { bg: "#ffffff", ratio: 2.85 })],
+    };
+    const imageAlt = {
+      id: "image-alt",
+      impact: "critical" as const,
+      level: "A" as const,
+      criteria: ["1.1.1"],
+      wcag: "2.0",
+      help: "",
+      helpUrl: "",
+    };
+    const audit = {
+      engine: "axe-core 4.14.1",
+      ms: 80,
+      violations: [{ ...imageAlt, count: 3, examples: [] }],
+      incomplete: [{ id: "color-contrast", count: 1 }],
+    };
+    const summarise = (outcome: { audit: typeof audit; undecidedProbes: number[] | null } | null) =>
+      summarisePage(opened, job, captureLifetime(job), {
+        seen: { dom, drawn: null, capturedHeight: 200, png },
+        load: load(null),
+        vitals,
+        saving: Promise.resolve(),
+        audit: outcome && Promise.resolve(outcome),
+      });
+
+    // axe decided the grey caption (its own finding) and left the text over the photo to the pixels.
+    const audited = (await summarise({ audit, undecidedProbes: [0] })).extraction.accessibility;
+    expect(audited.lowContrast.map((r) => [r.text, r.method])).toEqual([["Over the photo", "pixels"]]);
+    expect(audited).toMatchObject({ audit, imagesWithoutAlt: 3, inputsWithoutLabel: 0 });
+
+    // A document axe audited without a measurement of it, or a capture not audited: every probe is the pixels' and CSS's.
+    const unmatched = (await summarise({ audit, undecidedProbes: null })).extraction.accessibility;
+    expect(unmatched.lowContrast.map((r) => r.text).sort()).toEqual(["Grey caption", "Over the photo"]);
+    const notAudited = (await summarise(null)).extraction.accessibility;
+    expect(notAudited.lowContrast).toHaveLength(2);
+    expect(notAudited).toMatchObject({ imagesWithoutAlt: null, inputsWithoutLabel: null });
+    expect(notAudited.audit).toBeUndefined();
+  });
 });

@@ -6,6 +6,8 @@ import { type AuthStatus, useAuth } from "./store";
 export interface RootData {
   user: PublicUser | null;
   maintenance: boolean;
+  /** Single sign-on as the server offers it ("Continue with <name>"), or null when it is off. */
+  sso: { name: string } | null;
 }
 
 /**
@@ -24,4 +26,9 @@ export function useSession(): { status: AuthStatus; user: PublicUser | null } {
   const user = useAuth((s) => s.user);
   if (isServer) return { status: root?.user ? "authenticated" : "unauthenticated", user: root?.user ?? null };
   return { status, user };
+}
+
+/** Single sign-on as the server rendered it into this page, or null when it is off. */
+export function useSso(): { name: string } | null {
+  return useContext(RootDataContext)?.sso ?? null;
 }

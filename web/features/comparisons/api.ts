@@ -1,5 +1,5 @@
 // Calls to the comparisons API: paths and answers typed from the server's routes.
-import type { AddTargetInput, CreateComparisonInput } from "#server/modules/comparisons/model";
+import type { AddTargetInput, CreateComparisonInput, UpdateComparisonInput } from "#server/modules/comparisons/model";
 import { type BearerSource, api, call, download } from "#web/lib/api";
 
 export type { BearerSource };
@@ -11,6 +11,7 @@ export const listComparisons = () => call(api.comparisons.get());
 export const getComparison = (id: string) => call(one(id).get());
 export const createComparison = (input: CreateComparisonInput) => call(api.comparisons.post(input));
 export const startComparison = (id: string) => call(one(id).start.post());
+export const updateComparison = (id: string, input: UpdateComparisonInput) => call(one(id).patch(input));
 
 export const listTargets = (comparisonId: string) => call(one(comparisonId).targets.get());
 export const addTarget = (comparisonId: string, input: AddTargetInput) => call(one(comparisonId).targets.post(input));

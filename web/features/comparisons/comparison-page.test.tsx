@@ -55,21 +55,29 @@ describe("start and results buttons (spec §4)", () => {
   const startButton = () => $().getByRole("button", { name: /Start Analysis|Running\.\.\./ }) as HTMLButtonElement;
 
   test("disabled with fewer than 2 targets", () => {
-    renderUi(<ComparisonHeader comparison={comparison()} targetCount={1} starting={false} onStart={() => {}} />);
+    renderUi(<ComparisonHeader comparison={comparison()} targetCount={1} starting={false} onStart={() => {}} onConsent={() => {}} />);
     expect(startButton().textContent).toContain("Start Analysis");
     expect(startButton().disabled).toBe(true);
   });
 
   test("enabled with 2 targets when not running; click starts", () => {
     const onStart = mock(() => {});
-    renderUi(<ComparisonHeader comparison={comparison()} targetCount={2} starting={false} onStart={onStart} />);
+    renderUi(<ComparisonHeader comparison={comparison()} targetCount={2} starting={false} onStart={onStart} onConsent={() => {}} />);
     expect(startButton().disabled).toBe(false);
     fireEvent.click(startButton());
     expect(onStart).toHaveBeenCalledTimes(1);
   });
 
   test("reads Running... and is disabled while running", () => {
-    renderUi(<ComparisonHeader comparison={comparison({ status: "running" })} targetCount={3} starting={false} onStart={() => {}} />);
+    renderUi(
+      <ComparisonHeader
+        comparison={comparison({ status: "running" })}
+        targetCount={3}
+        starting={false}
+        onStart={() => {}}
+        onConsent={() => {}}
+      />,
+    );
     expect(startButton().textContent).toContain("Running...");
     expect(startButton().disabled).toBe(true);
     expect($().getByText("running").getAttribute("data-accent-color")).toBe("blue");
@@ -77,17 +85,51 @@ describe("start and results buttons (spec §4)", () => {
 
   test("View Results is a link only when completed", () => {
     const first = renderUi(
-      <ComparisonHeader comparison={comparison({ status: "failed" })} targetCount={2} starting={false} onStart={() => {}} />,
+      <ComparisonHeader
+        comparison={comparison({ status: "failed" })}
+        targetCount={2}
+        starting={false}
+        onStart={() => {}}
+        onConsent={() => {}}
+      />,
     );
     expect(($().getByRole("button", { name: /View Results/ }) as HTMLButtonElement).disabled).toBe(true);
     expect($().getByText("failed").getAttribute("data-accent-color")).toBe("red");
     first.unmount();
-    renderUi(<ComparisonHeader comparison={comparison({ status: "completed" })} targetCount={2} starting={false} onStart={() => {}} />);
+    renderUi(
+      <ComparisonHeader
+        comparison={comparison({ status: "completed" })}
+        targetCount={2}
+        starting={false}
+        onStart={() => {}}
+        onConsent={() => {}}
+      />,
+    );
     expect(
       $()
         .getByRole("link", { name: /View Results/ })
         .getAttribute("href"),
     ).toBe("/comparison/c1/view");
+  });
+});
+
+describe("cookie-banner policy", () => {
+  test("shows the comparison's and reports a new one", async () => {
+    const onConsent = mock(() => {});
+    renderUi(
+      <ComparisonHeader
+        comparison={comparison({ consent: "keep" })}
+        targetCount={2}
+        starting={false}
+        onStart={() => {}}
+        onConsent={onConsent}
+      />,
+    );
+    const trigger = $().getByRole("combobox", { name: "Cookie banners" });
+    expect(trigger.textContent).toBe("Leave on screen");
+    fireEvent.pointerDown(trigger, { button: 0, ctrlKey: false, pointerType: "mouse" });
+    fireEvent.click(await $().findByRole("option", { name: "Reject (least tracking)" }));
+    expect(onConsent).toHaveBeenCalledWith("reject");
   });
 });
 

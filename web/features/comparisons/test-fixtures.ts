@@ -15,6 +15,7 @@ export function comparison(over: Partial<ComparisonDto> = {}): ComparisonDto {
     completedAt: null,
     targetCount: 0,
     progress: null,
+    consent: "reject",
     ...over,
   };
 }
@@ -117,6 +118,7 @@ export function snapshot(id: string, targetId: string, viewport: Viewport, over:
     colors: ["#ffffff"],
     width: viewport === "desktop" ? 1440 : 390,
     height: 2000,
+    consent: null,
     extraction: extraction({ viewport }),
     ...over,
   };

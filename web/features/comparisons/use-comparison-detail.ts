@@ -1,10 +1,11 @@
 // The selected comparison and its targets, kept current without a manual reload: socket messages
 // (via the live store) update it at once, and a 2 s poll while running covers a missing socket.
 import { useCallback, useEffect, useRef, useState } from "react";
+import type { ConsentPolicy } from "#server/modules/capture/model";
 import type { AddTargetInput, ComparisonDto, TargetDto } from "#server/modules/comparisons/model";
 import { errorMessage } from "#web/lib/api";
 import { toast } from "#web/components/ui/toast";
-import { addTarget, deleteTarget, getComparison, listTargets, startComparison } from "./api";
+import { addTarget, deleteTarget, getComparison, listTargets, startComparison, updateComparison } from "./api";
 import { clearComparisonLive, useComparisonLive } from "./store";
 import { startBlocker } from "./validation";
 
@@ -147,5 +148,22 @@ export function useComparisonDetail(id: string, initial: ComparisonDetailData | 
     [reload],
   );
 
-  return { data, loadFailed, starting, reload, start, add, remove };
+  /** What the next run does about cookie banners. */
+  const setConsent = useCallback(
+    async (consent: ConsentPolicy) => {
+      try {
+        const updated = await updateComparison(id, { consent });
+        if (mounted.current) setData((prev) => (prev ? { ...prev, comparison: { ...prev.comparison, consent: updated.consent } } : prev));
+      } catch (err) {
+        toast({
+          title: "Not Saved",
+          description: errorMessage(err, "Unable to change the setting. Please try again."),
+          variant: "destructive",
+        });
+      }
+    },
+    [id],
+  );
+
+  return { data, loadFailed, starting, reload, start, add, remove, setConsent };
 }

@@ -105,6 +105,7 @@ export function snapshot(id: string, targetId: string, viewport: "desktop" | "mo
     colors: [],
     width: viewport === "desktop" ? 1440 : 390,
     height: 2000,
+    consent: null,
     extraction: { capturedHeight: 2000 } as RunDetail["snapshots"][number]["extraction"],
   };
 }

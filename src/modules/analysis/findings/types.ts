@@ -9,7 +9,8 @@ export interface RuleContext {
   others: RuleSnapshot[];
 }
 
-export type Draft = Pick<Finding, "group" | "severity" | "title" | "evidence" | "fix">;
+/** A rule's verdict; `rule` names a sub-rule when one rule reports several (axe-core's rule ids). */
+export type Draft = Pick<Finding, "group" | "severity" | "title" | "evidence" | "fix"> & { rule?: string };
 
 export interface Rule {
   /** Stable name; part of the finding id, so renaming a rule re-keys its findings. */
@@ -19,7 +20,8 @@ export interface Rule {
    * on desktop when it was captured. "viewport" (default): judged per viewport.
    */
   scope?: "page" | "viewport";
-  run(ctx: RuleContext): Draft | null;
+  /** One finding, none, or one per sub-rule (each with its own `rule`). */
+  run(ctx: RuleContext): Draft | Draft[] | null;
 }
 
 /** The competitor with the lowest (best) value of `pick`, ignoring pages where it is unknown. */

@@ -1,5 +1,5 @@
-// Can a visitor act, and can everyone use the page: calls to action, labels, alt text, headings,
-// mobile scrolling and reading size.
+// Can a visitor act: calls to action, mobile scrolling and reading size. Whether everyone can use
+// the page (alt text, labels, headings, landmarks) is axe-core's audit, in ./accessibility.ts.
 
 import { VIEWPORTS } from "#server/modules/capture/model";
 import { px, quote } from "../format";
@@ -33,75 +33,6 @@ const ctaAboveFold: Rule = {
       fix: below
         ? `Move ${quote(below.text, 40)} (now ${px(below.box.y)} down the page) into the hero so the first screen tells visitors what to do.`
         : "Add a primary button to the hero so the first screen tells visitors what to do next.",
-    };
-  },
-};
-
-const imagesWithoutAlt: Rule = {
-  id: "images-without-alt",
-  scope: "page",
-  run({ page }) {
-    const missing = page.extraction.accessibility.imagesWithoutAlt;
-    if (missing <= 0) return null;
-    const total = Math.max(missing, page.extraction.elements.images);
-    return {
-      group: "ux",
-      severity: missing >= 5 || missing / total > 0.5 ? "high" : "medium",
-      title: `${page.label} has ${missing} image${missing === 1 ? "" : "s"} without alt text`,
-      evidence: { [`${page.label} images without alt`]: `${missing} of ${total}` },
-      fix: 'Give every meaningful image an alt text that says what it shows; mark purely decorative ones with alt="" so screen readers skip them.',
-    };
-  },
-};
-
-const inputsWithoutLabel: Rule = {
-  id: "inputs-without-label",
-  scope: "page",
-  run({ page }) {
-    const missing = page.extraction.accessibility.inputsWithoutLabel;
-    if (missing <= 0) return null;
-    return {
-      group: "ux",
-      severity: "high",
-      title: `${page.label} has ${missing} form field${missing === 1 ? "" : "s"} without a label`,
-      evidence: { [`${page.label} inputs without label`]: `${missing} of ${Math.max(missing, page.extraction.elements.inputs)}` },
-      fix: "Give each field a visible <label for=…> (a placeholder disappears as soon as people type and is not read reliably by screen readers).",
-    };
-  },
-};
-
-const headingHierarchy: Rule = {
-  id: "heading-hierarchy",
-  scope: "page",
-  run({ page }) {
-    const h1s = page.extraction.elements.headings.filter((h) => h.level === 1);
-    if (h1s.length === 1) return null;
-    if (h1s.length === 0) {
-      const first = page.extraction.elements.headings[0];
-      return {
-        group: "ux",
-        severity: "medium",
-        title: `${page.label} has no h1 heading`,
-        evidence: {
-          [`${page.label} h1 headings`]: "0",
-          ...(first ? { [`${page.label} first heading`]: `h${first.level} ${quote(first.text, 50)}` } : {}),
-        },
-        fix: first
-          ? `Mark the main headline up as <h1> (currently ${quote(first.text, 40)} is an h${first.level}) so search engines and screen readers know what the page is about.`
-          : "Add one <h1> stating what the page offers; screen-reader users navigate by headings and search engines weigh it.",
-      };
-    }
-    return {
-      group: "ux",
-      severity: "low",
-      title: `${page.label} has ${h1s.length} h1 headings`,
-      evidence: {
-        [`${page.label} h1 headings`]: h1s
-          .slice(0, 4)
-          .map((h) => quote(h.text, 40))
-          .join(", "),
-      },
-      fix: "Keep one <h1> for the page's main message and turn the others into <h2> section headings.",
     };
   },
 };
@@ -152,4 +83,4 @@ const mobileBodyFont: Rule = {
   },
 };
 
-export const uxRules: Rule[] = [ctaAboveFold, imagesWithoutAlt, inputsWithoutLabel, headingHierarchy, mobilePageHeight, mobileBodyFont];
+export const uxRules: Rule[] = [ctaAboveFold, mobilePageHeight, mobileBodyFont];

@@ -9,7 +9,10 @@ import { SSRF_MESSAGES, type HostVerdict } from "./ssrf";
 export type HostGuard = (host: string) => Promise<HostVerdict>;
 
 export interface Egress {
-  /** Enforces the SSRF rule on every hop; null when private targets are allowed. */
+  /**
+   * Enforces the SSRF rule on every hop; null when private targets are allowed and the browser is
+   * this machine's (a remote browser always goes through it: capture-egress.ts).
+   */
   proxy: EgressProxy | null;
   guard: HostGuard | null;
   /** Hosts refused so far, for the error a blocked navigation reports. */
@@ -47,7 +50,7 @@ export async function openCaptureContext(
 ): Promise<BrowserContext> {
   const ctx = await browser.newContext({
     ...captureContextOptions(browser, viewportName),
-    ...(proxy ? { proxy: { server: proxy.server } } : {}),
+    ...(proxy ? { proxy: { server: proxy.server, ...proxy.credentials } } : {}),
   });
   await installPageScript(ctx);
   if (guard) {

@@ -4,6 +4,7 @@
 // network only through this local HTTP proxy, which resolves every host itself, refuses any
 // non-public address and connects to the exact address it checked (no second lookup to rebind).
 
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import net from "node:net";
 import type { HostVerdict } from "./ssrf";
 
@@ -12,6 +13,8 @@ export const BLOCKED_HEADER = "x-design-intel-blocked";
 export interface EgressProxy {
   /** For Playwright's `proxy.server`. */
   server: string;
+  /** For Playwright's `proxy.username`/`password`: set when the proxy listens where others can reach it. */
+  credentials: { username: string; password: string } | null;
   /** Hosts refused so far, with the reason, in order. */
   blocked: { host: string; reason: string }[];
   close(): Promise<void>;
@@ -83,8 +86,47 @@ function closeResponseHead(head: string): string {
   return `${statusLine}\r\n${kept.join("\r\n")}\r\nconnection: close\r\n\r\n`;
 }
 
-export async function startEgressProxy(check: (host: string) => Promise<HostVerdict>): Promise<EgressProxy> {
+/**
+ * Where the proxy listens. By default on loopback for a browser on this machine; a remote browser
+ * needs an address its host can reach (`listen`), named to the browser as `advertise`. Anything on
+ * that network could then reach the proxy too, so it then asks for a password made for this proxy
+ * alone, which only the capture's own browser context is given.
+ */
+export interface EgressListen {
+  listen: string;
+  advertise: string;
+}
+
+const LOOPBACK: EgressListen = { listen: "127.0.0.1", advertise: "127.0.0.1" };
+
+function askForCredentials(client: net.Socket) {
+  client.end(
+    'HTTP/1.1 407 Proxy Authentication Required\r\nproxy-authenticate: Basic realm="design-intel capture"\r\n' +
+      "content-length: 0\r\nconnection: close\r\n\r\n",
+  );
+}
+
+/** True when the head carries exactly the expected `proxy-authorization`. */
+function authorised(headerLines: string[], expected: Buffer): boolean {
+  for (const line of headerLines) {
+    const colon = line.indexOf(":");
+    if (line.slice(0, colon).trim().toLowerCase() !== "proxy-authorization") continue;
+    const given = Buffer.from(line.slice(colon + 1).trim());
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+  return false;
+}
+
+const hostForUrl = (host: string) => (net.isIPv6(host) ? `[${host}]` : host);
+
+export async function startEgressProxy(
+  check: (host: string) => Promise<HostVerdict>,
+  where: EgressListen | null = null,
+): Promise<EgressProxy> {
   const blocked: EgressProxy["blocked"] = [];
+  const credentials = where ? { username: "capture", password: randomBytes(18).toString("base64url") } : null;
+  const expected = credentials ? Buffer.from(`Basic ${btoa(`${credentials.username}:${credentials.password}`)}`) : null;
+  const { listen, advertise } = where ?? LOOPBACK;
   const sockets = new Set<net.Socket>();
 
   const verdictFor = async (host: string) => {
@@ -177,6 +219,8 @@ export async function startEgressProxy(check: (host: string) => Promise<HostVerd
       const [requestLine = "", ...headerLines] = buffered.subarray(0, end).toString("latin1").split("\r\n");
       const rest = buffered.subarray(end + 4);
       const [method = "", target = "", version = "HTTP/1.1"] = requestLine.split(" ");
+      // Before anything is looked up or connected: a stranger learns nothing from this proxy.
+      if (expected && !authorised(headerLines, expected)) return askForCredentials(client);
       const work =
         method.toUpperCase() === "CONNECT"
           ? tunnel(client, target, rest)
@@ -188,12 +232,13 @@ export async function startEgressProxy(check: (host: string) => Promise<HostVerd
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
+    server.listen(0, listen, () => resolve());
   });
   const port = (server.address() as net.AddressInfo).port;
 
   return {
-    server: `http://127.0.0.1:${port}`,
+    server: `http://${hostForUrl(advertise)}:${port}`,
+    credentials,
     blocked,
     close: () =>
       new Promise<void>((resolve) => {

@@ -38,6 +38,17 @@ export class FairQueue<T> {
     return "queued";
   }
 
+  /**
+   * Puts an item back at the head of its owner's line, past the caps: it was let in once already
+   * (a page whose remote browser went away under it).
+   */
+  unshift(owner: string, item: T): void {
+    const queue = this.queues.get(owner);
+    if (queue) queue.items.unshift(item);
+    else this.queues.set(owner, { items: [item], arrival: this.arrivals++ });
+    this.count++;
+  }
+
   shift(): { owner: string; item: T } | null {
     let best: string | null = null;
     let bestKey: [number, number] = [Infinity, Infinity];

@@ -1,6 +1,11 @@
 // The capture pool: a fair, bounded queue in front of a few capture workers (one Chromium each,
 // one page at a time unless told otherwise, each page in its own context), so a crashed browser
 // only ever fails the pages it was rendering.
+//
+// With remote browsers (BROWSER_WS_ENDPOINTS) each worker connects to one of the browser servers
+// instead of launching Chromium, new workers going to the server with the fewest. A server that
+// goes away is taken out (remote-endpoints.ts) and the pages its browsers had in hand go back to
+// the head of the queue for another one, a bounded number of times.
 
 import { readFileSync } from "node:fs";
 import { HttpError } from "#server/http/errors";
@@ -8,7 +13,9 @@ import type { GrayImage } from "#server/lib/image/image";
 import type { CaptureEvent, CaptureJob, CaptureRequest, TimingJob } from "../worker/protocol";
 import { spawnWorker } from "#server/lib/spawn-worker";
 import type { Extraction, Viewport } from "../model";
+import type { EgressListen } from "./egress-proxy";
 import { FairQueue } from "./fair-queue";
+import { LOST_REASON, RemoteEndpoints, type RemoteEndpoint, type RemoteReadiness } from "./remote-endpoints";
 import { checkTargetUrl, type Resolver } from "./ssrf";
 import type { Vitals } from "../page/types";
 import { MAX_SAMPLES, summariseSamples, type EarlierSample, type TimingProfile, type TimingSummary } from "../timing/timing-samples";
@@ -29,6 +36,8 @@ export interface CaptureJobInput {
   earlierSamples?: EarlierSample[];
   /** The page's own load only: the caller asks for more loads with submitTiming once it can tell which pages need them. */
   deferTiming?: boolean;
+  /** What to do about a consent banner (the comparison's setting); absent: nothing. */
+  consent?: CaptureJob["consent"];
 }
 
 /** More timing loads of a page already captured (capture/timing/time-page.ts). */
@@ -73,6 +82,21 @@ export interface CapturePoolOptions {
    */
   spawn?: () => Worker;
   log?: (message: string) => void;
+  /** Remote browsers instead of launched ones; `chromiumPath` is then not used. */
+  remote?: RemotePoolOptions;
+}
+
+export interface RemotePoolOptions {
+  /** Playwright browser-server endpoints (ws:// or wss://). */
+  endpoints: readonly string[];
+  /** Where each capture's egress proxy listens, and the address the browser servers dial it at. */
+  egress: EgressListen;
+  /** Browsers a page may lose (their server going away under it) before it fails; default 3. */
+  maxLosses?: number;
+  /** How long pages wait while no browser server is reachable before they fail; default the total capture limit. */
+  strandedMs?: number;
+  retryMinMs?: number;
+  retryMaxMs?: number;
 }
 
 export const NO_CHROMIUM_REASON = "No Chromium browser found: install chromium or set CHROMIUM_PATH";
@@ -80,6 +104,7 @@ export const QUEUE_FULL_REASON = "The capture queue is full right now. Try again
 export const OWNER_QUEUE_FULL_REASON = "You already have many pages waiting to be captured. Let them finish first.";
 export const POOL_CLOSED_REASON = "The capture service is shutting down";
 const WORKER_DIED_REASON = "The capture worker stopped unexpectedly";
+const NO_REMOTE_REASON = "No browser server can be reached right now";
 const STUCK_REASON = "The browser stopped responding while capturing this page";
 
 function isCaptureBrowser(pid: number): boolean {
@@ -102,6 +127,8 @@ interface Job {
   onStage?: (stage: CaptureStageName) => void;
   /** The worker answers a capture with "done" and a timing job with "timed", so each caller gets its own outcome. */
   resolve: (outcome: CaptureResult | TimingResult) => void;
+  /** Remote browsers that went away while they had this job in hand. */
+  losses: number;
 }
 
 interface Slot {
@@ -112,6 +139,8 @@ interface Slot {
   jobs: Map<string, { job: Job; watchdog: ReturnType<typeof setTimeout> }>;
   idleTimer?: ReturnType<typeof setTimeout>;
   closing: boolean;
+  /** The browser server this worker's browser is on; null for a launched browser. */
+  endpoint: RemoteEndpoint | null;
 }
 
 export interface CapturePoolStats {
@@ -120,7 +149,7 @@ export interface CapturePoolStats {
   queued: number;
   running: number;
   owners: Record<string, { queued: number; running: number }>;
-  workers: { pid: number | null; browser: string | null; busy: boolean }[];
+  workers: { pid: number | null; browser: string | null; busy: boolean; endpoint?: string }[];
 }
 
 export interface CaptureReadiness {
@@ -130,6 +159,8 @@ export interface CaptureReadiness {
   concurrency: number;
   /** Browsers launch on the first capture rather than at boot (CAPTURE_LAZY): none running is not a fault. */
   onDemand: boolean;
+  /** With remote browsers: which browser servers answer. */
+  remote?: RemoteReadiness;
 }
 
 export class CapturePool {
@@ -147,6 +178,10 @@ export class CapturePool {
   private closed = false;
   private keepWarm = false;
   private sequence = 0;
+  private readonly remote: RemoteEndpoints | null = null;
+  private readonly maxLosses: number;
+  /** Set while pages wait with no browser server reachable; they fail when it fires. */
+  private strandedTimer?: ReturnType<typeof setTimeout>;
 
   constructor(private readonly options: CapturePoolOptions) {
     this.concurrency = Math.max(1, Math.floor(options.concurrency));
@@ -157,7 +192,19 @@ export class CapturePool {
     this.queue = new FairQueue(options.maxQueued ?? 200, options.maxQueuedPerOwner ?? 40);
     this.idleMs = options.idleMs ?? 120_000;
     this.log = options.log ?? ((m) => console.warn(m));
-    this.available = options.chromiumPath !== null;
+    this.maxLosses = Math.max(1, options.remote?.maxLosses ?? 3);
+    if (options.remote) {
+      this.remote = new RemoteEndpoints(options.remote.endpoints, {
+        log: this.log,
+        onReachable: () => {
+          this.topUp();
+          this.dispatch();
+        },
+        retryMinMs: options.remote.retryMinMs,
+        retryMaxMs: options.remote.retryMaxMs,
+      });
+    }
+    this.available = options.chromiumPath !== null || this.remote !== null;
     this.unavailableReason = this.available ? null : NO_CHROMIUM_REASON;
     if (!this.available) {
       this.log(`[capture] ${NO_CHROMIUM_REASON}. Every capture will fail with that reason until one is installed.`);
@@ -171,7 +218,9 @@ export class CapturePool {
    */
   warm(): void {
     this.keepWarm = true;
-    this.topUp();
+    // Remote browsers: once each server has been looked at, so none is spent on one that is down.
+    if (this.remote) void this.remote.looked.then(() => this.topUp());
+    else this.topUp();
   }
 
   submit(ownerId: string, input: CaptureJobInput, onStage?: (stage: CaptureStageName) => void): Promise<CaptureResult> {
@@ -203,7 +252,7 @@ export class CapturePool {
 
     let resolveJob!: (o: CaptureResult | TimingResult) => void;
     const outcome = new Promise<CaptureResult | TimingResult>((resolve) => (resolveJob = resolve));
-    const job: Job = { id: `c${++this.sequence}`, ownerId, work, onStage, resolve: resolveJob };
+    const job: Job = { id: `c${++this.sequence}`, ownerId, work, onStage, resolve: resolveJob, losses: 0 };
     const pushed = this.queue.push(ownerId, job);
     if (pushed === "full") return { ok: false, reason: QUEUE_FULL_REASON };
     if (pushed === "owner-full") return { ok: false, reason: OWNER_QUEUE_FULL_REASON };
@@ -226,18 +275,27 @@ export class CapturePool {
       queued: this.queue.size,
       running: this.slots.reduce((n, s) => n + s.jobs.size, 0),
       owners,
-      workers: this.slots.map((s) => ({ pid: s.pid, browser: s.browser, busy: s.jobs.size > 0 })),
+      workers: this.slots.map((s) => ({
+        pid: s.pid,
+        browser: s.browser,
+        busy: s.jobs.size > 0,
+        ...(s.endpoint ? { endpoint: s.endpoint.label } : {}),
+      })),
     };
   }
 
   /** For health checks: how many capture browsers are launched and waiting for work or working. */
   readiness(): CaptureReadiness {
     const browsers = this.slots.filter((s) => !s.closing && s.browser !== null).length;
-    return { available: this.available, browsers, concurrency: this.concurrency, onDemand: !this.keepWarm };
+    const readiness: CaptureReadiness = { available: this.available, browsers, concurrency: this.concurrency, onDemand: !this.keepWarm };
+    if (this.remote) readiness.remote = this.remote.readiness();
+    return readiness;
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    this.remote?.close();
+    clearTimeout(this.strandedTimer);
     for (const job of this.queue.drain()) job.resolve({ ok: false, reason: POOL_CLOSED_REASON });
     await Promise.all([...this.slots].map((slot) => this.retire(slot, POOL_CLOSED_REASON)));
   }
@@ -249,9 +307,9 @@ export class CapturePool {
     while (this.queue.size > 0) {
       // An idle worker first, then a new one, and only then a second page beside a busy one.
       let slot = this.slots.find((s) => s.jobs.size === 0 && !s.closing);
-      if (!slot && this.slots.length < this.concurrency) slot = this.spawn();
+      if (!slot && this.slots.length < this.concurrency) slot = this.spawn() ?? undefined;
       slot ??= this.slots.filter((s) => !s.closing && s.jobs.size < this.pagesPerBrowser).sort((a, b) => a.jobs.size - b.jobs.size)[0];
-      if (!slot) return;
+      if (!slot) return this.watchStranded();
       const next = this.queue.shift();
       if (!next) return;
       this.start(slot, next.item);
@@ -261,12 +319,17 @@ export class CapturePool {
   /** A warm pool keeps all its workers running (and their browsers launched) while idle. */
   private topUp() {
     if (!this.keepWarm || !this.available || this.closed) return;
-    while (this.slots.filter((s) => !s.closing).length < this.concurrency) this.spawn();
+    while (this.slots.filter((s) => !s.closing).length < this.concurrency) {
+      if (!this.spawn()) return;
+    }
   }
 
-  private spawn(): Slot {
+  /** A new worker; null when remote browsers are used and no browser server can take one. */
+  private spawn(): Slot | null {
+    const endpoint = this.remote?.pick((e) => this.slots.filter((s) => s.endpoint === e && !s.closing).length) ?? null;
+    if (this.remote && !endpoint) return null;
     const worker = this.options.spawn?.() ?? spawnWorker("modules/capture/worker/capture.worker.ts");
-    const slot: Slot = { worker, pid: null, browser: null, jobs: new Map(), closing: false };
+    const slot: Slot = { worker, pid: null, browser: null, jobs: new Map(), closing: false, endpoint };
     worker.onmessage = (event: MessageEvent<CaptureEvent>) => this.onEvent(slot, event.data);
     worker.onerror = (event) => {
       this.log(`[capture] worker error: ${event.message}`);
@@ -276,8 +339,55 @@ export class CapturePool {
       if (!slot.closing) void this.retire(slot, WORKER_DIED_REASON);
     });
     this.slots.push(slot);
-    this.send(slot, { type: "init", chromiumPath: this.options.chromiumPath! });
+    if (endpoint) this.send(slot, { type: "connect", endpoint: endpoint.url, egress: this.options.remote!.egress });
+    else this.send(slot, { type: "init", chromiumPath: this.options.chromiumPath! });
     return slot;
+  }
+
+  /**
+   * Pages wait while no browser server is reachable (one may come back in seconds), but not
+   * forever: after `strandedMs` with none, they fail with that reason.
+   */
+  private watchStranded() {
+    if (!this.remote || this.closed) return;
+    const stranded = this.queue.size > 0 && !this.remote.anyUsable() && this.slots.every((s) => s.closing);
+    if (!stranded) {
+      clearTimeout(this.strandedTimer);
+      this.strandedTimer = undefined;
+      return;
+    }
+    if (this.strandedTimer) return;
+    this.strandedTimer = setTimeout(() => {
+      this.strandedTimer = undefined;
+      if (this.remote!.anyUsable() || this.slots.some((s) => !s.closing)) return this.dispatch();
+      const { reachable, total } = this.remote!.readiness();
+      const reason = `${NO_REMOTE_REASON} (${reachable} of ${total} reachable)`;
+      for (const job of this.queue.drain()) job.resolve({ ok: false, reason });
+    }, this.options.remote!.strandedMs ?? this.totalTimeoutMs);
+    this.strandedTimer.unref?.();
+  }
+
+  /**
+   * The worker's remote browser went away (or never connected): its server is taken out, the
+   * worker retired, and the pages it had go to another server.
+   */
+  private lose(slot: Slot, reason: string) {
+    if (slot.closing) return;
+    if (slot.endpoint) this.remote!.failed(slot.endpoint, reason);
+    void this.retire(slot, LOST_REASON, { requeue: true });
+    this.topUp();
+  }
+
+  /** A page whose browser went away goes back to the head of its owner's queue, until it has lost too many. */
+  private requeue(job: Job, ranInBrowser: boolean) {
+    // A browser that never connected did not have the page in hand: no loss counted.
+    if (ranInBrowser) job.losses++;
+    if (job.losses >= this.maxLosses) {
+      const reason = `${LOST_REASON}, ${job.losses} times; the page may be crashing the browser`;
+      job.resolve({ ok: false, reason });
+      return;
+    }
+    this.queue.unshift(job.ownerId, job);
   }
 
   private send(slot: Slot, message: CaptureRequest) {
@@ -313,6 +423,7 @@ export class CapturePool {
       mobileTimingProfile: this.options.mobileTimingProfile,
       earlierSamples: input.earlierSamples,
       deferTiming: input.deferTiming,
+      consent: input.consent,
     };
     return { type: "capture", job };
   }
@@ -339,6 +450,7 @@ export class CapturePool {
       case "ready":
         slot.pid = event.pid;
         slot.browser = event.browser;
+        if (slot.endpoint && !slot.closing) this.remote!.connected(slot.endpoint);
         break;
       case "stage":
         try {
@@ -359,7 +471,11 @@ export class CapturePool {
         this.finish(slot, event.jobId, { ok: true, timing: event.timing });
         break;
       case "failed":
-        this.finish(slot, event.jobId, { ok: false, reason: event.reason });
+        if (event.lost && slot.endpoint) this.lose(slot, "the browser server closed the connection");
+        else this.finish(slot, event.jobId, { ok: false, reason: event.reason });
+        break;
+      case "lost":
+        this.lose(slot, event.reason);
         break;
       case "fatal":
         // Chromium would not start; the job (if any) fails on its own with the reason.
@@ -368,8 +484,11 @@ export class CapturePool {
     }
   }
 
-  /** Stops a worker (and its browser, by pid, if it won't go quietly); its pages fail with `reason`. */
-  private async retire(slot: Slot, reason: string | null) {
+  /**
+   * Stops a worker (and its browser, by pid, if it won't go quietly); its pages fail with `reason`,
+   * or with `requeue` go back to the queue for another worker.
+   */
+  private async retire(slot: Slot, reason: string | null, { requeue = false } = {}) {
     if (slot.closing) return;
     slot.closing = true;
     clearTimeout(slot.idleTimer);
@@ -379,7 +498,8 @@ export class CapturePool {
     slot.jobs.clear();
     for (const { job, watchdog } of held) {
       clearTimeout(watchdog);
-      job.resolve({ ok: false, reason: reason ?? WORKER_DIED_REASON });
+      if (requeue && !this.closed) this.requeue(job, slot.browser !== null);
+      else job.resolve({ ok: false, reason: reason ?? WORKER_DIED_REASON });
     }
 
     const exited = new Promise<void>((resolve) => slot.worker.addEventListener("close", () => resolve(), { once: true }));

@@ -1,6 +1,6 @@
-// Accessibility gatherer: quick checks a visitor would hit — text below WCAG AA contrast against a
-// background we can know from CSS, the body text's contrast, images without a text alternative and
-// form controls without a label.
+// Accessibility gatherer: the body text's contrast (a design measure the findings compare between
+// sites) and the text runs whose contrast the screenshot's pixels decide. axe-core's audit runs
+// after the look (page/axe-audit.ts) and tells which of these runs it could not decide itself.
 
 import type { Box, Extraction } from "../model";
 import { contrast, hex } from "../page/css-color";
@@ -8,42 +8,14 @@ import type { Scan } from "../page/scan";
 import { clean } from "../page/strings";
 import { textPaint } from "../page/text-paint";
 
-export type AccessibilityMeasurement = Extraction["accessibility"];
-type LowContrast = AccessibilityMeasurement["lowContrast"][number];
+/** What the DOM tells; the low-contrast runs and the audit's counts are added after the screenshot (phases/summarise.ts). */
+export type AccessibilityMeasurement = Pick<Extraction["accessibility"], "bodyContrast">;
 
 const round2 = (v: number) => Math.round(v * 100) / 100;
 
 export function gatherAccessibility(scan: Scan): AccessibilityMeasurement {
   const body = scan.bodyRun();
-  return {
-    lowContrast: lowContrast(scan),
-    bodyContrast: body && body.bg.known ? round2(contrast(body.fg, body.bg.color)) : null,
-    imagesWithoutAlt: imagesWithoutAlt(scan),
-    inputsWithoutLabel: inputsWithoutLabel(scan),
-  };
-}
-
-/** Runs below AA (3:1 for large text, 4.5:1 otherwise), worst first, one per text and colour pair. */
-function lowContrast(scan: Scan): LowContrast[] {
-  const found: LowContrast[] = [];
-  for (const r of scan.runs()) {
-    if (!r.bg.known || r.chars < 2) continue;
-    const ratio = contrast(r.fg, r.bg.color);
-    const large = r.sizePx >= 24 || (r.sizePx >= 18.66 && r.weight >= 700);
-    const required = large ? 3 : 4.5;
-    if (ratio + 1e-9 < required)
-      found.push({ text: clean(r.text, 80), ratio: round2(ratio), required, fg: hex(r.fg), bg: hex(r.bg.color), method: "css" });
-  }
-  const seen = new Set<string>();
-  return found
-    .sort((a, b) => a.ratio - b.ratio)
-    .filter((c) => {
-      const key = `${c.text}|${c.fg}|${c.bg}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    })
-    .slice(0, 40);
+  return { bodyContrast: body && body.bg.known ? round2(contrast(body.fg, body.bg.color)) : null };
 }
 
 /** A text run whose contrast the screenshot's pixels should decide: what CSS can't see, or what CSS flags. */
@@ -65,13 +37,20 @@ export interface ContrastProbe {
 const MAX_PROBES = 60;
 const MAX_LINES = 3;
 
+/** The elements of the last probes handed out, in their order: the audit names the ones axe left undecided by index. */
+let probed: Element[] | null = null;
+export const probedElements = (): Element[] | null => probed;
+
 /**
- * Runs over a background image or gradient (CSS can't say what is behind them), and runs CSS finds
- * below AA (a positioned photo or video behind the text is invisible to the CSS background chain).
+ * The text runs the screenshot decides: runs over a background image or gradient (CSS can't say
+ * what is behind them), and runs CSS finds below AA (a positioned photo or video behind the text is
+ * invisible to the CSS background chain). Worst CSS failure first; on a page axe will audit
+ * (`audited`), what CSS cannot judge first, since axe decides most CSS failures itself and only
+ * what it could not decide keeps the pixels' verdict.
  */
-export function contrastProbes(scan: Scan): ContrastProbe[] {
+export function contrastProbes(scan: Scan, { audited = false }: { audited?: boolean } = {}): ContrastProbe[] {
   const range = document.createRange();
-  const probes: (ContrastProbe & { order: number })[] = [];
+  const probes: (ContrastProbe & { order: number; el: Element })[] = [];
   const seen = new Set<string>();
   for (const r of scan.runs()) {
     if (r.chars < 2) continue;
@@ -107,43 +86,12 @@ export function contrastProbes(scan: Scan): ContrastProbe[] {
       sizePx: r.sizePx,
       css: ratio === null ? null : { bg: hex(r.bg.color), ratio: round2(ratio) },
       boxes,
-      order: ratio ?? required,
+      el: r.el,
+      order: audited ? (ratio === null ? 0 : 1 + ratio) : (ratio ?? required),
     });
   }
-  // CSS failures first (worst first), then what CSS could not judge, top of the page first.
-  return probes
-    .sort((a, b) => a.order - b.order)
-    .slice(0, MAX_PROBES)
-    .map(({ order: _, ...p }) => p);
-}
-
-const hasText = (value: string | null) => !!(value ?? "").trim();
-
-/** Visible images with no alt and no other name, that are not marked decorative. */
-function imagesWithoutAlt(scan: Scan): number {
-  return Array.from(document.querySelectorAll("img")).filter((img) => {
-    if (img.hasAttribute("alt")) return false;
-    if (img.getAttribute("aria-hidden") === "true" || ["presentation", "none"].includes(img.getAttribute("role") ?? "")) return false;
-    if (hasText(img.getAttribute("aria-label")) || hasText(img.getAttribute("aria-labelledby")) || hasText(img.getAttribute("title")))
-      return false;
-    return scan.rendered(img);
-  }).length;
-}
-
-/** Visible controls with no accessible name. A placeholder is not a label: it disappears on input and is not announced reliably. */
-function inputsWithoutLabel(scan: Scan): number {
-  const labelledBy = (ids: string) =>
-    ids
-      .split(/\s+/)
-      .map((id) => (id ? (document.getElementById(id)?.textContent ?? "") : ""))
-      .join(" ")
-      .trim();
-  return scan.controls().filter((el) => {
-    const c = el as HTMLInputElement;
-    if (hasText(c.getAttribute("aria-label"))) return false;
-    if (labelledBy(c.getAttribute("aria-labelledby") ?? "")) return false;
-    if (hasText(c.getAttribute("title"))) return false;
-    if (Array.from(c.labels ?? []).some((l) => hasText(l.textContent))) return false;
-    return true;
-  }).length;
+  // In order, top of the page first among equals (the sort is stable).
+  const kept = probes.sort((a, b) => a.order - b.order).slice(0, MAX_PROBES);
+  probed = kept.map((p) => p.el);
+  return kept.map(({ order: _, el: __, ...p }) => p);
 }

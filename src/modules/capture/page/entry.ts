@@ -5,7 +5,9 @@
 // adds the gatherers to the global the early part defined. A document the early part missed gets
 // everything from here (its watchers start late: what they missed is missing).
 
+import { findConsentBanners } from "../consent/page-banners";
 import { contrastProbes, gatherAccessibility } from "../gatherers/accessibility";
+import { audit } from "./axe-audit";
 import { gatherCopy } from "../gatherers/copy";
 import { gatherElements } from "../gatherers/elements";
 import { gatherLayout } from "../gatherers/layout";
@@ -32,8 +34,8 @@ export const DOM_GATHERERS = {
 };
 export type DomGathererName = keyof typeof DOM_GATHERERS;
 
-/** Everything about the page the DOM can tell. */
-function measure(args: ScanArgs): DomMeasurement {
+/** Everything about the page the DOM can tell; `audited`: axe will audit the page after this look. */
+function measure({ audited, ...args }: ScanArgs & { audited?: boolean }): DomMeasurement {
   const scan = createScan(args);
   return {
     ...gatherMeta(),
@@ -43,7 +45,7 @@ function measure(args: ScanArgs): DomMeasurement {
     elements: gatherElements(scan),
     copy: gatherCopy(scan),
     accessibility: gatherAccessibility(scan),
-    contrastProbes: contrastProbes(scan),
+    contrastProbes: contrastProbes(scan, { audited }),
   };
 }
 
@@ -54,11 +56,13 @@ function gather(args: ScanArgs & { name: DomGathererName }): ReturnType<(typeof 
 
 const lateApi = {
   readResources: (_: void) => gatherResources(),
+  audit,
   measure,
   gather,
   watchForChanges,
   changedSinceWatch,
   forgetOwnChanges,
+  findConsentBanners,
 };
 export type PageApi = typeof earlyApi & typeof lateApi;
 

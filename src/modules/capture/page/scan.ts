@@ -4,6 +4,7 @@
 // two of them never disagree about what is visible or what colour something is.
 
 import type { Box } from "../model";
+import { isMasked } from "../consent/page-masks";
 import { collectCtas, type Cta } from "./ctas";
 import { CLEAR, createColorReader, over, WHITE, type Paint } from "./css-color";
 import { listHeadings, renderedHeadings, type Heading } from "./headings";
@@ -26,7 +27,7 @@ export interface Scan {
   box(el: Element): Box;
   /** The box cut at maxY, the bottom of the captured part. */
   clip(b: Box): Box;
-  /** Laid out, visible, inside the page horizontally and above maxY. */
+  /** Laid out, visible, inside the page horizontally and above maxY; not in a masked consent banner. */
   rendered(el: Element): boolean;
   aboveFold(b: Box): boolean;
   /** The colour the root paints under everything. */
@@ -73,6 +74,8 @@ export function createScan(args: ScanArgs): Scan {
     },
     clip: (b) => ({ ...b, height: Math.max(0, Math.min(b.height, maxY - b.y)) }),
     rendered(el) {
+      // A consent banner left on screen is not the page (consent/page-banners.ts).
+      if (isMasked(el)) return false;
       const anyEl = el as Element & { checkVisibility?: (o: object) => boolean };
       if (anyEl.checkVisibility && !anyEl.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
       const r = el.getBoundingClientRect();

@@ -1,6 +1,8 @@
 // What the capture does to a page before it measures it: scroll once so lazy content loads, check
 // whether that scroll missed something, and wait for web fonts.
 
+import { isBannerChange } from "../consent/page-masks";
+
 /** What on the page could respond to our scroll, counted from before the page's own scripts ran. */
 const reactions = { watching: false, scrollListeners: 0, observed: 0 };
 
@@ -110,7 +112,7 @@ let watched: { observer: MutationObserver; changed: boolean } | null = null;
  */
 export function watchForChanges(_: void): void {
   watched?.observer.disconnect();
-  const state = { changed: false, observer: new MutationObserver(() => (state.changed = true)) };
+  const state = { changed: false, observer: new MutationObserver((records) => noteChanges(state, records)) };
   state.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   watched = state;
 }
@@ -118,8 +120,13 @@ export function watchForChanges(_: void): void {
 /** Whether the document changed since watchForChanges() (true when it was never called). */
 export function changedSinceWatch(_: void): boolean {
   if (!watched) return true;
-  if (watched.observer.takeRecords().length > 0) watched.changed = true;
+  noteChanges(watched, watched.observer.takeRecords());
   return watched.changed;
+}
+
+/** A consent banner closing after its answer is not a change of the page (consent/page-masks.ts). */
+function noteChanges(state: { changed: boolean }, records: MutationRecord[]): void {
+  if (records.some((r) => !isBannerChange(r))) state.changed = true;
 }
 
 /**

@@ -1,6 +1,7 @@
 // Text runs: one per element that holds visible text of its own, with the style it is drawn in and
 // the colours it is drawn with. Typography, the text palette, contrast, copy and spacing all read them.
 
+import { isMasked } from "../consent/page-masks";
 import { over, withAlpha, type Paint } from "./css-color";
 import type { Background, Scan } from "./scan";
 import { firstFamily, tenth } from "./strings";
@@ -80,7 +81,7 @@ export function collectRuns(scan: Scan): Run[] {
     const text = node.nodeValue ?? "";
     if (!text.trim()) continue;
     const el = node.parentElement;
-    if (!el || SKIP.has(el.tagName.toUpperCase())) continue;
+    if (!el || SKIP.has(el.tagName.toUpperCase()) || isMasked(el)) continue;
     range.selectNodeContents(node);
     const { area, top } = lineBoxes(range, scan);
     if (area <= 0) continue;

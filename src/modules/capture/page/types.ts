@@ -1,13 +1,14 @@
 // What the page script hands back to the capture, in the contract's own types (capture/model.ts).
 
-import type { ContrastProbe } from "../gatherers/accessibility";
+import type { AccessibilityMeasurement, ContrastProbe } from "../gatherers/accessibility";
 import type { Extraction } from "../model";
 
 /** The parts of an Extraction that only the DOM can tell. */
 export type DomMeasurement = Pick<
   Extraction,
-  "title" | "metaDescription" | "pageHeight" | "typography" | "layout" | "elements" | "copy" | "accessibility"
+  "title" | "metaDescription" | "pageHeight" | "typography" | "layout" | "elements" | "copy"
 > & {
+  accessibility: AccessibilityMeasurement;
   palette: Pick<Extraction["palette"], "text" | "background" | "buttons"> & { salient: Extraction["palette"]["dominant"] };
   /** Runs whose contrast the screenshot decides; the capture consumes them and does not store them. */
   contrastProbes: ContrastProbe[];

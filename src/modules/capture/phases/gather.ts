@@ -6,6 +6,7 @@
 import { fontsNotLoaded, readDrawnFonts } from "../fonts/rendered-fonts";
 import { VIEWPORTS } from "../model";
 import type { DomMeasurement, ResourceTotals } from "../page/types";
+import { auditsAccessibility } from "../page-script/axe";
 import { callPage } from "../page-script/page-script";
 import type { PageProblems } from "../watchers/page-problems";
 import type { CaptureJob, CaptureStage } from "../worker/protocol";
@@ -32,7 +33,12 @@ export async function gatherPage(opened: OpenedPage, job: CaptureJob, onStage: (
   onStage("measuring");
   const viewport = VIEWPORTS[job.viewport];
   const dom = await opened.race(
-    callPage(opened.page, "measure", { maxY: job.maxHeightPx, viewportWidth: viewport.width, viewportHeight: viewport.height }),
+    callPage(opened.page, "measure", {
+      maxY: job.maxHeightPx,
+      viewportWidth: viewport.width,
+      viewportHeight: viewport.height,
+      audited: auditsAccessibility(job),
+    }),
   );
   const drawn = await opened.race(readDrawnFonts(opened.context, opened.page));
   return { dom, drawn };

@@ -5,8 +5,10 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { browserLabel } from "../browser/browser-label";
 import { openCaptureContext } from "../browser/capture-context";
-import { BLOCKED_HEADER, startEgressProxy, type EgressProxy } from "../browser/egress-proxy";
-import { createHostGuard, SSRF_MESSAGES, systemResolver, type HostVerdict, type Resolver } from "../browser/ssrf";
+import { startCaptureEgress, type EgressDeps } from "../browser/capture-egress";
+import { BLOCKED_HEADER, type EgressProxy } from "../browser/egress-proxy";
+import { SSRF_MESSAGES } from "../browser/ssrf";
+import { watchConsent, type ConsentWatch } from "../consent/consent";
 import { recordFilmstrip, type FilmstripRecorder } from "../filmstrip/filmstrip";
 import { VIEWPORTS } from "../model";
 import { watchNetworkQuiet, type NetworkQuiet } from "../watchers/network-quiet";
@@ -16,12 +18,11 @@ import type { CaptureJob, CaptureStage } from "../worker/protocol";
 import { CaptureError } from "./capture-error";
 import { seconds, type CaptureLifetime } from "./lifetime";
 
-export interface CaptureDeps {
-  /** DNS used by the capture-time SSRF guard; tests swap it to simulate public names offline. */
-  resolve?: Resolver;
-  /** Overrides the address rule (tests); defaults to every resolved address being public. */
-  checkHost?: (host: string) => Promise<HostVerdict>;
-}
+/** The guard's DNS and rule (tests swap them), the proxy's address for a remote browser, and whether to audit. */
+export type CaptureDeps = EgressDeps & {
+  /** Leaves axe-core out (bench/axe.bench.ts measures what it adds); the page is then reported unaudited. */
+  skipAudit?: boolean;
+};
 
 /** A page the capture has opened and navigated, with everything watching it. */
 export interface OpenedPage {
@@ -37,6 +38,8 @@ export interface OpenedPage {
   filmstrip: FilmstripRecorder;
   /** Which browser measured the page, asked alongside the load; never rejects. */
   measuredIn: Promise<string>;
+  /** The consent banner handling started with the page (the job's policy); null when the job asks for none. */
+  consent: ConsentWatch | null;
 }
 
 export async function openPage(
@@ -46,8 +49,7 @@ export async function openPage(
   deps: CaptureDeps,
   lifetime: CaptureLifetime,
 ): Promise<OpenedPage> {
-  const guard = job.allowPrivate ? null : (deps.checkHost ?? createHostGuard(deps.resolve ?? systemResolver));
-  const proxy = guard ? await startEgressProxy(guard) : null;
+  const { guard, proxy } = await startCaptureEgress(job.allowPrivate, deps);
   if (proxy) lifetime.holdProxy(proxy);
   await lifetime.stopIfLate();
   const blocked = proxy?.blocked ?? [];
@@ -60,6 +62,8 @@ export async function openPage(
   lifetime.holdContext(context);
   await lifetime.stopIfLate(); // the limit passed while the context was being made
 
+  // Before the page exists, so the consent script is in its first document.
+  const consent = job.consent ? await watchConsent(context, job.consent, job.url) : null;
   const page = await context.newPage();
   const crashed = new Promise<never>((_, reject) =>
     page.once("crash", () => reject(new CaptureError("The browser tab crashed while rendering this page"))),
@@ -75,7 +79,7 @@ export async function openPage(
   ]);
   lifetime.holdFilmstrip(filmstrip.saved);
 
-  const opened: OpenedPage = { page, context, openContext, race, quiet, problems, network, filmstrip, measuredIn };
+  const opened: OpenedPage = { page, context, openContext, race, quiet, problems, network, filmstrip, measuredIn, consent };
   await navigate(opened, job, onStage, blocked, lifetime);
   return opened;
 }

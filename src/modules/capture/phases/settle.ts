@@ -5,6 +5,7 @@
 // the document, a second scroll (decision 0014).
 
 import type { Page } from "playwright-core";
+import type { ConsentOutcome } from "../consent/consent";
 import type { Vitals } from "../page/types";
 import { callPage } from "../page-script/page-script";
 import { settleFirstPass, settleNetwork, type SettleDeps } from "../timing/settle-page";
@@ -18,6 +19,8 @@ export interface Settling {
   /** How far down the first scroll reached. */
   reached: number;
   deps: SettleDeps;
+  /** What was done about a consent banner, and what is masked; null when the job asked for nothing. */
+  consent: ConsentOutcome | null;
 }
 
 export async function settlePage(
@@ -36,7 +39,9 @@ export async function settlePage(
     maxY: job.maxHeightPx,
   };
   const { vitals, reached } = await settleFirstPass(opened.page, deps);
-  return { vitals, reached, deps };
+  // The consent script has worked beside the load; the look waits for it and for a banner to go.
+  const consent = opened.consent ? await opened.race(opened.consent.settle(opened.page, deps.budget())) : null;
+  return { vitals, reached, deps, consent };
 }
 
 /** Runs `look` while the page's network goes quiet; again once it has, if the page moved meanwhile. */

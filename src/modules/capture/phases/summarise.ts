@@ -1,9 +1,14 @@
 // The capture's last phase: read the screenshot's pixels once (dominant colours, dark or light,
 // the grey thumbnail scoring compares, and the painted background behind text the DOM could not
-// tell), take the page's timing samples, and put the extraction together.
+// tell), take axe-core's audit once it is in, take the page's timing samples, and put the
+// extraction together.
 
 import type { GrayImage } from "#server/lib/image/image";
-import { VIEWPORTS, type Extraction } from "../model";
+import { rgbOf } from "#server/lib/image/mask-rows";
+import type { ConsentOutcome } from "../consent/consent";
+import { failing, IMAGE_ALT_RULES, LABEL_RULES } from "../gatherers/axe-results";
+import { VIEWPORTS, type AccessibilityAudit, type Extraction } from "../model";
+import type { AuditOutcome } from "../page-script/axe";
 import type { Vitals } from "../page/types";
 import { createPaintedSampler, decideLowContrast } from "../screenshot/painted-contrast";
 import { summariseScreenshot, type ScreenshotSummary } from "../screenshot/screenshot-summary";
@@ -26,6 +31,10 @@ export interface SummariseInput {
   vitals: Vitals;
   /** The screenshot's PNG being written meanwhile: awaited once the pixels are read. */
   saving: Promise<void>;
+  /** axe-core's audit running in the page meanwhile; absent or null when this capture does not audit. */
+  audit?: Promise<AuditOutcome> | null;
+  /** What the consent phase did, and the banners it masked; null or absent when the job asked for nothing. */
+  consent?: ConsentOutcome | null;
 }
 
 /** The mobile viewport may be timed under Lighthouse's mobile preset; the desktop never is. */
@@ -36,12 +45,16 @@ export async function summarisePage(
   opened: OpenedPage,
   job: CaptureJob,
   lifetime: CaptureLifetime,
-  { seen, load, vitals, saving }: SummariseInput,
+  { seen, load, vitals, saving, audit, consent }: SummariseInput,
 ): Promise<{ extraction: Extraction; thumb: GrayImage }> {
-  const painted = createPaintedSampler(seen.dom.contrastProbes, VIEWPORTS[job.viewport].width, seen.capturedHeight);
-  const pixels = await summariseScreenshot(seen.png, undefined, painted.push);
+  const probes = seen.dom.contrastProbes;
+  const painted = createPaintedSampler(probes, VIEWPORTS[job.viewport].width, seen.capturedHeight);
+  // A banner left on screen weighs in neither the dominant colours nor the thumbnail: the page's background stands in for it.
+  const masks = consent?.masks.length ? { rects: consent.masks, fill: rgbOf(paletteRoles(seen.dom.palette).background) } : undefined;
+  const pixels = await summariseScreenshot(seen.png, undefined, painted.push, masks);
   await saving;
-  // After the pixels are read, not meanwhile: decoding on the same cores would slow the very loads being timed.
+  const audited = audit && (await audit);
+  // After the pixels are read and the audit is in, not meanwhile: work on the same cores would slow the very loads being timed.
   // A run that times its pages side by side (job.deferTiming) decides their extra loads itself,
   // once it has every site's first load; a throttled profile's loads are all extra ones, so taken here.
   const profile = timingProfileOf(job);
@@ -59,9 +72,42 @@ export async function summarisePage(
       paintWaitMs: SETTLE_WAITS.paint,
     }),
   );
-  const lowContrast = decideLowContrast(seen.dom.contrastProbes, painted.finish());
+  // axe decided every probe it did not leave undecided (its violations are its own findings): only
+  // the rest keep the pixels' verdict, so the two never report the same element.
+  const keep = audited?.undecidedProbes ? new Set(audited.undecidedProbes) : null;
+  const measured = painted.finish();
+  const lowContrast = keep
+    ? decideLowContrast(
+        probes.filter((_, i) => keep.has(i)),
+        measured.filter((_, i) => keep.has(i)),
+      )
+    : decideLowContrast(probes, measured);
   const figures = loadFigures(vitals, load.visuals, profile);
-  return { extraction: assembleExtraction(job, { seen, load, pixels, timing, figures, browser, lowContrast }), thumb: pixels.thumb };
+  return {
+    extraction: assembleExtraction(job, {
+      seen,
+      load,
+      pixels,
+      timing,
+      figures,
+      browser,
+      lowContrast,
+      audit: audited?.audit ?? null,
+      consent,
+    }),
+    thumb: pixels.thumb,
+  };
+}
+
+/**
+ * The accessibility counts budgets read, from the audit; null where this capture was not audited
+ * (a page is audited once, on its desktop capture).
+ */
+function auditCounts(
+  audit: AccessibilityAudit | null,
+): Pick<Extraction["accessibility"], "imagesWithoutAlt" | "inputsWithoutLabel" | "audit"> {
+  if (!audit) return { imagesWithoutAlt: null, inputsWithoutLabel: null };
+  return { imagesWithoutAlt: failing(audit, IMAGE_ALT_RULES), inputsWithoutLabel: failing(audit, LABEL_RULES), audit };
 }
 
 export interface ExtractionParts {
@@ -74,12 +120,15 @@ export interface ExtractionParts {
   /** The browser that measured the timing (browser/browser-label.ts). */
   browser: string;
   lowContrast: Extraction["accessibility"]["lowContrast"];
+  /** axe-core's audit; null when this capture did not audit. */
+  audit: AccessibilityAudit | null;
+  consent?: ConsentOutcome | null;
 }
 
 /** The extraction from what the phases read; pure. */
 export function assembleExtraction(
   job: CaptureJob,
-  { seen: { dom, capturedHeight }, load, pixels, timing, figures, browser, lowContrast }: ExtractionParts,
+  { seen: { dom, capturedHeight }, load, pixels, timing, figures, browser, lowContrast, audit, consent }: ExtractionParts,
 ): Extraction {
   const { fonts, failures } = load;
   return {
@@ -104,8 +153,9 @@ export function assembleExtraction(
     elements: dom.elements,
     copy: dom.copy,
     timing: { ...timing, ...figures, ...load.resources, browser },
-    accessibility: { ...dom.accessibility, lowContrast },
+    accessibility: { ...dom.accessibility, lowContrast, ...auditCounts(audit) },
     network: failures.network,
     console: failures.console,
+    ...(consent ? { consent: consent.record, masks: consent.masks } : {}),
   };
 }

@@ -6,15 +6,13 @@ import type { TimingJob } from "../worker/protocol";
 import { browserLabel } from "../browser/browser-label";
 import type { CaptureDeps } from "../phases/open";
 import { openCaptureContext } from "../browser/capture-context";
-import { startEgressProxy } from "../browser/egress-proxy";
+import { startCaptureEgress } from "../browser/capture-egress";
 import { SETTLE_WAITS } from "./settle-page";
-import { createHostGuard, systemResolver } from "../browser/ssrf";
 import { sampleTiming, type TimingSummary } from "./timing-samples";
 
 export async function timePage(browser: Browser, job: TimingJob, deps: CaptureDeps = {}): Promise<TimingSummary> {
   const started = Date.now();
-  const guard = job.allowPrivate ? null : (deps.checkHost ?? createHostGuard(deps.resolve ?? systemResolver));
-  const proxy = guard ? await startEgressProxy(guard) : null;
+  const { guard, proxy } = await startCaptureEgress(job.allowPrivate, deps);
   try {
     const egress = { proxy, guard, blocked: proxy?.blocked ?? [] };
     const browserName = await browserLabel(browser);

@@ -2,6 +2,10 @@
 // context (the pool bounds how many at once, and runs several workers, so a browser crash only
 // ever takes down the pages in hand). When the browser dies mid-job, those jobs fail with a reason
 // and the next job gets a fresh browser.
+//
+// Or, told to "connect", it drives a remote browser (a Playwright browser server) instead. A remote
+// browser that goes away is not this worker's to replace: it says "lost" once, marks the jobs in
+// hand as lost (the pool sends them to another browser server) and waits to be retired.
 
 import { readdirSync, readFileSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
@@ -10,8 +14,13 @@ import { workerLogger } from "#server/lib/logger";
 import { capturePage, CaptureError } from "../capture";
 import { timePage } from "../timing/time-page";
 import { pageBundles } from "../page-script/page-bundle";
+import { consentAssets } from "../consent/assets";
 import { instrumentVolatility } from "../watchers/volatility-probe";
 import { withVolatility } from "../watchers/volatility";
+import { connectRemoteBrowser } from "../browser/remote-browser";
+import { LOST_REASON } from "../browser/remote-endpoints";
+import type { EgressListen } from "../browser/egress-proxy";
+import type { CaptureDeps } from "../phases/open";
 import type { CaptureEvent, CaptureJob, CaptureRequest, TimingJob } from "./protocol";
 
 declare const self: Worker;
@@ -33,6 +42,41 @@ const LAUNCH_ARGS = [
 let chromiumPath: string | null = null;
 let browser: Browser | null = null;
 let launching: Promise<Browser> | null = null;
+/** Set by "connect": the remote browser server, and the egress every capture's contexts then use. */
+let remote: { endpoint: string; egress: EgressListen } | null = null;
+/** Why the remote browser is gone, once it is; this worker then connects no more. */
+let lost: string | null = null;
+let shuttingDown = false;
+const deps = (): CaptureDeps => (remote ? { remote: remote.egress } : {});
+
+function loseRemote(reason: string) {
+  if (lost !== null || shuttingDown) return;
+  lost = reason;
+  logger.warn({ reason }, "remote capture browser lost");
+  post({ type: "lost", reason });
+}
+
+function connectRemote(endpoint: string): Promise<Browser> {
+  if (lost !== null) return Promise.reject(new CaptureError(LOST_REASON));
+  launching ??= connectRemoteBrowser(endpoint)
+    .then((b) => {
+      browser = b;
+      b.on("disconnected", () => {
+        if (browser === b) browser = null;
+        loseRemote("the browser server closed the connection");
+      });
+      post({ type: "ready", browser: b.version(), pid: null });
+      return b;
+    })
+    .catch((err: unknown) => {
+      loseRemote(err instanceof Error ? err.message : String(err));
+      throw new CaptureError(LOST_REASON);
+    })
+    .finally(() => {
+      launching = null;
+    });
+  return launching;
+}
 
 /** The browser's main process: the one carrying our marker and no --type= (children have one). */
 function findBrowserPid(): number | null {
@@ -57,6 +101,7 @@ function findBrowserPid(): number | null {
 
 async function ensureBrowser(): Promise<Browser> {
   if (browser?.isConnected()) return browser;
+  if (remote) return connectRemote(remote.endpoint);
   if (!chromiumPath) throw new CaptureError("No Chromium browser found: install chromium or set CHROMIUM_PATH");
   launching ??= chromium
     .launch({ executablePath: chromiumPath, headless: true, args: LAUNCH_ARGS, timeout: 30_000 })
@@ -85,7 +130,7 @@ async function runJob(job: CaptureJob) {
     // What moves by itself while the page is captured (carousels, tickers), stored with the
     // extraction so change detection between runs can tell motion from change (decision 0006).
     const probe = instrumentVolatility(used);
-    const result = await capturePage(probe.browser, job, (stage) => post({ type: "stage", jobId: job.jobId, stage }));
+    const result = await capturePage(probe.browser, job, (stage) => post({ type: "stage", jobId: job.jobId, stage }), deps());
     const extraction = withVolatility(result.extraction, probe.report());
     const done: CaptureEvent = { type: "done", jobId: job.jobId, extraction, screenshotPath: result.screenshotPath, thumb: result.thumb };
     self.postMessage(done, [result.thumb.data.buffer]);
@@ -93,7 +138,7 @@ async function runJob(job: CaptureJob) {
 }
 
 async function runTiming(job: TimingJob) {
-  await inBrowser(job.jobId, async (used) => post({ type: "timed", jobId: job.jobId, timing: await timePage(used, job) }));
+  await inBrowser(job.jobId, async (used) => post({ type: "timed", jobId: job.jobId, timing: await timePage(used, job, deps()) }));
 }
 
 /** Runs a job in the browser, reporting why it failed as the job's "failed" event. */
@@ -106,6 +151,10 @@ async function inBrowser(jobId: string, work: (browser: Browser) => Promise<void
     let reason: string;
     // The "disconnected" event can trail the error it caused by a moment.
     if (used?.isConnected() && /closed|disconnected|crash/i.test(err instanceof Error ? err.message : "")) await Bun.sleep(200);
+    if (remote && (lost !== null || (used && !used.isConnected()))) {
+      loseRemote("the browser server closed the connection");
+      return post({ type: "failed", jobId, reason: LOST_REASON, lost: true });
+    }
     if (used && !used.isConnected()) {
       reason = "The browser crashed while capturing this page";
       browser = null;
@@ -123,6 +172,7 @@ async function inBrowser(jobId: string, work: (browser: Browser) => Promise<void
 }
 
 async function shutdown() {
+  shuttingDown = true;
   const b = browser;
   browser = null;
   await b?.close().catch(() => {});
@@ -138,6 +188,14 @@ self.onmessage = (event: MessageEvent<CaptureRequest>) => {
       ensureBrowser().catch((err: unknown) => post({ type: "fatal", reason: err instanceof Error ? err.message : String(err) }));
       // From source the page script is built on first use: build it while the browser launches (a
       // failure is tried again, and reported, by the first job).
+      pageBundles().catch(() => {});
+      // The consent rules too (680 KB of JSON): the first page with a policy would wait for them.
+      consentAssets().catch(() => {});
+      break;
+    case "connect":
+      remote = { endpoint: message.endpoint, egress: message.egress };
+      // Connected now so the first job doesn't wait; a failure is reported as "lost".
+      connectRemote(message.endpoint).catch(() => {});
       pageBundles().catch(() => {});
       break;
     case "capture":

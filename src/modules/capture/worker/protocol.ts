@@ -2,7 +2,8 @@
 // (main -> worker) and the event union (worker -> main); nothing else crosses the boundary.
 
 import type { GrayImage } from "#server/lib/image/image";
-import type { Viewport, Extraction } from "../model";
+import type { EgressListen } from "../browser/egress-proxy";
+import type { ConsentPolicy, Viewport, Extraction } from "../model";
 import type { Vitals } from "../page/types";
 import type { EarlierSample, TimingProfile, TimingSummary } from "../timing/timing-samples";
 
@@ -27,6 +28,8 @@ export interface CaptureJob {
    * site's first load is in, and asks for them as TimingJobs. A throttled mobile profile ignores it.
    */
   deferTiming?: boolean;
+  /** What to do about a consent banner (capture/consent/); absent: nothing is done or looked for. */
+  consent?: ConsentPolicy;
 }
 
 /** More timing loads of a page already captured (capture/timing/time-page.ts). */
@@ -45,7 +48,12 @@ export interface TimingJob {
 }
 
 export type CaptureRequest =
-  { type: "init"; chromiumPath: string } | { type: "capture"; job: CaptureJob } | { type: "time"; job: TimingJob } | { type: "shutdown" };
+  | { type: "init"; chromiumPath: string }
+  /** A remote browser instead of a launched one: a Playwright browser server, and where this worker's egress proxy listens for it. */
+  | { type: "connect"; endpoint: string; egress: EgressListen }
+  | { type: "capture"; job: CaptureJob }
+  | { type: "time"; job: TimingJob }
+  | { type: "shutdown" };
 
 /** The steps a capture reports while it runs (capture.ts). */
 export type CaptureStage = "navigating" | "settling" | "measuring" | "screenshot";
@@ -57,5 +65,8 @@ export type CaptureEvent =
   /** thumb: the grey thumbnail scoring compares, made while the screenshot was decoded anyway. */
   | { type: "done"; jobId: string; extraction: Extraction; screenshotPath: string; thumb: GrayImage }
   | { type: "timed"; jobId: string; timing: TimingSummary }
-  | { type: "failed"; jobId: string; reason: string }
-  | { type: "fatal"; reason: string };
+  /** lost: the remote browser went away under the job (not the page's failure): the pool sends it elsewhere. */
+  | { type: "failed"; jobId: string; reason: string; lost?: true }
+  | { type: "fatal"; reason: string }
+  /** The remote browser could not be reached, or its connection closed; sent once, and the worker is done. */
+  | { type: "lost"; reason: string };

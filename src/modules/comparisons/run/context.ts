@@ -1,8 +1,9 @@
 // What one run carries from state to state. The table decides what may happen; this is what has
 // happened so far. A run row (run history) keys on runId; trigger says who asked for it.
-import type { Extraction, Finding, Snapshot, Viewport } from "#server/modules/capture/model";
+import type { ConsentPolicy, Extraction, Finding, Snapshot, Viewport } from "#server/modules/capture/model";
 import type { GrayImage } from "#server/lib/image/image";
 import type { EarlierSample, TimingSummary } from "#server/modules/capture/public";
+import { DEFAULT_CONSENT_POLICY } from "#server/modules/capture/model";
 import type { ComparisonProgress, RunTrigger } from "../model";
 import type { DiffRow, FindingRow, TargetRow } from "../repository";
 import type { RunEventType } from "./table";
@@ -67,6 +68,8 @@ export interface RunContext {
   readonly ownerId: string;
   readonly comparisonId: string;
   readonly name: string;
+  /** What the run's captures do about a consent banner (the comparison's setting when the run started). */
+  readonly consent: ConsentPolicy;
   /** In createdAt order: pairs and findings follow it. */
   readonly targets: readonly TargetRow[];
   progress: ComparisonProgress;
@@ -88,6 +91,8 @@ export interface RunStart {
   /** Given by the caller when it keeps a run row; otherwise made here. */
   runId?: string;
   trigger?: RunTrigger;
+  /** Default: DEFAULT_CONSENT_POLICY. */
+  consent?: ConsentPolicy;
 }
 
 export function newRunContext(
@@ -102,6 +107,7 @@ export function newRunContext(
     ownerId: start.ownerId,
     comparisonId: start.comparisonId,
     name: start.name,
+    consent: start.consent ?? DEFAULT_CONSENT_POLICY,
     targets,
     progress,
     pages: perViewport(() => targets.map(() => undefined)),

@@ -6,7 +6,7 @@ import { useApiKeys } from "#web/components/api-keys/use-api-keys";
 import { createApiKey, listApiKeys, revokeApiKey } from "../api";
 import { AllApiKeys } from "./all-api-keys";
 import { Loaded } from "./loaded";
-import { CloseFooter } from "./close-footer";
+import { CloseFooter } from "#web/components/ui/close-footer";
 
 export function ApiKeysDialog({ open, onOpenChange }: { open: boolean; onOpenChange(o: boolean): void }) {
   const [name, setName] = useState("");

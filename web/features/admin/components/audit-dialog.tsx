@@ -6,7 +6,7 @@ import { formatDateTime } from "../format";
 import { useConsoleList } from "../use-console-list";
 import { Pager } from "./pager";
 import { Loaded } from "./loaded";
-import { CloseFooter } from "./close-footer";
+import { CloseFooter } from "#web/components/ui/close-footer";
 
 const LABELS: Record<string, string> = {
   "auth.sign_in": "Signed in",
@@ -24,6 +24,12 @@ const LABELS: Record<string, string> = {
   "admin.alert_settings_saved": "Alert settings saved",
   "admin.api_key_created": "API key created",
   "admin.api_key_revoked": "API key revoked",
+  "api_key.created": "API key created",
+  "api_key.revoked": "API key revoked",
+  "share.created": "Share link created",
+  "share.revoked": "Share link revoked",
+  "secret.set": "Site secret set",
+  "secret.deleted": "Site secret deleted",
   "system.started": "System started",
   "system.stopped": "System stopped",
   "system.restarted": "System restarted",

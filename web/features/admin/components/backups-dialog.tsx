@@ -7,7 +7,7 @@ import { type BearerSource, downloadBackup, listBackups } from "../api";
 import { formatBytes, formatDateTime } from "../format";
 import { useConsoleList } from "../use-console-list";
 import { Loaded } from "./loaded";
-import { CloseFooter } from "./close-footer";
+import { CloseFooter } from "#web/components/ui/close-footer";
 
 interface Props {
   open: boolean;

@@ -1,7 +1,7 @@
 import { Badge, DataList, Dialog, Flex, Spinner, Text } from "@radix-ui/themes";
 import type { SecurityReport } from "#server/modules/admin/model";
 import { formatCount, formatDateTime } from "../format";
-import { CloseFooter } from "./close-footer";
+import { CloseFooter } from "#web/components/ui/close-footer";
 
 function Check({ ok, yes, no }: { ok: boolean; yes: string; no: string }) {
   return (

@@ -8,7 +8,7 @@ import { formatDateTime } from "../format";
 import { usePagedSearch } from "../use-paged-search";
 import { Pager } from "./pager";
 import { Loaded } from "./loaded";
-import { CloseFooter } from "./close-footer";
+import { CloseFooter } from "#web/components/ui/close-footer";
 import { ConfirmDialog } from "./confirm-dialog";
 import { SearchField } from "./search-field";
 

@@ -1,12 +1,17 @@
 import { EmailInput } from "#web/components/ui/email-input";
 import { Button, Flex, Text } from "@radix-ui/themes";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { toast } from "#web/components/ui/toast";
 import { errorMessage } from "#web/lib/api";
 import { login } from "../session";
 import { PasswordField } from "./password-field";
 import { useHydrated } from "#web/lib/use-hydrated";
+import { useSso } from "../use-session";
+import { ssoErrorMessage } from "../sso-errors";
+
+/** Single sign-on starts with a full navigation: the server redirects to the identity provider. */
+export const SSO_START = "/api/auth/oidc/start";
 
 /** Spec §9: the redirect waits about 100 ms so the welcome toast is seen first. */
 export const LOGIN_REDIRECT_DELAY_MS = 100;
@@ -22,6 +27,9 @@ export function LoginForm() {
   const redirect = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(redirect.current), []);
 
+  const sso = useSso();
+  const [params] = useSearchParams();
+  const ssoError = ssoErrorMessage(params.get("error"));
   const hydrated = useHydrated();
   const blocked = pending || !hydrated || !email.trim() || !password;
 
@@ -42,6 +50,16 @@ export function LoginForm() {
   return (
     <form method="post" onSubmit={onSubmit} aria-label="Sign in">
       <Flex direction="column" gap="4">
+        {ssoError && (
+          <Text as="p" role="alert" size="2" color="red">
+            {ssoError}
+          </Text>
+        )}
+        {sso && (
+          <Button asChild size="3" variant="outline">
+            <a href={SSO_START}>Continue with {sso.name}</a>
+          </Button>
+        )}
         <Flex direction="column" gap="2">
           <Text as="label" htmlFor={emailId} size="2" weight="medium">
             Email

@@ -18,7 +18,7 @@ interface Props {
 
 /** Render with key={id}: the state belongs to one comparison. */
 export function ComparisonDetail({ id, initial, onChange }: Props) {
-  const { data, loadFailed, starting, reload, start, add, remove } = useComparisonDetail(id, initial);
+  const { data, loadFailed, starting, reload, start, add, remove, setConsent } = useComparisonDetail(id, initial);
   const comparison = data?.comparison;
   useEffect(() => {
     if (comparison) onChange(comparison);
@@ -54,7 +54,13 @@ export function ComparisonDetail({ id, initial, onChange }: Props) {
   const running = isRunning(data.comparison.status);
   return (
     <Flex direction="column" gap="4">
-      <ComparisonHeader comparison={data.comparison} targetCount={data.targets.length} starting={starting} onStart={start} />
+      <ComparisonHeader
+        comparison={data.comparison}
+        targetCount={data.targets.length}
+        starting={starting}
+        onStart={start}
+        onConsent={setConsent}
+      />
       {running && <ProgressCard progress={data.comparison.progress} />}
       <AddTargetForm onAdd={add} />
       <TargetList targets={data.targets} canDelete={canDeleteTarget(data.comparison.status)} onDelete={remove} />

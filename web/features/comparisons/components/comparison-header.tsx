@@ -1,6 +1,7 @@
-import { Button, Callout, Card, Flex, Heading, Text } from "@radix-ui/themes";
+import { Button, Callout, Card, Flex, Heading, Select, Text } from "@radix-ui/themes";
 import { BarChartIcon, ExclamationTriangleIcon, PlayIcon } from "@radix-ui/react-icons";
 import { Link } from "react-router";
+import type { ConsentPolicy } from "#server/modules/capture/model";
 import type { ComparisonDto } from "#server/modules/comparisons/model";
 import { canStart, canViewResults, isRunning } from "../status";
 import { StatusBadge } from "./status-badge";
@@ -11,9 +12,17 @@ interface Props {
   /** The start request is in flight. */
   starting: boolean;
   onStart(): void;
+  /** A new cookie-banner policy for the next run. */
+  onConsent(consent: ConsentPolicy): void;
 }
 
-export function ComparisonHeader({ comparison, targetCount, starting, onStart }: Props) {
+const CONSENT_CHOICES: { value: ConsentPolicy; label: string }[] = [
+  { value: "reject", label: "Reject (least tracking)" },
+  { value: "accept", label: "Accept all" },
+  { value: "keep", label: "Leave on screen" },
+];
+
+export function ComparisonHeader({ comparison, targetCount, starting, onStart, onConsent }: Props) {
   const running = isRunning(comparison.status) || starting;
   const startable = canStart(comparison.status, targetCount) && !starting;
   const resultsPath = `/comparison/${encodeURIComponent(comparison.id)}/view`;
@@ -32,6 +41,21 @@ export function ComparisonHeader({ comparison, targetCount, starting, onStart }:
               {comparison.description}
             </Text>
           )}
+          <Flex align="center" gap="2" mt="1">
+            <Text size="1" color="gray" id={`consent-${comparison.id}`}>
+              Cookie banners
+            </Text>
+            <Select.Root size="1" value={comparison.consent} onValueChange={(v) => onConsent(v as ConsentPolicy)}>
+              <Select.Trigger variant="surface" aria-labelledby={`consent-${comparison.id}`} />
+              <Select.Content position="popper">
+                {CONSENT_CHOICES.map((c) => (
+                  <Select.Item key={c.value} value={c.value}>
+                    {c.label}
+                  </Select.Item>
+                ))}
+              </Select.Content>
+            </Select.Root>
+          </Flex>
         </Flex>
         <Flex gap="2" wrap="wrap">
           <Button size="3" onClick={onStart} disabled={!startable}>

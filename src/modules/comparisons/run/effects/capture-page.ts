@@ -1,7 +1,8 @@
 // Captures one page into a file and reports it as exactly one event: pageCaptured (the file is on
-// disk and measured), pageFailed (with the reason the user will read) or pageTimedOut. Storing it
-// as a snapshot is the transition's job, so a run that ended meanwhile never stores it.
-import { isStorageError, isStorageMessage, STORAGE_UNAVAILABLE_MESSAGE } from "#server/http/storage-errors";
+// disk, measured, and in the object store when there is one), pageFailed (with the reason the user
+// will read) or pageTimedOut. Storing it as a snapshot is the transition's job, so a run that ended
+// meanwhile never stores it.
+import { isStorageError, isStorageMessage, STORAGE_UNAVAILABLE_MESSAGE, storageMessageOf } from "#server/http/storage-errors";
 import { newId } from "#server/lib/ids";
 import { fileSha256, pngSize } from "../../files";
 import type { Capture, PageKey, RunContext } from "../context";
@@ -27,7 +28,14 @@ export async function capturePage(run: RunContext, page: PageKey, inTurn: Turns,
     const snapshotId = newId();
     const path = await inTurn(() => files.prepare(run.ownerId, run.comparisonId, snapshotId));
     const earlier = earlierSamples(io, run.ownerId, target.url, viewport);
-    const job = { url: target.url, viewport, screenshotPath: path, earlierSamples: earlier, deferTiming: tools.time !== undefined };
+    const job = {
+      url: target.url,
+      viewport,
+      screenshotPath: path,
+      earlierSamples: earlier,
+      deferTiming: tools.time !== undefined,
+      consent: run.consent,
+    };
     const work = tools.capture!(run.ownerId, job, (stage) =>
       io.dispatch({ type: "stage", text: `${target.label} · ${viewport}: ${STAGE_TEXT[stage] ?? stage}` }),
     );
@@ -46,7 +54,7 @@ export async function capturePage(run: RunContext, page: PageKey, inTurn: Turns,
     io.dispatch("reason" in capture ? { type: "pageFailed", page, reason: capture.reason } : { type: "pageCaptured", page, capture });
   } catch (e) {
     log(`capture of ${target.id} (${viewport}) failed`, e);
-    io.dispatch({ type: "pageFailed", page, reason: isStorageError(e) ? STORAGE_UNAVAILABLE_MESSAGE : "Capture failed" });
+    io.dispatch({ type: "pageFailed", page, reason: isStorageError(e) ? storageMessageOf(e) : "Capture failed" });
   }
 }
 
@@ -87,5 +95,13 @@ async function keepFile(
     return { reason: "The screenshot could not be saved" };
   }
   const { sha256, bytes } = hashed;
+  try {
+    // An object store gets it now, before its row is written (the files store keeps it in place).
+    await files.place(absolute, sha256);
+  } catch (e) {
+    log("could not store the screenshot", e);
+    await files.remove(absolute).catch(() => {});
+    return { reason: isStorageError(e) ? storageMessageOf(e) : "The screenshot could not be saved" };
+  }
   return { snapshotId, relPath, absolute, ...size, sha256, bytes, extraction: result.extraction, thumb: result.thumb, earlierSamples };
 }

@@ -1,7 +1,7 @@
 // Moves while pages come in: each page is counted once whatever its outcome, a target is settled
 // when its every viewport is in, a viewport's pairs start scoring when its every page is in.
 import { writeTx } from "#server/db/connection";
-import { isStorageError, STORAGE_UNAVAILABLE_MESSAGE } from "#server/http/storage-errors";
+import { isStorageError, storageMessageOf } from "#server/http/storage-errors";
 import { nowIso } from "#server/lib/ids";
 import { RUN_VIEWPORTS, isCaptured, type Capture, type PageOutcome, type PageKey, type RunContext } from "../context";
 import { capturePage } from "../effects/capture-page";
@@ -45,22 +45,32 @@ function saveSnapshot(run: RunContext, page: PageKey, capture: Capture, io: RunI
   const { tools, files, log } = io.deps;
   const target = run.targets[page.target]!;
   let stored = false;
+  let key: string | null = null;
   let kept: string | null = null;
   try {
-    kept = files.adopt(capture.absolute, capture.sha256);
-    stored = insertSnapshot(run, target.id, page, capture, files.toStored(kept), io);
+    key = files.storedFor(capture.absolute, capture.sha256);
+    try {
+      kept = files.adopt(capture.absolute, capture.sha256);
+      stored = insertSnapshot(run, target.id, page, capture, key, io);
+    } finally {
+      files.recorded(key);
+    }
     if (!stored) {
       // The comparison stopped running without this run knowing (recovered by another process).
-      dropUnused(kept, io);
+      dropUnused(key, kept, io);
       return { reason: "Cancelled" };
     }
   } catch (e) {
     log(`capture of ${target.id} (${page.viewport}) failed`, e);
     if (!stored) {
-      if (kept) dropUnused(kept, io);
-      else removeFile(io, capture.absolute);
+      if (kept && key) dropUnused(key, kept, io);
+      else {
+        removeFile(io, capture.absolute);
+        // An object store already holds it (place): gone too unless an earlier snapshot shares it.
+        if (key && files.remote) dropUnused(key, null, io);
+      }
     }
-    return { reason: isStorageError(e) ? STORAGE_UNAVAILABLE_MESSAGE : "Capture failed" };
+    return { reason: isStorageError(e) ? storageMessageOf(e) : "Capture failed" };
   }
   const x = capture.extraction;
   if (capture.thumb) {
@@ -82,11 +92,15 @@ function saveSnapshot(run: RunContext, page: PageKey, capture: Capture, io: RunI
   };
 }
 
-/** A file this run adopted but could not record: gone unless an earlier snapshot shares it. */
-function dropUnused(absolute: string, io: RunIO) {
+/**
+ * A file this run stored but could not record: gone unless an earlier snapshot shares it. `local`
+ * is the capture's file here (the stored one itself for the files store, a working copy otherwise).
+ */
+function dropUnused(key: string, local: string | null, io: RunIO) {
   const { files, repo, log } = io.deps;
   try {
-    files.removeUnused(files.toStored(absolute), repo.pathInUse);
+    files.removeUnused(key, repo.pathInUse);
+    if (local) files.releaseLocal(local);
   } catch (e) {
     log("could not remove screenshot", e);
   }
@@ -126,8 +140,15 @@ export const countFailedPage: Transition<"pageFailed"> = (run, { page, reason },
 export const countTimedOutPage: Transition<"pageTimedOut"> = (run, { page }, io) =>
   countPage(run, page, { reason: "The page took too long to capture" }, io);
 
-/** A page that arrives after the run ended is not stored. */
-export const discardPage: Transition<"pageCaptured"> = (_run, { capture }, io) => removeFile(io, capture.absolute);
+/** A page that arrives after the run ended is not stored (nor kept in an object store that already took it). */
+export const discardPage: Transition<"pageCaptured"> = (_run, { capture }, io) => {
+  removeFile(io, capture.absolute);
+  const { files } = io.deps;
+  if (!files.remote) return;
+  const key = files.storedFor(capture.absolute, capture.sha256);
+  files.recorded(key);
+  dropUnused(key, null, io);
+};
 
 export const checkCaptured: Transition<"allCaptured"> = (run, _event, io) => {
   const captured = capturedTargets(run);

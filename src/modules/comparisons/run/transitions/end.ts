@@ -1,6 +1,6 @@
 // Moves that end a run: completing it, failing a crashed one (retried while the disk is full),
 // shutdown and boot recovery, and the clean-up of a deleted comparison's folder.
-import { isStorageError, STORAGE_UNAVAILABLE_MESSAGE } from "#server/http/storage-errors";
+import { isStorageError, storageMessageOf } from "#server/http/storage-errors";
 import { nowIso } from "#server/lib/ids";
 import { INTERRUPTED_REASON, allDiffs, type RunContext } from "../context";
 import { recordActivity, send, type RunIO } from "../io";
@@ -70,7 +70,7 @@ function recordInterruption(run: RunContext, io: RunIO): boolean {
 }
 
 export const beginFailing: Transition<"crash"> = (run, { error }, io) => {
-  run.failure = isStorageError(error) ? STORAGE_UNAVAILABLE_MESSAGE : CRASH_REASON;
+  run.failure = isStorageError(error) ? storageMessageOf(error) : CRASH_REASON;
   io.raise({ type: "settleAttempt" });
 };
 

@@ -85,5 +85,6 @@ export function findingRows(run: RunContext, list: Finding[], at: string): Findi
       position,
       created_at: at,
       run_id: run.runId,
+      rule: f.rule ?? null,
     }));
 }

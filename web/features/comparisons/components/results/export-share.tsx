@@ -1,6 +1,6 @@
 import { Button, DropdownMenu, Flex } from "@radix-ui/themes";
-import { DownloadIcon, Share1Icon } from "@radix-ui/react-icons";
-import { useState } from "react";
+import { DownloadIcon } from "@radix-ui/react-icons";
+import { type ReactNode, useState } from "react";
 import { errorMessage } from "#web/lib/api";
 import { toast } from "#web/components/ui/toast";
 import { type BearerSource, fetchReport, type ReportFormat } from "../../api";
@@ -27,32 +27,15 @@ function saveBlob(blob: Blob, fileName: string) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    // Clipboard API needs a secure context; a self-hosted http:// install falls back to execCommand.
-    const area = document.createElement("textarea");
-    area.value = text;
-    area.setAttribute("readonly", "");
-    area.style.position = "fixed";
-    area.style.opacity = "0";
-    document.body.append(area);
-    area.select();
-    const ok = document.execCommand?.("copy") ?? false;
-    area.remove();
-    return ok;
-  }
-}
-
 interface Props {
   comparisonId: string;
   name: string;
   auth: BearerSource;
+  /** The Share control, beside Export (composed by the route from the share feature). */
+  share?: ReactNode;
 }
 
-export function ExportShareButtons({ comparisonId, name, auth }: Props) {
+export function ExportShareButtons({ comparisonId, name, auth, share }: Props) {
   const [busy, setBusy] = useState<ReportFormat | null>(null);
 
   async function download(format: ReportFormat) {
@@ -71,17 +54,9 @@ export function ExportShareButtons({ comparisonId, name, auth }: Props) {
     }
   }
 
-  async function share() {
-    const link = window.location.href;
-    if (await copyText(link)) toast({ title: "Link Copied", description: "The results link is on your clipboard." });
-    else toast({ title: "Copy Failed", description: link, variant: "destructive" });
-  }
-
   return (
     <Flex gap="2">
-      <Button variant="soft" onClick={() => void share()}>
-        <Share1Icon /> Share
-      </Button>
+      {share}
       <DropdownMenu.Root>
         <DropdownMenu.Trigger>
           <Button loading={busy !== null}>

@@ -1,4 +1,4 @@
-import { Badge, Button, Card, DataList, Flex, Heading, Select, Text } from "@radix-ui/themes";
+import { Badge, Button, Card, Code, DataList, Flex, Heading, Select, Text } from "@radix-ui/themes";
 import { useState } from "react";
 import type { Viewport } from "#server/modules/capture/model";
 import type { FindingDto } from "#server/modules/comparisons/model";
@@ -6,6 +6,26 @@ import { type FindingFilters, filterFindings, type Pair } from "../../results-da
 
 const SEVERITY_COLOR = { high: "red", medium: "orange", low: "gray" } as const;
 const GROUP_LABEL = { design: "Design", ux: "UX", copy: "Copy", timing: "Timing" } as const;
+/** Evidence that is markup or a selector: shown as code, so a designer can paste it into DevTools. */
+const CODE_EVIDENCE = new Set(["Example element", "Example selector"]);
+
+/** An accessibility finding names its axe-core rule and the WCAG level it tests (analysis/findings/accessibility.ts). */
+function AxeRule({ finding }: { finding: FindingDto }) {
+  if (!finding.rule || !finding.evidence["axe-core rule"]) return null;
+  const level = finding.evidence["WCAG level"]?.split(" (")[0];
+  return (
+    <>
+      <Code size="1" variant="soft" aria-label={`axe-core rule ${finding.rule}`}>
+        {finding.rule}
+      </Code>
+      {level && (
+        <Badge variant="soft" color="indigo">
+          {level === "Best practice" ? "Best practice" : `WCAG ${level}`}
+        </Badge>
+      )}
+    </>
+  );
+}
 
 interface Props {
   /** Every finding of the comparison (what the export holds); the filters decide what shows. */
@@ -80,6 +100,7 @@ export function FindingsList({ findings: all, pair, labelOf, viewport }: Props) 
                   <Flex gap="2" align="center" wrap="wrap" mb="1">
                     <Badge color={SEVERITY_COLOR[f.severity]}>{f.severity}</Badge>
                     <Badge variant="outline">{GROUP_LABEL[f.group]}</Badge>
+                    <AxeRule finding={f} />
                     <Text size="1" color="gray">
                       for {labelOf(f.targetId)}
                       {filters.viewport === "all" ? ` · ${f.viewport}` : ""}
@@ -94,7 +115,15 @@ export function FindingsList({ findings: all, pair, labelOf, viewport }: Props) 
                       {Object.entries(f.evidence).map(([k, v]) => (
                         <DataList.Item key={k}>
                           <DataList.Label minWidth="140px">{k}</DataList.Label>
-                          <DataList.Value>{v}</DataList.Value>
+                          <DataList.Value>
+                            {CODE_EVIDENCE.has(k) ? (
+                              <Code size="1" style={{ wordBreak: "break-all" }}>
+                                {v}
+                              </Code>
+                            ) : (
+                              v
+                            )}
+                          </DataList.Value>
                         </DataList.Item>
                       ))}
                     </DataList.Root>

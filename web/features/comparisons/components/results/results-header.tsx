@@ -1,5 +1,6 @@
 import { Button, Flex, Heading, Text } from "@radix-ui/themes";
 import { ArrowLeftIcon } from "@radix-ui/react-icons";
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { ComparisonDto } from "#server/modules/comparisons/model";
 import type { BearerSource } from "../../api";
@@ -7,7 +8,7 @@ import { StatusBadge } from "../status-badge";
 import { ExportShareButtons } from "./export-share";
 import { FocusToggle } from "./focus-toggle";
 
-export function ResultsHeader({ comparison, auth }: { comparison: ComparisonDto; auth: BearerSource }) {
+export function ResultsHeader({ comparison, auth, share }: { comparison: ComparisonDto; auth: BearerSource; share?: ReactNode }) {
   return (
     <Flex justify="between" align="start" gap="4" wrap="wrap">
       <Flex gap="3" align="start" style={{ minWidth: 0, flex: "1 1 320px" }}>
@@ -32,7 +33,7 @@ export function ResultsHeader({ comparison, auth }: { comparison: ComparisonDto;
       </Flex>
       <Flex gap="2" wrap="wrap">
         <FocusToggle />
-        <ExportShareButtons comparisonId={comparison.id} name={comparison.name} auth={auth} />
+        <ExportShareButtons comparisonId={comparison.id} name={comparison.name} auth={auth} share={share} />
       </Flex>
     </Flex>
   );

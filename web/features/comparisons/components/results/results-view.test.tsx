@@ -115,6 +115,34 @@ describe("findings filters", () => {
   });
 });
 
+describe("accessibility findings", () => {
+  test("an axe finding shows its rule id, WCAG level, count and an example element and selector as code", () => {
+    const axe: FindingDto = {
+      ...finding("fa", "t1", "desktop"),
+      group: "ux",
+      severity: "high",
+      rule: "image-alt",
+      title: "Alpha has 2 images without alt text",
+      evidence: {
+        "axe-core rule": "image-alt (axe-core 4.14.1)",
+        "WCAG level": "A (1.1.1, WCAG 2.0)",
+        "Alpha elements failing": "2 of 10 images",
+        "Example element": '<img src="/hero.jpg">',
+        "Example selector": "section.hero > img",
+        Audited: "Once per page, at desktop width (1440 × 900); what only the phone layout shows (a menu button, say) is not audited",
+      },
+    };
+    renderUi(resultsView({ ...data, findings: [axe] })());
+    expect($().getByLabelText("axe-core rule image-alt").textContent).toBe("image-alt");
+    expect($().getByText("WCAG A")).toBeTruthy();
+    expect($().getByText("2 of 10 images")).toBeTruthy();
+    expect($().getByText('<img src="/hero.jpg">').tagName).toBe("CODE");
+    expect($().getByText("section.hero > img").tagName).toBe("CODE");
+    // Where the audit looked is said beside the finding, as plain evidence.
+    expect($().getByText(/^Once per page, at desktop width/).tagName).not.toBe("CODE");
+  });
+});
+
 describe("focus", () => {
   test("Focus flags the document so the shell steps aside; Escape and leaving undo it", () => {
     const r = renderUi(view());

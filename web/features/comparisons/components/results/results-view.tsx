@@ -1,64 +1,28 @@
-import "./results.css";
-import { Box, Flex, Grid, SegmentedControl, Tabs, Text } from "@radix-ui/themes";
-import { useEffect, useMemo, useRef, useState } from "react";
-import type { Viewport } from "#server/modules/capture/model";
-import type { ComparisonDto, DiffDto, FindingDto, SnapshotDto, TargetDto } from "#server/modules/comparisons/model";
-import type { FilmstripDto } from "#server/modules/filmstrip/model";
+import { Flex } from "@radix-ui/themes";
+import { type ReactNode, useEffect, useRef } from "react";
+import type { ComparisonDto } from "#server/modules/comparisons/model";
 import type { BearerSource } from "../../api";
-import { choosePair, diffForPair, latestSnapshots, orderTargets, type Pair } from "../../results-data";
 import { isRunning } from "../../status";
 import { useComparisonDetail } from "../../use-comparison-detail";
-import { useScrollSync } from "../../use-scroll-sync";
 import { ProgressCard } from "../progress-card";
-import { AnalysisSummary } from "./analysis-summary";
-import { CompareStage } from "./compare-stage";
-import { Filmstrip } from "./filmstrip";
-import { FindingsList } from "./findings-list";
-import { NotEnoughSnapshots } from "./not-enough-snapshots";
-import type { OverlayKind } from "./overlay-kinds";
-import { OverlaySwitches } from "./overlay-switches";
-import { PairPicker } from "./pair-picker";
 import { ResultsHeader } from "./results-header";
-import { ScreenshotPanel } from "./screenshot-panel";
-import { SimilarityMatrix } from "./similarity-matrix";
-import { type CompareMode, MODE_LABELS, MODES, type Zoom, ZOOM_LABELS, ZOOMS } from "./zoom";
-import { ViewportTabList } from "#web/components/viewport-tab-list";
+import { type PanelsData, type PanelsProps, ResultsPanels } from "./results-panels";
 
-export interface ResultsData {
+export interface ResultsData extends PanelsData {
   comparison: ComparisonDto;
-  targets: TargetDto[];
-  snapshots: SnapshotDto[];
-  diffs: DiffDto[];
-  findings: FindingDto[];
-  /** Load recordings of the latest snapshots; absent when none were fetched. */
-  filmstrips?: FilmstripDto[];
 }
 
-interface Props {
+interface Props extends Omit<PanelsProps, "data" | "status"> {
   data: ResultsData;
-  viewport: Viewport;
-  requestedPair: [string | null, string | null];
-  /** How a pair is shown and at what size (both live in the URL so Share keeps them). */
-  mode?: CompareMode;
-  zoom?: Zoom;
-  onViewportChange(v: Viewport): void;
-  onPairChange(p: Pair): void;
-  onModeChange?(m: CompareMode): void;
-  onZoomChange?(z: Zoom): void;
   /** A run finished while the page was open: reload snapshots, scores and findings. */
   onRunFinished(): void;
   auth: BearerSource;
+  /** The header's Share control (the route composes it from the share feature). */
+  share?: ReactNode;
 }
 
-export function ResultsView(props: Props) {
-  const { data, viewport, requestedPair, onViewportChange, onPairChange, onRunFinished, auth } = props;
-  // Uncontrolled unless the route keeps them in the URL.
-  const [ownMode, setOwnMode] = useState<CompareMode>("side");
-  const [ownZoom, setOwnZoom] = useState<Zoom>("fit");
-  const mode = props.mode ?? ownMode;
-  const zoom = props.zoom ?? ownZoom;
-  const onModeChange = props.onModeChange ?? setOwnMode;
-  const onZoomChange = props.onZoomChange ?? setOwnZoom;
+/** The owner's results screen: the comparison's header and actions, a run's progress, and the results. */
+export function ResultsView({ data, onRunFinished, auth, share, ...panels }: Props) {
   // Same live feed and 2 s fallback poll as the comparison page, so a run in progress ends on its own.
   const live = useComparisonDetail(data.comparison.id, { comparison: data.comparison, targets: data.targets });
   const comparison = live.data?.comparison ?? data.comparison;
@@ -69,152 +33,11 @@ export function ResultsView(props: Props) {
     wasRunning.current = running;
   }, [comparison.status, onRunFinished]);
 
-  const [overlays, setOverlays] = useState<Set<OverlayKind>>(() => new Set());
-  const targets = useMemo(() => orderTargets(data.targets), [data.targets]);
-  const labelOf = (id: string) => targets.find((t) => t.id === id)?.label ?? "Unknown site";
-
-  const body = (vp: Viewport) => (
-    <ViewportBody
-      data={data}
-      targets={targets}
-      viewport={vp}
-      status={comparison.status}
-      requestedPair={requestedPair}
-      overlays={overlays}
-      mode={mode}
-      zoom={zoom}
-      labelOf={labelOf}
-      onPairChange={onPairChange}
-    />
-  );
-
   return (
     <Flex direction="column" gap="4">
-      <ResultsHeader comparison={comparison} auth={auth} />
+      <ResultsHeader comparison={comparison} auth={auth} share={share} />
       {isRunning(comparison.status) && <ProgressCard progress={comparison.progress} />}
-      <Tabs.Root value={viewport} onValueChange={(v) => onViewportChange(v === "mobile" ? "mobile" : "desktop")}>
-        <Flex justify="between" align="center" gap="3" wrap="wrap">
-          <ViewportTabList />
-          <Flex gap="3" align="center" wrap="wrap">
-            <SegmentedControl.Root size="1" value={mode} onValueChange={(v) => onModeChange(v as CompareMode)} aria-label="Compare mode">
-              {MODES.map((m) => (
-                <SegmentedControl.Item key={m} value={m}>
-                  {MODE_LABELS[m]}
-                </SegmentedControl.Item>
-              ))}
-            </SegmentedControl.Root>
-            <SegmentedControl.Root size="1" value={zoom} onValueChange={(v) => onZoomChange(v as Zoom)} aria-label="Zoom">
-              {ZOOMS.map((z) => (
-                <SegmentedControl.Item key={z} value={z}>
-                  {ZOOM_LABELS[z]}
-                </SegmentedControl.Item>
-              ))}
-            </SegmentedControl.Root>
-          </Flex>
-        </Flex>
-        <Flex pt="3" align="center" gap="3" wrap="wrap">
-          <OverlaySwitches value={overlays} onChange={setOverlays} />
-          {mode !== "side" && overlays.size > 0 && (
-            <Text size="1" color="gray">
-              Overlays show in side-by-side mode.
-            </Text>
-          )}
-        </Flex>
-        <Tabs.Content value="desktop">{body("desktop")}</Tabs.Content>
-        <Tabs.Content value="mobile">{body("mobile")}</Tabs.Content>
-      </Tabs.Root>
-    </Flex>
-  );
-}
-
-interface BodyProps {
-  data: ResultsData;
-  targets: TargetDto[];
-  viewport: Viewport;
-  status: ComparisonDto["status"];
-  requestedPair: [string | null, string | null];
-  overlays: Set<OverlayKind>;
-  mode: CompareMode;
-  zoom: Zoom;
-  labelOf(id: string): string;
-  onPairChange(p: Pair): void;
-}
-
-function ViewportBody({ data, targets, viewport, status, requestedPair, overlays, mode, zoom, labelOf, onPairChange }: BodyProps) {
-  const shots = useMemo(() => latestSnapshots(data.snapshots, viewport), [data.snapshots, viewport]);
-  const pair = choosePair(targets, shots, requestedPair);
-  const sync = useScrollSync();
-
-  if (shots.size < 2 || !pair)
-    return (
-      <Box pt="4">
-        <NotEnoughSnapshots viewport={viewport} status={status} />
-      </Box>
-    );
-
-  const diff = diffForPair(data.diffs, viewport, pair);
-  const [a, b] = pair;
-  const shotA = shots.get(a);
-  const shotB = shots.get(b);
-  const filmstrips = data.filmstrips;
-  return (
-    <Flex direction="column" gap="4" pt="4">
-      {(targets.length > 2 || data.diffs.length > 0) && (
-        <Grid columns={{ initial: "1", md: targets.length > 2 ? "minmax(0, auto) minmax(0, 1fr)" : "1" }} gap="4" align="start">
-          {targets.length > 2 && (
-            <SimilarityMatrix targets={targets} diffs={data.diffs} viewport={viewport} pair={pair} onPairChange={onPairChange} />
-          )}
-          {/* The pair's scores sit right above its two captures. */}
-          {data.diffs.length > 0 && <AnalysisSummary diff={diff} labels={[labelOf(a), labelOf(b)]} />}
-        </Grid>
-      )}
-      {targets.length > 2 && <PairPicker targets={targets} pair={pair} withShots={new Set(shots.keys())} onChange={onPairChange} />}
-      {mode !== "side" && shotA && shotB ? (
-        <CompareStage
-          mode={mode}
-          zoom={zoom}
-          viewport={viewport}
-          left={{ label: labelOf(a), snapshot: shotA }}
-          right={{ label: labelOf(b), snapshot: shotB }}
-        />
-      ) : (
-        <Grid columns="minmax(0, 1fr) minmax(0, 1fr)" gap="3">
-          <ScreenshotPanel
-            key={`${a}-${shotA?.id}`}
-            label={labelOf(a)}
-            viewport={viewport}
-            snapshot={shotA}
-            overlays={overlays}
-            zoom={zoom}
-            scrollRef={sync.left}
-            onScroll={sync.onLeftScroll}
-          />
-          <ScreenshotPanel
-            key={`${b}-${shotB?.id}`}
-            label={labelOf(b)}
-            viewport={viewport}
-            snapshot={shotB}
-            overlays={overlays}
-            zoom={zoom}
-            scrollRef={sync.right}
-            onScroll={sync.onRightScroll}
-          />
-        </Grid>
-      )}
-      <FindingsList findings={data.findings} pair={pair} labelOf={labelOf} viewport={viewport} />
-      {filmstrips && (
-        <Filmstrip
-          viewport={viewport}
-          sites={targets
-            .filter((t) => shots.has(t.id))
-            .map((t) => ({
-              targetId: t.id,
-              label: t.label,
-              snapshot: shots.get(t.id),
-              filmstrip: filmstrips.find((f) => f.snapshotId === shots.get(t.id)?.id),
-            }))}
-        />
-      )}
+      <ResultsPanels data={data} status={comparison.status} {...panels} />
     </Flex>
   );
 }

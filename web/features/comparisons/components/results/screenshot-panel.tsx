@@ -4,6 +4,7 @@ import { type RefObject, useState } from "react";
 import type { Viewport } from "#server/modules/capture/model";
 import type { SnapshotDto } from "#server/modules/comparisons/model";
 import { pageFrame } from "../../overlay-geometry";
+import { ConsentNote } from "./consent-note";
 import type { OverlayKind } from "./overlay-kinds";
 import { OverlayBoxes, OverlayLegends, PaletteStrip } from "./overlays";
 import { PageProblemsNote } from "./page-problems-note";
@@ -94,6 +95,7 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
         )}
       </div>
       {shown && <OverlayLegends ex={snapshot.extraction} on={overlays} />}
+      {snapshot && <ConsentNote snapshot={snapshot} />}
       {snapshot && <PageSignals ex={snapshot.extraction} />}
       {snapshot && <PageProblemsNote ex={snapshot.extraction} />}
     </Card>

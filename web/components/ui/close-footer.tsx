@@ -1,6 +1,6 @@
 import { Button, Dialog, Flex } from "@radix-ui/themes";
 
-/** The Close button every admin dialog ends with. */
+/** The Close button a dialog of lists ends with (the admin console's, the share links). */
 export function CloseFooter() {
   return (
     <Flex justify="end" mt="4">

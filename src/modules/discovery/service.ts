@@ -1,0 +1,71 @@
+import type { Db } from "#server/db/connection";
+import { badRequest, HttpError, notFound, tooMany } from "#server/http/errors";
+import { RateLimiter } from "#server/http/rate-limit";
+import type { HostVerdict } from "#server/modules/capture/public";
+import { discoverSite, SiteUnreachable, type DiscoveryLimits } from "./discover";
+import { createFetcher, FetchFailure } from "./fetch";
+import type { DiscoveryDto } from "./model";
+import { discoveryRepository } from "./repository";
+import { DISCOVERY_USER_AGENT } from "./robots";
+
+export interface DiscoveryDeps {
+  db: Db;
+  allowPrivateTargets: boolean;
+  /** The SSRF host check (tests pin a made-up public name to loopback). */
+  checkHost?: (host: string) => Promise<HostVerdict>;
+  limits?: Partial<DiscoveryLimits>;
+  /** Discoveries an owner may start a minute (each is up to ~40 requests to someone's site). */
+  perMinute?: number;
+  now?: () => number;
+  log?: (msg: string, err?: unknown) => void;
+}
+
+const NOT_FOUND = "Target not found";
+const PER_MINUTE = 20;
+/** Discoveries of one owner at the same time: the server is not a crawler for hire. */
+const AT_ONCE = 2;
+
+export function discoveryService(deps: DiscoveryDeps) {
+  const repo = discoveryRepository(deps.db);
+  const log = deps.log ?? (() => {});
+  const budget = new RateLimiter(deps.perMinute ?? PER_MINUTE, 60_000, deps.now);
+  const running = new Map<string, number>();
+
+  return {
+    /**
+     * Proposes pages of the owner's target's site. A site that cannot be reached is a 502 (504 when
+     * it is too slow) naming why; an address the SSRF guard refuses is a 400, as when it is added.
+     */
+    async discover(ownerId: string, targetId: string, signal?: AbortSignal): Promise<DiscoveryDto> {
+      const raw = repo.targetUrl(ownerId, targetId);
+      if (raw === null) throw notFound(NOT_FOUND);
+      const going = running.get(ownerId) ?? 0;
+      if (going >= AT_ONCE) throw tooMany(5);
+      budget.hit(ownerId);
+      running.set(ownerId, going + 1);
+      const fetcher = createFetcher({
+        allowPrivate: deps.allowPrivateTargets,
+        userAgent: DISCOVERY_USER_AGENT,
+        checkHost: deps.checkHost,
+        signal,
+      });
+      try {
+        return await discoverSite(new URL(raw), { fetch: fetcher, limits: deps.limits, now: deps.now, log: (msg) => log(msg) });
+      } catch (e) {
+        if (e instanceof SiteUnreachable) throw new HttpError(e.status, e.message);
+        if (e instanceof FetchFailure) {
+          if (e.detail) log(`discovery of ${raw}: ${e.detail}`);
+          if (e.kind === "blocked") throw badRequest(e.message);
+          if (e.kind === "timeout") throw new HttpError(504, e.message);
+          throw new HttpError(502, e.message);
+        }
+        throw e;
+      } finally {
+        const left = (running.get(ownerId) ?? 1) - 1;
+        if (left > 0) running.set(ownerId, left);
+        else running.delete(ownerId);
+      }
+    },
+  };
+}
+export type DiscoveryService = ReturnType<typeof discoveryService>;

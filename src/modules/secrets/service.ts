@@ -1,0 +1,73 @@
+import type { Db } from "#server/db/connection";
+import { writeTx } from "#server/db/connection";
+import { conflict, notFound } from "#server/http/errors";
+import { nowIso } from "#server/lib/ids";
+import type { SignedInActor } from "#server/modules/audit/model";
+import type { AuditService } from "#server/modules/audit/service";
+import { open, seal } from "./cipher";
+import { MAX_SECRETS_PER_SITE, type SecretView } from "./model";
+import { secretsRepository } from "./repository";
+
+export interface SecretsDeps {
+  db: Db;
+  /** The AES-256 key, read on first use (SECRETS_KEY, or DATA_DIR/secrets.key made then). */
+  key: () => Uint8Array;
+  audit: Pick<AuditService, "recordBy">;
+  now?: () => number;
+}
+
+const TARGET_NOT_FOUND = "Target not found";
+
+export function secretsService(deps: SecretsDeps) {
+  const repo = secretsRepository(deps.db);
+  const now = deps.now ?? Date.now;
+  let key: Uint8Array | undefined;
+  const keyOf = () => (key ??= deps.key());
+
+  const ownedOr404 = (ownerId: string, targetId: string) => {
+    if (!repo.owns(ownerId, targetId)) throw notFound(TARGET_NOT_FOUND);
+  };
+
+  return {
+    /** Sets (or replaces) a secret of the owner's target. The value is sealed here and never leaves the server again. */
+    put(actor: SignedInActor, targetId: string, name: string, value: string): void {
+      ownedOr404(actor.id, targetId);
+      const sealed = seal(keyOf(), targetId, name, value);
+      writeTx(deps.db, () => {
+        if (!repo.exists(targetId, name) && repo.count(targetId) >= MAX_SECRETS_PER_SITE)
+          throw conflict(`A site keeps at most ${MAX_SECRETS_PER_SITE} secrets; delete one first`);
+        repo.upsert(targetId, name, sealed, nowIso(now()));
+      });
+      // The name only: the audit log is read by admins.
+      deps.audit.recordBy(actor, "secret.set", targetId, { name });
+    },
+
+    /** The target's secrets by name, never their values. */
+    list(ownerId: string, targetId: string): SecretView[] {
+      ownedOr404(ownerId, targetId);
+      return repo.names(targetId).map((r) => ({ name: r.name, updatedAt: r.updated_at }));
+    },
+
+    remove(actor: SignedInActor, targetId: string, name: string): void {
+      ownedOr404(actor.id, targetId);
+      if (!repo.remove(targetId, name)) throw notFound("Secret not found");
+      deps.audit.recordBy(actor, "secret.deleted", targetId, { name });
+    },
+
+    /**
+     * A secret's value for the capture steps of its own site; null when the site has no such
+     * secret. Server-side only: no route calls this. SecretUnreadable when it was sealed with
+     * another key (SECRETS_KEY changed, or secrets.key lost).
+     */
+    reveal(targetId: string, name: string): string | null {
+      const row = repo.one(targetId, name);
+      return row ? open(keyOf(), targetId, row.name, row) : null;
+    },
+
+    /** Every value of the target's secrets, for scrubbing them out of logs and errors of its runs. */
+    valuesOf(targetId: string): string[] {
+      return repo.all(targetId).map((row) => open(keyOf(), targetId, row.name, row));
+    },
+  };
+}
+export type SecretsService = ReturnType<typeof secretsService>;
