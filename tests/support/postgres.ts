@@ -1,0 +1,117 @@
+// A throwaway PostgreSQL cluster on loopback for the tests that run against a real server (issue 30).
+// One cluster per process (bun test runs each file in its own process), started on first use,
+// stopped and deleted when the process exits; each test asks for a fresh database in it.
+// Debian's `postgresql` package provides the binaries (.ci/run installs it through
+// scripts/bootstrap.sh); without them, `pgMissing` says why and the tests skip.
+import { SQL } from "bun";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "./browser-server";
+
+/** The directory holding initdb and pg_ctl: PG_BIN, else the newest Debian install (15 or later). */
+function findPgBin(): string | null {
+  const given = process.env.PG_BIN;
+  if (given) return existsSync(join(given, "initdb")) ? given : null;
+  const root = "/usr/lib/postgresql";
+  if (!existsSync(root)) return null;
+  const versions = readdirSync(root)
+    .map(Number)
+    .filter((v) => v >= 15 && existsSync(join(root, String(v), "bin", "initdb")))
+    .sort((a, b) => b - a);
+  return versions.length ? join(root, String(versions[0]), "bin") : null;
+}
+
+export const pgBin = findPgBin();
+/** Why the Postgres tests skip, or null when they run. */
+export const pgMissing = pgBin
+  ? null
+  : "PostgreSQL 15+ binaries not found (install Debian's postgresql, or set PG_BIN): Postgres tests skipped";
+if (pgMissing) console.warn(pgMissing);
+
+// Postgres refuses to run as root: then the cluster belongs to the `postgres` account the package creates.
+const asRoot = process.getuid?.() === 0;
+const USER = "di";
+
+function uidOf(name: string): { uid: number; gid: number } {
+  const id = (flag: string) => Number(Bun.spawnSync(["id", flag, name]).stdout.toString().trim());
+  return { uid: id("-u"), gid: id("-g") };
+}
+
+function run(cmd: string[], what: string): void {
+  const full = asRoot ? ["runuser", "-u", "postgres", "--", ...cmd] : cmd;
+  const proc = Bun.spawnSync(full, { stdout: "pipe", stderr: "pipe" });
+  if (proc.exitCode !== 0) throw new Error(`${what} failed (${proc.exitCode}): ${proc.stderr.toString().trim() || proc.stdout.toString().trim()}`);
+}
+
+export interface PgCluster {
+  port: number;
+  dir: string;
+  /** The URL of a database on this cluster. */
+  url(database: string): string;
+  /** A new empty database, named uniquely; returns its URL. */
+  freshDatabase(): Promise<string>;
+  stop(): void;
+}
+
+let cluster: Promise<PgCluster> | null = null;
+let counter = 0;
+
+/** This process's cluster, started on the first call. Throws when the binaries are missing (check `pgMissing` first). */
+export function postgres(): Promise<PgCluster> {
+  cluster ??= start();
+  return cluster;
+}
+
+/** A fresh database on this process's cluster: its URL. */
+export async function freshPgDatabase(): Promise<string> {
+  return (await postgres()).freshDatabase();
+}
+
+async function start(): Promise<PgCluster> {
+  if (!pgBin) throw new Error(pgMissing ?? "no PostgreSQL");
+  const dir = mkdtempSync(join(tmpdir(), "di-pg-"));
+  const data = join(dir, "data");
+  if (asRoot) {
+    const { uid, gid } = uidOf("postgres");
+    chownSync(dir, uid, gid);
+  }
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    // immediate: the data is thrown away, so no checkpoint is worth waiting for.
+    if (existsSync(join(data, "postmaster.pid"))) {
+      Bun.spawnSync(asRoot ? ["runuser", "-u", "postgres", "--", join(pgBin, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop"] : [join(pgBin, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop"], { stdout: "ignore", stderr: "ignore" });
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.on("exit", stop);
+  try {
+    // --no-sync and fsync=off: a test cluster that dies with its data loses nothing anyone wants.
+    run([join(pgBin, "initdb"), "-D", data, "-A", "trust", "-U", USER, "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"], "initdb");
+    const port = await freePort();
+    const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=40`;
+    run([join(pgBin, "pg_ctl"), "-D", data, "-l", join(dir, "log"), "-o", opts, "-w", "-t", "60", "start"], "pg_ctl start");
+    const url = (database: string) => `postgres://${USER}@127.0.0.1:${port}/${database}`;
+    return {
+      port,
+      dir,
+      url,
+      async freshDatabase() {
+        const name = `t${process.pid}_${++counter}`;
+        const admin = new SQL({ url: url("postgres"), max: 1 });
+        try {
+          await admin.unsafe(`CREATE DATABASE ${name}`);
+        } finally {
+          await admin.close();
+        }
+        return url(name);
+      },
+      stop,
+    };
+  } catch (e) {
+    stop();
+    throw e;
+  }
+}
