@@ -7,7 +7,7 @@ import { migrate } from "#server/db/migrate";
 import { migrations } from "#server/db/migrations";
 import { databaseTarget, migrateSql, openSql, type SqlDb } from "#server/db/sql";
 import { pgMigrations } from "#server/db/sql/pg-migrations";
-import { freshPgDatabase, pgMissing } from "#tests/support/postgres";
+import { freshPgDatabase, PG_START_TIMEOUT, pgMissing, stopPostgres } from "#tests/support/postgres";
 import { differences, postgresShape, type Shape, sqliteShape } from "./schema-shape";
 
 test("every SQLite migration has a PostgreSQL twin of the same version and name, and no twin is orphaned", () => {
@@ -32,12 +32,15 @@ test("the shape comparison sees a column one side lacks", () => {
   expect(differences(lite, other)).toEqual(["users.token_version: only in sqlite"]);
 });
 
+// One cluster for the file, gone when it ends.
+afterAll(stopPostgres);
+
 describe.skipIf(pgMissing !== null)("against PostgreSQL", () => {
   let pg: SqlDb;
   beforeAll(async () => {
     pg = await openSql(databaseTarget(await freshPgDatabase(), "."), { max: 2 });
     await migrateSql(pg);
-  });
+  }, PG_START_TIMEOUT);
   afterAll(() => pg?.close());
 
   test("the SQLite and PostgreSQL schemas match", async () => {

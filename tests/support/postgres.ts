@@ -38,11 +38,17 @@ function uidOf(name: string): { uid: number; gid: number } {
   return { uid: id("-u"), gid: id("-g") };
 }
 
-function run(cmd: string[], what: string): void {
-  const full = asRoot ? ["runuser", "-u", "postgres", "--", ...cmd] : cmd;
-  const proc = Bun.spawnSync(full, { stdout: "pipe", stderr: "pipe" });
-  if (proc.exitCode !== 0) throw new Error(`${what} failed (${proc.exitCode}): ${proc.stderr.toString().trim() || proc.stdout.toString().trim()}`);
+const asOwner = (cmd: string[]) => (asRoot ? ["runuser", "-u", "postgres", "--", ...cmd] : cmd);
+
+/** Runs a command as the cluster's owner, without blocking the event loop (initdb takes seconds on a loaded machine). */
+async function run(cmd: string[], what: string): Promise<void> {
+  const proc = Bun.spawn(asOwner(cmd), { stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`${what} failed (${code}): ${err.trim() || out.trim()}`);
 }
+
+/** How long a test hook that starts the cluster may take: initdb and startup, on a busy machine. */
+export const PG_START_TIMEOUT = 90_000;
 
 export interface PgCluster {
   port: number;
@@ -63,6 +69,14 @@ export function postgres(): Promise<PgCluster> {
   return cluster;
 }
 
+/** Stops and deletes this process's cluster, if one was started (a file's last afterAll). */
+export async function stopPostgres(): Promise<void> {
+  if (!cluster) return;
+  const started = cluster;
+  cluster = null;
+  (await started.catch(() => null))?.stop();
+}
+
 /** A fresh database on this process's cluster: its URL. */
 export async function freshPgDatabase(): Promise<string> {
   return (await postgres()).freshDatabase();
@@ -76,23 +90,30 @@ async function start(): Promise<PgCluster> {
     const { uid, gid } = uidOf("postgres");
     chownSync(dir, uid, gid);
   }
+  const pgCtl = join(pgBin, "pg_ctl");
+  // immediate: the data is thrown away, so no checkpoint is worth waiting for.
+  const stopCmd = asOwner([pgCtl, "-D", data, "-m", "immediate", "-w", "stop"]);
   let stopped = false;
   const stop = () => {
     if (stopped) return;
     stopped = true;
-    // immediate: the data is thrown away, so no checkpoint is worth waiting for.
-    if (existsSync(join(data, "postmaster.pid"))) {
-      Bun.spawnSync(asRoot ? ["runuser", "-u", "postgres", "--", join(pgBin, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop"] : [join(pgBin, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop"], { stdout: "ignore", stderr: "ignore" });
-    }
+    if (existsSync(join(data, "postmaster.pid"))) Bun.spawnSync(stopCmd, { stdout: "ignore", stderr: "ignore" });
     rmSync(dir, { recursive: true, force: true });
   };
   process.on("exit", stop);
+  // bun test does not always run "exit" handlers, and a killed test leaves none to run: a watchdog
+  // in its own process group stops and deletes the cluster once this process is gone.
+  const quoted = (a: string) => `'${a.replaceAll("'", "'\\''")}'`;
+  Bun.spawn(["sh", "-c", `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${stopCmd.map(quoted).join(" ")} >/dev/null 2>&1; rm -rf ${quoted(dir)}`], {
+    detached: true,
+    stdio: ["ignore", "ignore", "ignore"],
+  }).unref();
   try {
     // --no-sync and fsync=off: a test cluster that dies with its data loses nothing anyone wants.
-    run([join(pgBin, "initdb"), "-D", data, "-A", "trust", "-U", USER, "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"], "initdb");
+    await run([join(pgBin, "initdb"), "-D", data, "-A", "trust", "-U", USER, "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"], "initdb");
     const port = await freePort();
     const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=40`;
-    run([join(pgBin, "pg_ctl"), "-D", data, "-l", join(dir, "log"), "-o", opts, "-w", "-t", "60", "start"], "pg_ctl start");
+    await run([join(pgBin, "pg_ctl"), "-D", data, "-l", join(dir, "log"), "-o", opts, "-w", "-t", "60", "start"], "pg_ctl start");
     const url = (database: string) => `postgres://${USER}@127.0.0.1:${port}/${database}`;
     return {
       port,

@@ -42,18 +42,27 @@ async function openSqlite(path: string): Promise<SqlDb> {
 async function openPostgres(url: string, where: string, opts: OpenOptions): Promise<SqlDb> {
   const client = new SQL({ url, max: opts.max ?? 10, connectionTimeout: opts.connectTimeout ?? 10, idleTimeout: 60 });
   let version: { num: number; text: string };
+  const started = performance.now();
   try {
     const [row] = await client.unsafe("SELECT current_setting('server_version_num')::int AS num, current_setting('server_version') AS text");
     version = row as { num: number; text: string };
   } catch (e) {
     await client.close({ timeout: 0 }).catch(() => {});
-    throw new Error(`DATABASE_URL: cannot connect to PostgreSQL at ${where}: ${firstLine(e)}`);
+    throw new Error(`DATABASE_URL: cannot connect to PostgreSQL at ${where}: ${why(e, opts.connectTimeout ?? 10, (performance.now() - started) / 1000)}`);
   }
   if (version.num < MIN_PG) {
     await client.close();
     throw new Error(`DATABASE_URL: PostgreSQL at ${where} is ${version.text}; 15 or later is needed`);
   }
   return sqlHandle(client, "postgres", `postgres ${version.text.split(" ")[0]}`);
+}
+
+/** Why a connection failed, in words an operator acts on; Bun's own code kept at the end. */
+function why(e: unknown, timeout: number, waited: number): string {
+  const code = (e as { code?: string })?.code;
+  if (code === "ERR_POSTGRES_CONNECTION_REFUSED") return `connection refused, nothing listens there (${code})`;
+  if (code?.startsWith("ERR_POSTGRES_CONNECTION") && waited >= timeout * 0.9) return `no connection within ${timeout} s (${code})`;
+  return firstLine(e);
 }
 
 /** The error's first line, with its code when the message does not already carry it. */
