@@ -29,7 +29,8 @@ const FAMILY: Record<string, string> = {
   bytea: "blob",
 };
 const family = (t: string) => FAMILY[t.toLowerCase()] ?? `?${t}`;
-const column = (type: string, notNull: boolean, hasDefault: boolean) => `${family(type)} ${notNull ? "not null" : "null"}${hasDefault ? " default" : ""}`;
+const column = (type: string, notNull: boolean, hasDefault: boolean) =>
+  `${family(type)} ${notNull ? "not null" : "null"}${hasDefault ? " default" : ""}`;
 const ON_DELETE: Record<string, string> = { a: "no action", r: "restrict", c: "cascade", n: "set null", d: "set default" };
 
 export function sqliteShape(db: Database): Shape {
@@ -39,12 +40,18 @@ export function sqliteShape(db: Database): Shape {
     .all()
     .map((r) => r.name);
   for (const t of names) {
-    const cols = db.query<{ name: string; type: string; notnull: number; dflt_value: string | null; pk: number }, [string]>("SELECT * FROM pragma_table_info(?)").all(t);
+    const cols = db
+      .query<{ name: string; type: string; notnull: number; dflt_value: string | null; pk: number }, [string]>(
+        "SELECT * FROM pragma_table_info(?)",
+      )
+      .all(t);
     const pk = cols.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);
     const shape: TableShape = { columns: {}, primaryKey: pk.map((c) => c.name).join(","), unique: [], indexes: {}, foreignKeys: [] };
     // A primary-key column is NOT NULL in PostgreSQL and in practice in SQLite (ids are always given).
     for (const c of cols) shape.columns[c.name] = column(c.type, c.notnull === 1 || c.pk > 0, c.dflt_value !== null);
-    const idx = db.query<{ name: string; unique: number; origin: string; partial: number }, [string]>("SELECT * FROM pragma_index_list(?)").all(t);
+    const idx = db
+      .query<{ name: string; unique: number; origin: string; partial: number }, [string]>("SELECT * FROM pragma_index_list(?)")
+      .all(t);
     for (const i of idx) {
       const on = db
         .query<{ name: string; seqno: number }, [string]>("SELECT name, seqno FROM pragma_index_info(?) ORDER BY seqno")
@@ -55,11 +62,17 @@ export function sqliteShape(db: Database): Shape {
       else if (i.origin === "c") shape.indexes[i.name] = `${i.unique ? "unique " : ""}${on}${i.partial ? " partial" : ""}`;
     }
     shape.unique.sort();
-    const fks = db.query<{ id: number; seq: number; table: string; from: string; to: string; on_delete: string }, [string]>("SELECT * FROM pragma_foreign_key_list(?) ORDER BY id, seq").all(t);
+    const fks = db
+      .query<{ id: number; seq: number; table: string; from: string; to: string; on_delete: string }, [string]>(
+        "SELECT * FROM pragma_foreign_key_list(?) ORDER BY id, seq",
+      )
+      .all(t);
     const byId = Map.groupBy(fks, (f) => f.id);
     for (const group of byId.values()) {
       const g = group.sort((a, b) => a.seq - b.seq);
-      shape.foreignKeys.push(`${g.map((f) => f.from).join(",")} → ${g[0]!.table}(${g.map((f) => f.to).join(",")}) on delete ${g[0]!.on_delete.toLowerCase()}`);
+      shape.foreignKeys.push(
+        `${g.map((f) => f.from).join(",")} → ${g[0]!.table}(${g.map((f) => f.to).join(",")}) on delete ${g[0]!.on_delete.toLowerCase()}`,
+      );
     }
     shape.foreignKeys.sort();
     tables[t] = shape;
@@ -69,7 +82,14 @@ export function sqliteShape(db: Database): Shape {
 
 export async function postgresShape(db: SqlDb): Promise<Shape> {
   const tables: Shape["tables"] = {};
-  const cols = await db.all<{ table_name: string; column_name: string; udt_name: string; data_type: string; is_nullable: string; column_default: string | null }>(
+  const cols = await db.all<{
+    table_name: string;
+    column_name: string;
+    udt_name: string;
+    data_type: string;
+    is_nullable: string;
+    column_default: string | null;
+  }>(
     `SELECT table_name, column_name, data_type, udt_name, is_nullable, column_default
        FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, ordinal_position`,
   );
@@ -138,10 +158,12 @@ export function differences(a: Shape, b: Shape, names = ["sqlite", "postgres"] a
       else if (ca !== cb) out.push(`${name}.${c}: ${an} ${ca}, ${bn} ${cb}`);
     }
     if (ta.primaryKey !== tb.primaryKey) out.push(`${name} primary key: ${an} (${ta.primaryKey}), ${bn} (${tb.primaryKey})`);
-    if (ta.unique.join(" | ") !== tb.unique.join(" | ")) out.push(`${name} unique: ${an} [${ta.unique.join(" | ")}], ${bn} [${tb.unique.join(" | ")}]`);
+    if (ta.unique.join(" | ") !== tb.unique.join(" | "))
+      out.push(`${name} unique: ${an} [${ta.unique.join(" | ")}], ${bn} [${tb.unique.join(" | ")}]`);
     const idx = [...new Set([...Object.keys(ta.indexes), ...Object.keys(tb.indexes)])].sort();
     for (const i of idx) {
-      if (ta.indexes[i] !== tb.indexes[i]) out.push(`index ${i} on ${name}: ${an} ${ta.indexes[i] ?? "missing"}, ${bn} ${tb.indexes[i] ?? "missing"}`);
+      if (ta.indexes[i] !== tb.indexes[i])
+        out.push(`index ${i} on ${name}: ${an} ${ta.indexes[i] ?? "missing"}, ${bn} ${tb.indexes[i] ?? "missing"}`);
     }
     const fa = new Set(ta.foreignKeys);
     const fb = new Set(tb.foreignKeys);

@@ -16,14 +16,22 @@ async function scenario(db: SqlDb) {
   const out: Record<string, unknown> = {};
   // insert: flags go in as JS booleans (SQLite stores 0/1, PostgreSQL boolean) and come back 0/1.
   const addUser = (id: string, email: string, disabled: boolean) =>
-    db.run("INSERT INTO users (id, email, username, password_hash, disabled, created_at) VALUES ($1, $2, $3, 'h', $4, $5)", [id, email, null, disabled, T0]);
+    db.run("INSERT INTO users (id, email, username, password_hash, disabled, created_at) VALUES ($1, $2, $3, 'h', $4, $5)", [
+      id,
+      email,
+      null,
+      disabled,
+      T0,
+    ]);
   out.inserted = (await addUser("u1", "Ann@Example.com", false)) + (await addUser("u2", "bob@example.com", true));
   // Parameters by number, in any order and repeated.
   out.ordered = await db.one("SELECT $2 AS b, $1 AS a, $2 AS b2", ["one", "two"]);
   // SELECT with COALESCE over a NULL column; ORDER BY text.
   out.users = await db.all("SELECT id, email, COALESCE(username, 'anon') AS name, disabled, token_version FROM users ORDER BY id");
   // Aggregates are numbers on both (PostgreSQL's COUNT is int8).
-  out.counts = await db.one(`SELECT COUNT(*) AS n, ${d.countWhere("disabled")} AS off, ${d.countWhere("role = 'admin'")} AS admins FROM users`);
+  out.counts = await db.one(
+    `SELECT COUNT(*) AS n, ${d.countWhere("disabled")} AS off, ${d.countWhere("role = 'admin'")} AS admins FROM users`,
+  );
   out.flagFilter = await db.all("SELECT id FROM users WHERE disabled = TRUE");
   // E-mail addresses compare without case (SQLite NOCASE, PostgreSQL citext), and match case-blind.
   out.byEmail = await db.one("SELECT id FROM users WHERE email = $1", ["ann@example.COM"]);
@@ -34,14 +42,24 @@ async function scenario(db: SqlDb) {
   await db.run(setting, ["mode", "b", "2026-01-02T00:00:00.000Z"]);
   out.settings = await db.all("SELECT key, value, updated_at FROM settings");
   // Upsert adding: traffic counters accumulate.
-  await db.run("INSERT INTO experiments (id, name, kind, source_key, source_label, ingest_key, planned_per_variant, alpha, sim_seed, started_at) VALUES ('e1', 'E', 'hero', 'default', 'D', 'k', 10, 0.05, 7, $1)", [T0]);
+  await db.run(
+    "INSERT INTO experiments (id, name, kind, source_key, source_label, ingest_key, planned_per_variant, alpha, sim_seed, started_at) VALUES ('e1', 'E', 'hero', 'default', 'D', 'k', 10, 0.05, 7, $1)",
+    [T0],
+  );
   await db.run("INSERT INTO experiment_variants (id, experiment_id, label, name) VALUES ('v1', 'e1', 'A', 'A')");
-  const traffic = d.upsert("experiment_traffic", ["experiment_id", "variant_id", "bucket", "source", "impressions", "conversions"], ["experiment_id", "variant_id", "bucket", "source"], {
-    add: ["impressions", "conversions"],
-  });
+  const traffic = d.upsert(
+    "experiment_traffic",
+    ["experiment_id", "variant_id", "bucket", "source", "impressions", "conversions"],
+    ["experiment_id", "variant_id", "bucket", "source"],
+    {
+      add: ["impressions", "conversions"],
+    },
+  );
   await db.run(traffic, ["e1", "v1", "2026-01-01T00:00", "real", 3, 1]);
   await db.run(traffic, ["e1", "v1", "2026-01-01T00:00", "real", 4, 0]);
-  out.traffic = await db.all("SELECT impressions, conversions, alpha FROM experiment_traffic JOIN experiments ON experiments.id = experiment_id");
+  out.traffic = await db.all(
+    "SELECT impressions, conversions, alpha FROM experiment_traffic JOIN experiments ON experiments.id = experiment_id",
+  );
   // An identity id comes back a number; now() has the columns' ISO form.
   await db.run(`INSERT INTO audit_log (action, created_at) VALUES ('a', ${d.now}), ('b', ${d.now})`);
   const audit = await db.all<{ id: number; created_at: string }>("SELECT id, created_at FROM audit_log ORDER BY id");
@@ -61,10 +79,12 @@ async function scenario(db: SqlDb) {
   out.committed = await db.tx(async (tx) => {
     await tx.run("UPDATE users SET token_version = token_version + 1 WHERE id = $1", ["u1"]);
     // A nested transaction is a savepoint: its failure undoes only its own work.
-    await tx.tx(async (sp) => {
-      await sp.run("UPDATE users SET token_version = 99 WHERE id = 'u1'");
-      throw new Error("inner");
-    }).catch(() => {});
+    await tx
+      .tx(async (sp) => {
+        await sp.run("UPDATE users SET token_version = 99 WHERE id = 'u1'");
+        throw new Error("inner");
+      })
+      .catch(() => {});
     return (await tx.one<{ token_version: number }>("SELECT token_version FROM users WHERE id = 'u1'"))?.token_version;
   });
   out.afterCommit = await db.one("SELECT token_version FROM users WHERE id = 'u1'");
@@ -89,7 +109,13 @@ const EXPECTED = {
   auditIds: [1, 2],
   nowShape: true,
   json: { does: "Runs A/B tests between generated variants" },
-  rolledBack: { boom: "boom", users: [{ id: "u1", username: null }, { id: "u2", username: null }] },
+  rolledBack: {
+    boom: "boom",
+    users: [
+      { id: "u1", username: null },
+      { id: "u2", username: null },
+    ],
+  },
   committed: 1,
   afterCommit: { token_version: 1 },
   changes: [2, 0],
@@ -161,7 +187,12 @@ describe.skipIf(pgMissing !== null)("PostgreSQL (postgres://)", () => {
   test("a database the server does not have fails at connect with the server's reason, on one line", async () => {
     const url = new URL(await freshPgDatabase());
     url.pathname = "/no_such_db";
-    const error = await openSql(databaseTarget(url.href, "."), { connectTimeout: 5 }).then(() => null, (e: Error) => e);
-    expect(error?.message).toBe(`DATABASE_URL: cannot connect to PostgreSQL at 127.0.0.1:${url.port}/no_such_db: database "no_such_db" does not exist (ERR_POSTGRES_SERVER_ERROR)`);
+    const error = await openSql(databaseTarget(url.href, "."), { connectTimeout: 5 }).then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(error?.message).toBe(
+      `DATABASE_URL: cannot connect to PostgreSQL at 127.0.0.1:${url.port}/no_such_db: database "no_such_db" does not exist (ERR_POSTGRES_SERVER_ERROR)`,
+    );
   });
 });

@@ -22,7 +22,9 @@ test("a postgres:// URL with nothing listening fails at connect with one clear l
 });
 
 test("a URL of another kind is refused before any connection, naming what this build speaks", () => {
-  expect(() => databaseTarget("mysql://root@127.0.0.1/db", ".")).toThrow('DATABASE_URL: "mysql:" is not a database this build speaks (use sqlite: or postgres://)');
+  expect(() => databaseTarget("mysql://root@127.0.0.1/db", ".")).toThrow(
+    'DATABASE_URL: "mysql:" is not a database this build speaks (use sqlite: or postgres://)',
+  );
   expect(() => databaseTarget("postgres://", ".")).toThrow("DATABASE_URL: ");
 });
 
@@ -30,5 +32,9 @@ test("sqlite: and an absent DATABASE_URL are the embedded file; sqlite:PATH name
   expect(databaseTarget(undefined, "/srv/data")).toEqual({ kind: "sqlite", path: "/srv/data/design-intel.db" });
   expect(databaseTarget("sqlite:", "/srv/data")).toEqual({ kind: "sqlite", path: "/srv/data/design-intel.db" });
   expect(databaseTarget("sqlite:///tmp/x.db", "/srv/data")).toEqual({ kind: "sqlite", path: "/tmp/x.db" });
-  expect(databaseTarget("postgres://u:p@db.internal:6543/app", "/srv/data")).toEqual({ kind: "postgres", url: "postgres://u:p@db.internal:6543/app", where: "db.internal:6543/app" });
+  expect(databaseTarget("postgres://u:p@db.internal:6543/app", "/srv/data")).toEqual({
+    kind: "postgres",
+    url: "postgres://u:p@db.internal:6543/app",
+    where: "db.internal:6543/app",
+  });
 });

@@ -104,13 +104,23 @@ async function start(): Promise<PgCluster> {
   // bun test does not always run "exit" handlers, and a killed test leaves none to run: a watchdog
   // in its own process group stops and deletes the cluster once this process is gone.
   const quoted = (a: string) => `'${a.replaceAll("'", "'\\''")}'`;
-  Bun.spawn(["sh", "-c", `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${stopCmd.map(quoted).join(" ")} >/dev/null 2>&1; rm -rf ${quoted(dir)}`], {
-    detached: true,
-    stdio: ["ignore", "ignore", "ignore"],
-  }).unref();
+  Bun.spawn(
+    [
+      "sh",
+      "-c",
+      `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${stopCmd.map(quoted).join(" ")} >/dev/null 2>&1; rm -rf ${quoted(dir)}`,
+    ],
+    {
+      detached: true,
+      stdio: ["ignore", "ignore", "ignore"],
+    },
+  ).unref();
   try {
     // --no-sync and fsync=off: a test cluster that dies with its data loses nothing anyone wants.
-    await run([join(pgBin, "initdb"), "-D", data, "-A", "trust", "-U", USER, "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"], "initdb");
+    await run(
+      [join(pgBin, "initdb"), "-D", data, "-A", "trust", "-U", USER, "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"],
+      "initdb",
+    );
     const port = await freePort();
     const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=40`;
     await run([join(pgBin, "pg_ctl"), "-D", data, "-l", join(dir, "log"), "-o", opts, "-w", "-t", "60", "start"], "pg_ctl start");

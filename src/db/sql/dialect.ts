@@ -15,7 +15,12 @@ export interface Dialect {
    * Every non-key column takes the new row's value, except those in `add`, which add it to what is
    * stored (counters), and those left out of `update` when it is given.
    */
-  upsert(table: string, columns: readonly string[], keys: readonly string[], opts?: { update?: readonly string[]; add?: readonly string[] }): string;
+  upsert(
+    table: string,
+    columns: readonly string[],
+    keys: readonly string[],
+    opts?: { update?: readonly string[]; add?: readonly string[] },
+  ): string;
   /** The text at a path of keys inside a JSON text column (NULL when absent). */
   jsonText(column: string, ...path: string[]): string;
   /** The number of rows for which a condition (or a boolean column) holds: 0, not NULL, on no rows. */
@@ -35,7 +40,12 @@ function key(k: string): string {
   return k;
 }
 
-function upsert(table: string, columns: readonly string[], keys: readonly string[], opts: { update?: readonly string[]; add?: readonly string[] } = {}): string {
+function upsert(
+  table: string,
+  columns: readonly string[],
+  keys: readonly string[],
+  opts: { update?: readonly string[]; add?: readonly string[] } = {},
+): string {
   const t = name(table);
   const cols = columns.map(name);
   const add = new Set(opts.add ?? []);

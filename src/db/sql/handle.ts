@@ -87,7 +87,8 @@ interface Shared {
 function handle(shared: Shared, client: Client, depth: number): SqlDb {
   const sqlite = shared.dialect.name === "sqlite";
   const guard = () => {
-    if (depth === 0 && shared.inTx.getStore()) throw new Error("db: a query on the outer handle inside a transaction; use the handle tx() gave");
+    if (depth === 0 && shared.inTx.getStore())
+      throw new Error("db: a query on the outer handle inside a transaction; use the handle tx() gave");
   };
   const raw = async (text: string, params: readonly unknown[]) => {
     const res = await client.unsafe(sqlite ? toSqliteParams(text) : text, bindable(params));
@@ -149,7 +150,13 @@ function handle(shared: Shared, client: Client, depth: number): SqlDb {
 export function sqlHandle(client: SQL, dialectName: "sqlite" | "postgres", detail: string): SqlDb {
   const sqlite = dialectName === "sqlite";
   return handle(
-    { dialect: sqlite ? sqliteDialect : postgresDialect, detail, root: client, gate: sqlite ? new Gate() : null, inTx: new AsyncLocalStorage() },
+    {
+      dialect: sqlite ? sqliteDialect : postgresDialect,
+      detail,
+      root: client,
+      gate: sqlite ? new Gate() : null,
+      inTx: new AsyncLocalStorage(),
+    },
     client,
     0,
   );

@@ -44,11 +44,15 @@ async function openPostgres(url: string, where: string, opts: OpenOptions): Prom
   let version: { num: number; text: string };
   const started = performance.now();
   try {
-    const [row] = await client.unsafe("SELECT current_setting('server_version_num')::int AS num, current_setting('server_version') AS text");
+    const [row] = await client.unsafe(
+      "SELECT current_setting('server_version_num')::int AS num, current_setting('server_version') AS text",
+    );
     version = row as { num: number; text: string };
   } catch (e) {
     await client.close({ timeout: 0 }).catch(() => {});
-    throw new Error(`DATABASE_URL: cannot connect to PostgreSQL at ${where}: ${why(e, opts.connectTimeout ?? 10, (performance.now() - started) / 1000)}`);
+    throw new Error(
+      `DATABASE_URL: cannot connect to PostgreSQL at ${where}: ${why(e, opts.connectTimeout ?? 10, (performance.now() - started) / 1000)}`,
+    );
   }
   if (version.num < MIN_PG) {
     await client.close();
@@ -68,6 +72,8 @@ function why(e: unknown, timeout: number, waited: number): string {
 /** The error's first line, with its code when the message does not already carry it. */
 function firstLine(e: unknown): string {
   const err = e as { message?: string; code?: string };
-  const msg = String(err?.message ?? e).split("\n")[0]!.trim();
+  const msg = String(err?.message ?? e)
+    .split("\n")[0]!
+    .trim();
   return err?.code && !msg.includes(err.code) ? `${msg} (${err.code})` : msg;
 }

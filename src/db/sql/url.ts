@@ -7,7 +7,8 @@ export type DatabaseTarget = { kind: "sqlite"; path: string } | { kind: "postgre
 /** Where the database is. `sqlite:` alone means DATA_DIR/design-intel.db; `sqlite:PATH` names a file (or `:memory:`). */
 export function databaseTarget(databaseUrl: string | undefined, dataDir: string): DatabaseTarget {
   const value = (databaseUrl ?? "").trim();
-  if (value === "" || value === "sqlite:" || value === "sqlite://") return { kind: "sqlite", path: join(resolve(dataDir), "design-intel.db") };
+  if (value === "" || value === "sqlite:" || value === "sqlite://")
+    return { kind: "sqlite", path: join(resolve(dataDir), "design-intel.db") };
   if (value.startsWith("sqlite:")) {
     const rest = value.slice("sqlite:".length).replace(/^\/\//, "");
     if (rest === ":memory:") return { kind: "sqlite", path: rest };
