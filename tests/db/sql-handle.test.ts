@@ -88,6 +88,14 @@ async function scenario(db: SqlDb) {
     return (await tx.one<{ token_version: number }>("SELECT token_version FROM users WHERE id = 'u1'"))?.token_version;
   });
   out.afterCommit = await db.one("SELECT token_version FROM users WHERE id = 'u1'");
+  // Keep the newest N: an OFFSET with no limit.
+  for (const [i, t] of ["2026-01-01", "2026-01-02", "2026-01-03"].entries())
+    await db.run("INSERT INTO activity_log (id, type, message, status, created_at) VALUES ($1, 'system', 'm', 'info', $2)", [`a${i}`, t]);
+  out.pruned = await db.run(
+    `DELETE FROM activity_log WHERE id IN (SELECT id FROM activity_log ORDER BY id DESC ${d.noLimit} OFFSET $1)`,
+    [1],
+  );
+  out.kept = await db.all("SELECT id FROM activity_log");
   // Changes counted by UPDATE and DELETE.
   out.changes = [await db.run("UPDATE users SET token_version = token_version + 1"), await db.run("DELETE FROM users WHERE id = 'nobody'")];
   return out;
@@ -118,6 +126,8 @@ const EXPECTED = {
   },
   committed: 1,
   afterCommit: { token_version: 1 },
+  pruned: 2,
+  kept: [{ id: "a2" }],
   changes: [2, 0],
 };
 

@@ -1,6 +1,6 @@
 // The only place SQL differs between SQLite and PostgreSQL. Repositories write one statement and
 // splice in these fragments where the dialects part: upserts, the current time, JSON fields, counts
-// of flags and case-insensitive matching. Everything here is built from names in code, never from
+// of flags, case-insensitive matching and an OFFSET without a limit. Everything here is built from names in code, never from
 // input, and each name is checked so a slip cannot become an injection.
 export type DialectName = "sqlite" | "postgres";
 
@@ -8,6 +8,8 @@ export interface Dialect {
   readonly name: DialectName;
   /** The current time as ISO-8601 text in UTC to the millisecond, the form every time column holds. */
   readonly now: string;
+  /** A LIMIT that keeps every row, for `… ${noLimit} OFFSET $n` (SQLite takes no OFFSET without a LIMIT; PostgreSQL no LIMIT -1). */
+  readonly noLimit: string;
   /** A case-insensitive LIKE (SQLite's LIKE already is, for ASCII; PostgreSQL's is not). */
   readonly ilike: string;
   /**
@@ -62,6 +64,7 @@ export const sqliteDialect: Dialect = {
   name: "sqlite",
   now: "strftime('%Y-%m-%dT%H:%M:%fZ','now')",
   ilike: "LIKE",
+  noLimit: "LIMIT -1",
   upsert,
   jsonText: (column, ...path) => `json_extract(${name(column)}, '$${path.map((p) => "." + key(p)).join("")}')`,
   countWhere,
@@ -72,6 +75,7 @@ export const postgresDialect: Dialect = {
   // iso_now() is created by migrations/pg/0001_init.sql.
   now: "iso_now()",
   ilike: "ILIKE",
+  noLimit: "LIMIT ALL",
   upsert,
   jsonText: (column, ...path) => `(${name(column)}::jsonb #>> '{${path.map(key).join(",")}}')`,
   countWhere,
