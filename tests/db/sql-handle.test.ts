@@ -5,8 +5,16 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { databaseTarget, migrateSql, openSql, type SqlDb } from "#server/db/sql";
-import { freshPgDatabase, PG_START_TIMEOUT, pgMissing, stopPostgres } from "#tests/support/postgres";
+import {
+  databaseTarget,
+  isDatabaseUnavailable,
+  isForeignKeyViolation,
+  isUniqueViolation,
+  migrateSql,
+  openSql,
+  type SqlDb,
+} from "#server/db/sql";
+import { freshPgDatabase, PG_START_TIMEOUT, pgMissing, postgres, stopPostgres } from "#tests/support/postgres";
 
 const T0 = "2026-01-01T00:00:00.000Z";
 
@@ -96,6 +104,16 @@ async function scenario(db: SqlDb) {
     [1],
   );
   out.kept = await db.all("SELECT id FROM activity_log");
+  // A refused write means the same on both: a duplicate, a missing parent.
+  const refused = async (text: string) =>
+    db.run(text).then(
+      () => "written",
+      (e: unknown) => (isUniqueViolation(e) ? "duplicate" : isForeignKeyViolation(e) ? "no parent" : String(e)),
+    );
+  out.refused = [
+    await refused("INSERT INTO settings (key, value) VALUES ('mode', 'c')"),
+    await refused("INSERT INTO targets (id, comparison_id, owner_id, label, url, created_at) VALUES ('t', 'nope', 'u1', 'l', 'u', 'n')"),
+  ];
   // Changes counted by UPDATE and DELETE.
   out.changes = [await db.run("UPDATE users SET token_version = token_version + 1"), await db.run("DELETE FROM users WHERE id = 'nobody'")];
   return out;
@@ -126,6 +144,7 @@ const EXPECTED = {
   },
   committed: 1,
   afterCommit: { token_version: 1 },
+  refused: ["duplicate", "no parent"],
   pruned: 2,
   kept: [{ id: "a2" }],
   changes: [2, 0],
@@ -205,4 +224,20 @@ describe.skipIf(pgMissing !== null)("PostgreSQL (postgres://)", () => {
       `DATABASE_URL: cannot connect to PostgreSQL at 127.0.0.1:${url.port}/no_such_db: database "no_such_db" does not exist (ERR_POSTGRES_SERVER_ERROR)`,
     );
   });
+  // Last: it stops this file's server for a moment.
+  test(
+    "a server that goes away fails queries as unavailable, and the same handle works once it is back",
+    async () => {
+      const cluster = await postgres();
+      await cluster.halt();
+      const error = await db.one("SELECT 1 AS x").then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(isDatabaseUnavailable(error)).toBe(true);
+      await cluster.resume();
+      expect(await db.one("SELECT 1 AS x")).toEqual({ x: 1 });
+    },
+    PG_START_TIMEOUT,
+  );
 });

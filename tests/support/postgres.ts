@@ -57,6 +57,9 @@ export interface PgCluster {
   url(database: string): string;
   /** A new empty database, named uniquely; returns its URL. */
   freshDatabase(): Promise<string>;
+  /** Stops the server and keeps its data, as an outage would (fault tests); `resume` starts it again on the same port. */
+  halt(): Promise<void>;
+  resume(): Promise<void>;
   stop(): void;
 }
 
@@ -123,7 +126,8 @@ async function start(): Promise<PgCluster> {
     );
     const port = await freePort();
     const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=40`;
-    await run([join(pgBin, "pg_ctl"), "-D", data, "-l", join(dir, "log"), "-o", opts, "-w", "-t", "60", "start"], "pg_ctl start");
+    const startServer = () => run([pgCtl, "-D", data, "-l", join(dir, "log"), "-o", opts, "-w", "-t", "60", "start"], "pg_ctl start");
+    await startServer();
     const url = (database: string) => `postgres://${USER}@127.0.0.1:${port}/${database}`;
     return {
       port,
@@ -139,6 +143,8 @@ async function start(): Promise<PgCluster> {
         }
         return url(name);
       },
+      halt: () => run([pgCtl, "-D", data, "-m", "fast", "-w", "stop"], "pg_ctl stop"),
+      resume: startServer,
       stop,
     };
   } catch (e) {

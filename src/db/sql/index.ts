@@ -3,4 +3,5 @@ export { type Dialect, type DialectName, postgresDialect, sqliteDialect } from "
 export { type Result, type SqlDb, sqlHandle } from "./handle";
 export { migrateSql, migrationsFor } from "./migrate";
 export { type OpenOptions, openSql } from "./open";
+export { isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from "./errors";
 export { type DatabaseTarget, databaseTarget } from "./url";
