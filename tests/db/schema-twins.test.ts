@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openDatabase } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
 import { migrations } from "#server/db/migrations";
-import { databaseTarget, migrateSql, openSql, type SqlDb } from "#server/db/sql";
+import { migrateSql, type SqlDb } from "#server/db/sql";
 import { pgMigrations } from "#server/db/sql/pg-migrations";
-import { freshPgDatabase, PG_START_TIMEOUT, pgMissing, stopPostgres } from "#tests/support/postgres";
+import { migratedPg, PG_START_TIMEOUT, pgMissing, stopPostgres } from "#tests/support/postgres";
 import { differences, postgresShape, type Shape, sqliteShape } from "./schema-shape";
 
 test("every SQLite migration has a PostgreSQL twin of the same version and name, and no twin is orphaned", () => {
@@ -38,8 +38,7 @@ afterAll(stopPostgres);
 describe.skipIf(pgMissing !== null)("against PostgreSQL", () => {
   let pg: SqlDb;
   beforeAll(async () => {
-    pg = await openSql(databaseTarget(await freshPgDatabase(), "."), { max: 2 });
-    await migrateSql(pg);
+    pg = await migratedPg();
   }, PG_START_TIMEOUT);
   afterAll(() => pg?.close());
 

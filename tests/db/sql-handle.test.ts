@@ -14,7 +14,7 @@ import {
   openSql,
   type SqlDb,
 } from "#server/db/sql";
-import { freshPgDatabase, PG_START_TIMEOUT, pgMissing, postgres, stopPostgres } from "#tests/support/postgres";
+import { freshPgDatabase, migratedPg, PG_START_TIMEOUT, pgMissing, postgres, stopPostgres } from "#tests/support/postgres";
 
 const T0 = "2026-01-01T00:00:00.000Z";
 
@@ -201,8 +201,7 @@ afterAll(stopPostgres);
 describe.skipIf(pgMissing !== null)("PostgreSQL (postgres://)", () => {
   let db: SqlDb;
   beforeAll(async () => {
-    db = await openSql(databaseTarget(await freshPgDatabase(), "."), { max: 3 });
-    await migrateSql(db);
+    db = await migratedPg();
   }, PG_START_TIMEOUT);
   afterAll(() => db?.close());
 

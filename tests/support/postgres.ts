@@ -7,6 +7,7 @@ import { SQL } from "bun";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { databaseTarget, migrateSql, openSql, type SqlDb } from "#server/db/sql";
 import { freePort } from "./browser-server";
 
 /** The directory holding initdb and pg_ctl: PG_BIN, else the newest Debian install (15 or later). */
@@ -83,6 +84,16 @@ export async function stopPostgres(): Promise<void> {
 /** A fresh database on this process's cluster: its URL. */
 export async function freshPgDatabase(): Promise<string> {
   return (await postgres()).freshDatabase();
+}
+
+/**
+ * A handle on a fresh database of this process's cluster with every migration applied. Call it from
+ * `beforeAll` or `beforeEach` with PG_START_TIMEOUT (the first call starts the cluster); close it after.
+ */
+export async function migratedPg(opts: { max?: number } = {}): Promise<SqlDb> {
+  const db = await openSql(databaseTarget(await freshPgDatabase(), "."), { max: opts.max ?? 3 });
+  await migrateSql(db);
+  return db;
 }
 
 async function start(): Promise<PgCluster> {
