@@ -24,9 +24,9 @@ export interface SqlDb {
   /** Several statements without parameters (migrations). */
   exec(script: string): Promise<void>;
   /**
-   * Runs `fn` in a transaction on its own handle: committed when it resolves, rolled back when it
-   * throws (and the error rethrown). Inside, use only the handle `fn` is given; a nested `tx` is a
-   * savepoint.
+   * Runs `fn` in a transaction: committed when it resolves, rolled back when it throws (and the
+   * error rethrown). `fn` gets the transaction's handle; calls on this outer handle from within
+   * `fn`'s async context join the transaction too. A nested `tx` is a savepoint.
    */
   tx<T>(fn: (db: SqlDb) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -75,58 +75,80 @@ class Gate {
   }
 }
 
+/** The transaction open in this async context: its handle, and whether it is still open. */
+interface Ambient {
+  db: SqlDb;
+  open: boolean;
+}
+
 interface Shared {
   dialect: Dialect;
   detail: string;
   root: Client;
   gate: Gate | null;
-  /** Marks the async context of an open transaction, so a stray call on the outer handle fails loudly instead of deadlocking (SQLite) or escaping the transaction (PostgreSQL). */
-  inTx: AsyncLocalStorage<true>;
+  /**
+   * The transaction this async context runs in. A call on the outer handle from inside `tx` joins
+   * it, so a repository built on the outer handle works unchanged inside a service's transaction;
+   * other requests, in other async contexts, never see it.
+   */
+  ambient: AsyncLocalStorage<Ambient>;
 }
 
 function handle(shared: Shared, client: Client, depth: number): SqlDb {
   const sqlite = shared.dialect.name === "sqlite";
-  const guard = () => {
-    if (depth === 0 && shared.inTx.getStore())
-      throw new Error("db: a query on the outer handle inside a transaction; use the handle tx() gave");
+  /** At the outer handle: the open transaction of this async context, if any, which the call joins. */
+  const joined = () => {
+    if (depth > 0) return null;
+    const a = shared.ambient.getStore();
+    return a?.open ? a.db : null;
   };
+  // Outside a transaction, SQLite's statements wait for an open one to end (its one connection
+  // would otherwise run them inside it).
+  const gated = <T>(fn: () => Promise<T>) => (depth === 0 && shared.gate ? shared.gate.hold(fn) : fn());
   const raw = async (text: string, params: readonly unknown[]) => {
     const res = await client.unsafe(sqlite ? toSqliteParams(text) : text, bindable(params));
     const rows = sqlite ? Array.from(res as Record<string, unknown>[]) : normalisePg(res);
     return { rows, changes: Number((res as { affectedRows?: number }).affectedRows ?? 0) };
   };
   const query = async <T>(text: string, params: readonly unknown[] = []): Promise<Result<T>> => {
-    guard();
-    // Outside a transaction, SQLite's queries wait for any open one to end.
-    const out = depth === 0 && shared.gate ? await shared.gate.hold(() => raw(text, params)) : await raw(text, params);
-    return out as Result<T>;
+    const inTx = joined();
+    if (inTx) return inTx.query<T>(text, params);
+    return (await gated(() => raw(text, params))) as Result<T>;
   };
   const exec = async (script: string) => {
-    guard();
-    const go = async () => void (await client.unsafe(script));
-    await (depth === 0 && shared.gate ? shared.gate.hold(go) : go());
+    const inTx = joined();
+    if (inTx) return inTx.exec(script);
+    await gated(async () => void (await client.unsafe(script)));
   };
 
   const tx = async <T>(fn: (db: SqlDb) => Promise<T>): Promise<T> => {
-    guard();
+    const inTx = joined();
+    if (inTx) return inTx.tx(fn);
+    const within = async (inner: SqlDb) => {
+      const ambient: Ambient = { db: inner, open: true };
+      try {
+        return await shared.ambient.run(ambient, () => fn(inner));
+      } finally {
+        // Work started inside that outlives the transaction goes back to the outer handle.
+        ambient.open = false;
+      }
+    };
     if (sqlite) {
-      const inner = handle(shared, client, depth + 1);
       const name = `sp${depth}`;
-      const body = async () => {
+      return gated(async () => {
         // IMMEDIATE takes the write lock up front, as writeTx does, so two writers never deadlock upgrading a read lock.
         await client.unsafe(depth === 0 ? "BEGIN IMMEDIATE" : `SAVEPOINT ${name}`);
         try {
-          const out = await shared.inTx.run(true, () => fn(inner));
+          const out = await within(handle(shared, client, depth + 1));
           await client.unsafe(depth === 0 ? "COMMIT" : `RELEASE ${name}`);
           return out;
         } catch (e) {
           await client.unsafe(depth === 0 ? "ROLLBACK" : `ROLLBACK TO ${name}; RELEASE ${name}`);
           throw e;
         }
-      };
-      return depth === 0 && shared.gate ? shared.gate.hold(body) : body();
+      });
     }
-    const run = (c: Client) => shared.inTx.run(true, () => fn(handle(shared, c, depth + 1)));
+    const run = (c: Client) => within(handle(shared, c, depth + 1));
     if (depth === 0) return (await client.begin((t) => run(t))) as T;
     return (await (client as unknown as Bun.TransactionSQL).savepoint((t) => run(t))) as T;
   };
@@ -155,7 +177,7 @@ export function sqlHandle(client: SQL, dialectName: "sqlite" | "postgres", detai
       detail,
       root: client,
       gate: sqlite ? new Gate() : null,
-      inTx: new AsyncLocalStorage(),
+      ambient: new AsyncLocalStorage(),
     },
     client,
     0,
