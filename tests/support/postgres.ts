@@ -98,7 +98,8 @@ export async function migratedPg(opts: { max?: number } = {}): Promise<SqlDb> {
 
 async function start(): Promise<PgCluster> {
   if (!pgBin) throw new Error(pgMissing ?? "no PostgreSQL");
-  const dir = mkdtempSync(join(tmpdir(), "di-pg-"));
+  // As root the cluster runs as `postgres`, which must reach its folder: /tmp, not a TMPDIR under /root.
+  const dir = mkdtempSync(join(asRoot ? "/tmp" : tmpdir(), "di-pg-"));
   const data = join(dir, "data");
   if (asRoot) {
     const { uid, gid } = uidOf("postgres");
