@@ -1,12 +1,14 @@
 // The shape of a schema as both dialects can report it, in one comparable form: tables, columns
-// (type family, NOT NULL, has a default), primary keys, unique constraints, named indexes and
-// foreign keys. Types compare by family: SQLite's INTEGER is PostgreSQL's integer, bigint or
+// (type family, NOT NULL, has a default), primary keys, unique constraints, named indexes, foreign
+// keys and triggers (by name and table). Types compare by family: SQLite's INTEGER is PostgreSQL's integer, bigint or
 // boolean (flags are 0/1 in SQLite), TEXT is text or citext, REAL double precision, BLOB bytea.
 import type { Database } from "bun:sqlite";
 import type { SqlDb } from "#server/db/sql";
 
 export interface Shape {
   tables: Record<string, TableShape>;
+  /** "name on table": a trigger's body differs by dialect, its existence must not. */
+  triggers: string[];
 }
 export interface TableShape {
   columns: Record<string, string>; // name → "family null|not null[ default]"
@@ -77,7 +79,11 @@ export function sqliteShape(db: Database): Shape {
     shape.foreignKeys.sort();
     tables[t] = shape;
   }
-  return { tables };
+  const triggers = db
+    .query<{ t: string }, []>("SELECT name || ' on ' || tbl_name AS t FROM sqlite_master WHERE type = 'trigger' ORDER BY t")
+    .all()
+    .map((r) => r.t);
+  return { tables, triggers };
 }
 
 export async function postgresShape(db: SqlDb): Promise<Shape> {
@@ -135,7 +141,13 @@ export async function postgresShape(db: SqlDb): Promise<Shape> {
     t.unique.sort();
     t.foreignKeys.sort();
   }
-  return { tables };
+  const triggers = (
+    await db.all<{ t: string }>(
+      `SELECT g.tgname || ' on ' || c.relname AS t FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid
+         JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND NOT g.tgisinternal ORDER BY t`,
+    )
+  ).map((r) => r.t);
+  return { tables, triggers };
 }
 
 /** Every difference between two shapes, one line each ("" when they match). */
@@ -170,5 +182,9 @@ export function differences(a: Shape, b: Shape, names = ["sqlite", "postgres"] a
     for (const f of fa) if (!fb.has(f)) out.push(`${name} foreign key ${f}: only in ${an}`);
     for (const f of fb) if (!fa.has(f)) out.push(`${name} foreign key ${f}: only in ${bn}`);
   }
+  const ta = new Set(a.triggers);
+  const tb = new Set(b.triggers);
+  for (const t of ta) if (!tb.has(t)) out.push(`trigger ${t}: only in ${an}`);
+  for (const t of tb) if (!ta.has(t)) out.push(`trigger ${t}: only in ${bn}`);
   return out;
 }

@@ -1,6 +1,6 @@
 // Every SQLite migration has a PostgreSQL twin (migrations/pg/, docs/decisions/0020-postgres-dialect.md),
 // and the two schemas they build are the same: tables, columns (type family and nullability),
-// primary keys, unique constraints, named indexes and foreign keys.
+// primary keys, unique constraints, named indexes, foreign keys and triggers.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openDatabase } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
