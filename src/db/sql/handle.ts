@@ -163,7 +163,10 @@ function handle(shared: Shared, client: Client, depth: number): SqlDb {
     exec,
     tx,
     close: async () => {
-      if (depth === 0) await shared.root.close();
+      if (depth > 0) return;
+      // As closeDatabase does: fold the WAL back into the file, so a copy of the file alone is whole.
+      if (sqlite) await gated(async () => void (await client.unsafe("PRAGMA wal_checkpoint(TRUNCATE)").catch(() => {})));
+      await shared.root.close();
     },
   };
 }
