@@ -161,8 +161,9 @@ export async function drain(opts: DrainOptions): Promise<AttemptOutcome[]> {
     if (opts.dueOnly) return outcomes;
     const { due, lease } = queue.nextWake(kinds);
     if (due !== null) {
-      // A retry is waiting: wait for it on this drain's time line.
-      await sleep(Math.max(0, due - at));
+      // A retry is waiting: wait for it on this drain's time line, from the round that failed it
+      // (so the wait is the backoff itself; in real time it ends after the job is due, never before).
+      await sleep(Math.max(0, due - line));
       line = Math.max(line, due);
     } else if (lease !== null) {
       // Held by another worker: look again in real time until it finishes or its lease runs out.
