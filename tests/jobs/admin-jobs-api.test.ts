@@ -88,7 +88,15 @@ describe("POST /api/admin/jobs/:id/retry", () => {
     const url = `http://127.0.0.1:${receiver.port}/hook`;
     const rule = (await t.call("POST", `/api/comparisons/${c.id}/alerts`, { body: { channel: "webhook", url }, headers: t.user })).json;
     receiverUp = false;
-    const change = { kind: "cta", severity: "high", viewport: "desktop", summary: "CTA changed", before: "a", after: "b", evidence: {} } as const;
+    const change = {
+      kind: "cta",
+      severity: "high",
+      viewport: "desktop",
+      summary: "CTA changed",
+      before: "a",
+      after: "b",
+      evidence: {},
+    } as const;
     const [result] = await t.services.watch.dispatchRunChanges({
       ownerId: t.userId,
       comparisonId: c.id,

@@ -20,6 +20,7 @@ import { BackupsDialog } from "#web/features/admin/components/backups-dialog";
 import { ControlPanel } from "#web/features/admin/components/control-panel";
 import { DatabaseTab } from "#web/features/admin/components/database-tab";
 import { HealthBars } from "#web/features/admin/components/health-bars";
+import { JobsPanel } from "#web/features/admin/jobs-panel";
 import { MaintenanceBanner } from "#web/features/admin/components/maintenance-banner";
 import { MetricsSummary } from "#web/features/admin/components/metrics-summary";
 import { MonitoringTab } from "#web/features/admin/components/monitoring-tab";
@@ -197,6 +198,7 @@ function Console({ data, userId }: { data: SuperAdminData; userId: string }) {
           <Tabs.List>
             <Tabs.Trigger value="monitoring">Monitoring</Tabs.Trigger>
             <Tabs.Trigger value="database">Database</Tabs.Trigger>
+            <Tabs.Trigger value="jobs">Jobs</Tabs.Trigger>
             <Tabs.Trigger value="security">Security</Tabs.Trigger>
             <Tabs.Trigger value="settings">Settings</Tabs.Trigger>
           </Tabs.List>
@@ -212,6 +214,9 @@ function Console({ data, userId }: { data: SuperAdminData; userId: string }) {
                 onBackupNow={() => void backupNow()}
                 onViewBackups={() => setDialog("backups")}
               />
+            </Tabs.Content>
+            <Tabs.Content value="jobs">
+              <JobsPanel />
             </Tabs.Content>
             <Tabs.Content value="security">
               <SecurityTab

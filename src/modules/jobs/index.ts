@@ -9,7 +9,7 @@ import type { JobsService } from "./service";
 export function jobsAdminRoutes(jobs: Pick<JobsService, "list" | "retry">, resolve: BearerResolver, onRetry?: () => void) {
   return new Elysia({ prefix: "/api/admin/jobs", tags: ["admin"] })
     .use(authGuard(resolve))
-    .get("/", ({ query }) => jobs.list(query.state), {
+    .get("", ({ query }) => jobs.list(query.state), {
       auth: "admin",
       query: jobsQuery,
       response: { 200: responds(z.array(jobView)), ...errors(400, 401, 403, 500, 503) },

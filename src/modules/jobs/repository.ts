@@ -68,9 +68,7 @@ export function jobsRepository(db: Db) {
       `INSERT INTO jobs (id, kind, payload, owner_id, state, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
        VALUES (?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     ),
-    liveByKey: db.query<{ id: string }, [string]>(
-      "SELECT id FROM jobs WHERE dedupe_key = ? AND state IN ('queued', 'running', 'failed')",
-    ),
+    liveByKey: db.query<{ id: string }, [string]>("SELECT id FROM jobs WHERE dedupe_key = ? AND state IN ('queued', 'running', 'failed')"),
     get: db.query<JobRow, [string]>("SELECT * FROM jobs WHERE id = ?"),
     // Every write below names the claim it finishes: the holder and the attempt. A worker whose
     // lease ran out and was claimed again matches nothing, so a job completes once.

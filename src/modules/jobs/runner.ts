@@ -255,8 +255,7 @@ export class JobRunner {
       let wait = pollMs;
       if (this.#active.size < concurrency) {
         const { due, lease } = queue.nextWake(kinds);
-        for (const t of [due, lease === null ? null : lease + 1])
-          if (t !== null) wait = Math.min(wait, Math.max(1, t - queue.now()));
+        for (const t of [due, lease === null ? null : lease + 1]) if (t !== null) wait = Math.min(wait, Math.max(1, t - queue.now()));
       }
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([woken, new Promise<void>((r) => (timer = setTimeout(r, wait)))]);

@@ -85,7 +85,12 @@ export function alertsService(deps: AlertsServiceDeps) {
     await deps.mailer.send({ to: [rule.destination], subject, text });
   }
 
-  function logDelivery(job: { alertId: string; comparisonId: string; ownerId: string; runId: string }, sent: boolean, attempts: number, lastError: string | null) {
+  function logDelivery(
+    job: { alertId: string; comparisonId: string; ownerId: string; runId: string },
+    sent: boolean,
+    attempts: number,
+    lastError: string | null,
+  ) {
     const at = nowIso(now());
     repo.logDelivery({ id: newId(), ...job, status: sent ? "sent" : "failed", attempts, lastError, sentAt: sent ? at : null, at });
   }
@@ -109,7 +114,12 @@ export function alertsService(deps: AlertsServiceDeps) {
       const p = JSON.parse(job.payload) as AlertJob;
       const rule = repo.get(p.alertId);
       if (!rule) return;
-      logDelivery({ alertId: rule.id, comparisonId: p.comparison.id, ownerId: rule.owner_id, runId: p.run.id }, false, job.attempts, job.last_error);
+      logDelivery(
+        { alertId: rule.id, comparisonId: p.comparison.id, ownerId: rule.owner_id, runId: p.run.id },
+        false,
+        job.attempts,
+        job.last_error,
+      );
     },
   };
 
