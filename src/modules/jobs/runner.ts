@@ -57,6 +57,8 @@ interface AttemptOptions {
   leaseMs: number;
   /** The attempt's time: the claim's, or a drain's own time line. */
   at: number;
+  /** When the attempt ends (its completion's time, and where a retry's backoff counts from); `at` when left out. */
+  now?: () => number;
   log?: (msg: string, err?: unknown) => void;
 }
 
@@ -87,14 +89,14 @@ export async function runAttempt(job: ClaimedJob, opts: AttemptOptions): Promise
     if (!handler) throw new GiveUp(`No handler for jobs of kind ${job.kind}`);
     const payload = JSON.parse(job.payload);
     const value = await handler.run(payload, { job, at: opts.at, final: job.attempts >= job.max_attempts, signal: abort.signal });
-    if (!queue.complete(job, opts.at)) {
+    if (!queue.complete(job, opts.now?.() ?? opts.at)) {
       opts.log?.(`job ${job.id} (${job.kind}) finished after its lease was taken; the other attempt counts`);
       return { id: job.id, state: "lost" };
     }
     return { id: job.id, state: "done", value };
   } catch (err) {
     const retryIn = handler?.backoff?.(job.attempts) ?? exponentialBackoff()(job.attempts);
-    const row = queue.fail(job, err, retryIn, { giveUp: err instanceof GiveUp, at: opts.at });
+    const row = queue.fail(job, err, retryIn, { giveUp: err instanceof GiveUp, at: opts.now?.() ?? opts.at });
     const error = err instanceof Error ? err.message : String(err);
     if (!row) return { id: job.id, state: "lost", error };
     if (row.state === "dead") {
@@ -236,7 +238,7 @@ export class JobRunner {
           const { job, expired } = queue.claim(kinds, this.worker, leaseMs, at);
           reportExpired(expired, handlers, log);
           if (!job) break;
-          const p: Promise<unknown> = runAttempt(job, { queue, handlers, leaseMs, at, log })
+          const p: Promise<unknown> = runAttempt(job, { queue, handlers, leaseMs, at, now: queue.now, log })
             .catch((e) => log?.(`job ${job.id} (${job.kind}) broke the runner`, e))
             .finally(() => {
               this.#active.delete(p);
