@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Flex, SegmentedControl, Text } from "@radix-ui/themes";
+import { Badge, Button, Card, Flex, Heading, SegmentedControl, Text } from "@radix-ui/themes";
 import { ReloadIcon } from "@radix-ui/react-icons";
 import { useCallback, useState } from "react";
 import type { JobState, JobView } from "#server/modules/jobs/model";
@@ -86,37 +86,47 @@ export function JobsPanel() {
   }
 
   return (
-    <Flex direction="column" gap="3" data-testid="jobs-panel">
-      <Flex justify="between" align="center" gap="3" wrap="wrap">
-        <SegmentedControl.Root value={filter} onValueChange={(v) => setFilter(v as Filter)} aria-label="Which jobs">
-          {FILTERS.map((f) => (
-            <SegmentedControl.Item key={f} value={f}>
-              {FILTER_LABEL[f]}
-            </SegmentedControl.Item>
-          ))}
-        </SegmentedControl.Root>
-        <Button variant="ghost" onClick={() => setVersion((v) => v + 1)}>
-          <ReloadIcon aria-hidden="true" />
-          Refresh
-        </Button>
-      </Flex>
-      <Loaded
-        failed={failed}
-        data={data}
-        loading="Loading jobs…"
-        empty={filter === "dead" ? "No dead jobs: every delivery and digest went out or is still being tried." : "No jobs here."}
-        isEmpty={(list) => list.length === 0}
-      >
-        {(jobs) => (
-          <Flex direction="column" gap="2" asChild>
-            <ul style={{ listStyle: "none", margin: 0, padding: 0 }} aria-label="Jobs">
-              {jobs.map((job) => (
-                <JobLine key={job.id} job={job} retrying={retrying === job.id} onRetry={() => void retry(job)} />
-              ))}
-            </ul>
-          </Flex>
-        )}
-      </Loaded>
+    <Flex direction="column" gap="3" data-testid="jobs-panel" asChild>
+      <section aria-labelledby="jobs-heading">
+        <Flex direction="column" gap="1">
+          <Heading as="h2" size="4" id="jobs-heading">
+            Jobs
+          </Heading>
+          <Text size="2" color="gray">
+            Alert deliveries and digests waiting, running, retrying after a failure, or dead after their last attempt.
+          </Text>
+        </Flex>
+        <Flex justify="between" align="center" gap="3" wrap="wrap">
+          <SegmentedControl.Root value={filter} onValueChange={(v) => setFilter(v as Filter)} aria-label="Which jobs">
+            {FILTERS.map((f) => (
+              <SegmentedControl.Item key={f} value={f}>
+                {FILTER_LABEL[f]}
+              </SegmentedControl.Item>
+            ))}
+          </SegmentedControl.Root>
+          <Button variant="ghost" onClick={() => setVersion((v) => v + 1)}>
+            <ReloadIcon aria-hidden="true" />
+            Refresh
+          </Button>
+        </Flex>
+        <Loaded
+          failed={failed}
+          data={data}
+          loading="Loading jobs…"
+          empty={filter === "dead" ? "No dead jobs: every delivery and digest went out or is still being tried." : "No jobs here."}
+          isEmpty={(list) => list.length === 0}
+        >
+          {(jobs) => (
+            <Flex direction="column" gap="2" asChild>
+              <ul style={{ listStyle: "none", margin: 0, padding: 0 }} aria-label="Jobs">
+                {jobs.map((job) => (
+                  <JobLine key={job.id} job={job} retrying={retrying === job.id} onRetry={() => void retry(job)} />
+                ))}
+              </ul>
+            </Flex>
+          )}
+        </Loaded>
+      </section>
     </Flex>
   );
 }
