@@ -85,14 +85,23 @@ export function alertsService(deps: AlertsServiceDeps) {
     await deps.mailer.send({ to: [rule.destination], subject, text });
   }
 
-  function logDelivery(
-    job: { alertId: string; comparisonId: string; ownerId: string; runId: string },
-    sent: boolean,
-    attempts: number,
-    lastError: string | null,
-  ) {
+  /** The delivery log's line for a job's outcome (a rule deleted meanwhile has no log left to write to). */
+  function logDelivery(p: AlertJob, sent: boolean, attempts: number, lastError: string | null) {
+    const rule = repo.get(p.alertId);
+    if (!rule) return;
     const at = nowIso(now());
-    repo.logDelivery({ id: newId(), ...job, status: sent ? "sent" : "failed", attempts, lastError, sentAt: sent ? at : null, at });
+    repo.logDelivery({
+      id: newId(),
+      alertId: rule.id,
+      comparisonId: p.comparison.id,
+      ownerId: rule.owner_id,
+      runId: p.run.id,
+      status: sent ? "sent" : "failed",
+      attempts,
+      lastError,
+      sentAt: sent ? at : null,
+      at,
+    });
   }
 
   const handler: JobHandler<AlertJob> = {
@@ -101,26 +110,11 @@ export function alertsService(deps: AlertsServiceDeps) {
       const rule = repo.get(p.alertId);
       if (!rule) return "rule deleted";
       await deliver(rule, { comparison: p.comparison, run: p.run, link: p.link, targets: p.targets });
-      logDelivery(
-        { alertId: rule.id, comparisonId: p.comparison.id, ownerId: rule.owner_id, runId: p.run.id },
-        true,
-        ctx.job.attempts,
-        ctx.job.last_error,
-      );
+      logDelivery(p, true, ctx.job.attempts, ctx.job.last_error);
       return "sent";
     },
-    backoff: (attempt) => backoff[Math.min(attempt, backoff.length) - 1] ?? backoff.at(-1) ?? 0,
-    dead(job) {
-      const p = JSON.parse(job.payload) as AlertJob;
-      const rule = repo.get(p.alertId);
-      if (!rule) return;
-      logDelivery(
-        { alertId: rule.id, comparisonId: p.comparison.id, ownerId: rule.owner_id, runId: p.run.id },
-        false,
-        job.attempts,
-        job.last_error,
-      );
-    },
+    backoff: (attempt) => backoff[Math.min(attempt, backoff.length) - 1] ?? 0,
+    dead: (job) => logDelivery(JSON.parse(job.payload) as AlertJob, false, job.attempts, job.last_error),
   };
 
   return {
