@@ -1,7 +1,7 @@
-// Two workers on one database file. A worker process killed with SIGKILL mid-job stops renewing
+// Workers sharing one database file. A worker process killed with SIGKILL mid-job stops renewing
 // its lease; once the lease runs out another worker claims the job (its attempt counted) and
-// finishes it, once. And two runners on two connections to the same file share 200 jobs without
-// running any twice.
+// finishes it, once. Two runners on two connections to the same file, and two worker processes,
+// share hundreds of jobs without running any twice or losing one.
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -113,4 +113,46 @@ test("two runners on two connections to one file: 200 jobs, each run and complet
   expect(ids.every((id) => qa.get(id)?.state === "done" && qa.get(id)?.attempts === 1)).toBe(true);
   b.close();
   closeDatabase(a);
+});
+
+test("two worker processes on one file: 300 jobs, each run once, none lost", async () => {
+  const dbPath = join(dir, "processes.db");
+  const db = openDatabase(dbPath);
+  migrate(db);
+  const queue = jobsService({ db });
+  // Due only once both workers are up, so neither has run them all before the other starts.
+  const ids = Array.from({ length: 300 }, (_, n) => queue.enqueue({ kind: "test.count", payload: { n }, runAt: Date.now() + 3_600_000 }));
+  const outs = [join(dir, "ran-a.txt"), join(dir, "ran-b.txt")];
+  const children = outs.map((out) =>
+    Bun.spawn(["bun", join(import.meta.dir, "fixtures/count-worker.ts"), dbPath, out, "300"], {
+      cwd: join(import.meta.dir, "../.."),
+      stdout: "pipe",
+      stderr: "pipe",
+    }),
+  );
+  await Promise.all(
+    children.map(async (c) => {
+      const reader = c.stdout.getReader();
+      let text = "";
+      while (!text.includes("started")) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error("a worker process ended before it started");
+        text += new TextDecoder().decode(value);
+      }
+      reader.releaseLock();
+    }),
+  );
+  db.query("UPDATE jobs SET run_at = ?").run(Date.now());
+  const codes = await Promise.all(children.map((c) => c.exited));
+  expect(codes).toEqual([0, 0]);
+  const ran = outs.map((out) => (existsSync(out) ? readFileSync(out, "utf8").trim().split("\n").filter(Boolean) : []));
+  const all = ran.flat();
+  expect(all).toHaveLength(300);
+  expect(new Set(all).size).toBe(300);
+  expect([...new Set(all)].sort()).toEqual([...ids].sort());
+  // Both processes claimed work (the split varies with the machine's load).
+  expect(ran.every((r) => r.length > 0)).toBe(true);
+  expect(queue.counts()).toMatchObject({ done: 300, queued: 0, running: 0, failed: 0, dead: 0 });
+  expect(ids.every((id) => queue.get(id)?.attempts === 1)).toBe(true);
+  closeDatabase(db);
 });
