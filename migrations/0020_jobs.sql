@@ -25,7 +25,9 @@ CREATE TABLE jobs (
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
 );
-CREATE INDEX jobs_due ON jobs(state, run_at);
+-- The claim reads the due jobs' owners from this index alone, then the chosen owner's oldest due job.
+CREATE INDEX jobs_due ON jobs(state, run_at, kind, owner_id);
+CREATE INDEX jobs_owner_due ON jobs(owner_id, state, run_at);
 CREATE INDEX jobs_owner_claims ON jobs(owner_id, claim_seq);
 CREATE INDEX jobs_claim_seq ON jobs(claim_seq);
 CREATE INDEX jobs_updated ON jobs(state, updated_at);

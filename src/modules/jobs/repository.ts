@@ -22,19 +22,27 @@ export interface InsertJob {
 /** Claims name their kinds as a list; the statement is prepared once per list (`kind IN (?, ?)`). */
 function claimStatements(db: Db, kinds: readonly string[]) {
   const list = kinds.map(() => "?").join(", ");
-  // The candidate: due, of these kinds, from the owner whose latest claim is oldest (never claimed
-  // counts as 0), so owners take turns; within an owner, oldest due first. On PostgreSQL the inner
-  // SELECT ends with FOR UPDATE SKIP LOCKED and claim_seq comes from a sequence; here the whole
-  // claim runs under BEGIN IMMEDIATE, so one writer at a time and MAX + 1 is safe.
+  // The owner first: of the owners with a due job of these kinds, the one whose latest claim is
+  // oldest (never claimed counts as 0), so owners take turns; then that owner's oldest due job.
+  // The owners are read from the covering index jobs_due. On PostgreSQL the outer SELECT ends with
+  // FOR UPDATE SKIP LOCKED and claim_seq comes from a sequence; here the whole claim runs under
+  // BEGIN IMMEDIATE, so one writer at a time and MAX + 1 is safe.
+  const due = `state IN ('queued', 'failed') AND run_at <= ? AND kind IN (${list})`;
   const claim = db.query<JobRow, (string | number)[]>(
     `UPDATE jobs
         SET state = 'running', attempts = attempts + 1, leased_by = ?, lease_until = ?, updated_at = ?,
             claim_seq = (SELECT COALESCE(MAX(s.claim_seq), 0) + 1 FROM jobs s)
       WHERE id = (
         SELECT j.id FROM jobs j
-         WHERE j.state IN ('queued', 'failed') AND j.run_at <= ? AND j.kind IN (${list})
-         ORDER BY (SELECT COALESCE(MAX(o.claim_seq), 0) FROM jobs o WHERE o.owner_id IS NOT DISTINCT FROM j.owner_id),
-                  j.run_at, j.created_at, j.id
+         WHERE ${due.replace(/(state|run_at|kind) /g, "j.$1 ")}
+           AND j.owner_id IS NOT DISTINCT FROM (
+             SELECT c.owner_id FROM jobs c
+              WHERE ${due.replace(/(state|run_at|kind) /g, "c.$1 ")}
+              GROUP BY c.owner_id
+              ORDER BY (SELECT COALESCE(MAX(o.claim_seq), 0) FROM jobs o WHERE o.owner_id IS NOT DISTINCT FROM c.owner_id),
+                       MIN(c.run_at), c.owner_id
+              LIMIT 1)
+         ORDER BY j.run_at, j.created_at, j.id
          LIMIT 1)
       RETURNING *`,
   );
@@ -110,7 +118,7 @@ export function jobsRepository(db: Db) {
       const s = forKinds(kinds);
       return writeTx(db, () => {
         const expired = s.expire.all(at, at, at, ...kinds);
-        const job = s.claim.get(worker, at + leaseMs, at, at, ...kinds) as ClaimedJob | null;
+        const job = s.claim.get(worker, at + leaseMs, at, at, ...kinds, at, ...kinds) as ClaimedJob | null;
         return { job, expired };
       });
     },
