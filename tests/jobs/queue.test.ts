@@ -176,3 +176,20 @@ describe("drain", () => {
     expect(outcomes.filter((o) => o.id === ok).map((o) => o.state)).toEqual(["failed", "failed", "done"]);
   });
 });
+
+test("a dead job whose work was queued again meanwhile cannot be retried (409), so it never runs twice", () => {
+  const first = q.enqueue({ kind: "k", payload: 1, dedupeKey: "digest:u1", maxAttempts: 1 });
+  q.fail(q.claim(["k"], "w", 1_000).job!, "down", 0);
+  expect(q.get(first)?.state).toBe("dead");
+  const again = q.enqueue({ kind: "k", payload: 2, dedupeKey: "digest:u1" });
+  expect(again).not.toBe(first);
+  let status = 0;
+  try {
+    q.retry(first);
+  } catch (e) {
+    status = e instanceof HttpError ? e.status : -1;
+    expect((e as Error).message).toBe("The same work is already queued");
+  }
+  expect(status).toBe(409);
+  expect(q.get(first)?.state).toBe("dead");
+});

@@ -64,8 +64,9 @@ export function jobsService(deps: JobsServiceDeps) {
       try {
         row = repo.retry(id, at);
       } catch (e) {
-        // The unique index on live dedupe keys: the same work was queued again meanwhile.
-        if (e instanceof Error && /UNIQUE/i.test(e.message)) throw conflict("The same work is already queued");
+        // The unique index on live dedupe keys: the same work was queued again meanwhile
+        // (SQLite says "UNIQUE constraint failed", PostgreSQL "duplicate key value").
+        if (e instanceof Error && /UNIQUE constraint|duplicate key/i.test(e.message)) throw conflict("The same work is already queued");
         throw e;
       }
       if (!row) throw conflict("The job changed meanwhile; reload the list");
