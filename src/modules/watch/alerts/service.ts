@@ -182,7 +182,8 @@ export function alertsService(deps: AlertsServiceDeps) {
       });
       const ids = queued.flatMap((d) => (d.job ? [d.job] : []));
       // Deliveries run side by side: a receiver that is down (minutes of retries) must not hold back the others.
-      if (ids.length > 0) await drain({ queue: jobs, handlers: { [ALERT_JOB]: handler }, ids, sleep: deps.retry?.sleep });
+      if (ids.length > 0)
+        await drain({ queue: jobs, handlers: { [ALERT_JOB]: handler }, ids, sleep: deps.retry?.sleep, concurrency: ids.length });
       return queued.map(({ alertId, job }): DispatchResult => {
         const row = job ? jobs.get(job) : null;
         if (!row) return { alertId, status: "skipped", attempts: 0, lastError: null };
