@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Flex, Heading, SegmentedControl, Text } from "@radix-ui/themes";
+import { Badge, Box, Button, Card, Flex, Heading, SegmentedControl, Select, Text } from "@radix-ui/themes";
 import { ReloadIcon } from "@radix-ui/react-icons";
 import { useCallback, useState } from "react";
 import type { JobState, JobView } from "#server/modules/jobs/model";
@@ -97,13 +97,28 @@ export function JobsPanel() {
           </Text>
         </Flex>
         <Flex justify="between" align="center" gap="3" wrap="wrap">
-          <SegmentedControl.Root value={filter} onValueChange={(v) => setFilter(v as Filter)} aria-label="Which jobs">
-            {FILTERS.map((f) => (
-              <SegmentedControl.Item key={f} value={f}>
-                {FILTER_LABEL[f]}
-              </SegmentedControl.Item>
-            ))}
-          </SegmentedControl.Root>
+          {/* Five segments are wider than a phone: there the same choice is a select. */}
+          <Box display={{ initial: "none", sm: "block" }}>
+            <SegmentedControl.Root value={filter} onValueChange={(v) => setFilter(v as Filter)} aria-label="Which jobs">
+              {FILTERS.map((f) => (
+                <SegmentedControl.Item key={f} value={f}>
+                  {FILTER_LABEL[f]}
+                </SegmentedControl.Item>
+              ))}
+            </SegmentedControl.Root>
+          </Box>
+          <Box display={{ initial: "block", sm: "none" }}>
+            <Select.Root value={filter} onValueChange={(v) => setFilter(v as Filter)}>
+              <Select.Trigger aria-label="Which jobs" />
+              <Select.Content>
+                {FILTERS.map((f) => (
+                  <Select.Item key={f} value={f}>
+                    {FILTER_LABEL[f]}
+                  </Select.Item>
+                ))}
+              </Select.Content>
+            </Select.Root>
+          </Box>
           <Button variant="ghost" onClick={() => setVersion((v) => v + 1)}>
             <ReloadIcon aria-hidden="true" />
             Refresh
