@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { waitFor } from "#tests/support/wait";
 import { makeTestApp } from "#tests/support/app";
-import { deadJob } from "./support";
+import { ctaChanges, deadJob, rivalsWithWebhook } from "./support";
 
 let receiverUp = false;
 const hooks: unknown[] = [];
@@ -84,25 +84,9 @@ describe("POST /api/admin/jobs/:id/retry", () => {
 
   test("an alert delivery that went dead is listed with its error, and the console's retry delivers it", async () => {
     const t = await setup();
-    const c = (await t.call("POST", "/api/comparisons", { body: { name: "Rivals" }, headers: t.user })).json;
-    const url = `http://127.0.0.1:${receiver.port}/hook`;
-    const rule = (await t.call("POST", `/api/comparisons/${c.id}/alerts`, { body: { channel: "webhook", url }, headers: t.user })).json;
+    const { comparison: c, rule } = await rivalsWithWebhook(t, t.user, `http://127.0.0.1:${receiver.port}/hook`);
     receiverUp = false;
-    const change = {
-      kind: "cta",
-      severity: "high",
-      viewport: "desktop",
-      summary: "CTA changed",
-      before: "a",
-      after: "b",
-      evidence: {},
-    } as const;
-    const [result] = await t.services.watch.dispatchRunChanges({
-      ownerId: t.userId,
-      comparisonId: c.id,
-      runId: "run-2",
-      targets: [{ targetId: "t1", label: "Orbit", url: "http://127.0.0.1:9/", changes: [change] }],
-    });
+    const [result] = await t.services.watch.dispatchRunChanges(ctaChanges(t.userId, c.id));
     expect(result).toMatchObject({ alertId: rule.id, status: "failed", attempts: 2 });
 
     const [dead] = (await t.call("GET", "/api/admin/jobs?state=dead", { headers: t.admin })).json;

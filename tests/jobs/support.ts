@@ -13,3 +13,30 @@ export function deadJob(jobs: JobsService, error = "the receiver is down", owner
     if (job.id === id) return id;
   }
 }
+
+type TestApp = ReturnType<typeof import("#tests/support/app").makeTestApp>;
+
+/** A comparison "Rivals" of the user's with one webhook alert rule to `url`, made through the API. */
+export async function rivalsWithWebhook(t: TestApp, headers: Record<string, string>, url: string) {
+  const comparison = (await t.call("POST", "/api/comparisons", { body: { name: "Rivals" }, headers })).json as { id: string };
+  const rule = await t.call("POST", `/api/comparisons/${comparison.id}/alerts`, { body: { channel: "webhook", url }, headers });
+  if (rule.status !== 201) throw new Error(`alert rule failed: ${rule.text}`);
+  return { comparison, rule: rule.json as { id: string } };
+}
+
+/** One run's changes for the watch to alert on: a high-severity CTA change of one site. */
+export const ctaChanges = (ownerId: string, comparisonId: string) => ({
+  ownerId,
+  comparisonId,
+  runId: "run-2",
+  targets: [
+    {
+      targetId: "t1",
+      label: "Orbit",
+      url: "http://127.0.0.1:9/",
+      changes: [
+        { kind: "cta", severity: "high", viewport: "desktop", summary: "CTA changed", before: "a", after: "b", evidence: {} } as const,
+      ],
+    },
+  ],
+});

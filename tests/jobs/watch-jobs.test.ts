@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeTestApp } from "#tests/support/app";
 import { waitFor } from "#tests/support/wait";
+import { ctaChanges, rivalsWithWebhook } from "./support";
 
 let up = false;
 const hooks: { text: string }[] = [];
@@ -31,24 +32,8 @@ test("an alert waiting for its retry when the server stops is delivered by the n
   const first = makeTestApp({ env, dbPath, alertRetry: { backoffMs: [60_000], sleep: () => new Promise(() => {}) } });
   const u = await first.signup();
   const h = first.auth(u.token);
-  const c = (await first.call("POST", "/api/comparisons", { body: { name: "Rivals" }, headers: h })).json;
-  const url = `http://127.0.0.1:${receiver.port}/hook`;
-  expect((await first.call("POST", `/api/comparisons/${c.id}/alerts`, { body: { channel: "webhook", url }, headers: h })).status).toBe(201);
-  const change = {
-    kind: "cta",
-    severity: "high",
-    viewport: "desktop",
-    summary: "CTA changed",
-    before: "a",
-    after: "b",
-    evidence: {},
-  } as const;
-  first.services.watch.queueRunChanges({
-    ownerId: u.user.id,
-    comparisonId: c.id,
-    runId: "run-2",
-    targets: [{ targetId: "t1", label: "Orbit", url: "http://127.0.0.1:9/", changes: [change] }],
-  });
+  const { comparison: c } = await rivalsWithWebhook(first, h, `http://127.0.0.1:${receiver.port}/hook`);
+  first.services.watch.queueRunChanges(ctaChanges(u.user.id, c.id));
   const [job] = first.services.jobs.list();
   expect(job).toMatchObject({ kind: "watch.alert" });
   await waitFor("the first attempt to fail", () => first.services.jobs.get(job!.id)?.state === "failed", 10_000, 10);
