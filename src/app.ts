@@ -73,6 +73,8 @@ import { watchRoutes } from "./modules/watch";
 import type { RetryOptions } from "./modules/watch/alerts/retry";
 import { systemClock } from "./modules/watch/schedule/scheduler";
 import { watchService } from "./modules/watch/service";
+import { jobsAdminRoutes } from "./modules/jobs";
+import { JobRunner, jobsService } from "./modules/jobs/public";
 
 const FAVICON =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#6e56cf"/><path d="M9 22V10h5.5a6 6 0 0 1 0 12z" fill="#fff"/><circle cx="23" cy="11" r="2.5" fill="#fff"/></svg>';
@@ -227,7 +229,10 @@ export function createServices(deps: AppDeps) {
     onChange: (action, actor) => audit.recordBy({ id: actor?.id ?? null, email: actor?.email ?? null }, action),
   });
   const agents = agentsService({ db: deps.db, now: deps.now, onSettingsChanged: () => system.poke() });
+  // Work that must survive a restart is a row in the jobs table (src/modules/jobs).
+  const jobs = jobsService({ db: deps.db, now: deps.now });
   const watch = watchService({
+    jobs,
     db: deps.db,
     startRun: (ownerId, comparisonId, trigger) => comparisons.start(ownerId, comparisonId, trigger),
     isRunning: (comparisonId) => comparisons.isRunning(comparisonId),
@@ -242,6 +247,8 @@ export function createServices(deps: AppDeps) {
     clock: deps.now ? { ...systemClock, now: deps.now } : undefined,
     log: deps.log,
   });
+  // The worker loop for every job kind; boot starts it (src/boot/serve.ts), tests drive jobs themselves.
+  const jobRunner = new JobRunner({ queue: jobs, handlers: { ...watch.jobHandlers }, log: deps.log });
   const filmstrips = filmstripService({ db: deps.db, dataDir: deps.env.DATA_DIR, files, now: deps.now, log: deps.log });
   const discovery = discoveryService({ db: deps.db, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, log: deps.log });
   // The key is read (or made, under DATA_DIR) when the first secret is saved or read.
@@ -279,6 +286,8 @@ export function createServices(deps: AppDeps) {
     shares,
     changes,
     watch,
+    jobs,
+    jobRunner,
     live,
     audit,
     apiKeys,
@@ -347,6 +356,7 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
     .use(oidcRoutes(services.oidc, { perIp: limits.perIp, log }))
     .use(waitlistRoutes(services.waitlist, limits))
     .use(adminRoutes(services.admin, services.auth.userForAccessToken))
+    .use(jobsAdminRoutes(services.jobs, services.auth.userForAccessToken, () => services.jobRunner.poke()))
     .use(usersRoutes(services.users, services.auth.userForAccessToken))
     .use(auditRoutes(services.audit, services.auth.userForAccessToken))
     .use(apiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))

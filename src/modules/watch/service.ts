@@ -15,7 +15,9 @@ import type { RetryOptions } from "./alerts/retry";
 import { DeferRun, Scheduler, systemClock, type Clock, type ScheduleEvent } from "./schedule/scheduler";
 import { scheduleService } from "./schedule/service";
 import { watchRepository } from "./repository";
-import { digestService } from "./digest/service";
+import { DIGEST_JOB, digestService } from "./digest/service";
+import { ALERT_JOB } from "./alerts/service";
+import type { JobHandlers, JobsService } from "#server/modules/jobs/public";
 
 /**
  * Pages a scheduled run may add to the capture queue. The pool refuses jobs past 200 queued (40
@@ -45,6 +47,8 @@ export interface WatchDeps {
   /** The stored changes, for the digest (none: the digest lists runs and alerts only). */
   changes?: ChangeHistory;
   log?: (msg: string, err?: unknown) => void;
+  /** The app's jobs queue; alert deliveries and digests are jobs in it (without, one on `db`). */
+  jobs?: JobsService;
 }
 
 /**
@@ -108,6 +112,7 @@ export function watchService(deps: WatchDeps) {
     resolve: deps.resolve,
     retry: deps.retry,
     now: deps.now,
+    jobs: deps.jobs,
   });
 
   const digest = digestService({
@@ -118,6 +123,7 @@ export function watchService(deps: WatchDeps) {
     now: deps.now,
     clock: deps.clock,
     log,
+    jobs: deps.jobs,
   });
 
   /** The change view of a run: what the alert links to. */
@@ -144,7 +150,11 @@ export function watchService(deps: WatchDeps) {
     });
   }
 
+  /** The watch's job kinds, for the app's job runner. */
+  const jobHandlers: JobHandlers = { [ALERT_JOB]: alerts.handler, [DIGEST_JOB]: digest.handler };
+
   return {
+    jobHandlers,
     schedules,
     alerts,
     scheduler,
