@@ -125,12 +125,14 @@ describe("secrets in values and text", () => {
     expect(scrub("typed abcdef then abc")).toBe(`typed ${SECRET_MASK} then ${SECRET_MASK}`);
     expect(scrub('{"v":"q\\"uote"}')).toBe(`{"v":"${SECRET_MASK}"}`);
     expect(scrubber([])("untouched")).toBe("untouched");
+    const spaced = scrubber(["a b&c"]);
+    for (const spelling of ["a b&c", "a%20b%26c", "a+b%26c", "a b&amp;c"]) expect(spaced(`[${spelling}]`)).toBe(`[${SECRET_MASK}]`);
   });
 
   test("scrubDeep masks every string of plain data and leaves untouched data as it was", () => {
     const scrub = scrubber(["hunter2"]);
     const data = { a: ["x hunter2 y", 3, null], b: { hunter2: "ok", c: true }, d: "clean" };
-    const out = scrubDeep(data, scrub);
+    const out: unknown = scrubDeep(data, scrub);
     expect(JSON.stringify(out)).not.toContain("hunter2");
     expect(out).toEqual({ a: [`x ${SECRET_MASK} y`, 3, null], b: { [SECRET_MASK]: "ok", c: true }, d: "clean" });
     const clean = { a: ["x"], b: { c: 1 } };

@@ -16,13 +16,16 @@ export function substitute(value: string, secrets: Readonly<Record<string, strin
   });
 }
 
-/** The spellings a value can take in text: as typed, and escaped inside a JSON string. */
+/** The spellings a value can take in text: as typed, escaped in a JSON string or HTML, encoded in a URL or a form. */
 function spellings(values: readonly string[]): string[] {
   const all = new Set<string>();
   for (const v of values) {
     if (!v) continue;
     all.add(v);
     all.add(JSON.stringify(v).slice(1, -1));
+    all.add(Bun.escapeHTML(v));
+    all.add(encodeURIComponent(v));
+    all.add(new URLSearchParams({ v }).toString().slice(2));
   }
   // Longest first, so a value that holds another is masked whole.
   return [...all].sort((a, b) => b.length - a.length);
