@@ -76,7 +76,7 @@ async function runStep(run: StepsRun, step: Step, timeout: number): Promise<void
   const { page } = run;
   switch (step.type) {
     case "click": {
-      const target = locate(page, step).first();
+      const target = shown(await locate(page, step));
       return followNavigation(page, timeout, () => target.click({ timeout }));
     }
     case "fill":
@@ -85,15 +85,15 @@ async function runStep(run: StepsRun, step: Step, timeout: number): Promise<void
     case "press": {
       if (secretNamesIn([step]).length > 0) throw new StepProblem("a press takes a key such as Enter, not a secret");
       const key = step.value as string;
-      const target = step.selector ? page.locator(step.selector).first() : null;
+      const target = step.selector ? shown(page.locator(step.selector)) : null;
       return followNavigation(page, timeout, () => (target ? target.press(key, { timeout }) : page.keyboard.press(key)));
     }
     case "wait":
-      if (step.selector) return void (await page.locator(step.selector).first().waitFor({ state: "visible", timeout }));
+      if (step.selector) return void (await shown(page.locator(step.selector)).waitFor({ state: "visible", timeout }));
       if ((step.ms ?? 0) > run.deadline - Date.now()) throw new StepProblem("the steps ran out of time during this wait");
       return void (await Bun.sleep(step.ms ?? 0));
     case "scroll":
-      if (step.selector) return page.locator(step.selector).first().scrollIntoViewIfNeeded({ timeout });
+      if (step.selector) return shown(page.locator(step.selector)).scrollIntoViewIfNeeded({ timeout });
       return void (await page.evaluate(() => window.scrollTo(0, (document.scrollingElement ?? document.documentElement).scrollHeight)));
     case "hide":
       return hide(page, step.selector as string);
@@ -108,15 +108,24 @@ async function runStep(run: StepsRun, step: Step, timeout: number): Promise<void
   }
 }
 
-/** A click's target: by selector, by its visible text (a button or link of that name first), or both. */
-function locate(page: Page, step: Step): Locator {
+/** The first match on screen: a page often holds a hidden twin (the mobile menu's "Sign in", a template). */
+const shown = (locator: Locator) => locator.filter({ visible: true }).first();
+
+/**
+ * A click's target: by selector (and its text, when both are given), or by its visible text: a
+ * button or link of exactly that name first, then exactly that text, then a name or text holding it.
+ * Decided by what is on screen now; when nothing is yet, the broadest is waited for.
+ */
+async function locate(page: Page, step: Step): Promise<Locator> {
   if (step.selector) return step.text ? page.locator(step.selector).filter({ hasText: step.text }) : page.locator(step.selector);
   const text = step.text as string;
-  return page
-    .getByRole("button", { name: text })
-    .or(page.getByRole("link", { name: text }))
-    .or(page.getByText(text, { exact: true }))
-    .or(page.getByText(text));
+  const candidates = [
+    page.getByRole("button", { name: text, exact: true }).or(page.getByRole("link", { name: text, exact: true })),
+    page.getByText(text, { exact: true }),
+    page.getByRole("button", { name: text }).or(page.getByRole("link", { name: text })),
+  ];
+  for (const candidate of candidates) if ((await shown(candidate).count()) > 0) return candidate;
+  return page.getByText(text);
 }
 
 const originOf = (url: string) => URL.parse(url)?.origin ?? "null";
@@ -142,7 +151,7 @@ async function typeInto(run: StepsRun, step: Step, timeout: number): Promise<voi
     throw err;
   }
   if (secret) onSite(page.url(), "the page", run.siteOrigin);
-  const target = page.locator(step.selector as string).first();
+  const target = shown(page.locator(step.selector as string));
   const handle = (await target.elementHandle({ timeout })) as ElementHandle<HTMLElement | SVGElement>;
   try {
     if (secret) {
@@ -257,7 +266,8 @@ async function describe(page: Page, err: unknown, step: Step, left: number): Pro
         return `the page did not load within ${within}`;
       default: {
         // Whether anything matched tells a wrong selector from an element that is there but hidden, disabled or covered.
-        const found = await (step.type === "click" ? locate(page, step) : page.locator(step.selector ?? "html")).count().catch(() => 0);
+        const matches = step.type === "click" ? await locate(page, step).catch(() => null) : page.locator(step.selector ?? "html");
+        const found = matches ? await matches.count().catch(() => 0) : 0;
         if (found === 0) return `nothing on the page matches ${targetOf(step)} (waited ${within})`;
         const action =
           step.type === "click" ? "clicked" : step.type === "select" ? "selected in" : step.type === "fill" ? "typed into" : "used";
