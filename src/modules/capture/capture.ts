@@ -69,7 +69,12 @@ export async function capturePage(
         consent: settling.consent,
       },
     );
-    return { extraction: scrubDeep(extraction, scrub), screenshotPath: job.screenshotPath, thumb, ...(session ? { session } : {}) };
+    return {
+      extraction: job.secrets ? scrubDeep(extraction, scrub) : extraction,
+      screenshotPath: job.screenshotPath,
+      thumb,
+      ...(session ? { session } : {}),
+    };
   }).catch((err: unknown) => {
     throw scrubbedError(err, scrub);
   });

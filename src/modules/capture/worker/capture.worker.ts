@@ -140,7 +140,8 @@ async function runJob(job: CaptureJob) {
       return post({ type: "stepFailed", jobId: job.jobId, step, screenshotPath, ...(session ? { session } : {}) });
     }
     // What moved holds the page's texts: no more a place for a secret than the extraction is.
-    const extraction = withVolatility(result.extraction, scrubDeep(probe.report(), scrubber(Object.values(job.secrets ?? {}))));
+    const moved = probe.report();
+    const extraction = withVolatility(result.extraction, job.secrets ? scrubDeep(moved, scrubber(Object.values(job.secrets))) : moved);
     const { screenshotPath, thumb, session } = result;
     const done: CaptureEvent = { type: "done", jobId: job.jobId, extraction, screenshotPath, thumb, ...(session ? { session } : {}) };
     self.postMessage(done, [result.thumb.data.buffer]);
