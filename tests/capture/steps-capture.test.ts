@@ -165,6 +165,13 @@ describe("steps before capture", () => {
     expectNoSecret(result);
   });
 
+  test("steps run once the consent banner is answered, and the snapshot still records what was done about it", async () => {
+    const input = { ...job("/consent-onetrust/", [{ type: "scroll" }, { type: "wait", selector: "h1" }], {}), consent: "reject" as const };
+    const result = captured(await capture(input));
+    expect(result.extraction.consent).toEqual({ found: true, cmp: "onetrust", action: "rejected" });
+    expect(result.extraction.masks).toEqual([]);
+  });
+
   test("two pages of the site share one sign-in", async () => {
     const sessions = createStepSessions();
     const before = site.hits("/login-site/login");
