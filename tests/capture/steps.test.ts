@@ -2,8 +2,16 @@
 // steps are the login, the secrets typed in and masked, and a run's shared login sessions.
 import { describe, expect, test } from "bun:test";
 import type { CaptureJobInput, CaptureResult } from "#server/modules/capture/public";
-import { createStepSessions, loginPrefixLength, type SessionState } from "#server/modules/capture/public";
-import { MAX_STEPS, MAX_TOTAL_WAIT_MS, secretNamesIn, stepsProblem, type Step } from "#server/modules/capture/steps/model";
+import { createStepSessions } from "#server/modules/capture/public";
+import {
+  loginPrefixLength,
+  MAX_STEPS,
+  MAX_TOTAL_WAIT_MS,
+  secretNamesIn,
+  stepsProblem,
+  type SessionState,
+  type Step,
+} from "#server/modules/capture/model";
 import { MissingSecret, scrubber, scrubDeep, SECRET_MASK, substitute } from "#server/modules/capture/steps/secrets";
 
 const SITE = "https://tally.example";
