@@ -100,6 +100,11 @@ describe("steps before capture", () => {
     expectNoSecret(result);
   });
 
+  test("the signed-out page's 401 fails a capture without steps, not one whose steps sign in", async () => {
+    const result = await capture({ ...job("/login-site/pricing/", []), steps: undefined });
+    expect(result).toEqual({ ok: false, reason: "The site answered HTTP 401 Unauthorized" });
+  });
+
   test("a step that cannot be done fails the page with its number, its error and a screenshot of where it stopped", async () => {
     const steps: Step[] = [
       { type: "fill", selector: "#email", value: LOGIN_EMAIL },

@@ -107,7 +107,8 @@ async function navigate(
   if (response) {
     const headers = response.headers();
     if (headers[BLOCKED_HEADER]) throw new CaptureError(`Blocked: ${blocked[0]?.reason ?? SSRF_MESSAGES.private}`);
-    if (response.status() >= 400) {
+    // A page behind a sign-in may answer 401 or 403 with its form: the page's steps are there to sign in.
+    if (response.status() >= 400 && !(job.steps?.length && (response.status() === 401 || response.status() === 403))) {
       throw new CaptureError(`The site answered HTTP ${response.status()}${response.statusText() ? ` ${response.statusText()}` : ""}`);
     }
   }
