@@ -89,10 +89,19 @@ function captured(result: CaptureResult) {
 const texts = (r: ReturnType<typeof captured>) => JSON.stringify([r.extraction.copy, r.extraction.elements.headings]);
 
 describe("steps before capture", () => {
-  test("the pricing page behind the sign-in is captured signed in, its chat widget hidden", async () => {
+  test("the pricing page behind the sign-in is captured signed in, its chat widget hidden, monthly prices chosen", async () => {
     const before = site.hits("/login-site/login");
-    const result = captured(await capture(job("/login-site/pricing/", [...signIn, { type: "hide", selector: "#chat" }])));
-    expect(texts(result)).toContain("Members' price: $49 per seat");
+    const steps: Step[] = [
+      ...signIn,
+      { type: "hide", selector: "#chat" },
+      { type: "select", selector: "#period", value: "Monthly" },
+      { type: "scroll", selector: "#period" },
+    ];
+    const result = captured(await capture(job("/login-site/pricing/", steps)));
+    expect(texts(result)).toContain("Members' price: $49 per seat, billed");
+    // The billing period the select chose (the page's own words are lower case; the options' are capitalised).
+    expect(texts(result)).toContain("monthly");
+    expect(texts(result)).not.toContain("yearly");
     expect(texts(result)).not.toContain("Sign in to see");
     expect(JSON.stringify(result.extraction)).not.toContain("Chat with us");
     expect(site.hits("/login-site/login")).toBe(before + 1);
