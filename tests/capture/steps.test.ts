@@ -2,6 +2,7 @@
 // steps are the login, the secrets typed in and masked, and a run's shared login sessions.
 import { describe, expect, test } from "bun:test";
 import type { CaptureJobInput, CaptureResult } from "#server/modules/capture/public";
+import type { Page } from "playwright-core";
 import { createStepSessions } from "#server/modules/capture/public";
 import {
   loginPrefixLength,
@@ -12,6 +13,7 @@ import {
   type SessionState,
   type Step,
 } from "#server/modules/capture/model";
+import { runSteps, StepFailed, type StepsRun } from "#server/modules/capture/steps/run-steps";
 import { MissingSecret, scrubber, scrubDeep, SECRET_MASK, substitute } from "#server/modules/capture/steps/secrets";
 
 const SITE = "https://tally.example";
@@ -255,5 +257,72 @@ describe("a run's shared logins", () => {
     expect(pool.asked.map((a) => a.input.keepSession ?? false)).toEqual([true, true, true, false]);
     for (const a of pool.asked) a.answer(done(state));
     await Promise.all(all);
+  });
+});
+
+describe("runSteps without a browser", () => {
+  /** Just enough of a page for the paths that decide before they touch it. */
+  const fakePage = (elementHandle: () => Promise<never> = () => Promise.reject(new Error("unused"))) => {
+    const locator = { filter: () => locator, first: () => locator, elementHandle, count: async () => 1 };
+    return { isClosed: () => false, url: () => `${SITE}/login`, locator: () => locator } as unknown as Page;
+  };
+  const run = (steps: Step[], over: Partial<StepsRun> = {}) =>
+    runSteps({
+      page: fakePage(),
+      steps,
+      siteOrigin: SITE,
+      secrets: { password: "pw-s3cret" },
+      scrub: scrubber(["pw-s3cret"]),
+      deadline: Date.now() + 60_000,
+      ...over,
+    });
+  const failure = async (p: Promise<void>) => {
+    const err = await p.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    if (!(err instanceof StepFailed)) throw new Error(`expected StepFailed, got ${String(err)}`);
+    return err.failure;
+  };
+
+  test("a goto off the site, a missing secret and a secret as a key fail at their step, untyped", async () => {
+    expect(await failure(run([{ type: "goto", url: "https://evil.example/" }]))).toEqual({
+      index: 1,
+      error: `a goto stays on the site (${SITE})`,
+    });
+    expect(await failure(run([{ type: "fill", selector: "#u", value: "{{secret:user}}" }]))).toEqual({
+      index: 1,
+      error: 'the site has no secret named "user"',
+    });
+    expect(await failure(run([{ type: "press", value: "{{secret:password}}" }]))).toEqual({
+      index: 1,
+      error: "a press takes a key such as Enter, not a secret",
+    });
+  });
+
+  test("past the deadline the next step fails; skipped steps (a shared login) are not run", async () => {
+    const steps: Step[] = [
+      { type: "fill", selector: "#password", value: "{{secret:password}}" },
+      { type: "click", text: "Sign in" },
+      { type: "wait", ms: 10 },
+    ];
+    expect(await failure(run(steps, { skip: 2, deadline: Date.now() - 1 }))).toEqual({
+      index: 3,
+      error: "the steps ran out of time before this one",
+    });
+  });
+
+  test("a browser error quoting the secret reaches the result masked, without its call log", async () => {
+    const page = fakePage(() => Promise.reject(new Error("locator.elementHandle: saw value pw-s3cret\nCall log:\n  - pw-s3cret")));
+    const failed = await failure(run([{ type: "fill", selector: "#password", value: "{{secret:password}}" }], { page }));
+    expect(failed).toEqual({ index: 1, error: `saw value ${SECRET_MASK}` });
+  });
+
+  test("a secret is refused on a page of another origin before any element is looked for", async () => {
+    const page = { ...fakePage(), url: () => "https://evil.example/login" } as unknown as Page;
+    expect(await failure(run([{ type: "fill", selector: "#password", value: "{{secret:password}}" }], { page }))).toEqual({
+      index: 1,
+      error: `a secret is only typed into ${SITE}, and the page is on https://evil.example`,
+    });
   });
 });
