@@ -46,6 +46,8 @@ const toChangeRows = (run: RunRow, from: RunRow, targets: TargetChanges[]): Chan
       after: c.after,
       evidence: JSON.stringify(c.evidence),
       position,
+      page_id: c.pageId ?? null,
+      color_scheme: c.colorScheme ?? "light",
     })),
   );
 

@@ -38,6 +38,12 @@ export interface CaptureJobInput {
   deferTiming?: boolean;
   /** What to do about a consent banner (the comparison's setting); absent: nothing. */
   consent?: CaptureJob["consent"];
+  /** The page's colour scheme; absent: light. */
+  colorScheme?: CaptureJob["colorScheme"];
+  /** The page's steps, the site's origin and the secrets the steps name (CaptureJob). */
+  steps?: CaptureJob["steps"];
+  siteOrigin?: CaptureJob["siteOrigin"];
+  secrets?: CaptureJob["secrets"];
 }
 
 /** More timing loads of a page already captured (capture/timing/time-page.ts). */
@@ -47,6 +53,8 @@ export interface TimingJobInput {
   profile: TimingProfile;
   own: Vitals[];
   earlier: EarlierSample[];
+  /** The capture's colour scheme; absent: light. */
+  colorScheme?: TimingJob["colorScheme"];
 }
 
 export interface CapturePoolOptions {
@@ -424,6 +432,8 @@ export class CapturePool {
       earlierSamples: input.earlierSamples,
       deferTiming: input.deferTiming,
       consent: input.consent,
+      ...(input.colorScheme ? { colorScheme: input.colorScheme } : {}),
+      ...(input.steps?.length ? { steps: input.steps, siteOrigin: input.siteOrigin, secrets: input.secrets } : {}),
     };
     return { type: "capture", job };
   }

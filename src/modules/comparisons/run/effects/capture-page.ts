@@ -5,7 +5,8 @@
 import { isStorageError, isStorageMessage, STORAGE_UNAVAILABLE_MESSAGE, storageMessageOf } from "#server/http/storage-errors";
 import { newId } from "#server/lib/ids";
 import { fileSha256, pngSize } from "../../files";
-import type { Capture, PageKey, RunContext } from "../context";
+import { secretNamesIn } from "#server/modules/capture/model";
+import { laneOf, type Capture, type PageKey, type RunContext, type RunPage } from "../context";
 import type { CaptureResult } from "../tools";
 import type { RunIO } from "../io";
 import { earlierSamples } from "./earlier-samples";
@@ -23,21 +24,30 @@ const reasonOf = (e: unknown) => (e instanceof Error && e.message ? e.message : 
 export async function capturePage(run: RunContext, page: PageKey, inTurn: Turns, io: RunIO): Promise<void> {
   const { tools, files, log } = io.deps;
   const target = run.targets[page.target]!;
-  const { viewport } = page;
+  const lane = laneOf(run, page.lane);
+  const sitePage = lane.pages[page.target]!;
+  const { viewport, colorScheme } = lane;
   try {
     const snapshotId = newId();
     const path = await inTurn(() => files.prepare(run.ownerId, run.comparisonId, snapshotId));
-    const earlier = earlierSamples(io, run.ownerId, target.url, viewport);
+    // Earlier samples are found by the target's URL: its home page's.
+    const earlier = sitePage.url === target.url ? earlierSamples(io, run.ownerId, target.url, viewport) : [];
     const job = {
-      url: target.url,
+      url: sitePage.url,
       viewport,
       screenshotPath: path,
       earlierSamples: earlier,
       deferTiming: tools.time !== undefined,
       consent: run.consent,
+      // Light is the browser's own default: a light capture's job is what it was before schemes.
+      ...(colorScheme === "light" ? {} : { colorScheme }),
+      ...stepsOf(sitePage, target.id, target.url, io),
     };
+    const where = [sitePage.role === "home" ? null : sitePage.path, viewport, colorScheme === "light" ? null : colorScheme]
+      .filter(Boolean)
+      .join(" ");
     const work = tools.capture!(run.ownerId, job, (stage) =>
-      io.dispatch({ type: "stage", text: `${target.label} · ${viewport}: ${STAGE_TEXT[stage] ?? stage}` }),
+      io.dispatch({ type: "stage", text: `${target.label} · ${where}: ${STAGE_TEXT[stage] ?? stage}` }),
     );
     let result: CaptureResult;
     try {
@@ -53,9 +63,21 @@ export async function capturePage(run: RunContext, page: PageKey, inTurn: Turns,
     const capture = await keepFile(result, path, snapshotId, earlier, io);
     io.dispatch("reason" in capture ? { type: "pageFailed", page, reason: capture.reason } : { type: "pageCaptured", page, capture });
   } catch (e) {
-    log(`capture of ${target.id} (${viewport}) failed`, e);
+    log(`capture of ${target.id} (${page.lane}) failed`, e);
     io.dispatch({ type: "pageFailed", page, reason: isStorageError(e) ? storageMessageOf(e) : "Capture failed" });
   }
+}
+
+/**
+ * What a page's steps need in its capture: the steps, the site's origin (a step never leaves it, nor
+ * types a secret elsewhere) and the values of the secrets they name, read from the site's secrets
+ * as the capture starts; nothing for a page without steps.
+ */
+export function stepsOf(page: RunPage, targetId: string, siteUrl: string, io: RunIO) {
+  if (page.steps.length === 0) return {};
+  const names = secretNamesIn(page.steps);
+  const secrets = names.length > 0 ? (io.deps.secretsOf?.(targetId, names) ?? {}) : {};
+  return { steps: [...page.steps], siteOrigin: new URL(siteUrl).origin, ...(names.length > 0 ? { secrets } : {}) };
 }
 
 /** The screenshot a capture wrote, checked and measured; or why there is none (and no file left behind). */
