@@ -1,0 +1,178 @@
+// A run over pages with fake run tools (no browser): every page of every site is captured at each
+// viewport in each colour scheme of the comparison, diffs pair the pages of one role of two sites,
+// a site without a role is simply not in that role's lanes, a site's second page of a role is
+// captured but paired with none, findings name their page and scheme, and the export lists pages.
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { makeTestApp } from "#tests/support/app";
+import { fakeRunTools } from "#tests/api/comparisons-support";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const A = "http://127.0.0.1:9/";
+const B = "http://127.0.0.2:9/";
+const C = "http://127.0.0.3:9/";
+
+async function world() {
+  const dataDir = mkdtempSync(join(tmpdir(), "di-pages-run-"));
+  dirs.push(dataDir);
+  const fake = fakeRunTools({ [`${B}pricing`]: { hex: "#00aa00" } });
+  const t = makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" }, runTools: fake.tools });
+  const u = await t.signup();
+  const h = t.auth(u.token);
+  const c = (await t.call("POST", "/api/comparisons", { body: { name: "Rivals" }, headers: h })).json;
+  const site = async (url: string, label: string) =>
+    (await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url, label }, headers: h })).json.id as string;
+  const page = async (targetId: string, body: unknown) => {
+    const r = await t.call("POST", `/api/targets/${targetId}/pages`, { body, headers: h });
+    expect(r.status, r.text).toBe(201);
+    return r.json.id as string;
+  };
+  const get = async (path = "") => (await t.call("GET", `/api/comparisons/${c.id}${path}`, { headers: h })).json;
+  return { t, fake, h, c, site, page, get };
+}
+
+describe("a run over pages", () => {
+  test("home and pricing of two sites (a third has home only), light and dark", async () => {
+    const w = await world();
+    const a = await w.site(A, "Alpha");
+    const b = await w.site(B, "Beta");
+    const c = await w.site(C, "Gamma");
+    const aPricing = await w.page(a, { path: "/pricing", role: "pricing", steps: [{ type: "click", text: "Monthly" }] });
+    const bPricing = await w.page(b, { path: "/pricing", role: "pricing" });
+    // Beta's second pricing page: captured, paired with none.
+    const bPlans = await w.page(b, { path: "/plans", role: "pricing" });
+    await w.t.call("PATCH", `/api/comparisons/${w.c.id}`, { body: { colorSchemes: ["light", "dark"] }, headers: w.h });
+
+    const r = await w.t.call("POST", `/api/comparisons/${w.c.id}/start`, { headers: w.h });
+    expect(r.status, r.text).toBe(202);
+    // 6 pages × 2 viewports × 2 schemes.
+    expect(r.json.progress.total).toBe(24);
+    await w.t.services.comparisons.whenIdle();
+    const cmp = await w.get();
+    expect(cmp).toMatchObject({ status: "completed", progress: { done: 24, total: 24 }, colorSchemes: ["light", "dark"] });
+
+    // What the capture was asked: each page's URL, its scheme (light is the browser's default: not sent), its steps with the site's origin.
+    expect(w.fake.calls).toHaveLength(24);
+    const asked = w.fake.calls.map((j) => `${j.url} ${j.viewport} ${(j as { colorScheme?: string }).colorScheme ?? "light"}`);
+    expect(new Set(asked).size).toBe(24);
+    expect(w.fake.calls.filter((j) => (j as { colorScheme?: string }).colorScheme === "dark")).toHaveLength(12);
+    expect(w.fake.calls.some((j) => "colorScheme" in j && (j as { colorScheme?: string }).colorScheme === "light")).toBe(false);
+    const withSteps = w.fake.calls.filter((j) => "steps" in j) as unknown as { url: string; steps: unknown[]; siteOrigin: string }[];
+    expect(withSteps).toHaveLength(4);
+    for (const j of withSteps)
+      expect(j).toMatchObject({ url: `${A}pricing`, steps: [{ type: "click", text: "Monthly" }], siteOrigin: "http://127.0.0.1:9" });
+    // Desktop before mobile: the first half of the captures are desktop ones.
+    expect(w.fake.calls.slice(0, 12).every((j) => j.viewport === "desktop")).toBe(true);
+
+    const snapshots = (await w.get("/snapshots")) as {
+      targetId: string;
+      pageId: string;
+      role: string;
+      path: string;
+      colorScheme: string;
+      viewport: string;
+    }[];
+    expect(snapshots).toHaveLength(24);
+    expect(snapshots.filter((s) => s.pageId === bPlans).map((s) => `${s.role} ${s.path} ${s.colorScheme} ${s.viewport}`)).toEqual([
+      "pricing /plans light desktop",
+      "pricing /plans light mobile",
+      "pricing /plans dark desktop",
+      "pricing /plans dark mobile",
+    ]);
+    // Site by site, each site's pages in order, light before dark, desktop before mobile.
+    expect(snapshots.slice(0, 8).map((s) => `${s.targetId === a} ${s.role} ${s.colorScheme} ${s.viewport}`)).toEqual([
+      "true home light desktop",
+      "true home light mobile",
+      "true home dark desktop",
+      "true home dark mobile",
+      "true pricing light desktop",
+      "true pricing light mobile",
+      "true pricing dark desktop",
+      "true pricing dark mobile",
+    ]);
+
+    // Home: 3 sites → 3 pairs; pricing: Alpha's and Beta's first → 1 pair; each per viewport and scheme.
+    const diffs = (await w.get("/diffs")) as {
+      role: string;
+      colorScheme: string;
+      viewport: string;
+      targetAId: string;
+      targetBId: string;
+      pageAId: string;
+      pageBId: string;
+      colorSimilarity: number;
+    }[];
+    expect(diffs.map((d) => `${d.role} ${d.colorScheme} ${d.viewport}`)).toEqual([
+      ...Array(3).fill("home light desktop"),
+      ...Array(3).fill("home light mobile"),
+      ...Array(3).fill("home dark desktop"),
+      ...Array(3).fill("home dark mobile"),
+      "pricing light desktop",
+      "pricing light mobile",
+      "pricing dark desktop",
+      "pricing dark mobile",
+    ]);
+    for (const d of diffs.filter((d) => d.role === "pricing")) {
+      expect([d.targetAId, d.targetBId, d.pageAId, d.pageBId]).toEqual([a, b, aPricing, bPricing]);
+      // Beta's pricing page is green, Alpha's blue: the scores are the pricing pages', not the home pages'.
+      expect(d.colorSimilarity).toBe(0.4);
+    }
+    expect(diffs.filter((d) => d.role === "home").every((d) => d.colorSimilarity === 0.9)).toBe(true);
+    expect(diffs.some((d) => d.targetAId === c && d.role === "pricing")).toBe(false);
+
+    // The fake findings step finds one finding per page it is shown: each stored with its page and scheme.
+    const findings = (await w.get("/findings")) as {
+      targetId: string;
+      pageId: string;
+      role: string;
+      colorScheme: string;
+      viewport: string;
+    }[];
+    expect(findings).toHaveLength(24);
+    expect(new Set(findings.map((f) => `${f.pageId} ${f.colorScheme} ${f.viewport}`)).size).toBe(24);
+    expect(findings.filter((f) => f.pageId === bPlans).every((f) => f.role === "pricing" && f.targetId === b)).toBe(true);
+    // Home in light first, as before pages.
+    expect(findings.slice(0, 6).every((f) => f.role === "home" && f.colorScheme === "light")).toBe(true);
+
+    // The run history reads the same.
+    const runs = await w.get("/runs");
+    const run = (await w.t.call("GET", `/api/comparisons/${w.c.id}/runs/${runs[0].id}`, { headers: w.h })).json;
+    expect(run.snapshots).toHaveLength(24);
+    expect(run.diffs.map((d: { role: string }) => d.role)).toEqual(diffs.map((d) => d.role));
+
+    // The JSON export lists the pages.
+    const exported = await w.t.call("GET", `/api/comparisons/${w.c.id}/export?format=json`, { headers: w.h });
+    const report = JSON.parse(exported.text);
+    expect(report.pages.map((p: { role: string; url: string }) => `${p.role} ${p.url}`)).toEqual([
+      `home ${A}`,
+      `pricing ${A}pricing`,
+      `home ${B}`,
+      `pricing ${B}pricing`,
+      `pricing ${B}plans`,
+      `home ${C}`,
+    ]);
+  });
+
+  test("a comparison of home pages in light runs exactly as before pages: 2 captures a site, no scheme or steps asked", async () => {
+    const w = await world();
+    await w.site(A, "Alpha");
+    await w.site(B, "Beta");
+    const r = await w.t.call("POST", `/api/comparisons/${w.c.id}/start`, { headers: w.h });
+    expect(r.json.progress.total).toBe(4);
+    await w.t.services.comparisons.whenIdle();
+    expect(w.fake.calls.map((j) => Object.keys(j).sort().join(","))).toEqual(
+      Array(4).fill("consent,deferTiming,earlierSamples,ownerId,screenshotPath,url,viewport"),
+    );
+    const diffs = await w.get("/diffs");
+    expect(diffs.map((d: { role: string; colorScheme: string; viewport: string }) => `${d.role} ${d.colorScheme} ${d.viewport}`)).toEqual([
+      "home light desktop",
+      "home light mobile",
+    ]);
+  });
+});
