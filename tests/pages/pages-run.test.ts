@@ -176,3 +176,67 @@ describe("a run over pages", () => {
     ]);
   });
 });
+
+describe("a page whose steps stop", () => {
+  test("is stored with the step and its screenshot, not scored nor found about; the steps get the site's secrets they name", async () => {
+    const w = await world();
+    const a = await w.site(A, "Alpha");
+    const b = await w.site(B, "Beta");
+    const put = await w.t.call("PUT", `/api/targets/${a}/secrets/password`, { body: { value: "hunter2-secret" }, headers: w.h });
+    expect(put.status, put.text).toBe(204);
+    const steps = [
+      { type: "fill", selector: "#password", value: "{{secret:password}}" },
+      { type: "click", text: "Missing button" },
+    ];
+    const aPricing = await w.page(a, { path: "/pricing", role: "pricing", steps });
+    await w.page(b, { path: "/pricing", role: "pricing" });
+    const asked: unknown[] = [];
+    // Alpha's pricing page stops at its second step, with a screenshot of where (as the capture answers since steps).
+    const tools = w.t.tools!;
+    const capture = tools.capture!;
+    tools.capture = async (ownerId, job, onStage) => {
+      if (!job.steps) return capture(ownerId, job, onStage);
+      asked.push(job);
+      const { writeFileSync } = await import("node:fs");
+      const { pngBytes } = await import("#tests/api/comparisons-support");
+      writeFileSync(job.screenshotPath, pngBytes(30, 20, [0, 0, 0]));
+      const step = { index: 2, error: "No element with the text “Missing button”" };
+      return { ok: false, reason: `Step 2: ${step.error}`, step, screenshotPath: job.screenshotPath } as Awaited<
+        ReturnType<typeof capture>
+      >;
+    };
+    await w.t.call("POST", `/api/comparisons/${w.c.id}/start`, { headers: w.h });
+    await w.t.services.comparisons.whenIdle();
+    expect((await w.get()).status).toBe("completed");
+    expect(asked).toHaveLength(2);
+    for (const j of asked) expect(j).toMatchObject({ steps, secrets: { password: "hunter2-secret" }, siteOrigin: "http://127.0.0.1:9" });
+
+    const snapshots = (await w.get("/snapshots")) as {
+      id: string;
+      pageId: string;
+      step: unknown;
+      extraction: unknown;
+      screenshotUrl: string;
+    }[];
+    const stopped = snapshots.filter((s) => s.pageId === aPricing);
+    expect(stopped).toHaveLength(2);
+    for (const s of stopped) {
+      expect(s.step).toEqual({ index: 2, error: "No element with the text “Missing button”" });
+      expect(s.extraction).toBeNull();
+      const img = await w.t.call("GET", s.screenshotUrl, { headers: w.h });
+      expect(img.status).toBe(200);
+    }
+    expect(snapshots.filter((s) => s.step === null)).toHaveLength(6);
+    // Pricing has one measured page: no pair; home is paired as usual.
+    const diffs = (await w.get("/diffs")) as { role: string }[];
+    expect(diffs.map((d) => d.role)).toEqual(["home", "home"]);
+    const findings = (await w.get("/findings")) as { pageId: string }[];
+    expect(findings.some((f) => f.pageId === aPricing)).toBe(false);
+    // The site still counts as captured (its home page was).
+    const targets = await w.get("/targets");
+    expect(targets.map((t: { status: string }) => t.status)).toEqual(["completed", "completed"]);
+    // The secret's value is in no answer.
+    for (const path of ["", "/snapshots", "/diffs", "/findings", "/targets", "/runs"])
+      expect(JSON.stringify(await w.get(path))).not.toContain("hunter2-secret");
+  });
+});

@@ -133,7 +133,8 @@ export async function changesBetween(
     for (const b of after) {
       if (b.target_id !== t.id || !RUN_VIEWPORTS.includes(b.viewport)) continue;
       const a = before.get(pageKey(b));
-      if (!a) continue;
+      // A page whose steps stopped was not measured in that run: nothing to compare.
+      if (!a || a.step || b.step) continue;
       const found = await pageChanges(src, from, a, b);
       // The home page in light is what a change was about before pages: its changes read as they did.
       const homeLight = (b.role ?? "home") === "home" && (b.color_scheme ?? "light") === "light";

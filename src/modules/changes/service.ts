@@ -111,7 +111,8 @@ export function changesService(deps: ChangesDeps) {
     async visual(ownerId: string, comparisonId: string, q: VisualQuery): Promise<Uint8Array> {
       const { from, to } = pair(ownerId, comparisonId, q);
       if (comparisons.findTarget(q.targetId, ownerId)?.comparison_id !== comparisonId) throw notFound("Website not found");
-      const page = (run: RunRow) => runs.runSnapshots(run.id, ownerId).find((s) => s.target_id === q.targetId && s.viewport === q.viewport);
+      const page = (run: RunRow) =>
+        runs.runSnapshots(run.id, ownerId).find((s) => s.target_id === q.targetId && s.viewport === q.viewport && !s.step);
       const before = page(from);
       const after = page(to);
       if (!before || !after) throw notFound(`This website was not captured at ${q.viewport} in both runs`);

@@ -21,6 +21,7 @@ export type {
   FindingsFn,
   PairScores,
   RunReporting,
+  RunSessions,
   RunTools,
   TimeFn,
   TimingJobInput,
@@ -51,6 +52,7 @@ export class ActiveRuns {
   launch(start: RunStart, targets: TargetRow[], pages?: PageRow[]): string {
     const run = newRunContext({ ...start, runId: start.runId ?? newId() }, targets, { done: 0, total: 0, stage: QUEUED_STAGE }, pages);
     run.progress = { ...run.progress, total: run.lanes.reduce((n, lane) => n + membersOf(lane).length, 0) };
+    run.sessions = this.deps.tools.stepSessions?.() ?? null;
     // Its row in the run history (the caller may have written it already): snapshots, scores and findings carry its id.
     this.deps.repo.openRun({
       id: run.runId,
@@ -104,7 +106,10 @@ export class ActiveRuns {
       this.#runs.delete(run.runId);
       // An object store's working copies were for this run's scoring; the stored objects stay.
       for (const lane of run.lanes)
-        for (const page of run.pages[lane.key] ?? []) if (isCaptured(page)) this.#releaseLocal(page.screenshotPath);
+        for (const page of run.pages[lane.key] ?? []) {
+          if (isCaptured(page)) this.#releaseLocal(page.screenshotPath);
+          else if (page?.stoppedAt) this.#releaseLocal(page.stoppedAt);
+        }
       try {
         this.deps.onClosed?.(run);
       } catch (e) {

@@ -136,7 +136,8 @@ export const snapshotDto = z.object({
   height: z.number(),
   /** What the capture did about a consent banner; null for a capture made before consent handling. */
   consent: consentRecordSchema.nullable(),
-  extraction: extractionSchema,
+  /** Null for a page whose steps stopped (`step`): its screenshot shows where, and nothing was measured. */
+  extraction: extractionSchema.nullable(),
 });
 export type SnapshotDto = z.infer<typeof snapshotDto>;
 

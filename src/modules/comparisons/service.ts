@@ -84,7 +84,7 @@ export const toTargetDto = (r: TargetRow): TargetDto => ({
 });
 
 export const toSnapshotDto = (r: SnapshotRow): SnapshotDto => {
-  const extraction = JSON.parse(r.extraction) as Extraction;
+  const extraction = JSON.parse(r.extraction) as Extraction | null;
   return {
     id: r.id,
     targetId: r.target_id,
@@ -100,7 +100,7 @@ export const toSnapshotDto = (r: SnapshotRow): SnapshotDto => {
     colors: JSON.parse(r.colors) as string[],
     width: r.width,
     height: r.height,
-    consent: extraction.consent ?? null,
+    consent: extraction?.consent ?? null,
     extraction,
   };
 };

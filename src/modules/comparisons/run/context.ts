@@ -7,13 +7,24 @@
 // that role by position). Each lane is scored, timed and found about on its own; a site without the
 // role is simply not in that lane. A site's further pages of a role it already has are captured in
 // a lane of their own (found about, never paired).
-import type { ColorScheme, ConsentPolicy, Extraction, Finding, PageRole, Snapshot, Step, Viewport } from "#server/modules/capture/model";
+import type {
+  ColorScheme,
+  ConsentPolicy,
+  Extraction,
+  Finding,
+  PageRole,
+  Snapshot,
+  Step,
+  StepFailure,
+  Viewport,
+} from "#server/modules/capture/model";
 import type { GrayImage } from "#server/lib/image/image";
 import type { EarlierSample, TimingSummary } from "#server/modules/capture/public";
 import { DEFAULT_CONSENT_POLICY } from "#server/modules/capture/model";
 import type { ComparisonProgress, RunTrigger } from "../model";
 import type { DiffRow, FindingRow, PageRow, TargetRow } from "../repository";
 import type { RunEventType } from "./table";
+import type { RunSessions } from "./tools";
 
 export const RUN_VIEWPORTS: Viewport[] = ["desktop", "mobile"];
 export const INTERRUPTED_REASON = "Interrupted by a server restart — start the analysis again";
@@ -55,7 +66,8 @@ export interface PageKey {
   target: number;
   lane: LaneKey;
 }
-export type PageOutcome = Snapshot | { reason: string };
+/** Captured (a Snapshot), or not: why, and for a page whose steps stopped, the screenshot of where (stored, never scored). */
+export type PageOutcome = Snapshot | { reason: string; stoppedAt?: string };
 export const isCaptured = (o: PageOutcome | undefined): o is Snapshot => o !== undefined && !("reason" in o);
 
 /** A captured page: its screenshot hashed and placed on disk, with its extraction, before its snapshot row is written. */
@@ -68,7 +80,9 @@ export interface Capture {
   /** Of the PNG's bytes: the file is stored under this name (see files.adopt). */
   sha256: string;
   bytes: number;
-  extraction: Extraction;
+  /** Null for a page whose steps stopped (`step`): the screenshot shows where, nothing was measured. */
+  extraction: Extraction | null;
+  step?: StepFailure;
   thumb?: GrayImage;
   earlierSamples?: EarlierSample[];
 }
@@ -114,6 +128,8 @@ export interface RunContext {
   readonly scoring: Record<LaneKey, ViewportScoring>;
   readonly timing: Record<LaneKey, ViewportTiming>;
   findings: FindingRow[];
+  /** The run's shared logins (RunTools.stepSessions), when the tools have them. */
+  sessions: RunSessions | null;
   /** Why a crashed run failed, while that is being recorded. */
   failure: string | null;
   failureAttempts: number;
@@ -233,6 +249,7 @@ export function newRunContext(
     scoring: perLane(() => ({ pairs: [], next: 0, diffs: [], done: false })),
     timing: perLane(() => ({ pending: 0, done: false })),
     findings: [],
+    sessions: null,
     failure: null,
     failureAttempts: 0,
     outcome: null,

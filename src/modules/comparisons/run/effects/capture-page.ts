@@ -5,9 +5,9 @@
 import { isStorageError, isStorageMessage, STORAGE_UNAVAILABLE_MESSAGE, storageMessageOf } from "#server/http/storage-errors";
 import { newId } from "#server/lib/ids";
 import { fileSha256, pngSize } from "../../files";
-import { secretNamesIn } from "#server/modules/capture/model";
+import { secretNamesIn, type StepFailure } from "#server/modules/capture/model";
 import { laneOf, type Capture, type PageKey, type RunContext, type RunPage } from "../context";
-import type { CaptureResult } from "../tools";
+import type { CaptureJobInput, CaptureResult } from "../tools";
 import type { RunIO } from "../io";
 import { earlierSamples } from "./earlier-samples";
 import { Timeout, captureTimeoutMs, withTimeout, type Turns } from "./timeout";
@@ -32,7 +32,7 @@ export async function capturePage(run: RunContext, page: PageKey, inTurn: Turns,
     const path = await inTurn(() => files.prepare(run.ownerId, run.comparisonId, snapshotId));
     // Earlier samples are found by the target's URL: its home page's.
     const earlier = sitePage.url === target.url ? earlierSamples(io, run.ownerId, target.url, viewport) : [];
-    const job = {
+    const job: CaptureJobInput = {
       url: sitePage.url,
       viewport,
       screenshotPath: path,
@@ -46,9 +46,12 @@ export async function capturePage(run: RunContext, page: PageKey, inTurn: Turns,
     const where = [sitePage.role === "home" ? null : sitePage.path, viewport, colorScheme === "light" ? null : colorScheme]
       .filter(Boolean)
       .join(" ");
-    const work = tools.capture!(run.ownerId, job, (stage) =>
-      io.dispatch({ type: "stage", text: `${target.label} · ${where}: ${STAGE_TEXT[stage] ?? stage}` }),
-    );
+    const submit = (input: CaptureJobInput) =>
+      tools.capture!(run.ownerId, input, (stage) =>
+        io.dispatch({ type: "stage", text: `${target.label} · ${where}: ${STAGE_TEXT[stage] ?? stage}` }),
+      );
+    // Through the run's shared logins when it has them: a site's login runs once for its pages.
+    const work = run.sessions && job.steps ? run.sessions.capture(job, submit) : submit(job);
     let result: CaptureResult;
     try {
       result = await withTimeout(work, captureTimeoutMs(tools), "The page took too long to capture");
@@ -89,15 +92,17 @@ async function keepFile(
   io: RunIO,
 ): Promise<Capture | { reason: string }> {
   const { files, log } = io.deps;
-  if (!result.ok) {
+  const stopped = stoppedAt(result);
+  if (!result.ok && !stopped) {
     // A capture that failed late may have written part of a file.
     await files.remove(path).catch(() => {});
     // A full or read-only disk is ours to fix, not the website's: say so instead of quoting ENOSPC.
     return { reason: isStorageMessage(result.reason) ? STORAGE_UNAVAILABLE_MESSAGE : result.reason || "Capture failed" };
   }
+  const written = result.ok ? result.screenshotPath : stopped!.screenshotPath;
   let relPath: string;
   try {
-    relPath = files.toStored(result.screenshotPath);
+    relPath = files.toStored(written);
   } catch (e) {
     log("capture wrote outside the screenshot root", e);
     return { reason: "Capture failed" };
@@ -125,5 +130,13 @@ async function keepFile(
     await files.remove(absolute).catch(() => {});
     return { reason: isStorageError(e) ? storageMessageOf(e) : "The screenshot could not be saved" };
   }
+  if (!result.ok) return { snapshotId, relPath, absolute, ...size, sha256, bytes, extraction: null, step: stopped!.step };
   return { snapshotId, relPath, absolute, ...size, sha256, bytes, extraction: result.extraction, thumb: result.thumb, earlierSamples };
+}
+
+/** A capture whose steps stopped at one, with the screenshot of where (the capture's answer since steps); null otherwise. */
+function stoppedAt(result: CaptureResult): { step: StepFailure; screenshotPath: string } | null {
+  if (result.ok) return null;
+  const { step, screenshotPath } = result as { step?: StepFailure; screenshotPath?: string | null };
+  return step && screenshotPath ? { step, screenshotPath } : null;
 }

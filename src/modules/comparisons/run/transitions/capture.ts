@@ -77,6 +77,8 @@ function saveSnapshot(run: RunContext, page: PageKey, capture: Capture, io: RunI
       dropUnused(key, kept, io);
       return { reason: "Cancelled" };
     }
+    // Steps that stopped: the page is stored with where it stopped, and neither scored nor found about.
+    if (capture.step) return { reason: `Step ${capture.step.index}: ${capture.step.error}`, stoppedAt: kept };
   } catch (e) {
     log(`capture of ${target.id} (${page.lane}) failed`, e);
     if (!stored) {
@@ -89,7 +91,7 @@ function saveSnapshot(run: RunContext, page: PageKey, capture: Capture, io: RunI
     }
     return { reason: isStorageError(e) ? storageMessageOf(e) : "Capture failed" };
   }
-  const x = capture.extraction;
+  const x = capture.extraction!;
   if (capture.thumb) {
     try {
       tools.analyser?.prime?.(kept, capture.thumb, x.palette?.dominant ?? []);
@@ -131,7 +133,7 @@ function insertSnapshot(run: RunContext, targetId: string, page: PageKey, captur
   const { db, repo, now } = io.deps;
   const lane = laneOf(run, page.lane);
   const x = capture.extraction;
-  const colors = (x.palette?.dominant ?? [])
+  const colors = (x?.palette?.dominant ?? [])
     .map((p) => p.hex)
     .filter(isHex)
     .map((h) => h.toLowerCase());
@@ -144,7 +146,7 @@ function insertSnapshot(run: RunContext, targetId: string, page: PageKey, captur
       viewport: lane.viewport,
       captured_at: nowIso(now()),
       screenshot_path: relPath,
-      title: String(x.title ?? "").slice(0, 500),
+      title: String(x?.title ?? "").slice(0, 500),
       colors: JSON.stringify(colors),
       width: capture.width,
       height: capture.height,
@@ -154,7 +156,7 @@ function insertSnapshot(run: RunContext, targetId: string, page: PageKey, captur
       file_bytes: capture.bytes,
       page_id: lane.pages[page.target]!.id,
       color_scheme: lane.colorScheme,
-      step: null,
+      step: capture.step ? JSON.stringify(capture.step) : null,
     }),
   );
 }
