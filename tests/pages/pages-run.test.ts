@@ -240,3 +240,38 @@ describe("a page whose steps stop", () => {
       expect(JSON.stringify(await w.get(path))).not.toContain("hunter2-secret");
   });
 });
+
+describe("a run of many pages", () => {
+  test("hands the capture pool 20 pages at a time, so its owner's share of the queue never overflows", async () => {
+    const w = await world();
+    for (const [url, label] of [
+      [A, "Alpha"],
+      [B, "Beta"],
+      [C, "Gamma"],
+    ] as const) {
+      const id = await w.site(url, label);
+      for (const role of ["pricing", "features", "signup"]) await w.page(id, { path: `/${role}`, role });
+    }
+    await w.t.call("PATCH", `/api/comparisons/${w.c.id}`, { body: { colorSchemes: ["light", "dark"] }, headers: w.h });
+    const tools = w.t.tools!;
+    const capture = tools.capture!;
+    let inFlight = 0;
+    let most = 0;
+    tools.capture = async (ownerId, job, onStage) => {
+      most = Math.max(most, ++inFlight);
+      try {
+        await Bun.sleep(20);
+        return await capture(ownerId, job, onStage);
+      } finally {
+        inFlight--;
+      }
+    };
+    const r = await w.t.call("POST", `/api/comparisons/${w.c.id}/start`, { headers: w.h });
+    expect(r.json.progress.total).toBe(48);
+    await w.t.services.comparisons.whenIdle();
+    expect(await w.get()).toMatchObject({ status: "completed", progress: { done: 48, total: 48 } });
+    expect(most).toBe(20);
+    // 4 roles × 2 viewports × 2 schemes, 3 pairs each.
+    expect(await w.get("/diffs")).toHaveLength(48);
+  });
+});

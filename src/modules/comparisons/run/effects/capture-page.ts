@@ -10,7 +10,7 @@ import { laneOf, type Capture, type PageKey, type RunContext, type RunPage } fro
 import type { CaptureJobInput, CaptureResult } from "../tools";
 import type { RunIO } from "../io";
 import { earlierSamples } from "./earlier-samples";
-import { Timeout, captureTimeoutMs, withTimeout, type Turns } from "./timeout";
+import { Timeout, captureTimeoutMs, withTimeout, type Slots, type Turns } from "./timeout";
 
 const STAGE_TEXT: Record<string, string> = {
   navigating: "opening the page",
@@ -21,7 +21,10 @@ const STAGE_TEXT: Record<string, string> = {
 
 const reasonOf = (e: unknown) => (e instanceof Error && e.message ? e.message : "Capture failed");
 
-export async function capturePage(run: RunContext, page: PageKey, inTurn: Turns, io: RunIO): Promise<void> {
+/** Captures of one run handed to the pool at once, at most (a comparison of home pages only has up to 20). */
+export const CAPTURES_IN_FLIGHT = 20;
+
+export async function capturePage(run: RunContext, page: PageKey, inTurn: Turns, inSlot: Slots, io: RunIO): Promise<void> {
   const { tools, files, log } = io.deps;
   const target = run.targets[page.target]!;
   const lane = laneOf(run, page.lane);
@@ -50,19 +53,19 @@ export async function capturePage(run: RunContext, page: PageKey, inTurn: Turns,
       tools.capture!(run.ownerId, input, (stage) =>
         io.dispatch({ type: "stage", text: `${target.label} · ${where}: ${STAGE_TEXT[stage] ?? stage}` }),
       );
-    // Through the run's shared logins when it has them: a site's login runs once for its pages.
-    const work = run.sessions && job.steps ? run.sessions.capture(job, submit) : submit(job);
-    let result: CaptureResult;
-    try {
-      result = await withTimeout(work, captureTimeoutMs(tools), "The page took too long to capture");
-    } catch (e) {
-      if (e instanceof Timeout) {
+    const result = await inSlot(async (): Promise<CaptureResult | null> => {
+      // Through the run's shared logins when it has them: a site's login runs once for its pages.
+      const work = run.sessions && job.steps ? run.sessions.capture(job, submit) : submit(job);
+      try {
+        return await withTimeout(work, captureTimeoutMs(tools), "The page took too long to capture");
+      } catch (e) {
+        if (!(e instanceof Timeout)) return { ok: false, reason: reasonOf(e) };
         // A capture that answers after we gave up must not leave its file behind.
         void work.then((r) => (r.ok ? files.remove(r.screenshotPath) : undefined)).catch(() => {});
-        return io.dispatch({ type: "pageTimedOut", page });
+        return null;
       }
-      result = { ok: false, reason: reasonOf(e) };
-    }
+    });
+    if (!result) return io.dispatch({ type: "pageTimedOut", page });
     const capture = await keepFile(result, path, snapshotId, earlier, io);
     io.dispatch("reason" in capture ? { type: "pageFailed", page, reason: capture.reason } : { type: "pageCaptured", page, capture });
   } catch (e) {

@@ -15,8 +15,8 @@ import {
   type PageKey,
   type RunContext,
 } from "../context";
-import { capturePage } from "../effects/capture-page";
-import { turns } from "../effects/timeout";
+import { CAPTURES_IN_FLIGHT, capturePage } from "../effects/capture-page";
+import { slots, turns } from "../effects/timeout";
 import { recordActivity, removeFile, send, setStage, setTarget, type RunIO } from "../io";
 import { startScoring } from "./score";
 import { scoredEverywhere, startTiming } from "./timing";
@@ -43,8 +43,9 @@ export const announceLaunch: Transition<"launch"> = (run, _event, io) => {
   // the fair capture queue in this order (turns() keeps it), desktop lanes first, so the first
   // lanes' pairs are complete first.
   const inTurn = turns();
+  const inSlot = slots(CAPTURES_IN_FLIGHT);
   for (const lane of run.lanes)
-    for (const { target } of membersOf(lane)) io.spawn(() => capturePage(run, { target, lane: lane.key }, inTurn, io));
+    for (const { target } of membersOf(lane)) io.spawn(() => capturePage(run, { target, lane: lane.key }, inTurn, inSlot, io));
 };
 
 export const reportStage: Transition<"stage"> = (run, { text }, io) => setStage(io, run, text);
