@@ -157,6 +157,10 @@ describe("a run over pages", () => {
       `pricing ${B}plans`,
       `home ${C}`,
     ]);
+    // The HTML report names each capture's page and scheme (the home page in light as before).
+    const html = (await w.t.call("GET", `/api/comparisons/${w.c.id}/export?format=html`, { headers: w.h })).text;
+    expect(html).toContain("desktop · pricing /pricing · dark");
+    expect(html).toContain(">desktop</span>");
   });
 
   test("a comparison of home pages in light runs exactly as before pages: 2 captures a site, no scheme or steps asked", async () => {
