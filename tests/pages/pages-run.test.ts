@@ -279,3 +279,45 @@ describe("a run of many pages", () => {
     expect(await w.get("/diffs")).toHaveLength(48);
   });
 });
+
+describe("changes between runs over pages", () => {
+  test("each page is compared with its own earlier capture, in its scheme: a pricing change is the pricing page's, nothing crosses pages", async () => {
+    const sites: Parameters<typeof fakeRunTools>[0] = {};
+    const dataDir = mkdtempSync(join(tmpdir(), "di-pages-changes-"));
+    dirs.push(dataDir);
+    const fake = fakeRunTools(sites);
+    const t = makeTestApp({ env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" }, runTools: fake.tools });
+    const u = await t.signup();
+    const h = t.auth(u.token);
+    const c = (await t.call("POST", "/api/comparisons", { body: { name: "Watch" }, headers: h })).json;
+    const ids: string[] = [];
+    for (const [url, label] of [
+      [A, "Alpha"],
+      [B, "Beta"],
+    ])
+      ids.push((await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url, label }, headers: h })).json.id);
+    const pricing = (await t.call("POST", `/api/targets/${ids[0]}/pages`, { body: { path: "/pricing", role: "pricing" }, headers: h })).json
+      .id;
+    await t.call("POST", `/api/targets/${ids[1]}/pages`, { body: { path: "/pricing", role: "pricing" }, headers: h });
+    await t.call("PATCH", `/api/comparisons/${c.id}`, { body: { colorSchemes: ["light", "dark"] }, headers: h });
+    const run = async () => {
+      expect((await t.call("POST", `/api/comparisons/${c.id}/start`, { headers: h })).status).toBe(202);
+      await t.services.comparisons.whenIdle();
+    };
+    await run();
+    sites[`${A}pricing`] = { title: "Alpha pricing, new plans" };
+    await run();
+
+    const changes = (await t.call("GET", `/api/comparisons/${c.id}/changes`, { headers: h })).json;
+    const [alpha, beta] = changes.targets;
+    expect(beta.changes).toEqual([]);
+    expect(alpha.changes.length).toBeGreaterThan(0);
+    // Only Alpha's pricing page changed, in both schemes and at both viewports; its home page did not.
+    for (const ch of alpha.changes) expect(ch.pageId).toBe(pricing);
+    expect(new Set(alpha.changes.map((ch: { colorScheme: string; viewport: string }) => `${ch.colorScheme} ${ch.viewport}`))).toEqual(
+      new Set(["light desktop", "light mobile", "dark desktop", "dark mobile"]),
+    );
+    const runs = (await t.call("GET", `/api/comparisons/${c.id}/runs`, { headers: h })).json;
+    expect(runs[0].changeCount).toBe(alpha.changes.length);
+  });
+});

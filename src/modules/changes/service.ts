@@ -94,6 +94,7 @@ export function changesService(deps: ChangesDeps) {
           before: r.before,
           after: r.after,
           evidence: JSON.parse(r.evidence) as TargetChanges["changes"][number]["evidence"],
+          ...(r.page_id ? { pageId: r.page_id, colorScheme: r.color_scheme ?? "light" } : {}),
         })),
     }));
   }
