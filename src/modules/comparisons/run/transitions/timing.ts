@@ -4,7 +4,7 @@
 // their spread. A page no finding could be about keeps its one load: more would change nothing
 // the run reports. Findings wait for these loads; similarity scoring does not use timing.
 import { timingFindingReach } from "#server/modules/analysis/public";
-import { isCaptured, outcomesOf, type LaneKey, type RunContext } from "../context";
+import { isCaptured, laneOf, outcomesOf, type LaneKey, type RunContext } from "../context";
 import { timePage } from "../effects/time-page";
 import type { RunIO } from "../io";
 import type { Transition } from "./types";
@@ -15,7 +15,9 @@ export const scoredEverywhere = (run: RunContext) => run.lanes.every((l) => run.
 export function startTiming(run: RunContext, lane: LaneKey, io: RunIO) {
   const t = run.timing[lane]!;
   const time = io.deps.tools.time;
-  const pages = outcomesOf(run, lane).flatMap((o, target) => (isCaptured(o) ? [{ o, target }] : []));
+  // A page with steps is timed by its own load only: a timing load opens its URL without them.
+  const stepsOf = (target: number) => laneOf(run, lane).pages[target]?.steps.length ?? 0;
+  const pages = outcomesOf(run, lane).flatMap((o, target) => (isCaptured(o) && stepsOf(target) === 0 ? [{ o, target }] : []));
   const reach = time ? timingFindingReach(pages.map(({ o }) => o.extraction.timing)) : [];
   pages.forEach(({ o, target }, i) => {
     // A capture that timed its page itself (a throttled profile, or no deferral) has its loads already.
