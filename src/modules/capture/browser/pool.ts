@@ -30,6 +30,8 @@ export type TimingResult = { ok: true; timing: TimingSummary } | { ok: false; re
 export interface CaptureJobInput {
   url: string;
   viewport: Viewport;
+  /** The page's colour scheme; absent: light. */
+  colorScheme?: CaptureJob["colorScheme"];
   /** Absolute path the PNG is written to. */
   screenshotPath: string;
   /** Loads of the same page measured by recent captures, newest first: they can spare extra timing loads. */
@@ -38,12 +40,6 @@ export interface CaptureJobInput {
   deferTiming?: boolean;
   /** What to do about a consent banner (the comparison's setting); absent: nothing. */
   consent?: CaptureJob["consent"];
-  /** The page's colour scheme; absent: light. */
-  colorScheme?: CaptureJob["colorScheme"];
-  /** The page's steps, the site's origin and the secrets the steps name (CaptureJob). */
-  steps?: CaptureJob["steps"];
-  siteOrigin?: CaptureJob["siteOrigin"];
-  secrets?: CaptureJob["secrets"];
 }
 
 /** More timing loads of a page already captured (capture/timing/time-page.ts). */
@@ -422,6 +418,7 @@ export class CapturePool {
       jobId,
       url: input.url,
       viewport: input.viewport,
+      ...(input.colorScheme ? { colorScheme: input.colorScheme } : {}),
       screenshotPath: input.screenshotPath,
       allowPrivate,
       navigationTimeoutMs: this.navigationTimeoutMs,
@@ -432,8 +429,6 @@ export class CapturePool {
       earlierSamples: input.earlierSamples,
       deferTiming: input.deferTiming,
       consent: input.consent,
-      ...(input.colorScheme ? { colorScheme: input.colorScheme } : {}),
-      ...(input.steps?.length ? { steps: input.steps, siteOrigin: input.siteOrigin, secrets: input.secrets } : {}),
     };
     return { type: "capture", job };
   }

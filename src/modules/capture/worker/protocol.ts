@@ -3,7 +3,7 @@
 
 import type { GrayImage } from "#server/lib/image/image";
 import type { EgressListen } from "../browser/egress-proxy";
-import type { ColorScheme, ConsentPolicy, Viewport, Extraction, Step } from "../model";
+import type { ColorScheme, ConsentPolicy, Viewport, Extraction } from "../model";
 import type { Vitals } from "../page/types";
 import type { EarlierSample, TimingProfile, TimingSummary } from "../timing/timing-samples";
 
@@ -11,6 +11,8 @@ export interface CaptureJob {
   jobId: string;
   url: string;
   viewport: Viewport;
+  /** The page's `prefers-color-scheme` (the browser context's colorScheme); absent: light. */
+  colorScheme?: ColorScheme;
   /** Absolute path where the worker writes the full-page PNG. */
   screenshotPath: string;
   allowPrivate: boolean;
@@ -30,14 +32,6 @@ export interface CaptureJob {
   deferTiming?: boolean;
   /** What to do about a consent banner (capture/consent/); absent: nothing is done or looked for. */
   consent?: ConsentPolicy;
-  /** The page's `prefers-color-scheme` (the browser context's colorScheme); absent: light. */
-  colorScheme?: ColorScheme;
-  /** Steps to take on the page before it is measured (pages per site); absent or empty: none. */
-  steps?: Step[];
-  /** The site's origin: a goto stays on it, and a secret is only typed into a page of it. */
-  siteOrigin?: string;
-  /** The values of the site's secrets the steps name (`{{secret:name}}`), by name. Never logged. */
-  secrets?: Record<string, string>;
 }
 
 /** More timing loads of a page already captured (capture/timing/time-page.ts). */

@@ -35,6 +35,7 @@ export async function capturePage(run: RunContext, page: PageKey, inTurn: Turns,
     const path = await inTurn(() => files.prepare(run.ownerId, run.comparisonId, snapshotId));
     // Earlier samples are found by the target's URL: its home page's.
     const earlier = sitePage.url === target.url ? earlierSamples(io, run.ownerId, target.url, viewport) : [];
+    const steps = stepsOf(sitePage, target.id, target.url, io);
     const job: CaptureJobInput = {
       url: sitePage.url,
       viewport,
@@ -44,7 +45,7 @@ export async function capturePage(run: RunContext, page: PageKey, inTurn: Turns,
       consent: run.consent,
       // Light is the browser's own default: a light capture's job is what it was before schemes.
       ...(colorScheme === "light" ? {} : { colorScheme }),
-      ...stepsOf(sitePage, target.id, target.url, io),
+      ...steps,
     };
     const where = [sitePage.role === "home" ? null : sitePage.path, viewport, colorScheme === "light" ? null : colorScheme]
       .filter(Boolean)
@@ -55,7 +56,7 @@ export async function capturePage(run: RunContext, page: PageKey, inTurn: Turns,
       );
     const result = await inSlot(async (): Promise<CaptureResult | null> => {
       // Through the run's shared logins when it has them: a site's login runs once for its pages.
-      const work = run.sessions && job.steps ? run.sessions.capture(job, submit) : submit(job);
+      const work = run.sessions && "steps" in steps ? run.sessions.capture(job, submit) : submit(job);
       try {
         return await withTimeout(work, captureTimeoutMs(tools), "The page took too long to capture");
       } catch (e) {
