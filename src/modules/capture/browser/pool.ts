@@ -18,12 +18,17 @@ import { FairQueue } from "./fair-queue";
 import { LOST_REASON, RemoteEndpoints, type RemoteEndpoint, type RemoteReadiness } from "./remote-endpoints";
 import { checkTargetUrl, type Resolver } from "./ssrf";
 import type { Vitals } from "../page/types";
+import type { SessionState, StepFailure } from "../steps/model";
 import { MAX_SAMPLES, summariseSamples, type EarlierSample, type TimingProfile, type TimingSummary } from "../timing/timing-samples";
 
 export type CaptureStageName = Extract<CaptureEvent, { type: "stage" }>["stage"];
 
 /** What a capture answers: the page's extraction and screenshot (with the grey thumbnail scoring compares), or why not. */
-export type CaptureResult = { ok: true; extraction: Extraction; screenshotPath: string; thumb?: GrayImage } | { ok: false; reason: string };
+export type CaptureResult =
+  | { ok: true; extraction: Extraction; screenshotPath: string; thumb?: GrayImage; session?: SessionState }
+  | { ok: false; reason: string }
+  /** A step could not be done (`reason` is "Step N: error"); the screenshot shows the viewport where it stopped. */
+  | { ok: false; reason: string; step: StepFailure; screenshotPath: string | null; session?: SessionState };
 export type TimingResult = { ok: true; timing: TimingSummary } | { ok: false; reason: string };
 
 /** What a caller asks the pool to capture (the worker's CaptureJob adds the limits and an id). */
@@ -40,6 +45,12 @@ export interface CaptureJobInput {
   deferTiming?: boolean;
   /** What to do about a consent banner (the comparison's setting); absent: nothing. */
   consent?: CaptureJob["consent"];
+  /** The page's steps, the values of the secrets they name, the site's origin, a shared login (steps/sessions.ts sets the last two). */
+  steps?: CaptureJob["steps"];
+  secrets?: CaptureJob["secrets"];
+  siteOrigin?: CaptureJob["siteOrigin"];
+  session?: CaptureJob["session"];
+  keepSession?: CaptureJob["keepSession"];
 }
 
 /** More timing loads of a page already captured (capture/timing/time-page.ts). */
@@ -429,6 +440,11 @@ export class CapturePool {
       earlierSamples: input.earlierSamples,
       deferTiming: input.deferTiming,
       consent: input.consent,
+      steps: input.steps,
+      secrets: input.secrets,
+      siteOrigin: input.siteOrigin,
+      session: input.session,
+      keepSession: input.keepSession,
     };
     return { type: "capture", job };
   }
@@ -470,8 +486,20 @@ export class CapturePool {
           extraction: event.extraction,
           screenshotPath: event.screenshotPath,
           thumb: event.thumb,
+          ...(event.session ? { session: event.session } : {}),
         });
         break;
+      case "stepFailed": {
+        const { step, screenshotPath, session } = event;
+        this.finish(slot, event.jobId, {
+          ok: false,
+          reason: `Step ${step.index}: ${step.error}`,
+          step,
+          screenshotPath,
+          ...(session ? { session } : {}),
+        });
+        break;
+      }
       case "timed":
         this.finish(slot, event.jobId, { ok: true, timing: event.timing });
         break;

@@ -61,6 +61,8 @@ export async function openPage(
   const context = await openContext();
   lifetime.holdContext(context);
   await lifetime.stopIfLate(); // the limit passed while the context was being made
+  // A login another capture of this run did (steps/sessions.ts): its cookies and storage, before the first document.
+  if (job.session) await context.setStorageState(job.session.state);
 
   // Before the page exists, so the consent script is in its first document.
   const consent = job.consent ? await watchConsent(context, job.consent, job.url) : null;
