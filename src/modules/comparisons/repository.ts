@@ -126,7 +126,8 @@ export interface RunRow {
 const COMPARISON_COLUMNS = `c.*, (SELECT COUNT(*) FROM targets t WHERE t.comparison_id = c.id) AS target_count`;
 const VIEWPORT_ORDER = `CASE s.viewport WHEN 'desktop' THEN 0 ELSE 1 END`;
 /** Roles in PAGE_ROLES order (home first), for the order results are listed in. */
-const ROLE_ORDER = (col: string) => `instr('home,pricing,features,signup,blog,docs,other', ${col})`;
+const ROLE_ORDER = (col: string) =>
+  `CASE ${col} WHEN 'home' THEN 0 WHEN 'pricing' THEN 1 WHEN 'features' THEN 2 WHEN 'signup' THEN 3 WHEN 'blog' THEN 4 WHEN 'docs' THEN 5 ELSE 6 END`;
 const SCHEME_ORDER = (col: string) => `CASE ${col} WHEN 'light' THEN 0 ELSE 1 END`;
 /**
  * Diffs in the order results list them: role (home first), colour scheme (light first), viewport,

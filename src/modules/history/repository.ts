@@ -29,7 +29,8 @@ export function historyRepository(db: Db) {
       `SELECT d.* FROM diffs d
          JOIN targets a ON a.id = d.target_a_id JOIN targets b ON b.id = d.target_b_id
          WHERE d.run_id = ? AND d.owner_id = ?
-         ORDER BY instr('home,pricing,features,signup,blog,docs,other', d.role), CASE d.color_scheme WHEN 'light' THEN 0 ELSE 1 END,
+         ORDER BY CASE d.role WHEN 'home' THEN 0 WHEN 'pricing' THEN 1 WHEN 'features' THEN 2 WHEN 'signup' THEN 3 WHEN 'blog' THEN 4
+                    WHEN 'docs' THEN 5 ELSE 6 END, CASE d.color_scheme WHEN 'light' THEN 0 ELSE 1 END,
                   CASE d.viewport WHEN 'desktop' THEN 0 ELSE 1 END, a.created_at, a.rowid, b.created_at, b.rowid`,
     ),
     findings: db.query<FindingRow, [string, string]>(
