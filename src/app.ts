@@ -57,8 +57,10 @@ import { changesService } from "./modules/changes/service";
 import { historyRoutes } from "./modules/history";
 import { historyService } from "./modules/history/service";
 import { secretsRoutes } from "./modules/secrets";
+import { pagesRoutes } from "./modules/pages";
+import { pagesService } from "./modules/pages/service";
 import { loadSecretsKey } from "./modules/secrets/cipher";
-import { secretsService } from "./modules/secrets/service";
+import { secretsService, type SecretsService } from "./modules/secrets/service";
 import { sharedRoutes, shareRoutes } from "./modules/share";
 import { shareService } from "./modules/share/service";
 import { healthRoutes, healthService } from "./modules/health";
@@ -200,6 +202,8 @@ export function createServices(deps: AppDeps) {
     // Deferred scheduled runs of the owner are tried as soon as one of their runs ends.
     onClosed: (run) => watch.runEnded(run.ownerId),
     scheduleOf: (ownerId, id) => watch.schedules.get(ownerId, id),
+    // A page's steps type its site's secrets; read as each capture starts (secrets is built below).
+    secretsOf: (targetId, names) => secretValues(secrets, targetId, names),
   });
   const users = usersService({ db: deps.db, audit, endSessions: auth.endSessions, revokeApiKeys: apiKeys.revokeAllOf, live });
   const admin = adminService({
@@ -251,6 +255,12 @@ export function createServices(deps: AppDeps) {
   const jobRunner = new JobRunner({ queue: jobs, handlers: { ...watch.jobHandlers }, log: deps.log });
   const filmstrips = filmstripService({ db: deps.db, dataDir: deps.env.DATA_DIR, files, now: deps.now, log: deps.log });
   const discovery = discoveryService({ db: deps.db, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, log: deps.log });
+  const pages = pagesService({
+    db: deps.db,
+    now: deps.now,
+    log: deps.log,
+    removeUnusedScreenshot: (path, inUse) => files.removeUnused(path, inUse),
+  });
   // The key is read (or made, under DATA_DIR) when the first secret is saved or read.
   const secrets = secretsService({
     db: deps.db,
@@ -281,6 +291,7 @@ export function createServices(deps: AppDeps) {
     comparisons,
     filmstrips,
     discovery,
+    pages,
     secrets,
     history,
     shares,
@@ -299,6 +310,16 @@ export function createServices(deps: AppDeps) {
   };
 }
 export type Services = ReturnType<typeof createServices>;
+
+/** The values of the secrets a page's steps name, by name; a name the site has no secret of is left out. */
+function secretValues(secrets: Pick<SecretsService, "reveal">, targetId: string, names: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    const value = secrets.reveal(targetId, name);
+    if (value !== null) out[name] = value;
+  }
+  return out;
+}
 
 /** What a server-rendered page is handed: the signed-in user and an in-process API call as that user. */
 export interface PageContext {
@@ -366,6 +387,7 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
     .use(filmstripRoutes(services.filmstrips, services.auth))
     .use(discoveryRoutes(services.discovery, services.auth))
     .use(secretsRoutes(services.secrets, services.auth))
+    .use(pagesRoutes(services.pages, services.auth))
     .use(historyRoutes(services.history, services.auth))
     .use(shareRoutes(services.shares, services.auth, { publicUrl: deps.env.PUBLIC_URL }))
     .use(sharedRoutes(services.shares))

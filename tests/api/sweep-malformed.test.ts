@@ -32,6 +32,10 @@ const VALID: Record<string, (w: SweepWorld, ids: { rootKey: string }) => string>
   "POST /api/comparisons/:id/targets": (w) => `/api/comparisons/${w.ids.comparison}/targets`,
   "DELETE /api/targets/:id": (w) => `/api/targets/${w.ids.targets[0]}`,
   "POST /api/targets/:id/discover": (w) => `/api/targets/${w.ids.targets[0]}/discover`,
+  "GET /api/targets/:id/pages": (w) => `/api/targets/${w.ids.targets[0]}/pages`,
+  "POST /api/targets/:id/pages": (w) => `/api/targets/${w.ids.targets[0]}/pages`,
+  "PATCH /api/pages/:id": (w) => `/api/pages/${w.ids.page}`,
+  "DELETE /api/pages/:id": (w) => `/api/pages/${w.ids.page}`,
   "GET /api/targets/:id/secrets": (w) => `/api/targets/${w.ids.targets[0]}/secrets`,
   "PUT /api/targets/:id/secrets/:name": (w) => `/api/targets/${w.ids.targets[0]}/secrets/password`,
   "DELETE /api/targets/:id/secrets/:name": (w) => `/api/targets/${w.ids.targets[0]}/secrets/password`,
@@ -128,6 +132,9 @@ const WRONG_TYPES = {
   aiDetectionConfidence: -Infinity,
   customKeywords: [1, 2, { x: 1 }],
   trendTypes: [[]],
+  path: 42,
+  steps: "click",
+  colorSchemes: "dark",
 };
 
 const HUGE = "x".repeat(900_000);

@@ -57,6 +57,32 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
     ok: 502,
     strangers: USER_ROW,
   }),
+  "GET /api/targets/:id/pages": (w) => ({
+    path: `/api/targets/${w.ids.targets[0]}/pages`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "POST /api/targets/:id/pages": (w) => ({
+    path: `/api/targets/${w.ids.targets[0]}/pages`,
+    body: { path: `/features-${Math.random().toString(36).slice(2)}`, role: "features" },
+    owner: "alice",
+    ok: 201,
+    strangers: USER_ROW,
+  }),
+  "PATCH /api/pages/:id": (w) => ({
+    path: `/api/pages/${w.ids.page}`,
+    body: { role: "features" },
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "DELETE /api/pages/:id": async (w) => ({
+    path: `/api/pages/${await w.freshPage()}`,
+    owner: "alice",
+    ok: 204,
+    strangers: USER_ROW,
+  }),
   "GET /api/targets/:id/secrets": (w) => ({
     path: `/api/targets/${w.ids.targets[0]}/secrets`,
     owner: "alice",

@@ -19,6 +19,7 @@ import m0014 from "../../../migrations/pg/0014_comparison_consent.sql" with { ty
 import m0015 from "../../../migrations/pg/0015_site_secrets.sql" with { type: "text" };
 import m0016 from "../../../migrations/pg/0016_share_links.sql" with { type: "text" };
 import m0017 from "../../../migrations/pg/0017_oidc_identities.sql" with { type: "text" };
+import m0018 from "../../../migrations/pg/0018_pages.sql" with { type: "text" };
 
 export const pgMigrations: Migration[] = [
   { version: 1, name: "0001_init", sql: m0001 },
@@ -38,4 +39,5 @@ export const pgMigrations: Migration[] = [
   { version: 15, name: "0015_site_secrets", sql: m0015 },
   { version: 16, name: "0016_share_links", sql: m0016 },
   { version: 17, name: "0017_oidc_identities", sql: m0017 },
+  { version: 18, name: "0018_pages", sql: m0018 },
 ];

@@ -78,7 +78,9 @@ export function watchService(deps: WatchDeps) {
   function startScheduled(comparisonId: string): void {
     const c = repo.find(comparisonId);
     if (!c) throw new Error("the comparison no longer exists");
-    const pages = pagesInRun(c.target_count);
+    // Every page of every site, at each viewport, in each colour scheme.
+    const schemes = (JSON.parse(c.color_schemes) as unknown[]).length || 1;
+    const pages = pagesInRun(Math.max(c.page_count, c.target_count), schemes);
     const pending = repo.pendingPages(c.owner_id);
     // With nothing in flight a run always starts, whatever its size: waiting would not make room.
     if (pending.owner > 0 && pending.owner + pages > budget.perOwner)

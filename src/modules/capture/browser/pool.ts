@@ -35,6 +35,8 @@ export type TimingResult = { ok: true; timing: TimingSummary } | { ok: false; re
 export interface CaptureJobInput {
   url: string;
   viewport: Viewport;
+  /** The page's colour scheme; absent: light. */
+  colorScheme?: CaptureJob["colorScheme"];
   /** Absolute path the PNG is written to. */
   screenshotPath: string;
   /** Loads of the same page measured by recent captures, newest first: they can spare extra timing loads. */
@@ -58,6 +60,8 @@ export interface TimingJobInput {
   profile: TimingProfile;
   own: Vitals[];
   earlier: EarlierSample[];
+  /** The capture's colour scheme; absent: light. */
+  colorScheme?: TimingJob["colorScheme"];
 }
 
 export interface CapturePoolOptions {
@@ -425,6 +429,7 @@ export class CapturePool {
       jobId,
       url: input.url,
       viewport: input.viewport,
+      ...(input.colorScheme ? { colorScheme: input.colorScheme } : {}),
       screenshotPath: input.screenshotPath,
       allowPrivate,
       navigationTimeoutMs: this.navigationTimeoutMs,

@@ -57,7 +57,7 @@ export async function openPage(
   // Asked alongside the page's load (one DevTools round trip, the first time per browser).
   const measuredIn = browserLabel(browser);
   // Every context of this capture (the page's, and the light timing loads') goes through the same guard.
-  const openContext = () => openCaptureContext(browser, job.viewport, { proxy, guard, blocked });
+  const openContext = () => openCaptureContext(browser, job.viewport, { proxy, guard, blocked }, job.colorScheme);
   const context = await openContext();
   lifetime.holdContext(context);
   await lifetime.stopIfLate(); // the limit passed while the context was being made

@@ -3,7 +3,7 @@
 
 import type { GrayImage } from "#server/lib/image/image";
 import type { EgressListen } from "../browser/egress-proxy";
-import type { ConsentPolicy, Viewport, Extraction } from "../model";
+import type { ColorScheme, ConsentPolicy, Viewport, Extraction } from "../model";
 import type { Vitals } from "../page/types";
 import type { SessionState, Step, StepFailure, StepSession } from "../steps/model";
 import type { EarlierSample, TimingProfile, TimingSummary } from "../timing/timing-samples";
@@ -12,6 +12,8 @@ export interface CaptureJob {
   jobId: string;
   url: string;
   viewport: Viewport;
+  /** The page's `prefers-color-scheme` (the browser context's colorScheme); absent: light. */
+  colorScheme?: ColorScheme;
   /** Absolute path where the worker writes the full-page PNG. */
   screenshotPath: string;
   allowPrivate: boolean;
@@ -56,6 +58,8 @@ export interface TimingJob {
   /** Loads wanted at most, own ones included. */
   max: number;
   totalTimeoutMs: number;
+  /** The capture's colour scheme, so every load of a page is in the same one; absent: light. */
+  colorScheme?: ColorScheme;
 }
 
 export type CaptureRequest =

@@ -29,6 +29,8 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
   const panelWidth = useElementWidth(scrollRef);
   const frame = snapshot ? pageFrame(snapshot) : null;
   const shown = snapshot && frame && !broken;
+  // A page whose steps stopped was not measured: its screenshot, no overlays.
+  const ex = snapshot?.extraction ?? null;
   const width = frame ? displayedWidth(zoom, frame.cssWidth, panelWidth) : 0;
   return (
     <Card size="1" style={{ minWidth: 0 }}>
@@ -39,8 +41,8 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
             {label}
           </Text>
           {snapshot && (
-            <Text size="1" color="gray" truncate title={snapshot.extraction.finalUrl}>
-              {snapshot.title || snapshot.extraction.finalUrl}
+            <Text size="1" color="gray" truncate title={ex?.finalUrl}>
+              {snapshot.title || ex?.finalUrl}
             </Text>
           )}
         </Flex>
@@ -48,7 +50,7 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
           {viewport}
         </Badge>
       </Flex>
-      {shown && overlays.has("colors") && <PaletteStrip ex={snapshot.extraction} />}
+      {shown && ex && overlays.has("colors") && <PaletteStrip ex={ex} />}
       <div
         ref={scrollRef}
         onScroll={onScroll}
@@ -83,7 +85,7 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
               style={{ display: "block", width: "100%", height: "auto", maxWidth: "none" }}
               onError={() => setBroken(true)}
             />
-            <OverlayBoxes ex={snapshot.extraction} frame={frame} on={overlays} viewport={viewport} />
+            {ex && <OverlayBoxes ex={ex} frame={frame} on={overlays} viewport={viewport} />}
           </div>
         ) : (
           <Flex direction="column" align="center" justify="center" gap="2" style={{ height: "100%" }}>
@@ -94,10 +96,10 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
           </Flex>
         )}
       </div>
-      {shown && <OverlayLegends ex={snapshot.extraction} on={overlays} />}
+      {shown && ex && <OverlayLegends ex={ex} on={overlays} />}
       {snapshot && <ConsentNote snapshot={snapshot} />}
-      {snapshot && <PageSignals ex={snapshot.extraction} />}
-      {snapshot && <PageProblemsNote ex={snapshot.extraction} />}
+      {ex && <PageSignals ex={ex} />}
+      {ex && <PageProblemsNote ex={ex} />}
     </Card>
   );
 }
