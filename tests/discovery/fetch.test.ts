@@ -21,7 +21,7 @@ const server: Bun.Server<undefined> = Bun.serve({
       case "/big":
         return new Response(new Uint8Array(2 * 1024 * 1024).fill(65));
       case "/bomb":
-        return new Response(Bun.gzipSync(new Uint8Array(64 * 1024 * 1024)), { headers: { "content-encoding": "gzip" } });
+        return new Response(BOMB, { headers: { "content-encoding": "gzip" } });
       case "/gzipped":
         return new Response(Bun.gzipSync(new TextEncoder().encode("packed text")), { headers: { "content-encoding": "gzip" } });
       case "/hang":
@@ -63,6 +63,8 @@ const fakeCheck = async (host: string): Promise<HostVerdict> => {
 const guarded = (signal?: AbortSignal) =>
   createFetcher({ allowPrivate: false, userAgent: "DesignIntel/1.0", checkHost: fakeCheck, signal });
 const open = createFetcher({ allowPrivate: true, userAgent: "DesignIntel/1.0" });
+// Compressed once: gzipping 64 MB per request took most of the 2 s limit on a loaded machine.
+const BOMB = Bun.gzipSync(new Uint8Array(64 * 1024 * 1024));
 const LIMITS: FetchLimits = { timeoutMs: 2000, maxBytes: 1024 * 1024, overflow: "fail", maxRedirects: 5 };
 const pub = (path: string) => new URL(`http://public.example:${PORT}${path}`);
 const local = (path: string) => new URL(`http://127.0.0.1:${PORT}${path}`);
