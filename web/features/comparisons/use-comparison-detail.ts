@@ -1,11 +1,12 @@
 // The selected comparison and its targets, kept current without a manual reload: socket messages
 // (via the live store) update it at once, and a 2 s poll while running covers a missing socket.
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { ConsentPolicy } from "#server/modules/capture/model";
+import type { ColorScheme, ConsentPolicy } from "#server/modules/capture/model";
 import type { AddTargetInput, ComparisonDto, TargetDto } from "#server/modules/comparisons/model";
 import { errorMessage } from "#web/lib/api";
 import { toast } from "#web/components/ui/toast";
 import { addTarget, deleteTarget, getComparison, listTargets, startComparison, updateComparison } from "./api";
+import { colorSchemesOf } from "./page-variants";
 import { clearComparisonLive, useComparisonLive } from "./store";
 import { startBlocker } from "./validation";
 
@@ -165,5 +166,23 @@ export function useComparisonDetail(id: string, initial: ComparisonDetailData | 
     [id],
   );
 
-  return { data, loadFailed, starting, reload, start, add, remove, setConsent };
+  /** Whether the next run also captures every page in dark mode. */
+  const setColorSchemes = useCallback(
+    async (colorSchemes: ColorScheme[]) => {
+      try {
+        const updated = await updateComparison(id, { colorSchemes });
+        const saved = colorSchemesOf(updated);
+        if (mounted.current) setData((prev) => (prev ? { ...prev, comparison: { ...prev.comparison, colorSchemes: saved } } : prev));
+      } catch (err) {
+        toast({
+          title: "Not Saved",
+          description: errorMessage(err, "Unable to change the setting. Please try again."),
+          variant: "destructive",
+        });
+      }
+    },
+    [id],
+  );
+
+  return { data, loadFailed, starting, reload, start, add, remove, setConsent, setColorSchemes };
 }
