@@ -25,7 +25,6 @@ export const pathOf = (s: SnapshotDto): string | null => (s as { path?: string |
 export const colorSchemesOf = (c: ComparisonDto): ColorScheme[] => (c as { colorSchemes?: ColorScheme[] }).colorSchemes ?? ["light"];
 
 export interface VariantData {
-  targets: TargetDto[];
   snapshots: SnapshotDto[];
   diffs: DiffDto[];
   findings: FindingDto[];

@@ -1,9 +1,10 @@
-import { Badge, Card, Flex, Text } from "@radix-ui/themes";
+import { Badge, Callout, Card, Flex, Text } from "@radix-ui/themes";
 import { ImageIcon } from "@radix-ui/react-icons";
 import { type RefObject, useState } from "react";
 import type { Viewport } from "#server/modules/capture/model";
 import type { SnapshotDto } from "#server/modules/comparisons/model";
 import { pageFrame } from "../../overlay-geometry";
+import { pathOf, stepFailureOf } from "../../page-variants";
 import { ConsentNote } from "./consent-note";
 import type { OverlayKind } from "./overlay-kinds";
 import { OverlayBoxes, OverlayLegends, PaletteStrip } from "./overlays";
@@ -27,7 +28,9 @@ interface Props {
 export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scrollRef, onScroll }: Props) {
   const [broken, setBroken] = useState(false);
   const panelWidth = useElementWidth(scrollRef);
-  const frame = snapshot ? pageFrame(snapshot) : null;
+  const stopped = snapshot ? stepFailureOf(snapshot) : null;
+  // A page whose steps stopped was not measured (its extraction is null): no frame, no overlays.
+  const frame = snapshot && !stopped ? pageFrame(snapshot) : null;
   const shown = snapshot && frame && !broken;
   const width = frame ? displayedWidth(zoom, frame.cssWidth, panelWidth) : 0;
   return (
@@ -38,9 +41,14 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
           <Text weight="bold" size="3" truncate>
             {label}
           </Text>
-          {snapshot && (
+          {snapshot && !stopped && (
             <Text size="1" color="gray" truncate title={snapshot.extraction.finalUrl}>
               {snapshot.title || snapshot.extraction.finalUrl}
+            </Text>
+          )}
+          {snapshot && stopped && pathOf(snapshot) && (
+            <Text size="1" color="gray" truncate>
+              {pathOf(snapshot)}
             </Text>
           )}
         </Flex>
@@ -48,6 +56,13 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
           {viewport}
         </Badge>
       </Flex>
+      {stopped && (
+        <Callout.Root color="red" size="1" mb="2" data-testid="step-stopped">
+          <Callout.Text>
+            Stopped at step {stopped.index}: {stopped.error}
+          </Callout.Text>
+        </Callout.Root>
+      )}
       {shown && overlays.has("colors") && <PaletteStrip ex={snapshot.extraction} />}
       <div
         ref={scrollRef}
@@ -85,6 +100,13 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
             />
             <OverlayBoxes ex={snapshot.extraction} frame={frame} on={overlays} viewport={viewport} />
           </div>
+        ) : snapshot && stopped && !broken ? (
+          <img
+            src={snapshot.screenshotUrl}
+            alt={`${label} ${viewport} screenshot where step ${stopped.index} stopped`}
+            style={{ display: "block", width: "100%", height: "auto" }}
+            onError={() => setBroken(true)}
+          />
         ) : (
           <Flex direction="column" align="center" justify="center" gap="2" style={{ height: "100%" }}>
             <ImageIcon width="28" height="28" color="var(--gray-8)" aria-hidden />
@@ -95,9 +117,9 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
         )}
       </div>
       {shown && <OverlayLegends ex={snapshot.extraction} on={overlays} />}
-      {snapshot && <ConsentNote snapshot={snapshot} />}
-      {snapshot && <PageSignals ex={snapshot.extraction} />}
-      {snapshot && <PageProblemsNote ex={snapshot.extraction} />}
+      {snapshot && !stopped && <ConsentNote snapshot={snapshot} />}
+      {snapshot && !stopped && <PageSignals ex={snapshot.extraction} />}
+      {snapshot && !stopped && <PageProblemsNote ex={snapshot.extraction} />}
     </Card>
   );
 }
