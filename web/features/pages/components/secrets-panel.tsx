@@ -1,6 +1,7 @@
 import { Button, Callout, Dialog, Flex, IconButton, Table, Text, TextField } from "@radix-ui/themes";
 import { ExclamationTriangleIcon, LockClosedIcon, TrashIcon } from "@radix-ui/react-icons";
 import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
+import { CloseFooter } from "#web/components/ui/close-footer";
 import { toast } from "#web/components/ui/toast";
 import { errorMessage } from "#web/lib/api";
 import { formatDateTime } from "#web/lib/format";
@@ -162,13 +163,7 @@ export function SecretsPanel({ targetId, label, onClose }: Props) {
             </Text>
           )}
         </form>
-        <Flex justify="end" mt="4">
-          <Dialog.Close>
-            <Button variant="soft" color="gray">
-              Close
-            </Button>
-          </Dialog.Close>
-        </Flex>
+        <CloseFooter />
       </Dialog.Content>
     </Dialog.Root>
   );

@@ -56,7 +56,7 @@ export function StepEditor({ steps, onChange, problemStep, idPrefix }: Props) {
                       {n}.
                     </Text>
                     <Flex direction="column" gap="1">
-                      <Text as="label" size="1" id={`${id}-type`}>
+                      <Text size="1" aria-hidden>
                         Type
                       </Text>
                       <Select.Root size="1" value={s.type} onValueChange={(v) => set(i, { ...s, type: v as StepType })}>
