@@ -30,7 +30,8 @@ export function consentText(consent: SnapshotDto["consent"], masked: number): st
 }
 
 export function ConsentNote({ snapshot }: { snapshot: SnapshotDto }) {
-  const text = consentText(snapshot.consent, snapshot.extraction.masks?.length ?? 0);
+  // A page whose steps stopped has no extraction, so nothing masked.
+  const text = consentText(snapshot.consent, snapshot.extraction?.masks?.length ?? 0);
   if (!text) return null;
   return (
     <Text as="p" size="1" color="gray" data-testid="consent-note" style={{ padding: "var(--space-2) var(--space-1) 0", margin: 0 }}>

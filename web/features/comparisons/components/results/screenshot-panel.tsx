@@ -32,6 +32,8 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
   // A page whose steps stopped was not measured (its extraction is null): no frame, no overlays.
   const frame = snapshot && !stopped ? pageFrame(snapshot) : null;
   const shown = snapshot && frame && !broken;
+  // What the capture measured; none for a page whose steps stopped.
+  const ex = (!stopped && snapshot?.extraction) || null;
   const width = frame ? displayedWidth(zoom, frame.cssWidth, panelWidth) : 0;
   return (
     <Card size="1" style={{ minWidth: 0 }}>
@@ -41,9 +43,9 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
           <Text weight="bold" size="3" truncate>
             {label}
           </Text>
-          {snapshot && !stopped && (
-            <Text size="1" color="gray" truncate title={snapshot.extraction.finalUrl}>
-              {snapshot.title || snapshot.extraction.finalUrl}
+          {snapshot && ex && (
+            <Text size="1" color="gray" truncate title={ex.finalUrl}>
+              {snapshot.title || ex.finalUrl}
             </Text>
           )}
           {snapshot && stopped && pathOf(snapshot) && (
@@ -63,7 +65,7 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
           </Callout.Text>
         </Callout.Root>
       )}
-      {shown && overlays.has("colors") && <PaletteStrip ex={snapshot.extraction} />}
+      {shown && ex && overlays.has("colors") && <PaletteStrip ex={ex} />}
       <div
         ref={scrollRef}
         onScroll={onScroll}
@@ -98,7 +100,7 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
               style={{ display: "block", width: "100%", height: "auto", maxWidth: "none" }}
               onError={() => setBroken(true)}
             />
-            <OverlayBoxes ex={snapshot.extraction} frame={frame} on={overlays} viewport={viewport} />
+            {ex && <OverlayBoxes ex={ex} frame={frame} on={overlays} viewport={viewport} />}
           </div>
         ) : snapshot && stopped && !broken ? (
           <img
@@ -116,10 +118,10 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
           </Flex>
         )}
       </div>
-      {shown && <OverlayLegends ex={snapshot.extraction} on={overlays} />}
-      {snapshot && !stopped && <ConsentNote snapshot={snapshot} />}
-      {snapshot && !stopped && <PageSignals ex={snapshot.extraction} />}
-      {snapshot && !stopped && <PageProblemsNote ex={snapshot.extraction} />}
+      {shown && ex && <OverlayLegends ex={ex} on={overlays} />}
+      {snapshot && <ConsentNote snapshot={snapshot} />}
+      {ex && <PageSignals ex={ex} />}
+      {ex && <PageProblemsNote ex={ex} />}
     </Card>
   );
 }
