@@ -48,6 +48,15 @@ async function shot(name: string, at?: Locator) {
   await at?.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${process.env.E2E_SHOTS}/${name}.png`, fullPage: !at });
 }
+/** The same screen on a phone (390 px wide), then back at 1440 px. */
+async function phoneShot(name: string, at?: Locator) {
+  await page.setViewportSize({ width: 390, height: 844 });
+  // The activity rail covers a phone's screen: out of the picture.
+  const hide = page.getByRole("button", { name: "Hide activity rail" });
+  if (await hide.isVisible()) await hide.click();
+  await shot(name, at);
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
 const sitePages = (label: string): Locator => page.getByRole("group", { name: `Pages of ${label}` });
 const dialog = () => page.getByRole("dialog");
 
@@ -73,6 +82,7 @@ describe("pages per site", () => {
     await dialog().getByRole("combobox", { name: "Role of /product" }).click();
     await page.getByRole("option", { name: "Features" }).click();
     await shot("pages-discovery-1440");
+    await phoneShot("pages-discovery-390", dialog());
     await dialog().getByRole("button", { name: "Add 2 pages" }).click();
     await roastery.getByRole("listitem", { name: /^\/pricing\/? \(Pricing\)$/ }).waitFor();
     await roastery.getByRole("listitem", { name: "/product (Features)" }).waitFor();
@@ -88,6 +98,7 @@ describe("pages per site", () => {
     await dialog().getByRole("button", { name: "Save page" }).click();
     await expect(dialog().getByTestId("steps-error").textContent()).resolves.toBe(`Step 1: a goto stays on the site (${site.origin})`);
     await shot("pages-step-editor-1440", dialog());
+    await phoneShot("pages-step-editor-390", dialog().getByTestId("steps-error"));
 
     await dialog().getByRole("combobox", { name: "Step 1 type" }).click();
     await page.getByRole("option", { name: "Click" }).click();
@@ -117,9 +128,7 @@ describe("pages per site", () => {
     const c = await lab.api<{ colorSchemes: string[] }>(owner, "GET", `/api/comparisons/${id}`);
     expect(c.colorSchemes).toEqual(["light", "dark"]);
     await shot("pages-comparison-1440", sitePages("Roastery"));
-    await page.setViewportSize({ width: 390, height: 844 });
-    await shot("pages-comparison-390", sitePages("Roastery"));
-    await page.setViewportSize({ width: 1440, height: 900 });
+    await phoneShot("pages-comparison-390", sitePages("Roastery"));
   });
 
   test(
@@ -165,7 +174,7 @@ describe("pages per site", () => {
 
       await page.getByRole("radiogroup", { name: "Colour scheme" }).getByRole("radio", { name: "Dark" }).click();
       await page.waitForURL(/scheme=dark/);
-      await expect(desktop.getByTestId("step-stopped").isVisible()).resolves.toBe(true);
+      await desktop.getByTestId("step-stopped").waitFor();
       await roles.getByRole("button", { name: "Home" }).click();
       await desktop.getByRole("img", { name: "Orbit desktop screenshot" }).waitFor();
       await shot("pages-results-dark-1440");
