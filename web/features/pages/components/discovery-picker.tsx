@@ -107,9 +107,8 @@ export function DiscoveryPicker({ targetId, label, existing, onClose, onAdded }:
                       <Table.ColumnHeaderCell>
                         <span className="di-visually-hidden">Add</span>
                       </Table.ColumnHeaderCell>
-                      <Table.ColumnHeaderCell>Path</Table.ColumnHeaderCell>
+                      <Table.ColumnHeaderCell>Page</Table.ColumnHeaderCell>
                       <Table.ColumnHeaderCell>Role</Table.ColumnHeaderCell>
-                      <Table.ColumnHeaderCell>Title</Table.ColumnHeaderCell>
                       <Table.ColumnHeaderCell>Found in</Table.ColumnHeaderCell>
                     </Table.Row>
                   </Table.Header>
@@ -126,10 +125,16 @@ export function DiscoveryPicker({ targetId, label, existing, onClose, onAdded }:
                               onCheckedChange={(v) => set(p.path, { on: v === true })}
                             />
                           </Table.Cell>
+                          {/* The title under the path, so a phone's narrow table keeps the path readable. */}
                           <Table.RowHeaderCell>
-                            <Text size="2" style={{ fontFamily: "var(--code-font-family)", overflowWrap: "anywhere" }}>
-                              {p.path}
-                            </Text>
+                            <Flex direction="column" gap="1">
+                              <Text size="2" style={{ fontFamily: "var(--code-font-family)", overflowWrap: "anywhere" }}>
+                                {p.path}
+                              </Text>
+                              <Text size="1" color="gray">
+                                {p.title ?? "No title"}
+                              </Text>
+                            </Flex>
                           </Table.RowHeaderCell>
                           <Table.Cell>
                             <Select.Root size="1" value={pick.role} onValueChange={(v) => set(p.path, { role: v as PageRole })}>
@@ -142,9 +147,6 @@ export function DiscoveryPicker({ targetId, label, existing, onClose, onAdded }:
                                 ))}
                               </Select.Content>
                             </Select.Root>
-                          </Table.Cell>
-                          <Table.Cell>
-                            <Text size="1">{p.title ?? "—"}</Text>
                           </Table.Cell>
                           <Table.Cell>
                             <Badge variant="soft" color={p.source === "sitemap" ? "amber" : "blue"}>
