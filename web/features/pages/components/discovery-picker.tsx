@@ -39,7 +39,8 @@ export function DiscoveryPicker({ targetId, label, existing, onClose, onAdded }:
       .then((d) => {
         if (!live) return;
         setFound(d);
-        setPicks(Object.fromEntries(d.pages.map((p) => [p.path, { on: false, role: p.role }])));
+        // A site has one home page already; another page proposed as home is offered as "other".
+        setPicks(Object.fromEntries(d.pages.map((p) => [p.path, { on: false, role: p.role === "home" ? "other" : p.role }])));
       })
       .catch((err) => live && setLoadError(errorMessage(err, "Couldn't look for pages on this site. Please try again.")));
     return () => {
