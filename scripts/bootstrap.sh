@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Makes a fresh Debian machine with only Node and npm ready: Bun 1.4.x, Debian's Chromium, dependencies.
+# --test (scripts/test.sh) also installs what only the tests use: Debian's PostgreSQL server binaries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,6 +36,14 @@ fi
 if [[ -z "${CHROMIUM_PATH:-}" && ! -x /usr/lib/chromium/chromium-headless-shell ]] && command -v apt-get >/dev/null 2>&1; then
   echo "bootstrap: installing Debian's chromium-headless-shell"
   apt_install chromium-headless-shell || echo "bootstrap: could not install chromium-headless-shell; captures use the desktop browser"
+fi
+
+# The repository and API tests also run against a real PostgreSQL (issue 30): each test file starts
+# a throwaway cluster of its own on loopback from these binaries (tests/support/postgres.ts), so no
+# service is set up here. Without them those tests skip and say so.
+if [[ "${1:-}" == "--test" ]] && ! compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null && command -v apt-get >/dev/null 2>&1; then
+  echo "bootstrap: installing Debian's postgresql"
+  apt_install postgresql || echo "bootstrap: could not install postgresql; the PostgreSQL tests will be skipped"
 fi
 
 if [[ ! -d node_modules ]] || [[ bun.lock -nt node_modules ]]; then

@@ -3,7 +3,7 @@
 # single-executable smoke test. Ends with one line: "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/bootstrap.sh || { echo "0 passed, 1 failed"; exit 1; }
+bash scripts/bootstrap.sh --test || { echo "0 passed, 1 failed"; exit 1; }
 bun scripts/build-client.ts || { echo "0 passed, 1 failed"; exit 1; }
 # The single executable, compiled once here for every file that runs it (alone, a file compiles its own).
 bun scripts/build-binary.ts >/dev/null || { echo "0 passed, 1 failed"; exit 1; }

@@ -57,8 +57,10 @@ import { changesService } from "./modules/changes/service";
 import { historyRoutes } from "./modules/history";
 import { historyService } from "./modules/history/service";
 import { secretsRoutes } from "./modules/secrets";
+import { pagesRoutes } from "./modules/pages";
+import { pagesService } from "./modules/pages/service";
 import { loadSecretsKey } from "./modules/secrets/cipher";
-import { secretsService } from "./modules/secrets/service";
+import { secretsService, type SecretsService } from "./modules/secrets/service";
 import { sharedRoutes, shareRoutes } from "./modules/share";
 import { shareService } from "./modules/share/service";
 import { healthRoutes, healthService } from "./modules/health";
@@ -73,6 +75,8 @@ import { watchRoutes } from "./modules/watch";
 import type { RetryOptions } from "./modules/watch/alerts/retry";
 import { systemClock } from "./modules/watch/schedule/scheduler";
 import { watchService } from "./modules/watch/service";
+import { jobsAdminRoutes } from "./modules/jobs";
+import { JobRunner, jobsService } from "./modules/jobs/public";
 
 const FAVICON =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#6e56cf"/><path d="M9 22V10h5.5a6 6 0 0 1 0 12z" fill="#fff"/><circle cx="23" cy="11" r="2.5" fill="#fff"/></svg>';
@@ -198,6 +202,8 @@ export function createServices(deps: AppDeps) {
     // Deferred scheduled runs of the owner are tried as soon as one of their runs ends.
     onClosed: (run) => watch.runEnded(run.ownerId),
     scheduleOf: (ownerId, id) => watch.schedules.get(ownerId, id),
+    // A page's steps type its site's secrets; read as each capture starts (secrets is built below).
+    secretsOf: (targetId, names) => secretValues(secrets, targetId, names),
   });
   const users = usersService({ db: deps.db, audit, endSessions: auth.endSessions, revokeApiKeys: apiKeys.revokeAllOf, live });
   const admin = adminService({
@@ -227,7 +233,10 @@ export function createServices(deps: AppDeps) {
     onChange: (action, actor) => audit.recordBy({ id: actor?.id ?? null, email: actor?.email ?? null }, action),
   });
   const agents = agentsService({ db: deps.db, now: deps.now, onSettingsChanged: () => system.poke() });
+  // Work that must survive a restart is a row in the jobs table (src/modules/jobs).
+  const jobs = jobsService({ db: deps.db, now: deps.now });
   const watch = watchService({
+    jobs,
     db: deps.db,
     startRun: (ownerId, comparisonId, trigger) => comparisons.start(ownerId, comparisonId, trigger),
     isRunning: (comparisonId) => comparisons.isRunning(comparisonId),
@@ -242,8 +251,16 @@ export function createServices(deps: AppDeps) {
     clock: deps.now ? { ...systemClock, now: deps.now } : undefined,
     log: deps.log,
   });
+  // The worker loop for every job kind; boot starts it (src/boot/serve.ts), tests drive jobs themselves.
+  const jobRunner = new JobRunner({ queue: jobs, handlers: { ...watch.jobHandlers }, log: deps.log });
   const filmstrips = filmstripService({ db: deps.db, dataDir: deps.env.DATA_DIR, files, now: deps.now, log: deps.log });
   const discovery = discoveryService({ db: deps.db, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, log: deps.log });
+  const pages = pagesService({
+    db: deps.db,
+    now: deps.now,
+    log: deps.log,
+    removeUnusedScreenshot: (path, inUse) => files.removeUnused(path, inUse),
+  });
   // The key is read (or made, under DATA_DIR) when the first secret is saved or read.
   const secrets = secretsService({
     db: deps.db,
@@ -274,11 +291,14 @@ export function createServices(deps: AppDeps) {
     comparisons,
     filmstrips,
     discovery,
+    pages,
     secrets,
     history,
     shares,
     changes,
     watch,
+    jobs,
+    jobRunner,
     live,
     audit,
     apiKeys,
@@ -290,6 +310,16 @@ export function createServices(deps: AppDeps) {
   };
 }
 export type Services = ReturnType<typeof createServices>;
+
+/** The values of the secrets a page's steps name, by name; a name the site has no secret of is left out. */
+function secretValues(secrets: Pick<SecretsService, "reveal">, targetId: string, names: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    const value = secrets.reveal(targetId, name);
+    if (value !== null) out[name] = value;
+  }
+  return out;
+}
 
 /** What a server-rendered page is handed: the signed-in user and an in-process API call as that user. */
 export interface PageContext {
@@ -347,6 +377,7 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
     .use(oidcRoutes(services.oidc, { perIp: limits.perIp, log }))
     .use(waitlistRoutes(services.waitlist, limits))
     .use(adminRoutes(services.admin, services.auth.userForAccessToken))
+    .use(jobsAdminRoutes(services.jobs, services.auth.userForAccessToken, () => services.jobRunner.poke()))
     .use(usersRoutes(services.users, services.auth.userForAccessToken))
     .use(auditRoutes(services.audit, services.auth.userForAccessToken))
     .use(apiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
@@ -356,6 +387,7 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
     .use(filmstripRoutes(services.filmstrips, services.auth))
     .use(discoveryRoutes(services.discovery, services.auth))
     .use(secretsRoutes(services.secrets, services.auth))
+    .use(pagesRoutes(services.pages, services.auth))
     .use(historyRoutes(services.history, services.auth))
     .use(shareRoutes(services.shares, services.auth, { publicUrl: deps.env.PUBLIC_URL }))
     .use(sharedRoutes(services.shares))

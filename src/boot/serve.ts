@@ -141,6 +141,8 @@ export async function serve() {
   // Scheduled runs: slots missed while the server was down run once now, then on time.
   void services.watch.scheduler.start().catch((e) => log("scheduler: first pass failed (retrying)", e));
   void services.watch.digest.start().catch((e) => log("watch digest: first pass failed", e));
+  // Jobs (alert deliveries, digests): those left by a stop or a crash run now, retries when due.
+  services.jobRunner.start();
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -158,10 +160,11 @@ export async function serve() {
     services.comparisons.interruptRuns();
     await pool.close();
     await Promise.race([services.comparisons.whenIdle(), Bun.sleep(2_000)]);
-    // Alerts of runs that just finished get a moment to go out; one stuck in minutes of retries is
-    // not worth holding a restart for, so it is dropped and the log says so.
+    // Alerts of runs that just finished get a moment to go out; one waiting for a retry is a job in
+    // the database, run by the next start (an attempt cut short here is tried again once its lease runs out).
     const alertsSent = await Promise.race([services.watch.alertsIdle().then(() => true), Bun.sleep(3_000).then(() => false)]);
-    if (!alertsSent) logger.warn("shutdown: change alerts still being retried were dropped");
+    if (!alertsSent) logger.warn("shutdown: change alerts waiting for a retry stay queued for the next start");
+    await Promise.race([services.jobRunner.stop(), Bun.sleep(2_000)]);
     analyser.close();
     closeDatabase(db);
     if (storage.workDir) rmSync(storage.workDir, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeTestApp } from "#tests/support/app";
+import { deadJob } from "#tests/jobs/support";
 
 type TestApp = ReturnType<typeof makeTestApp>;
 interface Ctx {
@@ -60,6 +61,8 @@ const FIXTURES: Record<string, (c: Ctx) => Promise<Call> | Call> = {
     const r = await t.call("POST", "/api/api-keys", { headers: t.auth(user.token), body: { name: "someone else's", scope: "read" } });
     return { path: `/api/admin/all-api-keys/${r.json.id}`, status: 200 };
   },
+  "GET /api/admin/jobs": () => ({ path: "/api/admin/jobs?state=dead", status: 200 }),
+  "POST /api/admin/jobs/:id/retry": ({ t }) => ({ path: `/api/admin/jobs/${deadJob(t.services.jobs)}/retry`, status: 200 }),
   "GET /api/system/status": () => ({ path: "/api/system/status", status: 200 }),
   "POST /api/system/start": () => ({ path: "/api/system/start", status: 200 }),
   "POST /api/system/stop": () => ({ path: "/api/system/stop", status: 200 }),

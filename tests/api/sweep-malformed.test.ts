@@ -4,6 +4,7 @@
 // 500, and every error must be JSON `{ error }`.
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { SERVER_START_MS, startServer } from "#tests/support/server";
+import { deadJob } from "#tests/jobs/support";
 import { NOT_API, routeKey, sweepWorld, type SweepWorld } from "./sweep-support";
 
 type Who = "anon" | "alice" | "root";
@@ -22,6 +23,7 @@ const VALID: Record<string, (w: SweepWorld, ids: { rootKey: string }) => string>
   "PATCH /api/admin/users/:id": (w) => `/api/admin/users/${w.bob.user.id}`,
   "DELETE /api/admin/api-keys/:id": (_w, x) => `/api/admin/api-keys/${x.rootKey}`,
   "DELETE /api/admin/all-api-keys/:id": (_w, x) => `/api/admin/all-api-keys/${x.rootKey}`,
+  "POST /api/admin/jobs/:id/retry": (w) => `/api/admin/jobs/${deadJob(w.t.services.jobs)}/retry`,
   "DELETE /api/api-keys/:id": (w) => `/api/api-keys/${w.ids.personalKey}`,
   "GET /api/comparisons/:id": (w) => `/api/comparisons/${w.ids.comparison}`,
   "DELETE /api/comparisons/:id": (w) => `/api/comparisons/${w.ids.comparison}`,
@@ -30,6 +32,10 @@ const VALID: Record<string, (w: SweepWorld, ids: { rootKey: string }) => string>
   "POST /api/comparisons/:id/targets": (w) => `/api/comparisons/${w.ids.comparison}/targets`,
   "DELETE /api/targets/:id": (w) => `/api/targets/${w.ids.targets[0]}`,
   "POST /api/targets/:id/discover": (w) => `/api/targets/${w.ids.targets[0]}/discover`,
+  "GET /api/targets/:id/pages": (w) => `/api/targets/${w.ids.targets[0]}/pages`,
+  "POST /api/targets/:id/pages": (w) => `/api/targets/${w.ids.targets[0]}/pages`,
+  "PATCH /api/pages/:id": (w) => `/api/pages/${w.ids.page}`,
+  "DELETE /api/pages/:id": (w) => `/api/pages/${w.ids.page}`,
   "GET /api/targets/:id/secrets": (w) => `/api/targets/${w.ids.targets[0]}/secrets`,
   "PUT /api/targets/:id/secrets/:name": (w) => `/api/targets/${w.ids.targets[0]}/secrets/password`,
   "DELETE /api/targets/:id/secrets/:name": (w) => `/api/targets/${w.ids.targets[0]}/secrets/password`,
@@ -126,6 +132,9 @@ const WRONG_TYPES = {
   aiDetectionConfidence: -Infinity,
   customKeywords: [1, 2, { x: 1 }],
   trendTypes: [[]],
+  path: 42,
+  steps: "click",
+  colorSchemes: "dark",
 };
 
 const HUGE = "x".repeat(900_000);

@@ -4,6 +4,7 @@
 // fixture below fails on purpose. Every list (GET without params) is read by strangers and
 // scanned for any of alice's ids, keys or her marker string.
 import { afterAll, describe, expect, test } from "bun:test";
+import { deadJob } from "#tests/jobs/support";
 import { MARKER, NOT_API, routeKey, sweepWorld, type SweepWorld } from "./sweep-support";
 
 type Who = "anon" | "alice" | "bob" | "carol" | "root";
@@ -54,6 +55,32 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
     path: `/api/targets/${w.ids.targets[0]}/discover`,
     owner: "alice",
     ok: 502,
+    strangers: USER_ROW,
+  }),
+  "GET /api/targets/:id/pages": (w) => ({
+    path: `/api/targets/${w.ids.targets[0]}/pages`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "POST /api/targets/:id/pages": (w) => ({
+    path: `/api/targets/${w.ids.targets[0]}/pages`,
+    body: { path: `/features-${Math.random().toString(36).slice(2)}`, role: "features" },
+    owner: "alice",
+    ok: 201,
+    strangers: USER_ROW,
+  }),
+  "PATCH /api/pages/:id": (w) => ({
+    path: `/api/pages/${w.ids.page}`,
+    body: { role: "features" },
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "DELETE /api/pages/:id": async (w) => ({
+    path: `/api/pages/${await w.freshPage()}`,
+    owner: "alice",
+    ok: 204,
     strangers: USER_ROW,
   }),
   "GET /api/targets/:id/secrets": (w) => ({
@@ -242,6 +269,13 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
     owner: "carol",
     ok: 200,
     strangers: { bob: 403, alice: 403, root: 404 },
+  }),
+  // Jobs belong to the installation: any admin retries a dead one; a plain user gets 403.
+  "POST /api/admin/jobs/:id/retry": (w) => ({
+    path: `/api/admin/jobs/${deadJob(w.t.services.jobs)}/retry`,
+    owner: "root",
+    ok: 200,
+    strangers: { bob: 403, alice: 403 },
   }),
   // The console's view of everyone's keys: any admin revokes any key; its owner, a plain user, gets 403 here.
   "DELETE /api/admin/all-api-keys/:id": async (w) => {

@@ -143,6 +143,18 @@ export async function sweepWorld() {
   };
   await newSecret();
 
+  // A pricing page of alice's first site (its home page is made with the target).
+  let pageCount = 0;
+  const newPage = async () => {
+    const r = await t.call("POST", `/api/targets/${main.targets[0]}/pages`, {
+      headers: h.alice,
+      body: { path: `/pricing-${++pageCount}`, role: "pricing" },
+    });
+    if (r.status !== 201) throw new Error(`page failed: ${r.text}`);
+    return r.json.id as string;
+  };
+  const page = await newPage();
+
   const ids = {
     comparison: main.id,
     alert,
@@ -156,6 +168,7 @@ export async function sweepWorld() {
     backup: backup.json.backup.name as string,
     share: share.id,
     shareToken: share.token,
+    page,
   };
 
   /** Values only alice (or carol, for her key) should ever get back. */
@@ -176,6 +189,7 @@ export async function sweepWorld() {
     alert,
     share.id,
     share.token,
+    page,
   ];
 
   return {
@@ -197,6 +211,8 @@ export async function sweepWorld() {
     freshShare: newShare,
     /** A fresh secret of alice's first site (for routes that delete it); its name. */
     freshSecret: newSecret,
+    /** A fresh page of alice's first site (for routes that delete it); its id. */
+    freshPage: newPage,
     async close() {
       await t.services.comparisons.whenIdle();
       await t.services.system.shutdown();

@@ -119,10 +119,10 @@ describe("budgets", () => {
     });
     const ours = r.snapshots.filter((s) => s.targetId === "t-Ours");
     for (const s of ours) {
-      s.extraction.accessibility.lowContrast = [
+      s.extraction!.accessibility.lowContrast = [
         { text: "Over a photo", ratio: 2, required: 4.5, fg: "#ffffff", bg: "#cccccc", method: "pixels" },
       ];
-      s.extraction.accessibility.audit =
+      s.extraction!.accessibility.audit =
         s.viewport === "desktop"
           ? { engine: "axe-core 4.14.1", ms: 1, violations: [rule("color-contrast", 3), rule("image-alt", 2)], incomplete: [] }
           : { engine: "axe-core", ms: 0, violations: [], incomplete: [], error: "axe-core did not finish in time" };
@@ -146,7 +146,7 @@ describe("budgets", () => {
     const r = report();
     const ours = r.snapshots.filter((s) => s.targetId === "t-Ours");
     for (const s of ours) {
-      const a = s.extraction.accessibility;
+      const a = s.extraction!.accessibility;
       a.lowContrast = [{ text: "Over a photo", ratio: 2, required: 4.5, fg: "#ffffff", bg: "#cccccc", method: "pixels" }];
       if (s.viewport === "desktop") {
         a.audit = {
@@ -223,8 +223,8 @@ describe("budgets", () => {
     for (const s of r.snapshots) {
       if (s.targetId !== "t-Ours") continue;
       // Desktop measured both; the mobile capture was timed under another profile (null) or predates them (absent).
-      if (s.viewport === "desktop") Object.assign(s.extraction.timing, { speedIndexMs: 1800, tbtMs: 120 });
-      else Object.assign(s.extraction.timing, { speedIndexMs: null });
+      if (s.viewport === "desktop") Object.assign(s.extraction!.timing, { speedIndexMs: 1800, tbtMs: 120 });
+      else Object.assign(s.extraction!.timing, { speedIndexMs: null });
     }
     const results = evaluateBudgets(config({ speedIndex: { max: 2000 }, tbt: { max: 100 } }, ["desktop", "mobile"]), r);
     expect(results.map((x) => `${x.budget} ${x.viewport} ${x.value} ${x.pass ? "pass" : "fail"}`)).toEqual([

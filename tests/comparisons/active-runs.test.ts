@@ -101,7 +101,7 @@ describe("active runs", () => {
       comparisonId: "c1",
       outcome: { status: "completed", error: null, recorded: true },
     });
-    expect(seen!.scoring.desktop.diffs.length + seen!.scoring.mobile.diffs.length).toBe(2);
+    expect(seen!.scoring.desktop!.diffs.length + seen!.scoring.mobile!.diffs.length).toBe(2);
     expect(seen!.findings.length).toBe(4);
     // Still open: the hook's work belongs to the run.
     expect(t.runs.isActive("c1")).toBe(true);

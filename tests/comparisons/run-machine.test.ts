@@ -45,7 +45,7 @@ describe("run machine", () => {
     machine.dispatch({ type: "launch" });
     expect(machine.state).toBe("capturing");
     machine.dispatch({ type: "allCaptured" });
-    machine.dispatch({ type: "viewportScored", viewport: "desktop" });
+    machine.dispatch({ type: "viewportScored", lane: "desktop" });
     machine.dispatch({ type: "allScored" });
     machine.dispatch({ type: "found", findings: [] });
     expect(machine.state).toBe("completed");
@@ -87,7 +87,7 @@ describe("run machine", () => {
       attemptFailure: () => "failed",
     });
     machine.dispatch({ type: "launch" });
-    machine.dispatch({ type: "pageFailed", page: { target: 0, viewport: "desktop" }, reason: "x" });
+    machine.dispatch({ type: "pageFailed", page: { target: 0, lane: "desktop" }, reason: "x" });
     expect(taken).toEqual(["announceLaunch:launch", "countFailedPage:pageFailed", "beginFailing:crash"]);
     expect(logged).toEqual(["comparison run c1 crashed"]);
     // beginFailing (a stand-in here) raised nothing, so the run waits in failing until something reports.
@@ -119,7 +119,7 @@ describe("run machine", () => {
     machine.dispatch({ type: "stage", text: "Alpha · desktop: opening the page" });
     machine.dispatch({
       type: "pageCaptured",
-      page: { target: 0, viewport: "desktop" },
+      page: { target: 0, lane: "desktop" },
       capture: {
         snapshotId: "s",
         relPath: "p",

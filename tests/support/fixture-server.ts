@@ -219,7 +219,10 @@ try { navigator.serviceWorker && navigator.serviceWorker.register("/_special/sw.
   }
 }
 
-export function startFixtureServer(root = SITES_DIR): FixtureServer {
+/** A site's own dynamic pages (a login, say), asked before the files; null: not one of its pages. */
+export type FixtureHandler = (req: Request, url: URL) => Response | null | Promise<Response | null>;
+
+export function startFixtureServer(root = SITES_DIR, handle?: FixtureHandler): FixtureServer {
   for (const path of Object.keys(GENERATED)) generated(path);
   const counts = new Map<string, number>();
   const searches = new Map<string, string[]>();
@@ -233,7 +236,7 @@ export function startFixtureServer(root = SITES_DIR): FixtureServer {
       const url = new URL(req.url);
       counts.set(url.pathname, (counts.get(url.pathname) ?? 0) + 1);
       searches.set(url.pathname, [...(searches.get(url.pathname) ?? []), url.search]);
-      const answer = await special(url, origin);
+      const answer = (await handle?.(req, url)) ?? (await special(url, origin));
       if (answer) return answer;
 
       const made = generated(url.pathname);

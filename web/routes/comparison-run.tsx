@@ -60,7 +60,7 @@ function withRemovedTargets(targets: TargetDto[], detail: RunDetail): TargetDto[
       id,
       comparisonId: detail.run.id,
       label: `Removed website ${i + 1}`,
-      url: detail.snapshots.find((s) => s.targetId === id)?.extraction.finalUrl ?? "",
+      url: detail.snapshots.find((s) => s.targetId === id)?.extraction?.finalUrl ?? "",
       status: "completed" as const,
       error: null,
       createdAt: detail.run.startedAt,

@@ -20,6 +20,7 @@ import { BackupsDialog } from "#web/features/admin/components/backups-dialog";
 import { ControlPanel } from "#web/features/admin/components/control-panel";
 import { DatabaseTab } from "#web/features/admin/components/database-tab";
 import { HealthBars } from "#web/features/admin/components/health-bars";
+import { JobsPanel } from "#web/features/admin/jobs-panel";
 import { MaintenanceBanner } from "#web/features/admin/components/maintenance-banner";
 import { MetricsSummary } from "#web/features/admin/components/metrics-summary";
 import { MonitoringTab } from "#web/features/admin/components/monitoring-tab";
@@ -212,6 +213,10 @@ function Console({ data, userId }: { data: SuperAdminData; userId: string }) {
                 onBackupNow={() => void backupNow()}
                 onViewBackups={() => setDialog("backups")}
               />
+              {/* The spec's four tabs stay four: jobs live in the database, so they are listed under it. */}
+              <Box pt="4">
+                <JobsPanel />
+              </Box>
             </Tabs.Content>
             <Tabs.Content value="security">
               <SecurityTab

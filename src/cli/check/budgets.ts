@@ -74,7 +74,8 @@ function capturesOf(report: ComparisonReport) {
   const byLabel = new Map<string, Map<Viewport, Extraction>>();
   for (const s of report.snapshots) {
     const label = labelOf.get(s.targetId);
-    if (!label) continue;
+    // Budgets are about each site's home page as a first-time visitor sees it, in light.
+    if (!label || !s.extraction || (s.role ?? "home") !== "home" || (s.colorScheme ?? "light") !== "light") continue;
     if (!byLabel.has(label)) byLabel.set(label, new Map());
     byLabel.get(label)!.set(s.viewport, s.extraction);
   }

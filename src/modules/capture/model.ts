@@ -351,4 +351,8 @@ export interface Snapshot {
   /** The stored snapshot's id, and the earlier runs' samples its capture was given (for more timing loads). */
   snapshotId?: string;
   earlierSamples?: EarlierSample[];
+  /** The site's page captured (pages per site), its role, and the colour scheme it was captured in; absent: the home page, light. */
+  pageId?: string;
+  role?: PageRole;
+  colorScheme?: ColorScheme;
 }

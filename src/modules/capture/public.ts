@@ -19,6 +19,9 @@ export {
   type TimingSummary,
 } from "./timing/timing-samples";
 export type { Vitals } from "./page/types";
+// A site's login shared by the pages of one run (one StepSessions a run; steps/sessions.ts). Which
+// of a page's steps are its login (loginPrefixLength) and the step types come with the model.
+export { createStepSessions, type StepSessions, type SubmitCapture } from "./steps/sessions";
 // How ready the capture pool is (the health check reports it), and what it is asked and answers (a run's tools).
 export type { CaptureJobInput, CaptureReadiness, CaptureResult, TimingJobInput, TimingResult } from "./browser/pool";
 // The capture's context options, so the CLI's second look at a page (ignore selectors) sees what the capture saw.

@@ -2,7 +2,7 @@
 // extractions (design meaning: copy, CTAs, palette, typography, layout, meta, timing) and the
 // screenshots (visual), from whichever store holds them. The detectors are in ./detect (docs/decisions/0006-change-detection.md);
 // this file feeds them from the run history.
-import type { Box, Extraction, Viewport } from "#server/modules/capture/model";
+import type { Box, Extraction } from "#server/modules/capture/model";
 import type { ScreenshotFiles } from "#server/modules/comparisons/files";
 import type { RunRow, SnapshotRow, TargetRow } from "#server/modules/comparisons/repository";
 import { RUN_VIEWPORTS } from "#server/modules/comparisons/public";
@@ -24,10 +24,11 @@ export interface ChangeSources {
   pixels: PixelsWorker;
 }
 
-const pageKey = (targetId: string, viewport: Viewport) => `${targetId}|${viewport}`;
+/** One page of a site, in one colour scheme, at one viewport: only the same page's captures are compared (rows from before pages: by target). */
+const pageKey = (s: SnapshotRow) => `${s.page_id ?? s.target_id}|${s.color_scheme ?? "light"}|${s.viewport}`;
 
 function byPage(rows: SnapshotRow[]): Map<string, SnapshotRow> {
-  return new Map(rows.map((s) => [pageKey(s.target_id, s.viewport), s]));
+  return new Map(rows.map((s) => [pageKey(s), s]));
 }
 
 /**
@@ -63,7 +64,10 @@ async function pixelDiff(src: ChangeSources, before: SnapshotRow, after: Snapsho
 
 /** A page's earlier captures (newest first): timing samples for its noise, volatility reports for what moves on it. */
 function pageHistory(src: Pick<ChangeSources, "repo">, from: RunRow, before: SnapshotRow) {
-  const rows = src.repo.pageHistory(before.target_id, before.viewport, from.comparison_id, from.number, HISTORY_DEPTH);
+  const rows = src.repo.pageHistory(before.target_id, before.viewport, from.comparison_id, from.number, HISTORY_DEPTH, {
+    pageId: before.page_id ?? null,
+    colorScheme: before.color_scheme ?? "light",
+  });
   return {
     timings: rows.flatMap((r) => (r.timing ? [JSON.parse(r.timing) as TimingSample] : [])),
     volatility: rows.flatMap((r) => (r.volatility ? [volatilityOf({ volatility: JSON.parse(r.volatility) as unknown })] : [])),
@@ -121,15 +125,21 @@ export async function changesBetween(
   to: RunRow,
 ): Promise<TargetChanges[]> {
   const before = byPage(src.runs.runSnapshots(from.id, ownerId));
-  const after = byPage(src.runs.runSnapshots(to.id, ownerId));
+  // The run's captures in its order (site, page, scheme, viewport), so each site's changes list its pages in order, desktop before mobile.
+  const after = src.runs.runSnapshots(to.id, ownerId);
   const out: TargetChanges[] = [];
   for (const t of targets) {
     const changes = [];
-    for (const viewport of RUN_VIEWPORTS) {
-      const a = before.get(pageKey(t.id, viewport));
-      const b = after.get(pageKey(t.id, viewport));
-      if (!a || !b) continue;
-      changes.push(...(await pageChanges(src, from, a, b)));
+    for (const b of after) {
+      if (b.target_id !== t.id || !RUN_VIEWPORTS.includes(b.viewport)) continue;
+      const a = before.get(pageKey(b));
+      // A page whose steps stopped was not measured in that run: nothing to compare.
+      if (!a || a.step || b.step) continue;
+      const found = await pageChanges(src, from, a, b);
+      // The home page in light is what a change was about before pages: its changes read as they did.
+      const homeLight = (b.role ?? "home") === "home" && (b.color_scheme ?? "light") === "light";
+      const where = b.page_id && !homeLight ? { pageId: b.page_id, colorScheme: b.color_scheme } : {};
+      changes.push(...found.map((c) => ({ ...c, ...where })));
     }
     out.push({ targetId: t.id, label: t.label, url: t.url, changes });
   }

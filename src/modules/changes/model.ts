@@ -34,6 +34,9 @@ export const changeSchema = z.object({
     /** For `timing`: the usual range measured across the target's history. */
     usual: z.string().optional(),
   }),
+  /** The page of the site the change is on, and the colour scheme (absent: the home page, light). */
+  pageId: z.string().optional(),
+  colorScheme: z.enum(["light", "dark"]).optional(),
 });
 export type Change = z.infer<typeof changeSchema>;
 

@@ -19,6 +19,9 @@ export interface ChangeRow {
   after: string | null;
   evidence: string;
   position: number;
+  /** The page the change is on and the scheme it was captured in (absent: the home page, light). */
+  page_id?: string | null;
+  color_scheme?: "light" | "dark";
 }
 
 /** A stored change with what the change feed names it by (comparison, site, run). */
@@ -49,11 +52,13 @@ export interface PageHistoryRow {
 export function changesRepository(db: Db) {
   const q = {
     /** Timing and volatility of a page's captures in completed runs up to and including run `number`, newest first. */
-    pageHistory: db.query<PageHistoryRow, [string, Viewport, string, number, number]>(
+    // ?6 NULL: any page of the target (a row from before pages); ?7 the colour scheme.
+    pageHistory: db.query<PageHistoryRow, [string, Viewport, string, number, number, string | null, string]>(
       `SELECT json_extract(s.extraction, '$.timing') AS timing, json_extract(s.extraction, '$.volatility') AS volatility
          FROM snapshots s JOIN runs r ON r.id = s.run_id
-         WHERE s.target_id = ? AND s.viewport = ? AND r.comparison_id = ? AND r.status = 'completed' AND r.number <= ?
-         ORDER BY r.number DESC LIMIT ?`,
+         WHERE s.target_id = ?1 AND s.viewport = ?2 AND r.comparison_id = ?3 AND r.status = 'completed' AND r.number <= ?4
+           AND (?6 IS NULL OR s.page_id = ?6) AND s.color_scheme = ?7
+         ORDER BY r.number DESC LIMIT ?5`,
     ),
     changes: db.query<ChangeRow, [string, string, string]>(
       "SELECT * FROM run_changes WHERE run_id = ? AND from_run_id = ? AND owner_id = ? ORDER BY target_id, position",
@@ -68,10 +73,28 @@ export function changesRepository(db: Db) {
     ),
     insertChange: db.query<
       null,
-      [string, string, string, string, string, string, Viewport, string, string, string, string | null, string | null, string, number]
+      [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        Viewport,
+        string,
+        string,
+        string,
+        string | null,
+        string | null,
+        string,
+        number,
+        string | null,
+        "light" | "dark",
+      ]
     >(
-      `INSERT INTO run_changes (id, run_id, from_run_id, comparison_id, owner_id, target_id, viewport, kind, severity, summary, before, after, evidence, position)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO run_changes (id, run_id, from_run_id, comparison_id, owner_id, target_id, viewport, kind, severity, summary, before, after, evidence, position,
+         page_id, color_scheme)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     // Runs are few per comparison (HISTORY_KEEP), so the window is found on runs and each run's
     // changes through run_changes_run. ?2 NULL: every owner (TrendHunter scans them all).
@@ -91,8 +114,14 @@ export function changesRepository(db: Db) {
 
   return {
     /** A page's earlier captures, newest first. */
-    pageHistory: (targetId: string, viewport: Viewport, comparisonId: string, upToNumber: number, limit: number) =>
-      q.pageHistory.all(targetId, viewport, comparisonId, upToNumber, limit),
+    pageHistory: (
+      targetId: string,
+      viewport: Viewport,
+      comparisonId: string,
+      upToNumber: number,
+      limit: number,
+      page: { pageId: string | null; colorScheme: "light" | "dark" } = { pageId: null, colorScheme: "light" },
+    ) => q.pageHistory.all(targetId, viewport, comparisonId, upToNumber, limit, page.pageId, page.colorScheme),
     changes: (runId: string, fromRunId: string, ownerId: string) => q.changes.all(runId, fromRunId, ownerId),
     /** Per run of the comparison, how many stored changes of each kind and severity. */
     changeCounts: (comparisonId: string, ownerId: string) => q.changeCounts.all(comparisonId, ownerId),
@@ -114,6 +143,8 @@ export function changesRepository(db: Db) {
           c.after,
           c.evidence,
           c.position,
+          c.page_id ?? null,
+          c.color_scheme ?? "light",
         );
       q.setChangeCount.run(count, runId);
     },

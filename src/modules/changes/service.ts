@@ -46,6 +46,8 @@ const toChangeRows = (run: RunRow, from: RunRow, targets: TargetChanges[]): Chan
       after: c.after,
       evidence: JSON.stringify(c.evidence),
       position,
+      page_id: c.pageId ?? null,
+      color_scheme: c.colorScheme ?? "light",
     })),
   );
 
@@ -92,6 +94,7 @@ export function changesService(deps: ChangesDeps) {
           before: r.before,
           after: r.after,
           evidence: JSON.parse(r.evidence) as TargetChanges["changes"][number]["evidence"],
+          ...(r.page_id ? { pageId: r.page_id, colorScheme: r.color_scheme ?? "light" } : {}),
         })),
     }));
   }
@@ -109,7 +112,8 @@ export function changesService(deps: ChangesDeps) {
     async visual(ownerId: string, comparisonId: string, q: VisualQuery): Promise<Uint8Array> {
       const { from, to } = pair(ownerId, comparisonId, q);
       if (comparisons.findTarget(q.targetId, ownerId)?.comparison_id !== comparisonId) throw notFound("Website not found");
-      const page = (run: RunRow) => runs.runSnapshots(run.id, ownerId).find((s) => s.target_id === q.targetId && s.viewport === q.viewport);
+      const page = (run: RunRow) =>
+        runs.runSnapshots(run.id, ownerId).find((s) => s.target_id === q.targetId && s.viewport === q.viewport && !s.step);
       const before = page(from);
       const after = page(to);
       if (!before || !after) throw notFound(`This website was not captured at ${q.viewport} in both runs`);

@@ -5,8 +5,8 @@
 // turns the service's calls into the machine's events. It talks to the outside world only through
 // the run's tools (run/tools.ts), so tests drive it with fakes and the app wires the real capture pool.
 import { newId, nowIso } from "#server/lib/ids";
-import type { TargetRow } from "./repository";
-import { QUEUED_STAGE, RUN_VIEWPORTS, isCaptured, newRunContext, pagesInRun, type RunContext, type RunStart } from "./run/context";
+import type { PageRow, TargetRow } from "./repository";
+import { QUEUED_STAGE, isCaptured, membersOf, newRunContext, type RunContext, type RunStart } from "./run/context";
 import type { RunDeps } from "./run/io";
 import { RunMachine } from "./run/machine";
 import type { RunState } from "./run/table";
@@ -21,6 +21,7 @@ export type {
   FindingsFn,
   PairScores,
   RunReporting,
+  RunSessions,
   RunTools,
   TimeFn,
   TimingJobInput,
@@ -44,10 +45,14 @@ export class ActiveRuns {
     return this.#of(comparisonId).length > 0;
   }
 
-  /** Call after the comparison was marked running and its targets capturing (one transaction, in the service). */
-  launch(start: RunStart, targets: TargetRow[]): string {
-    const progress = { done: 0, total: pagesInRun(targets.length), stage: QUEUED_STAGE };
-    const run = newRunContext({ ...start, runId: start.runId ?? newId() }, targets, progress);
+  /**
+   * Call after the comparison was marked running and its targets capturing (one transaction, in the
+   * service). Without pages, each target is captured at its URL as its home page.
+   */
+  launch(start: RunStart, targets: TargetRow[], pages?: PageRow[]): string {
+    const run = newRunContext({ ...start, runId: start.runId ?? newId() }, targets, { done: 0, total: 0, stage: QUEUED_STAGE }, pages);
+    run.progress = { ...run.progress, total: run.lanes.reduce((n, lane) => n + membersOf(lane).length, 0) };
+    run.sessions = this.deps.tools.stepSessions?.() ?? null;
     // Its row in the run history (the caller may have written it already): snapshots, scores and findings carry its id.
     this.deps.repo.openRun({
       id: run.runId,
@@ -100,8 +105,11 @@ export class ActiveRuns {
     void machine.done.then(() => {
       this.#runs.delete(run.runId);
       // An object store's working copies were for this run's scoring; the stored objects stay.
-      for (const viewport of RUN_VIEWPORTS)
-        for (const page of run.pages[viewport]) if (isCaptured(page)) this.#releaseLocal(page.screenshotPath);
+      for (const lane of run.lanes)
+        for (const page of run.pages[lane.key] ?? []) {
+          if (isCaptured(page)) this.#releaseLocal(page.screenshotPath);
+          else if (page?.stoppedAt) this.#releaseLocal(page.stoppedAt);
+        }
       try {
         this.deps.onClosed?.(run);
       } catch (e) {

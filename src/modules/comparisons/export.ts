@@ -52,6 +52,15 @@ figure img{width:100%;height:auto;display:block;border:1px solid #e8e8ec;max-hei
 dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:8px 0}dt{color:#60646c}dd{margin:0}
 `;
 
+/** A page other than the home page, or a dark capture, is named after the viewport ("pricing /pricing · dark"); the home page in light as before. */
+function variantOf(x: { role?: string; path?: string | null; colorScheme?: string }): string {
+  const role = x.role ?? "home";
+  const parts = [role === "home" ? null : [role, x.path].filter(Boolean).join(" "), x.colorScheme === "dark" ? "dark" : null].filter(
+    Boolean,
+  );
+  return parts.length > 0 ? ` · ${parts.join(" · ")}` : "";
+}
+
 function snapshotFigure(s: SnapshotDto, target: TargetDto | undefined, image: string | null): string {
   const swatches = s.colors
     .filter(isHex)
@@ -59,7 +68,7 @@ function snapshotFigure(s: SnapshotDto, target: TargetDto | undefined, image: st
     .map((c) => `<span class="swatch" title="${esc(c)}" style="background:${c}"></span>`)
     .join("");
   return `<figure>
-<figcaption><strong>${esc(target?.label ?? "Unknown website")}</strong> <span class="badge">${esc(s.viewport)}</span>
+<figcaption><strong>${esc(target?.label ?? "Unknown website")}</strong> <span class="badge">${esc(`${s.viewport}${variantOf(s)}`)}</span>${s.step ? ` <span class="muted">${esc(`Stopped at step ${s.step.index}: ${s.step.error}`)}</span>` : ""}
 <div class="muted">${esc(s.title)}</div><div class="muted">Captured ${esc(s.capturedAt)} · ${esc(s.width)}×${esc(s.height)} px</div></figcaption>
 ${image ? `<img alt="${esc(`Screenshot of ${target?.label ?? "website"} (${s.viewport})`)}" src="${image}">` : `<p class="muted">No screenshot available</p>`}
 <div class="swatches">${swatches}</div>
@@ -94,7 +103,7 @@ export function renderHtmlReport(report: ComparisonReport, images: Map<string, s
   const diffRows = report.diffs
     .map(
       (d) =>
-        `<tr><td>${esc(label(d.targetAId))} vs ${esc(label(d.targetBId))}</td><td>${esc(d.viewport)}</td><td>${pct(d.colorSimilarity)}</td><td>${pct(d.layoutSimilarity)}</td><td>${pct(d.contentSimilarity)}</td><td><strong>${pct(d.overallSimilarity)}</strong></td></tr>`,
+        `<tr><td>${esc(label(d.targetAId))} vs ${esc(label(d.targetBId))}</td><td>${esc(`${d.viewport}${variantOf(d)}`)}</td><td>${pct(d.colorSimilarity)}</td><td>${pct(d.layoutSimilarity)}</td><td>${pct(d.contentSimilarity)}</td><td><strong>${pct(d.overallSimilarity)}</strong></td></tr>`,
     )
     .join("");
 
@@ -104,7 +113,7 @@ export function renderHtmlReport(report: ComparisonReport, images: Map<string, s
         .map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`)
         .join("");
       return `<div class="finding ${esc(f.severity)}">
-<div><span class="badge">${esc(f.group)}</span> <span class="badge">${esc(f.severity)}</span> <span class="muted">${esc(label(f.targetId))} · ${esc(f.viewport)}</span></div>
+<div><span class="badge">${esc(f.group)}</span> <span class="badge">${esc(f.severity)}</span> <span class="muted">${esc(label(f.targetId))} · ${esc(`${f.viewport}${variantOf(f)}`)}</span></div>
 <h3>${esc(f.title)}</h3>${evidence ? `<dl>${evidence}</dl>` : ""}<p><strong>Fix:</strong> ${esc(f.fix)}</p></div>`;
     })
     .join("");

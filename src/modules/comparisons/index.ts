@@ -88,7 +88,11 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: UserReso
       params: idParams,
       body: updateComparisonBody,
       response: { 200: comparisonWithSchedule, ...errors(400, 401, 404, 413, 500, 503) },
-      detail: { summary: "Change a comparison's capture settings (consent: reject, accept or keep); the next run uses them" },
+      detail: {
+        summary: "Change a comparison's capture settings; the next run uses them",
+        description:
+          'consent: what captures do about a cookie banner (reject, accept or keep). colorSchemes: ["light"], or ["light", "dark"] to capture every page in both (prefers-color-scheme) as their own variants.',
+      },
     })
     .delete(
       "/comparisons/:id",

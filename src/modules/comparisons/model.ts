@@ -1,14 +1,25 @@
 // Request and response shapes of the comparisons API, declared once. The server validates with
 // these; the web client imports the types only.
 import { z } from "zod";
+import { pageDto } from "#server/modules/pages/model";
 import {
+  colorSchemeSchema,
   consentPolicySchema,
   consentRecordSchema,
   extractionSchema,
   findingSchema,
+  pageRoleSchema,
   similarityScoresSchema,
+  stepFailureSchema,
   viewportSchema,
 } from "#server/modules/capture/model";
+
+/** The colour schemes a comparison's runs capture in: light only, or light and dark. */
+export const colorSchemesSchema = z
+  .array(colorSchemeSchema, { error: 'Colour schemes are ["light"] or ["light", "dark"]' })
+  .min(1, 'Colour schemes are ["light"] or ["light", "dark"]')
+  .max(2)
+  .refine((l) => l[0] === "light" && new Set(l).size === l.length, 'Colour schemes are ["light"] or ["light", "dark"]');
 
 export const createComparisonBody = z.object({
   name: z
@@ -31,9 +42,11 @@ export const updateComparisonBody = z
   .object({
     /** What captures do about a consent banner: reject (the least-tracking choice), accept, or keep it on screen. */
     consent: consentPolicySchema.optional(),
+    /** The colour schemes runs capture each page in (`prefers-color-scheme`): ["light"] or ["light", "dark"]. */
+    colorSchemes: colorSchemesSchema.optional(),
   })
   .strict()
-  .refine((b) => Object.keys(b).length > 0, "Nothing to change: send consent");
+  .refine((b) => Object.keys(b).length > 0, "Nothing to change: send consent or colorSchemes");
 export type UpdateComparisonInput = z.infer<typeof updateComparisonBody>;
 
 /** Only absolute http(s) URLs with a host can be captured. */
@@ -83,6 +96,8 @@ export const comparisonDto = z.object({
   progress: comparisonProgressSchema.nullable(),
   /** What the next run's captures do about a consent banner (PATCH to change). */
   consent: consentPolicySchema,
+  /** The colour schemes the next run captures each page in (PATCH to change). */
+  colorSchemes: z.array(colorSchemeSchema),
 });
 export type ComparisonDto = z.infer<typeof comparisonDto>;
 
@@ -101,6 +116,15 @@ export type TargetDto = z.infer<typeof targetDto>;
 export const snapshotDto = z.object({
   id: z.string(),
   targetId: z.string(),
+  // Always answered; optional in the type only so that callers built before pages still compile
+  // (absent reads as the home page, light, no failed step).
+  /** The page of the site captured, its role and its path; null only for a capture from before pages. */
+  pageId: z.string().nullable().optional(),
+  role: pageRoleSchema.optional(),
+  path: z.string().nullable().optional(),
+  colorScheme: colorSchemeSchema.optional(),
+  /** Where the page's steps stopped, when one failed (index counted from 1); null otherwise. */
+  step: stepFailureSchema.nullable().optional(),
   capturedAt: z.string(),
   viewport: viewportSchema,
   /** Owner-only URL: /api/snapshots/{id}/screenshot */
@@ -112,7 +136,8 @@ export const snapshotDto = z.object({
   height: z.number(),
   /** What the capture did about a consent banner; null for a capture made before consent handling. */
   consent: consentRecordSchema.nullable(),
-  extraction: extractionSchema,
+  /** Null for a page whose steps stopped (`step`): its screenshot shows where, and nothing was measured. */
+  extraction: extractionSchema.nullable(),
 });
 export type SnapshotDto = z.infer<typeof snapshotDto>;
 
@@ -120,15 +145,25 @@ export const diffDto = similarityScoresSchema.extend({
   id: z.string(),
   comparisonId: z.string(),
   viewport: viewportSchema,
+  /** Diffs compare the pages of one role of two sites (pricing with pricing), in one colour scheme (always answered; absent: home, light). */
+  role: pageRoleSchema.optional(),
+  colorScheme: colorSchemeSchema.optional(),
   targetAId: z.string(),
   targetBId: z.string(),
+  pageAId: z.string().nullable().optional(),
+  pageBId: z.string().nullable().optional(),
   createdAt: z.string(),
   /** The parts behind the blend, for the summary's detail view. */
   components: z.record(z.string(), z.number()),
 });
 export type DiffDto = z.infer<typeof diffDto>;
 
-export const findingDto = findingSchema;
+export const findingDto = findingSchema.extend({
+  /** The page the finding is about, its role, and the colour scheme it was captured in (always answered; absent: home, light). */
+  pageId: z.string().nullable().optional(),
+  role: pageRoleSchema.optional(),
+  colorScheme: colorSchemeSchema.optional(),
+});
 export type FindingDto = z.infer<typeof findingDto>;
 
 /** Pushed over /ws to the comparison's owner only. */
@@ -148,6 +183,8 @@ export const comparisonReport = z.object({
   snapshots: z.array(snapshotDto),
   diffs: z.array(diffDto),
   findings: z.array(findingDto),
+  /** Every page of the comparison's sites (home first per site); absent in a report from a server before pages. */
+  pages: z.array(pageDto).optional(),
 });
 export type ComparisonReport = z.infer<typeof comparisonReport>;
 

@@ -1,6 +1,9 @@
 import type { Db } from "#server/db/connection";
-import type { ConsentPolicy, Viewport } from "#server/modules/capture/model";
+import type { ColorScheme, ConsentPolicy, PageRole, Viewport } from "#server/modules/capture/model";
+import type { PageRow } from "#server/modules/pages/repository";
 import type { ComparisonStatus, TargetStatus } from "./model";
+
+export type { PageRow };
 
 export interface ComparisonRow {
   id: string;
@@ -18,6 +21,8 @@ export interface ComparisonRow {
   completed_at: string | null;
   /** What the comparison's captures do about a consent banner. */
   consent: ConsentPolicy;
+  /** The colour schemes its runs capture in (JSON array of ColorScheme). */
+  color_schemes: string;
   target_count: number;
 }
 
@@ -49,6 +54,14 @@ export interface SnapshotRow {
   /** sha256 of the PNG; the file is named by it (NULL for a snapshot stored without one). */
   content_hash: string | null;
   file_bytes: number | null;
+  /** The page captured (NULL only for a row written by a build from before pages). */
+  page_id: string | null;
+  color_scheme: ColorScheme;
+  /** Where a page's steps stopped (JSON StepFailure); NULL when they ran through or there were none. */
+  step: string | null;
+  /** The page's role and path, joined from pages when read (absent on a row being written). */
+  role?: PageRole | null;
+  path?: string | null;
 }
 
 export interface DiffRow {
@@ -65,6 +78,11 @@ export interface DiffRow {
   components: string;
   created_at: string;
   run_id: string | null;
+  /** The role of the two pages scored, and the colour scheme they were captured in. */
+  role: PageRole;
+  color_scheme: ColorScheme;
+  page_a_id: string | null;
+  page_b_id: string | null;
 }
 
 export interface FindingRow {
@@ -84,6 +102,11 @@ export interface FindingRow {
   run_id: string | null;
   /** The rule that found it (an axe-core rule id for accessibility); null for AI suggestions and older rows. */
   rule: string | null;
+  page_id: string | null;
+  color_scheme: ColorScheme;
+  /** Joined from pages when read. */
+  role?: PageRole | null;
+  path?: string | null;
 }
 
 export type RunStatus = "running" | "completed" | "failed" | "interrupted";
@@ -102,6 +125,16 @@ export interface RunRow {
 
 const COMPARISON_COLUMNS = `c.*, (SELECT COUNT(*) FROM targets t WHERE t.comparison_id = c.id) AS target_count`;
 const VIEWPORT_ORDER = `CASE s.viewport WHEN 'desktop' THEN 0 ELSE 1 END`;
+/** Roles in PAGE_ROLES order (home first), for the order results are listed in. */
+const ROLE_ORDER = (col: string) =>
+  `CASE ${col} WHEN 'home' THEN 0 WHEN 'pricing' THEN 1 WHEN 'features' THEN 2 WHEN 'signup' THEN 3 WHEN 'blog' THEN 4 WHEN 'docs' THEN 5 ELSE 6 END`;
+const SCHEME_ORDER = (col: string) => `CASE ${col} WHEN 'light' THEN 0 ELSE 1 END`;
+/**
+ * Diffs in the order results list them: role (home first), colour scheme (light first), viewport,
+ * then the two sites in the order they were added.
+ */
+const DIFF_ORDER = `${ROLE_ORDER("d.role")}, ${SCHEME_ORDER("d.color_scheme")}, CASE d.viewport WHEN 'desktop' THEN 0 ELSE 1 END,
+  a.created_at, a.rowid, b.created_at, b.rowid`;
 /** The run whose diffs and findings are the comparison's current results: the newest that wrote its outcome. */
 const CURRENT_RUN = `(SELECT r.id FROM runs r WHERE r.comparison_id = ?1 AND r.status IN ('completed', 'failed') ORDER BY r.number DESC LIMIT 1)`;
 
@@ -134,6 +167,9 @@ function comparisonQueries(db: Db) {
     setConsent: db.query<null, [ConsentPolicy, string, string, string]>(
       "UPDATE comparisons SET consent = ?, updated_at = ? WHERE id = ? AND owner_id = ?",
     ),
+    setColorSchemes: db.query<null, [string, string, string, string]>(
+      "UPDATE comparisons SET color_schemes = ?, updated_at = ? WHERE id = ? AND owner_id = ?",
+    ),
   };
   return {
     listComparisons: (ownerId: string) => q.listComparisons.all(ownerId),
@@ -154,6 +190,9 @@ function comparisonQueries(db: Db) {
     /** The next run's consent policy (a run under way keeps the one it started with). */
     setConsent: (id: string, ownerId: string, consent: ConsentPolicy, at: string) =>
       q.setConsent.run(consent, at, id, ownerId).changes === 1,
+    /** The colour schemes the next run captures in. */
+    setColorSchemes: (id: string, ownerId: string, schemes: readonly ColorScheme[], at: string) =>
+      q.setColorSchemes.run(JSON.stringify(schemes), at, id, ownerId).changes === 1,
   };
 }
 
@@ -170,6 +209,10 @@ function targetQueries(db: Db) {
       "INSERT INTO targets (id, comparison_id, owner_id, label, url, created_at) VALUES (?, ?, ?, ?, ?, ?)",
     ),
     deleteTarget: db.query<null, [string, string]>("DELETE FROM targets WHERE id = ? AND owner_id = ?"),
+    pagesOfComparison: db.query<PageRow, [string, string]>(
+      `SELECT p.* FROM pages p JOIN targets t ON t.id = p.target_id
+         WHERE p.comparison_id = ? AND p.owner_id = ? ORDER BY t.created_at, t.rowid, p.position, p.rowid`,
+    ),
     allTargetsCapturing: db.query<null, [string]>("UPDATE targets SET status = 'capturing', error = NULL WHERE comparison_id = ?"),
     setTargetStatus: db.query<null, [TargetStatus, string | null, string]>(
       `UPDATE targets SET status = ?, error = ? WHERE id = ?
@@ -184,8 +227,11 @@ function targetQueries(db: Db) {
     findTarget: (id: string, ownerId: string) => q.target.get(id, ownerId),
     hasTargetUrl: (comparisonId: string, url: string) => q.targetByUrl.get(comparisonId, url) !== null,
     countTargets: (comparisonId: string) => q.countTargets.get(comparisonId)?.n ?? 0,
+    /** A new target; the database gives it its home page (migration 0018's trigger). */
     insertTarget: (t: { id: string; comparisonId: string; ownerId: string; label: string; url: string; at: string }) =>
       q.insertTarget.run(t.id, t.comparisonId, t.ownerId, t.label, t.url, t.at),
+    /** Every page of the comparison's sites: target by target, each site's home first, then by position. */
+    listPagesOfComparison: (comparisonId: string, ownerId: string) => q.pagesOfComparison.all(comparisonId, ownerId),
     deleteTarget: (id: string, ownerId: string) => q.deleteTarget.run(id, ownerId).changes === 1,
     markTargetsCapturing: (comparisonId: string) => q.allTargetsCapturing.run(comparisonId),
     /** Only during a run, so a run that lost its comparison (deleted, recovered) cannot rewrite it. */
@@ -215,24 +261,31 @@ function snapshotQueries(db: Db) {
         string | null,
         string | null,
         number | null,
+        string | null,
+        ColorScheme,
+        string | null,
       ]
     >(
       `INSERT INTO snapshots (id, target_id, comparison_id, owner_id, viewport, captured_at, screenshot_path, title, colors, width, height, extraction,
-           run_id, content_hash, file_bytes)
-         SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM comparisons WHERE id = ?3 AND status = 'running')`,
+           run_id, content_hash, file_bytes, page_id, color_scheme, step)
+         SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM comparisons WHERE id = ?3 AND status = 'running')`,
     ),
     setSnapshotExtraction: db.query<null, [string, string, string]>(
       `UPDATE snapshots SET extraction = ? WHERE id = ? AND owner_id = ?
          AND EXISTS (SELECT 1 FROM comparisons c WHERE c.id = snapshots.comparison_id AND c.status = 'running')`,
     ),
+    // The latest capture of each page, in each colour scheme, at each viewport.
     latestSnapshots: db.query<SnapshotRow, [string, string]>(
-      `SELECT s.* FROM snapshots s JOIN targets t ON t.id = s.target_id
+      `SELECT s.*, p.role AS role, p.path AS path FROM snapshots s JOIN targets t ON t.id = s.target_id JOIN pages p ON p.id = s.page_id
          WHERE s.comparison_id = ? AND s.owner_id = ?
-           AND s.rowid = (SELECT s2.rowid FROM snapshots s2 WHERE s2.target_id = s.target_id AND s2.viewport = s.viewport
+           AND s.rowid = (SELECT s2.rowid FROM snapshots s2
+                           WHERE s2.page_id = s.page_id AND s2.viewport = s.viewport AND s2.color_scheme = s.color_scheme
                           ORDER BY s2.captured_at DESC, s2.rowid DESC LIMIT 1)
-         ORDER BY t.created_at, t.rowid, ${VIEWPORT_ORDER}`,
+         ORDER BY t.created_at, t.rowid, p.position, p.rowid, ${SCHEME_ORDER("s.color_scheme")}, ${VIEWPORT_ORDER}`,
     ),
-    snapshot: db.query<SnapshotRow, [string, string]>("SELECT * FROM snapshots WHERE id = ? AND owner_id = ?"),
+    snapshot: db.query<SnapshotRow, [string, string]>(
+      "SELECT s.*, p.role AS role, p.path AS path FROM snapshots s LEFT JOIN pages p ON p.id = s.page_id WHERE s.id = ? AND s.owner_id = ?",
+    ),
     snapshotPathsOfTarget: db.query<{ screenshot_path: string }, [string]>(
       "SELECT DISTINCT screenshot_path FROM snapshots WHERE target_id = ?",
     ),
@@ -243,7 +296,7 @@ function snapshotQueries(db: Db) {
       `SELECT s.captured_at AS at, json_extract(s.extraction, '$.timing.samples') AS samples,
               json_extract(s.extraction, '$.timing.profile') AS profile,
               json_extract(s.extraction, '$.timing.browser') AS browser
-         FROM targets t JOIN snapshots s ON s.target_id = t.id
+         FROM targets t JOIN snapshots s ON s.target_id = t.id JOIN pages p ON p.id = s.page_id AND p.position = 0
         WHERE t.owner_id = ? AND t.url = ? AND s.viewport = ? AND s.captured_at >= ?
         ORDER BY s.captured_at DESC LIMIT ?`,
     ),
@@ -273,6 +326,9 @@ function snapshotQueries(db: Db) {
         s.run_id,
         s.content_hash,
         s.file_bytes,
+        s.page_id,
+        s.color_scheme,
+        s.step,
       ).changes === 1,
     /** A running comparison's snapshot measured further (its timing loads); false once the run has ended. */
     setSnapshotExtraction: (id: string, ownerId: string, extraction: string) =>
@@ -290,17 +346,37 @@ function resultQueries(db: Db) {
       `SELECT d.* FROM diffs d
          JOIN targets a ON a.id = d.target_a_id JOIN targets b ON b.id = d.target_b_id
          WHERE d.comparison_id = ?1 AND d.owner_id = ?2 AND d.run_id = ${CURRENT_RUN}
-         ORDER BY CASE d.viewport WHEN 'desktop' THEN 0 ELSE 1 END, a.created_at, a.rowid, b.created_at, b.rowid`,
+         ORDER BY ${DIFF_ORDER}`,
     ),
     insertDiff: db.query<
       null,
-      [string, string, string, Viewport, string, string, number, number, number, number, string, string, string | null]
+      [
+        string,
+        string,
+        string,
+        Viewport,
+        string,
+        string,
+        number,
+        number,
+        number,
+        number,
+        string,
+        string,
+        string | null,
+        PageRole,
+        ColorScheme,
+        string | null,
+        string | null,
+      ]
     >(
       `INSERT INTO diffs (id, comparison_id, owner_id, viewport, target_a_id, target_b_id, color_similarity, layout_similarity,
-         content_similarity, overall_similarity, components, created_at, run_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         content_similarity, overall_similarity, components, created_at, run_id, role, color_scheme, page_a_id, page_b_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     findings: db.query<FindingRow, [string, string]>(
-      `SELECT * FROM findings WHERE comparison_id = ?1 AND owner_id = ?2 AND run_id = ${CURRENT_RUN} ORDER BY position`,
+      `SELECT f.*, p.role AS role, p.path AS path FROM findings f LEFT JOIN pages p ON p.id = f.page_id
+         WHERE f.comparison_id = ?1 AND f.owner_id = ?2 AND f.run_id = ${CURRENT_RUN} ORDER BY f.position`,
     ),
     insertFinding: db.query<
       null,
@@ -320,10 +396,13 @@ function resultQueries(db: Db) {
         string,
         string | null,
         string | null,
+        string | null,
+        ColorScheme,
       ]
     >(
-      `INSERT INTO findings (id, comparison_id, owner_id, target_id, viewport, grp, severity, title, evidence, fix, source, position, created_at, run_id, rule)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO findings (id, comparison_id, owner_id, target_id, viewport, grp, severity, title, evidence, fix, source, position, created_at, run_id, rule,
+         page_id, color_scheme)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
   };
   return {
@@ -346,6 +425,10 @@ function resultQueries(db: Db) {
           d.components,
           d.created_at,
           d.run_id,
+          d.role,
+          d.color_scheme,
+          d.page_a_id,
+          d.page_b_id,
         );
       for (const f of findings)
         q.insertFinding.run(
@@ -364,6 +447,8 @@ function resultQueries(db: Db) {
           f.created_at,
           f.run_id,
           f.rule ?? null,
+          f.page_id,
+          f.color_scheme,
         );
     },
   };

@@ -5,9 +5,10 @@ import { writeTx } from "#server/db/connection";
 import { StampedCache, changeStamp } from "#server/db/change-stamp";
 import { HttpError, conflict, notFound, unavailable } from "#server/http/errors";
 import { newId, nowIso } from "#server/lib/ids";
-import type { Extraction, Finding } from "#server/modules/capture/model";
+import { COLOR_SCHEMES, type ColorScheme, type Extraction, type Finding, type StepFailure } from "#server/modules/capture/model";
 import { checkTargetUrl } from "#server/modules/capture/public";
 import type { BlobBody } from "#server/modules/storage";
+import { toPageDto } from "#server/modules/pages/public";
 import { renderHtmlReport, renderJsonReport, reportFilename } from "./export";
 import { screenshotFiles, type ScreenshotFiles } from "./files";
 import type {
@@ -58,7 +59,19 @@ export const toComparisonDto = (r: ComparisonRow): ComparisonDto => ({
   targetCount: r.target_count,
   progress: r.progress_total === null ? null : { done: r.progress_done ?? 0, total: r.progress_total, stage: r.progress_stage ?? "" },
   consent: r.consent,
+  colorSchemes: colorSchemesOf(r.color_schemes),
 });
+
+/** A comparison's colour schemes as stored (JSON); anything unreadable is light only. */
+export function colorSchemesOf(raw: string | null | undefined): ColorScheme[] {
+  try {
+    const list = JSON.parse(raw ?? "null") as unknown;
+    const known = Array.isArray(list) ? COLOR_SCHEMES.filter((c) => list.includes(c)) : [];
+    return known.length > 0 ? known : ["light"];
+  } catch {
+    return ["light"];
+  }
+}
 
 export const toTargetDto = (r: TargetRow): TargetDto => ({
   id: r.id,
@@ -71,10 +84,15 @@ export const toTargetDto = (r: TargetRow): TargetDto => ({
 });
 
 export const toSnapshotDto = (r: SnapshotRow): SnapshotDto => {
-  const extraction = JSON.parse(r.extraction) as Extraction;
+  const extraction = JSON.parse(r.extraction) as Extraction | null;
   return {
     id: r.id,
     targetId: r.target_id,
+    pageId: r.page_id ?? null,
+    role: r.role ?? "home",
+    path: r.path ?? null,
+    colorScheme: r.color_scheme ?? "light",
+    step: r.step ? (JSON.parse(r.step) as StepFailure) : null,
     capturedAt: r.captured_at,
     viewport: r.viewport,
     screenshotUrl: `/api/snapshots/${r.id}/screenshot`,
@@ -82,7 +100,7 @@ export const toSnapshotDto = (r: SnapshotRow): SnapshotDto => {
     colors: JSON.parse(r.colors) as string[],
     width: r.width,
     height: r.height,
-    consent: extraction.consent ?? null,
+    consent: extraction?.consent ?? null,
     extraction,
   };
 };
@@ -91,8 +109,12 @@ export const toDiffDto = (r: DiffRow): DiffDto => ({
   id: r.id,
   comparisonId: r.comparison_id,
   viewport: r.viewport,
+  role: r.role ?? "home",
+  colorScheme: r.color_scheme ?? "light",
   targetAId: r.target_a_id,
   targetBId: r.target_b_id,
+  pageAId: r.page_a_id ?? null,
+  pageBId: r.page_b_id ?? null,
   createdAt: r.created_at,
   colorSimilarity: r.color_similarity,
   layoutSimilarity: r.layout_similarity,
@@ -118,6 +140,9 @@ export const toFindingDto = (r: FindingRow): FindingDto => ({
   fix: r.fix,
   source: r.source as Finding["source"],
   ...(r.rule ? { rule: r.rule } : {}),
+  pageId: r.page_id ?? null,
+  role: r.role ?? "home",
+  colorScheme: r.color_scheme ?? "light",
 });
 
 /** A URL check that throws HttpError 400 for anything the server must not fetch. */
@@ -140,6 +165,8 @@ export interface ComparisonsDeps {
   onCompleted?: RunDeps["onCompleted"];
   /** A run is over, whatever its outcome: its owner has room for another (the watch's deferred slots). */
   onClosed?: RunDeps["onClosed"];
+  /** The values of a site's secrets its pages' steps name (the secrets module's), for their captures. */
+  secretsOf?: RunDeps["secretsOf"];
   /** The comparison's watch schedule, for GET /comparisons/:id (the watch module owns it). */
   scheduleOf?: (ownerId: string, comparisonId: string) => ScheduleView | null;
 }
@@ -160,6 +187,7 @@ export function comparisonsService(deps: ComparisonsDeps) {
     historyKeep: deps.historyKeep,
     onCompleted: deps.onCompleted,
     onClosed: deps.onClosed,
+    secretsOf: deps.secretsOf,
   });
 
   const owned = (ownerId: string, id: string) => {
@@ -212,6 +240,7 @@ export function comparisonsService(deps: ComparisonsDeps) {
       writeTx(deps.db, () => {
         owned(ownerId, id);
         if (input.consent) repo.setConsent(id, ownerId, input.consent, nowIso(now()));
+        if (input.colorSchemes) repo.setColorSchemes(id, ownerId, input.colorSchemes, nowIso(now()));
       });
       return { ...toComparisonDto(owned(ownerId, id)), schedule: deps.scheduleOf?.(ownerId, id) ?? null };
     },
@@ -267,7 +296,7 @@ export function comparisonsService(deps: ComparisonsDeps) {
     /** Starts a run (a new row in the run history) and answers with the comparison, now running. */
     start(ownerId: string, comparisonId: string, trigger: RunTrigger = "manual"): ComparisonDto {
       if (!runs.available) throw unavailable("Website capture is not available on this server right now");
-      const { comparison, targets } = writeTx(deps.db, () => {
+      const { comparison, targets, pages } = writeTx(deps.db, () => {
         const c = owned(ownerId, comparisonId);
         if (c.status === "running") throw conflict("This comparison is already running");
         const targets = repo.listTargets(comparisonId, ownerId);
@@ -275,11 +304,29 @@ export function comparisonsService(deps: ComparisonsDeps) {
         const running = repo.listComparisons(ownerId).filter((x) => x.status === "running").length;
         if (running >= LIMITS.runningPerUser)
           throw new HttpError(429, `You already have ${running} analyses running. Wait for one to finish.`);
-        repo.markRunning(comparisonId, ownerId, pagesInRun(targets.length), QUEUED_STAGE, nowIso(now()));
+        const pages = repo.listPagesOfComparison(comparisonId, ownerId);
+        repo.markRunning(
+          comparisonId,
+          ownerId,
+          pagesInRun(pages.length, colorSchemesOf(c.color_schemes).length),
+          QUEUED_STAGE,
+          nowIso(now()),
+        );
         repo.markTargetsCapturing(comparisonId);
-        return { comparison: owned(ownerId, comparisonId), targets: repo.listTargets(comparisonId, ownerId) };
+        return { comparison: owned(ownerId, comparisonId), targets: repo.listTargets(comparisonId, ownerId), pages };
       });
-      runs.launch({ ownerId, comparisonId, name: comparison.name, trigger, consent: comparison.consent }, targets);
+      runs.launch(
+        {
+          ownerId,
+          comparisonId,
+          name: comparison.name,
+          trigger,
+          consent: comparison.consent,
+          colorSchemes: colorSchemesOf(comparison.color_schemes),
+        },
+        targets,
+        pages,
+      );
       return toComparisonDto(comparison);
     },
 
@@ -317,10 +364,12 @@ export function comparisonsService(deps: ComparisonsDeps) {
     async exportReport(ownerId: string, comparisonId: string, format: ExportFormat): Promise<ReportFile> {
       const comparison = toComparisonDto(owned(ownerId, comparisonId));
       const rows = repo.latestSnapshots(comparisonId, ownerId);
+      const targetUrls = new Map(repo.listTargets(comparisonId, ownerId).map((t) => [t.id, t.url]));
       const report: ComparisonReport = {
         exportedAt: nowIso(now()),
         comparison,
         targets: repo.listTargets(comparisonId, ownerId).map(toTargetDto),
+        pages: repo.listPagesOfComparison(comparisonId, ownerId).map((p) => toPageDto(p, targetUrls.get(p.target_id) ?? p.path)),
         snapshots: rows.map(toSnapshotDto),
         diffs: repo.listDiffs(comparisonId, ownerId).map(toDiffDto),
         findings: repo.listFindings(comparisonId, ownerId).map(toFindingDto),

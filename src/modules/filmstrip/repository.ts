@@ -11,11 +11,12 @@ interface SnapshotRef {
 export function filmstripRepository(db: Db) {
   const q = {
     comparison: db.query<{ id: string }, [string, string]>("SELECT id FROM comparisons WHERE id = ? AND owner_id = ?"),
-    // The snapshot that stands for each target and viewport: the latest (spec §3), as the snapshots API answers.
+    // The snapshot that stands for each page, colour scheme and viewport: the latest (spec §3), as the snapshots API answers.
     latest: db.query<SnapshotRef, [string, string]>(
       `SELECT s.id, s.target_id, s.comparison_id, s.viewport, s.screenshot_path FROM snapshots s
          WHERE s.comparison_id = ? AND s.owner_id = ?
-           AND s.rowid = (SELECT s2.rowid FROM snapshots s2 WHERE s2.target_id = s.target_id AND s2.viewport = s.viewport
+           AND s.rowid = (SELECT s2.rowid FROM snapshots s2
+                           WHERE s2.page_id = s.page_id AND s2.viewport = s.viewport AND s2.color_scheme = s.color_scheme
                           ORDER BY s2.captured_at DESC, s2.rowid DESC LIMIT 1)`,
     ),
     snapshot: db.query<SnapshotRef, [string, string]>(

@@ -86,7 +86,7 @@ export function filmstripService(deps: FilmstripDeps) {
   }
 
   return {
-    /** The filmstrip of each target's latest snapshot per viewport; snapshots recorded without one are left out. */
+    /** The filmstrip of each page's latest snapshot per scheme and viewport (matched by snapshotId); snapshots recorded without one are left out. */
     async forComparison(ownerId: string, comparisonId: string): Promise<FilmstripDto[]> {
       if (!repo.ownsComparison(ownerId, comparisonId)) throw notFound("Comparison not found");
       const snapshots = repo.latestSnapshots(ownerId, comparisonId);

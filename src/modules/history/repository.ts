@@ -14,20 +14,29 @@ export function historyRepository(db: Db) {
       "SELECT * FROM runs WHERE comparison_id = ? AND status = 'completed' AND number < ? ORDER BY number DESC LIMIT 1",
     ),
     // Run #1 of a comparison from before run history holds up to 3 captures per page: the newest is the run's.
+    // Each page's capture in each scheme at each viewport: site by site, its pages in order, light first, desktop first.
     snapshots: db.query<SnapshotRow, [string, string]>(
-      `SELECT s.* FROM snapshots s JOIN targets t ON t.id = s.target_id
+      `SELECT s.*, p.role AS role, p.path AS path FROM snapshots s JOIN targets t ON t.id = s.target_id LEFT JOIN pages p ON p.id = s.page_id
          WHERE s.run_id = ?1 AND s.owner_id = ?2
-           AND s.rowid = (SELECT s2.rowid FROM snapshots s2 WHERE s2.run_id = ?1 AND s2.target_id = s.target_id AND s2.viewport = s.viewport
+           AND s.rowid = (SELECT s2.rowid FROM snapshots s2 WHERE s2.run_id = ?1 AND s2.target_id = s.target_id AND s2.page_id IS s.page_id
+                            AND s2.viewport = s.viewport AND s2.color_scheme = s.color_scheme
                           ORDER BY s2.captured_at DESC, s2.rowid DESC LIMIT 1)
-         ORDER BY t.created_at, t.rowid, CASE s.viewport WHEN 'desktop' THEN 0 ELSE 1 END`,
+         ORDER BY t.created_at, t.rowid, p.position, p.rowid, CASE s.color_scheme WHEN 'light' THEN 0 ELSE 1 END,
+                  CASE s.viewport WHEN 'desktop' THEN 0 ELSE 1 END`,
     ),
+    // Role (home first), scheme (light first), viewport, then the two sites in the order they were added.
     diffs: db.query<DiffRow, [string, string]>(
       `SELECT d.* FROM diffs d
          JOIN targets a ON a.id = d.target_a_id JOIN targets b ON b.id = d.target_b_id
          WHERE d.run_id = ? AND d.owner_id = ?
-         ORDER BY CASE d.viewport WHEN 'desktop' THEN 0 ELSE 1 END, a.created_at, a.rowid, b.created_at, b.rowid`,
+         ORDER BY CASE d.role WHEN 'home' THEN 0 WHEN 'pricing' THEN 1 WHEN 'features' THEN 2 WHEN 'signup' THEN 3 WHEN 'blog' THEN 4
+                    WHEN 'docs' THEN 5 ELSE 6 END, CASE d.color_scheme WHEN 'light' THEN 0 ELSE 1 END,
+                  CASE d.viewport WHEN 'desktop' THEN 0 ELSE 1 END, a.created_at, a.rowid, b.created_at, b.rowid`,
     ),
-    findings: db.query<FindingRow, [string, string]>("SELECT * FROM findings WHERE run_id = ? AND owner_id = ? ORDER BY position"),
+    findings: db.query<FindingRow, [string, string]>(
+      `SELECT f.*, p.role AS role, p.path AS path FROM findings f LEFT JOIN pages p ON p.id = f.page_id
+         WHERE f.run_id = ? AND f.owner_id = ? ORDER BY f.position`,
+    ),
     storage: db.query<{ runs: number; snapshots: number; files: number; bytes: number | null; raw: number | null }, []>(
       `SELECT (SELECT COUNT(*) FROM runs) AS runs, COUNT(*) AS snapshots, COUNT(DISTINCT screenshot_path) AS files,
               (SELECT SUM(b) FROM (SELECT MAX(COALESCE(file_bytes, 0)) AS b FROM snapshots GROUP BY screenshot_path)) AS bytes,

@@ -89,7 +89,7 @@ function runTargets(detail: RunDetail, current: TargetDto[]): SharedTarget[] {
     .map((id, i) => ({
       id,
       label: `Removed website ${i + 1}`,
-      url: detail.snapshots.find((s) => s.targetId === id)?.extraction.finalUrl ?? "",
+      url: detail.snapshots.find((s) => s.targetId === id)?.extraction?.finalUrl ?? "",
       createdAt: detail.run.startedAt,
     }));
   return [...kept, ...removed];

@@ -8,6 +8,9 @@ export interface WatchedComparison {
   name: string;
   status: string;
   target_count: number;
+  /** Pages of its sites (each target has its home page at least), and its colour schemes (JSON array). */
+  page_count: number;
+  color_schemes: string;
 }
 
 export interface PendingPages {
@@ -22,7 +25,8 @@ export function watchRepository(db: Db) {
     owns: db.query<{ one: number }, [string, string]>("SELECT 1 AS one FROM comparisons WHERE id = ? AND owner_id = ?"),
     find: db.query<WatchedComparison, [string]>(
       `SELECT c.id, c.owner_id, c.name, c.status,
-              (SELECT COUNT(*) FROM targets t WHERE t.comparison_id = c.id) AS target_count
+              (SELECT COUNT(*) FROM targets t WHERE t.comparison_id = c.id) AS target_count,
+              (SELECT COUNT(*) FROM pages p WHERE p.comparison_id = c.id) AS page_count, c.color_schemes
          FROM comparisons c WHERE c.id = ?`,
     ),
     // A running comparison's unfinished pages are queued or being captured right now.

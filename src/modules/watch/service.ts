@@ -15,7 +15,9 @@ import type { RetryOptions } from "./alerts/retry";
 import { DeferRun, Scheduler, systemClock, type Clock, type ScheduleEvent } from "./schedule/scheduler";
 import { scheduleService } from "./schedule/service";
 import { watchRepository } from "./repository";
-import { digestService } from "./digest/service";
+import { DIGEST_JOB, digestService } from "./digest/service";
+import { ALERT_JOB } from "./alerts/service";
+import type { JobHandlers, JobsService } from "#server/modules/jobs/public";
 
 /**
  * Pages a scheduled run may add to the capture queue. The pool refuses jobs past 200 queued (40
@@ -45,6 +47,8 @@ export interface WatchDeps {
   /** The stored changes, for the digest (none: the digest lists runs and alerts only). */
   changes?: ChangeHistory;
   log?: (msg: string, err?: unknown) => void;
+  /** The app's jobs queue; alert deliveries and digests are jobs in it (without, one on `db`). */
+  jobs?: JobsService;
 }
 
 /**
@@ -74,7 +78,9 @@ export function watchService(deps: WatchDeps) {
   function startScheduled(comparisonId: string): void {
     const c = repo.find(comparisonId);
     if (!c) throw new Error("the comparison no longer exists");
-    const pages = pagesInRun(c.target_count);
+    // Every page of every site, at each viewport, in each colour scheme.
+    const schemes = (JSON.parse(c.color_schemes) as unknown[]).length || 1;
+    const pages = pagesInRun(Math.max(c.page_count, c.target_count), schemes);
     const pending = repo.pendingPages(c.owner_id);
     // With nothing in flight a run always starts, whatever its size: waiting would not make room.
     if (pending.owner > 0 && pending.owner + pages > budget.perOwner)
@@ -108,6 +114,7 @@ export function watchService(deps: WatchDeps) {
     resolve: deps.resolve,
     retry: deps.retry,
     now: deps.now,
+    jobs: deps.jobs,
   });
 
   const digest = digestService({
@@ -118,6 +125,7 @@ export function watchService(deps: WatchDeps) {
     now: deps.now,
     clock: deps.clock,
     log,
+    jobs: deps.jobs,
   });
 
   /** The change view of a run: what the alert links to. */
@@ -144,7 +152,11 @@ export function watchService(deps: WatchDeps) {
     });
   }
 
+  /** The watch's job kinds, for the app's job runner. */
+  const jobHandlers: JobHandlers = { [ALERT_JOB]: alerts.handler, [DIGEST_JOB]: digest.handler };
+
   return {
+    jobHandlers,
     schedules,
     alerts,
     scheduler,

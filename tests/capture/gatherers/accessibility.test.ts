@@ -31,6 +31,11 @@ const h = useHarness({
 <script>window.axe = "the page's own"; window.define = function () { throw new Error("the page's AMD loader was used"); }; window.define.amd = {};</script>`,
     "<style>body{margin:0;font-family:sans-serif;font-size:16px;color:#111111;background:#ffffff}</style>",
   ),
+  // A page that refuses scripts from other origins (and string script URLs): axe comes in another way.
+  "/csp": html(
+    `<main><h1>Strict</h1><img src="/bg.svg" width="40" height="40"></main>`,
+    `<meta http-equiv="Content-Security-Policy" content="script-src 'self'; require-trusted-types-for 'script'">`,
+  ),
   "/bg.svg": {
     body: `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#777"/></svg>`,
     type: "image/svg+xml",
@@ -89,6 +94,13 @@ describe("accessibility gatherer (axe-core)", () => {
   test("the page's own window.axe and AMD loader are left alone", async () => {
     const { page } = await audited();
     expect(await page.evaluate(() => (window as unknown as { axe: unknown }).axe)).toBe("the page's own");
+  });
+
+  test("a page whose CSP refuses other origins' scripts is audited all the same", async () => {
+    const page = await h.shared("/csp");
+    const { audit } = await auditPage(page);
+    expect(audit.error).toBeUndefined();
+    expect(audit.violations.find((r) => r.id === "image-alt")?.count).toBe(1);
   });
 
   test("the body text's contrast", async () => {

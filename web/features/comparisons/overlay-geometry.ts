@@ -23,9 +23,10 @@ export interface PageFrame {
  * the captured height (CSS px) against the image height (pixels) reveals.
  */
 export function pageFrame(
-  snapshot: Pick<SnapshotDto, "width" | "height" | "viewport"> & { extraction: Pick<Extraction, "capturedHeight"> },
+  snapshot: Pick<SnapshotDto, "width" | "height" | "viewport"> & { extraction: Pick<Extraction, "capturedHeight"> | null },
 ): PageFrame {
-  const captured = snapshot.extraction.capturedHeight;
+  // A page whose steps stopped has no extraction: its screenshot is the viewport where it stopped.
+  const captured = snapshot.extraction?.capturedHeight ?? 0;
   const { width, height } = snapshot;
   if (width > 0 && height > 0) {
     const ratio = captured > 0 ? height / captured : 1;

@@ -16,6 +16,7 @@ export function comparison(over: Partial<ComparisonDto> = {}): ComparisonDto {
     targetCount: 0,
     progress: null,
     consent: "reject",
+    colorSchemes: ["light"],
     ...over,
   };
 }

@@ -99,8 +99,8 @@ export interface Frame {
  * A screenshot's size in CSS px (the boxes' unit). The image may be taken at a device pixel ratio
  * above 1, which the captured height (CSS px) against the image height reveals.
  */
-export function frameOf(s: { width: number; height: number; extraction: { capturedHeight: number } }, viewportWidth: number): Frame {
-  const captured = s.extraction.capturedHeight;
+export function frameOf(s: { width: number; height: number; extraction: { capturedHeight: number } | null }, viewportWidth: number): Frame {
+  const captured = s.extraction?.capturedHeight ?? 0;
   if (s.width > 0 && s.height > 0) {
     const ratio = captured > 0 ? s.height / captured : 1;
     const dpr = ratio >= 0.95 ? ratio : 1;

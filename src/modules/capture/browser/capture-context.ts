@@ -2,7 +2,7 @@
 // loads alike. Same viewport, same user agent, same page script, and the same egress rules.
 import type { Browser, BrowserContext, BrowserContextOptions } from "playwright-core";
 import type { EgressProxy } from "./egress-proxy";
-import { VIEWPORTS, type Viewport } from "../model";
+import { VIEWPORTS, type ColorScheme, type Viewport } from "../model";
 import { installPageScript } from "../page-script/page-script";
 import { SSRF_MESSAGES, type HostVerdict } from "./ssrf";
 
@@ -47,9 +47,12 @@ export async function openCaptureContext(
   browser: Browser,
   viewportName: Viewport,
   { proxy, guard, blocked }: Egress,
+  colorScheme?: ColorScheme,
 ): Promise<BrowserContext> {
   const ctx = await browser.newContext({
     ...captureContextOptions(browser, viewportName),
+    // prefers-color-scheme; Playwright's default is light.
+    ...(colorScheme ? { colorScheme } : {}),
     ...(proxy ? { proxy: { server: proxy.server, ...proxy.credentials } } : {}),
   });
   await installPageScript(ctx);

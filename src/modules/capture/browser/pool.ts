@@ -18,18 +18,25 @@ import { FairQueue } from "./fair-queue";
 import { LOST_REASON, RemoteEndpoints, type RemoteEndpoint, type RemoteReadiness } from "./remote-endpoints";
 import { checkTargetUrl, type Resolver } from "./ssrf";
 import type { Vitals } from "../page/types";
+import type { SessionState, StepFailure } from "../steps/model";
 import { MAX_SAMPLES, summariseSamples, type EarlierSample, type TimingProfile, type TimingSummary } from "../timing/timing-samples";
 
 export type CaptureStageName = Extract<CaptureEvent, { type: "stage" }>["stage"];
 
 /** What a capture answers: the page's extraction and screenshot (with the grey thumbnail scoring compares), or why not. */
-export type CaptureResult = { ok: true; extraction: Extraction; screenshotPath: string; thumb?: GrayImage } | { ok: false; reason: string };
+export type CaptureResult =
+  | { ok: true; extraction: Extraction; screenshotPath: string; thumb?: GrayImage; session?: SessionState }
+  | { ok: false; reason: string }
+  /** A step could not be done (`reason` is "Step N: error"); the screenshot shows the viewport where it stopped. */
+  | { ok: false; reason: string; step: StepFailure; screenshotPath: string | null; session?: SessionState };
 export type TimingResult = { ok: true; timing: TimingSummary } | { ok: false; reason: string };
 
 /** What a caller asks the pool to capture (the worker's CaptureJob adds the limits and an id). */
 export interface CaptureJobInput {
   url: string;
   viewport: Viewport;
+  /** The page's colour scheme; absent: light. */
+  colorScheme?: CaptureJob["colorScheme"];
   /** Absolute path the PNG is written to. */
   screenshotPath: string;
   /** Loads of the same page measured by recent captures, newest first: they can spare extra timing loads. */
@@ -38,6 +45,12 @@ export interface CaptureJobInput {
   deferTiming?: boolean;
   /** What to do about a consent banner (the comparison's setting); absent: nothing. */
   consent?: CaptureJob["consent"];
+  /** The page's steps, the values of the secrets they name, the site's origin, a shared login (steps/sessions.ts sets the last two). */
+  steps?: CaptureJob["steps"];
+  secrets?: CaptureJob["secrets"];
+  siteOrigin?: CaptureJob["siteOrigin"];
+  session?: CaptureJob["session"];
+  keepSession?: CaptureJob["keepSession"];
 }
 
 /** More timing loads of a page already captured (capture/timing/time-page.ts). */
@@ -47,6 +60,8 @@ export interface TimingJobInput {
   profile: TimingProfile;
   own: Vitals[];
   earlier: EarlierSample[];
+  /** The capture's colour scheme; absent: light. */
+  colorScheme?: TimingJob["colorScheme"];
 }
 
 export interface CapturePoolOptions {
@@ -414,6 +429,7 @@ export class CapturePool {
       jobId,
       url: input.url,
       viewport: input.viewport,
+      ...(input.colorScheme ? { colorScheme: input.colorScheme } : {}),
       screenshotPath: input.screenshotPath,
       allowPrivate,
       navigationTimeoutMs: this.navigationTimeoutMs,
@@ -424,6 +440,11 @@ export class CapturePool {
       earlierSamples: input.earlierSamples,
       deferTiming: input.deferTiming,
       consent: input.consent,
+      steps: input.steps,
+      secrets: input.secrets,
+      siteOrigin: input.siteOrigin,
+      session: input.session,
+      keepSession: input.keepSession,
     };
     return { type: "capture", job };
   }
@@ -465,8 +486,20 @@ export class CapturePool {
           extraction: event.extraction,
           screenshotPath: event.screenshotPath,
           thumb: event.thumb,
+          ...(event.session ? { session: event.session } : {}),
         });
         break;
+      case "stepFailed": {
+        const { step, screenshotPath, session } = event;
+        this.finish(slot, event.jobId, {
+          ok: false,
+          reason: `Step ${step.index}: ${step.error}`,
+          step,
+          screenshotPath,
+          ...(session ? { session } : {}),
+        });
+        break;
+      }
       case "timed":
         this.finish(slot, event.jobId, { ok: true, timing: event.timing });
         break;

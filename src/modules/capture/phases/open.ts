@@ -57,10 +57,12 @@ export async function openPage(
   // Asked alongside the page's load (one DevTools round trip, the first time per browser).
   const measuredIn = browserLabel(browser);
   // Every context of this capture (the page's, and the light timing loads') goes through the same guard.
-  const openContext = () => openCaptureContext(browser, job.viewport, { proxy, guard, blocked });
+  const openContext = () => openCaptureContext(browser, job.viewport, { proxy, guard, blocked }, job.colorScheme);
   const context = await openContext();
   lifetime.holdContext(context);
   await lifetime.stopIfLate(); // the limit passed while the context was being made
+  // A login another capture of this run did (steps/sessions.ts): its cookies and storage, before the first document.
+  if (job.session) await context.setStorageState(job.session.state);
 
   // Before the page exists, so the consent script is in its first document.
   const consent = job.consent ? await watchConsent(context, job.consent, job.url) : null;
@@ -105,7 +107,8 @@ async function navigate(
   if (response) {
     const headers = response.headers();
     if (headers[BLOCKED_HEADER]) throw new CaptureError(`Blocked: ${blocked[0]?.reason ?? SSRF_MESSAGES.private}`);
-    if (response.status() >= 400) {
+    // A page behind a sign-in may answer 401 or 403 with its form: the page's steps are there to sign in.
+    if (response.status() >= 400 && !(job.steps?.length && (response.status() === 401 || response.status() === 403))) {
       throw new CaptureError(`The site answered HTTP ${response.status()}${response.statusText() ? ` ${response.statusText()}` : ""}`);
     }
   }

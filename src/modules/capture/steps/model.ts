@@ -103,3 +103,39 @@ export const stepsSchema = z.array(stepSchema).max(MAX_STEPS, `A page has at mos
 /** Where a step list stopped: its step number (from 1) and why. */
 export const stepFailureSchema = z.object({ index: z.number().int().min(1), error: z.string() });
 export type StepFailure = z.infer<typeof stepFailureSchema>;
+
+/**
+ * A page's login, as the steps up to it: every step up to and including the last one whose value
+ * holds a secret, then the submit (a click or press right after it) and the waits right after that.
+ * Pages of one site whose steps start with the same login share it within a run (steps/sessions.ts):
+ * it runs once, and the others start from its session and skip these steps. 0 when no step uses a secret.
+ */
+export function loginPrefixLength(steps: readonly Step[]): number {
+  let end = 0;
+  for (const [i, s] of steps.entries()) if (secretNamesIn([s]).length > 0) end = i + 1;
+  if (end === 0) return 0;
+  if (steps[end]?.type === "click" || steps[end]?.type === "press") end++;
+  while (steps[end]?.type === "wait") end++;
+  return end;
+}
+
+/** A browser session as Playwright saves one (cookies, localStorage): held in memory for one run, never stored. */
+export interface SessionState {
+  cookies: {
+    name: string;
+    value: string;
+    domain: string;
+    path: string;
+    expires: number;
+    httpOnly: boolean;
+    secure: boolean;
+    sameSite: "Strict" | "Lax" | "None";
+  }[];
+  origins: { origin: string; localStorage: { name: string; value: string }[] }[];
+}
+
+/** A login another capture of the run already did: start from its session and skip its `skip` steps. */
+export interface StepSession {
+  state: SessionState;
+  skip: number;
+}

@@ -16,7 +16,7 @@ export async function timePage(browser: Browser, job: TimingJob, deps: CaptureDe
   try {
     const egress = { proxy, guard, blocked: proxy?.blocked ?? [] };
     const browserName = await browserLabel(browser);
-    return await sampleTiming(() => openCaptureContext(browser, job.viewport, egress), job.url, {
+    return await sampleTiming(() => openCaptureContext(browser, job.viewport, egress, job.colorScheme), job.url, {
       profile: job.profile,
       own: job.own,
       earlier: job.earlier,

@@ -11,12 +11,13 @@ import { readdirSync, readFileSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 import { CHROMIUM_ARGS } from "#server/lib/chromium";
 import { workerLogger } from "#server/lib/logger";
-import { capturePage, CaptureError } from "../capture";
+import { capturePage, CaptureError, StepFailedError } from "../capture";
 import { timePage } from "../timing/time-page";
 import { pageBundles } from "../page-script/page-bundle";
 import { consentAssets } from "../consent/assets";
 import { instrumentVolatility } from "../watchers/volatility-probe";
 import { withVolatility } from "../watchers/volatility";
+import { scrubber, scrubDeep } from "../steps/secrets";
 import { connectRemoteBrowser } from "../browser/remote-browser";
 import { LOST_REASON } from "../browser/remote-endpoints";
 import type { EgressListen } from "../browser/egress-proxy";
@@ -130,9 +131,19 @@ async function runJob(job: CaptureJob) {
     // What moves by itself while the page is captured (carousels, tickers), stored with the
     // extraction so change detection between runs can tell motion from change (decision 0006).
     const probe = instrumentVolatility(used);
-    const result = await capturePage(probe.browser, job, (stage) => post({ type: "stage", jobId: job.jobId, stage }), deps());
-    const extraction = withVolatility(result.extraction, probe.report());
-    const done: CaptureEvent = { type: "done", jobId: job.jobId, extraction, screenshotPath: result.screenshotPath, thumb: result.thumb };
+    let result: Awaited<ReturnType<typeof capturePage>>;
+    try {
+      result = await capturePage(probe.browser, job, (stage) => post({ type: "stage", jobId: job.jobId, stage }), deps());
+    } catch (err) {
+      if (!(err instanceof StepFailedError)) throw err;
+      const { step, screenshotPath, session } = err;
+      return post({ type: "stepFailed", jobId: job.jobId, step, screenshotPath, ...(session ? { session } : {}) });
+    }
+    // What moved holds the page's texts: no more a place for a secret than the extraction is.
+    const moved = probe.report();
+    const extraction = withVolatility(result.extraction, job.secrets ? scrubDeep(moved, scrubber(Object.values(job.secrets))) : moved);
+    const { screenshotPath, thumb, session } = result;
+    const done: CaptureEvent = { type: "done", jobId: job.jobId, extraction, screenshotPath, thumb, ...(session ? { session } : {}) };
     self.postMessage(done, [result.thumb.data.buffer]);
   });
 }

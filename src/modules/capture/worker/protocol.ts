@@ -3,14 +3,17 @@
 
 import type { GrayImage } from "#server/lib/image/image";
 import type { EgressListen } from "../browser/egress-proxy";
-import type { ConsentPolicy, Viewport, Extraction } from "../model";
+import type { ColorScheme, ConsentPolicy, Viewport, Extraction } from "../model";
 import type { Vitals } from "../page/types";
+import type { SessionState, Step, StepFailure, StepSession } from "../steps/model";
 import type { EarlierSample, TimingProfile, TimingSummary } from "../timing/timing-samples";
 
 export interface CaptureJob {
   jobId: string;
   url: string;
   viewport: Viewport;
+  /** The page's `prefers-color-scheme` (the browser context's colorScheme); absent: light. */
+  colorScheme?: ColorScheme;
   /** Absolute path where the worker writes the full-page PNG. */
   screenshotPath: string;
   allowPrivate: boolean;
@@ -30,6 +33,16 @@ export interface CaptureJob {
   deferTiming?: boolean;
   /** What to do about a consent banner (capture/consent/); absent: nothing is done or looked for. */
   consent?: ConsentPolicy;
+  /** Steps taken on the page before it settles and is measured (capture/steps/); the timing is then the page's own load only. */
+  steps?: Step[];
+  /** The values of the secrets the steps name, by name. Never logged; masked out of every error and the extraction. */
+  secrets?: Record<string, string>;
+  /** The origin secrets may be typed into and gotos stay on; default the URL's. */
+  siteOrigin?: string;
+  /** A login another capture of the run did: start from its session, skip its steps. */
+  session?: StepSession;
+  /** Hand back the session the login steps left (the first capture of a site's login). */
+  keepSession?: boolean;
 }
 
 /** More timing loads of a page already captured (capture/timing/time-page.ts). */
@@ -45,6 +58,8 @@ export interface TimingJob {
   /** Loads wanted at most, own ones included. */
   max: number;
   totalTimeoutMs: number;
+  /** The capture's colour scheme, so every load of a page is in the same one; absent: light. */
+  colorScheme?: ColorScheme;
 }
 
 export type CaptureRequest =
@@ -56,14 +71,16 @@ export type CaptureRequest =
   | { type: "shutdown" };
 
 /** The steps a capture reports while it runs (capture.ts). */
-export type CaptureStage = "navigating" | "settling" | "measuring" | "screenshot";
+export type CaptureStage = "navigating" | "steps" | "settling" | "measuring" | "screenshot";
 
 export type CaptureEvent =
   /** pid is the browser's main process (null where it can't be found), so a stuck browser can be killed. */
   | { type: "ready"; browser: string; pid: number | null }
   | { type: "stage"; jobId: string; stage: CaptureStage }
   /** thumb: the grey thumbnail scoring compares, made while the screenshot was decoded anyway. */
-  | { type: "done"; jobId: string; extraction: Extraction; screenshotPath: string; thumb: GrayImage }
+  | { type: "done"; jobId: string; extraction: Extraction; screenshotPath: string; thumb: GrayImage; session?: SessionState }
+  /** A step could not be done: which and why, and the viewport where it stopped (null: no screenshot). */
+  | { type: "stepFailed"; jobId: string; step: StepFailure; screenshotPath: string | null; session?: SessionState }
   | { type: "timed"; jobId: string; timing: TimingSummary }
   /** lost: the remote browser went away under the job (not the page's failure): the pool sends it elsewhere. */
   | { type: "failed"; jobId: string; reason: string; lost?: true }

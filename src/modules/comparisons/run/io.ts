@@ -21,6 +21,12 @@ export interface RunDeps {
   onCompleted?: (run: Readonly<RunContext>) => unknown;
   /** Called once a run has closed (completed, failed, cancelled or interrupted): nothing of it is in flight. */
   onClosed?: (run: Readonly<RunContext>) => void;
+  /**
+   * The values of a site's secrets that a page's steps name (`{{secret:name}}`), by name, read
+   * as the page's capture starts (the secrets module's, wired in app.ts); a name it does not know
+   * is left out, and the step that needs it fails in the capture.
+   */
+  secretsOf?: (targetId: string, names: readonly string[]) => Record<string, string>;
 }
 
 export interface RunIO {

@@ -10,6 +10,14 @@ export type { CaptureJobInput, CaptureResult, TimingJobInput, TimingResult };
 
 /** Matches CapturePool.submit. */
 export type CaptureFn = (ownerId: string, job: CaptureJobInput, onStage?: (stage: string) => void) => Promise<CaptureResult>;
+/**
+ * A run's shared logins (the capture module's StepSessions): pages of one site whose steps start
+ * with the same login run it once per run, the others start from its session. One a run.
+ */
+export interface RunSessions {
+  capture(input: CaptureJobInput, submit: (input: CaptureJobInput) => Promise<CaptureResult>): Promise<CaptureResult>;
+}
+
 /** Matches CapturePool.submitTiming. */
 export type TimeFn = (ownerId: string, job: TimingJobInput) => Promise<TimingResult>;
 
@@ -37,6 +45,8 @@ export interface ComparisonActivity {
 /** What a run calls out to. Without `capture` no run starts; without another part the run skips its step. */
 export interface RunTools {
   capture?: CaptureFn;
+  /** A run's shared logins, made once a run (createStepSessions); without it each page runs its own steps. */
+  stepSessions?: () => RunSessions;
   /** More timing loads of a captured page; without it every capture times its page on its own. */
   time?: TimeFn;
   analyser?: Analyser;

@@ -47,6 +47,7 @@ export function alertsRepository(db: Db) {
     insert: db.query<null, [string, string, string, string, string, string, string, string]>(
       "INSERT INTO alert_rules (id, comparison_id, owner_id, channel, destination, min_severity, kinds, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     ),
+    get: db.query<AlertRuleRow, [string]>("SELECT * FROM alert_rules WHERE id = ?"),
     byComparison: db.query<AlertRuleRow, [string, string]>(
       "SELECT * FROM alert_rules WHERE comparison_id = ? AND owner_id = ? ORDER BY created_at, id",
     ),
@@ -74,6 +75,7 @@ export function alertsRepository(db: Db) {
     }) {
       q.insert.run(r.id, r.comparisonId, r.ownerId, r.channel, r.destination, r.minSeverity, JSON.stringify(r.kinds), r.at);
     },
+    get: (id: string): AlertRuleRow | null => q.get.get(id),
     /** Rules of a comparison, for its owner only. */
     list: (comparisonId: string, ownerId: string): AlertRuleRow[] => q.byComparison.all(comparisonId, ownerId),
     countFor: (comparisonId: string): number => q.count.get(comparisonId)?.n ?? 0,

@@ -1,5 +1,7 @@
 // Alert rules per comparison and their delivery. Ownership is the caller's comparison lookup, so
-// another user's comparison or alert id answers 404 like everywhere else.
+// another user's comparison or alert id answers 404 like everywhere else. Each delivery is a job
+// (`watch.alert`): it survives a restart, a failed attempt is retried after the backoff, and after
+// the last attempt the job is dead (the console lists it and can retry it).
 
 import type { Db } from "#server/db/connection";
 import { badRequest, conflict, notFound } from "#server/http/errors";
@@ -11,7 +13,8 @@ import { emailMessage, webhookBody, type AlertContext } from "./message";
 import type { TargetChanges } from "#server/modules/changes/model";
 import type { AlertBody, AlertView, DeliveryView } from "./model";
 import { alertsRepository, toAlertView, type AlertRuleRow } from "./repository";
-import { withRetries, type RetryOptions } from "./retry";
+import { DEFAULT_BACKOFF_MS, type RetryOptions } from "./retry";
+import { drain, jobsService, type JobHandler, type JobsService } from "#server/modules/jobs/public";
 import { DeliveryError, postWebhook } from "./webhook";
 
 export interface AlertsServiceDeps {
@@ -24,6 +27,19 @@ export interface AlertsServiceDeps {
   retry?: RetryOptions;
   webhookTimeoutMs?: number;
   now?: () => number;
+  /** The jobs queue (the app's); without, one on `db`. */
+  jobs?: JobsService;
+}
+
+export const ALERT_JOB = "watch.alert";
+
+/** What one delivery job carries: the rule and the message, filtered for the rule when queued. */
+interface AlertJob {
+  alertId: string;
+  comparison: { id: string; name: string };
+  run: { id: string; number: number | null };
+  link: string;
+  targets: TargetChanges[];
 }
 
 export const MAX_ALERTS_PER_COMPARISON = 10;
@@ -49,6 +65,8 @@ export interface DispatchResult {
 export function alertsService(deps: AlertsServiceDeps) {
   const repo = alertsRepository(deps.db);
   const now = deps.now ?? Date.now;
+  const jobs = deps.jobs ?? jobsService({ db: deps.db, now });
+  const backoff = deps.retry?.backoffMs ?? DEFAULT_BACKOFF_MS;
   const owned = (ownerId: string, comparisonId: string) => {
     if (!deps.ownsComparison(comparisonId, ownerId)) throw notFound(NOT_FOUND);
   };
@@ -66,6 +84,38 @@ export function alertsService(deps: AlertsServiceDeps) {
     const { subject, text } = emailMessage(ctx);
     await deps.mailer.send({ to: [rule.destination], subject, text });
   }
+
+  /** The delivery log's line for a job's outcome (a rule deleted meanwhile has no log left to write to). */
+  function logDelivery(p: AlertJob, sent: boolean, attempts: number, lastError: string | null) {
+    const rule = repo.get(p.alertId);
+    if (!rule) return;
+    const at = nowIso(now());
+    repo.logDelivery({
+      id: newId(),
+      alertId: rule.id,
+      comparisonId: p.comparison.id,
+      ownerId: rule.owner_id,
+      runId: p.run.id,
+      status: sent ? "sent" : "failed",
+      attempts,
+      lastError,
+      sentAt: sent ? at : null,
+      at,
+    });
+  }
+
+  const handler: JobHandler<AlertJob> = {
+    async run(p, ctx) {
+      // A rule deleted since is not delivered to.
+      const rule = repo.get(p.alertId);
+      if (!rule) return "rule deleted";
+      await deliver(rule, { comparison: p.comparison, run: p.run, link: p.link, targets: p.targets });
+      logDelivery(p, true, ctx.job.attempts, ctx.job.last_error);
+      return "sent";
+    },
+    backoff: (attempt) => backoff[Math.min(attempt, backoff.length) - 1] ?? 0,
+    dead: (job) => logDelivery(JSON.parse(job.payload) as AlertJob, false, job.attempts, job.last_error),
+  };
 
   return {
     repo,
@@ -108,36 +158,39 @@ export function alertsService(deps: AlertsServiceDeps) {
     },
     /**
      * After a run: every rule of the comparison gets the changes that pass its filter (none → no
-     * message), delivered with retries; each delivery is logged with its attempts and last error.
+     * message), as one delivery job per rule, queued before the first await (so they are in the
+     * database when this returns its promise). The promise settles once each delivery is sent or
+     * dead; each is logged with its attempts and last error.
      */
     async dispatch(input: DispatchInput): Promise<DispatchResult[]> {
-      // Rules are delivered side by side: a receiver that is down (minutes of retries) must not
-      // hold back the others.
-      return Promise.all(
-        repo.list(input.comparison.id, input.ownerId).map(async (rule): Promise<DispatchResult> => {
-          const view = toAlertView(rule);
-          const targets = input.targets
-            .map((t) => ({ ...t, changes: filterChanges(t.changes, view.minSeverity, view.kinds) }))
-            .filter((t) => t.changes.length > 0);
-          if (targets.length === 0) return { alertId: rule.id, status: "skipped", attempts: 0, lastError: null };
-          const ctx: AlertContext = { comparison: input.comparison, run: input.run, link: input.link, targets };
-          const outcome = await withRetries(() => deliver(rule, ctx), deps.retry);
-          const at = nowIso(now());
-          repo.logDelivery({
-            id: newId(),
-            alertId: rule.id,
-            comparisonId: input.comparison.id,
-            ownerId: input.ownerId,
-            runId: input.run.id,
-            status: outcome.ok ? "sent" : "failed",
-            attempts: outcome.attempts,
-            lastError: outcome.lastError,
-            sentAt: outcome.ok ? at : null,
-            at,
-          });
-          return { alertId: rule.id, status: outcome.ok ? "sent" : "failed", attempts: outcome.attempts, lastError: outcome.lastError };
-        }),
-      );
+      const queued = repo.list(input.comparison.id, input.ownerId).map((rule) => {
+        const view = toAlertView(rule);
+        const targets = input.targets
+          .map((t) => ({ ...t, changes: filterChanges(t.changes, view.minSeverity, view.kinds) }))
+          .filter((t) => t.changes.length > 0);
+        if (targets.length === 0) return { alertId: rule.id, job: null };
+        const payload: AlertJob = { alertId: rule.id, comparison: input.comparison, run: input.run, link: input.link, targets };
+        const job = jobs.enqueue({
+          kind: ALERT_JOB,
+          payload,
+          ownerId: input.ownerId,
+          maxAttempts: backoff.length + 1,
+          // The same run's changes reach a rule once, however often they are handed over.
+          dedupeKey: `${ALERT_JOB}:${rule.id}:${input.run.id}`,
+        });
+        return { alertId: rule.id, job };
+      });
+      const ids = queued.flatMap((d) => (d.job ? [d.job] : []));
+      // Deliveries run side by side: a receiver that is down (minutes of retries) must not hold back the others.
+      if (ids.length > 0)
+        await drain({ queue: jobs, handlers: { [ALERT_JOB]: handler }, ids, sleep: deps.retry?.sleep, concurrency: ids.length });
+      return queued.map(({ alertId, job }): DispatchResult => {
+        const row = job ? jobs.get(job) : null;
+        if (!row) return { alertId, status: "skipped", attempts: 0, lastError: null };
+        return { alertId, status: row.state === "done" ? "sent" : "failed", attempts: row.attempts, lastError: row.last_error };
+      });
     },
+    /** Runs delivery jobs, here or in any worker. */
+    handler,
   };
 }

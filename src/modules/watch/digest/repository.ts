@@ -42,6 +42,11 @@ export function digestRepository(db: Db) {
         WHERE d.next_send_at IS NOT NULL AND d.next_send_at <= ? AND u.disabled = 0
         ORDER BY d.next_send_at, d.user_id LIMIT ?`,
     ),
+    findDue: db.query<DigestRow & { email: string }, [string, string]>(
+      `SELECT d.user_id, d.frequency, d.timezone, d.next_send_at, d.last_sent_at, d.last_error, u.email
+         FROM watch_digests d JOIN users u ON u.id = d.user_id
+        WHERE d.user_id = ? AND d.next_send_at IS NOT NULL AND d.next_send_at <= ? AND u.disabled = 0`,
+    ),
     earliest: db.query<{ at: string | null }, []>("SELECT MIN(next_send_at) AS at FROM watch_digests"),
     settle: db.query<null, [string | null, string | null, string | null, string, string, string]>(
       `UPDATE watch_digests SET next_send_at = ?1, last_sent_at = COALESCE(?2, last_sent_at), last_error = ?3, updated_at = ?4
@@ -61,6 +66,8 @@ export function digestRepository(db: Db) {
       q.upsert.run(userId, frequency, timezone, nextSendAt, at),
     remove: (userId: string) => q.remove.run(userId),
     due: (nowIso: string, limit = 200) => q.due.all(nowIso, limit),
+    /** The user's digest when it is due at `nowIso` (and the account is not disabled). */
+    findDue: (userId: string, nowIso: string) => q.findDue.get(userId, nowIso),
     earliestNext: (): string | null => q.earliest.get()?.at ?? null,
     /** Records a send (or its failure); false when the setting changed meanwhile. */
     settle: (s: { userId: string; slot: string; nextSendAt: string | null; sentAt: string | null; error: string | null; at: string }) =>

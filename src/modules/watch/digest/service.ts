@@ -1,7 +1,9 @@
 // The optional digest: per user, daily (08:00) or weekly (Monday 08:00) in the user's zone, one
 // e-mail summing up every watched comparison — its runs, skipped slots, alerts sent or failed and
 // the changes stored for the period. The due time lives in the database, so a digest that came
-// due while the server was down goes out once at boot.
+// due while the server was down goes out once at boot. Each send is a job (`watch.digest`, one live
+// per user): a refused send is retried every 15 minutes, and after the last attempt the job is dead
+// (the console lists it) and the digest waits for its next regular slot.
 
 import type { Db } from "#server/db/connection";
 import { badRequest } from "#server/http/errors";
@@ -11,12 +13,16 @@ import type { ChangeHistory, RecentChange } from "#server/modules/changes/public
 import { checkSchedule, nextRunAfter } from "../schedule/cron";
 import { systemClock, type Clock } from "../schedule/scheduler";
 import type { DigestBody, DigestView } from "./model";
+import { drain, jobsService, type JobHandler, type JobsService } from "#server/modules/jobs/public";
 import { digestRepository, type WatchedRow } from "./repository";
 
 export const DIGEST_CRON = { daily: "0 8 * * *", weekly: "0 8 * * 1" } as const;
 const PERIOD_MS = { daily: 86_400_000, weekly: 7 * 86_400_000 } as const;
 /** A failed send is tried again this much later (never past the next regular slot). */
 export const DIGEST_RETRY_MS = 15 * 60_000;
+/** Two hours of retries, then the period's digest is given up. */
+export const DIGEST_MAX_ATTEMPTS = 8;
+export const DIGEST_JOB = "watch.digest";
 export const DIGEST_UNAVAILABLE = "The digest is sent by e-mail, and this server has no SMTP_URL configured";
 const MAX_CHANGES_LISTED = 5;
 
@@ -30,6 +36,8 @@ export interface DigestDeps {
   clock?: Clock;
   log?: (msg: string, err?: unknown) => void;
   maxSleepMs?: number;
+  /** The jobs queue (the app's); without, one on `db`. */
+  jobs?: JobsService;
 }
 
 export interface DigestOutcome {
@@ -84,6 +92,7 @@ export function digestService(deps: DigestDeps) {
   const clock = deps.clock ?? (deps.now ? { ...systemClock, now: deps.now } : systemClock);
   const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err ?? ""));
   const maxSleepMs = deps.maxSleepMs ?? 60_000;
+  const jobs = deps.jobs ?? jobsService({ db: deps.db, now: () => clock.now() });
   let timer: unknown = null;
   let running = false;
   let ticking: Promise<DigestOutcome[]> | null = null;
@@ -105,7 +114,10 @@ export function digestService(deps: DigestDeps) {
     };
   };
 
-  async function sendOne(row: ReturnType<typeof repo.due>[number], now: number): Promise<DigestOutcome> {
+  /** One user's digest, due at the attempt's time; null when it is no longer due (the setting changed). */
+  async function sendOne(userId: string, now: number): Promise<DigestOutcome | null> {
+    const row = repo.findDue(userId, nowIso(now));
+    if (!row) return null;
     const slot = row.next_send_at!;
     const until = nowIso(now);
     const since = nowIso(now - PERIOD_MS[row.frequency]);
@@ -126,14 +138,35 @@ export function digestService(deps: DigestDeps) {
       repo.settle({ userId: row.user_id, slot, nextSendAt: next, sentAt: nowIso(clock.now()), error: null, at: nowIso(clock.now()) });
       return { userId: row.user_id, status: "sent" };
     } catch (err) {
+      // The setting shows the error and when the send is tried again (the job's retry, never past the next regular slot).
       const error = err instanceof Error ? err.message : String(err);
       const retry = now + DIGEST_RETRY_MS;
       const nextSendAt = nowIso(next === null ? retry : Math.min(retry, Date.parse(next)));
       repo.settle({ userId: row.user_id, slot, nextSendAt, sentAt: null, error, at: nowIso(clock.now()) });
       log(`digest for ${row.user_id} failed (retry at ${nextSendAt})`, err);
-      return { userId: row.user_id, status: "failed", error };
+      throw err;
     }
   }
+
+  const handler: JobHandler<{ userId: string }> = {
+    run: (p, ctx) => sendOne(p.userId, ctx.at),
+    backoff: () => DIGEST_RETRY_MS,
+    // Out of attempts: this period's digest is given up, and the next regular one is due as usual.
+    dead(job) {
+      const { userId } = JSON.parse(job.payload) as { userId: string };
+      const row = repo.find(userId);
+      if (!row?.next_send_at) return;
+      const now = clock.now();
+      repo.settle({
+        userId,
+        slot: row.next_send_at,
+        nextSendAt: nextSlot(row.frequency, row.timezone, now),
+        sentAt: null,
+        error: `Gave up after ${job.attempts} attempts: ${job.last_error ?? "unknown error"}`,
+        at: nowIso(now),
+      });
+    },
+  };
 
   function arm(): void {
     if (!running) return;
@@ -149,14 +182,29 @@ export function digestService(deps: DigestDeps) {
     );
   }
 
-  /** Sends every due digest once. */
+  /** Queues every due digest (one live job per user) and runs the jobs that are due now. */
   function tick(): Promise<DigestOutcome[]> {
     if (ticking) return ticking;
     const pass = async () => {
       const now = clock.now();
-      const out: DigestOutcome[] = [];
-      for (const row of repo.due(nowIso(now))) out.push(await sendOne(row, now));
-      return out;
+      for (const row of repo.due(nowIso(now)))
+        jobs.enqueue(
+          {
+            kind: DIGEST_JOB,
+            payload: { userId: row.user_id },
+            ownerId: row.user_id,
+            maxAttempts: DIGEST_MAX_ATTEMPTS,
+            dedupeKey: `${DIGEST_JOB}:${row.user_id}`,
+          },
+          now,
+        );
+      const outcomes = await drain({ queue: jobs, handlers: { [DIGEST_JOB]: handler }, dueOnly: true, log });
+      return outcomes.flatMap((o): DigestOutcome[] => {
+        if (o.state === "done") return o.value ? [o.value as DigestOutcome] : [];
+        if (o.state === "lost") return [];
+        const { userId } = JSON.parse(jobs.get(o.id)?.payload ?? "{}") as { userId: string };
+        return [{ userId, status: "failed", error: o.error }];
+      });
     };
     // Cleared in a continuation: a pass with nothing due settles before `ticking` is even assigned.
     ticking = pass().finally(() => {
@@ -181,6 +229,8 @@ export function digestService(deps: DigestDeps) {
       return view(userId);
     },
     tick,
+    /** Runs digest jobs, here or in any worker. */
+    handler,
     start(): Promise<DigestOutcome[]> {
       running = true;
       return tick();

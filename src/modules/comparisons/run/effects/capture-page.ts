@@ -5,11 +5,12 @@
 import { isStorageError, isStorageMessage, STORAGE_UNAVAILABLE_MESSAGE, storageMessageOf } from "#server/http/storage-errors";
 import { newId } from "#server/lib/ids";
 import { fileSha256, pngSize } from "../../files";
-import type { Capture, PageKey, RunContext } from "../context";
-import type { CaptureResult } from "../tools";
+import { secretNamesIn, type StepFailure } from "#server/modules/capture/model";
+import { laneOf, type Capture, type PageKey, type RunContext, type RunPage } from "../context";
+import type { CaptureJobInput, CaptureResult } from "../tools";
 import type { RunIO } from "../io";
 import { earlierSamples } from "./earlier-samples";
-import { Timeout, captureTimeoutMs, withTimeout, type Turns } from "./timeout";
+import { Timeout, captureTimeoutMs, withTimeout, type Slots, type Turns } from "./timeout";
 
 const STAGE_TEXT: Record<string, string> = {
   navigating: "opening the page",
@@ -20,42 +21,70 @@ const STAGE_TEXT: Record<string, string> = {
 
 const reasonOf = (e: unknown) => (e instanceof Error && e.message ? e.message : "Capture failed");
 
-export async function capturePage(run: RunContext, page: PageKey, inTurn: Turns, io: RunIO): Promise<void> {
+/** Captures of one run handed to the pool at once, at most (a comparison of home pages only has up to 20). */
+export const CAPTURES_IN_FLIGHT = 20;
+
+export async function capturePage(run: RunContext, page: PageKey, inTurn: Turns, inSlot: Slots, io: RunIO): Promise<void> {
   const { tools, files, log } = io.deps;
   const target = run.targets[page.target]!;
-  const { viewport } = page;
+  const lane = laneOf(run, page.lane);
+  const sitePage = lane.pages[page.target]!;
+  const { viewport, colorScheme } = lane;
   try {
     const snapshotId = newId();
     const path = await inTurn(() => files.prepare(run.ownerId, run.comparisonId, snapshotId));
-    const earlier = earlierSamples(io, run.ownerId, target.url, viewport);
-    const job = {
-      url: target.url,
+    // Earlier samples are found by the target's URL: its home page's.
+    const earlier = sitePage.url === target.url ? earlierSamples(io, run.ownerId, target.url, viewport) : [];
+    const steps = stepsOf(sitePage, target.id, target.url, io);
+    const job: CaptureJobInput = {
+      url: sitePage.url,
       viewport,
       screenshotPath: path,
       earlierSamples: earlier,
       deferTiming: tools.time !== undefined,
       consent: run.consent,
+      // Light is the browser's own default: a light capture's job is what it was before schemes.
+      ...(colorScheme === "light" ? {} : { colorScheme }),
+      ...steps,
     };
-    const work = tools.capture!(run.ownerId, job, (stage) =>
-      io.dispatch({ type: "stage", text: `${target.label} · ${viewport}: ${STAGE_TEXT[stage] ?? stage}` }),
-    );
-    let result: CaptureResult;
-    try {
-      result = await withTimeout(work, captureTimeoutMs(tools), "The page took too long to capture");
-    } catch (e) {
-      if (e instanceof Timeout) {
+    const where = [sitePage.role === "home" ? null : sitePage.path, viewport, colorScheme === "light" ? null : colorScheme]
+      .filter(Boolean)
+      .join(" ");
+    const submit = (input: CaptureJobInput) =>
+      tools.capture!(run.ownerId, input, (stage) =>
+        io.dispatch({ type: "stage", text: `${target.label} · ${where}: ${STAGE_TEXT[stage] ?? stage}` }),
+      );
+    const result = await inSlot(async (): Promise<CaptureResult | null> => {
+      // Through the run's shared logins when it has them: a site's login runs once for its pages.
+      const work = run.sessions && "steps" in steps ? run.sessions.capture(job, submit) : submit(job);
+      try {
+        return await withTimeout(work, captureTimeoutMs(tools), "The page took too long to capture");
+      } catch (e) {
+        if (!(e instanceof Timeout)) return { ok: false, reason: reasonOf(e) };
         // A capture that answers after we gave up must not leave its file behind.
         void work.then((r) => (r.ok ? files.remove(r.screenshotPath) : undefined)).catch(() => {});
-        return io.dispatch({ type: "pageTimedOut", page });
+        return null;
       }
-      result = { ok: false, reason: reasonOf(e) };
-    }
+    });
+    if (!result) return io.dispatch({ type: "pageTimedOut", page });
     const capture = await keepFile(result, path, snapshotId, earlier, io);
     io.dispatch("reason" in capture ? { type: "pageFailed", page, reason: capture.reason } : { type: "pageCaptured", page, capture });
   } catch (e) {
-    log(`capture of ${target.id} (${viewport}) failed`, e);
+    log(`capture of ${target.id} (${page.lane}) failed`, e);
     io.dispatch({ type: "pageFailed", page, reason: isStorageError(e) ? storageMessageOf(e) : "Capture failed" });
   }
+}
+
+/**
+ * What a page's steps need in its capture: the steps, the site's origin (a step never leaves it, nor
+ * types a secret elsewhere) and the values of the secrets they name, read from the site's secrets
+ * as the capture starts; nothing for a page without steps.
+ */
+export function stepsOf(page: RunPage, targetId: string, siteUrl: string, io: RunIO) {
+  if (page.steps.length === 0) return {};
+  const names = secretNamesIn(page.steps);
+  const secrets = names.length > 0 ? (io.deps.secretsOf?.(targetId, names) ?? {}) : {};
+  return { steps: [...page.steps], siteOrigin: new URL(siteUrl).origin, ...(names.length > 0 ? { secrets } : {}) };
 }
 
 /** The screenshot a capture wrote, checked and measured; or why there is none (and no file left behind). */
@@ -67,15 +96,17 @@ async function keepFile(
   io: RunIO,
 ): Promise<Capture | { reason: string }> {
   const { files, log } = io.deps;
-  if (!result.ok) {
+  const stopped = stoppedAt(result);
+  if (!result.ok && !stopped) {
     // A capture that failed late may have written part of a file.
     await files.remove(path).catch(() => {});
     // A full or read-only disk is ours to fix, not the website's: say so instead of quoting ENOSPC.
     return { reason: isStorageMessage(result.reason) ? STORAGE_UNAVAILABLE_MESSAGE : result.reason || "Capture failed" };
   }
+  const written = result.ok ? result.screenshotPath : stopped!.screenshotPath;
   let relPath: string;
   try {
-    relPath = files.toStored(result.screenshotPath);
+    relPath = files.toStored(written);
   } catch (e) {
     log("capture wrote outside the screenshot root", e);
     return { reason: "Capture failed" };
@@ -103,5 +134,13 @@ async function keepFile(
     await files.remove(absolute).catch(() => {});
     return { reason: isStorageError(e) ? storageMessageOf(e) : "The screenshot could not be saved" };
   }
+  if (!result.ok) return { snapshotId, relPath, absolute, ...size, sha256, bytes, extraction: null, step: stopped!.step };
   return { snapshotId, relPath, absolute, ...size, sha256, bytes, extraction: result.extraction, thumb: result.thumb, earlierSamples };
+}
+
+/** A capture whose steps stopped at one, with the screenshot of where (the capture's answer since steps); null otherwise. */
+function stoppedAt(result: CaptureResult): { step: StepFailure; screenshotPath: string } | null {
+  if (result.ok) return null;
+  const { step, screenshotPath } = result as { step?: StepFailure; screenshotPath?: string | null };
+  return step && screenshotPath ? { step, screenshotPath } : null;
 }

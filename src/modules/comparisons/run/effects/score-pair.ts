@@ -1,7 +1,7 @@
 // Scores one pair in the analyser and reports pairScored with the row to store, or pairFailed.
-import type { Snapshot, Viewport } from "#server/modules/capture/model";
+import type { Snapshot } from "#server/modules/capture/model";
 import { newId, nowIso } from "#server/lib/ids";
-import type { RunContext } from "../context";
+import type { Lane, RunContext } from "../context";
 import type { Analyser } from "../tools";
 import type { RunIO } from "../io";
 import { scoreTimeoutMs, withTimeout } from "./timeout";
@@ -10,12 +10,13 @@ const unit = (n: unknown): number | null => (typeof n === "number" && Number.isF
 
 export async function scorePair(
   run: RunContext,
-  viewport: Viewport,
+  lane: Lane,
   [a, b]: readonly [Snapshot, Snapshot],
   analyser: Analyser,
   io: RunIO,
 ): Promise<void> {
   const { tools, now } = io.deps;
+  const { viewport } = lane;
   try {
     const s = await withTimeout(
       Promise.resolve(analyser.scorePair(a.screenshotPath, a.extraction, b.screenshotPath, b.extraction)),
@@ -29,7 +30,7 @@ export async function scorePair(
     );
     io.dispatch({
       type: "pairScored",
-      viewport,
+      lane: lane.key,
       diff: {
         id: newId(),
         comparison_id: run.comparisonId,
@@ -44,9 +45,13 @@ export async function scorePair(
         components: JSON.stringify(components),
         created_at: nowIso(now()),
         run_id: run.runId,
+        role: lane.role,
+        color_scheme: lane.colorScheme,
+        page_a_id: a.pageId ?? null,
+        page_b_id: b.pageId ?? null,
       },
     });
   } catch (error) {
-    io.dispatch({ type: "pairFailed", viewport, pair: `${a.targetId} vs ${b.targetId}`, error });
+    io.dispatch({ type: "pairFailed", lane: lane.key, pair: `${a.targetId} vs ${b.targetId}`, error });
   }
 }

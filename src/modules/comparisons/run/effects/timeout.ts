@@ -22,3 +22,25 @@ export function turns(): Turns {
     return next;
   };
 }
+
+/**
+ * Runs at most `n` async steps at once, the others waiting their turn in call order. A run hands
+ * the capture pool this many pages at a time: a run of many pages would otherwise fill its owner's
+ * share of the capture queue (pool.ts) and have the rest refused.
+ */
+export type Slots = <T>(step: () => Promise<T>) => Promise<T>;
+export function slots(n: number): Slots {
+  let free = n;
+  const waiting: (() => void)[] = [];
+  return async (step) => {
+    if (free > 0) free--;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await step();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    }
+  };
+}

@@ -1,11 +1,22 @@
-// Moves while pages come in: each page is counted once whatever its outcome, a target is settled
-// when its every viewport is in, a viewport's pairs start scoring when its every page is in.
+// Moves while pages come in: each capture is counted once whatever its outcome, a target is settled
+// when its every capture is in, a lane's pairs start scoring when its every capture is in.
 import { writeTx } from "#server/db/connection";
 import { isStorageError, storageMessageOf } from "#server/http/storage-errors";
 import { nowIso } from "#server/lib/ids";
-import { RUN_VIEWPORTS, isCaptured, type Capture, type PageOutcome, type PageKey, type RunContext } from "../context";
-import { capturePage } from "../effects/capture-page";
-import { turns } from "../effects/timeout";
+import {
+  RUN_VIEWPORTS,
+  isCaptured,
+  laneComplete,
+  laneOf,
+  membersOf,
+  outcomesOf,
+  type Capture,
+  type PageOutcome,
+  type PageKey,
+  type RunContext,
+} from "../context";
+import { CAPTURES_IN_FLIGHT, capturePage } from "../effects/capture-page";
+import { slots, turns } from "../effects/timeout";
 import { recordActivity, removeFile, send, setStage, setTarget, type RunIO } from "../io";
 import { startScoring } from "./score";
 import { scoredEverywhere, startTiming } from "./timing";
@@ -16,20 +27,25 @@ const isHex = (s: unknown): s is string => typeof s === "string" && /^#[0-9a-f]{
 
 export const announceLaunch: Transition<"launch"> = (run, _event, io) => {
   send(io, run, "COMPARISON_STATUS", { comparisonId: run.comparisonId, status: "running", progress: run.progress });
+  const captures = run.progress.total;
+  const homeOnly = captures === run.targets.length * RUN_VIEWPORTS.length;
   recordActivity(io, {
     userId: run.ownerId,
     message: `Comparison "${run.name}" started`,
-    details: `Capturing ${run.targets.length} websites at ${RUN_VIEWPORTS.length} viewports`,
+    details: homeOnly
+      ? `Capturing ${run.targets.length} websites at ${RUN_VIEWPORTS.length} viewports`
+      : `Capturing ${run.targets.length} websites: ${captures} pages, viewports and colour schemes`,
     status: "info",
     metadata: { comparisonId: run.comparisonId, targets: run.targets.length },
   });
-  // Every target at one viewport, then the next: a viewport's pairs are scored (in the analyse
-  // worker) as soon as its pages are in, while the next viewport is still being captured. Pages
-  // reach the fair capture queue in this order (turns() keeps it), so the first viewport's pairs
-  // are complete first.
+  // Every site's page of one lane, then the next lane: a lane's pairs are scored (in the analyse
+  // worker) as soon as its pages are in, while later lanes are still being captured. Pages reach
+  // the fair capture queue in this order (turns() keeps it), desktop lanes first, so the first
+  // lanes' pairs are complete first.
   const inTurn = turns();
-  for (const viewport of RUN_VIEWPORTS)
-    run.targets.forEach((_, target) => io.spawn(() => capturePage(run, { target, viewport }, inTurn, io)));
+  const inSlot = slots(CAPTURES_IN_FLIGHT);
+  for (const lane of run.lanes)
+    for (const { target } of membersOf(lane)) io.spawn(() => capturePage(run, { target, lane: lane.key }, inTurn, inSlot, io));
 };
 
 export const reportStage: Transition<"stage"> = (run, { text }, io) => setStage(io, run, text);
@@ -44,6 +60,8 @@ export const storePage: Transition<"pageCaptured"> = (run, { page, capture }, io
 function saveSnapshot(run: RunContext, page: PageKey, capture: Capture, io: RunIO): PageOutcome {
   const { tools, files, log } = io.deps;
   const target = run.targets[page.target]!;
+  const lane = laneOf(run, page.lane);
+  const sitePage = lane.pages[page.target]!;
   let stored = false;
   let key: string | null = null;
   let kept: string | null = null;
@@ -60,8 +78,10 @@ function saveSnapshot(run: RunContext, page: PageKey, capture: Capture, io: RunI
       dropUnused(key, kept, io);
       return { reason: "Cancelled" };
     }
+    // Steps that stopped: the page is stored with where it stopped, and neither scored nor found about.
+    if (capture.step) return { reason: `Step ${capture.step.index}: ${capture.step.error}`, stoppedAt: kept };
   } catch (e) {
-    log(`capture of ${target.id} (${page.viewport}) failed`, e);
+    log(`capture of ${target.id} (${page.lane}) failed`, e);
     if (!stored) {
       if (kept && key) dropUnused(key, kept, io);
       else {
@@ -72,7 +92,7 @@ function saveSnapshot(run: RunContext, page: PageKey, capture: Capture, io: RunI
     }
     return { reason: isStorageError(e) ? storageMessageOf(e) : "Capture failed" };
   }
-  const x = capture.extraction;
+  const x = capture.extraction!;
   if (capture.thumb) {
     try {
       tools.analyser?.prime?.(kept, capture.thumb, x.palette?.dominant ?? []);
@@ -83,12 +103,15 @@ function saveSnapshot(run: RunContext, page: PageKey, capture: Capture, io: RunI
   return {
     targetId: target.id,
     label: target.label,
-    url: target.url,
-    viewport: page.viewport,
+    url: sitePage.url,
+    viewport: lane.viewport,
     extraction: x,
     screenshotPath: kept,
     snapshotId: capture.snapshotId,
     earlierSamples: capture.earlierSamples,
+    pageId: sitePage.id,
+    role: lane.role,
+    colorScheme: lane.colorScheme,
   };
 }
 
@@ -109,8 +132,9 @@ function dropUnused(key: string, local: string | null, io: RunIO) {
 /** False when the comparison is no longer running. */
 function insertSnapshot(run: RunContext, targetId: string, page: PageKey, capture: Capture, relPath: string, io: RunIO): boolean {
   const { db, repo, now } = io.deps;
+  const lane = laneOf(run, page.lane);
   const x = capture.extraction;
-  const colors = (x.palette?.dominant ?? [])
+  const colors = (x?.palette?.dominant ?? [])
     .map((p) => p.hex)
     .filter(isHex)
     .map((h) => h.toLowerCase());
@@ -120,10 +144,10 @@ function insertSnapshot(run: RunContext, targetId: string, page: PageKey, captur
       target_id: targetId,
       comparison_id: run.comparisonId,
       owner_id: run.ownerId,
-      viewport: page.viewport,
+      viewport: lane.viewport,
       captured_at: nowIso(now()),
       screenshot_path: relPath,
-      title: String(x.title ?? "").slice(0, 500),
+      title: String(x?.title ?? "").slice(0, 500),
       colors: JSON.stringify(colors),
       width: capture.width,
       height: capture.height,
@@ -131,6 +155,9 @@ function insertSnapshot(run: RunContext, targetId: string, page: PageKey, captur
       run_id: run.runId,
       content_hash: capture.sha256,
       file_bytes: capture.bytes,
+      page_id: lane.pages[page.target]!.id,
+      color_scheme: lane.colorScheme,
+      step: capture.step ? JSON.stringify(capture.step) : null,
     }),
   );
 }
@@ -172,29 +199,44 @@ export const checkCaptured: Transition<"allCaptured"> = (run, _event, io) => {
 };
 
 export const capturedTargets = (run: RunContext) =>
-  run.targets.filter((_, i) => RUN_VIEWPORTS.some((v) => isCaptured(run.pages[v][i]))).length;
+  run.targets.filter((_, i) => run.lanes.some((l) => isCaptured(outcomesOf(run, l.key)[i]))).length;
+
+/** The lanes a target has a page in. */
+const lanesOfTarget = (run: RunContext, index: number) => run.lanes.filter((l) => l.pages[index]);
 
 function countPage(run: RunContext, page: PageKey, outcome: PageOutcome, io: RunIO) {
-  const atViewport = run.pages[page.viewport];
-  if (atViewport[page.target] !== undefined) throw new Error(`page ${page.target}/${page.viewport} reported twice`);
-  atViewport[page.target] = outcome;
+  const lane = laneOf(run, page.lane);
+  const inLane = outcomesOf(run, page.lane);
+  if (inLane[page.target] !== undefined) throw new Error(`page ${page.target}/${page.lane} reported twice`);
+  inLane[page.target] = outcome;
   run.progress = { ...run.progress, done: run.progress.done + 1 };
   setStage(io, run, `Captured ${run.progress.done} of ${run.progress.total} pages`);
-  if (RUN_VIEWPORTS.every((v) => run.pages[v][page.target] !== undefined)) settleTarget(run, page.target, io);
-  if (atViewport.every((o) => o !== undefined)) {
-    startTiming(run, page.viewport, io);
-    startScoring(run, page.viewport, io);
+  if (lanesOfTarget(run, page.target).every((l) => outcomesOf(run, l.key)[page.target] !== undefined)) settleTarget(run, page.target, io);
+  if (laneComplete(run, lane)) {
+    startTiming(run, lane.key, io);
+    startScoring(run, lane.key, io);
   }
-  if (RUN_VIEWPORTS.every((v) => run.pages[v].every((o) => o !== undefined))) io.raise({ type: "allCaptured" });
+  if (run.lanes.every((l) => laneComplete(run, l))) io.raise({ type: "allCaptured" });
 }
 
-/** Completed when any viewport was captured; otherwise failed with the reason(s), per viewport when they differ. */
+/** Completed when any capture of it was made; otherwise failed with the reason(s), per page when they differ. */
 function settleTarget(run: RunContext, index: number, io: RunIO) {
   const target = run.targets[index]!;
-  const outcomes = RUN_VIEWPORTS.map((viewport) => ({ viewport, outcome: run.pages[viewport][index]! }));
+  const outcomes = lanesOfTarget(run, index).map((lane) => ({ lane, outcome: outcomesOf(run, lane.key)[index]! }));
   if (outcomes.some((o) => isCaptured(o.outcome))) return setTarget(io, run, target.id, "completed", null);
   const reasonOf = (o: PageOutcome) => ("reason" in o ? o.reason : "");
   const reasons = [...new Set(outcomes.map((o) => reasonOf(o.outcome)))];
-  const reason = reasons.length === 1 ? reasons[0]! : outcomes.map((o) => `${o.viewport}: ${reasonOf(o.outcome)}`).join("; ");
+  const reason = reasons.length === 1 ? reasons[0]! : outcomes.map((o) => `${placeOf(o.lane, index)}: ${reasonOf(o.outcome)}`).join("; ");
   setTarget(io, run, target.id, "failed", reason.slice(0, 500));
+}
+
+/** How a reason names a capture: its viewport, with the page's path and the scheme where the run has more than the home page in light. */
+function placeOf(lane: ReturnType<typeof laneOf>, index: number): string {
+  const page = lane.pages[index];
+  const where = [
+    lane.role === "home" ? null : (page?.path ?? lane.role),
+    lane.viewport,
+    lane.colorScheme === "light" ? null : lane.colorScheme,
+  ];
+  return where.filter(Boolean).join(" ");
 }

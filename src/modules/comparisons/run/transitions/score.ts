@@ -1,51 +1,60 @@
-// Moves of scoring and findings. Each viewport's pairs are scored one after another, each pair's
-// report starting the next, so a run that ended stops at the next pair: the table drops the report.
+// Moves of scoring and findings. Each lane's pairs (the pages of one role of two sites, at one
+// viewport in one colour scheme) are scored one after another, each pair's report starting the
+// next, so a run that ended stops at the next pair: the table drops the report.
 import { newId } from "#server/lib/ids";
-import type { Finding, Viewport } from "#server/modules/capture/model";
+import type { Finding } from "#server/modules/capture/model";
 import type { FindingRow } from "../../repository";
-import { snapshotsOf, isCaptured, type RunContext } from "../context";
+import { groupsOf, isCaptured, laneOf, outcomesOf, snapshotsOf, type LaneKey, type RunContext } from "../context";
 import { findFindings } from "../effects/findings";
 import { scorePair } from "../effects/score-pair";
 import { setStage, type RunIO } from "../io";
 import { scoredEverywhere } from "./timing";
 import type { Transition } from "./types";
 
-/** Every page at this viewport is in: pair the captured ones in target order and score the first pair. */
-export function startScoring(run: RunContext, viewport: Viewport, io: RunIO) {
-  const s = run.scoring[viewport];
+/** Every page of this lane is in: pair the captured ones in target order and score the first pair. */
+export function startScoring(run: RunContext, lane: LaneKey, io: RunIO) {
+  const s = run.scoring[lane]!;
   if (io.deps.tools.analyser) {
-    const pages = run.pages[viewport].filter(isCaptured);
+    const pages = outcomesOf(run, lane).filter(isCaptured);
     for (let i = 0; i < pages.length; i++) for (let j = i + 1; j < pages.length; j++) s.pairs.push([pages[i]!, pages[j]!]);
   }
-  scoreNext(run, viewport, io);
+  scoreNext(run, lane, io);
 }
 
-function scoreNext(run: RunContext, viewport: Viewport, io: RunIO) {
-  const s = run.scoring[viewport];
+/** How the stage names a lane: its viewport, with the role and scheme when they are not home and light. */
+const laneLabel = (run: RunContext, key: LaneKey) => {
+  const lane = laneOf(run, key);
+  return [lane.role === "home" ? null : lane.role, lane.viewport, lane.colorScheme === "light" ? null : lane.colorScheme]
+    .filter(Boolean)
+    .join(", ");
+};
+
+function scoreNext(run: RunContext, lane: LaneKey, io: RunIO) {
+  const s = run.scoring[lane]!;
   const pair = s.pairs[s.next];
   const analyser = io.deps.tools.analyser;
   if (!pair || !analyser) {
-    io.raise({ type: "viewportScored", viewport });
+    io.raise({ type: "viewportScored", lane });
     return;
   }
   s.next++;
-  setStage(io, run, `Scoring ${pair[0].label} vs ${pair[1].label} (${viewport})`);
-  io.spawn(() => scorePair(run, viewport, pair, analyser, io));
+  setStage(io, run, `Scoring ${pair[0].label} vs ${pair[1].label} (${laneLabel(run, lane)})`);
+  io.spawn(() => scorePair(run, laneOf(run, lane), pair, analyser, io));
 }
 
-export const keepScore: Transition<"pairScored"> = (run, { viewport, diff }, io) => {
-  run.scoring[viewport].diffs.push(diff);
-  scoreNext(run, viewport, io);
+export const keepScore: Transition<"pairScored"> = (run, { lane, diff }, io) => {
+  run.scoring[lane]!.diffs.push(diff);
+  scoreNext(run, lane, io);
 };
 
-export const skipPair: Transition<"pairFailed"> = (run, { viewport, pair, error }, io) => {
-  io.deps.log(`scoring ${pair} (${viewport}) failed`, error);
-  scoreNext(run, viewport, io);
+export const skipPair: Transition<"pairFailed"> = (run, { lane, pair, error }, io) => {
+  io.deps.log(`scoring ${pair} (${laneLabel(run, lane)}) failed`, error);
+  scoreNext(run, lane, io);
 };
 
-/** While pages are still coming in, a viewport's scoring finishing is only noted. */
-export const markScored: Transition<"viewportScored"> = (run, { viewport }) => {
-  run.scoring[viewport].done = true;
+/** While pages are still coming in, a lane's scoring finishing is only noted. */
+export const markScored: Transition<"viewportScored"> = (run, { lane }) => {
+  run.scoring[lane]!.done = true;
 };
 
 export const checkScored: Transition<"viewportScored"> = (run, event, io) => {
@@ -54,23 +63,36 @@ export const checkScored: Transition<"viewportScored"> = (run, event, io) => {
 };
 
 export const startFindings: Transition<"allScored"> = (run, _event, io) => {
-  const pages = snapshotsOf(run);
+  // One set of pages per group (a role in a scheme, both viewports): a finding compares a page with
+  // the other sites' pages of its role only.
+  const groups = groupsOf(run)
+    .map((group) => ({ group, pages: snapshotsOf(run, group) }))
+    .filter((g) => g.pages.length > 0);
   const findingsFor = io.deps.tools.findingsFor;
   // Not `return io.raise(…)`: a transition's return value is its chosen next state.
-  if (!findingsFor || pages.length === 0) {
+  if (!findingsFor || groups.length === 0) {
     io.raise({ type: "found", findings: [] });
     return;
   }
   setStage(io, run, "Writing findings");
-  io.spawn(() => findFindings(pages, findingsFor, io));
+  io.spawn(() => findFindings(groups, findingsFor, io));
 };
 
-/** Findings about pages this run captured, in the findings step's order. */
-export function findingRows(run: RunContext, list: Finding[], at: string): FindingRow[] {
-  const valid = new Set(snapshotsOf(run).map((p) => `${p.targetId}|${p.viewport}`));
+/** Findings about pages this run captured, in the findings step's order (group by group); each names its page and scheme. */
+export function findingRows(run: RunContext, list: readonly (Finding & { laneGroup?: string })[], at: string): FindingRow[] {
+  const firstGroup = run.lanes[0]?.group;
+  const pageOf = (f: Finding & { laneGroup?: string }) => {
+    const lane = run.lanes.find((l) => l.group === (f.laneGroup ?? firstGroup) && l.viewport === f.viewport);
+    const target = run.targets.findIndex((t) => t.id === f.targetId);
+    const page = lane && target >= 0 ? lane.pages[target] : null;
+    return lane && page && isCaptured(outcomesOf(run, lane.key)[target]) ? { lane, page } : null;
+  };
   return list
-    .filter((f) => valid.has(`${f.targetId}|${f.viewport}`))
-    .map((f, position) => ({
+    .flatMap((f) => {
+      const where = pageOf(f);
+      return where ? [{ f, ...where }] : [];
+    })
+    .map(({ f, lane, page }, position) => ({
       id: newId(),
       comparison_id: run.comparisonId,
       owner_id: run.ownerId,
@@ -86,5 +108,7 @@ export function findingRows(run: RunContext, list: Finding[], at: string): Findi
       created_at: at,
       run_id: run.runId,
       rule: f.rule ?? null,
+      page_id: page.id,
+      color_scheme: lane.colorScheme,
     }));
 }

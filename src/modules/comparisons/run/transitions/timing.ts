@@ -4,46 +4,47 @@
 // their spread. A page no finding could be about keeps its one load: more would change nothing
 // the run reports. Findings wait for these loads; similarity scoring does not use timing.
 import { timingFindingReach } from "#server/modules/analysis/public";
-import type { Viewport } from "#server/modules/capture/model";
-import { isCaptured, RUN_VIEWPORTS, type RunContext } from "../context";
+import { isCaptured, laneOf, outcomesOf, type LaneKey, type RunContext } from "../context";
 import { timePage } from "../effects/time-page";
 import type { RunIO } from "../io";
 import type { Transition } from "./types";
 
-export const scoredEverywhere = (run: RunContext) => RUN_VIEWPORTS.every((v) => run.scoring[v].done && run.timing[v].done);
+export const scoredEverywhere = (run: RunContext) => run.lanes.every((l) => run.scoring[l.key]!.done && run.timing[l.key]!.done);
 
-/** Every page at this viewport is in: ask for more loads of those a timing finding could be about. */
-export function startTiming(run: RunContext, viewport: Viewport, io: RunIO) {
-  const t = run.timing[viewport];
+/** Every page of this lane is in: ask for more loads of those a timing finding could be about. */
+export function startTiming(run: RunContext, lane: LaneKey, io: RunIO) {
+  const t = run.timing[lane]!;
   const time = io.deps.tools.time;
-  const pages = run.pages[viewport].flatMap((o, target) => (isCaptured(o) ? [{ o, target }] : []));
+  // A page with steps is timed by its own load only: a timing load opens its URL without them.
+  const stepsOf = (target: number) => laneOf(run, lane).pages[target]?.steps.length ?? 0;
+  const pages = outcomesOf(run, lane).flatMap((o, target) => (isCaptured(o) && stepsOf(target) === 0 ? [{ o, target }] : []));
   const reach = time ? timingFindingReach(pages.map(({ o }) => o.extraction.timing)) : [];
   pages.forEach(({ o, target }, i) => {
     // A capture that timed its page itself (a throttled profile, or no deferral) has its loads already.
     const own = (o.extraction.timing.samples ?? []).filter((s) => !s.fromRunAt).length;
     if (!time || !reach[i] || own !== 1 || o.extraction.timing.profile !== "unthrottled") return;
     t.pending++;
-    io.spawn(() => timePage(run, { target, viewport }, o, time, io));
+    io.spawn(() => timePage(run, { target, lane }, o, time, io));
   });
   t.done = t.pending === 0;
 }
 
 /** The page's timing over all its loads replaces its first load's, in the run and in its stored snapshot. */
 export const keepTiming: Transition<"pageTimed"> = (run, { page, timing }, io) => {
-  const t = run.timing[page.viewport];
+  const t = run.timing[page.lane]!;
   t.pending--;
   t.done = t.pending === 0;
-  const captured = run.pages[page.viewport][page.target];
+  const captured = outcomesOf(run, page.lane)[page.target];
   if (!timing || !isCaptured(captured)) return;
   const extraction = { ...captured.extraction, timing: { ...captured.extraction.timing, ...timing } };
   try {
     // False when the comparison stopped running meanwhile: nothing of this run is stored any more.
     if (captured.snapshotId && !io.deps.repo.setSnapshotExtraction(captured.snapshotId, run.ownerId, JSON.stringify(extraction))) return;
   } catch (e) {
-    io.deps.log(`could not store the timing loads of ${captured.targetId} (${page.viewport})`, e);
+    io.deps.log(`could not store the timing loads of ${captured.targetId} (${page.lane})`, e);
     return;
   }
-  run.pages[page.viewport][page.target] = { ...captured, extraction };
+  outcomesOf(run, page.lane)[page.target] = { ...captured, extraction };
 };
 
 export const checkTimed: Transition<"pageTimed"> = (run, event, io) => {

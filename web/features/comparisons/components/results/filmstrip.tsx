@@ -61,7 +61,7 @@ export function Filmstrip({ sites, viewport }: Props) {
                 </thead>
                 <tbody>
                   {sites.map((site, row) => {
-                    const timing = site.snapshot?.extraction.timing;
+                    const timing = site.snapshot?.extraction?.timing;
                     const fcp = markColumn(columns, timing?.fcpMs);
                     const lcp = markColumn(columns, timing?.lcpMs);
                     const vc = markColumn(columns, timing?.visuallyCompleteMs);

@@ -1,0 +1,45 @@
+// The PostgreSQL twin of every migration in src/db/migrations.ts, imported as text so
+// `bun build --compile` embeds them. Every new migration gets its twin here with the same version
+// and name; tests/db/schema-twins.test.ts fails until the two schemas match.
+import type { Migration } from "../migrations";
+import m0001 from "../../../migrations/pg/0001_init.sql" with { type: "text" };
+import m0002 from "../../../migrations/pg/0002_comparisons.sql" with { type: "text" };
+import m0003 from "../../../migrations/pg/0003_agents.sql" with { type: "text" };
+import m0004 from "../../../migrations/pg/0004_admin.sql" with { type: "text" };
+import m0005 from "../../../migrations/pg/0005_watch_schedules.sql" with { type: "text" };
+import m0006 from "../../../migrations/pg/0006_watch_alerts.sql" with { type: "text" };
+import m0007 from "../../../migrations/pg/0007_health_probe.sql" with { type: "text" };
+import m0008 from "../../../migrations/pg/0008_runs.sql" with { type: "text" };
+import m0009 from "../../../migrations/pg/0009_api_key_scope.sql" with { type: "text" };
+import m0010 from "../../../migrations/pg/0010_watch_digest.sql" with { type: "text" };
+import m0011 from "../../../migrations/pg/0011_runs_finished.sql" with { type: "text" };
+import m0012 from "../../../migrations/pg/0012_targets_owner_url.sql" with { type: "text" };
+import m0013 from "../../../migrations/pg/0013_findings_rule.sql" with { type: "text" };
+import m0014 from "../../../migrations/pg/0014_comparison_consent.sql" with { type: "text" };
+import m0015 from "../../../migrations/pg/0015_site_secrets.sql" with { type: "text" };
+import m0016 from "../../../migrations/pg/0016_share_links.sql" with { type: "text" };
+import m0017 from "../../../migrations/pg/0017_oidc_identities.sql" with { type: "text" };
+import m0018 from "../../../migrations/pg/0018_pages.sql" with { type: "text" };
+import m0020 from "../../../migrations/pg/0020_jobs.sql" with { type: "text" };
+
+export const pgMigrations: Migration[] = [
+  { version: 1, name: "0001_init", sql: m0001 },
+  { version: 2, name: "0002_comparisons", sql: m0002 },
+  { version: 3, name: "0003_agents", sql: m0003 },
+  { version: 4, name: "0004_admin", sql: m0004 },
+  { version: 5, name: "0005_watch_schedules", sql: m0005 },
+  { version: 6, name: "0006_watch_alerts", sql: m0006 },
+  { version: 7, name: "0007_health_probe", sql: m0007 },
+  { version: 8, name: "0008_runs", sql: m0008 },
+  { version: 9, name: "0009_api_key_scope", sql: m0009 },
+  { version: 10, name: "0010_watch_digest", sql: m0010 },
+  { version: 11, name: "0011_runs_finished", sql: m0011 },
+  { version: 12, name: "0012_targets_owner_url", sql: m0012 },
+  { version: 13, name: "0013_findings_rule", sql: m0013 },
+  { version: 14, name: "0014_comparison_consent", sql: m0014 },
+  { version: 15, name: "0015_site_secrets", sql: m0015 },
+  { version: 16, name: "0016_share_links", sql: m0016 },
+  { version: 17, name: "0017_oidc_identities", sql: m0017 },
+  { version: 18, name: "0018_pages", sql: m0018 },
+  { version: 20, name: "0020_jobs", sql: m0020 },
+];

@@ -1,0 +1,42 @@
+import type { JobsService } from "#server/modules/jobs/public";
+
+/**
+ * A job that has used its one attempt and is dead (kind `test.dead`, no handler anywhere), for the
+ * console's routes. Other `test.dead` jobs queued again by an earlier retry are made dead on the way.
+ */
+export function deadJob(jobs: JobsService, error = "the receiver is down", ownerId: string | null = null): string {
+  const id = jobs.enqueue({ kind: "test.dead", payload: { note: "made dead for a test" }, ownerId, maxAttempts: 1 });
+  for (;;) {
+    const { job } = jobs.claim(["test.dead"], "test-worker", 60_000);
+    if (!job) throw new Error("the test job was not claimable");
+    jobs.fail(job, new Error(error), 0);
+    if (job.id === id) return id;
+  }
+}
+
+type TestApp = ReturnType<typeof import("#tests/support/app").makeTestApp>;
+
+/** A comparison "Rivals" of the user's with one webhook alert rule to `url`, made through the API. */
+export async function rivalsWithWebhook(t: TestApp, headers: Record<string, string>, url: string) {
+  const comparison = (await t.call("POST", "/api/comparisons", { body: { name: "Rivals" }, headers })).json as { id: string };
+  const rule = await t.call("POST", `/api/comparisons/${comparison.id}/alerts`, { body: { channel: "webhook", url }, headers });
+  if (rule.status !== 201) throw new Error(`alert rule failed: ${rule.text}`);
+  return { comparison, rule: rule.json as { id: string } };
+}
+
+/** One run's changes for the watch to alert on: a high-severity CTA change of one site. */
+export const ctaChanges = (ownerId: string, comparisonId: string) => ({
+  ownerId,
+  comparisonId,
+  runId: "run-2",
+  targets: [
+    {
+      targetId: "t1",
+      label: "Orbit",
+      url: "http://127.0.0.1:9/",
+      changes: [
+        { kind: "cta", severity: "high", viewport: "desktop", summary: "CTA changed", before: "a", after: "b", evidence: {} } as const,
+      ],
+    },
+  ],
+});

@@ -1,0 +1,166 @@
+// A throwaway PostgreSQL cluster on loopback for the tests that run against a real server (issue 30).
+// One cluster per process (bun test runs each file in its own process), started on first use,
+// stopped and deleted when the process exits; each test asks for a fresh database in it.
+// Debian's `postgresql` package provides the binaries (.ci/run installs it through
+// scripts/bootstrap.sh); without them, `pgMissing` says why and the tests skip.
+import { SQL } from "bun";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { databaseTarget, migrateSql, openSql, type SqlDb } from "#server/db/sql";
+import { freePort } from "./browser-server";
+
+/** The directory holding initdb and pg_ctl: PG_BIN, else the newest Debian install (15 or later). */
+function findPgBin(): string | null {
+  const given = process.env.PG_BIN;
+  if (given) return existsSync(join(given, "initdb")) ? given : null;
+  const root = "/usr/lib/postgresql";
+  if (!existsSync(root)) return null;
+  const versions = readdirSync(root)
+    .map(Number)
+    .filter((v) => v >= 15 && existsSync(join(root, String(v), "bin", "initdb")))
+    .sort((a, b) => b - a);
+  return versions.length ? join(root, String(versions[0]), "bin") : null;
+}
+
+export const pgBin = findPgBin();
+/** Why the Postgres tests skip, or null when they run. */
+export const pgMissing = pgBin
+  ? null
+  : "PostgreSQL 15+ binaries not found (install Debian's postgresql, or set PG_BIN): Postgres tests skipped";
+if (pgMissing) console.warn(pgMissing);
+
+// Postgres refuses to run as root: then the cluster belongs to the `postgres` account the package creates.
+const asRoot = process.getuid?.() === 0;
+const USER = "di";
+
+function uidOf(name: string): { uid: number; gid: number } {
+  const id = (flag: string) => Number(Bun.spawnSync(["id", flag, name]).stdout.toString().trim());
+  return { uid: id("-u"), gid: id("-g") };
+}
+
+const asOwner = (cmd: string[]) => (asRoot ? ["runuser", "-u", "postgres", "--", ...cmd] : cmd);
+
+/** Runs a command as the cluster's owner, without blocking the event loop (initdb takes seconds on a loaded machine). */
+async function run(cmd: string[], what: string): Promise<void> {
+  const proc = Bun.spawn(asOwner(cmd), { stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`${what} failed (${code}): ${err.trim() || out.trim()}`);
+}
+
+/** How long a test hook that starts the cluster may take: initdb and startup, on a busy machine. */
+export const PG_START_TIMEOUT = 90_000;
+
+export interface PgCluster {
+  port: number;
+  dir: string;
+  /** The URL of a database on this cluster. */
+  url(database: string): string;
+  /** A new empty database, named uniquely; returns its URL. */
+  freshDatabase(): Promise<string>;
+  /** Stops the server and keeps its data, as an outage would (fault tests); `resume` starts it again on the same port. */
+  halt(): Promise<void>;
+  resume(): Promise<void>;
+  stop(): void;
+}
+
+let cluster: Promise<PgCluster> | null = null;
+let counter = 0;
+
+/** This process's cluster, started on the first call. Throws when the binaries are missing (check `pgMissing` first). */
+export function postgres(): Promise<PgCluster> {
+  cluster ??= start();
+  return cluster;
+}
+
+/** Stops and deletes this process's cluster, if one was started (a file's last afterAll). */
+export async function stopPostgres(): Promise<void> {
+  if (!cluster) return;
+  const started = cluster;
+  cluster = null;
+  (await started.catch(() => null))?.stop();
+}
+
+/** A fresh database on this process's cluster: its URL. */
+export async function freshPgDatabase(): Promise<string> {
+  return (await postgres()).freshDatabase();
+}
+
+/**
+ * A handle on a fresh database of this process's cluster with every migration applied. Call it from
+ * `beforeAll` or `beforeEach` with PG_START_TIMEOUT (the first call starts the cluster); close it after.
+ */
+export async function migratedPg(opts: { max?: number } = {}): Promise<SqlDb> {
+  const db = await openSql(databaseTarget(await freshPgDatabase(), "."), { max: opts.max ?? 3 });
+  await migrateSql(db);
+  return db;
+}
+
+async function start(): Promise<PgCluster> {
+  if (!pgBin) throw new Error(pgMissing ?? "no PostgreSQL");
+  // As root the cluster runs as `postgres`, which must reach its folder: /tmp, not a TMPDIR under /root.
+  const dir = mkdtempSync(join(asRoot ? "/tmp" : tmpdir(), "di-pg-"));
+  const data = join(dir, "data");
+  if (asRoot) {
+    const { uid, gid } = uidOf("postgres");
+    chownSync(dir, uid, gid);
+  }
+  const pgCtl = join(pgBin, "pg_ctl");
+  // immediate: the data is thrown away, so no checkpoint is worth waiting for.
+  const stopCmd = asOwner([pgCtl, "-D", data, "-m", "immediate", "-w", "stop"]);
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    if (existsSync(join(data, "postmaster.pid"))) Bun.spawnSync(stopCmd, { stdout: "ignore", stderr: "ignore" });
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.on("exit", stop);
+  // bun test does not always run "exit" handlers, and a killed test leaves none to run: a watchdog
+  // in its own process group stops and deletes the cluster once this process is gone.
+  const quoted = (a: string) => `'${a.replaceAll("'", "'\\''")}'`;
+  Bun.spawn(
+    [
+      "sh",
+      "-c",
+      `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${stopCmd.map(quoted).join(" ")} >/dev/null 2>&1; rm -rf ${quoted(dir)}`,
+    ],
+    {
+      detached: true,
+      stdio: ["ignore", "ignore", "ignore"],
+    },
+  ).unref();
+  try {
+    // --no-sync and fsync=off: a test cluster that dies with its data loses nothing anyone wants.
+    await run(
+      [join(pgBin, "initdb"), "-D", data, "-A", "trust", "-U", USER, "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"],
+      "initdb",
+    );
+    const port = await freePort();
+    const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=40`;
+    const startServer = () => run([pgCtl, "-D", data, "-l", join(dir, "log"), "-o", opts, "-w", "-t", "60", "start"], "pg_ctl start");
+    await startServer();
+    const url = (database: string) => `postgres://${USER}@127.0.0.1:${port}/${database}`;
+    return {
+      port,
+      dir,
+      url,
+      async freshDatabase() {
+        const name = `t${process.pid}_${++counter}`;
+        const admin = new SQL({ url: url("postgres"), max: 1 });
+        try {
+          await admin.unsafe(`CREATE DATABASE ${name}`);
+        } finally {
+          await admin.close();
+        }
+        return url(name);
+      },
+      halt: () => run([pgCtl, "-D", data, "-m", "fast", "-w", "stop"], "pg_ctl stop"),
+      resume: startServer,
+      stop,
+    };
+  } catch (e) {
+    stop();
+    throw e;
+  }
+}
