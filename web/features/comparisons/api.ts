@@ -1,5 +1,4 @@
 // Calls to the comparisons API: paths and answers typed from the server's routes.
-import type { ColorScheme } from "#server/modules/capture/model";
 import type { AddTargetInput, CreateComparisonInput, UpdateComparisonInput } from "#server/modules/comparisons/model";
 import { type BearerSource, api, call, download } from "#web/lib/api";
 
@@ -12,9 +11,9 @@ export const listComparisons = () => call(api.comparisons.get());
 export const getComparison = (id: string) => call(one(id).get());
 export const createComparison = (input: CreateComparisonInput) => call(api.comparisons.post(input));
 export const startComparison = (id: string) => call(one(id).start.post());
-/** The comparison's capture settings; `colorSchemes` is issue 33's (the cast goes once the server's body has it). */
-export type ComparisonSettings = UpdateComparisonInput & { colorSchemes?: ColorScheme[] };
-export const updateComparison = (id: string, input: ComparisonSettings) => call(one(id).patch(input as UpdateComparisonInput));
+/** The comparison's capture settings: consent policy, colour schemes. */
+export type ComparisonSettings = UpdateComparisonInput;
+export const updateComparison = (id: string, input: ComparisonSettings) => call(one(id).patch(input));
 
 export const listTargets = (comparisonId: string) => call(one(comparisonId).targets.get());
 export const addTarget = (comparisonId: string, input: AddTargetInput) => call(one(comparisonId).targets.post(input));

@@ -22,7 +22,8 @@ export const stepFailureOf = (s: SnapshotDto): StepFailure | null => (s as { ste
 /** The page's path on its site, when the snapshot says. */
 export const pathOf = (s: SnapshotDto): string | null => (s as { path?: string | null }).path ?? null;
 
-export const colorSchemesOf = (c: ComparisonDto): ColorScheme[] => (c as { colorSchemes?: ColorScheme[] }).colorSchemes ?? ["light"];
+/** A comparison's schemes; a DTO from before dark captures reads as light only. */
+export const colorSchemesOf = (c: ComparisonDto): ColorScheme[] => (c.colorSchemes?.length ? c.colorSchemes : ["light"]);
 
 export interface VariantData {
   snapshots: SnapshotDto[];

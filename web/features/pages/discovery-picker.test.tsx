@@ -11,7 +11,7 @@ afterEach(() => {
   cleanup();
 });
 
-const home = { id: "p1", path: "/", url: "https://acme.test/", role: "home" as const, steps: [] };
+const home = { id: "p1", targetId: "t1", path: "/", url: "https://acme.test/", role: "home" as const, steps: [] };
 const found = {
   pages: [
     { url: "https://acme.test/", path: "/", role: "home", title: "Acme", source: "nav" },

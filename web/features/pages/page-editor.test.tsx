@@ -10,7 +10,7 @@ afterEach(() => {
   cleanup();
 });
 
-const page = { id: "p2", path: "/pricing", url: "https://acme.test/pricing", role: "pricing" as const, steps: [] };
+const page = { id: "p2", targetId: "t1", path: "/pricing", url: "https://acme.test/pricing", role: "pricing" as const, steps: [] };
 const type = (label: string, value: string) => fireEvent.change($().getByLabelText(label), { target: { value } });
 const save = () => fireEvent.click($().getByRole("button", { name: "Save page" }));
 
