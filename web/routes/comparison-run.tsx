@@ -3,7 +3,7 @@
 import { Box, Flex, Grid, Tabs } from "@radix-ui/themes";
 import { useMemo } from "react";
 import { data as withStatus, type LoaderFunctionArgs, type ShouldRevalidateFunctionArgs, useLoaderData } from "react-router";
-import type { Viewport } from "#server/modules/capture/model";
+import type { ColorScheme, PageRole, Viewport } from "#server/modules/capture/model";
 import type { ComparisonDto, TargetDto } from "#server/modules/comparisons/model";
 import type { RunDetail } from "#server/modules/history/model";
 import { AnalysisSummary } from "#web/features/comparisons/components/results/analysis-summary";
@@ -12,11 +12,14 @@ import { FindingsList } from "#web/features/comparisons/components/results/findi
 import { NotEnoughSnapshots } from "#web/features/comparisons/components/results/not-enough-snapshots";
 import { PairPicker } from "#web/features/comparisons/components/results/pair-picker";
 import { ScreenshotPanel } from "#web/features/comparisons/components/results/screenshot-panel";
+import { VariantSwitcher } from "#web/features/comparisons/components/results/variant-switcher";
+import { chooseRole, hasDark, rolesPresent, variantSlice } from "#web/features/comparisons/page-variants";
 import { choosePair, diffForPair, latestSnapshots, orderTargets, type Pair } from "#web/features/comparisons/results-data";
 import { useScrollSync } from "#web/features/comparisons/use-scroll-sync";
 import { RunHeader } from "#web/features/watch/components/run-header";
 import { load } from "#web/lib/loader-context";
 import { ViewportTabList } from "#web/components/viewport-tab-list";
+import { isPageRole } from "#web/lib/page-roles";
 import { useSearchUpdate } from "#web/lib/use-search-update";
 
 type RunData = { comparison: ComparisonDto; targets: TargetDto[]; detail: RunDetail } | null;
@@ -70,11 +73,19 @@ export function Component() {
   const { params, update } = useSearchUpdate();
   const viewport: Viewport = params.get("viewport") === "mobile" ? "mobile" : "desktop";
   const targets = useMemo(() => (data ? orderTargets(withRemovedTargets(data.targets, data.detail)) : []), [data]);
-  if (!data) return <ComparisonNotFound />;
+  const snapshots = data?.detail.snapshots;
+  const roles = useMemo(() => rolesPresent(snapshots ?? []), [snapshots]);
+  const dark = useMemo(() => hasDark(snapshots ?? []), [snapshots]);
+  const asked = params.get("role");
+  const role = chooseRole(roles, isPageRole(asked) ? asked : null);
+  const scheme: ColorScheme = dark && params.get("scheme") === "dark" ? "dark" : "light";
+  // One role and scheme at a time: pricing with pricing.
+  const shown = useMemo(() => (data ? { ...data, detail: variantSlice(data.detail, role, scheme) } : null), [data, role, scheme]);
+  if (!data || !shown) return <ComparisonNotFound />;
   const labelOf = (id: string) => targets.find((t) => t.id === id)?.label ?? "Unknown site";
   const body = (vp: Viewport) => (
     <RunBody
-      data={data}
+      data={shown}
       targets={targets}
       viewport={vp}
       requested={[params.get("a"), params.get("b")]}
@@ -86,6 +97,14 @@ export function Component() {
     <Box p={{ initial: "4", md: "6" }}>
       <Flex direction="column" gap="4">
         <RunHeader comparison={data.comparison} run={data.detail.run} />
+        <VariantSwitcher
+          roles={roles}
+          role={role}
+          onRoleChange={(r: PageRole) => update({ role: r })}
+          dark={dark}
+          scheme={scheme}
+          onSchemeChange={(c: ColorScheme) => update({ scheme: c })}
+        />
         <Tabs.Root value={viewport} onValueChange={(v) => update({ viewport: v === "mobile" ? "mobile" : "desktop" })}>
           <ViewportTabList />
           <Tabs.Content value="desktop">{body("desktop")}</Tabs.Content>

@@ -2,7 +2,7 @@ import { Box, Callout, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { ExclamationTriangleIcon } from "@radix-ui/react-icons";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { type LoaderFunctionArgs, type ShouldRevalidateFunctionArgs, useLoaderData, useSearchParams } from "react-router";
-import type { ComparisonDto } from "#server/modules/comparisons/model";
+import type { ComparisonDto, TargetDto } from "#server/modules/comparisons/model";
 import { listComparisons } from "#web/features/comparisons/api";
 import { ComparisonDetail } from "#web/features/comparisons/components/comparison-detail";
 import { ComparisonList } from "#web/features/comparisons/components/comparison-list";
@@ -10,6 +10,7 @@ import { CreateComparisonForm } from "#web/features/comparisons/components/creat
 import { NoComparisonSelected } from "#web/features/comparisons/components/no-comparison-selected";
 import { useComparisonLive } from "#web/features/comparisons/store";
 import type { ComparisonDetailData } from "#web/features/comparisons/use-comparison-detail";
+import { SitePages } from "#web/features/pages/components/site-pages";
 import { WatchSection } from "#web/features/watch/components/watch-section";
 import { load } from "#web/lib/loader-context";
 
@@ -20,6 +21,9 @@ interface ComparisonPageData {
 }
 
 export const handle = { title: "Comparisons" };
+
+/** Each site's pages, steps and secrets, under its card (the pages feature, composed here). */
+const sitePages = (t: TargetDto, editable: boolean) => <SitePages key={t.id} target={t} editable={editable} />;
 
 export async function loader({ context, request }: LoaderFunctionArgs): Promise<ComparisonPageData> {
   const id = new URL(request.url).searchParams.get("id");
@@ -98,7 +102,7 @@ export function Component() {
         <Box>
           {selectedId ? (
             <Flex direction="column" gap="5">
-              <ComparisonDetail key={selectedId} id={selectedId} initial={data.selected} onChange={onChange} />
+              <ComparisonDetail key={selectedId} id={selectedId} initial={data.selected} onChange={onChange} siteExtra={sitePages} />
               <WatchSection key={selectedId} comparisonId={selectedId} status={shown?.find((c) => c.id === selectedId)?.status} />
             </Flex>
           ) : (

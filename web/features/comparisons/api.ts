@@ -11,7 +11,9 @@ export const listComparisons = () => call(api.comparisons.get());
 export const getComparison = (id: string) => call(one(id).get());
 export const createComparison = (input: CreateComparisonInput) => call(api.comparisons.post(input));
 export const startComparison = (id: string) => call(one(id).start.post());
-export const updateComparison = (id: string, input: UpdateComparisonInput) => call(one(id).patch(input));
+/** The comparison's capture settings: consent policy, colour schemes. */
+export type ComparisonSettings = UpdateComparisonInput;
+export const updateComparison = (id: string, input: ComparisonSettings) => call(one(id).patch(input));
 
 export const listTargets = (comparisonId: string) => call(one(comparisonId).targets.get());
 export const addTarget = (comparisonId: string, input: AddTargetInput) => call(one(comparisonId).targets.post(input));

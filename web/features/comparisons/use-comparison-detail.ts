@@ -1,11 +1,12 @@
 // The selected comparison and its targets, kept current without a manual reload: socket messages
 // (via the live store) update it at once, and a 2 s poll while running covers a missing socket.
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { ConsentPolicy } from "#server/modules/capture/model";
+import type { ColorScheme, ConsentPolicy } from "#server/modules/capture/model";
 import type { AddTargetInput, ComparisonDto, TargetDto } from "#server/modules/comparisons/model";
 import { errorMessage } from "#web/lib/api";
 import { toast } from "#web/components/ui/toast";
-import { addTarget, deleteTarget, getComparison, listTargets, startComparison, updateComparison } from "./api";
+import { addTarget, type ComparisonSettings, deleteTarget, getComparison, listTargets, startComparison, updateComparison } from "./api";
+import { colorSchemesOf } from "./page-variants";
 import { clearComparisonLive, useComparisonLive } from "./store";
 import { startBlocker } from "./validation";
 
@@ -148,12 +149,13 @@ export function useComparisonDetail(id: string, initial: ComparisonDetailData | 
     [reload],
   );
 
-  /** What the next run does about cookie banners. */
-  const setConsent = useCallback(
-    async (consent: ConsentPolicy) => {
+  /** The next run's capture settings: what it does about cookie banners, and whether it also captures dark. */
+  const saveSettings = useCallback(
+    async (input: ComparisonSettings) => {
       try {
-        const updated = await updateComparison(id, { consent });
-        if (mounted.current) setData((prev) => (prev ? { ...prev, comparison: { ...prev.comparison, consent: updated.consent } } : prev));
+        const updated = await updateComparison(id, input);
+        const saved = { consent: updated.consent, colorSchemes: colorSchemesOf(updated) };
+        if (mounted.current) setData((prev) => (prev ? { ...prev, comparison: { ...prev.comparison, ...saved } } : prev));
       } catch (err) {
         toast({
           title: "Not Saved",
@@ -164,6 +166,8 @@ export function useComparisonDetail(id: string, initial: ComparisonDetailData | 
     },
     [id],
   );
+  const setConsent = useCallback((consent: ConsentPolicy) => saveSettings({ consent }), [saveSettings]);
+  const setColorSchemes = useCallback((colorSchemes: ColorScheme[]) => saveSettings({ colorSchemes }), [saveSettings]);
 
-  return { data, loadFailed, starting, reload, start, add, remove, setConsent };
+  return { data, loadFailed, starting, reload, start, add, remove, setConsent, setColorSchemes };
 }

@@ -1,7 +1,7 @@
 import { Button, Callout, Card, Flex, Skeleton } from "@radix-ui/themes";
 import { ExclamationTriangleIcon } from "@radix-ui/react-icons";
-import { useEffect } from "react";
-import type { ComparisonDto } from "#server/modules/comparisons/model";
+import { type ReactNode, useEffect } from "react";
+import type { ComparisonDto, TargetDto } from "#server/modules/comparisons/model";
 import { canDeleteTarget, isRunning } from "../status";
 import { type ComparisonDetailData, useComparisonDetail } from "../use-comparison-detail";
 import { AddTargetForm } from "./add-target-form";
@@ -14,11 +14,13 @@ interface Props {
   initial: ComparisonDetailData | null;
   /** Tells the list beside it when this comparison's row changed (status, target count). */
   onChange(c: ComparisonDto): void;
+  /** What each site's card shows under it (the route composes the pages feature in). */
+  siteExtra?(target: TargetDto, editable: boolean): ReactNode;
 }
 
 /** Render with key={id}: the state belongs to one comparison. */
-export function ComparisonDetail({ id, initial, onChange }: Props) {
-  const { data, loadFailed, starting, reload, start, add, remove, setConsent } = useComparisonDetail(id, initial);
+export function ComparisonDetail({ id, initial, onChange, siteExtra }: Props) {
+  const { data, loadFailed, starting, reload, start, add, remove, setConsent, setColorSchemes } = useComparisonDetail(id, initial);
   const comparison = data?.comparison;
   useEffect(() => {
     if (comparison) onChange(comparison);
@@ -60,10 +62,11 @@ export function ComparisonDetail({ id, initial, onChange }: Props) {
         starting={starting}
         onStart={start}
         onConsent={setConsent}
+        onColorSchemes={setColorSchemes}
       />
       {running && <ProgressCard progress={data.comparison.progress} />}
       <AddTargetForm onAdd={add} />
-      <TargetList targets={data.targets} canDelete={canDeleteTarget(data.comparison.status)} onDelete={remove} />
+      <TargetList targets={data.targets} canDelete={canDeleteTarget(data.comparison.status)} onDelete={remove} siteExtra={siteExtra} />
     </Flex>
   );
 }

@@ -1,8 +1,9 @@
-import { Button, Callout, Card, Flex, Heading, Select, Text } from "@radix-ui/themes";
+import { Button, Callout, Card, Flex, Heading, Select, Switch, Text } from "@radix-ui/themes";
 import { BarChartIcon, ExclamationTriangleIcon, PlayIcon } from "@radix-ui/react-icons";
 import { Link } from "react-router";
-import type { ConsentPolicy } from "#server/modules/capture/model";
+import type { ColorScheme, ConsentPolicy } from "#server/modules/capture/model";
 import type { ComparisonDto } from "#server/modules/comparisons/model";
+import { colorSchemesOf } from "../page-variants";
 import { canStart, canViewResults, isRunning } from "../status";
 import { StatusBadge } from "./status-badge";
 
@@ -14,6 +15,8 @@ interface Props {
   onStart(): void;
   /** A new cookie-banner policy for the next run. */
   onConsent(consent: ConsentPolicy): void;
+  /** Whether the next run also captures dark variants (`prefers-color-scheme: dark`). */
+  onColorSchemes?(schemes: ColorScheme[]): void;
 }
 
 const CONSENT_CHOICES: { value: ConsentPolicy; label: string }[] = [
@@ -22,7 +25,8 @@ const CONSENT_CHOICES: { value: ConsentPolicy; label: string }[] = [
   { value: "keep", label: "Leave on screen" },
 ];
 
-export function ComparisonHeader({ comparison, targetCount, starting, onStart, onConsent }: Props) {
+export function ComparisonHeader({ comparison, targetCount, starting, onStart, onConsent, onColorSchemes }: Props) {
+  const dark = colorSchemesOf(comparison).includes("dark");
   const running = isRunning(comparison.status) || starting;
   const startable = canStart(comparison.status, targetCount) && !starting;
   const resultsPath = `/comparison/${encodeURIComponent(comparison.id)}/view`;
@@ -41,7 +45,7 @@ export function ComparisonHeader({ comparison, targetCount, starting, onStart, o
               {comparison.description}
             </Text>
           )}
-          <Flex align="center" gap="2" mt="1">
+          <Flex align="center" gap="2" mt="1" wrap="wrap">
             <Text size="1" color="gray" id={`consent-${comparison.id}`}>
               Cookie banners
             </Text>
@@ -55,6 +59,19 @@ export function ComparisonHeader({ comparison, targetCount, starting, onStart, o
                 ))}
               </Select.Content>
             </Select.Root>
+            {onColorSchemes && (
+              <Text as="label" size="1" color="gray" ml="2">
+                <Flex align="center" gap="2">
+                  <Switch
+                    size="1"
+                    checked={dark}
+                    onCheckedChange={(on) => onColorSchemes(on ? ["light", "dark"] : ["light"])}
+                    aria-label="Dark captures"
+                  />
+                  Dark captures too
+                </Flex>
+              </Text>
+            )}
           </Flex>
         </Flex>
         <Flex gap="2" wrap="wrap">

@@ -1,5 +1,6 @@
 import { Badge, Card, Flex, Heading, IconButton, Link as RadixLink, Text, Tooltip } from "@radix-ui/themes";
 import { TrashIcon } from "@radix-ui/react-icons";
+import type { ReactNode } from "react";
 import type { TargetDto } from "#server/modules/comparisons/model";
 import { StatusBadge } from "./status-badge";
 
@@ -8,9 +9,11 @@ interface Props {
   /** Removing is off while a run is capturing them. */
   canDelete: boolean;
   onDelete(target: TargetDto): void;
+  /** What a site's card shows under it (its pages: the route composes them from the pages feature). */
+  siteExtra?(target: TargetDto, editable: boolean): ReactNode;
 }
 
-export function TargetList({ targets, canDelete, onDelete }: Props) {
+export function TargetList({ targets, canDelete, onDelete, siteExtra }: Props) {
   return (
     <Card size="3">
       <Flex align="center" gap="2" wrap="wrap" mb="3">
@@ -65,6 +68,7 @@ export function TargetList({ targets, canDelete, onDelete }: Props) {
                       </IconButton>
                     </Tooltip>
                   </Flex>
+                  {siteExtra?.(t, canDelete)}
                 </Card>
               </li>
             ))}

@@ -30,6 +30,7 @@ export function consentText(consent: SnapshotDto["consent"], masked: number): st
 }
 
 export function ConsentNote({ snapshot }: { snapshot: SnapshotDto }) {
+  // A page whose steps stopped has no extraction, so nothing masked.
   const text = consentText(snapshot.consent, snapshot.extraction?.masks?.length ?? 0);
   if (!text) return null;
   return (

@@ -1,9 +1,10 @@
 import "./results.css";
 import { Box, Flex, Grid, SegmentedControl, Tabs, Text } from "@radix-ui/themes";
 import { useMemo, useState } from "react";
-import type { Viewport } from "#server/modules/capture/model";
+import type { ColorScheme, PageRole, Viewport } from "#server/modules/capture/model";
 import type { ComparisonStatus, DiffDto, FindingDto, SnapshotDto, TargetDto } from "#server/modules/comparisons/model";
 import type { FilmstripDto } from "#server/modules/filmstrip/model";
+import { chooseRole, hasDark, roleOf, rolesPresent, rollupMatrix, schemeOf, stepFailureOf, variantSlice } from "../../page-variants";
 import { choosePair, diffForPair, latestSnapshots, orderTargets, type Pair } from "../../results-data";
 import { useScrollSync } from "../../use-scroll-sync";
 import { AnalysisSummary } from "./analysis-summary";
@@ -16,7 +17,9 @@ import { OverlaySwitches } from "./overlay-switches";
 import { PairPicker } from "./pair-picker";
 import { ScreenshotPanel } from "./screenshot-panel";
 import { SimilarityMatrix } from "./similarity-matrix";
+import { VariantSwitcher } from "./variant-switcher";
 import { type CompareMode, MODE_LABELS, MODES, type Zoom, ZOOM_LABELS, ZOOMS } from "./zoom";
+import { ROLE_LABELS } from "#web/lib/page-roles";
 import { ViewportTabList } from "#web/components/viewport-tab-list";
 
 /** What the panels show: one set of results (the comparison's latest, or one shared run's). */
@@ -42,6 +45,11 @@ export interface PanelsProps {
   onPairChange(p: Pair): void;
   onModeChange?(m: CompareMode): void;
   onZoomChange?(z: Zoom): void;
+  /** Which page role and colour scheme are on screen (in the URL when the route keeps them; else own state). */
+  role?: PageRole | null;
+  scheme?: ColorScheme;
+  onRoleChange?(r: PageRole): void;
+  onSchemeChange?(s: ColorScheme): void;
 }
 
 /**
@@ -59,12 +67,25 @@ export function ResultsPanels(props: PanelsProps) {
   const onModeChange = props.onModeChange ?? setOwnMode;
   const onZoomChange = props.onZoomChange ?? setOwnZoom;
   const [overlays, setOverlays] = useState<Set<OverlayKind>>(() => new Set());
+  const [ownRole, setOwnRole] = useState<PageRole | null>(null);
+  const [ownScheme, setOwnScheme] = useState<ColorScheme>("light");
+  const roles = useMemo(() => rolesPresent(data.snapshots), [data.snapshots]);
+  const dark = useMemo(() => hasDark(data.snapshots), [data.snapshots]);
+  const role = chooseRole(roles, props.role !== undefined ? props.role : ownRole);
+  const scheme: ColorScheme = dark ? (props.scheme ?? ownScheme) : "light";
+  const onRoleChange = props.onRoleChange ?? setOwnRole;
+  const onSchemeChange = props.onSchemeChange ?? setOwnScheme;
+  // Pricing with pricing: the matrix, the summary, the findings and the overlays see one role and scheme.
+  const slice = useMemo(() => variantSlice(data, role, scheme), [data, role, scheme]);
   const targets = useMemo(() => orderTargets(data.targets), [data.targets]);
   const labelOf = (id: string) => targets.find((t) => t.id === id)?.label ?? "Unknown site";
 
   const body = (vp: Viewport) => (
     <ViewportBody
-      data={data}
+      data={slice}
+      allDiffs={data.diffs}
+      role={role}
+      scheme={scheme}
       targets={targets}
       viewport={vp}
       status={status}
@@ -79,6 +100,16 @@ export function ResultsPanels(props: PanelsProps) {
 
   return (
     <Tabs.Root value={viewport} onValueChange={(v) => onViewportChange(v === "mobile" ? "mobile" : "desktop")}>
+      <Box pb="3">
+        <VariantSwitcher
+          roles={roles}
+          role={role}
+          onRoleChange={onRoleChange}
+          dark={dark}
+          scheme={scheme}
+          onSchemeChange={onSchemeChange}
+        />
+      </Box>
       <Flex justify="between" align="center" gap="3" wrap="wrap">
         <ViewportTabList />
         <Flex gap="3" align="center" wrap="wrap">
@@ -113,7 +144,12 @@ export function ResultsPanels(props: PanelsProps) {
 }
 
 interface BodyProps {
+  /** One role and scheme's data. */
   data: PanelsData;
+  /** Every role's scores, for the site roll-up. */
+  allDiffs: DiffDto[];
+  role: PageRole;
+  scheme: ColorScheme;
   targets: TargetDto[];
   viewport: Viewport;
   status: ComparisonStatus;
@@ -125,7 +161,8 @@ interface BodyProps {
   onPairChange(p: Pair): void;
 }
 
-function ViewportBody({ data, targets, viewport, status, requestedPair, overlays, mode, zoom, labelOf, onPairChange }: BodyProps) {
+function ViewportBody(props: BodyProps) {
+  const { data, allDiffs, role, scheme, targets, viewport, status, requestedPair, overlays, mode, zoom, labelOf, onPairChange } = props;
   const shots = useMemo(() => latestSnapshots(data.snapshots, viewport), [data.snapshots, viewport]);
   const pair = choosePair(targets, shots, requestedPair);
   const sync = useScrollSync();
@@ -134,6 +171,11 @@ function ViewportBody({ data, targets, viewport, status, requestedPair, overlays
     return (
       <Box pt="4">
         <NotEnoughSnapshots viewport={viewport} status={status} />
+        {role !== "home" && (
+          <Text as="p" size="2" color="gray" mt="2">
+            Fewer than two sites have a {ROLE_LABELS[role].toLowerCase()} page in this view.
+          </Text>
+        )}
       </Box>
     );
 
@@ -142,6 +184,9 @@ function ViewportBody({ data, targets, viewport, status, requestedPair, overlays
   const shotA = shots.get(a);
   const shotB = shots.get(b);
   const filmstrips = data.filmstrips;
+  // A page whose steps stopped has a screenshot of where, and nothing measured: side by side only.
+  const measured = (id: string) => !!shots.get(id) && !stepFailureOf(shots.get(id)!);
+  const rollupRoles = new Set(allDiffs.filter((d) => d.viewport === viewport && schemeOf(d) === scheme).map(roleOf));
   return (
     <Flex direction="column" gap="4" pt="4">
       {(targets.length > 2 || data.diffs.length > 0) && (
@@ -153,8 +198,25 @@ function ViewportBody({ data, targets, viewport, status, requestedPair, overlays
           {data.diffs.length > 0 && <AnalysisSummary diff={diff} labels={[labelOf(a), labelOf(b)]} />}
         </Grid>
       )}
+      {rollupRoles.size > 1 && (
+        <SimilarityMatrix
+          targets={targets}
+          diffs={allDiffs}
+          viewport={viewport}
+          pair={pair}
+          onPairChange={onPairChange}
+          scores={{
+            rows: rollupMatrix(targets, allDiffs, viewport, scheme).map((cells) =>
+              cells.map((c) => c && { pair: c.pair, score: c.score, note: `mean of ${c.roles.map((r) => ROLE_LABELS[r]).join(", ")}` }),
+            ),
+            title: "Site roll-up",
+            caption: `Mean overall similarity of each pair of sites over the page roles both have, ${viewport}${scheme === "dark" ? ", dark" : ""}.`,
+            testId: "site-rollup",
+          }}
+        />
+      )}
       {targets.length > 2 && <PairPicker targets={targets} pair={pair} withShots={new Set(shots.keys())} onChange={onPairChange} />}
-      {mode !== "side" && shotA && shotB ? (
+      {mode !== "side" && shotA && shotB && measured(a) && measured(b) ? (
         <CompareStage
           mode={mode}
           zoom={zoom}
@@ -191,7 +253,7 @@ function ViewportBody({ data, targets, viewport, status, requestedPair, overlays
         <Filmstrip
           viewport={viewport}
           sites={targets
-            .filter((t) => shots.has(t.id))
+            .filter((t) => measured(t.id))
             .map((t) => ({
               targetId: t.id,
               label: t.label,

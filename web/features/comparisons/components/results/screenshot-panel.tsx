@@ -1,9 +1,10 @@
-import { Badge, Card, Flex, Text } from "@radix-ui/themes";
+import { Badge, Callout, Card, Flex, Text } from "@radix-ui/themes";
 import { ImageIcon } from "@radix-ui/react-icons";
 import { type RefObject, useState } from "react";
 import type { Viewport } from "#server/modules/capture/model";
 import type { SnapshotDto } from "#server/modules/comparisons/model";
 import { pageFrame } from "../../overlay-geometry";
+import { pathOf, stepFailureOf } from "../../page-variants";
 import { ConsentNote } from "./consent-note";
 import type { OverlayKind } from "./overlay-kinds";
 import { OverlayBoxes, OverlayLegends, PaletteStrip } from "./overlays";
@@ -27,10 +28,12 @@ interface Props {
 export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scrollRef, onScroll }: Props) {
   const [broken, setBroken] = useState(false);
   const panelWidth = useElementWidth(scrollRef);
-  const frame = snapshot ? pageFrame(snapshot) : null;
+  const stopped = snapshot ? stepFailureOf(snapshot) : null;
+  // A page whose steps stopped was not measured (its extraction is null): no frame, no overlays.
+  const frame = snapshot && !stopped ? pageFrame(snapshot) : null;
   const shown = snapshot && frame && !broken;
-  // A page whose steps stopped was not measured: its screenshot, no overlays.
-  const ex = snapshot?.extraction ?? null;
+  // What the capture measured; none for a page whose steps stopped.
+  const ex = (!stopped && snapshot?.extraction) || null;
   const width = frame ? displayedWidth(zoom, frame.cssWidth, panelWidth) : 0;
   return (
     <Card size="1" style={{ minWidth: 0 }}>
@@ -40,9 +43,14 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
           <Text weight="bold" size="3" truncate>
             {label}
           </Text>
-          {snapshot && (
-            <Text size="1" color="gray" truncate title={ex?.finalUrl}>
-              {snapshot.title || ex?.finalUrl}
+          {snapshot && ex && (
+            <Text size="1" color="gray" truncate title={ex.finalUrl}>
+              {snapshot.title || ex.finalUrl}
+            </Text>
+          )}
+          {snapshot && stopped && pathOf(snapshot) && (
+            <Text size="1" color="gray" truncate>
+              {pathOf(snapshot)}
             </Text>
           )}
         </Flex>
@@ -50,6 +58,13 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
           {viewport}
         </Badge>
       </Flex>
+      {stopped && (
+        <Callout.Root color="red" size="1" mb="2" data-testid="step-stopped">
+          <Callout.Text>
+            Stopped at step {stopped.index}: {stopped.error}
+          </Callout.Text>
+        </Callout.Root>
+      )}
       {shown && ex && overlays.has("colors") && <PaletteStrip ex={ex} />}
       <div
         ref={scrollRef}
@@ -87,6 +102,13 @@ export function ScreenshotPanel({ label, viewport, snapshot, overlays, zoom, scr
             />
             {ex && <OverlayBoxes ex={ex} frame={frame} on={overlays} viewport={viewport} />}
           </div>
+        ) : snapshot && stopped && !broken ? (
+          <img
+            src={snapshot.screenshotUrl}
+            alt={`${label} ${viewport} screenshot where step ${stopped.index} stopped`}
+            style={{ display: "block", width: "100%", height: "auto" }}
+            onError={() => setBroken(true)}
+          />
         ) : (
           <Flex direction="column" align="center" justify="center" gap="2" style={{ height: "100%" }}>
             <ImageIcon width="28" height="28" color="var(--gray-8)" aria-hidden />

@@ -3,30 +3,47 @@ import type { Viewport } from "#server/modules/capture/model";
 import type { DiffDto, TargetDto } from "#server/modules/comparisons/model";
 import { asPercent, heatColor, type Pair, similarityMatrix } from "../../results-data";
 
+/** One cell's score (0..1) and, for the roll-up, what it is a mean of. */
+export interface MatrixScore {
+  pair: Pair;
+  score: number | undefined;
+  note?: string;
+}
+
 interface Props {
   targets: TargetDto[];
   diffs: DiffDto[];
   viewport: Viewport;
   pair: Pair;
   onPairChange(p: Pair): void;
+  /** Scores other than each pair's newest diff (the site roll-up), with the heading and caption that say what they are. */
+  scores?: { rows: (MatrixScore | null)[][]; title: string; caption: string; testId: string };
 }
 
 const samePair = (a: Pair, b: Pair) => (a[0] === b[0] && a[1] === b[1]) || (a[0] === b[1] && a[1] === b[0]);
 
 /** Overall similarity of every pair of sites, as a heat map; a cell opens that pair above. */
-export function SimilarityMatrix({ targets, diffs, viewport, pair, onPairChange }: Props) {
-  const rows = similarityMatrix(targets, diffs, viewport);
+export function SimilarityMatrix({ targets, diffs, viewport, pair, onPairChange, scores }: Props) {
+  const rows: (MatrixScore | null)[][] =
+    scores?.rows ??
+    similarityMatrix(targets, diffs, viewport).map((cells) => cells.map((c) => c && { pair: c.pair, score: c.diff?.overallSimilarity }));
+  const headingId = scores ? `${scores.testId}-heading` : "matrix-heading";
   const href = (p: Pair) => `?${new URLSearchParams({ viewport, a: p[0], b: p[1] })}`;
   return (
     <Card size="2" style={{ minWidth: 0 }}>
       <Flex direction="column" gap="2">
-        <Heading as="h2" size="3" id="matrix-heading">
-          Similarity matrix
+        <Heading as="h2" size="3" id={headingId}>
+          {scores?.title ?? "Similarity matrix"}
         </Heading>
+        {scores && (
+          <Text size="1" color="gray">
+            {scores.caption}
+          </Text>
+        )}
         <div className="di-matrix-wrap">
-          <table className="di-matrix" aria-labelledby="matrix-heading" data-testid="similarity-matrix">
+          <table className="di-matrix" aria-labelledby={headingId} data-testid={scores?.testId ?? "similarity-matrix"}>
             <caption className="di-visually-hidden">
-              Overall similarity of each pair of sites, {viewport}. Choose a cell to compare that pair.
+              {scores?.caption ?? `Overall similarity of each pair of sites, ${viewport}.`} Choose a cell to compare that pair.
             </caption>
             <thead>
               <tr>
@@ -49,8 +66,8 @@ export function SimilarityMatrix({ targets, diffs, viewport, pair, onPairChange 
                           <span aria-label="Same site">—</span>
                         </td>
                       );
-                    const score = cell.diff?.overallSimilarity;
-                    const name = `${targets[i]!.label} vs ${targets[j]!.label}: ${score === undefined ? "not scored" : `${asPercent(score)} overall similarity`}`;
+                    const score = cell.score;
+                    const name = `${targets[i]!.label} vs ${targets[j]!.label}: ${score === undefined ? "not scored" : `${asPercent(score)} overall similarity`}${cell.note ? ` (${cell.note})` : ""}`;
                     return (
                       <td key={j} style={{ background: score === undefined ? "var(--gray-a3)" : heatColor(score) }}>
                         <a
