@@ -20,6 +20,8 @@ export interface RealRunTools {
   readonly fixtures: FixtureServer;
   readonly pool: CapturePool;
   readonly analyser: Analyser;
+  /** What the capture pool logged (its workers' errors and warnings), as tests may need to read it. */
+  readonly poolLog: readonly string[];
   /** What makeTestApp takes as runTools: this pool and analyser, fresh findings rules, plus `extra` (publish, recordActivity). */
   runTools(extra?: Partial<RunTools>): RunTools;
 }
@@ -30,6 +32,7 @@ export function useRealRunTools(name: string): RealRunTools {
   let fixtures: FixtureServer | undefined;
   let pool: CapturePool | undefined;
   let analyser: Analyser | undefined;
+  const poolLog: string[] = [];
 
   beforeAll(() => {
     dataDir = mkdtempSync(join(tmpdir(), `di-${name}-`));
@@ -41,6 +44,7 @@ export function useRealRunTools(name: string): RealRunTools {
       chromiumPath: findChromium(process.env.CHROMIUM_PATH),
       allowPrivate: true,
       timingSamples: Number(TEST_TIMING_SAMPLES),
+      log: (m) => (poolLog.push(m), console.warn(m)),
     });
     analyser = createAnalyser();
   });
@@ -69,6 +73,7 @@ export function useRealRunTools(name: string): RealRunTools {
     get analyser() {
       return started(analyser);
     },
+    poolLog,
     runTools(extra = {}) {
       const p = started(pool);
       return {

@@ -107,6 +107,7 @@ export const targetDto = z.object({
   label: z.string(),
   url: z.string(),
   status: targetStatusSchema,
+  /** failed: why no page of the site was captured; completed: the pages that were not ("Not captured: /pricing desktop: …"), or null. */
   error: z.string().nullable(),
   createdAt: z.string(),
 });

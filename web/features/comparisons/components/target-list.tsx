@@ -50,8 +50,9 @@ export function TargetList({ targets, canDelete, onDelete, siteExtra }: Props) {
                       <RadixLink href={t.url} target="_blank" rel="noopener noreferrer" size="1" color="gray" truncate>
                         {t.url}
                       </RadixLink>
-                      {t.status === "failed" && t.error && (
-                        <Text size="1" color="red">
+                      {t.error && (t.status === "failed" || t.status === "completed") && (
+                        // Completed with an error: some of the site's pages were captured, these were not.
+                        <Text size="1" color={t.status === "failed" ? "red" : "amber"}>
                           {t.error}
                         </Text>
                       )}

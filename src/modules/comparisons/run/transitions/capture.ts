@@ -219,22 +219,33 @@ function countPage(run: RunContext, page: PageKey, outcome: PageOutcome, io: Run
   if (run.lanes.every((l) => laneComplete(run, l))) io.raise({ type: "allCaptured" });
 }
 
-/** Completed when any capture of it was made; otherwise failed with the reason(s), per page when they differ. */
+/**
+ * Completed when any capture of it was made, naming the captures that were not (a site whose
+ * pricing page failed still has its home page compared, and the user must see what is missing);
+ * otherwise failed with the reason(s), per page when they differ.
+ */
 function settleTarget(run: RunContext, index: number, io: RunIO) {
   const target = run.targets[index]!;
   const outcomes = lanesOfTarget(run, index).map((lane) => ({ lane, outcome: outcomesOf(run, lane.key)[index]! }));
-  if (outcomes.some((o) => isCaptured(o.outcome))) return setTarget(io, run, target.id, "completed", null);
   const reasonOf = (o: PageOutcome) => ("reason" in o ? o.reason : "");
+  // A note beside captured pages always names the page: "desktop" alone would not say which.
+  const placed = (list: typeof outcomes, withPath = false) =>
+    list.map((o) => `${placeOf(o.lane, index, withPath)}: ${reasonOf(o.outcome)}`).join("; ");
+  const missed = outcomes.filter((o) => !isCaptured(o.outcome));
+  if (missed.length < outcomes.length) {
+    const note = missed.length ? `Not captured: ${placed(missed, true)}`.slice(0, 500) : null;
+    return setTarget(io, run, target.id, "completed", note);
+  }
   const reasons = [...new Set(outcomes.map((o) => reasonOf(o.outcome)))];
-  const reason = reasons.length === 1 ? reasons[0]! : outcomes.map((o) => `${placeOf(o.lane, index)}: ${reasonOf(o.outcome)}`).join("; ");
+  const reason = reasons.length === 1 ? reasons[0]! : placed(outcomes);
   setTarget(io, run, target.id, "failed", reason.slice(0, 500));
 }
 
 /** How a reason names a capture: its viewport, with the page's path and the scheme where the run has more than the home page in light. */
-function placeOf(lane: ReturnType<typeof laneOf>, index: number): string {
+function placeOf(lane: ReturnType<typeof laneOf>, index: number, withPath = false): string {
   const page = lane.pages[index];
   const where = [
-    lane.role === "home" ? null : (page?.path ?? lane.role),
+    lane.role === "home" && !withPath ? null : (page?.path ?? lane.role),
     lane.viewport,
     lane.colorScheme === "light" ? null : lane.colorScheme,
   ];
