@@ -57,7 +57,7 @@ function configFor(policy: ConsentPolicy): Config {
 
 /** After a look of the script's found nothing: the next waits for a change to the document at least this long after it ... */
 const LOOK_GAP_MS = 100;
-/** ... and, after its first look only, at most this long (the script's own interval) without one. */
+/** ... and at most this long (the script's own interval) without one: after its first look for a platform, and for a banner. */
 const LOOK_RETRY_MS = 500;
 /** How long the script keeps looking for a platform (its own 20 retries of 500 ms at the least). */
 const LOOK_FOR_MS = 10_000;
@@ -67,29 +67,33 @@ const LOOK_NOW = "__designIntelConsentLook";
 const ENTRY = /const consent = (new AutoConsent\(window\.autoconsentSendMessage, null, \{ autoconsent: \[\] \}\));/;
 
 /**
- * How the script looks for a platform, in place of its own: it looks again once the document has
- * changed (100 ms after its last look at the soonest), not on its fixed 500 ms beat, so a banner
- * rendered just after a look is recognised within ~100 ms instead of ~500; it stops looking after
- * 10 s, as before. `LOOK_NOW` (top document) has it look at once and answers with what its rules
- * recognised: the settle's verdict on a banner on screen, without waiting for the next look.
- * Page-side code, kept as source text: the init script inlines it.
+ * How the script looks, in place of its own fixed beat: for a platform (findCmp) and, once one is
+ * recognised, for its banner (waitForPopup), it looks again once the document has changed (100 ms
+ * after its last look at the soonest) instead of every 500 ms, so a banner rendered just after a
+ * look is seen within ~100 ms instead of ~500. It stops when it did before: 10 s of looking for a
+ * platform (20 × 500 ms), its retries' worth (10 × 500 ms) for a banner. `LOOK_NOW` (top document)
+ * has it look for a platform at once and answers with what its rules recognised: the settle's
+ * verdict on a banner on screen, without waiting for the next look. What the rules check and do is
+ * theirs, unchanged. Page-side code, kept as source text: the init script inlines it.
  */
 const LOOKS = `(ac, top) => {
   const findCmp = ac.findCmp.bind(ac);
+  const names = (found) => found.map((c) => c.name);
   const asked = [];
   let release = null;
   let looking = true;
-  const nextLook = (timed, until) => new Promise((resolve) => {
-    const timers = [];
-    let observer = null;
+  // Resolves on a change to the document at least the gap after now, or after maxMs (or, while looking for a platform, on LOOK_NOW).
+  const change = (maxMs, kickable) => new Promise((resolve) => {
     let changed = false;
     let gapPassed = false;
-    const go = () => { timers.forEach(clearTimeout); if (observer) observer.disconnect(); release = null; resolve(); };
-    if (asked.length > 0) return go();
-    release = go;
-    timers.push(setTimeout(() => { gapPassed = true; if (changed) go(); }, ${LOOK_GAP_MS}));
-    timers.push(setTimeout(go, Math.max(0, timed ? Math.min(${LOOK_RETRY_MS}, until - Date.now()) : until - Date.now())));
-    observer = new MutationObserver(() => { changed = true; if (gapPassed) go(); });
+    const observer = new MutationObserver(() => { changed = true; if (gapPassed) go(); });
+    const timers = [
+      setTimeout(() => { gapPassed = true; if (changed) go(); }, ${LOOK_GAP_MS}),
+      setTimeout(() => go(), Math.max(0, maxMs)),
+    ];
+    function go() { timers.forEach(clearTimeout); observer.disconnect(); if (kickable) release = null; resolve(); }
+    if (kickable && asked.length > 0) return go();
+    if (kickable) release = go;
     observer.observe(document.documentElement, { childList: true, subtree: true, attributes: true, characterData: true });
   });
   ac.findCmp = async (retries) => {
@@ -97,19 +101,27 @@ const LOOKS = `(ac, top) => {
     for (let n = 1; ; n++) {
       const waiting = asked.splice(0);
       const found = await findCmp(0);
-      waiting.forEach((answer) => answer(found.map((c) => c.name)));
+      waiting.forEach((answer) => answer(names(found)));
       if (found.length > 0 || retries <= 0 || Date.now() >= until) {
         looking = false;
-        asked.splice(0).forEach((answer) => answer(found.map((c) => c.name)));
+        asked.splice(0).forEach((answer) => answer(names(found)));
         return found;
       }
       // After its second look the script only looks again once the document changes (its own rule too).
-      await nextLook(n < 2, until);
+      await change(n < 2 ? Math.min(${LOOK_RETRY_MS}, until - Date.now()) : until - Date.now(), true);
+    }
+  };
+  ac.waitForPopup = async (cmp, retries = 10, interval = ${LOOK_RETRY_MS}) => {
+    const until = Date.now() + retries * interval;
+    for (;;) {
+      const open = await cmp.detectPopup().catch(() => false);
+      if (open || Date.now() >= until) return open;
+      await change(Math.min(interval, until - Date.now()), false);
     }
   };
   if (top) Object.defineProperty(window, "${LOOK_NOW}", {
     value: () => new Promise((answer) => {
-      if (!looking) return findCmp(0).then((found) => answer(found.map((c) => c.name)), () => answer([]));
+      if (!looking) return findCmp(0).then((found) => answer(names(found)), () => answer([]));
       asked.push(answer);
       if (release) release();
     }),
@@ -121,7 +133,10 @@ const LOOKS = `(ac, top) => {
  * settings and the rules for the document (the top one's, or a frame's), and passes on to our
  * binding only the messages the capture reads. Answering through the binding instead costs a round
  * trip per document and, under load, holds DOMContentLoaded back by a second (bench/consent.bench.ts).
- * The script's instance is handed to LOOKS as it is made.
+ * The script's instance is handed to LOOKS as it is made. All of it is parsed and run only once the
+ * document has painted its first content (or loaded, if that comes first): the page's first paint,
+ * which the capture's own load reports as a timing sample, does not wait for the script and its
+ * ~120 KB of rules; the script starts at DOMContentLoaded anyway, and banners come after.
  */
 async function initScript(policy: ConsentPolicy, url: string): Promise<string> {
   const [{ script }, main, frame] = await Promise.all([consentAssets(), rulesFor(url, true), rulesFor(url, false)]);
@@ -131,19 +146,37 @@ async function initScript(policy: ConsentPolicy, url: string): Promise<string> {
   const send = window.${SEND};
   if (typeof send !== "function") return;
   const top = window === window.top;
-  const resp = { type: "initResp", config: ${config}, rules: { autoconsent: top ? ${JSON.stringify(main)} : ${JSON.stringify(frame)} } };
-  const wanted = new Set(["cmpDetected", "popupFound", "optOutResult", "optInResult", "autoconsentDone"]);
-  window.${SEND} = (m) => {
-    if (m && m.type === "init") Promise.resolve().then(() => window.autoconsentReceiveMessage && window.autoconsentReceiveMessage(resp));
-    else if (m && wanted.has(m.type)) return send(m);
-    return Promise.resolve();
-  };
-  const looks = ${LOOKS};
-  const adopt = (ac) => {
-    looks(ac, top);
-    return ac;
-  };
+  const run = () => {
+    const resp = { type: "initResp", config: ${config}, rules: { autoconsent: top ? ${JSON.stringify(main)} : ${JSON.stringify(frame)} } };
+    const wanted = new Set(["cmpDetected", "popupFound", "optOutResult", "optInResult", "autoconsentDone"]);
+    window.${SEND} = (m) => {
+      if (m && m.type === "init") Promise.resolve().then(() => window.autoconsentReceiveMessage && window.autoconsentReceiveMessage(resp));
+      else if (m && wanted.has(m.type)) return send(m);
+      return Promise.resolve();
+    };
+    const looks = ${LOOKS};
+    const adopt = (ac) => {
+      looks(ac, top);
+      return ac;
+    };
 ${script.replace(ENTRY, "const consent = adopt($1);")}
+  };
+  let ran = false;
+  const start = () => {
+    if (!ran) {
+      ran = true;
+      run();
+    }
+  };
+  try {
+    new PerformanceObserver((list, observer) => {
+      if (list.getEntriesByName("first-contentful-paint").length > 0) {
+        observer.disconnect();
+        start();
+      }
+    }).observe({ type: "paint", buffered: true });
+  } catch {}
+  addEventListener("load", start, { once: true });
 })();`;
 }
 
