@@ -27,8 +27,6 @@ export interface ConsentWatch {
 const POLL_MS = 50;
 /** The content script (the package's Playwright build) sends through this global; our binding. */
 const SEND = "autoconsentSendMessage";
-/** The script's states after which it looks for no platform any more. */
-const STOPPED = new Set(["nothingDetected", "done", "optOutSucceeded", "optOutFailed", "optInSucceeded", "optInFailed"]);
 
 const ACTION: Record<ConsentPolicy, Config["autoAction"]> = { reject: "optOut", accept: "optIn", keep: null };
 
@@ -57,48 +55,135 @@ function configFor(policy: ConsentPolicy): Config {
   };
 }
 
+/** After a look of the script's found nothing: the next waits for a change to the document at least this long after it ... */
+const LOOK_GAP_MS = 100;
+/** ... and at most this long (the script's own interval) without one: after its first look for a platform, and for a banner. */
+const LOOK_RETRY_MS = 500;
+/** How long the script keeps looking for a platform (its own 20 retries of 500 ms at the least). */
+const LOOK_FOR_MS = 10_000;
+/** The top document's handle for the settle: have the script look now, and say what its rules recognise. */
+const LOOK_NOW = "__designIntelConsentLook";
+/** The package's Playwright entry makes its one instance here; the init script takes hold of it. */
+const ENTRY = /const consent = (new AutoConsent\(window\.autoconsentSendMessage, null, \{ autoconsent: \[\] \}\));/;
+
+/**
+ * How the script looks, in place of its own fixed beat: for a platform (findCmp) and, once one is
+ * recognised, for its banner (waitForPopup), it looks again once the document has changed (100 ms
+ * after its last look at the soonest) instead of every 500 ms, so a banner rendered just after a
+ * look is seen within ~100 ms instead of ~500. It stops when it did before: 10 s of looking for a
+ * platform (20 × 500 ms), its retries' worth (10 × 500 ms) for a banner. `LOOK_NOW` (top document)
+ * has it look for a platform at once and answers with what its rules recognised: the settle's
+ * verdict on a banner on screen, without waiting for the next look. What the rules check and do is
+ * theirs, unchanged. Page-side code, kept as source text: the init script inlines it.
+ */
+const LOOKS = `(ac, top) => {
+  // It starts at once rather than when the page is next idle (up to 500 ms on a busy page): it runs after the first paint already.
+  ac.start = () => { ac._start(); };
+  const findCmp = ac.findCmp.bind(ac);
+  const names = (found) => found.map((c) => c.name);
+  const asked = [];
+  let release = null;
+  let looking = true;
+  // Resolves on a change to the document at least the gap after now, or after maxMs (or, while looking for a platform, on LOOK_NOW).
+  const change = (maxMs, kickable) => new Promise((resolve) => {
+    let changed = false;
+    let gapPassed = false;
+    const observer = new MutationObserver(() => { changed = true; if (gapPassed) go(); });
+    const timers = [
+      setTimeout(() => { gapPassed = true; if (changed) go(); }, ${LOOK_GAP_MS}),
+      setTimeout(() => go(), Math.max(0, maxMs)),
+    ];
+    function go() { timers.forEach(clearTimeout); observer.disconnect(); if (kickable) release = null; resolve(); }
+    if (kickable && asked.length > 0) return go();
+    if (kickable) release = go;
+    observer.observe(document.documentElement, { childList: true, subtree: true, attributes: true, characterData: true });
+  });
+  ac.findCmp = async (retries) => {
+    const until = Date.now() + ${LOOK_FOR_MS};
+    for (let n = 1; ; n++) {
+      const waiting = asked.splice(0);
+      const found = await findCmp(0);
+      waiting.forEach((answer) => answer(names(found)));
+      if (found.length > 0 || retries <= 0 || Date.now() >= until) {
+        looking = false;
+        asked.splice(0).forEach((answer) => answer(names(found)));
+        return found;
+      }
+      // After its second look the script only looks again once the document changes (its own rule too).
+      await change(n < 2 ? Math.min(${LOOK_RETRY_MS}, until - Date.now()) : until - Date.now(), true);
+    }
+  };
+  ac.waitForPopup = async (cmp, retries = 10, interval = ${LOOK_RETRY_MS}) => {
+    const until = Date.now() + retries * interval;
+    for (;;) {
+      const open = await cmp.detectPopup().catch(() => false);
+      if (open || Date.now() >= until) return open;
+      await change(Math.min(interval, until - Date.now()), false);
+    }
+  };
+  if (top) Object.defineProperty(window, "${LOOK_NOW}", {
+    value: () => new Promise((answer) => {
+      if (!looking) return findCmp(0).then((found) => answer(names(found)), () => answer([]));
+      asked.push(answer);
+      if (release) release();
+    }),
+  });
+}`;
+
 /**
  * The init script: the content script, preceded by a shim that answers its `init` in place with the
  * settings and the rules for the document (the top one's, or a frame's), and passes on to our
  * binding only the messages the capture reads. Answering through the binding instead costs a round
  * trip per document and, under load, holds DOMContentLoaded back by a second (bench/consent.bench.ts).
+ * The script's instance is handed to LOOKS as it is made. All of it is parsed and run only once the
+ * document has painted its first content (or loaded, if that comes first): the page's first paint,
+ * which the capture's own load reports as a timing sample, does not wait for the script and its
+ * ~120 KB of rules; the script starts at DOMContentLoaded anyway, and banners come after.
  */
 async function initScript(policy: ConsentPolicy, url: string): Promise<string> {
   const [{ script }, main, frame] = await Promise.all([consentAssets(), rulesFor(url, true), rulesFor(url, false)]);
+  if (!ENTRY.test(script)) throw new Error("@duckduckgo/autoconsent's Playwright entry has changed: see LOOKS in consent/consent.ts");
   const config = JSON.stringify(configFor(policy));
   return `(() => {
   const send = window.${SEND};
   if (typeof send !== "function") return;
-  const resp = { type: "initResp", config: ${config}, rules: { autoconsent: window === window.top ? ${JSON.stringify(main)} : ${JSON.stringify(frame)} } };
-  const wanted = new Set(["cmpDetected", "popupFound", "optOutResult", "optInResult", "autoconsentDone"]);
-  let last = "";
-  window.${SEND} = (m) => {
-    if (m && m.type === "init") Promise.resolve().then(() => window.autoconsentReceiveMessage && window.autoconsentReceiveMessage(resp));
-    else if (m && wanted.has(m.type)) return send(m);
-    else if (m && m.type === "report" && m.mainFrame) {
-      // Of its state reports, only when it looks for a platform and when it stops.
-      const state = { lifecycle: m.state.lifecycle, findCmpAttempts: m.state.findCmpAttempts };
-      const key = state.lifecycle + "|" + state.findCmpAttempts;
-      if (key !== last) {
-        last = key;
-        return send({ type: "report", mainFrame: true, state });
-      }
-    }
-    return Promise.resolve();
+  const top = window === window.top;
+  const run = () => {
+    const resp = { type: "initResp", config: ${config}, rules: { autoconsent: top ? ${JSON.stringify(main)} : ${JSON.stringify(frame)} } };
+    const wanted = new Set(["cmpDetected", "popupFound", "optOutResult", "optInResult", "autoconsentDone"]);
+    window.${SEND} = (m) => {
+      if (m && m.type === "init") Promise.resolve().then(() => window.autoconsentReceiveMessage && window.autoconsentReceiveMessage(resp));
+      else if (m && wanted.has(m.type)) return send(m);
+      return Promise.resolve();
+    };
+    const looks = ${LOOKS};
+    const adopt = (ac) => {
+      looks(ac, top);
+      return ac;
+    };
+${script.replace(ENTRY, "const consent = adopt($1);")}
   };
-})();
-${script}`;
+  let ran = false;
+  const start = () => {
+    if (!ran) {
+      ran = true;
+      run();
+    }
+  };
+  try {
+    new PerformanceObserver((list, observer) => {
+      if (list.getEntriesByName("first-contentful-paint").length > 0) {
+        observer.disconnect();
+        start();
+      }
+    }).observe({ type: "paint", buffered: true });
+  } catch {}
+  addEventListener("load", start, { once: true });
+})();`;
 }
 
 function record(events: ConsentEvents, msg: ContentScriptMessage, at: number): void {
   switch (msg.type) {
-    case "report": {
-      // A new look (its count went up) starts now; a state change within one only says whether another will come.
-      const attempts = Number(msg.state?.findCmpAttempts) || 0;
-      const again = !STOPPED.has(String(msg.state?.lifecycle));
-      events.looked = events.looked?.attempts === attempts ? { ...events.looked, again } : { at, attempts, again };
-      break;
-    }
     case "cmpDetected":
       events.detected ??= { cmp: String(msg.cmp), at };
       break;
@@ -141,21 +226,28 @@ export async function watchConsent(
       // screenshot would anyway): one fading out is gone, not a banner on screen.
       const look = () =>
         callPage(page, "findConsentBanners", { finish: events.answer?.ok === true }).catch(() => [] as { box: Box; text: string }[]);
-      // A banner no rule has recognised: seen once, it is taken to stay while the rules look at it
-      // again (one look of ours, not one a poll); the page is changed and back, so a script waiting
-      // for a change before it looks again looks at once.
+      // The page's own look for a banner, asked when the rules have recognised nothing: one seen has
+      // the script look at once, and what its rules recognise there is waited for (nextStep).
+      const last: { seen: { box: Box; text: string }[] | null } = { seen: null };
       const onScreen = async () => {
-        const found = await callPage(page, "findConsentBanners", { nudge: true }).catch(() => []);
-        if (found.length > 0) events.sighted ??= now();
-        return found.length > 0;
+        const seen = (last.seen = await look());
+        if (seen.length === 0) return false;
+        events.sighted ??= now();
+        const names = await page
+          .evaluate((name) => (window as unknown as Record<string, () => Promise<string[]>>)[name]?.() ?? [], LOOK_NOW)
+          .catch(() => [] as string[]);
+        if (names[0]) events.detected ??= { cmp: names[0], at: now() };
+        return true;
       };
       let step: Step;
       for (;;) {
+        last.seen = null;
         step = await nextStep(policy, events, started, now(), onScreen);
         if (step !== "wait" || now() >= deadline) break;
         await Bun.sleep(POLL_MS);
       }
-      let banners = await look();
+      // The page was looked at in the last step and nothing has acted on it since: that look is the final one.
+      let banners = last.seen ?? (await look());
       // The rule answered: its banner may still be closing.
       if (step === "answered" && policy !== "keep" && events.answer?.ok) {
         const until = Math.min(deadline, now() + CONSENT_WAITS.gone);

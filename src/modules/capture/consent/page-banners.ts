@@ -17,7 +17,6 @@ const GRID = [0.02, 0.1, 0.25, 0.5, 0.75, 0.9, 0.98];
 /** A fixed box covering more than this share of the viewport is a backdrop: the banner is a box inside it. */
 const BACKDROP = 0.8;
 const MAX_TEXT = 4000;
-const NUDGE = "data-design-intel-consent";
 
 export interface FoundBanner {
   /** Document px (the full-page screenshot's coordinates). */
@@ -107,9 +106,9 @@ function finishAnimations(el: Element): void {
 /**
  * The consent banners on screen now, in document px; the gatherers leave every banner found out
  * from now on (page-masks.ts). `finish`: their transitions are played to the end first, and only
- * those still visible then are on screen (one closing is not). `nudge`: see below.
+ * those still visible then are on screen (one closing is not).
  */
-export function findConsentBanners(args: { finish?: boolean; nudge?: boolean }): FoundBanner[] {
+export function findConsentBanners(args: { finish?: boolean }): FoundBanner[] {
   const vw = document.documentElement.clientWidth || window.innerWidth;
   const vh = window.innerHeight;
   const found: Element[] = [];
@@ -135,12 +134,6 @@ export function findConsentBanners(args: { finish?: boolean; nudge?: boolean }):
   if (args.finish) {
     for (const el of found) finishAnimations(el);
     for (let i = found.length - 1; i >= 0; i--) if (!visible(found[i]!)) found.splice(i, 1);
-  }
-  // `nudge`: change the document and back (two records for every MutationObserver): the consent
-  // script, waiting for a change before it looks again, looks now, at the banner found.
-  if (args.nudge && found.length > 0) {
-    document.documentElement.setAttribute(NUDGE, "");
-    document.documentElement.removeAttribute(NUDGE);
   }
   return found.map((el) => {
     const r = el.getBoundingClientRect();

@@ -13,24 +13,14 @@ export interface ConsentEvents {
   answer: { cmp: string; ok: boolean; at: number } | null;
   /** The rule finished; cosmetic: it hid the banner with CSS rather than answer it. */
   done: { cmp: string; cosmetic: boolean } | null;
-  /** When the script in the top document last started to look for a platform, and whether it will look again. */
-  looked: { at: number; attempts: number; again: boolean } | null;
   /** When our own look first saw a banner no rule had recognised. */
   sighted: number | null;
 }
 
-export const noEvents = (): ConsentEvents => ({ detected: null, popup: null, answer: null, done: null, looked: null, sighted: null });
+export const noEvents = (): ConsentEvents => ({ detected: null, popup: null, answer: null, done: null, sighted: null });
 
 /** How long each wait of the consent phase may last, in ms (each also within the capture's limit). */
 export const CONSENT_WAITS = {
-  /**
-   * A banner on screen that no rule has recognised: the script looks again half a second after its
-   * last look ended (after its second, only once the page changes: the capture changes it then, and
-   * back). Its next look is waited for this long at most ...
-   */
-  nextLook: 1_000,
-  /** ... and then this long for its rules' verdict (their checks take a few ms; more on a busy machine). */
-  verdict: 250,
   /** A platform recognised without its banner on screen: its rule checks again every 500 ms. */
   popup: 700,
   /** From the banner found to the rule's answer: OneTrust's rule waits 500 ms before it clicks, its settings route seconds. */
@@ -47,7 +37,8 @@ export type Step = "wait" | "answered" | "settled";
  * Whether the consent phase can stop waiting at `now` (`started`: when it began): "answered" once
  * the rule has acted on a banner (or was never going to: `keep`), "settled" when there is nothing
  * more worth waiting for, "wait" otherwise. `bannerOnScreen`: the page's own look (page-banners.ts)
- * sees a banner; asked only when the rules have found none.
+ * sees a banner; asked once, only when the rules have found none, and it has the rules look at what
+ * it saw (noting in `e` what they recognise).
  */
 export async function nextStep(
   policy: ConsentPolicy,
@@ -62,12 +53,10 @@ export async function nextStep(
     return now - e.popup.at >= CONSENT_WAITS.answer ? "settled" : "wait";
   }
   if (e.detected && now - e.detected.at < CONSENT_WAITS.popup) return "wait";
-  if (e.sighted === null && !(await bannerOnScreen())) return "settled";
-  // A banner no rule has recognised (the caller notes when it was first seen): the rules' verdict on
-  // it is their next look's, if the script looks again.
-  const sighted = e.sighted ?? now;
-  if (e.looked && e.looked.at > sighted) return now >= e.looked.at + CONSENT_WAITS.verdict ? "settled" : "wait";
-  return e.looked?.again && now < sighted + CONSENT_WAITS.nextLook ? "wait" : "settled";
+  if (e.sighted !== null || e.detected) return "settled";
+  // The page's look sees a banner no rule had recognised, and had the script look at it at once: one its rules recognise then is waited for.
+  if (!(await bannerOnScreen())) return "settled";
+  return e.detected ? "wait" : "settled";
 }
 
 const ACTED: Record<Exclude<ConsentPolicy, "keep">, "rejected" | "accepted"> = { reject: "rejected", accept: "accepted" };
