@@ -4,7 +4,7 @@
 import { Candidates, pathOf, proposalOrder, roleOf, type Candidate } from "./candidates";
 import { FetchFailure, type Fetched, type Fetcher, type FetchLimits } from "./fetch";
 import { outlinePage, type PageOutline } from "./html";
-import type { DiscoveredPage, DiscoveryDto } from "./model";
+import type { DiscoveredPage, DiscoveryDto, PageRole } from "./model";
 import { siteRules, type SiteRules } from "./robots";
 import { readSitemaps } from "./read-sitemaps";
 
@@ -69,7 +69,22 @@ function sameSite(from: URL, to: URL): boolean {
   return schemeOk && bare(from.hostname) === bare(to.hostname) && (from.port === to.port || to.port === "");
 }
 
-export async function discoverSite(target: URL, opts: DiscoverOptions): Promise<DiscoveryDto> {
+/** What steps 1 to 3 found of a site: its rules, home page and the pages its navigation and sitemaps list. */
+interface Survey {
+  limits: DiscoveryLimits;
+  now: () => number;
+  log: (msg: string) => void;
+  rules: SiteRules;
+  home: URL;
+  homeAllowed: boolean;
+  homeOutline: PageOutline | null;
+  found: Candidates;
+  /** Every sitemap known of was read (./read-sitemaps.ts). */
+  sitemapsRead: boolean;
+  outlineOf: (url: URL, rules: SiteRules, until: number) => Promise<{ outline: PageOutline | null; status: number }>;
+}
+
+async function surveySite(target: URL, opts: DiscoverOptions): Promise<Survey> {
   const limits = { ...DISCOVERY_LIMITS, ...opts.limits };
   const now = opts.now ?? Date.now;
   const log = opts.log ?? (() => {});
@@ -163,7 +178,7 @@ export async function discoverSite(target: URL, opts: DiscoverOptions): Promise<
   for (const link of homeOutline?.navLinks ?? []) found.add(link.url, "nav", link.text || null);
 
   // 3. Sitemaps: robots' `Sitemap:` lines, then /sitemap.xml; indexes add theirs to the queue.
-  await readSitemaps({
+  const sitemapsRead = await readSitemaps({
     origin,
     rules,
     found,
@@ -173,6 +188,11 @@ export async function discoverSite(target: URL, opts: DiscoverOptions): Promise<
       request(url, { maxBytes: limits.sitemapBytes, overflow: "fail", accept: "application/xml, text/xml, */*", follow }),
     timeLeft: () => remaining(deadline) > 0,
   });
+  return { limits, now, log, rules, home, homeAllowed, homeOutline, found, sitemapsRead, outlineOf };
+}
+
+export async function discoverSite(target: URL, opts: DiscoverOptions): Promise<DiscoveryDto> {
+  const { limits, now, log, rules, home, homeAllowed, homeOutline, found, outlineOf } = await surveySite(target, opts);
 
   // 4. Choose, then look at the chosen pages' titles and headings while the budget lasts.
   const homeCount = homeAllowed ? 1 : 0;
@@ -192,6 +212,27 @@ export async function discoverSite(target: URL, opts: DiscoverOptions): Promise<
   const ordered = proposalOrder(pages);
   if (homeAllowed) ordered.unshift({ url: home.href, path: pathOf(home), role: "home", title: homeOutline?.title ?? null, source: "nav" });
   return { pages: ordered, disallowed: found.disallowed(limits.disallowedListed) };
+}
+
+/** A page a site's navigation or sitemaps list, with the role its path and link text suggest. */
+export interface ListedPage {
+  path: string;
+  role: PageRole;
+}
+
+/**
+ * The same-origin pages a site's home navigation and its sitemaps list (robots.txt respected, the
+ * home page left out), each source null when it could not be read in full: a set half read would
+ * report the rest as removed. No page is fetched beyond robots.txt, the home page and the sitemaps.
+ */
+export async function listSitePages(target: URL, opts: DiscoverOptions): Promise<{ nav: ListedPage[] | null; sitemap: ListedPage[] | null }> {
+  const survey = await surveySite(target, opts);
+  const of = (source: "nav" | "sitemap") =>
+    survey.found
+      .all()
+      .filter((c) => c.seenIn.has(source))
+      .map((c) => ({ path: c.path, role: c.role }));
+  return { nav: survey.homeOutline ? of("nav") : null, sitemap: survey.sitemapsRead ? of("sitemap") : null };
 }
 
 type Seen = PageOutline | "gone";
