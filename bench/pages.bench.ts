@@ -17,12 +17,25 @@ const { server, call, signup, timedRun } = await warmServer();
 const token = await signup(1);
 
 /** A new comparison of the three sites with their pricing and features pages, run once. */
-async function comparison(): Promise<{ ms: number; rssMb: number; snapshots: number; diffs: number }> {
-  const cmp = await call("POST", "/api/comparisons", token, { name: "pages bench" });
+async function comparison(): Promise<{
+  ms: number;
+  rssMb: number;
+  snapshots: number;
+  diffs: number;
+}> {
+  const cmp = await call("POST", "/api/comparisons", token, {
+    name: "pages bench",
+  });
   for (const s of sites) {
-    const t = await call("POST", `/api/comparisons/${cmp.id}/targets`, token, { url: s.url, label: s.name });
+    const t = await call("POST", `/api/comparisons/${cmp.id}/targets`, token, {
+      url: s.url,
+      label: s.name,
+    });
     for (const role of ["pricing", "features"] as const)
-      await call("POST", `/api/targets/${t.id}/pages`, token, { path: WATCH_PAGES[role], role });
+      await call("POST", `/api/targets/${t.id}/pages`, token, {
+        path: WATCH_PAGES[role],
+        role,
+      });
   }
   const run = await timedRun(token, cmp.id);
   const snapshots = (await call("GET", `/api/comparisons/${cmp.id}/snapshots`, token)).length as number;
@@ -51,7 +64,11 @@ for (const s of sites) await s.server.close();
 
 console.log(`${rounds} rounds, alternated, medians; load average ${loadBefore} → ${loadNow()}`);
 console.log(`3 sites × 3 roles × 2 viewports (18 pages, ${diffs} pairs scored)`);
-console.log(`  bare Playwright (launch, 18 parallel contexts, load, full-page screenshot)  ${median(bares).toFixed(0)} ms   [${bares.map((x) => x.toFixed(0)).join(", ")}]`);
-console.log(`  full run (POST /start -> completed, warm server)                          ${median(ours).toFixed(0)} ms   [${ours.map((x) => x.toFixed(0)).join(", ")}]`);
+console.log(
+  `  bare Playwright (launch, 18 parallel contexts, load, full-page screenshot)  ${median(bares).toFixed(0)} ms   [${bares.map((x) => x.toFixed(0)).join(", ")}]`,
+);
+console.log(
+  `  full run (POST /start -> completed, warm server)                          ${median(ours).toFixed(0)} ms   [${ours.map((x) => x.toFixed(0)).join(", ")}]`,
+);
 console.log(`  server peak RSS ${rss.toFixed(0)} MB`);
 verdict("3 × 3 × 2 comparison / bare Playwright", median(ours) / median(bares), { atMost: 1.3 });

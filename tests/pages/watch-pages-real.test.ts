@@ -31,17 +31,31 @@ interface Change {
 type Changes = { targets: { targetId: string; changes: Change[] }[] };
 
 test("3 sites × 3 roles × 2 viewports: per-role scores, no change on a re-run, a page removed from a sitemap is a `pages` change", async () => {
-  const t = makeTestApp({ env: { DATA_DIR: real.dataDir, ALLOW_PRIVATE_TARGETS: "1" }, runTools: real.runTools() });
+  const t = makeTestApp({
+    env: { DATA_DIR: real.dataDir, ALLOW_PRIVATE_TARGETS: "1" },
+    runTools: real.runTools(),
+  });
   const u = await t.signup();
   const h = t.auth(u.token);
-  const c = (await t.call("POST", "/api/comparisons", { body: { name: "Three sites" }, headers: h })).json;
+  const c = (
+    await t.call("POST", "/api/comparisons", {
+      body: { name: "Three sites" },
+      headers: h,
+    })
+  ).json;
   const ids: string[] = [];
   for (const site of sites) {
-    const r = await t.call("POST", `/api/comparisons/${c.id}/targets`, { body: { url: site.url, label: site.name }, headers: h });
+    const r = await t.call("POST", `/api/comparisons/${c.id}/targets`, {
+      body: { url: site.url, label: site.name },
+      headers: h,
+    });
     expect(r.status, r.text).toBe(201);
     ids.push(r.json.id);
     for (const role of ["pricing", "features"] as const) {
-      const p = await t.call("POST", `/api/targets/${r.json.id}/pages`, { body: { path: WATCH_PAGES[role], role }, headers: h });
+      const p = await t.call("POST", `/api/targets/${r.json.id}/pages`, {
+        body: { path: WATCH_PAGES[role], role },
+        headers: h,
+      });
       expect(p.status, p.text).toBe(201);
     }
   }
@@ -49,16 +63,25 @@ test("3 sites × 3 roles × 2 viewports: per-role scores, no change on a re-run,
     expect((await t.call("POST", `/api/comparisons/${c.id}/start`, { headers: h })).status).toBe(202);
     await t.services.comparisons.whenIdle();
     const done = (await t.call("GET", `/api/comparisons/${c.id}`, { headers: h })).json;
-    expect(done).toMatchObject({ status: "completed", error: null, progress: { done: 18, total: 18 } });
+    expect(done).toMatchObject({
+      status: "completed",
+      error: null,
+      progress: { done: 18, total: 18 },
+    });
   };
   const changes = async (query = "page=all&colorScheme=all") =>
-    (await t.call("GET", `/api/comparisons/${c.id}/changes?${query}`, { headers: h })).json as Changes;
+    (
+      await t.call("GET", `/api/comparisons/${c.id}/changes?${query}`, {
+        headers: h,
+      })
+    ).json as Changes;
 
   await run();
   // The per-role matrix: each role's pages scored pair by pair (3 pairs of 3 sites), at each viewport.
   const diffs = (await t.call("GET", `/api/comparisons/${c.id}/diffs`, { headers: h })).json as { role: string; viewport: string }[];
   const perRole = (role: string) => diffs.filter((d) => d.role === role).map((d) => d.viewport);
-  for (const role of ["home", "pricing", "features"]) expect(perRole(role).sort()).toEqual(["desktop", "desktop", "desktop", "mobile", "mobile", "mobile"]);
+  for (const role of ["home", "pricing", "features"])
+    expect(perRole(role).sort()).toEqual(["desktop", "desktop", "desktop", "mobile", "mobile", "mobile"]);
   const findings = (await t.call("GET", `/api/comparisons/${c.id}/findings`, { headers: h })).json as { role: string }[];
   for (const f of findings) expect(["home", "pricing", "features"]).toContain(f.role);
 

@@ -15,7 +15,11 @@ export interface WatchSite {
 }
 
 /** The pages every site has, by role; /old-offer/ is listed in the sitemap only (not linked). */
-export const WATCH_PAGES = { home: "/", pricing: "/pricing/", features: "/features/" } as const;
+export const WATCH_PAGES = {
+  home: "/",
+  pricing: "/pricing/",
+  features: "/features/",
+} as const;
 const NAV = ["/pricing/", "/features/", "/about/"];
 const SITEMAP = ["/", "/pricing/", "/features/", "/about/", "/old-offer/"];
 
@@ -45,7 +49,10 @@ section{margin-top:2rem;min-height:30rem;background:linear-gradient(#f9fafb,#f3f
 </body></html>`;
 }
 
-const html = (body: string) => new Response(body, { headers: { "content-type": HTML_TYPE, "cache-control": "no-store" } });
+const html = (body: string) =>
+  new Response(body, {
+    headers: { "content-type": HTML_TYPE, "cache-control": "no-store" },
+  });
 
 /** One watch site; `accent` tells the sites apart in screenshots and colours. */
 export function startWatchSite(name: string, accent: string): WatchSite {
@@ -56,9 +63,12 @@ export function startWatchSite(name: string, accent: string): WatchSite {
       return new Response(`User-agent: *\nAllow: /\nSitemap: ${origin}/sitemap.xml\n`, { headers: { "content-type": "text/plain" } });
     if (url.pathname === "/sitemap.xml") {
       const urls = [...sitemap].map((p) => `<url><loc>${origin}${p}</loc></url>`).join("");
-      return new Response(`<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`, {
-        headers: { "content-type": "application/xml" },
-      });
+      return new Response(
+        `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`,
+        {
+          headers: { "content-type": "application/xml" },
+        },
+      );
     }
     return TITLES[url.pathname] ? html(page(name, accent, url.pathname)) : null;
   });

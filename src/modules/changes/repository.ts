@@ -113,7 +113,9 @@ export function changesRepository(db: Db) {
          page_id, color_scheme, role, path)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    sitePages: db.query<{ id: string; path: string; role: PageRole }, [string]>("SELECT id, path, role FROM pages WHERE target_id = ? ORDER BY position"),
+    sitePages: db.query<{ id: string; path: string; role: PageRole }, [string]>(
+      "SELECT id, path, role FROM pages WHERE target_id = ? ORDER BY position",
+    ),
     pageSets: db.query<PageSetRow, [string, string]>("SELECT * FROM run_page_sets WHERE run_id = ? AND owner_id = ?"),
     // A run lists its sites' pages once; a second listing (never expected) keeps the first.
     insertPageSet: db.query<null, [string, string, string, string | null, string | null, string]>(
@@ -144,7 +146,10 @@ export function changesRepository(db: Db) {
       comparisonId: string,
       upToNumber: number,
       limit: number,
-      page: { pageId: string | null; colorScheme: "light" | "dark" } = { pageId: null, colorScheme: "light" },
+      page: { pageId: string | null; colorScheme: "light" | "dark" } = {
+        pageId: null,
+        colorScheme: "light",
+      },
     ) => q.pageHistory.all(targetId, viewport, comparisonId, upToNumber, limit, page.pageId, page.colorScheme),
     changes: (runId: string, fromRunId: string, ownerId: string) => q.changes.all(runId, fromRunId, ownerId),
     /** Per run of the comparison, how many stored changes of each kind and severity. */

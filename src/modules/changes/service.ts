@@ -136,7 +136,10 @@ export function changesService(deps: ChangesDeps) {
       const was = before.get(t.targetId);
       const is = after.get(t.targetId);
       if (!was || !is) return t;
-      return { ...t, changes: [...t.changes, ...pageSetChanges(was, is, repo.sitePages(t.targetId))] };
+      return {
+        ...t,
+        changes: [...t.changes, ...pageSetChanges(was, is, repo.sitePages(t.targetId))],
+      };
     });
   }
 
@@ -160,7 +163,14 @@ export function changesService(deps: ChangesDeps) {
         );
       const page = q.page ?? "home";
       const scheme = q.colorScheme ?? "light";
-      return { from: from.id, to: to.id, targets: targets.map((t) => ({ ...t, changes: t.changes.filter((c) => inView(c, page, scheme)) })) };
+      return {
+        from: from.id,
+        to: to.id,
+        targets: targets.map((t) => ({
+          ...t,
+          changes: t.changes.filter((c) => inView(c, page, scheme)),
+        })),
+      };
     },
 
     /** The pixel heat map of one page between two runs, as a PNG. */
@@ -238,7 +248,14 @@ export function changesService(deps: ChangesDeps) {
       if (!kept) return;
       // The run's status went out when it completed; its change count only now (timelines refresh on it).
       deps.publish?.(
-        { type: "RUN_CHANGES", payload: { comparisonId: run.comparisonId, runId: to.id, changeCount: count } },
+        {
+          type: "RUN_CHANGES",
+          payload: {
+            comparisonId: run.comparisonId,
+            runId: to.id,
+            changeCount: count,
+          },
+        },
         { kind: "user", userId: run.ownerId },
       );
       if (!deps.onChanges) return;

@@ -95,7 +95,11 @@ async function surveySite(target: URL, opts: DiscoverOptions): Promise<Survey> {
   const request = (url: URL, extra: Partial<FetchLimits> & Pick<FetchLimits, "maxBytes" | "overflow">, until = deadline) => {
     const ms = Math.min(limits.requestMs, remaining(until));
     if (ms <= 0) return Promise.reject(new FetchFailure("timeout", "Discovery ran out of time"));
-    return fetchFn(url, { timeoutMs: ms, maxRedirects: limits.redirects, ...extra });
+    return fetchFn(url, {
+      timeoutMs: ms,
+      maxRedirects: limits.redirects,
+      ...extra,
+    });
   };
 
   /** robots.txt of an origin. Unreachable (no answer, a 5xx) stops discovery: RFC 9309 says assume "disallow all". */
@@ -103,7 +107,11 @@ async function surveySite(target: URL, opts: DiscoverOptions): Promise<Survey> {
     const url = new URL("/robots.txt", origin);
     let answer: Fetched;
     try {
-      answer = await request(url, { maxBytes: limits.robotsBytes, overflow: "truncate", accept: "text/plain, */*" });
+      answer = await request(url, {
+        maxBytes: limits.robotsBytes,
+        overflow: "truncate",
+        accept: "text/plain, */*",
+      });
     } catch (e) {
       if (e instanceof FetchFailure && (e.kind === "redirects" || e.kind === "hop-refused")) return siteRules(origin, { kind: "none" });
       throw e;
@@ -127,7 +135,10 @@ async function surveySite(target: URL, opts: DiscoverOptions): Promise<Survey> {
       until,
     );
     if (!ok(answer) || !isHtml(answer)) return { outline: null, status: answer.status };
-    return { outline: outlinePage(decode(answer.body), answer.url), status: answer.status };
+    return {
+      outline: outlinePage(decode(answer.body), answer.url),
+      status: answer.status,
+    };
   }
 
   // 1. robots.txt, which says what may be fetched at all.
@@ -185,10 +196,26 @@ async function surveySite(target: URL, opts: DiscoverOptions): Promise<Survey> {
     limits,
     log,
     fetch: (url, follow) =>
-      request(url, { maxBytes: limits.sitemapBytes, overflow: "fail", accept: "application/xml, text/xml, */*", follow }),
+      request(url, {
+        maxBytes: limits.sitemapBytes,
+        overflow: "fail",
+        accept: "application/xml, text/xml, */*",
+        follow,
+      }),
     timeLeft: () => remaining(deadline) > 0,
   });
-  return { limits, now, log, rules, home, homeAllowed, homeOutline, found, sitemapsRead, outlineOf };
+  return {
+    limits,
+    now,
+    log,
+    rules,
+    home,
+    homeAllowed,
+    homeOutline,
+    found,
+    sitemapsRead,
+    outlineOf,
+  };
 }
 
 export async function discoverSite(target: URL, opts: DiscoverOptions): Promise<DiscoveryDto> {
@@ -207,11 +234,28 @@ export async function discoverSite(target: URL, opts: DiscoverOptions): Promise<
     const seen = titled.get(c);
     if (seen === "gone") return;
     const texts = seen ? [c.linkText, ...seen.headings, seen.title] : [c.linkText];
-    pages.push({ url: c.url.href, path: c.path, role: roleOf(c.path, texts), title: seen?.title ?? c.linkText, source: c.source, rank });
+    pages.push({
+      url: c.url.href,
+      path: c.path,
+      role: roleOf(c.path, texts),
+      title: seen?.title ?? c.linkText,
+      source: c.source,
+      rank,
+    });
   });
   const ordered = proposalOrder(pages);
-  if (homeAllowed) ordered.unshift({ url: home.href, path: pathOf(home), role: "home", title: homeOutline?.title ?? null, source: "nav" });
-  return { pages: ordered, disallowed: found.disallowed(limits.disallowedListed) };
+  if (homeAllowed)
+    ordered.unshift({
+      url: home.href,
+      path: pathOf(home),
+      role: "home",
+      title: homeOutline?.title ?? null,
+      source: "nav",
+    });
+  return {
+    pages: ordered,
+    disallowed: found.disallowed(limits.disallowedListed),
+  };
 }
 
 /** A page a site's navigation or sitemaps list, with the role its path and link text suggest. */
@@ -225,14 +269,20 @@ export interface ListedPage {
  * home page left out), each source null when it could not be read in full: a set half read would
  * report the rest as removed. No page is fetched beyond robots.txt, the home page and the sitemaps.
  */
-export async function listSitePages(target: URL, opts: DiscoverOptions): Promise<{ nav: ListedPage[] | null; sitemap: ListedPage[] | null }> {
+export async function listSitePages(
+  target: URL,
+  opts: DiscoverOptions,
+): Promise<{ nav: ListedPage[] | null; sitemap: ListedPage[] | null }> {
   const survey = await surveySite(target, opts);
   const of = (source: "nav" | "sitemap") =>
     survey.found
       .all()
       .filter((c) => c.seenIn.has(source))
       .map((c) => ({ path: c.path, role: c.role }));
-  return { nav: survey.homeOutline ? of("nav") : null, sitemap: survey.sitemapsRead ? of("sitemap") : null };
+  return {
+    nav: survey.homeOutline ? of("nav") : null,
+    sitemap: survey.sitemapsRead ? of("sitemap") : null,
+  };
 }
 
 type Seen = PageOutline | "gone";
