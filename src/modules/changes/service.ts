@@ -275,14 +275,16 @@ export function changesService(deps: ChangesDeps) {
 
     /**
      * The runner's after-capture hook: lists each site's pages (navigation and sitemaps) while the
-     * run is scored, for the completion hook to compare with the previous run's. A site that cannot
-     * be read within the lister's limit is left out (no change is found against it).
+     * run is scored, for the completion hook to compare with the previous run's. A site that was not
+     * captured, or cannot be read within the lister's limit, is left out (no change is found against it).
      */
     onRunCaptured(run: Readonly<RunContext>): void {
       const list = deps.listPages;
       if (!list) return;
+      // A site none of whose pages could be captured is not read again (it is likely down, and has nothing to compare).
+      const captured = comparisons.listTargets(run.comparisonId, run.ownerId).filter((t) => t.status === "completed");
       const sets = Promise.all(
-        run.targets.map(async (t) => {
+        captured.map(async (t) => {
           try {
             return [t.id, await list(t.url)] as const;
           } catch (e) {
