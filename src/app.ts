@@ -187,6 +187,8 @@ export function createServices(deps: AppDeps) {
     // Alert rules hear about a run's changes once they are stored, in the background (watch is built below; runs start after boot).
     onChanges: (found) => watch.queueRunChanges(found),
     publish: (message, to) => live.publish(message, to),
+    // Each run lists its sites' pages once, for `pages` changes (discovery is built below).
+    listPages: (url) => discovery.listPages(url),
   });
   const comparisons = comparisonsService({
     db: deps.db,
@@ -198,6 +200,7 @@ export function createServices(deps: AppDeps) {
     log: deps.log,
     historyKeep: deps.env.HISTORY_KEEP,
     // Change detection against the previous completed run; the run closes after it.
+    onCaptured: (run) => changes.onRunCaptured(run),
     onCompleted: (run) => changes.onRunCompleted(run),
     // Deferred scheduled runs of the owner are tried as soon as one of their runs ends.
     onClosed: (run) => watch.runEnded(run.ownerId),

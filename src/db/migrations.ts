@@ -17,6 +17,7 @@ import m0015 from "../../migrations/0015_site_secrets.sql" with { type: "text" }
 import m0016 from "../../migrations/0016_share_links.sql" with { type: "text" };
 import m0017 from "../../migrations/0017_oidc_identities.sql" with { type: "text" };
 import m0018 from "../../migrations/0018_pages.sql" with { type: "text" };
+import m0019 from "../../migrations/0019_watch_pages.sql" with { type: "text" };
 import m0020 from "../../migrations/0020_jobs.sql" with { type: "text" };
 
 export interface Migration {
@@ -44,5 +45,6 @@ export const migrations: Migration[] = [
   { version: 16, name: "0016_share_links", sql: m0016 },
   { version: 17, name: "0017_oidc_identities", sql: m0017 },
   { version: 18, name: "0018_pages", sql: m0018 },
+  { version: 19, name: "0019_watch_pages", sql: m0019 },
   { version: 20, name: "0020_jobs", sql: m0020 },
 ];

@@ -328,7 +328,7 @@ describe("changes between runs (fake run tools)", () => {
       Object.fromEntries(keys.map((k) => [k, beta.changes.filter((c: any) => c[key] === k).length]));
     expect(r2.changes).toEqual({
       total: beta.changes.length,
-      byKind: tally("kind", ["copy", "cta", "palette", "typography", "layout", "meta", "timing", "visual"]),
+      byKind: tally("kind", ["copy", "cta", "palette", "typography", "layout", "meta", "timing", "visual", "pages"]),
       bySeverity: tally("severity", ["low", "medium", "high"]),
     });
     expect(r2.changes.byKind.copy).toBeGreaterThan(0);

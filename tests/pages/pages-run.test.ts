@@ -308,12 +308,17 @@ describe("changes between runs over pages", () => {
     sites[`${A}pricing`] = { title: "Alpha pricing, new plans" };
     await run();
 
-    const changes = (await t.call("GET", `/api/comparisons/${c.id}/changes`, { headers: h })).json;
+    // By default the changes API lists the home pages' changes in light (what it listed before pages): none here.
+    const homeLight = (await t.call("GET", `/api/comparisons/${c.id}/changes`, { headers: h })).json;
+    expect(homeLight.targets.flatMap((x: { changes: unknown[] }) => x.changes)).toEqual([]);
+    const changes = (await t.call("GET", `/api/comparisons/${c.id}/changes?page=all&colorScheme=all`, { headers: h })).json;
     const [alpha, beta] = changes.targets;
     expect(beta.changes).toEqual([]);
     expect(alpha.changes.length).toBeGreaterThan(0);
     // Only Alpha's pricing page changed, in both schemes and at both viewports; its home page did not.
-    for (const ch of alpha.changes) expect(ch.pageId).toBe(pricing);
+    for (const ch of alpha.changes) expect(ch).toMatchObject({ pageId: pricing, role: "pricing", path: "/pricing" });
+    const pricingDark = (await t.call("GET", `/api/comparisons/${c.id}/changes?page=pricing&colorScheme=dark`, { headers: h })).json;
+    expect(pricingDark.targets[0].changes.length).toBe(alpha.changes.length / 2);
     expect(new Set(alpha.changes.map((ch: { colorScheme: string; viewport: string }) => `${ch.colorScheme} ${ch.viewport}`))).toEqual(
       new Set(["light desktop", "light mobile", "dark desktop", "dark mobile"]),
     );

@@ -20,6 +20,7 @@ import m0015 from "../../../migrations/pg/0015_site_secrets.sql" with { type: "t
 import m0016 from "../../../migrations/pg/0016_share_links.sql" with { type: "text" };
 import m0017 from "../../../migrations/pg/0017_oidc_identities.sql" with { type: "text" };
 import m0018 from "../../../migrations/pg/0018_pages.sql" with { type: "text" };
+import m0019 from "../../../migrations/pg/0019_watch_pages.sql" with { type: "text" };
 import m0020 from "../../../migrations/pg/0020_jobs.sql" with { type: "text" };
 
 export const pgMigrations: Migration[] = [
@@ -41,5 +42,6 @@ export const pgMigrations: Migration[] = [
   { version: 16, name: "0016_share_links", sql: m0016 },
   { version: 17, name: "0017_oidc_identities", sql: m0017 },
   { version: 18, name: "0018_pages", sql: m0018 },
+  { version: 19, name: "0019_watch_pages", sql: m0019 },
   { version: 20, name: "0020_jobs", sql: m0020 },
 ];

@@ -10,7 +10,7 @@ import { detectChanges } from "./detect/detect";
 import type { TimingSample } from "./detect/timing";
 import type { VisualDiff } from "./detect/visual";
 import { mergeVolatility, volatilityOf, type Volatility } from "#server/modules/capture/public";
-import type { RunReads, TargetChanges } from "./model";
+import type { ChangePlace, RunReads, TargetChanges } from "./model";
 import type { ChangesRepository } from "./repository";
 import type { PixelsWorker } from "./worker/pixels";
 
@@ -113,6 +113,16 @@ async function pageChanges(src: ChangeSources, from: RunRow, before: SnapshotRow
   });
 }
 
+/** The page a capture is of (a row from before pages: the site's home page, in light). */
+export function placeOf(s: SnapshotRow, t: TargetRow): ChangePlace {
+  return {
+    pageId: s.page_id ?? null,
+    role: s.role ?? "home",
+    path: s.path ?? (URL.canParse(t.url) ? new URL(t.url).pathname : "/"),
+    colorScheme: s.color_scheme ?? "light",
+  };
+}
+
 /**
  * Every target of the comparison with its changes from `from` to `to`, desktop before mobile. A
  * target not captured at a viewport in both runs has nothing to compare there.
@@ -136,9 +146,7 @@ export async function changesBetween(
       // A page whose steps stopped was not measured in that run: nothing to compare.
       if (!a || a.step || b.step) continue;
       const found = await pageChanges(src, from, a, b);
-      // The home page in light is what a change was about before pages: its changes read as they did.
-      const homeLight = (b.role ?? "home") === "home" && (b.color_scheme ?? "light") === "light";
-      const where = b.page_id && !homeLight ? { pageId: b.page_id, colorScheme: b.color_scheme } : {};
+      const where = placeOf(b, t);
       changes.push(...found.map((c) => ({ ...c, ...where })));
     }
     out.push({ targetId: t.id, label: t.label, url: t.url, changes });

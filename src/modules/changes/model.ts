@@ -1,9 +1,11 @@
 // Change detection's shapes: a change and its kinds, the changes API's query and answer, a run's
 // change counts, and what change detection reads of the run history.
 import { z } from "zod";
+import { colorSchemeSchema, pageRoleSchema } from "#server/modules/capture/model";
 import type { RunRow, SnapshotRow } from "#server/modules/comparisons/repository";
 
-export const changeKinds = ["copy", "cta", "palette", "typography", "layout", "meta", "timing", "visual"] as const;
+/** `pages`: a page of the site appeared in or disappeared from its sitemap or navigation (./pages.ts). */
+export const changeKinds = ["copy", "cta", "palette", "typography", "layout", "meta", "timing", "visual", "pages"] as const;
 export const changeKind = z.enum(changeKinds);
 export type ChangeKind = z.infer<typeof changeKind>;
 
@@ -13,9 +15,10 @@ export type Severity = z.infer<typeof severity>;
 
 export const boxSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
 
-export const changeSchema = z.object({
+export const detectedChange = z.object({
   kind: changeKind,
   severity,
+  /** For `pages` (a site's page set, not a capture): desktop. */
   viewport: z.enum(["desktop", "mobile"]),
   /** One line with the before and after values, e.g. `CTA “Start free” → “Book a demo”`. */
   summary: z.string(),
@@ -33,11 +36,28 @@ export const changeSchema = z.object({
     deltaE: z.number().optional(),
     /** For `timing`: the usual range measured across the target's history. */
     usual: z.string().optional(),
+    /** For `pages`: where the page was (before) or is (after) listed. */
+    source: z.enum(["sitemap", "nav"]).optional(),
   }),
-  /** The page of the site the change is on, and the colour scheme (absent: the home page, light). */
-  pageId: z.string().optional(),
-  colorScheme: z.enum(["light", "dark"]).optional(),
 });
+/** What a change is detected as; where it is on the site is added as it is stored or listed ({@link changeSchema}). */
+export type DetectedChange = z.infer<typeof detectedChange>;
+
+/** Which page of the site a change is on, with its role and path, and in which colour scheme. */
+export const changePlace = z.object({
+  /**
+   * The site's page the change is on. For `pages`: the site's page at that path when it is one of
+   * the watched pages, else null (a page only its sitemap or navigation lists).
+   */
+  pageId: z.string().nullable(),
+  role: pageRoleSchema,
+  path: z.string(),
+  colorScheme: colorSchemeSchema,
+});
+export type ChangePlace = z.infer<typeof changePlace>;
+
+/** The server sets the place on every change it lists or alerts about; alert jobs queued before pages have none (read as home, light). */
+export const changeSchema = detectedChange.extend(changePlace.partial().shape);
 export type Change = z.infer<typeof changeSchema>;
 
 export const severityRank: Record<Severity, number> = { low: 0, medium: 1, high: 2 };
@@ -54,9 +74,22 @@ export const targetChanges = z.object({
 export type TargetChanges = z.infer<typeof targetChanges>;
 
 /** GET /api/comparisons/:id/changes?from=<runId>&to=<runId> (default: the last two completed runs). */
+const ALL = "all";
+/** Which page(s): a page id, a role (each site's page of that role), or `all`; default `home`. */
+const pageParam = z.string().min(1).max(100).optional();
+/** Which colour scheme: `light` (default), `dark` or `all`. */
+const schemeParam = z.enum(["light", "dark", ALL], { error: 'colorScheme must be "light", "dark" or "all"' }).optional();
+
+/**
+ * GET /api/comparisons/:id/changes?from=<runId>&to=<runId>&page=&colorScheme= (default: the last two
+ * completed runs, the home page, light). A change of kind `pages` is about the whole site and is
+ * listed whatever page is asked for.
+ */
 export const changesQuery = z.object({
   from: z.string().max(100).optional(),
   to: z.string().max(100).optional(),
+  page: pageParam,
+  colorScheme: schemeParam,
 });
 export type ChangesQuery = z.infer<typeof changesQuery>;
 
@@ -67,10 +100,16 @@ export const changesResponse = z.object({
 });
 export type ChangesResponse = z.infer<typeof changesResponse>;
 
-/** GET /api/comparisons/:id/changes/visual?targetId=&viewport=&from=&to= → image/png (the heat map). */
+/**
+ * GET /api/comparisons/:id/changes/visual?targetId=&viewport=&page=&colorScheme=&from=&to= → image/png
+ * (the heat map); `page` is a page id or a role of the target's pages (default `home`), `colorScheme`
+ * light (default) or dark.
+ */
 export const visualQuery = z.object({
   targetId: z.string({ error: "targetId is required" }).min(1, "targetId is required").max(100),
   viewport: z.enum(["desktop", "mobile"], { error: 'viewport must be "desktop" or "mobile"' }),
+  page: z.string().min(1).max(100).optional(),
+  colorScheme: colorSchemeSchema.optional(),
   from: z.string().max(100).optional(),
   to: z.string().max(100).optional(),
 });

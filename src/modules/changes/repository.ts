@@ -2,7 +2,7 @@
 // detection reads of a page's earlier captures. Every read of changes filters by owner, except the
 // feed across all owners TrendHunter scans.
 import type { Db } from "#server/db/connection";
-import type { Viewport } from "#server/modules/capture/model";
+import type { PageRole, Viewport } from "#server/modules/capture/model";
 
 export interface ChangeRow {
   id: string;
@@ -22,6 +22,19 @@ export interface ChangeRow {
   /** The page the change is on and the scheme it was captured in (absent: the home page, light). */
   page_id?: string | null;
   color_scheme?: "light" | "dark";
+  /** The page's role and path when the change was found (read: the page's own when the row has none). */
+  role?: string | null;
+  path?: string | null;
+}
+
+/** The pages one source of a site listed in one run (JSON of ListedPage[]), or null: not read in full. */
+export interface PageSetRow {
+  run_id: string;
+  target_id: string;
+  owner_id: string;
+  nav: string | null;
+  sitemap: string | null;
+  listed_at: string;
 }
 
 /** A stored change with what the change feed names it by (comparison, site, run). */
@@ -61,7 +74,9 @@ export function changesRepository(db: Db) {
          ORDER BY r.number DESC LIMIT ?5`,
     ),
     changes: db.query<ChangeRow, [string, string, string]>(
-      "SELECT * FROM run_changes WHERE run_id = ? AND from_run_id = ? AND owner_id = ? ORDER BY target_id, position",
+      `SELECT c.*, COALESCE(c.role, p.role) AS role, COALESCE(c.path, p.path) AS path
+         FROM run_changes c LEFT JOIN pages p ON p.id = c.page_id
+        WHERE c.run_id = ? AND c.from_run_id = ? AND c.owner_id = ? ORDER BY c.target_id, c.position`,
     ),
     // Every run's stored changes in one pass, found through runs (UNIQUE comparison_id, number) and
     // run_changes_run; a run stores its changes against one earlier run only.
@@ -90,11 +105,22 @@ export function changesRepository(db: Db) {
         number,
         string | null,
         "light" | "dark",
+        string | null,
+        string | null,
       ]
     >(
       `INSERT INTO run_changes (id, run_id, from_run_id, comparison_id, owner_id, target_id, viewport, kind, severity, summary, before, after, evidence, position,
-         page_id, color_scheme)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         page_id, color_scheme, role, path)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    sitePages: db.query<{ id: string; path: string; role: PageRole }, [string]>(
+      "SELECT id, path, role FROM pages WHERE target_id = ? ORDER BY position",
+    ),
+    pageSets: db.query<PageSetRow, [string, string]>("SELECT * FROM run_page_sets WHERE run_id = ? AND owner_id = ?"),
+    // A run lists its sites' pages once; a second listing (never expected) keeps the first.
+    insertPageSet: db.query<null, [string, string, string, string | null, string | null, string]>(
+      `INSERT INTO run_page_sets (run_id, target_id, owner_id, nav, sitemap, listed_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (run_id, target_id) DO NOTHING`,
     ),
     // Runs are few per comparison (HISTORY_KEEP), so the window is found on runs and each run's
     // changes through run_changes_run. ?2 NULL: every owner (TrendHunter scans them all).
@@ -120,7 +146,10 @@ export function changesRepository(db: Db) {
       comparisonId: string,
       upToNumber: number,
       limit: number,
-      page: { pageId: string | null; colorScheme: "light" | "dark" } = { pageId: null, colorScheme: "light" },
+      page: { pageId: string | null; colorScheme: "light" | "dark" } = {
+        pageId: null,
+        colorScheme: "light",
+      },
     ) => q.pageHistory.all(targetId, viewport, comparisonId, upToNumber, limit, page.pageId, page.colorScheme),
     changes: (runId: string, fromRunId: string, ownerId: string) => q.changes.all(runId, fromRunId, ownerId),
     /** Per run of the comparison, how many stored changes of each kind and severity. */
@@ -145,9 +174,16 @@ export function changesRepository(db: Db) {
           c.position,
           c.page_id ?? null,
           c.color_scheme ?? "light",
+          c.role ?? null,
+          c.path ?? null,
         );
       q.setChangeCount.run(count, runId);
     },
+    /** A site's own pages (a `pages` change names the one at its path). */
+    sitePages: (targetId: string) => q.sitePages.all(targetId),
+    /** The page sets a run stored, by site. */
+    pageSets: (runId: string, ownerId: string) => q.pageSets.all(runId, ownerId),
+    storePageSet: (row: PageSetRow) => q.insertPageSet.run(row.run_id, row.target_id, row.owner_id, row.nav, row.sitemap, row.listed_at),
     /** Changes found by runs that finished at or after `sinceIso`, newest run first; one owner's or (null) everyone's. */
     recentChanges: (sinceIso: string, ownerId: string | null, limit: number) => q.recentChanges.all(sinceIso, ownerId, limit),
   };

@@ -5,11 +5,13 @@ import type { Db } from "#server/db/connection";
 import type { Audience, LiveMessage } from "#server/live/hub";
 import { writeTx } from "#server/db/connection";
 import { badRequest, notFound } from "#server/http/errors";
-import { newId } from "#server/lib/ids";
+import { newId, nowIso } from "#server/lib/ids";
 import { comparisonsRepository, screenshotFiles, type RunRow, type ScreenshotFiles } from "#server/modules/comparisons/public";
 import type { RunContext } from "#server/modules/comparisons/active-runs";
 import { changesBetween, pageVolatility, withScreenshotPair } from "./between-runs";
-import type { ChangesQuery, ChangesResponse, RunChanges, RunReads, TargetChanges, VisualQuery } from "./model";
+import type { PageRole } from "#server/modules/capture/model";
+import type { Change, ChangesQuery, ChangesResponse, RunChanges, RunReads, TargetChanges, VisualQuery } from "./model";
+import { pageSetChanges, parseListed, type PageSet } from "./pages";
 import { changesRepository, type ChangeRow } from "./repository";
 import { pixelsWorker } from "./worker/pixels";
 
@@ -25,9 +27,17 @@ export interface ChangesDeps {
   onChanges?: (changes: RunChanges) => unknown;
   /** Live messages to the owner's sockets: a run's change count arrives after the run completed. */
   publish?: (message: LiveMessage, to: Audience) => unknown;
+  /**
+   * The pages a site's navigation and sitemaps list (the discovery module's, within its own time
+   * limit); null when the site could not be read. Without it no run lists pages and no `pages` change is found.
+   */
+  listPages?: (siteUrl: string) => Promise<PageSet | null>;
 }
 
 const NEED_TWO_RUNS = "Changes need two completed runs of this comparison";
+
+/** A run that never completes never claims its page sets: they are dropped after this long. */
+const UNCLAIMED_MS = 15 * 60_000;
 
 const toChangeRows = (run: RunRow, from: RunRow, targets: TargetChanges[]): ChangeRow[] =>
   targets.flatMap((t) =>
@@ -48,8 +58,17 @@ const toChangeRows = (run: RunRow, from: RunRow, targets: TargetChanges[]): Chan
       position,
       page_id: c.pageId ?? null,
       color_scheme: c.colorScheme ?? "light",
+      role: c.role ?? null,
+      path: c.path ?? null,
     })),
   );
+
+/** `page` (a page id, a role or `all`) and `colorScheme` (or `all`) as the changes API filters by them; `pages` changes are the site's. */
+function inView(c: Change, page: string, scheme: string): boolean {
+  if (c.kind === "pages") return true;
+  const role = c.role ?? "home";
+  return (page === "all" || c.pageId === page || role === page) && (scheme === "all" || (c.colorScheme ?? "light") === scheme);
+}
 
 export function changesService(deps: ChangesDeps) {
   const comparisons = comparisonsRepository(deps.db);
@@ -59,6 +78,8 @@ export function changesService(deps: ChangesDeps) {
   const pixels = pixelsWorker();
   const sources = { runs, repo, files, pixels };
   const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err));
+  /** Per run being scored: its sites' page sets as they are listed (a site that could not be read is absent). */
+  const listing = new Map<string, Promise<Map<string, PageSet>>>();
 
   /** The two runs to compare: the ones asked for, or the last two completed. */
   function pair(ownerId: string, comparisonId: string, q: ChangesQuery): { from: RunRow; to: RunRow } {
@@ -94,9 +115,39 @@ export function changesService(deps: ChangesDeps) {
           before: r.before,
           after: r.after,
           evidence: JSON.parse(r.evidence) as TargetChanges["changes"][number]["evidence"],
-          ...(r.page_id ? { pageId: r.page_id, colorScheme: r.color_scheme ?? "light" } : {}),
+          pageId: r.page_id ?? null,
+          role: (r.role ?? "home") as PageRole,
+          path: r.path ?? (URL.canParse(t.url) ? new URL(t.url).pathname : "/"),
+          colorScheme: r.color_scheme ?? "light",
         })),
     }));
+  }
+
+  /** The page sets a run stored, by site. */
+  function storedSets(run: RunRow): Map<string, PageSet> {
+    return new Map(
+      repo.pageSets(run.id, run.owner_id).map((r) => [r.target_id, { nav: parseListed(r.nav), sitemap: parseListed(r.sitemap) }]),
+    );
+  }
+
+  /** Each site's `pages` changes from one run's page sets to the next's, after its other changes. */
+  function withPageChanges(targets: TargetChanges[], before: Map<string, PageSet>, after: Map<string, PageSet>): TargetChanges[] {
+    return targets.map((t) => {
+      const was = before.get(t.targetId);
+      const is = after.get(t.targetId);
+      if (!was || !is) return t;
+      return {
+        ...t,
+        changes: [...t.changes, ...pageSetChanges(was, is, repo.sitePages(t.targetId))],
+      };
+    });
+  }
+
+  /** The sites' page sets listed while the run was scored (each within the lister's time limit); none without a lister. */
+  async function claimPageSets(runId: string): Promise<Map<string, PageSet>> {
+    const pending = listing.get(runId);
+    listing.delete(runId);
+    return pending ? await pending : new Map();
   }
 
   return {
@@ -104,19 +155,47 @@ export function changesService(deps: ChangesDeps) {
     async changes(ownerId: string, comparisonId: string, q: ChangesQuery): Promise<ChangesResponse> {
       const { from, to } = pair(ownerId, comparisonId, q);
       const targets =
-        stored(ownerId, from, to) ?? (await changesBetween(sources, ownerId, comparisons.listTargets(comparisonId, ownerId), from, to));
-      return { from: from.id, to: to.id, targets };
+        stored(ownerId, from, to) ??
+        withPageChanges(
+          await changesBetween(sources, ownerId, comparisons.listTargets(comparisonId, ownerId), from, to),
+          storedSets(from),
+          storedSets(to),
+        );
+      const page = q.page ?? "home";
+      const scheme = q.colorScheme ?? "light";
+      return {
+        from: from.id,
+        to: to.id,
+        targets: targets.map((t) => ({
+          ...t,
+          changes: t.changes.filter((c) => inView(c, page, scheme)),
+        })),
+      };
     },
 
     /** The pixel heat map of one page between two runs, as a PNG. */
     async visual(ownerId: string, comparisonId: string, q: VisualQuery): Promise<Uint8Array> {
       const { from, to } = pair(ownerId, comparisonId, q);
       if (comparisons.findTarget(q.targetId, ownerId)?.comparison_id !== comparisonId) throw notFound("Website not found");
+      const want = q.page ?? "home";
+      const scheme = q.colorScheme ?? "light";
       const page = (run: RunRow) =>
-        runs.runSnapshots(run.id, ownerId).find((s) => s.target_id === q.targetId && s.viewport === q.viewport && !s.step);
+        runs
+          .runSnapshots(run.id, ownerId)
+          .find(
+            (s) =>
+              s.target_id === q.targetId &&
+              s.viewport === q.viewport &&
+              (s.page_id === want || (s.role ?? "home") === want) &&
+              (s.color_scheme ?? "light") === scheme &&
+              !s.step,
+          );
       const before = page(from);
       const after = page(to);
-      if (!before || !after) throw notFound(`This website was not captured at ${q.viewport} in both runs`);
+      if (!before || !after) {
+        const which = want === "home" && scheme === "light" ? "" : ` (page ${want}, ${scheme})`;
+        throw notFound(`This website was not captured at ${q.viewport}${which} in both runs`);
+      }
       // Parts that move by themselves are masked (and outlined in amber), as when the changes were found.
       const boxes = pageVolatility(sources, from, before, after).boxes;
       const png = await withScreenshotPair(files, before, after, (a, b) => pixels.heatmap(a, b, boxes));
@@ -130,22 +209,53 @@ export function changesService(deps: ChangesDeps) {
      * nothing to compare with and keeps a null count.
      */
     async onRunCompleted(run: Readonly<RunContext>): Promise<void> {
+      const sets = await claimPageSets(run.runId);
       const to = runs.findRun(run.runId, run.comparisonId, run.ownerId);
       if (!to || to.status !== "completed") return;
+      const storeSets = () => {
+        const at = nowIso();
+        for (const [targetId, set] of sets)
+          repo.storePageSet({
+            run_id: to.id,
+            target_id: targetId,
+            owner_id: to.owner_id,
+            nav: set.nav && JSON.stringify(set.nav),
+            sitemap: set.sitemap && JSON.stringify(set.sitemap),
+            listed_at: at,
+          });
+      };
       const from = runs.completedRunBefore(run.comparisonId, to.number);
-      if (!from) return;
-      const targets = await changesBetween(sources, run.ownerId, comparisons.listTargets(run.comparisonId, run.ownerId), from, to);
+      if (!from) {
+        // The first run only lists: the next one is compared with it.
+        writeTx(deps.db, () => {
+          if (runs.findRun(to.id, run.comparisonId, run.ownerId)) storeSets();
+        });
+        return;
+      }
+      const targets = withPageChanges(
+        await changesBetween(sources, run.ownerId, comparisons.listTargets(run.comparisonId, run.ownerId), from, to),
+        storedSets(from),
+        sets,
+      );
       const count = targets.reduce((n, t) => n + t.changes.length, 0);
       // The run may have been pruned or its comparison deleted meanwhile: then there is nothing to store.
       const kept = writeTx(deps.db, () => {
         if (!runs.findRun(to.id, run.comparisonId, run.ownerId) || !runs.findRun(from.id, run.comparisonId, run.ownerId)) return false;
+        storeSets();
         repo.storeChanges(to.id, toChangeRows(to, from, targets), count);
         return true;
       });
       if (!kept) return;
       // The run's status went out when it completed; its change count only now (timelines refresh on it).
       deps.publish?.(
-        { type: "RUN_CHANGES", payload: { comparisonId: run.comparisonId, runId: to.id, changeCount: count } },
+        {
+          type: "RUN_CHANGES",
+          payload: {
+            comparisonId: run.comparisonId,
+            runId: to.id,
+            changeCount: count,
+          },
+        },
         { kind: "user", userId: run.ownerId },
       );
       if (!deps.onChanges) return;
@@ -161,6 +271,32 @@ export function changesService(deps: ChangesDeps) {
       } catch (e) {
         log(`change alerts for comparison ${run.comparisonId} failed`, e);
       }
+    },
+
+    /**
+     * The runner's after-capture hook: lists each site's pages (navigation and sitemaps) while the
+     * run is scored, for the completion hook to compare with the previous run's. A site that was not
+     * captured, or cannot be read within the lister's limit, is left out (no change is found against it).
+     */
+    onRunCaptured(run: Readonly<RunContext>): void {
+      const list = deps.listPages;
+      if (!list) return;
+      // A site none of whose pages could be captured is not read again (it is likely down, and has nothing to compare).
+      const captured = comparisons.listTargets(run.comparisonId, run.ownerId).filter((t) => t.status === "completed");
+      const sets = Promise.all(
+        captured.map(async (t) => {
+          try {
+            return [t.id, await list(t.url)] as const;
+          } catch (e) {
+            log(`listing the pages of ${t.url} failed`, e);
+            return [t.id, null] as const;
+          }
+        }),
+      ).then((all) => new Map(all.filter((e): e is readonly [string, PageSet] => e[1] !== null)));
+      listing.set(run.runId, sets);
+      setTimeout(() => {
+        if (listing.get(run.runId) === sets) listing.delete(run.runId);
+      }, UNCLAIMED_MS).unref();
     },
 
     /** Stops the pixels worker (shutdown). */

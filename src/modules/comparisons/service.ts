@@ -161,6 +161,8 @@ export interface ComparisonsDeps {
   log?: (msg: string, err?: unknown) => void;
   /** Ended runs kept per comparison (HISTORY_KEEP). */
   historyKeep?: number;
+  /** Every page of a run is captured (the watch lists its sites' pages meanwhile). */
+  onCaptured?: RunDeps["onCaptured"];
   /** After a run's completed results are stored (change detection). */
   onCompleted?: RunDeps["onCompleted"];
   /** A run is over, whatever its outcome: its owner has room for another (the watch's deferred slots). */
@@ -185,6 +187,7 @@ export function comparisonsService(deps: ComparisonsDeps) {
     now,
     log,
     historyKeep: deps.historyKeep,
+    onCaptured: deps.onCaptured,
     onCompleted: deps.onCompleted,
     onClosed: deps.onClosed,
     secretsOf: deps.secretsOf,

@@ -12,6 +12,8 @@ export interface Candidate {
   /** The navigation link's text, when the page was linked from the navigation. */
   linkText: string | null;
   role: PageRole;
+  /** Every source that listed it (the watch compares each source's set between runs). */
+  seenIn: Set<"nav" | "sitemap">;
   /** Found order, the last tie-breaker. */
   order: number;
 }
@@ -63,6 +65,7 @@ export class Candidates {
     }
     const known = this.found.get(key);
     if (known) {
+      known.seenIn.add(source);
       if (source === "nav" && known.source === "sitemap") {
         known.source = "nav";
         known.linkText = linkText;
@@ -71,7 +74,7 @@ export class Candidates {
       return;
     }
     const path = pathOf(url);
-    this.found.set(key, { url, path, source, linkText, role: roleOf(path, [linkText]), order: this.count++ });
+    this.found.set(key, { url, path, source, linkText, role: roleOf(path, [linkText]), seenIn: new Set([source]), order: this.count++ });
   }
 
   /** A disallowed path that was never fetched (the home page, a redirect's target). */
@@ -82,6 +85,11 @@ export class Candidates {
 
   get size() {
     return this.found.size;
+  }
+
+  /** Everything found, in found order. */
+  all(): Candidate[] {
+    return [...this.found.values()];
   }
 
   disallowed(max: number): string[] {

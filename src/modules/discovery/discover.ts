@@ -4,7 +4,7 @@
 import { Candidates, pathOf, proposalOrder, roleOf, type Candidate } from "./candidates";
 import { FetchFailure, type Fetched, type Fetcher, type FetchLimits } from "./fetch";
 import { outlinePage, type PageOutline } from "./html";
-import type { DiscoveredPage, DiscoveryDto } from "./model";
+import type { DiscoveredPage, DiscoveryDto, PageRole } from "./model";
 import { siteRules, type SiteRules } from "./robots";
 import { readSitemaps } from "./read-sitemaps";
 
@@ -69,7 +69,22 @@ function sameSite(from: URL, to: URL): boolean {
   return schemeOk && bare(from.hostname) === bare(to.hostname) && (from.port === to.port || to.port === "");
 }
 
-export async function discoverSite(target: URL, opts: DiscoverOptions): Promise<DiscoveryDto> {
+/** What steps 1 to 3 found of a site: its rules, home page and the pages its navigation and sitemaps list. */
+interface Survey {
+  limits: DiscoveryLimits;
+  now: () => number;
+  log: (msg: string) => void;
+  rules: SiteRules;
+  home: URL;
+  homeAllowed: boolean;
+  homeOutline: PageOutline | null;
+  found: Candidates;
+  /** Every sitemap known of was read (./read-sitemaps.ts). */
+  sitemapsRead: boolean;
+  outlineOf: (url: URL, rules: SiteRules, until: number) => Promise<{ outline: PageOutline | null; status: number }>;
+}
+
+async function surveySite(target: URL, opts: DiscoverOptions): Promise<Survey> {
   const limits = { ...DISCOVERY_LIMITS, ...opts.limits };
   const now = opts.now ?? Date.now;
   const log = opts.log ?? (() => {});
@@ -80,7 +95,11 @@ export async function discoverSite(target: URL, opts: DiscoverOptions): Promise<
   const request = (url: URL, extra: Partial<FetchLimits> & Pick<FetchLimits, "maxBytes" | "overflow">, until = deadline) => {
     const ms = Math.min(limits.requestMs, remaining(until));
     if (ms <= 0) return Promise.reject(new FetchFailure("timeout", "Discovery ran out of time"));
-    return fetchFn(url, { timeoutMs: ms, maxRedirects: limits.redirects, ...extra });
+    return fetchFn(url, {
+      timeoutMs: ms,
+      maxRedirects: limits.redirects,
+      ...extra,
+    });
   };
 
   /** robots.txt of an origin. Unreachable (no answer, a 5xx) stops discovery: RFC 9309 says assume "disallow all". */
@@ -88,7 +107,11 @@ export async function discoverSite(target: URL, opts: DiscoverOptions): Promise<
     const url = new URL("/robots.txt", origin);
     let answer: Fetched;
     try {
-      answer = await request(url, { maxBytes: limits.robotsBytes, overflow: "truncate", accept: "text/plain, */*" });
+      answer = await request(url, {
+        maxBytes: limits.robotsBytes,
+        overflow: "truncate",
+        accept: "text/plain, */*",
+      });
     } catch (e) {
       if (e instanceof FetchFailure && (e.kind === "redirects" || e.kind === "hop-refused")) return siteRules(origin, { kind: "none" });
       throw e;
@@ -112,7 +135,10 @@ export async function discoverSite(target: URL, opts: DiscoverOptions): Promise<
       until,
     );
     if (!ok(answer) || !isHtml(answer)) return { outline: null, status: answer.status };
-    return { outline: outlinePage(decode(answer.body), answer.url), status: answer.status };
+    return {
+      outline: outlinePage(decode(answer.body), answer.url),
+      status: answer.status,
+    };
   }
 
   // 1. robots.txt, which says what may be fetched at all.
@@ -163,16 +189,37 @@ export async function discoverSite(target: URL, opts: DiscoverOptions): Promise<
   for (const link of homeOutline?.navLinks ?? []) found.add(link.url, "nav", link.text || null);
 
   // 3. Sitemaps: robots' `Sitemap:` lines, then /sitemap.xml; indexes add theirs to the queue.
-  await readSitemaps({
+  const sitemapsRead = await readSitemaps({
     origin,
     rules,
     found,
     limits,
     log,
     fetch: (url, follow) =>
-      request(url, { maxBytes: limits.sitemapBytes, overflow: "fail", accept: "application/xml, text/xml, */*", follow }),
+      request(url, {
+        maxBytes: limits.sitemapBytes,
+        overflow: "fail",
+        accept: "application/xml, text/xml, */*",
+        follow,
+      }),
     timeLeft: () => remaining(deadline) > 0,
   });
+  return {
+    limits,
+    now,
+    log,
+    rules,
+    home,
+    homeAllowed,
+    homeOutline,
+    found,
+    sitemapsRead,
+    outlineOf,
+  };
+}
+
+export async function discoverSite(target: URL, opts: DiscoverOptions): Promise<DiscoveryDto> {
+  const { limits, now, log, rules, home, homeAllowed, homeOutline, found, outlineOf } = await surveySite(target, opts);
 
   // 4. Choose, then look at the chosen pages' titles and headings while the budget lasts.
   const homeCount = homeAllowed ? 1 : 0;
@@ -187,11 +234,55 @@ export async function discoverSite(target: URL, opts: DiscoverOptions): Promise<
     const seen = titled.get(c);
     if (seen === "gone") return;
     const texts = seen ? [c.linkText, ...seen.headings, seen.title] : [c.linkText];
-    pages.push({ url: c.url.href, path: c.path, role: roleOf(c.path, texts), title: seen?.title ?? c.linkText, source: c.source, rank });
+    pages.push({
+      url: c.url.href,
+      path: c.path,
+      role: roleOf(c.path, texts),
+      title: seen?.title ?? c.linkText,
+      source: c.source,
+      rank,
+    });
   });
   const ordered = proposalOrder(pages);
-  if (homeAllowed) ordered.unshift({ url: home.href, path: pathOf(home), role: "home", title: homeOutline?.title ?? null, source: "nav" });
-  return { pages: ordered, disallowed: found.disallowed(limits.disallowedListed) };
+  if (homeAllowed)
+    ordered.unshift({
+      url: home.href,
+      path: pathOf(home),
+      role: "home",
+      title: homeOutline?.title ?? null,
+      source: "nav",
+    });
+  return {
+    pages: ordered,
+    disallowed: found.disallowed(limits.disallowedListed),
+  };
+}
+
+/** A page a site's navigation or sitemaps list, with the role its path and link text suggest. */
+export interface ListedPage {
+  path: string;
+  role: PageRole;
+}
+
+/**
+ * The same-origin pages a site's home navigation and its sitemaps list (robots.txt respected, the
+ * home page left out), each source null when it could not be read in full: a set half read would
+ * report the rest as removed. No page is fetched beyond robots.txt, the home page and the sitemaps.
+ */
+export async function listSitePages(
+  target: URL,
+  opts: DiscoverOptions,
+): Promise<{ nav: ListedPage[] | null; sitemap: ListedPage[] | null }> {
+  const survey = await surveySite(target, opts);
+  const of = (source: "nav" | "sitemap") =>
+    survey.found
+      .all()
+      .filter((c) => c.seenIn.has(source))
+      .map((c) => ({ path: c.path, role: c.role }));
+  return {
+    nav: survey.homeOutline ? of("nav") : null,
+    sitemap: survey.sitemapsRead ? of("sitemap") : null,
+  };
 }
 
 type Seen = PageOutline | "gone";

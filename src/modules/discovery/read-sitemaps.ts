@@ -16,7 +16,12 @@ export interface SitemapStep {
   log: (msg: string) => void;
 }
 
-export async function readSitemaps({ origin, rules, found, limits, fetch, timeLeft, log }: SitemapStep): Promise<void> {
+/**
+ * Reads the sitemaps into `found`; true when every sitemap it knew of was read (one that is not
+ * there, a 404 or 410, counts as read: the site has none), false when one failed or a limit stopped it.
+ */
+export async function readSitemaps({ origin, rules, found, limits, fetch, timeLeft, log }: SitemapStep): Promise<boolean> {
+  let complete = true;
   const queue: URL[] = [];
   const queued = new Set<string>();
   const enqueue = (raw: string) => {
@@ -46,6 +51,7 @@ export async function readSitemaps({ origin, rules, found, limits, fetch, timeLe
     try {
       const answer = await fetch(url, sameOriginAllowed);
       if (answer.status < 200 || answer.status >= 300) {
+        if (answer.status !== 404 && answer.status !== 410) complete = false;
         log(`discovery: sitemap ${url.pathname} answered ${answer.status}`);
         continue;
       }
@@ -55,14 +61,19 @@ export async function readSitemaps({ origin, rules, found, limits, fetch, timeLe
         continue;
       }
       for (const loc of content.urls) {
-        if (entries++ >= limits.sitemapUrls) break;
+        if (entries++ >= limits.sitemapUrls) {
+          complete = false;
+          break;
+        }
         if (URL.canParse(loc)) found.add(new URL(loc), "sitemap");
       }
     } catch (e) {
+      complete = false;
       if (e instanceof SitemapError) log(`discovery: sitemap ${url.pathname} ${e.message}`);
       else if (e instanceof FetchFailure) log(`discovery: sitemap ${url.pathname}: ${e.message}`);
       else throw e;
     }
   }
   if (queue.length > 0) log(`discovery: ${queue.length} sitemaps left unread (limit ${limits.sitemaps})`);
+  return complete && queue.length === 0;
 }

@@ -2,7 +2,7 @@ import type { Db } from "#server/db/connection";
 import { badRequest, HttpError, notFound, tooMany } from "#server/http/errors";
 import { RateLimiter } from "#server/http/rate-limit";
 import type { HostVerdict } from "#server/modules/capture/public";
-import { discoverSite, SiteUnreachable, type DiscoveryLimits } from "./discover";
+import { discoverSite, listSitePages, SiteUnreachable, type DiscoveryLimits, type ListedPage } from "./discover";
 import { createFetcher, FetchFailure } from "./fetch";
 import type { DiscoveryDto } from "./model";
 import { discoveryRepository } from "./repository";
@@ -21,6 +21,11 @@ export interface DiscoveryDeps {
 }
 
 const NOT_FOUND = "Target not found";
+/**
+ * What the watch's listing of a site may take in all (robots.txt, home page, sitemaps): it runs
+ * while a run is scored, and a run's changes wait for it at most this long.
+ */
+export const LISTING_MS = 5_000;
 const PER_MINUTE = 20;
 /** Discoveries of one owner at the same time: the server is not a crawler for hire. */
 const AT_ONCE = 2;
@@ -31,7 +36,29 @@ export function discoveryService(deps: DiscoveryDeps) {
   const budget = new RateLimiter(deps.perMinute ?? PER_MINUTE, 60_000, deps.now);
   const running = new Map<string, number>();
 
+  const fetcherFor = (signal?: AbortSignal) =>
+    createFetcher({ allowPrivate: deps.allowPrivateTargets, userAgent: DISCOVERY_USER_AGENT, checkHost: deps.checkHost, signal });
+
   return {
+    /**
+     * The same-origin pages a site's navigation and sitemaps list, for the watch (once per site per
+     * run, within `ms`); null when the site could not be read at all. Not rate-limited per owner:
+     * runs are (the watch's schedules and the run limits).
+     */
+    async listPages(siteUrl: string, ms = LISTING_MS): Promise<{ nav: ListedPage[] | null; sitemap: ListedPage[] | null } | null> {
+      try {
+        return await listSitePages(new URL(siteUrl), {
+          fetch: fetcherFor(AbortSignal.timeout(ms)),
+          limits: { ...deps.limits, deadlineMs: ms, requestMs: Math.min(ms, deps.limits?.requestMs ?? ms) },
+          now: deps.now,
+        });
+      } catch (e) {
+        if (!(e instanceof SiteUnreachable || e instanceof FetchFailure)) throw e;
+        log(`listing the pages of ${siteUrl}: ${e.message}`);
+        return null;
+      }
+    },
+
     /**
      * Proposes pages of the owner's target's site. A site that cannot be reached is a 502 (504 when
      * it is too slow) naming why; an address the SSRF guard refuses is a 400, as when it is added.
@@ -43,12 +70,7 @@ export function discoveryService(deps: DiscoveryDeps) {
       if (going >= AT_ONCE) throw tooMany(5);
       budget.hit(ownerId);
       running.set(ownerId, going + 1);
-      const fetcher = createFetcher({
-        allowPrivate: deps.allowPrivateTargets,
-        userAgent: DISCOVERY_USER_AGENT,
-        checkHost: deps.checkHost,
-        signal,
-      });
+      const fetcher = fetcherFor(signal);
       try {
         return await discoverSite(new URL(raw), { fetch: fetcher, limits: deps.limits, now: deps.now, log: (msg) => log(msg) });
       } catch (e) {

@@ -12,6 +12,7 @@ export const KINDS = [
   "meta",
   "timing",
   "visual",
+  "pages",
 ] as const satisfies readonly ChangeKind[];
 export const SEVERITIES = ["high", "medium", "low"] as const satisfies readonly Severity[];
 
@@ -24,6 +25,7 @@ export const KIND_LABEL: Record<ChangeKind, string> = {
   meta: "Meta",
   timing: "Timing",
   visual: "Visual",
+  pages: "Pages",
 };
 
 export const SEVERITY_LABEL: Record<Severity, string> = { high: "High", medium: "Medium", low: "Low" };

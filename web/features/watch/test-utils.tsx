@@ -22,7 +22,7 @@ type Counts = NonNullable<RunDto["changes"]>;
 
 /** A run's change counts as the run list carries them: every kind and severity, zero unless given. */
 export function runCounts(byKind: Partial<Counts["byKind"]>, bySeverity: Partial<Counts["bySeverity"]>): Counts {
-  const kinds = { copy: 0, cta: 0, palette: 0, typography: 0, layout: 0, meta: 0, timing: 0, visual: 0, ...byKind };
+  const kinds = { copy: 0, cta: 0, palette: 0, typography: 0, layout: 0, meta: 0, timing: 0, visual: 0, pages: 0, ...byKind };
   return {
     total: Object.values(kinds).reduce((a, b) => a + b, 0),
     byKind: kinds,

@@ -70,6 +70,7 @@ export function moveOf(kind: ChangeKind, summary: string): MoveId | null {
     case "timing":
       return "speed";
     case "visual":
+    case "pages":
       return null;
   }
 }

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { decodePng } from "#server/modules/analysis/public";
 import type { Extraction } from "#server/modules/capture/model";
 import { detectChanges } from "./detect";
-import type { Change } from "../model";
+import type { DetectedChange as Change } from "../model";
 import { visualDiff, type VisualDiff } from "./visual";
 import { mergeVolatility, type Volatility } from "#server/modules/capture/public";
 

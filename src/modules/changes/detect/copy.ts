@@ -1,7 +1,7 @@
 // `copy` changes: the headline, then visible text blocks added, removed or edited.
 
 import type { Box, Extraction } from "#server/modules/capture/model";
-import type { Change } from "../model";
+import type { DetectedChange as Change } from "../model";
 import { multisetDiff, normaliseText, q, textKey, wordSimilarity } from "./text";
 import type { Volatility } from "#server/modules/capture/public";
 import { inVolatileBox, isVolatileText } from "./volatility";

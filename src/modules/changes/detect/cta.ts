@@ -4,7 +4,7 @@
 
 import { deltaE2000Hex } from "#server/modules/analysis/public";
 import type { Extraction } from "#server/modules/capture/model";
-import type { Change } from "../model";
+import type { DetectedChange as Change } from "../model";
 import { q, textKey } from "./text";
 import type { Volatility } from "#server/modules/capture/public";
 import { inVolatileBox, isVolatileText } from "./volatility";

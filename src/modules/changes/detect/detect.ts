@@ -7,7 +7,7 @@ import { copyChanges } from "./copy";
 import { ctaChanges } from "./cta";
 import { layoutChanges } from "./layout";
 import { metaChanges } from "./meta";
-import { severityRank, type Change, type ChangeKind, type Severity } from "../model";
+import { severityRank, type DetectedChange as Change, type ChangeKind, type Severity } from "../model";
 import { paletteChanges } from "./palette";
 import { timingChanges, type TimingSample } from "./timing";
 import { typographyChanges } from "./typography";
@@ -48,6 +48,6 @@ export function detectChanges(input: DetectInput): Change[] {
 }
 
 /** The alert filter: changes at or above `minSeverity`, of the given kinds (all when empty). */
-export function filterChanges(changes: Change[], minSeverity: Severity, kinds: readonly ChangeKind[] = []): Change[] {
+export function filterChanges<C extends Change>(changes: C[], minSeverity: Severity, kinds: readonly ChangeKind[] = []): C[] {
   return changes.filter((c) => severityRank[c.severity] >= severityRank[minSeverity] && (kinds.length === 0 || kinds.includes(c.kind)));
 }

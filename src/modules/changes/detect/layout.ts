@@ -3,7 +3,7 @@
 // change, not a cascade of everything below it moving up.
 
 import type { Box, Extraction } from "#server/modules/capture/model";
-import type { Change } from "../model";
+import type { DetectedChange as Change } from "../model";
 import { q, textKey } from "./text";
 import type { Volatility } from "#server/modules/capture/public";
 import { inVolatileBox, isVolatileText } from "./volatility";

@@ -1,7 +1,7 @@
 // `meta` changes: the title and the meta description, as search results and link previews show them.
 
 import type { Extraction } from "#server/modules/capture/model";
-import type { Change } from "../model";
+import type { DetectedChange as Change } from "../model";
 import { normaliseText, q } from "./text";
 
 export function metaChanges(before: Extraction, after: Extraction): Change[] {

@@ -4,7 +4,7 @@
 
 import { deltaE2000Hex, hexToRgb } from "#server/modules/analysis/public";
 import type { Extraction, PaletteEntry } from "#server/modules/capture/model";
-import type { Change, Severity } from "../model";
+import type { DetectedChange as Change, Severity } from "../model";
 import type { Volatility } from "#server/modules/capture/public";
 
 type Group = "buttons" | "background" | "text";

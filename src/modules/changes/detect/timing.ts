@@ -13,7 +13,7 @@
 
 import { bytes as fmtBytes, ms } from "#server/modules/analysis/public";
 import type { Extraction } from "#server/modules/capture/model";
-import type { Change, Severity } from "../model";
+import type { DetectedChange as Change, Severity } from "../model";
 
 /** Speed Index and TBT are absent from captures made before they were measured: such runs are not samples of them. */
 export type TimingSample = Pick<

@@ -2,7 +2,7 @@
 // the weights in use. Sizes within 1 px are the same size (sub-pixel rounding of rem/vw units).
 
 import type { Extraction } from "#server/modules/capture/model";
-import type { Change } from "../model";
+import type { DetectedChange as Change } from "../model";
 
 const MIN_FAMILY_SHARE = 0.05;
 const MIN_WEIGHT_SHARE = 0.1;

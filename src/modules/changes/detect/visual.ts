@@ -13,7 +13,7 @@ import pixelmatch from "pixelmatch";
 import { PNG } from "pngjs";
 import type { RgbaImage } from "#server/lib/image/image";
 import type { Box, Viewport } from "#server/modules/capture/model";
-import type { Change, Severity } from "../model";
+import type { DetectedChange as Change, Severity } from "../model";
 
 const CELL = 8;
 const MIN_CELL_PIXELS = 3;

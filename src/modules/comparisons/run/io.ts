@@ -17,6 +17,8 @@ export interface RunDeps {
   log: (msg: string, err?: unknown) => void;
   /** Ended runs kept per comparison (HISTORY_KEEP); older ones go with their files. */
   historyKeep?: number;
+  /** Called once every page of the run is captured, while it is scored (the watch's page sets; not waited for). */
+  onCaptured?: (run: Readonly<RunContext>) => void;
   /** Called once a run's completed results are stored (change detection, alerts); the run closes after it settles. */
   onCompleted?: (run: Readonly<RunContext>) => unknown;
   /** Called once a run has closed (completed, failed, cancelled or interrupted): nothing of it is in flight. */

@@ -29,7 +29,24 @@ function headline(ctx: AlertContext): string {
   return `Design Intel: ${count(total(ctx))} in “${oneLine(ctx.comparison.name)}”${run}`;
 }
 
-const line = (c: Change) => `[${c.severity}] ${c.kind} · ${c.viewport}: ${oneLine(c.summary)}`;
+/**
+ * Which page of the site, when it is not the home page in light: its path and role, and the dark
+ * scheme (`/pricing (pricing, dark)`). A `pages` change names its path in its summary.
+ */
+function pageOf(c: Change): string | null {
+  if (c.kind === "pages") return null;
+  const role = c.role ?? "home";
+  const dark = c.colorScheme === "dark";
+  if (role === "home" && !dark) return null;
+  const what = [role === "home" ? null : role, dark ? "dark" : null].filter(Boolean).join(", ");
+  return c.path ? `${oneLine(c.path)} (${what})` : what;
+}
+
+const line = (c: Change) => {
+  const page = pageOf(c);
+  const where = c.kind === "pages" ? "" : ` · ${c.viewport}`;
+  return `[${c.severity}] ${c.kind}${where}${page ? ` · ${page}` : ""}: ${oneLine(c.summary)}`;
+};
 
 export function webhookBody(ctx: AlertContext): WebhookPayload {
   const parts = [slackEscape(headline(ctx))];

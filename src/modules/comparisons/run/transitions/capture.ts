@@ -194,6 +194,11 @@ export const checkCaptured: Transition<"allCaptured"> = (run, _event, io) => {
       });
     return "failed";
   }
+  try {
+    io.deps.onCaptured?.(run);
+  } catch (e) {
+    io.deps.log(`after-capture work for comparison ${run.comparisonId} failed`, e);
+  }
   if (scoredEverywhere(run)) io.raise({ type: "allScored" });
   return "scoring";
 };
