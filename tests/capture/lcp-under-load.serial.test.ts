@@ -8,6 +8,9 @@
 // pages and the scoring of each viewport's pairs are part of the load a comparison puts on the
 // machine); the mobile figures are printed by bench/lcp-load.bench.ts.
 //
+// It runs alone (scripts/test.sh runs *.serial.test.ts after the parallel files): another file's
+// browsers on the same two cores load one condition's rounds and not the other's.
+//
 // Tunable: LCP_LOAD_ROUNDS (default 5), LCP_LOAD_PAGES (measured pages per set, default 2),
 // LCP_LOAD_SIZE (sites in the large comparison, default 8), LCP_LOAD_TOLERANCE (default 0.15);
 // LCP_LOAD_VERBOSE=1 prints each run's figures as it ends.
