@@ -1,6 +1,6 @@
 import type { Db } from "./connection";
 import { writeTx } from "./connection";
-import { migrations } from "./migrations";
+import { migrations, needsForeignKeysOff } from "./migrations";
 
 /** Applies each numbered migration not yet recorded, each in its own immediate transaction; forward-only. */
 export function migrate(db: Db): number[] {
@@ -16,10 +16,21 @@ export function migrate(db: Db): number[] {
   const ran: number[] = [];
   for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
     if (applied.has(m.version)) continue;
-    writeTx(db, () => {
-      db.exec(m.sql);
-      db.query("INSERT INTO schema_migrations (version, name) VALUES (?, ?)").run(m.version, m.name);
-    });
+    const keysOff = needsForeignKeysOff(m);
+    // The pragma is a no-op inside a transaction, so it is set around it.
+    if (keysOff) db.exec("PRAGMA foreign_keys = OFF");
+    try {
+      writeTx(db, () => {
+        db.exec(m.sql);
+        if (keysOff) {
+          const broken = db.query("PRAGMA foreign_key_check").all();
+          if (broken.length > 0) throw new Error(`Migration ${m.name} leaves ${broken.length} broken foreign keys: ${JSON.stringify(broken.slice(0, 3))}`);
+        }
+        db.query("INSERT INTO schema_migrations (version, name) VALUES (?, ?)").run(m.version, m.name);
+      });
+    } finally {
+      if (keysOff) db.exec("PRAGMA foreign_keys = ON");
+    }
     ran.push(m.version);
   }
   return ran;

@@ -19,6 +19,16 @@ import m0017 from "../../migrations/0017_oidc_identities.sql" with { type: "text
 import m0018 from "../../migrations/0018_pages.sql" with { type: "text" };
 import m0019 from "../../migrations/0019_watch_pages.sql" with { type: "text" };
 import m0020 from "../../migrations/0020_jobs.sql" with { type: "text" };
+import m0021 from "../../migrations/0021_workspaces.sql" with { type: "text" };
+
+/**
+ * A SQLite migration that rebuilds tables (SQLite cannot alter a foreign key in place) says so with
+ * this line: the runner turns foreign keys off around its transaction, as SQLite's own procedure
+ * for such changes asks, and checks every key before committing.
+ */
+export const FOREIGN_KEYS_OFF = "-- pragma: foreign_keys=off";
+
+export const needsForeignKeysOff = (m: Migration) => m.sql.includes(FOREIGN_KEYS_OFF);
 
 export interface Migration {
   version: number;
@@ -47,4 +57,5 @@ export const migrations: Migration[] = [
   { version: 18, name: "0018_pages", sql: m0018 },
   { version: 19, name: "0019_watch_pages", sql: m0019 },
   { version: 20, name: "0020_jobs", sql: m0020 },
+  { version: 21, name: "0021_workspaces", sql: m0021 },
 ];

@@ -3,7 +3,7 @@
 // does for the synchronous connection (the two record versions the same way, so either can carry
 // a SQLite file forward). On PostgreSQL several instances may boot at once: an advisory lock held
 // for each transaction lets one apply a migration while the others wait, then find it recorded.
-import { migrations as sqliteMigrations, type Migration } from "../migrations";
+import { migrations as sqliteMigrations, needsForeignKeysOff, type Migration } from "../migrations";
 import type { SqlDb } from "./handle";
 import { pgMigrations } from "./pg-migrations";
 
@@ -34,14 +34,25 @@ export async function migrateSql(db: SqlDb): Promise<number[]> {
   });
   const ran: number[] = [];
   for (const m of migrationsFor(db)) {
-    const applied = await db.tx(async (tx) => {
-      await lock(tx);
-      if (await tx.one("SELECT 1 AS done FROM schema_migrations WHERE version = $1", [m.version])) return false;
-      await tx.exec(m.sql);
-      await tx.run("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [m.version, m.name]);
-      return true;
-    });
-    if (applied) ran.push(m.version);
+    // SQLite only (see FOREIGN_KEYS_OFF); the pragma is a no-op inside a transaction.
+    const keysOff = !pg && needsForeignKeysOff(m);
+    if (keysOff) await db.exec("PRAGMA foreign_keys = OFF");
+    try {
+      const applied = await db.tx(async (tx) => {
+        await lock(tx);
+        if (await tx.one("SELECT 1 AS done FROM schema_migrations WHERE version = $1", [m.version])) return false;
+        await tx.exec(m.sql);
+        if (keysOff) {
+          const broken = await tx.all("PRAGMA foreign_key_check");
+          if (broken.length > 0) throw new Error(`Migration ${m.name} leaves ${broken.length} broken foreign keys`);
+        }
+        await tx.run("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [m.version, m.name]);
+        return true;
+      });
+      if (applied) ran.push(m.version);
+    } finally {
+      if (keysOff) await db.exec("PRAGMA foreign_keys = ON");
+    }
   }
   return ran;
 }
