@@ -30,6 +30,7 @@ import { allApiKeyRoutes, apiKeyRoutes, personalApiKeyRoutes } from "./modules/a
 import { apiKeyGate } from "./modules/api-keys/gate";
 import { isApiKey } from "./modules/api-keys/model";
 import { apiKeyService } from "./modules/api-keys/service";
+import { workspaceAccess } from "./modules/workspaces/access";
 import { auditRoutes } from "./modules/audit";
 import { auditService } from "./modules/audit/service";
 import { REFRESH_COOKIE, authRoutes } from "./modules/auth";
@@ -145,7 +146,8 @@ export function createServices(deps: AppDeps) {
     tokens,
     adminEmails: deps.env.ADMIN_EMAILS,
     events: audit.authEvents,
-    apiKeys: { isKey: isApiKey, userForKey: apiKeys.userForKey },
+    apiKeys: { isKey: isApiKey, principalForKey: apiKeys.principalForKey },
+    workspaces: workspaceAccess(deps.db),
     now: deps.now,
     deviceCookies: deviceCookies(deps.secret, deps.now),
     setupToken: setupTokenRequired(deps.env) ? randomToken(24) : undefined,

@@ -24,7 +24,8 @@ export function migrate(db: Db): number[] {
         db.exec(m.sql);
         if (keysOff) {
           const broken = db.query("PRAGMA foreign_key_check").all();
-          if (broken.length > 0) throw new Error(`Migration ${m.name} leaves ${broken.length} broken foreign keys: ${JSON.stringify(broken.slice(0, 3))}`);
+          if (broken.length > 0)
+            throw new Error(`Migration ${m.name} leaves ${broken.length} broken foreign keys: ${JSON.stringify(broken.slice(0, 3))}`);
         }
         db.query("INSERT INTO schema_migrations (version, name) VALUES (?, ?)").run(m.version, m.name);
       });

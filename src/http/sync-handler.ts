@@ -9,6 +9,7 @@
 // guard, params (always routed), and `set`. The types below hold it to that and to a plain result.
 import type { Context } from "elysia";
 import type { PublicUser } from "#server/modules/auth/model";
+import type { CurrentWorkspace } from "#server/modules/workspaces/model";
 
 /**
  * What a wrapped handler may read: the user the auth guard resolved, the routed params, and `set`,
@@ -16,6 +17,8 @@ import type { PublicUser } from "#server/modules/auth/model";
  */
 export interface SyncContext<Params = Record<string, never>> {
   user: PublicUser;
+  /** Set on routes guarded by a workspace role (workspace-guard). */
+  workspace: CurrentWorkspace;
   params: Params;
   set: Context["set"];
 }

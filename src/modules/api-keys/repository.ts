@@ -19,6 +19,7 @@ type OwnedKeyRow = ApiKeyRow & { owner_email: string };
 
 export interface KeyOwnerRow {
   key_id: string;
+  workspace_id: string;
   last_used_at: string | null;
   id: string;
   email: string;
@@ -44,8 +45,8 @@ const SEARCH = "(u.email LIKE ? ESCAPE '\\' OR k.name LIKE ? ESCAPE '\\')";
 
 export function apiKeyRepository(db: Db) {
   const q = {
-    insert: db.query<null, [string, string, string, ApiKeyScope, string, string, string]>(
-      "INSERT INTO api_keys (id, user_id, name, scope, prefix, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    insert: db.query<null, [string, string, string, string, ApiKeyScope, string, string, string]>(
+      "INSERT INTO api_keys (id, user_id, workspace_id, name, scope, prefix, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     ),
     scopeOf: db.query<{ scope: ApiKeyScope }, [string]>(
       "SELECT k.scope FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ? AND k.revoked_at IS NULL AND u.disabled = 0",
@@ -53,10 +54,12 @@ export function apiKeyRepository(db: Db) {
     countLiveFor: db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM api_keys WHERE user_id = ? AND revoked_at IS NULL"),
     byId: db.query<ApiKeyRow, [string]>("SELECT * FROM api_keys WHERE id = ?"),
     byUser: db.query<ApiKeyRow, [string]>("SELECT * FROM api_keys WHERE user_id = ? ORDER BY created_at DESC"),
-    // A key works only while it is live and its owner is enabled; the owner's role is read fresh each time.
+    // A key works only while it is live, its owner is enabled and still a member of the key's
+    // workspace (a removed member's keys stop at once); the owner's role is read fresh each time.
     owner: db.query<KeyOwnerRow, [string]>(
-      `SELECT k.id AS key_id, k.last_used_at, u.id, u.email, u.username, u.role
+      `SELECT k.id AS key_id, k.workspace_id, k.last_used_at, u.id, u.email, u.username, u.role
          FROM api_keys k JOIN users u ON u.id = k.user_id
+         JOIN workspace_members m ON m.workspace_id = k.workspace_id AND m.user_id = k.user_id
         WHERE k.key_hash = ? AND k.revoked_at IS NULL AND u.disabled = 0`,
     ),
     touch: db.query<null, [string, string]>("UPDATE api_keys SET last_used_at = ? WHERE id = ?"),
@@ -76,8 +79,16 @@ export function apiKeyRepository(db: Db) {
     ),
   };
   return {
-    insert: (k: { id: string; userId: string; name: string; scope: ApiKeyScope; prefix: string; hash: string; at: string }) =>
-      q.insert.run(k.id, k.userId, k.name, k.scope, k.prefix, k.hash, k.at),
+    insert: (k: {
+      id: string;
+      userId: string;
+      workspaceId: string;
+      name: string;
+      scope: ApiKeyScope;
+      prefix: string;
+      hash: string;
+      at: string;
+    }) => q.insert.run(k.id, k.userId, k.workspaceId, k.name, k.scope, k.prefix, k.hash, k.at),
     scopeOf: (hash: string) => q.scopeOf.get(hash)?.scope ?? null,
     countLiveFor: (userId: string) => q.countLiveFor.get(userId)?.n ?? 0,
     find: (id: string) => {

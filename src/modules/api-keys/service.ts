@@ -37,7 +37,16 @@ export function apiKeyService(deps: { db: Db; audit: AuditService; now?: () => n
       const scope = input.scope ?? "run";
       writeTx(deps.db, () => {
         if (repo.countLiveFor(actor.id) >= MAX_LIVE_KEYS) throw conflict(`You already have ${MAX_LIVE_KEYS} API keys; revoke one first`);
-        repo.insert({ id, userId: actor.id, name: input.name, scope, prefix: key.slice(0, 10), hash: sha256(key), at: nowIso(now()) });
+        repo.insert({
+          id,
+          userId: actor.id,
+          workspaceId: actor.id,
+          name: input.name,
+          scope,
+          prefix: key.slice(0, 10),
+          hash: sha256(key),
+          at: nowIso(now()),
+        });
       });
       deps.audit.recordBy(actor, origin === "admin" ? "admin.api_key_created" : "api_key.created", id, { name: input.name, scope });
       const { userId: _, ...apiKey } = repo.find(id)!;
@@ -82,14 +91,14 @@ export function apiKeyService(deps: { db: Db; audit: AuditService; now?: () => n
     /** The scope of a live key, or null when it is unknown, revoked or its owner disabled (the guard then answers 401). */
     scopeOf: (token: string): ApiKeyScope | null => (isApiKey(token) ? repo.scopeOf(sha256(token)) : null),
 
-    /** The owner of a live key, or null; plugged into the bearer resolver ahead of JWT verification. */
-    userForKey(token: string): PublicUser | null {
+    /** The owner of a live key and the workspace it is bound to, or null; plugged into the bearer resolver ahead of JWT verification. */
+    principalForKey(token: string): { user: PublicUser; keyWorkspaceId: string } | null {
       if (!isApiKey(token)) return null;
       const row = repo.ownerOf(sha256(token));
       if (!row) return null;
       const t = now();
       if (!row.last_used_at || Date.parse(row.last_used_at) < t - TOUCH_EVERY_MS) repo.touch(row.key_id, nowIso(t));
-      return { id: row.id, email: row.email, username: row.username, role: row.role };
+      return { user: { id: row.id, email: row.email, username: row.username, role: row.role }, keyWorkspaceId: row.workspace_id };
     },
   };
 }

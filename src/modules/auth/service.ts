@@ -4,6 +4,8 @@ import { writeTx } from "#server/db/connection";
 import { StampedCache, changeStamp } from "#server/db/change-stamp";
 import { HttpError, conflict, unauthorized } from "#server/http/errors";
 import { newId, nowIso, randomToken, sha256 } from "#server/lib/ids";
+import type { Principal } from "#server/modules/workspaces/access";
+import type { CurrentWorkspace } from "#server/modules/workspaces/model";
 import type { AuthAnswer, LoginInput, PublicUser, SignupInput } from "./model";
 import { type AuthRepository, type RefreshRow, type UserRow, authRepository, toPublicUser } from "./repository";
 import { type AccessClaims, type AccessTokens, REFRESH_TOKEN_TTL_SECONDS } from "./tokens";
@@ -62,7 +64,12 @@ export function authService(deps: {
    * API keys, told apart from JWTs by their format before anything is verified (the api-keys module owns
    * both the format and the lookup; auth only asks).
    */
-  apiKeys?: { isKey: (token: string) => boolean; userForKey: (key: string) => PublicUser | null };
+  apiKeys?: {
+    isKey: (token: string) => boolean;
+    principalForKey: (key: string) => { user: PublicUser; keyWorkspaceId: string } | null;
+  };
+  /** The current workspace of a request (the workspaces module owns the rule). */
+  workspaces: { current: (who: Principal, requested: string | null) => CurrentWorkspace | null };
   /** Signs and checks device cookies; with the throttle, limits guessing without locking owners out. */
   deviceCookies: DeviceCookies;
   loginThrottle: LoginThrottle;
@@ -297,10 +304,21 @@ export function authService(deps: {
      * changes apply at once. Synchronous: this runs on every API request.
      */
     userForAccessToken(token: string): PublicUser | null {
-      if (deps.apiKeys?.isKey(token)) return deps.apiKeys.userForKey(token);
+      if (deps.apiKeys?.isKey(token)) return deps.apiKeys.principalForKey(token)?.user ?? null;
       const claims = deps.tokens.verify(token);
       return claims && liveUserFor(claims);
     },
+
+    /** As userForAccessToken, with the workspace an API key is bound to (null for a session's token). */
+    principalForAccessToken(token: string): { user: PublicUser; keyWorkspaceId: string | null } | null {
+      if (deps.apiKeys?.isKey(token)) return deps.apiKeys.principalForKey(token);
+      const claims = deps.tokens.verify(token);
+      const user = claims && liveUserFor(claims);
+      return user ? { user, keyWorkspaceId: null } : null;
+    },
+
+    /** The current workspace of a request (see workspaceAccess). */
+    workspaceFor: (who: Principal, requested: string | null): CurrentWorkspace | null => deps.workspaces.current(who, requested),
 
     /**
      * A short-lived token for in-process calls made on a user's behalf (server-side loaders), tied to

@@ -1,14 +1,15 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { authGuard, BEARER_SECURITY, bearerToken } from "#server/http/auth-guard";
+import { BEARER_SECURITY, bearerToken } from "#server/http/auth-guard";
+import { workspaceGuard } from "#server/http/workspace-guard";
 import { cachedJson } from "#server/http/cached-json";
 import { syncHandler, type SyncContext } from "#server/http/sync-handler";
 import { binaryResponse, errors, idParams, okAnswer, responds } from "#server/http/contract";
 import { readCookie } from "#server/http/cookies";
-import { unauthorized } from "#server/http/errors";
+import { notFound, unauthorized } from "#server/http/errors";
 import { REFRESH_COOKIE } from "#server/modules/auth";
-import type { PublicUser } from "#server/modules/auth/model";
 import type { AuthService } from "#server/modules/auth/service";
+import { WORKSPACE_HEADER, type CurrentWorkspace } from "#server/modules/workspaces/model";
 import {
   addTargetBody,
   comparisonDto,
@@ -32,42 +33,48 @@ const comparisonWithSchedule = responds(comparisonDto.extend({ schedule: schedul
 // The list is a cached, shared value: callers must not change it.
 const comparisonList = responds(z.array(comparisonDto).readonly());
 
-type UserResolvers = Pick<AuthService, "userForAccessToken" | "userForRefreshToken">;
+export type WorkspaceAuth = Pick<AuthService, "principalForAccessToken" | "workspaceFor" | "userForRefreshToken">;
 
 /**
  * Screenshots and exports are fetched by <img> tags and download links, which cannot send a
- * bearer token; they also accept the session cookie (HttpOnly, SameSite=Strict, so other sites
- * cannot use it). Ownership is still checked per row.
+ * bearer token or the workspace header; they also accept the session cookie (HttpOnly,
+ * SameSite=Strict, so other sites cannot use it), in the workspace the user last chose. Ownership
+ * is still checked per row, against that workspace.
  */
-export async function bearerOrCookie(auth: UserResolvers, request: Request): Promise<PublicUser> {
+export async function workspaceOfBearerOrCookie(auth: WorkspaceAuth, request: Request): Promise<CurrentWorkspace> {
   const token = bearerToken(request.headers.get("authorization"));
-  const user = token
-    ? await auth.userForAccessToken(token)
-    : auth.userForRefreshToken(readCookie(request.headers.get("cookie"), REFRESH_COOKIE));
-  if (!user) throw unauthorized();
-  return user;
+  const who = token
+    ? auth.principalForAccessToken(token)
+    : (() => {
+        const user = auth.userForRefreshToken(readCookie(request.headers.get("cookie"), REFRESH_COOKIE));
+        return user ? { user, keyWorkspaceId: null } : null;
+      })();
+  if (!who) throw unauthorized();
+  const workspace = auth.workspaceFor({ userId: who.user.id, keyWorkspaceId: who.keyWorkspaceId }, request.headers.get(WORKSPACE_HEADER));
+  if (!workspace) throw notFound("Workspace not found");
+  return workspace;
 }
 
-export function comparisonRoutes(comparisons: ComparisonsService, auth: UserResolvers) {
+export function comparisonRoutes(comparisons: ComparisonsService, auth: WorkspaceAuth) {
   return new Elysia({ prefix: "/api", tags: ["comparisons"] })
-    .use(authGuard(auth.userForAccessToken))
+    .use(workspaceGuard(auth))
     .get(
       "/comparisons",
-      syncHandler(({ user, set }: SyncContext) => cachedJson(comparisons.list(user.id), set)),
+      syncHandler(({ workspace, set }: SyncContext) => cachedJson(comparisons.list(workspace.id), set)),
       {
-        auth: "user",
+        role: "viewer",
         response: { 200: comparisonList, ...errors(401, 500, 503) },
         detail: { summary: "Your comparisons, newest first" },
       },
     )
     .post(
       "/comparisons",
-      ({ user, body, set }) => {
+      ({ workspace, body, set }) => {
         set.status = 201;
-        return comparisons.create(user.id, body);
+        return comparisons.create(workspace.id, body);
       },
       {
-        auth: "user",
+        role: "editor",
         body: createComparisonBody,
         response: { 201: comparison, ...errors(400, 401, 413, 500, 503) },
         detail: { summary: "Create a comparison" },
@@ -75,16 +82,16 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: UserReso
     )
     .get(
       "/comparisons/:id",
-      syncHandler(({ user, params }: SyncContext<{ id: string }>) => comparisons.get(user.id, params.id)),
+      syncHandler(({ workspace, params }: SyncContext<{ id: string }>) => comparisons.get(workspace.id, params.id)),
       {
-        auth: "user",
+        role: "viewer",
         params: idParams,
         response: { 200: comparisonWithSchedule, ...errors(401, 404, 500, 503) },
         detail: { summary: "One comparison" },
       },
     )
-    .patch("/comparisons/:id", ({ user, params, body }) => comparisons.update(user.id, params.id, body), {
-      auth: "user",
+    .patch("/comparisons/:id", ({ workspace, params, body }) => comparisons.update(workspace.id, params.id, body), {
+      role: "editor",
       params: idParams,
       body: updateComparisonBody,
       response: { 200: comparisonWithSchedule, ...errors(400, 401, 404, 413, 500, 503) },
@@ -96,12 +103,12 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: UserReso
     })
     .delete(
       "/comparisons/:id",
-      async ({ user, params }) => {
-        await comparisons.remove(user.id, params.id);
+      async ({ workspace, params }) => {
+        await comparisons.remove(workspace.id, params.id);
         return { ok: true as const };
       },
       {
-        auth: "user",
+        role: "editor",
         params: idParams,
         response: { 200: responds(okAnswer), ...errors(401, 404, 409, 500, 503) },
         detail: { summary: "Delete a comparison and its captures" },
@@ -109,9 +116,9 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: UserReso
     )
     .get(
       "/comparisons/:id/targets",
-      syncHandler(({ user, params }: SyncContext<{ id: string }>) => comparisons.listTargets(user.id, params.id)),
+      syncHandler(({ workspace, params }: SyncContext<{ id: string }>) => comparisons.listTargets(workspace.id, params.id)),
       {
-        auth: "user",
+        role: "viewer",
         params: idParams,
         response: { 200: responds(z.array(targetDto)), ...errors(401, 404, 500, 503) },
         detail: { summary: "The pages a comparison captures" },
@@ -119,13 +126,13 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: UserReso
     )
     .post(
       "/comparisons/:id/targets",
-      async ({ user, params, body, set }) => {
-        const target = await comparisons.addTarget(user.id, params.id, body);
+      async ({ workspace, params, body, set }) => {
+        const target = await comparisons.addTarget(workspace.id, params.id, body);
         set.status = 201;
         return target;
       },
       {
-        auth: "user",
+        role: "editor",
         params: idParams,
         body: addTargetBody,
         response: { 201: responds(targetDto), ...errors(400, 401, 404, 409, 413, 500, 503) },
@@ -134,12 +141,12 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: UserReso
     )
     .delete(
       "/targets/:id",
-      async ({ user, params }) => {
-        await comparisons.removeTarget(user.id, params.id);
+      async ({ workspace, params }) => {
+        await comparisons.removeTarget(workspace.id, params.id);
         return { ok: true as const };
       },
       {
-        auth: "user",
+        role: "editor",
         params: idParams,
         response: { 200: responds(okAnswer), ...errors(401, 404, 409, 500, 503) },
         detail: { summary: "Remove a page from its comparison" },
@@ -147,13 +154,13 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: UserReso
     )
     .post(
       "/comparisons/:id/start",
-      ({ user, params, set }) => {
-        const started = comparisons.start(user.id, params.id);
+      ({ workspace, params, set }) => {
+        const started = comparisons.start(workspace.id, params.id);
         set.status = 202;
         return started;
       },
       {
-        auth: "user",
+        role: "editor",
         params: idParams,
         response: { 202: comparison, ...errors(400, 401, 404, 409, 429, 500, 503) },
         detail: { summary: "Start capturing and scoring; progress arrives over /ws" },
@@ -161,9 +168,9 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: UserReso
     )
     .get(
       "/comparisons/:id/snapshots",
-      syncHandler(({ user, params }: SyncContext<{ id: string }>) => comparisons.snapshots(user.id, params.id)),
+      syncHandler(({ workspace, params }: SyncContext<{ id: string }>) => comparisons.snapshots(workspace.id, params.id)),
       {
-        auth: "user",
+        role: "viewer",
         params: idParams,
         response: { 200: responds(z.array(snapshotDto)), ...errors(401, 404, 500, 503) },
         detail: { summary: "Captured pages with what was measured on them" },
@@ -171,9 +178,9 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: UserReso
     )
     .get(
       "/comparisons/:id/diffs",
-      syncHandler(({ user, params }: SyncContext<{ id: string }>) => comparisons.diffs(user.id, params.id)),
+      syncHandler(({ workspace, params }: SyncContext<{ id: string }>) => comparisons.diffs(workspace.id, params.id)),
       {
-        auth: "user",
+        role: "viewer",
         params: idParams,
         response: { 200: responds(z.array(diffDto)), ...errors(401, 404, 500, 503) },
         detail: { summary: "Similarity scores between captured pages" },
@@ -181,9 +188,9 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: UserReso
     )
     .get(
       "/comparisons/:id/findings",
-      syncHandler(({ user, params }: SyncContext<{ id: string }>) => comparisons.findings(user.id, params.id)),
+      syncHandler(({ workspace, params }: SyncContext<{ id: string }>) => comparisons.findings(workspace.id, params.id)),
       {
-        auth: "user",
+        role: "viewer",
         params: idParams,
         response: { 200: responds(z.array(findingDto)), ...errors(401, 404, 500, 503) },
         detail: { summary: "What to change, with the evidence behind it" },
@@ -192,9 +199,9 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: UserReso
     .get(
       "/snapshots/:id/screenshot",
       async ({ request, params }) => {
-        const user = await bearerOrCookie(auth, request);
+        const workspace = await workspaceOfBearerOrCookie(auth, request);
         // Streamed from the store behind this ownership check (docs/decisions/0016-images-through-the-app.md).
-        const { body } = await comparisons.screenshot(user.id, params.id);
+        const { body } = await comparisons.screenshot(workspace.id, params.id);
         return new Response(body, {
           headers: { "content-type": "image/png", "cache-control": "private, max-age=3600" },
         });
@@ -212,8 +219,8 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: UserReso
     .get(
       "/comparisons/:id/export",
       async ({ request, params, query }) => {
-        const user = await bearerOrCookie(auth, request);
-        const file = await comparisons.exportReport(user.id, params.id, query.format);
+        const workspace = await workspaceOfBearerOrCookie(auth, request);
+        const file = await comparisons.exportReport(workspace.id, params.id, query.format);
         return new Response(file.body, {
           headers: {
             "content-type": file.contentType,

@@ -1,19 +1,17 @@
 import { Elysia } from "elysia";
+import { workspaceGuard } from "#server/http/workspace-guard";
 import { z } from "zod";
-import { authGuard, BEARER_SECURITY } from "#server/http/auth-guard";
+import { BEARER_SECURITY } from "#server/http/auth-guard";
 import { binaryResponse, errors, idParams, responds } from "#server/http/contract";
-import type { AuthService } from "#server/modules/auth/service";
-import { bearerOrCookie } from "#server/modules/comparisons";
+import { type WorkspaceAuth, workspaceOfBearerOrCookie } from "#server/modules/comparisons";
 import { filmstripDto, frameParams } from "./model";
 import type { FilmstripService } from "./service";
 
-type UserResolvers = Pick<AuthService, "userForAccessToken" | "userForRefreshToken">;
-
-export function filmstripRoutes(filmstrips: FilmstripService, auth: UserResolvers) {
+export function filmstripRoutes(filmstrips: FilmstripService, auth: WorkspaceAuth) {
   return new Elysia({ prefix: "/api", tags: ["comparisons"] })
-    .use(authGuard(auth.userForAccessToken))
-    .get("/comparisons/:id/filmstrips", ({ user, params }) => filmstrips.forComparison(user.id, params.id), {
-      auth: "user",
+    .use(workspaceGuard(auth))
+    .get("/comparisons/:id/filmstrips", ({ workspace, params }) => filmstrips.forComparison(workspace.id, params.id), {
+      role: "viewer",
       params: idParams,
       response: { 200: responds(z.array(filmstripDto)), ...errors(401, 404, 500, 503) },
       detail: { summary: "Frames of each latest capture loading, timed from navigation start" },
@@ -22,8 +20,8 @@ export function filmstripRoutes(filmstrips: FilmstripService, auth: UserResolver
       "/snapshots/:id/filmstrip/:frame",
       async ({ request, params }) => {
         // Fetched by <img> tags, like screenshots: the session cookie also works.
-        const user = await bearerOrCookie(auth, request);
-        const { body } = await filmstrips.frame(user.id, params.id, params.frame);
+        const workspace = await workspaceOfBearerOrCookie(auth, request);
+        const { body } = await filmstrips.frame(workspace.id, params.id, params.frame);
         return new Response(body, { headers: { "content-type": "image/jpeg", "cache-control": "private, max-age=3600" } });
       },
       {

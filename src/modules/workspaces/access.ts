@@ -1,0 +1,33 @@
+import type { Db } from "#server/db/connection";
+import type { CurrentWorkspace } from "./model";
+import { workspaceAccessRepository } from "./repository";
+
+/** Who is asking: the user, and the workspace their API key is bound to when they came with one. */
+export interface Principal {
+  userId: string;
+  keyWorkspaceId: string | null;
+}
+
+/**
+ * The current workspace of a request: an API key's own; else the one the request names
+ * (`X-Workspace-Id`); else the one the user last chose, while they are still a member; else their
+ * personal workspace (which shares their id). Null when the named workspace is not one of theirs,
+ * which callers answer as 404, as for any other row that is not theirs. Synchronous: it runs on
+ * every request that reads or writes workspace data.
+ */
+export function workspaceAccess(db: Db) {
+  const repo = workspaceAccessRepository(db);
+  return {
+    current(who: Principal, requested: string | null): CurrentWorkspace | null {
+      if (who.keyWorkspaceId) {
+        if (requested && requested !== who.keyWorkspaceId) return null;
+        return repo.membership(who.keyWorkspaceId, who.userId);
+      }
+      if (requested) return repo.membership(requested, who.userId);
+      const last = repo.lastChosen(who.userId);
+      return (last && repo.membership(last, who.userId)) || repo.membership(who.userId, who.userId);
+    },
+  };
+}
+
+export type WorkspaceAccess = ReturnType<typeof workspaceAccess>;
