@@ -28,6 +28,18 @@ export const AUDIT_ACTIONS = [
   "system.stopped",
   "system.restarted",
   "alert.raised",
+  "run.started",
+  "comparison.deleted",
+  "workspace.created",
+  "workspace.renamed",
+  "workspace.deleted",
+  "workspace.handed_over",
+  "member.invited",
+  "member.joined",
+  "member.role_changed",
+  "member.removed",
+  "member.left",
+  "invitation.revoked",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -42,6 +54,8 @@ export interface Actor {
 export type SignedInActor = Actor & { id: string; email: string };
 
 export interface AuditInput {
+  /** The workspace it happened in; absent for the operator's own entries (settings, users, backups). */
+  workspaceId?: string | null;
   actorId: string | null;
   actorEmail: string | null;
   action: AuditAction;

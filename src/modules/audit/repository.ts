@@ -37,8 +37,8 @@ const toEntry = (r: AuditRow): AuditEntry => ({
 
 export function auditRepository(db: Db) {
   const q = {
-    insert: db.query<null, [string | null, string | null, string, string | null, string | null, string | null, string | null, string]>(
-      "INSERT INTO audit_log (actor_id, actor_email, action, target, ip, user_agent, details, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    insert: db.query<null, [string | null, string | null, string, string | null, string | null, string | null, string | null, string, string | null]>(
+      "INSERT INTO audit_log (actor_id, actor_email, action, target, ip, user_agent, details, created_at, workspace_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     ),
     page: db.query<AuditRow, [number, number]>("SELECT * FROM audit_log ORDER BY id DESC LIMIT ? OFFSET ?"),
     pageByAction: db.query<AuditRow, [string, number, number]>(
@@ -59,6 +59,7 @@ export function auditRepository(db: Db) {
         e.userAgent ?? null,
         e.details ? JSON.stringify(e.details) : null,
         at,
+        e.workspaceId ?? null,
       ),
     page(limit: number, offset: number, action?: string): { entries: AuditEntry[]; total: number } {
       const rows = action ? q.pageByAction.all(action, limit, offset) : q.page.all(limit, offset);

@@ -22,6 +22,17 @@ export function auditService(db: Db, now: () => number = Date.now) {
     record({ actorId: actor.id, actorEmail: actor.email, action, target, ip: actor.ip, userAgent: actor.userAgent, details });
   }
 
+  /** An action in a workspace, shown in that workspace's audit (to its owners and admins) and in the operator's. */
+  function recordIn(
+    workspaceId: string,
+    actor: Actor,
+    action: AuditAction,
+    target?: string | null,
+    details?: Record<string, unknown>,
+  ): void {
+    record({ workspaceId, actorId: actor.id, actorEmail: actor.email, action, target, ip: actor.ip, userAgent: actor.userAgent, details });
+  }
+
   /** Sign-in, failed sign-in and sign-up, as the auth service reports them. */
   const authEvents: AuthEvents = {
     onSignIn: (user, meta, method) =>
@@ -49,6 +60,7 @@ export function auditService(db: Db, now: () => number = Date.now) {
   return {
     record,
     recordBy,
+    recordIn,
     authEvents,
     list(query: AuditQuery): AuditPage {
       const { entries, total } = repo.page(query.pageSize, (query.page - 1) * query.pageSize, query.action);
