@@ -26,7 +26,7 @@ import type { Cadence } from "./modules/agents/public";
 import { agentsService } from "./modules/agents/service";
 import { MAINTENANCE_MESSAGE } from "./modules/admin/model";
 import { adminService } from "./modules/admin/service";
-import { allApiKeyRoutes, apiKeyRoutes, personalApiKeyRoutes } from "./modules/api-keys";
+import { allApiKeyRoutes, apiKeyRoutes, personalApiKeyRoutes, workspaceApiKeyRoutes } from "./modules/api-keys";
 import { apiKeyGate } from "./modules/api-keys/gate";
 import { isApiKey } from "./modules/api-keys/model";
 import { apiKeyService } from "./modules/api-keys/service";
@@ -385,9 +385,10 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
     .use(jobsAdminRoutes(services.jobs, services.auth.userForAccessToken, () => services.jobRunner.poke()))
     .use(usersRoutes(services.users, services.auth.userForAccessToken))
     .use(auditRoutes(services.audit, services.auth.userForAccessToken))
-    .use(apiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
+    .use(apiKeyRoutes(services.apiKeys, services.auth))
     .use(allApiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
-    .use(personalApiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
+    .use(personalApiKeyRoutes(services.apiKeys, services.auth))
+    .use(workspaceApiKeyRoutes(services.apiKeys, services.auth))
     .use(comparisonRoutes(services.comparisons, services.auth))
     .use(filmstripRoutes(services.filmstrips, services.auth))
     .use(discoveryRoutes(services.discovery, services.auth))

@@ -25,7 +25,7 @@ async function world() {
 const list = (t: T, token: string, query = "") => t.call("GET", `/api/admin/all-api-keys${query}`, { headers: t.auth(token) });
 
 describe("every user's API keys in the admin console", () => {
-  test("an admin lists other users' keys with their owners' e-mails, never the keys", async () => {
+  test("an admin lists other users' keys with their owners' e-mails and workspaces, never the keys", async () => {
     const { t, admin, alice, bob, aliceKey, bobKey } = await world();
     // Bob's key has been used once: the admin sees when.
     expect((await t.call("GET", "/api/auth/me", { headers: t.auth(bobKey.key) })).status).toBe(200);
@@ -46,6 +46,9 @@ describe("every user's API keys in the admin console", () => {
         revokedAt: null,
         ownerId: bob.user.id,
         ownerEmail: "bob@example.com",
+        // Each key names the workspace it acts in: here its owner's personal one.
+        workspaceId: bob.user.id,
+        workspaceName: "Personal",
       },
       {
         id: aliceKey.id,
@@ -57,6 +60,8 @@ describe("every user's API keys in the admin console", () => {
         revokedAt: null,
         ownerId: alice.user.id,
         ownerEmail: "alice@example.com",
+        workspaceId: alice.user.id,
+        workspaceName: "Personal",
       },
     ]);
     for (const secret of [aliceKey.key, bobKey.key]) expect(r.text).not.toContain(secret);

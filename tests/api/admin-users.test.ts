@@ -18,7 +18,7 @@ describe("user management", () => {
     const user = await t.signup();
     const key = (await t.call("POST", "/api/admin/api-keys", { headers: t.auth(admin.token), body: { name: "x" } })).json.key;
     // The user is still a user, so give them a key the direct way to prove keys die too.
-    const userKey = t.services.apiKeys.create({ id: user.user.id, email: user.email }, { name: "ci" }).key;
+    const userKey = t.services.apiKeys.create({ id: user.user.id, email: user.email }, user.user.id, { name: "ci" }).key;
     const socket = socketOf(user.user.id, "user");
     t.services.live.add(socket);
 

@@ -1,7 +1,10 @@
 import { Elysia } from "elysia";
+import { z } from "zod";
 import { type BearerResolver, authGuard } from "#server/http/auth-guard";
 import { clientIpPlugin } from "#server/http/client-ip";
 import { errors, idParams, responds } from "#server/http/contract";
+import { workspaceGuard, type WorkspaceResolvers } from "#server/http/workspace-guard";
+import { workspacePathGuard } from "#server/http/workspace-path-guard";
 import { actorOf } from "#server/modules/audit/model";
 import {
   type CreatedPersonalKey,
@@ -14,29 +17,40 @@ import {
   createdPersonalKey,
   revokedApiKey,
   revokedOwnedKey,
+  workspaceKeyList,
 } from "./model";
 import type { ApiKeyService } from "./service";
 
-/** An admin's own keys for scripts and CI; here each admin sees and revokes only their own (everyone's: allApiKeyRoutes). */
-export function apiKeyRoutes(keys: ApiKeyService, resolve: BearerResolver) {
+/** What the key routes need of the auth service: who the bearer is, and their workspace. */
+export type KeyAuth = WorkspaceResolvers & { userForAccessToken: BearerResolver };
+
+/**
+ * An admin's own keys for scripts and CI, in their current workspace; here each admin sees and
+ * revokes only their own (everyone's: allApiKeyRoutes). Both guards run: the console is for
+ * administrators, and the key is bound to the workspace the request acts in.
+ */
+export function apiKeyRoutes(keys: ApiKeyService, auth: KeyAuth) {
   return new Elysia({ prefix: "/api/admin/api-keys", tags: ["api-keys"] })
     .use(clientIpPlugin())
-    .use(authGuard(resolve))
-    .get("", ({ user }) => ({ keys: keys.list(user.id) }), {
+    .use(authGuard(auth.userForAccessToken))
+    .use(workspaceGuard(auth))
+    .get("", ({ user, workspace }) => ({ keys: keys.list(user.id, workspace.id) }), {
       auth: "admin",
+      role: "viewer",
       response: { 200: responds(apiKeyList), ...errors(401, 403, 500, 503) },
       detail: { summary: "Your API keys (never the keys themselves)" },
     })
     .post(
       "",
-      ({ user, body, ip, request, set }) => {
-        const created = keys.create(actorOf(user, ip, request.headers.get("user-agent")), body);
+      ({ user, workspace, body, ip, request, set }) => {
+        const created = keys.create(actorOf(user, ip, request.headers.get("user-agent")), workspace.id, body);
         set.status = 201;
         set.headers["cache-control"] = "no-store";
         return created;
       },
       {
         auth: "admin",
+        role: "viewer",
         body: createApiKeyBody,
         response: { 201: responds(createdApiKey), ...errors(400, 401, 403, 409, 413, 500, 503) },
         detail: { summary: "Create a key; the only answer that carries it" },
@@ -44,9 +58,12 @@ export function apiKeyRoutes(keys: ApiKeyService, resolve: BearerResolver) {
     )
     .delete(
       "/:id",
-      ({ user, params, ip, request }) => ({ apiKey: keys.revoke(actorOf(user, ip, request.headers.get("user-agent")), params.id) }),
+      ({ user, workspace, params, ip, request }) => ({
+        apiKey: keys.revoke(actorOf(user, ip, request.headers.get("user-agent")), workspace.id, params.id),
+      }),
       {
         auth: "admin",
+        role: "viewer",
         params: idParams,
         response: { 200: responds(revokedApiKey), ...errors(401, 403, 404, 500, 503) },
         detail: { summary: "Revoke one of your keys" },
@@ -55,8 +72,8 @@ export function apiKeyRoutes(keys: ApiKeyService, resolve: BearerResolver) {
 }
 
 /**
- * The admin console's view of every user's keys, with their owners' e-mails, and revoking any of
- * them. Only ever what the lists show: the keys themselves are stored hashed and never come back.
+ * The admin console's view of every user's keys, with their owners' e-mails and workspaces, and
+ * revoking any of them. Only ever what the lists show: the keys themselves are stored hashed and never come back.
  */
 export function allApiKeyRoutes(keys: ApiKeyService, resolve: BearerResolver) {
   return new Elysia({ prefix: "/api/admin/all-api-keys", tags: ["api-keys"] })
@@ -72,7 +89,7 @@ export function allApiKeyRoutes(keys: ApiKeyService, resolve: BearerResolver) {
         auth: "admin",
         query: allKeysQuery,
         response: { 200: responds(allKeysPage), ...errors(400, 401, 403, 500, 503) },
-        detail: { summary: "Every user's API keys with their owners, newest first, paged and searchable" },
+        detail: { summary: "Every user's API keys with their owners and workspaces, newest first, paged and searchable" },
       },
     )
     .delete(
@@ -87,48 +104,89 @@ export function allApiKeyRoutes(keys: ApiKeyService, resolve: BearerResolver) {
     );
 }
 
-/** Everyone's own keys (Settings): the same keys, made and revoked by their owner, with a chosen scope. */
-export function personalApiKeyRoutes(keys: ApiKeyService, resolve: BearerResolver) {
+/**
+ * Everyone's own keys (Settings), in the request's current workspace: made and revoked by their
+ * owner, with a chosen scope. Any member may make one; it acts with their role of the moment, so a
+ * viewer's key reads and nothing more.
+ */
+export function personalApiKeyRoutes(keys: ApiKeyService, auth: WorkspaceResolvers) {
   return new Elysia({ prefix: "/api/api-keys", tags: ["api-keys"] })
     .use(clientIpPlugin())
-    .use(authGuard(resolve))
+    .use(workspaceGuard(auth))
     .get(
       "",
-      ({ user, set }) => {
+      ({ user, workspace, set }) => {
         set.headers["cache-control"] = "no-store";
-        return { keys: keys.list(user.id) };
+        return { keys: keys.list(user.id, workspace.id) };
       },
       {
-        auth: "user",
-        response: { 200: responds(apiKeyList), ...errors(401, 500, 503) },
-        detail: { summary: "Your API keys with scope and last use (never the keys themselves)" },
+        role: "viewer",
+        response: { 200: responds(apiKeyList), ...errors(401, 404, 500, 503) },
+        detail: { summary: "Your API keys in the current workspace, with scope and last use (never the keys themselves)" },
       },
     )
     .post(
       "",
-      ({ user, body, ip, request, set }): CreatedPersonalKey => {
-        const { key, apiKey } = keys.create(actorOf(user, ip, request.headers.get("user-agent")), body, "personal");
+      ({ user, workspace, body, ip, request, set }): CreatedPersonalKey => {
+        const { key, apiKey } = keys.create(actorOf(user, ip, request.headers.get("user-agent")), workspace.id, body, "personal");
         set.status = 201;
         set.headers["cache-control"] = "no-store";
         return { id: apiKey.id, name: apiKey.name, scope: apiKey.scope, key, createdAt: apiKey.createdAt };
       },
       {
-        auth: "user",
+        role: "viewer",
         body: createPersonalKeyBody,
-        response: { 201: responds(createdPersonalKey), ...errors(400, 401, 403, 409, 413, 500, 503) },
-        detail: { summary: "Create a key with a scope (read or run); the only answer that carries it" },
+        response: { 201: responds(createdPersonalKey), ...errors(400, 401, 403, 404, 409, 413, 500, 503) },
+        detail: {
+          summary: "Create a key bound to the current workspace, with a scope (read or run); the only answer that carries it",
+          description: "The key acts in this workspace only, with your role there at the time of each request.",
+        },
       },
     )
     .delete(
       "/:id",
-      ({ user, params, ip, request }) => ({
-        apiKey: keys.revoke(actorOf(user, ip, request.headers.get("user-agent")), params.id, "personal"),
+      ({ user, workspace, params, ip, request }) => ({
+        apiKey: keys.revoke(actorOf(user, ip, request.headers.get("user-agent")), workspace.id, params.id, "personal"),
       }),
       {
-        auth: "user",
+        role: "viewer",
         params: idParams,
         response: { 200: responds(revokedApiKey), ...errors(401, 403, 404, 500, 503) },
-        detail: { summary: "Revoke one of your keys; it answers 401 from then on" },
+        detail: { summary: "Revoke one of your keys in the current workspace; it answers 401 from then on" },
+      },
+    );
+}
+
+const workspaceKeyParams = z.object({ id: z.string(), keyId: z.string() });
+
+/** A workspace's admins and owners see every member's keys there, and revoke any of them (a departed colleague's CI). */
+export function workspaceApiKeyRoutes(keys: ApiKeyService, auth: WorkspaceResolvers) {
+  return new Elysia({ prefix: "/api/workspaces/:id/api-keys", tags: ["api-keys"] })
+    .use(clientIpPlugin())
+    .use(workspacePathGuard(auth))
+    .get(
+      "",
+      ({ workspace, set }) => {
+        set.headers["cache-control"] = "no-store";
+        return { keys: keys.listInWorkspace(workspace.id) };
+      },
+      {
+        memberRole: "admin",
+        params: idParams,
+        response: { 200: responds(workspaceKeyList), ...errors(401, 403, 404, 500, 503) },
+        detail: { summary: "Every member's API keys in the workspace, newest first (admins and owners; never the keys themselves)" },
+      },
+    )
+    .delete(
+      "/:keyId",
+      ({ user, workspace, params, ip, request }) => ({
+        apiKey: keys.revokeInWorkspace(actorOf(user, ip, request.headers.get("user-agent")), workspace.id, params.keyId),
+      }),
+      {
+        memberRole: "admin",
+        params: workspaceKeyParams,
+        response: { 200: responds(revokedOwnedKey), ...errors(401, 403, 404, 500, 503) },
+        detail: { summary: "Revoke a member's key in the workspace; it answers 401 from then on" },
       },
     );
 }

@@ -59,14 +59,22 @@ export const revokedApiKey = z.object({ apiKey: apiKeyView });
 export const allKeysQuery = pagedSearchQuery;
 export type AllKeysQuery = z.infer<typeof allKeysQuery>;
 
-/** A key with whose it is; like every view, never the key or its hash. */
-export const ownedApiKeyView = apiKeyView.extend({ ownerId: z.string(), ownerEmail: z.string() });
+/** A key with whose it is and the workspace it acts in; like every view, never the key or its hash. */
+export const ownedApiKeyView = apiKeyView.extend({
+  ownerId: z.string(),
+  ownerEmail: z.string(),
+  workspaceId: z.string(),
+  workspaceName: z.string(),
+});
 export type OwnedApiKeyView = z.infer<typeof ownedApiKeyView>;
 
 export const allKeysPage = pagedAnswer("keys", ownedApiKeyView);
 export type AllKeysPage = z.infer<typeof allKeysPage>;
 
 export const revokedOwnedKey = z.object({ apiKey: ownedApiKeyView });
+
+/** GET /api/workspaces/:id/api-keys: every member's keys in the workspace (admins and owners). */
+export const workspaceKeyList = z.object({ keys: z.array(ownedApiKeyView) });
 
 /**
  * The writes a `run` key may make: what a CI job needs to start a comparison, and an admin's cron

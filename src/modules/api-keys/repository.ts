@@ -6,6 +6,7 @@ import type { ApiKeyScope, ApiKeyView, OwnedApiKeyView } from "./model";
 interface ApiKeyRow {
   id: string;
   user_id: string;
+  workspace_id: string;
   name: string;
   scope: ApiKeyScope;
   prefix: string;
@@ -15,7 +16,7 @@ interface ApiKeyRow {
   revoked_at: string | null;
 }
 
-type OwnedKeyRow = ApiKeyRow & { owner_email: string };
+type OwnedKeyRow = ApiKeyRow & { owner_email: string; workspace_name: string };
 
 export interface KeyOwnerRow {
   key_id: string;
@@ -37,10 +38,17 @@ const toView = (r: ApiKeyRow): ApiKeyView => ({
   revokedAt: r.revoked_at,
 });
 
-const toOwnedView = (r: OwnedKeyRow): OwnedApiKeyView => ({ ...toView(r), ownerId: r.user_id, ownerEmail: r.owner_email });
+const toOwnedView = (r: OwnedKeyRow): OwnedApiKeyView => ({
+  ...toView(r),
+  ownerId: r.user_id,
+  ownerEmail: r.owner_email,
+  workspaceId: r.workspace_id,
+  workspaceName: r.workspace_name,
+});
 
-/** Every user's keys with their owner's e-mail, for the admin console; a search matches the e-mail or the key's name. */
-const OWNED = "SELECT k.*, u.email AS owner_email FROM api_keys k JOIN users u ON u.id = k.user_id";
+/** Keys with their owner's e-mail and their workspace; a search matches the e-mail or the key's name. */
+const OWNED = `SELECT k.*, u.email AS owner_email, w.name AS workspace_name
+  FROM api_keys k JOIN users u ON u.id = k.user_id JOIN workspaces w ON w.id = k.workspace_id`;
 const SEARCH = "(u.email LIKE ? ESCAPE '\\' OR k.name LIKE ? ESCAPE '\\')";
 
 export function apiKeyRepository(db: Db) {
@@ -48,12 +56,18 @@ export function apiKeyRepository(db: Db) {
     insert: db.query<null, [string, string, string, string, ApiKeyScope, string, string, string]>(
       "INSERT INTO api_keys (id, user_id, workspace_id, name, scope, prefix, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     ),
+    // The same conditions as `owner`: a key that no longer works is refused as unknown (401), not by its scope.
     scopeOf: db.query<{ scope: ApiKeyScope }, [string]>(
-      "SELECT k.scope FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ? AND k.revoked_at IS NULL AND u.disabled = 0",
+      `SELECT k.scope FROM api_keys k JOIN users u ON u.id = k.user_id
+         JOIN workspace_members m ON m.workspace_id = k.workspace_id AND m.user_id = k.user_id
+        WHERE k.key_hash = ? AND k.revoked_at IS NULL AND u.disabled = 0`,
     ),
     countLiveFor: db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM api_keys WHERE user_id = ? AND revoked_at IS NULL"),
     byId: db.query<ApiKeyRow, [string]>("SELECT * FROM api_keys WHERE id = ?"),
-    byUser: db.query<ApiKeyRow, [string]>("SELECT * FROM api_keys WHERE user_id = ? ORDER BY created_at DESC"),
+    byUserIn: db.query<ApiKeyRow, [string, string]>(
+      "SELECT * FROM api_keys WHERE user_id = ? AND workspace_id = ? ORDER BY created_at DESC, rowid DESC",
+    ),
+    byWorkspace: db.query<OwnedKeyRow, [string]>(`${OWNED} WHERE k.workspace_id = ? ORDER BY k.created_at DESC, k.rowid DESC`),
     // A key works only while it is live, its owner is enabled and still a member of the key's
     // workspace (a removed member's keys stop at once); the owner's role is read fresh each time.
     owner: db.query<KeyOwnerRow, [string]>(
@@ -65,6 +79,9 @@ export function apiKeyRepository(db: Db) {
     touch: db.query<null, [string, string]>("UPDATE api_keys SET last_used_at = ? WHERE id = ?"),
     revoke: db.query<null, [string, string, string]>(
       "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL",
+    ),
+    revokeMemberKeys: db.query<null, [string, string, string]>(
+      "UPDATE api_keys SET revoked_at = ? WHERE workspace_id = ? AND user_id = ? AND revoked_at IS NULL",
     ),
     revokeAllOf: db.query<null, [string, string]>("UPDATE api_keys SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL"),
     ownedPage: db.query<OwnedKeyRow, [string, string, number, number]>(
@@ -93,13 +110,17 @@ export function apiKeyRepository(db: Db) {
     countLiveFor: (userId: string) => q.countLiveFor.get(userId)?.n ?? 0,
     find: (id: string) => {
       const r = q.byId.get(id);
-      return r ? { ...toView(r), userId: r.user_id } : null;
+      return r ? { ...toView(r), userId: r.user_id, workspaceId: r.workspace_id } : null;
     },
-    listFor: (userId: string) => q.byUser.all(userId).map(toView),
+    /** A user's keys bound to one workspace. */
+    listFor: (userId: string, workspaceId: string) => q.byUserIn.all(userId, workspaceId).map(toView),
+    /** Every member's keys bound to the workspace, with whose each is. */
+    listInWorkspace: (workspaceId: string) => q.byWorkspace.all(workspaceId).map(toOwnedView),
     ownerOf: (hash: string) => q.owner.get(hash),
     touch: (id: string, at: string) => q.touch.run(at, id),
     revoke: (id: string, userId: string, at: string) => q.revoke.run(at, id, userId).changes === 1,
     revokeAllOf: (userId: string, at: string) => q.revokeAllOf.run(at, userId).changes,
+    revokeMemberKeys: (workspaceId: string, userId: string, at: string) => q.revokeMemberKeys.run(at, workspaceId, userId).changes,
     countActive: () => q.countActive.get()?.n ?? 0,
     pageOfAll(search: string | undefined, limit: number, offset: number): { keys: OwnedApiKeyView[]; total: number } {
       const term = likeTerm(search ?? "");

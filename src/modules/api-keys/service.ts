@@ -30,8 +30,12 @@ export function apiKeyService(deps: { db: Db; audit: AuditService; now?: () => n
   const now = deps.now ?? Date.now;
 
   return {
-    /** The key is returned once; only its SHA-256 is stored (it is 256 random bits, so no slow hash is needed). */
-    create(actor: SignedInActor, input: CreateApiKeyInput, origin: KeyOrigin = "admin"): CreatedApiKey {
+    /**
+     * A key bound to the workspace it is made in, acting there with its maker's role of the moment
+     * (never more). The key is returned once; only its SHA-256 is stored (it is 256 random bits, so
+     * no slow hash is needed).
+     */
+    create(actor: SignedInActor, workspaceId: string, input: CreateApiKeyInput, origin: KeyOrigin = "admin"): CreatedApiKey {
       const key = API_KEY_PREFIX + randomToken(32);
       const id = newId();
       const scope = input.scope ?? "run";
@@ -40,7 +44,7 @@ export function apiKeyService(deps: { db: Db; audit: AuditService; now?: () => n
         repo.insert({
           id,
           userId: actor.id,
-          workspaceId: actor.id,
+          workspaceId,
           name: input.name,
           scope,
           prefix: key.slice(0, 10),
@@ -48,24 +52,48 @@ export function apiKeyService(deps: { db: Db; audit: AuditService; now?: () => n
           at: nowIso(now()),
         });
       });
-      deps.audit.recordBy(actor, origin === "admin" ? "admin.api_key_created" : "api_key.created", id, { name: input.name, scope });
-      const { userId: _, ...apiKey } = repo.find(id)!;
+      deps.audit.recordIn(workspaceId, actor, origin === "admin" ? "admin.api_key_created" : "api_key.created", id, {
+        name: input.name,
+        scope,
+      });
+      const { userId: _, workspaceId: __, ...apiKey } = repo.find(id)!;
       return { key, apiKey };
     },
 
-    list: (userId: string): ApiKeyView[] => repo.listFor(userId),
+    /** The user's own keys in the workspace. */
+    list: (userId: string, workspaceId: string): ApiKeyView[] => repo.listFor(userId, workspaceId),
 
-    /** Only the owner can revoke a key; anyone else is told it does not exist. */
-    revoke(actor: SignedInActor, keyId: string, origin: KeyOrigin = "admin"): ApiKeyView {
+    /** Only its maker revokes a key here, in the key's workspace; anyone else is told it does not exist. */
+    revoke(actor: SignedInActor, workspaceId: string, keyId: string, origin: KeyOrigin = "admin"): ApiKeyView {
       const found = repo.find(keyId);
-      if (!found || found.userId !== actor.id) throw notFound("API key not found");
+      if (!found || found.userId !== actor.id || found.workspaceId !== workspaceId) throw notFound("API key not found");
       if (repo.revoke(keyId, actor.id, nowIso(now())))
-        deps.audit.recordBy(actor, origin === "admin" ? "admin.api_key_revoked" : "api_key.revoked", keyId, { name: found.name });
-      const { userId: _, ...view } = repo.find(keyId)!;
+        deps.audit.recordIn(workspaceId, actor, origin === "admin" ? "admin.api_key_revoked" : "api_key.revoked", keyId, {
+          name: found.name,
+        });
+      const { userId: _, workspaceId: __, ...view } = repo.find(keyId)!;
       return view;
     },
 
-    /** Every user's keys, newest first, for the admin console (an admin route; never the keys themselves). */
+    /** Every member's keys in the workspace, for its admins and owners. */
+    listInWorkspace: (workspaceId: string): OwnedApiKeyView[] => repo.listInWorkspace(workspaceId),
+
+    /** A workspace admin ends any member's key of that workspace; a key of another workspace does not exist here. */
+    revokeInWorkspace(actor: SignedInActor, workspaceId: string, keyId: string): OwnedApiKeyView {
+      const found = repo.findOwned(keyId);
+      if (!found || found.workspaceId !== workspaceId) throw notFound("API key not found");
+      if (repo.revoke(keyId, found.ownerId, nowIso(now())))
+        deps.audit.recordIn(workspaceId, actor, "api_key.revoked", keyId, { name: found.name, owner: found.ownerEmail });
+      return repo.findOwned(keyId)!;
+    },
+
+    /**
+     * Ends a member's keys of a workspace when they leave or are removed. Their keys already stop
+     * working the moment the membership ends; revoking them keeps them dead if the person rejoins.
+     */
+    revokeMemberKeys: (workspaceId: string, userId: string) => repo.revokeMemberKeys(workspaceId, userId, nowIso(now())),
+
+    /** Every user's keys with their workspaces, newest first, for the admin console (an admin route; never the keys themselves). */
     listAll(query: AllKeysQuery): AllKeysPage {
       const { keys, total } = repo.pageOfAll(query.q, query.pageSize, (query.page - 1) * query.pageSize);
       return { keys, total, page: query.page, pageSize: query.pageSize };
@@ -79,7 +107,7 @@ export function apiKeyService(deps: { db: Db; audit: AuditService; now?: () => n
       const found = repo.findOwned(keyId);
       if (!found) throw notFound("API key not found");
       if (repo.revoke(keyId, found.ownerId, nowIso(now())))
-        deps.audit.recordBy(actor, "admin.api_key_revoked", keyId, { name: found.name, owner: found.ownerEmail });
+        deps.audit.recordIn(found.workspaceId, actor, "admin.api_key_revoked", keyId, { name: found.name, owner: found.ownerEmail });
       return repo.findOwned(keyId)!;
     },
 
@@ -88,7 +116,7 @@ export function apiKeyService(deps: { db: Db; audit: AuditService; now?: () => n
 
     countActive: repo.countActive,
 
-    /** The scope of a live key, or null when it is unknown, revoked or its owner disabled (the guard then answers 401). */
+    /** The scope of a working key, or null when it is unknown, revoked, its owner disabled or no longer a member of its workspace (the guard then answers 401). */
     scopeOf: (token: string): ApiKeyScope | null => (isApiKey(token) ? repo.scopeOf(sha256(token)) : null),
 
     /** The owner of a live key and the workspace it is bound to, or null; plugged into the bearer resolver ahead of JWT verification. */

@@ -23,6 +23,8 @@ const own: OwnedApiKeyView = {
   revokedAt: null,
   ownerId: "u-root",
   ownerEmail: "root@example.com",
+  workspaceId: "u-root",
+  workspaceName: "Personal",
 };
 const alices: OwnedApiKeyView = {
   id: "k-alice",
@@ -34,6 +36,8 @@ const alices: OwnedApiKeyView = {
   revokedAt: null,
   ownerId: "u-alice",
   ownerEmail: "alice@example.com",
+  workspaceId: "u-alice",
+  workspaceName: "Personal",
 };
 const bobs: OwnedApiKeyView = {
   id: "k-bob",
@@ -45,8 +49,10 @@ const bobs: OwnedApiKeyView = {
   revokedAt: "2026-01-04T12:00:00.000Z",
   ownerId: "u-bob",
   ownerEmail: "bob@example.com",
+  workspaceId: "u-bob",
+  workspaceName: "Personal",
 };
-const view = ({ ownerId: _i, ownerEmail: _e, ...k }: OwnedApiKeyView): ApiKeyView => k;
+const view = ({ ownerId: _i, ownerEmail: _e, workspaceId: _w, workspaceName: _n, ...k }: OwnedApiKeyView): ApiKeyView => k;
 
 beforeEach(() => {
   calls = [];
