@@ -398,7 +398,7 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
     .use(shareRoutes(services.shares, services.auth, { publicUrl: deps.env.PUBLIC_URL }))
     .use(sharedRoutes(services.shares))
     .use(changesRoutes(services.changes, services.auth))
-    .use(watchRoutes(services.watch, services.auth.userForAccessToken))
+    .use(watchRoutes(services.watch, services.auth))
     .use(activityRoutes(services.activity, services.auth.userForAccessToken))
     .use(agentsRoutes(services.agents, services.auth.userForAccessToken, { now: deps.now }))
     .use(systemRoutes(services.system, services.auth.userForAccessToken))

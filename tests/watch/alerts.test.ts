@@ -309,7 +309,9 @@ describe("rules", () => {
     expect(s.list(alice, c).map((r) => r.id)).toEqual([rule.id]);
     s.remove(alice, rule.id);
     expect(s.list(alice, c)).toEqual([]);
-    expect(alertBody.safeParse({ channel: "sms", to: "1" }).error?.issues[0]?.message).toBe('channel must be "webhook" or "email"');
+    expect(alertBody.safeParse({ channel: "sms", to: "1" }).error?.issues[0]?.message).toBe(
+      'channel must be "webhook", "email" or "members"',
+    );
     expect(alertBody.safeParse({ channel: "email", email: "not an address" }).error?.issues[0]?.message).toBe(
       "Enter a valid e-mail address",
     );

@@ -187,7 +187,7 @@ describe("alert routes", () => {
     const t = setup();
     const { h, c } = await owner(t);
     const post = (body: unknown) => t.call("POST", `/api/comparisons/${c.id}/alerts`, { body, headers: h });
-    expect((await post({ channel: "sms", url: "x" })).json.error).toBe('channel must be "webhook" or "email"');
+    expect((await post({ channel: "sms", url: "x" })).json.error).toBe('channel must be "webhook", "email" or "members"');
     expect((await post({ channel: "email", email: "not-an-address" })).json.error).toBe("Enter a valid e-mail address");
     const noSmtp = await post({ channel: "email", email: "me@example.com" });
     expect(noSmtp.status).toBe(400);

@@ -1,86 +1,110 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { authGuard, type BearerResolver } from "#server/http/auth-guard";
 import { errors, idParams, okAnswer, responds } from "#server/http/contract";
-import { alertRequest, alertView, deliveryView, toAlertBody } from "./alerts/model";
+import { workspaceGuard, type WorkspaceResolvers } from "#server/http/workspace-guard";
+import { alertRequest, alertView, deliveryView, subscriptionBody, subscriptionView, toAlertBody } from "./alerts/model";
 import { digestBody, digestView } from "./digest/model";
 import { scheduleBody, scheduleView } from "./schedule/model";
 import type { WatchService } from "./service";
 
 const ok = responds(okAnswer);
 
-export function watchRoutes(watch: Pick<WatchService, "schedules" | "alerts" | "digest">, userForAccessToken: BearerResolver) {
+/**
+ * Schedules and alert rules belong to the current workspace's comparisons: members read them,
+ * editors change them. The digest setting is each person's own (it covers every workspace whose
+ * alerts they receive), and so is that choice per workspace (the subscription).
+ */
+export function watchRoutes(watch: Pick<WatchService, "schedules" | "alerts" | "digest">, auth: WorkspaceResolvers) {
   return new Elysia({ prefix: "/api", tags: ["watch"] })
-    .use(authGuard(userForAccessToken))
-    .put("/comparisons/:id/schedule", ({ user, params, body }) => watch.schedules.put(user.id, params.id, body.cron, body.timezone), {
-      auth: "user",
-      params: idParams,
-      body: scheduleBody,
-      response: { 200: responds(scheduleView), ...errors(400, 401, 404, 413, 500, 503) },
-      detail: { summary: "Watch a comparison on a cron schedule (5 fields, IANA zone; at most once a minute)" },
-    })
+    .use(workspaceGuard(auth))
+    .put(
+      "/comparisons/:id/schedule",
+      ({ workspace, params, body }) => watch.schedules.put(workspace.id, params.id, body.cron, body.timezone),
+      {
+        role: "editor",
+        params: idParams,
+        body: scheduleBody,
+        response: { 200: responds(scheduleView), ...errors(400, 401, 403, 404, 413, 500, 503) },
+        detail: { summary: "Watch a comparison on a cron schedule (5 fields, IANA zone; at most once a minute)" },
+      },
+    )
     .delete(
       "/comparisons/:id/schedule",
-      ({ user, params }) => {
-        watch.schedules.remove(user.id, params.id);
+      ({ workspace, params }) => {
+        watch.schedules.remove(workspace.id, params.id);
         return { ok: true as const };
       },
       {
-        auth: "user",
+        role: "editor",
         params: idParams,
-        response: { 200: ok, ...errors(401, 404, 500, 503) },
+        response: { 200: ok, ...errors(401, 403, 404, 500, 503) },
         detail: { summary: "Stop watching a comparison on a schedule" },
       },
     )
     .post(
       "/comparisons/:id/alerts",
-      async ({ user, params, body, set }) => {
-        const alert = await watch.alerts.create(user.id, params.id, toAlertBody(body));
+      async ({ workspace, params, body, set }) => {
+        const alert = await watch.alerts.create(workspace.id, params.id, toAlertBody(body));
         set.status = 201;
         return alert;
       },
       {
-        auth: "user",
+        role: "editor",
         params: idParams,
         body: alertRequest,
-        response: { 201: responds(alertView), ...errors(400, 401, 404, 409, 413, 500, 503) },
-        detail: { summary: "Alert on a comparison's changes by webhook or e-mail" },
+        response: { 201: responds(alertView), ...errors(400, 401, 403, 404, 409, 413, 500, 503) },
+        detail: {
+          summary: "Alert on a comparison's changes by webhook, by e-mail, or to the workspace's members",
+          description:
+            'channel "members" mails every member of the workspace who receives alerts (each chooses with PUT /api/watch/subscription), as they are at each delivery.',
+        },
       },
     )
-    .get("/comparisons/:id/alerts", ({ user, params }) => watch.alerts.list(user.id, params.id), {
-      auth: "user",
+    .get("/comparisons/:id/alerts", ({ workspace, params }) => watch.alerts.list(workspace.id, params.id), {
+      role: "viewer",
       params: idParams,
       response: { 200: responds(z.array(alertView)), ...errors(401, 404, 500, 503) },
       detail: { summary: "A comparison's alert rules" },
     })
-    .get("/comparisons/:id/alerts/deliveries", ({ user, params }) => watch.alerts.deliveries(user.id, params.id), {
-      auth: "user",
+    .get("/comparisons/:id/alerts/deliveries", ({ workspace, params }) => watch.alerts.deliveries(workspace.id, params.id), {
+      role: "viewer",
       params: idParams,
       response: { 200: responds(z.array(deliveryView)), ...errors(401, 404, 500, 503) },
       detail: { summary: "Alert deliveries of a comparison, newest first, with attempts and the last error" },
     })
     .delete(
       "/alerts/:id",
-      ({ user, params }) => {
-        watch.alerts.remove(user.id, params.id);
+      ({ workspace, params }) => {
+        watch.alerts.remove(workspace.id, params.id);
         return { ok: true as const };
       },
       {
-        auth: "user",
+        role: "editor",
         params: idParams,
-        response: { 200: ok, ...errors(401, 404, 500, 503) },
+        response: { 200: ok, ...errors(401, 403, 404, 500, 503) },
         detail: { summary: "Delete an alert rule" },
       },
     )
+    .get("/watch/subscription", ({ user, workspace }) => watch.alerts.subscription(workspace.id, user.id), {
+      role: "viewer",
+      response: { 200: responds(subscriptionView), ...errors(401, 404, 500, 503) },
+      detail: { summary: "Whether you receive the current workspace's members alerts and, in your digest, its comparisons" },
+    })
+    .put("/watch/subscription", ({ user, workspace, body }) => watch.alerts.subscribe(workspace.id, user.id, body.alerts), {
+      role: "viewer",
+      body: subscriptionBody,
+      response: { 200: responds(subscriptionView), ...errors(400, 401, 404, 413, 500, 503) },
+      detail: { summary: "Opt in to or out of the current workspace's members alerts and digest (your own choice, any role)" },
+    })
     .get("/watch/digest", ({ user }) => watch.digest.get(user.id), {
-      auth: "user",
-      response: { 200: responds(digestView), ...errors(401, 500, 503) },
-      detail: { summary: "Your watch digest setting" },
+      role: "viewer",
+      response: { 200: responds(digestView), ...errors(401, 404, 500, 503) },
+      detail: { summary: "Your watch digest setting (it covers every workspace whose alerts you receive)" },
     })
     .put("/watch/digest", ({ user, body }) => watch.digest.put(user.id, body), {
-      auth: "user",
+      role: "viewer",
       body: digestBody,
-      response: { 200: responds(digestView), ...errors(400, 401, 413, 500, 503) },
+      response: { 200: responds(digestView), ...errors(400, 401, 404, 413, 500, 503) },
       detail: { summary: "Turn the daily or weekly watch digest on or off" },
     });
 }

@@ -6,6 +6,14 @@ const common = {
   kinds: z.array(changeKind).max(8).default([]),
 };
 
+/**
+ * `webhook` posts to a URL, `email` mails one address, `members` mails the workspace's members who
+ * receive alerts (each member opts in or out for themselves: PUT /api/watch/subscription), read at
+ * each delivery, so whoever joins or opts out later is counted then.
+ */
+export const ALERT_CHANNELS = ["webhook", "email", "members"] as const;
+const CHANNEL_ERROR = 'channel must be "webhook", "email" or "members"';
+
 export const alertBody = z.discriminatedUnion(
   "channel",
   [
@@ -15,8 +23,9 @@ export const alertBody = z.discriminatedUnion(
       ...common,
     }),
     z.object({ channel: z.literal("email"), email: z.email({ error: "Enter a valid e-mail address" }).max(254), ...common }),
+    z.object({ channel: z.literal("members"), ...common }),
   ],
-  { error: 'channel must be "webhook" or "email"' },
+  { error: CHANNEL_ERROR },
 );
 export type AlertBody = z.infer<typeof alertBody>;
 
@@ -26,7 +35,7 @@ export type AlertBody = z.infer<typeof alertBody>;
  */
 export const alertRequest = z
   .object({
-    channel: z.enum(["webhook", "email"], { error: 'channel must be "webhook" or "email"' }),
+    channel: z.enum(ALERT_CHANNELS, { error: CHANNEL_ERROR }),
     url: z.string({ error: "url must be a string" }).max(2048, "The webhook URL is too long").optional(),
     email: z.email({ error: "Enter a valid e-mail address" }).max(254).optional(),
     ...common,
@@ -42,12 +51,14 @@ export type AlertRequest = z.infer<typeof alertRequest>;
 export const toAlertBody = (b: AlertRequest): AlertBody =>
   b.channel === "webhook"
     ? { channel: "webhook", url: b.url!, minSeverity: b.minSeverity, kinds: b.kinds }
-    : { channel: "email", email: b.email!, minSeverity: b.minSeverity, kinds: b.kinds };
+    : b.channel === "email"
+      ? { channel: "email", email: b.email!, minSeverity: b.minSeverity, kinds: b.kinds }
+      : { channel: "members", minSeverity: b.minSeverity, kinds: b.kinds };
 
 export const alertView = z.object({
   id: z.string(),
   comparisonId: z.string(),
-  channel: z.enum(["webhook", "email"]),
+  channel: z.enum(ALERT_CHANNELS),
   url: z.string().nullable(),
   email: z.string().nullable(),
   minSeverity: severity,
@@ -65,6 +76,11 @@ export const deliveryView = z.object({
   sentAt: z.string().nullable(),
 });
 export type DeliveryView = z.infer<typeof deliveryView>;
+
+/** GET/PUT /api/watch/subscription: whether you receive the current workspace's member alerts and digest. */
+export const subscriptionBody = z.object({ alerts: z.boolean({ error: "alerts must be true or false" }) });
+export const subscriptionView = z.object({ workspaceId: z.string(), alerts: z.boolean() });
+export type SubscriptionView = z.infer<typeof subscriptionView>;
 
 /** The webhook's JSON body: Slack reads `text`; scripts read the rest. */
 export const webhookPayload = z.object({

@@ -2,6 +2,15 @@ import type { Db } from "#server/db/connection";
 import type { ChangeKind, Severity } from "#server/modules/changes/model";
 import type { AlertView, DeliveryView } from "./model";
 
+/**
+ * How a `members` rule is stored: as an e-mail rule (the table's channel check predates it) whose
+ * destination is this word, which no e-mail address can be (addresses have an @).
+ */
+export const MEMBERS_DESTINATION = "members";
+
+export const isMembersRule = (r: Pick<AlertRuleRow, "channel" | "destination">) =>
+  r.channel === "email" && r.destination === MEMBERS_DESTINATION;
+
 export interface AlertRuleRow {
   id: string;
   comparison_id: string;
@@ -25,9 +34,9 @@ interface DeliveryRow {
 export const toAlertView = (r: AlertRuleRow): AlertView => ({
   id: r.id,
   comparisonId: r.comparison_id,
-  channel: r.channel,
+  channel: isMembersRule(r) ? "members" : r.channel,
   url: r.channel === "webhook" ? r.destination : null,
-  email: r.channel === "email" ? r.destination : null,
+  email: r.channel === "email" && !isMembersRule(r) ? r.destination : null,
   minSeverity: r.min_severity,
   kinds: JSON.parse(r.kinds) as ChangeKind[],
   createdAt: r.created_at,
@@ -57,6 +66,16 @@ export function alertsRepository(db: Db) {
       `INSERT INTO alert_deliveries (id, alert_id, comparison_id, owner_id, run_id, status, attempts, last_error, sent_at, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    // The addresses a members rule reaches: members of the workspace who receive alerts, with an enabled account.
+    recipients: db.query<{ email: string }, [string]>(
+      `SELECT u.email FROM workspace_members m JOIN users u ON u.id = m.user_id
+        WHERE m.workspace_id = ? AND m.alerts = 1 AND u.disabled = 0 ORDER BY m.joined_at, u.id`,
+    ),
+    // The member's own choice to receive the workspace's members alerts and digest (workspace_members.alerts).
+    subscription: db.query<{ alerts: number }, [string, string]>(
+      "SELECT alerts FROM workspace_members WHERE workspace_id = ? AND user_id = ?",
+    ),
+    subscribe: db.query<null, [number, string, string]>("UPDATE workspace_members SET alerts = ? WHERE workspace_id = ? AND user_id = ?"),
     deliveries: db.query<DeliveryRow, [string, string, number]>(
       `SELECT alert_id, run_id, status, attempts, last_error, sent_at FROM alert_deliveries
         WHERE comparison_id = ? AND owner_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
@@ -94,6 +113,13 @@ export function alertsRepository(db: Db) {
     }) {
       q.logDelivery.run(d.id, d.alertId, d.comparisonId, d.ownerId, d.runId, d.status, d.attempts, d.lastError, d.sentAt, d.at);
     },
+    recipients: (workspaceId: string): string[] => q.recipients.all(workspaceId).map((r) => r.email),
+    /** Whether the member receives the workspace's alerts; null when they are not a member. */
+    subscription: (workspaceId: string, userId: string): boolean | null => {
+      const r = q.subscription.get(workspaceId, userId);
+      return r ? r.alerts === 1 : null;
+    },
+    subscribe: (workspaceId: string, userId: string, alerts: boolean) => q.subscribe.run(alerts ? 1 : 0, workspaceId, userId).changes > 0,
     deliveries: (comparisonId: string, ownerId: string, limit = 200): DeliveryView[] =>
       q.deliveries.all(comparisonId, ownerId, limit).map(toDeliveryView),
   };

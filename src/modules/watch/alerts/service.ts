@@ -1,5 +1,6 @@
-// Alert rules per comparison and their delivery. Ownership is the caller's comparison lookup, so
-// another user's comparison or alert id answers 404 like everywhere else. Each delivery is a job
+// Alert rules per comparison and their delivery. Ownership is the caller's comparison lookup (the
+// owner is the workspace), so another workspace's comparison or alert id answers 404 like
+// everywhere else. Each delivery is a job
 // (`watch.alert`): it survives a restart, a failed attempt is retried after the backoff, and after
 // the last attempt the job is dead (the console lists it and can retry it).
 
@@ -11,8 +12,8 @@ import { checkTargetUrl, type Resolver } from "#server/modules/capture/public";
 import { filterChanges } from "#server/modules/changes/public";
 import { emailMessage, webhookBody, type AlertContext } from "./message";
 import type { TargetChanges } from "#server/modules/changes/model";
-import type { AlertBody, AlertView, DeliveryView } from "./model";
-import { alertsRepository, toAlertView, type AlertRuleRow } from "./repository";
+import type { AlertBody, AlertView, DeliveryView, SubscriptionView } from "./model";
+import { alertsRepository, isMembersRule, MEMBERS_DESTINATION, toAlertView, type AlertRuleRow } from "./repository";
 import { DEFAULT_BACKOFF_MS, type RetryOptions } from "./retry";
 import { drain, jobsService, type JobHandler, type JobsService } from "#server/modules/jobs/public";
 import { DeliveryError, postWebhook } from "./webhook";
@@ -45,6 +46,7 @@ interface AlertJob {
 export const MAX_ALERTS_PER_COMPARISON = 10;
 const NOT_FOUND = "Comparison not found";
 export const EMAIL_UNAVAILABLE = "E-mail alerts are not available: this server has no SMTP_URL configured";
+export const NO_RECIPIENTS = "No member of the workspace receives alerts";
 
 export interface DispatchInput {
   ownerId: string;
@@ -71,18 +73,23 @@ export function alertsService(deps: AlertsServiceDeps) {
     if (!deps.ownsComparison(comparisonId, ownerId)) throw notFound(NOT_FOUND);
   };
 
-  async function deliver(rule: AlertRuleRow, ctx: AlertContext): Promise<void> {
+  /** Sends the alert; false when a members rule has no one to send it to (nothing to retry). */
+  async function deliver(rule: AlertRuleRow, ctx: AlertContext): Promise<boolean> {
     if (rule.channel === "webhook") {
       await postWebhook(rule.destination, webhookBody(ctx), {
         allowPrivate: deps.allowPrivateTargets,
         resolve: deps.resolve,
         timeoutMs: deps.webhookTimeoutMs,
       });
-      return;
+      return true;
     }
     if (!deps.mailer) throw new DeliveryError(EMAIL_UNAVAILABLE);
+    // Members are read now, not when the rule was made: who opted out or left since gets nothing.
+    const to = isMembersRule(rule) ? repo.recipients(rule.owner_id) : [rule.destination];
+    if (to.length === 0) return false;
     const { subject, text } = emailMessage(ctx);
-    await deps.mailer.send({ to: [rule.destination], subject, text });
+    await deps.mailer.send({ to, subject, text });
+    return true;
   }
 
   /** The delivery log's line for a job's outcome (a rule deleted meanwhile has no log left to write to). */
@@ -109,7 +116,10 @@ export function alertsService(deps: AlertsServiceDeps) {
       // A rule deleted since is not delivered to.
       const rule = repo.get(p.alertId);
       if (!rule) return "rule deleted";
-      await deliver(rule, { comparison: p.comparison, run: p.run, link: p.link, targets: p.targets });
+      if (!(await deliver(rule, { comparison: p.comparison, run: p.run, link: p.link, targets: p.targets }))) {
+        logDelivery(p, false, ctx.job.attempts, NO_RECIPIENTS);
+        return "no recipients";
+      }
       logDelivery(p, true, ctx.job.attempts, ctx.job.last_error);
       return "sent";
     },
@@ -127,7 +137,7 @@ export function alertsService(deps: AlertsServiceDeps) {
         destination = (await checkTargetUrl(body.url, { allowPrivate: deps.allowPrivateTargets, resolve: deps.resolve })).href;
       } else {
         if (!deps.mailer) throw badRequest(EMAIL_UNAVAILABLE);
-        destination = body.email.trim();
+        destination = body.channel === "email" ? body.email.trim() : MEMBERS_DESTINATION;
       }
       if (repo.countFor(comparisonId) >= MAX_ALERTS_PER_COMPARISON)
         throw conflict(`A comparison can have up to ${MAX_ALERTS_PER_COMPARISON} alerts`);
@@ -137,7 +147,7 @@ export function alertsService(deps: AlertsServiceDeps) {
         id,
         comparisonId,
         ownerId,
-        channel: body.channel,
+        channel: body.channel === "webhook" ? "webhook" : "email",
         destination,
         minSeverity: body.minSeverity,
         kinds,
@@ -192,5 +202,15 @@ export function alertsService(deps: AlertsServiceDeps) {
     },
     /** Runs delivery jobs, here or in any worker. */
     handler,
+    /** Whether the member receives the workspace's members alerts and, in their digest, its comparisons. */
+    subscription(workspaceId: string, userId: string): SubscriptionView {
+      const alerts = repo.subscription(workspaceId, userId);
+      if (alerts === null) throw notFound("Workspace not found");
+      return { workspaceId, alerts };
+    },
+    subscribe(workspaceId: string, userId: string, alerts: boolean): SubscriptionView {
+      if (!repo.subscribe(workspaceId, userId, alerts)) throw notFound("Workspace not found");
+      return { workspaceId, alerts };
+    },
   };
 }

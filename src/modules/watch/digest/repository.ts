@@ -12,6 +12,9 @@ export interface DigestRow {
 /** A watched comparison as the digest sums it up. */
 export interface WatchedRow {
   id: string;
+  /** The workspace that owns the comparison, and its name. */
+  owner_id: string;
+  workspace: string;
   name: string;
   status: string;
   completed_at: string | null;
@@ -53,11 +56,12 @@ export function digestRepository(db: Db) {
         WHERE user_id = ?5 AND next_send_at = ?6`,
     ),
     watched: db.query<WatchedRow, [string, string]>(
-      `SELECT c.id, c.name, c.status, c.completed_at, s.cron, s.timezone, s.next_run_at, s.last_run_at, s.last_skip_at, s.last_skip_reason,
+      `SELECT c.id, c.owner_id, w.name AS workspace, c.name, c.status, c.completed_at, s.cron, s.timezone, s.next_run_at, s.last_run_at, s.last_skip_at, s.last_skip_reason,
               (SELECT COUNT(*) FROM alert_deliveries d WHERE d.comparison_id = c.id AND d.status = 'sent' AND d.created_at >= ?2) AS sent,
               (SELECT COUNT(*) FROM alert_deliveries d WHERE d.comparison_id = c.id AND d.status = 'failed' AND d.created_at >= ?2) AS failed
-         FROM comparison_schedules s JOIN comparisons c ON c.id = s.comparison_id
-        WHERE s.owner_id = ?1 ORDER BY c.name COLLATE NOCASE, c.id`,
+         FROM comparison_schedules s JOIN comparisons c ON c.id = s.comparison_id JOIN workspaces w ON w.id = s.owner_id
+        WHERE s.owner_id IN (SELECT workspace_id FROM workspace_members WHERE user_id = ?1 AND alerts = 1)
+        ORDER BY c.name COLLATE NOCASE, c.id`,
     ),
   };
   return {
@@ -72,6 +76,7 @@ export function digestRepository(db: Db) {
     /** Records a send (or its failure); false when the setting changed meanwhile. */
     settle: (s: { userId: string; slot: string; nextSendAt: string | null; sentAt: string | null; error: string | null; at: string }) =>
       q.settle.run(s.nextSendAt, s.sentAt, s.error, s.at, s.userId, s.slot).changes > 0,
+    /** The scheduled comparisons of every workspace whose alerts and digest the user receives. */
     watched: (userId: string, sinceIso: string): WatchedRow[] => q.watched.all(userId, sinceIso),
   };
 }

@@ -1,5 +1,6 @@
 // The optional digest: per user, daily (08:00) or weekly (Monday 08:00) in the user's zone, one
-// e-mail summing up every watched comparison — its runs, skipped slots, alerts sent or failed and
+// e-mail summing up every watched comparison of the workspaces whose alerts the user receives
+// (workspace_members.alerts; a personal workspace's too) — its runs, skipped slots, alerts sent or failed and
 // the changes stored for the period. The due time lives in the database, so a digest that came
 // due while the server was down goes out once at boot. Each send is a job (`watch.digest`, one live
 // per user): a refused send is retried every 15 minutes, and after the last attempt the job is dead
@@ -64,9 +65,11 @@ export function composeDigest(input: {
     `Design Intel ${input.frequency} digest: ${count(input.watched.length, "watched comparison")}, ${count(total, "change")} in ${period}`,
     "",
   ];
+  // With comparisons from more than one workspace, each says whose it is.
+  const several = new Set(input.watched.map((w) => w.owner_id)).size > 1;
   for (const w of input.watched) {
     const changes = byComparison.get(w.id) ?? [];
-    lines.push(`${w.name.replace(/[\r\n]+/g, " ")}`);
+    lines.push(`${w.name.replace(/[\r\n]+/g, " ")}${several ? ` (${w.workspace.replace(/[\r\n]+/g, " ")})` : ""}`);
     const ran = w.last_run_at && w.last_run_at >= input.since ? `last scheduled run ${w.last_run_at}` : "no scheduled run in this period";
     lines.push(
       `  ${ran}; now ${w.status}${w.completed_at ? ` (last completed ${w.completed_at})` : ""}; next run ${w.next_run_at ?? "none"} (${w.cron}, ${w.timezone})`,
@@ -130,8 +133,8 @@ export function digestService(deps: DigestDeps) {
     try {
       if (!deps.mailer) throw new Error(DIGEST_UNAVAILABLE);
       const ids = new Set(watched.map((w) => w.id));
-      const changes = (deps.changes?.recentChanges(since, row.user_id) ?? []).filter(
-        (c) => c.ownerId === row.user_id && ids.has(c.comparisonId),
+      const changes = [...new Set(watched.map((w) => w.owner_id))].flatMap((workspaceId) =>
+        (deps.changes?.recentChanges(since, workspaceId) ?? []).filter((c) => c.ownerId === workspaceId && ids.has(c.comparisonId)),
       );
       const { subject, text } = composeDigest({ frequency: row.frequency, since, until, watched, changes, publicUrl: deps.publicUrl });
       await deps.mailer.send({ to: [row.email], subject, text });
