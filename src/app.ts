@@ -399,8 +399,8 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
     .use(sharedRoutes(services.shares))
     .use(changesRoutes(services.changes, services.auth))
     .use(watchRoutes(services.watch, services.auth))
-    .use(activityRoutes(services.activity, services.auth.userForAccessToken))
-    .use(agentsRoutes(services.agents, services.auth.userForAccessToken, { now: deps.now }))
+    .use(activityRoutes(services.activity, services.auth))
+    .use(agentsRoutes(services.agents, services.auth, { now: deps.now }))
     .use(systemRoutes(services.system, services.auth.userForAccessToken))
     // Built on first request, once every route is registered; routes never change afterwards.
     .get(OPENAPI_PATH, () => (openApiDocument ??= buildOpenApiDocument(documented!, packageJson.version)), {

@@ -270,6 +270,22 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
     ok: 200,
     strangers: { bob: 403, alice: 403, root: 404 },
   }),
+  // A workspace's keys: its admins and owners manage them; whoever is not a member (site admins too) gets 404.
+  "GET /api/workspaces/:id/api-keys": (w) => ({
+    path: `/api/workspaces/${w.alice.user.id}/api-keys`,
+    owner: "alice",
+    ok: 200,
+    strangers: { anon: 401, bob: 404, carol: 404, root: 404 },
+  }),
+  "DELETE /api/workspaces/:id/api-keys/:keyId": async (w) => {
+    const r = await w.t.call("POST", "/api/api-keys", { headers: w.h.alice, body: { name: "revoked in the workspace", scope: "read" } });
+    return {
+      path: `/api/workspaces/${w.alice.user.id}/api-keys/${r.json.id}`,
+      owner: "alice",
+      ok: 200,
+      strangers: { anon: 401, bob: 404, carol: 404, root: 404 },
+    };
+  },
   // Jobs belong to the installation: any admin retries a dead one; a plain user gets 403.
   "POST /api/admin/jobs/:id/retry": (w) => ({
     path: `/api/admin/jobs/${deadJob(w.t.services.jobs)}/retry`,

@@ -7,7 +7,10 @@ export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 export const ACTIVITY_STATUSES = ["success", "error", "warning", "info"] as const;
 export type ActivityStatus = (typeof ACTIVITY_STATUSES)[number];
 
-/** What a module hands to `record`. A userId makes the entry private to that user (and admins). */
+/**
+ * What a module hands to `record`. A userId makes the entry private to its owner (and admins): the
+ * workspace the entry is about (a comparison's or an agent output's owner), whose members see it.
+ */
 export interface ActivityInput {
   type: ActivityType;
   message: string;
@@ -45,6 +48,7 @@ export const activityQuery = z.object({
 });
 export type ActivityQuery = z.infer<typeof activityQuery>;
 
+/** Who reads the log: the current workspace, and the reader's site role (admins see every entry). */
 export interface ActivityViewer {
   id: string;
   role: "user" | "admin";

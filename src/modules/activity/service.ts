@@ -38,7 +38,7 @@ export function activityService(db: Db, now: () => number = Date.now) {
 
   return {
     record,
-    /** Newest first; a user sees shared entries and their own, an admin sees everything. */
+    /** Newest first; a member sees shared entries and the workspace's own, a site admin sees everything. */
     list(viewer: ActivityViewer, q: ActivityQuery): ActivityEntryDto[] {
       return repo.list({
         isAdmin: viewer.role === "admin",

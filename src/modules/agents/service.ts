@@ -23,6 +23,8 @@ import { minuteBucket, trafficRepository } from "./traffic-repository";
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
+// The viewer's id is their current workspace: agent output built from a workspace's captures is
+// that workspace's; rows without an owner are shared. Site admins see and manage every row.
 const canSee = (viewer: Viewer, ownerId: string | null) => viewer.role === "admin" || ownerId === null || ownerId === viewer.id;
 const canManage = (viewer: Viewer, ownerId: string | null) => viewer.role === "admin" || (ownerId !== null && ownerId === viewer.id);
 
@@ -83,16 +85,18 @@ export function agentsService(deps: { db: Db; now?: () => number; onSettingsChan
     },
 
     /**
-     * Real traffic for a running test, from its owner or an admin (bearer) or from anything
-     * holding the test's ingest key (a site's backend). Tests already fed by the simulator refuse it.
+     * Real traffic for a running test, from an editor of its workspace or a site admin (bearer) or
+     * from anything holding the test's ingest key (a site's backend). Tests already fed by the
+     * simulator refuse it.
      */
-    ingest(id: string, who: { viewer: Viewer | null; ingestKey: string | null }, input: IngestInput): ExperimentDto {
+    ingest(id: string, who: { viewer: Viewer | null; editor?: boolean; ingestKey: string | null }, input: IngestInput): ExperimentDto {
       const found = repo.experiment(id);
       const byKey = !!found && !!who.ingestKey && timingSafeEqual(who.ingestKey, found.ingest_key);
       if (!byKey) {
         if (!who.viewer) throw unauthorized("A valid ingest key or sign-in is required");
         if (!found || !canSee(who.viewer, found.owner_id)) throw notFound("Test not found");
-        if (!canManage(who.viewer, found.owner_id)) throw forbidden("Only the test's owner or an admin can send its events");
+        if (!canManage(who.viewer, found.owner_id) || (who.viewer.role !== "admin" && who.editor === false))
+          throw forbidden("Only an editor of the test's workspace or an admin can send its events");
       }
       const row = found!;
       if (row.status !== "active") throw conflict("This test has already completed");

@@ -47,6 +47,11 @@ export type ClaimedJob = JobRow & { state: "running"; leased_by: string; lease_u
 export interface EnqueueInput {
   kind: string;
   payload: unknown;
+  /**
+   * Whose work it is: the workspace (a comparison's owner; a personal workspace shares its user's
+   * id, so a user's own work, like their digest, names it too). Owners take turns at the claim;
+   * NULL is the installation's own work.
+   */
   ownerId?: string | null;
   maxAttempts?: number;
   /** Not before this time (epoch ms); now when left out. */

@@ -21,7 +21,7 @@ import type { JobHandlers, JobsService } from "#server/modules/jobs/public";
 
 /**
  * Pages a scheduled run may add to the capture queue. The pool refuses jobs past 200 queued (40
- * per owner), and a refused job fails its page, so a run that would not fit waits instead (see
+ * per owner, the workspace), and a refused job fails its page, so a run that would not fit waits instead (see
  * src/modules/capture/browser/pool.ts). Counting pages still to capture of every running comparison is
  * conservative: pages being captured right now are counted though they left the queue.
  */
@@ -31,7 +31,7 @@ export const DEFER_RETRY_MS = 30_000;
 
 export interface WatchDeps {
   db: Db;
-  /** Starts a run of the comparison as its owner would (the comparisons service's `start`). */
+  /** Starts a run of the comparison in its owning workspace (the comparisons service's `start`). */
   startRun(ownerId: string, comparisonId: string, trigger: "schedule"): unknown;
   /** Whether this process still has a run of the comparison going (a run draining after its row settled counts). */
   isRunning(comparisonId: string): boolean;
@@ -137,8 +137,8 @@ export function watchService(deps: WatchDeps) {
   const sending = new Set<Promise<unknown>>();
 
   /**
-   * Every alert rule of the comparison gets the run's changes that pass its filter. The owner must
-   * own the comparison (else nothing is sent).
+   * Every alert rule of the comparison gets the run's changes that pass its filter. The owner (the
+   * workspace) must own the comparison (else nothing is sent).
    */
   async function dispatchRunChanges(input: AlertedChanges): Promise<DispatchResult[]> {
     const c = repo.find(input.comparisonId);

@@ -195,6 +195,7 @@ export function digestService(deps: DigestDeps) {
           {
             kind: DIGEST_JOB,
             payload: { userId: row.user_id },
+            // The reader's personal workspace (it shares their id): their digest takes its turn as their own work.
             ownerId: row.user_id,
             maxAttempts: DIGEST_MAX_ATTEMPTS,
             dedupeKey: `${DIGEST_JOB}:${row.user_id}`,
