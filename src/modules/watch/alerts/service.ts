@@ -180,6 +180,11 @@ export function alertsService(deps: AlertsServiceDeps) {
           .filter((t) => t.changes.length > 0);
         if (targets.length === 0) return { alertId: rule.id, job: null };
         const payload: AlertJob = { alertId: rule.id, comparison: input.comparison, run: input.run, link: input.link, targets };
+        // A members rule with nobody to mail: the log says so, and nothing is queued to retry.
+        if (deps.mailer && isMembersRule(rule) && repo.recipients(rule.owner_id).length === 0) {
+          logDelivery(payload, false, 0, NO_RECIPIENTS);
+          return { alertId: rule.id, job: null, lastError: NO_RECIPIENTS };
+        }
         const job = jobs.enqueue({
           kind: ALERT_JOB,
           payload,
@@ -194,9 +199,9 @@ export function alertsService(deps: AlertsServiceDeps) {
       // Deliveries run side by side: a receiver that is down (minutes of retries) must not hold back the others.
       if (ids.length > 0)
         await drain({ queue: jobs, handlers: { [ALERT_JOB]: handler }, ids, sleep: deps.retry?.sleep, concurrency: ids.length });
-      return queued.map(({ alertId, job }): DispatchResult => {
+      return queued.map(({ alertId, job, lastError }: { alertId: string; job: string | null; lastError?: string }): DispatchResult => {
         const row = job ? jobs.get(job) : null;
-        if (!row) return { alertId, status: "skipped", attempts: 0, lastError: null };
+        if (!row) return { alertId, status: "skipped", attempts: 0, lastError: lastError ?? null };
         return { alertId, status: row.state === "done" ? "sent" : "failed", attempts: row.attempts, lastError: row.last_error };
       });
     },
