@@ -256,7 +256,7 @@ export function changesService(deps: ChangesDeps) {
             changeCount: count,
           },
         },
-        { kind: "user", userId: run.ownerId },
+        { kind: "workspace", workspaceId: run.ownerId },
       );
       if (!deps.onChanges) return;
       try {

@@ -6,7 +6,9 @@ import { cachedJson } from "#server/http/cached-json";
 import { syncHandler, type SyncContext } from "#server/http/sync-handler";
 import { binaryResponse, errors, idParams, okAnswer, responds } from "#server/http/contract";
 import { readCookie } from "#server/http/cookies";
+import { clientIp } from "#server/http/client-ip";
 import { notFound, unauthorized } from "#server/http/errors";
+import { actorOf } from "#server/modules/audit/model";
 import { REFRESH_COOKIE } from "#server/modules/auth";
 import type { AuthService } from "#server/modules/auth/service";
 import { WORKSPACE_HEADER, type CurrentWorkspace } from "#server/modules/workspaces/model";
@@ -26,6 +28,14 @@ import type { ComparisonsService } from "./service";
 
 /** Screenshot and export links also work with the session cookie (see bearerOrCookie). */
 const BEARER_OR_COOKIE: Record<string, string[]>[] = [...BEARER_SECURITY, { sessionCookie: [] }];
+
+/**
+ * Who acted, for the workspace's audit log. The address is read in the two handlers that record
+ * (start, delete) rather than by a plugin: a plugin would read it on every route here, the hot
+ * list included.
+ */
+const actorOfRequest = (user: { id: string; email: string }, request: Request) =>
+  actorOf(user, clientIp(request), request.headers.get("user-agent"));
 
 const comparison = responds(comparisonDto);
 // GET /comparisons/:id also carries the watch schedule (added where the services are built, app.ts).
@@ -103,8 +113,8 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: Workspac
     })
     .delete(
       "/comparisons/:id",
-      async ({ workspace, params }) => {
-        await comparisons.remove(workspace.id, params.id);
+      async ({ user, workspace, params, request }) => {
+        await comparisons.remove(workspace.id, params.id, actorOfRequest(user, request));
         return { ok: true as const };
       },
       {
@@ -154,8 +164,8 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: Workspac
     )
     .post(
       "/comparisons/:id/start",
-      ({ workspace, params, set }) => {
-        const started = comparisons.start(workspace.id, params.id);
+      ({ user, workspace, params, request, set }) => {
+        const started = comparisons.start(workspace.id, params.id, "manual", actorOfRequest(user, request));
         set.status = 202;
         return started;
       },

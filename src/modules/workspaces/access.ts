@@ -27,6 +27,9 @@ export function workspaceAccess(db: Db) {
       const last = repo.lastChosen(who.userId);
       return (last && repo.membership(last, who.userId)) || repo.membership(who.userId, who.userId);
     },
+
+    /** The user ids of the workspace's members: who hears its live messages (src/live/hub.ts). */
+    members: (workspaceId: string): string[] => repo.memberIds(workspaceId),
   };
 }
 
