@@ -156,6 +156,28 @@ describe("comparison routes in a team workspace", () => {
     for (const u of [x.owner, x.editor]) expect(x.t.db.query("SELECT 1 FROM audit_log WHERE workspace_id = ?").all(u.user.id)).toEqual([]);
   });
 
+  test("run.started names the run and its trigger; a scheduled run's entry names no one", async () => {
+    const x = await setup();
+    x.t.services.comparisons.start(x.team, x.c.id, "schedule");
+    await x.t.services.comparisons.whenIdle();
+    const runs = (await x.t.call("GET", `/api/comparisons/${x.c.id}/runs`, { headers: x.as(x.viewer) })).json as { id: string }[];
+    const started = x.t.db
+      .query<{ actor_id: string | null; actor_email: string | null; target: string; details: string }, [string]>(
+        "SELECT actor_id, actor_email, target, details FROM audit_log WHERE workspace_id = ? AND action = 'run.started' ORDER BY id",
+      )
+      .all(x.team)
+      .map((e) => ({ ...e, details: JSON.parse(e.details) }));
+    expect(started).toEqual([
+      {
+        actor_id: x.owner.user.id,
+        actor_email: x.owner.email,
+        target: x.c.id,
+        details: { runId: runs[1]!.id, trigger: "manual", name: "Team rivals" },
+      },
+      { actor_id: null, actor_email: null, target: x.c.id, details: { runId: runs[0]!.id, trigger: "schedule", name: "Team rivals" } },
+    ]);
+  });
+
   test("a share link made by a member names that member; the list shows it to a viewer", async () => {
     const x = await setup();
     const made = await x.t.call("POST", `/api/comparisons/${x.c.id}/shares`, { body: {}, headers: x.as(x.editor) });
