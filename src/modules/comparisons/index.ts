@@ -73,7 +73,7 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: Workspac
       syncHandler(({ workspace, set }: SyncContext) => cachedJson(comparisons.list(workspace.id), set)),
       {
         role: "viewer",
-        response: { 200: comparisonList, ...errors(401, 500, 503) },
+        response: { 200: comparisonList, ...errors(401, 404, 500, 503) },
         detail: { summary: "Your comparisons, newest first" },
       },
     )
@@ -86,7 +86,7 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: Workspac
       {
         role: "editor",
         body: createComparisonBody,
-        response: { 201: comparison, ...errors(400, 401, 413, 500, 503) },
+        response: { 201: comparison, ...errors(400, 401, 403, 404, 413, 500, 503) },
         detail: { summary: "Create a comparison" },
       },
     )
@@ -104,7 +104,7 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: Workspac
       role: "editor",
       params: idParams,
       body: updateComparisonBody,
-      response: { 200: comparisonWithSchedule, ...errors(400, 401, 404, 413, 500, 503) },
+      response: { 200: comparisonWithSchedule, ...errors(400, 401, 403, 404, 413, 500, 503) },
       detail: {
         summary: "Change a comparison's capture settings; the next run uses them",
         description:
@@ -120,7 +120,7 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: Workspac
       {
         role: "editor",
         params: idParams,
-        response: { 200: responds(okAnswer), ...errors(401, 404, 409, 500, 503) },
+        response: { 200: responds(okAnswer), ...errors(401, 403, 404, 409, 500, 503) },
         detail: { summary: "Delete a comparison and its captures" },
       },
     )
@@ -145,7 +145,7 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: Workspac
         role: "editor",
         params: idParams,
         body: addTargetBody,
-        response: { 201: responds(targetDto), ...errors(400, 401, 404, 409, 413, 500, 503) },
+        response: { 201: responds(targetDto), ...errors(400, 401, 403, 404, 409, 413, 500, 503) },
         detail: { summary: "Add a page to capture" },
       },
     )
@@ -158,7 +158,7 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: Workspac
       {
         role: "editor",
         params: idParams,
-        response: { 200: responds(okAnswer), ...errors(401, 404, 409, 500, 503) },
+        response: { 200: responds(okAnswer), ...errors(401, 403, 404, 409, 500, 503) },
         detail: { summary: "Remove a page from its comparison" },
       },
     )
@@ -172,7 +172,7 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: Workspac
       {
         role: "editor",
         params: idParams,
-        response: { 202: comparison, ...errors(400, 401, 404, 409, 429, 500, 503) },
+        response: { 202: comparison, ...errors(400, 401, 403, 404, 409, 429, 500, 503) },
         detail: { summary: "Start capturing and scoring; progress arrives over /ws" },
       },
     )

@@ -10,7 +10,7 @@ export function discoveryRoutes(discovery: DiscoveryService, auth: WorkspaceReso
     .post("/targets/:id/discover", ({ workspace, params, request }) => discovery.discover(workspace.id, params.id, request.signal), {
       role: "editor",
       params: idParams,
-      response: { 200: responds(discoveryDto), ...errors(400, 401, 404, 429, 500, 502, 503, 504) },
+      response: { 200: responds(discoveryDto), ...errors(400, 401, 403, 404, 429, 500, 502, 503, 504) },
       detail: {
         summary: "Propose pages of a target's site",
         description:

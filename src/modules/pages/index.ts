@@ -29,7 +29,7 @@ export function pagesRoutes(pages: PagesService, auth: WorkspaceResolvers) {
         role: "editor",
         params: idParams,
         body: createPageBody,
-        response: { 201: responds(pageDto), ...errors(400, 401, 404, 409, 413, 500, 503) },
+        response: { 201: responds(pageDto), ...errors(400, 401, 403, 404, 409, 413, 500, 503) },
         detail: {
           summary: "Add a page to a site",
           description: `A path on the site, or an absolute URL on its own origin (another origin: 400), with a role; results compare pages of the same role across sites. 409: the site already has ${MAX_PAGES_PER_SITE} pages (home counts), or this path. ${STEPS_RULES}`,
@@ -40,7 +40,7 @@ export function pagesRoutes(pages: PagesService, auth: WorkspaceResolvers) {
       role: "editor",
       params: idParams,
       body: updatePageBody,
-      response: { 200: responds(pageDto), ...errors(400, 401, 404, 409, 413, 500, 503) },
+      response: { 200: responds(pageDto), ...errors(400, 401, 403, 404, 409, 413, 500, 503) },
       detail: {
         summary: "Change a page's path, role or steps",
         description: `The home page keeps the role home (409). ${STEPS_RULES}`,
@@ -55,7 +55,7 @@ export function pagesRoutes(pages: PagesService, auth: WorkspaceResolvers) {
       {
         role: "editor",
         params: idParams,
-        response: errors(401, 404, 409, 500, 503),
+        response: errors(401, 403, 404, 409, 500, 503),
         detail: {
           summary: "Remove a page from its site",
           description: "The home page cannot be deleted (409), nor a page while its comparison runs.",

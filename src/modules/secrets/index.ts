@@ -29,7 +29,7 @@ export function secretsRoutes(secrets: SecretsService, auth: WorkspaceResolvers)
         role: "editor",
         params: secretParams,
         body: putSecretBody,
-        response: errors(400, 401, 404, 409, 413, 500, 503),
+        response: errors(400, 401, 403, 404, 409, 413, 500, 503),
         detail: {
           summary: "Set a secret of a target's site",
           description: `Stored encrypted (AES-256-GCM) and never returned by any route. Capture steps use it as \`{{secret:name}}\`. Up to ${MAX_SECRET_BYTES} bytes; 409: the site already keeps ${MAX_SECRETS_PER_SITE} others.`,
@@ -46,7 +46,7 @@ export function secretsRoutes(secrets: SecretsService, auth: WorkspaceResolvers)
       {
         role: "editor",
         params: secretParams,
-        response: errors(400, 401, 404, 500, 503),
+        response: errors(400, 401, 403, 404, 500, 503),
         detail: { summary: "Delete a secret of a target's site", ...noContentResponse("Deleted") },
       },
     );

@@ -49,7 +49,7 @@ export function shareRoutes(shares: ShareService, auth: WorkspaceResolvers, opts
         role: "editor",
         params: idParams,
         body: createShareBody,
-        response: { 201: responds(createdShare), ...errors(400, 401, 404, 409, 413, 500, 503) },
+        response: { 201: responds(createdShare), ...errors(400, 401, 403, 404, 409, 413, 500, 503) },
         detail: { summary: "Share a completed run read-only by link (the latest completed run unless runId says which)" },
       },
     )
@@ -68,7 +68,7 @@ export function shareRoutes(shares: ShareService, auth: WorkspaceResolvers, opts
       {
         role: "editor",
         params: shareIdParams,
-        response: errors(401, 404, 500, 503),
+        response: errors(401, 403, 404, 500, 503),
         detail: { summary: "Revoke a share link: it answers 404 from now on", ...noContentResponse("Revoked") },
       },
     );
