@@ -38,6 +38,9 @@ export function workspaceAccess(db: Db) {
       if (requested && requested.length > MAX_ID_LENGTH) return null;
       return resolved.get(`${who.userId} ${who.keyWorkspaceId ?? ""} ${requested ?? ""}`, () => resolve(who, requested));
     },
+
+    /** The user ids of the workspace's members: who hears its live messages (src/live/hub.ts). */
+    members: (workspaceId: string): string[] => repo.memberIds(workspaceId),
   };
 }
 
