@@ -137,7 +137,9 @@ export interface AppDeps {
 
 export function createServices(deps: AppDeps) {
   const tokens = accessTokens(deps.secret, deps.now);
-  const live = new LiveHub();
+  const workspaces = workspaceAccess(deps.db);
+  // A workspace's live messages reach its members as they are at each message.
+  const live = new LiveHub({ membersOf: workspaces.members });
   const audit = auditService(deps.db, deps.now);
   const apiKeys = apiKeyService({ db: deps.db, audit, now: deps.now });
   const lim = deps.limits ?? SIGN_IN_LIMITS;
@@ -147,7 +149,7 @@ export function createServices(deps: AppDeps) {
     adminEmails: deps.env.ADMIN_EMAILS,
     events: audit.authEvents,
     apiKeys: { isKey: isApiKey, principalForKey: apiKeys.principalForKey },
-    workspaces: workspaceAccess(deps.db),
+    workspaces,
     now: deps.now,
     deviceCookies: deviceCookies(deps.secret, deps.now),
     setupToken: setupTokenRequired(deps.env) ? randomToken(24) : undefined,
@@ -207,6 +209,7 @@ export function createServices(deps: AppDeps) {
     // Deferred scheduled runs of the owner are tried as soon as one of their runs ends.
     onClosed: (run) => watch.runEnded(run.ownerId),
     scheduleOf: (ownerId, id) => watch.schedules.get(ownerId, id),
+    audit,
     // A page's steps type its site's secrets; read as each capture starts (secrets is built below).
     secretsOf: (targetId, names) => secretValues(secrets, targetId, names),
   });

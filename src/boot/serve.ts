@@ -95,6 +95,7 @@ export async function serve() {
   const live = liveSockets({
     hub: services.live,
     userForAccessToken: services.auth.userForAccessToken,
+    principalForAccessToken: services.auth.principalForAccessToken,
     userForRefreshToken: services.auth.userForRefreshToken,
     sessionOf: services.auth.sessionOf,
     refreshCookie: REFRESH_COOKIE,

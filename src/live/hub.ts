@@ -19,20 +19,45 @@ export interface LiveMessage {
   agentId?: string;
 }
 
-/** "owner": that user and every admin (rows built from one user's data, which admins may also see). */
-export type Audience = { kind: "all" } | { kind: "user"; userId: string } | { kind: "admins" } | { kind: "owner"; userId: string };
+/**
+ * "owner": that user and every admin (rows built from one user's data, which admins may also see).
+ * "workspace": the members of that workspace (its runs' progress, status and changes); `admins`
+ * adds every operator, for rows that admins may also see.
+ */
+export type Audience =
+  | { kind: "all" }
+  | { kind: "user"; userId: string }
+  | { kind: "admins" }
+  | { kind: "owner"; userId: string }
+  | { kind: "workspace"; workspaceId: string; admins?: boolean };
+
+/**
+ * The user ids of a workspace's members, asked at each publish to a workspace so that a member
+ * added or removed hears (or stops hearing) its messages at once.
+ */
+export type WorkspaceMembers = (workspaceId: string) => readonly string[];
+
+/** Without a membership source, a workspace is a personal one: its id is its one member's. */
+const personalOnly: WorkspaceMembers = (workspaceId) => [workspaceId];
 
 export interface LiveSocket {
   userId: string;
   role: "user" | "admin";
   /** The sign-in session that opened the socket, so that session's logout can close it. */
   sessionId?: string | null;
+  /** Opened with an API key: the workspace it is bound to, the only one whose messages it hears. */
+  workspaceId?: string | null;
   send(data: string): void;
   close(code?: number, reason?: string): void;
 }
 
 export class LiveHub {
   private readonly sockets = new Set<LiveSocket>();
+  private readonly membersOf: WorkspaceMembers;
+
+  constructor(opts: { membersOf?: WorkspaceMembers } = {}) {
+    this.membersOf = opts.membersOf ?? personalOnly;
+  }
 
   add(s: LiveSocket): void {
     this.sockets.add(s);
@@ -47,12 +72,16 @@ export class LiveHub {
   }
 
   publish(message: LiveMessage, to: Audience = { kind: "all" }): number {
+    if (this.sockets.size === 0) return 0;
     const data = JSON.stringify(message);
+    // Read once per message, not per socket: a workspace has few members, a hub many sockets.
+    const members = to.kind === "workspace" ? new Set(this.membersOf(to.workspaceId)) : null;
     let sent = 0;
     for (const s of this.sockets) {
       if (to.kind === "user" && s.userId !== to.userId) continue;
       if (to.kind === "admins" && s.role !== "admin") continue;
       if (to.kind === "owner" && s.userId !== to.userId && s.role !== "admin") continue;
+      if (to.kind === "workspace" && !reachesWorkspace(s, to, members!)) continue;
       s.send(data);
       sent++;
     }
@@ -67,4 +96,11 @@ export class LiveHub {
       s.close(code, reason);
     }
   }
+}
+
+/** A member's socket hears its workspace, unless an API key bound it to another; operators too when asked. */
+function reachesWorkspace(s: LiveSocket, to: { workspaceId: string; admins?: boolean }, members: ReadonlySet<string>): boolean {
+  if (to.admins && s.role === "admin") return true;
+  if (s.workspaceId && s.workspaceId !== to.workspaceId) return false;
+  return members.has(s.userId);
 }

@@ -18,12 +18,16 @@ export const MAX_CLIENT_FRAME_BYTES = 1024;
 export interface LiveSocketData {
   user: PublicUser;
   sessionId: string | null;
+  /** The workspace of the API key that opened the socket; null for a sign-in session. */
+  keyWorkspaceId: string | null;
   socket: LiveSocket | null;
 }
 
 export interface LiveSocketDeps {
   hub: LiveHub;
   userForAccessToken(token: string): PublicUser | null | Promise<PublicUser | null>;
+  /** As userForAccessToken, with an API key's workspace: such a socket hears that workspace only. */
+  principalForAccessToken?(token: string): { user: PublicUser; keyWorkspaceId: string | null } | null;
   userForRefreshToken(token: string | undefined): PublicUser | null;
   refreshCookie: string;
   /** The sign-in session behind the credential (see AuthService.sessionOf); its logout closes the socket. */
@@ -47,7 +51,12 @@ function sameOrigin(req: Request, origin: string, extra: string[]): boolean {
   return host === (req.headers.get("host") ?? new URL(req.url).host);
 }
 
+const principalOfUser = (user: PublicUser | null) => (user ? { user, keyWorkspaceId: null } : null);
+
 export function liveSockets(deps: LiveSocketDeps) {
+  const principalOf = async (token: string) =>
+    deps.principalForAccessToken ? deps.principalForAccessToken(token) : principalOfUser(await deps.userForAccessToken(token));
+
   async function upgrade(req: Request, server: Server<LiveSocketData>): Promise<Response | undefined> {
     const hostRefusal = hostProblem(req, deps.hosts ?? { trustProxy: false });
     if (hostRefusal) return jsonError(hostRefusal.status, hostRefusal.message);
@@ -64,14 +73,15 @@ export function liveSockets(deps: LiveSocketDeps) {
     if (offered.length && !offered.includes(WS_SUBPROTOCOL)) return jsonError(400, `Unsupported subprotocol; offer ${WS_SUBPROTOCOL}`);
     const bearer = offered.find((p) => p.startsWith(WS_TOKEN_PREFIX))?.slice(WS_TOKEN_PREFIX.length);
     const cookie = bearer ? undefined : readCookie(req.headers.get("cookie"), deps.refreshCookie);
-    const user = bearer ? await deps.userForAccessToken(bearer) : deps.userForRefreshToken(cookie);
-    if (!user) return jsonError(401, "Authentication required");
+    const who = bearer ? await principalOf(bearer) : principalOfUser(deps.userForRefreshToken(cookie));
+    if (!who) return jsonError(401, "Authentication required");
+    const { user, keyWorkspaceId } = who;
     const sessionId = (await deps.sessionOf?.(bearer ? { accessToken: bearer } : { refreshToken: cookie })) ?? null;
     const refused = deps.refuse?.(user);
     if (refused) return jsonError(503, refused);
 
     const ok = server.upgrade(req, {
-      data: { user, sessionId, socket: null },
+      data: { user, sessionId, keyWorkspaceId, socket: null },
       headers: offered.length ? { "sec-websocket-protocol": WS_SUBPROTOCOL } : undefined,
     });
     return ok ? undefined : jsonError(400, "WebSocket upgrade failed");
@@ -91,6 +101,7 @@ export function liveSockets(deps: LiveSocketDeps) {
         userId: ws.data.user.id,
         role: ws.data.user.role,
         sessionId: ws.data.sessionId,
+        workspaceId: ws.data.keyWorkspaceId,
         send: (data) => {
           ws.send(data);
         },

@@ -72,7 +72,7 @@ function gate() {
 export function fakeRunTools(sites: Record<string, Site> = {}) {
   const calls: { ownerId: string; url: string; viewport: Viewport; screenshotPath: string }[] = [];
   const activity: ComparisonActivity[] = [];
-  const published: { message: LiveMessage; userId: string | null }[] = [];
+  const published: { message: LiveMessage; workspaceId: string | null }[] = [];
   let hold: ReturnType<typeof gate> | null = null;
   let started = gate();
 
@@ -125,7 +125,7 @@ export function fakeRunTools(sites: Record<string, Site> = {}) {
     capture,
     analyser,
     findingsFor,
-    publish: (message, to) => published.push({ message, userId: to.kind === "user" ? to.userId : null }),
+    publish: (message, to) => published.push({ message, workspaceId: to.kind === "workspace" ? to.workspaceId : null }),
     recordActivity: (e) => activity.push(e),
   };
 

@@ -8,6 +8,7 @@ export function serveTestApp(t: ReturnType<typeof makeTestApp>) {
   const live = liveSockets({
     hub: t.services.live,
     userForAccessToken: t.services.auth.userForAccessToken,
+    principalForAccessToken: t.services.auth.principalForAccessToken,
     userForRefreshToken: t.services.auth.userForRefreshToken,
     sessionOf: t.services.auth.sessionOf,
     refreshCookie: REFRESH_COOKIE,

@@ -10,15 +10,24 @@ import {
 import { ComparisonNotFound } from "#web/features/comparisons/components/results/comparison-not-found";
 import { KINDS, parseList, SEVERITIES } from "#web/features/watch/changes-data";
 import { type ChangesPageData, ChangesPage, type ChangesView } from "#web/features/watch/components/changes-page";
+import type { ColorScheme, PageRole } from "#server/modules/capture/model";
 import { errorMessage } from "#web/lib/api";
+import { isPageRole } from "#web/lib/page-roles";
 import { load } from "#web/lib/loader-context";
 
 type Data = ChangesPageData | null;
 
+/** The page (a role; home by default) and colour scheme (light by default) in the URL. */
+function variantOf(search: URLSearchParams): { role: PageRole; scheme: ColorScheme } {
+  const page = search.get("page");
+  return { role: isPageRole(page) ? page : "home", scheme: search.get("scheme") === "dark" ? "dark" : "light" };
+}
+
 export async function loader({ context, params, request }: LoaderFunctionArgs) {
   const one = { id: encodeURIComponent(params.id ?? "") };
   const search = new URL(request.url).searchParams;
-  const range = { from: search.get("from") || undefined, to: search.get("to") || undefined };
+  const { role, scheme } = variantOf(search);
+  const range = { from: search.get("from") || undefined, to: search.get("to") || undefined, page: role, colorScheme: scheme };
   const [comparison, targets, runs, found] = await Promise.all([
     load(context, (api) => api.comparisons(one).get()),
     load(context, (api) => api.comparisons(one).targets.get()),
@@ -63,10 +72,10 @@ export const handle = {
   title: (data: Data | undefined) => (data ? `${data.comparison.name} · Changes` : "Comparison Not Found"),
 };
 
-/** Filters, the website and the viewport live in the URL without refetching; other runs do refetch. */
+/** Filters, the website and the viewport live in the URL without refetching; other runs, pages or schemes do refetch. */
 export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
   const same = (k: string) => currentUrl.searchParams.get(k) === nextUrl.searchParams.get(k);
-  if (currentUrl.pathname === nextUrl.pathname && same("from") && same("to")) return false;
+  if (currentUrl.pathname === nextUrl.pathname && same("from") && same("to") && same("page") && same("scheme")) return false;
   return defaultShouldRevalidate;
 }
 
@@ -81,6 +90,7 @@ export function Component() {
       severities: parseList(severitiesRaw, SEVERITIES),
       targetId: params.get("target"),
       viewport: params.get("viewport") === "mobile" ? "mobile" : "desktop",
+      ...variantOf(params),
     }),
     [kindsRaw, severitiesRaw, params],
   );
@@ -94,6 +104,8 @@ export function Component() {
           if (next.severities) put("severity", [...next.severities].join(","));
           if (next.targetId !== undefined) put("target", next.targetId);
           if (next.viewport) put("viewport", next.viewport === "mobile" ? "mobile" : null);
+          if (next.role) put("page", next.role === "home" ? null : next.role);
+          if (next.scheme) put("scheme", next.scheme === "dark" ? "dark" : null);
           return p;
         },
         { replace: true, preventScrollReset: true },

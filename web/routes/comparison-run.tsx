@@ -12,7 +12,7 @@ import { FindingsList } from "#web/features/comparisons/components/results/findi
 import { NotEnoughSnapshots } from "#web/features/comparisons/components/results/not-enough-snapshots";
 import { PairPicker } from "#web/features/comparisons/components/results/pair-picker";
 import { ScreenshotPanel } from "#web/features/comparisons/components/results/screenshot-panel";
-import { VariantSwitcher } from "#web/features/comparisons/components/results/variant-switcher";
+import { VariantSwitcher } from "#web/components/variant-switcher";
 import { chooseRole, hasDark, rolesPresent, variantSlice } from "#web/features/comparisons/page-variants";
 import { choosePair, diffForPair, latestSnapshots, orderTargets, type Pair } from "#web/features/comparisons/results-data";
 import { useScrollSync } from "#web/features/comparisons/use-scroll-sync";

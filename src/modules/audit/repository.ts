@@ -37,7 +37,10 @@ const toEntry = (r: AuditRow): AuditEntry => ({
 
 export function auditRepository(db: Db) {
   const q = {
-    insert: db.query<null, [string | null, string | null, string, string | null, string | null, string | null, string | null, string, string | null]>(
+    insert: db.query<
+      null,
+      [string | null, string | null, string, string | null, string | null, string | null, string | null, string, string | null]
+    >(
       "INSERT INTO audit_log (actor_id, actor_email, action, target, ip, user_agent, details, created_at, workspace_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     ),
     page: db.query<AuditRow, [number, number]>("SELECT * FROM audit_log ORDER BY id DESC LIMIT ? OFFSET ?"),

@@ -25,7 +25,7 @@ export interface ChangesDeps {
   log?: (msg: string, err?: unknown) => void;
   /** After a run's changes are stored (alerts). */
   onChanges?: (changes: RunChanges) => unknown;
-  /** Live messages to the owner's sockets: a run's change count arrives after the run completed. */
+  /** Live messages to the sockets of the workspace's members: a run's change count arrives after the run completed. */
   publish?: (message: LiveMessage, to: Audience) => unknown;
   /**
    * The pages a site's navigation and sitemaps list (the discovery module's, within its own time
@@ -256,7 +256,7 @@ export function changesService(deps: ChangesDeps) {
             changeCount: count,
           },
         },
-        { kind: "user", userId: run.ownerId },
+        { kind: "workspace", workspaceId: run.ownerId },
       );
       if (!deps.onChanges) return;
       try {

@@ -6,7 +6,9 @@ import { cachedJson } from "#server/http/cached-json";
 import { syncHandler, type SyncContext } from "#server/http/sync-handler";
 import { binaryResponse, errors, idParams, okAnswer, responds } from "#server/http/contract";
 import { readCookie } from "#server/http/cookies";
+import { clientIp } from "#server/http/client-ip";
 import { notFound, unauthorized } from "#server/http/errors";
+import { actorOf } from "#server/modules/audit/model";
 import { REFRESH_COOKIE } from "#server/modules/auth";
 import type { AuthService } from "#server/modules/auth/service";
 import { WORKSPACE_HEADER, type CurrentWorkspace } from "#server/modules/workspaces/model";
@@ -26,6 +28,14 @@ import type { ComparisonsService } from "./service";
 
 /** Screenshot and export links also work with the session cookie (see bearerOrCookie). */
 const BEARER_OR_COOKIE: Record<string, string[]>[] = [...BEARER_SECURITY, { sessionCookie: [] }];
+
+/**
+ * Who acted, for the workspace's audit log. The address is read in the two handlers that record
+ * (start, delete) rather than by a plugin: a plugin would read it on every route here, the hot
+ * list included.
+ */
+const actorOfRequest = (user: { id: string; email: string }, request: Request) =>
+  actorOf(user, clientIp(request), request.headers.get("user-agent"));
 
 const comparison = responds(comparisonDto);
 // GET /comparisons/:id also carries the watch schedule (added where the services are built, app.ts).
@@ -63,7 +73,7 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: Workspac
       syncHandler(({ workspace, set }: SyncContext) => cachedJson(comparisons.list(workspace.id), set)),
       {
         role: "viewer",
-        response: { 200: comparisonList, ...errors(401, 500, 503) },
+        response: { 200: comparisonList, ...errors(401, 404, 500, 503) },
         detail: { summary: "Your comparisons, newest first" },
       },
     )
@@ -76,7 +86,7 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: Workspac
       {
         role: "editor",
         body: createComparisonBody,
-        response: { 201: comparison, ...errors(400, 401, 413, 500, 503) },
+        response: { 201: comparison, ...errors(400, 401, 403, 404, 413, 500, 503) },
         detail: { summary: "Create a comparison" },
       },
     )
@@ -94,7 +104,7 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: Workspac
       role: "editor",
       params: idParams,
       body: updateComparisonBody,
-      response: { 200: comparisonWithSchedule, ...errors(400, 401, 404, 413, 500, 503) },
+      response: { 200: comparisonWithSchedule, ...errors(400, 401, 403, 404, 413, 500, 503) },
       detail: {
         summary: "Change a comparison's capture settings; the next run uses them",
         description:
@@ -103,14 +113,14 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: Workspac
     })
     .delete(
       "/comparisons/:id",
-      async ({ workspace, params }) => {
-        await comparisons.remove(workspace.id, params.id);
+      async ({ user, workspace, params, request }) => {
+        await comparisons.remove(workspace.id, params.id, actorOfRequest(user, request));
         return { ok: true as const };
       },
       {
         role: "editor",
         params: idParams,
-        response: { 200: responds(okAnswer), ...errors(401, 404, 409, 500, 503) },
+        response: { 200: responds(okAnswer), ...errors(401, 403, 404, 409, 500, 503) },
         detail: { summary: "Delete a comparison and its captures" },
       },
     )
@@ -135,7 +145,7 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: Workspac
         role: "editor",
         params: idParams,
         body: addTargetBody,
-        response: { 201: responds(targetDto), ...errors(400, 401, 404, 409, 413, 500, 503) },
+        response: { 201: responds(targetDto), ...errors(400, 401, 403, 404, 409, 413, 500, 503) },
         detail: { summary: "Add a page to capture" },
       },
     )
@@ -148,21 +158,21 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: Workspac
       {
         role: "editor",
         params: idParams,
-        response: { 200: responds(okAnswer), ...errors(401, 404, 409, 500, 503) },
+        response: { 200: responds(okAnswer), ...errors(401, 403, 404, 409, 500, 503) },
         detail: { summary: "Remove a page from its comparison" },
       },
     )
     .post(
       "/comparisons/:id/start",
-      ({ workspace, params, set }) => {
-        const started = comparisons.start(workspace.id, params.id);
+      ({ user, workspace, params, request, set }) => {
+        const started = comparisons.start(workspace.id, params.id, "manual", actorOfRequest(user, request));
         set.status = 202;
         return started;
       },
       {
         role: "editor",
         params: idParams,
-        response: { 202: comparison, ...errors(400, 401, 404, 409, 429, 500, 503) },
+        response: { 202: comparison, ...errors(400, 401, 403, 404, 409, 429, 500, 503) },
         detail: { summary: "Start capturing and scoring; progress arrives over /ws" },
       },
     )

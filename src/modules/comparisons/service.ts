@@ -5,6 +5,8 @@ import { writeTx } from "#server/db/connection";
 import { StampedCache, changeStamp } from "#server/db/change-stamp";
 import { HttpError, conflict, notFound, unavailable } from "#server/http/errors";
 import { newId, nowIso } from "#server/lib/ids";
+import type { Actor } from "#server/modules/audit/model";
+import type { AuditService } from "#server/modules/audit/service";
 import { COLOR_SCHEMES, type ColorScheme, type Extraction, type Finding, type StepFailure } from "#server/modules/capture/model";
 import { checkTargetUrl } from "#server/modules/capture/public";
 import type { BlobBody } from "#server/modules/storage";
@@ -37,6 +39,8 @@ export const LIMITS = {
 const NOT_FOUND = "Comparison not found";
 /** An object in a shared store no row names is a leftover once it is this old (a capture's row follows its upload within seconds). */
 const SHARED_STORE_GRACE_MS = 60 * 60_000;
+/** The actor of what no person did (a scheduled run): the audit entry's trigger says what did. */
+const NO_ONE: Actor = { id: null, email: null };
 /** Owners whose comparison list is cached between writes. */
 const LIST_CACHE_OWNERS = 500;
 
@@ -171,6 +175,8 @@ export interface ComparisonsDeps {
   secretsOf?: RunDeps["secretsOf"];
   /** The comparison's watch schedule, for GET /comparisons/:id (the watch module owns it). */
   scheduleOf?: (ownerId: string, comparisonId: string) => ScheduleView | null;
+  /** Runs started and comparisons deleted go into their workspace's audit log. */
+  audit?: Pick<AuditService, "recordIn">;
 }
 
 export function comparisonsService(deps: ComparisonsDeps) {
@@ -248,11 +254,12 @@ export function comparisonsService(deps: ComparisonsDeps) {
       return { ...toComparisonDto(owned(ownerId, id)), schedule: deps.scheduleOf?.(ownerId, id) ?? null };
     },
 
-    /** Deleting a running comparison cancels its run; its screenshots go with it. */
-    async remove(ownerId: string, id: string): Promise<void> {
-      owned(ownerId, id);
+    /** Deleting a running comparison cancels its run; its screenshots go with it. `actor`: who deleted it, for the audit log. */
+    async remove(ownerId: string, id: string, actor: Actor = NO_ONE): Promise<void> {
+      const { name } = owned(ownerId, id);
       runs.cancel(id);
       if (!repo.deleteComparison(id, ownerId)) throw notFound(NOT_FOUND);
+      deps.audit?.recordIn(ownerId, actor, "comparison.deleted", id, { name });
       await files.removeComparison(ownerId, id).catch((e) => log("could not remove comparison screenshots", e));
     },
 
@@ -296,8 +303,11 @@ export function comparisonsService(deps: ComparisonsDeps) {
       }
     },
 
-    /** Starts a run (a new row in the run history) and answers with the comparison, now running. */
-    start(ownerId: string, comparisonId: string, trigger: RunTrigger = "manual"): ComparisonDto {
+    /**
+     * Starts a run (a new row in the run history) and answers with the comparison, now running.
+     * `actor`: who started it, for the audit log (no one for a scheduled run).
+     */
+    start(ownerId: string, comparisonId: string, trigger: RunTrigger = "manual", actor: Actor = NO_ONE): ComparisonDto {
       if (!runs.available) throw unavailable("Website capture is not available on this server right now");
       const { comparison, targets, pages } = writeTx(deps.db, () => {
         const c = owned(ownerId, comparisonId);
@@ -318,7 +328,7 @@ export function comparisonsService(deps: ComparisonsDeps) {
         repo.markTargetsCapturing(comparisonId);
         return { comparison: owned(ownerId, comparisonId), targets: repo.listTargets(comparisonId, ownerId), pages };
       });
-      runs.launch(
+      const runId = runs.launch(
         {
           ownerId,
           comparisonId,
@@ -330,6 +340,7 @@ export function comparisonsService(deps: ComparisonsDeps) {
         targets,
         pages,
       );
+      deps.audit?.recordIn(ownerId, actor, "run.started", comparisonId, { runId, trigger, name: comparison.name });
       return toComparisonDto(comparison);
     },
 

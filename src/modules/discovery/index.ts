@@ -1,17 +1,16 @@
 import { Elysia } from "elysia";
-import { authGuard } from "#server/http/auth-guard";
+import { type WorkspaceResolvers, workspaceGuard } from "#server/http/workspace-guard";
 import { errors, idParams, responds } from "#server/http/contract";
-import type { AuthService } from "#server/modules/auth/service";
 import { discoveryDto } from "./model";
 import type { DiscoveryService } from "./service";
 
-export function discoveryRoutes(discovery: DiscoveryService, auth: Pick<AuthService, "userForAccessToken">) {
+export function discoveryRoutes(discovery: DiscoveryService, auth: WorkspaceResolvers) {
   return new Elysia({ prefix: "/api", tags: ["comparisons"] })
-    .use(authGuard(auth.userForAccessToken))
-    .post("/targets/:id/discover", ({ user, params, request }) => discovery.discover(user.id, params.id, request.signal), {
-      auth: "user",
+    .use(workspaceGuard(auth))
+    .post("/targets/:id/discover", ({ workspace, params, request }) => discovery.discover(workspace.id, params.id, request.signal), {
+      role: "editor",
       params: idParams,
-      response: { 200: responds(discoveryDto), ...errors(400, 401, 404, 429, 500, 502, 503, 504) },
+      response: { 200: responds(discoveryDto), ...errors(400, 401, 403, 404, 429, 500, 502, 503, 504) },
       detail: {
         summary: "Propose pages of a target's site",
         description:

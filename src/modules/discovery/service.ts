@@ -60,8 +60,9 @@ export function discoveryService(deps: DiscoveryDeps) {
     },
 
     /**
-     * Proposes pages of the owner's target's site. A site that cannot be reached is a 502 (504 when
-     * it is too slow) naming why; an address the SSRF guard refuses is a 400, as when it is added.
+     * Proposes pages of a target's site, the target being one of the workspace `ownerId`'s (its
+     * budget is per workspace). A site that cannot be reached is a 502 (504 when it is too slow)
+     * naming why; an address the SSRF guard refuses is a 400, as when it is added.
      */
     async discover(ownerId: string, targetId: string, signal?: AbortSignal): Promise<DiscoveryDto> {
       const raw = repo.targetUrl(ownerId, targetId);

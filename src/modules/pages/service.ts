@@ -1,4 +1,4 @@
-// Pages of a site: list, add, change and remove, on the owner's targets. Every page is a path on
+// Pages of a site: list, add, change and remove, on the workspace's targets. Every page is a path on
 // its site's origin; its steps are checked when saved (each step's shape, then the rules that need
 // the site: a goto stays on it, the waits fit the limit), so a capture never starts on a list
 // that breaks them.

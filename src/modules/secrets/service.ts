@@ -12,7 +12,7 @@ export interface SecretsDeps {
   db: Db;
   /** The AES-256 key, read on first use (SECRETS_KEY, or DATA_DIR/secrets.key made then). */
   key: () => Uint8Array;
-  audit: Pick<AuditService, "recordBy">;
+  audit: Pick<AuditService, "recordIn">;
   now?: () => number;
 }
 
@@ -29,9 +29,12 @@ export function secretsService(deps: SecretsDeps) {
   };
 
   return {
-    /** Sets (or replaces) a secret of the owner's target. The value is sealed here and never leaves the server again. */
-    put(actor: SignedInActor, targetId: string, name: string, value: string): void {
-      ownedOr404(actor.id, targetId);
+    /**
+     * Sets (or replaces) a secret of a target of the workspace `ownerId`; `actor` is who did it, for
+     * the audit log. The value is sealed here and never leaves the server again.
+     */
+    put(ownerId: string, actor: SignedInActor, targetId: string, name: string, value: string): void {
+      ownedOr404(ownerId, targetId);
       const sealed = seal(keyOf(), targetId, name, value);
       writeTx(deps.db, () => {
         if (!repo.exists(targetId, name) && repo.count(targetId) >= MAX_SECRETS_PER_SITE)
@@ -39,7 +42,7 @@ export function secretsService(deps: SecretsDeps) {
         repo.upsert(targetId, name, sealed, nowIso(now()));
       });
       // The name only: the audit log is read by admins.
-      deps.audit.recordBy(actor, "secret.set", targetId, { name });
+      deps.audit.recordIn(ownerId, actor, "secret.set", targetId, { name });
     },
 
     /** The target's secrets by name, never their values. */
@@ -48,10 +51,10 @@ export function secretsService(deps: SecretsDeps) {
       return repo.names(targetId).map((r) => ({ name: r.name, updatedAt: r.updated_at }));
     },
 
-    remove(actor: SignedInActor, targetId: string, name: string): void {
-      ownedOr404(actor.id, targetId);
+    remove(ownerId: string, actor: SignedInActor, targetId: string, name: string): void {
+      ownedOr404(ownerId, targetId);
       if (!repo.remove(targetId, name)) throw notFound("Secret not found");
-      deps.audit.recordBy(actor, "secret.deleted", targetId, { name });
+      deps.audit.recordIn(ownerId, actor, "secret.deleted", targetId, { name });
     },
 
     /**

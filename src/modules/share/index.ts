@@ -1,13 +1,12 @@
-// Share links: the owner's routes (make, list, revoke) and the public ones a link opens (the run's
+// Share links: the workspace's routes (make, list, revoke) and the public ones a link opens (the run's
 // results and its screenshots). Each route declares its params and responses
 // (docs/decisions/0004-route-schemas-and-openapi.md).
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { authGuard } from "#server/http/auth-guard";
+import { type WorkspaceResolvers, workspaceGuard } from "#server/http/workspace-guard";
 import { clientIpPlugin, isHttps } from "#server/http/client-ip";
 import { binaryResponse, errors, idParams, noContentResponse, responds } from "#server/http/contract";
 import { actorOf } from "#server/modules/audit/model";
-import type { AuthService } from "#server/modules/auth/service";
 import {
   SHARE_RESPONSE_HEADERS,
   createShareBody,
@@ -20,21 +19,22 @@ import {
 } from "./model";
 import type { ShareService } from "./service";
 
-/** Where a new link points: PUBLIC_URL, else the origin the owner reached this server at. */
+/** Where a new link points: PUBLIC_URL, else the origin its maker reached this server at. */
 function linkOrigin(request: Request, publicUrl: string | undefined): string {
   if (publicUrl) return new URL(publicUrl).origin;
   const url = new URL(request.url);
   return `${isHttps(request) ? "https" : "http"}://${url.host}`;
 }
 
-export function shareRoutes(shares: ShareService, auth: Pick<AuthService, "userForAccessToken">, opts: { publicUrl?: string }) {
+export function shareRoutes(shares: ShareService, auth: WorkspaceResolvers, opts: { publicUrl?: string }) {
   return new Elysia({ prefix: "/api", tags: ["share"] })
     .use(clientIpPlugin())
-    .use(authGuard(auth.userForAccessToken))
+    .use(workspaceGuard(auth))
     .post(
       "/comparisons/:id/shares",
-      ({ user, params, body, ip, request, set }) => {
+      ({ user, workspace, params, body, ip, request, set }) => {
         const created = shares.create(
+          workspace.id,
           actorOf(user, ip, request.headers.get("user-agent")),
           params.id,
           body,
@@ -46,29 +46,29 @@ export function shareRoutes(shares: ShareService, auth: Pick<AuthService, "userF
         return created;
       },
       {
-        auth: "user",
+        role: "editor",
         params: idParams,
         body: createShareBody,
-        response: { 201: responds(createdShare), ...errors(400, 401, 404, 409, 413, 500, 503) },
+        response: { 201: responds(createdShare), ...errors(400, 401, 403, 404, 409, 413, 500, 503) },
         detail: { summary: "Share a completed run read-only by link (the latest completed run unless runId says which)" },
       },
     )
-    .get("/comparisons/:id/shares", ({ user, params }) => shares.list(user.id, params.id), {
-      auth: "user",
+    .get("/comparisons/:id/shares", ({ workspace, params }) => shares.list(workspace.id, params.id), {
+      role: "viewer",
       params: idParams,
       response: { 200: responds(z.array(shareView)), ...errors(401, 404, 500, 503) },
       detail: { summary: "The comparison's share links, newest first, revoked ones included (never the links themselves)" },
     })
     .delete(
       "/shares/:id",
-      ({ user, params, ip, request, set }) => {
-        shares.revoke(actorOf(user, ip, request.headers.get("user-agent")), params.id);
+      ({ user, workspace, params, ip, request, set }) => {
+        shares.revoke(workspace.id, actorOf(user, ip, request.headers.get("user-agent")), params.id);
         set.status = 204;
       },
       {
-        auth: "user",
+        role: "editor",
         params: shareIdParams,
-        response: errors(401, 404, 500, 503),
+        response: errors(401, 403, 404, 500, 503),
         detail: { summary: "Revoke a share link: it answers 404 from now on", ...noContentResponse("Revoked") },
       },
     );

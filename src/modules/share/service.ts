@@ -1,6 +1,6 @@
-// Share links: one completed run's results, read-only, for whoever holds the link. The owner side
-// (make, list, revoke) goes through one rights check; the public side finds a link by the hash of
-// its token and serves that run's results and screenshots, nothing else.
+// Share links: one completed run's results, read-only, for whoever holds the link. The workspace's
+// side (make, list, revoke) checks that the comparison is the workspace's; the public side finds a
+// link by the hash of its token and serves that run's results and screenshots, nothing else.
 import type { Db } from "#server/db/connection";
 import { writeTx } from "#server/db/connection";
 import { HttpError, badRequest, conflict, notFound } from "#server/http/errors";
@@ -27,24 +27,15 @@ const COMPARISON_NOT_FOUND = "Comparison not found";
 /** One answer for unknown, revoked and expired links alike: the caller learns nothing about which. */
 export const SHARE_GONE = "This link does not exist, has expired or was revoked";
 
-/**
- * Whether a user may make, list and revoke a comparison's share links. Today that is the
- * comparison's owner; with workspaces it becomes "an editor of the comparison's workspace", and
- * this one function is what changes.
- */
-export type ShareRights = (userId: string, comparisonId: string) => boolean;
-
 export interface ShareDeps {
   db: Db;
-  audit: Pick<AuditService, "recordBy">;
+  audit: Pick<AuditService, "recordIn">;
   /** One run's results as they were stored, read as the comparison's owner (the history module). */
   runResults(ownerId: string, comparisonId: string, runId: string): RunDetail;
   /** The comparison's websites as they are now, read as its owner (the comparisons module). */
   targets(ownerId: string, comparisonId: string): TargetDto[];
   /** A snapshot's screenshot file, read as its owner (the comparisons module's file handling). */
   screenshot(ownerId: string, snapshotId: string): Promise<BlobBody>;
-  /** Defaults to "owns the comparison". */
-  mayManage?: ShareRights;
   now?: () => number;
 }
 
@@ -98,10 +89,10 @@ function runTargets(detail: RunDetail, current: TargetDto[]): SharedTarget[] {
 export function shareService(deps: ShareDeps) {
   const repo = shareRepository(deps.db);
   const now = deps.now ?? Date.now;
-  const mayManage: ShareRights = deps.mayManage ?? ((userId, comparisonId) => repo.ownsComparison(comparisonId, userId));
-
-  const managed = (userId: string, comparisonId: string) => {
-    if (!mayManage(userId, comparisonId)) throw notFound(COMPARISON_NOT_FOUND);
+  // The role it takes (viewer lists, editor makes and revokes) is the route's; here, only that the
+  // comparison is the workspace's.
+  const managed = (workspaceId: string, comparisonId: string) => {
+    if (!repo.ownsComparison(comparisonId, workspaceId)) throw notFound(COMPARISON_NOT_FOUND);
   };
 
   /** The live link a token opens, or the same 404 for every reason it does not. */
@@ -113,9 +104,12 @@ export function shareService(deps: ShareDeps) {
   }
 
   return {
-    /** `origin`: where the link points (PUBLIC_URL, else the origin the request came to). */
-    create(actor: SignedInActor, comparisonId: string, input: CreateShareInput, origin: string): CreatedShare {
-      managed(actor.id, comparisonId);
+    /**
+     * A link to a run of a comparison of the workspace `workspaceId`, made by `actor` (the list shows
+     * who). `origin`: where the link points (PUBLIC_URL, else the origin the request came to).
+     */
+    create(workspaceId: string, actor: SignedInActor, comparisonId: string, input: CreateShareInput, origin: string): CreatedShare {
+      managed(workspaceId, comparisonId);
       const at = now();
       const expiresAt = input.expiresAt === null ? null : Date.parse(input.expiresAt);
       if (expiresAt !== null && expiresAt <= at) throw badRequest("expiresAt must be in the future");
@@ -139,21 +133,25 @@ export function shareService(deps: ShareDeps) {
         });
         return run.id;
       });
-      deps.audit.recordBy(actor, "share.created", id, { comparisonId, runId, expiresAt: expiresAt === null ? null : nowIso(expiresAt) });
+      deps.audit.recordIn(workspaceId, actor, "share.created", id, {
+        comparisonId,
+        runId,
+        expiresAt: expiresAt === null ? null : nowIso(expiresAt),
+      });
       return { id, url: `${origin}/share/${token}`, expiresAt: expiresAt === null ? null : nowIso(expiresAt) };
     },
 
-    list(userId: string, comparisonId: string): ShareView[] {
-      managed(userId, comparisonId);
+    list(workspaceId: string, comparisonId: string): ShareView[] {
+      managed(workspaceId, comparisonId);
       return repo.listFor(comparisonId).map(toView);
     },
 
     /** Revoking a revoked link changes and records nothing. */
-    revoke(actor: SignedInActor, shareId: string): void {
+    revoke(workspaceId: string, actor: SignedInActor, shareId: string): void {
       const share = repo.find(shareId);
-      if (!share || !mayManage(actor.id, share.comparison_id)) throw notFound("Share link not found");
+      if (!share || !repo.ownsComparison(share.comparison_id, workspaceId)) throw notFound("Share link not found");
       if (repo.revoke(shareId, nowIso(now())))
-        deps.audit.recordBy(actor, "share.revoked", shareId, { comparisonId: share.comparison_id, runId: share.run_id });
+        deps.audit.recordIn(workspaceId, actor, "share.revoked", shareId, { comparisonId: share.comparison_id, runId: share.run_id });
     },
 
     /** The shared run's results, counted as a view; screenshots point under the link's own path. */

@@ -1,6 +1,9 @@
+import { changeStamp, StampedCache } from "#server/db/change-stamp";
 import type { Db } from "#server/db/connection";
 import type { CurrentWorkspace } from "./model";
 import { workspaceAccessRepository } from "./repository";
+
+const MAX_ID_LENGTH = 64;
 
 /** Who is asking: the user, and the workspace their API key is bound to when they came with one. */
 export interface Principal {
@@ -17,16 +20,27 @@ export interface Principal {
  */
 export function workspaceAccess(db: Db) {
   const repo = workspaceAccessRepository(db);
+  // Kept until the next write anywhere in the database (a role change, a removal or a new choice
+  // is one), as the auth service keeps the user behind each request.
+  const resolved = new StampedCache<CurrentWorkspace | null>(changeStamp(db), 10_000);
+  const resolve = (who: Principal, requested: string | null): CurrentWorkspace | null => {
+    if (who.keyWorkspaceId) {
+      if (requested && requested !== who.keyWorkspaceId) return null;
+      return repo.membership(who.keyWorkspaceId, who.userId);
+    }
+    if (requested) return repo.membership(requested, who.userId);
+    const last = repo.lastChosen(who.userId);
+    return (last && repo.membership(last, who.userId)) || repo.membership(who.userId, who.userId);
+  };
   return {
     current(who: Principal, requested: string | null): CurrentWorkspace | null {
-      if (who.keyWorkspaceId) {
-        if (requested && requested !== who.keyWorkspaceId) return null;
-        return repo.membership(who.keyWorkspaceId, who.userId);
-      }
-      if (requested) return repo.membership(requested, who.userId);
-      const last = repo.lastChosen(who.userId);
-      return (last && repo.membership(last, who.userId)) || repo.membership(who.userId, who.userId);
+      // Ids are UUIDs: anything much longer names no workspace, and is kept out of the cache's keys.
+      if (requested && requested.length > MAX_ID_LENGTH) return null;
+      return resolved.get(`${who.userId} ${who.keyWorkspaceId ?? ""} ${requested ?? ""}`, () => resolve(who, requested));
     },
+
+    /** The user ids of the workspace's members: who hears its live messages (src/live/hub.ts). */
+    members: (workspaceId: string): string[] => repo.memberIds(workspaceId),
   };
 }
 

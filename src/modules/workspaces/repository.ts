@@ -19,6 +19,7 @@ export function workspaceAccessRepository(db: Db) {
         WHERE m.workspace_id = ? AND m.user_id = ?`,
     ),
     lastChosen: db.query<{ last_workspace_id: string | null }, [string]>("SELECT last_workspace_id FROM users WHERE id = ?"),
+    memberIds: db.query<{ user_id: string }, [string]>("SELECT user_id FROM workspace_members WHERE workspace_id = ?"),
   };
   return {
     membership(workspaceId: string, userId: string): CurrentWorkspace | null {
@@ -26,5 +27,6 @@ export function workspaceAccessRepository(db: Db) {
       return r ? toCurrent(r) : null;
     },
     lastChosen: (userId: string) => q.lastChosen.get(userId)?.last_workspace_id ?? null,
+    memberIds: (workspaceId: string) => q.memberIds.all(workspaceId).map((r) => r.user_id),
   };
 }

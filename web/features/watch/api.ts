@@ -37,10 +37,12 @@ export const getRun = (comparisonId: string, runId: string) =>
       .get(),
   );
 
-/** Between two completed runs; either side left out means the server's default (the last two). */
-export const getChanges = (comparisonId: string, range: { from?: string; to?: string }) =>
+/** Between two completed runs; either side left out means the server's default (the last two), of the home page in light. */
+export const getChanges = (comparisonId: string, range: { from?: string; to?: string; page?: string; colorScheme?: "light" | "dark" }) =>
   call(one(comparisonId).changes.get({ query: range }));
 
-/** The pixel heat map of one website between two runs, as a PNG blob. */
-export const fetchHeatMap = (comparisonId: string, q: { targetId: string; viewport: Viewport; from: string; to: string }) =>
-  download((c) => c.comparisons({ id: enc(comparisonId) }).changes.visual.get({ query: q }));
+/** The pixel heat map of one page of a website between two runs, as a PNG blob. */
+export const fetchHeatMap = (
+  comparisonId: string,
+  q: { targetId: string; viewport: Viewport; page: string; colorScheme: "light" | "dark"; from: string; to: string },
+) => download((c) => c.comparisons({ id: enc(comparisonId) }).changes.visual.get({ query: q }));

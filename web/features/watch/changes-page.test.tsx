@@ -28,9 +28,17 @@ const data = (over: Partial<Data> = {}): Data => ({
   ...over,
 });
 
-function Harness({ initial }: { initial?: Partial<View> }) {
-  const [view, setView] = useState<View>({ kinds: new Set(), severities: new Set(), targetId: null, viewport: "desktop", ...initial });
-  return <ChangesPage data={data()} view={view} onViewChange={(n) => setView((v) => ({ ...v, ...n }))} />;
+function Harness({ initial, over = {} }: { initial?: Partial<View>; over?: Partial<Data> }) {
+  const [view, setView] = useState<View>({
+    kinds: new Set(),
+    severities: new Set(),
+    targetId: null,
+    viewport: "desktop",
+    role: "home",
+    scheme: "light",
+    ...initial,
+  });
+  return <ChangesPage data={{ ...data(), ...over }} view={view} onViewChange={(n) => setView((v) => ({ ...v, ...n }))} />;
 }
 
 describe("Change view", () => {
@@ -88,7 +96,9 @@ describe("Change view", () => {
       const heat = await within(compare).findByTestId("heat-map");
       expect(heat.getAttribute("src")).toBe("blob:heat");
       expect(heat.getAttribute("alt")).toContain("Pixel heat map of Orbit (desktop) from Run #1 to Run #2");
-      expect(m.calls[0]!.path).toBe("/api/comparisons/c1/changes/visual?targetId=t1&viewport=desktop&from=r1&to=r2");
+      expect(m.calls[0]!.path).toBe(
+        "/api/comparisons/c1/changes/visual?targetId=t1&viewport=desktop&page=home&colorScheme=light&from=r1&to=r2",
+      );
       // Only the chosen website's changes are listed.
       expect($().queryByText("No changes.")).toBeNull();
       fireEvent.click(within(compare).getByRole("radio", { name: "Mobile" }));
@@ -99,6 +109,41 @@ describe("Change view", () => {
     } finally {
       URL.createObjectURL = createObjectURL;
     }
+  });
+
+  test("runs with several pages and dark variants: the page and scheme are chosen, and the screenshots and heat map follow", async () => {
+    const m = mockFetch({
+      "GET /api/comparisons/c1/changes/visual": { blob: new Blob([new Uint8Array([137, 80, 78, 71])], { type: "image/png" }) },
+    });
+    restore = m.restore;
+    const createObjectURL = URL.createObjectURL;
+    URL.createObjectURL = () => "blob:heat";
+    const variant = (s: ReturnType<typeof snapshot>, role: "home" | "pricing", colorScheme: "light" | "dark") => ({
+      ...s,
+      role,
+      colorScheme,
+    });
+    const over: Partial<Data> = {
+      before: [variant(snapshot("b-home", "t1"), "home", "light"), variant(snapshot("b-pricing-dark", "t1"), "pricing", "dark")],
+      after: [variant(snapshot("a-home", "t1"), "home", "light"), variant(snapshot("a-pricing-dark", "t1"), "pricing", "dark")],
+    };
+    try {
+      renderUi(<Harness over={over} initial={{ targetId: "t1" }} />);
+      const switcher = $().getByTestId("variant-switcher");
+      expect(within(switcher).getByRole("button", { name: "Home" }).getAttribute("aria-pressed")).toBe("true");
+      fireEvent.click(within(switcher).getByRole("button", { name: "Pricing" }));
+      fireEvent.click(within(switcher).getByRole("radio", { name: "Dark" }));
+      const compare = $().getByTestId("pixel-compare");
+      expect(within(compare).getByAltText("Before (Run #1)").getAttribute("src")).toBe("/api/snapshots/b-pricing-dark/screenshot");
+      await waitFor(() => expect(m.calls.at(-1)!.path).toContain("page=pricing&colorScheme=dark"));
+    } finally {
+      URL.createObjectURL = createObjectURL;
+    }
+  });
+
+  test("a run of one page in light has no page or scheme switcher", () => {
+    renderUi(<Harness />);
+    expect($().queryByTestId("variant-switcher")).toBeNull();
   });
 
   test("the heat map's error shows in place", async () => {
@@ -114,7 +159,7 @@ describe("Change view", () => {
     renderUi(
       <ChangesPage
         data={data({ changes: null, error: "Run #3 did not complete: only completed runs can be compared" })}
-        view={{ kinds: new Set(), severities: new Set(), targetId: null, viewport: "desktop" }}
+        view={{ kinds: new Set(), severities: new Set(), targetId: null, viewport: "desktop", role: "home", scheme: "light" }}
         onViewChange={() => {}}
       />,
     );

@@ -61,6 +61,8 @@ const LOOK_GAP_MS = 100;
 const LOOK_RETRY_MS = 500;
 /** How long the script keeps looking for a platform (its own 20 retries of 500 ms at the least). */
 const LOOK_FOR_MS = 10_000;
+/** A rule's fixed pause ends early once the document has been still this long (no change, no running animation). */
+const QUIET_MS = 150;
 /** The top document's handle for the settle: have the script look now, and say what its rules recognise. */
 const LOOK_NOW = "__designIntelConsentLook";
 /** The package's Playwright entry makes its one instance here; the init script takes hold of it. */
@@ -79,6 +81,22 @@ const ENTRY = /const consent = (new AutoConsent\(window\.autoconsentSendMessage,
 const LOOKS = `(ac, top) => {
   // It starts at once rather than when the page is next idle (up to 500 ms on a busy page): it runs after the first paint already.
   ac.start = () => { ac._start(); };
+  // A rule's fixed pause (OneTrust's 500 ms before it answers, others' 1 s after opening a panel) is
+  // there to let the banner finish appearing; it ends as soon as the document has been still for
+  // ${QUIET_MS} ms (no change to the document, no finite animation running), and never later than before.
+  const running = () => document.getAnimations().some((a) => a.playState === "running" && a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+  ac.domActions.wait = (ms) => new Promise((resolve) => {
+    let lastChange = performance.now();
+    const observer = new MutationObserver(() => { lastChange = performance.now(); });
+    observer.observe(document.documentElement, { childList: true, subtree: true, attributes: true, characterData: true });
+    const until = performance.now() + ms;
+    const tick = () => {
+      const t = performance.now();
+      if (t >= until || (t - lastChange >= ${QUIET_MS} && !running())) { observer.disconnect(); resolve(true); }
+      else setTimeout(tick, Math.min(50, until - t));
+    };
+    setTimeout(tick, Math.min(${QUIET_MS}, ms));
+  });
   const findCmp = ac.findCmp.bind(ac);
   const names = (found) => found.map((c) => c.name);
   const asked = [];

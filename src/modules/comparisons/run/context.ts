@@ -113,6 +113,7 @@ export interface RunOutcome {
 export interface RunContext {
   readonly runId: string;
   readonly trigger: RunTrigger;
+  /** The workspace that owns the comparison: its members hear the run's progress. */
   readonly ownerId: string;
   readonly comparisonId: string;
   readonly name: string;

@@ -45,7 +45,7 @@ type LiveType = "COMPARISON_PROGRESS" | "COMPARISON_STATUS";
 
 export function send(io: RunIO, run: RunContext, type: LiveType, payload: ComparisonProgressMessage) {
   try {
-    io.deps.tools.publish?.({ type, payload }, { kind: "user", userId: run.ownerId });
+    io.deps.tools.publish?.({ type, payload }, { kind: "workspace", workspaceId: run.ownerId });
   } catch (e) {
     io.deps.log("comparison live publish failed", e);
   }

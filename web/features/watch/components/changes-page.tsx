@@ -2,6 +2,9 @@ import { ArrowLeftIcon, ExclamationTriangleIcon } from "@radix-ui/react-icons";
 import { Box, Button, Callout, Card, Flex, Grid, Heading, Link as RLink, SegmentedControl, Select, Text } from "@radix-ui/themes";
 import { useId, useMemo } from "react";
 import { Link } from "react-router";
+import type { ColorScheme, PageRole } from "#server/modules/capture/model";
+import { VariantSwitcher } from "#web/components/variant-switcher";
+import { PAGE_ROLES } from "#web/lib/page-roles";
 import type { ChangeKind, ChangesResponse, RunDetail, RunDto, Severity, Viewport } from "../api";
 import { countChanges, filterChanges, frameOf } from "../changes-data";
 import { BeforeAfterSlider } from "./before-after-slider";
@@ -28,6 +31,9 @@ export interface ChangesView {
   severities: ReadonlySet<Severity>;
   targetId: string | null;
   viewport: Viewport;
+  /** Which page of each site (its role) and which colour scheme the changes are of; both are fetched. */
+  role: PageRole;
+  scheme: ColorScheme;
 }
 
 interface Props {
@@ -51,14 +57,25 @@ export function ChangesPage({ data, view, onViewChange }: Props) {
     () => filterChanges(changes?.targets ?? [], { kinds: view.kinds, severities: view.severities, targetId }),
     [changes, view.kinds, view.severities, targetId],
   );
-  const snap = (list: Snapshot[], target: string, vp: Viewport) => list.find((s) => s.targetId === target && s.viewport === vp);
+  const snap = (list: Snapshot[], target: string, vp: Viewport) =>
+    list.find(
+      (s) => s.targetId === target && s.viewport === vp && (s.role ?? "home") === view.role && (s.colorScheme ?? "light") === view.scheme,
+    );
+  // The pages and schemes the later run captured: what there is to choose from.
+  const roles = PAGE_ROLES.filter((r) => data.after.some((s) => (s.role ?? "home") === r));
+  const dark = data.after.some((s) => s.colorScheme === "dark");
   const backPath = `/comparison?id=${encodeURIComponent(comparison.id)}`;
   const historyPath = `/comparison/${encodeURIComponent(comparison.id)}/history`;
   const runName = (r: RunDto | undefined) => (r ? `Run #${r.number}` : "a pruned run");
 
   const pick = (side: "from" | "to", runId: string) => {
     const next = { from: changes?.from, to: changes?.to, [side]: runId };
-    return changesPath(comparison.id, { ...next, target: targetId ?? undefined });
+    return changesPath(comparison.id, {
+      ...next,
+      target: targetId ?? undefined,
+      page: view.role === "home" ? undefined : view.role,
+      scheme: view.scheme === "light" ? undefined : view.scheme,
+    });
   };
 
   const selected = targetId ? changes?.targets.find((t) => t.targetId === targetId) : undefined;
@@ -137,6 +154,14 @@ export function ChangesPage({ data, view, onViewChange }: Props) {
                   </Select.Root>
                 </div>
               </Grid>
+              <VariantSwitcher
+                roles={roles}
+                role={view.role}
+                onRoleChange={(role) => onViewChange({ role })}
+                dark={dark}
+                scheme={view.scheme}
+                onSchemeChange={(scheme) => onViewChange({ scheme })}
+              />
               <ChangeFilters
                 kinds={view.kinds}
                 severities={view.severities}
@@ -178,6 +203,8 @@ export function ChangesPage({ data, view, onViewChange }: Props) {
                     comparisonId={comparison.id}
                     targetId={selected.targetId}
                     viewport={view.viewport}
+                    page={view.role}
+                    colorScheme={view.scheme}
                     from={changes.from}
                     to={changes.to}
                     alt={`Pixel heat map of ${selected.label} (${view.viewport}) from ${runName(fromRun)} to ${runName(toRun)}`}

@@ -1,19 +1,22 @@
 import { Flex, Skeleton, Text } from "@radix-ui/themes";
 import { useEffect, useState } from "react";
 import { errorMessage } from "#web/lib/api";
+import type { ColorScheme, PageRole } from "#server/modules/capture/model";
 import { fetchHeatMap, type Viewport } from "../api";
 
 interface Props {
   comparisonId: string;
   targetId: string;
   viewport: Viewport;
+  page: PageRole;
+  colorScheme: ColorScheme;
   from: string;
   to: string;
   alt: string;
 }
 
 /** The server's pixel heat map of one page between two runs (changed pixels red, regions outlined). */
-export function HeatMap({ comparisonId, targetId, viewport, from, to, alt }: Props) {
+export function HeatMap({ comparisonId, targetId, viewport, page, colorScheme, from, to, alt }: Props) {
   const [url, setUrl] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -22,7 +25,7 @@ export function HeatMap({ comparisonId, targetId, viewport, from, to, alt }: Pro
     let cancelled = false;
     setUrl(null);
     setError(null);
-    fetchHeatMap(comparisonId, { targetId, viewport, from, to })
+    fetchHeatMap(comparisonId, { targetId, viewport, page, colorScheme, from, to })
       .then((blob) => {
         if (cancelled) return;
         made = URL.createObjectURL(blob);
@@ -33,7 +36,7 @@ export function HeatMap({ comparisonId, targetId, viewport, from, to, alt }: Pro
       cancelled = true;
       if (made) URL.revokeObjectURL(made);
     };
-  }, [comparisonId, targetId, viewport, from, to]);
+  }, [comparisonId, targetId, viewport, page, colorScheme, from, to]);
 
   return (
     <Flex direction="column" gap="2" style={{ minWidth: 0 }}>

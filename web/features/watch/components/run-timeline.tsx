@@ -13,7 +13,10 @@ interface Props {
 
 export const runPath = (comparisonId: string, runId: string) =>
   `/comparison/${encodeURIComponent(comparisonId)}/runs/${encodeURIComponent(runId)}`;
-export const changesPath = (comparisonId: string, q: { from?: string; to?: string; target?: string } = {}) => {
+export const changesPath = (
+  comparisonId: string,
+  q: { from?: string; to?: string; target?: string; page?: string; scheme?: string } = {},
+) => {
   const search = new URLSearchParams(Object.entries(q).filter((e): e is [string, string] => !!e[1])).toString();
   return `/comparison/${encodeURIComponent(comparisonId)}/changes${search ? `?${search}` : ""}`;
 };

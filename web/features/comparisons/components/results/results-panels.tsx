@@ -17,7 +17,7 @@ import { OverlaySwitches } from "./overlay-switches";
 import { PairPicker } from "./pair-picker";
 import { ScreenshotPanel } from "./screenshot-panel";
 import { SimilarityMatrix } from "./similarity-matrix";
-import { VariantSwitcher } from "./variant-switcher";
+import { VariantSwitcher } from "#web/components/variant-switcher";
 import { type CompareMode, MODE_LABELS, MODES, type Zoom, ZOOM_LABELS, ZOOMS } from "./zoom";
 import { ROLE_LABELS } from "#web/lib/page-roles";
 import { ViewportTabList } from "#web/components/viewport-tab-list";
