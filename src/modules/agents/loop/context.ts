@@ -27,8 +27,9 @@ export interface AgentContext {
   log(msg: string, err?: unknown): void;
 }
 
-/** Publishes rows built from one user's data to that user and admins; shared rows to everyone. */
-export const audienceFor = (ownerId: string | null): Audience => (ownerId ? { kind: "owner", userId: ownerId } : { kind: "all" });
+/** Publishes rows built from one workspace's data to its members and admins; shared rows to everyone. */
+export const audienceFor = (ownerId: string | null): Audience =>
+  ownerId ? { kind: "workspace", workspaceId: ownerId, admins: true } : { kind: "all" };
 
 export function makeContext(deps: {
   repo: LoopRepository;
