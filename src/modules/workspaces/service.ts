@@ -217,12 +217,13 @@ export function workspacesService(deps: WorkspacesDeps) {
       if (input.alerts !== undefined && userId !== actor.id)
         throw forbidden("Only the member themselves can choose whether they get alerts");
       const role = input.role;
-      const changesRole = role !== undefined && role !== target.role;
-      if (changesRole) {
+      // Rights are checked whenever a role is given, even the one the member has: a viewer's no-op is still refused.
+      if (role !== undefined) {
         if (!roleAtLeast(ws.role, "admin")) throw roleRefusal(ws.role, "admin");
         if ((target.role === "owner" || role === "owner") && ws.role !== "owner")
           throw forbidden(target.role === "owner" ? "An admin cannot demote an owner" : "Only an owner can make owners");
       }
+      const changesRole = role !== undefined && role !== target.role;
       writeTx(deps.db, () => {
         if (changesRole) {
           if (target.role === "owner" && repo.countOwners(ws.id) <= 1) throw conflict(LAST_OWNER);
