@@ -178,6 +178,22 @@ describe("members", () => {
     expect((await t.call("DELETE", path(admin), { headers: h(owner) })).status).toBe(204);
   });
 
+  test("a removed member's API key for the workspace stops working at once", async () => {
+    const { t, owner, team, h, member } = await world();
+    const editor = await member("editor");
+    const made = await t.call("POST", "/api/api-keys", { headers: h(editor, team), body: { name: "ci", scope: "read" } });
+    expect(made.status).toBe(201);
+    // Bound to the team (the api-keys module binds a new key to the request's workspace).
+    t.db.query("UPDATE api_keys SET workspace_id = ? WHERE id = ?").run(team, made.json.id);
+    const key = { authorization: `Bearer ${made.json.key}` };
+    expect((await t.call("GET", "/api/comparisons", { headers: key })).status).toBe(200);
+    expect((await t.call("GET", "/api/workspaces", { headers: key })).json.map((w: { id: string }) => w.id)).toEqual([team]);
+    // The key reaches no other workspace of its user's.
+    expect((await t.call("GET", "/api/comparisons", { headers: { ...key, "x-workspace-id": editor.user.id } })).status).toBe(404);
+    expect((await t.call("DELETE", `/api/workspaces/${team}/members/${editor.user.id}`, { headers: h(owner) })).status).toBe(204);
+    expect((await t.call("GET", "/api/comparisons", { headers: key })).status).toBe(401);
+  });
+
   test("alerts: each member opts in or out for themselves only", async () => {
     const { t, owner, team, h, member } = await world();
     const viewer = await member("viewer");
