@@ -43,6 +43,7 @@ async function roleWorld() {
     return outcome;
   };
   delete fake.tools.publish;
+  delete fake.tools.recordActivity;
   const t = makeTestApp({
     env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" },
     runTools: fake.tools,
@@ -116,14 +117,10 @@ async function roleWorld() {
 
   // The agents turn the team's captures into the team's components and A/B tests.
   const agents = new AgentLoop({ db: t.db, emit: () => {}, log: () => {} });
-  // (Their activity entries name the owning workspace; until the activity log can hold one, an
-  // agent's entry may fail after its output is stored, which this setup tolerates.)
-  for (const step of [agents.trendHunter, agents.designNinja, agents.designNinja, agents.testCommander])
-    try {
-      step.run();
-    } catch (e) {
-      console.warn(`agent step failed: ${(e as Error).message}`);
-    }
+  agents.trendHunter.run();
+  agents.designNinja.run();
+  agents.designNinja.run();
+  agents.testCommander.run();
   const ownedBy = (table: string, owner: string) =>
     t.db
       .query<{ id: string }, [string]>(`SELECT id FROM ${table} WHERE owner_id = ?`)

@@ -1,5 +1,5 @@
-// Migration 0021 (workspaces) on a copy of a populated database: a database is built at migration
-// 20, every table gets rows (two users' worth, each chain of rows owned by one of them), the file
+// Migrations 0021 and 0022 (workspaces) on a copy of a populated database: a database is built at
+// migration 20, every table gets rows (two users' worth, each chain of rows owned by one of them), the file
 // is copied, and the copy is migrated. Every row must still be there with the same values, every
 // owner_id must name its owner's personal workspace (which shares the user's id), and every foreign
 // key must hold.
@@ -120,7 +120,7 @@ function rowsOf(db: Db, table: string, columns: string[]): string[] {
     .sort();
 }
 
-describe("migration 0021 on a populated database", () => {
+describe("migrations 0021 and 0022 on a populated database", () => {
   const original = join(dir, "at-20.sqlite");
   const before = openDatabase(original);
   migrateTo(before, WORKSPACES - 1);
@@ -184,6 +184,14 @@ describe("migration 0021 on a populated database", () => {
       const fk = foreignKeysOf(db, t).find((f) => f.from === "owner_id")!;
       expect(fk.table, `${t}.owner_id references`).toBe("workspaces");
     }
+    // The activity log's private entries name their workspace too (0022).
+    expect(foreignKeysOf(db, "activity_log").find((f) => f.from === "user_id")!.table).toBe("workspaces");
+    expect(
+      db
+        .query<{ user_id: string | null }, []>("SELECT DISTINCT user_id FROM activity_log")
+        .all()
+        .every((r) => users.includes(r.user_id!)),
+    ).toBe(true);
     // Each user's chain of rows stayed theirs: a target's owner is its comparison's.
     const mixed = db.query("SELECT t.id FROM targets t JOIN comparisons c ON c.id = t.comparison_id WHERE t.owner_id <> c.owner_id").all();
     expect(mixed).toEqual([]);
