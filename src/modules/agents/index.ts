@@ -5,6 +5,7 @@ import { workspaceGuard, type WorkspaceResolvers } from "#server/http/workspace-
 import { roleAtLeast, WORKSPACE_HEADER } from "#server/modules/workspaces/model";
 import { clientIpPlugin } from "#server/http/client-ip";
 import { errors, idParams, responds } from "#server/http/contract";
+import { notFound } from "#server/http/errors";
 import { RateLimiter } from "#server/http/rate-limit";
 import {
   agentDto,
@@ -104,6 +105,8 @@ export function agentsRoutes(agents: AgentsService, auth: AgentsAuth, opts: { no
         const workspace = who
           ? auth.workspaceFor({ userId: who.user.id, keyWorkspaceId: who.keyWorkspaceId }, headers[WORKSPACE_HEADER] ?? null)
           : null;
+        // Signed in, naming a workspace that is not theirs: not found, as on every other route.
+        if (who && !workspace && !headers["x-ingest-key"]) throw notFound("Workspace not found");
         const viewer = who && workspace ? viewerOf(who.user, workspace) : null;
         const editor = !!workspace && roleAtLeast(workspace.role, "editor");
         return agents.ingest(params.id, { viewer, editor, ingestKey: headers["x-ingest-key"] ?? null }, body);
