@@ -113,7 +113,8 @@ describe("agents loop", () => {
     for (let i = 0; i < 9; i++) loop.designNinja.run();
     const made = of("COMPONENT_GENERATED");
     expect(made).toHaveLength(8); // 4 kinds x 2 variants, then nothing left to do
-    expect(made.every((m) => m.audience.kind === "owner" && m.audience.userId === owner)).toBe(true);
+    // To the members of the workspace whose captures it was built from (a personal one: its owner), and admins.
+    expect(made.every((m) => m.audience.kind === "workspace" && m.audience.workspaceId === owner && m.audience.admins === true)).toBe(true);
     const first = made[0]!.message.payload as { tokens: { primary: string; fontFamily: string }; sourceLabel: string };
     expect(first.sourceLabel).toBe("acme.example");
     expect(first.tokens.primary).toBe("#e11d48");
