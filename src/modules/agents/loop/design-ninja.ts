@@ -1,5 +1,5 @@
 // DesignNinja: one component per run, kit by kit: for each captured site (newest first, one kit
-// per site per owner) the four kinds in variants A and B, styled with that site's tokens. With no
+// per site per workspace) the four kinds in variants A and B, styled with that site's tokens. With no
 // captures at all it builds one kit from the product's own tokens, labelled as such.
 import type { Extraction } from "#server/modules/capture/model";
 import { newId, nowIso } from "#server/lib/ids";

@@ -29,14 +29,14 @@ export class TrendHunter {
     private readonly changes?: ChangeHistory,
   ) {}
 
-  /** The moves of the last scan that one owner may see (their own comparisons only). */
+  /** The moves of the last scan that one workspace may see (its own comparisons only). */
   movesFor(ownerId: string): SetMove[] {
     return this.latestMoves.filter((m) => m.ownerId === ownerId);
   }
 
   /**
    * Moves across each comparison's competitors this week, from the run history. Each is told once
-   * to its owner's activity feed, with a link to every site's change view; a move that gains a
+   * to its workspace's activity feed, with a link to every site's change view; a move that gains a
    * site is told again with the new count.
    */
   scanMoves(): SetMove[] {
