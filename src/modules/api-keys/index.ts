@@ -4,7 +4,7 @@ import { type BearerResolver, authGuard } from "#server/http/auth-guard";
 import { clientIpPlugin } from "#server/http/client-ip";
 import { errors, idParams, responds } from "#server/http/contract";
 import { workspaceGuard, type WorkspaceResolvers } from "#server/http/workspace-guard";
-import { workspacePathGuard } from "#server/http/workspace-path-guard";
+import { workspaceRoutesGuard } from "#server/modules/workspaces/public";
 import { actorOf } from "#server/modules/audit/model";
 import {
   type CreatedPersonalKey,
@@ -163,7 +163,7 @@ const workspaceKeyParams = z.object({ id: z.string(), keyId: z.string() });
 export function workspaceApiKeyRoutes(keys: ApiKeyService, auth: WorkspaceResolvers) {
   return new Elysia({ prefix: "/api/workspaces/:id/api-keys", tags: ["api-keys"] })
     .use(clientIpPlugin())
-    .use(workspacePathGuard(auth))
+    .use(workspaceRoutesGuard(auth))
     .get(
       "",
       ({ workspace, set }) => {
@@ -171,7 +171,7 @@ export function workspaceApiKeyRoutes(keys: ApiKeyService, auth: WorkspaceResolv
         return { keys: keys.listInWorkspace(workspace.id) };
       },
       {
-        memberRole: "admin",
+        member: "admin",
         params: idParams,
         response: { 200: responds(workspaceKeyList), ...errors(401, 403, 404, 500, 503) },
         detail: { summary: "Every member's API keys in the workspace, newest first (admins and owners; never the keys themselves)" },
@@ -183,7 +183,7 @@ export function workspaceApiKeyRoutes(keys: ApiKeyService, auth: WorkspaceResolv
         apiKey: keys.revokeInWorkspace(actorOf(user, ip, request.headers.get("user-agent")), workspace.id, params.keyId),
       }),
       {
-        memberRole: "admin",
+        member: "admin",
         params: workspaceKeyParams,
         response: { 200: responds(revokedOwnedKey), ...errors(401, 403, 404, 500, 503) },
         detail: { summary: "Revoke a member's key in the workspace; it answers 401 from then on" },
