@@ -301,6 +301,7 @@ export function createServices(deps: AppDeps) {
     db: deps.db,
     audit,
     mailer: deps.env.SMTP_URL ? smtpMailer(deps.env.SMTP_URL, deps.env.ALERT_EMAIL_FROM) : undefined,
+    onMemberRemoved: (workspaceId, userId) => apiKeys.revokeMemberKeys(workspaceId, userId),
     // A deleted workspace's comparisons go through their module, so their files go too.
     removeComparisons: async (workspaceId) => {
       for (const c of comparisons.list(workspaceId)) await comparisons.remove(workspaceId, c.id);

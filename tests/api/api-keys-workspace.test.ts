@@ -106,6 +106,26 @@ describe("API keys in workspaces", () => {
     expect((await t.call("GET", "/api/comparisons", { headers: { "x-api-key": run.key } })).status).toBe(401);
   });
 
+  test("removing a member (or their leaving) revokes their keys of that workspace only; rejoining does not revive them", async () => {
+    const { t, admin, editor, viewer, ws, inWs, makeKey } = await world();
+    const teamKey = await makeKey(editor, "run");
+    const personalKey = await makeKey(editor, "read", editor.user.id);
+    const removed = await t.call("DELETE", `/api/workspaces/${ws}/members/${editor.user.id}`, { headers: inWs(admin) });
+    expect(removed.status).toBe(204);
+    const row = (id: string) => t.db.query<{ revoked_at: string | null }, [string]>("SELECT revoked_at FROM api_keys WHERE id = ?").get(id);
+    expect(row(teamKey.id)?.revoked_at).toBeString();
+    expect(row(personalKey.id)?.revoked_at).toBeNull();
+    expect((await t.call("GET", "/api/comparisons", { headers: { "x-api-key": teamKey.key } })).status).toBe(401);
+    expect((await t.call("GET", "/api/comparisons", { headers: { "x-api-key": personalKey.key } })).status).toBe(200);
+    t.db.query("INSERT INTO workspace_members (workspace_id, user_id, role) VALUES (?, ?, 'editor')").run(ws, editor.user.id);
+    expect((await t.call("GET", "/api/comparisons", { headers: { "x-api-key": teamKey.key } })).status).toBe(401);
+
+    // Leaving works the same way.
+    const viewerKey = await makeKey(viewer, "read");
+    expect((await t.call("DELETE", `/api/workspaces/${ws}/members/${viewer.user.id}`, { headers: inWs(viewer) })).status).toBe(204);
+    expect(row(viewerKey.id)?.revoked_at).toBeString();
+  });
+
   test("admins and owners list and revoke the workspace's keys; editors and viewers get 403; outsiders 404", async () => {
     const { t, root, owner, admin, editor, viewer, other, ws, otherWs, inWs, makeKey } = await world();
     const editorKey = await makeKey(editor, "run");

@@ -71,6 +71,12 @@ export interface WorkspacesDeps {
   };
   mailer?: InvitationMailer;
   /**
+   * Told in the removal's transaction when a member leaves or is removed: their API keys for the
+   * workspace are revoked (they already stop with the membership; revoked, they stay dead should
+   * the person join again).
+   */
+  onMemberRemoved?: (workspaceId: string, userId: string) => void;
+  /**
    * Removes a workspace's comparisons through their own module before the workspace goes (their
    * screenshots and filmstrips are files, which no foreign key reaches). Refuses (409) while a run
    * is going.
@@ -248,6 +254,7 @@ export function workspacesService(deps: WorkspacesDeps) {
         if (target.role === "owner" && repo.countOwners(ws.id) <= 1)
           throw conflict(ws.personal ? "You cannot leave your personal workspace" : LAST_OWNER);
         repo.removeMember(ws.id, userId);
+        deps.onMemberRemoved?.(ws.id, userId);
       });
       deps.audit.recordIn(ws.id, actor, self ? "member.left" : "member.removed", userId, { email: target.email, role: target.role });
     },
