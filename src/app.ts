@@ -139,9 +139,9 @@ export interface AppDeps {
 
 export function createServices(deps: AppDeps) {
   const tokens = accessTokens(deps.secret, deps.now);
-  const access = workspaceAccess(deps.db);
+  const workspaces = workspaceAccess(deps.db);
   // A workspace's live messages reach its members as they are at each message.
-  const live = new LiveHub({ membersOf: access.members });
+  const live = new LiveHub({ membersOf: workspaces.members });
   const audit = auditService(deps.db, deps.now);
   const apiKeys = apiKeyService({ db: deps.db, audit, now: deps.now });
   const lim = deps.limits ?? SIGN_IN_LIMITS;
@@ -151,7 +151,7 @@ export function createServices(deps: AppDeps) {
     adminEmails: deps.env.ADMIN_EMAILS,
     events: audit.authEvents,
     apiKeys: { isKey: isApiKey, principalForKey: apiKeys.principalForKey },
-    workspaces: access,
+    workspaces,
     now: deps.now,
     deviceCookies: deviceCookies(deps.secret, deps.now),
     setupToken: setupTokenRequired(deps.env) ? randomToken(24) : undefined,

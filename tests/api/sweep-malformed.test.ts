@@ -76,6 +76,8 @@ const VALID: Record<string, (w: SweepWorld, ids: { rootKey: string }) => string>
   "GET /api/workspaces/:id/invitations": (w) => `/api/workspaces/${w.ids.team}/invitations`,
   "GET /api/workspaces/:id/audit": (w) => `/api/workspaces/${w.ids.team}/audit`,
   "DELETE /api/invitations/:id": (w) => `/api/invitations/${w.ids.invitation}`,
+  "GET /api/workspaces/:id/api-keys": (w) => `/api/workspaces/${w.ids.team}/api-keys`,
+  "DELETE /api/workspaces/:id/api-keys/:keyId": (w) => `/api/workspaces/${w.ids.team}/api-keys/${w.ids.personalKey}`,
   "GET /assets/:name": () => "/assets/entry.client.js",
 };
 
