@@ -432,8 +432,6 @@ const RULES: Record<string, Rule> = {
   // Personal settings: each account's own, set from within a workspace (any role).
   "GET /api/watch/digest": { expect: list("viewer", 200), probe: fixed("/api/watch/digest") },
   "PUT /api/watch/digest": { expect: list("viewer", 200), probe: fixed("/api/watch/digest", { frequency: "off" }) },
-  "GET /api/watch/subscription": { expect: list("viewer", 200), probe: fixed("/api/watch/subscription") },
-  "PUT /api/watch/subscription": { expect: list("viewer", 200), probe: fixed("/api/watch/subscription", { alerts: true }) },
   "GET /api/auth/me": { expect: anyone(200), probe: fixed("/api/auth/me") },
   // Workspaces: the path names the workspace.
   "GET /api/workspaces": { expect: anyone(200), probe: fixed("/api/workspaces") },

@@ -53,9 +53,12 @@ async function world() {
     [quiet.user.id, "viewer"],
   ]);
   const inTeam = (u: { token: string }) => ({ ...t.auth(u.token), "x-workspace-id": ws });
+  /** A member's own choice on their member entry: no alerts or digest from this workspace. */
+  const optOut = (u: { token: string; user: { id: string } }) =>
+    t.call("PATCH", `/api/workspaces/${ws}/members/${u.user.id}`, { headers: t.auth(u.token), body: { alerts: false } });
   const c = (await t.call("POST", "/api/comparisons", { headers: inTeam(editor), body: { name: "Team rivals" } })).json;
   expect(c.id).toBeString();
-  return { t, owner, editor, viewer, quiet, outsider, ws, inTeam, c, at: (iso: string) => (now = Date.parse(iso)) };
+  return { t, owner, editor, viewer, quiet, outsider, ws, inTeam, optOut, c, at: (iso: string) => (now = Date.parse(iso)) };
 }
 
 describe("the watch in a team workspace", () => {
@@ -95,9 +98,14 @@ describe("the watch in a team workspace", () => {
     expect((await t.call("PUT", `/api/comparisons/${c.id}/schedule`, { headers: t.auth(outsider.token), body: schedule })).json.error).toBe(
       "Comparison not found",
     );
-    expect((await t.call("GET", "/api/watch/subscription", { headers: { ...t.auth(outsider.token), "x-workspace-id": ws } })).status).toBe(
-      404,
-    );
+    expect(
+      (
+        await t.call("PATCH", `/api/workspaces/${ws}/members/${outsider.user.id}`, {
+          headers: t.auth(outsider.token),
+          body: { alerts: false },
+        })
+      ).status,
+    ).toBe(404);
 
     // The editor deletes the rule; it is gone for everyone.
     expect((await t.call("DELETE", `/api/alerts/${rule.json.id}`, { headers: inTeam(editor) })).status).toBe(200);
@@ -105,17 +113,25 @@ describe("the watch in a team workspace", () => {
   });
 
   test("a members alert reaches the members who receive alerts: an opted-in viewer gets it, one who opted out does not", async () => {
-    const { t, owner, editor, viewer, quiet, inTeam, c, ws } = await world();
+    const { t, owner, editor, viewer, quiet, inTeam, c, ws, optOut } = await world();
     // Everyone receives alerts until they opt out; the quiet viewer does, for this workspace only.
-    expect((await t.call("GET", "/api/watch/subscription", { headers: inTeam(quiet) })).json).toEqual({ workspaceId: ws, alerts: true });
-    const off = await t.call("PUT", "/api/watch/subscription", { headers: inTeam(quiet), body: { alerts: false } });
+    const alertsOf = async (workspace: string, who: typeof quiet) =>
+      (
+        (await t.call("GET", `/api/workspaces/${workspace}/members`, { headers: t.auth(who.token) })).json as {
+          userId: string;
+          alerts: boolean;
+        }[]
+      ).find((m) => m.userId === who.user.id)?.alerts;
+    expect(await alertsOf(ws, quiet)).toBe(true);
+    const off = await optOut(quiet);
     expect(off.status).toBe(200);
-    expect(off.json).toEqual({ workspaceId: ws, alerts: false });
-    expect((await t.call("GET", "/api/watch/subscription", { headers: t.auth(quiet.token) })).json).toEqual({
-      workspaceId: quiet.user.id,
-      alerts: true,
-    });
-    expect((await t.call("PUT", "/api/watch/subscription", { headers: inTeam(quiet), body: { alerts: "no" } })).status).toBe(400);
+    expect(await alertsOf(ws, quiet)).toBe(false);
+    // Only for this workspace: their personal one still sends to them.
+    expect(await alertsOf(quiet.user.id, quiet)).toBe(true);
+    expect(
+      (await t.call("PATCH", `/api/workspaces/${ws}/members/${quiet.user.id}`, { headers: t.auth(quiet.token), body: { alerts: "no" } }))
+        .status,
+    ).toBe(400);
 
     const rule = (await t.call("POST", `/api/comparisons/${c.id}/alerts`, { headers: inTeam(editor), body: { channel: "members" } })).json;
     const results = await t.services.watch.dispatchRunChanges({
@@ -138,8 +154,7 @@ describe("the watch in a team workspace", () => {
     expect(log.json).toEqual([expect.objectContaining({ alertId: rule.id, runId: "run-2", status: "sent", attempts: 1 })]);
 
     // Members are read at each delivery: once nobody receives alerts, the delivery says so and nothing is sent.
-    for (const u of [owner, editor, viewer])
-      expect((await t.call("PUT", "/api/watch/subscription", { headers: inTeam(u), body: { alerts: false } })).status).toBe(200);
+    for (const u of [owner, editor, viewer]) expect((await optOut(u)).status).toBe(200);
     mails.length = 0;
     const none = await t.services.watch.dispatchRunChanges({
       ownerId: ws,
@@ -163,7 +178,7 @@ describe("the watch in a team workspace", () => {
   });
 
   test("a digest covers every workspace whose alerts its reader receives, and names each comparison's workspace", async () => {
-    const { t, editor, viewer, quiet, inTeam, c, at } = await world();
+    const { t, editor, viewer, quiet, inTeam, c, at, optOut } = await world();
     const daily = { frequency: "daily", timezone: "UTC" };
     expect(
       (await t.call("PUT", `/api/comparisons/${c.id}/schedule`, { headers: inTeam(editor), body: { cron: "0 9 * * *", timezone: "UTC" } }))
@@ -177,7 +192,7 @@ describe("the watch in a team workspace", () => {
     });
     for (const u of [viewer, quiet])
       expect((await t.call("PUT", "/api/watch/digest", { headers: t.auth(u.token), body: daily })).status).toBe(200);
-    await t.call("PUT", "/api/watch/subscription", { headers: inTeam(quiet), body: { alerts: false } });
+    await optOut(quiet);
 
     at("2026-03-02T08:00:01.000Z");
     const outcomes = await t.services.watch.digest.tick();

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import { errors, idParams, okAnswer, responds } from "#server/http/contract";
 import { workspaceGuard, type WorkspaceResolvers } from "#server/http/workspace-guard";
-import { alertRequest, alertView, deliveryView, subscriptionBody, subscriptionView, toAlertBody } from "./alerts/model";
+import { alertRequest, alertView, deliveryView, toAlertBody } from "./alerts/model";
 import { digestBody, digestView } from "./digest/model";
 import { scheduleBody, scheduleView } from "./schedule/model";
 import type { WatchService } from "./service";
@@ -12,7 +12,7 @@ const ok = responds(okAnswer);
 /**
  * Schedules and alert rules belong to the current workspace's comparisons: members read them,
  * editors change them. The digest setting is each person's own (it covers every workspace whose
- * alerts they receive), and so is that choice per workspace (the subscription).
+ * alerts they receive), and so is that choice, per workspace (on their member entry).
  */
 export function watchRoutes(watch: Pick<WatchService, "schedules" | "alerts" | "digest">, auth: WorkspaceResolvers) {
   return new Elysia({ prefix: "/api", tags: ["watch"] })
@@ -56,7 +56,7 @@ export function watchRoutes(watch: Pick<WatchService, "schedules" | "alerts" | "
         detail: {
           summary: "Alert on a comparison's changes by webhook, by e-mail, or to the workspace's members",
           description:
-            'channel "members" mails every member of the workspace who receives alerts (each chooses with PUT /api/watch/subscription), as they are at each delivery.',
+            'channel "members" mails every member of the workspace who receives alerts (each chooses for themselves: PATCH /api/workspaces/:id/members/:userId { alerts }), as they are at each delivery.',
         },
       },
     )
@@ -85,17 +85,6 @@ export function watchRoutes(watch: Pick<WatchService, "schedules" | "alerts" | "
         detail: { summary: "Delete an alert rule" },
       },
     )
-    .get("/watch/subscription", ({ user, workspace }) => watch.alerts.subscription(workspace.id, user.id), {
-      role: "viewer",
-      response: { 200: responds(subscriptionView), ...errors(401, 404, 500, 503) },
-      detail: { summary: "Whether you receive the current workspace's members alerts and, in your digest, its comparisons" },
-    })
-    .put("/watch/subscription", ({ user, workspace, body }) => watch.alerts.subscribe(workspace.id, user.id, body.alerts), {
-      role: "viewer",
-      body: subscriptionBody,
-      response: { 200: responds(subscriptionView), ...errors(400, 401, 404, 413, 500, 503) },
-      detail: { summary: "Opt in to or out of the current workspace's members alerts and digest (your own choice, any role)" },
-    })
     .get("/watch/digest", ({ user }) => watch.digest.get(user.id), {
       role: "viewer",
       response: { 200: responds(digestView), ...errors(401, 404, 500, 503) },

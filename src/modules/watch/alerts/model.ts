@@ -8,7 +8,7 @@ const common = {
 
 /**
  * `webhook` posts to a URL, `email` mails one address, `members` mails the workspace's members who
- * receive alerts (each member opts in or out for themselves: PUT /api/watch/subscription), read at
+ * receive alerts (each member opts in or out for themselves: PATCH /api/workspaces/:id/members/:userId { alerts }), read at
  * each delivery, so whoever joins or opts out later is counted then.
  */
 export const ALERT_CHANNELS = ["webhook", "email", "members"] as const;
@@ -76,11 +76,6 @@ export const deliveryView = z.object({
   sentAt: z.string().nullable(),
 });
 export type DeliveryView = z.infer<typeof deliveryView>;
-
-/** GET/PUT /api/watch/subscription: whether you receive the current workspace's member alerts and digest. */
-export const subscriptionBody = z.object({ alerts: z.boolean({ error: "alerts must be true or false" }) });
-export const subscriptionView = z.object({ workspaceId: z.string(), alerts: z.boolean() });
-export type SubscriptionView = z.infer<typeof subscriptionView>;
 
 /** The webhook's JSON body: Slack reads `text`; scripts read the rest. */
 export const webhookPayload = z.object({

@@ -71,11 +71,6 @@ export function alertsRepository(db: Db) {
       `SELECT u.email FROM workspace_members m JOIN users u ON u.id = m.user_id
         WHERE m.workspace_id = ? AND m.alerts = 1 AND u.disabled = 0 ORDER BY m.joined_at, u.id`,
     ),
-    // The member's own choice to receive the workspace's members alerts and digest (workspace_members.alerts).
-    subscription: db.query<{ alerts: number }, [string, string]>(
-      "SELECT alerts FROM workspace_members WHERE workspace_id = ? AND user_id = ?",
-    ),
-    subscribe: db.query<null, [number, string, string]>("UPDATE workspace_members SET alerts = ? WHERE workspace_id = ? AND user_id = ?"),
     deliveries: db.query<DeliveryRow, [string, string, number]>(
       `SELECT alert_id, run_id, status, attempts, last_error, sent_at FROM alert_deliveries
         WHERE comparison_id = ? AND owner_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
@@ -114,12 +109,6 @@ export function alertsRepository(db: Db) {
       q.logDelivery.run(d.id, d.alertId, d.comparisonId, d.ownerId, d.runId, d.status, d.attempts, d.lastError, d.sentAt, d.at);
     },
     recipients: (workspaceId: string): string[] => q.recipients.all(workspaceId).map((r) => r.email),
-    /** Whether the member receives the workspace's alerts; null when they are not a member. */
-    subscription: (workspaceId: string, userId: string): boolean | null => {
-      const r = q.subscription.get(workspaceId, userId);
-      return r ? r.alerts === 1 : null;
-    },
-    subscribe: (workspaceId: string, userId: string, alerts: boolean) => q.subscribe.run(alerts ? 1 : 0, workspaceId, userId).changes > 0,
     deliveries: (comparisonId: string, ownerId: string, limit = 200): DeliveryView[] =>
       q.deliveries.all(comparisonId, ownerId, limit).map(toDeliveryView),
   };

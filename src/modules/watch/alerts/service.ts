@@ -12,7 +12,7 @@ import { checkTargetUrl, type Resolver } from "#server/modules/capture/public";
 import { filterChanges } from "#server/modules/changes/public";
 import { emailMessage, webhookBody, type AlertContext } from "./message";
 import type { TargetChanges } from "#server/modules/changes/model";
-import type { AlertBody, AlertView, DeliveryView, SubscriptionView } from "./model";
+import type { AlertBody, AlertView, DeliveryView } from "./model";
 import { alertsRepository, isMembersRule, MEMBERS_DESTINATION, toAlertView, type AlertRuleRow } from "./repository";
 import { DEFAULT_BACKOFF_MS, type RetryOptions } from "./retry";
 import { drain, jobsService, type JobHandler, type JobsService } from "#server/modules/jobs/public";
@@ -207,15 +207,5 @@ export function alertsService(deps: AlertsServiceDeps) {
     },
     /** Runs delivery jobs, here or in any worker. */
     handler,
-    /** Whether the member receives the workspace's members alerts and, in their digest, its comparisons. */
-    subscription(workspaceId: string, userId: string): SubscriptionView {
-      const alerts = repo.subscription(workspaceId, userId);
-      if (alerts === null) throw notFound("Workspace not found");
-      return { workspaceId, alerts };
-    },
-    subscribe(workspaceId: string, userId: string, alerts: boolean): SubscriptionView {
-      if (!repo.subscribe(workspaceId, userId, alerts)) throw notFound("Workspace not found");
-      return { workspaceId, alerts };
-    },
   };
 }
