@@ -32,7 +32,9 @@ import { isApiKey } from "./modules/api-keys/model";
 import { apiKeyService } from "./modules/api-keys/service";
 import { workspaceAccess } from "./modules/workspaces/access";
 import type { CurrentWorkspace } from "./modules/workspaces/model";
-import { auditRoutes } from "./modules/audit";
+import { ssoNewcomersRoutes, workspaceRoutes } from "./modules/workspaces";
+import { workspacesService } from "./modules/workspaces/service";
+import { auditRoutes, workspaceAuditRoutes } from "./modules/audit";
 import { auditService } from "./modules/audit/service";
 import { REFRESH_COOKIE, authRoutes } from "./modules/auth";
 import type { PublicUser } from "./modules/auth/model";
@@ -166,7 +168,17 @@ export function createServices(deps: AppDeps) {
   const sso = oidcSettings(deps.env);
   const oidc =
     sso &&
-    oidcService({ db: deps.db, auth, settings: sso, secret: deps.secret, publicUrl: deps.env.PUBLIC_URL, now: deps.now, log: deps.log });
+    oidcService({
+      db: deps.db,
+      auth,
+      settings: sso,
+      secret: deps.secret,
+      publicUrl: deps.env.PUBLIC_URL,
+      now: deps.now,
+      log: deps.log,
+      // First-time SSO users also join the workspace the super-admin chose (workspaces is built below).
+      onFirstSignIn: (userId) => workspaces.joinAsNewcomer(userId),
+    });
   const waitlist = waitlistService(deps.db);
   const metrics = new RequestMetrics(undefined, deps.now);
   const activity = activityService(deps.db, deps.now);
@@ -283,6 +295,18 @@ export function createServices(deps: AppDeps) {
     screenshot: comparisons.screenshot,
     now: deps.now,
   });
+  const workspaces = workspacesService({
+    db: deps.db,
+    audit,
+    mailer: deps.env.SMTP_URL ? smtpMailer(deps.env.SMTP_URL, deps.env.ALERT_EMAIL_FROM) : undefined,
+    // A deleted workspace's comparisons go through their module, so their files go too.
+    removeComparisons: async (workspaceId) => {
+      for (const c of comparisons.list(workspaceId)) await comparisons.remove(workspaceId, c.id);
+      await comparisons.removeUserFiles(workspaceId);
+    },
+    now: deps.now,
+    log: deps.log,
+  });
   return {
     /** The blob store and its working folder (src/boot/serve.ts checks it at boot). */
     storage,
@@ -313,6 +337,7 @@ export function createServices(deps: AppDeps) {
     activity,
     system,
     agents,
+    workspaces,
   };
 }
 export type Services = ReturnType<typeof createServices>;
@@ -391,6 +416,9 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
     .use(apiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
     .use(allApiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
     .use(personalApiKeyRoutes(services.apiKeys, services.auth.userForAccessToken))
+    .use(workspaceRoutes(services.workspaces, services.auth, { publicUrl: deps.env.PUBLIC_URL }))
+    .use(ssoNewcomersRoutes(services.workspaces, services.auth.userForAccessToken))
+    .use(workspaceAuditRoutes(services.audit, services.auth))
     .use(comparisonRoutes(services.comparisons, services.auth))
     .use(filmstripRoutes(services.filmstrips, services.auth))
     .use(discoveryRoutes(services.discovery, services.auth))

@@ -63,6 +63,8 @@ const FIXTURES: Record<string, (c: Ctx) => Promise<Call> | Call> = {
   },
   "GET /api/admin/jobs": () => ({ path: "/api/admin/jobs?state=dead", status: 200 }),
   "POST /api/admin/jobs/:id/retry": ({ t }) => ({ path: `/api/admin/jobs/${deadJob(t.services.jobs)}/retry`, status: 200 }),
+  "GET /api/admin/sso-newcomers": () => ({ path: "/api/admin/sso-newcomers", status: 200 }),
+  "PUT /api/admin/sso-newcomers": () => ({ path: "/api/admin/sso-newcomers", body: { workspaceId: null, role: "viewer" }, status: 200 }),
   "GET /api/system/status": () => ({ path: "/api/system/status", status: 200 }),
   "POST /api/system/start": () => ({ path: "/api/system/start", status: 200 }),
   "POST /api/system/stop": () => ({ path: "/api/system/stop", status: 200 }),

@@ -66,6 +66,16 @@ const VALID: Record<string, (w: SweepWorld, ids: { rootKey: string }) => string>
   "DELETE /api/shares/:id": (w) => `/api/shares/${w.ids.share}`,
   "GET /api/share/:token": (w) => `/api/share/${w.ids.shareToken}`,
   "GET /api/share/:token/screenshots/:snapshotId": (w) => `/api/share/${w.ids.shareToken}/screenshots/${w.ids.snapshot}`,
+  "PATCH /api/workspaces/:id": (w) => `/api/workspaces/${w.ids.team}`,
+  "DELETE /api/workspaces/:id": (w) => `/api/workspaces/${w.ids.team}`,
+  "POST /api/workspaces/:id/owner": (w) => `/api/workspaces/${w.ids.team}/owner`,
+  "GET /api/workspaces/:id/members": (w) => `/api/workspaces/${w.ids.team}/members`,
+  "PATCH /api/workspaces/:id/members/:userId": (w) => `/api/workspaces/${w.ids.team}/members/${w.dave.user.id}`,
+  "DELETE /api/workspaces/:id/members/:userId": (w) => `/api/workspaces/${w.ids.team}/members/${w.dave.user.id}`,
+  "POST /api/workspaces/:id/invitations": (w) => `/api/workspaces/${w.ids.team}/invitations`,
+  "GET /api/workspaces/:id/invitations": (w) => `/api/workspaces/${w.ids.team}/invitations`,
+  "GET /api/workspaces/:id/audit": (w) => `/api/workspaces/${w.ids.team}/audit`,
+  "DELETE /api/invitations/:id": (w) => `/api/invitations/${w.ids.invitation}`,
   "GET /assets/:name": () => "/assets/entry.client.js",
 };
 

@@ -282,6 +282,66 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
     const r = await w.t.call("POST", "/api/api-keys", { headers: w.h.alice, body: { name: "revoked by an admin", scope: "read" } });
     return { path: `/api/admin/all-api-keys/${r.json.id}`, owner: "root", ok: 200, strangers: { bob: 403, alice: 403 } };
   },
+  // Workspaces: the path names the workspace; whoever is not a member gets 404.
+  "PATCH /api/workspaces/:id": (w) => ({
+    path: `/api/workspaces/${w.ids.team}`,
+    body: { name: `Team ${MARKER}` },
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "DELETE /api/workspaces/:id": async (w) => ({
+    path: `/api/workspaces/${await w.freshTeam()}`,
+    owner: "alice",
+    ok: 204,
+    strangers: USER_ROW,
+  }),
+  "POST /api/workspaces/:id/owner": async (w) => ({
+    path: `/api/workspaces/${await w.freshTeam()}/owner`,
+    body: { userId: w.dave.user.id },
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "GET /api/workspaces/:id/members": (w) => ({
+    path: `/api/workspaces/${w.ids.team}/members`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "PATCH /api/workspaces/:id/members/:userId": (w) => ({
+    path: `/api/workspaces/${w.ids.team}/members/${w.dave.user.id}`,
+    body: { role: "editor" },
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "DELETE /api/workspaces/:id/members/:userId": async (w) => ({
+    path: `/api/workspaces/${await w.freshTeam()}/members/${w.dave.user.id}`,
+    owner: "alice",
+    ok: 204,
+    strangers: USER_ROW,
+  }),
+  "POST /api/workspaces/:id/invitations": (w) => ({
+    path: `/api/workspaces/${w.ids.team}/invitations`,
+    body: { role: "viewer" },
+    owner: "alice",
+    ok: 201,
+    strangers: USER_ROW,
+  }),
+  "GET /api/workspaces/:id/invitations": (w) => ({
+    path: `/api/workspaces/${w.ids.team}/invitations`,
+    owner: "alice",
+    ok: 200,
+    strangers: USER_ROW,
+  }),
+  "GET /api/workspaces/:id/audit": (w) => ({ path: `/api/workspaces/${w.ids.team}/audit`, owner: "alice", ok: 200, strangers: USER_ROW }),
+  "DELETE /api/invitations/:id": async (w) => ({
+    path: `/api/invitations/${(await w.freshInvitation()).id}`,
+    owner: "alice",
+    ok: 204,
+    strangers: USER_ROW,
+  }),
 };
 
 /** Id routes where any caller may succeed, and why. */

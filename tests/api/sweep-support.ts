@@ -50,11 +50,13 @@ export async function sweepWorld() {
   const alice = await t.signup(`alice-${MARKER}@example.com`);
   const bob = await t.signup();
   const carol = await t.signup(); // promoted below: a second admin
+  const dave = await t.signup(); // a member of alice's team workspaces
   const h = {
     root: t.auth(root.token),
     alice: t.auth(alice.token),
     bob: t.auth(bob.token),
     carol: t.auth(carol.token),
+    dave: t.auth(dave.token),
   };
   const promoted = await t.call("PATCH", `/api/admin/users/${carol.user.id}`, { headers: h.root, body: { role: "admin" } });
   if (promoted.status !== 200) throw new Error(`promote failed: ${promoted.text}`);
@@ -155,7 +157,30 @@ export async function sweepWorld() {
   };
   const page = await newPage();
 
+  // A team workspace of alice's, which dave joined as an editor through an invitation, and an
+  // invitation still open.
+  const newInvitation = async (workspaceId: string, role = "viewer") => {
+    const r = await t.call("POST", `/api/workspaces/${workspaceId}/invitations`, { headers: h.alice, body: { role } });
+    if (r.status !== 201) throw new Error(`invitation failed: ${r.text}`);
+    return { id: r.json.id as string, token: new URL(r.json.url as string).pathname.split("/").pop()! };
+  };
+  const newTeam = async () => {
+    const r = await t.call("POST", "/api/workspaces", { headers: h.alice, body: { name: `Team ${MARKER}` } });
+    if (r.status !== 201) throw new Error(`workspace failed: ${r.text}`);
+    const id = r.json.id as string;
+    const joined = await t.call("POST", "/api/invitations/accept", {
+      headers: h.dave,
+      body: { token: (await newInvitation(id, "editor")).token },
+    });
+    if (joined.status !== 200) throw new Error(`accept failed: ${joined.text}`);
+    return id;
+  };
+  const team = await newTeam();
+  const invitation = await newInvitation(team);
+
   const ids = {
+    team,
+    invitation: invitation.id,
     comparison: main.id,
     alert,
     targets: main.targets,
@@ -190,6 +215,9 @@ export async function sweepWorld() {
     share.id,
     share.token,
     page,
+    team,
+    invitation.id,
+    invitation.token,
   ];
 
   return {
@@ -200,6 +228,7 @@ export async function sweepWorld() {
     alice,
     bob,
     carol,
+    dave,
     h,
     ids,
     secrets,
@@ -211,6 +240,10 @@ export async function sweepWorld() {
     freshShare: newShare,
     /** A fresh secret of alice's first site (for routes that delete it); its name. */
     freshSecret: newSecret,
+    /** A fresh team workspace of alice's, dave an editor in it; its id. */
+    freshTeam: newTeam,
+    /** A fresh open invitation to alice's team workspace. */
+    freshInvitation: () => newInvitation(team),
     /** A fresh page of alice's first site (for routes that delete it); its id. */
     freshPage: newPage,
     async close() {

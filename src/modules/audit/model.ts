@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   "admin.backup_failed",
   "admin.backup_downloaded",
   "admin.alert_settings_saved",
+  "admin.sso_newcomers_saved",
   "admin.api_key_created",
   "admin.api_key_revoked",
   "api_key.created",

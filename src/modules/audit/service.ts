@@ -66,6 +66,11 @@ export function auditService(db: Db, now: () => number = Date.now) {
       const { entries, total } = repo.page(query.pageSize, (query.page - 1) * query.pageSize, query.action);
       return { entries, total, page: query.page, pageSize: query.pageSize };
     },
+    /** One workspace's audit, newest first (its owners and admins read it). */
+    listIn(workspaceId: string, query: AuditQuery): AuditPage {
+      const { entries, total } = repo.pageIn(workspaceId, query.pageSize, (query.page - 1) * query.pageSize, query.action);
+      return { entries, total, page: query.page, pageSize: query.pageSize };
+    },
     countSince: (action: AuditAction, sinceMs: number) => repo.countSince(action, nowIso(sinceMs)),
   };
 }

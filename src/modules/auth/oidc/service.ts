@@ -56,6 +56,12 @@ export function oidcService(deps: {
   publicUrl?: string;
   now?: () => number;
   log?: (msg: string, err?: unknown) => void;
+  /**
+   * An identity signs in for the first time (a new account, or one linked by its verified e-mail):
+   * it also joins the workspace the super-admin chose for SSO newcomers. Runs in the transaction
+   * that links the identity.
+   */
+  onFirstSignIn?: (userId: string) => void;
 }) {
   const { settings } = deps;
   const now = deps.now ?? Date.now;
@@ -91,7 +97,10 @@ export function oidcService(deps: {
     if (!email || !email.includes("@")) throw new OidcRefusal("no_email", "the provider told no e-mail address");
     if (settings.allowedDomains.length && !settings.allowedDomains.includes(domainOf(email)))
       throw new OidcRefusal("domain", `${domainOf(email)} is not in OIDC_ALLOWED_DOMAINS`);
-    const link = (userId: string) => repo.link({ issuer, subject, userId, email }, nowIso(now()));
+    const link = (userId: string) => {
+      repo.link({ issuer, subject, userId, email }, nowIso(now()));
+      deps.onFirstSignIn?.(userId);
+    };
     const existing = deps.auth.userIdByEmail(email);
     if (existing) {
       // Anyone can claim any address at some providers: only the provider's own word that this

@@ -1,0 +1,2 @@
+// What other modules use of workspaces besides its routes and model (docs/decisions/0008).
+export { workspaceRoutesGuard, type WorkspaceRouteResolvers } from "./guard";
