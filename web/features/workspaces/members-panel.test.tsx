@@ -51,7 +51,7 @@ describe("Settings → Members", () => {
     // Your own row: Leave, not a role select.
     expect(within(row("bea@example.com")).getByRole("button", { name: "Leave" })).toBeTruthy();
 
-    const select = within(row("cy@example.com")).getByRole("combobox", { name: "Role of cy@example.com" });
+    const select = within(row("cy@example.com")).getByRole("combobox", { name: "Role of cy@example.com: Editor" });
     fireEvent.pointerDown(select, { button: 0, ctrlKey: false, pointerType: "mouse" });
     const options = (await $().findAllByRole("option")).map((o) => o.textContent);
     expect(options).toEqual(["Viewer", "Editor", "Admin"]);
@@ -72,7 +72,7 @@ describe("Settings → Members", () => {
     restore = f.restore;
     renderUi(<MembersPanel workspace={ws("owner")} userId="u-ada" onLeft={() => {}} />);
     const select = within(await $().findByRole("row", { name: "bea@example.com" })).getByRole("combobox", {
-      name: "Role of bea@example.com",
+      name: "Role of bea@example.com: Admin",
     });
     // The only owner cannot leave: the button says why it is off.
     const leave = within(row("ada@example.com")).getByRole("button", { name: "Leave" }) as HTMLButtonElement;
@@ -149,7 +149,7 @@ describe("Settings → Invitations", () => {
     Object.defineProperty(navigator, "clipboard", { value: { writeText: async (t: string) => void (copied = t) }, configurable: true });
     renderUi(<InvitationsPanel workspace={ws("admin")} />);
     await $().findByRole("region", { name: "Invitations" });
-    expect($().getByRole("combobox", { name: "Role" }).textContent).toBe("Viewer");
+    expect($().getByRole("combobox", { name: "Role: Viewer" }).textContent).toBe("Viewer");
     fireEvent.click($().getByRole("button", { name: "Create invitation link" }));
     const link = await $().findByTestId("invitation-link");
     expect(f.calls.find((c) => c.method === "POST")?.body).toEqual({ role: "viewer" });

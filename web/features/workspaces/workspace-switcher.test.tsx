@@ -74,7 +74,7 @@ describe("workspace switcher", () => {
     const r = renderUi(<Wired />);
     await act(() => loadWorkspaces("u1"));
     expect(trigger().getAttribute("aria-label")).toBe("Workspace: Ada, Owner. Switch workspace");
-    expect(trigger().textContent).toContain("Personal · Owner");
+    expect(trigger().textContent).toContain("Just you");
     const menu = await openMenu();
     const items = within(menu).getAllByRole("menuitemradio");
     expect(items.map((i) => i.getAttribute("aria-label"))).toEqual(["Ada (personal), Owner", "Growth team, Viewer"]);

@@ -102,11 +102,12 @@ export function InvitationsPanel({ workspace }: { workspace: CurrentWorkspace })
       <form onSubmit={create} aria-labelledby="invitations-heading">
         <Flex gap="3" wrap="wrap" align="end" mb="3">
           <Flex direction="column" gap="1">
-            <Text as="label" size="2" weight="medium" id="invite-role-label">
+            <Text as="div" size="2" weight="medium" aria-hidden>
               Role
             </Text>
             <Select.Root value={role} onValueChange={(v) => setRole(v as InvitedRole)}>
-              <Select.Trigger aria-labelledby="invite-role-label" style={{ minWidth: 120 }} />
+              {/* Named with the value it shows: the visible text is part of the name. */}
+              <Select.Trigger aria-label={`Role: ${ROLE_LABEL[role]}`} style={{ minWidth: 120 }} />
               <Select.Content position="popper">
                 {INVITED_ROLES.map((r) => (
                   <Select.Item key={r} value={r}>
@@ -182,7 +183,7 @@ export function InvitationsPanel({ workspace }: { workspace: CurrentWorkspace })
               <Table.ColumnHeaderCell>For</Table.ColumnHeaderCell>
               <Table.ColumnHeaderCell>Role</Table.ColumnHeaderCell>
               <Table.ColumnHeaderCell>State</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>Expires</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell className="di-wide-only">Expires</Table.ColumnHeaderCell>
               <Table.ColumnHeaderCell>
                 <span className="di-visually-hidden">Actions</span>
               </Table.ColumnHeaderCell>
@@ -193,13 +194,16 @@ export function InvitationsPanel({ workspace }: { workspace: CurrentWorkspace })
               const badge = STATE_BADGE[inv.state];
               return (
                 <Table.Row key={inv.id} data-testid="invitation-row">
-                  <Table.RowHeaderCell>
+                  <Table.RowHeaderCell className="di-member-name">
                     <Text size="2">{inv.email ?? "Anyone with the link"}</Text>
                     {inv.acceptedBy && (
                       <Text as="div" size="1" color="gray">
-                        by {inv.acceptedBy.email}
+                        Accepted by {inv.acceptedBy.email}
                       </Text>
                     )}
+                    <Text as="div" size="1" color="gray" className="di-narrow-only">
+                      Expires {formatDateTime(inv.expiresAt)}
+                    </Text>
                   </Table.RowHeaderCell>
                   <Table.Cell>{ROLE_LABEL[inv.role]}</Table.Cell>
                   <Table.Cell>
@@ -207,7 +211,7 @@ export function InvitationsPanel({ workspace }: { workspace: CurrentWorkspace })
                       {badge.label}
                     </Badge>
                   </Table.Cell>
-                  <Table.Cell>
+                  <Table.Cell className="di-wide-only">
                     <Text size="1" color="gray">
                       {formatDateTime(inv.expiresAt)}
                     </Text>

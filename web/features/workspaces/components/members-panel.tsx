@@ -119,7 +119,7 @@ export function MembersPanel({ workspace, userId, onLeft }: MembersPanelProps) {
             <Table.Row>
               <Table.ColumnHeaderCell>Member</Table.ColumnHeaderCell>
               <Table.ColumnHeaderCell>Role</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>Joined</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell className="di-wide-only">Joined</Table.ColumnHeaderCell>
               <Table.ColumnHeaderCell>
                 <span className="di-visually-hidden">Actions</span>
               </Table.ColumnHeaderCell>
@@ -132,16 +132,19 @@ export function MembersPanel({ workspace, userId, onLeft }: MembersPanelProps) {
               return (
                 <Table.Row key={m.userId} data-testid="member-row" aria-label={nameOf(m)}>
                   <Table.RowHeaderCell>
-                    <Flex direction="column" style={{ minWidth: 0 }}>
-                      <Text size="2" weight="medium" truncate>
+                    <Flex direction="column" className="di-member-name">
+                      <Text size="2" weight="medium">
                         {nameOf(m)}
                         {me && " (you)"}
                       </Text>
                       {m.username && (
-                        <Text size="1" color="gray" truncate>
+                        <Text size="1" color="gray">
                           {m.email}
                         </Text>
                       )}
+                      <Text size="1" color="gray" className="di-narrow-only">
+                        Joined {formatDateTime(m.joinedAt)}
+                      </Text>
                     </Flex>
                   </Table.RowHeaderCell>
                   <Table.Cell>
@@ -152,7 +155,8 @@ export function MembersPanel({ workspace, userId, onLeft }: MembersPanelProps) {
                         disabled={busy === m.userId}
                         onValueChange={(v) => void setRole(m, v as WorkspaceRole)}
                       >
-                        <Select.Trigger aria-label={`Role of ${nameOf(m)}`} />
+                        {/* The name includes the role it shows: the visible text is part of it. */}
+                        <Select.Trigger aria-label={`Role of ${nameOf(m)}: ${ROLE_LABEL[m.role]}`} />
                         <Select.Content position="popper">
                           {(myRole === "owner" ? ALL_ROLES : ROLES_BELOW_OWNER).map((r) => (
                             <Select.Item key={r} value={r}>
@@ -167,7 +171,7 @@ export function MembersPanel({ workspace, userId, onLeft }: MembersPanelProps) {
                       </Badge>
                     )}
                   </Table.Cell>
-                  <Table.Cell>
+                  <Table.Cell className="di-wide-only">
                     <Text size="1" color="gray">
                       {formatDateTime(m.joinedAt)}
                     </Text>

@@ -19,7 +19,8 @@ export interface WorkspaceSwitcherProps {
 }
 
 const initial = (name: string) => (name.trim()[0] ?? "?").toUpperCase();
-const labelOf = (w: CurrentWorkspace) => (w.personal ? `${w.name} (personal)` : w.name);
+/** A personal workspace is called "Personal" unless renamed; a renamed one still says what it is. */
+const labelOf = (w: CurrentWorkspace) => (w.personal && !/personal/i.test(w.name) ? `${w.name} (personal)` : w.name);
 
 function NewWorkspaceDialog({
   open,
@@ -121,7 +122,7 @@ export function WorkspaceSwitcher({ current, list, state, collapsed, onSwitch, o
         </Text>
         {current && (
           <Text size="1" color="gray" truncate>
-            {current.personal ? "Personal" : "Team"} · {ROLE_LABEL[current.role]}
+            {current.personal ? "Just you" : `Team · ${ROLE_LABEL[current.role]}`}
           </Text>
         )}
       </span>
