@@ -105,14 +105,15 @@ export function WorkspaceSwitcher({ current, list, state, collapsed, onSwitch, o
     }
   }
 
+  // Named by what it shows (the visible text is part of the name), after what it does.
   const trigger = (
     <button
       type="button"
       className="di-workspace-trigger"
-      aria-label={current ? `Workspace: ${current.name}, ${ROLE_LABEL[current.role]}. Switch workspace` : "Switch workspace"}
       aria-busy={switching !== null || undefined}
       disabled={state === "loading" && !current}
     >
+      <span className="di-visually-hidden">Switch workspace: </span>
       <span className="di-workspace-mark" aria-hidden>
         {current ? initial(current.name) : "·"}
       </span>
@@ -122,6 +123,7 @@ export function WorkspaceSwitcher({ current, list, state, collapsed, onSwitch, o
         </Text>
         {current && (
           <Text size="1" color="gray" truncate>
+            <span className="di-visually-hidden">, </span>
             {current.personal ? "Just you" : `Team · ${ROLE_LABEL[current.role]}`}
           </Text>
         )}
@@ -146,10 +148,11 @@ export function WorkspaceSwitcher({ current, list, state, collapsed, onSwitch, o
           <DropdownMenu.Label>Workspaces</DropdownMenu.Label>
           <DropdownMenu.RadioGroup value={current?.id ?? ""} onValueChange={(id) => void pick(id)}>
             {list.map((w) => (
-              <DropdownMenu.RadioItem key={w.id} value={w.id} aria-label={`${labelOf(w)}, ${ROLE_LABEL[w.role]}`}>
+              <DropdownMenu.RadioItem key={w.id} value={w.id}>
                 <Flex align="center" justify="between" gap="3" width="100%">
                   <Text truncate>{labelOf(w)}</Text>
                   <Text size="1" color="gray">
+                    <span className="di-visually-hidden">, </span>
                     {ROLE_LABEL[w.role]}
                   </Text>
                 </Flex>
