@@ -70,13 +70,14 @@ function report(list: { id: string; impact: string; help: string; nodes: string[
   return list.map((v) => `${v.impact} ${v.id}: ${v.help}\n    ${v.nodes.join("\n    ")}`).join("\n");
 }
 
-async function shot(page: Page, name: string, at?: Locator) {
-  await at?.scrollIntoViewIfNeeded();
+/** The whole page, or with `at` the screen scrolled to it, or with "screen" the screen as it is (an open menu). */
+async function shot(page: Page, name: string, at?: Locator | "screen") {
+  if (at && at !== "screen") await at.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: !at });
 }
 
 /** The same screen on a phone (390 px wide), then back at 1440 px. */
-async function phoneShot(page: Page, name: string, at?: Locator) {
+async function phoneShot(page: Page, name: string, at?: Locator | "screen") {
   await page.setViewportSize({ width: 390, height: 844 });
   const hide = page.getByRole("button", { name: "Hide activity rail" });
   if (await hide.isVisible()) await hide.click();
@@ -108,8 +109,14 @@ describe("workspaces in the app", () => {
     await switcher(ownerPage).click();
     const menu = ownerPage.getByRole("menu");
     await expect(menu.getByRole("menuitemradio").count()).resolves.toBe(2);
-    await shot(ownerPage, "switcher-menu-1440");
+    await shot(ownerPage, "switcher-menu-1440", "screen");
     await ownerPage.keyboard.press("Escape");
+    // In the collapsed sidebar the switcher is the workspace's initial, its name in a tooltip.
+    await ownerPage.getByRole("button", { name: "Collapse sidebar" }).click();
+    await switcher(ownerPage).hover();
+    await ownerPage.getByRole("tooltip").first().waitFor();
+    await shot(ownerPage, "switcher-collapsed-1440", "screen");
+    await ownerPage.getByRole("button", { name: "Expand sidebar" }).click();
 
     await switchTo(ownerPage, "Growth team");
     await listed(ownerPage, "Team checkout teardown").waitFor();
@@ -195,6 +202,8 @@ describe("workspaces in the app", () => {
       const imgs = [...document.querySelectorAll<HTMLImageElement>('[data-testid="screenshot-panel"] img')];
       return imgs.length === 2 && imgs.every((i) => i.complete && i.naturalWidth > 0);
     });
+    // Share links are an editor's: the viewer's Share is off, with the reason.
+    await expect(viewerPage.getByRole("button", { name: "Share" }).isDisabled()).resolves.toBe(true);
     await shot(viewerPage, "viewer-results-1440");
     await phoneShot(viewerPage, "viewer-results-390", viewerPage.getByTestId("screenshot-panel").first());
   });
@@ -226,7 +235,7 @@ describe("workspaces in the app", () => {
     await ownerPage.getByRole("button", { name: "Menu" }).click();
     await switcher(ownerPage).click();
     await ownerPage.getByRole("menu").waitFor();
-    await shot(ownerPage, "switcher-menu-390");
+    await shot(ownerPage, "switcher-menu-390", "screen");
     await ownerPage.keyboard.press("Escape");
     await ownerPage.setViewportSize({ width: 1440, height: 900 });
   });
