@@ -2,7 +2,7 @@
 // (Eden treaty, types only), sent with the bearer token, one refresh-and-retry, spec-shaped errors.
 import { treaty } from "@elysiajs/eden/treaty2";
 import type { App } from "#server/app";
-import { currentWorkspaceId } from "./workspace";
+import { currentWorkspaceId, workspaceGone } from "./workspace";
 
 export class ApiError extends Error {
   constructor(
@@ -92,7 +92,12 @@ function bearerFetch(source: BearerSource) {
       const fresh = await source.refresh();
       if (fresh) res = await send(fresh);
     }
-    if (!res.ok) throw await toError(res);
+    if (!res.ok) {
+      const err = await toError(res);
+      // The workspace named is no longer the caller's (removed, or it was deleted): stop naming it.
+      if (workspace && err.status === 404 && err.serverMessage === "Workspace not found") workspaceGone(workspace);
+      throw err;
+    }
     return res;
   };
 }

@@ -45,6 +45,16 @@ export const useWorkspaceStore = create<WorkspaceState>((set, get) => ({
   },
 }));
 
+/**
+ * A call naming `id` was told it is not the caller's workspace (they were removed, or it was
+ * deleted): later calls name none, so the server answers from the personal workspace, and the
+ * shell reads the list again.
+ */
+export function workspaceGone(id: string): void {
+  const s = useWorkspaceStore.getState();
+  if (s.current?.id === id) s.set(null);
+}
+
 /** The id the API client sends as `X-Workspace-Id`, or null to let the server pick the last chosen. */
 export const currentWorkspaceId = (): string | null => useWorkspaceStore.getState().current?.id ?? null;
 

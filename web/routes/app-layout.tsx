@@ -49,9 +49,11 @@ function useWorkspaceSwitch(userId: string | null, hasToken: boolean) {
   const state = useWorkspaces((s) => s.state);
   const generation = useWorkspaceStore((s) => s.generation);
 
+  // Read once signed in, and again when the current one is gone (a call was told it is not theirs).
+  const known = current !== null;
   useEffect(() => {
-    if (userId && hasToken) void loadWorkspaces(userId);
-  }, [userId, hasToken]);
+    if (userId && hasToken && (!known || useWorkspaces.getState().userId !== userId)) void loadWorkspaces(userId);
+  }, [userId, hasToken, known]);
   const seen = useRef(generation);
   useEffect(() => {
     if (generation === seen.current) return;

@@ -165,4 +165,18 @@ describe("which workspace the app acts in", () => {
     expect(useWorkspaceStore.getState().current).toEqual(personal);
     expect(s.state.chosen).toBe("u1");
   });
+
+  test("a call told the workspace is not the caller's any more stops naming it", async () => {
+    const f = mockFetch({
+      "GET /api/comparisons": (c) => (c.workspace === "w-team" ? { status: 404, json: { error: "Workspace not found" } } : { json: [] }),
+    });
+    restore = f.restore;
+    useWorkspaceStore.getState().set(team);
+    const before = useWorkspaceStore.getState().generation;
+    await expect(call(api.comparisons.get())).rejects.toThrow("404");
+    expect(useWorkspaceStore.getState().current).toBe(null);
+    expect(useWorkspaceStore.getState().generation).toBe(before + 1);
+    await call(api.comparisons.get());
+    expect(f.calls.at(-1)?.workspace).toBeUndefined();
+  });
 });
