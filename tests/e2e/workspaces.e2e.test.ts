@@ -240,6 +240,31 @@ describe("workspaces in the app", () => {
     await ownerPage.setViewportSize({ width: 1440, height: 900 });
   });
 
+  test("through sign-up: a newcomer creates an account from the link, comes back, accepts as editor, and may start", async () => {
+    const made = await lab.api<{ url: string }>(owner, "POST", `/api/workspaces/${teamId}/invitations`, { role: "editor" });
+    const ctx = await lab.context();
+    try {
+      const page = await ctx.newPage();
+      page.on("pageerror", (e) => errors.push(e.message));
+      await open(page, made.url, "light");
+      await page.getByRole("link", { name: "Create an account" }).click();
+      await page.waitForURL(/\/signup\?next=/);
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+      await page.getByLabel("Email").fill(`ws-newcomer-${Date.now()}@example.com`);
+      await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+      await page.getByRole("button", { name: "Join the Rebellion" }).click();
+      await page.waitForURL(made.url);
+      await page.getByRole("button", { name: "Accept invitation" }).click();
+      await page.waitForURL(/\/comparison$/);
+      await expect(switcher(page).textContent()).resolves.toBe("Switch workspace: GGrowth team, Team · Editor");
+      await listed(page, "Team checkout teardown").click();
+      await expect(page.getByRole("button", { name: "Start Analysis" }).isDisabled()).resolves.toBe(false);
+      expect(await page.getByTestId("disabled-reason").count()).toBe(0);
+    } finally {
+      await ctx.close();
+    }
+  });
+
   test("a used invitation link says so", async () => {
     await open(viewerPage, invitation, "light");
     await viewerPage.getByRole("button", { name: "Accept invitation" }).click();
