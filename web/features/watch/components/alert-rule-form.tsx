@@ -1,3 +1,4 @@
+import { ReasonNote } from "#web/components/ui/disabled-reason";
 import { useCanEdit } from "#web/lib/workspace";
 import { Button, CheckboxGroup, Flex, Grid, SegmentedControl, Select, Text, TextField } from "@radix-ui/themes";
 import { type FormEvent, useId, useState } from "react";
@@ -21,7 +22,7 @@ export function AlertRuleForm({ comparisonId, onCreated }: Props) {
   const [kinds, setKinds] = useState<ChangeKind[]>([]);
   const [busy, setBusy] = useState(false);
   // Managing alerts needs the editor role.
-  const { canEdit } = useCanEdit();
+  const { canEdit, reason } = useCanEdit();
   const [error, setError] = useState<string | null>(null);
 
   async function submit(e: FormEvent) {
@@ -118,10 +119,11 @@ export function AlertRuleForm({ comparisonId, onCreated }: Props) {
               {error}
             </Text>
           )}
-          <Flex>
+          <Flex gap="3" align="center" wrap="wrap">
             <Button type="submit" loading={busy} disabled={!address.trim()}>
               Add Alert Rule
             </Button>
+            <ReasonNote reason={reason} />
           </Flex>
         </Flex>
       </fieldset>
