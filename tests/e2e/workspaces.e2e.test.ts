@@ -32,6 +32,13 @@ let teamId = "";
 let teamComparison = "";
 let invitation = "";
 const errors: string[] = [];
+/** Page errors, and console errors about hydration (a server render the client disagreed with). */
+function watch(page: Page) {
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error" && /hydrat/i.test(m.text())) errors.push(m.text());
+  });
+}
 /** One browser per account for the whole file: a refresh cookie rotates on first use. */
 let ownerCtx: BrowserContext;
 let ownerPage: Page;
@@ -100,7 +107,7 @@ describe("workspaces in the app", () => {
     ownerCtx = await lab.context(owner);
     await installAxe(ownerCtx);
     ownerPage = await ownerCtx.newPage();
-    ownerPage.on("pageerror", (e) => errors.push(e.message));
+    watch(ownerPage);
     await open(ownerPage, `${lab.server.url}/comparison`, "light");
     await expect(switcher(ownerPage).textContent()).resolves.toBe("Switch workspace: PPersonal, Just you");
     await listed(ownerPage, "Personal sketchbook").waitFor();
@@ -147,7 +154,7 @@ describe("workspaces in the app", () => {
     viewerCtx = await lab.context();
     await installAxe(viewerCtx);
     viewerPage = await viewerCtx.newPage();
-    viewerPage.on("pageerror", (e) => errors.push(e.message));
+    watch(viewerPage);
     await open(viewerPage, invitation, "light");
     await viewerPage.getByRole("heading", { name: "You're invited" }).waitFor();
     await shot(viewerPage, "invite-signed-out-1440");
@@ -245,7 +252,7 @@ describe("workspaces in the app", () => {
     const ctx = await lab.context();
     try {
       const page = await ctx.newPage();
-      page.on("pageerror", (e) => errors.push(e.message));
+      watch(page);
       await open(page, made.url, "light");
       await page.getByRole("link", { name: "Create an account" }).click();
       await page.waitForURL(/\/signup\?next=/);
