@@ -36,7 +36,7 @@ const errors: string[] = [];
 function watch(page: Page) {
   page.on("pageerror", (e) => errors.push(e.message));
   page.on("console", (m) => {
-    if (m.type() === "error" && /hydrat/i.test(m.text())) errors.push(m.text());
+    if (m.type() === "error" && /hydrat/i.test(m.text())) errors.push(`${page.url()}: ${m.text().split("\n")[0]}`);
   });
 }
 /** One browser per account for the whole file: a refresh cookie rotates on first use. */

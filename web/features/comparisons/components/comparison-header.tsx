@@ -60,16 +60,23 @@ export function ComparisonHeader({ comparison, targetCount, starting, onStart, o
             <Text size="1" color="gray" id={`consent-${comparison.id}`}>
               Cookie banners
             </Text>
-            <Select.Root size="1" value={comparison.consent} disabled={!canEdit} onValueChange={(v) => onConsent(v as ConsentPolicy)}>
-              <Select.Trigger variant="surface" aria-labelledby={`consent-${comparison.id}`} />
-              <Select.Content position="popper">
-                {CONSENT_CHOICES.map((c) => (
-                  <Select.Item key={c.value} value={c.value}>
-                    {c.label}
-                  </Select.Item>
-                ))}
-              </Select.Content>
-            </Select.Root>
+            {canEdit ? (
+              <Select.Root size="1" value={comparison.consent} onValueChange={(v) => onConsent(v as ConsentPolicy)}>
+                <Select.Trigger variant="surface" aria-labelledby={`consent-${comparison.id}`} />
+                <Select.Content position="popper">
+                  {CONSENT_CHOICES.map((c) => (
+                    <Select.Item key={c.value} value={c.value}>
+                      {c.label}
+                    </Select.Item>
+                  ))}
+                </Select.Content>
+              </Select.Root>
+            ) : (
+              // A viewer reads the policy. (A disabled Radix Select also renders differently on the server.)
+              <Text size="1" weight="medium">
+                {CONSENT_CHOICES.find((c) => c.value === comparison.consent)?.label ?? comparison.consent}
+              </Text>
+            )}
             {onColorSchemes && (
               <Text as="label" size="1" color="gray" ml="2">
                 <Flex align="center" gap="2">
