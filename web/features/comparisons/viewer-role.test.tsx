@@ -30,6 +30,11 @@ describe("a viewer reads; the write actions are off and say why", () => {
     expect(button("Delete Checkout showdown").disabled).toBe(true);
     expect(button(/Add Website/).disabled).toBe(true);
     expect(button("Remove Alpha").disabled).toBe(true);
+    // The capture settings read as text: no select or switch to try.
+    expect($().queryByRole("combobox", { name: "Cookie banners" })).toBe(null);
+    expect($().getByText("Reject (least tracking)")).toBeTruthy();
+    expect($().queryByRole("switch", { name: "Dark captures" })).toBe(null);
+    expect($().getByText(/Dark captures:/).textContent).toBe("Dark captures: off");
     // The form's fields are off together (a disabled fieldset).
     expect($().getByRole("textbox", { name: "Website URL" }).closest("fieldset")?.disabled).toBe(true);
     // The header says it once in words; each control's wrapper carries it for hover and focus.

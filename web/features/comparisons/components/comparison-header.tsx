@@ -77,18 +77,22 @@ export function ComparisonHeader({ comparison, targetCount, starting, onStart, o
                 {CONSENT_CHOICES.find((c) => c.value === comparison.consent)?.label ?? comparison.consent}
               </Text>
             )}
-            {onColorSchemes && (
+            {onColorSchemes && canEdit && (
               <Text as="label" size="1" color="gray" ml="2">
                 <Flex align="center" gap="2">
                   <Switch
                     size="1"
                     checked={dark}
-                    disabled={!canEdit}
                     onCheckedChange={(on) => onColorSchemes(on ? ["light", "dark"] : ["light"])}
                     aria-label="Dark captures"
                   />
                   Dark captures too
                 </Flex>
+              </Text>
+            )}
+            {onColorSchemes && !canEdit && (
+              <Text size="1" color="gray" ml="2">
+                Dark captures: <Text weight="medium">{dark ? "on" : "off"}</Text>
               </Text>
             )}
           </Flex>
