@@ -176,8 +176,8 @@ export function createServices(deps: AppDeps) {
       publicUrl: deps.env.PUBLIC_URL,
       now: deps.now,
       log: deps.log,
-      // First-time SSO users also join the workspace the super-admin chose (workspaces is built below).
-      onFirstSignIn: (userId) => workspaces.joinAsNewcomer(userId),
+      // First-time SSO users also join the workspace the super-admin chose (teams is built below).
+      onFirstSignIn: (userId) => teams.joinAsNewcomer(userId),
     });
   const waitlist = waitlistService(deps.db);
   const metrics = new RequestMetrics(undefined, deps.now);
@@ -295,7 +295,8 @@ export function createServices(deps: AppDeps) {
     screenshot: comparisons.screenshot,
     now: deps.now,
   });
-  const workspaces = workspacesService({
+  // Workspaces as their members manage them (the request's current workspace is workspaceAccess's).
+  const teams = workspacesService({
     db: deps.db,
     audit,
     mailer: deps.env.SMTP_URL ? smtpMailer(deps.env.SMTP_URL, deps.env.ALERT_EMAIL_FROM) : undefined,
@@ -337,7 +338,7 @@ export function createServices(deps: AppDeps) {
     activity,
     system,
     agents,
-    workspaces,
+    workspaces: teams,
   };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -409,8 +409,9 @@ const RULES: Record<string, Rule> = {
   "GET /api/analytics": { expect: list("viewer", 200), probe: fixed("/api/analytics") },
   "GET /api/activity": { expect: list("viewer", 200), probe: fixed("/api/activity?limit=100") },
   // The installation's agents: everyone reads their state; only the installation's admins steer them.
-  "GET /api/agents": { expect: anyone(200), probe: fixed("/api/agents") },
-  "GET /api/trends/settings": { expect: anyone(200), probe: fixed("/api/trends/settings") },
+  // (Read in the request's workspace like every other screen: naming one that is not yours is 404.)
+  "GET /api/agents": { expect: list("viewer", 200), probe: fixed("/api/agents") },
+  "GET /api/trends/settings": { expect: list("viewer", 200), probe: fixed("/api/trends/settings") },
   "PUT /api/trends/settings": { expect: SUPER_ADMIN, probe: fixed("/api/trends/settings", {}) },
   "GET /api/system/status": { expect: anyone(200), probe: fixed("/api/system/status") },
   "POST /api/system/start": { expect: SUPER_ADMIN, probe: fixed("/api/system/start") },
@@ -428,9 +429,11 @@ const RULES: Record<string, Rule> = {
     expect: row("admin", 200),
     probe: async (w) => ({ path: `/api/workspaces/${w.ids.team}/api-keys/${await w.freshKey("editor")}` }),
   },
-  // Personal settings: each account's own.
-  "GET /api/watch/digest": { expect: anyone(200), probe: fixed("/api/watch/digest") },
-  "PUT /api/watch/digest": { expect: anyone(200), probe: fixed("/api/watch/digest", { frequency: "off" }) },
+  // Personal settings: each account's own, set from within a workspace (any role).
+  "GET /api/watch/digest": { expect: list("viewer", 200), probe: fixed("/api/watch/digest") },
+  "PUT /api/watch/digest": { expect: list("viewer", 200), probe: fixed("/api/watch/digest", { frequency: "off" }) },
+  "GET /api/watch/subscription": { expect: list("viewer", 200), probe: fixed("/api/watch/subscription") },
+  "PUT /api/watch/subscription": { expect: list("viewer", 200), probe: fixed("/api/watch/subscription", { alerts: true }) },
   "GET /api/auth/me": { expect: anyone(200), probe: fixed("/api/auth/me") },
   // Workspaces: the path names the workspace.
   "GET /api/workspaces": { expect: anyone(200), probe: fixed("/api/workspaces") },

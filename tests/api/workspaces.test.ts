@@ -3,7 +3,7 @@
 // dead); each workspace's audit; and where SSO newcomers land.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { OIDC_COOKIE } from "#server/modules/auth/oidc/state-cookie";
-import { INVITATION_TTL_MS } from "#server/modules/workspaces/model";
+import { INVITATION_MAILS_PER_HOUR, INVITATION_TTL_MS } from "#server/modules/workspaces/model";
 import { makeTestApp } from "#tests/support/app";
 import { mailText, startMailbox, type Mailbox } from "#tests/support/mailbox";
 import { signInAtProvider, startProvider, TEST_CLIENT, type TestProvider } from "#tests/support/oidc-provider";
@@ -345,6 +345,22 @@ describe("invitations", () => {
       expect(joined.status).toBe(200);
       const listed = await t.call("GET", `/api/workspaces/${team}/invitations`, { headers: h(owner) });
       expect(listed.json[0]).toMatchObject({ email: "guest@example.com", state: "accepted" });
+    });
+
+    test("a workspace sends a bounded number of invitation e-mails an hour", async () => {
+      const { t, owner, team, h } = await world({ SMTP_URL: box.url });
+      const sent = box.mails.length;
+      const invite = () =>
+        t.call("POST", `/api/workspaces/${team}/invitations`, { headers: h(owner), body: { role: "viewer", email: "guest@example.com" } });
+      for (let i = 0; i < INVITATION_MAILS_PER_HOUR; i++) expect((await invite()).status).toBe(201);
+      const over = await invite();
+      expect(over.status).toBe(429);
+      expect(over.headers.get("retry-after")).toBeTruthy();
+      expect(box.mails.length - sent).toBe(INVITATION_MAILS_PER_HOUR);
+      // A link without an address still works.
+      expect((await t.call("POST", `/api/workspaces/${team}/invitations`, { headers: h(owner), body: { role: "viewer" } })).status).toBe(
+        201,
+      );
     });
 
     test("a mail server that refuses leaves the link to be copied", async () => {

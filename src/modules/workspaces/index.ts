@@ -161,7 +161,7 @@ export function workspaceRoutes(workspaces: WorkspacesService, resolvers: Worksp
         member: "admin",
         params: workspaceIdParams,
         body: createInvitationBody,
-        response: { 201: responds(createdInvitation), ...errors(400, 401, 403, 404, 409, 413, 500, 503) },
+        response: { 201: responds(createdInvitation), ...errors(400, 401, 403, 404, 409, 413, 429, 500, 503) },
         detail: { summary: "Invite someone by link (single use, 7 days), also e-mailed when an address is given and SMTP_URL is set" },
       },
     )

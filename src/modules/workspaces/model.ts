@@ -42,6 +42,8 @@ export const INVITATION_TOKEN_BYTES = 32;
 export const INVITATION_TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 /** Invitations still open per workspace, so a script cannot fill the table. */
 export const MAX_OPEN_INVITATIONS = 100;
+/** Invitation e-mails one workspace may send per hour: the server's mail must not become anyone's spam relay. */
+export const INVITATION_MAILS_PER_HOUR = 30;
 /** Team workspaces one account may own. */
 export const MAX_OWNED_WORKSPACES = 50;
 

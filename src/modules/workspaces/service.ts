@@ -5,12 +5,14 @@
 import type { Db } from "#server/db/connection";
 import { writeTx } from "#server/db/connection";
 import { HttpError, badRequest, conflict, forbidden, notFound } from "#server/http/errors";
+import { RateLimiter } from "#server/http/rate-limit";
 import { newId, nowIso, randomToken, sha256 } from "#server/lib/ids";
 import {
   type AcceptedInvitation,
   type CreateInvitationInput,
   type CreatedInvitation,
   type CurrentWorkspace,
+  INVITATION_MAILS_PER_HOUR,
   INVITATION_TOKEN_BYTES,
   INVITATION_TOKEN_SHAPE,
   INVITATION_TTL_MS,
@@ -110,6 +112,7 @@ function stateOf(r: InvitationListRow, at: number): InvitationView["state"] {
 export function workspacesService(deps: WorkspacesDeps) {
   const repo = workspacesRepository(deps.db);
   const now = deps.now ?? Date.now;
+  const mailBudget = new RateLimiter(INVITATION_MAILS_PER_HOUR, 60 * 60 * 1000, now);
 
   const view = (id: string, userId: string): CurrentWorkspace => {
     const w = repo.find(id)!;
@@ -258,6 +261,8 @@ export function workspacesService(deps: WorkspacesDeps) {
      */
     async invite(actor: WorkspaceActor, ws: CurrentWorkspace, input: CreateInvitationInput, origin: string): Promise<CreatedInvitation> {
       if (ws.personal) throw badRequest("A personal workspace is yours alone: make a team workspace to invite people");
+      // Spent before anything is made, so a refused invitation leaves nothing behind.
+      if (input.email && deps.mailer) mailBudget.hit(ws.id);
       const at = now();
       const token = randomToken(INVITATION_TOKEN_BYTES);
       const id = newId();
