@@ -31,6 +31,7 @@ import { apiKeyGate } from "./modules/api-keys/gate";
 import { isApiKey } from "./modules/api-keys/model";
 import { apiKeyService } from "./modules/api-keys/service";
 import { workspaceAccess } from "./modules/workspaces/access";
+import type { CurrentWorkspace } from "./modules/workspaces/model";
 import { ssoNewcomersRoutes, workspaceRoutes } from "./modules/workspaces";
 import { workspacesService } from "./modules/workspaces/service";
 import { auditRoutes, workspaceAuditRoutes } from "./modules/audit";
@@ -362,6 +363,8 @@ export interface PageContext {
   maintenance: boolean;
   /** Single sign-on, when on: the sign-in page offers it under this name. */
   sso: SsoOffer;
+  /** The workspace the page is rendered in (the one last chosen, else the personal one); null when signed out. */
+  workspace: CurrentWorkspace | null;
   fetchApi(path: string): Promise<Response>;
 }
 
@@ -474,6 +477,8 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
           user,
           maintenance: services.admin.maintenance.isOn(),
           sso: services.oidc ? { name: services.oidc.settings.name } : null,
+          // What the loaders' calls (no X-Workspace-Id) read; the client starts from it.
+          workspace: user ? services.auth.workspaceFor({ userId: user.id, keyWorkspaceId: null }, null) : null,
           async fetchApi(apiPath) {
             const token = user ? await services.auth.accessTokenFor(refreshToken) : null;
             // The loader's API calls log under the page request's id.

@@ -10,7 +10,8 @@ import { THEME_SETTINGS } from "./lib/theme-settings";
 import { useTheme } from "./features/theme/store";
 import { TitleSync } from "./components/layout/title-sync";
 import { Toaster } from "./components/ui/toast";
-import { isServer, serverMaintenance, serverSso, serverUser } from "./lib/loader-context";
+import { isServer, serverMaintenance, serverSso, serverUser, serverWorkspace } from "./lib/loader-context";
+import { RenderedWorkspaceContext, useWorkspaceStore } from "./lib/workspace";
 
 /** Spec §9: tooltips open after 700 ms, and 300 ms after one closed the next opens at once. */
 export const TOOLTIP_DELAY_MS = 700;
@@ -22,9 +23,15 @@ function renderedSso(): RootData["sso"] {
 }
 
 export function rootLoader({ context }: LoaderFunctionArgs): RootData {
-  if (isServer) return { user: serverUser(context), maintenance: serverMaintenance(context), sso: serverSso(context) };
+  if (isServer)
+    return {
+      user: serverUser(context),
+      maintenance: serverMaintenance(context),
+      sso: serverSso(context),
+      workspace: serverWorkspace(context),
+    };
   // A configuration value: the one the server rendered into this page stands until the next load.
-  return { user: useAuth.getState().user, maintenance: false, sso: renderedSso() };
+  return { user: useAuth.getState().user, maintenance: false, sso: renderedSso(), workspace: useWorkspaceStore.getState().current };
 }
 
 export function Root() {
@@ -43,9 +50,11 @@ export function Root() {
       <Tooltip.Provider delayDuration={TOOLTIP_DELAY_MS} skipDelayDuration={TOOLTIP_SKIP_DELAY_MS}>
         <TitleSync />
         <RootDataContext value={data}>
-          <SitePathContext value={pathname}>
-            <Outlet />
-          </SitePathContext>
+          <RenderedWorkspaceContext value={data.workspace ?? null}>
+            <SitePathContext value={pathname}>
+              <Outlet />
+            </SitePathContext>
+          </RenderedWorkspaceContext>
         </RootDataContext>
         <Toaster />
       </Tooltip.Provider>

@@ -24,6 +24,7 @@ export const routes: RouteObject[] = [
       { id: "pricing", path: "pricing", lazy: () => import("./routes/pricing") },
       { id: "features", path: "features", lazy: () => import("./routes/features") },
       { id: "share", path: "share/:token", lazy: () => import("./routes/share") },
+      { id: "invite", path: "invite/:token", lazy: () => import("./routes/invite") },
       {
         id: "app-layout",
         lazy: () => import("./routes/app-layout"),

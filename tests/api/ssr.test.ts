@@ -98,4 +98,32 @@ describe("server rendering", () => {
     expect(res.headers.get("cache-control")).toContain("immutable");
     expect((await t.call("GET", "/assets/nope.js")).status).toBe(404);
   });
+
+  test("a signed-in page renders in the workspace last chosen, and hands it to the client in the hydration payload", async () => {
+    const t = makeTestApp();
+    const { cookie, token, user } = await t.signup();
+    const bearer = { headers: t.auth(token) };
+    await t.call("POST", "/api/comparisons", { ...bearer, body: { name: "Mine alone" } });
+    const team = (await t.call("POST", "/api/workspaces", { ...bearer, body: { name: "Growth team" } })).json as { id: string };
+    await t.call("POST", "/api/comparisons", { headers: { ...t.auth(token), "x-workspace-id": team.id }, body: { name: "Team only" } });
+    /** The root loader's answer as the client reads it, and whether each comparison was rendered. */
+    const render = async () => {
+      const html = (await t.call("GET", "/comparison", { headers: { cookie } })).text;
+      const literal = /__staticRouterHydrationData = JSON\.parse\(("(?:[^"\\]|\\.)*")\)/.exec(html)![1]!;
+      const data = JSON.parse(JSON.parse(literal) as string) as { loaderData: { root: { workspace: unknown } } };
+      return { workspace: data.loaderData.root.workspace, mine: html.includes("Mine alone"), team: html.includes("Team only") };
+    };
+
+    expect(await render()).toEqual({
+      workspace: { id: user.id, name: "Personal", role: "owner", personal: true },
+      mine: true,
+      team: false,
+    });
+    expect((await t.call("PUT", "/api/me/workspace", { ...bearer, body: { id: team.id } })).status).toBe(200);
+    expect(await render()).toEqual({
+      workspace: { id: team.id, name: "Growth team", role: "owner", personal: false },
+      mine: false,
+      team: true,
+    });
+  });
 });

@@ -34,6 +34,8 @@ export interface FetchCall {
   path: string;
   body: unknown;
   authorization?: string;
+  /** The `X-Workspace-Id` the call named, when it named one. */
+  workspace?: string;
 }
 
 /** A JSON body (a string is sent as HTML), or a blob sent with its own type. */
@@ -48,8 +50,16 @@ export function mockFetch(routes: Record<string, Handler | Answer>) {
     const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url, "http://localhost");
     const method = (init?.method ?? "GET").toUpperCase();
     const body = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
-    const authorization = new Headers(init?.headers).get("authorization") ?? undefined;
-    const call: FetchCall = { method, path: url.pathname + url.search, body, ...(authorization ? { authorization } : {}) };
+    const headers = new Headers(init?.headers);
+    const authorization = headers.get("authorization") ?? undefined;
+    const workspace = headers.get("x-workspace-id") ?? undefined;
+    const call: FetchCall = {
+      method,
+      path: url.pathname + url.search,
+      body,
+      ...(authorization ? { authorization } : {}),
+      ...(workspace ? { workspace } : {}),
+    };
     calls.push(call);
     const route = routes[`${method} ${url.pathname}`];
     const answer = typeof route === "function" ? route(call) : route;

@@ -2,6 +2,7 @@
 // (Eden treaty, types only), sent with the bearer token, one refresh-and-retry, spec-shaped errors.
 import { treaty } from "@elysiajs/eden/treaty2";
 import type { App } from "#server/app";
+import { currentWorkspaceId, workspaceGone } from "./workspace";
 
 export class ApiError extends Error {
   constructor(
@@ -59,7 +60,7 @@ export async function toError(res: Response): Promise<ApiError> {
 }
 
 /**
- * The fetch every call goes through: cookies, the bearer token (unless the call set its own), on a
+ * The fetch every call goes through: cookies, the current workspace, the bearer token (unless the call set its own), on a
  * 401 one refresh and one retry (never for /api/auth/*: a refresh must not refresh itself), and any
  * non-OK answer thrown as an ApiError, so Eden never parses an error body.
  */
@@ -69,6 +70,8 @@ function bearerFetch(source: BearerSource) {
     const given = new Headers(init.headers);
     const own = given.get("authorization");
     const hasBody = init.body !== undefined && init.body !== null;
+    // Every call acts in the workspace on screen; without one known yet the server uses the last chosen.
+    const workspace = given.get("x-workspace-id") ?? currentWorkspaceId();
     const send = (token: string | null) =>
       fetch(path, {
         method: init.method ?? "GET",
@@ -78,6 +81,7 @@ function bearerFetch(source: BearerSource) {
         headers: {
           ...(hasBody ? { "content-type": given.get("content-type") ?? "application/json" } : {}),
           ...(token ? { authorization: own ?? `Bearer ${token}` } : {}),
+          ...(workspace ? { "x-workspace-id": workspace } : {}),
         },
         body: hasBody ? init.body : undefined,
       });
@@ -88,7 +92,12 @@ function bearerFetch(source: BearerSource) {
       const fresh = await source.refresh();
       if (fresh) res = await send(fresh);
     }
-    if (!res.ok) throw await toError(res);
+    if (!res.ok) {
+      const err = await toError(res);
+      // The workspace named is no longer the caller's (removed, or it was deleted): stop naming it.
+      if (workspace && err.status === 404 && err.serverMessage === "Workspace not found") workspaceGone(workspace);
+      throw err;
+    }
     return res;
   };
 }

@@ -1,4 +1,5 @@
 import type { PublicUser } from "#server/modules/auth/model";
+import type { CurrentWorkspace } from "#server/modules/workspaces/model";
 import { type Answer, ApiError, type Client, type Ok, api, call, createClient, toError } from "./api";
 
 /** What the server hands route loaders: the signed-in user and an in-process API call as that user. */
@@ -7,6 +8,8 @@ export interface ServerLoaderContext {
   maintenance: boolean;
   /** Single sign-on when the server offers it (the sign-in page's button). */
   sso: { name: string } | null;
+  /** The workspace the page is rendered in; the loaders' calls read it. */
+  workspace?: CurrentWorkspace | null;
   fetchApi(path: string): Promise<Response>;
 }
 
@@ -74,4 +77,8 @@ export function serverMaintenance(context: unknown): boolean {
 
 export function serverSso(context: unknown): { name: string } | null {
   return serverContext(context)?.sso ?? null;
+}
+
+export function serverWorkspace(context: unknown): CurrentWorkspace | null {
+  return serverContext(context)?.workspace ?? null;
 }

@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useState } from "react";
-import { Outlet, useLocation, useMatches, useNavigate, useRouteLoaderData, type UIMatch } from "react-router";
+import { Fragment, useCallback, useEffect, useRef, useState } from "react";
+import { Outlet, useLocation, useMatches, useNavigate, useRevalidator, useRouteLoaderData, type UIMatch } from "react-router";
 import { AppShell } from "#web/components/layout/app-shell/app-shell";
 import { labelForPath } from "#web/components/layout/app-shell/nav-items";
 import { Protected } from "#web/routes/layout/protected";
@@ -19,12 +19,85 @@ import { useActivitySeen } from "#web/features/shell-data/seen-store";
 import { useShellData } from "#web/features/shell-data/use-shell-data";
 import { useTheme } from "#web/features/theme/store";
 import { useShellFocus } from "#web/lib/shell-focus";
+import { toast } from "#web/components/ui/toast";
+import { errorMessage } from "#web/lib/api";
+import { type CurrentWorkspace, useCurrentWorkspace, useWorkspaceStore } from "#web/lib/workspace";
+import { WorkspaceSwitcher } from "#web/features/workspaces/components/workspace-switcher";
+import { createAndSwitch, loadWorkspaces, switchWorkspace, useWorkspaces } from "#web/features/workspaces/store";
 
 /**
  * Pages (route ids, web/routes.tsx) that need the width: the activity rail starts closed there
  * whatever the saved preference, and opening it lasts until the next page.
  */
 const RAIL_CLOSED_BY_DEFAULT = new Set(["comparison-view"]);
+
+/** A page of one comparison or run belongs to the workspace it was opened in: a switch leaves it for the list. */
+const belongsToOneWorkspace = (pathname: string, search: string) =>
+  /^\/comparison\/[^/]+/.test(pathname) || (pathname === "/comparison" && new URLSearchParams(search).has("id"));
+
+/**
+ * The workspace switcher's data and actions: the list is read once signed in, and every switch (the
+ * switcher, leaving, an invitation accepted) makes the page read its data again: its loaders run
+ * anew and the page below the shell is mounted afresh (keyed by the switch count).
+ */
+function useWorkspaceSwitch(userId: string | null, hasToken: boolean) {
+  const navigate = useNavigate();
+  const { pathname, search } = useLocation();
+  const revalidator = useRevalidator();
+  const current = useCurrentWorkspace();
+  const list = useWorkspaces((s) => s.list);
+  const state = useWorkspaces((s) => s.state);
+  const generation = useWorkspaceStore((s) => s.generation);
+
+  // Read once signed in, and again when the current one is gone (a call was told it is not theirs).
+  const known = current !== null;
+  useEffect(() => {
+    if (userId && hasToken && (!known || useWorkspaces.getState().userId !== userId)) void loadWorkspaces(userId);
+  }, [userId, hasToken, known]);
+  const seen = useRef(generation);
+  useEffect(() => {
+    if (generation === seen.current) return;
+    seen.current = generation;
+    void revalidator.revalidate();
+    // Only a switch revalidates; the revalidator object changes with every navigation.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [generation]);
+
+  const onSwitch = useCallback(
+    async (w: CurrentWorkspace) => {
+      if (!userId) return;
+      const leave = belongsToOneWorkspace(pathname, search);
+      try {
+        await switchWorkspace(userId, w);
+      } catch (err) {
+        toast({
+          title: "Workspace Not Switched",
+          description: errorMessage(err, "Could not switch the workspace."),
+          variant: "destructive",
+        });
+        return;
+      }
+      if (leave) navigate("/comparison");
+    },
+    [userId, pathname, search, navigate],
+  );
+  const onCreate = useCallback(
+    async (name: string) => {
+      if (!userId) return;
+      await createAndSwitch(userId, name);
+      toast({ title: "Workspace Created", description: `You own ${name}. Invite people from Settings.` });
+      if (belongsToOneWorkspace(pathname, search)) navigate("/comparison");
+    },
+    [userId, pathname, search, navigate],
+  );
+  const render = useCallback(
+    (collapsed: boolean) => (
+      <WorkspaceSwitcher current={current} list={list} state={state} collapsed={collapsed} onSwitch={onSwitch} onCreate={onCreate} />
+    ),
+    [current, list, state, onSwitch, onCreate],
+  );
+  return { render, generation, workspaceId: current?.id ?? null };
+}
 
 /** The deepest route's handle title, as TitleSync and the server read it. */
 function pageTitle(matches: UIMatch[]): string | null {
@@ -77,7 +150,8 @@ function SignedInShell() {
   useEffect(() => () => useShellFocus.getState().setFocus(false), [pathname]);
 
   const hasToken = useAuth((s) => s.accessToken !== null);
-  const data = useShellData(hasToken, useLive, DASHBOARD_ACTIVITY_LIMIT);
+  const workspace = useWorkspaceSwitch(user?.id ?? null, hasToken);
+  const data = useShellData(hasToken, useLive, DASHBOARD_ACTIVITY_LIMIT, workspace.workspaceId);
   const markSeen = useActivitySeen((s) => s.markSeen);
   const newest = data.activity[0]?.timestamp ?? 0;
   const seeNotifications = useCallback(() => markSeen(Math.max(newest, Date.now())), [markSeen, newest]);
@@ -134,8 +208,11 @@ function SignedInShell() {
       focus={focus}
       onExitFocus={exitFocus}
       onSeenNotifications={seeNotifications}
+      workspace={workspace.render}
     >
-      <Outlet />
+      <Fragment key={workspace.generation}>
+        <Outlet />
+      </Fragment>
     </AppShell>
   );
 }

@@ -65,6 +65,13 @@ export function Component() {
     },
     [select],
   );
+  const onDeleted = useCallback(
+    (id: string) => {
+      setComparisons((list) => list?.filter((x) => x.id !== id) ?? list);
+      setParams({}, { preventScrollReset: true });
+    },
+    [setParams],
+  );
   const onChange = useCallback(
     (c: ComparisonDto) => setComparisons((list) => list?.map((x) => (x.id === c.id ? { ...x, ...c } : x)) ?? list),
     [],
@@ -102,7 +109,14 @@ export function Component() {
         <Box>
           {selectedId ? (
             <Flex direction="column" gap="5">
-              <ComparisonDetail key={selectedId} id={selectedId} initial={data.selected} onChange={onChange} siteExtra={sitePages} />
+              <ComparisonDetail
+                key={selectedId}
+                id={selectedId}
+                initial={data.selected}
+                onChange={onChange}
+                onDeleted={onDeleted}
+                siteExtra={sitePages}
+              />
               <WatchSection key={selectedId} comparisonId={selectedId} status={shown?.find((c) => c.id === selectedId)?.status} />
             </Flex>
           ) : (

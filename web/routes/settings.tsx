@@ -4,6 +4,11 @@ import { ApiKeysCard } from "#web/features/api-keys/components/api-keys-card";
 import { useSession } from "#web/features/auth/use-session";
 import { DigestCard } from "#web/features/watch/components/digest-card";
 import { type ThemePreference, useTheme } from "#web/features/theme/store";
+import { InvitationsPanel } from "#web/features/workspaces/components/invitations-panel";
+import { MembersPanel } from "#web/features/workspaces/components/members-panel";
+import { WorkspaceCard } from "#web/features/workspaces/components/workspace-card";
+import { loadWorkspaces } from "#web/features/workspaces/store";
+import { hasRole, useCurrentWorkspace } from "#web/lib/workspace";
 
 export const handle = { title: "Settings" };
 
@@ -24,6 +29,7 @@ const SHORTCUTS: [string[], string][] = [
 
 export function Component() {
   const { user } = useSession();
+  const workspace = useCurrentWorkspace();
   const preference = useTheme((s) => s.preference);
   const choose = useTheme((s) => s.choose);
 
@@ -33,7 +39,7 @@ export function Component() {
         Settings
       </Heading>
       <Text as="p" color="gray" mb="5">
-        Who you are and how the lab looks.
+        Who you are, who you work with, and how the lab looks.
       </Text>
 
       <Flex direction="column" gap="4">
@@ -62,6 +68,14 @@ export function Component() {
             </DataList.Root>
           )}
         </Card>
+
+        {user && workspace && <WorkspaceCard workspace={workspace} />}
+        {user && workspace && !workspace.personal && (
+          <MembersPanel key={workspace.id} workspace={workspace} userId={user.id} onLeft={() => void loadWorkspaces(user.id)} />
+        )}
+        {user && workspace && !workspace.personal && hasRole(workspace.role, "admin") && (
+          <InvitationsPanel key={workspace.id} workspace={workspace} />
+        )}
 
         <Card size="3">
           <Heading as="h2" size="4" mb="1" id="theme-heading">

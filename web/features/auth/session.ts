@@ -1,5 +1,6 @@
 import type { AuthAnswer } from "#server/modules/auth/model";
 import { ApiError, api, call, setTokenSource } from "#web/lib/api";
+import { useWorkspaceStore } from "#web/lib/workspace";
 import { useAuth } from "./store";
 
 export const REFRESH_INTERVAL_MS = 8 * 60 * 1000;
@@ -88,6 +89,8 @@ async function authCall(send: () => Promise<Partial<AuthAnswer> | null>, fallbac
   }
   const valid = validate(answer);
   epoch++;
+  // Another account may have been signed in here: its workspace is not this one's.
+  useWorkspaceStore.getState().set(null);
   useAuth.getState().setSession(valid.accessToken, valid.user);
   return valid;
 }
@@ -113,6 +116,7 @@ export async function logout(): Promise<void> {
     /* the local session ends regardless */
   } finally {
     useAuth.getState().clear();
+    useWorkspaceStore.getState().set(null);
   }
 }
 

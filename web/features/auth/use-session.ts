@@ -1,5 +1,6 @@
 import { createContext, useContext } from "react";
 import type { PublicUser } from "#server/modules/auth/model";
+import type { CurrentWorkspace } from "#server/modules/workspaces/model";
 import { isServer } from "#web/lib/loader-context";
 import { type AuthStatus, useAuth } from "./store";
 
@@ -8,6 +9,8 @@ export interface RootData {
   maintenance: boolean;
   /** Single sign-on as the server offers it ("Continue with <name>"), or null when it is off. */
   sso: { name: string } | null;
+  /** The workspace the server rendered the page in (signed in), so the first client render agrees. */
+  workspace?: CurrentWorkspace | null;
 }
 
 /**

@@ -10,6 +10,7 @@ const one = (id: string) => api.comparisons({ id: enc(id) });
 export const listComparisons = () => call(api.comparisons.get());
 export const getComparison = (id: string) => call(one(id).get());
 export const createComparison = (input: CreateComparisonInput) => call(api.comparisons.post(input));
+export const deleteComparison = (id: string) => call(one(id).delete());
 export const startComparison = (id: string) => call(one(id).start.post());
 /** The comparison's capture settings: consent policy, colour schemes. */
 export type ComparisonSettings = UpdateComparisonInput;

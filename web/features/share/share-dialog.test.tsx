@@ -4,6 +4,7 @@ import type { ShareView } from "#server/modules/share/model";
 const { act, fireEvent, waitFor, within } = await import("@testing-library/react");
 const { $, mockFetch, renderUi } = await import("#tests/support/ui");
 const { ShareDialog } = await import("./components/share-dialog");
+const { useWorkspaceStore, VIEWER_REASON } = await import("#web/lib/workspace");
 
 const DAY = 24 * 60 * 60 * 1000;
 const URL_MADE = "http://localhost/share/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
@@ -131,5 +132,16 @@ describe("Share dialog", () => {
     expect((await within(dialog).findByRole("alert")).textContent).toContain("This comparison has no completed run to share yet");
     expect(within(dialog).queryByRole("textbox", { name: "Share link" })).toBeNull();
     await act(async () => r.unmount());
+  });
+
+  test("a viewer's Share is off and says why: share links are an editor's", () => {
+    useWorkspaceStore.setState({ current: { id: "w1", name: "Team", role: "viewer", personal: false } });
+    try {
+      renderUi(<ShareDialog comparisonId="c1" />);
+      expect(($().getByRole("button", { name: "Share" }) as HTMLButtonElement).disabled).toBe(true);
+      expect($().getByRole("group", { name: VIEWER_REASON })).toBeTruthy();
+    } finally {
+      useWorkspaceStore.setState({ current: null });
+    }
   });
 });

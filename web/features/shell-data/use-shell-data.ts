@@ -41,7 +41,7 @@ export interface ShellSourceState {
  * the shell reads them once itself when the session has its access token, so a page without a
  * loader of its own still fills the sidebar. Live messages never re-fetch the shell.
  */
-export function useShellData(enabled: boolean, useLive: ShellSource, activityLimit: number): ShellData {
+export function useShellData(enabled: boolean, useLive: ShellSource, activityLimit: number, workspaceId: string | null = null): ShellData {
   const [states, setStates] = useState<{ agents: ShellDataState; activity: ShellDataState }>({ agents: "loading", activity: "loading" });
   const [syncedAt, setSyncedAt] = useState<number | null>(null);
   const agentsRaw = useLive((s) => s.agents);
@@ -76,7 +76,8 @@ export function useShellData(enabled: boolean, useLive: ShellSource, activityLim
     return () => {
       live = false;
     };
-  }, [enabled, useLive, activityLimit]);
+    // Agents' output and activity belong to a workspace: a switch reads them again.
+  }, [enabled, useLive, activityLimit, workspaceId]);
 
   const agents = useMemo(() => toAgents(agentsRaw), [agentsRaw]);
   const activity = useMemo(() => toActivity(activityRaw).slice(0, ACTIVITY_LIMIT), [activityRaw]);

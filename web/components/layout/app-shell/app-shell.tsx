@@ -39,6 +39,8 @@ export interface AppShellProps {
   onExitFocus?(): void;
   /** Opening the notifications marks what they show as seen. */
   onSeenNotifications?(): void;
+  /** The workspace switcher at the top of the sidebar, told whether the sidebar shows icons only. */
+  workspace?(collapsed: boolean): ReactNode;
   children: ReactNode;
 }
 
@@ -156,6 +158,7 @@ export function AppShell(p: AppShellProps) {
         paletteHint={paletteHint}
         onLogout={p.onLogout}
         loggingOut={p.loggingOut}
+        workspace={p.workspace}
       />
       <div className="di-shell-center" inert={drawer.open || undefined}>
         <StatusBar

@@ -22,6 +22,8 @@ export interface SidebarProps {
   paletteHint: string;
   onLogout(): void;
   loggingOut: boolean;
+  /** The workspace switcher (the layout route composes it in), told whether the sidebar shows icons only. */
+  workspace?(collapsed: boolean): ReactNode;
 }
 
 const STATUS_LABEL: Record<ShellAgentStatus, string> = {
@@ -116,6 +118,8 @@ export function Sidebar(p: SidebarProps) {
           </Tooltip>
         )}
       </Flex>
+
+      {p.workspace && <div className="di-sidebar-workspace">{p.workspace(c)}</div>}
 
       <div className="di-sidebar-search">
         <Hint show={c} label="Search (Ctrl+K)">

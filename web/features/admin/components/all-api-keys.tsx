@@ -4,7 +4,7 @@ import { ApiKeyTable } from "#web/components/api-keys/api-key-table";
 import { toast } from "#web/components/ui/toast";
 import { errorMessage } from "#web/lib/api";
 import { listAllApiKeys, revokeAnyApiKey } from "../api";
-import { ConfirmDialog } from "./confirm-dialog";
+import { ConfirmDialog } from "#web/components/ui/confirm-dialog";
 import { Loaded } from "./loaded";
 import { Pager } from "./pager";
 import { SearchField } from "./search-field";

@@ -9,7 +9,7 @@ import { usePagedSearch } from "../use-paged-search";
 import { Pager } from "./pager";
 import { Loaded } from "./loaded";
 import { CloseFooter } from "#web/components/ui/close-footer";
-import { ConfirmDialog } from "./confirm-dialog";
+import { ConfirmDialog } from "#web/components/ui/confirm-dialog";
 import { SearchField } from "./search-field";
 
 interface Pending {

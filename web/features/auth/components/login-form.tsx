@@ -9,6 +9,7 @@ import { PasswordField } from "./password-field";
 import { useHydrated } from "#web/lib/use-hydrated";
 import { useSso } from "../use-session";
 import { ssoErrorMessage } from "../sso-errors";
+import { nextPath } from "../next-path";
 
 /** Single sign-on starts with a full navigation: the server redirects to the identity provider. */
 export const SSO_START = "/api/auth/oidc/start";
@@ -40,7 +41,7 @@ export function LoginForm() {
     try {
       await login(email, password);
       toast({ title: "Welcome back!" });
-      redirect.current = setTimeout(() => navigate("/dashboard"), LOGIN_REDIRECT_DELAY_MS);
+      redirect.current = setTimeout(() => navigate(nextPath(params.get("next"))), LOGIN_REDIRECT_DELAY_MS);
     } catch (err) {
       toast({ title: "Login Failed", description: errorMessage(err, LOGIN_FALLBACK), variant: "destructive" });
       setPending(false);

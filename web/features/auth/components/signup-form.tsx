@@ -3,6 +3,7 @@ import { PersonIcon } from "@radix-ui/react-icons";
 import { Button, Flex, Text, TextField } from "@radix-ui/themes";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
+import { nextPath } from "../next-path";
 import { toast } from "#web/components/ui/toast";
 import { errorMessage } from "#web/lib/api";
 import { signup } from "../session";
@@ -19,7 +20,8 @@ export function SignupForm() {
   const hintId = useId();
   const navigate = useNavigate();
   // A fresh install's first account needs the setup token from the boot log's sign-up link.
-  const setupToken = useSearchParams()[0].get("setup") ?? undefined;
+  const [params] = useSearchParams();
+  const setupToken = params.get("setup") ?? undefined;
   const emailRef = useRef<HTMLInputElement>(null);
   const [email, setEmail] = useState("");
   const [username, setUsername] = useState("");
@@ -46,7 +48,7 @@ export function SignupForm() {
     try {
       await signup(email, password, username, setupToken);
       toast({ title: "Welcome to the Rebellion!" });
-      navigate("/dashboard");
+      navigate(nextPath(params.get("next")));
     } catch (err) {
       toast({ title: "Signup Failed", description: errorMessage(err, SIGNUP_FALLBACK), variant: "destructive" });
       setPending(false);

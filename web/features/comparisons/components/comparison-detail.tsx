@@ -1,6 +1,10 @@
 import { Button, Callout, Card, Flex, Skeleton } from "@radix-ui/themes";
 import { ExclamationTriangleIcon } from "@radix-ui/react-icons";
-import { type ReactNode, useEffect } from "react";
+import { type ReactNode, useEffect, useState } from "react";
+import { toast } from "#web/components/ui/toast";
+import { errorMessage } from "#web/lib/api";
+import { useCanEdit } from "#web/lib/workspace";
+import { deleteComparison } from "../api";
 import type { ComparisonDto, TargetDto } from "#server/modules/comparisons/model";
 import { canDeleteTarget, isRunning } from "../status";
 import { type ComparisonDetailData, useComparisonDetail } from "../use-comparison-detail";
@@ -16,11 +20,15 @@ interface Props {
   onChange(c: ComparisonDto): void;
   /** What each site's card shows under it (the route composes the pages feature in). */
   siteExtra?(target: TargetDto, editable: boolean): ReactNode;
+  /** After the comparison was deleted; without it there is no Delete button. */
+  onDeleted?(id: string): void;
 }
 
 /** Render with key={id}: the state belongs to one comparison. */
-export function ComparisonDetail({ id, initial, onChange, siteExtra }: Props) {
+export function ComparisonDetail({ id, initial, onChange, siteExtra, onDeleted }: Props) {
   const { data, loadFailed, starting, reload, start, add, remove, setConsent, setColorSchemes } = useComparisonDetail(id, initial);
+  const { canEdit } = useCanEdit();
+  const [deleting, setDeleting] = useState(false);
   const comparison = data?.comparison;
   useEffect(() => {
     if (comparison) onChange(comparison);
@@ -54,6 +62,18 @@ export function ComparisonDetail({ id, initial, onChange, siteExtra }: Props) {
   }
 
   const running = isRunning(data.comparison.status);
+  const name = data.comparison.name;
+  const destroy = async () => {
+    setDeleting(true);
+    try {
+      await deleteComparison(id);
+      toast({ title: "Comparison Deleted", description: `${name} and its runs are gone.` });
+      onDeleted?.(id);
+    } catch (err) {
+      toast({ title: "Delete Failed", description: errorMessage(err, "Could not delete the comparison."), variant: "destructive" });
+      setDeleting(false);
+    }
+  };
   return (
     <Flex direction="column" gap="4">
       <ComparisonHeader
@@ -63,10 +83,17 @@ export function ComparisonDetail({ id, initial, onChange, siteExtra }: Props) {
         onStart={start}
         onConsent={setConsent}
         onColorSchemes={setColorSchemes}
+        onDelete={onDeleted ? () => void destroy() : undefined}
+        deleting={deleting}
       />
       {running && <ProgressCard progress={data.comparison.progress} />}
       <AddTargetForm onAdd={add} />
-      <TargetList targets={data.targets} canDelete={canDeleteTarget(data.comparison.status)} onDelete={remove} siteExtra={siteExtra} />
+      <TargetList
+        targets={data.targets}
+        canDelete={canEdit && canDeleteTarget(data.comparison.status)}
+        onDelete={remove}
+        siteExtra={siteExtra}
+      />
     </Flex>
   );
 }

@@ -2,11 +2,13 @@ import { Badge, Card, Flex, Heading, IconButton, Link as RadixLink, Text, Toolti
 import { TrashIcon } from "@radix-ui/react-icons";
 import type { ReactNode } from "react";
 import type { TargetDto } from "#server/modules/comparisons/model";
+import { DisabledReason } from "#web/components/ui/disabled-reason";
+import { useCanEdit } from "#web/lib/workspace";
 import { StatusBadge } from "./status-badge";
 
 interface Props {
   targets: TargetDto[];
-  /** Removing is off while a run is capturing them. */
+  /** Removing is off while a run is capturing them, and for a viewer. */
   canDelete: boolean;
   onDelete(target: TargetDto): void;
   /** What a site's card shows under it (its pages: the route composes them from the pages feature). */
@@ -14,6 +16,7 @@ interface Props {
 }
 
 export function TargetList({ targets, canDelete, onDelete, siteExtra }: Props) {
+  const viewerReason = useCanEdit().reason;
   return (
     <Card size="3">
       <Flex align="center" gap="2" wrap="wrap" mb="3">
@@ -57,17 +60,20 @@ export function TargetList({ targets, canDelete, onDelete, siteExtra }: Props) {
                         </Text>
                       )}
                     </Flex>
-                    <Tooltip content={canDelete ? `Remove ${t.label}` : "Can't remove a site while the analysis runs"}>
-                      <IconButton
-                        variant="ghost"
-                        color="red"
-                        aria-label={`Remove ${t.label}`}
-                        disabled={!canDelete}
-                        onClick={() => onDelete(t)}
-                      >
-                        <TrashIcon />
-                      </IconButton>
-                    </Tooltip>
+                    {canDelete ? (
+                      <Tooltip content={`Remove ${t.label}`}>
+                        <IconButton variant="ghost" color="red" aria-label={`Remove ${t.label}`} onClick={() => onDelete(t)}>
+                          <TrashIcon />
+                        </IconButton>
+                      </Tooltip>
+                    ) : (
+                      // A disabled button shows no tooltip of its own: the wrapper says why it is off.
+                      <DisabledReason reason={viewerReason ?? "Can't remove a site while the analysis runs"}>
+                        <IconButton variant="ghost" color="red" aria-label={`Remove ${t.label}`} disabled>
+                          <TrashIcon />
+                        </IconButton>
+                      </DisabledReason>
+                    )}
                   </Flex>
                   {siteExtra?.(t, canDelete)}
                 </Card>

@@ -1,7 +1,9 @@
 import { Badge, Button, Flex, IconButton, Text, Tooltip } from "@radix-ui/themes";
 import { LockClosedIcon, MagnifyingGlassIcon, Pencil1Icon, PlusIcon, TrashIcon } from "@radix-ui/react-icons";
 import { useCallback, useEffect, useState } from "react";
+import { DisabledReason } from "#web/components/ui/disabled-reason";
 import { toast } from "#web/components/ui/toast";
+import { useCanEdit } from "#web/lib/workspace";
 import { errorMessage } from "#web/lib/api";
 import { ROLE_COLORS, ROLE_LABELS } from "#web/lib/page-roles";
 import { deletePage, listPages, type PageDto } from "../api";
@@ -25,6 +27,7 @@ export function SitePages({ target, editable }: Props) {
   const [pages, setPages] = useState<PageDto[] | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
   const [open, setOpen] = useState<Open>(null);
+  const viewerReason = useCanEdit().reason;
 
   const reload = useCallback(async () => {
     try {
@@ -67,9 +70,12 @@ export function SitePages({ target, editable }: Props) {
           <Button size="1" variant="soft" disabled={!editable || full} onClick={() => setOpen({ kind: "discover" })}>
             <MagnifyingGlassIcon /> Find pages
           </Button>
-          <Button size="1" variant="soft" color="gray" onClick={() => setOpen({ kind: "secrets" })}>
-            <LockClosedIcon /> Secrets
-          </Button>
+          {/* Secrets can be set while a run captures; only a viewer may not. */}
+          <DisabledReason reason={viewerReason}>
+            <Button size="1" variant="soft" color="gray" disabled={viewerReason !== null} onClick={() => setOpen({ kind: "secrets" })}>
+              <LockClosedIcon /> Secrets
+            </Button>
+          </DisabledReason>
         </Flex>
       </Flex>
       {loadFailed && (

@@ -2,6 +2,8 @@ import { Button, Callout, Dialog, Flex, Heading, SegmentedControl, Text, TextFie
 import { CopyIcon, ExclamationTriangleIcon, Link2Icon, Share1Icon } from "@radix-ui/react-icons";
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { CloseFooter } from "#web/components/ui/close-footer";
+import { DisabledReason } from "#web/components/ui/disabled-reason";
+import { useCanEdit } from "#web/lib/workspace";
 import { toast } from "#web/components/ui/toast";
 import { errorMessage } from "#web/lib/api";
 import { copyText } from "#web/lib/clipboard";
@@ -27,6 +29,7 @@ export function ShareDialog({ comparisonId }: Props) {
   const [createError, setCreateError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<string | null>(null);
+  const { canEdit, reason } = useCanEdit();
 
   const reload = useCallback(async () => {
     try {
@@ -81,6 +84,16 @@ export function ShareDialog({ comparisonId }: Props) {
       setRevoking(null);
     }
   }
+
+  // Share links are an editor's to make and revoke; a viewer's button is off and says why.
+  if (!canEdit)
+    return (
+      <DisabledReason reason={reason}>
+        <Button variant="soft" disabled>
+          <Share1Icon aria-hidden /> Share
+        </Button>
+      </DisabledReason>
+    );
 
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>

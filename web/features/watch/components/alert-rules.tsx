@@ -1,4 +1,5 @@
 import { BellIcon, TrashIcon } from "@radix-ui/react-icons";
+import { useCanEdit } from "#web/lib/workspace";
 import { Badge, Box, Button, Card, Code, Flex, Heading, Separator, Text } from "@radix-ui/themes";
 import { useState } from "react";
 import { toast } from "#web/components/ui/toast";
@@ -22,6 +23,7 @@ const destination = (a: AlertView) => (a.channel === "webhook" ? a.url : a.email
 
 /** Alert rules of one comparison and the log of what they sent. */
 export function AlertRules({ comparisonId, alerts, deliveries, runNumbers, loadError, onAlertsChange }: Props) {
+  const { canEdit } = useCanEdit();
   const [removing, setRemoving] = useState<string | null>(null);
   const [removeError, setRemoveError] = useState<string | null>(null);
 
@@ -105,6 +107,7 @@ export function AlertRules({ comparisonId, alerts, deliveries, runNumbers, loadE
                     color="red"
                     variant="soft"
                     loading={removing === a.id}
+                    disabled={!canEdit}
                     onClick={() => void remove(a)}
                     aria-label={`Delete alert rule ${destination(a)}`}
                   >

@@ -1,7 +1,7 @@
 import { AlertDialog, Button, Flex } from "@radix-ui/themes";
 import type { ReactNode } from "react";
 
-/** Asks before a console action that takes effect at once (disable a user, revoke a key): Cancel, or the red action. */
+/** Asks before an action that takes effect at once (disable a user, revoke a key, remove a member): Cancel, or the red action. */
 export function ConfirmDialog(props: {
   open: boolean;
   onCancel(): void;
