@@ -60,8 +60,8 @@ export function ApiKeysCard() {
         API keys
       </Heading>
       <Text as="p" size="2" color="gray" mb="3">
-        For scripts and CI. Send a key as <Code>Authorization: Bearer di_…</Code> or <Code>X-API-Key</Code>; it acts as you and only sees
-        your data.
+        For scripts and CI. Send a key as <Code>Authorization: Bearer di_…</Code> or <Code>X-API-Key</Code>; it acts as you, with your role
+        of the moment, in the workspace it was made in, and sees nothing of any other.
       </Text>
       <form onSubmit={create} aria-labelledby="api-keys-heading">
         <Flex direction="column" gap="3" mb="3">
