@@ -6,15 +6,10 @@
 // Every answer to the two outsiders is also scanned for the team's ids and marker. A route without
 // a rule below fails on purpose: a new route must say who may call it.
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { AgentLoop } from "#server/modules/agents/loop/loop";
-import { filmstripDirFor, MANIFEST_FILE } from "#server/modules/capture/filmstrip/filmstrip";
 import { roleAtLeast, type WorkspaceRole } from "#server/modules/workspaces/model";
-import { makeTestApp } from "#tests/support/app";
-import { fakeRunTools } from "./comparisons-support";
-import { NOT_API, routeKey } from "./sweep-support";
+import { NOT_API, routeKey, sweepApp } from "./sweep-support";
 
 // Each route's test makes six calls, some on fresh rows: a loaded machine needs more than 5 s.
 setDefaultTimeout(60_000);
@@ -25,30 +20,7 @@ type Who = (typeof WHO)[number];
 const MEMBERS = ["owner", "admin", "editor", "viewer"] as const;
 
 async function roleWorld() {
-  const dataDir = mkdtempSync(join(tmpdir(), "di-roles-"));
-  const fake = fakeRunTools();
-  // Every capture also leaves a one-frame filmstrip beside its screenshot, as the real recorder does.
-  const capture = fake.tools.capture!;
-  fake.tools.capture = async (ownerId, job, onStage) => {
-    const outcome = await capture(ownerId, job, onStage);
-    if (outcome.ok) {
-      const dir = filmstripDirFor(job.screenshotPath);
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, "000.jpg"), Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0xff, 0xd9]));
-      writeFileSync(
-        join(dir, MANIFEST_FILE),
-        JSON.stringify({ version: 1, width: 1440, height: 900, frames: [{ ms: 120, file: "000.jpg" }] }),
-      );
-    }
-    return outcome;
-  };
-  delete fake.tools.publish;
-  delete fake.tools.recordActivity;
-  const t = makeTestApp({
-    env: { DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1" },
-    runTools: fake.tools,
-    captureReadiness: () => ({ available: true, browsers: 1, concurrency: 1, onDemand: false }),
-  });
+  const { t, dataDir } = sweepApp("di-roles-");
   // The installation's admin comes first, so none of the six is one.
   const root = await t.signup();
   const accounts = {} as Record<Who | "extra", Awaited<ReturnType<typeof t.signup>>>;

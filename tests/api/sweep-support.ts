@@ -18,8 +18,12 @@ export const routeKey = (method: string, path: string) => `${method} ${path.repl
 /** Routes the sweeps leave alone: the SSR catch-all and static files (no data behind them). */
 export const NOT_API = new Set(["GET /*", "GET /favicon.svg", "GET /favicon.ico"]);
 
-export async function sweepWorld() {
-  const dataDir = mkdtempSync(join(tmpdir(), "di-sweep-"));
+/**
+ * An app on its own data directory whose runs are fake but leave what real ones do (snapshots, diffs
+ * and a one-frame filmstrip each), with progress and activity through the app's real hub and log.
+ */
+export function sweepApp(prefix: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
   const fake = fakeRunTools();
   // Every capture also leaves a one-frame filmstrip beside its screenshot, as the real recorder does.
   const capture = fake.tools.capture!;
@@ -46,6 +50,11 @@ export async function sweepWorld() {
     runTools: fake.tools,
     captureReadiness: () => ({ available: true, browsers: 1, concurrency: 1, onDemand: false }),
   });
+  return { t, dataDir, fake };
+}
+
+export async function sweepWorld() {
+  const { t, dataDir, fake } = sweepApp("di-sweep-");
   const root = await t.signup(`root-${MARKER}@example.com`); // first account: admin
   const alice = await t.signup(`alice-${MARKER}@example.com`);
   const bob = await t.signup();
