@@ -17,6 +17,8 @@ export interface LiveMessage {
   type: LiveMessageType;
   payload: unknown;
   agentId?: string;
+  /** Set by the hub on a message for a workspace's members: a client shows it only while in that workspace. */
+  workspaceId?: string;
 }
 
 /**
@@ -73,7 +75,7 @@ export class LiveHub {
 
   publish(message: LiveMessage, to: Audience = { kind: "all" }): number {
     if (this.sockets.size === 0) return 0;
-    const data = JSON.stringify(message);
+    const data = JSON.stringify(to.kind === "workspace" ? { ...message, workspaceId: to.workspaceId } : message);
     // Read once per message, not per socket: a workspace has few members, a hub many sockets.
     const members = to.kind === "workspace" ? new Set(this.membersOf(to.workspaceId)) : null;
     let sent = 0;

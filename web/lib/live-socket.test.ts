@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { RECONNECT_DELAY_MS, holdLiveSocket, onLiveMessage, onLiveStatus, parseLiveMessage, resetLiveSocketForTests } from "./live-socket";
+import {
+  RECONNECT_DELAY_MS,
+  holdLiveSocket,
+  isForCurrentWorkspace,
+  onLiveMessage,
+  onLiveStatus,
+  parseLiveMessage,
+  resetLiveSocketForTests,
+} from "./live-socket";
 
 class FakeSocket {
   static all: FakeSocket[] = [];
@@ -144,5 +152,21 @@ describe("live socket client", () => {
     t += 60_000;
     fire(25_000);
     expect(s.closedWith).toBe(4000);
+  });
+});
+
+describe("messages of a workspace", () => {
+  const status = parseLiveMessage(JSON.stringify({ type: "COMPARISON_STATUS", payload: { id: "c1" }, workspaceId: "team" }))!;
+  test("keep the workspace the hub named", () => {
+    expect(status).toEqual({ type: "COMPARISON_STATUS", payload: { id: "c1" }, workspaceId: "team" });
+  });
+  test("a run's messages show only in their workspace; others, and a client that does not know its workspace yet, take everything", () => {
+    expect(isForCurrentWorkspace(status, "team")).toBe(true);
+    expect(isForCurrentWorkspace(status, "personal")).toBe(false);
+    expect(isForCurrentWorkspace(status, null)).toBe(true);
+    const agent = parseLiveMessage(JSON.stringify({ type: "AGENT_UPDATE", payload: {}, agentId: "a", workspaceId: "team" }))!;
+    expect(isForCurrentWorkspace(agent, "personal")).toBe(true);
+    const system = parseLiveMessage(JSON.stringify({ type: "ALERT", payload: {} }))!;
+    expect(isForCurrentWorkspace(system, "personal")).toBe(true);
   });
 });

@@ -2,6 +2,7 @@
 // 3 s after the connection drops (spec §4/§9), heartbeats, and hands each well-formed message to
 // the listeners registered for its type. Features subscribe here, never to each other.
 import type { LiveMessage, LiveMessageType } from "#server/live/hub";
+import { currentWorkspaceId } from "./workspace";
 
 export type { LiveMessage, LiveMessageType };
 
@@ -38,7 +39,22 @@ export function parseLiveMessage(data: unknown): LiveMessage | null {
   if (typeof m.type !== "string" || !LIVE_MESSAGE_TYPES.includes(m.type as LiveMessageType)) return null;
   if (!("payload" in m)) return null;
   if (m.agentId !== undefined && m.agentId !== null && typeof m.agentId !== "string") return null;
-  return { type: m.type as LiveMessageType, payload: m.payload, ...(typeof m.agentId === "string" ? { agentId: m.agentId } : {}) };
+  return {
+    type: m.type as LiveMessageType,
+    payload: m.payload,
+    ...(typeof m.agentId === "string" ? { agentId: m.agentId } : {}),
+    ...(typeof m.workspaceId === "string" ? { workspaceId: m.workspaceId } : {}),
+  };
+}
+
+/**
+ * A socket hears every workspace its user belongs to; a run's messages are shown only in the
+ * workspace on screen, as everything else is. Agents' messages are not filtered: their views read
+ * per workspace on the server.
+ */
+const WORKSPACE_SCOPED = new Set<LiveMessageType>(["COMPARISON_PROGRESS", "COMPARISON_STATUS", "RUN_CHANGES", "ALERT"]);
+export function isForCurrentWorkspace(message: LiveMessage, current: string | null): boolean {
+  return !message.workspaceId || current === null || !WORKSPACE_SCOPED.has(message.type) || message.workspaceId === current;
 }
 
 export interface LiveSocketOptions {
@@ -145,6 +161,7 @@ class LiveConnection {
         env.log("live: ignoring malformed message", event.data);
         return;
       }
+      if (!isForCurrentWorkspace(message, currentWorkspaceId())) return;
       this.dispatch(message);
     };
     ws.onclose = (event: CloseEvent) => {
