@@ -35,7 +35,8 @@ const tone = (action: string) =>
       ? "violet"
       : "gray";
 
-const who = (e: AuditEntry) => e.actorEmail ?? "System";
+/** An SSO newcomer joining is recorded by id alone; the server itself by neither. */
+const who = (e: AuditEntry) => e.actorEmail ?? e.actorId ?? "System";
 
 /**
  * Settings → Audit (owners and admins): what happened in the workspace, newest first: runs
