@@ -291,6 +291,11 @@ describe("workspaces in the app", () => {
     expect((await renamed).status()).toBe(200);
     await switcher(ownerPage).filter({ hasText: "Growth squad" }).waitFor({ timeout: 5_000 });
     await expect(switcher(ownerPage).textContent()).resolves.toBe("Switch workspace: GGrowth squad, Team · Owner");
+    await shot(ownerPage, "settings-workspace-1440", card);
+    await phoneShot(ownerPage, "settings-workspace-390", card);
+    const audit = ownerPage.getByTestId("audit-panel");
+    await audit.getByTestId("audit-table").waitFor();
+    await shot(ownerPage, "settings-audit-1440", audit);
     expect(errors).toEqual([]);
   });
 });
