@@ -280,4 +280,22 @@ describe("workspaces in the app", () => {
     );
     expect(errors).toEqual([]);
   });
+
+  test("the owner renames the team workspace in Settings and the switcher shows the new name", async () => {
+    await open(ownerPage, `${lab.server.url}/settings`, "light");
+    await expect(switcher(ownerPage).textContent()).resolves.toBe("Switch workspace: GGrowth team, Team · Owner");
+    const card = ownerPage.getByTestId("workspace-card");
+    await card.getByRole("textbox", { name: "Workspace name" }).fill("Growth squad");
+    const renamed = ownerPage.waitForResponse((r) => r.request().method() === "PATCH" && r.url().endsWith(`/api/workspaces/${teamId}`));
+    await card.getByRole("button", { name: "Rename" }).click();
+    expect((await renamed).status()).toBe(200);
+    await switcher(ownerPage).filter({ hasText: "Growth squad" }).waitFor({ timeout: 5_000 });
+    await expect(switcher(ownerPage).textContent()).resolves.toBe("Switch workspace: GGrowth squad, Team · Owner");
+    await shot(ownerPage, "settings-workspace-1440", card);
+    await phoneShot(ownerPage, "settings-workspace-390", card);
+    const audit = ownerPage.getByTestId("audit-panel");
+    await audit.getByTestId("audit-table").waitFor();
+    await shot(ownerPage, "settings-audit-1440", audit);
+    expect(errors).toEqual([]);
+  });
 });

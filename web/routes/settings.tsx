@@ -4,6 +4,7 @@ import { ApiKeysCard } from "#web/features/api-keys/components/api-keys-card";
 import { useSession } from "#web/features/auth/use-session";
 import { DigestCard } from "#web/features/watch/components/digest-card";
 import { type ThemePreference, useTheme } from "#web/features/theme/store";
+import { AuditPanel } from "#web/features/workspaces/components/audit-panel";
 import { InvitationsPanel } from "#web/features/workspaces/components/invitations-panel";
 import { MembersPanel } from "#web/features/workspaces/components/members-panel";
 import { WorkspaceCard } from "#web/features/workspaces/components/workspace-card";
@@ -69,13 +70,19 @@ export function Component() {
           )}
         </Card>
 
-        {user && workspace && <WorkspaceCard workspace={workspace} />}
+        {user && workspace && <WorkspaceCard workspace={workspace} userId={user.id} />}
         {user && workspace && !workspace.personal && (
-          <MembersPanel key={workspace.id} workspace={workspace} userId={user.id} onLeft={() => void loadWorkspaces(user.id)} />
+          <MembersPanel
+            key={`${workspace.id}:${workspace.role}`}
+            workspace={workspace}
+            userId={user.id}
+            onLeft={() => void loadWorkspaces(user.id)}
+          />
         )}
         {user && workspace && !workspace.personal && hasRole(workspace.role, "admin") && (
           <InvitationsPanel key={workspace.id} workspace={workspace} />
         )}
+        {user && workspace && hasRole(workspace.role, "admin") && <AuditPanel key={workspace.id} workspace={workspace} />}
 
         <Card size="3">
           <Heading as="h2" size="4" mb="1" id="theme-heading">

@@ -29,6 +29,7 @@ import { QuickStats } from "#web/features/admin/components/quick-stats";
 import { SecurityReportDialog } from "#web/features/admin/components/security-report-dialog";
 import { SecurityTab } from "#web/features/admin/components/security-tab";
 import { SettingsTab } from "#web/features/admin/components/settings-tab";
+import { SsoNewcomersCard } from "#web/features/admin/components/sso-newcomers-card";
 import { UsersDialog } from "#web/features/admin/components/users-dialog";
 import { formatBytes, healthOf } from "#web/features/admin/format";
 import { PLACEHOLDER_DATABASE, PLACEHOLDER_METRICS } from "#web/features/admin/placeholders";
@@ -232,7 +233,10 @@ function Console({ data, userId }: { data: SuperAdminData; userId: string }) {
               />
             </Tabs.Content>
             <Tabs.Content value="settings">
-              <SettingsTab initial={data.alerts} />
+              <Flex direction="column" gap="3">
+                <SettingsTab initial={data.alerts} />
+                <SsoNewcomersCard />
+              </Flex>
             </Tabs.Content>
           </Box>
         </Tabs.Root>

@@ -12,6 +12,7 @@ export function ApiKeyTable<K extends ApiKeyView>({
   onRevoke,
   testId,
   ownerOf,
+  workspaceOf,
 }: {
   keys: readonly K[];
   /** The id of the key whose revocation is under way. */
@@ -20,12 +21,15 @@ export function ApiKeyTable<K extends ApiKeyView>({
   testId: string;
   /** Whose key it is; given, the table gains an Owner column (everyone's keys). */
   ownerOf?: (key: K) => string;
+  /** Which workspace the key acts in; given, the table gains a Workspace column. */
+  workspaceOf?: (key: K) => string;
 }) {
   return (
     <Table.Root size="1" variant="surface" data-testid={testId}>
       <Table.Header>
         <Table.Row>
           {ownerOf && <Table.ColumnHeaderCell>Owner</Table.ColumnHeaderCell>}
+          {workspaceOf && <Table.ColumnHeaderCell>Workspace</Table.ColumnHeaderCell>}
           <Table.ColumnHeaderCell>Name</Table.ColumnHeaderCell>
           <Table.ColumnHeaderCell>Scope</Table.ColumnHeaderCell>
           <Table.ColumnHeaderCell>Key</Table.ColumnHeaderCell>
@@ -41,6 +45,13 @@ export function ApiKeyTable<K extends ApiKeyView>({
               <Table.Cell>
                 <Text size="1" style={{ overflowWrap: "anywhere" }}>
                   {ownerOf(k)}
+                </Text>
+              </Table.Cell>
+            )}
+            {workspaceOf && (
+              <Table.Cell>
+                <Text size="1" style={{ overflowWrap: "anywhere" }}>
+                  {workspaceOf(k)}
                 </Text>
               </Table.Cell>
             )}

@@ -36,8 +36,8 @@ const alices: OwnedApiKeyView = {
   revokedAt: null,
   ownerId: "u-alice",
   ownerEmail: "alice@example.com",
-  workspaceId: "u-alice",
-  workspaceName: "Personal",
+  workspaceId: "w-growth",
+  workspaceName: "Growth team",
 };
 const bobs: OwnedApiKeyView = {
   id: "k-bob",
@@ -106,7 +106,7 @@ async function openAllUsers() {
 const rowOf = (table: HTMLElement, name: string) => within(table).getByText(name).closest("tr")!;
 
 describe("console: every user's API keys", () => {
-  test("your keys come first; All users lists every key with owner, name, scope, created, last used and state", async () => {
+  test("your keys come first; All users lists every key with owner, workspace, name, scope, created, last used and state", async () => {
     mount();
     const mine = await $().findByTestId("api-keys-table");
     expect(within(mine).getByText("Console script")).toBeTruthy();
@@ -118,10 +118,11 @@ describe("console: every user's API keys", () => {
       within(table)
         .getAllByRole("columnheader")
         .map((h) => h.textContent),
-    ).toEqual(["Owner", "Name", "Scope", "Key", "Created", "Last used", "Status"]);
+    ).toEqual(["Owner", "Workspace", "Name", "Scope", "Key", "Created", "Last used", "Status"]);
     const alice = rowOf(table, "Alice CI");
     expect([...alice.querySelectorAll("td, th")].map((c) => c.textContent)).toEqual([
       "alice@example.com",
+      "Growth team",
       "Alice CI",
       "Run",
       "di_alicepr…",
@@ -132,6 +133,7 @@ describe("console: every user's API keys", () => {
     const bob = rowOf(table, "Bob dashboard");
     expect([...bob.querySelectorAll("td, th")].map((c) => c.textContent)).toEqual([
       "bob@example.com",
+      "Personal",
       "Bob dashboard",
       "Read",
       "di_bobpref…",

@@ -1,6 +1,7 @@
 // Calls to the admin API: paths and answers typed from the server's routes.
 import type { AlertSettings } from "#server/modules/admin/model";
 import type { UpdateUserInput } from "#server/modules/users/model";
+import type { SsoNewcomers } from "#server/modules/workspaces/model";
 import { type BearerSource, api, call, download } from "#web/lib/api";
 
 export type { BearerSource };
@@ -29,6 +30,12 @@ export const createBackup = () => call(api.admin.backups.post()).then((r) => r.b
 
 export const getAlertSettings = () => call(api.admin["alert-settings"].get());
 export const saveAlertSettings = (s: AlertSettings) => call(api.admin["alert-settings"].put(s));
+
+/** Where first-time SSO users land besides their personal workspace (`workspaceId` null: nowhere else). */
+export const getSsoNewcomers = () => call(api.admin["sso-newcomers"].get());
+export const saveSsoNewcomers = (s: SsoNewcomers) => call(api.admin["sso-newcomers"].put(s));
+/** The team workspaces the admin belongs to: the newcomers' choices. */
+export const listOwnWorkspaces = () => call(api.workspaces.get());
 
 export const getSecurityReport = () => call(api.admin["security-report"].get());
 

@@ -1,8 +1,8 @@
 // The workspaces the signed-in user belongs to, and the switch between them. The current one lives
 // in web/lib/workspace (the API client names it on every call); this keeps the list beside it.
 import { create } from "zustand";
-import { type CurrentWorkspace, useWorkspaceStore } from "#web/lib/workspace";
-import { chooseWorkspace, createWorkspace, listWorkspaces } from "./api";
+import { type CurrentWorkspace, useWorkspaceStore, workspaceGone } from "#web/lib/workspace";
+import { chooseWorkspace, createWorkspace, deleteWorkspace, handOverWorkspace, listWorkspaces, renameWorkspace } from "./api";
 
 export type ListState = "loading" | "ready" | "unavailable";
 
@@ -88,3 +88,34 @@ export async function createAndSwitch(userId: string, name: string): Promise<Cur
 
 /** A workspace joined (an accepted invitation) or left: the list changes. */
 export const refreshWorkspaces = (userId: string) => loadWorkspaces(userId);
+
+/** The server's newer record of a workspace (renamed, or your role changed): in the list and, if current, on screen. */
+function updated(w: CurrentWorkspace): void {
+  useWorkspaces.setState((s) => ({ list: s.list.map((x) => (x.id === w.id ? w : x)) }));
+  const ws = useWorkspaceStore.getState();
+  if (ws.current?.id === w.id) ws.set(w);
+}
+
+/** Renames a workspace you own; the switcher shows the new name at once. */
+export async function renameAndShow(id: string, name: string): Promise<CurrentWorkspace> {
+  const w = await renameWorkspace(id, name);
+  updated(w);
+  return w;
+}
+
+/** Hands a workspace you own over to a member; you stay on as admin. */
+export async function handOverAndShow(id: string, userId: string): Promise<CurrentWorkspace> {
+  const w = await handOverWorkspace(id, userId);
+  updated(w);
+  return w;
+}
+
+/**
+ * Deletes a team workspace you own, then moves on as when a workspace is gone: it leaves the list,
+ * the current one is dropped, and the shell reads the list again and settles on the personal one.
+ */
+export async function deleteAndMoveOn(id: string): Promise<void> {
+  await deleteWorkspace(id);
+  useWorkspaces.setState((s) => ({ list: s.list.filter((x) => x.id !== id) }));
+  workspaceGone(id);
+}

@@ -13,7 +13,7 @@ import { usePagedSearch } from "../use-paged-search";
 /**
  * Every user's API keys with their owners, searchable and paged; an admin can revoke any of them
  * (a leaked CI secret, a departed colleague's script). Only what the lists show: the keys
- * themselves are stored hashed. `onRevoked` tells the console, whose own-key list may hold it too.
+ * themselves are stored hashed. Each key acts in one workspace, named in its row. `onRevoked` tells the console, whose own-key list may hold it too.
  */
 export function AllApiKeys({ onRevoked }: { onRevoked?(key: OwnedApiKeyView): void }) {
   const { setPage, query, setQuery, data, setData, failed } = usePagedSearch<AllKeysPage>(listAllApiKeys, "Could not load API keys");
@@ -45,6 +45,7 @@ export function AllApiKeys({ onRevoked }: { onRevoked?(key: OwnedApiKeyView): vo
               revoking={revoking}
               onRevoke={setConfirm}
               ownerOf={(k) => k.ownerEmail}
+              workspaceOf={(k) => k.workspaceName}
               testId="all-api-keys-table"
             />
             <Pager page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} />

@@ -8,6 +8,7 @@ import { formatDateTime } from "#web/lib/format";
 import { type CurrentWorkspace, type WorkspaceRole, hasRole } from "#web/lib/workspace";
 import { type MemberView, changeRole, listMembers, removeMember } from "../api";
 import { ROLE_HINT, ROLE_LABEL } from "../roles";
+import { AlertsSwitch } from "./alerts-switch";
 
 const ROLES_BELOW_OWNER: WorkspaceRole[] = ["viewer", "editor", "admin"];
 const ALL_ROLES: WorkspaceRole[] = [...ROLES_BELOW_OWNER, "owner"];
@@ -31,7 +32,8 @@ export interface MembersPanelProps {
 /**
  * Settings → Members: who belongs to the current workspace and with which role. Admins and owners
  * change roles and remove members (only an owner touches an owner or makes one); everyone may leave
- * a team workspace; viewers and editors see the list read-only.
+ * a team workspace; viewers and editors see the list read-only. Your own row carries your alerts
+ * opt-in (only you change yours).
  */
 export function MembersPanel({ workspace, userId, onLeft }: MembersPanelProps) {
   const [members, setMembers] = useState<MemberView[] | null>(null);
@@ -145,6 +147,18 @@ export function MembersPanel({ workspace, userId, onLeft }: MembersPanelProps) {
                       <Text size="1" color="gray" className="di-narrow-only">
                         Joined {formatDateTime(m.joinedAt)}
                       </Text>
+                      {me && (
+                        <Flex mt="2">
+                          <AlertsSwitch
+                            workspaceId={workspace.id}
+                            userId={userId}
+                            checked={m.alerts}
+                            onChange={(alerts) =>
+                              setMembers((list) => list?.map((x) => (x.userId === userId ? { ...x, alerts } : x)) ?? list)
+                            }
+                          />
+                        </Flex>
+                      )}
                     </Flex>
                   </Table.RowHeaderCell>
                   <Table.Cell>
