@@ -2,39 +2,12 @@ import { Badge, Dialog, Table, Text } from "@radix-ui/themes";
 import { useCallback, useState } from "react";
 import type { AuditEntry, AuditPage } from "#server/modules/audit/model";
 import { listAuditLogs } from "../api";
+import { auditLabel } from "#web/lib/audit-labels";
 import { formatDateTime } from "../format";
 import { useConsoleList } from "../use-console-list";
 import { Pager } from "./pager";
 import { Loaded } from "./loaded";
 import { CloseFooter } from "#web/components/ui/close-footer";
-
-const LABELS: Record<string, string> = {
-  "auth.sign_in": "Signed in",
-  "auth.sign_in_failed": "Failed sign-in",
-  "auth.sign_up": "Signed up",
-  "admin.maintenance_on": "Maintenance on",
-  "admin.maintenance_off": "Maintenance off",
-  "admin.user_disabled": "Disabled user",
-  "admin.user_enabled": "Enabled user",
-  "admin.user_promoted": "Promoted user",
-  "admin.user_demoted": "Demoted user",
-  "admin.backup_created": "Backup created",
-  "admin.backup_failed": "Backup failed",
-  "admin.backup_downloaded": "Backup downloaded",
-  "admin.alert_settings_saved": "Alert settings saved",
-  "admin.api_key_created": "API key created",
-  "admin.api_key_revoked": "API key revoked",
-  "api_key.created": "API key created",
-  "api_key.revoked": "API key revoked",
-  "share.created": "Share link created",
-  "share.revoked": "Share link revoked",
-  "secret.set": "Site secret set",
-  "secret.deleted": "Site secret deleted",
-  "system.started": "System started",
-  "system.stopped": "System stopped",
-  "system.restarted": "System restarted",
-  "alert.raised": "Alert raised",
-};
 
 const tone = (action: string) =>
   action === "auth.sign_in_failed" || action === "alert.raised" || action.endsWith("_failed")
@@ -91,7 +64,7 @@ export function AuditDialog({ open, onOpenChange }: { open: boolean; onOpenChang
                       </Table.Cell>
                       <Table.Cell>
                         <Badge color={tone(e.action)} highContrast>
-                          {LABELS[e.action] ?? e.action}
+                          {auditLabel(e.action)}
                         </Badge>
                       </Table.Cell>
                       <Table.Cell>

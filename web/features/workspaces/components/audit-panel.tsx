@@ -1,32 +1,12 @@
 import { Badge, Button, Card, Flex, Heading, Skeleton, Table, Text } from "@radix-ui/themes";
 import { useCallback, useEffect, useState } from "react";
 import type { AuditEntry, AuditPage } from "#server/modules/audit/model";
+import { auditLabel } from "#web/lib/audit-labels";
 import { formatDateTime } from "#web/lib/format";
 import type { CurrentWorkspace } from "#web/lib/workspace";
 import { listWorkspaceAudit } from "../api";
 
 export const AUDIT_PAGE_SIZE = 20;
-
-/** What a workspace's audit records, in words. */
-const LABELS: Record<string, string> = {
-  "run.started": "Run started",
-  "comparison.deleted": "Comparison deleted",
-  "member.invited": "Member invited",
-  "member.joined": "Member joined",
-  "member.role_changed": "Role changed",
-  "member.removed": "Member removed",
-  "member.left": "Member left",
-  "invitation.revoked": "Invitation revoked",
-  "share.created": "Share link created",
-  "share.revoked": "Share link revoked",
-  "api_key.created": "API key created",
-  "api_key.revoked": "API key revoked",
-  "workspace.created": "Workspace created",
-  "workspace.renamed": "Workspace renamed",
-  "workspace.handed_over": "Workspace handed over",
-  "secret.set": "Site secret set",
-  "secret.deleted": "Site secret deleted",
-};
 
 const tone = (action: string) =>
   action.endsWith(".deleted") || action.endsWith(".removed") || action.endsWith(".revoked")
@@ -112,7 +92,7 @@ export function AuditPanel({ workspace }: { workspace: CurrentWorkspace }) {
                   </Table.Cell>
                   <Table.Cell>
                     <Badge color={tone(e.action)} variant="soft">
-                      {LABELS[e.action] ?? e.action}
+                      {auditLabel(e.action)}
                     </Badge>
                   </Table.Cell>
                   <Table.Cell>
