@@ -13,6 +13,7 @@ import { pngBytes, recordingSocket } from "#tests/api/comparisons-support";
 import { clone, landing } from "#tests/changes/extractions";
 import { makeTestApp } from "#tests/support/app";
 import { openSocket, serveTestApp, type TestSocket } from "#tests/support/live-server";
+import { waitFor } from "#tests/support/wait";
 import { addMember, inWorkspace, makeTeam, removeMember } from "#tests/support/workspaces";
 
 const dataDir = mkdtempSync(join(tmpdir(), "di-workspace-live-"));
@@ -35,14 +36,8 @@ const capture: CaptureFn = async (_owner, job) => {
   return { ok: true, extraction: x, screenshotPath: job.screenshotPath };
 };
 
-// The bound only names a condition that never comes; a busy machine can take seconds to deliver.
-async function until(probe: () => boolean, what: string, ms = 15_000) {
-  const end = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(10);
-  }
-}
+/** The bound only names a condition that never comes; a busy machine can take seconds to deliver. */
+const until = (probe: () => boolean, what: string) => waitFor(what, probe, 15_000, 10);
 
 const bearer = (token: string) => ({ protocols: [WS_SUBPROTOCOL, `bearer.${token}`] });
 

@@ -306,7 +306,7 @@ describe("invitations", () => {
     expect(personal.json.error).toContain("personal workspace");
   });
 
-  test("accepting through sign-up: a new account accepts with its first session", async () => {
+  test("accepting through sign-up: a new account accepts with the access token sign-up gave it", async () => {
     const { t, owner, team, h } = await world();
     const inv = await t.call("POST", `/api/workspaces/${team}/invitations`, { headers: h(owner), body: { role: "editor" } });
     const fresh = await t.call("POST", "/api/auth/signup", { body: { email: "newcomer@example.com", password: "correct-horse-battery" } });

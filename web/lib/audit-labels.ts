@@ -45,3 +45,14 @@ export const AUDIT_LABELS: Record<AuditAction, string> = {
 
 /** An entry's action in words; an action this build does not know (a newer server's) as it is. */
 export const auditLabel = (action: string): string => AUDIT_LABELS[action as AuditAction] ?? action;
+
+/** Refusals, failures and removals in red; the operator's and the team's own moves in violet. */
+export const auditTone = (action: string): "red" | "violet" | "gray" =>
+  /(_failed|\.raised|\.deleted|\.removed|\.revoked)$/.test(action)
+    ? "red"
+    : /^(admin|member|workspace|invitation)\./.test(action)
+      ? "violet"
+      : "gray";
+
+/** Who did it: their address; an SSO newcomer joining is recorded by id alone; the server itself by neither. */
+export const auditActor = (e: { actorEmail: string | null; actorId: string | null }): string => e.actorEmail ?? e.actorId ?? "System";

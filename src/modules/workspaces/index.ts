@@ -193,7 +193,7 @@ export function workspaceRoutes(workspaces: WorkspacesService, resolvers: Worksp
       response: { 200: responds(acceptedInvitation), ...errors(400, 401, 403, 404, 409, 410, 413, 500, 503) },
       detail: {
         summary: "Join a workspace with an invitation's token; used, expired or revoked invitations are 410",
-        description: "Through sign-up: create the account (POST /api/auth/signup), then accept with the new session.",
+        description: "Through sign-up: create the account (POST /api/auth/signup), then accept with the access token sign-up returns.",
       },
     });
 }

@@ -6,7 +6,7 @@ import { errorMessage } from "#web/lib/api";
 import { listAllApiKeys, revokeAnyApiKey } from "../api";
 import { ConfirmDialog } from "#web/components/ui/confirm-dialog";
 import { Loaded } from "./loaded";
-import { Pager } from "./pager";
+import { Pager } from "#web/components/ui/pager";
 import { SearchField } from "./search-field";
 import { usePagedSearch } from "../use-paged-search";
 

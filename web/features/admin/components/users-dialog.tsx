@@ -6,7 +6,7 @@ import { errorMessage } from "#web/lib/api";
 import { listUsers, updateUser } from "../api";
 import { formatDateTime } from "../format";
 import { usePagedSearch } from "../use-paged-search";
-import { Pager } from "./pager";
+import { Pager } from "#web/components/ui/pager";
 import { Loaded } from "./loaded";
 import { CloseFooter } from "#web/components/ui/close-footer";
 import { ConfirmDialog } from "#web/components/ui/confirm-dialog";
