@@ -3,7 +3,7 @@ import type { AuditEntry } from "#server/modules/audit/model";
 import { auditActor, auditLabel, auditTone } from "#web/lib/audit-labels";
 import { formatDateTime } from "#web/lib/format";
 
-/** Audit entries, newest first, as the operator's console and each workspace's Settings show them. */
+/** Audit entries, newest first, as the operator's console and each workspace's Settings show them; a phone gets when, who and what. */
 export function AuditTable({
   entries,
   withOrigin = false,
@@ -26,8 +26,8 @@ export function AuditTable({
           <Table.ColumnHeaderCell>When</Table.ColumnHeaderCell>
           <Table.ColumnHeaderCell>Who</Table.ColumnHeaderCell>
           <Table.ColumnHeaderCell>Action</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Target</Table.ColumnHeaderCell>
-          {withOrigin && <Table.ColumnHeaderCell>From</Table.ColumnHeaderCell>}
+          <Table.ColumnHeaderCell className="di-wide-only">Target</Table.ColumnHeaderCell>
+          {withOrigin && <Table.ColumnHeaderCell className="di-wide-only">From</Table.ColumnHeaderCell>}
         </Table.Row>
       </Table.Header>
       <Table.Body>
@@ -46,13 +46,13 @@ export function AuditTable({
                 {auditLabel(e.action)}
               </Badge>
             </Table.Cell>
-            <Table.Cell>
+            <Table.Cell className="di-wide-only">
               <Text size="1" style={{ overflowWrap: "anywhere" }}>
                 {e.target ?? "—"}
               </Text>
             </Table.Cell>
             {withOrigin && (
-              <Table.Cell>
+              <Table.Cell className="di-wide-only">
                 <Text size="1" title={e.userAgent ?? undefined}>
                   {e.ip ?? "—"}
                 </Text>
