@@ -40,7 +40,12 @@ const PG_INT8 = 20;
 const PG_NUMERIC = 1700;
 const PG_BOOL = 16;
 
-type Client = SQL;
+/** What the handle calls on a client: Bun.SQL for PostgreSQL, sqlite-client.ts over bun:sqlite. */
+export interface SqlClient {
+  unsafe(text: string, params?: readonly unknown[]): Promise<unknown>;
+  close(opts?: { timeout?: number }): Promise<unknown>;
+}
+type Client = SqlClient;
 type Column = { name: string; type: number };
 
 function normalisePg(res: Record<string, unknown>[] & { columns?: Column[] | null }): Record<string, unknown>[] {
@@ -107,7 +112,7 @@ function handle(shared: Shared, client: Client, depth: number): SqlDb {
   const gated = <T>(fn: () => Promise<T>) => (depth === 0 && shared.gate ? shared.gate.hold(fn) : fn());
   const raw = async (text: string, params: readonly unknown[]) => {
     const res = await client.unsafe(sqlite ? toSqliteParams(text) : text, bindable(params));
-    const rows = sqlite ? Array.from(res as Record<string, unknown>[]) : normalisePg(res);
+    const rows = sqlite ? Array.from(res as Record<string, unknown>[]) : normalisePg(res as Record<string, unknown>[]);
     return { rows, changes: Number((res as { affectedRows?: number }).affectedRows ?? 0) };
   };
   const query = async <T>(text: string, params: readonly unknown[] = []): Promise<Result<T>> => {
@@ -149,7 +154,7 @@ function handle(shared: Shared, client: Client, depth: number): SqlDb {
       });
     }
     const run = (c: Client) => within(handle(shared, c, depth + 1));
-    if (depth === 0) return (await client.begin((t) => run(t))) as T;
+    if (depth === 0) return (await (client as SQL).begin((t) => run(t))) as T;
     return (await (client as unknown as Bun.TransactionSQL).savepoint((t) => run(t))) as T;
   };
 
@@ -172,7 +177,7 @@ function handle(shared: Shared, client: Client, depth: number): SqlDb {
 }
 
 /** The handle for an open Bun.SQL client; `openSql` (open.ts) is how the app gets one. */
-export function sqlHandle(client: SQL, dialectName: "sqlite" | "postgres", detail: string): SqlDb {
+export function sqlHandle(client: SqlClient, dialectName: "sqlite" | "postgres", detail: string): SqlDb {
   const sqlite = dialectName === "sqlite";
   return handle(
     {

@@ -1,9 +1,9 @@
 // Opens the database DATABASE_URL names and proves it answers, or fails with one line that says
 // what is wrong (the boot turns it into the fatal log line).
-import { dirname } from "node:path";
 import { SQL } from "bun";
-import { createOwnerOnlyFile, makeOwnerOnlyDir } from "#server/lib/owner-only";
+import { openDatabase } from "#server/db/connection";
 import { type SqlDb, sqlHandle } from "./handle";
+import { sqliteSql } from "./sqlite-client";
 import type { DatabaseTarget } from "./url";
 
 export interface OpenOptions {
@@ -20,23 +20,11 @@ export async function openSql(target: DatabaseTarget, opts: OpenOptions = {}): P
 }
 
 async function openSqlite(path: string): Promise<SqlDb> {
-  if (path !== ":memory:") {
-    makeOwnerOnlyDir(dirname(path));
-    // SQLite creates its -wal and -shm files with the database file's mode, so they are owner-only too.
-    createOwnerOnlyFile(path);
-  }
-  const client = new SQL({ adapter: "sqlite", filename: path, create: true });
   try {
-    // The same settings as connection.ts's openDatabase, for the same reasons (see there).
-    await client.unsafe("PRAGMA busy_timeout = 5000");
-    await client.unsafe("PRAGMA journal_mode = WAL");
-    await client.unsafe("PRAGMA foreign_keys = ON");
-    await client.unsafe("PRAGMA synchronous = FULL");
+    return sqliteSql(openDatabase(path));
   } catch (e) {
-    await client.close();
     throw new Error(`DATABASE_URL: cannot open the SQLite file ${path}: ${firstLine(e)}`);
   }
-  return sqlHandle(client, "sqlite", "sqlite");
 }
 
 async function openPostgres(url: string, where: string, opts: OpenOptions): Promise<SqlDb> {

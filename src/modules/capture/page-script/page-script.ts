@@ -33,7 +33,10 @@ export async function callPage<K extends keyof PageApi>(
       async ([global, fn, a]): Promise<Call<K>> => {
         const api = (globalThis as unknown as Record<string, PageApi | undefined>)[global];
         if (typeof api?.[fn] !== "function") return { installed: false };
-        return { installed: true, value: await (api[fn] as (x: unknown) => Awaited<ReturnType<PageApi[K]>>)(a) };
+        return {
+          installed: true,
+          value: await (api[fn] as (x: unknown) => ReturnType<PageApi[K]> | Promise<Awaited<ReturnType<PageApi[K]>>>)(a),
+        };
       },
       [PAGE_GLOBAL, name, arg] as const,
     );
