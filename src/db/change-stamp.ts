@@ -1,6 +1,9 @@
+import { Database } from "bun:sqlite";
 import type { Db } from "./connection";
+import { type SqlDb, sqliteConnectionOf } from "./sql";
 
 const stamps = new WeakMap<Db, () => string>();
+let unshared = 0;
 
 /** How long another connection's commit may go unnoticed: as if the request had come that much earlier. */
 const OTHER_CONNECTIONS_LAG_MS = 1;
@@ -14,8 +17,14 @@ const OTHER_CONNECTIONS_LAG_MS = 1;
  *
  * data_version takes the WAL read lock (file-lock system calls) and was the largest cost left on a
  * cached read, so it is re-read at most once per OTHER_CONNECTIONS_LAG_MS.
+ *
+ * With the async handle, a cached read takes the stamp before its query is issued: a write that
+ * lands while it awaits changes the stamp, so the value is dropped at the next look.
  */
-export function changeStamp(db: Db): () => string {
+export function changeStamp(handle: Db | SqlDb): () => string {
+  const db = handle instanceof Database ? handle : sqliteConnectionOf(handle);
+  // PostgreSQL: other instances commit too and nothing here hears of it, so nothing is cached.
+  if (!db) return () => String(++unshared);
   let stamp = stamps.get(db);
   if (!stamp) {
     const changes = db.query<{ n: number }, []>("SELECT total_changes() AS n");
@@ -63,6 +72,18 @@ export class StampedCache<V> {
     const value = load();
     if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, value);
+    return value;
+  }
+
+  /**
+   * `get` for an async load: the promise is what is kept, so readers arriving while it runs share
+   * one query; a load that fails is forgotten, so the next reader tries again.
+   */
+  load<T>(this: StampedCache<Promise<T>>, key: string, load: () => Promise<T>, stamp: string = this.current()): Promise<T> {
+    const value = this.get(key, load, stamp);
+    value.catch(() => {
+      if (this.entries.get(key) === value) this.entries.delete(key);
+    });
     return value;
   }
 }

@@ -35,6 +35,10 @@ export function sqliteClient(database: Database): SqlClient {
 }
 
 const handles = new WeakMap<Database, SqlDb>();
+const connections = new WeakMap<SqlDb, Database>();
+
+/** The bun:sqlite connection under a SQLite handle (null for PostgreSQL), for what only it can answer synchronously. */
+export const sqliteConnectionOf = (sql: SqlDb): Database | null => connections.get(sql) ?? null;
 
 /**
  * The async handle on an open bun:sqlite connection (openDatabase's). One per connection: its
@@ -42,6 +46,9 @@ const handles = new WeakMap<Database, SqlDb>();
  */
 export function sqliteSql(database: Database): SqlDb {
   let sql = handles.get(database);
-  if (!sql) handles.set(database, (sql = sqlHandle(sqliteClient(database), "sqlite", "sqlite")));
+  if (!sql) {
+    handles.set(database, (sql = sqlHandle(sqliteClient(database), "sqlite", "sqlite")));
+    connections.set(sql, database);
+  }
   return sql;
 }
