@@ -7,7 +7,7 @@ import { SQL } from "bun";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { databaseTarget, migrateSql, openSql, type SqlDb } from "#server/db/sql";
+import { databaseTarget, migrateSql, openSql, postgresDialect, type SqlDb } from "#server/db/sql";
 import { freePort } from "./browser-server";
 
 /** The directory holding initdb and pg_ctl: PG_BIN, else the newest Debian install (15 or later). */
@@ -56,8 +56,8 @@ export interface PgCluster {
   dir: string;
   /** The URL of a database on this cluster. */
   url(database: string): string;
-  /** A new empty database, named uniquely; returns its URL. */
-  freshDatabase(): Promise<string>;
+  /** A new database, named uniquely, empty or a copy of `template`; returns its URL. */
+  freshDatabase(template?: string): Promise<string>;
   /** Stops the server and keeps its data, as an outage would (fault tests); `resume` starts it again on the same port. */
   halt(): Promise<void>;
   resume(): Promise<void>;
@@ -94,6 +94,54 @@ export async function migratedPg(opts: { max?: number } = {}): Promise<SqlDb> {
   const db = await openSql(databaseTarget(await freshPgDatabase(), "."), { max: opts.max ?? 3 });
   await migrateSql(db);
   return db;
+}
+
+let template: Promise<string> | null = null;
+
+/**
+ * The name of a database with every migration applied, made once per process: a copy of it
+ * (CREATE DATABASE … TEMPLATE) is much quicker than migrating each test's database.
+ */
+function migratedTemplate(): Promise<string> {
+  template ??= (async () => {
+    const pg = await postgres();
+    const url = await pg.freshDatabase();
+    const db = await openSql(databaseTarget(url, "."), { max: 1 });
+    try {
+      await migrateSql(db);
+    } finally {
+      // A template is copied only while nobody is connected to it.
+      await db.close();
+    }
+    return new URL(url).pathname.slice(1);
+  })();
+  return template;
+}
+
+/**
+ * A handle on a fresh migrated database, usable at once: the database is made on the first
+ * statement, so code that builds an app synchronously (makeTestApp) can run on PostgreSQL.
+ */
+export function lazyMigratedPg(opts: { max?: number } = {}): SqlDb {
+  let opened: Promise<SqlDb> | null = null;
+  const real = () =>
+    (opened ??= (async () => {
+      const pg = await postgres();
+      return openSql(databaseTarget(await pg.freshDatabase(await migratedTemplate()), "."), { max: opts.max ?? 4 });
+    })());
+  return {
+    dialect: postgresDialect,
+    detail: "postgres",
+    query: async (text, params) => (await real()).query(text, params),
+    all: async (text, params) => (await real()).all(text, params),
+    one: async (text, params) => (await real()).one(text, params),
+    run: async (text, params) => (await real()).run(text, params),
+    exec: async (script) => (await real()).exec(script),
+    tx: async (fn) => (await real()).tx(fn),
+    close: async () => {
+      if (opened) await (await opened).close();
+    },
+  };
 }
 
 async function start(): Promise<PgCluster> {
@@ -145,11 +193,11 @@ async function start(): Promise<PgCluster> {
       port,
       dir,
       url,
-      async freshDatabase() {
+      async freshDatabase(template?: string) {
         const name = `t${process.pid}_${++counter}`;
         const admin = new SQL({ url: url("postgres"), max: 1 });
         try {
-          await admin.unsafe(`CREATE DATABASE ${name}`);
+          await admin.unsafe(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
         } finally {
           await admin.close();
         }
