@@ -138,6 +138,7 @@ export function lazyMigratedPg(opts: { max?: number } = {}): SqlDb {
     run: async (text, params) => (await real()).run(text, params),
     exec: async (script) => (await real()).exec(script),
     tx: async (fn) => (await real()).tx(fn),
+    listen: async (channel, onnotify, onlisten) => (await real()).listen(channel, onnotify, onlisten),
     close: async () => {
       if (opened) await (await opened).close();
     },

@@ -29,6 +29,12 @@ export interface SqlDb {
    * `fn`'s async context join the transaction too. A nested `tx` is a savepoint.
    */
   tx<T>(fn: (db: SqlDb) => Promise<T>): Promise<T>;
+  /**
+   * PostgreSQL's LISTEN, on a connection of its own that is re-established (and re-subscribed,
+   * `onlisten` again) when it drops. A NOTIFY is `SELECT pg_notify($1, $2)`, delivered at commit.
+   * SQLite has no such thing: there it throws, and nothing on SQLite needs it (one process).
+   */
+  listen(channel: string, onnotify: (payload: string) => void, onlisten?: () => void): Promise<{ unlisten(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -167,6 +173,10 @@ function handle(shared: Shared, client: Client, depth: number): SqlDb {
     run: async (text, params) => (await query(text, params)).changes,
     exec,
     tx,
+    listen: async (channel, onnotify, onlisten) => {
+      if (sqlite) throw new Error("LISTEN needs PostgreSQL");
+      return (shared.root as SQL).listen(channel, onnotify, onlisten);
+    },
     close: async () => {
       if (depth > 0) return;
       // As closeDatabase does: fold the WAL back into the file, so a copy of the file alone is whole.
