@@ -21,6 +21,7 @@ import m0019 from "../../migrations/0019_watch_pages.sql" with { type: "text" };
 import m0020 from "../../migrations/0020_jobs.sql" with { type: "text" };
 import m0021 from "../../migrations/0021_workspaces.sql" with { type: "text" };
 import m0022 from "../../migrations/0022_activity_workspace.sql" with { type: "text" };
+import m0023 from "../../migrations/0023_leases.sql" with { type: "text" };
 
 /**
  * A SQLite migration that rebuilds tables (SQLite cannot alter a foreign key in place) says so with
@@ -60,4 +61,5 @@ export const migrations: Migration[] = [
   { version: 20, name: "0020_jobs", sql: m0020 },
   { version: 21, name: "0021_workspaces", sql: m0021 },
   { version: 22, name: "0022_activity_workspace", sql: m0022 },
+  { version: 23, name: "0023_leases", sql: m0023 },
 ];

@@ -24,6 +24,7 @@ import m0019 from "../../../migrations/pg/0019_watch_pages.sql" with { type: "te
 import m0020 from "../../../migrations/pg/0020_jobs.sql" with { type: "text" };
 import m0021 from "../../../migrations/pg/0021_workspaces.sql" with { type: "text" };
 import m0022 from "../../../migrations/pg/0022_activity_workspace.sql" with { type: "text" };
+import m0023 from "../../../migrations/pg/0023_leases.sql" with { type: "text" };
 
 export const pgMigrations: Migration[] = [
   { version: 1, name: "0001_init", sql: m0001 },
@@ -48,4 +49,5 @@ export const pgMigrations: Migration[] = [
   { version: 20, name: "0020_jobs", sql: m0020 },
   { version: 21, name: "0021_workspaces", sql: m0021 },
   { version: 22, name: "0022_activity_workspace", sql: m0022 },
+  { version: 23, name: "0023_leases", sql: m0023 },
 ];
