@@ -15,6 +15,8 @@ Commands:
   backup --out FILE     Write a verified copy of the database
   check --config FILE   Check your site against budgets (design-intel check --help)
   approve --config FILE Make the last check's captures your page's visual baseline
+  migrate-to --database URL [--storage URL]
+                        Copy this install's data into PostgreSQL (and files into a bucket)
   --version             Print the version
   --help                Print this help
 
@@ -66,6 +68,8 @@ async function dispatch(argv: string[]): Promise<Outcome> {
       return (await import("./commands/check")).checkCommand(rest, out);
     case "approve":
       return (await import("./commands/approve")).approveCommand(rest, out);
+    case "migrate-to":
+      return (await import("./commands/migrate-to")).migrateToCommand(rest, out);
     default:
       throw new UsageError(
         command.startsWith("-")
