@@ -1,0 +1,9 @@
+-- Rate limits shared by every instance of a deployment (sign-in lockout, sign-up and API budgets):
+-- one fixed window per key, counted in one statement. The embedded server counts in memory.
+CREATE TABLE rate_windows (
+  key TEXT PRIMARY KEY,
+  count INTEGER NOT NULL,
+  -- Epoch milliseconds the window ends at.
+  reset_ms INTEGER NOT NULL
+);
+CREATE INDEX rate_windows_reset ON rate_windows(reset_ms);
