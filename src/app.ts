@@ -2,6 +2,7 @@ import { type AnyElysia, Elysia } from "elysia";
 import { z } from "zod";
 import packageJson from "../package.json" with { type: "json" };
 import type { Db } from "./db/connection";
+import { sqliteSql } from "./db/sql";
 import type { Env } from "./env";
 import { httpBase } from "./http/base";
 import { binaryResponse, responds } from "./http/contract";
@@ -243,17 +244,17 @@ export function createServices(deps: AppDeps) {
     now: deps.now,
   });
   const system = systemService({
-    db: deps.db,
+    db: sqliteSql(deps.db),
     hub: live,
     activity,
     now: deps.now,
     log: deps.log,
     cadence: deps.agentCadence,
     // TrendHunter's moves across each set come from the stored changes (the worker builds its own on its connection).
-    changes: changeHistory,
+    changes: changeHistory(deps.db),
     onChange: (action, actor) => audit.recordBy({ id: actor?.id ?? null, email: actor?.email ?? null }, action),
   });
-  const agents = agentsService({ db: deps.db, now: deps.now, onSettingsChanged: () => system.poke() });
+  const agents = agentsService({ db: sqliteSql(deps.db), now: deps.now, onSettingsChanged: () => system.poke() });
   // Work that must survive a restart is a row in the jobs table (src/modules/jobs).
   const jobs = jobsService({ db: deps.db, now: deps.now });
   const watch = watchService({

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { openDatabase, type Db } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
+import { sqliteSql } from "#server/db/sql";
 import type { Audience, LiveMessage } from "#server/live/hub";
 import { AgentLoop } from "#server/modules/agents/loop/loop";
 import { PLANNED_PER_VARIANT } from "#server/modules/agents/loop/test-commander";
@@ -17,7 +18,12 @@ beforeEach(() => {
   migrate(db);
   sent = [];
   clock = Date.parse("2025-06-01T12:00:00Z");
-  loop = new AgentLoop({ db, emit: (message, audience) => sent.push({ message, audience }), now: () => clock, log: () => {} });
+  loop = new AgentLoop({
+    db: sqliteSql(db),
+    emit: (message, audience) => sent.push({ message, audience }),
+    now: () => clock,
+    log: () => {},
+  });
 });
 
 const of = (type: string) => sent.filter((s) => s.message.type === type);
@@ -29,18 +35,18 @@ const activity = () =>
     .all();
 
 describe("agents loop", () => {
-  test("with nothing captured, TrendHunter says so and invents nothing", () => {
-    loop.trendHunter.run();
+  test("with nothing captured, TrendHunter says so and invents nothing", async () => {
+    await loop.trendHunter.run();
     expect(of("TREND_DISCOVERED")).toHaveLength(0);
-    const hunter = loop.ctx.agent("trend-hunter");
+    const hunter = await loop.ctx.agent("trend-hunter");
     expect(hunter.status).toBe("idle");
     expect(hunter.currentTask).toContain("No captured sites yet");
     expect(activity().map((a) => a.message)).toEqual(["No data yet: TrendHunter needs captured sites to mine"]);
-    loop.trendHunter.run();
+    await loop.trendHunter.run();
     expect(activity()).toHaveLength(1); // said once, not every scan
   });
 
-  test("TrendHunter reports a pattern shared by captured sites, with per-owner evidence", () => {
+  test("TrendHunter reports a pattern shared by captured sites, with per-owner evidence", async () => {
     const alice = insertUser(db);
     const bob = insertUser(db);
     insertComparison(
@@ -61,43 +67,43 @@ describe("agents loop", () => {
         accent: ["#ea7a0c", "#0d9488", "#d4b106", "#dc2626", "#16a34a"][i],
       })),
     );
-    loop.trendHunter.run();
+    await loop.trendHunter.run();
     const found = of("TREND_DISCOVERED").map((s) => s.message.payload as { key: string; support: number; evidence: unknown[] });
     const dark = found.find((t) => t.key === "theme:dark");
     expect(dark?.support).toBe(9);
     expect(dark?.evidence).toEqual([]); // the broadcast carries numbers, not sites
     expect(found.some((t) => t.key.startsWith("accent:"))).toBe(false);
 
-    const svc = agentsService({ db });
-    const forBob = svc.trends({ id: bob, role: "user" }, 20).find((t) => t.key === "theme:dark")!;
+    const svc = agentsService({ db: sqliteSql(db) });
+    const forBob = (await svc.trends({ id: bob, role: "user" }, 20)).find((t) => t.key === "theme:dark")!;
     expect(forBob.evidence.map((e) => e.host).sort()).toEqual(["b0.example", "b1.example", "b2.example", "b3.example"]);
-    const forAdmin = svc.trends({ id: "x", role: "admin" }, 20).find((t) => t.key === "theme:dark")!;
+    const forAdmin = (await svc.trends({ id: "x", role: "admin" }, 20)).find((t) => t.key === "theme:dark")!;
     expect(forAdmin.evidence).toHaveLength(9);
 
     // A second scan over the same data discovers nothing new.
-    loop.trendHunter.run();
+    await loop.trendHunter.run();
     expect(of("TREND_DISCOVERED").length).toBe(found.length);
-    expect(svc.metrics({ id: bob, role: "user" }).totalTrends).toBe(found.length);
+    expect((await svc.metrics({ id: bob, role: "user" })).totalTrends).toBe(found.length);
   });
 
-  test("trend settings are honoured: a stricter threshold reports less", () => {
+  test("trend settings are honoured: a stricter threshold reports less", async () => {
     const u = insertUser(db);
     insertComparison(
       db,
       u,
       Array.from({ length: 6 }, (_, i) => ({ url: `https://s${i}.example/`, isDark: i < 5 })),
     );
-    const svc = agentsService({ db });
-    svc.saveTrendSettings({ ...svc.trendSettings(), confidenceThreshold: 99 });
-    loop.trendHunter.run();
+    const svc = agentsService({ db: sqliteSql(db) });
+    await svc.saveTrendSettings({ ...(await svc.trendSettings()), confidenceThreshold: 99 });
+    await loop.trendHunter.run();
     expect(of("TREND_DISCOVERED").some((s) => (s.message.payload as { key: string }).key === "theme:dark")).toBe(false);
-    svc.saveTrendSettings({ ...svc.trendSettings(), confidenceThreshold: 70 });
-    loop.trendHunter.run();
+    await svc.saveTrendSettings({ ...(await svc.trendSettings()), confidenceThreshold: 70 });
+    await loop.trendHunter.run();
     expect(of("TREND_DISCOVERED").some((s) => (s.message.payload as { key: string }).key === "theme:dark")).toBe(true);
   });
 
-  test("DesignNinja uses the product's tokens, labelled, when no site was captured", () => {
-    loop.designNinja.run();
+  test("DesignNinja uses the product's tokens, labelled, when no site was captured", async () => {
+    await loop.designNinja.run();
     const [c] = of("COMPONENT_GENERATED");
     const payload = c!.message.payload as { sourceLabel: string; sourceKind: string; compiled: boolean; code: string };
     expect(payload.sourceLabel).toBe("Design Intel default tokens");
@@ -107,10 +113,10 @@ describe("agents loop", () => {
     expect(c!.audience).toEqual({ kind: "all" });
   });
 
-  test("DesignNinja builds a captured site's kit for its owner only", () => {
+  test("DesignNinja builds a captured site's kit for its owner only", async () => {
     const owner = insertUser(db);
     insertComparison(db, owner, [{ url: "https://acme.example/", accent: "#e11d48", font: "Poppins" }]);
-    for (let i = 0; i < 9; i++) loop.designNinja.run();
+    for (let i = 0; i < 9; i++) await loop.designNinja.run();
     const made = of("COMPONENT_GENERATED");
     expect(made).toHaveLength(8); // 4 kinds x 2 variants, then nothing left to do
     // To the members of the workspace whose captures it was built from (a personal one: its owner), and admins.
@@ -121,29 +127,29 @@ describe("agents loop", () => {
     expect(first.tokens.fontFamily).toContain("Poppins");
     // The shared agent status never names a user's site.
     for (const s of of("AGENT_UPDATE")) expect(JSON.stringify(s.message.payload)).not.toContain("acme.example");
-    expect(loop.ctx.agent("design-ninja").status).toBe("idle");
-    const svc = agentsService({ db });
-    expect(svc.components({ id: "someone-else", role: "user" }, 10)).toHaveLength(0);
-    expect(svc.components({ id: owner, role: "user" }, 10)).toHaveLength(8);
+    expect((await loop.ctx.agent("design-ninja")).status).toBe("idle");
+    const svc = agentsService({ db: sqliteSql(db) });
+    expect(await svc.components({ id: "someone-else", role: "user" }, 10)).toHaveLength(0);
+    expect(await svc.components({ id: owner, role: "user" }, 10)).toHaveLength(8);
   });
 
-  test("a test with no real traffic runs on labelled simulated visitors until the stopping rule, then the oracle scores itself", () => {
-    loop.designNinja.run();
-    loop.designNinja.run(); // the CTA pair: A and B
-    loop.testCommander.run();
-    const svc = agentsService({ db });
-    const [test] = svc.tests({ id: "u", role: "user" }, "active", 10);
+  test("a test with no real traffic runs on labelled simulated visitors until the stopping rule, then the oracle scores itself", async () => {
+    await loop.designNinja.run();
+    await loop.designNinja.run(); // the CTA pair: A and B
+    await loop.testCommander.run();
+    const svc = agentsService({ db: sqliteSql(db) });
+    const [test] = await svc.tests({ id: "u", role: "user" }, "active", 10);
     expect(test?.traffic).toBe("pending");
-    loop.insightOracle.run();
-    expect(svc.test({ id: "u", role: "user" }, test!.id).prediction?.outcome).toBeNull();
+    await loop.insightOracle.run();
+    expect((await svc.test({ id: "u", role: "user" }, test!.id)).prediction?.outcome).toBeNull();
 
     clock += 10_000; // past the grace period: the simulator takes over
     let guard = 0;
-    while (svc.tests({ id: "u", role: "user" }, "active", 10).length && guard++ < 200) {
-      loop.testCommander.run();
+    while ((await svc.tests({ id: "u", role: "user" }, "active", 10)).length && guard++ < 200) {
+      await loop.testCommander.run();
       clock += 3000;
     }
-    const done = svc.test({ id: "u", role: "user" }, test!.id);
+    const done = await svc.test({ id: "u", role: "user" }, test!.id);
     expect(done.status).toBe("completed");
     expect(done.simulated).toBe(true);
     expect(done.variants.every((v) => v.impressions >= PLANNED_PER_VARIANT)).toBe(true);
@@ -158,9 +164,9 @@ describe("agents loop", () => {
     expect(completed.winnerLabel === null).toBe(!completed.significant);
     expect(activity().some((a) => a.message.includes("(simulated traffic)"))).toBe(true);
 
-    loop.insightOracle.run();
-    const scored = svc.test({ id: "u", role: "user" }, test!.id).prediction!;
-    const m = svc.metrics({ id: "u", role: "user" });
+    await loop.insightOracle.run();
+    const scored = (await svc.test({ id: "u", role: "user" }, test!.id)).prediction!;
+    const m = await svc.metrics({ id: "u", role: "user" });
     if (completed.significant) {
       expect(scored.outcome === "correct" || scored.outcome === "wrong").toBe(true);
       expect(m.decidedPredictions).toBe(1);
@@ -171,45 +177,45 @@ describe("agents loop", () => {
     }
   });
 
-  test("the simulator is reproducible: the same experiment seed gives the same counts", () => {
-    const run = () => {
+  test("the simulator is reproducible: the same experiment seed gives the same counts", async () => {
+    const run = async () => {
       const d = openDatabase(":memory:");
       migrate(d);
-      const e = new AgentLoop({ db: d, emit: () => {}, now: () => clock, log: () => {} });
-      e.designNinja.run();
-      e.designNinja.run();
-      e.testCommander.run();
+      const e = new AgentLoop({ db: sqliteSql(d), emit: () => {}, now: () => clock, log: () => {} });
+      await e.designNinja.run();
+      await e.designNinja.run();
+      await e.testCommander.run();
       d.query("UPDATE experiments SET sim_seed = 12345").run();
       clock += 10_000;
-      for (let i = 0; i < 5; i++) e.testCommander.run();
+      for (let i = 0; i < 5; i++) await e.testCommander.run();
       return d
         .query<{ label: string; impressions: number; conversions: number }, []>(
           "SELECT label, impressions, conversions FROM experiment_variants ORDER BY label",
         )
         .all();
     };
-    expect(run()).toEqual(run());
+    expect(await run()).toEqual(await run());
   });
 
-  test("a failing agent shows error and the others carry on", () => {
+  test("a failing agent shows error and the others carry on", async () => {
     db.exec("DROP TABLE components");
-    loop.start();
-    loop.tick();
-    loop.stop();
-    expect(loop.ctx.agent("design-ninja").status).toBe("stopped");
+    await loop.start();
+    await loop.tick();
+    await loop.stop();
+    expect((await loop.ctx.agent("design-ninja")).status).toBe("stopped");
     const errors = activity().filter((a) => a.status === "error");
     expect(errors.some((e) => e.message === "DesignNinja hit an error")).toBe(true);
     expect(sent.some((s) => s.message.type === "AGENT_UPDATE" && (s.message.payload as { status?: string }).status === "error")).toBe(true);
   });
 
-  test("stop() marks every agent stopped and no work runs after it", () => {
-    loop.start();
-    loop.tick();
-    loop.stop();
+  test("stop() marks every agent stopped and no work runs after it", async () => {
+    await loop.start();
+    await loop.tick();
+    await loop.stop();
     const count = sent.length;
-    loop.tick();
+    await loop.tick();
     expect(sent.length).toBe(count);
     for (const id of ["trend-hunter", "design-ninja", "test-commander", "insight-oracle"] as const)
-      expect(loop.ctx.agent(id).status).toBe("stopped");
+      expect((await loop.ctx.agent(id)).status).toBe("stopped");
   });
 });

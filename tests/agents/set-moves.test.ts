@@ -3,6 +3,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { openDatabase, type Db } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
+import { sqliteSql } from "#server/db/sql";
 import { AgentLoop } from "#server/modules/agents/loop/loop";
 import type { ChangeHistory, RecentChange } from "#server/modules/changes/public";
 import { findSetMoves, moveOf } from "#server/modules/agents/logic/set-moves";
@@ -98,7 +99,7 @@ describe("TrendHunter reports moves from the history", () => {
     },
   };
 
-  test("told once to the owner's feed, with links to each site's change view", () => {
+  test("told once to the owner's feed, with links to each site's change view", async () => {
     const owner = insertUser(db);
     const other = insertUser(db);
     const { comparisonId, targetIds } = insertComparison(db, owner, [
@@ -113,8 +114,8 @@ describe("TrendHunter reports moves from the history", () => {
       // Older than a week: outside the window.
       change({ ownerId: owner, comparisonId, targetId: targetIds[2]!, label: "Flint", at: daysAgo(9) }),
     );
-    const loop = new AgentLoop({ db, emit: () => {}, now: () => NOW, log: () => {}, changes: stub });
-    loop.trendHunter.run();
+    const loop = new AgentLoop({ db: sqliteSql(db), emit: () => {}, now: () => NOW, log: () => {}, changes: stub });
+    await loop.trendHunter.run();
     expect(asked).toEqual([daysAgo(7)]);
 
     const rows = db
@@ -135,22 +136,22 @@ describe("TrendHunter reports moves from the history", () => {
     expect(loop.trendHunter.movesFor(other)).toEqual([]);
 
     // The next scan over the same history tells nothing new; a third site joining is news.
-    loop.trendHunter.run();
+    await loop.trendHunter.run();
     expect(db.query("SELECT COUNT(*) AS n FROM activity_log WHERE message LIKE '%competitors%'").get()).toEqual({ n: 1 });
     history.push(change({ ownerId: owner, comparisonId, targetId: targetIds[2]!, label: "Flint", at: daysAgo(0) }));
-    loop.trendHunter.run();
+    await loop.trendHunter.run();
     const last = db
       .query<{ message: string }, []>("SELECT message FROM activity_log WHERE message LIKE '%competitors%' ORDER BY rowid DESC LIMIT 1")
       .get();
     expect(last!.message).toBe("3 of 3 competitors changed their CTA text this week in “Rivals”");
   });
 
-  test("a failing history does not stop the trend scan", () => {
+  test("a failing history does not stop the trend scan", async () => {
     const owner = insertUser(db);
     insertComparison(db, owner, [{ url: "http://127.0.0.1:4100/a/" }, { url: "http://127.0.0.1:4100/b/" }]);
     const logs: string[] = [];
     const loop = new AgentLoop({
-      db,
+      db: sqliteSql(db),
       emit: () => {},
       now: () => NOW,
       log: (m) => logs.push(m),
@@ -160,8 +161,8 @@ describe("TrendHunter reports moves from the history", () => {
         },
       },
     });
-    loop.trendHunter.run();
+    await loop.trendHunter.run();
     expect(logs).toEqual(["TrendHunter: could not read the run history"]);
-    expect(loop.ctx.agent("trend-hunter").currentTask).toContain("Scanned 2 sites");
+    expect((await loop.ctx.agent("trend-hunter")).currentTask).toContain("Scanned 2 sites");
   });
 });

@@ -3,6 +3,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { openDatabase, type Db } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
+import { sqliteSql } from "#server/db/sql";
 import type { LiveMessage } from "#server/live/hub";
 import { AgentLoop } from "#server/modules/agents/loop/loop";
 import { siteSources } from "#server/modules/agents/loop/design-ninja";
@@ -18,7 +19,12 @@ beforeEach(() => {
   db = openDatabase(":memory:");
   migrate(db);
   sent = [];
-  loop = new AgentLoop({ db, emit: (message) => sent.push(message), now: () => Date.parse("2025-06-01T12:00:00Z"), log: () => {} });
+  loop = new AgentLoop({
+    db: sqliteSql(db),
+    emit: (message) => sent.push(message),
+    now: () => Date.parse("2025-06-01T12:00:00Z"),
+    log: () => {},
+  });
 });
 
 describe("sites by URL", () => {
@@ -32,7 +38,7 @@ describe("sites by URL", () => {
     expect(siteOf("not a url")).toBeNull();
   });
 
-  test("TrendHunter counts six pages on 127.0.0.1 as six sites", () => {
+  test("TrendHunter counts six pages on 127.0.0.1 as six sites", async () => {
     const u = insertUser(db);
     const paths = ["/a/", "/b/", "/c/", "/d/", "/e/", "/f/"];
     insertComparison(
@@ -40,27 +46,26 @@ describe("sites by URL", () => {
       u,
       paths.map((p, i) => ({ url: `http://127.0.0.1:4100${p}`, isDark: i < 5 })),
     );
-    agentsService({ db }).saveTrendSettings({ ...agentsService({ db }).trendSettings(), confidenceThreshold: 70 });
-    loop.trendHunter.run();
-    const dark = agentsService({ db })
-      .trends({ id: u, role: "user" }, 20)
-      .find((t) => t.key === "theme:dark");
+    const svc = agentsService({ db: sqliteSql(db) });
+    await svc.saveTrendSettings({ ...(await svc.trendSettings()), confidenceThreshold: 70 });
+    await loop.trendHunter.run();
+    const dark = (await svc.trends({ id: u, role: "user" }, 20)).find((t) => t.key === "theme:dark");
     expect(dark).toBeDefined();
     expect(dark!.support).toBe(5);
     expect(dark!.sampleSize).toBe(6);
     expect(dark!.evidence.map((e) => e.host).sort()).toEqual(["/a", "/b", "/c", "/d", "/e"].map((p) => `127.0.0.1:4100${p}`));
-    expect(loop.ctx.agent("trend-hunter").currentTask).toContain("Scanned 6 sites");
+    expect((await loop.ctx.agent("trend-hunter")).currentTask).toContain("Scanned 6 sites");
   });
 
-  test("DesignNinja builds a kit per page, not one per host", () => {
+  test("DesignNinja builds a kit per page, not one per host", async () => {
     const u = insertUser(db);
     insertComparison(db, u, [
       { url: "http://127.0.0.1:4100/alpha/", accent: "#e11d48" },
       { url: "http://127.0.0.1:4100/beta/", accent: "#16a34a" },
     ]);
-    const sources = siteSources(loop.ctx);
+    const sources = await siteSources(loop.ctx);
     expect(sources.map((s) => s.label).sort()).toEqual(["127.0.0.1:4100/alpha", "127.0.0.1:4100/beta"]);
-    for (let i = 0; i < 17; i++) loop.designNinja.run();
+    for (let i = 0; i < 17; i++) await loop.designNinja.run();
     const made = sent
       .filter((m) => m.type === "COMPONENT_GENERATED")
       .map((m) => m.payload as { sourceLabel: string; tokens: { primary: string } });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { closeDatabase, openDatabase, type Db } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
+import { sqliteSql } from "#server/db/sql";
 import { HttpError } from "#server/http/errors";
 import { LiveHub } from "#server/live/hub";
 import { activityService } from "#server/modules/activity/service";
@@ -44,7 +45,7 @@ function rig(): Rig {
     };
   };
   const system = systemService({
-    db,
+    db: sqliteSql(db),
     hub: new LiveHub(),
     activity: activityService(db),
     makeHost,
@@ -91,7 +92,7 @@ describe("system switch-on", () => {
     const err = await failure(r.system.start());
     expect(err.status).toBe(503);
     expect(err.message).toBe("The agent system could not start: no worker");
-    expect(r.system.status()).toMatchObject({ isActive: false, running: false });
+    expect(await r.system.status()).toMatchObject({ isActive: false, running: false });
     expect(systemLog(r.db)).toEqual([]);
     expect(r.audit).toEqual([]);
   });
@@ -103,7 +104,7 @@ describe("system switch-on", () => {
     const err = await failure(r.system.restart());
     expect(err.status).toBe(503);
     expect(err.message).toBe("The agent system could not restart: no worker");
-    expect(r.system.status()).toMatchObject({ isActive: false, running: false });
+    expect(await r.system.status()).toMatchObject({ isActive: false, running: false });
     expect(systemLog(r.db).map((e) => e.message)).toEqual(["System Started"]);
     expect(r.audit).toEqual(["system.started"]);
     // Switched off, so a later start launches again.

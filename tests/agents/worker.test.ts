@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { closeDatabase, openDatabase, type Db } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
+import { sqliteSql } from "#server/db/sql";
 import { LiveHub, type LiveMessage } from "#server/live/hub";
 import { activityService } from "#server/modules/activity/service";
 import { systemService, type SystemService } from "#server/modules/system/service";
@@ -25,7 +26,7 @@ function rig(dir = mkdtempSync(join(tmpdir(), "di-agents-"))): Rig {
   const hub = new LiveHub();
   const received: LiveMessage[] = [];
   hub.add({ userId: "watcher", role: "admin", send: (d) => received.push(JSON.parse(d)), close: () => {} });
-  const system = systemService({ db, hub, activity: activityService(db), cadence: FAST, log: () => {} });
+  const system = systemService({ db: sqliteSql(db), hub, activity: activityService(db), cadence: FAST, log: () => {} });
   const r = { dir, db, system, received };
   rigs.push(r);
   return r;
@@ -107,7 +108,7 @@ describe("agents worker", () => {
     closeDatabase(first.db);
 
     const second = rig(first.dir);
-    expect(second.system.status()).toMatchObject({ isActive: true, running: false });
+    expect(await second.system.status()).toMatchObject({ isActive: true, running: false });
     const s = await second.system.resume();
     expect(s).toMatchObject({ isActive: true, running: true });
     const before = count(second.db, "components");
@@ -134,6 +135,6 @@ describe("agents worker", () => {
     const starts = r.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM activity_log WHERE message = 'System Started'").get()!.n;
     expect(starts).toBe(1);
     await Promise.all([r.system.stop(), r.system.start(), r.system.stop()]);
-    expect(r.system.status()).toMatchObject({ isActive: false, running: false });
+    expect(await r.system.status()).toMatchObject({ isActive: false, running: false });
   });
 });

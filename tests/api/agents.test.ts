@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { sqliteSql } from "#server/db/sql";
 import { makeTestApp } from "#tests/support/app";
 import { insertComparison } from "#tests/agents/fixtures";
 
@@ -156,10 +157,10 @@ describe("Mission Control API", () => {
     const other = await t.signup();
     insertComparison(t.db, user.user.id, [{ url: "https://acme.example/" }]);
     const { AgentLoop } = await import("#server/modules/agents/loop/loop");
-    const loop = new AgentLoop({ db: t.db, emit: () => {}, log: () => {} });
-    loop.designNinja.run();
-    loop.designNinja.run();
-    loop.testCommander.run();
+    const loop = new AgentLoop({ db: sqliteSql(t.db), emit: () => {}, log: () => {} });
+    await loop.designNinja.run();
+    await loop.designNinja.run();
+    await loop.testCommander.run();
     const [c] = (await t.call("GET", "/api/components?limit=10", { headers: user.h })).json;
     expect(c.sourceLabel).toBe("acme.example");
     expect((await t.call("GET", `/api/components/${c.id}`, { headers: t.auth(other.token) })).status).toBe(404);
@@ -178,10 +179,10 @@ describe("Mission Control API", () => {
     const other = await t.signup();
     const { AgentLoop } = await import("#server/modules/agents/loop/loop");
     insertComparison(t.db, user.user.id, [{ url: "https://acme.example/" }]);
-    const loop = new AgentLoop({ db: t.db, emit: () => {}, log: () => {} });
-    loop.designNinja.run();
-    loop.designNinja.run();
-    loop.testCommander.run();
+    const loop = new AgentLoop({ db: sqliteSql(t.db), emit: () => {}, log: () => {} });
+    await loop.designNinja.run();
+    await loop.designNinja.run();
+    await loop.testCommander.run();
     const [test] = (await t.call("GET", "/api/tests?status=active", { headers: user.h })).json;
     const path = `/api/tests/${test.id}/events`;
 
@@ -209,7 +210,7 @@ describe("Mission Control API", () => {
     expect(tooMany.json.error).toBe("Conversions cannot exceed impressions for a variant");
 
     // Real traffic means the simulator never touches this test.
-    loop.testCommander.run();
+    await loop.testCommander.run();
     const after = (await t.call("GET", `/api/tests/${test.id}`, { headers: user.h })).json;
     expect(after.variants[0].impressions).toBe(10);
     expect(after.simulated).toBe(false);
@@ -235,12 +236,12 @@ describe("Mission Control API", () => {
     const t = app();
     const { user } = await people(t);
     const { AgentLoop } = await import("#server/modules/agents/loop/loop");
-    const loop = new AgentLoop({ db: t.db, emit: () => {}, log: () => {}, now: () => clock.t });
-    loop.designNinja.run();
-    loop.designNinja.run();
-    loop.testCommander.run();
+    const loop = new AgentLoop({ db: sqliteSql(t.db), emit: () => {}, log: () => {}, now: () => clock.t });
+    await loop.designNinja.run();
+    await loop.designNinja.run();
+    await loop.testCommander.run();
     clock.t += 60_000;
-    loop.testCommander.run();
+    await loop.testCommander.run();
     const [test] = (await t.call("GET", "/api/tests?status=active", { headers: user.h })).json;
     expect(test.traffic).toBe("simulated");
     const admin = (

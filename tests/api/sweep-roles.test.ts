@@ -6,6 +6,7 @@
 // Every answer to the two outsiders is also scanned for the team's ids and marker. A route without
 // a rule below fails on purpose: a new route must say who may call it.
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { sqliteSql } from "#server/db/sql";
 import { rmSync } from "node:fs";
 import { AgentLoop } from "#server/modules/agents/loop/loop";
 import { roleAtLeast, type WorkspaceRole } from "#server/modules/workspaces/model";
@@ -88,11 +89,11 @@ async function roleWorld() {
   await call("POST", "/api/comparisons", { ...bearer("otherOwner"), "x-workspace-id": other }, { name: "Theirs" }, 201);
 
   // The agents turn the team's captures into the team's components and A/B tests.
-  const agents = new AgentLoop({ db: t.db, emit: () => {}, log: () => {} });
-  agents.trendHunter.run();
-  agents.designNinja.run();
-  agents.designNinja.run();
-  agents.testCommander.run();
+  const agents = new AgentLoop({ db: sqliteSql(t.db), emit: () => {}, log: () => {} });
+  await agents.trendHunter.run();
+  await agents.designNinja.run();
+  await agents.designNinja.run();
+  await agents.testCommander.run();
   const ownedBy = (table: string, owner: string) =>
     t.db
       .query<{ id: string }, [string]>(`SELECT id FROM ${table} WHERE owner_id = ?`)

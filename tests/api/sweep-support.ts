@@ -3,6 +3,7 @@
 // generated components, an A/B test), a second admin owns an API key, and a backup exists.
 // Every private value of alice's is also collected so list answers can be scanned for leaks.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { sqliteSql } from "#server/db/sql";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentLoop } from "#server/modules/agents/loop/loop";
@@ -100,11 +101,11 @@ export async function sweepWorld() {
   if (snapshots.length < 2 || diffs.length < 1) throw new Error("the fake run left no snapshots or diffs");
 
   // The agents turn alice's capture into her own components, an A/B test and trends.
-  const agents = new AgentLoop({ db: t.db, emit: () => {}, log: () => {} });
-  agents.trendHunter.run();
-  agents.designNinja.run();
-  agents.designNinja.run();
-  agents.testCommander.run();
+  const agents = new AgentLoop({ db: sqliteSql(t.db), emit: () => {}, log: () => {} });
+  await agents.trendHunter.run();
+  await agents.designNinja.run();
+  await agents.designNinja.run();
+  await agents.testCommander.run();
   const components = (await t.call("GET", "/api/components?limit=100", { headers: h.alice })).json as { id: string }[];
   const tests = (await t.call("GET", "/api/tests?limit=100", { headers: h.alice })).json as { id: string; ingestKey?: string }[];
   const ownedComponents = components.filter((c) =>

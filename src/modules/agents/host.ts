@@ -1,7 +1,7 @@
 // Where the agents run. Normally in the agents worker on its own connection to the database
 // file; with an in-memory database (tests) a worker can't share it, so the same loop runs on
 // the main thread instead. The system module decides when they run; a host only runs them.
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import type { Audience, LiveMessage } from "#server/live/hub";
 import { spawnWorker } from "#server/lib/spawn-worker";
 import type { AgentsEvent, AgentsRequest } from "./worker/protocol";
@@ -28,7 +28,7 @@ export class InProcessAgentHost implements AgentHost {
   private loop: AgentLoop | null = null;
 
   constructor(
-    private readonly db: Db,
+    private readonly db: SqlDb,
     private readonly deps: AgentHostDeps & { now?: () => number; changes?: ChangeHistory },
   ) {}
 
@@ -46,12 +46,13 @@ export class InProcessAgentHost implements AgentHost {
       now: this.deps.now,
       changes: this.deps.changes,
     });
-    this.loop.start();
+    await this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.loop?.stop();
+    const loop = this.loop;
     this.loop = null;
+    await loop?.stop();
   }
 
   poke(): void {

@@ -1,6 +1,6 @@
 // Mission Control's reads, the trend settings and the A/B ingest. The agents themselves run in
 // the agent loop (src/modules/agents/loop), usually inside the agents worker.
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import { badRequest, conflict, forbidden, notFound, unauthorized } from "#server/http/errors";
 import { nowIso } from "#server/lib/ids";
 import type {
@@ -28,23 +28,23 @@ const DAY = 24 * HOUR;
 const canSee = (viewer: Viewer, ownerId: string | null) => viewer.role === "admin" || ownerId === null || ownerId === viewer.id;
 const canManage = (viewer: Viewer, ownerId: string | null) => viewer.role === "admin" || (ownerId !== null && ownerId === viewer.id);
 
-export function agentsService(deps: { db: Db; now?: () => number; onSettingsChanged?: () => void }) {
+export function agentsService(deps: { db: SqlDb; now?: () => number; onSettingsChanged?: () => void }) {
   const repo = agentsRepository(deps.db);
   const traffic = trafficRepository(deps.db);
   const now = deps.now ?? Date.now;
   const isAdmin = (v: Viewer) => v.role === "admin";
 
-  function experimentDto(row: ExperimentRow, viewer: Viewer | null): ExperimentDto {
-    return experimentToDto(row, repo.variants(row.id), repo.prediction(row.id) ?? null, {
+  async function experimentDto(row: ExperimentRow, viewer: Viewer | null): Promise<ExperimentDto> {
+    return experimentToDto(row, await repo.variants(row.id), await repo.prediction(row.id), {
       withKey: viewer !== null && canManage(viewer, row.owner_id),
     });
   }
 
   return {
-    agents: (): AgentDto[] => repo.agents().map(agentToDto),
+    agents: async (): Promise<AgentDto[]> => (await repo.agents()).map(agentToDto),
 
-    metrics(viewer: Viewer): MetricsDto {
-      const m = repo.metrics(isAdmin(viewer), viewer.id);
+    async metrics(viewer: Viewer): Promise<MetricsDto> {
+      const m = await repo.metrics(isAdmin(viewer), viewer.id);
       return {
         totalTrends: m.trends,
         totalComponents: m.components,
@@ -56,30 +56,34 @@ export function agentsService(deps: { db: Db; now?: () => number; onSettingsChan
       };
     },
 
-    trends: (viewer: Viewer, limit: number): TrendDto[] => repo.trends(limit).map((r) => trendToDto(r, viewer)),
+    trends: async (viewer: Viewer, limit: number): Promise<TrendDto[]> => (await repo.trends(limit)).map((r) => trendToDto(r, viewer)),
 
-    trendSettings: (): TrendSettings => readTrendSettings(repo.setting(TREND_SETTINGS_KEY)),
+    trendSettings: async (): Promise<TrendSettings> => readTrendSettings(await repo.setting(TREND_SETTINGS_KEY)),
 
-    saveTrendSettings(input: TrendSettings): TrendSettings {
+    async saveTrendSettings(input: TrendSettings): Promise<TrendSettings> {
       const clean = { ...input, customKeywords: [...new Set(input.customKeywords.map((k) => k.trim()))] };
-      repo.saveSetting(TREND_SETTINGS_KEY, JSON.stringify(clean), nowIso(now()));
+      await repo.saveSetting(TREND_SETTINGS_KEY, JSON.stringify(clean), nowIso(now()));
       deps.onSettingsChanged?.();
       return clean;
     },
 
-    components: (viewer: Viewer, limit: number): ComponentDto[] => repo.components(isAdmin(viewer), viewer.id, limit).map(componentToDto),
+    components: async (viewer: Viewer, limit: number): Promise<ComponentDto[]> =>
+      (await repo.components(isAdmin(viewer), viewer.id, limit)).map(componentToDto),
 
-    component(viewer: Viewer, id: string): ComponentDto {
-      const row = repo.component(isAdmin(viewer), viewer.id, id);
+    async component(viewer: Viewer, id: string): Promise<ComponentDto> {
+      const row = await repo.component(isAdmin(viewer), viewer.id, id);
       if (!row) throw notFound("Component not found");
       return componentToDto(row);
     },
 
-    tests: (viewer: Viewer, status: "active" | "completed" | undefined, limit: number): ExperimentDto[] =>
-      repo.experiments(isAdmin(viewer), viewer.id, status, limit).map((r) => experimentDto(r, viewer)),
+    async tests(viewer: Viewer, status: "active" | "completed" | undefined, limit: number): Promise<ExperimentDto[]> {
+      const out: ExperimentDto[] = [];
+      for (const r of await repo.experiments(isAdmin(viewer), viewer.id, status, limit)) out.push(await experimentDto(r, viewer));
+      return out;
+    },
 
-    test(viewer: Viewer, id: string): ExperimentDto {
-      const row = repo.experiment(id);
+    async test(viewer: Viewer, id: string): Promise<ExperimentDto> {
+      const row = await repo.experiment(id);
       if (!row || !canSee(viewer, row.owner_id)) throw notFound("Test not found");
       return experimentDto(row, viewer);
     },
@@ -89,8 +93,12 @@ export function agentsService(deps: { db: Db; now?: () => number; onSettingsChan
      * from anything holding the test's ingest key (a site's backend). Tests already fed by the
      * simulator refuse it.
      */
-    ingest(id: string, who: { viewer: Viewer | null; editor?: boolean; ingestKey: string | null }, input: IngestInput): ExperimentDto {
-      const found = repo.experiment(id);
+    async ingest(
+      id: string,
+      who: { viewer: Viewer | null; editor?: boolean; ingestKey: string | null },
+      input: IngestInput,
+    ): Promise<ExperimentDto> {
+      const found = await repo.experiment(id);
       const byKey = !!found && !!who.ingestKey && timingSafeEqual(who.ingestKey, found.ingest_key);
       if (!byKey) {
         if (!who.viewer) throw unauthorized("A valid ingest key or sign-in is required");
@@ -100,11 +108,12 @@ export function agentsService(deps: { db: Db; now?: () => number; onSettingsChan
       }
       const row = found!;
       if (row.status !== "active") throw conflict("This test has already completed");
-      traffic.claim(row.id, "real");
-      if (repo.experiment(id)?.traffic !== "real") throw conflict("This test runs on simulated traffic; real events can't be mixed in");
-      const variant = repo.variants(id).find((v) => v.label === input.variant);
+      await traffic.claim(row.id, "real");
+      if ((await repo.experiment(id))?.traffic !== "real")
+        throw conflict("This test runs on simulated traffic; real events can't be mixed in");
+      const variant = (await repo.variants(id)).find((v) => v.label === input.variant);
       if (!variant) throw notFound("Variant not found");
-      const ok = traffic.add({
+      const ok = await traffic.add({
         experimentId: id,
         variantId: variant.id,
         bucket: minuteBucket(now()),
@@ -113,10 +122,10 @@ export function agentsService(deps: { db: Db; now?: () => number; onSettingsChan
         conversions: input.event === "conversion" ? input.count : 0,
       });
       if (!ok) throw badRequest("Conversions cannot exceed impressions for a variant");
-      return experimentDto(repo.experiment(id)!, who.viewer);
+      return experimentDto((await repo.experiment(id))!, who.viewer);
     },
 
-    analytics(viewer: Viewer, range: "48h" | "30d"): AnalyticsDto {
+    async analytics(viewer: Viewer, range: "48h" | "30d"): Promise<AnalyticsDto> {
       const hourly = range === "48h";
       const span = hourly ? 48 : 30;
       const step = hourly ? HOUR : DAY;
@@ -125,9 +134,9 @@ export function agentsService(deps: { db: Db; now?: () => number; onSettingsChan
       const startMs = Math.floor(end / step) * step - (span - 1) * step;
       const since = nowIso(startMs).slice(0, prefix);
       const admin = isAdmin(viewer);
-      const traffic = new Map(repo.trafficSeries(admin, viewer.id, prefix, since).map((r) => [r.b, r]));
-      const started = new Map(repo.startedSeries(admin, viewer.id, prefix, since).map((r) => [r.b, r.n]));
-      const completed = new Map(repo.completedSeries(admin, viewer.id, prefix, since).map((r) => [r.b, r.n]));
+      const traffic = new Map((await repo.trafficSeries(admin, viewer.id, prefix, since)).map((r) => [r.b, r]));
+      const started = new Map((await repo.startedSeries(admin, viewer.id, prefix, since)).map((r) => [r.b, r.n]));
+      const completed = new Map((await repo.completedSeries(admin, viewer.id, prefix, since)).map((r) => [r.b, r.n]));
       const series: AnalyticsDto["traffic"] = [];
       for (let i = 0; i < span; i++) {
         const b = nowIso(startMs + i * step).slice(0, prefix);
@@ -142,11 +151,11 @@ export function agentsService(deps: { db: Db; now?: () => number; onSettingsChan
         });
       }
       let correct = 0;
-      const accuracy = repo.decidedPredictions().map((p, i) => {
+      const accuracy = (await repo.decidedPredictions()).map((p, i) => {
         if (p.outcome === "correct") correct++;
         return { at: p.scored_at, accuracy: accuracyOf(correct, i + 1) ?? 0, decided: i + 1 };
       });
-      const sims = repo.similarities(admin, viewer.id).filter((s) => Number.isFinite(s));
+      const sims = (await repo.similarities(admin, viewer.id)).filter((s) => Number.isFinite(s));
       const buckets = Array.from({ length: 10 }, (_, i) => ({ from: i / 10, to: (i + 1) / 10, count: 0 }));
       for (const s of sims) buckets[Math.min(9, Math.max(0, Math.floor(s * 10)))]!.count++;
       return {

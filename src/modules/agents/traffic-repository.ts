@@ -1,7 +1,6 @@
 // Writing A/B traffic: the ingest endpoint (main thread) and the visitor simulator (agents
 // worker) both come through here, so counters and the per-minute series always agree.
-import type { Db } from "#server/db/connection";
-import { writeTx } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 
 export interface TrafficWrite {
   experimentId: string;
@@ -15,28 +14,28 @@ export interface TrafficWrite {
 
 export const minuteBucket = (ms: number) => new Date(ms).toISOString().slice(0, 16);
 
-export function trafficRepository(db: Db) {
-  const q = {
-    bump: db.query<null, [number, number, string]>(
-      "UPDATE experiment_variants SET impressions = impressions + ?1, conversions = conversions + ?2 WHERE id = ?3 AND conversions + ?2 <= impressions + ?1",
-    ),
-    series: db.query<null, [string, string, string, string, number, number]>(
-      `INSERT INTO experiment_traffic (experiment_id, variant_id, bucket, source, impressions, conversions) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (experiment_id, variant_id, bucket, source) DO UPDATE SET impressions = impressions + excluded.impressions, conversions = conversions + excluded.conversions`,
-    ),
-    claimTraffic: db.query<null, [string, string]>("UPDATE experiments SET traffic = ? WHERE id = ? AND traffic = 'pending'"),
-  };
+export function trafficRepository(db: SqlDb) {
+  const series = db.dialect.upsert(
+    "experiment_traffic",
+    ["experiment_id", "variant_id", "bucket", "source", "impressions", "conversions"],
+    ["experiment_id", "variant_id", "bucket", "source"],
+    { add: ["impressions", "conversions"] },
+  );
   return {
     /** Adds traffic to one variant. False (nothing written) when it would make conversions exceed impressions. */
-    add(t: TrafficWrite): boolean {
-      return writeTx(db, () => {
-        if (q.bump.run(t.impressions, t.conversions, t.variantId).changes !== 1) return false;
-        q.series.run(t.experimentId, t.variantId, t.bucket, t.source, t.impressions, t.conversions);
+    add: (t: TrafficWrite): Promise<boolean> =>
+      db.tx(async () => {
+        const bumped = await db.run(
+          "UPDATE experiment_variants SET impressions = impressions + $1, conversions = conversions + $2 WHERE id = $3 AND conversions + $2 <= impressions + $1",
+          [t.impressions, t.conversions, t.variantId],
+        );
+        if (bumped !== 1) return false;
+        await db.run(series, [t.experimentId, t.variantId, t.bucket, t.source, t.impressions, t.conversions]);
         return true;
-      });
-    },
+      }),
     /** The first traffic decides where an experiment's visitors come from; true if this call decided it. */
-    claim: (experimentId: string, source: "real" | "simulated") => q.claimTraffic.run(source, experimentId).changes === 1,
+    claim: async (experimentId: string, source: "real" | "simulated") =>
+      (await db.run("UPDATE experiments SET traffic = $1 WHERE id = $2 AND traffic = 'pending'", [source, experimentId])) === 1,
   };
 }
 export type TrafficRepository = ReturnType<typeof trafficRepository>;

@@ -1,7 +1,7 @@
 // Switching the agent system on and off. The wish is persisted (settings 'system.active') so an
 // active system resumes after a server restart; the agent host does the work. Operations queue
 // behind each other, so a double-click or a start racing a stop can't interleave.
-import type { Db } from "#server/db/connection";
+import { type SqlDb, sqliteConnectionOf } from "#server/db/sql";
 import { unavailable } from "#server/http/errors";
 import type { LiveHub } from "#server/live/hub";
 import { nowIso } from "#server/lib/ids";
@@ -23,7 +23,7 @@ const SWITCHED_ON = {
 } as const satisfies Record<string, { message: string; details: string; action: SystemAction }>;
 
 export interface SystemDeps {
-  db: Db;
+  db: SqlDb;
   hub: LiveHub;
   activity: ActivityService;
   now?: () => number;
@@ -31,8 +31,8 @@ export interface SystemDeps {
   /** Tests inject a host; by default a file database gets the worker, ":memory:" the in-process loop. */
   makeHost?: (deps: AgentHostDeps) => AgentHost;
   cadence?: Partial<Cadence>;
-  /** The change feed (changes/feed.ts) on a connection, for TrendHunter's moves across a set (in-process host; the worker builds its own). */
-  changes?: (db: Db) => ChangeHistory;
+  /** The change feed (changes/feed.ts) on this database, for TrendHunter's moves across a set (in-process host; the worker builds its own). */
+  changes?: ChangeHistory;
   /** Audit hook for the admin console (start/stop/restart with who did it). */
   onChange?: (action: SystemAction, actor: SystemActor | null) => void;
 }
@@ -60,16 +60,17 @@ export function systemService(deps: SystemDeps) {
 
   function makeHost(): AgentHost {
     if (deps.makeHost) return deps.makeHost(hostDeps);
-    const file = deps.db.filename;
+    // The worker opens its own connection to the database file; an in-memory database has no file to share.
+    const file = sqliteConnectionOf(deps.db)?.filename;
     return file && file !== ":memory:"
       ? new WorkerAgentHost(file, hostDeps)
-      : new InProcessAgentHost(deps.db, { ...hostDeps, now: deps.now, changes: deps.changes?.(deps.db) });
+      : new InProcessAgentHost(deps.db, { ...hostDeps, now: deps.now, changes: deps.changes });
   }
 
   /** Agents the worker couldn't mark (killed, crashed) are set to stopped, and everyone is told. */
-  function settleAgents(): void {
+  async function settleAgents(): Promise<void> {
     const at = nowIso(now());
-    for (const r of repo.markAgentsStopped(at))
+    for (const r of await repo.markAgentsStopped(at))
       deps.hub.publish({
         type: "AGENT_UPDATE",
         payload: { id: r.id, status: "stopped", currentTask: null, lastActivity: r.last_activity },
@@ -93,13 +94,13 @@ export function systemService(deps: SystemDeps) {
     const h = host;
     host = null;
     if (h) await h.stop();
-    settleAgents();
+    await settleAgents();
   }
 
   async function recover(reason: string): Promise<void> {
     host = null;
     log("agents worker crashed", reason);
-    settleAgents();
+    await settleAgents();
     const t = now();
     while (crashes.length && t - crashes[0]! > CRASH_WINDOW_MS) crashes.shift();
     crashes.push(t);
@@ -110,9 +111,9 @@ export function systemService(deps: SystemDeps) {
       message: giveUp ? "Agent worker keeps crashing: agents halted" : "Agent worker crashed: restarting",
       details: giveUp ? `${reason}. Restart the system from Mission Control once the cause is fixed.` : reason,
     });
-    if (giveUp || !repo.active().active) return;
+    if (giveUp || !(await repo.active()).active) return;
     await Bun.sleep(CRASH_BACKOFF_MS);
-    if (repo.active().active && !host) await launch().catch((err) => log("agents restart after crash failed", err));
+    if ((await repo.active()).active && !host) await launch().catch((err) => log("agents restart after crash failed", err));
   }
 
   const failed = (action: string, err: unknown) => {
@@ -121,8 +122,8 @@ export function systemService(deps: SystemDeps) {
     return unavailable(`The agent system could not ${action}: ${reason}`, 5);
   };
 
-  function status(): SystemStatusDto {
-    const s = repo.active();
+  async function status(): Promise<SystemStatusDto> {
+    const s = await repo.active();
     return { isActive: s.active, running: host?.running ?? false, since: s.since };
   }
 
@@ -133,12 +134,12 @@ export function systemService(deps: SystemDeps) {
    * settles the agents, so a failed start or restart leaves the system off, not half on.
    */
   async function switchOn(how: keyof typeof SWITCHED_ON, actor: SystemActor | null | undefined): Promise<SystemStatusDto> {
-    repo.setActive(true, nowIso(now()));
+    await repo.setActive(true, nowIso(now()));
     try {
       await launch();
     } catch (err) {
-      repo.setActive(false, nowIso(now()));
-      settleAgents();
+      await repo.setActive(false, nowIso(now()));
+      await settleAgents();
       throw failed(how, err);
     }
     crashes.length = 0;
@@ -153,14 +154,14 @@ export function systemService(deps: SystemDeps) {
 
     start: (actor?: SystemActor | null) =>
       serial(async () => {
-        if (repo.active().active && host?.running) return status();
+        if ((await repo.active()).active && host?.running) return status();
         return switchOn("start", actor);
       }),
 
     stop: (actor?: SystemActor | null) =>
       serial(async () => {
-        const wasActive = repo.active().active || host !== null;
-        repo.setActive(false, nowIso(now()));
+        const wasActive = (await repo.active()).active || host !== null;
+        await repo.setActive(false, nowIso(now()));
         await halt();
         if (wasActive) {
           deps.activity.record({ type: "system", status: "info", message: "System Stopped", details: `System deactivated${who(actor)}.` });
@@ -178,11 +179,11 @@ export function systemService(deps: SystemDeps) {
     /** On boot: an active system picks up where it was; otherwise leftover agent states are cleared. */
     resume: () =>
       serial(async () => {
-        if (!repo.active().active) {
-          settleAgents();
+        if (!(await repo.active()).active) {
+          await settleAgents();
           return status();
         }
-        settleAgents();
+        await settleAgents();
         try {
           await launch();
           deps.activity.record({ type: "system", status: "info", message: "System resumed after a server restart" });

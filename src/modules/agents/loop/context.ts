@@ -22,8 +22,8 @@ export interface AgentContext {
   activity: ActivityService;
   now(): number;
   emit(message: LiveMessage, audience: Audience): void;
-  update(id: AgentId, patch: AgentPatch): void;
-  agent(id: AgentId): AgentDto;
+  update(id: AgentId, patch: AgentPatch): Promise<void>;
+  agent(id: AgentId): Promise<AgentDto>;
   log(msg: string, err?: unknown): void;
 }
 
@@ -39,10 +39,10 @@ export function makeContext(deps: {
   log: (msg: string, err?: unknown) => void;
 }): AgentContext {
   const rows = new Map<string, AgentRow>();
-  const load = (id: string): AgentRow => {
+  const load = async (id: string): Promise<AgentRow> => {
     let r = rows.get(id);
     if (!r) {
-      r = deps.repo.agent(id) ?? undefined;
+      r = (await deps.repo.agent(id)) ?? undefined;
       if (!r) throw new Error(`agent ${id} missing: migration 0003 not applied?`);
       rows.set(id, r);
     }
@@ -55,9 +55,9 @@ export function makeContext(deps: {
     now: deps.now,
     emit: deps.emit,
     log: deps.log,
-    agent: (id) => agentToDto(load(id)),
-    update(id, patch) {
-      const cur = load(id);
+    agent: async (id) => agentToDto(await load(id)),
+    async update(id, patch) {
+      const cur = await load(id);
       const next: AgentRow = {
         ...cur,
         status: patch.status ?? cur.status,
@@ -77,7 +77,7 @@ export function makeContext(deps: {
       if (Object.keys(changed).length === 1) return;
       next.last_activity = nowIso(deps.now());
       changed.lastActivity = next.last_activity;
-      deps.repo.saveAgent(next);
+      await deps.repo.saveAgent(next);
       rows.set(id, next);
       deps.emit({ type: "AGENT_UPDATE", payload: changed, agentId: id }, { kind: "all" });
     },

@@ -36,10 +36,10 @@ export function compiles(code: string): boolean {
   }
 }
 
-export function siteSources(ctx: AgentContext): Source[] {
+export async function siteSources(ctx: AgentContext): Promise<Source[]> {
   const seen = new Set<string>();
   const out: Source[] = [];
-  for (const r of ctx.repo.desktopSnapshots()) {
+  for (const r of await ctx.repo.desktopSnapshots()) {
     const site = siteOf(r.url);
     const host = hostOf(r.url);
     if (!site || !host) continue;
@@ -64,10 +64,10 @@ export class DesignNinja {
   constructor(private readonly ctx: AgentContext) {}
 
   /** The next (source, kind, variant) nobody has built yet. */
-  next(): { source: Source; kind: ComponentKind; variant: VariantLabel; kitSize: number; kitDone: number } | null {
-    const sites = siteSources(this.ctx);
+  async next(): Promise<{ source: Source; kind: ComponentKind; variant: VariantLabel; kitSize: number; kitDone: number } | null> {
+    const sites = await siteSources(this.ctx);
     const sources = sites.length ? sites : [DEFAULT_SOURCE];
-    const have = this.ctx.repo.componentKeys();
+    const have = await this.ctx.repo.componentKeys();
     for (const source of sources) {
       const todo: { kind: ComponentKind; variant: VariantLabel }[] = [];
       for (const kind of COMPONENT_KINDS)
@@ -80,15 +80,15 @@ export class DesignNinja {
     return null;
   }
 
-  run(): void {
+  async run(): Promise<void> {
     const { ctx } = this;
-    const job = this.next();
+    const job = await this.next();
     if (!job) {
-      ctx.update(ID, { status: "idle", currentTask: "Every captured site has its component kit; waiting for new captures" });
+      await ctx.update(ID, { status: "idle", currentTask: "Every captured site has its component kit; waiting for new captures" });
       return;
     }
     const { source, kind, variant } = job;
-    const extraction = source.snapshotId ? parseJson<Partial<Extraction> | null>(ctx.repo.extraction(source.snapshotId), null) : null;
+    const extraction = source.snapshotId ? parseJson<Partial<Extraction> | null>(await ctx.repo.extraction(source.snapshotId), null) : null;
     const tokens = source.snapshotId && extraction ? tokensFromExtraction(extraction) : DEFAULT_TOKENS;
     const built = buildComponent({
       kind,
@@ -118,7 +118,7 @@ export class DesignNinja {
       compiled: ok ? 1 : 0,
       created_at: nowIso(ctx.now()),
     };
-    ctx.repo.insertComponent(row);
+    await ctx.repo.insertComponent(row);
     ctx.emit({ type: "COMPONENT_GENERATED", payload: componentToDto(row), agentId: ID }, audienceFor(source.ownerId));
     ctx.activity.record({
       type: "component",
@@ -129,8 +129,8 @@ export class DesignNinja {
       metadata: { componentId: row.id, kind, variant },
       userId: source.ownerId,
     });
-    const stats = ctx.repo.compileStats();
-    ctx.update(ID, {
+    const stats = await ctx.repo.compileStats();
+    await ctx.update(ID, {
       status: "active",
       // Agents are shared: a user's captured host stays out of the public task line.
       currentTask: `Built ${KIND_LABELS[kind].toLowerCase()} variant ${variant} (${job.kitDone + 1} of ${job.kitSize}) from ${source.host ? "a captured site's tokens" : DEFAULT_SOURCE_LABEL}`,

@@ -14,29 +14,29 @@ const NAME = "InsightOracle";
 export class InsightOracle {
   constructor(private readonly ctx: AgentContext) {}
 
-  private features(componentId: string | null): DesignFeatures | null {
+  private async features(componentId: string | null): Promise<DesignFeatures | null> {
     if (!componentId) return null;
-    const c = this.ctx.repo.component(componentId);
+    const c = await this.ctx.repo.component(componentId);
     return c ? parseJson<DesignFeatures | null>(c.features, null) : null;
   }
 
-  run(): void {
+  async run(): Promise<void> {
     const { ctx } = this;
-    let weights = parseWeights(ctx.agent(ID).metadata.weights);
+    let weights = parseWeights((await ctx.agent(ID)).metadata.weights);
     let predicted = 0;
     let scored = 0;
 
-    for (const e of ctx.repo.activeExperiments()) {
-      if (ctx.repo.prediction(e.id)) continue;
-      const variants = ctx.repo.variants(e.id);
+    for (const e of await ctx.repo.activeExperiments()) {
+      if (await ctx.repo.prediction(e.id)) continue;
+      const variants = await ctx.repo.variants(e.id);
       const a = variants.find((v) => v.label === "A");
       const b = variants.find((v) => v.label === "B");
-      const fa = this.features(a?.component_id ?? null);
-      const fb = this.features(b?.component_id ?? null);
+      const fa = await this.features(a?.component_id ?? null);
+      const fb = await this.features(b?.component_id ?? null);
       if (!a || !b || !fa || !fb) continue;
       const p = predict(weights, fa, fb);
       const chosen = p.label === "A" ? a : b;
-      ctx.repo.insertPrediction({
+      await ctx.repo.insertPrediction({
         id: newId(),
         experimentId: e.id,
         variantId: chosen.id,
@@ -57,15 +57,15 @@ export class InsightOracle {
       predicted++;
     }
 
-    for (const p of ctx.repo.unscoredPredictions()) {
+    for (const p of await ctx.repo.unscoredPredictions()) {
       const at = nowIso(ctx.now());
       if (!p.winner_variant_id) {
-        ctx.repo.score(p.id, "undecided", at);
+        await ctx.repo.score(p.id, "undecided", at);
         scored++;
         continue;
       }
       const correct = p.winner_variant_id === p.predicted_variant_id;
-      ctx.repo.score(p.id, correct ? "correct" : "wrong", at);
+      await ctx.repo.score(p.id, correct ? "correct" : "wrong", at);
       scored++;
       const stored = parseJson<{ delta?: Record<keyof DesignFeatures, number> }>(p.features, {});
       if (stored.delta) {
@@ -85,14 +85,14 @@ export class InsightOracle {
       });
     }
 
-    const { correct, decided } = ctx.repo.accuracy();
-    const open = ctx.repo.openPredictions();
+    const { correct, decided } = await ctx.repo.accuracy();
+    const open = await ctx.repo.openPredictions();
     const accuracy = accuracyOf(correct, decided);
     if (!predicted && !scored && !open.n) {
-      ctx.update(ID, { status: "idle", currentTask: "Waiting for A/B tests to predict", accuracy });
+      await ctx.update(ID, { status: "idle", currentTask: "Waiting for A/B tests to predict", accuracy });
       return;
     }
-    ctx.update(ID, {
+    await ctx.update(ID, {
       status: "active",
       currentTask: `${open.n} open prediction${open.n === 1 ? "" : "s"}; ${decided ? `${correct} of ${decided} decided calls right` : "none decided yet"}`,
       completed: predicted + scored,

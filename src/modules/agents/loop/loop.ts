@@ -1,6 +1,7 @@
 // The agents' scheduler. One timer ticks every second; each agent runs when its cadence is due.
-// Runs are synchronous and short, so stop() never interrupts one halfway.
-import type { Db } from "#server/db/connection";
+// A tick runs the due agents one after another and the next tick waits for it; stop() waits for
+// the agent in progress, so it never interrupts one halfway.
+import { type SqlDb, sqliteConnectionOf } from "#server/db/sql";
 import type { Audience, LiveMessage } from "#server/live/hub";
 import { activityService } from "#server/modules/activity/public";
 import { AGENT_IDS, type AgentId } from "../model";
@@ -32,7 +33,7 @@ export const DEFAULT_CADENCE: Cadence = {
 };
 
 export interface AgentLoopDeps {
-  db: Db;
+  db: SqlDb;
   emit(message: LiveMessage, audience: Audience): void;
   now?: () => number;
   log?: (msg: string, err?: unknown) => void;
@@ -55,11 +56,16 @@ export class AgentLoop {
   private lastRun = new Map<string, number>();
   private lastError = new Map<string, string>();
   private running = false;
+  /** The tick in progress, if any: ticks never overlap, and stop() waits for this one. */
+  private ticking: Promise<void> | null = null;
 
   constructor(private readonly deps: AgentLoopDeps) {
     const now = deps.now ?? Date.now;
     this.cadence = { ...DEFAULT_CADENCE, ...deps.cadence };
-    this.activity = activityService(deps.db, now);
+    // The activity log writes through the connection under the handle (its service is synchronous).
+    const connection = sqliteConnectionOf(deps.db);
+    if (!connection) throw new Error("the agent loop's activity log needs the SQLite connection");
+    this.activity = activityService(connection, now);
     this.ctx = makeContext({
       repo: loopRepository(deps.db),
       activity: this.activity,
@@ -77,22 +83,25 @@ export class AgentLoop {
     return this.running;
   }
 
-  start(): void {
+  async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
     this.lastRun.clear();
-    for (const id of ORDER) this.ctx.update(id, { status: "idle", currentTask: "Warming up" });
-    this.timers.push(setInterval(() => this.tick(), this.cadence.tickMs));
-    this.timers.push(setTimeout(() => this.tick(), 50));
+    for (const id of ORDER) await this.ctx.update(id, { status: "idle", currentTask: "Warming up" });
+    // tick() settles every agent's failure itself; what is left (a database gone) is logged and retried next tick.
+    const tick = () => void this.tick().catch((err) => this.ctx.log("agents tick failed", err));
+    this.timers.push(setInterval(tick, this.cadence.tickMs));
+    this.timers.push(setTimeout(tick, 50));
   }
 
-  /** Synchronous: when it returns no agent is running and none will until start(). */
-  stop(): void {
+  /** When it resolves no agent is running and none will until start(). */
+  async stop(): Promise<void> {
     for (const t of this.timers) clearTimeout(t);
     this.timers = [];
     if (!this.running) return;
     this.running = false;
-    for (const id of ORDER) this.ctx.update(id, { status: "stopped", currentTask: null });
+    await this.ticking;
+    for (const id of ORDER) await this.ctx.update(id, { status: "stopped", currentTask: null });
   }
 
   /** Settings changed: let TrendHunter rescan on the next tick instead of waiting out its period. */
@@ -107,37 +116,51 @@ export class AgentLoop {
     return true;
   }
 
-  tick(): void {
-    if (!this.running) return;
+  /** Runs the agents that are due; a tick still in progress is waited for instead of starting another. */
+  tick(): Promise<void> {
+    if (this.ticking) return this.ticking;
+    if (!this.running) return Promise.resolve();
+    const ticking = this.runDue().finally(() => {
+      this.ticking = null;
+    });
+    this.ticking = ticking;
+    return ticking;
+  }
+
+  private async runDue(): Promise<void> {
     const t = this.ctx.now();
-    const frequencyMs = this.trendHunter.settings().frequency * 1000;
-    if (this.due(AGENT_IDS.trendHunter, frequencyMs, t)) this.guard(AGENT_IDS.trendHunter, () => this.trendHunter.run());
-    if (this.due(AGENT_IDS.designNinja, this.cadence.designNinjaMs, t)) this.guard(AGENT_IDS.designNinja, () => this.designNinja.run());
-    if (this.due(AGENT_IDS.testCommander, this.cadence.testCommanderMs, t))
-      this.guard(AGENT_IDS.testCommander, () => this.testCommander.run());
-    if (this.due(AGENT_IDS.insightOracle, this.cadence.insightOracleMs, t))
-      this.guard(AGENT_IDS.insightOracle, () => this.insightOracle.run());
-    if (this.due("housekeeping", this.cadence.housekeepingMs, t)) this.guard(null, () => this.activity.prune());
+    const frequencyMs = (await this.trendHunter.settings()).frequency * 1000;
+    // Each agent is checked against `running` as it comes up: stop() waits for one agent, not for all four.
+    if (this.running && this.due(AGENT_IDS.trendHunter, frequencyMs, t))
+      await this.guard(AGENT_IDS.trendHunter, () => this.trendHunter.run());
+    if (this.running && this.due(AGENT_IDS.designNinja, this.cadence.designNinjaMs, t))
+      await this.guard(AGENT_IDS.designNinja, () => this.designNinja.run());
+    if (this.running && this.due(AGENT_IDS.testCommander, this.cadence.testCommanderMs, t))
+      await this.guard(AGENT_IDS.testCommander, () => this.testCommander.run());
+    if (this.running && this.due(AGENT_IDS.insightOracle, this.cadence.insightOracleMs, t))
+      await this.guard(AGENT_IDS.insightOracle, () => this.insightOracle.run());
+    if (this.running && this.due("housekeeping", this.cadence.housekeepingMs, t)) await this.guard(null, () => this.activity.prune());
   }
 
   /** A failing agent shows 'error' with the reason and tries again next time; the others carry on. */
-  private guard(id: AgentId | null, run: () => void): void {
+  private async guard(id: AgentId | null, run: () => unknown): Promise<void> {
     try {
-      run();
+      await run();
       if (id) this.lastError.delete(id);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       this.ctx.log(`agent ${id ?? "housekeeping"} failed`, err);
       if (!id) return;
       try {
-        this.ctx.update(id, { status: "error", currentTask: `Error: ${reason.slice(0, 200)}` });
+        await this.ctx.update(id, { status: "error", currentTask: `Error: ${reason.slice(0, 200)}` });
         if (this.lastError.get(id) !== reason) {
           this.lastError.set(id, reason);
+          const { name } = await this.ctx.agent(id);
           this.ctx.activity.record({
             type: "system",
             status: "error",
-            agentName: this.ctx.agent(id).name,
-            message: `${this.ctx.agent(id).name} hit an error`,
+            agentName: name,
+            message: `${name} hit an error`,
             details: reason.slice(0, 500),
           });
         }

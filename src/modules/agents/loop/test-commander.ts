@@ -10,8 +10,7 @@ import { simulateBatch, simulatedRates } from "../logic/simulator";
 import { experimentToDto, type ExperimentRow } from "../rows";
 import { minuteBucket, trafficRepository, type TrafficRepository } from "../traffic-repository";
 import { audienceFor, type AgentContext } from "./context";
-import type { Db } from "#server/db/connection";
-import { writeTx } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 
 const ID = AGENT_IDS.testCommander;
 const NAME = "TestCommander";
@@ -26,25 +25,25 @@ export class TestCommander {
 
   constructor(
     private readonly ctx: AgentContext,
-    private readonly db: Db,
+    private readonly db: SqlDb,
     private readonly pendingGraceMs: number,
   ) {
     this.traffic = trafficRepository(db);
   }
 
-  private startNew(activeCount: number): number {
+  private async startNew(activeCount: number): Promise<number> {
     const { ctx } = this;
     let started = 0;
-    for (const pair of ctx.repo.untestedPairs()) {
+    for (const pair of await ctx.repo.untestedPairs()) {
       if (activeCount + started >= MAX_ACTIVE_TESTS) break;
-      const comps = ctx.repo.pair(pair.source_key, pair.kind);
+      const comps = await ctx.repo.pair(pair.source_key, pair.kind);
       const a = comps.find((c) => c.variant === "A");
       const b = comps.find((c) => c.variant === "B");
       if (!a || !b) continue;
       const id = newId();
       const name = `${KIND_LABELS[a.kind as ComponentKind]}: ${a.style} vs ${b.style} (${a.source_label})`;
-      writeTx(this.db, () => {
-        ctx.repo.insertExperiment({
+      await this.db.tx(async () => {
+        await ctx.repo.insertExperiment({
           id,
           name,
           kind: a.kind,
@@ -57,8 +56,8 @@ export class TestCommander {
           seed: hashSeed(id),
           at: nowIso(ctx.now()),
         });
-        ctx.repo.insertVariant({ id: newId(), experimentId: id, label: "A", componentId: a.id, name: a.name });
-        ctx.repo.insertVariant({ id: newId(), experimentId: id, label: "B", componentId: b.id, name: b.name });
+        await ctx.repo.insertVariant({ id: newId(), experimentId: id, label: "A", componentId: a.id, name: a.name });
+        await ctx.repo.insertVariant({ id: newId(), experimentId: id, label: "B", componentId: b.id, name: b.name });
       });
       ctx.activity.record({
         type: "test",
@@ -74,12 +73,12 @@ export class TestCommander {
     return started;
   }
 
-  private feed(e: ExperimentRow): ExperimentRow {
+  private async feed(e: ExperimentRow): Promise<ExperimentRow> {
     const { ctx } = this;
     if (e.traffic === "pending" && ctx.now() - Date.parse(e.started_at) >= this.pendingGraceMs) {
-      if (this.traffic.claim(e.id, "simulated")) {
+      if (await this.traffic.claim(e.id, "simulated")) {
         const rates = simulatedRates(e.sim_seed);
-        for (const v of ctx.repo.variants(e.id)) ctx.repo.setSimRate(v.id, rates[v.label]);
+        for (const v of await ctx.repo.variants(e.id)) await ctx.repo.setSimRate(v.id, rates[v.label]);
         ctx.activity.record({
           type: "test",
           status: "warning",
@@ -90,16 +89,16 @@ export class TestCommander {
           userId: e.owner_id,
         });
       }
-      e = ctx.repo.experiment(e.id)!;
+      e = (await ctx.repo.experiment(e.id))!;
     }
     if (e.traffic !== "simulated") return e;
-    const variants = ctx.repo.variants(e.id);
+    const variants = await ctx.repo.variants(e.id);
     const rates = { A: variants.find((v) => v.label === "A")?.sim_rate ?? 0, B: variants.find((v) => v.label === "B")?.sim_rate ?? 0 };
     const batch = simulateBatch(e.sim_seed, e.sim_batches, rates);
     const bucket = minuteBucket(ctx.now());
-    writeTx(this.db, () => {
+    await this.db.tx(async () => {
       for (const v of variants)
-        this.traffic.add({
+        await this.traffic.add({
           experimentId: e.id,
           variantId: v.id,
           bucket,
@@ -107,22 +106,22 @@ export class TestCommander {
           impressions: batch[v.label].impressions,
           conversions: batch[v.label].conversions,
         });
-      ctx.repo.bumpBatches(e.id);
+      await ctx.repo.bumpBatches(e.id);
     });
-    return ctx.repo.experiment(e.id)!;
+    return (await ctx.repo.experiment(e.id))!;
   }
 
-  private maybeComplete(e: ExperimentRow): boolean {
+  private async maybeComplete(e: ExperimentRow): Promise<boolean> {
     const { ctx } = this;
-    const variants = ctx.repo.variants(e.id);
+    const variants = await ctx.repo.variants(e.id);
     const a = variants.find((v) => v.label === "A");
     const b = variants.find((v) => v.label === "B");
     if (!a || !b || a.impressions < e.planned_per_variant || b.impressions < e.planned_per_variant) return false;
     const stats = compareArms(a, b, e.alpha);
     const winner = stats.significant ? (stats.difference > 0 ? b : a) : null;
-    if (!ctx.repo.complete(e.id, winner?.id ?? null, JSON.stringify(stats), nowIso(ctx.now()))) return false;
-    const done = ctx.repo.experiment(e.id)!;
-    const dto = experimentToDto(done, ctx.repo.variants(e.id), ctx.repo.prediction(e.id) ?? null, { withKey: false });
+    if (!(await ctx.repo.complete(e.id, winner?.id ?? null, JSON.stringify(stats), nowIso(ctx.now())))) return false;
+    const done = (await ctx.repo.experiment(e.id))!;
+    const dto = experimentToDto(done, await ctx.repo.variants(e.id), await ctx.repo.prediction(e.id), { withKey: false });
     ctx.emit(
       {
         type: "TEST_COMPLETED",
@@ -146,30 +145,30 @@ export class TestCommander {
     return true;
   }
 
-  run(): void {
+  async run(): Promise<void> {
     const { ctx } = this;
-    let active = ctx.repo.activeExperiments();
-    const started = this.startNew(active.length);
-    if (started) active = ctx.repo.activeExperiments();
+    let active = await ctx.repo.activeExperiments();
+    const started = await this.startNew(active.length);
+    if (started) active = await ctx.repo.activeExperiments();
     let completed = 0;
     let visitors = 0;
     let simulated = 0;
     for (const e of active) {
-      const fed = this.feed(e);
-      if (this.maybeComplete(fed)) {
+      const fed = await this.feed(e);
+      if (await this.maybeComplete(fed)) {
         completed++;
         continue;
       }
-      const vs = ctx.repo.variants(fed.id);
+      const vs = await ctx.repo.variants(fed.id);
       visitors += vs.reduce((n, v) => n + v.impressions, 0);
       if (fed.traffic === "simulated") simulated++;
     }
     const running = active.length - completed;
     if (!running && !completed && !started) {
-      ctx.update(ID, { status: "idle", currentTask: "Waiting for DesignNinja's A/B variant pairs", confidence: (1 - ALPHA) * 100 });
+      await ctx.update(ID, { status: "idle", currentTask: "Waiting for DesignNinja's A/B variant pairs", confidence: (1 - ALPHA) * 100 });
       return;
     }
-    ctx.update(ID, {
+    await ctx.update(ID, {
       status: "active",
       currentTask: running
         ? `Running ${running} test${running === 1 ? "" : "s"}: ${visitors.toLocaleString("en-US")} visitors so far${simulated ? ` (${simulated} on simulated traffic)` : ""}`

@@ -39,12 +39,12 @@ export class TrendHunter {
    * to its workspace's activity feed, with a link to every site's change view; a move that gains a
    * site is told again with the new count.
    */
-  scanMoves(): SetMove[] {
+  async scanMoves(): Promise<SetMove[]> {
     if (!this.changes) return [];
     const { ctx } = this;
     const since = nowIso(ctx.now() - WEEK_MS);
     const targets = new Map<string, Set<string>>();
-    for (const r of ctx.repo.desktopSnapshots()) {
+    for (const r of await ctx.repo.desktopSnapshots()) {
       const set = targets.get(r.comparison_id) ?? new Set<string>();
       set.add(r.target_id);
       targets.set(r.comparison_id, set);
@@ -81,13 +81,13 @@ export class TrendHunter {
     return moves;
   }
 
-  settings(): TrendSettings {
-    return readTrendSettings(this.ctx.repo.setting(TREND_SETTINGS_KEY));
+  async settings(): Promise<TrendSettings> {
+    return readTrendSettings(await this.ctx.repo.setting(TREND_SETTINGS_KEY));
   }
 
-  private extraction(snapshotId: string): Partial<Extraction> | null {
+  private async extraction(snapshotId: string): Promise<Partial<Extraction> | null> {
     if (this.cache.has(snapshotId)) return this.cache.get(snapshotId)!;
-    const raw = parseJson<Partial<Extraction> | null>(this.ctx.repo.extraction(snapshotId), null);
+    const raw = parseJson<Partial<Extraction> | null>(await this.ctx.repo.extraction(snapshotId), null);
     const trimmed: Partial<Extraction> | null =
       raw && typeof raw === "object"
         ? {
@@ -109,15 +109,15 @@ export class TrendHunter {
     return trimmed;
   }
 
-  observations(settings: TrendSettings): SiteObservation[] {
-    const rows = this.ctx.repo.desktopSnapshots();
+  async observations(settings: TrendSettings): Promise<SiteObservation[]> {
+    const rows = await this.ctx.repo.desktopSnapshots();
     const live = new Set(rows.map((r) => r.snapshot_id));
     for (const id of this.cache.keys()) if (!live.has(id)) this.cache.delete(id);
     const useFindings = settings.sources.includes("findings");
-    const analysed = useFindings ? this.ctx.repo.analysedComparisons() : new Set<string>();
+    const analysed = useFindings ? await this.ctx.repo.analysedComparisons() : new Set<string>();
     const byTarget = new Map<string, Set<string>>();
     if (useFindings)
-      for (const f of this.ctx.repo.findings()) {
+      for (const f of await this.ctx.repo.findings()) {
         const set = byTarget.get(f.target_id) ?? new Set<string>();
         const t = normalizeFindingTitle(f.title);
         if (t) set.add(t);
@@ -126,7 +126,7 @@ export class TrendHunter {
     const out: SiteObservation[] = [];
     for (const r of rows) {
       const host = siteOf(r.url);
-      const extraction = this.extraction(r.snapshot_id);
+      const extraction = await this.extraction(r.snapshot_id);
       if (!host || !extraction) continue;
       out.push({
         host,
@@ -141,23 +141,27 @@ export class TrendHunter {
     return out;
   }
 
-  run(): void {
-    this.scanTrends();
+  async run(): Promise<void> {
+    await this.scanTrends();
     try {
-      this.scanMoves();
+      await this.scanMoves();
     } catch (err) {
       // The history may be mid-migration or busy: trends still count as this scan's work.
       this.ctx.log("TrendHunter: could not read the run history", err);
     }
   }
 
-  private scanTrends(): void {
+  private async scanTrends(): Promise<void> {
     const { ctx } = this;
-    const settings = this.settings();
-    const obs = this.observations(settings);
+    const settings = await this.settings();
+    const obs = await this.observations(settings);
     const hosts = new Set(obs.map((o) => o.host)).size;
     if (!obs.length) {
-      ctx.update(ID, { status: "idle", currentTask: "No captured sites yet: nothing to mine (waiting for comparisons)", confidence: null });
+      await ctx.update(ID, {
+        status: "idle",
+        currentTask: "No captured sites yet: nothing to mine (waiting for comparisons)",
+        confidence: null,
+      });
       this.note("empty", () =>
         ctx.activity.record({
           type: "trend",
@@ -167,7 +171,7 @@ export class TrendHunter {
           details: "Run a comparison and the next scan will look at its captures.",
         }),
       );
-      this.persist([]);
+      await this.persist([]);
       return;
     }
     const mined = minePatterns(obs, {
@@ -177,11 +181,11 @@ export class TrendHunter {
       useSnapshots: settings.sources.includes("snapshots"),
     });
     const selected = selectTrends(mined, settings.confidenceThreshold, settings.maxResults);
-    const { discovered, faded } = this.persist(selected, settings.aiDetectionConfidence);
+    const { discovered, faded } = await this.persist(selected, settings.aiDetectionConfidence);
     const meanConfidence = selected.length
       ? Math.round((selected.reduce((a, t) => a + t.confidence, 0) / selected.length) * 10) / 10
       : null;
-    ctx.update(ID, {
+    await ctx.update(ID, {
       status: "active",
       currentTask: `Scanned ${hosts} site${hosts === 1 ? "" : "s"}: ${selected.length} trend${selected.length === 1 ? "" : "s"} at ≥${settings.confidenceThreshold}% confidence (${mined.length} patterns checked)`,
       completed: 1,
@@ -207,10 +211,10 @@ export class TrendHunter {
     write();
   }
 
-  private persist(selected: MinedTrend[], strongAt = 100): { discovered: number; faded: number } {
+  private async persist(selected: MinedTrend[], strongAt = 100): Promise<{ discovered: number; faded: number }> {
     const { ctx } = this;
     const at = nowIso(ctx.now());
-    const active = new Map(ctx.repo.activeTrends().map((r) => [r.pattern_key, r]));
+    const active = new Map((await ctx.repo.activeTrends()).map((r) => [r.pattern_key, r]));
     let discovered = 0;
     for (const t of selected) {
       const fields = {
@@ -227,14 +231,14 @@ export class TrendHunter {
         at,
       };
       if (active.has(t.key)) {
-        ctx.repo.updateTrend({ key: t.key, ...fields, rediscoveredAt: null });
+        await ctx.repo.updateTrend({ key: t.key, ...fields, rediscoveredAt: null });
         active.delete(t.key);
         continue;
       }
-      if (ctx.repo.trendByKey(t.key)) ctx.repo.updateTrend({ key: t.key, ...fields, rediscoveredAt: at });
-      else ctx.repo.insertTrend({ id: newId(), key: t.key, category: t.type, ...fields });
+      if (await ctx.repo.trendByKey(t.key)) await ctx.repo.updateTrend({ key: t.key, ...fields, rediscoveredAt: at });
+      else await ctx.repo.insertTrend({ id: newId(), key: t.key, category: t.type, ...fields });
       discovered++;
-      const row = ctx.repo.trendByKey(t.key)!;
+      const row = (await ctx.repo.trendByKey(t.key))!;
       ctx.emit({ type: "TREND_DISCOVERED", payload: trendToDto(row, null), agentId: ID }, { kind: "all" });
       ctx.activity.record({
         type: "trend",
@@ -246,7 +250,7 @@ export class TrendHunter {
       });
     }
     for (const [key, row] of active) {
-      ctx.repo.deactivateTrend(key, at);
+      await ctx.repo.deactivateTrend(key, at);
       ctx.activity.record({
         type: "trend",
         status: "info",
