@@ -229,7 +229,7 @@ export function createServices(deps: AppDeps) {
   });
   const users = usersService({ db: deps.db, audit, endSessions: auth.endSessions, revokeApiKeys: apiKeys.revokeAllOf, live });
   const admin = adminService({
-    db: deps.db,
+    db: sqliteSql(deps.db),
     env: deps.env,
     requests: metrics,
     live,
@@ -388,7 +388,7 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
   const logger = deps.logger ?? createLogger({ level: deps.env.LOG_LEVEL });
   const log = deps.log ?? logFn(logger);
   const health = healthService({
-    db: deps.db,
+    db: sqliteSql(deps.db),
     dataDir: deps.env.DATA_DIR,
     migrations,
     captureReadiness: deps.captureReadiness,

@@ -92,6 +92,9 @@ export async function serve() {
   // Screenshots no snapshot names (a crash between a row's deletion and its file's): nothing runs yet.
   void services.comparisons.sweepScreenshots().catch((e) => log("screenshot sweep failed", e));
 
+  // The maintenance flag is mirrored in memory: read it before the first request asks.
+  await services.admin.maintenance.loaded;
+
   const live = liveSockets({
     hub: services.live,
     userForAccessToken: services.auth.userForAccessToken,

@@ -66,7 +66,7 @@ describe("alert e-mails", () => {
     expect(settings.json.channels).toEqual({ email: true, chat: false });
     await saveAlertSettings(t, boss.token, { emailNotifications: true });
 
-    expect(t.services.admin.hostAlerts.check(sample({ cpu: 63.2 }))).toHaveLength(1);
+    expect(await t.services.admin.hostAlerts.check(sample({ cpu: 63.2 }))).toHaveLength(1);
     await until("the alert e-mail", () => received.length > 0);
     expect(received).toHaveLength(1);
     const mail = received[0]!;
@@ -83,7 +83,7 @@ describe("alert e-mails", () => {
     const t = makeTestApp({ env: { SMTP_URL: `smtp://alerts:s3cret@127.0.0.1:${port}` } });
     const boss = await t.signup("boss@example.com");
     await saveAlertSettings(t, boss.token, { emailNotifications: false });
-    expect(t.services.admin.hostAlerts.check(sample({ cpu: 90 }))).toHaveLength(1);
+    expect(await t.services.admin.hostAlerts.check(sample({ cpu: 90 }))).toHaveLength(1);
     await Bun.sleep(300);
     expect(received).toHaveLength(0);
 
@@ -102,12 +102,12 @@ describe("alert e-mails", () => {
     const h = t.auth(boss.token);
     await saveAlertSettings(t, boss.token, { emailNotifications: true });
     const before = refused;
-    expect(t.services.admin.hostAlerts.check(sample({ cpu: 90 }))).toHaveLength(1);
+    expect(await t.services.admin.hostAlerts.check(sample({ cpu: 90 }))).toHaveLength(1);
     // The mailer really tried: the server refused its sign-in, so nothing can follow on that connection.
     await until("the SMTP server to refuse the sign-in", () => refused > before);
     expect(received).toHaveLength(0);
     // The alert itself still landed everywhere else, and the next check runs as usual.
     expect((await t.call("GET", "/api/admin/audit-logs?action=alert.raised", { headers: h })).json.total).toBe(1);
-    expect(t.services.admin.hostAlerts.check(sample({ cpu: 10, memory: 95 }))).toHaveLength(1);
+    expect(await t.services.admin.hostAlerts.check(sample({ cpu: 10, memory: 95 }))).toHaveLength(1);
   });
 });

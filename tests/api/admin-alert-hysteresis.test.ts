@@ -22,10 +22,10 @@ function rig(cpuThreshold = 80) {
     now: () => clock,
   });
   /** Samples `cpu` every 5 s for `ms`; returns how many alerts were raised. */
-  const hold = (cpu: number | ((i: number) => number), ms: number) => {
+  const hold = async (cpu: number | ((i: number) => number), ms: number) => {
     let raised = 0;
     for (let i = 0; i * SAMPLE_MS < ms; i++) {
-      raised += alerts.check(metricsSample({ cpu: typeof cpu === "number" ? cpu : cpu(i), memory: 10, errorRate: 0 })).length;
+      raised += (await alerts.check(metricsSample({ cpu: typeof cpu === "number" ? cpu : cpu(i), memory: 10, errorRate: 0 }))).length;
       clock += SAMPLE_MS;
     }
     return raised;
@@ -34,12 +34,12 @@ function rig(cpuThreshold = 80) {
 }
 
 describe("host alert hysteresis", () => {
-  test("a value held above the threshold for 10 minutes gives one alert, and it is one ongoing alert with its duration", () => {
+  test("a value held above the threshold for 10 minutes gives one alert, and it is one ongoing alert with its duration", async () => {
     const r = rig();
-    expect(r.hold(95, 10 * 60_000)).toBe(1);
+    expect(await r.hold(95, 10 * 60_000)).toBe(1);
     expect(r.published).toHaveLength(1);
     expect(r.activity.map((e) => e.status)).toEqual(["warning"]);
-    const { ongoing, cooldownMs } = r.alerts.ongoing();
+    const { ongoing, cooldownMs } = await r.alerts.ongoing();
     expect(ongoing).toHaveLength(1);
     expect(ongoing[0]).toMatchObject({
       metric: "cpu",
@@ -53,37 +53,37 @@ describe("host alert hysteresis", () => {
     expect(cooldownMs).toBe(HOST_ALERT_COOLDOWN_MS);
   });
 
-  test("a busy host spiking and dipping every 10-20 s stays one alert", () => {
+  test("a busy host spiking and dipping every 10-20 s stays one alert", async () => {
     const r = rig();
     // 30 minutes of 90% for 10 s, then 40% for 10 s (well below the re-arm line), over and over.
-    expect(r.hold((i) => (i % 4 < 2 ? 90 : 40), 30 * 60_000)).toBe(1);
+    expect(await r.hold((i) => (i % 4 < 2 ? 90 : 40), 30 * 60_000)).toBe(1);
     expect(r.published).toHaveLength(1);
   });
 
-  test("the alert ends once the value stayed re-armed through the cooldown, saying how long it lasted; the next crossing alerts again", () => {
+  test("the alert ends once the value stayed re-armed through the cooldown, saying how long it lasted; the next crossing alerts again", async () => {
     const r = rig();
-    expect(r.hold(95, 4 * 60_000)).toBe(1);
-    expect(r.hold(75, 5 * 60_000)).toBe(0); // under the line but above 72 (90% of 80): not re-armed
-    expect(r.alerts.ongoing().ongoing[0]).toMatchObject({ above: false, easing: false, durationMs: 235_000 });
-    expect(r.hold(50, 60_000)).toBe(0);
+    expect(await r.hold(95, 4 * 60_000)).toBe(1);
+    expect(await r.hold(75, 5 * 60_000)).toBe(0); // under the line but above 72 (90% of 80): not re-armed
+    expect((await r.alerts.ongoing()).ongoing[0]).toMatchObject({ above: false, easing: false, durationMs: 235_000 });
+    expect(await r.hold(50, 60_000)).toBe(0);
     // Easing: below the re-arm line; the duration is the time it spent above the threshold.
-    expect(r.alerts.ongoing().ongoing[0]).toMatchObject({ metric: "cpu", above: false, easing: true, durationMs: 235_000 });
-    expect(r.hold(50, HOST_ALERT_COOLDOWN_MS)).toBe(0);
-    expect(r.alerts.ongoing().ongoing).toEqual([]);
+    expect((await r.alerts.ongoing()).ongoing[0]).toMatchObject({ metric: "cpu", above: false, easing: true, durationMs: 235_000 });
+    expect(await r.hold(50, HOST_ALERT_COOLDOWN_MS)).toBe(0);
+    expect((await r.alerts.ongoing()).ongoing).toEqual([]);
     const resolved = r.activity.at(-1)!;
     expect(resolved.status).toBe("success");
     expect(resolved.message).toBe("CPU usage back under 80% after 3m 55s");
     expect(resolved.details).toContain("peak 95%");
-    expect(r.hold(95, 60_000)).toBe(1);
+    expect(await r.hold(95, 60_000)).toBe(1);
     expect(r.published).toHaveLength(2);
   });
 
-  test("hovering at the threshold never re-arms", () => {
+  test("hovering at the threshold never re-arms", async () => {
     const r = rig();
-    expect(r.hold((i) => (i % 2 ? 81 : 78), 20 * 60_000)).toBe(1);
+    expect(await r.hold((i) => (i % 2 ? 81 : 78), 20 * 60_000)).toBe(1);
   });
 
-  test("durations read as people say them", () => {
+  test("durations read as people say them", async () => {
     expect(formatElapsed(42_000)).toBe("42s");
     expect(formatElapsed(4 * 60_000 + 10_000)).toBe("4m 10s");
     expect(formatElapsed(62 * 60_000)).toBe("1h 2m");

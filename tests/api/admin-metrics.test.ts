@@ -165,17 +165,17 @@ describe("alert settings and alerts", () => {
     t.services.live.add(userSocket);
     const alerts = t.services.admin.hostAlerts;
 
-    expect(alerts.check(sample({ cpu: 40 }))).toEqual([]);
-    const raised = alerts.check(sample({ cpu: 63.2 }));
+    expect(await alerts.check(sample({ cpu: 40 }))).toEqual([]);
+    const raised = await alerts.check(sample({ cpu: 63.2 }));
     expect(raised).toHaveLength(1);
     expect(raised[0]).toMatchObject({ metric: "cpu", value: 63.2, threshold: 50 });
-    expect(alerts.check(sample({ cpu: 70 }))).toEqual([]); // still above: no repeat
-    expect(alerts.check(sample({ cpu: 48 }))).toEqual([]); // under, but within the re-arm band
-    expect(alerts.check(sample({ cpu: 70 }))).toEqual([]);
-    alerts.check(sample({ cpu: 30 }));
+    expect(await alerts.check(sample({ cpu: 70 }))).toEqual([]); // still above: no repeat
+    expect(await alerts.check(sample({ cpu: 48 }))).toEqual([]); // under, but within the re-arm band
+    expect(await alerts.check(sample({ cpu: 70 }))).toEqual([]);
+    await alerts.check(sample({ cpu: 30 }));
     clock += HOST_ALERT_COOLDOWN_MS; // recovered, and stayed recovered through the cooldown
-    alerts.check(sample({ cpu: 30 }));
-    expect(alerts.check(sample({ cpu: 70, errorRate: 9 }))).toHaveLength(2);
+    await alerts.check(sample({ cpu: 30 }));
+    expect(await alerts.check(sample({ cpu: 70, errorRate: 9 }))).toHaveLength(2);
 
     expect(adminSocket.messages.filter((m) => m.type === "ALERT")).toHaveLength(3);
     expect(userSocket.messages).toEqual([]);
@@ -200,7 +200,7 @@ describe("ongoing alerts through the API", () => {
 
     const alerts = t.services.admin.hostAlerts;
     for (let i = 0; i < 24; i++) {
-      alerts.check(sample({ cpu: i === 10 ? 88 : 70 }));
+      await alerts.check(sample({ cpu: i === 10 ? 88 : 70 }));
       clock += 5000;
     }
     const open = await read();
@@ -216,10 +216,10 @@ describe("ongoing alerts through the API", () => {
         easing: false,
       },
     ]);
-    alerts.check(sample({ cpu: 20 }));
+    await alerts.check(sample({ cpu: 20 }));
     expect((await read()).ongoing[0]).toMatchObject({ above: false, easing: true, durationMs: 115_000 });
     clock += HOST_ALERT_COOLDOWN_MS;
-    alerts.check(sample({ cpu: 20 }));
+    await alerts.check(sample({ cpu: 20 }));
     expect((await read()).ongoing).toEqual([]);
 
     expect((await t.call("GET", "/api/admin/alerts", { headers: t.auth(user.token) })).status).toBe(403);

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrations } from "#server/db/migrations";
 import type { CaptureReadiness } from "#server/modules/capture/browser/pool";
+import { sqliteSql } from "#server/db/sql";
 import { healthService, MIN_FREE_BYTES } from "#server/modules/health/service";
 import { makeTestApp } from "#tests/support/app";
 
@@ -105,23 +106,23 @@ describe("GET /api/health/ready", () => {
 });
 
 describe("storage check", () => {
-  test("fails below the free-space floor, with the figures", () => {
+  test("fails below the free-space floor, with the figures", async () => {
     const t = makeTestApp();
     const at = (free: number) =>
       healthService({
-        db: t.db,
+        db: sqliteSql(t.db),
         dataDir: "/data",
         migrations,
         captureReadiness: browsers(1),
         freeBytes: () => free,
         createProbeFile: () => {},
       }).ready();
-    expect(at(MIN_FREE_BYTES).ok).toBe(true);
-    const full = at(3 * 1024 * 1024);
+    expect((await at(MIN_FREE_BYTES)).ok).toBe(true);
+    const full = await at(3 * 1024 * 1024);
     expect(full.ok).toBe(false);
     expect(full).toMatchObject({ error: "storage: 3.0 MB free in the data directory, at least 64 MB needed" });
-    const gone = healthService({
-      db: t.db,
+    const gone = await healthService({
+      db: sqliteSql(t.db),
       dataDir: "/no/such/dir",
       migrations,
       captureReadiness: browsers(1),
@@ -135,10 +136,10 @@ describe("storage check", () => {
     });
   });
 
-  test("fails when a file cannot be created in the data directory, though it has room", () => {
+  test("fails when a file cannot be created in the data directory, though it has room", async () => {
     const t = makeTestApp();
-    const denied = healthService({
-      db: t.db,
+    const denied = await healthService({
+      db: sqliteSql(t.db),
       dataDir: "/data",
       migrations,
       captureReadiness: browsers(1),
@@ -153,14 +154,14 @@ describe("storage check", () => {
     });
   });
 
-  test("the real probe leaves nothing behind in the data directory, and names a directory that is not there", () => {
+  test("the real probe leaves nothing behind in the data directory, and names a directory that is not there", async () => {
     const t = makeTestApp();
     const dir = mkdtempSync(join(tmpdir(), "di-ready-"));
     const at = (dataDir: string) =>
-      healthService({ db: t.db, dataDir, migrations, captureReadiness: browsers(1), freeBytes: () => MIN_FREE_BYTES }).ready();
-    expect(at(dir).ok).toBe(true);
+      healthService({ db: sqliteSql(t.db), dataDir, migrations, captureReadiness: browsers(1), freeBytes: () => MIN_FREE_BYTES }).ready();
+    expect((await at(dir)).ok).toBe(true);
     expect(readdirSync(dir)).toEqual([]);
-    const missing = at(join(dir, "gone"));
+    const missing = await at(join(dir, "gone"));
     expect(missing.ok).toBe(false);
     if (!missing.ok) expect(missing.error).toStartWith("storage: new files cannot be created in the data directory (ENOENT");
     rmSync(dir, { recursive: true });

@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { openDatabase, closeDatabase } from "#server/db/connection";
+import { sqliteSql } from "#server/db/sql";
 import { EnvError, loadEnv } from "#server/env";
 import { newId } from "#server/lib/ids";
 import { writeVerifiedCopy } from "#server/modules/admin/backups";
@@ -16,7 +17,7 @@ safe while the server runs. FILE must not exist yet.
 
 Environment: DATA_DIR (default ./data).`;
 
-export function backupCommand(argv: string[], out: (line: string) => void): number {
+export async function backupCommand(argv: string[], out: (line: string) => void): Promise<number> {
   const flags = parseFlags("backup", argv, { out: { type: "string" } });
   if (flags.help) return (out(BACKUP_HELP), 0);
   const dest = resolve(required("backup", "--out", flags.out));
@@ -34,7 +35,7 @@ export function backupCommand(argv: string[], out: (line: string) => void): numb
   if (!existsSync(dirname(dest))) throw new CommandError(`backup: the folder ${dirname(dest)} does not exist`);
   const db = openDatabase(source);
   try {
-    writeVerifiedCopy(adminRepository(db).vacuumInto, join(dirname(dest), `.${basename(dest)}.${newId()}.tmp`), dest);
+    await writeVerifiedCopy(adminRepository(sqliteSql(db)).vacuumInto, join(dirname(dest), `.${basename(dest)}.${newId()}.tmp`), dest);
   } catch (e) {
     throw new CommandError(`backup: ${e instanceof Error ? e.message : String(e)}`);
   } finally {

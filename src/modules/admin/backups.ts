@@ -54,11 +54,11 @@ function integrityProblem(path: string): string | null {
  * check of the copy, fsync, then an atomic rename, so `dest` is either a whole verified copy or absent.
  * Shared by the admin console's backups and `design-intel backup`.
  */
-export function writeVerifiedCopy(vacuumInto: (path: string) => void, tmp: string, dest: string): void {
+export async function writeVerifiedCopy(vacuumInto: (path: string) => Promise<void>, tmp: string, dest: string): Promise<void> {
   try {
     // VACUUM INTO fills an existing empty file and keeps its mode: the copy holds the same hashes.
     createOwnerOnlyFile(tmp);
-    vacuumInto(tmp);
+    await vacuumInto(tmp);
     const problem = integrityProblem(tmp);
     if (problem) throw new Error(`integrity check failed: ${problem}`);
     fsyncPath(tmp);
@@ -112,7 +112,7 @@ export function backupService(deps: {
     let t = now();
     while (await store.stat(keyOf(`design-intel-${stampOf(t)}.db`))) t++;
     const name = `design-intel-${stampOf(t)}.db`;
-    writeVerifiedCopy(deps.repo.vacuumInto, tmp, join(dir, name));
+    await writeVerifiedCopy(deps.repo.vacuumInto, tmp, join(dir, name));
     if (!remote) return name;
     try {
       await store.put(keyOf(name), Bun.file(join(dir, name)), "application/vnd.sqlite3");
@@ -132,7 +132,7 @@ export function backupService(deps: {
       } catch (e) {
         const error = e instanceof Error ? e.message : String(e);
         try {
-          deps.repo.putSetting(LAST_KEY, { at: nowIso(now()), ok: false, error } satisfies LastAttempt, nowIso(now()));
+          await deps.repo.putSetting(LAST_KEY, { at: nowIso(now()), ok: false, error } satisfies LastAttempt, nowIso(now()));
           deps.audit.recordBy(actor, "admin.backup_failed", null, { error });
         } catch (recordError) {
           // A full disk fails the record too; the answer below still says what happened.
@@ -142,7 +142,7 @@ export function backupService(deps: {
         if (isStorageError(e)) throw e;
         throw new HttpError(500, `Backup failed: ${error}`);
       }
-      deps.repo.putSetting(LAST_KEY, { at: nowIso(now()), ok: true } satisfies LastAttempt, nowIso(now()));
+      await deps.repo.putSetting(LAST_KEY, { at: nowIso(now()), ok: true } satisfies LastAttempt, nowIso(now()));
       await prune();
       const info = { name, createdAt: createdAtOf(name)!, size: (await store.stat(keyOf(name)))?.size ?? 0 };
       deps.audit.recordBy(actor, "admin.backup_created", name, { size: info.size });
@@ -166,7 +166,7 @@ export function backupService(deps: {
     }> {
       const all = await list();
       const newest = all[0]?.createdAt ?? null;
-      const last = deps.repo.getSetting<LastAttempt>(LAST_KEY);
+      const last = await deps.repo.getSetting<LastAttempt>(LAST_KEY);
       let backupStatus: BackupStatus;
       if (last && !last.ok) backupStatus = "failed";
       else if (!newest) backupStatus = "none";

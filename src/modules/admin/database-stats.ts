@@ -36,22 +36,22 @@ function fileSize(path: string): number {
 export function databaseStatsReader(repo: AdminRepository, dbPath: string) {
   const timings: number[] = [];
 
-  function timed<T>(fn: () => T): T {
+  async function timed<T>(fn: () => Promise<T>): Promise<T> {
     const t0 = performance.now();
     try {
-      return fn();
+      return await fn();
     } finally {
       timings.push(performance.now() - t0);
       if (timings.length > WINDOW) timings.splice(0, timings.length - WINDOW);
     }
   }
 
-  return () => {
-    const tables = timed(repo.tables);
+  return async () => {
+    const tables = await timed(repo.tables);
     let totalRecords = 0;
-    for (const t of tables) totalRecords += timed(() => repo.countRows(t));
+    for (const t of tables) totalRecords += await timed(() => repo.countRows(t));
     const onDisk = dbPath && dbPath !== ":memory:";
-    const dbSize = onDisk ? fileSize(dbPath) + fileSize(`${dbPath}-wal`) : repo.pageBytes();
+    const dbSize = onDisk ? fileSize(dbPath) + fileSize(`${dbPath}-wal`) : await repo.pageBytes();
     const queryTime = Math.round((timings.reduce((a, b) => a + b, 0) / timings.length) * 1000) / 1000;
     return { totalRecords, tables: tables.length, connections: openConnections(dbPath), queryTime, dbSize };
   };

@@ -77,8 +77,8 @@ export function hostAlertsService(deps: {
   const episodes = new Map<AlertMetric, Episode>();
   const consoleUrl = deps.publicUrl ? `${deps.publicUrl}/super-admin` : null;
 
-  function settings(): AlertSettings {
-    const stored = alertSettings.safeParse(deps.repo.getSetting(KEY));
+  async function settings(): Promise<AlertSettings> {
+    const stored = alertSettings.safeParse(await deps.repo.getSetting(KEY));
     return stored.success ? stored.data : DEFAULT_ALERT_SETTINGS;
   }
 
@@ -146,10 +146,10 @@ export function hostAlertsService(deps: {
   }
 
   return {
-    get: () => answer(settings()),
+    get: async () => answer(await settings()),
 
-    save(actor: Actor, input: AlertSettings): AlertSettingsAnswer {
-      deps.repo.putSetting(KEY, input, nowIso(now()));
+    async save(actor: Actor, input: AlertSettings): Promise<AlertSettingsAnswer> {
+      await deps.repo.putSetting(KEY, input, nowIso(now()));
       deps.audit.recordBy(actor, "admin.alert_settings_saved", null, { ...input });
       return answer(input);
     },
@@ -160,8 +160,8 @@ export function hostAlertsService(deps: {
      * to the alert already open, which ends (one entry, with its duration and peak) only after the
      * figure stayed re-armed that long.
      */
-    check(m: SystemMetrics): AlertPayload[] {
-      const s = settings();
+    async check(m: SystemMetrics): Promise<AlertPayload[]> {
+      const s = await settings();
       const t = now();
       const raised: AlertPayload[] = [];
       for (const metric of ALERT_METRICS) {
@@ -208,9 +208,9 @@ export function hostAlertsService(deps: {
     },
 
     /** Alerts still open, with how long each has lasted (for the console). */
-    ongoing(): OngoingAlerts {
+    async ongoing(): Promise<OngoingAlerts> {
+      const s = await settings();
       const t = now();
-      const s = settings();
       return {
         ongoing: [...episodes].map(([metric, e]) => ({
           metric,

@@ -8,24 +8,39 @@ import type { AdminRepository } from "./repository";
 const KEY = "maintenance";
 type Stored = Omit<MaintenanceState, "message">;
 
-/** The flag is persisted in `settings` and mirrored in memory: the gate asks on every API request. */
+/**
+ * The flag is persisted in `settings` and mirrored in memory: the gate asks on every API request,
+ * synchronously. The stored flag is read once, when the service is built; `loaded` says when.
+ */
 export function maintenanceService(deps: {
   repo: AdminRepository;
   audit: AuditService;
   live: Pick<LiveHub, "disconnect">;
   now?: () => number;
+  log?: (msg: string, err?: unknown) => void;
 }) {
   const now = deps.now ?? Date.now;
-  let state: Stored = deps.repo.getSetting<Stored>(KEY) ?? { enabled: false, since: null, by: null };
+  let state: Stored = { enabled: false, since: null, by: null };
+  // Never rejects: a flag that cannot be read leaves the app open (off), as a fresh database does.
+  const loaded: Promise<void> = deps.repo.getSetting<Stored>(KEY).then(
+    (stored) => {
+      if (stored) state = stored;
+    },
+    (e) => deps.log?.("maintenance: the stored flag could not be read", e),
+  );
 
   return {
+    /** Resolves once the stored flag is read (the server waits for it before it serves). */
+    loaded,
     isOn: () => state.enabled,
     state: (): MaintenanceState => ({ ...state, message: MAINTENANCE_MESSAGE }),
 
-    set(actor: Actor, enabled: boolean): MaintenanceState {
+    async set(actor: Actor, enabled: boolean): Promise<MaintenanceState> {
+      // A switch made before the stored flag was read must not be overwritten by it.
+      await loaded;
       if (enabled !== state.enabled) {
         state = enabled ? { enabled, since: nowIso(now()), by: actor.email } : { enabled, since: null, by: null };
-        deps.repo.putSetting(KEY, state, nowIso(now()));
+        await deps.repo.putSetting(KEY, state, nowIso(now()));
         deps.audit.recordBy(actor, enabled ? "admin.maintenance_on" : "admin.maintenance_off");
         if (enabled) deps.live.disconnect((s) => s.role !== "admin", "Maintenance mode");
       }

@@ -1,34 +1,13 @@
-import type { Db } from "#server/db/connection";
-import type { Statement } from "bun:sqlite";
+// The console's settings and the database's own figures. Listing tables, page sizes and backups by
+// VACUUM INTO are SQLite's; PostgreSQL answers the first two from its catalogue.
+import type { SqlDb } from "#server/db/sql";
 
-export function adminRepository(db: Db) {
-  const q = {
-    getSetting: db.query<{ value: string }, [string]>("SELECT value FROM settings WHERE key = ?"),
-    putSetting: db.query<null, [string, string, string]>(
-      "INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-    ),
-    tables: db.query<{ name: string }, []>(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
-    ),
-    pages: db.query<{ page_count: number; page_size: number }, []>(
-      "SELECT page_count, page_size FROM pragma_page_count(), pragma_page_size()",
-    ),
-    vacuumInto: db.query<null, [string]>("VACUUM INTO ?"),
-  };
-  // Table names come from sqlite_master, never from input; each count statement is prepared once.
-  const counters = new Map<string, Statement<{ n: number }, []>>();
-  const counter = (table: string) => {
-    let s = counters.get(table);
-    if (!s) {
-      s = db.query<{ n: number }, []>(`SELECT COUNT(*) AS n FROM "${table.replaceAll('"', '""')}"`);
-      counters.set(table, s);
-    }
-    return s;
-  };
-
+export function adminRepository(db: SqlDb) {
+  const pg = db.dialect.name === "postgres";
+  const putSetting = db.dialect.upsert("settings", ["key", "value", "updated_at"], ["key"]);
   return {
-    getSetting<T>(key: string): T | null {
-      const row = q.getSetting.get(key);
+    async getSetting<T>(key: string): Promise<T | null> {
+      const row = await db.one<{ value: string }>("SELECT value FROM settings WHERE key = $1", [key]);
       if (!row) return null;
       try {
         return JSON.parse(row.value) as T;
@@ -36,16 +15,30 @@ export function adminRepository(db: Db) {
         return null;
       }
     },
-    putSetting: (key: string, value: unknown, at: string) => q.putSetting.run(key, JSON.stringify(value), at),
-    tables: () => q.tables.all().map((r) => r.name),
-    countRows: (table: string) => counter(table).get()?.n ?? 0,
-    /** Bytes of the database pages (the on-disk size of an in-memory or not-yet-checkpointed database). */
-    pageBytes: () => {
-      const r = q.pages.get();
+    putSetting: (key: string, value: unknown, at: string) => db.run(putSetting, [key, JSON.stringify(value), at]),
+    tables: async () =>
+      (
+        await db.all<{ name: string }>(
+          pg
+            ? "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name"
+            : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+        )
+      ).map((r) => r.name),
+    // Table names come from the catalogue, never from input.
+    countRows: async (table: string) => (await db.one<{ n: number }>(`SELECT COUNT(*) AS n FROM "${table.replaceAll('"', '""')}"`))?.n ?? 0,
+    /** Bytes of the database pages (the on-disk size of an in-memory or not-yet-checkpointed database; PostgreSQL's whole database). */
+    pageBytes: async () => {
+      if (pg) return (await db.one<{ n: number }>("SELECT pg_database_size(current_database()) AS n"))?.n ?? 0;
+      const r = await db.one<{ page_count: number; page_size: number }>(
+        "SELECT page_count, page_size FROM pragma_page_count(), pragma_page_size()",
+      );
       return r ? r.page_count * r.page_size : 0;
     },
     /** A transactionally consistent copy of the whole database, taken under a read snapshot (writers carry on under WAL). */
-    vacuumInto: (path: string) => q.vacuumInto.run(path),
+    vacuumInto: async (path: string): Promise<void> => {
+      if (pg) throw new Error("a copy of a PostgreSQL database is pg_dump's to make, not the console's");
+      await db.run("VACUUM INTO $1", [path]);
+    },
   };
 }
 

@@ -16,7 +16,7 @@ export function metricsSampler(deps: {
   async function tick(): Promise<SystemMetrics> {
     const m = await deps.collect();
     deps.live.publish({ type: "SYSTEM_METRICS", payload: m }, { kind: "admins" });
-    deps.hostAlerts.check(m);
+    await deps.hostAlerts.check(m);
     return m;
   }
 

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import type { Db } from "#server/db/connection";
+import { type SqlDb, sqliteConnectionOf } from "#server/db/sql";
 import type { Env } from "#server/env";
 import type { RequestMetrics } from "#server/http/request-metrics";
 import { nowIso } from "#server/lib/ids";
@@ -17,7 +17,7 @@ import { adminRepository } from "./repository";
 import { metricsSampler } from "./sampler";
 
 export interface AdminDeps {
-  db: Db;
+  db: SqlDb;
   env: Pick<Env, "DATA_DIR" | "BACKUP_KEEP" | "ALERT_WEBHOOK_URL" | "SMTP_URL" | "ALERT_EMAIL_FROM" | "PUBLIC_URL">;
   requests: RequestMetrics;
   live: LiveHub;
@@ -44,9 +44,10 @@ export function adminService(deps: AdminDeps) {
   const dataDir = resolve(deps.env.DATA_DIR);
   const repo = adminRepository(deps.db);
   const host = new HostSampler(dataDir);
-  const dbFigures = databaseStatsReader(repo, deps.db.filename);
+  // The file's size and open handles are SQLite's; PostgreSQL has no file here ("").
+  const dbFigures = databaseStatsReader(repo, sqliteConnectionOf(deps.db)?.filename ?? "");
   const backups = backupService({ repo, dataDir, keep: deps.env.BACKUP_KEEP, audit: deps.audit, now, storage: deps.storage });
-  const maintenance = maintenanceService({ repo, audit: deps.audit, live: deps.live, now });
+  const maintenance = maintenanceService({ repo, audit: deps.audit, live: deps.live, now, log: deps.log });
   const hostAlerts = hostAlertsService({
     repo,
     audit: deps.audit,
@@ -87,7 +88,7 @@ export function adminService(deps: AdminDeps) {
     systemMetrics,
     databaseStats: async (): Promise<DatabaseStats> => {
       const h = deps.historyStorage?.() ?? { runs: 0, bytes: 0 };
-      return { ...dbFigures(), historyRuns: h.runs, historyBytes: h.bytes, ...(await backups.status()) };
+      return { ...(await dbFigures()), historyRuns: h.runs, historyBytes: h.bytes, ...(await backups.status()) };
     },
     backups,
     maintenance,

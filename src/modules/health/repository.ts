@@ -1,20 +1,15 @@
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 
-// Statements are prepared at call time (bun:sqlite caches them): a database whose migrations are
-// missing must still get an answer from the checks that can run.
-export function healthRepository(db: Db) {
+// Nothing is read ahead of a call: a database whose migrations are missing must still get an
+// answer from the checks that can run.
+export function healthRepository(db: SqlDb) {
+  const probe = db.dialect.upsert("health_probe", ["id", "checked_at"], ["id"]);
   return {
-    /** A real committed write (the connection runs with synchronous=FULL, so it reaches the disk). */
-    writeProbe(at: string): void {
-      db.query(
-        "INSERT INTO health_probe (id, checked_at) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET checked_at = excluded.checked_at",
-      ).run(at);
+    /** A real committed write (SQLite runs with synchronous=FULL, so it reaches the disk). */
+    writeProbe: async (at: string): Promise<void> => {
+      await db.run(probe, [1, at]);
     },
-    appliedMigrations(): number[] {
-      return db
-        .query<{ version: number }, []>("SELECT version FROM schema_migrations ORDER BY version")
-        .all()
-        .map((r) => r.version);
-    },
+    appliedMigrations: async (): Promise<number[]> =>
+      (await db.all<{ version: number }>("SELECT version FROM schema_migrations ORDER BY version")).map((r) => r.version),
   };
 }

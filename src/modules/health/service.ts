@@ -2,7 +2,7 @@
 // failing one says why in words an operator can act on.
 import { existsSync, statfsSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import type { Migration } from "#server/db/migrations";
 import { nowIso } from "#server/lib/ids";
 import type { CaptureReadiness } from "#server/modules/capture/public";
@@ -22,7 +22,7 @@ const DB_PROBE_EVERY_MS = 1000;
 const STORE_PROBE_TIMEOUT_MS = 3000;
 
 export interface HealthDeps {
-  db: Db;
+  db: SqlDb;
   dataDir: string;
   /** The migrations this build carries. */
   migrations: readonly Migration[];
@@ -80,12 +80,12 @@ export function healthService(deps: HealthDeps) {
   let storeProbe: Promise<HealthCheck> | null = null;
   let probeInFlight: Promise<HealthCheck> | null = null;
 
-  function database(): HealthCheck {
+  async function database(): Promise<HealthCheck> {
     const t = now();
     if (lastProbe && t - lastProbe.at < DB_PROBE_EVERY_MS) return lastProbe.check;
     let check: HealthCheck;
     try {
-      repo.writeProbe(nowIso(t));
+      await repo.writeProbe(nowIso(t));
       check = ok("writable");
     } catch (e) {
       check = failed(`not writable (${reason(e)})`);
@@ -94,9 +94,9 @@ export function healthService(deps: HealthDeps) {
     return check;
   }
 
-  function migrations(): HealthCheck {
+  async function migrations(): Promise<HealthCheck> {
     try {
-      const applied = new Set(repo.appliedMigrations());
+      const applied = new Set(await repo.appliedMigrations());
       const known = new Set(deps.migrations.map((m) => m.version));
       const pending = deps.migrations.filter((m) => !applied.has(m.version)).map((m) => m.name);
       const unknown = [...applied].filter((v) => !known.has(v));
@@ -198,9 +198,14 @@ export function healthService(deps: HealthDeps) {
     live: () => ({ ok: true as const }),
 
     /** Every check as last seen: an object store's from its latest probe (readyNow probes it). */
-    ready(): ReadyReport {
+    async ready(): Promise<ReadyReport> {
       const pool = deps.captureReadiness?.();
-      const checks: ReadyChecks = { database: database(), migrations: migrations(), storage: storage(), capture: capture(pool) };
+      const checks: ReadyChecks = {
+        database: await database(),
+        migrations: await migrations(),
+        storage: storage(),
+        capture: capture(pool),
+      };
       const remote = browser(pool);
       if (remote) checks.browser = remote;
       const failing = READY_CHECKS.filter((name) => checks[name] && !checks[name].ok);
