@@ -74,6 +74,7 @@ export function healthService(deps: HealthDeps) {
   const freeBytes = deps.freeBytes ?? statfsFree;
   const createProbeFile = deps.createProbeFile ?? createAndRemove;
   let lastProbe: { at: number; check: HealthCheck } | null = null;
+  let dbProbe: Promise<HealthCheck> | null = null;
   let lastFileProbe: { at: number; error: string | null } | null = null;
   const objectStore = deps.store && deps.store.kind !== "files" ? deps.store : null;
   let lastStoreProbe: { at: number; check: HealthCheck } | null = null;
@@ -83,15 +84,20 @@ export function healthService(deps: HealthDeps) {
   async function database(): Promise<HealthCheck> {
     const t = now();
     if (lastProbe && t - lastProbe.at < DB_PROBE_EVERY_MS) return lastProbe.check;
-    let check: HealthCheck;
-    try {
-      await repo.writeProbe(nowIso(t));
-      check = ok("writable");
-    } catch (e) {
-      check = failed(`not writable (${reason(e)})`);
-    }
-    lastProbe = { at: t, check };
-    return check;
+    // Probes arriving while one is written share its answer rather than writing again.
+    dbProbe ??= (async () => {
+      let check: HealthCheck;
+      try {
+        await repo.writeProbe(nowIso(t));
+        check = ok("writable");
+      } catch (e) {
+        check = failed(`not writable (${reason(e)})`);
+      }
+      lastProbe = { at: t, check };
+      dbProbe = null;
+      return check;
+    })();
+    return dbProbe;
   }
 
   async function migrations(): Promise<HealthCheck> {
