@@ -106,7 +106,7 @@ describe("PUBLIC_URL in alerts", () => {
         });
         const boss = await t.signup("boss@example.com");
         await saveAlertSettings(t, boss.token, { slackNotifications: true });
-        expect(t.services.admin.hostAlerts.check(metricsSample({ cpu: 90 }))).toHaveLength(1);
+        expect(await t.services.admin.hostAlerts.check(metricsSample({ cpu: 90 }))).toHaveLength(1);
         for (const end = Date.now() + 5000; posted.length === 0 && Date.now() < end;) await Bun.sleep(20);
         expect(posted).toHaveLength(1);
         if (publicUrl) expect(posted[0]).toContain("http://localhost:8080/super-admin");
