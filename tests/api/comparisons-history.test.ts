@@ -167,7 +167,7 @@ describe("run history", () => {
     expect(sha256(await bytes(s1.screenshotUrl))).toBe(expected[0]!);
     expect(sha256(await bytes(s2.screenshotUrl))).toBe(expected[0]!);
 
-    const storage = t.services.history.storage();
+    const storage = await t.services.history.storage();
     expect(storage).toMatchObject({ runs: 2, snapshots: 8, files: 4 });
     expect(storage.bytesWithoutDedupe).toBe(2 * storage.bytes);
     // The super-admin console's database figures carry it (the first account is the admin).
