@@ -287,7 +287,7 @@ describe("run history", () => {
     t.fake.holdCaptures();
     await t.call("POST", `/api/comparisons/${x.c.id}/start`, { headers: x.h });
     await t.fake.captureStarted();
-    t.services.comparisons.interruptRuns();
+    await t.services.comparisons.interruptRuns();
     t.fake.release();
     await t.services.comparisons.whenIdle();
     const runs = (await x.get("/runs")).json;

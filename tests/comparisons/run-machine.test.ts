@@ -154,7 +154,7 @@ describe("run machine", () => {
 
   test("work spawned by a transition that reports synchronously is queued, not nested", async () => {
     const order: string[] = [];
-    const { machine, send } = setup({
+    const { send } = setup({
       announceLaunch: (_r, _e, io) => {
         io.spawn(async () => {
           io.dispatch({ type: "stage", text: "first" });

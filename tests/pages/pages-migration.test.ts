@@ -85,8 +85,8 @@ describe("migration 0018", () => {
       ["t1", "home-t1", "home", "/", "light", null],
       ["t2", "home-t2", "home", "/en/home?ref=x#top", "light", null],
     ]);
-    expect(service.diffs("u1", "c1")).toMatchObject([{ role: "home", colorScheme: "light", pageAId: "home-t1", pageBId: "home-t2" }]);
-    expect(service.findings("u1", "c1")).toMatchObject([{ targetId: "t2", pageId: "home-t2", role: "home", colorScheme: "light" }]);
+    expect(await service.diffs("u1", "c1")).toMatchObject([{ role: "home", colorScheme: "light", pageAId: "home-t1", pageBId: "home-t2" }]);
+    expect(await service.findings("u1", "c1")).toMatchObject([{ targetId: "t2", pageId: "home-t2", role: "home", colorScheme: "light" }]);
 
     // A target added afterwards, even by plain SQL, has its home page.
     db.query(

@@ -256,7 +256,7 @@ function snapshotQueries(db: SqlDb) {
         `SELECT s.captured_at AS at, ${timing("samples")} AS samples, ${timing("profile")} AS profile, ${timing("browser")} AS browser
            FROM targets t JOIN snapshots s ON s.target_id = t.id JOIN pages p ON p.id = s.page_id AND p.position = 0
           WHERE t.owner_id = $1 AND t.url = $2 AND s.viewport = $3 AND s.captured_at >= $4
-          ORDER BY s.captured_at DESC LIMIT $5`,
+          ORDER BY s.captured_at DESC, s.id DESC LIMIT $5`,
         [ownerId, url, viewport, sinceIso, limit],
       ),
     /** False when the comparison is no longer running: the capture belongs to a run that was ended. */
