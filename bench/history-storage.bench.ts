@@ -147,7 +147,7 @@ for (const s of scenarios) {
   }
   const ms = performance.now() - t0;
   const disk = dirBytes(join(dataDir, "screenshots"));
-  const st = t.services.history.storage();
+  const st = await t.services.history.storage();
   const page = t.db.query<{ n: number }, []>("SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()").get()!.n;
   console.log(`\n${s.name}: ${RUNS} runs (${(ms / RUNS).toFixed(0)} ms each through the pipeline)`);
   console.log(

@@ -171,7 +171,7 @@ try {
   for (const o of owners) {
     ownerOf.set(o.id, o.index);
     for (let k = 0; k < o.n; k++) {
-      const c = services.comparisons.create(o.id, createComparisonBody.parse({ name: `Rivals ${o.index + 1}.${k + 1}` }));
+      const c = await services.comparisons.create(o.id, createComparisonBody.parse({ name: `Rivals ${o.index + 1}.${k + 1}` }));
       const count = 2 + ((o.index + k) % 2);
       for (let t = 0; t < count; t++) {
         const site = SITES[(k + t) % SITES.length]!;

@@ -192,7 +192,9 @@ export function createServices(deps: AppDeps) {
       publish: (message, to) => live.publish(message, to),
       recordActivity: (entry) => activity.record(entry),
     });
-  const history = historyService({ db: deps.db });
+  // Converted to the async handle (issue 30); modules not yet converted share its connection.
+  const sql = sqliteSql(deps.db);
+  const history = historyService({ db: sql });
   // One store for every reader and writer of files: an object store's pins and ordered deletes live in it.
   const storage = deps.storage ?? storageFor(deps.env);
   const files = screenshotFiles(deps.env.DATA_DIR, storage);
@@ -209,7 +211,7 @@ export function createServices(deps: AppDeps) {
     listPages: (url) => discovery.listPages(url),
   });
   const comparisons = comparisonsService({
-    db: deps.db,
+    db: sql,
     dataDir: deps.env.DATA_DIR,
     files,
     allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS,
@@ -275,13 +277,15 @@ export function createServices(deps: AppDeps) {
   });
   // The worker loop for every job kind; boot starts it (src/boot/serve.ts), tests drive jobs themselves.
   const jobRunner = new JobRunner({ queue: jobs, handlers: { ...watch.jobHandlers }, log: deps.log });
-  const filmstrips = filmstripService({ db: deps.db, dataDir: deps.env.DATA_DIR, files, now: deps.now, log: deps.log });
+  const filmstrips = filmstripService({ db: sql, dataDir: deps.env.DATA_DIR, files, now: deps.now, log: deps.log });
   const discovery = discoveryService({ db: deps.db, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, log: deps.log });
   const pages = pagesService({
     db: deps.db,
     now: deps.now,
     log: deps.log,
-    removeUnusedScreenshot: (path, inUse) => files.removeUnused(path, inUse),
+    // The removal asks the database and deletes after: its failure is logged, as the pages module's own are.
+    removeUnusedScreenshot: (path, inUse) =>
+      files.removeUnused(path, inUse).catch((e) => (deps.log ?? console.error)("could not remove a page's screenshot", e)),
   });
   // The key is read (or made, under DATA_DIR) when the first secret is saved or read.
   const secrets = secretsService({
@@ -292,7 +296,7 @@ export function createServices(deps: AppDeps) {
   });
   // A link reads its run the way the comparison's owner would, through the history and the comparisons' files.
   const shares = shareService({
-    db: deps.db,
+    db: sql,
     audit,
     runResults: history.getRun,
     targets: comparisons.listTargets,
@@ -307,7 +311,7 @@ export function createServices(deps: AppDeps) {
     onMemberRemoved: (workspaceId, userId) => apiKeys.revokeMemberKeys(workspaceId, userId),
     // A deleted workspace's comparisons go through their module, so their files go too.
     removeComparisons: async (workspaceId) => {
-      for (const c of comparisons.list(workspaceId)) await comparisons.remove(workspaceId, c.id);
+      for (const c of await comparisons.list(workspaceId)) await comparisons.remove(workspaceId, c.id);
       await comparisons.removeUserFiles(workspaceId);
     },
     now: deps.now,

@@ -88,7 +88,7 @@ export async function serve() {
   const services = createServices(deps);
   const app = createApp(deps, services, webFrontEnd);
   // Runs a crash left half-done are failed with a reason, never left running.
-  services.comparisons.recoverInterruptedRuns();
+  await services.comparisons.recoverInterruptedRuns();
   // Screenshots no snapshot names (a crash between a row's deletion and its file's): nothing runs yet.
   void services.comparisons.sweepScreenshots().catch((e) => log("screenshot sweep failed", e));
 
@@ -161,7 +161,7 @@ export async function serve() {
     await server.stop(false);
     await Promise.race([services.comparisons.whenIdle(), Bun.sleep(5_000)]);
     // Runs that did not finish in time end with the restart reason, then stop writing before the DB closes.
-    services.comparisons.interruptRuns();
+    await Promise.race([services.comparisons.interruptRuns(), Bun.sleep(2_000)]);
     await pool.close();
     await Promise.race([services.comparisons.whenIdle(), Bun.sleep(2_000)]);
     // Alerts of runs that just finished get a moment to go out; one waiting for a retry is a job in

@@ -167,7 +167,7 @@ describe("run history", () => {
     expect(sha256(await bytes(s1.screenshotUrl))).toBe(expected[0]!);
     expect(sha256(await bytes(s2.screenshotUrl))).toBe(expected[0]!);
 
-    const storage = t.services.history.storage();
+    const storage = await t.services.history.storage();
     expect(storage).toMatchObject({ runs: 2, snapshots: 8, files: 4 });
     expect(storage.bytesWithoutDedupe).toBe(2 * storage.bytes);
     // The super-admin console's database figures carry it (the first account is the admin).
@@ -287,7 +287,7 @@ describe("run history", () => {
     t.fake.holdCaptures();
     await t.call("POST", `/api/comparisons/${x.c.id}/start`, { headers: x.h });
     await t.fake.captureStarted();
-    t.services.comparisons.interruptRuns();
+    await t.services.comparisons.interruptRuns();
     t.fake.release();
     await t.services.comparisons.whenIdle();
     const runs = (await x.get("/runs")).json;

@@ -55,7 +55,7 @@ test("a real run: alpha vs beta (plus a missing page) captured, scored, explaine
     expect(s.colors.every((hex: string) => /^#[0-9a-f]{6}$/.test(hex))).toBe(true);
     expect(s.height).toBeGreaterThan(400);
     // Stored once by content hash inside the owner's comparison folder (the history layout).
-    const file = t.services.comparisons.screenshotPath(u.user.id, s.id);
+    const file = await t.services.comparisons.screenshotPath(u.user.id, s.id);
     expect(file.startsWith(join(real.dataDir, "screenshots", u.user.id, c.id))).toBe(true);
     expect(existsSync(file)).toBe(true);
   }

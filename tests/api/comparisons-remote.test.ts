@@ -90,7 +90,7 @@ test("a browser server killed mid-run: the run completes on the other, each page
       [x.id, "mobile"],
     ]),
   );
-  for (const s of snaps) expect(existsSync(t.services.comparisons.screenshotPath(u.user.id, s.id))).toBe(true);
+  for (const s of snaps) expect(existsSync(await t.services.comparisons.screenshotPath(u.user.id, s.id))).toBe(true);
   // The killed server was taken out (said once), and what ran after it ran on the other.
   expect(log.filter((l) => l.includes(`${victim} is not reachable`))).toHaveLength(1);
   expect(pool.stats().workers.every((w) => w.endpoint === endpointLabel(servers[1]!.wsEndpoint()))).toBe(true);

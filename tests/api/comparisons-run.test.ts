@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LiveHub } from "#server/live/hub";
+import { sqliteSql } from "#server/db/sql";
 import { comparisonsService } from "#server/modules/comparisons/service";
 import { INTERRUPTED_REASON } from "#server/modules/comparisons/active-runs";
 import { makeTestApp } from "#tests/support/app";
@@ -540,17 +541,17 @@ describe("comparison runs: boot recovery", () => {
     // A new process on the same database: its active runs have no memory of the run.
     const activity: unknown[] = [];
     const rebooted = comparisonsService({
-      db: t.db,
+      db: sqliteSql(t.db),
       dataDir: t.dataDir,
       allowPrivateTargets: true,
       tools: { recordActivity: (e) => activity.push(e) },
     });
-    expect(rebooted.recoverInterruptedRuns()).toBe(1);
-    expect(rebooted.recoverInterruptedRuns()).toBe(0);
-    const c = rebooted.get(x.u.user.id, x.c.id);
+    expect(await rebooted.recoverInterruptedRuns()).toBe(1);
+    expect(await rebooted.recoverInterruptedRuns()).toBe(0);
+    const c = await rebooted.get(x.u.user.id, x.c.id);
     expect(c).toMatchObject({ status: "failed", error: INTERRUPTED_REASON });
     expect(c.completedAt).toBeString();
-    expect(rebooted.listTargets(x.u.user.id, x.c.id).map((tg) => [tg.status, tg.error])).toEqual([
+    expect((await rebooted.listTargets(x.u.user.id, x.c.id)).map((tg) => [tg.status, tg.error])).toEqual([
       ["failed", INTERRUPTED_REASON],
       ["failed", INTERRUPTED_REASON],
     ]);

@@ -158,7 +158,7 @@ describe("comparison routes in a team workspace", () => {
 
   test("run.started names the run and its trigger; a scheduled run's entry names no one", async () => {
     const x = await setup();
-    x.t.services.comparisons.start(x.team, x.c.id, "schedule");
+    await x.t.services.comparisons.start(x.team, x.c.id, "schedule");
     await x.t.services.comparisons.whenIdle();
     const runs = (await x.t.call("GET", `/api/comparisons/${x.c.id}/runs`, { headers: x.as(x.viewer) })).json as { id: string }[];
     const started = x.t.db

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
+import { sqliteSql } from "#server/db/sql";
 import type { Extraction } from "#server/modules/capture/model";
 import type { Vitals } from "#server/modules/capture/page/types";
 import { summariseSamples } from "#server/modules/capture/timing/timing-samples";
@@ -38,7 +39,8 @@ async function run(first: Record<string, Vitals>, timeAnswer: "ok" | "fail" = "o
   const db = openDatabase(":memory:");
   migrate(db);
   db.query("INSERT INTO users (id, email, password_hash) VALUES ('u1', 'u1@example.com', 'x')").run();
-  const repo = comparisonsRepository(db);
+  const sql = sqliteSql(db);
+  const repo = comparisonsRepository(sql);
   const fake = fakeRunTools();
   const timed: { url: string; viewport: string; own: Vitals[] }[] = [];
   const seen: Snapshot[][] = [];
@@ -50,7 +52,7 @@ async function run(first: Record<string, Vitals>, timeAnswer: "ok" | "fail" = "o
   };
   const logged: string[] = [];
   const runs = activeRuns({
-    db,
+    db: sql,
     repo,
     files: screenshotFiles(dataDir),
     tools: {
@@ -72,17 +74,19 @@ async function run(first: Record<string, Vitals>, timeAnswer: "ok" | "fail" = "o
     log: (msg) => logged.push(msg),
   });
   const at = new Date().toISOString();
-  repo.insertComparison({ id: "c1", ownerId: "u1", name: "Rivals", description: null, at });
+  await repo.insertComparison({ id: "c1", ownerId: "u1", name: "Rivals", description: null, at });
   const urls = Object.keys(first);
-  urls.forEach((url, i) => repo.insertTarget({ id: `t${i}`, comparisonId: "c1", ownerId: "u1", label: `Site ${i}`, url, at }));
-  repo.markRunning("c1", "u1", pagesInRun(urls.length), QUEUED_STAGE, at);
-  repo.markTargetsCapturing("c1");
-  runs.launch({ ownerId: "u1", comparisonId: "c1", name: "Rivals" }, repo.listTargets("c1", "u1"));
+  for (const [i, url] of urls.entries())
+    await repo.insertTarget({ id: `t${i}`, comparisonId: "c1", ownerId: "u1", label: `Site ${i}`, url, at });
+  await repo.markRunning("c1", "u1", pagesInRun(urls.length), QUEUED_STAGE, at);
+  await repo.markTargetsCapturing("c1");
+  await runs.launch({ ownerId: "u1", comparisonId: "c1", name: "Rivals" }, await repo.listTargets("c1", "u1"));
   await runs.idle();
-  const stored = repo
-    .latestSnapshots("c1", "u1")
-    .map((s) => ({ url: urls[Number(s.target_id.slice(1))]!, x: JSON.parse(s.extraction) as Extraction }));
-  return { timed, seen: seen[0] ?? [], stored, logged, status: repo.findComparison("c1", "u1")!.status };
+  const stored = (await repo.latestSnapshots("c1", "u1")).map((s) => ({
+    url: urls[Number(s.target_id.slice(1))]!,
+    x: JSON.parse(s.extraction) as Extraction,
+  }));
+  return { timed, seen: seen[0] ?? [], stored, logged, status: (await repo.findComparison("c1", "u1"))!.status };
 }
 
 const A = "http://127.0.0.1:9/a";

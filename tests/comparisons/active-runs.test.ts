@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
+import { sqliteSql } from "#server/db/sql";
 import { STORAGE_UNAVAILABLE_MESSAGE } from "#server/http/storage-errors";
 import { screenshotFiles } from "#server/modules/comparisons/files";
 import { comparisonsRepository } from "#server/modules/comparisons/repository";
@@ -24,23 +25,26 @@ function storageFull() {
   return Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
 }
 
-function setup(opts: { onCompleted?: (run: Readonly<RunContext>) => unknown; onClosed?: (run: Readonly<RunContext>) => void } = {}) {
+async function setup(
+  opts: { onCompleted?: (run: Readonly<RunContext>) => unknown; onClosed?: (run: Readonly<RunContext>) => unknown } = {},
+) {
   const dataDir = mkdtempSync(join(tmpdir(), "di-active-runs-"));
   dirs.push(dataDir);
   const db = openDatabase(":memory:");
   migrate(db);
   db.query("INSERT INTO users (id, email, password_hash) VALUES ('u1', 'u1@example.com', 'x')").run();
-  const real = comparisonsRepository(db);
+  const sql = sqliteSql(db);
+  const real = comparisonsRepository(sql);
   // The disk "fills up" for the writes a test picks.
   const full = { progress: false, finish: false };
   let finishCalls = 0;
   const repo: typeof real = {
     ...real,
-    setProgress: (...a) => {
+    setProgress: async (...a) => {
       if (full.progress) throw storageFull();
       return real.setProgress(...a);
     },
-    finish: (...a) => {
+    finish: async (...a) => {
       finishCalls++;
       if (full.finish) throw storageFull();
       return real.finish(...a);
@@ -49,7 +53,7 @@ function setup(opts: { onCompleted?: (run: Readonly<RunContext>) => unknown; onC
   const fake = fakeRunTools();
   const logged: string[] = [];
   const runs = activeRuns({
-    db,
+    db: sql,
     repo,
     files: screenshotFiles(dataDir),
     tools: fake.tools,
@@ -59,15 +63,16 @@ function setup(opts: { onCompleted?: (run: Readonly<RunContext>) => unknown; onC
     onClosed: opts.onClosed,
   });
   const at = new Date().toISOString();
-  real.insertComparison({ id: "c1", ownerId: "u1", name: "Rivals", description: null, at });
-  URLS.forEach((url, i) => real.insertTarget({ id: `t${i}`, comparisonId: "c1", ownerId: "u1", label: `Site ${i}`, url, at }));
-  function start(runId?: string) {
-    real.markRunning("c1", "u1", pagesInRun(URLS.length), QUEUED_STAGE, at);
-    real.markTargetsCapturing("c1");
-    return runs.launch({ ownerId: "u1", comparisonId: "c1", name: "Rivals", runId }, real.listTargets("c1", "u1"));
+  await real.insertComparison({ id: "c1", ownerId: "u1", name: "Rivals", description: null, at });
+  for (const [i, url] of URLS.entries())
+    await real.insertTarget({ id: `t${i}`, comparisonId: "c1", ownerId: "u1", label: `Site ${i}`, url, at });
+  async function start(runId?: string) {
+    await real.markRunning("c1", "u1", pagesInRun(URLS.length), QUEUED_STAGE, at);
+    await real.markTargetsCapturing("c1");
+    return runs.launch({ ownerId: "u1", comparisonId: "c1", name: "Rivals", runId }, await real.listTargets("c1", "u1"));
   }
-  const comparison = () => real.findComparison("c1", "u1")!;
-  const targets = () => real.listTargets("c1", "u1").map((t) => [t.status, t.error]);
+  const comparison = async () => (await real.findComparison("c1", "u1"))!;
+  const targets = async () => (await real.listTargets("c1", "u1")).map((t) => [t.status, t.error]);
   const pngs = () => {
     const dir = join(dataDir, "screenshots");
     return existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".png")) : [];
@@ -85,16 +90,16 @@ describe("active runs", () => {
     let seen: Readonly<RunContext> | null = null;
     let release!: () => void;
     const hookDone = new Promise<void>((r) => (release = r));
-    const t = setup({
+    const t = await setup({
       onCompleted: async (run) => {
         seen = run;
         await hookDone;
       },
     });
-    expect(t.start("run-42")).toBe("run-42");
+    expect(await t.start("run-42")).toBe("run-42");
     expect(t.runs.isActive("c1")).toBe(true);
     await until(() => seen !== null);
-    expect(t.comparison().status).toBe("completed");
+    expect((await t.comparison()).status).toBe("completed");
     expect(seen!).toMatchObject({
       runId: "run-42",
       trigger: "manual",
@@ -111,23 +116,23 @@ describe("active runs", () => {
   });
 
   test("a failing hook is logged and changes nothing", async () => {
-    const t = setup({ onCompleted: () => Promise.reject(new Error("webhook down")) });
-    t.start();
+    const t = await setup({ onCompleted: () => Promise.reject(new Error("webhook down")) });
+    await t.start();
     await t.runs.idle();
-    expect(t.comparison().status).toBe("completed");
+    expect((await t.comparison()).status).toBe("completed");
     expect(t.logged).toContain("after-completion work for comparison c1 failed");
   });
 
   test("every run that closes is reported once, after its outcome is stored: completed and interrupted alike", async () => {
     const closed: [string, string][] = [];
-    const t = setup({ onClosed: (run) => closed.push([run.runId, t.comparison().status]) });
-    t.start("r1");
+    const t = await setup({ onClosed: async (run) => void closed.push([run.runId, (await t.comparison()).status]) });
+    await t.start("r1");
     await t.runs.idle();
     expect(closed).toEqual([["r1", "completed"]]);
     t.fake.holdCaptures();
-    t.start("r2");
+    await t.start("r2");
     await t.fake.captureStarted();
-    t.runs.interruptAll();
+    await t.runs.interruptAll();
     // Closed only once its captures in flight came back.
     expect(closed).toHaveLength(1);
     t.fake.release();
@@ -139,14 +144,14 @@ describe("active runs", () => {
   });
 
   test("shutdown mid-capture fails the run with the restart reason once; captures that finish later are not kept", async () => {
-    const t = setup();
+    const t = await setup();
     t.fake.holdCaptures();
-    t.start();
+    await t.start();
     await t.fake.captureStarted();
-    expect(t.runs.interruptAll()).toBe(1);
-    expect(t.runs.interruptAll()).toBe(0);
-    expect(t.comparison()).toMatchObject({ status: "failed", error: INTERRUPTED_REASON, progress_stage: "Failed" });
-    expect(t.targets()).toEqual([
+    expect(await t.runs.interruptAll()).toBe(1);
+    expect(await t.runs.interruptAll()).toBe(0);
+    expect(await t.comparison()).toMatchObject({ status: "failed", error: INTERRUPTED_REASON, progress_stage: "Failed" });
+    expect(await t.targets()).toEqual([
       ["failed", INTERRUPTED_REASON],
       ["failed", INTERRUPTED_REASON],
     ]);
@@ -157,41 +162,41 @@ describe("active runs", () => {
     await t.runs.idle();
     expect(t.db.query("SELECT COUNT(*) AS n FROM snapshots").get()).toEqual({ n: 0 });
     expect(t.pngs()).toEqual([]);
-    expect(t.comparison().status).toBe("failed");
+    expect((await t.comparison()).status).toBe("failed");
   });
 
   test("a crash on a full disk is recorded as failed once space returns, with the storage reason", async () => {
-    const t = setup();
+    const t = await setup();
     t.fake.holdCaptures();
-    t.start();
+    await t.start();
     await t.fake.captureStarted();
     t.full.progress = true;
     t.full.finish = true;
     t.fake.release();
     await until(() => t.finishCalls() >= 2);
     expect(t.logged).toContain("comparison run c1 crashed");
-    expect(t.comparison().status).toBe("running");
+    expect((await t.comparison()).status).toBe("running");
     t.full.progress = false;
     t.full.finish = false;
     await t.runs.idle();
-    expect(t.comparison()).toMatchObject({ status: "failed", error: STORAGE_UNAVAILABLE_MESSAGE });
-    expect(t.targets()).toEqual([
+    expect(await t.comparison()).toMatchObject({ status: "failed", error: STORAGE_UNAVAILABLE_MESSAGE });
+    expect(await t.targets()).toEqual([
       ["failed", STORAGE_UNAVAILABLE_MESSAGE],
       ["failed", STORAGE_UNAVAILABLE_MESSAGE],
     ]);
   });
 
   test("deleting the comparison while its failure is being retried stops the retries and removes its files", async () => {
-    const t = setup();
+    const t = await setup();
     t.fake.holdCaptures();
-    t.start();
+    await t.start();
     await t.fake.captureStarted();
     t.full.progress = true;
     t.full.finish = true;
     t.fake.release();
     await until(() => t.finishCalls() >= 2);
-    t.runs.cancel("c1");
-    t.real.deleteComparison("c1", "u1");
+    await t.runs.cancel("c1");
+    await t.real.deleteComparison("c1", "u1");
     const calls = t.finishCalls();
     // The back-off timer is the run's own work, so idle() waits for it: its attempt was dropped.
     await t.runs.idle();
@@ -200,21 +205,21 @@ describe("active runs", () => {
   });
 
   test("boot recovery fails each orphaned comparison once, and leaves one with a run in this process alone", async () => {
-    const t = setup();
+    const t = await setup();
     t.fake.holdCaptures();
-    t.start();
+    await t.start();
     await t.fake.captureStarted();
-    expect(t.runs.recoverInterruptedRuns()).toBe(0);
-    expect(t.comparison().status).toBe("running");
+    expect(await t.runs.recoverInterruptedRuns()).toBe(0);
+    expect((await t.comparison()).status).toBe("running");
 
-    const other = setup();
-    other.real.markRunning("c1", "u1", 4, QUEUED_STAGE, new Date().toISOString());
-    expect(other.runs.recoverInterruptedRuns()).toBe(1);
-    expect(other.runs.recoverInterruptedRuns()).toBe(0);
-    expect(other.comparison()).toMatchObject({ status: "failed", error: INTERRUPTED_REASON });
+    const other = await setup();
+    await other.real.markRunning("c1", "u1", 4, QUEUED_STAGE, new Date().toISOString());
+    expect(await other.runs.recoverInterruptedRuns()).toBe(1);
+    expect(await other.runs.recoverInterruptedRuns()).toBe(0);
+    expect(await other.comparison()).toMatchObject({ status: "failed", error: INTERRUPTED_REASON });
     expect(other.fake.activity).toMatchObject([{ status: "error", details: INTERRUPTED_REASON }]);
     t.fake.release();
     await t.runs.idle();
-    expect(t.comparison().status).toBe("completed");
+    expect((await t.comparison()).status).toBe("completed");
   });
 });

@@ -8,7 +8,7 @@ import { RunMachine } from "#server/modules/comparisons/run/machine";
 import type { RunState, TransitionName } from "#server/modules/comparisons/run/table";
 import { TRANSITIONS, type Transitions } from "#server/modules/comparisons/run/transitions/index";
 
-type Stub = (run: RunContext, event: RunEvent, io: RunIO) => RunState | void;
+type Stub = (run: RunContext, event: RunEvent, io: RunIO) => RunState | void | Promise<RunState | void>;
 
 function setup(overrides: Partial<Record<TransitionName, Stub>> = {}, initial: RunState = "created") {
   const taken: string[] = [];
@@ -25,7 +25,12 @@ function setup(overrides: Partial<Record<TransitionName, Stub>> = {}, initial: R
   const deps = { log: (msg: string) => logged.push(msg) } as unknown as RunDeps;
   const run = newRunContext({ ownerId: "u1", comparisonId: "c1", name: "Rivals", runId: "r1" }, [], { done: 0, total: 0, stage: "" });
   const machine = new RunMachine({ run, initial, deps, transitions });
-  return { machine, taken, logged };
+  /** Dispatches, then waits until the machine has taken it and everything it raised. */
+  const send = async (event: RunEvent) => {
+    void machine.dispatch(event);
+    await machine.settled();
+  };
+  return { machine, taken, logged, send };
 }
 
 /** Work the test finishes by hand. */
@@ -37,17 +42,17 @@ function pending() {
 
 describe("run machine", () => {
   test("the happy path, event by event, ends closed with every step's function called once", async () => {
-    const { machine, taken } = setup({
+    const { machine, taken, send } = setup({
       checkCaptured: () => "scoring",
       announceLaunch: (_r, _e, io) => io.spawn(() => gate.promise),
     });
     const gate = pending();
-    machine.dispatch({ type: "launch" });
+    await send({ type: "launch" });
     expect(machine.state).toBe("capturing");
-    machine.dispatch({ type: "allCaptured" });
-    machine.dispatch({ type: "viewportScored", lane: "desktop" });
-    machine.dispatch({ type: "allScored" });
-    machine.dispatch({ type: "found", findings: [] });
+    await send({ type: "allCaptured" });
+    await send({ type: "viewportScored", lane: "desktop" });
+    await send({ type: "allScored" });
+    await send({ type: "found", findings: [] });
     expect(machine.state).toBe("completed");
     gate.finish();
     await machine.done;
@@ -61,12 +66,12 @@ describe("run machine", () => {
     ]);
   });
 
-  test("an event the state does not list is refused: nothing runs, the state stays, and it is logged", () => {
+  test("an event the state does not list is refused: nothing runs, the state stays, and it is logged", async () => {
     const gate = pending();
-    const { machine, taken, logged } = setup({ announceLaunch: (_r, _e, io) => io.spawn(() => gate.promise) });
-    machine.dispatch({ type: "launch" });
-    machine.dispatch({ type: "found", findings: [] });
-    machine.dispatch({ type: "launch" });
+    const { machine, taken, logged, send } = setup({ announceLaunch: (_r, _e, io) => io.spawn(() => gate.promise) });
+    await send({ type: "launch" });
+    await send({ type: "found", findings: [] });
+    await send({ type: "launch" });
     expect(machine.state).toBe("capturing");
     expect(taken).toEqual(["announceLaunch:launch"]);
     expect(logged).toEqual([
@@ -76,9 +81,9 @@ describe("run machine", () => {
     gate.finish();
   });
 
-  test("a transition that throws leaves its state, drops what it raised, and crashes the run", () => {
+  test("a transition that throws leaves its state, drops what it raised, and crashes the run", async () => {
     const gate = pending();
-    const { machine, taken, logged } = setup({
+    const { machine, taken, logged, send } = setup({
       announceLaunch: (_r, _e, io) => io.spawn(() => gate.promise),
       countFailedPage: (_r, _e, io) => {
         io.raise({ type: "allCaptured" });
@@ -86,8 +91,8 @@ describe("run machine", () => {
       },
       attemptFailure: () => "failed",
     });
-    machine.dispatch({ type: "launch" });
-    machine.dispatch({ type: "pageFailed", page: { target: 0, lane: "desktop" }, reason: "x" });
+    await send({ type: "launch" });
+    await send({ type: "pageFailed", page: { target: 0, lane: "desktop" }, reason: "x" });
     expect(taken).toEqual(["announceLaunch:launch", "countFailedPage:pageFailed", "beginFailing:crash"]);
     expect(logged).toEqual(["comparison run c1 crashed"]);
     // beginFailing (a stand-in here) raised nothing, so the run waits in failing until something reports.
@@ -95,14 +100,14 @@ describe("run machine", () => {
     gate.finish();
   });
 
-  test("a transition may only choose among the table's targets", () => {
+  test("a transition may only choose among the table's targets", async () => {
     const gate = pending();
-    const { machine, taken } = setup({
+    const { machine, taken, send } = setup({
       announceLaunch: (_r, _e, io) => io.spawn(() => gate.promise),
       checkCaptured: () => "completed",
     });
-    machine.dispatch({ type: "launch" });
-    machine.dispatch({ type: "allCaptured" });
+    await send({ type: "launch" });
+    await send({ type: "allCaptured" });
     expect(machine.state).toBe("failing");
     expect(taken.at(-1)).toBe("beginFailing:crash");
     gate.finish();
@@ -110,14 +115,14 @@ describe("run machine", () => {
 
   test("an ended run closes only once its last work reports; late pages are discarded, late stages ignored", async () => {
     const capture = pending();
-    const { machine, taken } = setup({ announceLaunch: (_r, _e, io) => io.spawn(() => capture.promise) });
-    machine.dispatch({ type: "launch" });
-    machine.dispatch({ type: "cancel" });
+    const { machine, taken, send } = setup({ announceLaunch: (_r, _e, io) => io.spawn(() => capture.promise) });
+    await send({ type: "launch" });
+    await send({ type: "cancel" });
     expect(machine.state).toBe("cancelled");
     let closed = false;
     void machine.done.then(() => (closed = true));
-    machine.dispatch({ type: "stage", text: "Alpha · desktop: opening the page" });
-    machine.dispatch({
+    await send({ type: "stage", text: "Alpha · desktop: opening the page" });
+    await send({
       type: "pageCaptured",
       page: { target: 0, lane: "desktop" },
       capture: {
@@ -139,17 +144,17 @@ describe("run machine", () => {
     expect(taken).toEqual(["announceLaunch:launch", "discardPage:pageCaptured", "removeLeftovers:drained"]);
   });
 
-  test("a working state with nothing in flight cannot move again: the machine ends it as a crash", () => {
-    const { machine, taken, logged } = setup({ attemptFailure: () => "failed" });
-    machine.dispatch({ type: "launch" }); // the stand-in launches nothing
+  test("a working state with nothing in flight cannot move again: the machine ends it as a crash", async () => {
+    const { machine, taken, logged, send } = setup({ attemptFailure: () => "failed" });
+    await send({ type: "launch" }); // the stand-in launches nothing
     expect(taken).toEqual(["announceLaunch:launch", "beginFailing:crash"]);
     expect(logged).toEqual(["comparison run c1 stalled in state 'capturing'"]);
     expect(machine.state).toBe("failing");
   });
 
-  test("work spawned by a transition that reports synchronously is queued, not nested", () => {
+  test("work spawned by a transition that reports synchronously is queued, not nested", async () => {
     const order: string[] = [];
-    const { machine } = setup({
+    const { send } = setup({
       announceLaunch: (_r, _e, io) => {
         io.spawn(async () => {
           io.dispatch({ type: "stage", text: "first" });
@@ -160,13 +165,13 @@ describe("run machine", () => {
       },
       reportStage: () => void order.push("stage taken"),
     });
-    machine.dispatch({ type: "launch" });
+    await send({ type: "launch" });
     expect(order).toEqual(["spawned returned", "launch finished", "stage taken"]);
   });
 
   test("recovery: an orphaned run is failed and closes at once", async () => {
-    const { machine, taken } = setup({}, "orphaned");
-    machine.dispatch({ type: "recover" });
+    const { machine, taken, send } = setup({}, "orphaned");
+    await send({ type: "recover" });
     await machine.done;
     expect(machine.state).toBe("closed");
     expect(taken).toEqual(["failRecovered:recover"]);

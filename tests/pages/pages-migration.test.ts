@@ -3,6 +3,7 @@
 // the page, role and scheme added. A target added afterwards, by any writer, gets its home page too.
 import { describe, expect, test } from "bun:test";
 import { openDatabase } from "#server/db/connection";
+import { sqliteSql } from "#server/db/sql";
 import { migrate } from "#server/db/migrate";
 import { migrations } from "#server/db/migrations";
 import { comparisonsService } from "#server/modules/comparisons/service";
@@ -51,7 +52,7 @@ function before18() {
 }
 
 describe("migration 0018", () => {
-  test("every existing target gets its home page; results become the home page's, in light", () => {
+  test("every existing target gets its home page; results become the home page's, in light", async () => {
     const db = before18();
     expect(migrate(db)).toContain(18);
     const pages = db
@@ -78,14 +79,14 @@ describe("migration 0018", () => {
     expect(db.query("SELECT color_schemes FROM comparisons").get()).toEqual({ color_schemes: '["light"]' });
 
     // The API reads the old results with their page, role and scheme.
-    const service = comparisonsService({ db, dataDir: "/nonexistent", allowPrivateTargets: true });
-    expect(service.get("u1", "c1").colorSchemes).toEqual(["light"]);
-    expect(service.snapshots("u1", "c1").map((s) => [s.targetId, s.pageId, s.role, s.path, s.colorScheme, s.step])).toEqual([
+    const service = comparisonsService({ db: sqliteSql(db), dataDir: "/nonexistent", allowPrivateTargets: true });
+    expect((await service.get("u1", "c1")).colorSchemes).toEqual(["light"]);
+    expect((await service.snapshots("u1", "c1")).map((s) => [s.targetId, s.pageId, s.role, s.path, s.colorScheme, s.step])).toEqual([
       ["t1", "home-t1", "home", "/", "light", null],
       ["t2", "home-t2", "home", "/en/home?ref=x#top", "light", null],
     ]);
-    expect(service.diffs("u1", "c1")).toMatchObject([{ role: "home", colorScheme: "light", pageAId: "home-t1", pageBId: "home-t2" }]);
-    expect(service.findings("u1", "c1")).toMatchObject([{ targetId: "t2", pageId: "home-t2", role: "home", colorScheme: "light" }]);
+    expect(await service.diffs("u1", "c1")).toMatchObject([{ role: "home", colorScheme: "light", pageAId: "home-t1", pageBId: "home-t2" }]);
+    expect(await service.findings("u1", "c1")).toMatchObject([{ targetId: "t2", pageId: "home-t2", role: "home", colorScheme: "light" }]);
 
     // A target added afterwards, even by plain SQL, has its home page.
     db.query(

@@ -98,9 +98,9 @@ test("scheduled runs go through the capture queue, record trigger schedule, catc
   });
   expect(logged("4 missed slot(s) folded into this one")).toHaveLength(1);
   await t.services.comparisons.whenIdle();
-  expect(runs().map((r) => [r.number, r.trigger, r.status])).toEqual([[1, "schedule", "completed"]]);
+  expect((await runs()).map((r) => [r.number, r.trigger, r.status])).toEqual([[1, "schedule", "completed"]]);
   // Through the capture pool: both sites at both viewports, real screenshots and extractions.
-  const run1 = t.services.history.getRun(u.user.id, c.id, runs()[0]!.id);
+  const run1 = await t.services.history.getRun(u.user.id, c.id, (await runs())[0]!.id);
   expect(run1.snapshots.map((s) => [s.viewport, s.title]).sort()).toEqual([
     ["desktop", "Held"],
     ["desktop", "Steady"],
@@ -120,7 +120,7 @@ test("scheduled runs go through the capture queue, record trigger schedule, catc
   now = Date.parse("2026-03-02T08:30:00.000Z");
   expect((await t.services.watch.scheduler.tick()).map((e) => e.type)).toEqual(["started"]);
   await waitFor("the held page to be requested", () => heldRequests > seen, 60_000);
-  expect(runs()[0]).toMatchObject({ number: 2, trigger: "schedule", status: "running" });
+  expect((await runs())[0]).toMatchObject({ number: 2, trigger: "schedule", status: "running" });
 
   // 08:35 comes while run 2 is still capturing: skipped, logged, recorded, and the schedule moves on.
   now = Date.parse("2026-03-02T08:35:00.000Z");
@@ -143,10 +143,10 @@ test("scheduled runs go through the capture queue, record trigger schedule, catc
   hold = null;
   await t.services.comparisons.whenIdle();
   // Two runs, both by the schedule; the skipped slot made none.
-  expect(runs().map((r) => [r.number, r.trigger, r.status])).toEqual([
+  expect((await runs()).map((r) => [r.number, r.trigger, r.status])).toEqual([
     [2, "schedule", "completed"],
     [1, "schedule", "completed"],
   ]);
   // The pages did not change between the runs: the second run found nothing.
-  expect(runs()[0]!.changeCount).toBe(0);
+  expect((await runs())[0]!.changeCount).toBe(0);
 });

@@ -89,7 +89,7 @@ describe("watch digest", () => {
     expect(await t.services.watch.digest.tick()).toEqual([{ userId: t.u.user.id, status: "nothing-watched" }]);
     expect(mails).toHaveLength(0);
 
-    const c = t.services.comparisons.create(t.u.user.id, createComparisonBody.parse({ name: "Rivals" }));
+    const c = await t.services.comparisons.create(t.u.user.id, createComparisonBody.parse({ name: "Rivals" }));
     t.services.watch.schedules.put(t.u.user.id, c.id, "0 9 * * *", "UTC");
     t.at("2026-03-09T08:00:00.000Z");
     mailbox.refusing = true;

@@ -45,10 +45,10 @@ export async function runInProcess(config: CheckConfig, env: Env): Promise<Check
       runTools: { ...poolRunTools(pool, analyser, env, log), publish: () => {}, recordActivity: () => {} },
     });
     const user = await services.auth.createAccount({ email: "check@localhost.invalid", password: randomToken(24) }, { admin: false });
-    const comparison = services.comparisons.create(user.id, { name: `design-intel check: ${config.site.label}`, description: null });
+    const comparison = await services.comparisons.create(user.id, { name: `design-intel check: ${config.site.label}`, description: null });
     await services.comparisons.addTarget(user.id, comparison.id, config.site);
     for (const c of config.competitors) await services.comparisons.addTarget(user.id, comparison.id, c);
-    services.comparisons.start(user.id, comparison.id);
+    await services.comparisons.start(user.id, comparison.id);
     await services.comparisons.whenIdle();
 
     const file = await services.comparisons.exportReport(user.id, comparison.id, "json");
@@ -56,7 +56,7 @@ export async function runInProcess(config: CheckConfig, env: Env): Promise<Check
     assertCompleted(report);
     const screenshots = new Map<Viewport, Uint8Array>();
     for (const { viewport, snapshot } of visualSnapshots(config, report))
-      screenshots.set(viewport, await Bun.file(services.comparisons.screenshotPath(user.id, snapshot.id)).bytes());
+      screenshots.set(viewport, await Bun.file(await services.comparisons.screenshotPath(user.id, snapshot.id)).bytes());
     return { report, screenshots };
   } catch (e) {
     // What the service refuses (a URL it will not capture, say) is the config's problem, said as the app says it.

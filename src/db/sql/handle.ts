@@ -154,7 +154,8 @@ function handle(shared: Shared, client: Client, depth: number): SqlDb {
           await client.unsafe(depth === 0 ? "COMMIT" : `RELEASE ${name}`);
           return out;
         } catch (e) {
-          await client.unsafe(depth === 0 ? "ROLLBACK" : `ROLLBACK TO ${name}; RELEASE ${name}`);
+          // SQLite may have rolled back already (a full disk ends the transaction): the error to report is still the first.
+          await client.unsafe(depth === 0 ? "ROLLBACK" : `ROLLBACK TO ${name}; RELEASE ${name}`).catch(() => {});
           throw e;
         }
       });

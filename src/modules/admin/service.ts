@@ -33,7 +33,7 @@ export interface AdminDeps {
   storage?: BlobStorage;
   activeApiKeys(): number;
   /** Disk use of the run history (the history module's). */
-  historyStorage?(): { runs: number; bytes: number };
+  historyStorage?(): Promise<{ runs: number; bytes: number }>;
   sampleIntervalMs?: number;
   log?: (msg: string, err?: unknown) => void;
   now?: () => number;
@@ -87,7 +87,7 @@ export function adminService(deps: AdminDeps) {
   return {
     systemMetrics,
     databaseStats: async (): Promise<DatabaseStats> => {
-      const h = deps.historyStorage?.() ?? { runs: 0, bytes: 0 };
+      const h = (await deps.historyStorage?.()) ?? { runs: 0, bytes: 0 };
       return { ...(await dbFigures()), historyRuns: h.runs, historyBytes: h.bytes, ...(await backups.status()) };
     },
     backups,

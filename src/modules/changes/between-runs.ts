@@ -134,9 +134,9 @@ export async function changesBetween(
   from: RunRow,
   to: RunRow,
 ): Promise<TargetChanges[]> {
-  const before = byPage(src.runs.runSnapshots(from.id, ownerId));
+  const before = byPage(await src.runs.runSnapshots(from.id, ownerId));
   // The run's captures in its order (site, page, scheme, viewport), so each site's changes list its pages in order, desktop before mobile.
-  const after = src.runs.runSnapshots(to.id, ownerId);
+  const after = await src.runs.runSnapshots(to.id, ownerId);
   const out: TargetChanges[] = [];
   for (const t of targets) {
     const changes = [];

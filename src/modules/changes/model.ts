@@ -141,10 +141,10 @@ export type RunChangeCounts = z.infer<typeof runChangeCounts>;
  * snapshots, and the ownership checks that answer 404 for another user's ids.
  */
 export interface RunReads {
-  ownedComparison(ownerId: string, comparisonId: string): unknown;
-  ownedRun(ownerId: string, comparisonId: string, runId: string): RunRow;
-  findRun(runId: string, comparisonId: string, ownerId: string): RunRow | null;
-  lastCompletedRuns(comparisonId: string, ownerId: string, n: number): RunRow[];
-  completedRunBefore(comparisonId: string, number: number): RunRow | null;
-  runSnapshots(runId: string, ownerId: string): SnapshotRow[];
+  ownedComparison(ownerId: string, comparisonId: string): Promise<unknown>;
+  ownedRun(ownerId: string, comparisonId: string, runId: string): Promise<RunRow>;
+  findRun(runId: string, comparisonId: string, ownerId: string): Promise<RunRow | null>;
+  lastCompletedRuns(comparisonId: string, ownerId: string, n: number): Promise<RunRow[]>;
+  completedRunBefore(comparisonId: string, number: number): Promise<RunRow | null>;
+  runSnapshots(runId: string, ownerId: string): Promise<SnapshotRow[]>;
 }

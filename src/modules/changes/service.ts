@@ -3,7 +3,7 @@
 // of one page between two runs.
 import type { Db } from "#server/db/connection";
 import type { Audience, LiveMessage } from "#server/live/hub";
-import { writeTx } from "#server/db/connection";
+import { sqliteSql } from "#server/db/sql";
 import { badRequest, notFound } from "#server/http/errors";
 import { newId, nowIso } from "#server/lib/ids";
 import { comparisonsRepository, screenshotFiles, type RunRow, type ScreenshotFiles } from "#server/modules/comparisons/public";
@@ -71,7 +71,10 @@ function inView(c: Change, page: string, scheme: string): boolean {
 }
 
 export function changesService(deps: ChangesDeps) {
-  const comparisons = comparisonsRepository(deps.db);
+  // The comparisons module's reads are on the async handle; this module's own are not yet. Its
+  // transactions are the handle's: the synchronous writes in them run on the same connection.
+  const sql = sqliteSql(deps.db);
+  const comparisons = comparisonsRepository(sql);
   const repo = changesRepository(deps.db);
   const runs = deps.runs;
   const files = deps.files ?? screenshotFiles(deps.dataDir);
@@ -82,26 +85,26 @@ export function changesService(deps: ChangesDeps) {
   const listing = new Map<string, Promise<Map<string, PageSet>>>();
 
   /** The two runs to compare: the ones asked for, or the last two completed. */
-  function pair(ownerId: string, comparisonId: string, q: ChangesQuery): { from: RunRow; to: RunRow } {
-    runs.ownedComparison(ownerId, comparisonId);
-    const completed = (id: string) => {
-      const r = runs.ownedRun(ownerId, comparisonId, id);
+  async function pair(ownerId: string, comparisonId: string, q: ChangesQuery): Promise<{ from: RunRow; to: RunRow }> {
+    await runs.ownedComparison(ownerId, comparisonId);
+    const completed = async (id: string) => {
+      const r = await runs.ownedRun(ownerId, comparisonId, id);
       if (r.status !== "completed") throw badRequest(`Run #${r.number} did not complete: only completed runs can be compared`);
       return r;
     };
-    const to = q.to ? completed(q.to) : runs.lastCompletedRuns(comparisonId, ownerId, 1)[0];
+    const to = q.to ? await completed(q.to) : (await runs.lastCompletedRuns(comparisonId, ownerId, 1))[0];
     if (!to) throw notFound(NEED_TWO_RUNS);
-    const from = q.from ? completed(q.from) : runs.completedRunBefore(comparisonId, to.number);
+    const from = q.from ? await completed(q.from) : await runs.completedRunBefore(comparisonId, to.number);
     if (!from) throw notFound(NEED_TWO_RUNS);
     if (from.number >= to.number) throw badRequest("from must be an earlier run than to");
     return { from, to };
   }
 
   /** Changes found when `to` completed, if they were found against `from`. */
-  function stored(ownerId: string, from: RunRow, to: RunRow): TargetChanges[] | null {
-    if (to.change_count === null || runs.completedRunBefore(to.comparison_id, to.number)?.id !== from.id) return null;
+  async function stored(ownerId: string, from: RunRow, to: RunRow): Promise<TargetChanges[] | null> {
+    if (to.change_count === null || (await runs.completedRunBefore(to.comparison_id, to.number))?.id !== from.id) return null;
     const rows = repo.changes(to.id, from.id, ownerId);
-    return comparisons.listTargets(to.comparison_id, ownerId).map((t) => ({
+    return (await comparisons.listTargets(to.comparison_id, ownerId)).map((t) => ({
       targetId: t.id,
       label: t.label,
       url: t.url,
@@ -153,11 +156,11 @@ export function changesService(deps: ChangesDeps) {
   return {
     /** Per target, what changed from one completed run to a later one (default: the last two). */
     async changes(ownerId: string, comparisonId: string, q: ChangesQuery): Promise<ChangesResponse> {
-      const { from, to } = pair(ownerId, comparisonId, q);
+      const { from, to } = await pair(ownerId, comparisonId, q);
       const targets =
-        stored(ownerId, from, to) ??
+        (await stored(ownerId, from, to)) ??
         withPageChanges(
-          await changesBetween(sources, ownerId, comparisons.listTargets(comparisonId, ownerId), from, to),
+          await changesBetween(sources, ownerId, await comparisons.listTargets(comparisonId, ownerId), from, to),
           storedSets(from),
           storedSets(to),
         );
@@ -175,23 +178,21 @@ export function changesService(deps: ChangesDeps) {
 
     /** The pixel heat map of one page between two runs, as a PNG. */
     async visual(ownerId: string, comparisonId: string, q: VisualQuery): Promise<Uint8Array> {
-      const { from, to } = pair(ownerId, comparisonId, q);
-      if (comparisons.findTarget(q.targetId, ownerId)?.comparison_id !== comparisonId) throw notFound("Website not found");
+      const { from, to } = await pair(ownerId, comparisonId, q);
+      if ((await comparisons.findTarget(q.targetId, ownerId))?.comparison_id !== comparisonId) throw notFound("Website not found");
       const want = q.page ?? "home";
       const scheme = q.colorScheme ?? "light";
-      const page = (run: RunRow) =>
-        runs
-          .runSnapshots(run.id, ownerId)
-          .find(
-            (s) =>
-              s.target_id === q.targetId &&
-              s.viewport === q.viewport &&
-              (s.page_id === want || (s.role ?? "home") === want) &&
-              (s.color_scheme ?? "light") === scheme &&
-              !s.step,
-          );
-      const before = page(from);
-      const after = page(to);
+      const page = async (run: RunRow) =>
+        (await runs.runSnapshots(run.id, ownerId)).find(
+          (s) =>
+            s.target_id === q.targetId &&
+            s.viewport === q.viewport &&
+            (s.page_id === want || (s.role ?? "home") === want) &&
+            (s.color_scheme ?? "light") === scheme &&
+            !s.step,
+        );
+      const before = await page(from);
+      const after = await page(to);
       if (!before || !after) {
         const which = want === "home" && scheme === "light" ? "" : ` (page ${want}, ${scheme})`;
         throw notFound(`This website was not captured at ${q.viewport}${which} in both runs`);
@@ -210,7 +211,7 @@ export function changesService(deps: ChangesDeps) {
      */
     async onRunCompleted(run: Readonly<RunContext>): Promise<void> {
       const sets = await claimPageSets(run.runId);
-      const to = runs.findRun(run.runId, run.comparisonId, run.ownerId);
+      const to = await runs.findRun(run.runId, run.comparisonId, run.ownerId);
       if (!to || to.status !== "completed") return;
       const storeSets = () => {
         const at = nowIso();
@@ -224,23 +225,24 @@ export function changesService(deps: ChangesDeps) {
             listed_at: at,
           });
       };
-      const from = runs.completedRunBefore(run.comparisonId, to.number);
+      const from = await runs.completedRunBefore(run.comparisonId, to.number);
       if (!from) {
         // The first run only lists: the next one is compared with it.
-        writeTx(deps.db, () => {
-          if (runs.findRun(to.id, run.comparisonId, run.ownerId)) storeSets();
+        await sql.tx(async () => {
+          if (await runs.findRun(to.id, run.comparisonId, run.ownerId)) storeSets();
         });
         return;
       }
       const targets = withPageChanges(
-        await changesBetween(sources, run.ownerId, comparisons.listTargets(run.comparisonId, run.ownerId), from, to),
+        await changesBetween(sources, run.ownerId, await comparisons.listTargets(run.comparisonId, run.ownerId), from, to),
         storedSets(from),
         sets,
       );
       const count = targets.reduce((n, t) => n + t.changes.length, 0);
       // The run may have been pruned or its comparison deleted meanwhile: then there is nothing to store.
-      const kept = writeTx(deps.db, () => {
-        if (!runs.findRun(to.id, run.comparisonId, run.ownerId) || !runs.findRun(from.id, run.comparisonId, run.ownerId)) return false;
+      const kept = await sql.tx(async () => {
+        if (!(await runs.findRun(to.id, run.comparisonId, run.ownerId)) || !(await runs.findRun(from.id, run.comparisonId, run.ownerId)))
+          return false;
         storeSets();
         repo.storeChanges(to.id, toChangeRows(to, from, targets), count);
         return true;
@@ -282,17 +284,24 @@ export function changesService(deps: ChangesDeps) {
       const list = deps.listPages;
       if (!list) return;
       // A site none of whose pages could be captured is not read again (it is likely down, and has nothing to compare).
-      const captured = comparisons.listTargets(run.comparisonId, run.ownerId).filter((t) => t.status === "completed");
-      const sets = Promise.all(
-        captured.map(async (t) => {
-          try {
-            return [t.id, await list(t.url)] as const;
-          } catch (e) {
-            log(`listing the pages of ${t.url} failed`, e);
-            return [t.id, null] as const;
-          }
-        }),
-      ).then((all) => new Map(all.filter((e): e is readonly [string, PageSet] => e[1] !== null)));
+      // Claimed synchronously, so the completion hook finds it whenever the sites are read.
+      const sets = comparisons
+        .listTargets(run.comparisonId, run.ownerId)
+        .then((targets) =>
+          Promise.all(
+            targets
+              .filter((t) => t.status === "completed")
+              .map(async (t) => {
+                try {
+                  return [t.id, await list(t.url)] as const;
+                } catch (e) {
+                  log(`listing the pages of ${t.url} failed`, e);
+                  return [t.id, null] as const;
+                }
+              }),
+          ),
+        )
+        .then((all) => new Map(all.filter((e): e is readonly [string, PageSet] => e[1] !== null)));
       listing.set(run.runId, sets);
       setTimeout(() => {
         if (listing.get(run.runId) === sets) listing.delete(run.runId);

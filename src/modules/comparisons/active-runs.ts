@@ -35,6 +35,8 @@ export type { RunDeps } from "./run/io";
 /** The runs of this process. A comparison started again while its previous run still drains has two, so they are kept by runId. */
 export class ActiveRuns {
   readonly #runs = new Map<string, RunMachine>();
+  /** After-close work still going (an onClosed that returned a promise). */
+  readonly #closing = new Set<Promise<void>>();
   constructor(private readonly deps: RunDeps) {}
 
   get available() {
@@ -47,56 +49,62 @@ export class ActiveRuns {
 
   /**
    * Call after the comparison was marked running and its targets capturing (one transaction, in the
-   * service). Without pages, each target is captured at its URL as its home page.
+   * service). Without pages, each target is captured at its URL as its home page. Resolves once
+   * the launch has been taken (announced, its captures queued).
    */
-  launch(start: RunStart, targets: TargetRow[], pages?: PageRow[]): string {
+  async launch(start: RunStart, targets: TargetRow[], pages?: PageRow[]): Promise<string> {
     const run = newRunContext({ ...start, runId: start.runId ?? newId() }, targets, { done: 0, total: 0, stage: QUEUED_STAGE }, pages);
     run.progress = { ...run.progress, total: run.lanes.reduce((n, lane) => n + membersOf(lane).length, 0) };
     run.sessions = this.deps.tools.stepSessions?.() ?? null;
     // Its row in the run history (the caller may have written it already): snapshots, scores and findings carry its id.
-    this.deps.repo.openRun({
+    await this.deps.repo.openRun({
       id: run.runId,
       comparisonId: run.comparisonId,
       ownerId: run.ownerId,
       trigger: run.trigger,
       at: nowIso(this.deps.now()),
     });
-    this.#begin(run, "created").dispatch({ type: "launch" });
+    await this.#begin(run, "created").dispatch({ type: "launch" });
     return run.runId;
   }
 
-  /** The comparison is being deleted: its runs stop writing and clean up what arrives late. */
-  cancel(comparisonId: string) {
-    for (const m of this.#of(comparisonId)) m.dispatch({ type: "cancel" });
+  /**
+   * The comparison is being deleted: its runs stop writing and clean up what arrives late.
+   * Resolves once each has taken the cancel (after any transition it was in the middle of).
+   */
+  async cancel(comparisonId: string) {
+    await Promise.all(this.#of(comparisonId).map((m) => m.dispatch({ type: "cancel" })));
   }
 
-  /** Resolves when every run in this process has closed (tests, graceful shutdown). */
+  /** Resolves when every run in this process has closed, and their after-close work is done (tests, graceful shutdown). */
   async idle() {
-    while (this.#runs.size > 0) await Promise.all([...this.#runs.values()].map((m) => m.done));
+    while (this.#runs.size > 0 || this.#closing.size > 0)
+      await Promise.all([...[...this.#runs.values()].map((m) => m.done), ...this.#closing]);
   }
 
   /** Boot: comparisons left 'running' lost their run in a crash or restart; each is failed with the restart reason. */
-  recoverInterruptedRuns(): number {
+  async recoverInterruptedRuns(): Promise<number> {
     let n = 0;
-    for (const c of this.deps.repo.runningComparisons()) {
+    for (const c of await this.deps.repo.runningComparisons()) {
       if (this.#of(c.id).length > 0) continue;
       const progress = { done: c.progress_done ?? 0, total: c.progress_total ?? 0, stage: c.progress_stage ?? "" };
       const run = newRunContext({ ownerId: c.owner_id, comparisonId: c.id, name: c.name, runId: newId() }, [], progress);
-      this.#begin(run, "orphaned").dispatch({ type: "recover" });
+      await this.#begin(run, "orphaned").dispatch({ type: "recover" });
       if (run.outcome?.recorded) n++;
     }
     return n;
   }
 
   /** Graceful shutdown, before the capture pool closes: runs still working end now with the restart reason. */
-  interruptAll(): number {
-    let n = 0;
-    for (const m of this.#runs.values()) {
-      const before = m.run.outcome;
-      m.dispatch({ type: "interrupt" });
-      if (m.run.outcome !== before && m.run.outcome?.recorded) n++;
-    }
-    return n;
+  async interruptAll(): Promise<number> {
+    const ended = await Promise.all(
+      [...this.#runs.values()].map(async (m) => {
+        const before = m.run.outcome;
+        await m.dispatch({ type: "interrupt" });
+        return m.run.outcome !== before && m.run.outcome?.recorded === true;
+      }),
+    );
+    return ended.filter(Boolean).length;
   }
 
   #begin(run: RunContext, initial: RunState): RunMachine {
@@ -110,10 +118,16 @@ export class ActiveRuns {
           if (isCaptured(page)) this.#releaseLocal(page.screenshotPath);
           else if (page?.stoppedAt) this.#releaseLocal(page.stoppedAt);
         }
+      const failed = (e: unknown) => this.deps.log(`after-close work for comparison ${run.comparisonId} failed`, e);
       try {
-        this.deps.onClosed?.(run);
+        const work = this.deps.onClosed?.(run);
+        if (work instanceof Promise) {
+          const tracked: Promise<void> = work.then(() => {}, failed);
+          this.#closing.add(tracked);
+          void tracked.then(() => this.#closing.delete(tracked));
+        }
       } catch (e) {
-        this.deps.log(`after-close work for comparison ${run.comparisonId} failed`, e);
+        failed(e);
       }
     });
     return machine;

@@ -55,10 +55,13 @@ export function screenshotFiles(dataDir: string, storage?: BlobStorage) {
     return checked(join(dirname(checked(resolve(absolute))), `${sha256}.png`));
   };
 
-  // Object stores only. A key being uploaded for a row not written yet is pinned: removeUnused
-  // leaves it alone. Uploads and deletes of one key run in the order they were asked for, so a
-  // delete asked before an upload can never land after it.
+  // A key whose row is not written yet is pinned (an object store's upload, the files store's
+  // adoption): removeUnused leaves it alone. Every pin is counted, so a removal that was asking the
+  // database whether a row names its key while a capture took some key asks again. Object stores
+  // only: uploads and deletes of one key run in the order they were asked for, so a delete asked
+  // before an upload can never land after it.
   const pins = new Map<string, number>();
+  let pinsTaken = 0;
   const queues = new Map<string, Promise<unknown>>();
   const inOrder = <T>(key: string, work: () => Promise<T>): Promise<T> => {
     const next = (queues.get(key) ?? Promise.resolve()).catch(() => {}).then(work);
@@ -78,7 +81,10 @@ export function screenshotFiles(dataDir: string, storage?: BlobStorage) {
     pending.add(settled);
     void settled.then(() => pending.delete(settled));
   };
-  const pin = (key: string) => pins.set(key, (pins.get(key) ?? 0) + 1);
+  const pin = (key: string) => {
+    pins.set(key, (pins.get(key) ?? 0) + 1);
+    pinsTaken++;
+  };
   const unpin = (key: string) => {
     const n = (pins.get(key) ?? 1) - 1;
     if (n > 0) pins.set(key, n);
@@ -132,33 +138,42 @@ export function screenshotFiles(dataDir: string, storage?: BlobStorage) {
         throw e;
       }
     },
-    /** The capture's row is written (or will not be): its key is no longer pinned. */
+    /** The capture's row is written (or will not be): its key is no longer pinned (placed, or adopted). */
     recorded(stored: string): void {
-      if (remote) unpin(stored);
+      unpin(stored);
     },
     /**
      * Moves a finished capture (in its comparison's folder) to the file named by its content hash
-     * and returns that path. Synchronous, like removeUnused: bun:sqlite writes are too, so a
-     * rename and the row that names the file happen in one turn, and a removal can never slip in
-     * between them. Renaming over an existing file of the same hash replaces equal bytes. With an
-     * object store the working copy keeps its name (it is this capture's own, removed with its run).
+     * and returns that path; call recorded() once its row is written or given up. The key stays
+     * pinned until then, so a removal checking the database meanwhile (the row not written yet)
+     * leaves the file. Renaming over an existing file of the same hash replaces equal bytes. With
+     * an object store the working copy keeps its name (it is this capture's own, removed with its
+     * run) and place() pinned the key.
      */
     adopt(absolute: string, sha256: string): string {
       const to = hashName(absolute, sha256);
       const from = checked(resolve(absolute));
       if (remote) return from;
+      pin(toStored(to));
       if (to !== from) renameSync(from, to);
       return to;
     },
     /** Deletes a stored file unless a snapshot still names it (or a capture is placing it); true when it was deleted. */
-    removeUnused(stored: string, inUse: (stored: string) => boolean): boolean {
-      if (inUse(stored)) return false;
+    async removeUnused(stored: string, inUse: (stored: string) => boolean | Promise<boolean>): Promise<boolean> {
+      const key = storedKey(stored);
+      for (;;) {
+        if (pins.has(key)) return false;
+        const taken = pinsTaken;
+        if (await inUse(stored)) return false;
+        // No capture took a key while the database answered: the answer still holds, and the
+        // removal below runs in this same turn.
+        if (pinsTaken === taken) break;
+      }
+      if (pins.has(key)) return false;
       if (!remote) {
         rmSync(checked(resolve(base, stored)), { force: true });
         return true;
       }
-      const key = storedKey(stored);
-      if (pins.has(key)) return false;
       track(inOrder(key, () => store.delete(key)));
       return true;
     },

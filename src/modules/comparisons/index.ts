@@ -3,7 +3,6 @@ import { z } from "zod";
 import { BEARER_SECURITY, bearerToken } from "#server/http/auth-guard";
 import { workspaceGuard } from "#server/http/workspace-guard";
 import { cachedJson } from "#server/http/cached-json";
-import { syncHandler, type SyncContext } from "#server/http/sync-handler";
 import { binaryResponse, errors, idParams, okAnswer, responds } from "#server/http/contract";
 import { readCookie } from "#server/http/cookies";
 import { clientIp } from "#server/http/client-ip";
@@ -68,20 +67,17 @@ export async function workspaceOfBearerOrCookie(auth: WorkspaceAuth, request: Re
 export function comparisonRoutes(comparisons: ComparisonsService, auth: WorkspaceAuth) {
   return new Elysia({ prefix: "/api", tags: ["comparisons"] })
     .use(workspaceGuard(auth))
-    .get(
-      "/comparisons",
-      syncHandler(({ workspace, set }: SyncContext) => cachedJson(comparisons.list(workspace.id), set)),
-      {
-        role: "viewer",
-        response: { 200: comparisonList, ...errors(401, 404, 500, 503) },
-        detail: { summary: "Your comparisons, newest first" },
-      },
-    )
+    .get("/comparisons", async ({ workspace, set }) => cachedJson(await comparisons.list(workspace.id), set), {
+      role: "viewer",
+      response: { 200: comparisonList, ...errors(401, 404, 500, 503) },
+      detail: { summary: "Your comparisons, newest first" },
+    })
     .post(
       "/comparisons",
-      ({ workspace, body, set }) => {
+      async ({ workspace, body, set }) => {
+        const created = await comparisons.create(workspace.id, body);
         set.status = 201;
-        return comparisons.create(workspace.id, body);
+        return created;
       },
       {
         role: "editor",
@@ -90,16 +86,12 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: Workspac
         detail: { summary: "Create a comparison" },
       },
     )
-    .get(
-      "/comparisons/:id",
-      syncHandler(({ workspace, params }: SyncContext<{ id: string }>) => comparisons.get(workspace.id, params.id)),
-      {
-        role: "viewer",
-        params: idParams,
-        response: { 200: comparisonWithSchedule, ...errors(401, 404, 500, 503) },
-        detail: { summary: "One comparison" },
-      },
-    )
+    .get("/comparisons/:id", ({ workspace, params }) => comparisons.get(workspace.id, params.id), {
+      role: "viewer",
+      params: idParams,
+      response: { 200: comparisonWithSchedule, ...errors(401, 404, 500, 503) },
+      detail: { summary: "One comparison" },
+    })
     .patch("/comparisons/:id", ({ workspace, params, body }) => comparisons.update(workspace.id, params.id, body), {
       role: "editor",
       params: idParams,
@@ -124,16 +116,12 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: Workspac
         detail: { summary: "Delete a comparison and its captures" },
       },
     )
-    .get(
-      "/comparisons/:id/targets",
-      syncHandler(({ workspace, params }: SyncContext<{ id: string }>) => comparisons.listTargets(workspace.id, params.id)),
-      {
-        role: "viewer",
-        params: idParams,
-        response: { 200: responds(z.array(targetDto)), ...errors(401, 404, 500, 503) },
-        detail: { summary: "The pages a comparison captures" },
-      },
-    )
+    .get("/comparisons/:id/targets", ({ workspace, params }) => comparisons.listTargets(workspace.id, params.id), {
+      role: "viewer",
+      params: idParams,
+      response: { 200: responds(z.array(targetDto)), ...errors(401, 404, 500, 503) },
+      detail: { summary: "The pages a comparison captures" },
+    })
     .post(
       "/comparisons/:id/targets",
       async ({ workspace, params, body, set }) => {
@@ -164,8 +152,8 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: Workspac
     )
     .post(
       "/comparisons/:id/start",
-      ({ user, workspace, params, request, set }) => {
-        const started = comparisons.start(workspace.id, params.id, "manual", actorOfRequest(user, request));
+      async ({ user, workspace, params, request, set }) => {
+        const started = await comparisons.start(workspace.id, params.id, "manual", actorOfRequest(user, request));
         set.status = 202;
         return started;
       },
@@ -176,36 +164,24 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: Workspac
         detail: { summary: "Start capturing and scoring; progress arrives over /ws" },
       },
     )
-    .get(
-      "/comparisons/:id/snapshots",
-      syncHandler(({ workspace, params }: SyncContext<{ id: string }>) => comparisons.snapshots(workspace.id, params.id)),
-      {
-        role: "viewer",
-        params: idParams,
-        response: { 200: responds(z.array(snapshotDto)), ...errors(401, 404, 500, 503) },
-        detail: { summary: "Captured pages with what was measured on them" },
-      },
-    )
-    .get(
-      "/comparisons/:id/diffs",
-      syncHandler(({ workspace, params }: SyncContext<{ id: string }>) => comparisons.diffs(workspace.id, params.id)),
-      {
-        role: "viewer",
-        params: idParams,
-        response: { 200: responds(z.array(diffDto)), ...errors(401, 404, 500, 503) },
-        detail: { summary: "Similarity scores between captured pages" },
-      },
-    )
-    .get(
-      "/comparisons/:id/findings",
-      syncHandler(({ workspace, params }: SyncContext<{ id: string }>) => comparisons.findings(workspace.id, params.id)),
-      {
-        role: "viewer",
-        params: idParams,
-        response: { 200: responds(z.array(findingDto)), ...errors(401, 404, 500, 503) },
-        detail: { summary: "What to change, with the evidence behind it" },
-      },
-    )
+    .get("/comparisons/:id/snapshots", ({ workspace, params }) => comparisons.snapshots(workspace.id, params.id), {
+      role: "viewer",
+      params: idParams,
+      response: { 200: responds(z.array(snapshotDto)), ...errors(401, 404, 500, 503) },
+      detail: { summary: "Captured pages with what was measured on them" },
+    })
+    .get("/comparisons/:id/diffs", ({ workspace, params }) => comparisons.diffs(workspace.id, params.id), {
+      role: "viewer",
+      params: idParams,
+      response: { 200: responds(z.array(diffDto)), ...errors(401, 404, 500, 503) },
+      detail: { summary: "Similarity scores between captured pages" },
+    })
+    .get("/comparisons/:id/findings", ({ workspace, params }) => comparisons.findings(workspace.id, params.id), {
+      role: "viewer",
+      params: idParams,
+      response: { 200: responds(z.array(findingDto)), ...errors(401, 404, 500, 503) },
+      detail: { summary: "What to change, with the evidence behind it" },
+    })
     .get(
       "/snapshots/:id/screenshot",
       async ({ request, params }) => {

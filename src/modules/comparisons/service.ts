@@ -1,7 +1,6 @@
 import { designFromParts } from "#server/modules/analysis/public";
 import { existsSync } from "node:fs";
-import type { Db } from "#server/db/connection";
-import { writeTx } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import { StampedCache, changeStamp } from "#server/db/change-stamp";
 import { HttpError, conflict, notFound, unavailable } from "#server/http/errors";
 import { newId, nowIso } from "#server/lib/ids";
@@ -153,7 +152,7 @@ export const toFindingDto = (r: FindingRow): FindingDto => ({
 export type UrlCheck = (raw: string, opts: { allowPrivate: boolean; log?: (msg: string) => void }) => unknown;
 
 export interface ComparisonsDeps {
-  db: Db;
+  db: SqlDb;
   dataDir: string;
   /** Where screenshots are stored (shared with the services that read them); files under dataDir when absent. */
   files?: ScreenshotFiles;
@@ -174,7 +173,7 @@ export interface ComparisonsDeps {
   /** The values of a site's secrets its pages' steps name (the secrets module's), for their captures. */
   secretsOf?: RunDeps["secretsOf"];
   /** The comparison's watch schedule, for GET /comparisons/:id (the watch module owns it). */
-  scheduleOf?: (ownerId: string, comparisonId: string) => ScheduleView | null;
+  scheduleOf?: (ownerId: string, comparisonId: string) => ScheduleView | null | Promise<ScheduleView | null>;
   /** Runs started and comparisons deleted go into their workspace's audit log. */
   audit?: Pick<AuditService, "recordIn">;
 }
@@ -199,11 +198,12 @@ export function comparisonsService(deps: ComparisonsDeps) {
     secretsOf: deps.secretsOf,
   });
 
-  const owned = (ownerId: string, id: string) => {
-    const c = repo.findComparison(id, ownerId);
+  const owned = async (ownerId: string, id: string) => {
+    const c = await repo.findComparison(id, ownerId);
     if (!c) throw notFound(NOT_FOUND);
     return c;
   };
+  const scheduleOf = async (ownerId: string, id: string) => (await deps.scheduleOf?.(ownerId, id)) ?? null;
 
   /** The server-side URL check decides what the URL is; its own 400 (e.g. a private address) passes through. */
   async function vetUrl(raw: string): Promise<string> {
@@ -215,88 +215,88 @@ export function comparisonsService(deps: ComparisonsDeps) {
   }
 
   // The list is what dashboards poll, and its rows cost ~3 µs each to read: each owner's list is
-  // kept until the next write anywhere in the database. The same array goes to every request
-  // (cachedJson serialises it once), so it is typed readonly; not frozen, as frozen objects
-  // serialise 2-4x slower in JSC.
-  const lists = new StampedCache<readonly Readonly<ComparisonDto>[]>(changeStamp(deps.db), LIST_CACHE_OWNERS);
-  const list = (ownerId: string) => lists.get(ownerId, () => repo.listComparisons(ownerId).map(toComparisonDto));
+  // kept until the next write anywhere in the database (a load in flight is shared). The same
+  // array goes to every request (cachedJson serialises it once), so it is typed readonly; not
+  // frozen, as frozen objects serialise 2-4x slower in JSC.
+  const lists = new StampedCache<Promise<readonly Readonly<ComparisonDto>[]>>(changeStamp(deps.db), LIST_CACHE_OWNERS);
+  const list = (ownerId: string) => lists.load(ownerId, async () => (await repo.listComparisons(ownerId)).map(toComparisonDto));
 
-  function snapshots(ownerId: string, comparisonId: string): SnapshotDto[] {
-    owned(ownerId, comparisonId);
-    return repo.latestSnapshots(comparisonId, ownerId).map(toSnapshotDto);
+  async function snapshots(ownerId: string, comparisonId: string): Promise<SnapshotDto[]> {
+    await owned(ownerId, comparisonId);
+    return (await repo.latestSnapshots(comparisonId, ownerId)).map(toSnapshotDto);
   }
 
   return {
     list,
 
-    create(ownerId: string, input: CreateComparisonInput): ComparisonDto {
+    async create(ownerId: string, input: CreateComparisonInput): Promise<ComparisonDto> {
       const id = newId();
-      writeTx(deps.db, () => {
-        if (repo.countComparisons(ownerId) >= LIMITS.comparisonsPerUser)
+      await deps.db.tx(async () => {
+        if ((await repo.countComparisons(ownerId)) >= LIMITS.comparisonsPerUser)
           throw conflict(`You can keep up to ${LIMITS.comparisonsPerUser} comparisons. Delete one to create another.`);
-        repo.insertComparison({ id, ownerId, name: input.name, description: input.description, at: nowIso(now()) });
+        await repo.insertComparison({ id, ownerId, name: input.name, description: input.description, at: nowIso(now()) });
       });
-      return toComparisonDto(owned(ownerId, id));
+      return toComparisonDto(await owned(ownerId, id));
     },
 
-    get: (ownerId: string, id: string): ComparisonDto & { schedule: ScheduleView | null } => ({
-      ...toComparisonDto(owned(ownerId, id)),
-      schedule: deps.scheduleOf?.(ownerId, id) ?? null,
+    get: async (ownerId: string, id: string): Promise<ComparisonDto & { schedule: ScheduleView | null }> => ({
+      ...toComparisonDto(await owned(ownerId, id)),
+      schedule: await scheduleOf(ownerId, id),
     }),
 
     /** Changes the comparison's capture settings; a run under way keeps the ones it started with. */
-    update(ownerId: string, id: string, input: UpdateComparisonInput): ComparisonDto & { schedule: ScheduleView | null } {
-      writeTx(deps.db, () => {
-        owned(ownerId, id);
-        if (input.consent) repo.setConsent(id, ownerId, input.consent, nowIso(now()));
-        if (input.colorSchemes) repo.setColorSchemes(id, ownerId, input.colorSchemes, nowIso(now()));
+    async update(ownerId: string, id: string, input: UpdateComparisonInput): Promise<ComparisonDto & { schedule: ScheduleView | null }> {
+      await deps.db.tx(async () => {
+        await owned(ownerId, id);
+        if (input.consent) await repo.setConsent(id, ownerId, input.consent, nowIso(now()));
+        if (input.colorSchemes) await repo.setColorSchemes(id, ownerId, input.colorSchemes, nowIso(now()));
       });
-      return { ...toComparisonDto(owned(ownerId, id)), schedule: deps.scheduleOf?.(ownerId, id) ?? null };
+      return { ...toComparisonDto(await owned(ownerId, id)), schedule: await scheduleOf(ownerId, id) };
     },
 
     /** Deleting a running comparison cancels its run; its screenshots go with it. `actor`: who deleted it, for the audit log. */
     async remove(ownerId: string, id: string, actor: Actor = NO_ONE): Promise<void> {
-      const { name } = owned(ownerId, id);
-      runs.cancel(id);
-      if (!repo.deleteComparison(id, ownerId)) throw notFound(NOT_FOUND);
+      const { name } = await owned(ownerId, id);
+      await runs.cancel(id);
+      if (!(await repo.deleteComparison(id, ownerId))) throw notFound(NOT_FOUND);
       deps.audit?.recordIn(ownerId, actor, "comparison.deleted", id, { name });
       await files.removeComparison(ownerId, id).catch((e) => log("could not remove comparison screenshots", e));
     },
 
-    listTargets(ownerId: string, comparisonId: string): TargetDto[] {
-      owned(ownerId, comparisonId);
-      return repo.listTargets(comparisonId, ownerId).map(toTargetDto);
+    async listTargets(ownerId: string, comparisonId: string): Promise<TargetDto[]> {
+      await owned(ownerId, comparisonId);
+      return (await repo.listTargets(comparisonId, ownerId)).map(toTargetDto);
     },
 
     async addTarget(ownerId: string, comparisonId: string, input: AddTargetInput): Promise<TargetDto> {
-      owned(ownerId, comparisonId);
+      await owned(ownerId, comparisonId);
       const url = await vetUrl(input.url);
       const id = newId();
-      writeTx(deps.db, () => {
-        const c = owned(ownerId, comparisonId);
+      await deps.db.tx(async () => {
+        const c = await owned(ownerId, comparisonId);
         if (c.status === "running") throw conflict("Wait for the analysis to finish before adding websites");
-        if (repo.countTargets(comparisonId) >= LIMITS.targetsPerComparison)
+        if ((await repo.countTargets(comparisonId)) >= LIMITS.targetsPerComparison)
           throw conflict(`A comparison can hold up to ${LIMITS.targetsPerComparison} websites`);
-        if (repo.hasTargetUrl(comparisonId, url)) throw conflict("This website is already in the comparison");
-        repo.insertTarget({ id, comparisonId, ownerId, label: input.label, url, at: nowIso(now()) });
+        if (await repo.hasTargetUrl(comparisonId, url)) throw conflict("This website is already in the comparison");
+        await repo.insertTarget({ id, comparisonId, ownerId, label: input.label, url, at: nowIso(now()) });
       });
-      return toTargetDto(repo.findTarget(id, ownerId)!);
+      return toTargetDto((await repo.findTarget(id, ownerId))!);
     },
 
     async removeTarget(ownerId: string, targetId: string): Promise<void> {
-      const paths = writeTx(deps.db, () => {
-        const t = repo.findTarget(targetId, ownerId);
+      const paths = await deps.db.tx(async () => {
+        const t = await repo.findTarget(targetId, ownerId);
         if (!t) throw notFound("Website not found");
-        const c = owned(ownerId, t.comparison_id);
+        const c = await owned(ownerId, t.comparison_id);
         if (c.status === "running") throw conflict("Websites cannot be removed while the analysis is running");
-        const stored = repo.snapshotPathsOfTarget(targetId);
-        repo.deleteTarget(targetId, ownerId);
+        const stored = await repo.snapshotPathsOfTarget(targetId);
+        await repo.deleteTarget(targetId, ownerId);
         return stored;
       });
-      // Synchronous, and only files no other snapshot shares (identical captures are one file).
+      // Only files no other snapshot shares (identical captures are one file).
       for (const p of paths) {
         try {
-          files.removeUnused(p, repo.pathInUse);
+          await files.removeUnused(p, repo.pathInUse);
         } catch (e) {
           log("could not remove target screenshot", e);
         }
@@ -307,28 +307,28 @@ export function comparisonsService(deps: ComparisonsDeps) {
      * Starts a run (a new row in the run history) and answers with the comparison, now running.
      * `actor`: who started it, for the audit log (no one for a scheduled run).
      */
-    start(ownerId: string, comparisonId: string, trigger: RunTrigger = "manual", actor: Actor = NO_ONE): ComparisonDto {
+    async start(ownerId: string, comparisonId: string, trigger: RunTrigger = "manual", actor: Actor = NO_ONE): Promise<ComparisonDto> {
       if (!runs.available) throw unavailable("Website capture is not available on this server right now");
-      const { comparison, targets, pages } = writeTx(deps.db, () => {
-        const c = owned(ownerId, comparisonId);
+      const { comparison, targets, pages } = await deps.db.tx(async () => {
+        const c = await owned(ownerId, comparisonId);
         if (c.status === "running") throw conflict("This comparison is already running");
-        const targets = repo.listTargets(comparisonId, ownerId);
+        const targets = await repo.listTargets(comparisonId, ownerId);
         if (targets.length < 2) throw new HttpError(400, "At least 2 websites are required to run a comparison");
-        const running = repo.listComparisons(ownerId).filter((x) => x.status === "running").length;
+        const running = (await repo.listComparisons(ownerId)).filter((x) => x.status === "running").length;
         if (running >= LIMITS.runningPerUser)
           throw new HttpError(429, `You already have ${running} analyses running. Wait for one to finish.`);
-        const pages = repo.listPagesOfComparison(comparisonId, ownerId);
-        repo.markRunning(
+        const pages = await repo.listPagesOfComparison(comparisonId, ownerId);
+        await repo.markRunning(
           comparisonId,
           ownerId,
           pagesInRun(pages.length, colorSchemesOf(c.color_schemes).length),
           QUEUED_STAGE,
           nowIso(now()),
         );
-        repo.markTargetsCapturing(comparisonId);
-        return { comparison: owned(ownerId, comparisonId), targets: repo.listTargets(comparisonId, ownerId), pages };
+        await repo.markTargetsCapturing(comparisonId);
+        return { comparison: await owned(ownerId, comparisonId), targets: await repo.listTargets(comparisonId, ownerId), pages };
       });
-      const runId = runs.launch(
+      const runId = await runs.launch(
         {
           ownerId,
           comparisonId,
@@ -346,19 +346,19 @@ export function comparisonsService(deps: ComparisonsDeps) {
 
     snapshots,
 
-    diffs(ownerId: string, comparisonId: string): DiffDto[] {
-      owned(ownerId, comparisonId);
-      return repo.listDiffs(comparisonId, ownerId).map(toDiffDto);
+    async diffs(ownerId: string, comparisonId: string): Promise<DiffDto[]> {
+      await owned(ownerId, comparisonId);
+      return (await repo.listDiffs(comparisonId, ownerId)).map(toDiffDto);
     },
 
-    findings(ownerId: string, comparisonId: string): FindingDto[] {
-      owned(ownerId, comparisonId);
-      return repo.listFindings(comparisonId, ownerId).map(toFindingDto);
+    async findings(ownerId: string, comparisonId: string): Promise<FindingDto[]> {
+      await owned(ownerId, comparisonId);
+      return (await repo.listFindings(comparisonId, ownerId)).map(toFindingDto);
     },
 
     /** Absolute path of a snapshot's PNG, for its owner only (the files store; screenshot() reads any store). */
-    screenshotPath(ownerId: string, snapshotId: string): string {
-      const s = repo.findSnapshot(snapshotId, ownerId);
+    async screenshotPath(ownerId: string, snapshotId: string): Promise<string> {
+      const s = await repo.findSnapshot(snapshotId, ownerId);
       if (!s) throw notFound("Screenshot not found");
       const path = files.toAbsolute(s.screenshot_path);
       if (files.remote || !existsSync(path)) throw notFound("Screenshot not found");
@@ -367,7 +367,7 @@ export function comparisonsService(deps: ComparisonsDeps) {
 
     /** A snapshot's PNG to stream, for its owner only, from whichever store holds it. */
     async screenshot(ownerId: string, snapshotId: string): Promise<BlobBody> {
-      const s = repo.findSnapshot(snapshotId, ownerId);
+      const s = await repo.findSnapshot(snapshotId, ownerId);
       if (!s) throw notFound("Screenshot not found");
       const found = await files.open(s.screenshot_path);
       if (!found) throw notFound("Screenshot not found");
@@ -376,17 +376,18 @@ export function comparisonsService(deps: ComparisonsDeps) {
 
     /** The report as a download: JSON, or one self-contained HTML file with the screenshots inlined. */
     async exportReport(ownerId: string, comparisonId: string, format: ExportFormat): Promise<ReportFile> {
-      const comparison = toComparisonDto(owned(ownerId, comparisonId));
-      const rows = repo.latestSnapshots(comparisonId, ownerId);
-      const targetUrls = new Map(repo.listTargets(comparisonId, ownerId).map((t) => [t.id, t.url]));
+      const comparison = toComparisonDto(await owned(ownerId, comparisonId));
+      const rows = await repo.latestSnapshots(comparisonId, ownerId);
+      const targets = await repo.listTargets(comparisonId, ownerId);
+      const targetUrls = new Map(targets.map((t) => [t.id, t.url]));
       const report: ComparisonReport = {
         exportedAt: nowIso(now()),
         comparison,
-        targets: repo.listTargets(comparisonId, ownerId).map(toTargetDto),
-        pages: repo.listPagesOfComparison(comparisonId, ownerId).map((p) => toPageDto(p, targetUrls.get(p.target_id) ?? p.path)),
+        targets: targets.map(toTargetDto),
+        pages: (await repo.listPagesOfComparison(comparisonId, ownerId)).map((p) => toPageDto(p, targetUrls.get(p.target_id) ?? p.path)),
         snapshots: rows.map(toSnapshotDto),
-        diffs: repo.listDiffs(comparisonId, ownerId).map(toDiffDto),
-        findings: repo.listFindings(comparisonId, ownerId).map(toFindingDto),
+        diffs: (await repo.listDiffs(comparisonId, ownerId)).map(toDiffDto),
+        findings: (await repo.listFindings(comparisonId, ownerId)).map(toFindingDto),
       };
       const filename = reportFilename(comparison.name, format);
       if (format === "json") return { body: renderJsonReport(report), contentType: "application/json; charset=utf-8", filename };
@@ -428,14 +429,14 @@ export function comparisonsService(deps: ComparisonsDeps) {
       let n = 0;
       for await (const png of files.storedPngs()) {
         try {
-          if (leftover(png) && files.removeUnused(png.stored, repo.pathInUse)) n++;
+          if (leftover(png) && (await files.removeUnused(png.stored, repo.pathInUse))) n++;
         } catch (e) {
           log("screenshot sweep: could not check a file", e);
         }
       }
       // An object store's filmstrips of snapshots that are gone (the files store's go with their folder, or when listed).
       for (const f of await files.storedFilmstrips()) {
-        if (f.modifiedAt >= bootedAt - SHARED_STORE_GRACE_MS || repo.findSnapshot(f.snapshotId, f.ownerId)) continue;
+        if (f.modifiedAt >= bootedAt - SHARED_STORE_GRACE_MS || (await repo.findSnapshot(f.snapshotId, f.ownerId))) continue;
         await files.removeStoredFilmstrip(f.prefix).catch((e) => log("screenshot sweep: could not remove a filmstrip", e));
       }
       await files.idle();

@@ -3,7 +3,7 @@
 // Keys come only from stored rows and server-made ids, checked to stay under the screenshot root.
 import { readdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import { notFound } from "#server/http/errors";
 import { filmstripManifestSchema, MANIFEST_FILE, type FilmstripManifest } from "#server/modules/capture/public";
 import { screenshotFiles, type ScreenshotFiles } from "#server/modules/comparisons/public";
@@ -16,7 +16,7 @@ const ORPHAN_AFTER_MS = 60 * 60_000;
 const SAFE_ID = /^[A-Za-z0-9_-]+$/;
 
 export interface FilmstripDeps {
-  db: Db;
+  db: SqlDb;
   dataDir: string;
   /** Where the screenshots are (the comparisons service's); files under dataDir when absent. */
   files?: ScreenshotFiles;
@@ -78,7 +78,7 @@ export function filmstripService(deps: FilmstripDeps) {
   async function pruneOrphans(folder: { key: string; local: string }, comparisonId: string) {
     const found = await recordings(folder);
     if (found.size === 0) return;
-    const live = repo.snapshotIds(comparisonId);
+    const live = await repo.snapshotIds(comparisonId);
     for (const [name, modifiedAt] of found) {
       if (live.has(name) || !SAFE_ID.test(name)) continue;
       if (now() - modifiedAt > ORPHAN_AFTER_MS) await store.deletePrefix(`${folder.key}/${name}/`).catch(() => {});
@@ -88,8 +88,8 @@ export function filmstripService(deps: FilmstripDeps) {
   return {
     /** The filmstrip of each page's latest snapshot per scheme and viewport (matched by snapshotId); snapshots recorded without one are left out. */
     async forComparison(ownerId: string, comparisonId: string): Promise<FilmstripDto[]> {
-      if (!repo.ownsComparison(ownerId, comparisonId)) throw notFound("Comparison not found");
-      const snapshots = repo.latestSnapshots(ownerId, comparisonId);
+      if (!(await repo.ownsComparison(ownerId, comparisonId))) throw notFound("Comparison not found");
+      const snapshots = await repo.latestSnapshots(ownerId, comparisonId);
       const manifests = await Promise.all(snapshots.map((s) => readManifest(dirOf(s.id, s.screenshot_path)).catch(() => null)));
       const out: FilmstripDto[] = [];
       snapshots.forEach((s, i) => {
@@ -112,7 +112,7 @@ export function filmstripService(deps: FilmstripDeps) {
 
     /** One frame of a snapshot the user owns, to stream. */
     async frame(ownerId: string, snapshotId: string, index: number): Promise<BlobBody> {
-      const s = repo.findSnapshot(ownerId, snapshotId);
+      const s = await repo.findSnapshot(ownerId, snapshotId);
       if (!s) throw notFound("Filmstrip not found");
       const dir = dirOf(s.id, s.screenshot_path);
       const frame = (await readManifest(dir))?.frames[index];

@@ -1,6 +1,7 @@
 // Run history: the runs of a comparison, any past run's results as they were stored, and disk use.
 // What changed between runs is the changes module's; it reads runs through `runs` here.
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
+import { sqliteConnectionOf } from "#server/db/sql";
 import { notFound } from "#server/http/errors";
 import { changeCounts, noChangeCounts } from "#server/modules/changes/public";
 import type { RunChangeCounts, RunReads } from "#server/modules/changes/model";
@@ -38,22 +39,24 @@ export const toRunDto = (r: RunRow, earlierCompleted: boolean, counts?: RunChang
 });
 
 export interface HistoryDeps {
-  db: Db;
+  db: SqlDb;
 }
 
 export function historyService(deps: HistoryDeps) {
   const comparisons = comparisonsRepository(deps.db);
   const repo = historyRepository(deps.db);
-  const countsOf = changeCounts(deps.db);
+  // The changes module reads its counts on the bun:sqlite connection until it is on the async handle too.
+  const changeCountsOf = changeCounts(sqliteConnectionOf(deps.db)!);
+  const countsOf = async (comparisonId: string, ownerId: string) => changeCountsOf(comparisonId, ownerId);
 
-  const ownedComparison = (ownerId: string, comparisonId: string) => {
-    const c = comparisons.findComparison(comparisonId, ownerId);
+  const ownedComparison = async (ownerId: string, comparisonId: string) => {
+    const c = await comparisons.findComparison(comparisonId, ownerId);
     if (!c) throw notFound(COMPARISON_NOT_FOUND);
     return c;
   };
-  const ownedRun = (ownerId: string, comparisonId: string, runId: string) => {
-    ownedComparison(ownerId, comparisonId);
-    const r = repo.findRun(runId, comparisonId, ownerId);
+  const ownedRun = async (ownerId: string, comparisonId: string, runId: string) => {
+    await ownedComparison(ownerId, comparisonId);
+    const r = await repo.findRun(runId, comparisonId, ownerId);
     if (!r) throw notFound(RUN_NOT_FOUND);
     return r;
   };
@@ -72,28 +75,29 @@ export function historyService(deps: HistoryDeps) {
     runs,
 
     /** Newest first. */
-    listRuns(ownerId: string, comparisonId: string): RunDto[] {
-      ownedComparison(ownerId, comparisonId);
-      const counts = countsOf(comparisonId, ownerId);
-      const rows = repo.listRuns(comparisonId, ownerId);
+    async listRuns(ownerId: string, comparisonId: string): Promise<RunDto[]> {
+      await ownedComparison(ownerId, comparisonId);
+      const counts = await countsOf(comparisonId, ownerId);
+      const rows = await repo.listRuns(comparisonId, ownerId);
       // Newest first: a run has a completed run before it when any older one in the list completed.
       const oldestCompleted = rows.findLast((r) => r.status === "completed")?.number ?? Infinity;
       return rows.map((r) => toRunDto(r, r.number > oldestCompleted, counts.get(r.id)));
     },
 
     /** One run's snapshots, scores and findings exactly as they were stored. */
-    getRun(ownerId: string, comparisonId: string, runId: string): RunDetail {
-      const run = ownedRun(ownerId, comparisonId, runId);
+    async getRun(ownerId: string, comparisonId: string, runId: string): Promise<RunDetail> {
+      const run = await ownedRun(ownerId, comparisonId, runId);
+      const earlierCompleted = (await repo.completedRunBefore(comparisonId, run.number)) !== null;
       return {
-        run: toRunDto(run, repo.completedRunBefore(comparisonId, run.number) !== null, countsOf(comparisonId, ownerId).get(run.id)),
-        snapshots: repo.runSnapshots(run.id, ownerId).map(toSnapshotDto),
-        diffs: repo.runDiffs(run.id, ownerId).map(toDiffDto),
-        findings: repo.runFindings(run.id, ownerId).map(toFindingDto),
+        run: toRunDto(run, earlierCompleted, (await countsOf(comparisonId, ownerId)).get(run.id)),
+        snapshots: (await repo.runSnapshots(run.id, ownerId)).map(toSnapshotDto),
+        diffs: (await repo.runDiffs(run.id, ownerId)).map(toDiffDto),
+        findings: (await repo.runFindings(run.id, ownerId)).map(toFindingDto),
       };
     },
 
-    storage(): HistoryStorage {
-      const s = repo.storage();
+    async storage(): Promise<HistoryStorage> {
+      const s = await repo.storage();
       return { runs: s.runs, snapshots: s.snapshots, files: s.files, bytes: s.bytes ?? 0, bytesWithoutDedupe: s.raw ?? 0 };
     },
   };

@@ -32,8 +32,8 @@ export function shareRoutes(shares: ShareService, auth: WorkspaceResolvers, opts
     .use(workspaceGuard(auth))
     .post(
       "/comparisons/:id/shares",
-      ({ user, workspace, params, body, ip, request, set }) => {
-        const created = shares.create(
+      async ({ user, workspace, params, body, ip, request, set }) => {
+        const created = await shares.create(
           workspace.id,
           actorOf(user, ip, request.headers.get("user-agent")),
           params.id,
@@ -61,8 +61,8 @@ export function shareRoutes(shares: ShareService, auth: WorkspaceResolvers, opts
     })
     .delete(
       "/shares/:id",
-      ({ user, workspace, params, ip, request, set }) => {
-        shares.revoke(workspace.id, actorOf(user, ip, request.headers.get("user-agent")), params.id);
+      async ({ user, workspace, params, ip, request, set }) => {
+        await shares.revoke(workspace.id, actorOf(user, ip, request.headers.get("user-agent")), params.id);
         set.status = 204;
       },
       {
@@ -82,8 +82,8 @@ export function sharedRoutes(shares: ShareService) {
   return new Elysia({ prefix: "/api/share", tags: ["share"] })
     .get(
       "/:token",
-      ({ params, set }) => {
-        const results = shares.open(params.token);
+      async ({ params, set }) => {
+        const results = await shares.open(params.token);
         Object.assign(set.headers, SHARE_RESPONSE_HEADERS);
         return results;
       },

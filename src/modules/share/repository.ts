@@ -1,6 +1,6 @@
 // Share links and the few reads of comparisons and runs they need. A link is found by the hash of
 // its token, never by the token.
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 
 export interface ShareRow {
   id: string;
@@ -37,36 +37,7 @@ export interface ShareRunRow {
   status: string;
 }
 
-export function shareRepository(db: Db) {
-  const q = {
-    insert: db.query<null, [string, string, string, string, string, string, string | null]>(
-      `INSERT INTO share_links (id, comparison_id, run_id, token_hash, created_by, created_at, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    count: db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM share_links WHERE comparison_id = ?"),
-    list: db.query<ShareListRow, [string]>(
-      `SELECT s.*, r.number AS run_number, u.email AS creator_email, u.username AS creator_username
-         FROM share_links s JOIN runs r ON r.id = s.run_id LEFT JOIN users u ON u.id = s.created_by
-        WHERE s.comparison_id = ? ORDER BY s.created_at DESC, s.rowid DESC`,
-    ),
-    find: db.query<ShareRow, [string]>("SELECT * FROM share_links WHERE id = ?"),
-    revoke: db.query<null, [string, string]>("UPDATE share_links SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL"),
-    byHash: db.query<OpenedShareRow, [string]>(
-      `SELECT s.*, c.owner_id, c.name AS comparison_name, c.description AS comparison_description,
-              r.number AS run_number, r.started_at AS run_started_at, r.finished_at AS run_finished_at
-         FROM share_links s JOIN comparisons c ON c.id = s.comparison_id JOIN runs r ON r.id = s.run_id
-        WHERE s.token_hash = ?`,
-    ),
-    view: db.query<null, [string, string]>("UPDATE share_links SET views = views + 1, last_viewed_at = ? WHERE id = ?"),
-    owns: db.query<{ n: number }, [string, string]>("SELECT 1 AS n FROM comparisons WHERE id = ? AND owner_id = ?"),
-    run: db.query<ShareRunRow, [string, string]>("SELECT id, status FROM runs WHERE id = ? AND comparison_id = ?"),
-    latestCompleted: db.query<ShareRunRow, [string]>(
-      "SELECT id, status FROM runs WHERE comparison_id = ? AND status = 'completed' ORDER BY number DESC LIMIT 1",
-    ),
-    snapshotInRun: db.query<{ n: number }, [string, string, string]>(
-      "SELECT 1 AS n FROM snapshots WHERE id = ? AND run_id = ? AND comparison_id = ?",
-    ),
-  };
+export function shareRepository(db: SqlDb) {
   return {
     insert: (s: {
       id: string;
@@ -76,21 +47,50 @@ export function shareRepository(db: Db) {
       createdBy: string;
       at: string;
       expiresAt: string | null;
-    }) => q.insert.run(s.id, s.comparisonId, s.runId, s.tokenHash, s.createdBy, s.at, s.expiresAt),
-    countFor: (comparisonId: string) => q.count.get(comparisonId)?.n ?? 0,
-    /** Newest first, revoked ones included. */
-    listFor: (comparisonId: string) => q.list.all(comparisonId),
-    find: (id: string) => q.find.get(id),
+    }) =>
+      db.run(
+        `INSERT INTO share_links (id, comparison_id, run_id, token_hash, created_by, created_at, expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [s.id, s.comparisonId, s.runId, s.tokenHash, s.createdBy, s.at, s.expiresAt],
+      ),
+    countFor: async (comparisonId: string) =>
+      (await db.one<{ n: number }>("SELECT COUNT(*) AS n FROM share_links WHERE comparison_id = $1", [comparisonId]))?.n ?? 0,
+    /** Newest first, revoked ones included (ids are UUIDv7: the newer breaks a tie). */
+    listFor: (comparisonId: string) =>
+      db.all<ShareListRow>(
+        `SELECT s.*, r.number AS run_number, u.email AS creator_email, u.username AS creator_username
+           FROM share_links s JOIN runs r ON r.id = s.run_id LEFT JOIN users u ON u.id = s.created_by
+          WHERE s.comparison_id = $1 ORDER BY s.created_at DESC, s.id DESC`,
+        [comparisonId],
+      ),
+    find: (id: string) => db.one<ShareRow>("SELECT * FROM share_links WHERE id = $1", [id]),
     /** False when it was already revoked. */
-    revoke: (id: string, at: string) => q.revoke.run(at, id).changes === 1,
-    byTokenHash: (hash: string) => q.byHash.get(hash),
-    countView: (id: string, at: string) => q.view.run(at, id),
-    ownsComparison: (comparisonId: string, userId: string) => q.owns.get(comparisonId, userId) !== null,
-    findRun: (runId: string, comparisonId: string) => q.run.get(runId, comparisonId),
-    latestCompletedRun: (comparisonId: string) => q.latestCompleted.get(comparisonId),
+    revoke: async (id: string, at: string) =>
+      (await db.run("UPDATE share_links SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL", [at, id])) === 1,
+    byTokenHash: (hash: string) =>
+      db.one<OpenedShareRow>(
+        `SELECT s.*, c.owner_id, c.name AS comparison_name, c.description AS comparison_description,
+                r.number AS run_number, r.started_at AS run_started_at, r.finished_at AS run_finished_at
+           FROM share_links s JOIN comparisons c ON c.id = s.comparison_id JOIN runs r ON r.id = s.run_id
+          WHERE s.token_hash = $1`,
+        [hash],
+      ),
+    countView: (id: string, at: string) => db.run("UPDATE share_links SET views = views + 1, last_viewed_at = $1 WHERE id = $2", [at, id]),
+    ownsComparison: async (comparisonId: string, userId: string) =>
+      (await db.one("SELECT 1 AS n FROM comparisons WHERE id = $1 AND owner_id = $2", [comparisonId, userId])) !== null,
+    findRun: (runId: string, comparisonId: string) =>
+      db.one<ShareRunRow>("SELECT id, status FROM runs WHERE id = $1 AND comparison_id = $2", [runId, comparisonId]),
+    latestCompletedRun: (comparisonId: string) =>
+      db.one<ShareRunRow>("SELECT id, status FROM runs WHERE comparison_id = $1 AND status = 'completed' ORDER BY number DESC LIMIT 1", [
+        comparisonId,
+      ]),
     /** Whether the snapshot is one of this run's captures (of this comparison). */
-    snapshotInRun: (snapshotId: string, runId: string, comparisonId: string) =>
-      q.snapshotInRun.get(snapshotId, runId, comparisonId) !== null,
+    snapshotInRun: async (snapshotId: string, runId: string, comparisonId: string) =>
+      (await db.one("SELECT 1 AS n FROM snapshots WHERE id = $1 AND run_id = $2 AND comparison_id = $3", [
+        snapshotId,
+        runId,
+        comparisonId,
+      ])) !== null,
   };
 }
 

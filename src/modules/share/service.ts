@@ -1,8 +1,7 @@
 // Share links: one completed run's results, read-only, for whoever holds the link. The workspace's
 // side (make, list, revoke) checks that the comparison is the workspace's; the public side finds a
 // link by the hash of its token and serves that run's results and screenshots, nothing else.
-import type { Db } from "#server/db/connection";
-import { writeTx } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import { HttpError, badRequest, conflict, notFound } from "#server/http/errors";
 import { newId, nowIso, randomToken, sha256 } from "#server/lib/ids";
 import type { SignedInActor } from "#server/modules/audit/model";
@@ -28,12 +27,12 @@ const COMPARISON_NOT_FOUND = "Comparison not found";
 export const SHARE_GONE = "This link does not exist, has expired or was revoked";
 
 export interface ShareDeps {
-  db: Db;
+  db: SqlDb;
   audit: Pick<AuditService, "recordIn">;
   /** One run's results as they were stored, read as the comparison's owner (the history module). */
-  runResults(ownerId: string, comparisonId: string, runId: string): RunDetail;
+  runResults(ownerId: string, comparisonId: string, runId: string): Promise<RunDetail>;
   /** The comparison's websites as they are now, read as its owner (the comparisons module). */
-  targets(ownerId: string, comparisonId: string): TargetDto[];
+  targets(ownerId: string, comparisonId: string): Promise<TargetDto[]>;
   /** A snapshot's screenshot file, read as its owner (the comparisons module's file handling). */
   screenshot(ownerId: string, snapshotId: string): Promise<BlobBody>;
   now?: () => number;
@@ -91,14 +90,14 @@ export function shareService(deps: ShareDeps) {
   const now = deps.now ?? Date.now;
   // The role it takes (viewer lists, editor makes and revokes) is the route's; here, only that the
   // comparison is the workspace's.
-  const managed = (workspaceId: string, comparisonId: string) => {
-    if (!repo.ownsComparison(comparisonId, workspaceId)) throw notFound(COMPARISON_NOT_FOUND);
+  const managed = async (workspaceId: string, comparisonId: string) => {
+    if (!(await repo.ownsComparison(comparisonId, workspaceId))) throw notFound(COMPARISON_NOT_FOUND);
   };
 
   /** The live link a token opens, or the same 404 for every reason it does not. */
-  function live(token: string): OpenedShareRow {
+  async function live(token: string): Promise<OpenedShareRow> {
     if (!SHARE_TOKEN_SHAPE.test(token)) throw gone();
-    const row = repo.byTokenHash(hashShareToken(token));
+    const row = await repo.byTokenHash(hashShareToken(token));
     if (!row || row.revoked_at !== null || (row.expires_at !== null && Date.parse(row.expires_at) <= now())) throw gone();
     return row;
   }
@@ -108,21 +107,27 @@ export function shareService(deps: ShareDeps) {
      * A link to a run of a comparison of the workspace `workspaceId`, made by `actor` (the list shows
      * who). `origin`: where the link points (PUBLIC_URL, else the origin the request came to).
      */
-    create(workspaceId: string, actor: SignedInActor, comparisonId: string, input: CreateShareInput, origin: string): CreatedShare {
-      managed(workspaceId, comparisonId);
+    async create(
+      workspaceId: string,
+      actor: SignedInActor,
+      comparisonId: string,
+      input: CreateShareInput,
+      origin: string,
+    ): Promise<CreatedShare> {
+      await managed(workspaceId, comparisonId);
       const at = now();
       const expiresAt = input.expiresAt === null ? null : Date.parse(input.expiresAt);
       if (expiresAt !== null && expiresAt <= at) throw badRequest("expiresAt must be in the future");
       const token = newShareToken();
       const id = newId();
-      const runId = writeTx(deps.db, () => {
-        const run = input.runId ? repo.findRun(input.runId, comparisonId) : repo.latestCompletedRun(comparisonId);
+      const runId = await deps.db.tx(async () => {
+        const run = input.runId ? await repo.findRun(input.runId, comparisonId) : await repo.latestCompletedRun(comparisonId);
         if (!run && input.runId) throw notFound("Run not found");
         if (!run) throw badRequest("This comparison has no completed run to share yet");
         if (run.status !== "completed") throw badRequest("Only a completed run can be shared");
-        if (repo.countFor(comparisonId) >= MAX_SHARES_PER_COMPARISON)
+        if ((await repo.countFor(comparisonId)) >= MAX_SHARES_PER_COMPARISON)
           throw conflict(`A comparison keeps up to ${MAX_SHARES_PER_COMPARISON} share links`);
-        repo.insert({
+        await repo.insert({
           id,
           comparisonId,
           runId: run.id,
@@ -141,30 +146,31 @@ export function shareService(deps: ShareDeps) {
       return { id, url: `${origin}/share/${token}`, expiresAt: expiresAt === null ? null : nowIso(expiresAt) };
     },
 
-    list(workspaceId: string, comparisonId: string): ShareView[] {
-      managed(workspaceId, comparisonId);
-      return repo.listFor(comparisonId).map(toView);
+    async list(workspaceId: string, comparisonId: string): Promise<ShareView[]> {
+      await managed(workspaceId, comparisonId);
+      return (await repo.listFor(comparisonId)).map(toView);
     },
 
     /** Revoking a revoked link changes and records nothing. */
-    revoke(workspaceId: string, actor: SignedInActor, shareId: string): void {
-      const share = repo.find(shareId);
-      if (!share || !repo.ownsComparison(share.comparison_id, workspaceId)) throw notFound("Share link not found");
-      if (repo.revoke(shareId, nowIso(now())))
+    async revoke(workspaceId: string, actor: SignedInActor, shareId: string): Promise<void> {
+      const share = await repo.find(shareId);
+      if (!share || !(await repo.ownsComparison(share.comparison_id, workspaceId))) throw notFound("Share link not found");
+      if (await repo.revoke(shareId, nowIso(now())))
         deps.audit.recordIn(workspaceId, actor, "share.revoked", shareId, { comparisonId: share.comparison_id, runId: share.run_id });
     },
 
     /** The shared run's results, counted as a view; screenshots point under the link's own path. */
-    open(token: string): SharedResults {
-      const share = live(token);
-      const detail = deps.runResults(share.owner_id, share.comparison_id, share.run_id);
-      repo.countView(share.id, nowIso(now()));
+    async open(token: string): Promise<SharedResults> {
+      const share = await live(token);
+      const detail = await deps.runResults(share.owner_id, share.comparison_id, share.run_id);
+      await repo.countView(share.id, nowIso(now()));
+      const targets = await deps.targets(share.owner_id, share.comparison_id);
       const base = `/api/share/${token}/screenshots/`;
       return {
         expiresAt: share.expires_at,
         comparison: { name: share.comparison_name, description: share.comparison_description },
         run: { number: share.run_number, startedAt: share.run_started_at, finishedAt: share.run_finished_at },
-        targets: runTargets(detail, deps.targets(share.owner_id, share.comparison_id)),
+        targets: runTargets(detail, targets),
         snapshots: detail.snapshots.map((s) => ({ ...s, screenshotUrl: base + encodeURIComponent(s.id) })),
         diffs: detail.diffs,
         findings: detail.findings,
@@ -173,8 +179,8 @@ export function shareService(deps: ShareDeps) {
 
     /** A screenshot of the shared run only: any other snapshot id is the same 404 as a dead link. */
     async screenshot(token: string, snapshotId: string): Promise<BlobBody> {
-      const share = live(token);
-      if (!repo.snapshotInRun(snapshotId, share.run_id, share.comparison_id)) throw gone();
+      const share = await live(token);
+      if (!(await repo.snapshotInRun(snapshotId, share.run_id, share.comparison_id))) throw gone();
       try {
         return await deps.screenshot(share.owner_id, snapshotId);
       } catch (e) {

@@ -75,7 +75,7 @@ export function watchService(deps: WatchDeps) {
   const ownsComparison = (comparisonId: string, ownerId: string) => repo.owns(comparisonId, ownerId);
 
   /** Starts a due scheduled run, or defers it while the capture queue has no room for its pages. */
-  function startScheduled(comparisonId: string): void {
+  async function startScheduled(comparisonId: string): Promise<void> {
     const c = repo.find(comparisonId);
     if (!c) throw new Error("the comparison no longer exists");
     // Every page of every site, at each viewport, in each colour scheme.
@@ -88,7 +88,7 @@ export function watchService(deps: WatchDeps) {
     if (pending.total > 0 && pending.total + pages > budget.total)
       throw new DeferRun(`${pending.total} pages are still waiting to be captured`, DEFER_RETRY_MS);
     try {
-      deps.startRun(c.owner_id, comparisonId, "schedule");
+      await deps.startRun(c.owner_id, comparisonId, "schedule");
     } catch (err) {
       // The owner's running-analyses limit is a queue that is full for now, not a reason to lose the slot.
       if (err instanceof HttpError && err.status === 429) throw new DeferRun(err.message, DEFER_RETRY_MS);

@@ -1,6 +1,6 @@
 // What a transition function may touch: the run's dependencies, and the machine's three verbs.
 // Live messages and activity entries go out through here so a broken socket or feed never ends a run.
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import { nowIso } from "#server/lib/ids";
 import type { ComparisonProgressMessage, TargetStatus } from "../model";
 import type { ScreenshotFiles } from "../files";
@@ -9,7 +9,7 @@ import type { RunContext, RunEvent } from "./context";
 import type { ComparisonActivity, RunTools } from "./tools";
 
 export interface RunDeps {
-  db: Db;
+  db: SqlDb;
   repo: ComparisonsRepository;
   files: ScreenshotFiles;
   tools: RunTools;
@@ -21,21 +21,24 @@ export interface RunDeps {
   onCaptured?: (run: Readonly<RunContext>) => void;
   /** Called once a run's completed results are stored (change detection, alerts); the run closes after it settles. */
   onCompleted?: (run: Readonly<RunContext>) => unknown;
-  /** Called once a run has closed (completed, failed, cancelled or interrupted): nothing of it is in flight. */
-  onClosed?: (run: Readonly<RunContext>) => void;
+  /**
+   * Called once a run has closed (completed, failed, cancelled or interrupted): nothing of it is in
+   * flight. Work it returns (a promise) is waited for by `idle()`.
+   */
+  onClosed?: (run: Readonly<RunContext>) => unknown;
   /**
    * The values of a site's secrets that a page's steps name (`{{secret:name}}`), by name, read
    * as the page's capture starts (the secrets module's, wired in app.ts); a name it does not know
    * is left out, and the step that needs it fails in the capture.
    */
-  secretsOf?: (targetId: string, names: readonly string[]) => Record<string, string>;
+  secretsOf?: (targetId: string, names: readonly string[]) => Record<string, string> | Promise<Record<string, string>>;
 }
 
 export interface RunIO {
   readonly deps: RunDeps;
   /** Queue an event for this run, taken right after the current transition. */
   raise(event: RunEvent): void;
-  /** Report from async work (effects): the event is taken now, or queued if a transition is running. */
+  /** Report from async work (effects): the event is taken after those before it, once the transition in progress is done. */
   dispatch(event: RunEvent): void;
   /** Start async work the run waits for before it can close. */
   spawn(work: () => Promise<unknown>): void;
@@ -51,22 +54,25 @@ export function send(io: RunIO, run: RunContext, type: LiveType, payload: Compar
   }
 }
 
+/** An activity entry; one the feed writes asynchronously is the run's work until written (idle() waits for it). */
 export function recordActivity(io: RunIO, entry: Omit<ComparisonActivity, "type">) {
-  try {
-    io.deps.tools.recordActivity?.({ type: "comparison", ...entry });
-  } catch (e) {
-    io.deps.log("comparison activity failed", e);
-  }
+  io.spawn(async () => {
+    try {
+      await io.deps.tools.recordActivity?.({ type: "comparison", ...entry });
+    } catch (e) {
+      io.deps.log("comparison activity failed", e);
+    }
+  });
 }
 
-export function setStage(io: RunIO, run: RunContext, stage: string) {
+export async function setStage(io: RunIO, run: RunContext, stage: string) {
   run.progress = { ...run.progress, stage };
-  io.deps.repo.setProgress(run.comparisonId, run.progress.done, run.progress.total, stage, nowIso(io.deps.now()));
+  await io.deps.repo.setProgress(run.comparisonId, run.progress.done, run.progress.total, stage, nowIso(io.deps.now()));
   send(io, run, "COMPARISON_PROGRESS", { comparisonId: run.comparisonId, status: "running", progress: run.progress });
 }
 
-export function setTarget(io: RunIO, run: RunContext, targetId: string, status: TargetStatus, error: string | null) {
-  io.deps.repo.setTargetStatus(targetId, status, error);
+export async function setTarget(io: RunIO, run: RunContext, targetId: string, status: TargetStatus, error: string | null) {
+  await io.deps.repo.setTargetStatus(targetId, status, error);
   send(io, run, "COMPARISON_STATUS", {
     comparisonId: run.comparisonId,
     status: "running",

@@ -1,12 +1,17 @@
-// Interprets the run table for one run. Events are taken one at a time, each to completion:
-// a transition function runs synchronously (bun:sqlite is synchronous), may raise follow-up events
-// and spawn async work, and that work reports back later as events. So no two transitions ever
-// interleave, and a late report meets whatever state the run is in by then: the table says what
-// happens to it.
+// Interprets the run table for one run. Events are taken one at a time, each to completion: a
+// transition function may wait for the database, raise follow-up events and spawn async work, and
+// the next event waits until it is done. That work reports back later as events. So no two
+// transitions ever interleave, and a late report meets whatever state the run is in by then: the
+// table says what happens to it.
 import type { RunContext, RunEvent } from "./context";
 import type { RunIO, RunDeps } from "./io";
 import { FINAL_STATE, IGNORE, RUN_TABLE, accepts, cellFor, type Cell, type RunState, type RunTable } from "./table";
 import type { Transitions } from "./transitions/index";
+
+interface Queued {
+  event: RunEvent;
+  taken?: () => void;
+}
 
 export interface RunMachineOptions {
   run: RunContext;
@@ -22,8 +27,12 @@ export class RunMachine {
   readonly done: Promise<void>;
   #state: RunState;
   #busy = false;
+  #draining: Promise<void> = Promise.resolve();
   #inFlight = 0;
-  readonly #queue: RunEvent[] = [];
+  /** Events waiting, each with what resolves its dispatcher's promise once it has been taken. */
+  readonly #queue: Queued[] = [];
+  /** What the transition in progress raised, queued once it is done. */
+  #raised: RunEvent[] = [];
   readonly #table: RunTable;
   readonly #transitions: Transitions;
   readonly #io: RunIO;
@@ -40,9 +49,9 @@ export class RunMachine {
     this.#io = {
       deps: opts.deps,
       raise: (event) => {
-        this.#queue.push(event);
+        this.#raised.push(event);
       },
-      dispatch: (event) => this.dispatch(event),
+      dispatch: (event) => void this.dispatch(event),
       spawn: (work) => this.#spawn(work),
     };
   }
@@ -51,23 +60,52 @@ export class RunMachine {
     return this.#state;
   }
 
-  /** Takes an event (from the active runs, or from spawned work) and everything it raises, then looks at what is in flight. */
-  dispatch(event: RunEvent | null) {
-    if (event) this.#queue.push(event);
-    if (this.#busy) return;
-    this.#busy = true;
+  /**
+   * Takes an event (from the active runs, or from spawned work) after those before it, then
+   * everything it raises, then looks at what is in flight. Resolves once this event has been taken
+   * (its transition done, or the event refused); never rejects.
+   */
+  dispatch(event: RunEvent | null): Promise<void> {
+    const taken = event ? new Promise<void>((resolve) => this.#queue.push({ event, taken: resolve })) : Promise.resolve();
+    if (!this.#busy) {
+      this.#busy = true;
+      this.#draining = this.#drain();
+    }
+    return taken;
+  }
+
+  /** Resolves once no event is waiting or being taken (what was dispatched so far, and all it raised, is done). */
+  async settled(): Promise<void> {
+    while (this.#busy) await this.#draining;
+  }
+
+  async #drain() {
     try {
       for (;;) {
-        while (this.#queue.length > 0) this.#take(this.#queue.shift()!);
+        while (this.#queue.length > 0) {
+          const next = this.#queue.shift()!;
+          try {
+            await this.#take(next.event);
+          } finally {
+            next.taken?.();
+          }
+        }
         if (!this.#whenQuiet()) break;
       }
+    } catch (e) {
+      this.#log(`comparison run ${this.run.comparisonId}: the machine failed`, e);
     } finally {
+      // In the same turn as the last look at the queue: an event dispatched from now on starts a new drain.
       this.#busy = false;
     }
   }
 
-  /** One event, start to finish. A transition that throws leaves the state as it was and raises crash. */
-  #take(event: RunEvent) {
+  /**
+   * One event, start to finish. What the transition raises is taken next, before events reported
+   * while it was working (those came after it, as they did when transitions were synchronous). A
+   * transition that throws leaves the state as it was, drops what it raised, and raises crash.
+   */
+  async #take(event: RunEvent) {
     const state = this.#state;
     let cell: Cell;
     try {
@@ -78,16 +116,21 @@ export class RunMachine {
       return;
     }
     if (cell === IGNORE) return;
-    const before = this.#queue.length;
+    // Events queued before this one was taken stay ahead of what it raises.
+    const ahead = this.#queue.length;
+    this.#raised = [];
     try {
-      const chosen = cell.via ? this.#transitions[cell.via](this.run, event as never, this.#io) : undefined;
+      const chosen = cell.via ? await this.#transitions[cell.via](this.run, event as never, this.#io) : undefined;
       const next = chosen ?? cell.to[0]!;
       if (!cell.to.includes(next)) throw new Error(`'${cell.via}' chose '${next}' from '${state}' on '${event.type}'`);
       this.#state = next;
+      this.#queue.splice(ahead, 0, ...this.#raised.map((e) => ({ event: e })));
     } catch (e) {
-      this.#queue.length = before; // what the failed transition raised never happened
+      // What the failed transition raised never happened.
       this.#log(`comparison run ${this.run.comparisonId} crashed`, e);
-      if (accepts(this.#table, state, "crash")) this.#queue.unshift({ type: "crash", error: e });
+      if (accepts(this.#table, state, "crash")) this.#queue.unshift({ event: { type: "crash", error: e } });
+    } finally {
+      this.#raised = [];
     }
   }
 
@@ -99,13 +142,13 @@ export class RunMachine {
       return false;
     }
     if (accepts(this.#table, this.#state, "drained")) {
-      this.#queue.push({ type: "drained" });
+      this.#queue.push({ event: { type: "drained" } });
       return true;
     }
     // A working state with nothing in flight can never move again: end it rather than hang.
     if (!accepts(this.#table, this.#state, "crash")) return false;
     this.#log(`comparison run ${this.run.comparisonId} stalled in state '${this.#state}'`);
-    this.#queue.push({ type: "crash", error: new Error(`run stalled in state '${this.#state}'`) });
+    this.#queue.push({ event: { type: "crash", error: new Error(`run stalled in state '${this.#state}'`) } });
     return true;
   }
 
@@ -117,11 +160,11 @@ export class RunMachine {
     } catch (e) {
       running = Promise.reject(e);
     }
-    running
+    void running
       .catch((e) => this.#log(`comparison run ${this.run.comparisonId}: background work failed`, e))
       .finally(() => {
         this.#inFlight--;
-        this.dispatch(null);
+        void this.dispatch(null);
       });
   }
 }

@@ -12,11 +12,11 @@ const CAPTURES = MAX_SAMPLES * 2;
 
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
-export function earlierSamples(io: RunIO, ownerId: string, url: string, viewport: Viewport): EarlierSample[] {
+export async function earlierSamples(io: RunIO, ownerId: string, url: string, viewport: Viewport): Promise<EarlierSample[]> {
   const { repo, now, log } = io.deps;
-  let rows: ReturnType<typeof repo.recentTimings>;
+  let rows: Awaited<ReturnType<typeof repo.recentTimings>>;
   try {
-    rows = repo.recentTimings(ownerId, url, viewport, nowIso(now() - EARLIER_SAMPLES_MAX_AGE_MS), CAPTURES);
+    rows = await repo.recentTimings(ownerId, url, viewport, nowIso(now() - EARLIER_SAMPLES_MAX_AGE_MS), CAPTURES);
   } catch (e) {
     log("could not read earlier timing samples", e); // the capture takes its own extra loads instead
     return [];

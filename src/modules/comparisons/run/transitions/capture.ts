@@ -1,6 +1,5 @@
 // Moves while pages come in: each capture is counted once whatever its outcome, a target is settled
 // when its every capture is in, a lane's pairs start scoring when its every capture is in.
-import { writeTx } from "#server/db/connection";
 import { isStorageError, storageMessageOf } from "#server/http/storage-errors";
 import { nowIso } from "#server/lib/ids";
 import {
@@ -48,16 +47,18 @@ export const announceLaunch: Transition<"launch"> = (run, _event, io) => {
     for (const { target } of membersOf(lane)) io.spawn(() => capturePage(run, { target, lane: lane.key }, inTurn, inSlot, io));
 };
 
-export const reportStage: Transition<"stage"> = (run, { text }, io) => setStage(io, run, text);
+export const reportStage: Transition<"stage"> = async (run, { text }, io) => {
+  await setStage(io, run, text);
+};
 
-export const storePage: Transition<"pageCaptured"> = (run, { page, capture }, io) =>
-  countPage(run, page, saveSnapshot(run, page, capture, io), io);
+export const storePage: Transition<"pageCaptured"> = async (run, { page, capture }, io) =>
+  countPage(run, page, await saveSnapshot(run, page, capture, io), io);
 
 /**
  * Stores the page as a snapshot of this run under its content hash (an identical earlier capture
  * is the same file) and hands its thumbnail to the analyser; a failed write fails the page, not the run.
  */
-function saveSnapshot(run: RunContext, page: PageKey, capture: Capture, io: RunIO): PageOutcome {
+async function saveSnapshot(run: RunContext, page: PageKey, capture: Capture, io: RunIO): Promise<PageOutcome> {
   const { tools, files, log } = io.deps;
   const target = run.targets[page.target]!;
   const lane = laneOf(run, page.lane);
@@ -68,14 +69,15 @@ function saveSnapshot(run: RunContext, page: PageKey, capture: Capture, io: RunI
   try {
     key = files.storedFor(capture.absolute, capture.sha256);
     try {
+      // The key stays pinned from here until its row is written (or is not): no removal takes the file meanwhile.
       kept = files.adopt(capture.absolute, capture.sha256);
-      stored = insertSnapshot(run, target.id, page, capture, key, io);
+      stored = await insertSnapshot(run, target.id, page, capture, key, io);
     } finally {
       files.recorded(key);
     }
     if (!stored) {
       // The comparison stopped running without this run knowing (recovered by another process).
-      dropUnused(key, kept, io);
+      await dropUnused(key, kept, io);
       return { reason: "Cancelled" };
     }
     // Steps that stopped: the page is stored with where it stopped, and neither scored nor found about.
@@ -83,11 +85,11 @@ function saveSnapshot(run: RunContext, page: PageKey, capture: Capture, io: RunI
   } catch (e) {
     log(`capture of ${target.id} (${page.lane}) failed`, e);
     if (!stored) {
-      if (kept && key) dropUnused(key, kept, io);
+      if (kept && key) await dropUnused(key, kept, io);
       else {
         removeFile(io, capture.absolute);
         // An object store already holds it (place): gone too unless an earlier snapshot shares it.
-        if (key && files.remote) dropUnused(key, null, io);
+        if (key && files.remote) await dropUnused(key, null, io);
       }
     }
     return { reason: isStorageError(e) ? storageMessageOf(e) : "Capture failed" };
@@ -119,10 +121,10 @@ function saveSnapshot(run: RunContext, page: PageKey, capture: Capture, io: RunI
  * A file this run stored but could not record: gone unless an earlier snapshot shares it. `local`
  * is the capture's file here (the stored one itself for the files store, a working copy otherwise).
  */
-function dropUnused(key: string, local: string | null, io: RunIO) {
+async function dropUnused(key: string, local: string | null, io: RunIO) {
   const { files, repo, log } = io.deps;
   try {
-    files.removeUnused(key, repo.pathInUse);
+    await files.removeUnused(key, repo.pathInUse);
     if (local) files.releaseLocal(local);
   } catch (e) {
     log("could not remove screenshot", e);
@@ -130,36 +132,34 @@ function dropUnused(key: string, local: string | null, io: RunIO) {
 }
 
 /** False when the comparison is no longer running. */
-function insertSnapshot(run: RunContext, targetId: string, page: PageKey, capture: Capture, relPath: string, io: RunIO): boolean {
-  const { db, repo, now } = io.deps;
+function insertSnapshot(run: RunContext, targetId: string, page: PageKey, capture: Capture, relPath: string, io: RunIO): Promise<boolean> {
+  const { repo, now } = io.deps;
   const lane = laneOf(run, page.lane);
   const x = capture.extraction;
   const colors = (x?.palette?.dominant ?? [])
     .map((p) => p.hex)
     .filter(isHex)
     .map((h) => h.toLowerCase());
-  return writeTx(db, () =>
-    repo.insertSnapshot({
-      id: capture.snapshotId,
-      target_id: targetId,
-      comparison_id: run.comparisonId,
-      owner_id: run.ownerId,
-      viewport: lane.viewport,
-      captured_at: nowIso(now()),
-      screenshot_path: relPath,
-      title: String(x?.title ?? "").slice(0, 500),
-      colors: JSON.stringify(colors),
-      width: capture.width,
-      height: capture.height,
-      extraction: JSON.stringify(x),
-      run_id: run.runId,
-      content_hash: capture.sha256,
-      file_bytes: capture.bytes,
-      page_id: lane.pages[page.target]!.id,
-      color_scheme: lane.colorScheme,
-      step: capture.step ? JSON.stringify(capture.step) : null,
-    }),
-  );
+  return repo.insertSnapshot({
+    id: capture.snapshotId,
+    target_id: targetId,
+    comparison_id: run.comparisonId,
+    owner_id: run.ownerId,
+    viewport: lane.viewport,
+    captured_at: nowIso(now()),
+    screenshot_path: relPath,
+    title: String(x?.title ?? "").slice(0, 500),
+    colors: JSON.stringify(colors),
+    width: capture.width,
+    height: capture.height,
+    extraction: JSON.stringify(x),
+    run_id: run.runId,
+    content_hash: capture.sha256,
+    file_bytes: capture.bytes,
+    page_id: lane.pages[page.target]!.id,
+    color_scheme: lane.colorScheme,
+    step: capture.step ? JSON.stringify(capture.step) : null,
+  });
 }
 
 export const countFailedPage: Transition<"pageFailed"> = (run, { page, reason }, io) => countPage(run, page, { reason }, io);
@@ -168,23 +168,23 @@ export const countTimedOutPage: Transition<"pageTimedOut"> = (run, { page }, io)
   countPage(run, page, { reason: "The page took too long to capture" }, io);
 
 /** A page that arrives after the run ended is not stored (nor kept in an object store that already took it). */
-export const discardPage: Transition<"pageCaptured"> = (_run, { capture }, io) => {
+export const discardPage: Transition<"pageCaptured"> = async (_run, { capture }, io) => {
   removeFile(io, capture.absolute);
   const { files } = io.deps;
   if (!files.remote) return;
   const key = files.storedFor(capture.absolute, capture.sha256);
   files.recorded(key);
-  dropUnused(key, null, io);
+  await dropUnused(key, null, io);
 };
 
-export const checkCaptured: Transition<"allCaptured"> = (run, _event, io) => {
+export const checkCaptured: Transition<"allCaptured"> = async (run, _event, io) => {
   const captured = capturedTargets(run);
   if (captured < 2) {
     const reason =
       captured === 0
         ? `None of the ${run.targets.length} websites could be captured — at least 2 are needed for a comparison`
         : `Only 1 of ${run.targets.length} websites could be captured — at least 2 are needed for a comparison`;
-    if (settle(io, run, "failed", reason, [], []))
+    if (await settle(io, run, "failed", reason, [], []))
       recordActivity(io, {
         userId: run.ownerId,
         message: `Comparison "${run.name}" failed`,
@@ -209,17 +209,18 @@ export const capturedTargets = (run: RunContext) =>
 /** The lanes a target has a page in. */
 const lanesOfTarget = (run: RunContext, index: number) => run.lanes.filter((l) => l.pages[index]);
 
-function countPage(run: RunContext, page: PageKey, outcome: PageOutcome, io: RunIO) {
+async function countPage(run: RunContext, page: PageKey, outcome: PageOutcome, io: RunIO) {
   const lane = laneOf(run, page.lane);
   const inLane = outcomesOf(run, page.lane);
   if (inLane[page.target] !== undefined) throw new Error(`page ${page.target}/${page.lane} reported twice`);
   inLane[page.target] = outcome;
   run.progress = { ...run.progress, done: run.progress.done + 1 };
-  setStage(io, run, `Captured ${run.progress.done} of ${run.progress.total} pages`);
-  if (lanesOfTarget(run, page.target).every((l) => outcomesOf(run, l.key)[page.target] !== undefined)) settleTarget(run, page.target, io);
+  await setStage(io, run, `Captured ${run.progress.done} of ${run.progress.total} pages`);
+  if (lanesOfTarget(run, page.target).every((l) => outcomesOf(run, l.key)[page.target] !== undefined))
+    await settleTarget(run, page.target, io);
   if (laneComplete(run, lane)) {
     startTiming(run, lane.key, io);
-    startScoring(run, lane.key, io);
+    await startScoring(run, lane.key, io);
   }
   if (run.lanes.every((l) => laneComplete(run, l))) io.raise({ type: "allCaptured" });
 }
@@ -229,7 +230,7 @@ function countPage(run: RunContext, page: PageKey, outcome: PageOutcome, io: Run
  * pricing page failed still has its home page compared, and the user must see what is missing);
  * otherwise failed with the reason(s), per page when they differ.
  */
-function settleTarget(run: RunContext, index: number, io: RunIO) {
+async function settleTarget(run: RunContext, index: number, io: RunIO) {
   const target = run.targets[index]!;
   const outcomes = lanesOfTarget(run, index).map((lane) => ({ lane, outcome: outcomesOf(run, lane.key)[index]! }));
   const reasonOf = (o: PageOutcome) => ("reason" in o ? o.reason : "");
@@ -243,7 +244,7 @@ function settleTarget(run: RunContext, index: number, io: RunIO) {
   }
   const reasons = [...new Set(outcomes.map((o) => reasonOf(o.outcome)))];
   const reason = reasons.length === 1 ? reasons[0]! : placed(outcomes);
-  setTarget(io, run, target.id, "failed", reason.slice(0, 500));
+  await setTarget(io, run, target.id, "failed", reason.slice(0, 500));
 }
 
 /** How a reason names a capture: its viewport, with the page's path and the scheme where the run has more than the home page in light. */

@@ -11,10 +11,10 @@ import type { Transition } from "./types";
 
 const CRASH_REASON = "Something went wrong during the analysis — start it again";
 
-export const settleCompleted: Transition<"found"> = (run, { findings }, io) => {
+export const settleCompleted: Transition<"found"> = async (run, { findings }, io) => {
   const diffs = allDiffs(run);
   run.findings = findingRows(run, findings, nowIso(io.deps.now()));
-  if (!settle(io, run, "completed", null, diffs, run.findings)) return;
+  if (!(await settle(io, run, "completed", null, diffs, run.findings))) return;
   const captured = capturedTargets(run);
   const targets = run.targets.length;
   recordActivity(io, {
@@ -41,8 +41,8 @@ export const settleWithoutFindings: Transition<"findingsFailed"> = (run, { error
 };
 
 /** Shutdown: ends the run now with the restart reason; otherwise it would fail on the pool's "shutting down" answers and blame the websites. */
-export const failInterrupted: Transition<"interrupt"> = (run, _event, io) => {
-  if (!recordInterruption(run, io)) return;
+export const failInterrupted: Transition<"interrupt"> = async (run, _event, io) => {
+  if (!(await recordInterruption(run, io))) return;
   send(io, run, "COMPARISON_STATUS", {
     comparisonId: run.comparisonId,
     status: "failed",
@@ -54,13 +54,13 @@ export const failInterrupted: Transition<"interrupt"> = (run, _event, io) => {
  * Boot: a comparison left 'running' lost its run in a crash or restart. It is failed with a reason
  * rather than resumed: a page that crashed the server would otherwise crash it again on every boot.
  */
-export const failRecovered: Transition<"recover"> = (run, _event, io) => {
-  recordInterruption(run, io);
+export const failRecovered: Transition<"recover"> = async (run, _event, io) => {
+  await recordInterruption(run, io);
 };
 
-function recordInterruption(run: RunContext, io: RunIO): boolean {
+async function recordInterruption(run: RunContext, io: RunIO): Promise<boolean> {
   try {
-    return settleInterrupted(io, run);
+    return await settleInterrupted(io, run);
   } catch (e) {
     // The disk may be full; boot recovery fails the run with the same reason next time.
     io.deps.log(`could not mark comparison ${run.comparisonId} interrupted`, e);
@@ -78,10 +78,10 @@ export const beginFailing: Transition<"crash"> = (run, { error }, io) => {
  * Records a crashed run's failure. When the disk is full that write fails too, so it is retried
  * until space returns (or the comparison is deleted): otherwise it would stay 'running' until a restart.
  */
-export const attemptFailure: Transition<"settleAttempt"> = (run, _event, io) => {
+export const attemptFailure: Transition<"settleAttempt"> = async (run, _event, io) => {
   const reason = run.failure ?? CRASH_REASON;
   try {
-    settle(io, run, "failed", reason, [], []);
+    await settle(io, run, "failed", reason, [], []);
     return "failed";
   } catch (e) {
     if (!isStorageError(e)) {

@@ -16,7 +16,9 @@ import {
 import { checkScored, keepScore, markScored, skipPair, startFindings } from "./score";
 import { checkTimed, keepTiming } from "./timing";
 
-export type Transitions = { readonly [N in TransitionName]: (run: RunContext, event: never, io: RunIO) => RunState | void };
+export type Transitions = {
+  readonly [N in TransitionName]: (run: RunContext, event: never, io: RunIO) => RunState | void | Promise<RunState | void>;
+};
 
 export const TRANSITIONS: Transitions = {
   announceLaunch,

@@ -12,13 +12,13 @@ import { scoredEverywhere } from "./timing";
 import type { Transition } from "./types";
 
 /** Every page of this lane is in: pair the captured ones in target order and score the first pair. */
-export function startScoring(run: RunContext, lane: LaneKey, io: RunIO) {
+export async function startScoring(run: RunContext, lane: LaneKey, io: RunIO) {
   const s = run.scoring[lane]!;
   if (io.deps.tools.analyser) {
     const pages = outcomesOf(run, lane).filter(isCaptured);
     for (let i = 0; i < pages.length; i++) for (let j = i + 1; j < pages.length; j++) s.pairs.push([pages[i]!, pages[j]!]);
   }
-  scoreNext(run, lane, io);
+  await scoreNext(run, lane, io);
 }
 
 /** How the stage names a lane: its viewport, with the role and scheme when they are not home and light. */
@@ -29,7 +29,7 @@ const laneLabel = (run: RunContext, key: LaneKey) => {
     .join(", ");
 };
 
-function scoreNext(run: RunContext, lane: LaneKey, io: RunIO) {
+async function scoreNext(run: RunContext, lane: LaneKey, io: RunIO) {
   const s = run.scoring[lane]!;
   const pair = s.pairs[s.next];
   const analyser = io.deps.tools.analyser;
@@ -38,18 +38,18 @@ function scoreNext(run: RunContext, lane: LaneKey, io: RunIO) {
     return;
   }
   s.next++;
-  setStage(io, run, `Scoring ${pair[0].label} vs ${pair[1].label} (${laneLabel(run, lane)})`);
+  await setStage(io, run, `Scoring ${pair[0].label} vs ${pair[1].label} (${laneLabel(run, lane)})`);
   io.spawn(() => scorePair(run, laneOf(run, lane), pair, analyser, io));
 }
 
-export const keepScore: Transition<"pairScored"> = (run, { lane, diff }, io) => {
+export const keepScore: Transition<"pairScored"> = async (run, { lane, diff }, io) => {
   run.scoring[lane]!.diffs.push(diff);
-  scoreNext(run, lane, io);
+  await scoreNext(run, lane, io);
 };
 
-export const skipPair: Transition<"pairFailed"> = (run, { lane, pair, error }, io) => {
+export const skipPair: Transition<"pairFailed"> = async (run, { lane, pair, error }, io) => {
   io.deps.log(`scoring ${pair} (${laneLabel(run, lane)}) failed`, error);
-  scoreNext(run, lane, io);
+  await scoreNext(run, lane, io);
 };
 
 /** While pages are still coming in, a lane's scoring finishing is only noted. */
@@ -57,12 +57,12 @@ export const markScored: Transition<"viewportScored"> = (run, { lane }) => {
   run.scoring[lane]!.done = true;
 };
 
-export const checkScored: Transition<"viewportScored"> = (run, event, io) => {
-  markScored(run, event, io);
+export const checkScored: Transition<"viewportScored"> = (run, { lane }, io) => {
+  run.scoring[lane]!.done = true;
   if (scoredEverywhere(run)) io.raise({ type: "allScored" });
 };
 
-export const startFindings: Transition<"allScored"> = (run, _event, io) => {
+export const startFindings: Transition<"allScored"> = async (run, _event, io) => {
   // One set of pages per group (a role in a scheme, both viewports): a finding compares a page with
   // the other sites' pages of its role only.
   const groups = groupsOf(run)
@@ -74,7 +74,7 @@ export const startFindings: Transition<"allScored"> = (run, _event, io) => {
     io.raise({ type: "found", findings: [] });
     return;
   }
-  setStage(io, run, "Writing findings");
+  await setStage(io, run, "Writing findings");
   io.spawn(() => findFindings(groups, findingsFor, io));
 };
 

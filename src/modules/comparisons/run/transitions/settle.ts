@@ -1,6 +1,5 @@
 // Writing a run's outcome. Only a comparison still running takes it: one deleted, or failed by
 // boot recovery in another process, keeps its state, and the run learns that from `recorded`.
-import { writeTx } from "#server/db/connection";
 import { nowIso } from "#server/lib/ids";
 import type { DiffRow, FindingRow } from "../../repository";
 import { INTERRUPTED_REASON, type RunContext } from "../context";
@@ -8,39 +7,39 @@ import { recordActivity, send, type RunIO } from "../io";
 import { DEFAULT_HISTORY_KEEP, pruneRuns } from "../retention";
 
 /** Ends the comparison with this status and these results; true when the database took it. */
-export function settle(
+export async function settle(
   io: RunIO,
   run: RunContext,
   status: "completed" | "failed",
   error: string | null,
   diffs: DiffRow[],
   found: FindingRow[],
-) {
+): Promise<boolean> {
   const { db, repo, now } = io.deps;
   const stage = status === "completed" ? "Completed" : "Failed";
   const at = nowIso(now());
-  const recorded = writeTx(db, () => {
-    if (!repo.finish(run.comparisonId, status, error, stage, at)) return false;
-    if (error) repo.failUnfinishedTargets(run.comparisonId, error);
-    repo.finishRun(run.runId, status, error, at);
-    repo.insertResults(diffs, found);
+  const recorded = await db.tx(async () => {
+    if (!(await repo.finish(run.comparisonId, status, error, stage, at))) return false;
+    if (error) await repo.failUnfinishedTargets(run.comparisonId, error);
+    await repo.finishRun(run.runId, status, error, at);
+    await repo.insertResults(diffs, found);
     return true;
   });
   run.outcome = { status, error, recorded };
   if (!recorded) return false;
-  pruneRuns(io.deps, run.comparisonId, io.deps.historyKeep ?? DEFAULT_HISTORY_KEEP);
+  await pruneRuns(io.deps, run.comparisonId, io.deps.historyKeep ?? DEFAULT_HISTORY_KEEP);
   run.progress = { ...run.progress, stage };
   send(io, run, "COMPARISON_STATUS", { comparisonId: run.comparisonId, status, progress: run.progress });
   return true;
 }
 
 /** Fails the comparison and its unfinished targets with the restart reason, and tells the owner. */
-export function settleInterrupted(io: RunIO, run: RunContext): boolean {
+export async function settleInterrupted(io: RunIO, run: RunContext): Promise<boolean> {
   const { db, repo, now } = io.deps;
   const at = nowIso(now());
-  const recorded = writeTx(db, () => {
-    repo.failUnfinishedTargets(run.comparisonId, INTERRUPTED_REASON);
-    repo.interruptRuns(run.comparisonId, INTERRUPTED_REASON, at);
+  const recorded = await db.tx(async () => {
+    await repo.failUnfinishedTargets(run.comparisonId, INTERRUPTED_REASON);
+    await repo.interruptRuns(run.comparisonId, INTERRUPTED_REASON, at);
     return repo.finish(run.comparisonId, "failed", INTERRUPTED_REASON, "Failed", at);
   });
   run.outcome = { status: "failed", error: INTERRUPTED_REASON, recorded };

@@ -30,7 +30,7 @@ export function startTiming(run: RunContext, lane: LaneKey, io: RunIO) {
 }
 
 /** The page's timing over all its loads replaces its first load's, in the run and in its stored snapshot. */
-export const keepTiming: Transition<"pageTimed"> = (run, { page, timing }, io) => {
+export const keepTiming: Transition<"pageTimed"> = async (run, { page, timing }, io) => {
   const t = run.timing[page.lane]!;
   t.pending--;
   t.done = t.pending === 0;
@@ -39,7 +39,8 @@ export const keepTiming: Transition<"pageTimed"> = (run, { page, timing }, io) =
   const extraction = { ...captured.extraction, timing: { ...captured.extraction.timing, ...timing } };
   try {
     // False when the comparison stopped running meanwhile: nothing of this run is stored any more.
-    if (captured.snapshotId && !io.deps.repo.setSnapshotExtraction(captured.snapshotId, run.ownerId, JSON.stringify(extraction))) return;
+    if (captured.snapshotId && !(await io.deps.repo.setSnapshotExtraction(captured.snapshotId, run.ownerId, JSON.stringify(extraction))))
+      return;
   } catch (e) {
     io.deps.log(`could not store the timing loads of ${captured.targetId} (${page.lane})`, e);
     return;
@@ -47,7 +48,7 @@ export const keepTiming: Transition<"pageTimed"> = (run, { page, timing }, io) =
   outcomesOf(run, page.lane)[page.target] = { ...captured, extraction };
 };
 
-export const checkTimed: Transition<"pageTimed"> = (run, event, io) => {
-  keepTiming(run, event, io);
+export const checkTimed: Transition<"pageTimed"> = async (run, event, io) => {
+  await keepTiming(run, event, io);
   if (scoredEverywhere(run)) io.raise({ type: "allScored" });
 };
