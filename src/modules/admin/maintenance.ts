@@ -22,11 +22,11 @@ export function maintenanceService(deps: {
     isOn: () => state.enabled,
     state: (): MaintenanceState => ({ ...state, message: MAINTENANCE_MESSAGE }),
 
-    set(actor: Actor, enabled: boolean): MaintenanceState {
+    async set(actor: Actor, enabled: boolean): Promise<MaintenanceState> {
       if (enabled !== state.enabled) {
         state = enabled ? { enabled, since: nowIso(now()), by: actor.email } : { enabled, since: null, by: null };
         deps.repo.putSetting(KEY, state, nowIso(now()));
-        deps.audit.recordBy(actor, enabled ? "admin.maintenance_on" : "admin.maintenance_off");
+        await deps.audit.recordBy(actor, enabled ? "admin.maintenance_on" : "admin.maintenance_off");
         if (enabled) deps.live.disconnect((s) => s.role !== "admin", "Maintenance mode");
       }
       return { ...state, message: MAINTENANCE_MESSAGE };

@@ -32,8 +32,8 @@ export function shareRoutes(shares: ShareService, auth: WorkspaceResolvers, opts
     .use(workspaceGuard(auth))
     .post(
       "/comparisons/:id/shares",
-      ({ user, workspace, params, body, ip, request, set }) => {
-        const created = shares.create(
+      async ({ user, workspace, params, body, ip, request, set }) => {
+        const created = await shares.create(
           workspace.id,
           actorOf(user, ip, request.headers.get("user-agent")),
           params.id,
@@ -61,8 +61,8 @@ export function shareRoutes(shares: ShareService, auth: WorkspaceResolvers, opts
     })
     .delete(
       "/shares/:id",
-      ({ user, workspace, params, ip, request, set }) => {
-        shares.revoke(workspace.id, actorOf(user, ip, request.headers.get("user-agent")), params.id);
+      async ({ user, workspace, params, ip, request, set }) => {
+        await shares.revoke(workspace.id, actorOf(user, ip, request.headers.get("user-agent")), params.id);
         set.status = 204;
       },
       {

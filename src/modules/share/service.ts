@@ -108,7 +108,13 @@ export function shareService(deps: ShareDeps) {
      * A link to a run of a comparison of the workspace `workspaceId`, made by `actor` (the list shows
      * who). `origin`: where the link points (PUBLIC_URL, else the origin the request came to).
      */
-    create(workspaceId: string, actor: SignedInActor, comparisonId: string, input: CreateShareInput, origin: string): CreatedShare {
+    async create(
+      workspaceId: string,
+      actor: SignedInActor,
+      comparisonId: string,
+      input: CreateShareInput,
+      origin: string,
+    ): Promise<CreatedShare> {
       managed(workspaceId, comparisonId);
       const at = now();
       const expiresAt = input.expiresAt === null ? null : Date.parse(input.expiresAt);
@@ -133,7 +139,7 @@ export function shareService(deps: ShareDeps) {
         });
         return run.id;
       });
-      deps.audit.recordIn(workspaceId, actor, "share.created", id, {
+      await deps.audit.recordIn(workspaceId, actor, "share.created", id, {
         comparisonId,
         runId,
         expiresAt: expiresAt === null ? null : nowIso(expiresAt),
@@ -147,11 +153,11 @@ export function shareService(deps: ShareDeps) {
     },
 
     /** Revoking a revoked link changes and records nothing. */
-    revoke(workspaceId: string, actor: SignedInActor, shareId: string): void {
+    async revoke(workspaceId: string, actor: SignedInActor, shareId: string): Promise<void> {
       const share = repo.find(shareId);
       if (!share || !repo.ownsComparison(share.comparison_id, workspaceId)) throw notFound("Share link not found");
       if (repo.revoke(shareId, nowIso(now())))
-        deps.audit.recordIn(workspaceId, actor, "share.revoked", shareId, { comparisonId: share.comparison_id, runId: share.run_id });
+        await deps.audit.recordIn(workspaceId, actor, "share.revoked", shareId, { comparisonId: share.comparison_id, runId: share.run_id });
     },
 
     /** The shared run's results, counted as a view; screenshots point under the link's own path. */
