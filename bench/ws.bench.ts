@@ -85,7 +85,7 @@ async function round(n: number) {
   // One broadcast, timed per socket.
   send({ cmd: "reset", expected: 0 });
   await next();
-  const sent = services.live.publish({ type: "SYSTEM_METRICS", payload: { kind: "probe", sentAt: now() } });
+  const sent = await services.live.deliver({ type: "SYSTEM_METRICS", payload: { kind: "probe", sentAt: now() } });
   send({ cmd: "collect" });
   const probe = await next();
   const lat = probe.latencies as number[];

@@ -140,15 +140,17 @@ export interface AppDeps {
 }
 
 export function createServices(deps: AppDeps) {
+  // The async handle on the same connection, for the modules converted to it (decision 0020).
+  const sql = sqliteSql(deps.db);
   const tokens = accessTokens(deps.secret, deps.now);
-  const workspaces = workspaceAccess(deps.db);
+  const workspaces = workspaceAccess(sql);
   // A workspace's live messages reach its members as they are at each message.
-  const live = new LiveHub({ membersOf: workspaces.members });
-  const audit = auditService(deps.db, deps.now);
-  const apiKeys = apiKeyService({ db: deps.db, audit, now: deps.now });
+  const live = new LiveHub({ membersOf: workspaces.members, log: deps.log });
+  const audit = auditService(sql, deps.now);
+  const apiKeys = apiKeyService({ db: sql, audit, now: deps.now });
   const lim = deps.limits ?? SIGN_IN_LIMITS;
   const auth = authService({
-    db: deps.db,
+    db: sql,
     tokens,
     adminEmails: deps.env.ADMIN_EMAILS,
     events: audit.authEvents,
@@ -172,7 +174,7 @@ export function createServices(deps: AppDeps) {
   const oidc =
     sso &&
     oidcService({
-      db: deps.db,
+      db: sql,
       auth,
       settings: sso,
       secret: deps.secret,
@@ -182,7 +184,7 @@ export function createServices(deps: AppDeps) {
       // First-time SSO users also join the workspace the super-admin chose (teams is built below).
       onFirstSignIn: (userId) => teams.joinAsNewcomer(userId),
     });
-  const waitlist = waitlistService(deps.db);
+  const waitlist = waitlistService(sql);
   const metrics = new RequestMetrics(undefined, deps.now);
   const activity = activityService(deps.db, deps.now);
   // Built once, here: runs read this object at every step, so a test swaps a part on services.runTools.
@@ -192,8 +194,6 @@ export function createServices(deps: AppDeps) {
       publish: (message, to) => live.publish(message, to),
       recordActivity: (entry) => activity.record(entry),
     });
-  // Converted to the async handle (issue 30); modules not yet converted share its connection.
-  const sql = sqliteSql(deps.db);
   const history = historyService({ db: sql });
   // One store for every reader and writer of files: an object store's pins and ordered deletes live in it.
   const storage = deps.storage ?? storageFor(deps.env);
@@ -229,7 +229,7 @@ export function createServices(deps: AppDeps) {
     // A page's steps type its site's secrets; read as each capture starts (secrets is built below).
     secretsOf: (targetId, names) => secretValues(secrets, targetId, names),
   });
-  const users = usersService({ db: deps.db, audit, endSessions: auth.endSessions, revokeApiKeys: apiKeys.revokeAllOf, live });
+  const users = usersService({ db: sql, audit, endSessions: auth.endSessions, revokeApiKeys: apiKeys.revokeAllOf, live });
   const admin = adminService({
     db: sqliteSql(deps.db),
     env: deps.env,
@@ -254,7 +254,9 @@ export function createServices(deps: AppDeps) {
     cadence: deps.agentCadence,
     // TrendHunter's moves across each set come from the stored changes (the worker builds its own on its connection).
     changes: changeHistory(deps.db),
-    onChange: (action, actor) => audit.recordBy({ id: actor?.id ?? null, email: actor?.email ?? null }, action),
+    // The system's switch is audited in the background: its callbacks are synchronous (the system module's).
+    onChange: (action, actor) =>
+      void audit.recordBy({ id: actor?.id ?? null, email: actor?.email ?? null }, action).catch((e) => deps.log?.("audit failed", e)),
   });
   const agents = agentsService({ db: sqliteSql(deps.db), now: deps.now, onSettingsChanged: () => system.poke() });
   // Work that must survive a restart is a row in the jobs table (src/modules/jobs).
@@ -305,7 +307,7 @@ export function createServices(deps: AppDeps) {
   });
   // Workspaces as their members manage them (the request's current workspace is workspaceAccess's).
   const teams = workspacesService({
-    db: deps.db,
+    db: sql,
     audit,
     mailer: deps.env.SMTP_URL ? smtpMailer(deps.env.SMTP_URL, deps.env.ALERT_EMAIL_FROM) : undefined,
     onMemberRemoved: (workspaceId, userId) => apiKeys.revokeMemberKeys(workspaceId, userId),
@@ -474,7 +476,7 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
     .get("/*", async ({ request, path, set }) => {
       if (path.startsWith("/api/")) throw notFound(`No route for GET ${path}`);
       const refreshToken = readCookie(request.headers.get("cookie"), REFRESH_COOKIE);
-      const user = services.auth.userForRefreshToken(refreshToken);
+      const user = await services.auth.userForRefreshToken(refreshToken);
       const origin = new URL(request.url).origin;
       return web.renderPage(
         request,
@@ -483,7 +485,7 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
           maintenance: services.admin.maintenance.isOn(),
           sso: services.oidc ? { name: services.oidc.settings.name } : null,
           // What the loaders' calls (no X-Workspace-Id) read; the client starts from it.
-          workspace: user ? services.auth.workspaceFor({ userId: user.id, keyWorkspaceId: null }, null) : null,
+          workspace: user ? await services.auth.workspaceFor({ userId: user.id, keyWorkspaceId: null }, null) : null,
           async fetchApi(apiPath) {
             const token = user ? await services.auth.accessTokenFor(refreshToken) : null;
             // The loader's API calls log under the page request's id.

@@ -130,7 +130,7 @@ export async function serve() {
     { port: server.port, dataDir, env: env.NODE_ENV },
     `Design Intel listening on http://localhost:${server.port} (data: ${dataDir}, ${env.NODE_ENV})`,
   );
-  const setupToken = services.auth.pendingSetupToken();
+  const setupToken = await services.auth.pendingSetupToken();
   if (setupToken) {
     // The one deliberate secret in the log, and only until the first account exists: it decides
     // who becomes the admin, and the operator reading this log is meant to be that person.

@@ -3,11 +3,11 @@ import type { PublicUser } from "#server/modules/auth/model";
 import { forbidden, unauthorized } from "./errors";
 
 /**
- * Synchronous on purpose: it runs on every guarded request, and Elysia compiles a route whose hook
- * may return a promise as asynchronous throughout (an await per hook, a promise per request).
+ * Who a bearer token stands for. It runs on every guarded request: the reads behind it are cached
+ * until the next write (StampedCache), so most calls await no query.
  */
 export interface BearerResolver {
-  (token: string): PublicUser | null;
+  (token: string): Promise<PublicUser | null>;
 }
 
 const WHITESPACE = /\s/;
@@ -48,10 +48,10 @@ export function authGuard(resolve: BearerResolver) {
         // The user is handed to resolve on the request's own context (a WeakMap costs the collector
         // per request). The context is only touched through property accesses: Elysia reads hooks'
         // source, and a context passed on whole makes it parse cookies and headers for every request.
-        transform(context) {
+        async transform(context) {
           const token = bearerToken(context.request.headers.get("authorization"));
           if (!token) throw unauthorized();
-          (context as { authUser?: PublicUser }).authUser = admitted(resolve(token));
+          (context as { authUser?: PublicUser }).authUser = admitted(await resolve(token));
         },
         resolve(context) {
           return { user: (context as { authUser?: PublicUser }).authUser! };

@@ -11,12 +11,11 @@ const OPEN = /^\/api\/(?:auth\/|beta-signups$|health$|maintenance$)/;
  * and malformed requests see 503 too rather than 401 or 400.
  */
 export function maintenanceGate(opts: { isOn: () => boolean; resolve: BearerResolver; message: string; retryAfterSeconds?: number }) {
-  // Elysia decides from a hook's source whether to await it (a returned call counts as
-  // asynchronous), so this one returns nothing and throws its refusal: no route waits on it.
-  return new Elysia({ name: "maintenance-gate" }).onTransform({ as: "global" }, ({ path, request }) => {
+  // Outside maintenance the hook answers at once; only then does it ask who the caller is.
+  return new Elysia({ name: "maintenance-gate" }).onTransform({ as: "global" }, async ({ path, request }) => {
     if (!opts.isOn() || !path.startsWith("/api/") || OPEN.test(path)) return;
     const token = bearerToken(request.headers.get("authorization"));
-    if (token && opts.resolve(token)?.role === "admin") return;
+    if (token && (await opts.resolve(token))?.role === "admin") return;
     throw unavailable(opts.message, opts.retryAfterSeconds ?? 120);
   });
 }

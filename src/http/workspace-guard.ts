@@ -5,10 +5,10 @@ import { ROLE_GRANTS, roleAtLeast, WORKSPACE_HEADER, type CurrentWorkspace, type
 import { BEARER_SECURITY, bearerToken } from "./auth-guard";
 import { forbidden, notFound, unauthorized } from "./errors";
 
-/** What the guard needs: who a bearer token is, and their current workspace. Both synchronous (every request). */
+/** What the guard needs: who a bearer token is, and their current workspace (both cached: every request asks). */
 export interface WorkspaceResolvers {
-  principalForAccessToken(token: string): { user: PublicUser; keyWorkspaceId: string | null } | null;
-  workspaceFor(who: Principal, requested: string | null): CurrentWorkspace | null;
+  principalForAccessToken(token: string): Promise<{ user: PublicUser; keyWorkspaceId: string | null } | null>;
+  workspaceFor(who: Principal, requested: string | null): Promise<CurrentWorkspace | null>;
 }
 
 /** The refusal of a member whose role is short of what a route needs: it says what they are and what it takes. */
@@ -34,12 +34,12 @@ export function workspaceGuard(resolvers: WorkspaceResolvers) {
   return new Elysia({ name: "workspace-guard" }).macro({
     role: (needed: WorkspaceRole) => ({
       detail: { security: BEARER_SECURITY, parameters: [WORKSPACE_PARAMETER] },
-      transform(context) {
+      async transform(context) {
         const token = bearerToken(context.request.headers.get("authorization"));
         if (!token) throw unauthorized();
-        const who = resolvers.principalForAccessToken(token);
+        const who = await resolvers.principalForAccessToken(token);
         if (!who) throw unauthorized();
-        const workspace = resolvers.workspaceFor(
+        const workspace = await resolvers.workspaceFor(
           { userId: who.user.id, keyWorkspaceId: who.keyWorkspaceId },
           context.request.headers.get(WORKSPACE_HEADER),
         );

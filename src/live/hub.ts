@@ -37,7 +37,7 @@ export type Audience =
  * The user ids of a workspace's members, asked at each publish to a workspace so that a member
  * added or removed hears (or stops hearing) its messages at once.
  */
-export type WorkspaceMembers = (workspaceId: string) => readonly string[];
+export type WorkspaceMembers = (workspaceId: string) => readonly string[] | Promise<readonly string[]>;
 
 /** Without a membership source, a workspace is a personal one: its id is its one member's. */
 const personalOnly: WorkspaceMembers = (workspaceId) => [workspaceId];
@@ -56,9 +56,14 @@ export interface LiveSocket {
 export class LiveHub {
   private readonly sockets = new Set<LiveSocket>();
   private readonly membersOf: WorkspaceMembers;
+  /** The delivery in progress: messages go out in the order they were published, whichever waits for its members. */
+  private tail: Promise<unknown> = Promise.resolve();
+  private waiting = 0;
+  private readonly log: (msg: string, err?: unknown) => void;
 
-  constructor(opts: { membersOf?: WorkspaceMembers } = {}) {
+  constructor(opts: { membersOf?: WorkspaceMembers; log?: (msg: string, err?: unknown) => void } = {}) {
     this.membersOf = opts.membersOf ?? personalOnly;
+    this.log = opts.log ?? (() => {});
   }
 
   add(s: LiveSocket): void {
@@ -73,11 +78,37 @@ export class LiveHub {
     return this.sockets.size;
   }
 
-  publish(message: LiveMessage, to: Audience = { kind: "all" }): number {
+  /**
+   * Sends a message to its audience; fire and forget. A workspace's members are read from the
+   * database, so that message goes out once they are known; messages published after it wait for
+   * it, so every socket hears them in the order they were published.
+   */
+  publish(message: LiveMessage, to: Audience = { kind: "all" }): void {
+    void this.deliver(message, to).catch((e) => this.log("live message not delivered", e));
+  }
+
+  /** `publish`, resolving with the number of sockets the message was sent to. */
+  deliver(message: LiveMessage, to: Audience = { kind: "all" }): Promise<number> {
+    if (this.sockets.size === 0 && this.waiting === 0) return Promise.resolve(0);
+    // Read now (membership as at the message), once per message, not per socket.
+    const members = to.kind === "workspace" ? this.membersOf(to.workspaceId) : null;
+    if (this.waiting === 0 && !(members instanceof Promise)) return Promise.resolve(this.send(message, to, members));
+    this.waiting++;
+    const sent = this.tail.then(async () => {
+      try {
+        return this.send(message, to, await members);
+      } finally {
+        this.waiting--;
+      }
+    });
+    this.tail = sent.catch(() => {});
+    return sent;
+  }
+
+  private send(message: LiveMessage, to: Audience, memberIds: readonly string[] | null): number {
     if (this.sockets.size === 0) return 0;
     const data = JSON.stringify(to.kind === "workspace" ? { ...message, workspaceId: to.workspaceId } : message);
-    // Read once per message, not per socket: a workspace has few members, a hub many sockets.
-    const members = to.kind === "workspace" ? new Set(this.membersOf(to.workspaceId)) : null;
+    const members = memberIds && new Set(memberIds);
     let sent = 0;
     for (const s of this.sockets) {
       if (to.kind === "user" && s.userId !== to.userId) continue;

@@ -27,8 +27,8 @@ export interface LiveSocketDeps {
   hub: LiveHub;
   userForAccessToken(token: string): PublicUser | null | Promise<PublicUser | null>;
   /** As userForAccessToken, with an API key's workspace: such a socket hears that workspace only. */
-  principalForAccessToken?(token: string): { user: PublicUser; keyWorkspaceId: string | null } | null;
-  userForRefreshToken(token: string | undefined): PublicUser | null;
+  principalForAccessToken?(token: string): Promise<{ user: PublicUser; keyWorkspaceId: string | null } | null>;
+  userForRefreshToken(token: string | undefined): Promise<PublicUser | null>;
   refreshCookie: string;
   /** The sign-in session behind the credential (see AuthService.sessionOf); its logout closes the socket. */
   sessionOf?(credential: { accessToken?: string; refreshToken?: string }): Promise<string | null>;
@@ -73,7 +73,7 @@ export function liveSockets(deps: LiveSocketDeps) {
     if (offered.length && !offered.includes(WS_SUBPROTOCOL)) return jsonError(400, `Unsupported subprotocol; offer ${WS_SUBPROTOCOL}`);
     const bearer = offered.find((p) => p.startsWith(WS_TOKEN_PREFIX))?.slice(WS_TOKEN_PREFIX.length);
     const cookie = bearer ? undefined : readCookie(req.headers.get("cookie"), deps.refreshCookie);
-    const who = bearer ? await principalOf(bearer) : principalOfUser(deps.userForRefreshToken(cookie));
+    const who = bearer ? await principalOf(bearer) : principalOfUser(await deps.userForRefreshToken(cookie));
     if (!who) return jsonError(401, "Authentication required");
     const { user, keyWorkspaceId } = who;
     const sessionId = (await deps.sessionOf?.(bearer ? { accessToken: bearer } : { refreshToken: cookie })) ?? null;

@@ -16,7 +16,7 @@ function rig(cpuThreshold = 80) {
   const settings = { cpuThreshold, memoryThreshold: 85, errorRateThreshold: 5, emailNotifications: false, slackNotifications: false };
   const alerts = hostAlertsService({
     repo: { getSetting: () => settings, putSetting: () => {} } as unknown as AdminRepository,
-    audit: { record: () => {}, recordBy: () => {} } as unknown as AuditService,
+    audit: { record: async () => {}, recordBy: async () => {} } as unknown as AuditService,
     live: { publish: (m) => published.push(m) },
     activity: { record: (e) => void activity.push(e) },
     now: () => clock,

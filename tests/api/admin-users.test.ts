@@ -18,7 +18,7 @@ describe("user management", () => {
     const user = await t.signup();
     const key = (await t.call("POST", "/api/admin/api-keys", { headers: t.auth(admin.token), body: { name: "x" } })).json.key;
     // The user is still a user, so give them a key the direct way to prove keys die too.
-    const userKey = t.services.apiKeys.create({ id: user.user.id, email: user.email }, user.user.id, { name: "ci" }).key;
+    const userKey = (await t.services.apiKeys.create({ id: user.user.id, email: user.email }, user.user.id, { name: "ci" })).key;
     const socket = socketOf(user.user.id, "user");
     t.services.live.add(socket);
 
@@ -75,7 +75,7 @@ describe("user management", () => {
     // Two admins demoting each other at once: both passed the guard, so the service is the last line.
     const second = await t.signup();
     await t.call("PATCH", `/api/admin/users/${second.user.id}`, { headers: t.auth(admin.token), body: { role: "admin" } });
-    t.services.users.update({ id: admin.user.id, email: admin.email }, second.user.id, { role: "user" });
+    await t.services.users.update({ id: admin.user.id, email: admin.email }, second.user.id, { role: "user" });
     expect(() => t.services.users.update({ id: second.user.id, email: second.email }, admin.user.id, { role: "user" })).toThrow(
       "At least one active admin must remain",
     );

@@ -101,7 +101,7 @@ describe("API keys in workspaces", () => {
     // Their key for their personal workspace keeps working.
     expect((await t.call("GET", "/api/comparisons", { headers: { "x-api-key": personal.key } })).status).toBe(200);
     // Revoking on removal keeps the keys dead should they be invited back.
-    expect(t.services.apiKeys.revokeMemberKeys(ws, editor.user.id)).toBe(2);
+    expect(await t.services.apiKeys.revokeMemberKeys(ws, editor.user.id)).toBe(2);
     t.db.query("INSERT INTO workspace_members (workspace_id, user_id, role) VALUES (?, ?, 'editor')").run(ws, editor.user.id);
     expect((await t.call("GET", "/api/comparisons", { headers: { "x-api-key": run.key } })).status).toBe(401);
   });

@@ -339,7 +339,7 @@ describe("waitlist", () => {
     expect(a.status).toBe(201);
     const b = await t.call("POST", "/api/beta-signups", { body: { email: "fan@example.com", source: "header" } });
     expect(b.status).toBe(201);
-    expect(t.services.waitlist.count()).toBe(1);
+    expect(await t.services.waitlist.count()).toBe(1);
   });
 
   test.each(["homepage", "cta", "pricing-professional", "pricing-cta", "features-hero", "features-cta", "header"])(

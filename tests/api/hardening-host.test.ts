@@ -150,7 +150,7 @@ describe("PUBLIC_URL", () => {
     expect((await at("http://localhost:3000/api/health", { origin: "https://attacker.example" })).status).toBe(403);
     // The first account (a public PUBLIC_URL asks for the setup token) from the right origin.
     const signup = await t.call("POST", "/api/auth/signup", {
-      body: { email: "pub@example.com", password: "correct-horse-battery", setupToken: t.services.auth.pendingSetupToken() },
+      body: { email: "pub@example.com", password: "correct-horse-battery", setupToken: await t.services.auth.pendingSetupToken() },
       headers: { origin: PUBLIC },
     });
     expect(signup.status).toBe(201);
@@ -161,7 +161,7 @@ describe("PUBLIC_URL", () => {
   test("WebSocket: a foreign Host or Origin is refused at the upgrade", async () => {
     const t = makeTestApp({ env: { PUBLIC_URL: PUBLIC } });
     const first = await t.call("POST", "/api/auth/signup", {
-      body: { email: "ws@example.com", password: "correct-horse-battery", setupToken: t.services.auth.pendingSetupToken() },
+      body: { email: "ws@example.com", password: "correct-horse-battery", setupToken: await t.services.auth.pendingSetupToken() },
     });
     const token: string = first.json.accessToken;
     const port = serve(t);

@@ -22,7 +22,7 @@ const signupWith = (t: ReturnType<typeof makeTestApp>, email: string, setupToken
 describe("setup token", () => {
   test("SETUP_TOKEN_REQUIRED: the first account needs the token; later ones never do, and it is spent", async () => {
     const t = makeTestApp({ env: { SETUP_TOKEN_REQUIRED: "1" } });
-    const token = t.services.auth.pendingSetupToken()!;
+    const token = (await t.services.auth.pendingSetupToken())!;
     expect(token.length).toBeGreaterThanOrEqual(24);
     for (const wrong of [undefined, "", "not-the-token", token.slice(0, -1), "é".repeat(token.length)]) {
       const r = await signupWith(t, "grabber@example.com", wrong);
@@ -32,17 +32,17 @@ describe("setup token", () => {
     const first = await signupWith(t, "owner@example.com", token);
     expect(first.status).toBe(201);
     expect(first.json.user.role).toBe("admin");
-    expect(t.services.auth.pendingSetupToken()).toBeNull();
+    expect(await t.services.auth.pendingSetupToken()).toBeNull();
     const second = await signupWith(t, "grabber@example.com");
     expect(second.status).toBe(201);
     expect(second.json.user.role).toBe("user");
   });
 
-  test("on by default for a PUBLIC_URL that is not loopback; off for a loopback one or none", () => {
-    expect(makeTestApp({ env: { PUBLIC_URL: "https://intel.example.com" } }).services.auth.pendingSetupToken()).toBeString();
-    expect(makeTestApp({ env: { PUBLIC_URL: "http://localhost:3000" } }).services.auth.pendingSetupToken()).toBeNull();
-    expect(makeTestApp({ env: { PUBLIC_URL: "http://127.0.0.1:3000" } }).services.auth.pendingSetupToken()).toBeNull();
-    expect(makeTestApp().services.auth.pendingSetupToken()).toBeNull();
+  test("on by default for a PUBLIC_URL that is not loopback; off for a loopback one or none", async () => {
+    expect(await makeTestApp({ env: { PUBLIC_URL: "https://intel.example.com" } }).services.auth.pendingSetupToken()).toBeString();
+    expect(await makeTestApp({ env: { PUBLIC_URL: "http://localhost:3000" } }).services.auth.pendingSetupToken()).toBeNull();
+    expect(await makeTestApp({ env: { PUBLIC_URL: "http://127.0.0.1:3000" } }).services.auth.pendingSetupToken()).toBeNull();
+    expect(await makeTestApp().services.auth.pendingSetupToken()).toBeNull();
   });
 
   test("the real server prints the sign-up link with the token, and the signup page's ?setup= reaches the API", async () => {

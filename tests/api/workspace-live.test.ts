@@ -90,7 +90,9 @@ test("a team member's socket receives the team comparison's progress, status and
   expect(about(member, c.id).find((m) => m.type === "RUN_CHANGES")?.payload).toMatchObject({ comparisonId: c.id, changeCount: 2 });
   // Sent after the members' messages on the same hub: had any reached the outsider, it would be here by now.
   expect(outsider.messages).toEqual([]);
-  expect(t.services.live.publish({ type: "AGENT_UPDATE", payload: { id: "probe" } }, { kind: "user", userId: stranger.user.id })).toBe(1);
+  expect(
+    await t.services.live.deliver({ type: "AGENT_UPDATE", payload: { id: "probe" } }, { kind: "user", userId: stranger.user.id }),
+  ).toBe(1);
   await until(() => outsider.messages.length === 1, "the outsider's own message");
   expect(outsider.messages.map((m) => m.type)).toEqual(["AGENT_UPDATE"]);
 });
@@ -100,19 +102,19 @@ test("a removed member stops hearing the workspace at once; someone added hears 
   const [own, member, newcomer] = [await socket(owner.token), await socket(viewer.token), await socket(stranger.token)];
   await until(() => t.services.live.size === 3, "three registered sockets");
   const hub = t.services.live;
-  const say = (n: number) => hub.publish({ type: "COMPARISON_PROGRESS", payload: { n } }, { kind: "workspace", workspaceId: team });
+  const say = (n: number) => hub.deliver({ type: "COMPARISON_PROGRESS", payload: { n } }, { kind: "workspace", workspaceId: team });
 
-  expect(say(1)).toBe(2);
+  expect(await say(1)).toBe(2);
   removeMember(t.db, team, viewer.user.id);
   addMember(t.db, team, stranger.user.id, "editor");
-  expect(say(2)).toBe(2);
+  expect(await say(2)).toBe(2);
   await until(() => own.messages.length === 2 && newcomer.messages.length === 1, "deliveries");
   const ns = (s: TestSocket) => s.messages.map((m) => (m.payload as { n: number }).n);
   expect(ns(own)).toEqual([1, 2]);
   expect(ns(member)).toEqual([1]);
   expect(ns(newcomer)).toEqual([2]);
   // A personal workspace (its id is its user's) reaches that user alone.
-  expect(hub.publish({ type: "COMPARISON_PROGRESS", payload: { n: 3 } }, { kind: "workspace", workspaceId: owner.user.id })).toBe(1);
+  expect(await hub.deliver({ type: "COMPARISON_PROGRESS", payload: { n: 3 } }, { kind: "workspace", workspaceId: owner.user.id })).toBe(1);
   await until(() => own.messages.length === 3, "the personal message");
 });
 
@@ -124,13 +126,15 @@ test("a socket opened with an API key hears only the key's workspace", async () 
   const [session, keyed] = [await socket(viewer.token), await socket(made.json.key)];
   await until(() => t.services.live.size === 2, "two registered sockets");
   const hub = t.services.live;
-  expect(hub.publish({ type: "COMPARISON_PROGRESS", payload: { n: "team" } }, { kind: "workspace", workspaceId: team })).toBe(1);
-  expect(hub.publish({ type: "COMPARISON_PROGRESS", payload: { n: "own" } }, { kind: "workspace", workspaceId: viewer.user.id })).toBe(2);
+  expect(await hub.deliver({ type: "COMPARISON_PROGRESS", payload: { n: "team" } }, { kind: "workspace", workspaceId: team })).toBe(1);
+  expect(
+    await hub.deliver({ type: "COMPARISON_PROGRESS", payload: { n: "own" } }, { kind: "workspace", workspaceId: viewer.user.id }),
+  ).toBe(2);
   await until(() => session.messages.length === 2 && keyed.messages.length === 1, "deliveries");
   expect(keyed.messages.map((m) => (m.payload as { n: string }).n)).toEqual(["own"]);
 });
 
-test("the hub reads a workspace's members once per message; `admins` adds the operators", () => {
+test("the hub reads a workspace's members once per message; `admins` adds the operators", async () => {
   const lookups: string[] = [];
   const hub = new LiveHub({
     membersOf: (id) => {
@@ -141,8 +145,8 @@ test("the hub reads a workspace's members once per message; `admins` adds the op
   const [ann, bo, cy, op] = [recordingSocket("ann"), recordingSocket("bo"), recordingSocket("cy"), recordingSocket("op", "admin")];
   const annByKey = { ...recordingSocket("ann"), workspaceId: "elsewhere" };
   for (const s of [ann, bo, cy, op, annByKey]) hub.add(s);
-  expect(hub.publish({ type: "COMPARISON_STATUS", payload: {} }, { kind: "workspace", workspaceId: "team" })).toBe(2);
-  expect(hub.publish({ type: "COMPONENT_GENERATED", payload: {} }, { kind: "workspace", workspaceId: "team", admins: true })).toBe(3);
+  expect(await hub.deliver({ type: "COMPARISON_STATUS", payload: {} }, { kind: "workspace", workspaceId: "team" })).toBe(2);
+  expect(await hub.deliver({ type: "COMPONENT_GENERATED", payload: {} }, { kind: "workspace", workspaceId: "team", admins: true })).toBe(3);
   expect(lookups).toEqual(["team", "team"]);
   expect([ann, bo, cy, op, annByKey].map((s) => s.received.length)).toEqual([2, 2, 0, 1, 0]);
 });

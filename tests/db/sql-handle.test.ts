@@ -1,6 +1,7 @@
 // The async handle (src/db/sql) runs one set of statements on SQLite and on PostgreSQL with the
 // same results: inserts, upserts (replacing and adding), COALESCE, counts and flags read as
 // numbers, JSON fields, parameters in any order, and transactions that roll back on error.
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +14,7 @@ import {
   migrateSql,
   openSql,
   type SqlDb,
+  sqliteSql,
 } from "#server/db/sql";
 import { freshPgDatabase, migratedPg, PG_START_TIMEOUT, pgMissing, postgres, stopPostgres } from "#tests/support/postgres";
 
@@ -208,6 +210,18 @@ describe("SQLite (sqlite: in DATA_DIR)", () => {
     expect(await scenario(db)).toEqual(EXPECTED);
   });
   test("keeps other work out of a transaction; the outer handle joins it from inside", () => transactionScope(db));
+  test("a transaction SQLite ended itself (a full disk) fails with SQLite's reason, not the rollback's", async () => {
+    const conn = new Database(":memory:");
+    conn.run("CREATE TABLE t (x TEXT)");
+    // A database that may not grow: the insert fails SQLITE_FULL, and SQLite rolls the transaction back itself.
+    conn.run(`PRAGMA max_page_count = ${(conn.query("PRAGMA page_count").get() as { page_count: number }).page_count}`);
+    const sql = sqliteSql(conn);
+    const full = sql.tx(() => sql.run("INSERT INTO t VALUES ($1)", ["x".repeat(100_000)]));
+    expect(full).rejects.toMatchObject({ code: "SQLITE_FULL" });
+    await full.catch(() => {});
+    expect(await sql.one("SELECT 1 AS ok")).toEqual({ ok: 1 });
+    conn.close();
+  });
 });
 
 // One cluster for the file, gone when it ends.

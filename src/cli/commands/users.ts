@@ -66,9 +66,9 @@ export async function usersCommand(argv: string[], out: (line: string) => void):
     const email = valid(command, "--email", signupBody.shape.email, required(command, "--email", flags.email));
     const data = openDataDir();
     try {
-      const found = data.services.users.findByEmail(email);
+      const found = await data.services.users.findByEmail(email);
       if (!found) throw new CommandError(`${command}: no account with the email ${email}`);
-      const user = data.services.users.update(CLI_ACTOR, found.id, action === "promote" ? { role: "admin" } : { disabled: true });
+      const user = await data.services.users.update(CLI_ACTOR, found.id, action === "promote" ? { role: "admin" } : { disabled: true });
       out(action === "promote" ? `${user.email} is an admin` : `${user.email} is disabled; its sessions and API keys have ended`);
       return 0;
     } catch (e) {

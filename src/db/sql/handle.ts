@@ -154,7 +154,8 @@ function handle(shared: Shared, client: Client, depth: number): SqlDb {
           await client.unsafe(depth === 0 ? "COMMIT" : `RELEASE ${name}`);
           return out;
         } catch (e) {
-          // SQLite may have rolled back already (a full disk ends the transaction): the error to report is still the first.
+          // SQLite ends a transaction itself on some errors (SQLITE_FULL, SQLITE_IOERR…): the ROLLBACK then
+          // fails with "no transaction is active", and the error that matters is the first one.
           await client.unsafe(depth === 0 ? "ROLLBACK" : `ROLLBACK TO ${name}; RELEASE ${name}`).catch(() => {});
           throw e;
         }

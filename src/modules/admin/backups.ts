@@ -133,7 +133,7 @@ export function backupService(deps: {
         const error = e instanceof Error ? e.message : String(e);
         try {
           await deps.repo.putSetting(LAST_KEY, { at: nowIso(now()), ok: false, error } satisfies LastAttempt, nowIso(now()));
-          deps.audit.recordBy(actor, "admin.backup_failed", null, { error });
+          await deps.audit.recordBy(actor, "admin.backup_failed", null, { error });
         } catch (recordError) {
           // A full disk fails the record too; the answer below still says what happened.
           if (!isStorageError(recordError)) throw recordError;
@@ -145,7 +145,7 @@ export function backupService(deps: {
       await deps.repo.putSetting(LAST_KEY, { at: nowIso(now()), ok: true } satisfies LastAttempt, nowIso(now()));
       await prune();
       const info = { name, createdAt: createdAtOf(name)!, size: (await store.stat(keyOf(name)))?.size ?? 0 };
-      deps.audit.recordBy(actor, "admin.backup_created", name, { size: info.size });
+      await deps.audit.recordBy(actor, "admin.backup_created", name, { size: info.size });
       return info;
     },
 
@@ -154,7 +154,7 @@ export function backupService(deps: {
       const { name } = parseInput(backupNameParam, { name: rawName });
       const found = await store.open(keyOf(name));
       if (!found) throw notFound("Backup not found");
-      deps.audit.recordBy(actor, "admin.backup_downloaded", name);
+      await deps.audit.recordBy(actor, "admin.backup_downloaded", name);
       return { body: found.body, name };
     },
 

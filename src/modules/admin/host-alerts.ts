@@ -67,7 +67,7 @@ export function hostAlertsService(deps: {
   webhookUrl?: string;
   /** E-mail is unavailable without one. */
   mailer?: Mailer;
-  recipients?: () => string[];
+  recipients?: () => Promise<string[]>;
   /** PUBLIC_URL: notifications link to the console there. Without it they carry no link (no guessed host). */
   publicUrl?: string;
   log?: (msg: string, err?: unknown) => void;
@@ -91,7 +91,7 @@ export function hostAlertsService(deps: {
     if (!deps.mailer) return;
     try {
       await deps.mailer.send({
-        to: deps.recipients?.() ?? [],
+        to: (await deps.recipients?.()) ?? [],
         subject: `Design Intel alert: ${LABEL[payload.metric]} at ${payload.value}%`,
         text: [
           payload.message + ".",
@@ -126,13 +126,16 @@ export function hostAlertsService(deps: {
   }
 
   function raise(payload: AlertPayload, s: AlertSettings) {
-    deps.audit.record({
-      actorId: null,
-      actorEmail: null,
-      action: "alert.raised",
-      target: payload.metric,
-      details: { value: payload.value, threshold: payload.threshold },
-    });
+    // The sampler raises alerts in the background; a failed audit write is logged, not thrown at it.
+    void deps.audit
+      .record({
+        actorId: null,
+        actorEmail: null,
+        action: "alert.raised",
+        target: payload.metric,
+        details: { value: payload.value, threshold: payload.threshold },
+      })
+      .catch((e) => deps.log?.("audit of an alert failed", e));
     deps.activity?.record({
       type: "system",
       status: "warning",
@@ -150,7 +153,7 @@ export function hostAlertsService(deps: {
 
     async save(actor: Actor, input: AlertSettings): Promise<AlertSettingsAnswer> {
       await deps.repo.putSetting(KEY, input, nowIso(now()));
-      deps.audit.recordBy(actor, "admin.alert_settings_saved", null, { ...input });
+      await deps.audit.recordBy(actor, "admin.alert_settings_saved", null, { ...input });
       return answer(input);
     },
 

@@ -41,7 +41,7 @@ export function maintenanceService(deps: {
       if (enabled !== state.enabled) {
         state = enabled ? { enabled, since: nowIso(now()), by: actor.email } : { enabled, since: null, by: null };
         await deps.repo.putSetting(KEY, state, nowIso(now()));
-        deps.audit.recordBy(actor, enabled ? "admin.maintenance_on" : "admin.maintenance_off");
+        await deps.audit.recordBy(actor, enabled ? "admin.maintenance_on" : "admin.maintenance_off");
         if (enabled) deps.live.disconnect((s) => s.role !== "admin", "Maintenance mode");
       }
       return { ...state, message: MAINTENANCE_MESSAGE };

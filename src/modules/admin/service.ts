@@ -24,14 +24,14 @@ export interface AdminDeps {
   audit: AuditService;
   activity?: ActivitySink;
   /** Figures owned by other modules, for the security report. */
-  userCounts(): { users: number; admins: number; disabled: number };
+  userCounts(): Promise<{ users: number; admins: number; disabled: number }>;
   /** Who alert e-mails go to. */
-  adminEmails(): string[];
+  adminEmails(): Promise<string[]>;
   /** Replaces the SMTP mailer built from the env (tests). */
   mailer?: Mailer;
   /** Where backups are kept (STORAGE_URL); DATA_DIR/backups when absent. */
   storage?: BlobStorage;
-  activeApiKeys(): number;
+  activeApiKeys(): Promise<number>;
   /** Disk use of the run history (the history module's). */
   historyStorage?(): Promise<{ runs: number; bytes: number }>;
   sampleIntervalMs?: number;
@@ -95,14 +95,14 @@ export function adminService(deps: AdminDeps) {
     hostAlerts,
     sampler,
 
-    securityReport(https: boolean): SecurityReport {
-      const c = deps.userCounts();
+    async securityReport(https: boolean): Promise<SecurityReport> {
+      const c = await deps.userCounts();
       return {
         users: c.users,
         admins: c.admins,
         disabledUsers: c.disabled,
-        failedSignIns24h: deps.audit.countSince("auth.sign_in_failed", now() - 24 * 60 * 60 * 1000),
-        activeApiKeys: deps.activeApiKeys(),
+        failedSignIns24h: await deps.audit.countSince("auth.sign_in_failed", now() - 24 * 60 * 60 * 1000),
+        activeApiKeys: await deps.activeApiKeys(),
         https,
         secureCookies: https,
         maintenance: maintenance.isOn(),

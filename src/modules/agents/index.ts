@@ -97,13 +97,13 @@ export function agentsRoutes(agents: AgentsService, auth: AgentsAuth, opts: { no
     })
     .post(
       "/tests/:id/events",
-      ({ params, body, headers }) => {
+      async ({ params, body, headers }) => {
         // Optional sign-in (a site's backend sends the ingest key instead): the test must be the
         // current workspace's, and sending its events takes an editor, like any other change to it.
         const token = bearerToken(headers.authorization);
-        const who = token ? auth.principalForAccessToken(token) : null;
+        const who = token ? await auth.principalForAccessToken(token) : null;
         const workspace = who
-          ? auth.workspaceFor({ userId: who.user.id, keyWorkspaceId: who.keyWorkspaceId }, headers[WORKSPACE_HEADER] ?? null)
+          ? await auth.workspaceFor({ userId: who.user.id, keyWorkspaceId: who.keyWorkspaceId }, headers[WORKSPACE_HEADER] ?? null)
           : null;
         // Signed in, naming a workspace that is not theirs: not found, as on every other route.
         if (who && !workspace && !headers["x-ingest-key"]) throw notFound("Workspace not found");

@@ -11,12 +11,12 @@ import type { ApiKeyService } from "./service";
  * never has to remember it: writes a key's scope does not allow answer 403.
  */
 export function apiKeyGate(keys: Pick<ApiKeyService, "scopeOf">) {
-  return new Elysia({ name: "api-key-gate" }).onRequest(({ request }) => {
+  return new Elysia({ name: "api-key-gate" }).onRequest(async ({ request }) => {
     const headerKey = request.headers.get("x-api-key");
     if (headerKey && !request.headers.has("authorization")) request.headers.set("authorization", `Bearer ${headerKey.trim()}`);
     const token = bearerToken(request.headers.get("authorization"));
     if (!token || !isApiKey(token)) return;
-    const scope = keys.scopeOf(token);
+    const scope = await keys.scopeOf(token);
     if (!scope) return;
     const refusal = scopeRefusal(scope, request.method, new URL(request.url).pathname);
     if (refusal) throw forbidden(refusal);

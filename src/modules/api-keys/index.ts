@@ -34,7 +34,7 @@ export function apiKeyRoutes(keys: ApiKeyService, auth: KeyAuth) {
     .use(clientIpPlugin())
     .use(authGuard(auth.userForAccessToken))
     .use(workspaceGuard(auth))
-    .get("", ({ user, workspace }) => ({ keys: keys.list(user.id, workspace.id) }), {
+    .get("", async ({ user, workspace }) => ({ keys: await keys.list(user.id, workspace.id) }), {
       auth: "admin",
       role: "viewer",
       response: { 200: responds(apiKeyList), ...errors(401, 403, 500, 503) },
@@ -42,8 +42,8 @@ export function apiKeyRoutes(keys: ApiKeyService, auth: KeyAuth) {
     })
     .post(
       "",
-      ({ user, workspace, body, ip, request, set }) => {
-        const created = keys.create(actorOf(user, ip, request.headers.get("user-agent")), workspace.id, body);
+      async ({ user, workspace, body, ip, request, set }) => {
+        const created = await keys.create(actorOf(user, ip, request.headers.get("user-agent")), workspace.id, body);
         set.status = 201;
         set.headers["cache-control"] = "no-store";
         return created;
@@ -58,8 +58,8 @@ export function apiKeyRoutes(keys: ApiKeyService, auth: KeyAuth) {
     )
     .delete(
       "/:id",
-      ({ user, workspace, params, ip, request }) => ({
-        apiKey: keys.revoke(actorOf(user, ip, request.headers.get("user-agent")), workspace.id, params.id),
+      async ({ user, workspace, params, ip, request }) => ({
+        apiKey: await keys.revoke(actorOf(user, ip, request.headers.get("user-agent")), workspace.id, params.id),
       }),
       {
         auth: "admin",
@@ -94,7 +94,9 @@ export function allApiKeyRoutes(keys: ApiKeyService, resolve: BearerResolver) {
     )
     .delete(
       "/:id",
-      ({ user, params, ip, request }) => ({ apiKey: keys.revokeAny(actorOf(user, ip, request.headers.get("user-agent")), params.id) }),
+      async ({ user, params, ip, request }) => ({
+        apiKey: await keys.revokeAny(actorOf(user, ip, request.headers.get("user-agent")), params.id),
+      }),
       {
         auth: "admin",
         params: idParams,
@@ -115,9 +117,9 @@ export function personalApiKeyRoutes(keys: ApiKeyService, auth: WorkspaceResolve
     .use(workspaceGuard(auth))
     .get(
       "",
-      ({ user, workspace, set }) => {
+      async ({ user, workspace, set }) => {
         set.headers["cache-control"] = "no-store";
-        return { keys: keys.list(user.id, workspace.id) };
+        return { keys: await keys.list(user.id, workspace.id) };
       },
       {
         role: "viewer",
@@ -127,8 +129,8 @@ export function personalApiKeyRoutes(keys: ApiKeyService, auth: WorkspaceResolve
     )
     .post(
       "",
-      ({ user, workspace, body, ip, request, set }): CreatedPersonalKey => {
-        const { key, apiKey } = keys.create(actorOf(user, ip, request.headers.get("user-agent")), workspace.id, body, "personal");
+      async ({ user, workspace, body, ip, request, set }): Promise<CreatedPersonalKey> => {
+        const { key, apiKey } = await keys.create(actorOf(user, ip, request.headers.get("user-agent")), workspace.id, body, "personal");
         set.status = 201;
         set.headers["cache-control"] = "no-store";
         return { id: apiKey.id, name: apiKey.name, scope: apiKey.scope, key, createdAt: apiKey.createdAt };
@@ -145,8 +147,8 @@ export function personalApiKeyRoutes(keys: ApiKeyService, auth: WorkspaceResolve
     )
     .delete(
       "/:id",
-      ({ user, workspace, params, ip, request }) => ({
-        apiKey: keys.revoke(actorOf(user, ip, request.headers.get("user-agent")), workspace.id, params.id, "personal"),
+      async ({ user, workspace, params, ip, request }) => ({
+        apiKey: await keys.revoke(actorOf(user, ip, request.headers.get("user-agent")), workspace.id, params.id, "personal"),
       }),
       {
         role: "viewer",
@@ -166,9 +168,9 @@ export function workspaceApiKeyRoutes(keys: ApiKeyService, auth: WorkspaceResolv
     .use(workspaceRoutesGuard(auth))
     .get(
       "",
-      ({ workspace, set }) => {
+      async ({ workspace, set }) => {
         set.headers["cache-control"] = "no-store";
-        return { keys: keys.listInWorkspace(workspace.id) };
+        return { keys: await keys.listInWorkspace(workspace.id) };
       },
       {
         member: "admin",
@@ -179,8 +181,8 @@ export function workspaceApiKeyRoutes(keys: ApiKeyService, auth: WorkspaceResolv
     )
     .delete(
       "/:keyId",
-      ({ user, workspace, params, ip, request }) => ({
-        apiKey: keys.revokeInWorkspace(actorOf(user, ip, request.headers.get("user-agent")), workspace.id, params.keyId),
+      async ({ user, workspace, params, ip, request }) => ({
+        apiKey: await keys.revokeInWorkspace(actorOf(user, ip, request.headers.get("user-agent")), workspace.id, params.keyId),
       }),
       {
         member: "admin",

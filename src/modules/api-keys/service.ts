@@ -1,5 +1,4 @@
-import type { Db } from "#server/db/connection";
-import { writeTx } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import { conflict, notFound } from "#server/http/errors";
 import { newId, nowIso, randomToken, sha256 } from "#server/lib/ids";
 import type { PublicUser } from "#server/modules/auth/model";
@@ -25,7 +24,7 @@ const TOUCH_EVERY_MS = 60_000;
 /** Keys made in the admin console are audited as admin actions; everyone's own keys (Settings) as theirs. */
 export type KeyOrigin = "admin" | "personal";
 
-export function apiKeyService(deps: { db: Db; audit: AuditService; now?: () => number }) {
+export function apiKeyService(deps: { db: SqlDb; audit: AuditService; now?: () => number }) {
   const repo = apiKeyRepository(deps.db);
   const now = deps.now ?? Date.now;
 
@@ -35,13 +34,14 @@ export function apiKeyService(deps: { db: Db; audit: AuditService; now?: () => n
      * (never more). The key is returned once; only its SHA-256 is stored (it is 256 random bits, so
      * no slow hash is needed).
      */
-    create(actor: SignedInActor, workspaceId: string, input: CreateApiKeyInput, origin: KeyOrigin = "admin"): CreatedApiKey {
+    async create(actor: SignedInActor, workspaceId: string, input: CreateApiKeyInput, origin: KeyOrigin = "admin"): Promise<CreatedApiKey> {
       const key = API_KEY_PREFIX + randomToken(32);
       const id = newId();
       const scope = input.scope ?? "run";
-      writeTx(deps.db, () => {
-        if (repo.countLiveFor(actor.id) >= MAX_LIVE_KEYS) throw conflict(`You already have ${MAX_LIVE_KEYS} API keys; revoke one first`);
-        repo.insert({
+      await deps.db.tx(async () => {
+        if ((await repo.countLiveFor(actor.id)) >= MAX_LIVE_KEYS)
+          throw conflict(`You already have ${MAX_LIVE_KEYS} API keys; revoke one first`);
+        await repo.insert({
           id,
           userId: actor.id,
           workspaceId,
@@ -52,39 +52,39 @@ export function apiKeyService(deps: { db: Db; audit: AuditService; now?: () => n
           at: nowIso(now()),
         });
       });
-      deps.audit.recordIn(workspaceId, actor, origin === "admin" ? "admin.api_key_created" : "api_key.created", id, {
+      await deps.audit.recordIn(workspaceId, actor, origin === "admin" ? "admin.api_key_created" : "api_key.created", id, {
         name: input.name,
         scope,
       });
-      const { userId: _, workspaceId: __, ...apiKey } = repo.find(id)!;
+      const { userId: _, workspaceId: __, ...apiKey } = (await repo.find(id))!;
       return { key, apiKey };
     },
 
     /** The user's own keys in the workspace. */
-    list: (userId: string, workspaceId: string): ApiKeyView[] => repo.listFor(userId, workspaceId),
+    list: (userId: string, workspaceId: string): Promise<ApiKeyView[]> => repo.listFor(userId, workspaceId),
 
     /** Only its maker revokes a key here, in the key's workspace; anyone else is told it does not exist. */
-    revoke(actor: SignedInActor, workspaceId: string, keyId: string, origin: KeyOrigin = "admin"): ApiKeyView {
-      const found = repo.find(keyId);
+    async revoke(actor: SignedInActor, workspaceId: string, keyId: string, origin: KeyOrigin = "admin"): Promise<ApiKeyView> {
+      const found = await repo.find(keyId);
       if (!found || found.userId !== actor.id || found.workspaceId !== workspaceId) throw notFound("API key not found");
-      if (repo.revoke(keyId, actor.id, nowIso(now())))
-        deps.audit.recordIn(workspaceId, actor, origin === "admin" ? "admin.api_key_revoked" : "api_key.revoked", keyId, {
+      if (await repo.revoke(keyId, actor.id, nowIso(now())))
+        await deps.audit.recordIn(workspaceId, actor, origin === "admin" ? "admin.api_key_revoked" : "api_key.revoked", keyId, {
           name: found.name,
         });
-      const { userId: _, workspaceId: __, ...view } = repo.find(keyId)!;
+      const { userId: _, workspaceId: __, ...view } = (await repo.find(keyId))!;
       return view;
     },
 
     /** Every member's keys in the workspace, for its admins and owners. */
-    listInWorkspace: (workspaceId: string): OwnedApiKeyView[] => repo.listInWorkspace(workspaceId),
+    listInWorkspace: (workspaceId: string): Promise<OwnedApiKeyView[]> => repo.listInWorkspace(workspaceId),
 
     /** A workspace admin ends any member's key of that workspace; a key of another workspace does not exist here. */
-    revokeInWorkspace(actor: SignedInActor, workspaceId: string, keyId: string): OwnedApiKeyView {
-      const found = repo.findOwned(keyId);
+    async revokeInWorkspace(actor: SignedInActor, workspaceId: string, keyId: string): Promise<OwnedApiKeyView> {
+      const found = await repo.findOwned(keyId);
       if (!found || found.workspaceId !== workspaceId) throw notFound("API key not found");
-      if (repo.revoke(keyId, found.ownerId, nowIso(now())))
-        deps.audit.recordIn(workspaceId, actor, "api_key.revoked", keyId, { name: found.name, owner: found.ownerEmail });
-      return repo.findOwned(keyId)!;
+      if (await repo.revoke(keyId, found.ownerId, nowIso(now())))
+        await deps.audit.recordIn(workspaceId, actor, "api_key.revoked", keyId, { name: found.name, owner: found.ownerEmail });
+      return (await repo.findOwned(keyId))!;
     },
 
     /**
@@ -94,8 +94,8 @@ export function apiKeyService(deps: { db: Db; audit: AuditService; now?: () => n
     revokeMemberKeys: (workspaceId: string, userId: string) => repo.revokeMemberKeys(workspaceId, userId, nowIso(now())),
 
     /** Every user's keys with their workspaces, newest first, for the admin console (an admin route; never the keys themselves). */
-    listAll(query: AllKeysQuery): AllKeysPage {
-      const { keys, total } = repo.pageOfAll(query.q, query.pageSize, (query.page - 1) * query.pageSize);
+    async listAll(query: AllKeysQuery): Promise<AllKeysPage> {
+      const { keys, total } = await repo.pageOfAll(query.q, query.pageSize, (query.page - 1) * query.pageSize);
       return { keys, total, page: query.page, pageSize: query.pageSize };
     },
 
@@ -103,12 +103,12 @@ export function apiKeyService(deps: { db: Db; audit: AuditService; now?: () => n
      * An admin ends anyone's key (a leaked CI secret, a departed colleague's script). Audited as an
      * admin action naming the owner; revoking a key that is already revoked changes and records nothing.
      */
-    revokeAny(actor: SignedInActor, keyId: string): OwnedApiKeyView {
-      const found = repo.findOwned(keyId);
+    async revokeAny(actor: SignedInActor, keyId: string): Promise<OwnedApiKeyView> {
+      const found = await repo.findOwned(keyId);
       if (!found) throw notFound("API key not found");
-      if (repo.revoke(keyId, found.ownerId, nowIso(now())))
-        deps.audit.recordIn(found.workspaceId, actor, "admin.api_key_revoked", keyId, { name: found.name, owner: found.ownerEmail });
-      return repo.findOwned(keyId)!;
+      if (await repo.revoke(keyId, found.ownerId, nowIso(now())))
+        await deps.audit.recordIn(found.workspaceId, actor, "admin.api_key_revoked", keyId, { name: found.name, owner: found.ownerEmail });
+      return (await repo.findOwned(keyId))!;
     },
 
     /** Ends every key of a user (on disable). */
@@ -117,15 +117,15 @@ export function apiKeyService(deps: { db: Db; audit: AuditService; now?: () => n
     countActive: repo.countActive,
 
     /** The scope of a working key, or null when it is unknown, revoked, its owner disabled or no longer a member of its workspace (the guard then answers 401). */
-    scopeOf: (token: string): ApiKeyScope | null => (isApiKey(token) ? repo.scopeOf(sha256(token)) : null),
+    scopeOf: async (token: string): Promise<ApiKeyScope | null> => (isApiKey(token) ? repo.scopeOf(sha256(token)) : null),
 
     /** The owner of a live key and the workspace it is bound to, or null; plugged into the bearer resolver ahead of JWT verification. */
-    principalForKey(token: string): { user: PublicUser; keyWorkspaceId: string } | null {
+    async principalForKey(token: string): Promise<{ user: PublicUser; keyWorkspaceId: string } | null> {
       if (!isApiKey(token)) return null;
-      const row = repo.ownerOf(sha256(token));
+      const row = await repo.ownerOf(sha256(token));
       if (!row) return null;
       const t = now();
-      if (!row.last_used_at || Date.parse(row.last_used_at) < t - TOUCH_EVERY_MS) repo.touch(row.key_id, nowIso(t));
+      if (!row.last_used_at || Date.parse(row.last_used_at) < t - TOUCH_EVERY_MS) await repo.touch(row.key_id, nowIso(t));
       return { user: { id: row.id, email: row.email, username: row.username, role: row.role }, keyWorkspaceId: row.workspace_id };
     },
   };

@@ -1,4 +1,4 @@
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import type { AuditEntry, AuditInput } from "./model";
 
 interface AuditRow {
@@ -35,54 +35,51 @@ const toEntry = (r: AuditRow): AuditEntry => ({
   createdAt: r.created_at,
 });
 
-export function auditRepository(db: Db) {
-  const q = {
-    insert: db.query<
-      null,
-      [string | null, string | null, string, string | null, string | null, string | null, string | null, string, string | null]
-    >(
-      "INSERT INTO audit_log (actor_id, actor_email, action, target, ip, user_agent, details, created_at, workspace_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    ),
-    page: db.query<AuditRow, [number, number]>("SELECT * FROM audit_log ORDER BY id DESC LIMIT ? OFFSET ?"),
-    pageByAction: db.query<AuditRow, [string, number, number]>(
-      "SELECT * FROM audit_log WHERE action = ? ORDER BY id DESC LIMIT ? OFFSET ?",
-    ),
-    count: db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM audit_log"),
-    pageIn: db.query<AuditRow, [string, number, number]>(
-      "SELECT * FROM audit_log WHERE workspace_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
-    ),
-    pageInByAction: db.query<AuditRow, [string, string, number, number]>(
-      "SELECT * FROM audit_log WHERE workspace_id = ? AND action = ? ORDER BY id DESC LIMIT ? OFFSET ?",
-    ),
-    countIn: db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM audit_log WHERE workspace_id = ?"),
-    countInByAction: db.query<{ n: number }, [string, string]>("SELECT COUNT(*) AS n FROM audit_log WHERE workspace_id = ? AND action = ?"),
-    countByAction: db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM audit_log WHERE action = ?"),
-    countSince: db.query<{ n: number }, [string, string]>("SELECT COUNT(*) AS n FROM audit_log WHERE action = ? AND created_at >= ?"),
-  };
+export function auditRepository(db: SqlDb) {
+  const count = async (where: string, params: unknown[]) =>
+    (await db.one<{ n: number }>(`SELECT COUNT(*) AS n FROM audit_log ${where}`, params))?.n ?? 0;
   return {
     insert: (e: AuditInput, at: string) =>
-      q.insert.run(
-        e.actorId,
-        e.actorEmail,
-        e.action,
-        e.target ?? null,
-        e.ip ?? null,
-        e.userAgent ?? null,
-        e.details ? JSON.stringify(e.details) : null,
-        at,
-        e.workspaceId ?? null,
+      db.run(
+        "INSERT INTO audit_log (actor_id, actor_email, action, target, ip, user_agent, details, created_at, workspace_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        [
+          e.actorId,
+          e.actorEmail,
+          e.action,
+          e.target ?? null,
+          e.ip ?? null,
+          e.userAgent ?? null,
+          e.details ? JSON.stringify(e.details) : null,
+          at,
+          e.workspaceId ?? null,
+        ],
       ),
-    page(limit: number, offset: number, action?: string): { entries: AuditEntry[]; total: number } {
-      const rows = action ? q.pageByAction.all(action, limit, offset) : q.page.all(limit, offset);
-      const total = (action ? q.countByAction.get(action) : q.count.get())?.n ?? 0;
+    async page(limit: number, offset: number, action?: string): Promise<{ entries: AuditEntry[]; total: number }> {
+      const rows = action
+        ? await db.all<AuditRow>("SELECT * FROM audit_log WHERE action = $1 ORDER BY id DESC LIMIT $2 OFFSET $3", [action, limit, offset])
+        : await db.all<AuditRow>("SELECT * FROM audit_log ORDER BY id DESC LIMIT $1 OFFSET $2", [limit, offset]);
+      const total = action ? await count("WHERE action = $1", [action]) : await count("", []);
       return { entries: rows.map(toEntry), total };
     },
     /** One workspace's entries, newest first. */
-    pageIn(workspaceId: string, limit: number, offset: number, action?: string): { entries: AuditEntry[]; total: number } {
-      const rows = action ? q.pageInByAction.all(workspaceId, action, limit, offset) : q.pageIn.all(workspaceId, limit, offset);
-      const total = (action ? q.countInByAction.get(workspaceId, action) : q.countIn.get(workspaceId))?.n ?? 0;
+    async pageIn(workspaceId: string, limit: number, offset: number, action?: string): Promise<{ entries: AuditEntry[]; total: number }> {
+      const rows = action
+        ? await db.all<AuditRow>("SELECT * FROM audit_log WHERE workspace_id = $1 AND action = $2 ORDER BY id DESC LIMIT $3 OFFSET $4", [
+            workspaceId,
+            action,
+            limit,
+            offset,
+          ])
+        : await db.all<AuditRow>("SELECT * FROM audit_log WHERE workspace_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3", [
+            workspaceId,
+            limit,
+            offset,
+          ]);
+      const total = action
+        ? await count("WHERE workspace_id = $1 AND action = $2", [workspaceId, action])
+        : await count("WHERE workspace_id = $1", [workspaceId]);
       return { entries: rows.map(toEntry), total };
     },
-    countSince: (action: string, sinceIso: string) => q.countSince.get(action, sinceIso)?.n ?? 0,
+    countSince: (action: string, sinceIso: string) => count("WHERE action = $1 AND created_at >= $2", [action, sinceIso]),
   };
 }

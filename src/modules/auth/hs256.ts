@@ -1,9 +1,8 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 /**
- * Checks a compact HS256 JWT without a promise. WebCrypto (jose's verify) is asynchronous only, and
- * an asynchronous check makes every guarded route's hook asynchronous too; node:crypto's HMAC is
- * synchronous. Only what our own tokens use is accepted: the header names HS256 and nothing
+ * Checks a compact HS256 JWT without a promise. WebCrypto (jose's verify) is asynchronous only, a
+ * promise per guarded request; node:crypto's HMAC is synchronous. Only what our own tokens use is accepted: the header names HS256 and nothing
  * critical, the signature is the HMAC of the first two parts under `key` (compared in constant
  * time), `iss` matches, `exp` is a number in the future, `nbf` (when present) has passed.
  * Anything else, malformed or not, is null.

@@ -116,8 +116,8 @@ export function authRoutes(auth: AuthService, limits: AuthLimits) {
     )
     .post(
       "/logout",
-      ({ request, set }) => {
-        auth.logout(readCookie(request.headers.get("cookie"), REFRESH_COOKIE));
+      async ({ request, set }) => {
+        await auth.logout(readCookie(request.headers.get("cookie"), REFRESH_COOKIE));
         set.headers["set-cookie"] = expiredCookie(request);
         return { ok: true as const };
       },

@@ -1,6 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import type { Db } from "#server/db/connection";
-import { writeTx } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import { StampedCache, changeStamp } from "#server/db/change-stamp";
 import { HttpError, conflict, unauthorized } from "#server/http/errors";
 import { newId, nowIso, randomToken, sha256 } from "#server/lib/ids";
@@ -32,9 +31,9 @@ export const PASSWORD_ADMINS_ONLY = (ssoName: string) =>
   `Password sign-in is for administrators on this server; use "Continue with ${ssoName}" instead`;
 
 export interface AuthEvents {
-  onSignIn?(user: PublicUser, meta: RequestMeta, method: SignInMethod): void;
-  onSignInFailed?(email: string, meta: RequestMeta): void;
-  onSignUp?(user: PublicUser, meta: RequestMeta): void;
+  onSignIn?(user: PublicUser, meta: RequestMeta, method: SignInMethod): Promise<void>;
+  onSignInFailed?(email: string, meta: RequestMeta): Promise<void>;
+  onSignUp?(user: PublicUser, meta: RequestMeta): Promise<void>;
 }
 
 export interface RequestMeta {
@@ -56,7 +55,7 @@ const sameSecret = (given: string | undefined, expected: string) =>
   given !== undefined && timingSafeEqual(Buffer.from(sha256(given), "hex"), Buffer.from(sha256(expected), "hex"));
 
 export function authService(deps: {
-  db: Db;
+  db: SqlDb;
   tokens: AccessTokens;
   adminEmails: string[];
   events?: AuthEvents;
@@ -66,10 +65,10 @@ export function authService(deps: {
    */
   apiKeys?: {
     isKey: (token: string) => boolean;
-    principalForKey: (key: string) => { user: PublicUser; keyWorkspaceId: string } | null;
+    principalForKey: (key: string) => Promise<{ user: PublicUser; keyWorkspaceId: string } | null>;
   };
   /** The current workspace of a request (the workspaces module owns the rule). */
-  workspaces: { current: (who: Principal, requested: string | null) => CurrentWorkspace | null };
+  workspaces: { current: (who: Principal, requested: string | null) => Promise<CurrentWorkspace | null> };
   /** Signs and checks device cookies; with the throttle, limits guessing without locking owners out. */
   deviceCookies: DeviceCookies;
   loginThrottle: LoginThrottle;
@@ -90,30 +89,34 @@ export function authService(deps: {
   // once. The row is kept until the next write anywhere in the database (any of those is one),
   // so the next request after such a change still reads it fresh.
   const currentStamp = changeStamp(deps.db);
-  const liveUsers = new StampedCache<UserRow | null>(currentStamp, 10_000);
+  const liveUsers = new StampedCache<Promise<UserRow | null>>(currentStamp, 10_000);
   // An access token belongs to its sign-in session: logging out (or a replayed refresh token)
   // ends that session's access tokens at once, not when they expire. Cached like the users.
-  const endedSessions = new StampedCache<boolean>(currentStamp, 10_000);
+  const endedSessions = new StampedCache<Promise<boolean>>(currentStamp, 10_000);
   /** The user an access token's claims stand for, while the user and the token's session are live. */
-  const liveUserFor = (claims: AccessClaims): PublicUser | null => {
-    // One stamp for both caches: only reads run between them.
+  const liveUserFor = async (claims: AccessClaims): Promise<PublicUser | null> => {
+    // One stamp for both caches, taken before either read is issued: a write landing while they
+    // await changes the stamp, so what they read is dropped at the next look.
     const stamp = currentStamp();
-    const user = liveUsers.get(claims.sub, () => repo.findUserById(claims.sub), stamp);
-    if (!user || user.disabled || user.token_version !== claims.ver) return null;
     const sid = claims.sid;
-    if (endedSessions.get(sid, () => repo.isSessionEnded(sid), stamp)) return null;
+    const [user, ended] = await Promise.all([
+      liveUsers.load(claims.sub, () => repo.findUserById(claims.sub), stamp),
+      endedSessions.load(sid, () => repo.isSessionEnded(sid), stamp),
+    ]);
+    if (!user || user.disabled || user.token_version !== claims.ver) return null;
+    if (ended) return null;
     return toPublicUser(user);
   };
   /** Rotated within the grace, in a session that has not ended. */
-  const justRotated = (row: RefreshRow) =>
-    row.used_at !== null && now() - Date.parse(row.used_at) <= ROTATION_GRACE_MS && !repo.isSessionEnded(row.family_id);
+  const justRotated = async (row: RefreshRow) =>
+    row.used_at !== null && now() - Date.parse(row.used_at) <= ROTATION_GRACE_MS && !(await repo.isSessionEnded(row.family_id));
   /** The live user and session of a refresh cookie, read without rotating it (SSR). */
-  function userOfRefreshCookie(refreshToken: string | undefined): { user: UserRow; sessionId: string } | null {
+  async function userOfRefreshCookie(refreshToken: string | undefined): Promise<{ user: UserRow; sessionId: string } | null> {
     if (!refreshToken) return null;
-    const row = repo.findRefresh(sha256(refreshToken));
+    const row = await repo.findRefresh(sha256(refreshToken));
     if (!row || row.revoked_at || row.expires_at < nowIso(now())) return null;
-    if (row.used_at && !justRotated(row)) return null;
-    const user = repo.findUserById(row.user_id);
+    if (row.used_at && !(await justRotated(row))) return null;
+    const user = await repo.findUserById(row.user_id);
     return user && !user.disabled ? { user, sessionId: row.family_id } : null;
   }
   // Verifying against a real hash when the e-mail is unknown keeps both failures equally slow.
@@ -121,7 +124,7 @@ export function authService(deps: {
 
   async function issue(user: UserRow, familyId: string = newId()): Promise<Session> {
     const refreshToken = randomToken(32);
-    repo.insertRefresh({
+    await repo.insertRefresh({
       id: newId(),
       userId: user.id,
       familyId,
@@ -136,16 +139,16 @@ export function authService(deps: {
     async signup(input: SignupInput, meta: RequestMeta): Promise<Session> {
       const passwordHash = await Bun.password.hash(input.password, ARGON);
       const email = input.email.toLowerCase();
-      const user = writeTx(deps.db, () => {
-        if (repo.findUserByEmail(email)) throw new HttpError(409, "An account with this email already exists");
-        const first = repo.countUsers() === 0;
+      const user = await deps.db.tx(async () => {
+        if (await repo.findUserByEmail(email)) throw new HttpError(409, "An account with this email already exists");
+        const first = (await repo.countUsers()) === 0;
         if (first && deps.setupToken && !sameSecret(input.setupToken, deps.setupToken)) throw new HttpError(403, SETUP_TOKEN_MESSAGE);
         const role = first || deps.adminEmails.includes(email) ? "admin" : "user";
         const id = newId();
-        repo.insertUser({ id, email, username: input.username ?? null, passwordHash, role });
-        return repo.findUserById(id)!;
+        await repo.insertUser({ id, email, username: input.username ?? null, passwordHash, role });
+        return (await repo.findUserById(id))!;
       });
-      deps.events?.onSignUp?.(toPublicUser(user), meta);
+      await deps.events?.onSignUp?.(toPublicUser(user), meta);
       return { ...(await issue(user)), deviceCookie: deps.deviceCookies.issue(user.id) };
     },
 
@@ -156,14 +159,14 @@ export function authService(deps: {
     async createAccount(input: { email: string; password: string }, opts: { admin: boolean }): Promise<PublicUser> {
       const passwordHash = await Bun.password.hash(input.password, ARGON);
       const email = input.email.toLowerCase();
-      const user = writeTx(deps.db, () => {
-        if (repo.findUserByEmail(email)) throw new HttpError(409, "An account with this email already exists");
-        const role = opts.admin || repo.countUsers() === 0 || deps.adminEmails.includes(email) ? "admin" : "user";
+      const user = await deps.db.tx(async () => {
+        if (await repo.findUserByEmail(email)) throw new HttpError(409, "An account with this email already exists");
+        const role = opts.admin || (await repo.countUsers()) === 0 || deps.adminEmails.includes(email) ? "admin" : "user";
         const id = newId();
-        repo.insertUser({ id, email, username: null, passwordHash, role });
-        return repo.findUserById(id)!;
+        await repo.insertUser({ id, email, username: null, passwordHash, role });
+        return (await repo.findUserById(id))!;
       });
-      deps.events?.onSignUp?.(toPublicUser(user), { ip: "local", userAgent: "design-intel users create" });
+      await deps.events?.onSignUp?.(toPublicUser(user), { ip: "local", userAgent: "design-intel users create" });
       return toPublicUser(user);
     },
 
@@ -173,21 +176,21 @@ export function authService(deps: {
      */
     async login(input: LoginInput, meta: RequestMeta, deviceCookie?: string): Promise<Session> {
       const email = input.email.toLowerCase();
-      const user = repo.findUserByEmail(email);
+      const user = await repo.findUserByEmail(email);
       const deviceId = user ? deps.deviceCookies.deviceFor(deviceCookie, user.id) : null;
       const attempt = deps.loginThrottle.admit({ ip: meta.ip, account: email, deviceId });
       const ok = await Bun.password.verify(input.password, user?.password_hash ?? (await dummyHash));
       if (!user || !ok || user.disabled) {
-        deps.events?.onSignInFailed?.(email, meta);
+        await deps.events?.onSignInFailed?.(email, meta);
         throw unauthorized(INVALID_LOGIN);
       }
       attempt.succeeded();
       // Told only after the password proved who is asking, so the answer never reveals a role.
       if (deps.passwordLogin?.mode === "admins" && user.role !== "admin") {
-        deps.events?.onSignInFailed?.(email, meta);
+        await deps.events?.onSignInFailed?.(email, meta);
         throw new HttpError(403, PASSWORD_ADMINS_ONLY(deps.passwordLogin.ssoName));
       }
-      deps.events?.onSignIn?.(toPublicUser(user), meta, "password");
+      await deps.events?.onSignIn?.(toPublicUser(user), meta, "password");
       return { ...(await issue(user)), deviceCookie: deps.deviceCookies.issue(user.id) };
     },
 
@@ -197,9 +200,9 @@ export function authService(deps: {
      * account is gone or disabled.
      */
     async signInVouched(userId: string, meta: RequestMeta, method: SignInMethod): Promise<Session | null> {
-      const user = repo.findUserById(userId);
+      const user = await repo.findUserById(userId);
       if (!user || user.disabled) return null;
-      deps.events?.onSignIn?.(toPublicUser(user), meta, method);
+      await deps.events?.onSignIn?.(toPublicUser(user), meta, method);
       return { ...(await issue(user)), deviceCookie: deps.deviceCookies.issue(user.id) };
     },
 
@@ -212,27 +215,27 @@ export function authService(deps: {
     async provisionVouched(
       input: { email: string; username: string | null },
       meta: RequestMeta,
-      link: (userId: string) => void,
+      link: (userId: string) => Promise<void>,
     ): Promise<PublicUser> {
       const passwordHash = await Bun.password.hash(randomToken(32), ARGON);
       const email = input.email.toLowerCase();
-      const user = writeTx(deps.db, () => {
-        if (repo.findUserByEmail(email)) throw new HttpError(409, "An account with this email already exists");
-        const first = repo.countUsers() === 0;
+      const user = await deps.db.tx(async () => {
+        if (await repo.findUserByEmail(email)) throw new HttpError(409, "An account with this email already exists");
+        const first = (await repo.countUsers()) === 0;
         if (first && deps.setupToken) throw new HttpError(403, SETUP_TOKEN_MESSAGE);
         const role = first || deps.adminEmails.includes(email) ? "admin" : "user";
         const id = newId();
-        repo.insertUser({ id, email, username: input.username, passwordHash, role });
-        link(id);
-        return repo.findUserById(id)!;
+        await repo.insertUser({ id, email, username: input.username, passwordHash, role });
+        await link(id);
+        return (await repo.findUserById(id))!;
       });
-      deps.events?.onSignUp?.(toPublicUser(user), meta);
+      await deps.events?.onSignUp?.(toPublicUser(user), meta);
       return toPublicUser(user);
     },
 
     /** The account of an e-mail address, for linking a verified provider identity to it. */
-    userIdByEmail(email: string): string | null {
-      return repo.findUserByEmail(email.toLowerCase())?.id ?? null;
+    async userIdByEmail(email: string): Promise<string | null> {
+      return (await repo.findUserByEmail(email.toLowerCase()))?.id ?? null;
     },
 
     /**
@@ -244,22 +247,22 @@ export function authService(deps: {
       if (!refreshToken) throw unauthorized("No session");
       const at = nowIso(now());
       const hash = sha256(refreshToken);
-      const row = repo.findRefresh(hash);
+      const row = await repo.findRefresh(hash);
       if (!row) throw unauthorized("Session expired");
-      if (row.used_at && !row.revoked_at && justRotated(row)) throw conflict(JUST_ROTATED_MESSAGE);
+      if (row.used_at && !row.revoked_at && (await justRotated(row))) throw conflict(JUST_ROTATED_MESSAGE);
       if (row.used_at || row.revoked_at) {
-        repo.revokeFamily(row.family_id, at);
+        await repo.revokeFamily(row.family_id, at);
         throw unauthorized("Session expired");
       }
       if (row.expires_at < at) throw unauthorized("Session expired");
-      const user = repo.findUserById(row.user_id);
+      const user = await repo.findUserById(row.user_id);
       if (!user || user.disabled) throw unauthorized("Session expired");
-      const consumed = writeTx(deps.db, () => {
-        if (repo.markUsed(row.id, at)) return "ok";
+      const consumed = await deps.db.tx(async () => {
+        if (await repo.markUsed(row.id, at)) return "ok";
         // Another request with the same cookie won just now (parallel calls from one browser).
-        const current = repo.findRefresh(hash);
-        if (current && !current.revoked_at && justRotated(current)) return "raced";
-        repo.revokeFamily(row.family_id, at);
+        const current = await repo.findRefresh(hash);
+        if (current && !current.revoked_at && (await justRotated(current))) return "raced";
+        await repo.revokeFamily(row.family_id, at);
         return "replayed";
       });
       if (consumed === "raced") throw conflict(JUST_ROTATED_MESSAGE);
@@ -267,11 +270,11 @@ export function authService(deps: {
       return issue(user, row.family_id);
     },
 
-    logout(refreshToken: string | undefined): void {
+    async logout(refreshToken: string | undefined): Promise<void> {
       if (!refreshToken) return;
-      const row = repo.findRefresh(sha256(refreshToken));
+      const row = await repo.findRefresh(sha256(refreshToken));
       if (!row) return;
-      repo.revokeFamily(row.family_id, nowIso(now()));
+      await repo.revokeFamily(row.family_id, nowIso(now()));
       deps.onLogout?.(row.user_id, row.family_id);
     },
 
@@ -285,7 +288,7 @@ export function authService(deps: {
         return deps.tokens.verify(credential.accessToken)?.sid ?? null;
       }
       if (!credential.refreshToken) return null;
-      return repo.findRefresh(sha256(credential.refreshToken))?.family_id ?? null;
+      return (await repo.findRefresh(sha256(credential.refreshToken)))?.family_id ?? null;
     },
 
     /**
@@ -294,31 +297,31 @@ export function authService(deps: {
      * refreshed): a page left right after it started a refresh sends the next page's request with
      * the old cookie while the new one is still on its way to the browser.
      */
-    userForRefreshToken(refreshToken: string | undefined): PublicUser | null {
-      const user = userOfRefreshCookie(refreshToken)?.user;
+    async userForRefreshToken(refreshToken: string | undefined): Promise<PublicUser | null> {
+      const user = (await userOfRefreshCookie(refreshToken))?.user;
       return user ? toPublicUser(user) : null;
     },
 
     /**
      * Resolves a bearer access token to a live user; role and disabled come from the database so
-     * changes apply at once. Synchronous: this runs on every API request.
+     * changes apply at once. It runs on every API request: the reads behind it are cached until the next write.
      */
-    userForAccessToken(token: string): PublicUser | null {
-      if (deps.apiKeys?.isKey(token)) return deps.apiKeys.principalForKey(token)?.user ?? null;
+    async userForAccessToken(token: string): Promise<PublicUser | null> {
+      if (deps.apiKeys?.isKey(token)) return (await deps.apiKeys.principalForKey(token))?.user ?? null;
       const claims = deps.tokens.verify(token);
       return claims && liveUserFor(claims);
     },
 
     /** As userForAccessToken, with the workspace an API key is bound to (null for a session's token). */
-    principalForAccessToken(token: string): { user: PublicUser; keyWorkspaceId: string | null } | null {
+    async principalForAccessToken(token: string): Promise<{ user: PublicUser; keyWorkspaceId: string | null } | null> {
       if (deps.apiKeys?.isKey(token)) return deps.apiKeys.principalForKey(token);
       const claims = deps.tokens.verify(token);
-      const user = claims && liveUserFor(claims);
+      const user = claims && (await liveUserFor(claims));
       return user ? { user, keyWorkspaceId: null } : null;
     },
 
     /** The current workspace of a request (see workspaceAccess). */
-    workspaceFor: (who: Principal, requested: string | null): CurrentWorkspace | null => deps.workspaces.current(who, requested),
+    workspaceFor: (who: Principal, requested: string | null): Promise<CurrentWorkspace | null> => deps.workspaces.current(who, requested),
 
     /**
      * A short-lived token for in-process calls made on a user's behalf (server-side loaders), tied to
@@ -326,27 +329,27 @@ export function authService(deps: {
      * cookie is read the way userForRefreshToken reads it (never rotated).
      */
     async accessTokenFor(refreshToken: string | undefined): Promise<string | null> {
-      const found = userOfRefreshCookie(refreshToken);
+      const found = await userOfRefreshCookie(refreshToken);
       if (!found) return null;
       const { user: u, sessionId } = found;
       return deps.tokens.issue({ sub: u.id, role: u.role, ver: u.token_version, sid: sessionId });
     },
 
     /** Ends every session of a user at once: refresh tokens are revoked and outstanding access tokens stop verifying. */
-    endSessions(userId: string): void {
-      writeTx(deps.db, () => {
-        repo.bumpTokenVersion(userId);
-        repo.revokeUserTokens(userId, nowIso(now()));
+    async endSessions(userId: string): Promise<void> {
+      await deps.db.tx(async () => {
+        await repo.bumpTokenVersion(userId);
+        await repo.revokeUserTokens(userId, nowIso(now()));
       });
     },
 
     /** The setup token while it is still needed (no account yet), for the boot log; otherwise null. */
-    pendingSetupToken(): string | null {
-      return deps.setupToken && repo.countUsers() === 0 ? deps.setupToken : null;
+    async pendingSetupToken(): Promise<string | null> {
+      return deps.setupToken && (await repo.countUsers()) === 0 ? deps.setupToken : null;
     },
 
-    me(userId: string): PublicUser | null {
-      const u = repo.findUserById(userId);
+    async me(userId: string): Promise<PublicUser | null> {
+      const u = await repo.findUserById(userId);
       return u ? toPublicUser(u) : null;
     },
   };

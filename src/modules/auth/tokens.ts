@@ -46,7 +46,7 @@ export function accessTokens(secret: Uint8Array, now: () => number = Date.now) {
         .sign(secret);
     },
     /**
-     * The token's claims, or null. Synchronous, so a guarded request never waits on a promise. Only
+     * The token's claims, or null. Synchronous: it runs on every guarded request and needs no promise. Only
      * HS256 is accepted, so `alg: none` and algorithm-confusion tokens fail here. `exp` and `sid` are
      * required: a token without `exp` would never expire, and one without `sid` could not be ended
      * by logging out.

@@ -53,13 +53,16 @@ export type WorkspaceAuth = Pick<AuthService, "principalForAccessToken" | "works
 export async function workspaceOfBearerOrCookie(auth: WorkspaceAuth, request: Request): Promise<CurrentWorkspace> {
   const token = bearerToken(request.headers.get("authorization"));
   const who = token
-    ? auth.principalForAccessToken(token)
-    : (() => {
-        const user = auth.userForRefreshToken(readCookie(request.headers.get("cookie"), REFRESH_COOKIE));
+    ? await auth.principalForAccessToken(token)
+    : await (async () => {
+        const user = await auth.userForRefreshToken(readCookie(request.headers.get("cookie"), REFRESH_COOKIE));
         return user ? { user, keyWorkspaceId: null } : null;
       })();
   if (!who) throw unauthorized();
-  const workspace = auth.workspaceFor({ userId: who.user.id, keyWorkspaceId: who.keyWorkspaceId }, request.headers.get(WORKSPACE_HEADER));
+  const workspace = await auth.workspaceFor(
+    { userId: who.user.id, keyWorkspaceId: who.keyWorkspaceId },
+    request.headers.get(WORKSPACE_HEADER),
+  );
   if (!workspace) throw notFound("Workspace not found");
   return workspace;
 }

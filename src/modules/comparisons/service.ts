@@ -259,7 +259,7 @@ export function comparisonsService(deps: ComparisonsDeps) {
       const { name } = await owned(ownerId, id);
       await runs.cancel(id);
       if (!(await repo.deleteComparison(id, ownerId))) throw notFound(NOT_FOUND);
-      deps.audit?.recordIn(ownerId, actor, "comparison.deleted", id, { name });
+      await deps.audit?.recordIn(ownerId, actor, "comparison.deleted", id, { name });
       await files.removeComparison(ownerId, id).catch((e) => log("could not remove comparison screenshots", e));
     },
 
@@ -340,7 +340,10 @@ export function comparisonsService(deps: ComparisonsDeps) {
         targets,
         pages,
       );
-      deps.audit?.recordIn(ownerId, actor, "run.started", comparisonId, { runId, trigger, name: comparison.name });
+      // start is still synchronous (the runs section makes it async): until then its audit entry is written in the background.
+      void deps.audit
+        ?.recordIn(ownerId, actor, "run.started", comparisonId, { runId, trigger, name: comparison.name })
+        .catch((e) => log("audit of a run start failed", e));
       return toComparisonDto(comparison);
     },
 

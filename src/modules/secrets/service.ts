@@ -33,7 +33,7 @@ export function secretsService(deps: SecretsDeps) {
      * Sets (or replaces) a secret of a target of the workspace `ownerId`; `actor` is who did it, for
      * the audit log. The value is sealed here and never leaves the server again.
      */
-    put(ownerId: string, actor: SignedInActor, targetId: string, name: string, value: string): void {
+    async put(ownerId: string, actor: SignedInActor, targetId: string, name: string, value: string): Promise<void> {
       ownedOr404(ownerId, targetId);
       const sealed = seal(keyOf(), targetId, name, value);
       writeTx(deps.db, () => {
@@ -42,7 +42,7 @@ export function secretsService(deps: SecretsDeps) {
         repo.upsert(targetId, name, sealed, nowIso(now()));
       });
       // The name only: the audit log is read by admins.
-      deps.audit.recordIn(ownerId, actor, "secret.set", targetId, { name });
+      await deps.audit.recordIn(ownerId, actor, "secret.set", targetId, { name });
     },
 
     /** The target's secrets by name, never their values. */
@@ -51,10 +51,10 @@ export function secretsService(deps: SecretsDeps) {
       return repo.names(targetId).map((r) => ({ name: r.name, updatedAt: r.updated_at }));
     },
 
-    remove(ownerId: string, actor: SignedInActor, targetId: string, name: string): void {
+    async remove(ownerId: string, actor: SignedInActor, targetId: string, name: string): Promise<void> {
       ownedOr404(ownerId, targetId);
       if (!repo.remove(targetId, name)) throw notFound("Secret not found");
-      deps.audit.recordIn(ownerId, actor, "secret.deleted", targetId, { name });
+      await deps.audit.recordIn(ownerId, actor, "secret.deleted", targetId, { name });
     },
 
     /**

@@ -138,7 +138,7 @@ export function shareService(deps: ShareDeps) {
         });
         return run.id;
       });
-      deps.audit.recordIn(workspaceId, actor, "share.created", id, {
+      await deps.audit.recordIn(workspaceId, actor, "share.created", id, {
         comparisonId,
         runId,
         expiresAt: expiresAt === null ? null : nowIso(expiresAt),
@@ -156,7 +156,7 @@ export function shareService(deps: ShareDeps) {
       const share = await repo.find(shareId);
       if (!share || !(await repo.ownsComparison(share.comparison_id, workspaceId))) throw notFound("Share link not found");
       if (await repo.revoke(shareId, nowIso(now())))
-        deps.audit.recordIn(workspaceId, actor, "share.revoked", shareId, { comparisonId: share.comparison_id, runId: share.run_id });
+        await deps.audit.recordIn(workspaceId, actor, "share.revoked", shareId, { comparisonId: share.comparison_id, runId: share.run_id });
     },
 
     /** The shared run's results, counted as a view; screenshots point under the link's own path. */

@@ -19,8 +19,8 @@ export function usersRoutes(users: UsersService, resolve: BearerResolver) {
     })
     .patch(
       "/:id",
-      ({ user, params, body, ip, request }) => ({
-        user: users.update(actorOf(user, ip, request.headers.get("user-agent")), params.id, body),
+      async ({ user, params, body, ip, request }) => ({
+        user: await users.update(actorOf(user, ip, request.headers.get("user-agent")), params.id, body),
       }),
       {
         auth: "admin",

@@ -1,4 +1,4 @@
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import { likeTerm } from "#server/db/like";
 import type { Role } from "#server/modules/auth/model";
 import type { ManagedUser } from "./model";
@@ -27,43 +27,37 @@ const SELECT = `SELECT u.id, u.email, u.username, u.role, u.disabled, u.created_
   (SELECT MAX(a.created_at) FROM audit_log a WHERE a.actor_id = u.id AND a.action = 'auth.sign_in') AS last_sign_in_at
   FROM users u`;
 
-export function usersRepository(db: Db) {
-  const q = {
-    page: db.query<ManagedRow, [string, string, number, number]>(
-      `${SELECT} WHERE u.email LIKE ? ESCAPE '\\' OR IFNULL(u.username, '') LIKE ? ESCAPE '\\' ORDER BY u.created_at, u.id LIMIT ? OFFSET ?`,
-    ),
-    count: db.query<{ n: number }, [string, string]>(
-      "SELECT COUNT(*) AS n FROM users u WHERE u.email LIKE ? ESCAPE '\\' OR IFNULL(u.username, '') LIKE ? ESCAPE '\\'",
-    ),
-    byId: db.query<ManagedRow, [string]>(`${SELECT} WHERE u.id = ?`),
-    byEmail: db.query<ManagedRow, [string]>(`${SELECT} WHERE u.email = ?`),
-    setDisabled: db.query<null, [number, string]>("UPDATE users SET disabled = ? WHERE id = ?"),
-    setRole: db.query<null, [Role, string]>("UPDATE users SET role = ? WHERE id = ?"),
-    activeAdminsExcept: db.query<{ n: number }, [string]>(
-      "SELECT COUNT(*) AS n FROM users WHERE role = 'admin' AND disabled = 0 AND id <> ?",
-    ),
-    activeAdminEmails: db.query<{ email: string }, []>("SELECT email FROM users WHERE role = 'admin' AND disabled = 0 ORDER BY created_at"),
-    counts: db.query<{ users: number; admins: number; disabled: number }, []>(
-      "SELECT COUNT(*) AS users, IFNULL(SUM(role = 'admin' AND disabled = 0), 0) AS admins, IFNULL(SUM(disabled), 0) AS disabled FROM users",
-    ),
+export function usersRepository(db: SqlDb) {
+  const { ilike, countWhere } = db.dialect;
+  const SEARCH = `u.email ${ilike} $1 ESCAPE '\\' OR COALESCE(u.username, '') ${ilike} $1 ESCAPE '\\'`;
+  const one = async (where: string, param: string) => {
+    const r = await db.one<ManagedRow>(`${SELECT} WHERE ${where}`, [param]);
+    return r ? toManaged(r) : null;
   };
   return {
-    page(search: string | undefined, limit: number, offset: number): { users: ManagedUser[]; total: number } {
+    async page(search: string | undefined, limit: number, offset: number): Promise<{ users: ManagedUser[]; total: number }> {
       const term = likeTerm(search ?? "");
-      return { users: q.page.all(term, term, limit, offset).map(toManaged), total: q.count.get(term, term)?.n ?? 0 };
+      const rows = await db.all<ManagedRow>(`${SELECT} WHERE ${SEARCH} ORDER BY u.created_at, u.id LIMIT $2 OFFSET $3`, [
+        term,
+        limit,
+        offset,
+      ]);
+      const total = (await db.one<{ n: number }>(`SELECT COUNT(*) AS n FROM users u WHERE ${SEARCH}`, [term]))?.n ?? 0;
+      return { users: rows.map(toManaged), total };
     },
-    find: (id: string) => {
-      const r = q.byId.get(id);
-      return r ? toManaged(r) : null;
-    },
-    findByEmail: (email: string) => {
-      const r = q.byEmail.get(email);
-      return r ? toManaged(r) : null;
-    },
-    setDisabled: (id: string, disabled: boolean) => q.setDisabled.run(disabled ? 1 : 0, id),
-    setRole: (id: string, role: Role) => q.setRole.run(role, id),
-    activeAdminsExcept: (id: string) => q.activeAdminsExcept.get(id)?.n ?? 0,
-    counts: () => q.counts.get() ?? { users: 0, admins: 0, disabled: 0 },
-    activeAdminEmails: () => q.activeAdminEmails.all().map((r) => r.email),
+    find: (id: string) => one("u.id = $1", id),
+    findByEmail: (email: string) => one("u.email = $1", email),
+    setDisabled: (id: string, disabled: boolean) => db.run("UPDATE users SET disabled = $1 WHERE id = $2", [disabled, id]),
+    setRole: (id: string, role: Role) => db.run("UPDATE users SET role = $1 WHERE id = $2", [role, id]),
+    activeAdminsExcept: async (id: string) =>
+      (await db.one<{ n: number }>("SELECT COUNT(*) AS n FROM users WHERE role = 'admin' AND disabled = FALSE AND id <> $1", [id]))?.n ?? 0,
+    counts: async () =>
+      (await db.one<{ users: number; admins: number; disabled: number }>(
+        `SELECT COUNT(*) AS users, ${countWhere("role = 'admin' AND disabled = FALSE")} AS admins, ${countWhere("disabled")} AS disabled FROM users`,
+      )) ?? { users: 0, admins: 0, disabled: 0 },
+    activeAdminEmails: async () =>
+      (await db.all<{ email: string }>("SELECT email FROM users WHERE role = 'admin' AND disabled = FALSE ORDER BY created_at, id")).map(
+        (r) => r.email,
+      ),
   };
 }

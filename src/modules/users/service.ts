@@ -1,5 +1,4 @@
-import type { Db } from "#server/db/connection";
-import { writeTx } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import { badRequest, conflict, notFound } from "#server/http/errors";
 import type { LiveHub } from "#server/live/hub";
 import type { Actor, AuditAction } from "#server/modules/audit/model";
@@ -8,12 +7,12 @@ import type { ManagedUser, UpdateUserInput, UserListQuery, UserPage } from "./mo
 import { usersRepository } from "./repository";
 
 export interface UsersDeps {
-  db: Db;
+  db: SqlDb;
   audit: AuditService;
   /** Ends a user's sessions: refresh tokens revoked, access tokens invalidated. */
-  endSessions(userId: string): void;
+  endSessions(userId: string): Promise<void>;
   /** Revokes every API key of a user. */
-  revokeApiKeys(userId: string): void;
+  revokeApiKeys(userId: string): Promise<unknown>;
   live: Pick<LiveHub, "disconnect">;
 }
 
@@ -22,10 +21,10 @@ export function usersService(deps: UsersDeps) {
 
   return {
     /** The account with this e-mail (any case), for operators who know the address, not the id. */
-    findByEmail: (email: string): ManagedUser | null => repo.findByEmail(email.trim().toLowerCase()),
+    findByEmail: (email: string): Promise<ManagedUser | null> => repo.findByEmail(email.trim().toLowerCase()),
 
-    list(query: UserListQuery): UserPage {
-      const { users, total } = repo.page(query.q, query.pageSize, (query.page - 1) * query.pageSize);
+    async list(query: UserListQuery): Promise<UserPage> {
+      const { users, total } = await repo.page(query.q, query.pageSize, (query.page - 1) * query.pageSize);
       return { users, total, page: query.page, pageSize: query.pageSize };
     },
 
@@ -37,33 +36,33 @@ export function usersService(deps: UsersDeps) {
      * Disable/enable and promote/demote. Losing access (disable, demote) applies on the user's next
      * request: their sessions, keys (on disable) and sockets end here, and every request re-reads the role.
      */
-    update(actor: Actor, id: string, patch: UpdateUserInput): ManagedUser {
+    async update(actor: Actor, id: string, patch: UpdateUserInput): Promise<ManagedUser> {
       const losesPower = patch.disabled === true || patch.role === "user";
       const changes: AuditAction[] = [];
-      writeTx(deps.db, () => {
-        const target = repo.find(id);
+      await deps.db.tx(async () => {
+        const target = await repo.find(id);
         if (!target) throw notFound("User not found");
         if (id === actor.id && losesPower) throw badRequest("You can't disable or demote your own account");
         // Checked inside the write lock, so two admins demoting each other cannot leave nobody in charge.
-        if (losesPower && target.role === "admin" && !target.disabled && repo.activeAdminsExcept(id) === 0)
+        if (losesPower && target.role === "admin" && !target.disabled && (await repo.activeAdminsExcept(id)) === 0)
           throw conflict("At least one active admin must remain");
         if (patch.disabled !== undefined && patch.disabled !== target.disabled) {
-          repo.setDisabled(id, patch.disabled);
+          await repo.setDisabled(id, patch.disabled);
           changes.push(patch.disabled ? "admin.user_disabled" : "admin.user_enabled");
         }
         if (patch.role !== undefined && patch.role !== target.role) {
-          repo.setRole(id, patch.role);
+          await repo.setRole(id, patch.role);
           changes.push(patch.role === "admin" ? "admin.user_promoted" : "admin.user_demoted");
         }
       });
-      const user = repo.find(id)!;
+      const user = (await repo.find(id))!;
       const disabled = changes.includes("admin.user_disabled");
       if (disabled || changes.includes("admin.user_demoted")) {
-        deps.endSessions(id);
-        if (disabled) deps.revokeApiKeys(id);
+        await deps.endSessions(id);
+        if (disabled) await deps.revokeApiKeys(id);
         deps.live.disconnect((s) => s.userId === id, disabled ? "Account disabled" : "Role changed");
       }
-      for (const action of changes) deps.audit.recordBy(actor, action, user.email, { userId: id });
+      for (const action of changes) await deps.audit.recordBy(actor, action, user.email, { userId: id });
       return user;
     },
   };

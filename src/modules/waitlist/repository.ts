@@ -1,13 +1,14 @@
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 
-export function waitlistRepository(db: Db) {
-  const insert = db.query<null, [string, string, string]>(
-    "INSERT INTO beta_signups (id, email, source) VALUES (?, ?, ?) ON CONFLICT(email) DO NOTHING",
-  );
-  const count = db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM beta_signups");
+export function waitlistRepository(db: SqlDb) {
   return {
     /** True when this e-mail is new to the list. */
-    add: (id: string, email: string, source: string) => insert.run(id, email, source).changes === 1,
-    count: () => count.get()?.n ?? 0,
+    add: async (id: string, email: string, source: string) =>
+      (await db.run("INSERT INTO beta_signups (id, email, source) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING", [
+        id,
+        email,
+        source,
+      ])) === 1,
+    count: async () => (await db.one<{ n: number }>("SELECT COUNT(*) AS n FROM beta_signups"))?.n ?? 0,
   };
 }

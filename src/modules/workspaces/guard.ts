@@ -9,7 +9,7 @@ import type { Principal } from "./access";
 import { type CurrentWorkspace, roleAtLeast, type WorkspaceRole } from "./model";
 
 /** The signed-in user a bearer token stands for. */
-export type SignedInUser = NonNullable<ReturnType<WorkspaceResolvers["principalForAccessToken"]>>["user"];
+export type SignedInUser = NonNullable<Awaited<ReturnType<WorkspaceResolvers["principalForAccessToken"]>>>["user"];
 
 export type WorkspaceRouteResolvers = WorkspaceResolvers & { userForAccessToken: BearerResolver };
 
@@ -20,9 +20,9 @@ interface Resolved {
 }
 
 /** Who a bearer token is, or 401. */
-function principalOf(resolvers: WorkspaceResolvers, request: Request): { user: SignedInUser; who: Principal } {
+async function principalOf(resolvers: WorkspaceResolvers, request: Request): Promise<{ user: SignedInUser; who: Principal }> {
   const token = bearerToken(request.headers.get("authorization"));
-  const found = token ? resolvers.principalForAccessToken(token) : null;
+  const found = token ? await resolvers.principalForAccessToken(token) : null;
   if (!found) throw unauthorized();
   return { user: found.user, who: { userId: found.user.id, keyWorkspaceId: found.keyWorkspaceId } };
 }
@@ -39,8 +39,8 @@ export function workspaceRoutesGuard(resolvers: WorkspaceResolvers) {
   return new Elysia({ name: "workspace-routes-guard" }).macro({
     signedIn: (_on: true) => ({
       detail: { security: BEARER_SECURITY },
-      transform(context) {
-        const { user, who } = principalOf(resolvers, context.request);
+      async transform(context) {
+        const { user, who } = await principalOf(resolvers, context.request);
         const ctx = context as Resolved;
         ctx.authUser = user;
         ctx.authPrincipal = who;
@@ -52,10 +52,10 @@ export function workspaceRoutesGuard(resolvers: WorkspaceResolvers) {
     }),
     member: (needed: WorkspaceRole) => ({
       detail: { security: BEARER_SECURITY },
-      transform(context) {
-        const { user, who } = principalOf(resolvers, context.request);
+      async transform(context) {
+        const { user, who } = await principalOf(resolvers, context.request);
         const id = (context.params as { id?: string } | undefined)?.id;
-        const workspace = id ? resolvers.workspaceFor(who, id) : null;
+        const workspace = id ? await resolvers.workspaceFor(who, id) : null;
         if (!workspace) throw notFound("Workspace not found");
         if (!roleAtLeast(workspace.role, needed)) throw roleRefusal(workspace.role, needed);
         const ctx = context as Resolved;

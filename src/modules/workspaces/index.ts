@@ -54,9 +54,10 @@ export function workspaceRoutes(workspaces: WorkspacesService, resolvers: Worksp
     })
     .post(
       "/workspaces",
-      ({ user, body, ip, request, set }) => {
+      async ({ user, body, ip, request, set }) => {
+        const created = await workspaces.create(actor(user, ip, request), body.name);
         set.status = 201;
-        return workspaces.create(actor(user, ip, request), body.name);
+        return created;
       },
       {
         signedIn: true,
@@ -134,8 +135,8 @@ export function workspaceRoutes(workspaces: WorkspacesService, resolvers: Worksp
     )
     .delete(
       "/workspaces/:id/members/:userId",
-      ({ user, workspace, params, ip, request, set }) => {
-        workspaces.removeMember(actor(user, ip, request), workspace, params.userId);
+      async ({ user, workspace, params, ip, request, set }) => {
+        await workspaces.removeMember(actor(user, ip, request), workspace, params.userId);
         set.status = 204;
       },
       {
@@ -173,8 +174,8 @@ export function workspaceRoutes(workspaces: WorkspacesService, resolvers: Worksp
     })
     .delete(
       "/invitations/:id",
-      ({ user, who, params, ip, request, set }) => {
-        workspaces.revokeInvitation(actor(user, ip, request), who, params.id);
+      async ({ user, who, params, ip, request, set }) => {
+        await workspaces.revokeInvitation(actor(user, ip, request), who, params.id);
         set.status = 204;
       },
       {

@@ -2,8 +2,7 @@
 // the current one, change roles, remove and leave, invite by link or e-mail and accept. The rule of
 // which workspace a request acts in lives in ./access; the route guard checks the caller's role, and
 // this service checks what depends on the other member too (an admin cannot touch an owner).
-import type { Db } from "#server/db/connection";
-import { writeTx } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import { HttpError, badRequest, conflict, forbidden, notFound } from "#server/http/errors";
 import { RateLimiter } from "#server/http/rate-limit";
 import { newId, nowIso, randomToken, sha256 } from "#server/lib/ids";
@@ -60,7 +59,7 @@ export type WorkspaceAuditAction =
 type AuditActor = { id: string | null; email: string | null; ip?: string; userAgent?: string };
 
 export interface WorkspacesDeps {
-  db: Db;
+  db: SqlDb;
   audit: {
     recordIn(
       workspaceId: string,
@@ -68,8 +67,8 @@ export interface WorkspacesDeps {
       action: WorkspaceAuditAction,
       target?: string | null,
       details?: Record<string, unknown>,
-    ): void;
-    recordBy(actor: AuditActor, action: WorkspaceAuditAction, target?: string | null, details?: Record<string, unknown>): void;
+    ): Promise<void>;
+    recordBy(actor: AuditActor, action: WorkspaceAuditAction, target?: string | null, details?: Record<string, unknown>): Promise<void>;
   };
   mailer?: InvitationMailer;
   /**
@@ -77,7 +76,7 @@ export interface WorkspacesDeps {
    * workspace are revoked (they already stop with the membership; revoked, they stay dead should
    * the person join again).
    */
-  onMemberRemoved?: (workspaceId: string, userId: string) => void;
+  onMemberRemoved?: (workspaceId: string, userId: string) => Promise<unknown>;
   /**
    * Removes a workspace's comparisons through their own module before the workspace goes (their
    * screenshots and filmstrips are files, which no foreign key reaches). Refuses (409) while a run
@@ -120,15 +119,15 @@ export function workspacesService(deps: WorkspacesDeps) {
   const now = deps.now ?? Date.now;
   const mailBudget = new RateLimiter(INVITATION_MAILS_PER_HOUR, 60 * 60 * 1000, now);
 
-  const view = (id: string, userId: string): CurrentWorkspace => {
-    const w = repo.find(id)!;
-    const m = repo.member(id, userId)!;
+  const view = async (id: string, userId: string): Promise<CurrentWorkspace> => {
+    const w = (await repo.find(id))!;
+    const m = (await repo.member(id, userId))!;
     return { id: w.id, name: w.name, role: m.role, personal: w.personal_user_id !== null };
   };
 
   /** The member an id names in this workspace, or 404. */
-  const memberOf = (workspaceId: string, userId: string) => {
-    const m = repo.member(workspaceId, userId);
+  const memberOf = async (workspaceId: string, userId: string) => {
+    const m = await repo.member(workspaceId, userId);
     if (!m) throw notFound(MEMBER_NOT_FOUND);
     return m;
   };
@@ -148,38 +147,38 @@ export function workspacesService(deps: WorkspacesDeps) {
   }
 
   /** Which team workspace, with which role, first-time SSO users join (the super-admin console sets it). */
-  function ssoNewcomers(): SsoNewcomersView {
-    const s = repo.ssoNewcomers();
-    const w = s?.workspaceId ? repo.find(s.workspaceId) : null;
+  async function ssoNewcomers(): Promise<SsoNewcomersView> {
+    const s = await repo.ssoNewcomers();
+    const w = s?.workspaceId ? await repo.find(s.workspaceId) : null;
     if (!s || !w) return { workspaceId: null, role: s?.role ?? "viewer", workspaceName: null };
     return { workspaceId: w.id, role: s.role, workspaceName: w.name };
   }
 
   return {
     /** Every workspace the caller belongs to; an API key sees only its own. */
-    list(who: Principal): CurrentWorkspace[] {
-      const all = repo.listFor(who.userId);
+    async list(who: Principal): Promise<CurrentWorkspace[]> {
+      const all = await repo.listFor(who.userId);
       return who.keyWorkspaceId ? all.filter((w) => w.id === who.keyWorkspaceId) : all;
     },
 
     /** A team workspace with the caller as its owner. */
-    create(actor: WorkspaceActor, name: string): CurrentWorkspace {
+    async create(actor: WorkspaceActor, name: string): Promise<CurrentWorkspace> {
       const id = newId();
-      writeTx(deps.db, () => {
-        if (repo.countOwnedTeams(actor.id) >= MAX_OWNED_WORKSPACES)
+      await deps.db.tx(async () => {
+        if ((await repo.countOwnedTeams(actor.id)) >= MAX_OWNED_WORKSPACES)
           throw conflict(`An account owns up to ${MAX_OWNED_WORKSPACES} team workspaces`);
         const at = nowIso(now());
-        repo.insert(id, name, at);
-        repo.addMember(id, actor.id, "owner", at);
+        await repo.insert(id, name, at);
+        await repo.addMember(id, actor.id, "owner", at);
       });
-      deps.audit.recordIn(id, actor, "workspace.created", id, { name });
+      await deps.audit.recordIn(id, actor, "workspace.created", id, { name });
       return view(id, actor.id);
     },
 
     /** Owners only (the route checks); the personal workspace may be renamed too. */
-    rename(actor: WorkspaceActor, ws: CurrentWorkspace, name: string): CurrentWorkspace {
-      repo.rename(ws.id, name);
-      deps.audit.recordIn(ws.id, actor, "workspace.renamed", ws.id, { from: ws.name, to: name });
+    async rename(actor: WorkspaceActor, ws: CurrentWorkspace, name: string): Promise<CurrentWorkspace> {
+      await repo.rename(ws.id, name);
+      await deps.audit.recordIn(ws.id, actor, "workspace.renamed", ws.id, { from: ws.name, to: name });
       return view(ws.id, actor.id);
     },
 
@@ -191,38 +190,38 @@ export function workspacesService(deps: WorkspacesDeps) {
     async remove(actor: WorkspaceActor, ws: CurrentWorkspace): Promise<void> {
       if (ws.personal) throw badRequest("A personal workspace cannot be deleted");
       await deps.removeComparisons?.(ws.id);
-      if (!repo.remove(ws.id)) throw notFound("Workspace not found");
-      deps.audit.recordBy(actor, "workspace.deleted", ws.id, { name: ws.name });
+      if (!(await repo.remove(ws.id))) throw notFound("Workspace not found");
+      await deps.audit.recordBy(actor, "workspace.deleted", ws.id, { name: ws.name });
     },
 
     /** The new owner must already be a member; the old owner stays on as admin. */
-    handOver(actor: WorkspaceActor, ws: CurrentWorkspace, userId: string): CurrentWorkspace {
+    async handOver(actor: WorkspaceActor, ws: CurrentWorkspace, userId: string): Promise<CurrentWorkspace> {
       if (ws.personal) throw badRequest("A personal workspace cannot be handed over");
       if (userId === actor.id) throw badRequest("You already own this workspace");
-      writeTx(deps.db, () => {
-        memberOf(ws.id, userId);
-        repo.setRole(ws.id, userId, "owner");
-        repo.setRole(ws.id, actor.id, "admin");
+      await deps.db.tx(async () => {
+        await memberOf(ws.id, userId);
+        await repo.setRole(ws.id, userId, "owner");
+        await repo.setRole(ws.id, actor.id, "admin");
       });
-      deps.audit.recordIn(ws.id, actor, "workspace.handed_over", userId, { from: actor.id, to: userId });
+      await deps.audit.recordIn(ws.id, actor, "workspace.handed_over", userId, { from: actor.id, to: userId });
       return view(ws.id, actor.id);
     },
 
     /** Remembers the caller's choice, the current workspace of their requests that name none (and of <img> fetches). */
-    choose(userId: string, workspaceId: string): CurrentWorkspace {
-      if (!repo.member(workspaceId, userId)) throw notFound("Workspace not found");
-      repo.choose(userId, workspaceId);
+    async choose(userId: string, workspaceId: string): Promise<CurrentWorkspace> {
+      if (!(await repo.member(workspaceId, userId))) throw notFound("Workspace not found");
+      await repo.choose(userId, workspaceId);
       return view(workspaceId, userId);
     },
 
-    members: (ws: CurrentWorkspace): MemberView[] => repo.members(ws.id).map(toMember),
+    members: async (ws: CurrentWorkspace): Promise<MemberView[]> => (await repo.members(ws.id)).map(toMember),
 
     /**
      * A role change needs admin; making or unmaking an owner needs an owner; the last owner stays
      * one. `alerts` is the member's own choice: only they change it.
      */
-    updateMember(actor: WorkspaceActor, ws: CurrentWorkspace, userId: string, input: UpdateMemberInput): MemberView {
-      const target = memberOf(ws.id, userId);
+    async updateMember(actor: WorkspaceActor, ws: CurrentWorkspace, userId: string, input: UpdateMemberInput): Promise<MemberView> {
+      const target = await memberOf(ws.id, userId);
       if (input.alerts !== undefined && userId !== actor.id)
         throw forbidden("Only the member themselves can choose whether they get alerts");
       const role = input.role;
@@ -233,33 +232,33 @@ export function workspacesService(deps: WorkspacesDeps) {
           throw forbidden(target.role === "owner" ? "An admin cannot demote an owner" : "Only an owner can make owners");
       }
       const changesRole = role !== undefined && role !== target.role;
-      writeTx(deps.db, () => {
+      await deps.db.tx(async () => {
         if (changesRole) {
-          if (target.role === "owner" && repo.countOwners(ws.id) <= 1) throw conflict(LAST_OWNER);
-          repo.setRole(ws.id, userId, role!);
+          if (target.role === "owner" && (await repo.countOwners(ws.id)) <= 1) throw conflict(LAST_OWNER);
+          await repo.setRole(ws.id, userId, role!);
         }
-        if (input.alerts !== undefined) repo.setAlerts(ws.id, userId, input.alerts);
+        if (input.alerts !== undefined) await repo.setAlerts(ws.id, userId, input.alerts);
       });
       if (changesRole)
-        deps.audit.recordIn(ws.id, actor, "member.role_changed", userId, { email: target.email, from: target.role, to: role });
-      return toMember(repo.member(ws.id, userId)!);
+        await deps.audit.recordIn(ws.id, actor, "member.role_changed", userId, { email: target.email, from: target.role, to: role });
+      return toMember((await repo.member(ws.id, userId))!);
     },
 
     /** Your own id: you leave. Anyone else's: admins remove members, owners remove anyone; never the last owner. */
-    removeMember(actor: WorkspaceActor, ws: CurrentWorkspace, userId: string): void {
+    async removeMember(actor: WorkspaceActor, ws: CurrentWorkspace, userId: string): Promise<void> {
       const self = userId === actor.id;
-      const target = memberOf(ws.id, userId);
+      const target = await memberOf(ws.id, userId);
       if (!self) {
         if (!roleAtLeast(ws.role, "admin")) throw roleRefusal(ws.role, "admin");
         if (target.role === "owner" && ws.role !== "owner") throw forbidden("An admin cannot remove an owner");
       }
-      writeTx(deps.db, () => {
-        if (target.role === "owner" && repo.countOwners(ws.id) <= 1)
+      await deps.db.tx(async () => {
+        if (target.role === "owner" && (await repo.countOwners(ws.id)) <= 1)
           throw conflict(ws.personal ? "You cannot leave your personal workspace" : LAST_OWNER);
-        repo.removeMember(ws.id, userId);
-        deps.onMemberRemoved?.(ws.id, userId);
+        await repo.removeMember(ws.id, userId);
+        await deps.onMemberRemoved?.(ws.id, userId);
       });
-      deps.audit.recordIn(ws.id, actor, self ? "member.left" : "member.removed", userId, { email: target.email, role: target.role });
+      await deps.audit.recordIn(ws.id, actor, self ? "member.left" : "member.removed", userId, { email: target.email, role: target.role });
     },
 
     /**
@@ -274,10 +273,10 @@ export function workspacesService(deps: WorkspacesDeps) {
       const token = randomToken(INVITATION_TOKEN_BYTES);
       const id = newId();
       const expiresAt = nowIso(at + INVITATION_TTL_MS);
-      writeTx(deps.db, () => {
-        if (repo.countOpenInvitations(ws.id, nowIso(at)) >= MAX_OPEN_INVITATIONS)
+      await deps.db.tx(async () => {
+        if ((await repo.countOpenInvitations(ws.id, nowIso(at))) >= MAX_OPEN_INVITATIONS)
           throw conflict(`A workspace keeps up to ${MAX_OPEN_INVITATIONS} open invitations; revoke some first`);
-        repo.insertInvitation({
+        await repo.insertInvitation({
           id,
           workspaceId: ws.id,
           role: input.role,
@@ -288,7 +287,7 @@ export function workspacesService(deps: WorkspacesDeps) {
           expiresAt,
         });
       });
-      deps.audit.recordIn(ws.id, actor, "member.invited", id, { role: input.role, email: input.email ?? null });
+      await deps.audit.recordIn(ws.id, actor, "member.invited", id, { role: input.role, email: input.email ?? null });
       const url = `${origin}/invite/${token}`;
       let emailed = false;
       if (input.email && deps.mailer) {
@@ -302,9 +301,9 @@ export function workspacesService(deps: WorkspacesDeps) {
       return { id, url, role: input.role, expiresAt, emailed };
     },
 
-    invitations(ws: CurrentWorkspace): InvitationView[] {
+    async invitations(ws: CurrentWorkspace): Promise<InvitationView[]> {
       const at = now();
-      return repo.invitations(ws.id).map((r) => ({
+      return (await repo.invitations(ws.id)).map((r) => ({
         id: r.id,
         role: r.role,
         email: r.email,
@@ -321,45 +320,47 @@ export function workspacesService(deps: WorkspacesDeps) {
      * Admins and owners of the invitation's workspace revoke it; anyone else gets 404, as for any
      * row that is not theirs. Revoking twice changes nothing; a used invitation cannot be revoked.
      */
-    revokeInvitation(actor: WorkspaceActor, who: Principal, invitationId: string): void {
-      const inv = repo.invitation(invitationId);
+    async revokeInvitation(actor: WorkspaceActor, who: Principal, invitationId: string): Promise<void> {
+      const inv = await repo.invitation(invitationId);
       const ws =
-        inv && (who.keyWorkspaceId === null || who.keyWorkspaceId === inv.workspace_id) ? repo.member(inv.workspace_id, actor.id) : null;
+        inv && (who.keyWorkspaceId === null || who.keyWorkspaceId === inv.workspace_id)
+          ? await repo.member(inv.workspace_id, actor.id)
+          : null;
       if (!inv || !ws) throw notFound(INVITATION_NOT_FOUND);
       if (!roleAtLeast(ws.role, "admin")) throw roleRefusal(ws.role, "admin");
       if (inv.accepted_at) throw conflict("This invitation was already accepted; remove the member instead");
-      if (repo.revokeInvitation(invitationId, nowIso(now())))
-        deps.audit.recordIn(inv.workspace_id, actor, "invitation.revoked", invitationId, { role: inv.role, email: inv.email });
+      if (await repo.revokeInvitation(invitationId, nowIso(now())))
+        await deps.audit.recordIn(inv.workspace_id, actor, "invitation.revoked", invitationId, { role: inv.role, email: inv.email });
     },
 
     /** The signed-in caller joins with the invitation's role. Used, expired and revoked invitations are 410. */
-    accept(actor: WorkspaceActor, token: string): AcceptedInvitation {
-      const inv = INVITATION_TOKEN_SHAPE.test(token) ? repo.invitationByHash(hashInvitationToken(token)) : null;
+    async accept(actor: WorkspaceActor, token: string): Promise<AcceptedInvitation> {
+      const inv = INVITATION_TOKEN_SHAPE.test(token) ? await repo.invitationByHash(hashInvitationToken(token)) : null;
       if (!inv) throw notFound(INVITATION_NOT_FOUND);
       const at = now();
-      writeTx(deps.db, () => {
+      await deps.db.tx(async () => {
         if (inv.accepted_at) throw new HttpError(410, INVITATION_GONE.used);
         if (inv.revoked_at) throw new HttpError(410, INVITATION_GONE.revoked);
         if (Date.parse(inv.expires_at) <= at) throw new HttpError(410, INVITATION_GONE.expired);
-        if (repo.member(inv.workspace_id, actor.id)) throw conflict("You are already a member of this workspace");
-        if (!repo.markAccepted(inv.id, actor.id, nowIso(at))) throw new HttpError(410, INVITATION_GONE.used);
-        repo.addMember(inv.workspace_id, actor.id, inv.role, nowIso(at));
+        if (await repo.member(inv.workspace_id, actor.id)) throw conflict("You are already a member of this workspace");
+        if (!(await repo.markAccepted(inv.id, actor.id, nowIso(at)))) throw new HttpError(410, INVITATION_GONE.used);
+        await repo.addMember(inv.workspace_id, actor.id, inv.role, nowIso(at));
       });
-      deps.audit.recordIn(inv.workspace_id, actor, "member.joined", actor.id, { role: inv.role, invitationId: inv.id });
-      const w = view(inv.workspace_id, actor.id);
+      await deps.audit.recordIn(inv.workspace_id, actor, "member.joined", actor.id, { role: inv.role, invitationId: inv.id });
+      const w = await view(inv.workspace_id, actor.id);
       return { workspace: { id: w.id, name: w.name, role: w.role } };
     },
 
     ssoNewcomers,
 
-    setSsoNewcomers(actor: WorkspaceActor, input: SsoNewcomers): SsoNewcomersView {
+    async setSsoNewcomers(actor: WorkspaceActor, input: SsoNewcomers): Promise<SsoNewcomersView> {
       if (input.workspaceId !== null) {
-        const w = repo.find(input.workspaceId);
+        const w = await repo.find(input.workspaceId);
         if (!w) throw notFound("Workspace not found");
         if (w.personal_user_id !== null) throw badRequest("Newcomers can join a team workspace, not someone's personal one");
       }
-      repo.putSsoNewcomers(input, nowIso(now()));
-      deps.audit.recordBy(actor, "admin.sso_newcomers_saved", input.workspaceId, { role: input.role });
+      await repo.putSsoNewcomers(input, nowIso(now()));
+      await deps.audit.recordBy(actor, "admin.sso_newcomers_saved", input.workspaceId, { role: input.role });
       return ssoNewcomers();
     },
 
@@ -367,11 +368,11 @@ export function workspacesService(deps: WorkspacesDeps) {
      * Adds someone signing in through SSO for the first time to the chosen workspace. Runs inside
      * the provisioning transaction; a workspace deleted since is skipped.
      */
-    joinAsNewcomer(userId: string): void {
-      const s = repo.ssoNewcomers();
-      if (!s?.workspaceId || !repo.find(s.workspaceId)) return;
-      if (repo.addMember(s.workspaceId, userId, s.role as WorkspaceRole, nowIso(now())))
-        deps.audit.recordIn(s.workspaceId, { id: userId, email: null }, "member.joined", userId, { role: s.role, via: "sso" });
+    async joinAsNewcomer(userId: string): Promise<void> {
+      const s = await repo.ssoNewcomers();
+      if (!s?.workspaceId || !(await repo.find(s.workspaceId))) return;
+      if (await repo.addMember(s.workspaceId, userId, s.role as WorkspaceRole, nowIso(now())))
+        await deps.audit.recordIn(s.workspaceId, { id: userId, email: null }, "member.joined", userId, { role: s.role, via: "sso" });
     },
   };
 }

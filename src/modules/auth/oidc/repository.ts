@@ -1,17 +1,19 @@
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 
-export function oidcRepository(db: Db) {
-  const q = {
-    find: db.query<{ user_id: string }, [string, string]>("SELECT user_id FROM oidc_identities WHERE issuer = ? AND subject = ?"),
-    insert: db.query<null, [string, string, string, string | null, string]>(
-      "INSERT INTO oidc_identities (issuer, subject, user_id, email, created_at, last_login_at) VALUES (?, ?, ?, ?, ?, ?5)",
-    ),
-    touch: db.query<null, [string, string, string]>("UPDATE oidc_identities SET last_login_at = ? WHERE issuer = ? AND subject = ?"),
-  };
+export function oidcRepository(db: SqlDb) {
   return {
-    userIdFor: (issuer: string, subject: string) => q.find.get(issuer, subject)?.user_id ?? null,
+    userIdFor: async (issuer: string, subject: string) =>
+      (await db.one<{ user_id: string }>("SELECT user_id FROM oidc_identities WHERE issuer = $1 AND subject = $2", [issuer, subject]))
+        ?.user_id ?? null,
     link: (i: { issuer: string; subject: string; userId: string; email: string | null }, at: string) =>
-      q.insert.run(i.issuer, i.subject, i.userId, i.email, at),
-    touch: (issuer: string, subject: string, at: string) => q.touch.run(at, issuer, subject),
+      db.run("INSERT INTO oidc_identities (issuer, subject, user_id, email, created_at, last_login_at) VALUES ($1, $2, $3, $4, $5, $5)", [
+        i.issuer,
+        i.subject,
+        i.userId,
+        i.email,
+        at,
+      ]),
+    touch: (issuer: string, subject: string, at: string) =>
+      db.run("UPDATE oidc_identities SET last_login_at = $1 WHERE issuer = $2 AND subject = $3", [at, issuer, subject]),
   };
 }

@@ -1,5 +1,5 @@
 import * as client from "openid-client";
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import { HttpError } from "#server/http/errors";
 import { nowIso } from "#server/lib/ids";
 import type { AuthService, RequestMeta, Session } from "../service";
@@ -48,7 +48,7 @@ const domainOf = (email: string) => email.slice(email.lastIndexOf("@") + 1).toLo
  * account or makes a new one (docs/security.md, "Single sign-on").
  */
 export function oidcService(deps: {
-  db: Db;
+  db: SqlDb;
   auth: AuthService;
   settings: OidcSettings;
   secret: Uint8Array;
@@ -61,7 +61,7 @@ export function oidcService(deps: {
    * it also joins the workspace the super-admin chose for SSO newcomers. Runs in the transaction
    * that links the identity.
    */
-  onFirstSignIn?: (userId: string) => void;
+  onFirstSignIn?: (userId: string) => Promise<void>;
 }) {
   const { settings } = deps;
   const now = deps.now ?? Date.now;
@@ -91,22 +91,23 @@ export function oidcService(deps: {
   /** The account a vouched-for identity opens: found by issuer and subject, linked by verified e-mail, or made. */
   async function accountFor(issuer: string, claims: Record<string, unknown>, meta: RequestMeta): Promise<string> {
     const subject = String(claims.sub);
-    const known = repo.userIdFor(issuer, subject);
+    const known = await repo.userIdFor(issuer, subject);
     if (known) return known;
     const email = typeof claims.email === "string" ? claims.email.trim().toLowerCase() : "";
     if (!email || !email.includes("@")) throw new OidcRefusal("no_email", "the provider told no e-mail address");
     if (settings.allowedDomains.length && !settings.allowedDomains.includes(domainOf(email)))
       throw new OidcRefusal("domain", `${domainOf(email)} is not in OIDC_ALLOWED_DOMAINS`);
-    const link = (userId: string) => {
-      repo.link({ issuer, subject, userId, email }, nowIso(now()));
-      deps.onFirstSignIn?.(userId);
+    const link = async (userId: string) => {
+      await repo.link({ issuer, subject, userId, email }, nowIso(now()));
+      await deps.onFirstSignIn?.(userId);
     };
-    const existing = deps.auth.userIdByEmail(email);
+    const existing = await deps.auth.userIdByEmail(email);
     if (existing) {
       // Anyone can claim any address at some providers: only the provider's own word that this
       // person controls it may open an account someone made with a password.
       if (claims.email_verified !== true) throw new OidcRefusal("unverified", `${email} exists and the provider has not verified it`);
-      link(existing);
+      // One transaction, so the identity is never linked without the newcomer's workspace.
+      await deps.db.tx(() => link(existing));
       return existing;
     }
     const username = typeof claims.preferred_username === "string" ? claims.preferred_username.slice(0, 50) : null;
@@ -115,7 +116,8 @@ export function oidcService(deps: {
     } catch (e) {
       if (e instanceof HttpError && e.status === 403) throw new OidcRefusal("setup", e.message);
       // Another first sign-in of the same person made the account a moment ago.
-      if (e instanceof HttpError && e.status === 409 && repo.userIdFor(issuer, subject)) return repo.userIdFor(issuer, subject)!;
+      const raced = e instanceof HttpError && e.status === 409 ? await repo.userIdFor(issuer, subject) : null;
+      if (raced) return raced;
       throw e;
     }
   }
@@ -178,7 +180,7 @@ export function oidcService(deps: {
       const userId = await accountFor(issuer, claims, meta);
       const session = await deps.auth.signInVouched(userId, meta, "oidc");
       if (!session) throw new OidcRefusal("disabled", "the account is disabled");
-      repo.touch(issuer, String(claims.sub), nowIso(now()));
+      await repo.touch(issuer, String(claims.sub), nowIso(now()));
       return session;
     },
   };
