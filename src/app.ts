@@ -49,6 +49,7 @@ import { comparisonRoutes } from "./modules/comparisons";
 import type { CaptureReadiness } from "./modules/capture/browser/pool";
 import { createRunTools, type RunTools } from "./modules/comparisons/active-runs";
 import { comparisonsService } from "./modules/comparisons/service";
+import { sqliteSql } from "#server/db/sql";
 import { discoveryRoutes } from "./modules/discovery";
 import { discoveryService } from "./modules/discovery/service";
 import { filmstripRoutes } from "./modules/filmstrip";
@@ -139,6 +140,8 @@ export interface AppDeps {
 }
 
 export function createServices(deps: AppDeps) {
+  // The async handle over the same connection, for the modules already converted to it (decision 0020).
+  const sql = sqliteSql(deps.db);
   const tokens = accessTokens(deps.secret, deps.now);
   const workspaces = workspaceAccess(deps.db);
   // A workspace's live messages reach its members as they are at each message.
@@ -284,7 +287,7 @@ export function createServices(deps: AppDeps) {
   });
   // The key is read (or made, under DATA_DIR) when the first secret is saved or read.
   const secrets = secretsService({
-    db: deps.db,
+    db: sql,
     key: () => loadSecretsKey(deps.env.DATA_DIR, deps.env.SECRETS_KEY),
     audit,
     now: deps.now,
@@ -348,10 +351,14 @@ export function createServices(deps: AppDeps) {
 export type Services = ReturnType<typeof createServices>;
 
 /** The values of the secrets a page's steps name, by name; a name the site has no secret of is left out. */
-function secretValues(secrets: Pick<SecretsService, "reveal">, targetId: string, names: readonly string[]): Record<string, string> {
+async function secretValues(
+  secrets: Pick<SecretsService, "reveal">,
+  targetId: string,
+  names: readonly string[],
+): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const name of names) {
-    const value = secrets.reveal(targetId, name);
+    const value = await secrets.reveal(targetId, name);
     if (value !== null) out[name] = value;
   }
   return out;

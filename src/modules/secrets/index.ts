@@ -21,8 +21,8 @@ export function secretsRoutes(secrets: SecretsService, auth: WorkspaceResolvers)
     })
     .put(
       "/targets/:id/secrets/:name",
-      ({ user, workspace, params, body, ip, request, set }) => {
-        secrets.put(workspace.id, actorOf(user, ip, request.headers.get("user-agent")), params.id, params.name, body.value);
+      async ({ user, workspace, params, body, ip, request, set }) => {
+        await secrets.put(workspace.id, actorOf(user, ip, request.headers.get("user-agent")), params.id, params.name, body.value);
         set.status = 204;
       },
       {
@@ -39,8 +39,8 @@ export function secretsRoutes(secrets: SecretsService, auth: WorkspaceResolvers)
     )
     .delete(
       "/targets/:id/secrets/:name",
-      ({ user, workspace, params, ip, request, set }) => {
-        secrets.remove(workspace.id, actorOf(user, ip, request.headers.get("user-agent")), params.id, params.name);
+      async ({ user, workspace, params, ip, request, set }) => {
+        await secrets.remove(workspace.id, actorOf(user, ip, request.headers.get("user-agent")), params.id, params.name);
         set.status = 204;
       },
       {

@@ -28,7 +28,7 @@ export interface RunDeps {
    * as the page's capture starts (the secrets module's, wired in app.ts); a name it does not know
    * is left out, and the step that needs it fails in the capture.
    */
-  secretsOf?: (targetId: string, names: readonly string[]) => Record<string, string>;
+  secretsOf?: (targetId: string, names: readonly string[]) => Promise<Record<string, string>>;
 }
 
 export interface RunIO {

@@ -35,7 +35,7 @@ export async function capturePage(run: RunContext, page: PageKey, inTurn: Turns,
     const path = await inTurn(() => files.prepare(run.ownerId, run.comparisonId, snapshotId));
     // Earlier samples are found by the target's URL: its home page's.
     const earlier = sitePage.url === target.url ? earlierSamples(io, run.ownerId, target.url, viewport) : [];
-    const steps = stepsOf(sitePage, target.id, target.url, io);
+    const steps = await stepsOf(sitePage, target.id, target.url, io);
     const job: CaptureJobInput = {
       url: sitePage.url,
       viewport,
@@ -80,10 +80,10 @@ export async function capturePage(run: RunContext, page: PageKey, inTurn: Turns,
  * types a secret elsewhere) and the values of the secrets they name, read from the site's secrets
  * as the capture starts; nothing for a page without steps.
  */
-export function stepsOf(page: RunPage, targetId: string, siteUrl: string, io: RunIO) {
+export async function stepsOf(page: RunPage, targetId: string, siteUrl: string, io: RunIO) {
   if (page.steps.length === 0) return {};
   const names = secretNamesIn(page.steps);
-  const secrets = names.length > 0 ? (io.deps.secretsOf?.(targetId, names) ?? {}) : {};
+  const secrets = names.length > 0 ? ((await io.deps.secretsOf?.(targetId, names)) ?? {}) : {};
   return { steps: [...page.steps], siteOrigin: new URL(siteUrl).origin, ...(names.length > 0 ? { secrets } : {}) };
 }
 
