@@ -278,12 +278,13 @@ export function createServices(deps: AppDeps) {
   // The worker loop for every job kind; boot starts it (src/boot/serve.ts), tests drive jobs themselves.
   const jobRunner = new JobRunner({ queue: jobs, handlers: { ...watch.jobHandlers }, log: deps.log });
   const filmstrips = filmstripService({ db: deps.db, dataDir: deps.env.DATA_DIR, files, now: deps.now, log: deps.log });
-  const discovery = discoveryService({ db: deps.db, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, log: deps.log });
+  const discovery = discoveryService({ db: sql, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, log: deps.log });
   const pages = pagesService({
-    db: deps.db,
+    db: sql,
     now: deps.now,
     log: deps.log,
-    removeUnusedScreenshot: (path, inUse) => files.removeUnused(path, inUse),
+    // The comparisons' files ask synchronously whether a snapshot still names the file: ask first.
+    removeUnusedScreenshot: async (path, inUse) => !(await inUse(path)) && files.removeUnused(path, () => false),
   });
   // The key is read (or made, under DATA_DIR) when the first secret is saved or read.
   const secrets = secretsService({
