@@ -223,7 +223,8 @@ export function createServices(deps: AppDeps) {
     onCaptured: (run) => changes.onRunCaptured(run),
     onCompleted: (run) => changes.onRunCompleted(run),
     // Deferred scheduled runs of the owner are tried as soon as one of their runs ends.
-    onClosed: (run) => watch.runEnded(run.ownerId),
+    // Not awaited: the run is closed already, and bringing the owner's deferred slots forward is a nicety.
+    onClosed: (run) => void watch.runEnded(run.ownerId).catch((e) => deps.log?.("bringing deferred slots forward failed", e)),
     scheduleOf: (ownerId, id) => watch.schedules.get(ownerId, id),
     audit,
     // A page's steps type its site's secrets; read as each capture starts (secrets is built below).
@@ -258,10 +259,10 @@ export function createServices(deps: AppDeps) {
   });
   const agents = agentsService({ db: deps.db, now: deps.now, onSettingsChanged: () => system.poke() });
   // Work that must survive a restart is a row in the jobs table (src/modules/jobs).
-  const jobs = jobsService({ db: deps.db, now: deps.now });
+  const jobs = jobsService({ db: sql, now: deps.now });
   const watch = watchService({
     jobs,
-    db: deps.db,
+    db: sql,
     startRun: (ownerId, comparisonId, trigger) => comparisons.start(ownerId, comparisonId, trigger),
     isRunning: (comparisonId) => comparisons.isRunning(comparisonId),
     allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS,

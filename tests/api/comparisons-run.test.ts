@@ -547,7 +547,7 @@ describe("comparison runs: boot recovery", () => {
     });
     expect(rebooted.recoverInterruptedRuns()).toBe(1);
     expect(rebooted.recoverInterruptedRuns()).toBe(0);
-    const c = rebooted.get(x.u.user.id, x.c.id);
+    const c = await rebooted.get(x.u.user.id, x.c.id);
     expect(c).toMatchObject({ status: "failed", error: INTERRUPTED_REASON });
     expect(c.completedAt).toBeString();
     expect(rebooted.listTargets(x.u.user.id, x.c.id).map((tg) => [tg.status, tg.error])).toEqual([

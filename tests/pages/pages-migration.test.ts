@@ -51,7 +51,7 @@ function before18() {
 }
 
 describe("migration 0018", () => {
-  test("every existing target gets its home page; results become the home page's, in light", () => {
+  test("every existing target gets its home page; results become the home page's, in light", async () => {
     const db = before18();
     expect(migrate(db)).toContain(18);
     const pages = db
@@ -79,7 +79,7 @@ describe("migration 0018", () => {
 
     // The API reads the old results with their page, role and scheme.
     const service = comparisonsService({ db, dataDir: "/nonexistent", allowPrivateTargets: true });
-    expect(service.get("u1", "c1").colorSchemes).toEqual(["light"]);
+    expect((await service.get("u1", "c1")).colorSchemes).toEqual(["light"]);
     expect(service.snapshots("u1", "c1").map((s) => [s.targetId, s.pageId, s.role, s.path, s.colorScheme, s.step])).toEqual([
       ["t1", "home-t1", "home", "/", "light", null],
       ["t2", "home-t2", "home", "/en/home?ref=x#top", "light", null],

@@ -90,16 +90,12 @@ export function comparisonRoutes(comparisons: ComparisonsService, auth: Workspac
         detail: { summary: "Create a comparison" },
       },
     )
-    .get(
-      "/comparisons/:id",
-      syncHandler(({ workspace, params }: SyncContext<{ id: string }>) => comparisons.get(workspace.id, params.id)),
-      {
-        role: "viewer",
-        params: idParams,
-        response: { 200: comparisonWithSchedule, ...errors(401, 404, 500, 503) },
-        detail: { summary: "One comparison" },
-      },
-    )
+    .get("/comparisons/:id", ({ workspace, params }) => comparisons.get(workspace.id, params.id), {
+      role: "viewer",
+      params: idParams,
+      response: { 200: comparisonWithSchedule, ...errors(401, 404, 500, 503) },
+      detail: { summary: "One comparison" },
+    })
     .patch("/comparisons/:id", ({ workspace, params, body }) => comparisons.update(workspace.id, params.id, body), {
       role: "editor",
       params: idParams,

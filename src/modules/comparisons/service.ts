@@ -174,7 +174,7 @@ export interface ComparisonsDeps {
   /** The values of a site's secrets its pages' steps name (the secrets module's), for their captures. */
   secretsOf?: RunDeps["secretsOf"];
   /** The comparison's watch schedule, for GET /comparisons/:id (the watch module owns it). */
-  scheduleOf?: (ownerId: string, comparisonId: string) => ScheduleView | null;
+  scheduleOf?: (ownerId: string, comparisonId: string) => Promise<ScheduleView | null>;
   /** Runs started and comparisons deleted go into their workspace's audit log. */
   audit?: Pick<AuditService, "recordIn">;
 }
@@ -239,19 +239,19 @@ export function comparisonsService(deps: ComparisonsDeps) {
       return toComparisonDto(owned(ownerId, id));
     },
 
-    get: (ownerId: string, id: string): ComparisonDto & { schedule: ScheduleView | null } => ({
+    get: async (ownerId: string, id: string): Promise<ComparisonDto & { schedule: ScheduleView | null }> => ({
       ...toComparisonDto(owned(ownerId, id)),
-      schedule: deps.scheduleOf?.(ownerId, id) ?? null,
+      schedule: (await deps.scheduleOf?.(ownerId, id)) ?? null,
     }),
 
     /** Changes the comparison's capture settings; a run under way keeps the ones it started with. */
-    update(ownerId: string, id: string, input: UpdateComparisonInput): ComparisonDto & { schedule: ScheduleView | null } {
+    async update(ownerId: string, id: string, input: UpdateComparisonInput): Promise<ComparisonDto & { schedule: ScheduleView | null }> {
       writeTx(deps.db, () => {
         owned(ownerId, id);
         if (input.consent) repo.setConsent(id, ownerId, input.consent, nowIso(now()));
         if (input.colorSchemes) repo.setColorSchemes(id, ownerId, input.colorSchemes, nowIso(now()));
       });
-      return { ...toComparisonDto(owned(ownerId, id)), schedule: deps.scheduleOf?.(ownerId, id) ?? null };
+      return { ...toComparisonDto(owned(ownerId, id)), schedule: (await deps.scheduleOf?.(ownerId, id)) ?? null };
     },
 
     /** Deleting a running comparison cancels its run; its screenshots go with it. `actor`: who deleted it, for the audit log. */
