@@ -91,7 +91,7 @@ describe("watch digest", () => {
     expect(mails).toHaveLength(0);
 
     const c = t.services.comparisons.create(t.u.user.id, createComparisonBody.parse({ name: "Rivals" }));
-    t.services.watch.schedules.put(t.u.user.id, c.id, "0 9 * * *", "UTC");
+    await t.services.watch.schedules.put(t.u.user.id, c.id, "0 9 * * *", "UTC");
     t.at("2026-03-09T08:00:00.000Z");
     mailbox.refusing = true;
     const [failed] = await t.services.watch.digest.tick();
