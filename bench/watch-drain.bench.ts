@@ -179,7 +179,7 @@ try {
       }
       pagesTotal += count * VIEWPORTS.length;
       const [cron, zone] = CRONS[(o.index + k) % CRONS.length]!;
-      const view = services.watch.schedules.put(o.id, c.id, cron, zone);
+      const view = await services.watch.schedules.put(o.id, c.id, cron, zone);
       if (view.nextRunAt !== nowIso(DUE)) throw new Error(`${cron} (${zone}) is next due at ${view.nextRunAt}, not at ${nowIso(DUE)}`);
     }
   }

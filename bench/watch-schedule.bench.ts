@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
+import { sqliteSql } from "#server/db/sql";
 import { newId } from "#server/lib/ids";
 import { Scheduler } from "#server/modules/watch/schedule/scheduler";
 import { scheduleService } from "#server/modules/watch/schedule/service";
@@ -16,7 +17,7 @@ const dir = mkdtempSync(join(tmpdir(), "watch-bench-"));
 const db = openDatabase(join(dir, "bench.sqlite"));
 migrate(db);
 let now = Date.parse("2026-03-27T08:59:30Z");
-const svc = scheduleService({ db, ownsComparison: () => true, now: () => now });
+const svc = scheduleService({ db: sqliteSql(db), ownsComparison: async () => true, now: () => now });
 
 // One heavy owner with 150 watched comparisons, ten owners with 5 each.
 const owners = [{ n: 150 }, ...Array.from({ length: 10 }, () => ({ n: 5 }))].map((o, i) => ({
@@ -33,7 +34,7 @@ for (const o of owners) {
     db.query(
       "INSERT INTO comparisons (id, owner_id, name, created_at, updated_at) VALUES (?, ?, 'c', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
     ).run(c, o.id);
-    svc.put(o.id, c, ["0 9 * * *", "0 10 * * 1-5", "0 9 * * *"][i % 3]!, ["Europe/Berlin", "UTC", "America/New_York"][i % 3]!);
+    await svc.put(o.id, c, ["0 9 * * *", "0 10 * * 1-5", "0 9 * * *"][i % 3]!, ["Europe/Berlin", "UTC", "America/New_York"][i % 3]!);
   }
 }
 // Make all 200 due at the same instant.

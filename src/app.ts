@@ -223,7 +223,8 @@ export function createServices(deps: AppDeps) {
     onCaptured: (run) => changes.onRunCaptured(run),
     onCompleted: (run) => changes.onRunCompleted(run),
     // Deferred scheduled runs of the owner are tried as soon as one of their runs ends.
-    onClosed: (run) => watch.runEnded(run.ownerId),
+    // Not awaited: the run is closed already, and bringing the owner's deferred slots forward is a nicety.
+    onClosed: (run) => void watch.runEnded(run.ownerId).catch((e) => deps.log?.("bringing deferred slots forward failed", e)),
     scheduleOf: (ownerId, id) => watch.schedules.get(ownerId, id),
     audit,
     // A page's steps type its site's secrets; read as each capture starts (secrets is built below).
@@ -260,10 +261,10 @@ export function createServices(deps: AppDeps) {
   });
   const agents = agentsService({ db: sqliteSql(deps.db), now: deps.now, onSettingsChanged: () => system.poke() });
   // Work that must survive a restart is a row in the jobs table (src/modules/jobs).
-  const jobs = jobsService({ db: deps.db, now: deps.now });
+  const jobs = jobsService({ db: sql, now: deps.now });
   const watch = watchService({
     jobs,
-    db: deps.db,
+    db: sql,
     startRun: (ownerId, comparisonId, trigger) => comparisons.start(ownerId, comparisonId, trigger),
     isRunning: (comparisonId) => comparisons.isRunning(comparisonId),
     allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS,
@@ -280,9 +281,9 @@ export function createServices(deps: AppDeps) {
   // The worker loop for every job kind; boot starts it (src/boot/serve.ts), tests drive jobs themselves.
   const jobRunner = new JobRunner({ queue: jobs, handlers: { ...watch.jobHandlers }, log: deps.log });
   const filmstrips = filmstripService({ db: sql, dataDir: deps.env.DATA_DIR, files, now: deps.now, log: deps.log });
-  const discovery = discoveryService({ db: deps.db, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, log: deps.log });
+  const discovery = discoveryService({ db: sql, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, log: deps.log });
   const pages = pagesService({
-    db: deps.db,
+    db: sql,
     now: deps.now,
     log: deps.log,
     // The removal asks the database and deletes after: its failure is logged, as the pages module's own are.
@@ -291,7 +292,7 @@ export function createServices(deps: AppDeps) {
   });
   // The key is read (or made, under DATA_DIR) when the first secret is saved or read.
   const secrets = secretsService({
-    db: deps.db,
+    db: sql,
     key: () => loadSecretsKey(deps.env.DATA_DIR, deps.env.SECRETS_KEY),
     audit,
     now: deps.now,
@@ -355,10 +356,14 @@ export function createServices(deps: AppDeps) {
 export type Services = ReturnType<typeof createServices>;
 
 /** The values of the secrets a page's steps name, by name; a name the site has no secret of is left out. */
-function secretValues(secrets: Pick<SecretsService, "reveal">, targetId: string, names: readonly string[]): Record<string, string> {
+async function secretValues(
+  secrets: Pick<SecretsService, "reveal">,
+  targetId: string,
+  names: readonly string[],
+): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const name of names) {
-    const value = secrets.reveal(targetId, name);
+    const value = await secrets.reveal(targetId, name);
     if (value !== null) out[name] = value;
   }
   return out;

@@ -62,7 +62,7 @@ const FIXTURES: Record<string, (c: Ctx) => Promise<Call> | Call> = {
     return { path: `/api/admin/all-api-keys/${r.json.id}`, status: 200 };
   },
   "GET /api/admin/jobs": () => ({ path: "/api/admin/jobs?state=dead", status: 200 }),
-  "POST /api/admin/jobs/:id/retry": ({ t }) => ({ path: `/api/admin/jobs/${deadJob(t.services.jobs)}/retry`, status: 200 }),
+  "POST /api/admin/jobs/:id/retry": async ({ t }) => ({ path: `/api/admin/jobs/${await deadJob(t.services.jobs)}/retry`, status: 200 }),
   "GET /api/admin/sso-newcomers": () => ({ path: "/api/admin/sso-newcomers", status: 200 }),
   "PUT /api/admin/sso-newcomers": () => ({ path: "/api/admin/sso-newcomers", body: { workspaceId: null, role: "viewer" }, status: 200 }),
   "GET /api/system/status": () => ({ path: "/api/system/status", status: 200 }),

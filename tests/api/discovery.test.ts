@@ -2,6 +2,7 @@
 // index of a gzipped and a plain sitemap, header navigation): the right pages and roles, and the
 // path robots.txt disallows is neither proposed nor ever requested (the site's request log).
 import { afterAll, describe, expect, test } from "bun:test";
+import { sqliteSql } from "#server/db/sql";
 import { discoveryService } from "#server/modules/discovery/service";
 import { makeTestApp } from "#tests/support/app";
 import { startDiscoverySite } from "#tests/support/discovery-site";
@@ -109,7 +110,7 @@ describe("POST /api/targets/:id/discover", () => {
     servers.push(hanging);
     const targetId = await alice.addTarget(`http://127.0.0.1:${hanging.port}/`);
     // The route's limits are seconds; the same service with a short one shows the answer.
-    const quick = discoveryService({ db: t.db, allowPrivateTargets: true, limits: { requestMs: 200 } });
+    const quick = discoveryService({ db: sqliteSql(t.db), allowPrivateTargets: true, limits: { requestMs: 200 } });
     const userId = (await t.call("GET", "/api/auth/me", { headers: alice.h })).json.user.id as string;
     const err = await quick.discover(userId, targetId).catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 504, message: `127.0.0.1:${hanging.port} did not answer within 200 ms` });
@@ -122,7 +123,7 @@ describe("discovery budget", () => {
     const alice = await owner(t);
     const targetId = await alice.addTarget(`${site.origin}/`);
     const userId = (await t.call("GET", "/api/auth/me", { headers: alice.h })).json.user.id as string;
-    const service = discoveryService({ db: t.db, allowPrivateTargets: true, perMinute: 2 });
+    const service = discoveryService({ db: sqliteSql(t.db), allowPrivateTargets: true, perMinute: 2 });
     const settled = await Promise.allSettled([1, 2, 3].map(() => service.discover(userId, targetId)));
     expect(settled.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
     expect(settled[2]).toMatchObject({ reason: { status: 429 } });

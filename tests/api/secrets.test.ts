@@ -71,9 +71,9 @@ describe("site secrets", () => {
 
     // Replacing keeps one row, and the service reads the new value.
     expect((await t.call("PUT", `/api/targets/${site}/secrets/password`, { body: { value: `${VALUE}!` }, headers: a.h })).status).toBe(204);
-    expect(t.services.secrets.reveal(site, "password")).toBe(`${VALUE}!`);
-    expect(t.services.secrets.valuesOf(site).sort()).toEqual([`${VALUE}!`, "t0k"]);
-    expect(t.services.secrets.reveal(site, "nope")).toBeNull();
+    expect(await t.services.secrets.reveal(site, "password")).toBe(`${VALUE}!`);
+    expect((await t.services.secrets.valuesOf(site)).sort()).toEqual([`${VALUE}!`, "t0k"]);
+    expect(await t.services.secrets.reveal(site, "nope")).toBeNull();
     await t.call("PUT", `/api/targets/${site}/secrets/password`, { body: { value: VALUE }, headers: a.h });
 
     expect((await t.call("DELETE", `/api/targets/${site}/secrets/api_token-2`, { headers: a.h })).status).toBe(204);
@@ -119,7 +119,7 @@ describe("site secrets", () => {
       }
     }
     expect((await t.call("GET", `/api/targets/${site}/secrets`)).status).toBe(401);
-    expect(t.services.secrets.reveal(site, "password")).toBe(VALUE);
+    expect(await t.services.secrets.reveal(site, "password")).toBe(VALUE);
   });
 
   test("bad names and values are 400s naming what is wrong; a site keeps at most 20", async () => {
@@ -176,8 +176,8 @@ describe("site secrets", () => {
       "INSERT INTO site_secrets (target_id, name, nonce, ciphertext, created_at, updated_at) SELECT ?, name, nonce, ciphertext, created_at, updated_at FROM site_secrets WHERE target_id = ?",
       [two, one],
     );
-    expect(() => t.services.secrets.reveal(two, "password")).toThrow("secret password does not decrypt with this server's key");
-    expect(t.services.secrets.reveal(one, "password")).toBe(VALUE);
+    await expect(t.services.secrets.reveal(two, "password")).rejects.toThrow("secret password does not decrypt with this server's key");
+    expect(await t.services.secrets.reveal(one, "password")).toBe(VALUE);
   });
 
   test("the plain value is in no file under DATA_DIR, no export and no backup; the key file is owner-only and outside backups", async () => {

@@ -18,12 +18,12 @@ const CALLERS: Who[] = ["anon", "alice", "root"];
 const UPSTREAM_ROUTES = new Set(["POST /api/targets/:id/discover"]);
 
 /** A live id for each id route, owned by the caller who can reach it (alice, or root for admin rows). */
-const VALID: Record<string, (w: SweepWorld, ids: { rootKey: string }) => string> = {
+const VALID: Record<string, (w: SweepWorld, ids: { rootKey: string }) => string | Promise<string>> = {
   "GET /api/admin/backups/:name": (w) => `/api/admin/backups/${w.ids.backup}`,
   "PATCH /api/admin/users/:id": (w) => `/api/admin/users/${w.bob.user.id}`,
   "DELETE /api/admin/api-keys/:id": (_w, x) => `/api/admin/api-keys/${x.rootKey}`,
   "DELETE /api/admin/all-api-keys/:id": (_w, x) => `/api/admin/all-api-keys/${x.rootKey}`,
-  "POST /api/admin/jobs/:id/retry": (w) => `/api/admin/jobs/${deadJob(w.t.services.jobs)}/retry`,
+  "POST /api/admin/jobs/:id/retry": async (w) => `/api/admin/jobs/${await deadJob(w.t.services.jobs)}/retry`,
   "DELETE /api/api-keys/:id": (w) => `/api/api-keys/${w.ids.personalKey}`,
   "GET /api/comparisons/:id": (w) => `/api/comparisons/${w.ids.comparison}`,
   "DELETE /api/comparisons/:id": (w) => `/api/comparisons/${w.ids.comparison}`,
@@ -258,7 +258,7 @@ describe("malformed input sweep", async () => {
   for (const r of routes) {
     test(`${r.key}: no 500, errors are JSON`, async () => {
       const problems: Problem[] = [];
-      const valid = r.path.includes(":") ? VALID[r.key]?.(w, { rootKey }) : r.path.replace(/(.)\/$/, "$1");
+      const valid = r.path.includes(":") ? await VALID[r.key]?.(w, { rootKey }) : r.path.replace(/(.)\/$/, "$1");
       if (!valid) throw new Error(`no live id for ${r.key}`);
       const paths = [valid];
       if (r.path.includes(":")) for (const bad of BAD_IDS) paths.push(r.path.replace(/:\w+/, bad).replace(/:\w+/g, "x"));
@@ -335,7 +335,7 @@ describe("malformed input sweep", async () => {
       { "x-forwarded-for": "<script>, ::ffff:127.0.0.1", "x-ingest-key": "' OR 1=1 --".repeat(10) },
     ];
     for (const r of routes) {
-      const path = r.path.includes(":") ? VALID[r.key]!(w, { rootKey }) : r.path.replace(/(.)\/$/, "$1");
+      const path = r.path.includes(":") ? await VALID[r.key]!(w, { rootKey }) : r.path.replace(/(.)\/$/, "$1");
       for (const headers of headerSets)
         await check(problems, `${r.key} ${JSON.stringify(headers).slice(0, 60)}`, r.method, path, {
           headers,

@@ -287,8 +287,8 @@ const FIXTURES: Record<string, (w: SweepWorld) => Promise<Probe> | Probe> = {
     };
   },
   // Jobs belong to the installation: any admin retries a dead one; a plain user gets 403.
-  "POST /api/admin/jobs/:id/retry": (w) => ({
-    path: `/api/admin/jobs/${deadJob(w.t.services.jobs)}/retry`,
+  "POST /api/admin/jobs/:id/retry": async (w) => ({
+    path: `/api/admin/jobs/${await deadJob(w.t.services.jobs)}/retry`,
     owner: "root",
     ok: 200,
     strangers: { bob: 403, alice: 403 },

@@ -30,8 +30,8 @@ async function setup() {
 describe("GET /api/admin/jobs", () => {
   test("admins only; by state; a bad state is 400 with the reason", async () => {
     const t = await setup();
-    const dead = deadJob(t.services.jobs, "the receiver is down");
-    const queued = t.services.jobs.enqueue({ kind: "test.later", payload: {}, runAt: Date.now() + 60_000 });
+    const dead = await deadJob(t.services.jobs, "the receiver is down");
+    const queued = await t.services.jobs.enqueue({ kind: "test.later", payload: {}, runAt: Date.now() + 60_000 });
 
     expect((await t.call("GET", "/api/admin/jobs")).status).toBe(401);
     const asUser = await t.call("GET", "/api/admin/jobs?state=dead", { headers: t.user });
@@ -68,7 +68,7 @@ describe("GET /api/admin/jobs", () => {
 describe("POST /api/admin/jobs/:id/retry", () => {
   test("a dead job is queued again; anything else is 409, an unknown id 404, a user 403", async () => {
     const t = await setup();
-    const dead = deadJob(t.services.jobs);
+    const dead = await deadJob(t.services.jobs);
     expect((await t.call("POST", `/api/admin/jobs/${dead}/retry`)).status).toBe(401);
     expect((await t.call("POST", `/api/admin/jobs/${dead}/retry`, { headers: t.user })).status).toBe(403);
     const r = await t.call("POST", `/api/admin/jobs/${dead}/retry`, { headers: t.admin });
@@ -101,7 +101,7 @@ describe("POST /api/admin/jobs/:id/retry", () => {
     t.services.jobRunner.start();
     try {
       expect((await t.call("POST", `/api/admin/jobs/${dead.id}/retry`, { headers: t.admin })).status).toBe(200);
-      await waitFor("the retried delivery", () => t.services.jobs.get(dead.id)?.state === "done", 10_000);
+      await waitFor("the retried delivery", async () => (await t.services.jobs.get(dead.id))?.state === "done", 10_000);
     } finally {
       await t.services.jobRunner.stop();
     }

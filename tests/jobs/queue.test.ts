@@ -4,6 +4,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { openDatabase, type Db } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
+import { sqliteSql } from "#server/db/sql";
 import { newId } from "#server/lib/ids";
 import { HttpError } from "#server/http/errors";
 import { drain, exponentialBackoff, GiveUp, type JobHandlers } from "#server/modules/jobs/public";
@@ -20,39 +21,39 @@ const user = () => {
   return id;
 };
 
-beforeEach(() => {
+beforeEach(async () => {
   db = openDatabase(":memory:");
   migrate(db);
   now = T0;
-  q = jobsService({ db, now: () => now });
+  q = jobsService({ db: sqliteSql(db), now: () => now });
 });
 
 describe("claim", () => {
-  test("due jobs only, oldest first within an owner; nothing due → null", () => {
-    const a = q.enqueue({ kind: "k", payload: 1 });
-    const later = q.enqueue({ kind: "k", payload: 2, runAt: T0 + 5_000 });
-    q.enqueue({ kind: "other", payload: 3 });
-    const first = q.claim(["k"], "w1", 1_000).job!;
+  test("due jobs only, oldest first within an owner; nothing due → null", async () => {
+    const a = await q.enqueue({ kind: "k", payload: 1 });
+    const later = await q.enqueue({ kind: "k", payload: 2, runAt: T0 + 5_000 });
+    await q.enqueue({ kind: "other", payload: 3 });
+    const first = (await q.claim(["k"], "w1", 1_000)).job!;
     expect(first).toMatchObject({ id: a, state: "running", attempts: 1, leased_by: "w1", lease_until: T0 + 1_000 });
-    expect(q.claim(["k"], "w1", 1_000).job).toBeNull();
-    expect(q.complete(first)).toBe(true);
+    expect((await q.claim(["k"], "w1", 1_000)).job).toBeNull();
+    expect(await q.complete(first)).toBe(true);
     now = T0 + 5_000;
-    expect(q.claim(["k"], "w1", 1_000).job?.id).toBe(later);
+    expect((await q.claim(["k"], "w1", 1_000)).job?.id).toBe(later);
   });
 
-  test("owners take turns: a burst of 30 from one owner does not hold back two others (measured)", () => {
+  test("owners take turns: a burst of 30 from one owner does not hold back two others (measured)", async () => {
     const [heavy, light1, light2] = [user(), user(), user()];
-    for (let i = 0; i < 30; i++) q.enqueue({ kind: "k", payload: i, ownerId: heavy });
+    for (let i = 0; i < 30; i++) await q.enqueue({ kind: "k", payload: i, ownerId: heavy });
     now += 1;
-    for (let i = 0; i < 3; i++) q.enqueue({ kind: "k", payload: i, ownerId: light1 });
-    for (let i = 0; i < 3; i++) q.enqueue({ kind: "k", payload: i, ownerId: light2 });
-    q.enqueue({ kind: "k", payload: "system" }); // no owner: the installation's own turn
+    for (let i = 0; i < 3; i++) await q.enqueue({ kind: "k", payload: i, ownerId: light1 });
+    for (let i = 0; i < 3; i++) await q.enqueue({ kind: "k", payload: i, ownerId: light2 });
+    await q.enqueue({ kind: "k", payload: "system" }); // no owner: the installation's own turn
     const order: string[] = [];
     for (;;) {
-      const { job } = q.claim(["k"], "w", 60_000);
+      const { job } = await q.claim(["k"], "w", 60_000);
       if (!job) break;
       order.push(job.owner_id ?? "system");
-      q.complete(job);
+      await q.complete(job);
     }
     expect(order).toHaveLength(37);
     // Round-robin: 4 owners in the first round, then 3 (the installation had one job): the light
@@ -64,84 +65,84 @@ describe("claim", () => {
     expect(order.indexOf(light1)).toBeLessThan(4);
   });
 
-  test("an owner that arrives later goes ahead of one that has been served", () => {
+  test("an owner that arrives later goes ahead of one that has been served", async () => {
     const [a, b] = [user(), user()];
-    for (let i = 0; i < 5; i++) q.enqueue({ kind: "k", payload: i, ownerId: a });
-    const j1 = q.claim(["k"], "w", 60_000).job!;
-    q.complete(j1);
-    q.enqueue({ kind: "k", payload: "b", ownerId: b });
-    expect(q.claim(["k"], "w", 60_000).job!.owner_id).toBe(b);
+    for (let i = 0; i < 5; i++) await q.enqueue({ kind: "k", payload: i, ownerId: a });
+    const j1 = (await q.claim(["k"], "w", 60_000)).job!;
+    await q.complete(j1);
+    await q.enqueue({ kind: "k", payload: "b", ownerId: b });
+    expect((await q.claim(["k"], "w", 60_000)).job!.owner_id).toBe(b);
   });
 });
 
 describe("leases", () => {
-  test("a lease that runs out goes back to queued with the attempt counted; the old holder can no longer finish", () => {
-    const id = q.enqueue({ kind: "k", payload: null, maxAttempts: 3 });
-    const first = q.claim(["k"], "w1", 1_000).job!;
+  test("a lease that runs out goes back to queued with the attempt counted; the old holder can no longer finish", async () => {
+    const id = await q.enqueue({ kind: "k", payload: null, maxAttempts: 3 });
+    const first = (await q.claim(["k"], "w1", 1_000)).job!;
     now = T0 + 500;
-    expect(q.heartbeat(first, 1_000)).toBe(true); // renewed to T0 + 1500
+    expect(await q.heartbeat(first, 1_000)).toBe(true); // renewed to T0 + 1500
     now = T0 + 1_400;
-    expect(q.claim(["k"], "w2", 1_000).job).toBeNull(); // still held
+    expect((await q.claim(["k"], "w2", 1_000)).job).toBeNull(); // still held
     now = T0 + 1_501;
-    const { job: second, expired } = q.claim(["k"], "w2", 1_000);
+    const { job: second, expired } = await q.claim(["k"], "w2", 1_000);
     expect(expired.map((j) => [j.id, j.state])).toEqual([[id, "queued"]]);
     expect(second).toMatchObject({ id, attempts: 2, leased_by: "w2" });
     // w1 wakes up: it holds nothing any more.
-    expect(q.heartbeat(first, 1_000)).toBe(false);
-    expect(q.complete(first)).toBe(false);
-    expect(q.fail(first, "late", 0)).toBeNull();
-    expect(q.complete(second!)).toBe(true);
-    expect(q.complete(second!)).toBe(false); // once
-    expect(q.get(id)).toMatchObject({ state: "done", attempts: 2, last_error: "The lease of w1 ran out before the job finished" });
+    expect(await q.heartbeat(first, 1_000)).toBe(false);
+    expect(await q.complete(first)).toBe(false);
+    expect(await q.fail(first, "late", 0)).toBeNull();
+    expect(await q.complete(second!)).toBe(true);
+    expect(await q.complete(second!)).toBe(false); // once
+    expect(await q.get(id)).toMatchObject({ state: "done", attempts: 2, last_error: "The lease of w1 ran out before the job finished" });
   });
 
-  test("a lease that runs out on the last attempt makes the job dead", () => {
-    const id = q.enqueue({ kind: "k", payload: null, maxAttempts: 1 });
-    q.claim(["k"], "w1", 1_000);
+  test("a lease that runs out on the last attempt makes the job dead", async () => {
+    const id = await q.enqueue({ kind: "k", payload: null, maxAttempts: 1 });
+    await q.claim(["k"], "w1", 1_000);
     now = T0 + 2_000;
-    const { job, expired } = q.claim(["k"], "w2", 1_000);
+    const { job, expired } = await q.claim(["k"], "w2", 1_000);
     expect(job).toBeNull();
     expect(expired.map((j) => [j.id, j.state])).toEqual([[id, "dead"]]);
   });
 });
 
 describe("retries", () => {
-  test("a failed attempt is retried after its backoff; dead after the last; the console's retry starts over", () => {
-    const id = q.enqueue({ kind: "k", payload: null, maxAttempts: 3 });
+  test("a failed attempt is retried after its backoff; dead after the last; the console's retry starts over", async () => {
+    const id = await q.enqueue({ kind: "k", payload: null, maxAttempts: 3 });
     const backoff = exponentialBackoff(1_000);
     const seen: string[] = [];
     for (let attempt = 1; attempt <= 3; attempt++) {
-      const job = q.claim(["k"], "w", 60_000).job!;
+      const job = (await q.claim(["k"], "w", 60_000)).job!;
       expect(job.attempts).toBe(attempt);
-      const row = q.fail(job, new Error(`boom ${attempt}`), backoff(attempt))!;
+      const row = (await q.fail(job, new Error(`boom ${attempt}`), backoff(attempt)))!;
       seen.push(`${row.state}@${row.run_at - now}`);
-      expect(q.claim(["k"], "w", 60_000).job).toBeNull(); // not before its time
+      expect((await q.claim(["k"], "w", 60_000)).job).toBeNull(); // not before its time
       now = row.run_at;
     }
     expect(seen).toEqual(["failed@1000", "failed@2000", "dead@4000"]);
-    expect(q.get(id)).toMatchObject({ state: "dead", attempts: 3, last_error: "boom 3" });
-    expect(q.list("dead").map((j) => j.id)).toEqual([id]);
-    expect(q.list("failed")).toEqual([]);
+    expect(await q.get(id)).toMatchObject({ state: "dead", attempts: 3, last_error: "boom 3" });
+    expect((await q.list("dead")).map((j) => j.id)).toEqual([id]);
+    expect(await q.list("failed")).toEqual([]);
 
-    const view = q.retry(id);
+    const view = await q.retry(id);
     expect(view).toMatchObject({ id, state: "queued", attempts: 0, lastError: "boom 3" });
-    expect(q.claim(["k"], "w", 60_000).job?.attempts).toBe(1);
-    const status = (fn: () => unknown) => {
+    expect((await q.claim(["k"], "w", 60_000)).job?.attempts).toBe(1);
+    const status = async (fn: () => Promise<unknown>) => {
       try {
-        fn();
+        await fn();
       } catch (e) {
         return e instanceof HttpError ? e.status : e;
       }
     };
-    expect(status(() => q.retry(id))).toBe(409); // running, not dead
-    expect(status(() => q.retry("nope"))).toBe(404);
+    expect(await status(() => q.retry(id))).toBe(409); // running, not dead
+    expect(await status(() => q.retry("nope"))).toBe(404);
   });
 
-  test("a dedupe key allows one live job; a finished one does not block the next", () => {
-    const a = q.enqueue({ kind: "k", payload: 1, dedupeKey: "x" });
-    expect(q.enqueue({ kind: "k", payload: 2, dedupeKey: "x" })).toBe(a);
-    q.complete(q.claim(["k"], "w", 1_000).job!);
-    const b = q.enqueue({ kind: "k", payload: 3, dedupeKey: "x" });
+  test("a dedupe key allows one live job; a finished one does not block the next", async () => {
+    const a = await q.enqueue({ kind: "k", payload: 1, dedupeKey: "x" });
+    expect(await q.enqueue({ kind: "k", payload: 2, dedupeKey: "x" })).toBe(a);
+    await q.complete((await q.claim(["k"], "w", 1_000)).job!);
+    const b = await q.enqueue({ kind: "k", payload: 3, dedupeKey: "x" });
     expect(b).not.toBe(a);
   });
 });
@@ -163,33 +164,33 @@ describe("drain", () => {
       },
       never: { run: () => Promise.reject(new GiveUp("not fixable")), dead: (job) => dead.push(job.id) },
     };
-    const ok = q.enqueue({ kind: "flaky", payload: { failTimes: 2 }, maxAttempts: 4 });
-    const bad = q.enqueue({ kind: "flaky", payload: { failTimes: 9 }, maxAttempts: 4 });
-    const hopeless = q.enqueue({ kind: "never", payload: null, maxAttempts: 4 });
+    const ok = await q.enqueue({ kind: "flaky", payload: { failTimes: 2 }, maxAttempts: 4 });
+    const bad = await q.enqueue({ kind: "flaky", payload: { failTimes: 9 }, maxAttempts: 4 });
+    const hopeless = await q.enqueue({ kind: "never", payload: null, maxAttempts: 4 });
     const outcomes = await drain({ queue: q, handlers, ids: [ok, bad, hopeless], sleep: async (ms) => void waits.push(ms) });
     expect(waits).toEqual([2_000, 10_000, 60_000]);
     expect(calls).toBe(3 + 4);
-    expect(q.get(ok)).toMatchObject({ state: "done", attempts: 3, last_error: "attempt 2 failed" });
-    expect(q.get(bad)).toMatchObject({ state: "dead", attempts: 4 });
-    expect(q.get(hopeless)).toMatchObject({ state: "dead", attempts: 1, last_error: "not fixable" });
+    expect(await q.get(ok)).toMatchObject({ state: "done", attempts: 3, last_error: "attempt 2 failed" });
+    expect(await q.get(bad)).toMatchObject({ state: "dead", attempts: 4 });
+    expect(await q.get(hopeless)).toMatchObject({ state: "dead", attempts: 1, last_error: "not fixable" });
     expect(dead.sort()).toEqual([bad, hopeless].sort());
     expect(outcomes.filter((o) => o.id === ok).map((o) => o.state)).toEqual(["failed", "failed", "done"]);
   });
 });
 
-test("a dead job whose work was queued again meanwhile cannot be retried (409), so it never runs twice", () => {
-  const first = q.enqueue({ kind: "k", payload: 1, dedupeKey: "digest:u1", maxAttempts: 1 });
-  q.fail(q.claim(["k"], "w", 1_000).job!, "down", 0);
-  expect(q.get(first)?.state).toBe("dead");
-  const again = q.enqueue({ kind: "k", payload: 2, dedupeKey: "digest:u1" });
+test("a dead job whose work was queued again meanwhile cannot be retried (409), so it never runs twice", async () => {
+  const first = await q.enqueue({ kind: "k", payload: 1, dedupeKey: "digest:u1", maxAttempts: 1 });
+  await q.fail((await q.claim(["k"], "w", 1_000)).job!, "down", 0);
+  expect((await q.get(first))?.state).toBe("dead");
+  const again = await q.enqueue({ kind: "k", payload: 2, dedupeKey: "digest:u1" });
   expect(again).not.toBe(first);
   let status = 0;
   try {
-    q.retry(first);
+    await q.retry(first);
   } catch (e) {
     status = e instanceof HttpError ? e.status : -1;
     expect((e as Error).message).toBe("The same work is already queued");
   }
   expect(status).toBe(409);
-  expect(q.get(first)?.state).toBe("dead");
+  expect((await q.get(first))?.state).toBe("dead");
 });

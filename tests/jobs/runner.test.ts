@@ -3,6 +3,7 @@
 // (its signal aborts) and cannot complete the job that the new holder finished.
 import { beforeEach, expect, test } from "bun:test";
 import { openDatabase, type Db } from "#server/db/connection";
+import { sqliteSql } from "#server/db/sql";
 import { migrate } from "#server/db/migrate";
 import { JobRunner, jobsService, type JobsService } from "#server/modules/jobs/public";
 import { runAttempt } from "#server/modules/jobs/runner";
@@ -10,10 +11,10 @@ import { waitFor } from "#tests/support/wait";
 
 let db: Db;
 let q: JobsService;
-beforeEach(() => {
+beforeEach(async () => {
   db = openDatabase(":memory:");
   migrate(db);
-  q = jobsService({ db });
+  q = jobsService({ db: sqliteSql(db) });
 });
 
 test("a poke wakes the runner at once (it polls only every 10 s here)", async () => {
@@ -22,9 +23,9 @@ test("a poke wakes the runner at once (it polls only every 10 s here)", async ()
   runner.start();
   await Bun.sleep(50); // asleep now, nothing queued
   const started = Date.now();
-  const id = q.enqueue({ kind: "echo", payload: { n: 7 } });
+  const id = await q.enqueue({ kind: "echo", payload: { n: 7 } });
   runner.poke();
-  await waitFor("the job", () => q.get(id)?.state === "done", 5_000, 5);
+  await waitFor("the job", async () => (await q.get(id))?.state === "done", 5_000, 5);
   expect(Date.now() - started).toBeLessThan(1_000);
   await runner.stop();
   expect(seen).toEqual([7]);
@@ -48,12 +49,12 @@ test("a failing job is retried after its backoff, then dead with the hook told; 
       fine: { run: () => "ok" },
     },
   });
-  const broken = q.enqueue({ kind: "broken", payload: null, maxAttempts: 3 });
-  const fine = q.enqueue({ kind: "fine", payload: null });
+  const broken = await q.enqueue({ kind: "broken", payload: null, maxAttempts: 3 });
+  const fine = await q.enqueue({ kind: "fine", payload: null });
   runner.start();
-  await waitFor("the broken job to die", () => q.get(broken)?.state === "dead", 10_000, 10);
+  await waitFor("the broken job to die", async () => (await q.get(broken))?.state === "dead", 10_000, 10);
   await runner.stop();
-  expect(q.get(fine)?.state).toBe("done");
+  expect((await q.get(fine))?.state).toBe("done");
   expect(tries).toHaveLength(3);
   expect(tries[1]! - tries[0]!).toBeGreaterThanOrEqual(140);
   expect(tries[2]! - tries[1]!).toBeGreaterThanOrEqual(140);
@@ -61,8 +62,8 @@ test("a failing job is retried after its backoff, then dead with the hook told; 
 });
 
 test("an attempt whose lease was taken is aborted, and only the new holder's completion counts", async () => {
-  const id = q.enqueue({ kind: "slow", payload: null });
-  const first = q.claim(["slow"], "w1", 60).job!;
+  const id = await q.enqueue({ kind: "slow", payload: null });
+  const first = (await q.claim(["slow"], "w1", 60)).job!;
   let aborted = false;
   const attempt = runAttempt(first, {
     queue: q,
@@ -82,10 +83,10 @@ test("an attempt whose lease was taken is aborted, and only the new holder's com
   });
   // The first worker stalls (no heartbeat lands before the lease is gone): another takes the job.
   db.query("UPDATE jobs SET lease_until = 0 WHERE id = ?").run(id);
-  const second = q.claim(["slow"], "w2", 60_000).job!;
+  const second = (await q.claim(["slow"], "w2", 60_000)).job!;
   expect(second.attempts).toBe(2);
-  expect(q.complete(second)).toBe(true);
+  expect(await q.complete(second)).toBe(true);
   expect(await attempt).toEqual({ id, state: "lost" });
   expect(aborted).toBe(true);
-  expect(q.get(id)).toMatchObject({ state: "done", attempts: 2 });
+  expect(await q.get(id)).toMatchObject({ state: "done", attempts: 2 });
 });

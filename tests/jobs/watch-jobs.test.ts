@@ -20,7 +20,7 @@ const receiver = Bun.serve({
   },
 });
 const dir = mkdtempSync(join(tmpdir(), "di-watch-jobs-"));
-afterAll(() => {
+afterAll(async () => {
   receiver.stop(true);
   rmSync(dir, { recursive: true, force: true });
 });
@@ -34,23 +34,26 @@ test("an alert waiting for its retry when the server stops is delivered by the n
   const h = first.auth(u.token);
   const { comparison: c } = await rivalsWithWebhook(first, h, `http://127.0.0.1:${receiver.port}/hook`);
   first.services.watch.queueRunChanges(ctaChanges(u.user.id, c.id));
-  const [job] = first.services.jobs.list();
+  // Queued in the background once the comparison is read.
+  const job = await waitFor("the delivery job", async () => (await first.services.jobs.list())[0], 10_000, 10);
   expect(job).toMatchObject({ kind: "watch.alert" });
-  await waitFor("the first attempt to fail", () => first.services.jobs.get(job!.id)?.state === "failed", 10_000, 10);
-  expect(first.services.jobs.get(job!.id)?.last_error).toBe("The webhook answered HTTP 503 Service Unavailable: down for maintenance");
+  await waitFor("the first attempt to fail", async () => (await first.services.jobs.get(job!.id))?.state === "failed", 10_000, 10);
+  expect((await first.services.jobs.get(job!.id))?.last_error).toBe(
+    "The webhook answered HTTP 503 Service Unavailable: down for maintenance",
+  );
 
   // The next start, a minute later, with the receiver back.
   up = true;
   const second = makeTestApp({ env, dbPath, now: () => Date.now() + 61_000 });
   second.services.jobRunner.start();
   try {
-    await waitFor("the delivery", () => second.services.jobs.get(job!.id)?.state === "done", 10_000, 10);
+    await waitFor("the delivery", async () => (await second.services.jobs.get(job!.id))?.state === "done", 10_000, 10);
   } finally {
     await second.services.jobRunner.stop();
   }
   expect(hooks).toHaveLength(1);
   expect(hooks[0]!.text).toContain("Design Intel: 1 change in “Rivals”");
-  expect(second.services.watch.alerts.deliveries(u.user.id, c.id)).toEqual([
+  expect(await second.services.watch.alerts.deliveries(u.user.id, c.id)).toEqual([
     {
       alertId: expect.any(String),
       runId: "run-2",

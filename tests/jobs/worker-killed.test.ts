@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { closeDatabase, openDatabase } from "#server/db/connection";
+import { sqliteSql } from "#server/db/sql";
 import { migrate } from "#server/db/migrate";
 import { JobRunner, jobsService } from "#server/modules/jobs/public";
 import { waitFor } from "#tests/support/wait";
@@ -20,9 +21,9 @@ test("a worker killed with SIGKILL mid-job loses its lease; another worker finis
   const marker = join(dir, "attempts.txt");
   const db = openDatabase(dbPath);
   migrate(db);
-  const queue = jobsService({ db });
+  const queue = jobsService({ db: sqliteSql(db) });
   const LEASE_MS = 1_500;
-  const id = queue.enqueue({ kind: "test.slow", payload: { n: 1 }, maxAttempts: 3 });
+  const id = await queue.enqueue({ kind: "test.slow", payload: { n: 1 }, maxAttempts: 3 });
 
   const child = Bun.spawn(["bun", join(import.meta.dir, "fixtures/slow-worker.ts"), dbPath, marker, String(LEASE_MS)], {
     cwd: join(import.meta.dir, "../.."),
@@ -30,19 +31,23 @@ test("a worker killed with SIGKILL mid-job loses its lease; another worker finis
     stderr: "pipe",
   });
   try {
-    await waitFor("the worker process to claim the job", () => queue.get(id)?.state === "running" && existsSync(marker), 30_000);
-    const held = queue.get(id)!;
+    await waitFor(
+      "the worker process to claim the job",
+      async () => (await queue.get(id))?.state === "running" && existsSync(marker),
+      30_000,
+    );
+    const held = (await queue.get(id))!;
     expect(held.leased_by).toBe(`killed-worker:${child.pid}`);
     // Alive, it renews the lease.
-    await waitFor("a heartbeat", () => (queue.get(id)?.lease_until ?? 0) > held.lease_until!, 10_000);
+    await waitFor("a heartbeat", async () => ((await queue.get(id))?.lease_until ?? 0) > held.lease_until!, 10_000);
   } finally {
     child.kill("SIGKILL");
     await child.exited;
   }
   expect(child.signalCode).toBe("SIGKILL");
   const killedAt = Date.now();
-  const leaseUntil = queue.get(id)!.lease_until!;
-  expect(queue.get(id)!.state).toBe("running"); // the dead worker still holds it, until the lease runs out
+  const leaseUntil = (await queue.get(id))!.lease_until!;
+  expect((await queue.get(id))!.state).toBe("running"); // the dead worker still holds it, until the lease runs out
 
   let runs = 0;
   let finishedAt = 0;
@@ -61,10 +66,10 @@ test("a worker killed with SIGKILL mid-job loses its lease; another worker finis
     },
   });
   rescuer.start();
-  await waitFor("the job to be done", () => queue.get(id)?.state === "done", 30_000);
+  await waitFor("the job to be done", async () => (await queue.get(id))?.state === "done", 30_000);
   await rescuer.stop();
 
-  const job = queue.get(id)!;
+  const job = (await queue.get(id))!;
   expect(runs).toBe(1);
   expect(job).toMatchObject({ state: "done", attempts: 2, leased_by: null });
   expect(job.last_error).toBe(`The lease of killed-worker:${child.pid} ran out before the job finished`);
@@ -79,9 +84,10 @@ test("two runners on two connections to one file: 200 jobs, each run and complet
   const a = openDatabase(dbPath);
   migrate(a);
   const b = openDatabase(dbPath);
-  const qa = jobsService({ db: a });
-  const qb = jobsService({ db: b });
-  const ids = Array.from({ length: 200 }, (_, n) => qa.enqueue({ kind: "test.count", payload: { n } }));
+  const qa = jobsService({ db: sqliteSql(a) });
+  const qb = jobsService({ db: sqliteSql(b) });
+  const ids: string[] = [];
+  for (let n = 0; n < 200; n++) ids.push(await qa.enqueue({ kind: "test.count", payload: { n } }));
   const runs = new Map<number, string[]>();
   const runner = (name: string, queue: typeof qa) =>
     new JobRunner({
@@ -102,7 +108,7 @@ test("two runners on two connections to one file: 200 jobs, each run and complet
   const two = runner("two", qb);
   one.start();
   two.start();
-  await waitFor("every job done", () => qb.counts().done === 200, 30_000);
+  await waitFor("every job done", async () => (await qb.counts()).done === 200, 30_000);
   await Promise.all([one.stop(), two.stop()]);
 
   expect([...runs.keys()].sort((x, y) => x - y)).toEqual(ids.map((_, n) => n));
@@ -110,7 +116,7 @@ test("two runners on two connections to one file: 200 jobs, each run and complet
   const byRunner = (name: string) => [...runs.values()].filter((by) => by[0] === name).length;
   expect(byRunner("one")).toBeGreaterThan(0);
   expect(byRunner("two")).toBeGreaterThan(0);
-  expect(ids.every((id) => qa.get(id)?.state === "done" && qa.get(id)?.attempts === 1)).toBe(true);
+  for (const id of ids) expect(await qa.get(id)).toMatchObject({ state: "done", attempts: 1 });
   b.close();
   closeDatabase(a);
 });
@@ -119,9 +125,10 @@ test("two worker processes on one file: 300 jobs, each run once, none lost", asy
   const dbPath = join(dir, "processes.db");
   const db = openDatabase(dbPath);
   migrate(db);
-  const queue = jobsService({ db });
+  const queue = jobsService({ db: sqliteSql(db) });
   // Due only once both workers are up, so neither has run them all before the other starts.
-  const ids = Array.from({ length: 300 }, (_, n) => queue.enqueue({ kind: "test.count", payload: { n }, runAt: Date.now() + 3_600_000 }));
+  const ids: string[] = [];
+  for (let n = 0; n < 300; n++) ids.push(await queue.enqueue({ kind: "test.count", payload: { n }, runAt: Date.now() + 3_600_000 }));
   const outs = [join(dir, "ran-a.txt"), join(dir, "ran-b.txt")];
   const children = outs.map((out) =>
     Bun.spawn(["bun", join(import.meta.dir, "fixtures/count-worker.ts"), dbPath, out, "300"], {
@@ -152,7 +159,7 @@ test("two worker processes on one file: 300 jobs, each run once, none lost", asy
   expect([...new Set(all)].sort()).toEqual([...ids].sort());
   // Both processes claimed work (the split varies with the machine's load).
   expect(ran.every((r) => r.length > 0)).toBe(true);
-  expect(queue.counts()).toMatchObject({ done: 300, queued: 0, running: 0, failed: 0, dead: 0 });
-  expect(ids.every((id) => queue.get(id)?.attempts === 1)).toBe(true);
+  expect(await queue.counts()).toMatchObject({ done: 300, queued: 0, running: 0, failed: 0, dead: 0 });
+  for (const id of ids) expect((await queue.get(id))?.attempts).toBe(1);
   closeDatabase(db);
 });

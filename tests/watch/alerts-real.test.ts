@@ -133,7 +133,7 @@ test("a real run pair with a relabelled CTA alerts each rule that wants it, once
   expect(t.services.comparisons.isRunning(c.id)).toBe(false);
   await waitFor("the first attempt at the down receiver", () => waits.length === 1, 30_000);
   expect(downHits).toHaveLength(1);
-  expect(t.services.watch.alerts.deliveries(u.user.id, c.id).some((d) => d.status === "failed")).toBe(false);
+  expect((await t.services.watch.alerts.deliveries(u.user.id, c.id)).some((d) => d.status === "failed")).toBe(false);
   openRetries();
   await t.services.watch.alertsIdle();
   const [run2, run1] = (await t.call("GET", `/api/comparisons/${c.id}/runs`, { headers: h })).json;

@@ -4,6 +4,7 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { openDatabase, type Db } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
+import { sqliteSql } from "#server/db/sql";
 import { HttpError } from "#server/http/errors";
 import { newId } from "#server/lib/ids";
 import { smtpMailer } from "#server/modules/admin/mailer";
@@ -58,11 +59,11 @@ const comparison = (ownerId: string) => {
   ).run(id, ownerId);
   return id;
 };
-const owns = (comparisonId: string, ownerId: string) =>
+const owns = async (comparisonId: string, ownerId: string) =>
   db.query("SELECT 1 FROM comparisons WHERE id = ? AND owner_id = ?").get(comparisonId, ownerId) !== null;
 const service = (opts: { allowPrivate?: boolean; mailer?: boolean; resolve?: (h: string) => Promise<string[]> } = {}) =>
   alertsService({
-    db,
+    db: sqliteSql(db),
     ownsComparison: owns,
     allowPrivateTargets: opts.allowPrivate ?? true,
     mailer: opts.mailer === false ? undefined : smtpMailer(`smtp://127.0.0.1:${smtpPort}`, "Design Intel <watch@example.test>"),
@@ -112,7 +113,7 @@ const run = (ownerId: string, comparisonId: string, t = targets): DispatchInput 
   targets: t,
 });
 
-beforeEach(() => {
+beforeEach(async () => {
   db = openDatabase(":memory:");
   migrate(db);
   hooks.length = 0;
@@ -147,7 +148,7 @@ describe("webhook alerts", () => {
     expect(got.comparison).toEqual({ id: c, name: "Rivals" });
     expect(got.run).toEqual({ id: "run-7", number: 7 });
     expect(got.targets).toEqual([{ targetId: "t1", label: "Alpha", url: "https://alpha.example/", changes: [cta, meta] }]); // Beta had none
-    expect(s.deliveries(alice, c)).toEqual([
+    expect(await s.deliveries(alice, c)).toEqual([
       {
         alertId: rule.id,
         runId: "run-7",
@@ -172,7 +173,7 @@ describe("webhook alerts", () => {
       lastError: "The webhook answered HTTP 503 Service Unavailable: receiver is down",
     });
     expect(waits).toEqual([2000, 10000]);
-    expect(s.deliveries(alice, c)).toEqual([
+    expect(await s.deliveries(alice, c)).toEqual([
       { alertId: rule.id, runId: "run-7", status: "failed", attempts: 3, lastError: r!.lastError, sentAt: null },
     ]);
   });
@@ -290,7 +291,7 @@ describe("rules", () => {
       [onlyMeta.id, "sent"],
     ]);
     expect(hooks.map((h) => [h.path, h.body.targets.flatMap((t) => t.changes.map((x) => x.kind))])).toEqual([["/meta", ["meta"]]]);
-    expect(s.deliveries(alice, c).map((d) => d.alertId)).toEqual([onlyMeta.id]); // a skip is not a delivery
+    expect((await s.deliveries(alice, c)).map((d) => d.alertId)).toEqual([onlyMeta.id]); // a skip is not a delivery
   });
 
   test("another user's comparison and alert ids are 404; the body is validated", async () => {
@@ -306,9 +307,9 @@ describe("rules", () => {
     expect(await httpError(() => s.list(bob, c))).toEqual([404, "Comparison not found"]);
     expect(await httpError(() => s.deliveries(bob, c))).toEqual([404, "Comparison not found"]);
     expect(await httpError(() => s.remove(bob, rule.id))).toEqual([404, "Alert not found"]);
-    expect(s.list(alice, c).map((r) => r.id)).toEqual([rule.id]);
-    s.remove(alice, rule.id);
-    expect(s.list(alice, c)).toEqual([]);
+    expect((await s.list(alice, c)).map((r) => r.id)).toEqual([rule.id]);
+    await s.remove(alice, rule.id);
+    expect(await s.list(alice, c)).toEqual([]);
     expect(alertBody.safeParse({ channel: "sms", to: "1" }).error?.issues[0]?.message).toBe(
       'channel must be "webhook", "email" or "members"',
     );

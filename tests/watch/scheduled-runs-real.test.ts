@@ -82,7 +82,7 @@ test("scheduled runs go through the capture queue, record trigger schedule, catc
   const put = await t.call("PUT", `/api/comparisons/${c.id}/schedule`, { body: { cron: "*/5 * * * *", timezone: "UTC" }, headers: h });
   expect(put.json.nextRunAt).toBe("2026-03-02T08:05:00.000Z");
   const runs = () => t.services.history.listRuns(u.user.id, c.id);
-  const schedule = () => t.services.watch.schedules.repo.find(c.id, u.user.id)!;
+  const schedule = () => t.services.watch.schedules.repo.find(c.id, u.user.id);
   const logged = (part: string) => t.logs.lines.filter((l) => String(l.msg).includes(part));
 
   // Down from 08:00:30 to 08:27:10: the slots at :05, :10, :15, :20 and :25 passed unseen.
@@ -137,7 +137,7 @@ test("scheduled runs go through the capture queue, record trigger schedule, catc
   expect(
     logged(`schedule ${c.id} (slot 2026-03-02T08:35:00.000Z): skipped, ${SKIP_STILL_RUNNING}; next 2026-03-02T08:40:00.000Z`),
   ).toHaveLength(1);
-  expect(schedule()).toMatchObject({ last_skip_reason: SKIP_STILL_RUNNING, next_run_at: "2026-03-02T08:40:00.000Z" });
+  expect(await schedule()).toMatchObject({ last_skip_reason: SKIP_STILL_RUNNING, next_run_at: "2026-03-02T08:40:00.000Z" });
 
   hold.release();
   hold = null;

@@ -3,6 +3,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { openDatabase, type Db } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
+import { sqliteSql } from "#server/db/sql";
 import { newId } from "#server/lib/ids";
 import { HttpError } from "#server/http/errors";
 import { DeferRun, Scheduler, SKIP_STILL_RUNNING, type Clock, type ScheduleEvent } from "#server/modules/watch/schedule/scheduler";
@@ -59,7 +60,7 @@ function comparison(ownerId: string): string {
   ).run(id, ownerId);
   return id;
 }
-const owns = (comparisonId: string, ownerId: string) =>
+const owns = async (comparisonId: string, ownerId: string) =>
   db.query("SELECT 1 FROM comparisons WHERE id = ? AND owner_id = ?").get(comparisonId, ownerId) !== null;
 
 async function until(cond: () => boolean, what: string) {
@@ -67,14 +68,14 @@ async function until(cond: () => boolean, what: string) {
   if (!cond()) throw new Error(`never happened: ${what}`);
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   db = openDatabase(":memory:");
   migrate(db);
   clock = new FakeClock(Date.parse("2026-03-27T12:00:00Z"));
   started = [];
   running = new Set();
   events = [];
-  service = scheduleService({ db, ownsComparison: owns, now: clock.now, onChange: () => scheduler.poke() });
+  service = scheduleService({ db: sqliteSql(db), ownsComparison: owns, now: clock.now, onChange: () => scheduler.poke() });
   scheduler = new Scheduler({
     repo: service.repo,
     clock,
@@ -90,40 +91,43 @@ beforeEach(() => {
 });
 
 describe("schedules", () => {
-  test("saving computes the next run; another user's comparison is 404; an invalid cron is 400 naming the field", () => {
+  test("saving computes the next run; another user's comparison is 404; an invalid cron is 400 naming the field", async () => {
     const alice = user();
     const bob = user();
     const c = comparison(alice);
-    expect(service.put(alice, c, "0 9 * * 1", "Europe/Berlin")).toEqual({
+    expect(await service.put(alice, c, "0 9 * * 1", "Europe/Berlin")).toEqual({
       cron: "0 9 * * 1",
       timezone: "Europe/Berlin",
       nextRunAt: "2026-03-30T07:00:00.000Z",
     });
-    expect(service.get(alice, c)).toEqual({ cron: "0 9 * * 1", timezone: "Europe/Berlin", nextRunAt: "2026-03-30T07:00:00.000Z" });
-    const as = (fn: () => unknown) => {
+    expect(await service.get(alice, c)).toEqual({ cron: "0 9 * * 1", timezone: "Europe/Berlin", nextRunAt: "2026-03-30T07:00:00.000Z" });
+    const as = async (fn: () => unknown) => {
       try {
-        fn();
+        await fn();
       } catch (e) {
         return e instanceof HttpError ? [e.status, e.message] : e;
       }
       return "no error";
     };
-    expect(as(() => service.put(bob, c, "0 9 * * 1", "UTC"))).toEqual([404, "Comparison not found"]);
-    expect(as(() => service.remove(bob, c))).toEqual([404, "Comparison not found"]);
-    expect(service.get(bob, c)).toBeNull();
-    expect(as(() => service.put(alice, c, "0 9 * * 1 *", "UTC"))).toEqual([400, expect.stringContaining("Seconds are not supported")]);
-    expect(as(() => service.put(alice, c, "0 9 * * 1", "Nowhere/City"))).toEqual([
+    expect(await as(() => service.put(bob, c, "0 9 * * 1", "UTC"))).toEqual([404, "Comparison not found"]);
+    expect(await as(() => service.remove(bob, c))).toEqual([404, "Comparison not found"]);
+    expect(await service.get(bob, c)).toBeNull();
+    expect(await as(() => service.put(alice, c, "0 9 * * 1 *", "UTC"))).toEqual([
+      400,
+      expect.stringContaining("Seconds are not supported"),
+    ]);
+    expect(await as(() => service.put(alice, c, "0 9 * * 1", "Nowhere/City"))).toEqual([
       400,
       expect.stringContaining('Unknown time zone "Nowhere/City"'),
     ]);
-    service.remove(alice, c);
-    expect(service.get(alice, c)).toBeNull();
+    await service.remove(alice, c);
+    expect(await service.get(alice, c)).toBeNull();
   });
 
   test("a due schedule starts one run and moves to its next slot; nothing runs before it is due", async () => {
     const alice = user();
     const c = comparison(alice);
-    service.put(alice, c, "0 * * * *", "UTC"); // hourly, next 13:00Z
+    await service.put(alice, c, "0 * * * *", "UTC"); // hourly, next 13:00Z
     clock.t = Date.parse("2026-03-27T12:59:59Z");
     expect(await scheduler.tick()).toEqual([]);
     clock.t = Date.parse("2026-03-27T13:00:00Z");
@@ -137,7 +141,7 @@ describe("schedules", () => {
     });
     expect(started).toEqual([{ comparisonId: c, at: "2026-03-27T13:00:00.000Z" }]);
     expect(await scheduler.tick()).toEqual([]); // the same slot never starts twice
-    const row = service.repo.find(c, alice)!;
+    const row = (await service.repo.find(c, alice))!;
     expect(row.last_run_at).toBe("2026-03-27T13:00:00.000Z");
     expect(row.next_run_at).toBe("2026-03-27T14:00:00.000Z");
   });
@@ -145,7 +149,7 @@ describe("schedules", () => {
   test("a slot that comes due while the previous run is still going is skipped and logged", async () => {
     const alice = user();
     const c = comparison(alice);
-    service.put(alice, c, "*/5 * * * *", "UTC");
+    await service.put(alice, c, "*/5 * * * *", "UTC");
     clock.t = Date.parse("2026-03-27T12:05:00Z");
     await scheduler.tick();
     running.add(c); // the 12:05 run takes longer than five minutes
@@ -162,7 +166,7 @@ describe("schedules", () => {
       },
     ]);
     expect(started).toHaveLength(1);
-    const row = service.repo.find(c, alice)!;
+    const row = (await service.repo.find(c, alice))!;
     expect([row.last_skip_at, row.last_skip_reason, row.last_run_at]).toEqual([
       "2026-03-27T12:10:00.000Z",
       SKIP_STILL_RUNNING,
@@ -177,7 +181,7 @@ describe("schedules", () => {
   test("a start that startRun refuses is a skip with its reason, and the schedule carries on", async () => {
     const alice = user();
     const c = comparison(alice);
-    service.put(alice, c, "0 * * * *", "UTC");
+    await service.put(alice, c, "0 * * * *", "UTC");
     const refusing = new Scheduler({
       repo: service.repo,
       clock,
@@ -198,7 +202,7 @@ describe("schedules", () => {
   test("a full capture queue defers the slot (retried a minute later) instead of losing it until tomorrow", async () => {
     const alice = user();
     const c = comparison(alice);
-    service.put(alice, c, "0 9 * * *", "UTC");
+    await service.put(alice, c, "0 9 * * *", "UTC");
     let full = true;
     const ran: string[] = [];
     const s = new Scheduler({
@@ -231,7 +235,7 @@ describe("schedules", () => {
   test("after downtime the missed slots make exactly one run at boot", async () => {
     const alice = user();
     const c = comparison(alice);
-    service.put(alice, c, "0 * * * *", "UTC"); // next 13:00Z
+    await service.put(alice, c, "0 * * * *", "UTC"); // next 13:00Z
     // The server is down from 12:00 to 17:20: the 13:00..17:00 slots (5) were missed.
     clock.t = Date.parse("2026-03-27T17:20:00Z");
     const boot = await scheduler.start();
@@ -255,10 +259,10 @@ describe("schedules", () => {
     const alice = user();
     const c1 = comparison(alice);
     const c2 = comparison(alice);
-    service.put(alice, c1, "0 14 * * *", "UTC");
+    await service.put(alice, c1, "0 14 * * *", "UTC");
     await scheduler.start();
     expect(clock.pending).toBe(1);
-    service.put(alice, c2, "30 12 * * *", "UTC"); // earlier than anything planned: poke() re-plans
+    await service.put(alice, c2, "30 12 * * *", "UTC"); // earlier than anything planned: poke() re-plans
     await until(() => clock.pending === 1, "re-armed after the save");
     await clock.advanceTo("2026-03-27T12:30:00Z");
     await until(() => started.length === 1, "12:30 run");
@@ -266,8 +270,8 @@ describe("schedules", () => {
     await clock.advanceTo("2026-03-27T14:00:00Z");
     await until(() => started.length === 2, "14:00 run");
     expect(started[1]).toEqual({ comparisonId: c1, at: "2026-03-27T14:00:00.000Z" });
-    service.remove(alice, c1);
-    service.remove(alice, c2);
+    await service.remove(alice, c1);
+    await service.remove(alice, c2);
     await clock.advanceTo("2026-03-29T00:00:00Z");
     await Promise.resolve();
     expect(started).toHaveLength(2);
@@ -288,7 +292,7 @@ describe("schedules", () => {
       for (let i = 0; i < n; i++) {
         const c = comparison(owner);
         ids[c] = `${name}${i}`;
-        service.put(owner, c, "0 13 * * *", "UTC");
+        await service.put(owner, c, "0 13 * * *", "UTC");
       }
     }
     clock.t = Date.parse("2026-03-27T13:00:00Z");
@@ -305,7 +309,7 @@ describe("schedules", () => {
     const alice = user();
     const c = comparison(alice);
     clock.t = Date.parse("2026-03-27T12:00:00Z");
-    service.put(alice, c, "30 2 * * *", "Europe/Berlin");
+    await service.put(alice, c, "30 2 * * *", "Europe/Berlin");
     await scheduler.start();
     for (const day of ["2026-03-28", "2026-03-29", "2026-03-30", "2026-03-31"]) await clock.advanceTo(`${day}T12:00:00Z`);
     expect(started.map((s) => s.at)).toEqual([
@@ -331,11 +335,11 @@ describe("schedules", () => {
     scheduler.stop();
   });
 
-  test("schedules go with their comparison", () => {
+  test("schedules go with their comparison", async () => {
     const alice = user();
     const c = comparison(alice);
-    service.put(alice, c, "0 9 * * *", "UTC");
+    await service.put(alice, c, "0 9 * * *", "UTC");
     db.query("DELETE FROM comparisons WHERE id = ?").run(c);
-    expect(service.repo.count()).toBe(0);
+    expect(await service.repo.count()).toBe(0);
   });
 });

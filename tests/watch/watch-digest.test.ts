@@ -2,6 +2,7 @@
 // user's zone through a real SMTP conversation on loopback, once after downtime, retried after a
 // refused send. The clock is injected.
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
+import { sqliteSql } from "#server/db/sql";
 import { smtpMailer } from "#server/modules/admin/mailer";
 import { createComparisonBody } from "#server/modules/comparisons/model";
 import type { RecentChange } from "#server/modules/changes/public";
@@ -12,7 +13,7 @@ import { mailText, startMailbox } from "#tests/support/mailbox";
 const mailbox = await startMailbox();
 const { mails, port: smtpPort } = mailbox;
 afterAll(() => mailbox.close());
-beforeEach(() => {
+beforeEach(async () => {
   mails.length = 0;
   mailbox.refusing = false;
 });
@@ -64,7 +65,7 @@ describe("watch digest", () => {
     expect(text).toContain("next run 2026-03-02T09:00:00.000Z (0 9 * * *, UTC)");
     expect(await t.services.watch.digest.tick()).toEqual([]);
     // Access tokens are short-lived and the clock moves by days here: read through the service.
-    const after = t.services.watch.digest.get(t.u.user.id);
+    const after = await t.services.watch.digest.get(t.u.user.id);
     expect(after).toMatchObject({ nextSendAt: "2026-03-03T07:00:00.000Z", lastSentAt: "2026-03-02T07:00:01.000Z", lastError: null });
 
     // Three days down: one digest at boot, the next one tomorrow at 08:00.
@@ -72,10 +73,10 @@ describe("watch digest", () => {
     expect(await t.services.watch.digest.tick()).toHaveLength(1);
     expect(await t.services.watch.digest.tick()).toEqual([]);
     expect(mails).toHaveLength(2);
-    expect(t.services.watch.digest.get(t.u.user.id).nextSendAt).toBe("2026-03-06T07:00:00.000Z");
+    expect((await t.services.watch.digest.get(t.u.user.id)).nextSendAt).toBe("2026-03-06T07:00:00.000Z");
 
     // Off: no more digests.
-    expect(t.services.watch.digest.put(t.u.user.id, { frequency: "off", timezone: "UTC" }).frequency).toBe("off");
+    expect((await t.services.watch.digest.put(t.u.user.id, { frequency: "off", timezone: "UTC" })).frequency).toBe("off");
     t.at("2026-03-07T12:00:00.000Z");
     expect(await t.services.watch.digest.tick()).toEqual([]);
   });
@@ -90,19 +91,19 @@ describe("watch digest", () => {
     expect(mails).toHaveLength(0);
 
     const c = await t.services.comparisons.create(t.u.user.id, createComparisonBody.parse({ name: "Rivals" }));
-    t.services.watch.schedules.put(t.u.user.id, c.id, "0 9 * * *", "UTC");
+    await t.services.watch.schedules.put(t.u.user.id, c.id, "0 9 * * *", "UTC");
     t.at("2026-03-09T08:00:00.000Z");
     mailbox.refusing = true;
     const [failed] = await t.services.watch.digest.tick();
     expect(failed!.status).toBe("failed");
-    const v = t.services.watch.digest.get(t.u.user.id);
+    const v = await t.services.watch.digest.get(t.u.user.id);
     expect(v.lastError).toContain("mailbox unavailable");
     expect(v.nextSendAt).toBe(new Date(Date.parse("2026-03-09T08:00:00.000Z") + DIGEST_RETRY_MS).toISOString());
     mailbox.refusing = false;
     t.at(v.nextSendAt!);
     expect((await t.services.watch.digest.tick()).map((o) => o.status)).toEqual(["sent"]);
     expect(mailText(mails[0]!.data)).toContain("Design Intel weekly digest: 1 watched comparison");
-    expect(t.services.watch.digest.get(t.u.user.id)).toMatchObject({ lastError: null, nextSendAt: "2026-03-16T08:00:00.000Z" });
+    expect(await t.services.watch.digest.get(t.u.user.id)).toMatchObject({ lastError: null, nextSendAt: "2026-03-16T08:00:00.000Z" });
   });
 
   test("bad settings are 400; without SMTP_URL the digest cannot be turned on", async () => {
@@ -144,13 +145,13 @@ describe("watch digest", () => {
     ];
     let now = Date.parse("2026-03-02T06:00:00.000Z");
     const digest = digestService({
-      db: t.db,
+      db: sqliteSql(t.db),
       mailer: smtpMailer(`smtp://127.0.0.1:${smtpPort}`),
       changes: { recentChanges: (since) => history.filter((x) => x.at >= since) },
       publicUrl: "https://intel.example.com",
       now: () => now,
     });
-    digest.put(t.u.user.id, { frequency: "daily", timezone: "UTC" });
+    await digest.put(t.u.user.id, { frequency: "daily", timezone: "UTC" });
     now = Date.parse("2026-03-02T08:00:00.000Z");
     expect((await digest.tick()).map((o) => o.status)).toEqual(["sent"]);
     const text = mailText(mails[0]!.data);

@@ -63,5 +63,5 @@ test("a one-minute schedule starts a real run by itself at the minute boundary",
   const diffs = (await t.call("GET", `/api/comparisons/${c.id}/diffs`, { headers: h })).json;
   expect(diffs.map((d: any) => d.viewport).sort()).toEqual(["desktop", "mobile"]);
   // Exactly one run: nobody pressed Start, and the next slot is a minute later.
-  expect(t.services.watch.schedules.repo.find(c.id, u.user.id)!.last_run_at).not.toBeNull();
+  expect((await t.services.watch.schedules.repo.find(c.id, u.user.id))!.last_run_at).not.toBeNull();
 }, 240_000); // past the slot wait (60 s), four pages one at a time under the pool's limits (60 s each), scoring

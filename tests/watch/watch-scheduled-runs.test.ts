@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { openDatabase, type Db } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
+import { sqliteSql } from "#server/db/sql";
 import { HttpError } from "#server/http/errors";
 import { newId } from "#server/lib/ids";
 import type { ScheduleEvent } from "#server/modules/watch/schedule/scheduler";
@@ -24,7 +25,7 @@ function world(opts: { budget?: { total: number; perOwner: number }; start?: (ow
   const logs: string[] = [];
   const started: { ownerId: string; id: string }[] = [];
   const watch = watchService({
-    db,
+    db: sqliteSql(db),
     startRun: (ownerId, id, trigger) => {
       expect(trigger).toBe("schedule");
       opts.start?.(ownerId, id);
@@ -45,7 +46,7 @@ function world(opts: { budget?: { total: number; perOwner: number }; start?: (ow
     db.query("INSERT INTO users (id, email, password_hash) VALUES (?, ?, 'x')").run(id, `${id}@example.test`);
     return id;
   };
-  const comparison = (ownerId: string, targets = 2, cron = "* * * * *") => {
+  const comparison = async (ownerId: string, targets = 2, cron = "* * * * *") => {
     const id = newId();
     db.query("INSERT INTO comparisons (id, owner_id, name, created_at, updated_at) VALUES (?, ?, 'c', 't', 't')").run(id, ownerId);
     for (let i = 0; i < targets; i++)
@@ -55,7 +56,7 @@ function world(opts: { budget?: { total: number; perOwner: number }; start?: (ow
         ownerId,
         `http://127.0.0.1:9/${id}/${i}`,
       );
-    watch.schedules.put(ownerId, id, cron, "UTC");
+    await watch.schedules.put(ownerId, id, cron, "UTC");
     return id;
   };
   const finish = (id: string) =>
@@ -70,7 +71,9 @@ describe("scheduled runs through the capture budget", () => {
     const light = Array.from({ length: 10 }, () => w.owner());
     // Hourly, so every retry within the hour is the same slot.
     const hourly = (o: string) => w.comparison(o, 2, "0 * * * *");
-    const ids = [...Array.from({ length: 150 }, () => hourly(heavy)), ...light.flatMap((o) => Array.from({ length: 5 }, () => hourly(o)))];
+    const ids: string[] = [];
+    for (let i = 0; i < 150; i++) ids.push(await hourly(heavy));
+    for (const o of light) for (let i = 0; i < 5; i++) ids.push(await hourly(o));
     expect(ids).toHaveLength(200);
     const HOUR = Date.parse("2026-03-02T09:00:00.000Z");
 
@@ -118,7 +121,7 @@ describe("scheduled runs through the capture budget", () => {
       },
     });
     const o = w.owner();
-    const [a, b, c] = [w.comparison(o), w.comparison(o), w.comparison(o)];
+    const [a, b, c] = [await w.comparison(o), await w.comparison(o), await w.comparison(o)];
     w.at(SLOT);
     const events = await w.watch.scheduler.tick();
     expect(events.map((e) => [e.comparisonId, e.type])).toEqual([
@@ -138,7 +141,7 @@ describe("scheduled runs through the capture budget", () => {
         .sort(),
     ).toEqual([a, b].sort());
     expect(w.logs.filter((l) => l.includes("skipped, the previous run was still in progress"))).toHaveLength(2);
-    expect(w.watch.schedules.repo.find(a!, o)!.last_skip_reason).toBe("the previous run was still in progress");
+    expect((await w.watch.schedules.repo.find(a!, o))!.last_skip_reason).toBe("the previous run was still in progress");
   });
 
   test("a run that ends brings its owner's deferred slots forward: they start at once, not at their retry", async () => {
@@ -151,8 +154,8 @@ describe("scheduled runs through the capture budget", () => {
       },
     });
     const [o, other] = [w.owner(), w.owner()];
-    const [a, b, c] = [w.comparison(o), w.comparison(o), w.comparison(o)];
-    const [d, e, f] = [w.comparison(other), w.comparison(other), w.comparison(other)];
+    const [a, b, c] = [await w.comparison(o), await w.comparison(o), await w.comparison(o)];
+    const [d, e, f] = [await w.comparison(other), await w.comparison(other), await w.comparison(other)];
     w.at(SLOT);
     const first = await w.watch.scheduler.tick();
     expect(first.filter((x) => x.type === "deferred").map((x) => x.comparisonId)).toEqual([c, f]);
@@ -163,7 +166,7 @@ describe("scheduled runs through the capture budget", () => {
 
     // a ends; the clock does not move: c is due now, while the other owner's f keeps its retry time.
     w.finish(a);
-    w.watch.runEnded(o);
+    await w.watch.runEnded(o);
     expect(nextRunAt(c)).toBe(new Date(SLOT).toISOString());
     expect(nextRunAt(f)).toBe(new Date(SLOT + DEFER_RETRY_MS).toISOString());
     const after = await w.watch.scheduler.tick();
@@ -172,7 +175,7 @@ describe("scheduled runs through the capture budget", () => {
 
     // A slot that ran since its last deferral is not pulled forward again.
     w.finish(b);
-    w.watch.runEnded(o);
+    await w.watch.runEnded(o);
     expect(nextRunAt(c)).toBe(new Date(SLOT + 60_000).toISOString());
   });
 
@@ -182,7 +185,7 @@ describe("scheduled runs through the capture budget", () => {
         throw new HttpError(400, "At least 2 websites are required to run a comparison");
       },
     });
-    const id = w.comparison(w.owner(), 1);
+    const id = await w.comparison(w.owner(), 1);
     w.at(SLOT);
     const [e] = await w.watch.scheduler.tick();
     expect(e).toMatchObject({
@@ -221,7 +224,7 @@ describe("through the app", () => {
       expect(after.schedule.nextRunAt).toBe(new Date(SLOT + 60_000).toISOString());
 
       expect((await t.call("DELETE", `/api/comparisons/${c.id}`, { headers: h })).status).toBe(200);
-      expect(t.services.watch.schedules.repo.count()).toBe(0);
+      expect(await t.services.watch.schedules.repo.count()).toBe(0);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

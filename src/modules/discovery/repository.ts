@@ -1,13 +1,11 @@
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 
-export function discoveryRepository(db: Db) {
-  const q = {
-    // A target belongs to a comparison of its owner; owner_id is on the row.
-    targetUrl: db.query<{ url: string }, [string, string]>("SELECT url FROM targets WHERE id = ? AND owner_id = ?"),
-  };
+export function discoveryRepository(db: SqlDb) {
   return {
     /** The target's URL when `ownerId` owns it, else null (someone else's target is not found). */
-    targetUrl: (ownerId: string, targetId: string) => q.targetUrl.get(targetId, ownerId)?.url ?? null,
+    // A target belongs to a comparison of its owner; owner_id is on the row.
+    targetUrl: async (ownerId: string, targetId: string) =>
+      (await db.one<{ url: string }>("SELECT url FROM targets WHERE id = $1 AND owner_id = $2", [targetId, ownerId]))?.url ?? null,
   };
 }
 export type DiscoveryRepository = ReturnType<typeof discoveryRepository>;

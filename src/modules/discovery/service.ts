@@ -1,4 +1,4 @@
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import { badRequest, HttpError, notFound, tooMany } from "#server/http/errors";
 import { RateLimiter } from "#server/http/rate-limit";
 import type { HostVerdict } from "#server/modules/capture/public";
@@ -9,7 +9,7 @@ import { discoveryRepository } from "./repository";
 import { DISCOVERY_USER_AGENT } from "./robots";
 
 export interface DiscoveryDeps {
-  db: Db;
+  db: SqlDb;
   allowPrivateTargets: boolean;
   /** The SSRF host check (tests pin a made-up public name to loopback). */
   checkHost?: (host: string) => Promise<HostVerdict>;
@@ -65,7 +65,7 @@ export function discoveryService(deps: DiscoveryDeps) {
      * naming why; an address the SSRF guard refuses is a 400, as when it is added.
      */
     async discover(ownerId: string, targetId: string, signal?: AbortSignal): Promise<DiscoveryDto> {
-      const raw = repo.targetUrl(ownerId, targetId);
+      const raw = await repo.targetUrl(ownerId, targetId);
       if (raw === null) throw notFound(NOT_FOUND);
       const going = running.get(ownerId) ?? 0;
       if (going >= AT_ONCE) throw tooMany(5);

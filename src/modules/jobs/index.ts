@@ -17,8 +17,8 @@ export function jobsAdminRoutes(jobs: Pick<JobsService, "list" | "retry">, resol
     })
     .post(
       "/:id/retry",
-      ({ params }) => {
-        const job = jobs.retry(params.id);
+      async ({ params }) => {
+        const job = await jobs.retry(params.id);
         onRetry?.();
         return job;
       },

@@ -23,7 +23,7 @@ export interface JobHandler<P = any> {
   /** How long to wait after failed attempt `attempt` (1-based) before the next. */
   backoff?(attempt: number): number;
   /** The job is dead: out of attempts, or its last lease ran out. */
-  dead?(job: JobRow): void;
+  dead?(job: JobRow): unknown;
 }
 
 export type JobHandlers = Record<string, JobHandler>;
@@ -63,11 +63,11 @@ interface AttemptOptions {
 }
 
 /** Notifies the kind's handler of jobs that went dead while no attempt of theirs was running (lease ran out). */
-export function reportExpired(expired: JobRow[], handlers: JobHandlers, log?: (msg: string, err?: unknown) => void) {
+export async function reportExpired(expired: JobRow[], handlers: JobHandlers, log?: (msg: string, err?: unknown) => void) {
   for (const job of expired) {
     if (job.state !== "dead") continue;
     try {
-      handlers[job.kind]?.dead?.(job);
+      await handlers[job.kind]?.dead?.(job);
     } catch (e) {
       log?.(`job ${job.id} (${job.kind}): the dead hook failed`, e);
     }
@@ -81,7 +81,14 @@ export async function runAttempt(job: ClaimedJob, opts: AttemptOptions): Promise
   const abort = new AbortController();
   const beat = setInterval(
     () => {
-      if (!queue.heartbeat(job, leaseMs, Math.max(queue.now(), opts.at))) abort.abort();
+      // Not awaited: the timer keeps its beat. A heartbeat that fails (the database busy or out of
+      // reach) is logged; the lease then runs out on its own, as it would if this process stopped.
+      void queue
+        .heartbeat(job, leaseMs, Math.max(queue.now(), opts.at))
+        .then((held) => {
+          if (!held) abort.abort();
+        })
+        .catch((e: unknown) => opts.log?.(`job ${job.id} (${job.kind}): the heartbeat failed`, e));
     },
     Math.max(10, Math.floor(leaseMs / 3)),
   );
@@ -89,19 +96,19 @@ export async function runAttempt(job: ClaimedJob, opts: AttemptOptions): Promise
     if (!handler) throw new GiveUp(`No handler for jobs of kind ${job.kind}`);
     const payload = JSON.parse(job.payload);
     const value = await handler.run(payload, { job, at: opts.at, final: job.attempts >= job.max_attempts, signal: abort.signal });
-    if (!queue.complete(job, opts.now?.() ?? opts.at)) {
+    if (!(await queue.complete(job, opts.now?.() ?? opts.at))) {
       opts.log?.(`job ${job.id} (${job.kind}) finished after its lease was taken; the other attempt counts`);
       return { id: job.id, state: "lost" };
     }
     return { id: job.id, state: "done", value };
   } catch (err) {
     const retryIn = handler?.backoff?.(job.attempts) ?? exponentialBackoff()(job.attempts);
-    const row = queue.fail(job, err, retryIn, { giveUp: err instanceof GiveUp, at: opts.now?.() ?? opts.at });
+    const row = await queue.fail(job, err, retryIn, { giveUp: err instanceof GiveUp, at: opts.now?.() ?? opts.at });
     const error = err instanceof Error ? err.message : String(err);
     if (!row) return { id: job.id, state: "lost", error };
     if (row.state === "dead") {
       try {
-        handler?.dead?.(row);
+        await handler?.dead?.(row);
       } catch (e) {
         opts.log?.(`job ${job.id} (${job.kind}): the dead hook failed`, e);
       }
@@ -143,15 +150,18 @@ export async function drain(opts: DrainOptions): Promise<AttemptOutcome[]> {
   const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
   const concurrency = opts.concurrency ?? 4;
   const outcomes: AttemptOutcome[] = [];
-  const settled = () => opts.ids?.every((id) => ["done", "dead"].includes(queue.get(id)?.state ?? "done")) ?? false;
+  const settled = async () => {
+    for (const id of opts.ids ?? []) if (!["done", "dead"].includes((await queue.get(id))?.state ?? "done")) return false;
+    return true;
+  };
   let line = queue.now();
   for (;;) {
-    if (opts.ids && settled()) return outcomes;
+    if (opts.ids && (await settled())) return outcomes;
     const at = Math.max(queue.now(), line);
     const claimed: ClaimedJob[] = [];
     while (claimed.length < concurrency) {
-      const { job, expired } = queue.claim(kinds, worker, leaseMs, at);
-      reportExpired(expired, handlers, opts.log);
+      const { job, expired } = await queue.claim(kinds, worker, leaseMs, at);
+      await reportExpired(expired, handlers, opts.log);
       if (!job) break;
       claimed.push(job);
     }
@@ -161,7 +171,7 @@ export async function drain(opts: DrainOptions): Promise<AttemptOutcome[]> {
       continue;
     }
     if (opts.dueOnly) return outcomes;
-    const { due, lease } = queue.nextWake(kinds);
+    const { due, lease } = await queue.nextWake(kinds);
     if (due !== null) {
       // A retry is waiting: wait for it on this drain's time line, from the round that failed it
       // (so the wait is the backoff itself; in real time it ends after the job is due, never before).
@@ -235,8 +245,8 @@ export class JobRunner {
       try {
         while (this.#active.size < concurrency) {
           const at = queue.now();
-          const { job, expired } = queue.claim(kinds, this.worker, leaseMs, at);
-          reportExpired(expired, handlers, log);
+          const { job, expired } = await queue.claim(kinds, this.worker, leaseMs, at);
+          await reportExpired(expired, handlers, log);
           if (!job) break;
           const p: Promise<unknown> = runAttempt(job, { queue, handlers, leaseMs, at, now: queue.now, log })
             .catch((e) => log?.(`job ${job.id} (${job.kind}) broke the runner`, e))
@@ -248,7 +258,7 @@ export class JobRunner {
         }
         if (queue.now() - this.#lastPrune > 3_600_000) {
           this.#lastPrune = queue.now();
-          queue.prune();
+          await queue.prune();
         }
       } catch (e) {
         // A busy or unreachable database: try again at the next poll.
@@ -256,8 +266,13 @@ export class JobRunner {
       }
       let wait = pollMs;
       if (this.#active.size < concurrency) {
-        const { due, lease } = queue.nextWake(kinds);
-        for (const t of [due, lease === null ? null : lease + 1]) if (t !== null) wait = Math.min(wait, Math.max(1, t - queue.now()));
+        try {
+          const { due, lease } = await queue.nextWake(kinds);
+          for (const t of [due, lease === null ? null : lease + 1]) if (t !== null) wait = Math.min(wait, Math.max(1, t - queue.now()));
+        } catch (e) {
+          // As a failed claim: the next look is at the poll.
+          log?.("job runner: reading the next due time failed", e);
+        }
       }
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([woken, new Promise<void>((r) => (timer = setTimeout(r, wait)))]);

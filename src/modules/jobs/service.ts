@@ -5,7 +5,7 @@
 
 import { conflict, notFound } from "#server/http/errors";
 import { newId } from "#server/lib/ids";
-import type { Db } from "#server/db/connection";
+import { isUniqueViolation, type SqlDb } from "#server/db/sql";
 import { toJobView, type ClaimedJob, type EnqueueInput, type JobRow, type JobState, type JobView } from "./model";
 import { jobsRepository } from "./repository";
 
@@ -16,7 +16,7 @@ const MAX_ERROR_CHARS = 500;
 const LIST_LIMIT = 200;
 
 export interface JobsServiceDeps {
-  db: Db;
+  db: SqlDb;
   now?: () => number;
 }
 
@@ -27,7 +27,7 @@ export function jobsService(deps: JobsServiceDeps) {
   return {
     now,
     /** Adds a job (or finds the live one with the same dedupe key) and returns its id. */
-    enqueue(input: EnqueueInput, at = now()): string {
+    enqueue(input: EnqueueInput, at = now()): Promise<string> {
       return repo.insert({
         id: newId(),
         kind: input.kind,
@@ -39,43 +39,42 @@ export function jobsService(deps: JobsServiceDeps) {
         at,
       });
     },
-    get: (id: string): JobRow | null => repo.get(id),
+    get: (id: string): Promise<JobRow | null> => repo.get(id),
     /** Takes the next due job of these kinds, owners in turn; expired leases are returned to the queue first. */
     claim(kinds: readonly string[], worker: string, leaseMs: number, at = now()) {
       return repo.claim(kinds, worker, at, leaseMs);
     },
     nextWake: (kinds: readonly string[]) => repo.nextWake(kinds),
     /** Extends the lease; false when it was lost (expired and claimed again), so the attempt should stop. */
-    heartbeat: (job: ClaimedJob, leaseMs: number, at = now()): boolean => repo.heartbeat(job, at + leaseMs, at),
+    heartbeat: (job: ClaimedJob, leaseMs: number, at = now()): Promise<boolean> => repo.heartbeat(job, at + leaseMs, at),
     /** Done, if the claim is still held; false means another worker owns the job now and this attempt must not count. */
-    complete: (job: ClaimedJob, at = now()): boolean => repo.complete(job, at),
+    complete: (job: ClaimedJob, at = now()): Promise<boolean> => repo.complete(job, at),
     /** The attempt failed: retried after `retryInMs`, or dead when it was the last (or `giveUp`). Null when the claim was lost. */
-    fail(job: ClaimedJob, error: unknown, retryInMs: number, opts: { giveUp?: boolean; at?: number } = {}): JobRow | null {
+    fail(job: ClaimedJob, error: unknown, retryInMs: number, opts: { giveUp?: boolean; at?: number } = {}): Promise<JobRow | null> {
       const at = opts.at ?? now();
       const message = (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_CHARS);
       return repo.fail(job, message, at + Math.max(0, retryInMs), opts.giveUp ?? false, at);
     },
     /** The console's retry: a dead job is queued again now with its attempts reset. */
-    retry(id: string, at = now()): JobView {
-      const job = repo.get(id);
+    async retry(id: string, at = now()): Promise<JobView> {
+      const job = await repo.get(id);
       if (!job) throw notFound("Job not found");
       if (job.state !== "dead") throw conflict(`Only a dead job can be retried; this one is ${job.state}`);
       let row: JobRow | null;
       try {
-        row = repo.retry(id, at);
+        row = await repo.retry(id, at);
       } catch (e) {
-        // The unique index on live dedupe keys: the same work was queued again meanwhile
-        // (SQLite says "UNIQUE constraint failed", PostgreSQL "duplicate key value").
-        if (e instanceof Error && /UNIQUE constraint|duplicate key/i.test(e.message)) throw conflict("The same work is already queued");
+        // The unique index on live dedupe keys: the same work was queued again meanwhile.
+        if (isUniqueViolation(e)) throw conflict("The same work is already queued");
         throw e;
       }
       if (!row) throw conflict("The job changed meanwhile; reload the list");
       return toJobView(row);
     },
-    list: (state?: JobState): JobView[] => repo.list(state ?? null, LIST_LIMIT).map(toJobView),
+    list: async (state?: JobState): Promise<JobView[]> => (await repo.list(state ?? null, LIST_LIMIT)).map(toJobView),
     counts: () => repo.counts(),
     /** Deletes done jobs older than `KEEP_DONE_MS`. */
-    prune: (at = now()): number => repo.prune(at - KEEP_DONE_MS),
+    prune: (at = now()): Promise<number> => repo.prune(at - KEEP_DONE_MS),
   };
 }
 

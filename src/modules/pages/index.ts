@@ -20,8 +20,8 @@ export function pagesRoutes(pages: PagesService, auth: WorkspaceResolvers) {
     })
     .post(
       "/targets/:id/pages",
-      ({ workspace, params, body, set }) => {
-        const page = pages.create(workspace.id, params.id, body);
+      async ({ workspace, params, body, set }) => {
+        const page = await pages.create(workspace.id, params.id, body);
         set.status = 201;
         return page;
       },
@@ -48,8 +48,8 @@ export function pagesRoutes(pages: PagesService, auth: WorkspaceResolvers) {
     })
     .delete(
       "/pages/:id",
-      ({ workspace, params, set }) => {
-        pages.remove(workspace.id, params.id);
+      async ({ workspace, params, set }) => {
+        await pages.remove(workspace.id, params.id);
         set.status = 204;
       },
       {

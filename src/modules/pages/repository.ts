@@ -1,5 +1,5 @@
 // The pages of an owner's sites. Every query filters by owner, so another user's ids find nothing.
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import type { PageRole } from "#server/modules/capture/model";
 
 export interface PageRow {
@@ -24,47 +24,49 @@ export interface SiteRow {
   status: string;
 }
 
-export function pagesRepository(db: Db) {
-  const q = {
-    site: db.query<SiteRow, [string, string]>(
-      `SELECT t.id, t.comparison_id, t.url, c.status FROM targets t JOIN comparisons c ON c.id = t.comparison_id
-         WHERE t.id = ? AND t.owner_id = ?`,
-    ),
-    pages: db.query<PageRow, [string, string]>("SELECT * FROM pages WHERE target_id = ? AND owner_id = ? ORDER BY position, rowid"),
-    page: db.query<PageRow, [string, string]>("SELECT * FROM pages WHERE id = ? AND owner_id = ?"),
-    count: db.query<{ n: number; last: number | null }, [string]>(
-      "SELECT COUNT(*) AS n, MAX(position) AS last FROM pages WHERE target_id = ?",
-    ),
-    samePath: db.query<{ id: string }, [string, string]>("SELECT id FROM pages WHERE target_id = ? AND path = ?"),
-    insert: db.query<null, [string, string, string, string, string, PageRole, string, number, string]>(
-      `INSERT INTO pages (id, target_id, comparison_id, owner_id, path, role, steps, position, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    update: db.query<null, [string, PageRole, string, string, string]>(
-      "UPDATE pages SET path = ?, role = ?, steps = ? WHERE id = ? AND owner_id = ?",
-    ),
-    remove: db.query<null, [string, string]>("DELETE FROM pages WHERE id = ? AND owner_id = ?"),
-    screenshots: db.query<{ screenshot_path: string }, [string]>("SELECT DISTINCT screenshot_path FROM snapshots WHERE page_id = ?"),
-    pathInUse: db.query<{ n: number }, [string]>("SELECT 1 AS n FROM snapshots WHERE screenshot_path = ? LIMIT 1"),
-  };
+export function pagesRepository(db: SqlDb) {
   return {
-    findSite: (targetId: string, ownerId: string) => q.site.get(targetId, ownerId),
-    listPages: (targetId: string, ownerId: string) => q.pages.all(targetId, ownerId),
-    findPage: (id: string, ownerId: string) => q.page.get(id, ownerId),
+    findSite: (targetId: string, ownerId: string) =>
+      db.one<SiteRow>(
+        `SELECT t.id, t.comparison_id, t.url, c.status FROM targets t JOIN comparisons c ON c.id = t.comparison_id
+           WHERE t.id = $1 AND t.owner_id = $2`,
+        [targetId, ownerId],
+      ),
+    // Ties on position (none expected) fall back to the id: UUIDv7, in the order added.
+    listPages: (targetId: string, ownerId: string) =>
+      db.all<PageRow>("SELECT * FROM pages WHERE target_id = $1 AND owner_id = $2 ORDER BY position, id", [targetId, ownerId]),
+    findPage: (id: string, ownerId: string) => db.one<PageRow>("SELECT * FROM pages WHERE id = $1 AND owner_id = $2", [id, ownerId]),
     /** How many pages the site has, and the last position taken. */
-    countPages: (targetId: string) => q.count.get(targetId) ?? { n: 0, last: null },
-    hasPath: (targetId: string, path: string, exceptId?: string) => {
-      const hit = q.samePath.get(targetId, path);
+    countPages: async (targetId: string) =>
+      (await db.one<{ n: number; last: number | null }>("SELECT COUNT(*) AS n, MAX(position) AS last FROM pages WHERE target_id = $1", [
+        targetId,
+      ])) ?? { n: 0, last: null },
+    hasPath: async (targetId: string, path: string, exceptId?: string) => {
+      const hit = await db.one<{ id: string }>("SELECT id FROM pages WHERE target_id = $1 AND path = $2", [targetId, path]);
       return hit !== null && hit.id !== exceptId;
     },
     insertPage: (p: PageRow) =>
-      q.insert.run(p.id, p.target_id, p.comparison_id, p.owner_id, p.path, p.role, p.steps, p.position, p.created_at),
+      db.run(
+        `INSERT INTO pages (id, target_id, comparison_id, owner_id, path, role, steps, position, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [p.id, p.target_id, p.comparison_id, p.owner_id, p.path, p.role, p.steps, p.position, p.created_at],
+      ),
     updatePage: (p: Pick<PageRow, "id" | "owner_id" | "path" | "role" | "steps">) =>
-      q.update.run(p.path, p.role, p.steps, p.id, p.owner_id),
-    deletePage: (id: string, ownerId: string) => q.remove.run(id, ownerId).changes === 1,
+      db.run("UPDATE pages SET path = $1, role = $2, steps = $3 WHERE id = $4 AND owner_id = $5", [
+        p.path,
+        p.role,
+        p.steps,
+        p.id,
+        p.owner_id,
+      ]),
+    deletePage: async (id: string, ownerId: string) =>
+      (await db.run("DELETE FROM pages WHERE id = $1 AND owner_id = $2", [id, ownerId])) === 1,
     /** The screenshot files the page's snapshots name (removed with it when no other snapshot shares them). */
-    screenshotsOfPage: (id: string) => q.screenshots.all(id).map((r) => r.screenshot_path),
-    pathInUse: (path: string) => q.pathInUse.get(path) !== null,
+    screenshotsOfPage: async (id: string) =>
+      (await db.all<{ screenshot_path: string }>("SELECT DISTINCT screenshot_path FROM snapshots WHERE page_id = $1", [id])).map(
+        (r) => r.screenshot_path,
+      ),
+    pathInUse: async (path: string) => (await db.one("SELECT 1 AS n FROM snapshots WHERE screenshot_path = $1 LIMIT 1", [path])) !== null,
   };
 }
 

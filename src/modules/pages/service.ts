@@ -2,8 +2,7 @@
 // its site's origin; its steps are checked when saved (each step's shape, then the rules that need
 // the site: a goto stays on it, the waits fit the limit), so a capture never starts on a list
 // that breaks them.
-import type { Db } from "#server/db/connection";
-import { writeTx } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import { badRequest, conflict, notFound } from "#server/http/errors";
 import { newId, nowIso } from "#server/lib/ids";
 import { stepSchema, stepsProblem, type Step } from "#server/modules/capture/model";
@@ -14,11 +13,11 @@ const SITE_NOT_FOUND = "Website not found";
 const PAGE_NOT_FOUND = "Page not found";
 
 export interface PagesDeps {
-  db: Db;
+  db: SqlDb;
   now?: () => number;
   log?: (msg: string, err?: unknown) => void;
   /** Removes a stored screenshot no snapshot names any more (the comparisons' files); none in tests. */
-  removeUnusedScreenshot?: (path: string, inUse: (path: string) => boolean) => unknown;
+  removeUnusedScreenshot?: (path: string, inUse: (path: string) => Promise<boolean>) => unknown;
 }
 
 /** The page's path on the site: a path ("/pricing", "pricing") or an absolute URL of the same origin. */
@@ -63,34 +62,34 @@ export function pagesService(deps: PagesDeps) {
   const now = deps.now ?? Date.now;
   const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err));
 
-  const site = (ownerId: string, targetId: string) => {
-    const s = repo.findSite(targetId, ownerId);
+  const site = async (ownerId: string, targetId: string) => {
+    const s = await repo.findSite(targetId, ownerId);
     if (!s) throw notFound(SITE_NOT_FOUND);
     return s;
   };
-  const page = (ownerId: string, pageId: string) => {
-    const p = repo.findPage(pageId, ownerId);
+  const page = async (ownerId: string, pageId: string) => {
+    const p = await repo.findPage(pageId, ownerId);
     if (!p) throw notFound(PAGE_NOT_FOUND);
-    return { page: p, site: site(ownerId, p.target_id) };
+    return { page: p, site: await site(ownerId, p.target_id) };
   };
 
   return {
     /** The site's pages, home first, then in the order added. */
-    list(ownerId: string, targetId: string): PageDto[] {
-      const s = site(ownerId, targetId);
-      return repo.listPages(targetId, ownerId).map((p) => toPageDto(p, s.url));
+    async list(ownerId: string, targetId: string): Promise<PageDto[]> {
+      const s = await site(ownerId, targetId);
+      return (await repo.listPages(targetId, ownerId)).map((p) => toPageDto(p, s.url));
     },
 
-    create(ownerId: string, targetId: string, input: CreatePageInput): PageDto {
+    async create(ownerId: string, targetId: string, input: CreatePageInput): Promise<PageDto> {
       const id = newId();
-      const row = writeTx(deps.db, () => {
-        const s = site(ownerId, targetId);
+      const row = await deps.db.tx(async () => {
+        const s = await site(ownerId, targetId);
         const origin = new URL(s.url).origin;
         const path = pagePath(input.path, s.url);
         const steps = checkedSteps(input.steps ?? [], origin);
-        const { n, last } = repo.countPages(targetId);
+        const { n, last } = await repo.countPages(targetId);
         if (n >= MAX_PAGES_PER_SITE) throw conflict(`A site has at most ${MAX_PAGES_PER_SITE} pages, its home page included`);
-        if (repo.hasPath(targetId, path)) throw conflict("This page is already in the site");
+        if (await repo.hasPath(targetId, path)) throw conflict("This page is already in the site");
         const r: PageRow = {
           id,
           target_id: targetId,
@@ -102,40 +101,40 @@ export function pagesService(deps: PagesDeps) {
           position: (last ?? 0) + 1,
           created_at: nowIso(now()),
         };
-        repo.insertPage(r);
+        await repo.insertPage(r);
         return { r, url: s.url };
       });
       return toPageDto(row.r, row.url);
     },
 
-    update(ownerId: string, pageId: string, input: UpdatePageInput): PageDto {
-      return writeTx(deps.db, () => {
-        const { page: p, site: s } = page(ownerId, pageId);
+    async update(ownerId: string, pageId: string, input: UpdatePageInput): Promise<PageDto> {
+      return deps.db.tx(async () => {
+        const { page: p, site: s } = await page(ownerId, pageId);
         const origin = new URL(s.url).origin;
         if (p.position === 0 && input.role !== undefined && input.role !== "home") throw conflict("A site's home page keeps the role home");
         const path = input.path === undefined ? p.path : pagePath(input.path, s.url);
-        if (path !== p.path && repo.hasPath(p.target_id, path, p.id)) throw conflict("This page is already in the site");
+        if (path !== p.path && (await repo.hasPath(p.target_id, path, p.id))) throw conflict("This page is already in the site");
         const steps = input.steps === undefined ? p.steps : JSON.stringify(checkedSteps(input.steps, origin));
         const next = { ...p, path, role: input.role ?? p.role, steps };
-        repo.updatePage(next);
+        await repo.updatePage(next);
         return toPageDto(next, s.url);
       });
     },
 
     /** The home page stays (every site has one); a page is not removed while its comparison runs. */
-    remove(ownerId: string, pageId: string): void {
-      const paths = writeTx(deps.db, () => {
-        const { page: p, site: s } = page(ownerId, pageId);
+    async remove(ownerId: string, pageId: string): Promise<void> {
+      const paths = await deps.db.tx(async () => {
+        const { page: p, site: s } = await page(ownerId, pageId);
         if (p.position === 0) throw conflict("A site's home page cannot be deleted; delete the website instead");
         if (s.status === "running") throw conflict("Pages cannot be removed while the analysis is running");
-        const stored = repo.screenshotsOfPage(pageId);
-        repo.deletePage(pageId, ownerId);
+        const stored = await repo.screenshotsOfPage(pageId);
+        await repo.deletePage(pageId, ownerId);
         return stored;
       });
       // Only files no other snapshot shares (identical captures are one file).
       for (const path of paths) {
         try {
-          deps.removeUnusedScreenshot?.(path, repo.pathInUse);
+          await deps.removeUnusedScreenshot?.(path, repo.pathInUse);
         } catch (e) {
           log("could not remove a page's screenshot", e);
         }

@@ -1,4 +1,4 @@
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import type { Sealed } from "./cipher";
 
 interface SecretRow {
@@ -8,37 +8,37 @@ interface SecretRow {
   updated_at: string;
 }
 
-export function secretsRepository(db: Db) {
-  const q = {
-    // A target belongs to a comparison of its owner; owner_id is on the row.
-    owned: db.query<{ id: string }, [string, string]>("SELECT id FROM targets WHERE id = ? AND owner_id = ?"),
-    names: db.query<{ name: string; updated_at: string }, [string]>(
-      "SELECT name, updated_at FROM site_secrets WHERE target_id = ? ORDER BY name",
-    ),
-    count: db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM site_secrets WHERE target_id = ?"),
-    exists: db.query<{ one: number }, [string, string]>("SELECT 1 AS one FROM site_secrets WHERE target_id = ? AND name = ?"),
-    one: db.query<SecretRow, [string, string]>(
-      "SELECT name, nonce, ciphertext, updated_at FROM site_secrets WHERE target_id = ? AND name = ?",
-    ),
-    all: db.query<SecretRow, [string]>("SELECT name, nonce, ciphertext, updated_at FROM site_secrets WHERE target_id = ?"),
-    upsert: db.query<unknown, [string, string, Uint8Array, Uint8Array, string, string]>(
-      `INSERT INTO site_secrets (target_id, name, nonce, ciphertext, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (target_id, name) DO UPDATE SET nonce = excluded.nonce, ciphertext = excluded.ciphertext, updated_at = excluded.updated_at`,
-    ),
-    remove: db.query<unknown, [string, string]>("DELETE FROM site_secrets WHERE target_id = ? AND name = ?"),
-  };
+export function secretsRepository(db: SqlDb) {
   return {
     /** True when `ownerId` owns the target (someone else's target is not found). */
-    owns: (ownerId: string, targetId: string) => q.owned.get(targetId, ownerId) !== null,
-    names: (targetId: string) => q.names.all(targetId),
-    count: (targetId: string) => q.count.get(targetId)!.n,
-    exists: (targetId: string, name: string) => q.exists.get(targetId, name) !== null,
-    one: (targetId: string, name: string) => q.one.get(targetId, name),
-    all: (targetId: string) => q.all.all(targetId),
+    // A target belongs to a comparison of its owner; owner_id is on the row.
+    owns: async (ownerId: string, targetId: string) =>
+      (await db.one("SELECT id FROM targets WHERE id = $1 AND owner_id = $2", [targetId, ownerId])) !== null,
+    names: (targetId: string) =>
+      db.all<{ name: string; updated_at: string }>("SELECT name, updated_at FROM site_secrets WHERE target_id = $1 ORDER BY name", [
+        targetId,
+      ]),
+    count: async (targetId: string) =>
+      (await db.one<{ n: number }>("SELECT COUNT(*) AS n FROM site_secrets WHERE target_id = $1", [targetId]))!.n,
+    exists: async (targetId: string, name: string) =>
+      (await db.one("SELECT 1 AS one FROM site_secrets WHERE target_id = $1 AND name = $2", [targetId, name])) !== null,
+    one: (targetId: string, name: string) =>
+      db.one<SecretRow>("SELECT name, nonce, ciphertext, updated_at FROM site_secrets WHERE target_id = $1 AND name = $2", [
+        targetId,
+        name,
+      ]),
+    all: (targetId: string) =>
+      db.all<SecretRow>("SELECT name, nonce, ciphertext, updated_at FROM site_secrets WHERE target_id = $1", [targetId]),
     upsert: (targetId: string, name: string, sealed: Sealed, at: string) =>
-      q.upsert.run(targetId, name, sealed.nonce, sealed.ciphertext, at, at),
+      db.run(
+        db.dialect.upsert("site_secrets", ["target_id", "name", "nonce", "ciphertext", "created_at", "updated_at"], ["target_id", "name"], {
+          update: ["nonce", "ciphertext", "updated_at"],
+        }),
+        [targetId, name, sealed.nonce, sealed.ciphertext, at, at],
+      ),
     /** True when a row was deleted. */
-    remove: (targetId: string, name: string) => q.remove.run(targetId, name).changes > 0,
+    remove: async (targetId: string, name: string) =>
+      (await db.run("DELETE FROM site_secrets WHERE target_id = $1 AND name = $2", [targetId, name])) > 0,
   };
 }
 export type SecretsRepository = ReturnType<typeof secretsRepository>;

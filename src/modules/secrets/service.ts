@@ -1,5 +1,4 @@
-import type { Db } from "#server/db/connection";
-import { writeTx } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import { conflict, notFound } from "#server/http/errors";
 import { nowIso } from "#server/lib/ids";
 import type { SignedInActor } from "#server/modules/audit/model";
@@ -9,7 +8,7 @@ import { MAX_SECRETS_PER_SITE, type SecretView } from "./model";
 import { secretsRepository } from "./repository";
 
 export interface SecretsDeps {
-  db: Db;
+  db: SqlDb;
   /** The AES-256 key, read on first use (SECRETS_KEY, or DATA_DIR/secrets.key made then). */
   key: () => Uint8Array;
   audit: Pick<AuditService, "recordIn">;
@@ -24,8 +23,8 @@ export function secretsService(deps: SecretsDeps) {
   let key: Uint8Array | undefined;
   const keyOf = () => (key ??= deps.key());
 
-  const ownedOr404 = (ownerId: string, targetId: string) => {
-    if (!repo.owns(ownerId, targetId)) throw notFound(TARGET_NOT_FOUND);
+  const ownedOr404 = async (ownerId: string, targetId: string) => {
+    if (!(await repo.owns(ownerId, targetId))) throw notFound(TARGET_NOT_FOUND);
   };
 
   return {
@@ -34,26 +33,26 @@ export function secretsService(deps: SecretsDeps) {
      * the audit log. The value is sealed here and never leaves the server again.
      */
     async put(ownerId: string, actor: SignedInActor, targetId: string, name: string, value: string): Promise<void> {
-      ownedOr404(ownerId, targetId);
+      await ownedOr404(ownerId, targetId);
       const sealed = seal(keyOf(), targetId, name, value);
-      writeTx(deps.db, () => {
-        if (!repo.exists(targetId, name) && repo.count(targetId) >= MAX_SECRETS_PER_SITE)
+      await deps.db.tx(async () => {
+        if (!(await repo.exists(targetId, name)) && (await repo.count(targetId)) >= MAX_SECRETS_PER_SITE)
           throw conflict(`A site keeps at most ${MAX_SECRETS_PER_SITE} secrets; delete one first`);
-        repo.upsert(targetId, name, sealed, nowIso(now()));
+        await repo.upsert(targetId, name, sealed, nowIso(now()));
       });
       // The name only: the audit log is read by admins.
       await deps.audit.recordIn(ownerId, actor, "secret.set", targetId, { name });
     },
 
     /** The target's secrets by name, never their values. */
-    list(ownerId: string, targetId: string): SecretView[] {
-      ownedOr404(ownerId, targetId);
-      return repo.names(targetId).map((r) => ({ name: r.name, updatedAt: r.updated_at }));
+    async list(ownerId: string, targetId: string): Promise<SecretView[]> {
+      await ownedOr404(ownerId, targetId);
+      return (await repo.names(targetId)).map((r) => ({ name: r.name, updatedAt: r.updated_at }));
     },
 
     async remove(ownerId: string, actor: SignedInActor, targetId: string, name: string): Promise<void> {
-      ownedOr404(ownerId, targetId);
-      if (!repo.remove(targetId, name)) throw notFound("Secret not found");
+      await ownedOr404(ownerId, targetId);
+      if (!(await repo.remove(targetId, name))) throw notFound("Secret not found");
       await deps.audit.recordIn(ownerId, actor, "secret.deleted", targetId, { name });
     },
 
@@ -62,14 +61,14 @@ export function secretsService(deps: SecretsDeps) {
      * secret. Server-side only: no route calls this. SecretUnreadable when it was sealed with
      * another key (SECRETS_KEY changed, or secrets.key lost).
      */
-    reveal(targetId: string, name: string): string | null {
-      const row = repo.one(targetId, name);
+    async reveal(targetId: string, name: string): Promise<string | null> {
+      const row = await repo.one(targetId, name);
       return row ? open(keyOf(), targetId, row.name, row) : null;
     },
 
     /** Every value of the target's secrets, for scrubbing them out of logs and errors of its runs. */
-    valuesOf(targetId: string): string[] {
-      return repo.all(targetId).map((row) => open(keyOf(), targetId, row.name, row));
+    async valuesOf(targetId: string): Promise<string[]> {
+      return (await repo.all(targetId)).map((row) => open(keyOf(), targetId, row.name, row));
     },
   };
 }

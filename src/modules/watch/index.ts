@@ -30,8 +30,8 @@ export function watchRoutes(watch: Pick<WatchService, "schedules" | "alerts" | "
     )
     .delete(
       "/comparisons/:id/schedule",
-      ({ workspace, params }) => {
-        watch.schedules.remove(workspace.id, params.id);
+      async ({ workspace, params }) => {
+        await watch.schedules.remove(workspace.id, params.id);
         return { ok: true as const };
       },
       {
@@ -74,8 +74,8 @@ export function watchRoutes(watch: Pick<WatchService, "schedules" | "alerts" | "
     })
     .delete(
       "/alerts/:id",
-      ({ workspace, params }) => {
-        watch.alerts.remove(workspace.id, params.id);
+      async ({ workspace, params }) => {
+        await watch.alerts.remove(workspace.id, params.id);
         return { ok: true as const };
       },
       {

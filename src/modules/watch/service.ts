@@ -2,7 +2,7 @@
 // alert rules and their dispatch after a run. Comparisons are reached only through the injected
 // `start`/`isRunning`, so this module never writes the comparisons tables.
 
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import { HttpError } from "#server/http/errors";
 import { nowIso } from "#server/lib/ids";
 import type { Mailer } from "#server/modules/admin/mailer";
@@ -30,7 +30,7 @@ export const SCHEDULED_PAGE_BUDGET = { total: 200, perOwner: 40 };
 export const DEFER_RETRY_MS = 30_000;
 
 export interface WatchDeps {
-  db: Db;
+  db: SqlDb;
   /** Starts a run of the comparison in its owning workspace (the comparisons service's `start`). */
   startRun(ownerId: string, comparisonId: string, trigger: "schedule"): unknown;
   /** Whether this process still has a run of the comparison going (a run draining after its row settled counts). */
@@ -76,12 +76,12 @@ export function watchService(deps: WatchDeps) {
 
   /** Starts a due scheduled run, or defers it while the capture queue has no room for its pages. */
   async function startScheduled(comparisonId: string): Promise<void> {
-    const c = repo.find(comparisonId);
+    const c = await repo.find(comparisonId);
     if (!c) throw new Error("the comparison no longer exists");
     // Every page of every site, at each viewport, in each colour scheme.
     const schemes = (JSON.parse(c.color_schemes) as unknown[]).length || 1;
     const pages = pagesInRun(Math.max(c.page_count, c.target_count), schemes);
-    const pending = repo.pendingPages(c.owner_id);
+    const pending = await repo.pendingPages(c.owner_id);
     // With nothing in flight a run always starts, whatever its size: waiting would not make room.
     if (pending.owner > 0 && pending.owner + pages > budget.perOwner)
       throw new DeferRun(`${pending.owner} of the owner's pages are still waiting to be captured`, DEFER_RETRY_MS);
@@ -100,7 +100,7 @@ export function watchService(deps: WatchDeps) {
   const schedules = scheduleService({ db: deps.db, ownsComparison, now: deps.now, onChange: () => scheduler.poke() });
   const scheduler = new Scheduler({
     repo: schedules.repo,
-    isRunning: (comparisonId) => deps.isRunning(comparisonId) || repo.find(comparisonId)?.status === "running",
+    isRunning: async (comparisonId) => deps.isRunning(comparisonId) || (await repo.find(comparisonId))?.status === "running",
     startRun: (comparisonId) => startScheduled(comparisonId),
     clock: deps.clock,
     log: (event) => log(describeScheduleEvent(event)),
@@ -141,7 +141,7 @@ export function watchService(deps: WatchDeps) {
    * workspace) must own the comparison (else nothing is sent).
    */
   async function dispatchRunChanges(input: AlertedChanges): Promise<DispatchResult[]> {
-    const c = repo.find(input.comparisonId);
+    const c = await repo.find(input.comparisonId);
     if (!c || c.owner_id !== input.ownerId) return [];
     return alerts.dispatch({
       ownerId: input.ownerId,
@@ -179,8 +179,8 @@ export function watchService(deps: WatchDeps) {
      * slots may have room now: those slots are tried at once instead of at their 30 s retry (which
      * left the capture slots idle for ~40 % of a 200-comparison drain, bench/watch-drain.bench.ts).
      */
-    runEnded(ownerId: string): void {
-      if (schedules.repo.bringDeferredForward(ownerId, nowIso((deps.clock ?? systemClock).now())) > 0) scheduler.poke();
+    async runEnded(ownerId: string): Promise<void> {
+      if ((await schedules.repo.bringDeferredForward(ownerId, nowIso((deps.clock ?? systemClock).now()))) > 0) scheduler.poke();
     },
     /** Resolves once every alert queued so far was delivered or failed for good (tests, shutdown). */
     async alertsIdle(): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import type { ChangeKind, Severity } from "#server/modules/changes/model";
 import type { AlertView, DeliveryView } from "./model";
 
@@ -51,33 +51,9 @@ const toDeliveryView = (r: DeliveryRow): DeliveryView => ({
   sentAt: r.sent_at,
 });
 
-export function alertsRepository(db: Db) {
-  const q = {
-    insert: db.query<null, [string, string, string, string, string, string, string, string]>(
-      "INSERT INTO alert_rules (id, comparison_id, owner_id, channel, destination, min_severity, kinds, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    ),
-    get: db.query<AlertRuleRow, [string]>("SELECT * FROM alert_rules WHERE id = ?"),
-    byComparison: db.query<AlertRuleRow, [string, string]>(
-      "SELECT * FROM alert_rules WHERE comparison_id = ? AND owner_id = ? ORDER BY created_at, id",
-    ),
-    count: db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM alert_rules WHERE comparison_id = ?"),
-    remove: db.query<null, [string, string]>("DELETE FROM alert_rules WHERE id = ? AND owner_id = ?"),
-    logDelivery: db.query<null, [string, string, string, string, string, string, number, string | null, string | null, string]>(
-      `INSERT INTO alert_deliveries (id, alert_id, comparison_id, owner_id, run_id, status, attempts, last_error, sent_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    // The addresses a members rule reaches: members of the workspace who receive alerts, with an enabled account.
-    recipients: db.query<{ email: string }, [string]>(
-      `SELECT u.email FROM workspace_members m JOIN users u ON u.id = m.user_id
-        WHERE m.workspace_id = ? AND m.alerts = 1 AND u.disabled = 0 ORDER BY m.joined_at, u.id`,
-    ),
-    deliveries: db.query<DeliveryRow, [string, string, number]>(
-      `SELECT alert_id, run_id, status, attempts, last_error, sent_at FROM alert_deliveries
-        WHERE comparison_id = ? AND owner_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
-    ),
-  };
+export function alertsRepository(db: SqlDb) {
   return {
-    insert(r: {
+    async insert(r: {
       id: string;
       comparisonId: string;
       ownerId: string;
@@ -86,15 +62,24 @@ export function alertsRepository(db: Db) {
       minSeverity: Severity;
       kinds: ChangeKind[];
       at: string;
-    }) {
-      q.insert.run(r.id, r.comparisonId, r.ownerId, r.channel, r.destination, r.minSeverity, JSON.stringify(r.kinds), r.at);
+    }): Promise<void> {
+      await db.run(
+        "INSERT INTO alert_rules (id, comparison_id, owner_id, channel, destination, min_severity, kinds, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        [r.id, r.comparisonId, r.ownerId, r.channel, r.destination, r.minSeverity, JSON.stringify(r.kinds), r.at],
+      );
     },
-    get: (id: string): AlertRuleRow | null => q.get.get(id),
+    get: (id: string) => db.one<AlertRuleRow>("SELECT * FROM alert_rules WHERE id = $1", [id]),
     /** Rules of a comparison, for its owner only. */
-    list: (comparisonId: string, ownerId: string): AlertRuleRow[] => q.byComparison.all(comparisonId, ownerId),
-    countFor: (comparisonId: string): number => q.count.get(comparisonId)?.n ?? 0,
-    remove: (id: string, ownerId: string): boolean => q.remove.run(id, ownerId).changes > 0,
-    logDelivery(d: {
+    list: (comparisonId: string, ownerId: string) =>
+      db.all<AlertRuleRow>("SELECT * FROM alert_rules WHERE comparison_id = $1 AND owner_id = $2 ORDER BY created_at, id", [
+        comparisonId,
+        ownerId,
+      ]),
+    countFor: async (comparisonId: string): Promise<number> =>
+      (await db.one<{ n: number }>("SELECT COUNT(*) AS n FROM alert_rules WHERE comparison_id = $1", [comparisonId]))?.n ?? 0,
+    remove: async (id: string, ownerId: string): Promise<boolean> =>
+      (await db.run("DELETE FROM alert_rules WHERE id = $1 AND owner_id = $2", [id, ownerId])) > 0,
+    async logDelivery(d: {
       id: string;
       alertId: string;
       comparisonId: string;
@@ -105,12 +90,30 @@ export function alertsRepository(db: Db) {
       lastError: string | null;
       sentAt: string | null;
       at: string;
-    }) {
-      q.logDelivery.run(d.id, d.alertId, d.comparisonId, d.ownerId, d.runId, d.status, d.attempts, d.lastError, d.sentAt, d.at);
+    }): Promise<void> {
+      await db.run(
+        `INSERT INTO alert_deliveries (id, alert_id, comparison_id, owner_id, run_id, status, attempts, last_error, sent_at, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [d.id, d.alertId, d.comparisonId, d.ownerId, d.runId, d.status, d.attempts, d.lastError, d.sentAt, d.at],
+      );
     },
-    recipients: (workspaceId: string): string[] => q.recipients.all(workspaceId).map((r) => r.email),
-    deliveries: (comparisonId: string, ownerId: string, limit = 200): DeliveryView[] =>
-      q.deliveries.all(comparisonId, ownerId, limit).map(toDeliveryView),
+    // The addresses a members rule reaches: members of the workspace who receive alerts, with an enabled account.
+    recipients: async (workspaceId: string): Promise<string[]> =>
+      (
+        await db.all<{ email: string }>(
+          `SELECT u.email FROM workspace_members m JOIN users u ON u.id = m.user_id
+            WHERE m.workspace_id = $1 AND m.alerts = TRUE AND u.disabled = FALSE ORDER BY m.joined_at, u.id`,
+          [workspaceId],
+        )
+      ).map((r) => r.email),
+    deliveries: async (comparisonId: string, ownerId: string, limit = 200): Promise<DeliveryView[]> =>
+      (
+        await db.all<DeliveryRow>(
+          `SELECT alert_id, run_id, status, attempts, last_error, sent_at FROM alert_deliveries
+            WHERE comparison_id = $1 AND owner_id = $2 ORDER BY created_at DESC, id DESC LIMIT $3`,
+          [comparisonId, ownerId, limit],
+        )
+      ).map(toDeliveryView),
   };
 }
 

@@ -4,7 +4,7 @@
 // (`watch.alert`): it survives a restart, a failed attempt is retried after the backoff, and after
 // the last attempt the job is dead (the console lists it and can retry it).
 
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import { badRequest, conflict, notFound } from "#server/http/errors";
 import { newId, nowIso } from "#server/lib/ids";
 import type { Mailer } from "#server/modules/admin/mailer";
@@ -19,8 +19,8 @@ import { drain, jobsService, type JobHandler, type JobsService } from "#server/m
 import { DeliveryError, postWebhook } from "./webhook";
 
 export interface AlertsServiceDeps {
-  db: Db;
-  ownsComparison(comparisonId: string, ownerId: string): boolean;
+  db: SqlDb;
+  ownsComparison(comparisonId: string, ownerId: string): Promise<boolean>;
   allowPrivateTargets: boolean;
   /** Without one (no SMTP_URL), e-mail rules cannot be created and e-mail deliveries fail with a reason. */
   mailer?: Mailer;
@@ -69,8 +69,8 @@ export function alertsService(deps: AlertsServiceDeps) {
   const now = deps.now ?? Date.now;
   const jobs = deps.jobs ?? jobsService({ db: deps.db, now });
   const backoff = deps.retry?.backoffMs ?? DEFAULT_BACKOFF_MS;
-  const owned = (ownerId: string, comparisonId: string) => {
-    if (!deps.ownsComparison(comparisonId, ownerId)) throw notFound(NOT_FOUND);
+  const owned = async (ownerId: string, comparisonId: string) => {
+    if (!(await deps.ownsComparison(comparisonId, ownerId))) throw notFound(NOT_FOUND);
   };
 
   /** Sends the alert; false when a members rule has no one to send it to (nothing to retry). */
@@ -85,7 +85,7 @@ export function alertsService(deps: AlertsServiceDeps) {
     }
     if (!deps.mailer) throw new DeliveryError(EMAIL_UNAVAILABLE);
     // Members are read now, not when the rule was made: who opted out or left since gets nothing.
-    const to = isMembersRule(rule) ? repo.recipients(rule.owner_id) : [rule.destination];
+    const to = isMembersRule(rule) ? await repo.recipients(rule.owner_id) : [rule.destination];
     if (to.length === 0) return false;
     const { subject, text } = emailMessage(ctx);
     await deps.mailer.send({ to, subject, text });
@@ -93,11 +93,11 @@ export function alertsService(deps: AlertsServiceDeps) {
   }
 
   /** The delivery log's line for a job's outcome (a rule deleted meanwhile has no log left to write to). */
-  function logDelivery(p: AlertJob, sent: boolean, attempts: number, lastError: string | null) {
-    const rule = repo.get(p.alertId);
+  async function logDelivery(p: AlertJob, sent: boolean, attempts: number, lastError: string | null): Promise<void> {
+    const rule = await repo.get(p.alertId);
     if (!rule) return;
     const at = nowIso(now());
-    repo.logDelivery({
+    await repo.logDelivery({
       id: newId(),
       alertId: rule.id,
       comparisonId: p.comparison.id,
@@ -114,13 +114,13 @@ export function alertsService(deps: AlertsServiceDeps) {
   const handler: JobHandler<AlertJob> = {
     async run(p, ctx) {
       // A rule deleted since is not delivered to.
-      const rule = repo.get(p.alertId);
+      const rule = await repo.get(p.alertId);
       if (!rule) return "rule deleted";
       if (!(await deliver(rule, { comparison: p.comparison, run: p.run, link: p.link, targets: p.targets }))) {
-        logDelivery(p, false, ctx.job.attempts, NO_RECIPIENTS);
+        await logDelivery(p, false, ctx.job.attempts, NO_RECIPIENTS);
         return "no recipients";
       }
-      logDelivery(p, true, ctx.job.attempts, ctx.job.last_error);
+      await logDelivery(p, true, ctx.job.attempts, ctx.job.last_error);
       return "sent";
     },
     backoff: (attempt) => backoff[Math.min(attempt, backoff.length) - 1] ?? 0,
@@ -131,7 +131,7 @@ export function alertsService(deps: AlertsServiceDeps) {
     repo,
     /** Checks a webhook URL as a capture URL is checked when added (DNS included): a clear 400 now, not a failed delivery later. */
     async create(ownerId: string, comparisonId: string, body: AlertBody): Promise<AlertView> {
-      owned(ownerId, comparisonId);
+      await owned(ownerId, comparisonId);
       let destination: string;
       if (body.channel === "webhook") {
         destination = (await checkTargetUrl(body.url, { allowPrivate: deps.allowPrivateTargets, resolve: deps.resolve })).href;
@@ -139,11 +139,11 @@ export function alertsService(deps: AlertsServiceDeps) {
         if (!deps.mailer) throw badRequest(EMAIL_UNAVAILABLE);
         destination = body.channel === "email" ? body.email.trim() : MEMBERS_DESTINATION;
       }
-      if (repo.countFor(comparisonId) >= MAX_ALERTS_PER_COMPARISON)
+      if ((await repo.countFor(comparisonId)) >= MAX_ALERTS_PER_COMPARISON)
         throw conflict(`A comparison can have up to ${MAX_ALERTS_PER_COMPARISON} alerts`);
       const id = newId();
       const kinds = [...new Set(body.kinds)];
-      repo.insert({
+      await repo.insert({
         id,
         comparisonId,
         ownerId,
@@ -153,39 +153,43 @@ export function alertsService(deps: AlertsServiceDeps) {
         kinds,
         at: nowIso(now()),
       });
-      return toAlertView(repo.list(comparisonId, ownerId).find((r) => r.id === id)!);
+      return toAlertView((await repo.list(comparisonId, ownerId)).find((r) => r.id === id)!);
     },
-    list(ownerId: string, comparisonId: string): AlertView[] {
-      owned(ownerId, comparisonId);
-      return repo.list(comparisonId, ownerId).map(toAlertView);
+    async list(ownerId: string, comparisonId: string): Promise<AlertView[]> {
+      await owned(ownerId, comparisonId);
+      return (await repo.list(comparisonId, ownerId)).map(toAlertView);
     },
-    remove(ownerId: string, alertId: string): void {
-      if (!repo.remove(alertId, ownerId)) throw notFound("Alert not found");
+    async remove(ownerId: string, alertId: string): Promise<void> {
+      if (!(await repo.remove(alertId, ownerId))) throw notFound("Alert not found");
     },
-    deliveries(ownerId: string, comparisonId: string): DeliveryView[] {
-      owned(ownerId, comparisonId);
+    async deliveries(ownerId: string, comparisonId: string): Promise<DeliveryView[]> {
+      await owned(ownerId, comparisonId);
       return repo.deliveries(comparisonId, ownerId);
     },
     /**
      * After a run: every rule of the comparison gets the changes that pass its filter (none → no
-     * message), as one delivery job per rule, queued before the first await (so they are in the
-     * database when this returns its promise). The promise settles once each delivery is sent or
-     * dead; each is logged with its attempts and last error.
+     * message), as one delivery job per rule, all queued before any is run. The promise settles
+     * once each delivery is sent or dead; each is logged with its attempts and last error.
      */
     async dispatch(input: DispatchInput): Promise<DispatchResult[]> {
-      const queued = repo.list(input.comparison.id, input.ownerId).map((rule) => {
+      const queued: { alertId: string; job: string | null; lastError?: string }[] = [];
+      for (const rule of await repo.list(input.comparison.id, input.ownerId)) {
         const view = toAlertView(rule);
         const targets = input.targets
           .map((t) => ({ ...t, changes: filterChanges(t.changes, view.minSeverity, view.kinds) }))
           .filter((t) => t.changes.length > 0);
-        if (targets.length === 0) return { alertId: rule.id, job: null };
+        if (targets.length === 0) {
+          queued.push({ alertId: rule.id, job: null });
+          continue;
+        }
         const payload: AlertJob = { alertId: rule.id, comparison: input.comparison, run: input.run, link: input.link, targets };
         // A members rule with nobody to mail: the log says so, and nothing is queued to retry.
-        if (deps.mailer && isMembersRule(rule) && repo.recipients(rule.owner_id).length === 0) {
-          logDelivery(payload, false, 0, NO_RECIPIENTS);
-          return { alertId: rule.id, job: null, lastError: NO_RECIPIENTS };
+        if (deps.mailer && isMembersRule(rule) && (await repo.recipients(rule.owner_id)).length === 0) {
+          await logDelivery(payload, false, 0, NO_RECIPIENTS);
+          queued.push({ alertId: rule.id, job: null, lastError: NO_RECIPIENTS });
+          continue;
         }
-        const job = jobs.enqueue({
+        const job = await jobs.enqueue({
           kind: ALERT_JOB,
           payload,
           ownerId: input.ownerId,
@@ -193,17 +197,19 @@ export function alertsService(deps: AlertsServiceDeps) {
           // The same run's changes reach a rule once, however often they are handed over.
           dedupeKey: `${ALERT_JOB}:${rule.id}:${input.run.id}`,
         });
-        return { alertId: rule.id, job };
-      });
+        queued.push({ alertId: rule.id, job });
+      }
       const ids = queued.flatMap((d) => (d.job ? [d.job] : []));
       // Deliveries run side by side: a receiver that is down (minutes of retries) must not hold back the others.
       if (ids.length > 0)
         await drain({ queue: jobs, handlers: { [ALERT_JOB]: handler }, ids, sleep: deps.retry?.sleep, concurrency: ids.length });
-      return queued.map(({ alertId, job, lastError }: { alertId: string; job: string | null; lastError?: string }): DispatchResult => {
-        const row = job ? jobs.get(job) : null;
-        if (!row) return { alertId, status: "skipped", attempts: 0, lastError: lastError ?? null };
-        return { alertId, status: row.state === "done" ? "sent" : "failed", attempts: row.attempts, lastError: row.last_error };
-      });
+      const results: DispatchResult[] = [];
+      for (const { alertId, job, lastError } of queued) {
+        const row = job ? await jobs.get(job) : null;
+        if (!row) results.push({ alertId, status: "skipped", attempts: 0, lastError: lastError ?? null });
+        else results.push({ alertId, status: row.state === "done" ? "sent" : "failed", attempts: row.attempts, lastError: row.last_error });
+      }
+      return results;
     },
     /** Runs delivery jobs, here or in any worker. */
     handler,

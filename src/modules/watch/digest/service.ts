@@ -6,7 +6,7 @@
 // per user): a refused send is retried every 15 minutes, and after the last attempt the job is dead
 // (the console lists it) and the digest waits for its next regular slot.
 
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import { badRequest } from "#server/http/errors";
 import { nowIso } from "#server/lib/ids";
 import type { Mailer } from "#server/modules/admin/mailer";
@@ -28,7 +28,7 @@ export const DIGEST_UNAVAILABLE = "The digest is sent by e-mail, and this server
 const MAX_CHANGES_LISTED = 5;
 
 export interface DigestDeps {
-  db: Db;
+  db: SqlDb;
   mailer?: Mailer;
   /** The stored changes; without it the digest lists runs and alerts only. */
   changes?: ChangeHistory;
@@ -105,8 +105,8 @@ export function digestService(deps: DigestDeps) {
     return d ? nowIso(d.getTime()) : null;
   };
 
-  const view = (userId: string): DigestView => {
-    const r = repo.find(userId);
+  const view = async (userId: string): Promise<DigestView> => {
+    const r = await repo.find(userId);
     if (!r) return { frequency: "off", timezone: null, nextSendAt: null, lastSentAt: null, lastError: null };
     return {
       frequency: r.frequency,
@@ -119,15 +119,15 @@ export function digestService(deps: DigestDeps) {
 
   /** One user's digest, due at the attempt's time; null when it is no longer due (the setting changed). */
   async function sendOne(userId: string, now: number): Promise<DigestOutcome | null> {
-    const row = repo.findDue(userId, nowIso(now));
+    const row = await repo.findDue(userId, nowIso(now));
     if (!row) return null;
     const slot = row.next_send_at!;
     const until = nowIso(now);
     const since = nowIso(now - PERIOD_MS[row.frequency]);
     const next = nextSlot(row.frequency, row.timezone, now);
-    const watched = repo.watched(row.user_id, since);
+    const watched = await repo.watched(row.user_id, since);
     if (watched.length === 0) {
-      repo.settle({ userId: row.user_id, slot, nextSendAt: next, sentAt: null, error: null, at: until });
+      await repo.settle({ userId: row.user_id, slot, nextSendAt: next, sentAt: null, error: null, at: until });
       return { userId: row.user_id, status: "nothing-watched" };
     }
     try {
@@ -138,14 +138,14 @@ export function digestService(deps: DigestDeps) {
       );
       const { subject, text } = composeDigest({ frequency: row.frequency, since, until, watched, changes, publicUrl: deps.publicUrl });
       await deps.mailer.send({ to: [row.email], subject, text });
-      repo.settle({ userId: row.user_id, slot, nextSendAt: next, sentAt: nowIso(clock.now()), error: null, at: nowIso(clock.now()) });
+      await repo.settle({ userId: row.user_id, slot, nextSendAt: next, sentAt: nowIso(clock.now()), error: null, at: nowIso(clock.now()) });
       return { userId: row.user_id, status: "sent" };
     } catch (err) {
       // The setting shows the error and when the send is tried again (the job's retry, never past the next regular slot).
       const error = err instanceof Error ? err.message : String(err);
       const retry = now + DIGEST_RETRY_MS;
       const nextSendAt = nowIso(next === null ? retry : Math.min(retry, Date.parse(next)));
-      repo.settle({ userId: row.user_id, slot, nextSendAt, sentAt: null, error, at: nowIso(clock.now()) });
+      await repo.settle({ userId: row.user_id, slot, nextSendAt, sentAt: null, error, at: nowIso(clock.now()) });
       log(`digest for ${row.user_id} failed (retry at ${nextSendAt})`, err);
       throw err;
     }
@@ -155,12 +155,12 @@ export function digestService(deps: DigestDeps) {
     run: (p, ctx) => sendOne(p.userId, ctx.at),
     backoff: () => DIGEST_RETRY_MS,
     // Out of attempts: this period's digest is given up, and the next regular one is due as usual.
-    dead(job) {
+    async dead(job) {
       const { userId } = JSON.parse(job.payload) as { userId: string };
-      const row = repo.find(userId);
+      const row = await repo.find(userId);
       if (!row?.next_send_at) return;
       const now = clock.now();
-      repo.settle({
+      await repo.settle({
         userId,
         slot: row.next_send_at,
         nextSendAt: nextSlot(row.frequency, row.timezone, now),
@@ -171,11 +171,20 @@ export function digestService(deps: DigestDeps) {
     },
   };
 
-  function arm(): void {
+  async function arm(): Promise<void> {
+    if (!running) return;
+    let wait: number;
+    try {
+      const earliest = await repo.earliestNext();
+      wait = earliest === null ? maxSleepMs : Date.parse(earliest) - clock.now();
+    } catch (e) {
+      // The database could not say (busy, out of reach): look again at the longest sleep.
+      log("digest: reading the next due time failed", e);
+      wait = maxSleepMs;
+    }
+    // Stopped, or armed again, while the read was under way: the latest arm wins.
     if (!running) return;
     if (timer !== null) clock.clearTimeout(timer);
-    const earliest = repo.earliestNext();
-    const wait = earliest === null ? maxSleepMs : Date.parse(earliest) - clock.now();
     timer = clock.setTimeout(
       () => {
         timer = null;
@@ -190,8 +199,8 @@ export function digestService(deps: DigestDeps) {
     if (ticking) return ticking;
     const pass = async () => {
       const now = clock.now();
-      for (const row of repo.due(nowIso(now)))
-        jobs.enqueue(
+      for (const row of await repo.due(nowIso(now)))
+        await jobs.enqueue(
           {
             kind: DIGEST_JOB,
             payload: { userId: row.user_id },
@@ -203,33 +212,48 @@ export function digestService(deps: DigestDeps) {
           now,
         );
       const outcomes = await drain({ queue: jobs, handlers: { [DIGEST_JOB]: handler }, dueOnly: true, log });
-      return outcomes.flatMap((o): DigestOutcome[] => {
-        if (o.state === "done") return o.value ? [o.value as DigestOutcome] : [];
-        if (o.state === "lost") return [];
-        const { userId } = JSON.parse(jobs.get(o.id)?.payload ?? "{}") as { userId: string };
-        return [{ userId, status: "failed", error: o.error }];
-      });
+      const results: DigestOutcome[] = [];
+      for (const o of outcomes) {
+        if (o.state === "done") {
+          if (o.value) results.push(o.value as DigestOutcome);
+        } else if (o.state !== "lost") {
+          const { userId } = JSON.parse((await jobs.get(o.id))?.payload ?? "{}") as { userId: string };
+          results.push({ userId, status: "failed", error: o.error });
+        }
+      }
+      return results;
     };
-    // Cleared in a continuation: a pass with nothing due settles before `ticking` is even assigned.
-    ticking = pass().finally(() => {
-      ticking = null;
-      arm();
-    });
+    // Cleared once the pass is over (never before `ticking` is assigned: the pass awaits first),
+    // then armed before the pass's promise settles.
+    ticking = (async () => {
+      try {
+        return await pass();
+      } finally {
+        ticking = null;
+        await arm();
+      }
+    })();
     return ticking;
   }
 
   return {
     get: view,
-    put(userId: string, body: DigestBody): DigestView {
+    async put(userId: string, body: DigestBody): Promise<DigestView> {
       if (body.frequency === "off") {
-        repo.remove(userId);
+        await repo.remove(userId);
         return view(userId);
       }
       if (!deps.mailer) throw badRequest(DIGEST_UNAVAILABLE);
       const checked = checkSchedule(DIGEST_CRON[body.frequency], body.timezone, new Date(clock.now()));
       if (!checked.ok) throw badRequest(checked.error);
-      repo.save(userId, body.frequency, checked.timezone, nextSlot(body.frequency, checked.timezone, clock.now()), nowIso(clock.now()));
-      arm();
+      await repo.save(
+        userId,
+        body.frequency,
+        checked.timezone,
+        nextSlot(body.frequency, checked.timezone, clock.now()),
+        nowIso(clock.now()),
+      );
+      await arm();
       return view(userId);
     },
     tick,

@@ -50,7 +50,7 @@ export class DeferRun extends Error {
 export interface SchedulerDeps {
   repo: ScheduleRepository;
   /** Whether the comparison has a run in progress (queued or capturing or analysing). */
-  isRunning(comparisonId: string): boolean;
+  isRunning(comparisonId: string): boolean | Promise<boolean>;
   /** Creates the run and puts it in the capture queue; a throw (or rejection) skips the slot with its message. */
   startRun(comparisonId: string, trigger: "schedule"): unknown;
   clock?: Clock;
@@ -132,7 +132,7 @@ export class Scheduler {
       } finally {
         this.ticking = null;
         // After a failure (database busy, disk full) the due rows are still due: back off instead of spinning.
-        this.arm(failed ? RETRY_AFTER_FAILURE_MS : 0);
+        await this.arm(failed ? RETRY_AFTER_FAILURE_MS : 0);
       }
       return events;
     })();
@@ -142,7 +142,7 @@ export class Scheduler {
   private async pass(): Promise<ScheduleEvent[]> {
     const events: ScheduleEvent[] = [];
     const now = this.clock.now();
-    for (const row of interleaveByOwner(this.deps.repo.due(nowIso(now)))) {
+    for (const row of interleaveByOwner(await this.deps.repo.due(nowIso(now)))) {
       const event = await this.handle(row, now);
       if (!event) continue;
       events.push(event);
@@ -156,7 +156,7 @@ export class Scheduler {
     const at = nowIso(now);
     const next = this.nextSlot(row, now);
     const base = { comparisonId: row.comparison_id, ownerId: row.owner_id, slot, at, nextRunAt: next };
-    let skipReason: string | null = this.deps.isRunning(row.comparison_id) ? SKIP_STILL_RUNNING : null;
+    let skipReason: string | null = (await this.deps.isRunning(row.comparison_id)) ? SKIP_STILL_RUNNING : null;
     if (skipReason === null) {
       try {
         await this.deps.startRun(row.comparison_id, "schedule");
@@ -167,7 +167,13 @@ export class Scheduler {
           const nextRunAt = nowIso(next === null ? retry : Math.min(retry, Date.parse(next)));
           const reason = `deferred: ${err.message}`;
           if (
-            !this.deps.repo.settle({ comparisonId: row.comparison_id, slot, nextRunAt, at: nowIso(this.clock.now()), skipReason: reason })
+            !(await this.deps.repo.settle({
+              comparisonId: row.comparison_id,
+              slot,
+              nextRunAt,
+              at: nowIso(this.clock.now()),
+              skipReason: reason,
+            }))
           )
             return null;
           return { type: "deferred", ...base, nextRunAt, reason };
@@ -178,10 +184,11 @@ export class Scheduler {
     // `at` is re-read: startRun may take a moment, and last_run_at should say when it happened.
     const settledAt = nowIso(this.clock.now());
     if (skipReason !== null) {
-      if (!this.deps.repo.settle({ comparisonId: row.comparison_id, slot, nextRunAt: next, at: settledAt, skipReason })) return null;
+      if (!(await this.deps.repo.settle({ comparisonId: row.comparison_id, slot, nextRunAt: next, at: settledAt, skipReason })))
+        return null;
       return { type: "skipped", ...base, reason: skipReason };
     }
-    this.deps.repo.settle({ comparisonId: row.comparison_id, slot, nextRunAt: next, at: settledAt, ranAt: at });
+    await this.deps.repo.settle({ comparisonId: row.comparison_id, slot, nextRunAt: next, at: settledAt, ranAt: at });
     return { type: "started", ...base, missedSlots: this.missedSlots(row, now) };
   }
 
@@ -209,11 +216,19 @@ export class Scheduler {
     }
   }
 
-  private arm(minWaitMs: number): void {
+  private async arm(minWaitMs: number): Promise<void> {
+    if (!this.running) return;
+    let wait: number;
+    try {
+      const earliest = await this.deps.repo.earliestNext();
+      wait = earliest === null ? this.maxSleepMs : Date.parse(earliest) - this.clock.now();
+    } catch {
+      // The database could not say (busy, out of reach): look again soon rather than never.
+      wait = RETRY_AFTER_FAILURE_MS;
+    }
+    // Stopped, or armed by another pass, while the read was under way: the latest arm wins.
     if (!this.running) return;
     if (this.timer !== null) this.clock.clearTimeout(this.timer);
-    const earliest = this.deps.repo.earliestNext();
-    const wait = earliest === null ? this.maxSleepMs : Date.parse(earliest) - this.clock.now();
     this.timer = this.clock.setTimeout(
       () => {
         this.timer = null;
