@@ -186,7 +186,7 @@ export function createServices(deps: AppDeps) {
     });
   const waitlist = waitlistService(sql);
   const metrics = new RequestMetrics(undefined, deps.now);
-  const activity = activityService(deps.db, deps.now);
+  const activity = activityService(sql, deps.now);
   // Built once, here: runs read this object at every step, so a test swaps a part on services.runTools.
   const runTools =
     deps.runTools &&

@@ -47,7 +47,7 @@ function rig(): Rig {
   const system = systemService({
     db: sqliteSql(db),
     hub: new LiveHub(),
-    activity: activityService(db),
+    activity: activityService(sqliteSql(db)),
     makeHost,
     log: () => {},
     onChange: (action) => audit.push(action),

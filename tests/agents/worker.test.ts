@@ -26,7 +26,7 @@ function rig(dir = mkdtempSync(join(tmpdir(), "di-agents-"))): Rig {
   const hub = new LiveHub();
   const received: LiveMessage[] = [];
   hub.add({ userId: "watcher", role: "admin", send: (d) => received.push(JSON.parse(d)), close: () => {} });
-  const system = systemService({ db: sqliteSql(db), hub, activity: activityService(db), cadence: FAST, log: () => {} });
+  const system = systemService({ db: sqliteSql(db), hub, activity: activityService(sqliteSql(db)), cadence: FAST, log: () => {} });
   const r = { dir, db, system, received };
   rigs.push(r);
   return r;

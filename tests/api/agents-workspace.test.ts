@@ -28,9 +28,9 @@ const messages = (r: { json: { message: string }[] }) => r.json.map((e) => e.mes
 describe("activity and agent output in a team workspace", () => {
   test("the team's activity is its members', in the team workspace only", async () => {
     const { t, viewer, outsider, ws } = await world();
-    t.services.activity.record({ type: "comparison", status: "success", message: "team run finished", userId: ws });
-    t.services.activity.record({ type: "comparison", status: "success", message: "viewer's own run", userId: viewer.user.id });
-    t.services.activity.record({ type: "system", status: "info", message: "shared note" });
+    await t.services.activity.record({ type: "comparison", status: "success", message: "team run finished", userId: ws });
+    await t.services.activity.record({ type: "comparison", status: "success", message: "viewer's own run", userId: viewer.user.id });
+    await t.services.activity.record({ type: "system", status: "info", message: "shared note" });
 
     const inTeam = await t.call("GET", "/api/activity?limit=50", { headers: inWorkspace(viewer.token, ws) });
     expect(messages(inTeam)).toEqual(["shared note", "team run finished"]);

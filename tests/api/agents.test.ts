@@ -119,9 +119,9 @@ describe("Mission Control API", () => {
   test("activity: newest first, filters, and other users' private entries stay private", async () => {
     const t = app();
     const { admin, user } = await people(t);
-    t.services.activity.record({ type: "comparison", status: "success", message: "admin's comparison finished", userId: admin.user.id });
-    t.services.activity.record({ type: "comparison", status: "error", message: "user's comparison failed", userId: user.user.id });
-    t.services.activity.record({ type: "system", status: "info", message: "shared note" });
+    await t.services.activity.record({ type: "comparison", status: "success", message: "admin's comparison finished", userId: admin.user.id });
+    await t.services.activity.record({ type: "comparison", status: "error", message: "user's comparison failed", userId: user.user.id });
+    await t.services.activity.record({ type: "system", status: "info", message: "shared note" });
     const mine = (await t.call("GET", "/api/activity?limit=50", { headers: user.h })).json.map((e: { message: string }) => e.message);
     expect(mine).toEqual(["shared note", "user's comparison failed"]);
     const all = (await t.call("GET", "/api/activity?limit=50", { headers: admin.h })).json;
@@ -279,7 +279,7 @@ describe("Mission Control API", () => {
   test("Mission Control and the agents' pages render on the server with their data", async () => {
     const t = app();
     const { admin } = await people(t);
-    t.services.activity.record({ type: "system", status: "info", message: "Rendered on the server" });
+    await t.services.activity.record({ type: "system", status: "info", message: "Rendered on the server" });
     const pages: [string, string[]][] = [
       [
         "/dashboard",

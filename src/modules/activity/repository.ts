@@ -1,4 +1,4 @@
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import type { ActivityEntryDto, ActivityStatus, ActivityType } from "./model";
 
 interface ActivityRow {
@@ -32,26 +32,18 @@ const toDto = (r: ActivityRow): ActivityEntryDto => ({
   createdAt: r.created_at,
 });
 
-// One statement serves every filter combination: a NULL parameter switches its clause off.
+// One statement serves every filter combination: a NULL parameter switches its clause off (cast, so
+// PostgreSQL knows its type where it stands alone).
 const LIST = `SELECT id, type, message, details, status, agent_name, metadata, created_at FROM activity_log
-  WHERE (?1 = 1 OR user_id IS NULL OR user_id = ?2)
-    AND (?3 IS NULL OR type = ?3)
-    AND (?4 IS NULL OR status = ?4)
-    AND (?5 IS NULL OR id < ?5)
-  ORDER BY id DESC LIMIT ?6`;
+  WHERE ($1 OR user_id IS NULL OR user_id = $2)
+    AND (CAST($3 AS TEXT) IS NULL OR type = $3)
+    AND (CAST($4 AS TEXT) IS NULL OR status = $4)
+    AND (CAST($5 AS TEXT) IS NULL OR id < $5)
+  ORDER BY id DESC LIMIT $6`;
 
-export function activityRepository(db: Db) {
-  const q = {
-    insert: db.query<null, [string, string, string, string | null, string, string | null, string, string | null, string]>(
-      "INSERT INTO activity_log (id, type, message, details, status, agent_name, metadata, user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    ),
-    list: db.query<ActivityRow, [number, string, string | null, string | null, string | null, number]>(LIST),
-    prune: db.query<null, [number]>(
-      "DELETE FROM activity_log WHERE id IN (SELECT id FROM activity_log ORDER BY id DESC LIMIT -1 OFFSET ?)",
-    ),
-  };
+export function activityRepository(db: SqlDb) {
   return {
-    insert(row: {
+    async insert(row: {
       id: string;
       type: string;
       message: string;
@@ -61,14 +53,26 @@ export function activityRepository(db: Db) {
       metadata: string;
       userId: string | null;
       createdAt: string;
-    }) {
-      q.insert.run(row.id, row.type, row.message, row.details, row.status, row.agentName, row.metadata, row.userId, row.createdAt);
+    }): Promise<void> {
+      await db.run(
+        "INSERT INTO activity_log (id, type, message, details, status, agent_name, metadata, user_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        [row.id, row.type, row.message, row.details, row.status, row.agentName, row.metadata, row.userId, row.createdAt],
+      );
     },
-    list(f: { isAdmin: boolean; viewerId: string; type?: string; status?: string; before?: string; limit: number }): ActivityEntryDto[] {
-      return q.list.all(f.isAdmin ? 1 : 0, f.viewerId, f.type ?? null, f.status ?? null, f.before ?? null, f.limit).map(toDto);
+    async list(f: {
+      isAdmin: boolean;
+      viewerId: string;
+      type?: string;
+      status?: string;
+      before?: string;
+      limit: number;
+    }): Promise<ActivityEntryDto[]> {
+      const rows = await db.all<ActivityRow>(LIST, [f.isAdmin, f.viewerId, f.type ?? null, f.status ?? null, f.before ?? null, f.limit]);
+      return rows.map(toDto);
     },
     /** Keeps the newest `keep` entries. */
-    prune: (keep: number) => q.prune.run(keep).changes,
+    prune: (keep: number) =>
+      db.run(`DELETE FROM activity_log WHERE id IN (SELECT id FROM activity_log ORDER BY id DESC ${db.dialect.noLimit} OFFSET $1)`, [keep]),
   };
 }
 export type ActivityRepository = ReturnType<typeof activityRepository>;

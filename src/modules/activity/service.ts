@@ -1,4 +1,4 @@
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import { newId, nowIso } from "#server/lib/ids";
 import {
   ACTIVITY_STATUSES,
@@ -16,11 +16,11 @@ const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…`
 /** The log keeps this many entries; older ones are pruned by the agents' housekeeping. */
 export const ACTIVITY_RETENTION = 20_000;
 
-export function activityService(db: Db, now: () => number = Date.now) {
+export function activityService(db: SqlDb, now: () => number = Date.now) {
   const repo = activityRepository(db);
 
   /** Writes one entry and returns it as the API shows it. Other modules call this (e.g. comparisons' recordActivity). */
-  function record(entry: ActivityInput): ActivityEntryDto {
+  async function record(entry: ActivityInput): Promise<ActivityEntryDto> {
     const dto: ActivityEntryDto = {
       id: newId(),
       // Spec §3: other types are treated as system; a caller's typo must not fail its own flow.
@@ -32,14 +32,14 @@ export function activityService(db: Db, now: () => number = Date.now) {
       metadata: entry.metadata ?? {},
       createdAt: nowIso(now()),
     };
-    repo.insert({ ...dto, metadata: JSON.stringify(dto.metadata), userId: entry.userId ?? null });
+    await repo.insert({ ...dto, metadata: JSON.stringify(dto.metadata), userId: entry.userId ?? null });
     return dto;
   }
 
   return {
     record,
     /** Newest first; a member sees shared entries and the workspace's own, a site admin sees everything. */
-    list(viewer: ActivityViewer, q: ActivityQuery): ActivityEntryDto[] {
+    list(viewer: ActivityViewer, q: ActivityQuery): Promise<ActivityEntryDto[]> {
       return repo.list({
         isAdmin: viewer.role === "admin",
         viewerId: viewer.id,

@@ -105,7 +105,7 @@ export function systemService(deps: SystemDeps) {
     while (crashes.length && t - crashes[0]! > CRASH_WINDOW_MS) crashes.shift();
     crashes.push(t);
     const giveUp = crashes.length > MAX_CRASH_RESTARTS;
-    deps.activity.record({
+    await deps.activity.record({
       type: "system",
       status: "error",
       message: giveUp ? "Agent worker keeps crashing: agents halted" : "Agent worker crashed: restarting",
@@ -144,7 +144,7 @@ export function systemService(deps: SystemDeps) {
     }
     crashes.length = 0;
     const said = SWITCHED_ON[how];
-    deps.activity.record({ type: "system", status: "success", message: said.message, details: `${said.details}${who(actor)}.` });
+    await deps.activity.record({ type: "system", status: "success", message: said.message, details: `${said.details}${who(actor)}.` });
     deps.onChange?.(said.action, actor ?? null);
     return status();
   }
@@ -164,7 +164,12 @@ export function systemService(deps: SystemDeps) {
         await repo.setActive(false, nowIso(now()));
         await halt();
         if (wasActive) {
-          deps.activity.record({ type: "system", status: "info", message: "System Stopped", details: `System deactivated${who(actor)}.` });
+          await deps.activity.record({
+            type: "system",
+            status: "info",
+            message: "System Stopped",
+            details: `System deactivated${who(actor)}.`,
+          });
           deps.onChange?.("system.stopped", actor ?? null);
         }
         return status();
@@ -186,10 +191,10 @@ export function systemService(deps: SystemDeps) {
         await settleAgents();
         try {
           await launch();
-          deps.activity.record({ type: "system", status: "info", message: "System resumed after a server restart" });
+          await deps.activity.record({ type: "system", status: "info", message: "System resumed after a server restart" });
         } catch (err) {
           log("system resume failed", err);
-          deps.activity.record({
+          await deps.activity.record({
             type: "system",
             status: "error",
             message: "System could not resume after a restart",

@@ -120,7 +120,7 @@ export class DesignNinja {
     };
     await ctx.repo.insertComponent(row);
     ctx.emit({ type: "COMPONENT_GENERATED", payload: componentToDto(row), agentId: ID }, audienceFor(source.ownerId));
-    ctx.activity.record({
+    await ctx.activity.record({
       type: "component",
       status: ok ? "success" : "error",
       agentName: NAME,

@@ -45,7 +45,7 @@ export class InsightOracle {
         features: JSON.stringify({ A: fa, B: fb, delta: featureDelta(fa, fb), weights }),
         at: nowIso(ctx.now()),
       });
-      ctx.activity.record({
+      await ctx.activity.record({
         type: "test",
         status: "info",
         agentName: NAME,
@@ -72,7 +72,7 @@ export class InsightOracle {
         const bWon = correct ? p.predicted_label === "B" : p.predicted_label === "A";
         weights = learn(weights, stored.delta, bWon);
       }
-      ctx.activity.record({
+      await ctx.activity.record({
         type: "test",
         status: correct ? "success" : "warning",
         agentName: NAME,

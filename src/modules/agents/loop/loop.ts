@@ -1,7 +1,7 @@
 // The agents' scheduler. One timer ticks every second; each agent runs when its cadence is due.
 // A tick runs the due agents one after another and the next tick waits for it; stop() waits for
 // the agent in progress, so it never interrupts one halfway.
-import { type SqlDb, sqliteConnectionOf } from "#server/db/sql";
+import type { SqlDb } from "#server/db/sql";
 import type { Audience, LiveMessage } from "#server/live/hub";
 import { activityService } from "#server/modules/activity/public";
 import { AGENT_IDS, type AgentId } from "../model";
@@ -62,10 +62,7 @@ export class AgentLoop {
   constructor(private readonly deps: AgentLoopDeps) {
     const now = deps.now ?? Date.now;
     this.cadence = { ...DEFAULT_CADENCE, ...deps.cadence };
-    // The activity log writes through the connection under the handle (its service is synchronous).
-    const connection = sqliteConnectionOf(deps.db);
-    if (!connection) throw new Error("the agent loop's activity log needs the SQLite connection");
-    this.activity = activityService(connection, now);
+    this.activity = activityService(deps.db, now);
     this.ctx = makeContext({
       repo: loopRepository(deps.db),
       activity: this.activity,
@@ -156,7 +153,7 @@ export class AgentLoop {
         if (this.lastError.get(id) !== reason) {
           this.lastError.set(id, reason);
           const { name } = await this.ctx.agent(id);
-          this.ctx.activity.record({
+          await this.ctx.activity.record({
             type: "system",
             status: "error",
             agentName: name,

@@ -59,7 +59,7 @@ export class TestCommander {
         await ctx.repo.insertVariant({ id: newId(), experimentId: id, label: "A", componentId: a.id, name: a.name });
         await ctx.repo.insertVariant({ id: newId(), experimentId: id, label: "B", componentId: b.id, name: b.name });
       });
-      ctx.activity.record({
+      await ctx.activity.record({
         type: "test",
         status: "info",
         agentName: NAME,
@@ -79,7 +79,7 @@ export class TestCommander {
       if (await this.traffic.claim(e.id, "simulated")) {
         const rates = simulatedRates(e.sim_seed);
         for (const v of await ctx.repo.variants(e.id)) await ctx.repo.setSimRate(v.id, rates[v.label]);
-        ctx.activity.record({
+        await ctx.activity.record({
           type: "test",
           status: "warning",
           agentName: NAME,
@@ -131,7 +131,7 @@ export class TestCommander {
       audienceFor(e.owner_id),
     );
     const label = e.traffic === "simulated" ? " (simulated traffic)" : "";
-    ctx.activity.record({
+    await ctx.activity.record({
       type: "test",
       status: winner ? "success" : "info",
       agentName: NAME,

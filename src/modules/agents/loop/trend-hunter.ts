@@ -56,7 +56,7 @@ export class TrendHunter {
       if (this.reported.has(key)) continue;
       if (this.reported.size >= REPORTED_CAP) this.reported.clear();
       this.reported.add(key);
-      ctx.activity.record({
+      await ctx.activity.record({
         type: "trend",
         status: "info",
         agentName: NAME,
@@ -162,7 +162,7 @@ export class TrendHunter {
         currentTask: "No captured sites yet: nothing to mine (waiting for comparisons)",
         confidence: null,
       });
-      this.note("empty", () =>
+      await this.note("empty", () =>
         ctx.activity.record({
           type: "trend",
           status: "info",
@@ -192,7 +192,7 @@ export class TrendHunter {
       confidence: meanConfidence,
       metadata: { lastScan: nowIso(ctx.now()), sitesScanned: hosts, patternsChecked: mined.length, frequencySeconds: settings.frequency },
     });
-    this.note(`scan:${hosts}:${selected.length}:${discovered}:${faded}`, () =>
+    await this.note(`scan:${hosts}:${selected.length}:${discovered}:${faded}`, () =>
       ctx.activity.record({
         type: "trend",
         status: "info",
@@ -205,10 +205,10 @@ export class TrendHunter {
   }
 
   /** Logs a summary only when it differs from the previous one, so a quiet system stays quiet. */
-  private note(summary: string, write: () => void): void {
+  private async note(summary: string, write: () => Promise<unknown>): Promise<void> {
     if (summary === this.lastSummary) return;
     this.lastSummary = summary;
-    write();
+    await write();
   }
 
   private async persist(selected: MinedTrend[], strongAt = 100): Promise<{ discovered: number; faded: number }> {
@@ -240,7 +240,7 @@ export class TrendHunter {
       discovered++;
       const row = (await ctx.repo.trendByKey(t.key))!;
       ctx.emit({ type: "TREND_DISCOVERED", payload: trendToDto(row, null), agentId: ID }, { kind: "all" });
-      ctx.activity.record({
+      await ctx.activity.record({
         type: "trend",
         status: "success",
         agentName: NAME,
@@ -251,7 +251,7 @@ export class TrendHunter {
     }
     for (const [key, row] of active) {
       await ctx.repo.deactivateTrend(key, at);
-      ctx.activity.record({
+      await ctx.activity.record({
         type: "trend",
         status: "info",
         agentName: NAME,
