@@ -28,6 +28,22 @@ describe("loadEnv", () => {
     }
   });
 
+  test("DATABASE_URL: SQLite by default; a postgres:// URL needs JWT_SECRET; a bad one is named, its password never shown", () => {
+    expect(loadEnv({}).DATABASE_URL).toBeUndefined();
+    expect(loadEnv({ DATABASE_URL: "sqlite:" }).DATABASE_URL).toBe("sqlite:");
+    const pg = "postgres://di:hunter2-secret@db.internal:5432/design";
+    expect(() => loadEnv({ DATABASE_URL: pg })).toThrow("JWT_SECRET: is required when DATABASE_URL is a postgres:// URL");
+    expect(loadEnv({ DATABASE_URL: pg, JWT_SECRET: "x".repeat(32) }).DATABASE_URL).toBe(pg);
+    let message = "";
+    try {
+      loadEnv({ DATABASE_URL: "mysql://root:hunter2-secret@db/x" });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toContain('DATABASE_URL: "mysql:" is not a database this build speaks (use sqlite: or postgres://)');
+    expect(message).not.toContain("hunter2");
+  });
+
   test("LOG_LEVEL: info by default, one of pino's levels, anything else refused", () => {
     expect(loadEnv({}).LOG_LEVEL).toBe("info");
     expect(loadEnv({ LOG_LEVEL: "debug" }).LOG_LEVEL).toBe("debug");

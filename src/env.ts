@@ -3,6 +3,7 @@ import { z } from "zod";
 import { LOG_LEVELS } from "./lib/logger";
 import { secretsKeyEnv } from "./modules/secrets/model";
 import { storageUrl } from "./modules/storage/model";
+import { databaseTarget } from "./db/sql/url";
 import { isLoopbackHostname } from "./http/host-guard";
 
 const flag = z
@@ -138,6 +139,17 @@ const schema = z
     PASSWORD_LOGIN: z.enum(["all", "admins"]).default("all"),
     /** Lowest level written to stdout (JSON lines); "silent" writes nothing. */
     LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+    /** Absent or `sqlite:`: the embedded file in DATA_DIR; `postgres://…`: a PostgreSQL 15+ server (docs/scaling.md). */
+    DATABASE_URL: z
+      .string()
+      .optional()
+      .superRefine((v, ctx) => {
+        try {
+          databaseTarget(v, ".");
+        } catch (e) {
+          ctx.addIssue({ code: "custom", message: (e as Error).message.replace(/^DATABASE_URL: /, "") });
+        }
+      }),
     /** Playwright browser servers capture workers connect to instead of launching Chromium (docs/scaling.md). */
     BROWSER_WS_ENDPOINTS: browserEndpoints,
     /** The address remote browsers reach this worker's egress proxy at; default 127.0.0.1 (browser servers on this machine). */
@@ -160,6 +172,9 @@ const schema = z
         if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required when OIDC_ISSUER is set" });
     if (env.PASSWORD_LOGIN === "admins" && !env.OIDC_ISSUER)
       ctx.addIssue({ code: "custom", path: ["PASSWORD_LOGIN"], message: "admins needs OIDC_ISSUER: everyone else would have no way in" });
+    // Every instance of a deployment signs and checks the same tokens: a secret made per instance would sign everyone out at each hop.
+    if (env.DATABASE_URL && /^postgres(ql)?:/.test(env.DATABASE_URL.trim()) && !env.JWT_SECRET)
+      ctx.addIssue({ code: "custom", path: ["JWT_SECRET"], message: "is required when DATABASE_URL is a postgres:// URL (every instance must share it)" });
     // Bun's S3 client would fall back to other variables or send unsigned requests: name what is missing here instead.
     if (!env.STORAGE_URL) return;
     for (const name of ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"] as const)
@@ -184,6 +199,8 @@ export type Env = z.infer<typeof schema>;
 /** Values that are or may carry credentials: a bad one is described, never echoed into the logs. */
 const SECRET = new Set([
   "JWT_SECRET",
+  // A postgres:// URL usually carries its password.
+  "DATABASE_URL",
   "OIDC_CLIENT_SECRET",
   "SECRETS_KEY",
   "LLM_API_KEY",
