@@ -16,7 +16,7 @@ const N = Number(process.env.N ?? 200_000);
 const dir = mkdtempSync(join(tmpdir(), "di-inproc-"));
 try {
   const env = loadEnv({ ...process.env, NODE_ENV: "production", DATA_DIR: dir, PORT: "3999" });
-  const { db, secret } = openStorage(dir, undefined);
+  const { db, secret } = await openStorage(dir, {});
   const logger = createLogger({ level: env.LOG_LEVEL, stream: { write() {} } });
   const deps = { db, env: { ...env, DATA_DIR: dir }, secret, log: logFn(logger), logger };
   const app = createApp(deps, createServices(deps), webFrontEnd);

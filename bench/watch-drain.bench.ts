@@ -28,6 +28,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServices, type AppDeps } from "#server/app";
 import { openStorage } from "#server/boot/storage";
+import { sqliteConnectionOf } from "#server/db/sql";
 import { loadEnv } from "#server/env";
 import { findChromium } from "#server/lib/chromium";
 import { newId, nowIso } from "#server/lib/ids";
@@ -107,7 +108,9 @@ try {
   // ---- 2. the app's services on a file database, the pool on the stand-in ----------------------
   const dataDir = join(work, "data");
   const env = loadEnv({ ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, ALLOW_PRIVATE_TARGETS: "1", PORT: "3999" });
-  const { db, secret } = openStorage(dataDir, undefined);
+  const { db, secret } = await openStorage(dataDir, {});
+  // The bench reads its figures through the embedded file's own connection, synchronously.
+  const conn = sqliteConnectionOf(db)!;
   let offset = DUE - 10 * 60_000 - Date.now();
   const now = () => Date.now() + offset;
   const logLines: string[] = [];
@@ -164,7 +167,7 @@ try {
   const ownerOf = new Map<string, number>();
   const owners = OWNERS.map((n, i) => {
     const id = newId();
-    db.query("INSERT INTO users (id, email, password_hash) VALUES (?, ?, 'x')").run(id, `owner${i + 1}@bench.test`);
+    conn.query("INSERT INTO users (id, email, password_hash) VALUES (?, ?, 'x')").run(id, `owner${i + 1}@bench.test`);
     return { id, n, index: i };
   });
   let pagesTotal = 0;
@@ -194,7 +197,7 @@ try {
   const cpu0 = process.cpuUsage();
   const wall0 = performance.now();
   await services.watch.scheduler.start();
-  const count = (sql: string, ...args: string[]) => db.query<{ n: number }, string[]>(sql).get(...args)!.n;
+  const count = (sql: string, ...args: string[]) => conn.query<{ n: number }, string[]>(sql).get(...args)!.n;
   const slotsOpen = () => count("SELECT COUNT(*) AS n FROM comparison_schedules WHERE next_run_at < ?", nowIso(DUE + 3_600_000));
   const running = () => count("SELECT COUNT(*) AS n FROM comparisons WHERE status = 'running'");
   while (slotsOpen() > 0 || running() > 0) {
@@ -217,7 +220,7 @@ try {
     started_at: string;
     finished_at: string | null;
   }
-  const runs = db
+  const runs = conn
     .query<Run, []>("SELECT id, comparison_id, owner_id, status, trigger, started_at, finished_at FROM runs ORDER BY started_at")
     .all();
   const at = (iso: string | null) => (iso === null ? NaN : Date.parse(iso) - DUE);

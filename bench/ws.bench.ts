@@ -5,7 +5,7 @@
 import { createApp, createServices } from "#server/app";
 import { webFrontEnd } from "#server/ssr";
 import { openDatabase } from "#server/db/connection";
-import { migrate } from "#server/db/migrate";
+import { migrateSql, sqliteSql } from "#server/db/sql";
 import { loadEnv } from "#server/env";
 import { liveSockets } from "#server/live/ws";
 import { REFRESH_COOKIE } from "#server/modules/auth";
@@ -16,8 +16,8 @@ const sizes = (process.env.BENCH_SOCKETS ?? "100,1000,5000").split(",").map(Numb
 const burst = Number(process.env.BENCH_BURST ?? 100);
 const now = () => performance.timeOrigin + performance.now();
 
-const db = openDatabase(":memory:");
-migrate(db);
+const db = sqliteSql(openDatabase(":memory:"));
+await migrateSql(db);
 const deps = {
   db,
   env: loadEnv({ NODE_ENV: "production" }),

@@ -1,8 +1,7 @@
 import { type AnyElysia, Elysia } from "elysia";
 import { z } from "zod";
 import packageJson from "../package.json" with { type: "json" };
-import type { Db } from "./db/connection";
-import { sqliteSql } from "./db/sql";
+import { migrationsFor, type SqlDb, sqliteConnectionOf } from "./db/sql";
 import type { Env } from "./env";
 import { httpBase } from "./http/base";
 import { binaryResponse, responds } from "./http/contract";
@@ -16,7 +15,6 @@ import { maintenanceGate } from "./http/maintenance";
 import { RequestMetrics } from "./http/request-metrics";
 import { REQUEST_ID_HEADER } from "./http/request-log";
 import { securityHeaders } from "./http/security-headers";
-import { migrations } from "./db/migrations";
 import { createLogger, logFn, type Logger } from "./lib/logger";
 import { LiveHub } from "./live/hub";
 import { activityRoutes } from "./modules/activity";
@@ -114,7 +112,8 @@ const oidcSettings = (env: Env): OidcSettings | null =>
     : null;
 
 export interface AppDeps {
-  db: Db;
+  /** The database (DATABASE_URL): the embedded SQLite file or PostgreSQL, through one async handle. */
+  db: SqlDb;
   env: Env;
   secret: Uint8Array;
   now?: () => number;
@@ -141,7 +140,7 @@ export interface AppDeps {
 
 export function createServices(deps: AppDeps) {
   // The async handle on the same connection, for the modules converted to it (decision 0020).
-  const sql = sqliteSql(deps.db);
+  const sql = deps.db;
   const tokens = accessTokens(deps.secret, deps.now);
   const workspaces = workspaceAccess(sql);
   // A workspace's live messages reach its members as they are at each message.
@@ -199,7 +198,7 @@ export function createServices(deps: AppDeps) {
   const storage = deps.storage ?? storageFor(deps.env);
   const files = screenshotFiles(deps.env.DATA_DIR, storage);
   const changes = changesService({
-    db: deps.db,
+    db: sqliteConnectionOf(deps.db)!,
     dataDir: deps.env.DATA_DIR,
     files,
     runs: history.runs,
@@ -232,7 +231,7 @@ export function createServices(deps: AppDeps) {
   });
   const users = usersService({ db: sql, audit, endSessions: auth.endSessions, revokeApiKeys: apiKeys.revokeAllOf, live });
   const admin = adminService({
-    db: sqliteSql(deps.db),
+    db: deps.db,
     env: deps.env,
     requests: metrics,
     live,
@@ -247,19 +246,19 @@ export function createServices(deps: AppDeps) {
     now: deps.now,
   });
   const system = systemService({
-    db: sqliteSql(deps.db),
+    db: deps.db,
     hub: live,
     activity,
     now: deps.now,
     log: deps.log,
     cadence: deps.agentCadence,
     // TrendHunter's moves across each set come from the stored changes (the worker builds its own on its connection).
-    changes: changeHistory(deps.db),
+    changes: changeHistory(sqliteConnectionOf(deps.db)!),
     // The system's switch is audited in the background: its callbacks are synchronous (the system module's).
     onChange: (action, actor) =>
       void audit.recordBy({ id: actor?.id ?? null, email: actor?.email ?? null }, action).catch((e) => deps.log?.("audit failed", e)),
   });
-  const agents = agentsService({ db: sqliteSql(deps.db), now: deps.now, onSettingsChanged: () => system.poke() });
+  const agents = agentsService({ db: deps.db, now: deps.now, onSettingsChanged: () => system.poke() });
   // Work that must survive a restart is a row in the jobs table (src/modules/jobs).
   const jobs = jobsService({ db: sql, now: deps.now });
   const watch = watchService({
@@ -272,7 +271,7 @@ export function createServices(deps: AppDeps) {
     publicUrl: deps.env.PUBLIC_URL ?? `http://localhost:${deps.env.PORT}`,
     mailer: deps.env.SMTP_URL ? smtpMailer(deps.env.SMTP_URL, deps.env.ALERT_EMAIL_FROM) : undefined,
     // The digest lists each watched comparison's stored changes.
-    changes: changeHistory(deps.db),
+    changes: changeHistory(sqliteConnectionOf(deps.db)!),
     retry: deps.alertRetry,
     now: deps.now,
     clock: deps.now ? { ...systemClock, now: deps.now } : undefined,
@@ -399,9 +398,9 @@ export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
   const logger = deps.logger ?? createLogger({ level: deps.env.LOG_LEVEL });
   const log = deps.log ?? logFn(logger);
   const health = healthService({
-    db: sqliteSql(deps.db),
+    db: deps.db,
     dataDir: deps.env.DATA_DIR,
-    migrations,
+    migrations: migrationsFor(deps.db),
     captureReadiness: deps.captureReadiness,
     store: services.storage.store,
     now: deps.now,

@@ -4,7 +4,6 @@ import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { createApp, createServices } from "#server/app";
 import { openStorage, openStorageWhenAvailable } from "./storage";
-import { closeDatabase } from "#server/db/connection";
 import { browserEgress, EnvError, loadEnv } from "#server/env";
 import { TRANSPORT_BODY_LIMIT } from "#server/http/base";
 import { servePeerAddressesFrom } from "#server/http/client-ip";
@@ -36,11 +35,22 @@ export async function serve() {
   // Everything this process writes (database, screenshots, backups, secret) is for its own account only.
   process.umask(0o077);
   const dataDir = resolve(env.DATA_DIR);
-  const { db, secret, migrationsApplied, permissions } = await openStorageWhenAvailable(
-    () => openStorage(dataDir, env.JWT_SECRET),
-    { port: env.PORT, hostname: env.HOST },
-    { log: (m) => logger.warn(m) },
-  );
+  let opened;
+  try {
+    opened = await openStorageWhenAvailable(
+      () => openStorage(dataDir, env),
+      { port: env.PORT, hostname: env.HOST },
+      { log: (m) => logger.warn(m) },
+    );
+  } catch (e) {
+    // PostgreSQL unreachable, refusing, too old: one fatal line that names it (its password never shown).
+    const message = e instanceof Error ? e.message : String(e);
+    if (!message.startsWith("DATABASE_URL: ")) throw e;
+    createLogger({ level: "info", sync: true }).fatal(message);
+    process.exit(1);
+  }
+  const { db, secret, migrationsApplied, permissions } = opened;
+  logger.info({ database: db.detail }, `database: ${db.detail}`);
   if (migrationsApplied.length) logger.info({ versions: migrationsApplied }, `migrations applied: ${migrationsApplied.join(", ")}`);
   if (permissions.fixed)
     logger.info({ fixed: permissions.fixed }, `made ${permissions.fixed} files and folders under ${dataDir} owner-only`);
@@ -170,7 +180,7 @@ export async function serve() {
     if (!alertsSent) logger.warn("shutdown: change alerts waiting for a retry stay queued for the next start");
     await Promise.race([services.jobRunner.stop(), Bun.sleep(2_000)]);
     analyser.close();
-    closeDatabase(db);
+    await db.close();
     if (storage.workDir) rmSync(storage.workDir, { recursive: true, force: true });
     logger.info("stopped cleanly");
     flushLogsSync();

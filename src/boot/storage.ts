@@ -3,33 +3,32 @@
 // usually freed by someone watching the service. Instead every request on the real port gets the
 // same 503 + Retry-After a running server gives for storage trouble, and opening is retried until it
 // works; then the normal server takes the port over.
-import { join } from "node:path";
-import { closeDatabase, openDatabase, type Db } from "#server/db/connection";
-import { migrate } from "#server/db/migrate";
+import { databaseTarget, migrateSql, openSql, type SqlDb } from "#server/db/sql";
 import { STORAGE_RETRY_AFTER_SECONDS, STORAGE_UNAVAILABLE_MESSAGE, isStorageError } from "#server/http/storage-errors";
 import { type TightenResult, makeOwnerOnlyDir, tightenTree } from "#server/lib/owner-only";
 import { loadSecret } from "#server/lib/secret";
 
 export interface Storage {
-  db: Db;
+  db: SqlDb;
   secret: Uint8Array;
   migrationsApplied: number[];
   /** Files and folders under DATA_DIR that were readable by others and are made owner-only at boot. */
   permissions: TightenResult;
 }
 
-export function openStorage(dataDir: string, jwtSecret: string | undefined): Storage {
+/**
+ * DATA_DIR made owner-only, the database DATABASE_URL names (the embedded file in DATA_DIR when
+ * absent) opened and migrated, and the signing secret.
+ */
+export async function openStorage(dataDir: string, env: { JWT_SECRET?: string; DATABASE_URL?: string }): Promise<Storage> {
   makeOwnerOnlyDir(dataDir);
   const permissions = tightenTree(dataDir);
-  const db = openDatabase(join(dataDir, "design-intel.db"));
+  const db = await openSql(databaseTarget(env.DATABASE_URL, dataDir));
   try {
-    return { db, migrationsApplied: migrate(db), secret: loadSecret(dataDir, jwtSecret), permissions };
+    return { db, migrationsApplied: await migrateSql(db), secret: loadSecret(dataDir, env.JWT_SECRET), permissions };
   } catch (e) {
-    try {
-      closeDatabase(db);
-    } catch {
-      // The checkpoint on close fails on the same full disk; the handle is closed regardless.
-    }
+    // The checkpoint on close fails on the same full disk; the handle is closed regardless.
+    await db.close().catch(() => {});
     throw e;
   }
 }
@@ -37,13 +36,13 @@ export function openStorage(dataDir: string, jwtSecret: string | undefined): Sto
 const codeOf = (e: unknown) => (e && typeof e === "object" && "code" in e ? String((e as { code: unknown }).code) : String(e));
 
 export async function openStorageWhenAvailable(
-  open: () => Storage,
+  open: () => Promise<Storage>,
   listen: { port: number; hostname: string },
   opts: { retryMs?: number; log?: (message: string) => void } = {},
 ): Promise<Storage> {
   const log = opts.log ?? ((m) => console.error(m));
   try {
-    return open();
+    return await open();
   } catch (e) {
     if (!isStorageError(e)) throw e;
     log(`storage unavailable at boot (${codeOf(e)}): answering 503 and retrying every ${(opts.retryMs ?? 2000) / 1000} s`);
@@ -64,7 +63,7 @@ export async function openStorageWhenAvailable(
     for (;;) {
       await Bun.sleep(opts.retryMs ?? 2000);
       try {
-        const storage = open();
+        const storage = await open();
         log("storage available again: starting");
         return storage;
       } catch (e) {

@@ -3,11 +3,10 @@
 import { resolve } from "node:path";
 import { createServices } from "#server/app";
 import { openStorage } from "#server/boot/storage";
-import { closeDatabase } from "#server/db/connection";
 import { EnvError, loadEnv } from "#server/env";
 import { CommandError } from "./args";
 
-export function openDataDir() {
+export async function openDataDir() {
   let env;
   try {
     env = loadEnv();
@@ -18,7 +17,7 @@ export function openDataDir() {
   // Files this process creates under DATA_DIR are the server account's only, as the server's are.
   process.umask(0o077);
   const dataDir = resolve(env.DATA_DIR);
-  const { db, secret } = openStorage(dataDir, env.JWT_SECRET);
+  const { db, secret } = await openStorage(dataDir, env);
   const services = createServices({ db, env: { ...env, DATA_DIR: dataDir }, secret, log: () => {} });
-  return { db, dataDir, services, close: () => closeDatabase(db) };
+  return { db, dataDir, services, close: () => db.close() };
 }

@@ -7,6 +7,7 @@ import { createApp, createServices, type AppDeps } from "#server/app";
 import { webFrontEnd } from "#server/ssr";
 import { openDatabase } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
+import { sqliteSql } from "#server/db/sql";
 import { loadEnv } from "#server/env";
 import { silentLogger } from "#server/lib/logger";
 
@@ -23,7 +24,7 @@ function fileApp(env: Record<string, string> = {}) {
   const db = openDatabase(dbPath);
   migrate(db);
   const deps: AppDeps = {
-    db,
+    db: sqliteSql(db),
     env: loadEnv({ NODE_ENV: "test", DATA_DIR: dataDir, ...env }),
     secret: new TextEncoder().encode("test-secret-test-secret-test-secret-1234"),
     limits: { perIpPerMinute: 1000, perAccountPerMinute: 1000 },

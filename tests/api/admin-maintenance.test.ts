@@ -55,7 +55,7 @@ describe("maintenance mode", () => {
     const admin = await t.signup();
     await t.call("POST", "/api/admin/maintenance", { headers: t.auth(admin.token), body: { enabled: true } });
     const { createServices } = await import("#server/app");
-    const again = createServices({ db: t.db, env: t.env, secret: new Uint8Array(32), log: () => {} });
+    const again = createServices({ db: t.sql, env: t.env, secret: new Uint8Array(32), log: () => {} });
     await again.admin.maintenance.loaded;
     expect(again.admin.maintenance.isOn()).toBe(true);
   });

@@ -2,6 +2,8 @@ import { mkdirSync } from "node:fs";
 import { createApp, createServices, type AppDeps } from "#server/app";
 import { openDatabase } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
+import { sqliteSql } from "#server/db/sql";
+import { lazyMigratedPg } from "./postgres";
 import { loadEnv } from "#server/env";
 import { logFn } from "#server/lib/logger";
 import { webFrontEnd } from "#server/ssr";
@@ -20,17 +22,28 @@ export interface TestAppOptions {
   dbPath?: string;
 }
 
-/** A fresh app on an in-memory database, driven through app.handle (no network). */
+/**
+ * The database a test app runs on: TEST_DATABASE=postgres gives each app a fresh PostgreSQL
+ * database of this process's throwaway cluster (tests/support/postgres.ts); otherwise SQLite in memory.
+ */
+export const TEST_ON_POSTGRES = process.env.TEST_DATABASE === "postgres";
+
+/**
+ * A fresh app driven through app.handle (no network), on an in-memory SQLite database, or on
+ * PostgreSQL under TEST_DATABASE=postgres. `db` is the SQLite connection, for tests that read or
+ * seed rows directly; such tests run on SQLite only (it is null on PostgreSQL).
+ */
 export function makeTestApp(opts: TestAppOptions = {}) {
-  const db = openDatabase(opts.dbPath ?? ":memory:");
-  migrate(db);
+  const onPostgres = TEST_ON_POSTGRES && !opts.dbPath;
+  const db = onPostgres ? null : openDatabase(opts.dbPath ?? ":memory:");
+  if (db) migrate(db);
   const env = loadEnv({ NODE_ENV: "test", DATA_DIR: "/tmp/design-intel-test", ...opts.env });
   // The server makes DATA_DIR at boot; readiness creates a file in it.
   mkdirSync(env.DATA_DIR, { recursive: true });
   // Logs are kept in memory (tests read them through `logs`), never printed.
   const logs = memoryLogger(env.LOG_LEVEL);
   const deps: AppDeps = {
-    db,
+    db: db ? sqliteSql(db) : lazyMigratedPg(),
     env,
     secret: new TextEncoder().encode("test-secret-test-secret-test-secret-1234"),
     limits: opts.limits ?? { perIpPerMinute: 1000, perAccountPerMinute: 1000 },
@@ -79,5 +92,6 @@ export function makeTestApp(opts: TestAppOptions = {}) {
    */
   const tools = services.runTools;
 
-  return { app, db, env, services, tools, call, signup, auth, logs };
+  // Typed as the SQLite connection: the files that use it are the ones kept off the PostgreSQL pass.
+  return { app, db: db!, sql: deps.db, env, services, tools, call, signup, auth, logs };
 }

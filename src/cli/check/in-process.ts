@@ -7,7 +7,6 @@ import { join } from "node:path";
 import { createServices } from "#server/app";
 import { poolRunTools } from "#server/boot/run-tools";
 import { openStorage } from "#server/boot/storage";
-import { closeDatabase } from "#server/db/connection";
 import type { Env } from "#server/env";
 import { HttpError } from "#server/http/errors";
 import { randomToken } from "#server/lib/ids";
@@ -21,7 +20,8 @@ import { assertCompleted, type CheckRun, CheckRunError, visualSnapshots } from "
 
 export async function runInProcess(config: CheckConfig, env: Env): Promise<CheckRun> {
   const dataDir = mkdtempSync(join(tmpdir(), "design-intel-check-"));
-  const { db, secret } = openStorage(dataDir, undefined);
+  // Always the embedded database, in its own throwaway folder, whatever DATABASE_URL says.
+  const { db, secret } = await openStorage(dataDir, {});
   const log = (msg: string, err?: unknown) => console.error(msg, err ?? "");
   const pool = new CapturePool({
     concurrency: env.CAPTURE_CONCURRENCY,
@@ -65,7 +65,7 @@ export async function runInProcess(config: CheckConfig, env: Env): Promise<Check
   } finally {
     await pool.close();
     analyser.close();
-    closeDatabase(db);
+    await db.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

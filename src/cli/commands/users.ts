@@ -49,7 +49,7 @@ export async function usersCommand(argv: string[], out: (line: string) => void):
     if (flags.help) return (out(USERS_HELP), 0);
     const email = valid(command, "--email", signupBody.shape.email, required(command, "--email", flags.email));
     const password = valid(command, "--password", signupBody.shape.password, flags.password ?? (await passwordFromStdin(command)));
-    const data = openDataDir();
+    const data = await openDataDir();
     try {
       const user = await data.services.auth.createAccount({ email, password }, { admin: flags.admin === true });
       out(`created ${user.role} ${user.email} (${user.id})`);
@@ -57,14 +57,14 @@ export async function usersCommand(argv: string[], out: (line: string) => void):
     } catch (e) {
       throw new CommandError(`${command}: ${messageOf(e)}`);
     } finally {
-      data.close();
+      await data.close();
     }
   }
   if (action === "promote" || action === "disable") {
     const flags = parseFlags(command, rest, { email: { type: "string" } });
     if (flags.help) return (out(USERS_HELP), 0);
     const email = valid(command, "--email", signupBody.shape.email, required(command, "--email", flags.email));
-    const data = openDataDir();
+    const data = await openDataDir();
     try {
       const found = await data.services.users.findByEmail(email);
       if (!found) throw new CommandError(`${command}: no account with the email ${email}`);
@@ -75,7 +75,7 @@ export async function usersCommand(argv: string[], out: (line: string) => void):
       if (e instanceof CommandError) throw e;
       throw new CommandError(`${command}: ${messageOf(e)}`);
     } finally {
-      data.close();
+      await data.close();
     }
   }
   throw new UsageError(`users: unknown action "${action}" (expected create, promote or disable; see design-intel users --help)`);

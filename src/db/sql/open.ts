@@ -23,7 +23,8 @@ async function openSqlite(path: string): Promise<SqlDb> {
   try {
     return sqliteSql(openDatabase(path));
   } catch (e) {
-    throw new Error(`DATABASE_URL: cannot open the SQLite file ${path}: ${firstLine(e)}`);
+    // Its cause keeps SQLite's code: a full or read-only disk is a storage error the boot waits out.
+    throw new Error(`DATABASE_URL: cannot open the SQLite file ${path}: ${firstLine(e)}`, { cause: e });
   }
 }
 
