@@ -199,7 +199,7 @@ export function createServices(deps: AppDeps) {
   const storage = deps.storage ?? storageFor(deps.env);
   const files = screenshotFiles(deps.env.DATA_DIR, storage);
   const changes = changesService({
-    db: deps.db,
+    db: sql,
     dataDir: deps.env.DATA_DIR,
     files,
     runs: history.runs,
@@ -254,7 +254,7 @@ export function createServices(deps: AppDeps) {
     log: deps.log,
     cadence: deps.agentCadence,
     // TrendHunter's moves across each set come from the stored changes (the worker builds its own on its connection).
-    changes: changeHistory(deps.db),
+    changes: changeHistory(sql),
     // The system's switch is audited in the background: its callbacks are synchronous (the system module's).
     onChange: (action, actor) =>
       void audit.recordBy({ id: actor?.id ?? null, email: actor?.email ?? null }, action).catch((e) => deps.log?.("audit failed", e)),
@@ -272,7 +272,7 @@ export function createServices(deps: AppDeps) {
     publicUrl: deps.env.PUBLIC_URL ?? `http://localhost:${deps.env.PORT}`,
     mailer: deps.env.SMTP_URL ? smtpMailer(deps.env.SMTP_URL, deps.env.ALERT_EMAIL_FROM) : undefined,
     // The digest lists each watched comparison's stored changes.
-    changes: changeHistory(deps.db),
+    changes: changeHistory(sql),
     retry: deps.alertRetry,
     now: deps.now,
     clock: deps.now ? { ...systemClock, now: deps.now } : undefined,
