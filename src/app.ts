@@ -1,7 +1,7 @@
 import { type AnyElysia, Elysia } from "elysia";
 import { z } from "zod";
 import packageJson from "../package.json" with { type: "json" };
-import { migrationsFor, type SqlDb, sqliteConnectionOf } from "./db/sql";
+import { migrationsFor, type SqlDb } from "./db/sql";
 import type { Env } from "./env";
 import { httpBase } from "./http/base";
 import { binaryResponse, responds } from "./http/contract";
@@ -139,17 +139,15 @@ export interface AppDeps {
 }
 
 export function createServices(deps: AppDeps) {
-  // The async handle on the same connection, for the modules converted to it (decision 0020).
-  const sql = deps.db;
   const tokens = accessTokens(deps.secret, deps.now);
-  const workspaces = workspaceAccess(sql);
+  const workspaces = workspaceAccess(deps.db);
   // A workspace's live messages reach its members as they are at each message.
   const live = new LiveHub({ membersOf: workspaces.members, log: deps.log });
-  const audit = auditService(sql, deps.now);
-  const apiKeys = apiKeyService({ db: sql, audit, now: deps.now });
+  const audit = auditService(deps.db, deps.now);
+  const apiKeys = apiKeyService({ db: deps.db, audit, now: deps.now });
   const lim = deps.limits ?? SIGN_IN_LIMITS;
   const auth = authService({
-    db: sql,
+    db: deps.db,
     tokens,
     adminEmails: deps.env.ADMIN_EMAILS,
     events: audit.authEvents,
@@ -173,7 +171,7 @@ export function createServices(deps: AppDeps) {
   const oidc =
     sso &&
     oidcService({
-      db: sql,
+      db: deps.db,
       auth,
       settings: sso,
       secret: deps.secret,
@@ -183,9 +181,9 @@ export function createServices(deps: AppDeps) {
       // First-time SSO users also join the workspace the super-admin chose (teams is built below).
       onFirstSignIn: (userId) => teams.joinAsNewcomer(userId),
     });
-  const waitlist = waitlistService(sql);
+  const waitlist = waitlistService(deps.db);
   const metrics = new RequestMetrics(undefined, deps.now);
-  const activity = activityService(sql, deps.now);
+  const activity = activityService(deps.db, deps.now);
   // Built once, here: runs read this object at every step, so a test swaps a part on services.runTools.
   const runTools =
     deps.runTools &&
@@ -193,12 +191,12 @@ export function createServices(deps: AppDeps) {
       publish: (message, to) => live.publish(message, to),
       recordActivity: (entry) => activity.record(entry),
     });
-  const history = historyService({ db: sql });
+  const history = historyService({ db: deps.db });
   // One store for every reader and writer of files: an object store's pins and ordered deletes live in it.
   const storage = deps.storage ?? storageFor(deps.env);
   const files = screenshotFiles(deps.env.DATA_DIR, storage);
   const changes = changesService({
-    db: sqliteConnectionOf(deps.db)!,
+    db: deps.db,
     dataDir: deps.env.DATA_DIR,
     files,
     runs: history.runs,
@@ -210,7 +208,7 @@ export function createServices(deps: AppDeps) {
     listPages: (url) => discovery.listPages(url),
   });
   const comparisons = comparisonsService({
-    db: sql,
+    db: deps.db,
     dataDir: deps.env.DATA_DIR,
     files,
     allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS,
@@ -229,7 +227,7 @@ export function createServices(deps: AppDeps) {
     // A page's steps type its site's secrets; read as each capture starts (secrets is built below).
     secretsOf: (targetId, names) => secretValues(secrets, targetId, names),
   });
-  const users = usersService({ db: sql, audit, endSessions: auth.endSessions, revokeApiKeys: apiKeys.revokeAllOf, live });
+  const users = usersService({ db: deps.db, audit, endSessions: auth.endSessions, revokeApiKeys: apiKeys.revokeAllOf, live });
   const admin = adminService({
     db: deps.db,
     env: deps.env,
@@ -253,17 +251,17 @@ export function createServices(deps: AppDeps) {
     log: deps.log,
     cadence: deps.agentCadence,
     // TrendHunter's moves across each set come from the stored changes (the worker builds its own on its connection).
-    changes: changeHistory(sqliteConnectionOf(deps.db)!),
+    changes: changeHistory(deps.db),
     // The system's switch is audited in the background: its callbacks are synchronous (the system module's).
     onChange: (action, actor) =>
       void audit.recordBy({ id: actor?.id ?? null, email: actor?.email ?? null }, action).catch((e) => deps.log?.("audit failed", e)),
   });
   const agents = agentsService({ db: deps.db, now: deps.now, onSettingsChanged: () => system.poke() });
   // Work that must survive a restart is a row in the jobs table (src/modules/jobs).
-  const jobs = jobsService({ db: sql, now: deps.now });
+  const jobs = jobsService({ db: deps.db, now: deps.now });
   const watch = watchService({
     jobs,
-    db: sql,
+    db: deps.db,
     startRun: (ownerId, comparisonId, trigger) => comparisons.start(ownerId, comparisonId, trigger),
     isRunning: (comparisonId) => comparisons.isRunning(comparisonId),
     allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS,
@@ -271,7 +269,7 @@ export function createServices(deps: AppDeps) {
     publicUrl: deps.env.PUBLIC_URL ?? `http://localhost:${deps.env.PORT}`,
     mailer: deps.env.SMTP_URL ? smtpMailer(deps.env.SMTP_URL, deps.env.ALERT_EMAIL_FROM) : undefined,
     // The digest lists each watched comparison's stored changes.
-    changes: changeHistory(sqliteConnectionOf(deps.db)!),
+    changes: changeHistory(deps.db),
     retry: deps.alertRetry,
     now: deps.now,
     clock: deps.now ? { ...systemClock, now: deps.now } : undefined,
@@ -279,10 +277,10 @@ export function createServices(deps: AppDeps) {
   });
   // The worker loop for every job kind; boot starts it (src/boot/serve.ts), tests drive jobs themselves.
   const jobRunner = new JobRunner({ queue: jobs, handlers: { ...watch.jobHandlers }, log: deps.log });
-  const filmstrips = filmstripService({ db: sql, dataDir: deps.env.DATA_DIR, files, now: deps.now, log: deps.log });
-  const discovery = discoveryService({ db: sql, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, log: deps.log });
+  const filmstrips = filmstripService({ db: deps.db, dataDir: deps.env.DATA_DIR, files, now: deps.now, log: deps.log });
+  const discovery = discoveryService({ db: deps.db, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, log: deps.log });
   const pages = pagesService({
-    db: sql,
+    db: deps.db,
     now: deps.now,
     log: deps.log,
     // The removal asks the database and deletes after: its failure is logged, as the pages module's own are.
@@ -291,14 +289,14 @@ export function createServices(deps: AppDeps) {
   });
   // The key is read (or made, under DATA_DIR) when the first secret is saved or read.
   const secrets = secretsService({
-    db: sql,
+    db: deps.db,
     key: () => loadSecretsKey(deps.env.DATA_DIR, deps.env.SECRETS_KEY),
     audit,
     now: deps.now,
   });
   // A link reads its run the way the comparison's owner would, through the history and the comparisons' files.
   const shares = shareService({
-    db: sql,
+    db: deps.db,
     audit,
     runResults: history.getRun,
     targets: comparisons.listTargets,
@@ -307,7 +305,7 @@ export function createServices(deps: AppDeps) {
   });
   // Workspaces as their members manage them (the request's current workspace is workspaceAccess's).
   const teams = workspacesService({
-    db: sql,
+    db: deps.db,
     audit,
     mailer: deps.env.SMTP_URL ? smtpMailer(deps.env.SMTP_URL, deps.env.ALERT_EMAIL_FROM) : undefined,
     onMemberRemoved: (workspaceId, userId) => apiKeys.revokeMemberKeys(workspaceId, userId),

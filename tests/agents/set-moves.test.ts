@@ -93,7 +93,7 @@ describe("TrendHunter reports moves from the history", () => {
     asked = [];
   });
   const stub: ChangeHistory = {
-    recentChanges(since) {
+    async recentChanges(since) {
       asked.push(since);
       return history.filter((c) => c.at >= since);
     },
@@ -156,7 +156,7 @@ describe("TrendHunter reports moves from the history", () => {
       now: () => NOW,
       log: (m) => logs.push(m),
       changes: {
-        recentChanges: () => {
+        recentChanges: async () => {
           throw new Error("database is locked");
         },
       },

@@ -7,6 +7,7 @@ import { afterAll, beforeEach, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sqliteSql } from "#server/db/sql";
 import type { CaptureFn } from "#server/modules/comparisons/active-runs";
 import { changeHistory } from "#server/modules/changes/public";
 import { pngBytes, recordingSocket } from "#tests/api/comparisons-support";
@@ -97,9 +98,9 @@ test("stored runs feed TrendHunter's set moves and the digest, each owner seeing
   expect(runChanges(1)).toEqual([{ comparisonId: theirs.c.id, runId: expect.any(String), changeCount: 4 }]);
 
   // The feed itself: per owner, newest run first, with what the change view needs.
-  const feed = changeHistory(t.db);
+  const feed = changeHistory(sqliteSql(t.db));
   const since = new Date(now - 86_400_000).toISOString();
-  const own = feed.recentChanges(since, users[0]!.user.id);
+  const own = await feed.recentChanges(since, users[0]!.user.id);
   expect(own.map((c) => [c.label, c.viewport, c.kind, c.summary, c.before, c.after]).sort()).toEqual(
     [
       ["orbit", "desktop", "cta", "CTA text “Start free” → “Book a demo”", "Start free", "Book a demo"],
@@ -117,9 +118,9 @@ test("stored runs feed TrendHunter's set moves and the digest, each owner seeing
       fromRunId: run1.id,
       at: run2.finishedAt,
     });
-  expect(new Set(feed.recentChanges(since).map((c) => c.ownerId))).toEqual(new Set([users[0]!.user.id, users[1]!.user.id]));
+  expect(new Set((await feed.recentChanges(since)).map((c) => c.ownerId))).toEqual(new Set([users[0]!.user.id, users[1]!.user.id]));
   // A window that starts after the runs finished holds nothing.
-  expect(feed.recentChanges(new Date(now + 1).toISOString())).toEqual([]);
+  expect(await feed.recentChanges(new Date(now + 1).toISOString())).toEqual([]);
 
   // TrendHunter, started the way Mission Control starts it (in process for an in-memory database).
   await t.services.system.start();

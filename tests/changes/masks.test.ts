@@ -7,17 +7,17 @@ import type { RunRow, SnapshotRow } from "#server/modules/comparisons/repository
 import { inVolatileBox } from "#server/modules/changes/detect/volatility";
 
 const row = (extraction: object) => ({ target_id: "t1", viewport: "desktop", extraction: JSON.stringify(extraction) }) as SnapshotRow;
-const repo = { pageHistory: () => [] } as unknown as ChangesRepository;
+const repo = { pageHistory: async () => [] } as unknown as ChangesRepository;
 const from = { comparison_id: "c1", number: 1 } as RunRow;
 
 describe("masks in change detection", () => {
-  test("either capture's masks are left out, with the page's own moving parts", () => {
+  test("either capture's masks are left out, with the page's own moving parts", async () => {
     const before = row({ masks: [{ x: 0, y: 790, width: 1440, height: 110 }] });
     const after = row({
       masks: [{ x: 24, y: 689, width: 380, height: 187 }],
       volatility: { texts: ["Slide 2"], boxes: [{ x: 0, y: 100, width: 1440, height: 400 }], colors: [], fading: false },
     });
-    const v = pageVolatility({ repo }, from, before, after);
+    const v = await pageVolatility({ repo }, from, before, after);
     expect(v.boxes).toEqual([
       { x: 0, y: 790, width: 1440, height: 110 },
       { x: 24, y: 689, width: 380, height: 187 },
@@ -29,7 +29,7 @@ describe("masks in change detection", () => {
     expect(inVolatileBox({ x: 100, y: 600, width: 160, height: 40 }, v)).toBe(false);
   });
 
-  test("captures with nothing masked add nothing", () => {
-    expect(pageVolatility({ repo }, from, row({}), row({ masks: [] })).boxes).toEqual([]);
+  test("captures with nothing masked add nothing", async () => {
+    expect((await pageVolatility({ repo }, from, row({}), row({ masks: [] }))).boxes).toEqual([]);
   });
 });

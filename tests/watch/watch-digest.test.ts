@@ -147,7 +147,7 @@ describe("watch digest", () => {
     const digest = digestService({
       db: sqliteSql(t.db),
       mailer: smtpMailer(`smtp://127.0.0.1:${smtpPort}`),
-      changes: { recentChanges: (since) => history.filter((x) => x.at >= since) },
+      changes: { recentChanges: async (since) => history.filter((x) => x.at >= since) },
       publicUrl: "https://intel.example.com",
       now: () => now,
     });

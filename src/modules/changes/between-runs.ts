@@ -63,8 +63,8 @@ async function pixelDiff(src: ChangeSources, before: SnapshotRow, after: Snapsho
 }
 
 /** A page's earlier captures (newest first): timing samples for its noise, volatility reports for what moves on it. */
-function pageHistory(src: Pick<ChangeSources, "repo">, from: RunRow, before: SnapshotRow) {
-  const rows = src.repo.pageHistory(before.target_id, before.viewport, from.comparison_id, from.number, HISTORY_DEPTH, {
+async function pageHistory(src: Pick<ChangeSources, "repo">, from: RunRow, before: SnapshotRow) {
+  const rows = await src.repo.pageHistory(before.target_id, before.viewport, from.comparison_id, from.number, HISTORY_DEPTH, {
     pageId: before.page_id ?? null,
     colorScheme: before.color_scheme ?? "light",
   });
@@ -78,8 +78,13 @@ function pageHistory(src: Pick<ChangeSources, "repo">, from: RunRow, before: Sna
  * What moves by itself on a page: the volatility reports of the two captures and of the page's
  * earlier captures (a rotation seen once stays known).
  */
-export function pageVolatility(src: Pick<ChangeSources, "repo">, from: RunRow, before: SnapshotRow, after: SnapshotRow): Volatility {
-  const earlier = pageHistory(src, from, before);
+export async function pageVolatility(
+  src: Pick<ChangeSources, "repo">,
+  from: RunRow,
+  before: SnapshotRow,
+  after: SnapshotRow,
+): Promise<Volatility> {
+  const earlier = await pageHistory(src, from, before);
   const afterX = JSON.parse(after.extraction) as Extraction;
   // Masked parts first: the merge keeps a bounded number of boxes.
   return mergeVolatility(maskedOf(JSON.parse(before.extraction) as Extraction, afterX), ...earlier.volatility, volatilityOf(afterX));
@@ -97,7 +102,7 @@ function maskedOf(before: Extraction, after: Extraction): Volatility | null {
 /** One page (target at a viewport) between two runs. */
 async function pageChanges(src: ChangeSources, from: RunRow, before: SnapshotRow, after: SnapshotRow) {
   // `from`'s capture (`before`) is the newest of the page's history.
-  const earlier = pageHistory(src, from, before);
+  const earlier = await pageHistory(src, from, before);
   const beforeX = JSON.parse(before.extraction) as Extraction;
   const afterX = JSON.parse(after.extraction) as Extraction;
   const volatility = mergeVolatility(maskedOf(beforeX, afterX), ...earlier.volatility, volatilityOf(afterX));

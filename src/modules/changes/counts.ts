@@ -1,10 +1,10 @@
 // A run's stored changes counted by kind and severity: the run history's runs list shows them, so
 // a timeline needs no request per run.
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import { changeKinds, severities, type ChangeKind, type RunChangeCounts, type Severity } from "./model";
 import { changesRepository, type ChangesRepository } from "./repository";
 
-type CountRow = ReturnType<ChangesRepository["changeCounts"]>[number];
+type CountRow = Awaited<ReturnType<ChangesRepository["changeCounts"]>>[number];
 
 /** Every key present, each zero: a run whose changes were found but are none. */
 export const noChangeCounts = (): RunChangeCounts => ({
@@ -27,7 +27,7 @@ function countsByRun(rows: readonly CountRow[]): Map<string, RunChangeCounts> {
 }
 
 /** Per run of one comparison (run id → counts); runs without stored changes are absent. */
-export function changeCounts(db: Db): (comparisonId: string, ownerId: string) => Map<string, RunChangeCounts> {
+export function changeCounts(db: SqlDb): (comparisonId: string, ownerId: string) => Promise<Map<string, RunChangeCounts>> {
   const repo = changesRepository(db);
-  return (comparisonId, ownerId) => countsByRun(repo.changeCounts(comparisonId, ownerId));
+  return async (comparisonId, ownerId) => countsByRun(await repo.changeCounts(comparisonId, ownerId));
 }

@@ -1,7 +1,7 @@
 // The change feed: stored changes across runs, newest first (TrendHunter's moves across a set, the
-// watch digest). It takes a connection rather than the changes service because the agents run in
-// a worker on their own connection.
-import type { Db } from "#server/db/connection";
+// watch digest). It takes a database handle rather than the changes service because the agents run
+// in a worker on their own connection.
+import type { SqlDb } from "#server/db/sql";
 import type { ChangeKind } from "./model";
 import { changesRepository } from "./repository";
 
@@ -32,7 +32,7 @@ export interface ChangeHistory {
    * Every stored change found by runs that finished at or after `sinceIso`, newest run first: one
    * owner's when `ownerId` is given, any owner's otherwise.
    */
-  recentChanges(sinceIso: string, ownerId?: string): RecentChange[];
+  recentChanges(sinceIso: string, ownerId?: string): Promise<RecentChange[]>;
 }
 
 /**
@@ -41,11 +41,11 @@ export interface ChangeHistory {
  */
 export const RECENT_CHANGES_CAP = 20_000;
 
-export function changeHistory(db: Db, cap = RECENT_CHANGES_CAP): ChangeHistory {
+export function changeHistory(db: SqlDb, cap = RECENT_CHANGES_CAP): ChangeHistory {
   const repo = changesRepository(db);
   return {
-    recentChanges(sinceIso: string, ownerId?: string): RecentChange[] {
-      return repo.recentChanges(sinceIso, ownerId ?? null, cap).map((r) => ({
+    async recentChanges(sinceIso: string, ownerId?: string): Promise<RecentChange[]> {
+      return (await repo.recentChanges(sinceIso, ownerId ?? null, cap)).map((r) => ({
         ownerId: r.owner_id,
         comparisonId: r.comparison_id,
         comparisonName: r.comparison_name,

@@ -1,7 +1,7 @@
 // The stored changes between runs (run_changes, and each run's change count), and what change
 // detection reads of a page's earlier captures. Every read of changes filters by owner, except the
 // feed across all owners TrendHunter scans.
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import type { PageRole, Viewport } from "#server/modules/capture/model";
 
 export interface ChangeRow {
@@ -62,84 +62,13 @@ export interface PageHistoryRow {
   volatility: string | null;
 }
 
-export function changesRepository(db: Db) {
-  const q = {
-    /** Timing and volatility of a page's captures in completed runs up to and including run `number`, newest first. */
-    // ?6 NULL: any page of the target (a row from before pages); ?7 the colour scheme.
-    pageHistory: db.query<PageHistoryRow, [string, Viewport, string, number, number, string | null, string]>(
-      `SELECT json_extract(s.extraction, '$.timing') AS timing, json_extract(s.extraction, '$.volatility') AS volatility
-         FROM snapshots s JOIN runs r ON r.id = s.run_id
-         WHERE s.target_id = ?1 AND s.viewport = ?2 AND r.comparison_id = ?3 AND r.status = 'completed' AND r.number <= ?4
-           AND (?6 IS NULL OR s.page_id = ?6) AND s.color_scheme = ?7
-         ORDER BY r.number DESC LIMIT ?5`,
-    ),
-    changes: db.query<ChangeRow, [string, string, string]>(
-      `SELECT c.*, COALESCE(c.role, p.role) AS role, COALESCE(c.path, p.path) AS path
-         FROM run_changes c LEFT JOIN pages p ON p.id = c.page_id
-        WHERE c.run_id = ? AND c.from_run_id = ? AND c.owner_id = ? ORDER BY c.target_id, c.position`,
-    ),
-    // Every run's stored changes in one pass, found through runs (UNIQUE comparison_id, number) and
-    // run_changes_run; a run stores its changes against one earlier run only.
-    changeCounts: db.query<{ run_id: string; kind: string; severity: string; n: number }, [string, string]>(
-      `SELECT c.run_id, c.kind, c.severity, COUNT(*) AS n
-         FROM runs r JOIN run_changes c ON c.run_id = r.id
-        WHERE r.comparison_id = ? AND r.owner_id = ?
-        GROUP BY c.run_id, c.kind, c.severity`,
-    ),
-    insertChange: db.query<
-      null,
-      [
-        string,
-        string,
-        string,
-        string,
-        string,
-        string,
-        Viewport,
-        string,
-        string,
-        string,
-        string | null,
-        string | null,
-        string,
-        number,
-        string | null,
-        "light" | "dark",
-        string | null,
-        string | null,
-      ]
-    >(
-      `INSERT INTO run_changes (id, run_id, from_run_id, comparison_id, owner_id, target_id, viewport, kind, severity, summary, before, after, evidence, position,
-         page_id, color_scheme, role, path)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    sitePages: db.query<{ id: string; path: string; role: PageRole }, [string]>(
-      "SELECT id, path, role FROM pages WHERE target_id = ? ORDER BY position",
-    ),
-    pageSets: db.query<PageSetRow, [string, string]>("SELECT * FROM run_page_sets WHERE run_id = ? AND owner_id = ?"),
-    // A run lists its sites' pages once; a second listing (never expected) keeps the first.
-    insertPageSet: db.query<null, [string, string, string, string | null, string | null, string]>(
-      `INSERT INTO run_page_sets (run_id, target_id, owner_id, nav, sitemap, listed_at) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (run_id, target_id) DO NOTHING`,
-    ),
-    // Runs are few per comparison (HISTORY_KEEP), so the window is found on runs and each run's
-    // changes through run_changes_run. ?2 NULL: every owner (TrendHunter scans them all).
-    recentChanges: db.query<RecentChangeRow, [string, string | null, number]>(
-      `SELECT c.owner_id, c.comparison_id, cmp.name AS comparison_name, c.target_id, t.label, t.url, c.viewport, c.kind, c.severity,
-              c.summary, c.before, c.after, r.finished_at AS at, c.run_id, c.from_run_id
-         FROM runs r
-         JOIN run_changes c ON c.run_id = r.id
-         JOIN comparisons cmp ON cmp.id = c.comparison_id AND cmp.owner_id = c.owner_id
-         JOIN targets t ON t.id = c.target_id AND t.owner_id = c.owner_id
-        WHERE r.status = 'completed' AND r.finished_at >= ?1 AND (?2 IS NULL OR r.owner_id = ?2) AND c.owner_id = r.owner_id
-        ORDER BY r.finished_at DESC, r.id, c.target_id, CASE c.viewport WHEN 'desktop' THEN 0 ELSE 1 END, c.position
-        LIMIT ?3`,
-    ),
-    setChangeCount: db.query<null, [number, string]>("UPDATE runs SET change_count = ? WHERE id = ?"),
-  };
-
+export function changesRepository(db: SqlDb) {
+  const { jsonText } = db.dialect;
   return {
-    /** A page's earlier captures, newest first. */
+    /**
+     * Timing and volatility of a page's captures in completed runs up to and including run
+     * `upToNumber`, newest first. A null page id: any page of the target (rows from before pages).
+     */
     pageHistory: (
       targetId: string,
       viewport: Viewport,
@@ -150,42 +79,105 @@ export function changesRepository(db: Db) {
         pageId: null,
         colorScheme: "light",
       },
-    ) => q.pageHistory.all(targetId, viewport, comparisonId, upToNumber, limit, page.pageId, page.colorScheme),
-    changes: (runId: string, fromRunId: string, ownerId: string) => q.changes.all(runId, fromRunId, ownerId),
-    /** Per run of the comparison, how many stored changes of each kind and severity. */
-    changeCounts: (comparisonId: string, ownerId: string) => q.changeCounts.all(comparisonId, ownerId),
-    /** A run's changes against an earlier run, with its change count; one unit. */
-    storeChanges: (runId: string, rows: ChangeRow[], count: number) => {
-      for (const c of rows)
-        q.insertChange.run(
-          c.id,
-          c.run_id,
-          c.from_run_id,
-          c.comparison_id,
-          c.owner_id,
-          c.target_id,
-          c.viewport,
-          c.kind,
-          c.severity,
-          c.summary,
-          c.before,
-          c.after,
-          c.evidence,
-          c.position,
-          c.page_id ?? null,
-          c.color_scheme ?? "light",
-          c.role ?? null,
-          c.path ?? null,
-        );
-      q.setChangeCount.run(count, runId);
-    },
+    ) =>
+      db.all<PageHistoryRow>(
+        `SELECT ${jsonText("s.extraction", "timing")} AS timing, ${jsonText("s.extraction", "volatility")} AS volatility
+           FROM snapshots s JOIN runs r ON r.id = s.run_id
+          WHERE s.target_id = $1 AND s.viewport = $2 AND r.comparison_id = $3 AND r.status = 'completed' AND r.number <= $4
+            AND ($6 IS NULL OR s.page_id = $6) AND s.color_scheme = $7
+          ORDER BY r.number DESC LIMIT $5`,
+        [targetId, viewport, comparisonId, upToNumber, limit, page.pageId, page.colorScheme],
+      ),
+    // The columns are named one by one: the row's role and path give way to the page's when absent.
+    changes: (runId: string, fromRunId: string, ownerId: string) =>
+      db.all<ChangeRow>(
+        `SELECT c.id, c.run_id, c.from_run_id, c.comparison_id, c.owner_id, c.target_id, c.viewport, c.kind, c.severity, c.summary,
+                c.before, c.after, c.evidence, c.position, c.page_id, c.color_scheme,
+                COALESCE(c.role, p.role) AS role, COALESCE(c.path, p.path) AS path
+           FROM run_changes c LEFT JOIN pages p ON p.id = c.page_id
+          WHERE c.run_id = $1 AND c.from_run_id = $2 AND c.owner_id = $3 ORDER BY c.target_id, c.position`,
+        [runId, fromRunId, ownerId],
+      ),
+    /**
+     * Per run of the comparison, how many stored changes of each kind and severity. Every run's
+     * stored changes in one pass, found through runs (UNIQUE comparison_id, number) and
+     * run_changes_run; a run stores its changes against one earlier run only.
+     */
+    changeCounts: (comparisonId: string, ownerId: string) =>
+      db.all<{ run_id: string; kind: string; severity: string; n: number }>(
+        `SELECT c.run_id, c.kind, c.severity, COUNT(*) AS n
+           FROM runs r JOIN run_changes c ON c.run_id = r.id
+          WHERE r.comparison_id = $1 AND r.owner_id = $2
+          GROUP BY c.run_id, c.kind, c.severity`,
+        [comparisonId, ownerId],
+      ),
+    /** A run's changes against an earlier run, with its change count; one unit (a transaction of its own, or the caller's). */
+    storeChanges: (runId: string, rows: ChangeRow[], count: number) =>
+      db.tx(async () => {
+        for (const c of rows)
+          await db.run(
+            `INSERT INTO run_changes (id, run_id, from_run_id, comparison_id, owner_id, target_id, viewport, kind, severity, summary, before, after,
+               evidence, position, page_id, color_scheme, role, path)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+            [
+              c.id,
+              c.run_id,
+              c.from_run_id,
+              c.comparison_id,
+              c.owner_id,
+              c.target_id,
+              c.viewport,
+              c.kind,
+              c.severity,
+              c.summary,
+              c.before,
+              c.after,
+              c.evidence,
+              c.position,
+              c.page_id ?? null,
+              c.color_scheme ?? "light",
+              c.role ?? null,
+              c.path ?? null,
+            ],
+          );
+        await db.run("UPDATE runs SET change_count = $1 WHERE id = $2", [count, runId]);
+      }),
     /** A site's own pages (a `pages` change names the one at its path). */
-    sitePages: (targetId: string) => q.sitePages.all(targetId),
+    sitePages: (targetId: string) =>
+      db.all<{ id: string; path: string; role: PageRole }>("SELECT id, path, role FROM pages WHERE target_id = $1 ORDER BY position", [
+        targetId,
+      ]),
     /** The page sets a run stored, by site. */
-    pageSets: (runId: string, ownerId: string) => q.pageSets.all(runId, ownerId),
-    storePageSet: (row: PageSetRow) => q.insertPageSet.run(row.run_id, row.target_id, row.owner_id, row.nav, row.sitemap, row.listed_at),
-    /** Changes found by runs that finished at or after `sinceIso`, newest run first; one owner's or (null) everyone's. */
-    recentChanges: (sinceIso: string, ownerId: string | null, limit: number) => q.recentChanges.all(sinceIso, ownerId, limit),
+    pageSets: (runId: string, ownerId: string) =>
+      db.all<PageSetRow>(
+        "SELECT run_id, target_id, owner_id, nav, sitemap, listed_at FROM run_page_sets WHERE run_id = $1 AND owner_id = $2",
+        [runId, ownerId],
+      ),
+    /** A run lists its sites' pages once; a second listing (never expected) keeps the first. */
+    storePageSet: (row: PageSetRow) =>
+      db.run(
+        `INSERT INTO run_page_sets (run_id, target_id, owner_id, nav, sitemap, listed_at) VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT (run_id, target_id) DO NOTHING`,
+        [row.run_id, row.target_id, row.owner_id, row.nav, row.sitemap, row.listed_at],
+      ),
+    /**
+     * Changes found by runs that finished at or after `sinceIso`, newest run first; one owner's or
+     * (null) everyone's (TrendHunter scans them all). Runs are few per comparison (HISTORY_KEEP), so
+     * the window is found on runs and each run's changes through run_changes_run.
+     */
+    recentChanges: (sinceIso: string, ownerId: string | null, limit: number) =>
+      db.all<RecentChangeRow>(
+        `SELECT c.owner_id, c.comparison_id, cmp.name AS comparison_name, c.target_id, t.label, t.url, c.viewport, c.kind, c.severity,
+                c.summary, c.before, c.after, r.finished_at AS at, c.run_id, c.from_run_id
+           FROM runs r
+           JOIN run_changes c ON c.run_id = r.id
+           JOIN comparisons cmp ON cmp.id = c.comparison_id AND cmp.owner_id = c.owner_id
+           JOIN targets t ON t.id = c.target_id AND t.owner_id = c.owner_id
+          WHERE r.status = 'completed' AND r.finished_at >= $1 AND ($2 IS NULL OR r.owner_id = $2) AND c.owner_id = r.owner_id
+          ORDER BY r.finished_at DESC, r.id, c.target_id, CASE c.viewport WHEN 'desktop' THEN 0 ELSE 1 END, c.position
+          LIMIT $3`,
+        [sinceIso, ownerId, limit],
+      ),
   };
 }
 

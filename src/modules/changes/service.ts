@@ -1,9 +1,8 @@
 // Changes between runs: found when a run completes (against the completed run before it) and
 // stored with the run's change count, or found on request for any other pair; the pixel heat map
 // of one page between two runs.
-import type { Db } from "#server/db/connection";
+import type { SqlDb } from "#server/db/sql";
 import type { Audience, LiveMessage } from "#server/live/hub";
-import { sqliteSql } from "#server/db/sql";
 import { badRequest, notFound } from "#server/http/errors";
 import { newId, nowIso } from "#server/lib/ids";
 import { comparisonsRepository, screenshotFiles, type RunRow, type ScreenshotFiles } from "#server/modules/comparisons/public";
@@ -16,7 +15,7 @@ import { changesRepository, type ChangeRow } from "./repository";
 import { pixelsWorker } from "./worker/pixels";
 
 export interface ChangesDeps {
-  db: Db;
+  db: SqlDb;
   dataDir: string;
   /** Where the screenshots are (the comparisons service's); files under dataDir when absent. */
   files?: ScreenshotFiles;
@@ -71,10 +70,7 @@ function inView(c: Change, page: string, scheme: string): boolean {
 }
 
 export function changesService(deps: ChangesDeps) {
-  // The comparisons module's reads are on the async handle; this module's own are not yet. Its
-  // transactions are the handle's: the synchronous writes in them run on the same connection.
-  const sql = sqliteSql(deps.db);
-  const comparisons = comparisonsRepository(sql);
+  const comparisons = comparisonsRepository(deps.db);
   const repo = changesRepository(deps.db);
   const runs = deps.runs;
   const files = deps.files ?? screenshotFiles(deps.dataDir);
@@ -103,7 +99,7 @@ export function changesService(deps: ChangesDeps) {
   /** Changes found when `to` completed, if they were found against `from`. */
   async function stored(ownerId: string, from: RunRow, to: RunRow): Promise<TargetChanges[] | null> {
     if (to.change_count === null || (await runs.completedRunBefore(to.comparison_id, to.number))?.id !== from.id) return null;
-    const rows = repo.changes(to.id, from.id, ownerId);
+    const rows = await repo.changes(to.id, from.id, ownerId);
     return (await comparisons.listTargets(to.comparison_id, ownerId)).map((t) => ({
       targetId: t.id,
       label: t.label,
@@ -127,23 +123,33 @@ export function changesService(deps: ChangesDeps) {
   }
 
   /** The page sets a run stored, by site. */
-  function storedSets(run: RunRow): Map<string, PageSet> {
+  async function storedSets(run: RunRow): Promise<Map<string, PageSet>> {
     return new Map(
-      repo.pageSets(run.id, run.owner_id).map((r) => [r.target_id, { nav: parseListed(r.nav), sitemap: parseListed(r.sitemap) }]),
+      (await repo.pageSets(run.id, run.owner_id)).map((r) => [r.target_id, { nav: parseListed(r.nav), sitemap: parseListed(r.sitemap) }]),
     );
   }
 
   /** Each site's `pages` changes from one run's page sets to the next's, after its other changes. */
-  function withPageChanges(targets: TargetChanges[], before: Map<string, PageSet>, after: Map<string, PageSet>): TargetChanges[] {
-    return targets.map((t) => {
+  async function withPageChanges(
+    targets: TargetChanges[],
+    before: Map<string, PageSet>,
+    after: Map<string, PageSet>,
+  ): Promise<TargetChanges[]> {
+    const out: TargetChanges[] = [];
+    // One site at a time, in order, as the sites' pages are read.
+    for (const t of targets) {
       const was = before.get(t.targetId);
       const is = after.get(t.targetId);
-      if (!was || !is) return t;
-      return {
+      if (!was || !is) {
+        out.push(t);
+        continue;
+      }
+      out.push({
         ...t,
-        changes: [...t.changes, ...pageSetChanges(was, is, repo.sitePages(t.targetId))],
-      };
-    });
+        changes: [...t.changes, ...pageSetChanges(was, is, await repo.sitePages(t.targetId))],
+      });
+    }
+    return out;
   }
 
   /** The sites' page sets listed while the run was scored (each within the lister's time limit); none without a lister. */
@@ -159,11 +165,11 @@ export function changesService(deps: ChangesDeps) {
       const { from, to } = await pair(ownerId, comparisonId, q);
       const targets =
         (await stored(ownerId, from, to)) ??
-        withPageChanges(
+        (await withPageChanges(
           await changesBetween(sources, ownerId, await comparisons.listTargets(comparisonId, ownerId), from, to),
-          storedSets(from),
-          storedSets(to),
-        );
+          await storedSets(from),
+          await storedSets(to),
+        ));
       const page = q.page ?? "home";
       const scheme = q.colorScheme ?? "light";
       return {
@@ -198,7 +204,7 @@ export function changesService(deps: ChangesDeps) {
         throw notFound(`This website was not captured at ${q.viewport}${which} in both runs`);
       }
       // Parts that move by themselves are masked (and outlined in amber), as when the changes were found.
-      const boxes = pageVolatility(sources, from, before, after).boxes;
+      const boxes = (await pageVolatility(sources, from, before, after)).boxes;
       const png = await withScreenshotPair(files, before, after, (a, b) => pixels.heatmap(a, b, boxes));
       if (!png) throw notFound("Screenshot not found");
       return png;
@@ -213,10 +219,10 @@ export function changesService(deps: ChangesDeps) {
       const sets = await claimPageSets(run.runId);
       const to = await runs.findRun(run.runId, run.comparisonId, run.ownerId);
       if (!to || to.status !== "completed") return;
-      const storeSets = () => {
+      const storeSets = async () => {
         const at = nowIso();
         for (const [targetId, set] of sets)
-          repo.storePageSet({
+          await repo.storePageSet({
             run_id: to.id,
             target_id: targetId,
             owner_id: to.owner_id,
@@ -228,23 +234,23 @@ export function changesService(deps: ChangesDeps) {
       const from = await runs.completedRunBefore(run.comparisonId, to.number);
       if (!from) {
         // The first run only lists: the next one is compared with it.
-        await sql.tx(async () => {
-          if (await runs.findRun(to.id, run.comparisonId, run.ownerId)) storeSets();
+        await deps.db.tx(async () => {
+          if (await runs.findRun(to.id, run.comparisonId, run.ownerId)) await storeSets();
         });
         return;
       }
-      const targets = withPageChanges(
+      const targets = await withPageChanges(
         await changesBetween(sources, run.ownerId, await comparisons.listTargets(run.comparisonId, run.ownerId), from, to),
-        storedSets(from),
+        await storedSets(from),
         sets,
       );
       const count = targets.reduce((n, t) => n + t.changes.length, 0);
       // The run may have been pruned or its comparison deleted meanwhile: then there is nothing to store.
-      const kept = await sql.tx(async () => {
+      const kept = await deps.db.tx(async () => {
         if (!(await runs.findRun(to.id, run.comparisonId, run.ownerId)) || !(await runs.findRun(from.id, run.comparisonId, run.ownerId)))
           return false;
-        storeSets();
-        repo.storeChanges(to.id, toChangeRows(to, from, targets), count);
+        await storeSets();
+        await repo.storeChanges(to.id, toChangeRows(to, from, targets), count);
         return true;
       });
       if (!kept) return;

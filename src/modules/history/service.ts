@@ -1,7 +1,6 @@
 // Run history: the runs of a comparison, any past run's results as they were stored, and disk use.
 // What changed between runs is the changes module's; it reads runs through `runs` here.
 import type { SqlDb } from "#server/db/sql";
-import { sqliteConnectionOf } from "#server/db/sql";
 import { notFound } from "#server/http/errors";
 import { changeCounts, noChangeCounts } from "#server/modules/changes/public";
 import type { RunChangeCounts, RunReads } from "#server/modules/changes/model";
@@ -45,9 +44,7 @@ export interface HistoryDeps {
 export function historyService(deps: HistoryDeps) {
   const comparisons = comparisonsRepository(deps.db);
   const repo = historyRepository(deps.db);
-  // The changes module reads its counts on the bun:sqlite connection until it is on the async handle too.
-  const changeCountsOf = changeCounts(sqliteConnectionOf(deps.db)!);
-  const countsOf = async (comparisonId: string, ownerId: string) => changeCountsOf(comparisonId, ownerId);
+  const countsOf = changeCounts(deps.db);
 
   const ownedComparison = async (ownerId: string, comparisonId: string) => {
     const c = await comparisons.findComparison(comparisonId, ownerId);

@@ -49,7 +49,7 @@ export class TrendHunter {
       set.add(r.target_id);
       targets.set(r.comparison_id, set);
     }
-    const moves = findSetMoves(this.changes.recentChanges(since), (id) => targets.get(id)?.size ?? 0, { window: "this week" });
+    const moves = findSetMoves(await this.changes.recentChanges(since), (id) => targets.get(id)?.size ?? 0, { window: "this week" });
     this.latestMoves = moves;
     for (const m of moves) {
       const key = `${m.ownerId}|${m.comparisonId}|${m.move}|${m.sites.map((s) => `${s.targetId}@${s.runId}`).join(",")}`;

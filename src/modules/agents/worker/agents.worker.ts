@@ -38,11 +38,12 @@ async function handle(msg: AgentsRequest): Promise<void> {
     case "start": {
       if (loop) return;
       connection = openDatabase(msg.dbPath);
+      const sql = sqliteSql(connection);
       loop = new AgentLoop({
-        db: sqliteSql(connection),
+        db: sql,
         cadence: msg.cadence,
         // TrendHunter's moves across a set, read from the run history on this worker's connection.
-        changes: changeHistory(connection),
+        changes: changeHistory(sql),
         emit: (message, audience) => post({ type: "live", message, audience }),
         log: (message, err) =>
           post({

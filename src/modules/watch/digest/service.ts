@@ -133,9 +133,14 @@ export function digestService(deps: DigestDeps) {
     try {
       if (!deps.mailer) throw new Error(DIGEST_UNAVAILABLE);
       const ids = new Set(watched.map((w) => w.id));
-      const changes = [...new Set(watched.map((w) => w.owner_id))].flatMap((workspaceId) =>
-        (deps.changes?.recentChanges(since, workspaceId) ?? []).filter((c) => c.ownerId === workspaceId && ids.has(c.comparisonId)),
-      );
+      const changes: RecentChange[] = [];
+      // One workspace at a time, in the order the watched comparisons name them.
+      for (const workspaceId of new Set(watched.map((w) => w.owner_id)))
+        changes.push(
+          ...((await deps.changes?.recentChanges(since, workspaceId)) ?? []).filter(
+            (c) => c.ownerId === workspaceId && ids.has(c.comparisonId),
+          ),
+        );
       const { subject, text } = composeDigest({ frequency: row.frequency, since, until, watched, changes, publicUrl: deps.publicUrl });
       await deps.mailer.send({ to: [row.email], subject, text });
       await repo.settle({ userId: row.user_id, slot, nextSendAt: next, sentAt: nowIso(clock.now()), error: null, at: nowIso(clock.now()) });
