@@ -62,6 +62,8 @@ export interface PageHistoryRow {
   volatility: string | null;
 }
 
+// A parameter that may be NULL ("any") is cast where it is tested for NULL: PostgreSQL cannot tell
+// its type from `$n IS NULL` alone.
 export function changesRepository(db: SqlDb) {
   const { jsonText } = db.dialect;
   return {
@@ -84,7 +86,7 @@ export function changesRepository(db: SqlDb) {
         `SELECT ${jsonText("s.extraction", "timing")} AS timing, ${jsonText("s.extraction", "volatility")} AS volatility
            FROM snapshots s JOIN runs r ON r.id = s.run_id
           WHERE s.target_id = $1 AND s.viewport = $2 AND r.comparison_id = $3 AND r.status = 'completed' AND r.number <= $4
-            AND ($6 IS NULL OR s.page_id = $6) AND s.color_scheme = $7
+            AND (CAST($6 AS TEXT) IS NULL OR s.page_id = $6) AND s.color_scheme = $7
           ORDER BY r.number DESC LIMIT $5`,
         [targetId, viewport, comparisonId, upToNumber, limit, page.pageId, page.colorScheme],
       ),
@@ -173,7 +175,7 @@ export function changesRepository(db: SqlDb) {
            JOIN run_changes c ON c.run_id = r.id
            JOIN comparisons cmp ON cmp.id = c.comparison_id AND cmp.owner_id = c.owner_id
            JOIN targets t ON t.id = c.target_id AND t.owner_id = c.owner_id
-          WHERE r.status = 'completed' AND r.finished_at >= $1 AND ($2 IS NULL OR r.owner_id = $2) AND c.owner_id = r.owner_id
+          WHERE r.status = 'completed' AND r.finished_at >= $1 AND (CAST($2 AS TEXT) IS NULL OR r.owner_id = $2) AND c.owner_id = r.owner_id
           ORDER BY r.finished_at DESC, r.id, c.target_id, CASE c.viewport WHEN 'desktop' THEN 0 ELSE 1 END, c.position
           LIMIT $3`,
         [sinceIso, ownerId, limit],
