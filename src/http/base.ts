@@ -4,7 +4,11 @@ import type { Logger } from "#server/lib/logger";
 import type { RequestMetrics } from "./request-metrics";
 import { requestLog } from "./request-log";
 import { RESOURCE_HEADER_ENTRIES, RESOURCE_HEADERS } from "./security-headers";
+import { isDatabaseUnavailable } from "#server/db/sql/errors";
 import { isStorageError, STORAGE_RETRY_AFTER_SECONDS, storageMessageOf } from "./storage-errors";
+
+export const DATABASE_UNAVAILABLE_MESSAGE = "The database is not answering right now. Nothing was changed; try again shortly.";
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /**
@@ -78,6 +82,10 @@ export function httpBase(opts: { metrics: RequestMetrics; log?: (msg: string, er
         } else if (code === "VALIDATION") {
           const e = requestValidationError(thrown);
           res = jsonError(e.status, e.message, e.extra);
+        } else if (isDatabaseUnavailable(error)) {
+          // PostgreSQL cannot be reached (down, restarting, out of connections): nothing was written; the client may retry.
+          opts.log?.(`database unavailable on ${request.method} ${path}`, (error as Error).message);
+          res = jsonError(503, DATABASE_UNAVAILABLE_MESSAGE, {}, { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) });
         } else if (isStorageError(error)) {
           // The write was rolled back (a transaction, or one atomic statement); the client may retry.
           opts.log?.(`storage unavailable on ${request.method} ${path}`, (error as Error).message);

@@ -18,7 +18,7 @@ function rig(cpuThreshold = 80) {
     repo: { getSetting: () => settings, putSetting: () => {} } as unknown as AdminRepository,
     audit: { record: async () => {}, recordBy: async () => {} } as unknown as AuditService,
     live: { publish: (m) => published.push(m) },
-    activity: { record: (e) => void activity.push(e) },
+    activity: { record: async (e) => void activity.push(e) },
     now: () => clock,
   });
   /** Samples `cpu` every 5 s for `ms`; returns how many alerts were raised. */

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { makeTestApp } from "#tests/support/app";
+import { makeTestApp, TEST_ON_POSTGRES } from "#tests/support/app";
 import { deadJob } from "#tests/jobs/support";
 
 type TestApp = ReturnType<typeof makeTestApp>;
@@ -31,8 +31,10 @@ const FIXTURES: Record<string, (c: Ctx) => Promise<Call> | Call> = {
   "GET /api/admin/maintenance": () => ({ path: "/api/admin/maintenance", status: 200 }),
   "POST /api/admin/maintenance": () => ({ path: "/api/admin/maintenance", body: { enabled: false }, status: 200 }),
   "GET /api/admin/backups": () => ({ path: "/api/admin/backups", status: 200 }),
-  "POST /api/admin/backups": () => ({ path: "/api/admin/backups", status: 201 }),
+  // On PostgreSQL backups are pg_dump's: the console says so (409) and has none to download.
+  "POST /api/admin/backups": () => ({ path: "/api/admin/backups", status: TEST_ON_POSTGRES ? 409 : 201 }),
   "GET /api/admin/backups/:name": async ({ t, admin }) => {
+    if (TEST_ON_POSTGRES) return { path: "/api/admin/backups/design-intel-20260101T000000000Z.db", status: 404 };
     const r = await t.call("POST", "/api/admin/backups", { headers: t.auth(admin.token) });
     return { path: `/api/admin/backups/${r.json.backup.name}`, status: 200 };
   },

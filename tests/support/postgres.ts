@@ -127,7 +127,8 @@ export function lazyMigratedPg(opts: { max?: number } = {}): SqlDb {
   const real = () =>
     (opened ??= (async () => {
       const pg = await postgres();
-      return openSql(databaseTarget(await pg.freshDatabase(await migratedTemplate()), "."), { max: opts.max ?? 4 });
+      // Test apps are not closed: few connections each, let go of soon after, keep the cluster's limit clear.
+      return openSql(databaseTarget(await pg.freshDatabase(await migratedTemplate()), "."), { max: opts.max ?? 2, idleTimeout: 2 });
     })());
   return {
     dialect: postgresDialect,

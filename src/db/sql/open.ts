@@ -11,6 +11,8 @@ export interface OpenOptions {
   max?: number;
   /** Seconds to wait for PostgreSQL to accept a connection (default 10). */
   connectTimeout?: number;
+  /** Seconds an unused pooled connection stays open (default 60). */
+  idleTimeout?: number;
 }
 
 const MIN_PG = 150000;
@@ -29,7 +31,7 @@ async function openSqlite(path: string): Promise<SqlDb> {
 }
 
 async function openPostgres(url: string, where: string, opts: OpenOptions): Promise<SqlDb> {
-  const client = new SQL({ url, max: opts.max ?? 10, connectionTimeout: opts.connectTimeout ?? 10, idleTimeout: 60 });
+  const client = new SQL({ url, max: opts.max ?? 10, connectionTimeout: opts.connectTimeout ?? 10, idleTimeout: opts.idleTimeout ?? 60 });
   let version: { num: number; text: string };
   const started = performance.now();
   try {

@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { closeSync, fsyncSync, openSync, renameSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { HttpError, notFound, parseInput } from "#server/http/errors";
+import { conflict, HttpError, notFound, parseInput } from "#server/http/errors";
 import { isStorageError } from "#server/http/storage-errors";
 import { newId, nowIso } from "#server/lib/ids";
 import { createOwnerOnlyFile, makeOwnerOnlyDir } from "#server/lib/owner-only";
@@ -54,6 +54,10 @@ function integrityProblem(path: string): string | null {
  * check of the copy, fsync, then an atomic rename, so `dest` is either a whole verified copy or absent.
  * Shared by the admin console's backups and `design-intel backup`.
  */
+/** What the console says when asked for a backup of a PostgreSQL database. */
+export const POSTGRES_BACKUPS =
+  "This server keeps its data in PostgreSQL: back it up with pg_dump or your provider's snapshots (docs/scaling.md), not from the console";
+
 export async function writeVerifiedCopy(vacuumInto: (path: string) => Promise<void>, tmp: string, dest: string): Promise<void> {
   try {
     // VACUUM INTO fills an existing empty file and keeps its mode: the copy holds the same hashes.
@@ -126,6 +130,8 @@ export function backupService(deps: {
     list,
 
     async create(actor: Actor): Promise<BackupInfo> {
+      // A PostgreSQL server is backed up where it runs: its own tools see every instance's writes.
+      if (deps.repo.dialect === "postgres") throw conflict(POSTGRES_BACKUPS);
       let name: string;
       try {
         name = await writeBackup();

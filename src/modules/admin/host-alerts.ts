@@ -55,7 +55,7 @@ export interface ActivitySink {
     message: string;
     details: string;
     metadata: Record<string, unknown>;
-  }): void;
+  }): Promise<unknown>;
 }
 
 export function hostAlertsService(deps: {
@@ -136,13 +136,16 @@ export function hostAlertsService(deps: {
         details: { value: payload.value, threshold: payload.threshold },
       })
       .catch((e) => deps.log?.("audit of an alert failed", e));
-    deps.activity?.record({
-      type: "system",
-      status: "warning",
-      message: payload.message,
-      details: `${LABEL[payload.metric]} is above its alert threshold`,
-      metadata: { metric: payload.metric, value: payload.value, threshold: payload.threshold },
-    });
+    // In the background, as the audit above: an alert about a full disk must not fail on that disk.
+    void deps.activity
+      ?.record({
+        type: "system",
+        status: "warning",
+        message: payload.message,
+        details: `${LABEL[payload.metric]} is above its alert threshold`,
+        metadata: { metric: payload.metric, value: payload.value, threshold: payload.threshold },
+      })
+      .catch((e) => deps.log?.("activity entry of an alert failed", e));
     deps.live.publish({ type: "ALERT", payload }, { kind: "admins" });
     if (s.slackNotifications) void notifyChat(`Design Intel alert: ${payload.message}${consoleUrl ? ` (${consoleUrl})` : ""}`);
     if (s.emailNotifications) void notifyEmail(payload);
@@ -195,13 +198,15 @@ export function hostAlertsService(deps: {
           if (t - open.rearmedAt < HOST_ALERT_COOLDOWN_MS) continue;
           episodes.delete(metric);
           const lasted = formatElapsed(open.lastAbove - open.since);
-          deps.activity?.record({
-            type: "system",
-            status: "success",
-            message: `${LABEL[metric]} back under ${threshold}% after ${lasted}`,
-            details: `One alert, raised ${nowIso(open.since)}; peak ${open.peak}%.`,
-            metadata: { metric, threshold, peak: open.peak, since: nowIso(open.since), until: nowIso(open.lastAbove) },
-          });
+          void deps.activity
+            ?.record({
+              type: "system",
+              status: "success",
+              message: `${LABEL[metric]} back under ${threshold}% after ${lasted}`,
+              details: `One alert, raised ${nowIso(open.since)}; peak ${open.peak}%.`,
+              metadata: { metric, threshold, peak: open.peak, since: nowIso(open.since), until: nowIso(open.lastAbove) },
+            })
+            .catch((e) => deps.log?.("activity entry of an alert failed", e));
         } else if (open) {
           open.above = false;
           open.rearmedAt = null; // back in the band between the two lines: not re-armed

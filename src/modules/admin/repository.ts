@@ -34,6 +34,8 @@ export function adminRepository(db: SqlDb) {
       );
       return r ? r.page_count * r.page_size : 0;
     },
+    /** Which database this is: backups are the console's to make on SQLite only. */
+    dialect: db.dialect.name,
     /** A transactionally consistent copy of the whole database, taken under a read snapshot (writers carry on under WAL). */
     vacuumInto: async (path: string): Promise<void> => {
       if (pg) throw new Error("a copy of a PostgreSQL database is pg_dump's to make, not the console's");
