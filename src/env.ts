@@ -174,7 +174,11 @@ const schema = z
       ctx.addIssue({ code: "custom", path: ["PASSWORD_LOGIN"], message: "admins needs OIDC_ISSUER: everyone else would have no way in" });
     // Every instance of a deployment signs and checks the same tokens: a secret made per instance would sign everyone out at each hop.
     if (env.DATABASE_URL && /^postgres(ql)?:/.test(env.DATABASE_URL.trim()) && !env.JWT_SECRET)
-      ctx.addIssue({ code: "custom", path: ["JWT_SECRET"], message: "is required when DATABASE_URL is a postgres:// URL (every instance must share it)" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["JWT_SECRET"],
+        message: "is required when DATABASE_URL is a postgres:// URL (every instance must share it)",
+      });
     // Bun's S3 client would fall back to other variables or send unsigned requests: name what is missing here instead.
     if (!env.STORAGE_URL) return;
     for (const name of ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"] as const)

@@ -119,7 +119,12 @@ describe("Mission Control API", () => {
   test("activity: newest first, filters, and other users' private entries stay private", async () => {
     const t = app();
     const { admin, user } = await people(t);
-    await t.services.activity.record({ type: "comparison", status: "success", message: "admin's comparison finished", userId: admin.user.id });
+    await t.services.activity.record({
+      type: "comparison",
+      status: "success",
+      message: "admin's comparison finished",
+      userId: admin.user.id,
+    });
     await t.services.activity.record({ type: "comparison", status: "error", message: "user's comparison failed", userId: user.user.id });
     await t.services.activity.record({ type: "system", status: "info", message: "shared note" });
     const mine = (await t.call("GET", "/api/activity?limit=50", { headers: user.h })).json.map((e: { message: string }) => e.message);

@@ -285,31 +285,34 @@ describe("object storage (STORAGE_URL=s3://…)", () => {
   });
 
   // SQLite's own copies: on PostgreSQL backups are pg_dump's (tests/api/admin-routes.test.ts).
-  test.skipIf(TEST_ON_POSTGRES)("backups are made in the working folder and kept in the bucket; listed, counted and downloaded from it", async () => {
-    const t = setup({ BACKUP_KEEP: "2" });
-    const admin = await t.signup(); // the first account is the admin
-    const h = t.auth(admin.token);
-    const names: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const made = await t.call("POST", "/api/admin/backups", { headers: h });
-      expect(made.status).toBe(201);
-      expect(made.json.backup.size).toBeGreaterThan(0);
-      names.push(made.json.backup.name);
-    }
-    // The newest BACKUP_KEEP are kept.
-    expect(await t.keys()).toEqual(names.slice(1).map((n) => `backups/${n}`));
-    expect(existsSync(join(t.dataDir, "backups"))).toBe(false);
-    expect(filesUnder(t.workDir)).toEqual([]);
-    const listed = (await t.call("GET", "/api/admin/backups", { headers: h })).json.backups;
-    expect(listed.map((b: { name: string }) => b.name)).toEqual(names.slice(1).reverse());
-    expect((await t.call("GET", "/api/admin/database-stats", { headers: h })).json).toMatchObject({
-      backupCount: 2,
-      backupStatus: "healthy",
-    });
-    const download = await t.app.handle(new Request(`http://localhost/api/admin/backups/${names[2]}`, { headers: h }));
-    expect(download.status).toBe(200);
-    const bytes = new Uint8Array(await download.arrayBuffer());
-    expect(new TextDecoder().decode(bytes.slice(0, 15))).toBe("SQLite format 3");
-    expect(bytes).toEqual(await t.object(`backups/${names[2]}`));
-  });
+  test.skipIf(TEST_ON_POSTGRES)(
+    "backups are made in the working folder and kept in the bucket; listed, counted and downloaded from it",
+    async () => {
+      const t = setup({ BACKUP_KEEP: "2" });
+      const admin = await t.signup(); // the first account is the admin
+      const h = t.auth(admin.token);
+      const names: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const made = await t.call("POST", "/api/admin/backups", { headers: h });
+        expect(made.status).toBe(201);
+        expect(made.json.backup.size).toBeGreaterThan(0);
+        names.push(made.json.backup.name);
+      }
+      // The newest BACKUP_KEEP are kept.
+      expect(await t.keys()).toEqual(names.slice(1).map((n) => `backups/${n}`));
+      expect(existsSync(join(t.dataDir, "backups"))).toBe(false);
+      expect(filesUnder(t.workDir)).toEqual([]);
+      const listed = (await t.call("GET", "/api/admin/backups", { headers: h })).json.backups;
+      expect(listed.map((b: { name: string }) => b.name)).toEqual(names.slice(1).reverse());
+      expect((await t.call("GET", "/api/admin/database-stats", { headers: h })).json).toMatchObject({
+        backupCount: 2,
+        backupStatus: "healthy",
+      });
+      const download = await t.app.handle(new Request(`http://localhost/api/admin/backups/${names[2]}`, { headers: h }));
+      expect(download.status).toBe(200);
+      const bytes = new Uint8Array(await download.arrayBuffer());
+      expect(new TextDecoder().decode(bytes.slice(0, 15))).toBe("SQLite format 3");
+      expect(bytes).toEqual(await t.object(`backups/${names[2]}`));
+    },
+  );
 });
