@@ -33,7 +33,7 @@ describe("GET /api/health/ready", () => {
     expect(r.json).toEqual({
       ok: true,
       checks: {
-        database: { ok: true, detail: "writable" },
+        database: { ok: true, detail: "sqlite, writable" },
         migrations: { ok: true, detail: `${migrations.length} applied` },
         storage: { ok: true, detail: expect.stringContaining("free in the data directory") },
         capture: { ok: true, detail: "2 of 2 browsers running" },
@@ -94,7 +94,7 @@ describe("GET /api/health/ready", () => {
     // Writable again: the next probe (a second later; they are throttled) says so.
     t.db.exec("PRAGMA query_only = OFF");
     clock += 1000;
-    expect((await t.call("GET", "/api/health/ready")).json.checks.database).toEqual({ ok: true, detail: "writable" });
+    expect((await t.call("GET", "/api/health/ready")).json.checks.database).toEqual({ ok: true, detail: "sqlite, writable" });
   });
 
   test("/api/health keeps its answer", async () => {

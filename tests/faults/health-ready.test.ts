@@ -53,7 +53,7 @@ test.skipIf(!readOnly.mountPoint)(
   async () => {
     const server = await readyServer(readOnly.mountPoint!);
     const before = await call(server.url, "GET", "/api/health/ready");
-    expect(before.json.checks.database).toEqual({ ok: true, detail: "writable" });
+    expect(before.json.checks.database).toEqual({ ok: true, detail: "sqlite, writable" });
 
     await readOnly.breakIt();
     // Each probe is throttled to once a second on its own clock: on a loaded machine the database's
@@ -103,7 +103,7 @@ test.skipIf(!full.mountPoint)(
       return r.status === 200 ? r : null;
     });
     expect(back.json.checks.storage.ok).toBe(true);
-    expect(back.json.checks.database).toEqual({ ok: true, detail: "writable" });
+    expect(back.json.checks.database).toEqual({ ok: true, detail: "sqlite, writable" });
     expect(healthcheck(server).code).toBe(0);
     expect(server.output()).not.toContain("unhandled error");
     expect(await server.stop()).toBe(0);

@@ -89,7 +89,8 @@ export function healthService(deps: HealthDeps) {
       let check: HealthCheck;
       try {
         await repo.writeProbe(nowIso(t));
-        check = ok("writable");
+        // Which database, as the console shows it: "sqlite" or "postgres 15.x".
+        check = ok(`${deps.db.detail}, writable`);
       } catch (e) {
         check = failed(`not writable (${reason(e)})`);
       }
