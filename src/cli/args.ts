@@ -1,6 +1,17 @@
 // Flag parsing for the subcommands: node:util's strict parseArgs, with its errors turned into one
 // line that names the flag (exit 2), so a typo in a CI script is obvious from the job log.
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { EnvError, type Env, loadEnv } from "#server/env";
+
+/** The environment, as the server reads it; a bad variable is the command's failure (exit 1), named. */
+export function commandEnv(): Env {
+  try {
+    return loadEnv();
+  } catch (e) {
+    if (e instanceof EnvError) throw new CommandError(e.message);
+    throw e;
+  }
+}
 
 /** A mistake in how the command was called: printed as one line, exit code 2. */
 export class UsageError extends Error {}

@@ -3,17 +3,10 @@
 import { resolve } from "node:path";
 import { createServices } from "#server/app";
 import { openStorage } from "#server/boot/storage";
-import { EnvError, loadEnv } from "#server/env";
-import { CommandError } from "./args";
+import { commandEnv } from "./args";
 
 export async function openDataDir() {
-  let env;
-  try {
-    env = loadEnv();
-  } catch (e) {
-    if (e instanceof EnvError) throw new CommandError(e.message);
-    throw e;
-  }
+  const env = commandEnv();
   // Files this process creates under DATA_DIR are the server account's only, as the server's are.
   process.umask(0o077);
   const dataDir = resolve(env.DATA_DIR);

@@ -4,11 +4,10 @@ import { existsSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { openDatabase, closeDatabase } from "#server/db/connection";
 import { sqliteSql } from "#server/db/sql";
-import { EnvError, loadEnv } from "#server/env";
 import { newId } from "#server/lib/ids";
 import { writeVerifiedCopy } from "#server/modules/admin/backups";
 import { adminRepository } from "#server/modules/admin/repository";
-import { CommandError, parseFlags, required } from "../args";
+import { CommandError, commandEnv, parseFlags, required } from "../args";
 
 export const BACKUP_HELP = `Usage: design-intel backup --out FILE
 
@@ -21,13 +20,7 @@ export async function backupCommand(argv: string[], out: (line: string) => void)
   const flags = parseFlags("backup", argv, { out: { type: "string" } });
   if (flags.help) return (out(BACKUP_HELP), 0);
   const dest = resolve(required("backup", "--out", flags.out));
-  let env;
-  try {
-    env = loadEnv();
-  } catch (e) {
-    if (e instanceof EnvError) throw new CommandError(e.message);
-    throw e;
-  }
+  const env = commandEnv();
   process.umask(0o077);
   const source = join(resolve(env.DATA_DIR), "design-intel.db");
   if (!existsSync(source)) throw new CommandError(`backup: no database at ${source} (is DATA_DIR set?)`);

@@ -7,9 +7,8 @@ import { closeDatabase, openDatabase } from "#server/db/connection";
 import { migrate } from "#server/db/migrate";
 import { copySqliteToPostgres } from "#server/db/sql/copy";
 import { databaseTarget, migrateSql, openSql, type SqlDb, sqliteSql } from "#server/db/sql";
-import { EnvError, loadEnv } from "#server/env";
 import { filesStore, storageFor, storageProblem, storageUrl, type BlobStore } from "#server/modules/storage";
-import { CommandError, parseFlags, required, UsageError } from "../args";
+import { CommandError, commandEnv, parseFlags, required, UsageError } from "../args";
 
 export const MIGRATE_TO_HELP = `Usage: design-intel migrate-to --database postgres://USER:PASS@HOST/DB [--storage s3://BUCKET/PREFIX]
 
@@ -41,13 +40,7 @@ export async function migrateToCommand(argv: string[], out: (line: string) => vo
   const bucket = flags.storage === undefined ? undefined : storageUrl.safeParse(flags.storage);
   if (bucket && !bucket.success) throw new UsageError(`migrate-to: --storage ${bucket.error.issues[0]?.message ?? "is not valid"}`);
 
-  let env;
-  try {
-    env = loadEnv();
-  } catch (e) {
-    if (e instanceof EnvError) throw new CommandError(e.message);
-    throw e;
-  }
+  const env = commandEnv();
   const dataDir = resolve(env.DATA_DIR);
   const source = join(dataDir, "design-intel.db");
   if (!existsSync(source)) throw new CommandError(`migrate-to: no database at ${source} (is DATA_DIR set?)`);
