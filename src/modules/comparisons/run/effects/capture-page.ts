@@ -32,10 +32,14 @@ export async function capturePage(run: RunContext, page: PageKey, inTurn: Turns,
   const { viewport, colorScheme } = lane;
   try {
     const snapshotId = newId();
-    const path = await inTurn(() => files.prepare(run.ownerId, run.comparisonId, snapshotId));
-    // Earlier samples are found by the target's URL: its home page's.
-    const earlier = sitePage.url === target.url ? await earlierSamples(io, run.ownerId, target.url, viewport) : [];
-    const steps = await stepsOf(sitePage, target.id, target.url, io);
+    // Pages are made ready one at a time, in the run's order, so they reach the pool in that order
+    // (desktop first) however fast the database answers each one's reads.
+    const { path, earlier, steps } = await inTurn(async () => ({
+      path: await files.prepare(run.ownerId, run.comparisonId, snapshotId),
+      // Earlier samples are found by the target's URL: its home page's.
+      earlier: sitePage.url === target.url ? await earlierSamples(io, run.ownerId, target.url, viewport) : [],
+      steps: await stepsOf(sitePage, target.id, target.url, io),
+    }));
     const job: CaptureJobInput = {
       url: sitePage.url,
       viewport,
