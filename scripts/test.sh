@@ -3,7 +3,7 @@
 # single-executable smoke test. Ends with one line: "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/bootstrap.sh || { echo "0 passed, 1 failed"; exit 1; }
+bash scripts/bootstrap.sh --test || { echo "0 passed, 1 failed"; exit 1; }
 bun scripts/build-client.ts || { echo "0 passed, 1 failed"; exit 1; }
 # The single executable, compiled once here for every file that runs it (alone, a file compiles its own).
 bun scripts/build-binary.ts >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
@@ -20,7 +20,10 @@ code=${PIPESTATUS[0]}
 # never its SQLite connection) runs once more with each app on a fresh PostgreSQL database of a
 # throwaway cluster on loopback. Repository tests already run on both dialects themselves.
 pgcode=0
-if [[ $# -eq 0 ]]; then
+if [[ $# -eq 0 ]] && ! compgen -G "${PG_BIN:-/usr/lib/postgresql/*/bin}/initdb" >/dev/null; then
+  # tests/db/schema-twins.test.ts fails in CI without them; elsewhere the pass is skipped, and says so.
+  echo "PostgreSQL pass skipped: no PostgreSQL binaries (install Debian's postgresql, or set PG_BIN)"
+elif [[ $# -eq 0 ]]; then
   mapfile -t pgfiles < <(bash scripts/postgres-pass-files.sh)
   echo "PostgreSQL pass: ${#pgfiles[@]} files"
   TEST_DATABASE=postgres bun test --parallel=2 "${pgfiles[@]}" 2>&1 | tee "$pglog"
