@@ -6,7 +6,7 @@
 // job that fails every time goes dead and the run hears why. On PostgreSQL two workers share six
 // captures, each captured once.
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SqlDb } from "#server/db/sql";
@@ -235,12 +235,41 @@ for (const [name, open, skip] of dialects) {
       // An object whose row is gone, a day old by its file's time.
       await store.put("capture-jobs/orphan.png", "png");
       const dayAgo = new Date(now - 25 * 3_600_000);
-      const { utimesSync } = await import("node:fs");
       utimesSync(join(dir, "capture-jobs", "orphan.png"), dayAgo, dayAgo);
       expect(await pruneCaptureResults({ db, store, now: () => now })).toEqual({ rows: 2, objects: 1 });
       expect((await db.all<{ job_id: string }>("SELECT job_id FROM capture_results")).map((r) => r.job_id)).toEqual([young]);
       expect((await tempObjects(store)).sort()).toEqual(["capture-jobs/young.png"]);
       expect(await db.one("SELECT job_id FROM capture_results WHERE job_id = $1", [old])).toBeNull();
     });
+
+    if (name === "PostgreSQL")
+      test("a lost notification: the slow poll finds the answer all the same", async () => {
+        rig = await open();
+        const [run, worker] = [rig.run, rig.workers[0]!];
+        later(async () => {
+          for (const db of [run, ...rig.workers]) await db.close();
+        });
+        const { store, cleanup } = tempStore();
+        later(cleanup);
+        // The worker's notifications go nowhere, as they would while the run's listening connection is down.
+        const deaf: SqlDb = {
+          ...worker,
+          run: (text, params) => (text.includes("pg_notify") ? Promise.resolve(0) : worker.run(text, params)),
+        };
+        const runner = new JobRunner({
+          queue: jobsService({ db: worker }),
+          handlers: captureJobHandlers({ db: deaf, pool: new FakePool(), store, secret: APP_SECRET }),
+          pollMs: 50,
+        });
+        runner.start();
+        later(() => runner.stop());
+        const tools = jobCaptureTools({ db: run, jobs: jobsService({ db: run }), store, secret: APP_SECRET, pollMs: 300 });
+        const stages: string[] = [];
+        const out = mkdtempSync(join(tmpdir(), "capjobs-out-"));
+        later(() => rmSync(out, { recursive: true, force: true }));
+        const result = await tools.capture(OWNER, input(out, { secrets: undefined, steps: undefined }), (s) => stages.push(s));
+        expect(result.ok).toBe(true);
+        expect(stages).toEqual([]);
+      });
   });
 }
