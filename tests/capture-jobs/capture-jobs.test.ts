@@ -271,5 +271,23 @@ for (const [name, open, skip] of dialects) {
         expect(result.ok).toBe(true);
         expect(stages).toEqual([]);
       });
+
+    if (name === "PostgreSQL")
+      test("two workers share six captures: each page captured once, by one of them", async () => {
+        const pools = [new FakePool([], 150), new FakePool([], 150)];
+        const { tools, store, out } = await start(pools, { concurrency: 1 });
+        const asks = Array.from({ length: 6 }, (_, i) =>
+          input(out, { url: `http://127.0.0.1:9/p${i}`, secrets: undefined, steps: undefined }),
+        );
+        const results = await Promise.all(asks.map((a) => tools.capture(OWNER, a)));
+        expect(results.every((r) => r.ok)).toBe(true);
+        const urls = pools.flatMap((p) => p.inputs.map((i) => i.url)).sort();
+        expect(urls).toEqual(asks.map((a) => a.url).sort());
+        expect(pools.every((p) => p.inputs.length > 0)).toBe(true);
+        for (const a of asks) expect(existsSync(a.screenshotPath)).toBe(true);
+        await waitFor("every job done", async () => (await rig.run.one("SELECT id FROM jobs WHERE state <> 'done'")) === null, 10_000, 20);
+        expect(await rig.run.all("SELECT state, attempts FROM jobs WHERE attempts <> 1")).toEqual([]);
+        expect(await tempObjects(store)).toEqual([]);
+      });
   });
 }
