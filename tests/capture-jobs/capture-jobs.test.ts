@@ -205,6 +205,19 @@ for (const [name, open, skip] of dialects) {
       expect(await tempObjects(store)).toEqual([]);
     });
 
+    test("with no worker to take it, the wait ends at its limit with a reason", async () => {
+      const { store, out } = await start([]);
+      const tools = jobCaptureTools({
+        db: rig.run,
+        jobs: jobsService({ db: rig.run }),
+        store,
+        secret: APP_SECRET,
+        pollMs: 50,
+        maxWaitMs: 300,
+      });
+      expect(await tools.capture(OWNER, input(out))).toEqual({ ok: false, reason: "No capture worker finished this page in time" });
+    });
+
     test("a timing job's loads come back", async () => {
       const pool = new FakePool();
       const { tools } = await start([pool]);

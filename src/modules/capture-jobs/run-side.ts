@@ -23,6 +23,8 @@ export interface JobCaptureDeps {
   wake?: () => void;
   /** How often an answer is looked for without a signal; default 250 ms on SQLite, 5 s on PostgreSQL (a backstop there). */
   pollMs?: number;
+  /** How long a call waits for its job at most; default 30 minutes (a queue of other owners' pages ahead of it included). */
+  maxWaitMs?: number;
   log?: (msg: string, err?: unknown) => void;
 }
 
@@ -43,6 +45,7 @@ export function jobCaptureTools(deps: JobCaptureDeps): JobCaptureTools {
     jobs: deps.jobs,
     signals,
     pollMs: deps.pollMs ?? (deps.db.dialect.name === "sqlite" ? 250 : 5_000),
+    maxWaitMs: deps.maxWaitMs ?? 30 * 60_000,
     log: deps.log,
   };
 

@@ -13,12 +13,18 @@ export interface WaitDeps {
   jobs: Pick<JobsService, "get">;
   signals: CaptureSignals;
   pollMs: number;
+  /** Past this, the wait ends with a reason (no worker took the job); the run's own limit is usually shorter. */
+  maxWaitMs: number;
   log?: (msg: string, err?: unknown) => void;
 }
 
 /** Why a dead job has no answer, in words a user reads beside the page. */
-export const deadReason = (job: JobRow) =>
-  `The page could not be captured: ${job.last_error ?? "the capture workers gave up"} (${job.attempts} ${job.attempts === 1 ? "attempt" : "attempts"})`;
+export function deadReason(job: JobRow): string {
+  // A lease that ran out names a worker process, which means nothing to the user: say what happened.
+  const why =
+    !job.last_error || job.last_error.startsWith("The lease of") ? "the capture worker stopped before it finished" : job.last_error;
+  return `The page could not be captured: ${why} (${job.attempts} ${job.attempts === 1 ? "attempt" : "attempts"})`;
+}
 
 /** Resolves with the job's answer, or why there is none; `onStage` hears the stages the worker reports meanwhile. */
 export async function waitForAnswer(id: string, deps: WaitDeps, onStage?: (stage: string) => void): Promise<Outcome> {
@@ -32,6 +38,7 @@ export async function waitForAnswer(id: string, deps: WaitDeps, onStage?: (stage
       wake?.();
     }
   });
+  const deadline = Date.now() + deps.maxWaitMs;
   try {
     for (;;) {
       due = false;
@@ -47,14 +54,15 @@ export async function waitForAnswer(id: string, deps: WaitDeps, onStage?: (stage
           return late ? { row: late } : { reason: "The capture worker's answer was lost" };
         }
       } catch (e) {
-        // The database out of reach for a moment: look again at the next poll; the run's own limit bounds the wait.
+        // The database out of reach for a moment: look again at the next poll, until the deadline.
         deps.log?.(`capture job ${id}: reading its outcome failed`, e);
       }
       if (due) continue;
+      if (Date.now() > deadline) return { reason: "No capture worker finished this page in time" };
       let timer: ReturnType<typeof setTimeout> | undefined;
       await new Promise<void>((resolve) => {
         wake = resolve;
-        timer = setTimeout(resolve, deps.pollMs);
+        timer = setTimeout(resolve, Math.max(1, Math.min(deps.pollMs, deadline - Date.now() + 1)));
       });
       wake = null;
       clearTimeout(timer);

@@ -2,7 +2,7 @@
 // capture pool, hand the screenshot over through the blob store under an unguessable temporary key,
 // write the answer (capture_results) and tell the waiting instance. The SSRF guard stays where it
 // is: the pool checks every target, as it does for a capture of its own.
-import { mkdirSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -49,8 +49,8 @@ export function captureJobHandlers(deps: CaptureWorkerDeps): JobHandlers {
   const signals = captureSignals(deps.db, deps.log);
   const sealer = jobSealer(deps.secret);
   const now = deps.now ?? Date.now;
-  const workDir = deps.workDir ?? join(tmpdir(), "design-intel-capture-jobs");
-  mkdirSync(workDir, { recursive: true, mode: 0o700 });
+  // A folder of this process's own (mkdtemp makes it owner-only): the screenshots of other users' pages wait there.
+  const workDir = deps.workDir ?? mkdtempSync(join(tmpdir(), "design-intel-capture-jobs-"));
   const backoff = deps.backoff ?? ((attempt: number) => 2_000 * attempt);
 
   const tell = (id: string, signal: { stage?: string; done?: true }) =>
