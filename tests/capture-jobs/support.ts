@@ -73,7 +73,7 @@ export const SESSION: SessionState = {
 
 export const STAGES = ["navigating", "settling", "measuring", "screenshot"] as const;
 
-type Answer = "capture" | "throw" | "lost" | "unreachable";
+type Answer = "capture" | "stopped" | "throw" | "lost" | "unreachable";
 
 /** Shaped like CapturePool's submit and submitTiming; answers in turn from `answers` (then "capture"). */
 export class FakePool {
@@ -101,6 +101,10 @@ export class FakePool {
     const bytes = PNG.sync.write(png);
     await Bun.write(input.screenshotPath, bytes);
     this.pngs.set(input.url, bytes);
+    if (answer === "stopped") {
+      const step = { index: 2, error: 'nothing on the page matches "#go"' };
+      return { ok: false, reason: `Step 2: ${step.error}`, step, screenshotPath: input.screenshotPath, session: SESSION };
+    }
     return {
       ok: true,
       extraction: fakeExtraction(input.url),
