@@ -218,6 +218,13 @@ for (const [name, open, skip] of dialects) {
       expect(await tools.capture(OWNER, input(out))).toEqual({ ok: false, reason: "No capture worker finished this page in time" });
     });
 
+    test("a job that cannot be queued is a failed page, in the user's words rather than the driver's", async () => {
+      const { store, out } = await start([]);
+      const jobs = { ...jobsService({ db: rig.run }), enqueue: () => Promise.reject(new Error("relation jobs: internal detail")) };
+      const tools = jobCaptureTools({ db: rig.run, jobs, store, secret: APP_SECRET });
+      expect(await tools.capture(OWNER, input(out))).toEqual({ ok: false, reason: "The page could not be queued for capture" });
+    });
+
     test("a timing job's loads come back", async () => {
       const pool = new FakePool();
       const { tools } = await start([pool]);

@@ -2,7 +2,8 @@
 // Each call enqueues a job owned by the run's owner (owners take turns at the claim), waits for its
 // answer (waiter.ts), brings the screenshot from the blob store to the caller's local path, and lets
 // go of the answer row and the temporary object. The run then stores the file as it always does.
-import type { SqlDb } from "#server/db/sql";
+import { isDatabaseUnavailable, type SqlDb } from "#server/db/sql";
+import { isStorageError, storageMessageOf } from "#server/http/storage-errors";
 import type { CaptureJobInput, CaptureResult, TimingJobInput, TimingResult } from "#server/modules/capture/public";
 import type { JobsService } from "#server/modules/jobs/public";
 import type { BlobStore } from "#server/modules/storage";
@@ -36,6 +37,12 @@ export interface JobCaptureTools {
 
 const UNREADABLE = "The capture worker's answer could not be read";
 
+/** What the user reads when the job could not be queued or its answer not fetched: never the driver's own words. */
+function reasonOf(e: unknown, otherwise: string): string {
+  if (isDatabaseUnavailable(e)) return "The database is not answering right now, so the page was not captured";
+  return isStorageError(e) ? storageMessageOf(e) : otherwise;
+}
+
 export function jobCaptureTools(deps: JobCaptureDeps): JobCaptureTools {
   const repo = captureResultsRepository(deps.db);
   const signals = captureSignals(deps.db, deps.log);
@@ -60,17 +67,25 @@ export function jobCaptureTools(deps: JobCaptureDeps): JobCaptureTools {
     }
   };
 
-  async function enqueue(kind: string, ownerId: string, payload: unknown): Promise<string> {
+  /** The job's id, or why it could not be queued. */
+  async function enqueue(kind: string, ownerId: string, payload: unknown): Promise<{ id: string } | { ok: false; reason: string }> {
     // Listening before the job exists, so its first stage cannot come before anyone hears it.
     await signals.ready();
-    const id = await deps.jobs.enqueue({ kind, payload, ownerId, maxAttempts: CAPTURE_MAX_ATTEMPTS });
-    deps.wake?.();
-    return id;
+    try {
+      const id = await deps.jobs.enqueue({ kind, payload, ownerId, maxAttempts: CAPTURE_MAX_ATTEMPTS });
+      deps.wake?.();
+      return { id };
+    } catch (e) {
+      deps.log?.(`a ${kind} job could not be queued`, e);
+      return { ok: false, reason: reasonOf(e, "The page could not be queued for capture") };
+    }
   }
 
   return {
     async capture(ownerId, input, onStage) {
-      const id = await enqueue(CAPTURE_KIND, ownerId, toCapturePayload(input, ownerId, sealer));
+      const queued = await enqueue(CAPTURE_KIND, ownerId, toCapturePayload(input, ownerId, sealer));
+      if (!("id" in queued)) return queued;
+      const { id } = queued;
       const outcome = await waitForAnswer(id, wait, onStage);
       if ("reason" in outcome) return { ok: false, reason: outcome.reason };
       const { row } = outcome;
@@ -83,14 +98,16 @@ export function jobCaptureTools(deps: JobCaptureDeps): JobCaptureTools {
         return result;
       } catch (e) {
         deps.log?.(`capture job ${id}: its answer could not be read`, e);
-        return { ok: false, reason: UNREADABLE };
+        return { ok: false, reason: reasonOf(e, UNREADABLE) };
       } finally {
         await letGo(row);
       }
     },
 
     async time(ownerId, input) {
-      const id = await enqueue(TIME_KIND, ownerId, toTimingPayload(input));
+      const queued = await enqueue(TIME_KIND, ownerId, toTimingPayload(input));
+      if (!("id" in queued)) return queued;
+      const { id } = queued;
       const outcome = await waitForAnswer(id, wait);
       if ("reason" in outcome) return { ok: false, reason: outcome.reason };
       try {
