@@ -72,6 +72,9 @@ function claimStatements(d: Dialect, kinds: readonly string[]) {
   return { claim, anyDue, expire, nextWake };
 }
 
+/** PostgreSQL: where an enqueue is announced, so workers of other processes look at once rather than at their next poll. */
+export const JOBS_CHANNEL = "design_intel_jobs";
+
 export function jobsRepository(db: SqlDb) {
   const byKinds = new Map<string, ReturnType<typeof claimStatements>>();
   const forKinds = (kinds: readonly string[]) => {
@@ -100,6 +103,12 @@ export function jobsRepository(db: SqlDb) {
       return live.id;
     },
     get: (id: string) => db.one<JobRow>("SELECT * FROM jobs WHERE id = $1", [id]),
+    /** PostgreSQL: tells every listening instance a job of this kind is queued (delivered when the enqueue commits). */
+    announce: async (kind: string): Promise<void> => {
+      await db.run("SELECT pg_notify($1, $2)", [JOBS_CHANNEL, kind]);
+    },
+    /** PostgreSQL: calls `fn` with the kind of every job enqueued by any instance. */
+    onAnnounced: (fn: (kind: string) => void) => db.listen(JOBS_CHANNEL, fn),
     /** Returns the jobs whose leases ran out (requeued or dead) and the claimed job, in one write transaction. */
     claim(kinds: readonly string[], worker: string, at: number, leaseMs: number): Promise<{ job: ClaimedJob | null; expired: JobRow[] }> {
       const s = forKinds(kinds);
