@@ -1,6 +1,7 @@
 import { Database } from "bun:sqlite";
 import { dirname } from "node:path";
 import { createOwnerOnlyFile, makeOwnerOnlyDir } from "#server/lib/owner-only";
+import { watchWrites } from "./sql/sqlite-client";
 
 export type Db = Database;
 
@@ -18,6 +19,8 @@ export function openDatabase(path: string): Db {
     db.close(); // e.g. a full disk refused the WAL index: don't leak the handle to a retry
     throw e;
   }
+  // Its writes are counted from the start, whoever makes them: cached reads depend on it (change-stamp.ts).
+  watchWrites(db);
   return db;
 }
 

@@ -5,4 +5,4 @@ export { migrateSql, migrationsFor } from "./migrate";
 export { type OpenOptions, openSql } from "./open";
 export { isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from "./errors";
 export { type DatabaseTarget, databaseTarget } from "./url";
-export { sqliteClient, sqliteConnectionOf, sqliteSql } from "./sqlite-client";
+export { sqliteClient, sqliteConnectionOf, sqliteSql, watchWrites, type WriteCount } from "./sqlite-client";

@@ -99,10 +99,12 @@ export function authService(deps: {
     // await changes the stamp, so what they read is dropped at the next look.
     const stamp = currentStamp();
     const sid = claims.sid;
-    const [user, ended] = await Promise.all([
-      liveUsers.load(claims.sub, () => repo.findUserById(claims.sub), stamp),
-      endedSessions.load(sid, () => repo.isSessionEnded(sid), stamp),
-    ]);
+    // Both reads are under way before either is awaited (no Promise.all: on a hit, as most calls
+    // are, it only adds allocations); a cached promise that fails is already handled by its cache.
+    const userRead = liveUsers.load(claims.sub, () => repo.findUserById(claims.sub), stamp);
+    const endedRead = endedSessions.load(sid, () => repo.isSessionEnded(sid), stamp);
+    const user = await userRead;
+    const ended = await endedRead;
     if (!user || user.disabled || user.token_version !== claims.ver) return null;
     if (ended) return null;
     return toPublicUser(user);

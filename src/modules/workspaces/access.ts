@@ -33,9 +33,10 @@ export function workspaceAccess(db: SqlDb) {
     return (last && (await repo.membership(last, who.userId))) || repo.membership(who.userId, who.userId);
   };
   return {
-    async current(who: Principal, requested: string | null): Promise<CurrentWorkspace | null> {
+    // Not an async function: the cached promise itself is handed back, with no wrapper to settle.
+    current(who: Principal, requested: string | null): Promise<CurrentWorkspace | null> {
       // Ids are UUIDs: anything much longer names no workspace, and is kept out of the cache's keys.
-      if (requested && requested.length > MAX_ID_LENGTH) return null;
+      if (requested && requested.length > MAX_ID_LENGTH) return Promise.resolve(null);
       return resolved.load(`${who.userId} ${who.keyWorkspaceId ?? ""} ${requested ?? ""}`, () => resolve(who, requested));
     },
 
