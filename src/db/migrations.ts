@@ -23,6 +23,7 @@ import m0021 from "../../migrations/0021_workspaces.sql" with { type: "text" };
 import m0022 from "../../migrations/0022_activity_workspace.sql" with { type: "text" };
 import m0023 from "../../migrations/0023_leases.sql" with { type: "text" };
 import m0024 from "../../migrations/0024_rate_windows.sql" with { type: "text" };
+import m0027 from "../../migrations/0027_run_driver.sql" with { type: "text" };
 
 /**
  * A SQLite migration that rebuilds tables (SQLite cannot alter a foreign key in place) says so with
@@ -64,4 +65,5 @@ export const migrations: Migration[] = [
   { version: 22, name: "0022_activity_workspace", sql: m0022 },
   { version: 23, name: "0023_leases", sql: m0023 },
   { version: 24, name: "0024_rate_windows", sql: m0024 },
+  { version: 27, name: "0027_run_driver", sql: m0027 },
 ];

@@ -42,7 +42,7 @@ export function maintenanceService(deps: {
         state = enabled ? { enabled, since: nowIso(now()), by: actor.email } : { enabled, since: null, by: null };
         await deps.repo.putSetting(KEY, state, nowIso(now()));
         await deps.audit.recordBy(actor, enabled ? "admin.maintenance_on" : "admin.maintenance_off");
-        if (enabled) deps.live.disconnect((s) => s.role !== "admin", "Maintenance mode");
+        if (enabled) deps.live.disconnect({ nonAdmins: true }, "Maintenance mode");
       }
       return { ...state, message: MAINTENANCE_MESSAGE };
     },

@@ -1,0 +1,91 @@
+// The pieces roles are made of. Every role builds the same services on its context (cheap: nothing
+// starts until a role starts it); what differs is which of them it starts, which capture tools its
+// runs use and what it answers on its port.
+import { type AppDeps, createServices, type Services } from "#server/app";
+import { postgresRelay } from "#server/live/relay";
+import { type Analyser, createAnalyser } from "#server/modules/analysis";
+import type { CaptureReadiness } from "#server/modules/capture/browser/pool";
+import type { JobHandlers } from "#server/modules/jobs/public";
+import type { LeaseState } from "#server/modules/leases/public";
+import { jobCaptureTools } from "../capture-jobs";
+import type { BootContext } from "../context";
+import { type Capturing, openCapturing } from "../pool";
+import { type CaptureTools, poolCaptureTools, runToolsWith } from "../run-tools";
+
+export interface Composed {
+  deps: AppDeps;
+  services: Services;
+}
+
+export function compose(
+  ctx: BootContext,
+  parts: {
+    capture?: CaptureTools;
+    analyser?: Analyser;
+    captureReadiness?: () => CaptureReadiness;
+    jobHandlers?: JobHandlers;
+    schedulerLease?: () => LeaseState | null;
+    /** This process starts runs (serve, scheduler, all): they record it as their driver on a shared database. */
+    drives?: boolean;
+  },
+): Composed {
+  const deps: AppDeps = {
+    db: ctx.db,
+    env: ctx.env,
+    secret: ctx.secret,
+    log: ctx.log,
+    logger: ctx.logger,
+    storage: ctx.storage,
+    role: ctx.role,
+    captureReadiness: parts.captureReadiness,
+    runTools: parts.capture && parts.analyser ? runToolsWith(parts.capture, parts.analyser, ctx.env, ctx.log) : undefined,
+    jobHandlers: parts.jobHandlers,
+    schedulerLease: parts.schedulerLease,
+    driver: parts.drives && ctx.shared ? ctx.instance : undefined,
+  };
+  return { deps, services: createServices(deps) };
+}
+
+/**
+ * How the runs of a process that drives them but captures nothing itself (serve, scheduler) get
+ * their pages captured: the one place that chooses. Capture jobs (any worker claims them) when they
+ * are wired (src/boot/capture-jobs.ts); until then, browsers of its own, the single process's way.
+ */
+export function runCapture(ctx: BootContext): {
+  capture: CaptureTools;
+  analyser: Analyser;
+  capturing: Capturing | null;
+  close(): Promise<void>;
+} {
+  if (jobCaptureTools) {
+    const analyser = createAnalyser();
+    return {
+      capture: jobCaptureTools(ctx),
+      analyser,
+      capturing: null,
+      close: async () => analyser.close(),
+    };
+  }
+  const capturing = openCapturing(ctx);
+  return { capture: poolCaptureTools(capturing.pool), analyser: capturing.analyser, capturing, close: () => capturing.close() };
+}
+
+/**
+ * On PostgreSQL, this process's hub also sends what it publishes to the other instances and
+ * publishes what they send to its own sockets. Resolves with how to stop; nothing on SQLite.
+ */
+export async function relayLive(ctx: BootContext, services: Services): Promise<() => Promise<void>> {
+  if (!ctx.shared) return async () => {};
+  const relay = await postgresRelay(ctx.db, (event) => services.live.receive(event), {
+    log: ctx.log,
+    onResubscribed: () => ctx.logger.warn("live relay: listening again after a dropped connection; messages sent meanwhile were missed"),
+  });
+  services.live.useRelay(relay);
+  return async () => {
+    services.live.useRelay(null);
+    await relay.close();
+  };
+}
+
+/** Waits for `work`, at most `ms`: a stop must finish even when a part of it hangs. */
+export const atMost = (ms: number, work: Promise<unknown>) => Promise.race([work, Bun.sleep(ms)]);
