@@ -22,7 +22,11 @@ export interface RunDrivers {
   failOrphans(): Promise<number>;
 }
 
-export function runDrivers(ctx: BootContext, services: Pick<Services, "comparisons">, opts: { ttlMs?: number } = {}): RunDrivers {
+export function runDrivers(
+  ctx: Pick<BootContext, "shared" | "db" | "instance" | "log" | "logger">,
+  services: Pick<Services, "comparisons">,
+  opts: { ttlMs?: number } = {},
+): RunDrivers {
   const ttlMs = opts.ttlMs ?? DEFAULT_LEASE_TTL_MS;
   const keeper: LeaseKeeper | null = ctx.shared
     ? leaseKeeper({ db: ctx.db, name: DRIVER_LEASE_PREFIX + ctx.instance, holder: ctx.instance, ttlMs, log: ctx.log })

@@ -21,7 +21,7 @@ export async function startAll(ctx: BootContext): Promise<() => Promise<void>> {
     jobHandlers: captureJobHandlers?.(ctx, capturing),
     drives: true,
   });
-  const closeRelay = await relayLive(ctx, services);
+  const closeRelay = await relayLive(ctx, services.live);
   const drivers = runDrivers(ctx, services);
   drivers.start();
   schedule = scheduling(ctx, services, ctx.shared ? { drivers } : {});

@@ -2,6 +2,7 @@
 // starts until a role starts it); what differs is which of them it starts, which capture tools its
 // runs use and what it answers on its port.
 import { type AppDeps, createServices, type Services } from "#server/app";
+import type { LiveHub } from "#server/live/hub";
 import { postgresRelay } from "#server/live/relay";
 import { type Analyser, createAnalyser } from "#server/modules/analysis";
 import type { CaptureReadiness } from "#server/modules/capture/browser/pool";
@@ -74,15 +75,18 @@ export function runCapture(ctx: BootContext): {
  * On PostgreSQL, this process's hub also sends what it publishes to the other instances and
  * publishes what they send to its own sockets. Resolves with how to stop; nothing on SQLite.
  */
-export async function relayLive(ctx: BootContext, services: Services): Promise<() => Promise<void>> {
+export async function relayLive(
+  ctx: Pick<BootContext, "shared" | "db" | "log" | "logger">,
+  hub: Pick<LiveHub, "receive" | "useRelay">,
+): Promise<() => Promise<void>> {
   if (!ctx.shared) return async () => {};
-  const relay = await postgresRelay(ctx.db, (event) => services.live.receive(event), {
+  const relay = await postgresRelay(ctx.db, (event) => hub.receive(event), {
     log: ctx.log,
     onResubscribed: () => ctx.logger.warn("live relay: listening again after a dropped connection; messages sent meanwhile were missed"),
   });
-  services.live.useRelay(relay);
+  hub.useRelay(relay);
   return async () => {
-    services.live.useRelay(null);
+    hub.useRelay(null);
     await relay.close();
   };
 }

@@ -19,7 +19,7 @@ export async function startScheduler(ctx: BootContext): Promise<() => Promise<vo
     schedulerLease: () => schedule?.lease() ?? null,
     drives: true,
   });
-  const closeRelay = await relayLive(ctx, services);
+  const closeRelay = await relayLive(ctx, services.live);
   const drivers = runDrivers(ctx, services);
   drivers.start();
   schedule = scheduling(ctx, services, { drivers });

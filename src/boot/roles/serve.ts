@@ -15,7 +15,7 @@ export async function startServe(ctx: BootContext): Promise<() => Promise<void>>
     captureReadiness: capture.capturing ? () => capture.capturing!.pool.readiness() : undefined,
     drives: true,
   });
-  const closeRelay = await relayLive(ctx, services);
+  const closeRelay = await relayLive(ctx, services.live);
   const drivers = runDrivers(ctx, services);
   drivers.start();
   // Runs whose instance stopped are failed with that reason; those another instance drives are left to it.

@@ -18,7 +18,7 @@ export async function startWorker(ctx: BootContext): Promise<() => Promise<void>
     jobHandlers: captureJobHandlers?.(ctx, capturing),
   });
   // Alerts a job sends are live messages too: they reach the sockets on the serve instances.
-  const closeRelay = await relayLive(ctx, services);
+  const closeRelay = await relayLive(ctx, services.live);
   const health = serveHealthOnly(ctx, healthFor(deps, services));
   services.jobRunner.start();
   ctx.logger.info(

@@ -1,0 +1,145 @@
+// The roles of one binary on PostgreSQL (docs/scaling.md, "Roles"), as real processes on one
+// database on loopback: a worker's and a scheduler's readiness, only one of two schedulers acting
+// and the other taking over when it is killed, and live messages and sign-outs crossing serves.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { databaseTarget, migrateSql, openSql } from "#server/db/sql";
+import { DEFAULT_LEASE_TTL_MS } from "#server/modules/leases/public";
+import { WS_SUBPROTOCOL } from "#server/live/ws";
+import { openSocket } from "#tests/support/live-server";
+import { freshPgDatabase, PG_START_TIMEOUT, pgMissing, stopPostgres } from "#tests/support/postgres";
+import { SERVER_START_MS } from "#tests/support/server";
+import { waitFor } from "#tests/support/wait";
+import { type RoleProcess, startRole } from "./support";
+
+const suite = pgMissing ? describe.skip : describe;
+
+suite("roles on PostgreSQL", () => {
+  let url: string;
+  const started: RoleProcess[] = [];
+  const start = async (...args: Parameters<typeof startRole>) => {
+    const p = await startRole(...args);
+    started.push(p);
+    return p;
+  };
+  // The scheduler left running by the failover test: the metrics it publishes reach serve B's socket.
+  let scheduler: RoleProcess | null = null;
+
+  beforeAll(async () => {
+    url = await freshPgDatabase();
+    // Migrated once here, so the processes below start together without racing on the schema.
+    const db = await openSql(databaseTarget(url, "."), { max: 1 });
+    await migrateSql(db);
+    await db.close();
+  }, PG_START_TIMEOUT);
+
+  afterAll(async () => {
+    await Promise.all(started.map((p) => p.stop("SIGKILL")));
+    await stopPostgres();
+  });
+
+  test(
+    "a worker is ready with database, storage and a browser, and answers nothing but health",
+    async () => {
+      const worker = await start("worker", url);
+      const ready = await worker.get("/api/health/ready");
+      expect(ready.status).toBe(200);
+      expect(ready.json).toMatchObject({
+        ok: true,
+        role: "worker",
+        checks: {
+          database: { ok: true, detail: expect.stringMatching(/^postgres \d+/) },
+          storage: { ok: true, detail: expect.stringMatching(/^files \//) },
+          capture: { ok: true, detail: expect.stringContaining("browsers") },
+        },
+      });
+      expect(ready.json.checks.scheduler).toBeUndefined();
+      expect(await worker.get("/api/health/live")).toEqual({ status: 200, json: { ok: true } });
+      for (const path of ["/api/health", "/api/comparisons", "/"]) {
+        const r = await worker.get(path);
+        expect({ path, status: r.status }).toEqual({ path, status: 404 });
+        expect(r.json.error).toContain("worker");
+      }
+      expect(await worker.stop()).toBe(0);
+      expect(worker.output()).toContain("stopped cleanly");
+    },
+    SERVER_START_MS + 30_000,
+  );
+
+  test(
+    "two schedulers: exactly one holds the lease, the other is ready standing by, and takes over once the holder is killed",
+    async () => {
+      const [a, b] = await Promise.all([start("scheduler", url), start("scheduler", url)]);
+      const leases = async () => Promise.all([a, b].map(async (s) => (await s.get("/api/health/ready")).json));
+      const settled = await waitFor(
+        "one scheduler to hold the lease and the other to name it",
+        async () => {
+          const [ra, rb] = await leases();
+          const holders = [ra, rb].filter((r) => r.lease?.held);
+          const standby = [ra, rb].find((r) => r.lease && !r.lease.held && r.lease.holder);
+          return holders.length === 1 && standby ? { holder: holders[0], standby } : null;
+        },
+        30_000,
+        200,
+      );
+      for (const r of [settled.holder, settled.standby]) expect(r).toMatchObject({ ok: true, role: "scheduler" });
+      expect(settled.holder.checks.scheduler.detail).toMatch(/^holds the scheduler lease until .*: scheduling$/);
+      expect(settled.holder.checks.database.detail).toMatch(/^postgres \d+/);
+      expect(settled.standby.checks.scheduler).toEqual({
+        ok: true,
+        detail: expect.stringMatching(
+          new RegExp(`^standing by: ${settled.holder.lease.holder.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} holds`),
+        ),
+      });
+      expect(settled.standby.lease.holder).toBe(settled.holder.lease.holder);
+
+      // A holder is named host:pid:tag.
+      const holderPid = Number(String(settled.holder.lease.holder).split(":").at(-2));
+      const [holderProc, standbyProc] = a.proc.pid === holderPid ? [a, b] : [b, a];
+      expect(holderProc.proc.pid).toBe(holderPid);
+      expect(holderProc.output()).toContain("scheduler lease taken");
+      expect(standbyProc.output()).not.toContain("scheduler lease taken");
+      const killedAt = Date.now();
+      await holderProc.stop("SIGKILL");
+      const took = await waitFor(
+        "the standby to take the lease",
+        async () => ((await standbyProc.get("/api/health/ready")).json.lease?.held ? Date.now() - killedAt : null),
+        DEFAULT_LEASE_TTL_MS * 2 + 10_000,
+        200,
+      );
+      // A lease runs out a whole TTL after its last renewal; the standby asks every third of it.
+      expect(took).toBeLessThan(DEFAULT_LEASE_TTL_MS + DEFAULT_LEASE_TTL_MS / 3 + 3_000);
+      expect(standbyProc.output()).toContain("scheduler lease taken");
+      scheduler = standbyProc;
+    },
+    SERVER_START_MS * 2 + 60_000,
+  );
+
+  test(
+    "serves share live messages and sign-outs: a socket on serve B hears the scheduler's metrics and closes when its session signs out through serve A",
+    async () => {
+      expect(scheduler).not.toBeNull();
+      const [a, b] = await Promise.all([start("serve", url), start("serve", url)]);
+      const ready = await a.get("/api/health/ready");
+      expect(ready.json).toMatchObject({ ok: true, role: "serve", checks: { database: { ok: true }, storage: { ok: true } } });
+      expect(ready.json.checks.scheduler).toBeUndefined();
+      // The first account is the admin: it hears SYSTEM_METRICS.
+      const signup = await fetch(`${a.url}/api/auth/signup`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "admin@example.com", password: "correct-horse-battery" }),
+      });
+      expect(signup.status).toBe(201);
+      const { accessToken } = (await signup.json()) as { accessToken: string };
+      const cookie = (signup.headers.get("set-cookie") ?? "").split(";")[0]!;
+      const socket = openSocket(`${b.url.replace("http", "ws")}/ws`, { protocols: [WS_SUBPROTOCOL, `bearer.${accessToken}`] });
+      expect(await socket.opened).toBe(true);
+      await waitFor("the scheduler's metrics on serve B's socket", () => socket.messages.some((m) => m.type === "SYSTEM_METRICS"), 20_000);
+
+      const logout = await fetch(`${a.url}/api/auth/logout`, { method: "POST", headers: { cookie, origin: a.url } });
+      expect(logout.status).toBeLessThan(300);
+      const closed = await Promise.race([socket.closed, Bun.sleep(10_000).then(() => null)]);
+      expect(closed).toEqual({ code: 4001, reason: "Signed out" });
+    },
+    SERVER_START_MS * 2 + 60_000,
+  );
+});
