@@ -10,7 +10,8 @@ import { hostGuard, isLoopbackHostname } from "./http/host-guard";
 import { randomToken } from "./lib/ids";
 import { readCookie } from "./http/cookies";
 import { notFound } from "./http/errors";
-import { RateLimiter } from "./http/rate-limit";
+import { type BudgetFactory, RateLimiter } from "./http/rate-limit";
+import { sharedRateLimiter } from "./modules/rate-limits/public";
 import { maintenanceGate } from "./http/maintenance";
 import { RequestMetrics } from "./http/request-metrics";
 import { REQUEST_ID_HEADER } from "./http/request-log";
@@ -149,7 +150,18 @@ export interface AppDeps {
   driver?: string;
   /** Job kinds this process runs besides the alert and digest ones (a worker's capture jobs). */
   jobHandlers?: JobHandlers;
+  /**
+   * Sign-in, sign-up and waitlist budgets counted in the database, so they hold across every
+   * instance of a deployment (src/boot sets it on PostgreSQL); in this process's memory otherwise.
+   */
+  sharedLimits?: boolean;
 }
+
+/** Where the sign-in and sign-up budgets count: the database when instances share it, else memory. */
+const budgetsFor =
+  (deps: AppDeps): BudgetFactory =>
+  (name, limit, windowMs) =>
+    deps.sharedLimits ? sharedRateLimiter(deps.db, { name, limit, windowMs, now: deps.now }) : new RateLimiter(limit, windowMs, deps.now);
 
 export function createServices(deps: AppDeps) {
   const tokens = accessTokens(deps.secret, deps.now);
@@ -176,6 +188,7 @@ export function createServices(deps: AppDeps) {
         perDevicePerMinute: lim.perDevicePerMinute ?? lim.perAccountPerMinute,
       },
       deps.now,
+      budgetsFor(deps),
     ),
     passwordLogin: { mode: deps.env.PASSWORD_LOGIN, ssoName: deps.env.OIDC_NAME },
     // A selector, not a function: the session's sockets on every instance close.
@@ -418,9 +431,10 @@ export interface WebFrontEnd {
 
 export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
   const lim = deps.limits ?? SIGN_IN_LIMITS;
+  const budget = budgetsFor(deps);
   const limits = {
-    perIp: new RateLimiter(lim.perIpPerMinute, 60_000, deps.now),
-    perAccount: new RateLimiter(lim.perAccountPerMinute, 60_000, deps.now),
+    perIp: budget("ip", lim.perIpPerMinute, 60_000),
+    perAccount: budget("account", lim.perAccountPerMinute, 60_000),
   };
   const logger = deps.logger ?? createLogger({ level: deps.env.LOG_LEVEL });
   const log = deps.log ?? logFn(logger);

@@ -43,6 +43,7 @@ export function compose(
     jobHandlers: parts.jobHandlers,
     schedulerLease: parts.schedulerLease,
     driver: parts.drives && ctx.shared ? ctx.instance : undefined,
+    sharedLimits: ctx.shared,
   };
   return { deps, services: createServices(deps) };
 }
