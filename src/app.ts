@@ -155,6 +155,8 @@ export interface AppDeps {
    * instance of a deployment (src/boot sets it on PostgreSQL); in this process's memory otherwise.
    */
   sharedLimits?: boolean;
+  /** False: this process records the agent system's switch but runs no agents (a deployment's serve). */
+  hostsAgents?: boolean;
 }
 
 /** Where the sign-in and sign-up budgets count: the database when instances share it, else memory. */
@@ -278,6 +280,7 @@ export function createServices(deps: AppDeps) {
     now: deps.now,
     log: deps.log,
     cadence: deps.agentCadence,
+    hostsAgents: deps.hostsAgents,
     // TrendHunter's moves across each set come from the stored changes (the worker builds its own on its connection).
     changes: changeHistory(deps.db),
     // The system's switch is audited in the background: its callbacks are synchronous (the system module's).

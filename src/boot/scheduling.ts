@@ -8,6 +8,8 @@ import type { BootContext } from "./context";
 import type { RunDrivers } from "./run-drivers";
 
 export const SCHEDULER_LEASE = "scheduler";
+/** How soon the agents start or stop after Mission Control's switch was flipped through a serve. */
+const FOLLOW_EVERY_MS = 3_000;
 
 export interface Scheduling {
   start(): void;
@@ -20,6 +22,7 @@ export function scheduling(ctx: BootContext, services: Services, opts: { drivers
   const { log, logger } = ctx;
   let acting = false;
   let sweepTimer: ReturnType<typeof setInterval> | null = null;
+  let followTimer: ReturnType<typeof setInterval> | null = null;
   // One change at a time: a lease lost while the work was still starting waits for the start.
   let changing: Promise<void> = Promise.resolve();
 
@@ -32,6 +35,14 @@ export function scheduling(ctx: BootContext, services: Services, opts: { drivers
     // Scheduled runs: slots missed while no scheduler ran run once now, then on time.
     void services.watch.scheduler.start().catch((e) => log("scheduler: first pass failed (retrying)", e));
     void services.watch.digest.start().catch((e) => log("watch digest: first pass failed", e));
+    if (ctx.shared) {
+      // The agent system's switch may be flipped through any serve: follow it.
+      followTimer = setInterval(
+        () => void services.system.follow().catch((e) => log("agents: following the switch failed", e)),
+        FOLLOW_EVERY_MS,
+      );
+      followTimer.unref?.();
+    }
     const drivers = opts.drivers;
     if (drivers) {
       // Runs whose instance stopped (its drive lease ran out) are failed with that reason.
@@ -45,7 +56,8 @@ export function scheduling(ctx: BootContext, services: Services, opts: { drivers
     if (!acting) return;
     acting = false;
     if (sweepTimer) clearInterval(sweepTimer);
-    sweepTimer = null;
+    if (followTimer) clearInterval(followTimer);
+    sweepTimer = followTimer = null;
     services.admin.sampler.stop();
     services.watch.scheduler.stop();
     services.watch.digest.stop();

@@ -115,7 +115,7 @@ suite("roles on PostgreSQL", () => {
   );
 
   test(
-    "serves share live messages and sign-outs: a socket on serve B hears the scheduler's metrics and closes when its session signs out through serve A",
+    "serves share live messages and sign-outs: a socket on serve B hears the scheduler's metrics and agents (switched on through serve A) and closes when its session signs out through serve A",
     async () => {
       expect(scheduler).not.toBeNull();
       const [a, b] = await Promise.all([start("serve", url), start("serve", url)]);
@@ -134,6 +134,19 @@ suite("roles on PostgreSQL", () => {
       const socket = openSocket(`${b.url.replace("http", "ws")}/ws`, { protocols: [WS_SUBPROTOCOL, `bearer.${accessToken}`] });
       expect(await socket.opened).toBe(true);
       await waitFor("the scheduler's metrics on serve B's socket", () => socket.messages.some((m) => m.type === "SYSTEM_METRICS"), 20_000);
+
+      // Mission Control's switch, flipped through serve A, starts the agents in the scheduler only:
+      // their updates reach serve B's socket, and neither serve runs an agent host.
+      const started = await fetch(`${a.url}/api/system/start`, { method: "POST", headers: { authorization: `Bearer ${accessToken}` } });
+      expect(started.status).toBe(200);
+      expect(await started.json()).toMatchObject({ isActive: true, running: false });
+      await waitFor(
+        "agent updates from the scheduler on serve B's socket",
+        () => socket.messages.some((m) => m.type === "AGENT_UPDATE"),
+        20_000,
+      );
+      const status = await fetch(`${b.url}/api/system/status`, { headers: { authorization: `Bearer ${accessToken}` } });
+      expect(await status.json()).toMatchObject({ isActive: true, running: false });
 
       const logout = await fetch(`${a.url}/api/auth/logout`, { method: "POST", headers: { cookie, origin: a.url } });
       expect(logout.status).toBeLessThan(300);

@@ -28,6 +28,8 @@ export function compose(
     schedulerLease?: () => LeaseState | null;
     /** This process starts runs (serve, scheduler, all): they record it as their driver on a shared database. */
     drives?: boolean;
+    /** False: the agent system's switch is recorded here and followed by the scheduler (serve). */
+    hostsAgents?: boolean;
   },
 ): Composed {
   const deps: AppDeps = {
@@ -44,6 +46,7 @@ export function compose(
     schedulerLease: parts.schedulerLease,
     driver: parts.drives && ctx.shared ? ctx.instance : undefined,
     sharedLimits: ctx.shared,
+    hostsAgents: parts.hostsAgents,
   };
   return { deps, services: createServices(deps) };
 }

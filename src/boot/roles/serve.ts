@@ -14,6 +14,8 @@ export async function startServe(ctx: BootContext): Promise<() => Promise<void>>
     analyser: capture.analyser,
     captureReadiness: capture.capturing ? () => capture.capturing!.pool.readiness() : undefined,
     drives: true,
+    // Mission Control's switch is recorded here; the agents run in the scheduler holding its lease.
+    hostsAgents: false,
   });
   const closeRelay = await relayLive(ctx, services.live);
   const drivers = runDrivers(ctx, services);
