@@ -93,6 +93,12 @@ export async function openContext(asked: Role): Promise<BootContext> {
     fatal({ storage: storage.store.description }, problem);
   }
   logger.info({ storage: storage.store.description }, `files kept in ${storage.store.description}`);
+  // Site secrets saved through one instance are read by whichever drives the run: without a shared
+  // key, each instance would make its own under its DATA_DIR and read none of the others'.
+  if (shared && !env.SECRETS_KEY)
+    logger.warn(
+      "SECRETS_KEY is not set: give every instance of this deployment the same one, or site secrets saved through one cannot be read by another",
+    );
 
   return {
     role,

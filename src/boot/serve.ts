@@ -9,6 +9,8 @@ import { REFRESH_COOKIE } from "#server/modules/auth";
 import { webFrontEnd } from "#server/ssr";
 import type { BootContext } from "./context";
 
+const MAINTENANCE_RELOAD_MS = 3_000;
+
 export interface PublicServer {
   /** Closes every socket (clients reconnect) and stops taking requests, letting those in flight finish. */
   stop(): Promise<void>;
@@ -30,6 +32,15 @@ export async function servePublic(ctx: BootContext, deps: AppDeps, services: Ser
     refuse: (u) => (u.role !== "admin" && services.admin.maintenance.isOn() ? MAINTENANCE_MESSAGE : null),
     hosts: { publicUrl: env.PUBLIC_URL, trustProxy: env.TRUST_PROXY },
   });
+
+  // Maintenance switched through another instance reaches this one's gate within this long.
+  const maintenanceTimer = ctx.shared
+    ? setInterval(
+        () => void services.admin.maintenance.reload().catch((e) => ctx.log("maintenance: the stored flag could not be read", e)),
+        MAINTENANCE_RELOAD_MS,
+      )
+    : null;
+  maintenanceTimer?.unref?.();
 
   const server = Bun.serve({
     port: env.PORT,
@@ -64,6 +75,7 @@ export async function servePublic(ctx: BootContext, deps: AppDeps, services: Ser
   }
   return {
     async stop() {
+      if (maintenanceTimer) clearInterval(maintenanceTimer);
       services.live.disconnect(() => true, "Server restarting", 1001);
       await server.stop(false);
     },

@@ -37,6 +37,7 @@ export async function startRole(
       NODE_ENV: "production",
       DATABASE_URL: databaseUrl,
       JWT_SECRET: SHARED_SECRET,
+      SECRETS_KEY: "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
       CAPTURE_TIMING_SAMPLES: TEST_TIMING_SAMPLES,
       CAPTURE_LAZY: TEST_CAPTURE_LAZY,
       ...env,

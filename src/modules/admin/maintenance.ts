@@ -33,6 +33,15 @@ export function maintenanceService(deps: {
     /** Resolves once the stored flag is read (the server waits for it before it serves). */
     loaded,
     isOn: () => state.enabled,
+    /**
+     * Reads the stored flag again: with several instances on one database, one switched through
+     * another instance (src/boot reads it every few seconds there). A failed read keeps the mirror.
+     */
+    async reload(): Promise<void> {
+      await loaded;
+      const stored = await deps.repo.getSetting<Stored>(KEY);
+      state = stored ?? { enabled: false, since: null, by: null };
+    },
     state: (): MaintenanceState => ({ ...state, message: MAINTENANCE_MESSAGE }),
 
     async set(actor: Actor, enabled: boolean): Promise<MaintenanceState> {
