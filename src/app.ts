@@ -150,6 +150,8 @@ export interface AppDeps {
   driver?: string;
   /** Job kinds this process runs besides the alert and digest ones (a worker's capture jobs). */
   jobHandlers?: JobHandlers;
+  /** Job attempts this process runs at once (the job runner's default when absent). */
+  jobConcurrency?: number;
   /**
    * Sign-in, sign-up and waitlist budgets counted in the database, so they hold across every
    * instance of a deployment (src/boot sets it on PostgreSQL); in this process's memory otherwise.
@@ -307,7 +309,12 @@ export function createServices(deps: AppDeps) {
     log: deps.log,
   });
   // The worker loop for every job kind; boot starts it (src/boot/roles), tests drive jobs themselves.
-  const jobRunner = new JobRunner({ queue: jobs, handlers: { ...watch.jobHandlers, ...deps.jobHandlers }, log: deps.log });
+  const jobRunner = new JobRunner({
+    queue: jobs,
+    handlers: { ...watch.jobHandlers, ...deps.jobHandlers },
+    concurrency: deps.jobConcurrency,
+    log: deps.log,
+  });
   const filmstrips = filmstripService({ db: deps.db, dataDir: deps.env.DATA_DIR, files, now: deps.now, log: deps.log });
   const discovery = discoveryService({ db: deps.db, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, log: deps.log });
   const pages = pagesService({

@@ -25,6 +25,7 @@ export function compose(
     analyser?: Analyser;
     captureReadiness?: () => CaptureReadiness;
     jobHandlers?: JobHandlers;
+    jobConcurrency?: number;
     schedulerLease?: () => LeaseState | null;
     /** This process starts runs (serve, scheduler, all): they record it as their driver on a shared database. */
     drives?: boolean;
@@ -43,6 +44,7 @@ export function compose(
     captureReadiness: parts.captureReadiness,
     runTools: parts.capture && parts.analyser ? runToolsWith(parts.capture, parts.analyser, ctx.env, ctx.log) : undefined,
     jobHandlers: parts.jobHandlers,
+    jobConcurrency: parts.jobConcurrency,
     schedulerLease: parts.schedulerLease,
     driver: parts.drives && ctx.shared ? ctx.instance : undefined,
     sharedLimits: ctx.shared,

@@ -16,6 +16,8 @@ export async function startWorker(ctx: BootContext): Promise<() => Promise<void>
     analyser: capturing.analyser,
     captureReadiness: () => capturing.pool.readiness(),
     jobHandlers: captureJobHandlers?.(ctx, capturing),
+    // Captures enough to keep every capture slot busy, and two more for alerts and digests.
+    jobConcurrency: captureJobHandlers ? ctx.env.CAPTURE_CONCURRENCY + 2 : undefined,
   });
   // Alerts a job sends are live messages too: they reach the sockets on the serve instances.
   const closeRelay = await relayLive(ctx, services.live);
