@@ -157,8 +157,8 @@ export interface AppDeps {
    * instance of a deployment (src/boot sets it on PostgreSQL); in this process's memory otherwise.
    */
   sharedLimits?: boolean;
-  /** False: this process records the agent system's switch but runs no agents (a deployment's serve). */
-  hostsAgents?: boolean;
+  /** Whether this process may run the agents now (the system module's `hostsAgents`); true when absent. */
+  hostsAgents?: boolean | (() => boolean);
 }
 
 /** Where the sign-in and sign-up budgets count: the database when instances share it, else memory. */

@@ -20,6 +20,8 @@ export async function startAll(ctx: BootContext): Promise<() => Promise<void>> {
     captureReadiness: () => capturing.pool.readiness(),
     jobHandlers: captureJobHandlers?.(ctx, capturing),
     drives: true,
+    // On PostgreSQL only the scheduler lease's holder runs the agents, whichever instance switched them on.
+    hostsAgents: ctx.shared ? () => schedule?.lease()?.held === true : true,
   });
   const closeRelay = await relayLive(ctx, services.live);
   const drivers = runDrivers(ctx, services);

@@ -29,8 +29,8 @@ export function compose(
     schedulerLease?: () => LeaseState | null;
     /** This process starts runs (serve, scheduler, all): they record it as their driver on a shared database. */
     drives?: boolean;
-    /** False: the agent system's switch is recorded here and followed by the scheduler (serve). */
-    hostsAgents?: boolean;
+    /** Whether the agents may run here now: never in a serve, only under the scheduler lease in a shared `all`. */
+    hostsAgents?: boolean | (() => boolean);
   },
 ): Composed {
   const deps: AppDeps = {

@@ -36,10 +36,12 @@ export interface SystemDeps {
   /** Audit hook for the admin console (start/stop/restart with who did it). */
   onChange?: (action: SystemAction, actor: SystemActor | null) => void;
   /**
-   * False in a process that only records the wish (a deployment's `serve`): the scheduler holding
-   * its lease runs the agents, following the wish (`follow`), so they never run twice.
+   * Whether this process may run the agents now. False in a process that only records the wish (a
+   * deployment's `serve`), and a single process on PostgreSQL may only while it holds the scheduler
+   * lease: the scheduler holding it runs the agents, following the wish (`follow`), so they never
+   * run twice. True when absent.
    */
-  hostsAgents?: boolean;
+  hostsAgents?: boolean | (() => boolean);
 }
 
 export function systemService(deps: SystemDeps) {
@@ -84,7 +86,8 @@ export function systemService(deps: SystemDeps) {
   }
 
   async function launch(): Promise<void> {
-    if (deps.hostsAgents === false || host?.running) return;
+    const mayHost = typeof deps.hostsAgents === "function" ? deps.hostsAgents() : deps.hostsAgents !== false;
+    if (!mayHost || host?.running) return;
     const h = makeHost();
     host = h;
     try {
