@@ -2,7 +2,7 @@
 // database on loopback: a worker's and a scheduler's readiness, only one of two schedulers acting
 // and the other taking over when it is killed, and live messages and sign-outs crossing serves.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { databaseTarget, migrateSql, openSql } from "#server/db/sql";
+import { databaseTarget, migrateSql, openSql, type SqlDb } from "#server/db/sql";
 import { DEFAULT_LEASE_TTL_MS } from "#server/modules/leases/public";
 import { WS_SUBPROTOCOL } from "#server/live/ws";
 import { openSocket } from "#tests/support/live-server";
@@ -24,16 +24,20 @@ suite("roles on PostgreSQL", () => {
   // The scheduler left running by the failover test: the metrics it publishes reach serve B's socket.
   let scheduler: RoleProcess | null = null;
 
+  // The test's own connection, to read the leases table.
+  let handle: SqlDb | null = null;
+  const db = () => handle!;
+
   beforeAll(async () => {
     url = await freshPgDatabase();
     // Migrated once here, so the processes below start together without racing on the schema.
-    const db = await openSql(databaseTarget(url, "."), { max: 1 });
-    await migrateSql(db);
-    await db.close();
+    handle = await openSql(databaseTarget(url, "."), { max: 1 });
+    await migrateSql(handle);
   }, PG_START_TIMEOUT);
 
   afterAll(async () => {
     await Promise.all(started.map((p) => p.stop("SIGKILL")));
+    await handle?.close();
     await stopPostgres();
   });
 
@@ -64,6 +68,25 @@ suite("roles on PostgreSQL", () => {
       await waitFor("the worker's last log line", () => worker.output().includes("stopped cleanly"), 5_000);
     },
     SERVER_START_MS + 30_000,
+  );
+
+  test(
+    "design-intel with no command runs every role in one process on PostgreSQL too",
+    async () => {
+      const all = await start(null, url);
+      const ready = await all.get("/api/health/ready");
+      expect(ready.status).toBe(200);
+      expect(ready.json.role).toBe("all");
+      expect(Object.keys(ready.json.checks)).toEqual(["database", "migrations", "storage", "capture"]);
+      expect((await all.get("/api/health")).status).toBe(200);
+      // It schedules under the lease like any scheduler (nobody else holds it yet), and lets it go on a clean stop.
+      const held = async () => (await db().one<{ holder: string }>("SELECT holder FROM leases WHERE name = 'scheduler'"))?.holder ?? null;
+      const holder = await waitFor("the single process to hold the scheduler lease", held, 20_000, 200);
+      expect(Number(holder.split(":").at(-2))).toBe(all.proc.pid);
+      expect(await all.stop()).toBe(0);
+      expect(await held()).toBeNull();
+    },
+    SERVER_START_MS + 40_000,
   );
 
   test(

@@ -20,15 +20,16 @@ export interface RoleProcess {
   stop(signal?: NodeJS.Signals): Promise<number>;
 }
 
+/** `role` null: `design-intel` with no command (every role in one process). */
 export async function startRole(
-  role: "serve" | "worker" | "scheduler",
+  role: "serve" | "worker" | "scheduler" | null,
   databaseUrl: string,
   env: Record<string, string> = {},
 ): Promise<RoleProcess> {
   const port = freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), `di-${role}-`));
+  const dataDir = mkdtempSync(join(tmpdir(), `di-${role ?? "all"}-`));
   let out = "";
-  const proc = Bun.spawn([process.execPath, MAIN, role], {
+  const proc = Bun.spawn([process.execPath, MAIN, ...(role ? [role] : [])], {
     env: {
       ...process.env,
       PORT: String(port),
