@@ -4,7 +4,8 @@ import { HostSampler, parseMeminfo, parseNetDev, parseProcStat, readDiskPercent 
 import type { SystemMetrics } from "#server/modules/admin/model";
 import { formatUptime, healthOf } from "#web/features/admin/format";
 import { HOST_ALERT_COOLDOWN_MS } from "#server/modules/admin/host-alerts";
-import { makeTestApp } from "#tests/support/app";
+import { makeTestApp, TEST_ON_POSTGRES } from "#tests/support/app";
+import type { DatabaseStats } from "#server/modules/admin/model";
 import { metricsSample, saveAlertSettings } from "./admin-support";
 
 function socketOf(userId: string, role: "user" | "admin") {
@@ -111,6 +112,26 @@ describe("system metrics", () => {
     expect(metrics[0]!.payload.cpu).toBe(m.cpu);
     expect(metrics[0]!.payload.connections.sockets).toBe(2);
     expect(user.messages).toEqual([]);
+  });
+});
+
+describe("database figures", () => {
+  test("name the database the installation runs on; on PostgreSQL they say how backups are made", async () => {
+    const t = makeTestApp();
+    const admin = await t.signup();
+    const r = await t.call("GET", "/api/admin/database-stats", { headers: t.auth(admin.token) });
+    expect(r.status).toBe(200);
+    const s = r.json as DatabaseStats;
+    expect(s.totalRecords).toBeGreaterThanOrEqual(1); // the admin's own account
+    expect(s.connections).toBeGreaterThanOrEqual(1);
+    if (TEST_ON_POSTGRES) {
+      expect(s.engine).toBe("postgres");
+      expect(s.engineDetail).toMatch(/^postgres \d+\.\d+/);
+      expect(s.backupAdvice).toContain("pg_dump");
+    } else {
+      expect(s).toMatchObject({ engine: "sqlite", backupAdvice: null });
+      expect(s.engineDetail).toMatch(/^sqlite \d+\.\d+/);
+    }
   });
 });
 

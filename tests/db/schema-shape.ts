@@ -1,7 +1,9 @@
 // The shape of a schema as both dialects can report it, in one comparable form: tables, columns
 // (type family, NOT NULL, has a default), primary keys, unique constraints, named indexes, foreign
-// keys and triggers (by name and table). Types compare by family: SQLite's INTEGER is PostgreSQL's integer, bigint or
-// boolean (flags are 0/1 in SQLite), TEXT is text or citext, REAL double precision, BLOB bytea.
+// keys, triggers (by name and table) and sequences of PostgreSQL's own (SQLite has none; an
+// identity column's is part of its column). Types compare by family: SQLite's INTEGER is
+// PostgreSQL's integer, bigint or boolean (flags are 0/1 in SQLite), TEXT is text or citext, REAL
+// double precision, BLOB bytea.
 import type { Database } from "bun:sqlite";
 import type { SqlDb } from "#server/db/sql";
 
@@ -9,6 +11,8 @@ export interface Shape {
   tables: Record<string, TableShape>;
   /** "name on table": a trigger's body differs by dialect, its existence must not. */
   triggers: string[];
+  /** "name owned by table.column" (or "name" alone): sequences other than an identity column's. */
+  sequences: string[];
 }
 export interface TableShape {
   columns: Record<string, string>; // name → "family null|not null[ default]"
@@ -83,7 +87,7 @@ export function sqliteShape(db: Database): Shape {
     .query<{ t: string }, []>("SELECT name || ' on ' || tbl_name AS t FROM sqlite_master WHERE type = 'trigger' ORDER BY t")
     .all()
     .map((r) => r.t);
-  return { tables, triggers };
+  return { tables, triggers, sequences: [] };
 }
 
 export async function postgresShape(db: SqlDb): Promise<Shape> {
@@ -147,7 +151,18 @@ export async function postgresShape(db: SqlDb): Promise<Shape> {
          JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND NOT g.tgisinternal ORDER BY t`,
     )
   ).map((r) => r.t);
-  return { tables, triggers };
+  // An identity column's sequence depends on it internally ('i'); one OWNED BY a column, automatically ('a').
+  const sequences = (
+    await db.all<{ s: string }>(
+      `SELECT s.relname || COALESCE(' owned by ' || t.relname || '.' || a.attname, '') AS s
+         FROM pg_class s JOIN pg_namespace n ON n.oid = s.relnamespace
+         LEFT JOIN pg_depend d ON d.classid = 'pg_class'::regclass AND d.objid = s.oid AND d.refobjsubid > 0
+         LEFT JOIN pg_class t ON t.oid = d.refobjid
+         LEFT JOIN pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid
+        WHERE s.relkind = 'S' AND n.nspname = 'public' AND d.deptype IS DISTINCT FROM 'i' ORDER BY s`,
+    )
+  ).map((r) => r.s);
+  return { tables, triggers, sequences };
 }
 
 /** Every difference between two shapes, one line each ("" when they match). */
@@ -186,5 +201,9 @@ export function differences(a: Shape, b: Shape, names = ["sqlite", "postgres"] a
   const tb = new Set(b.triggers);
   for (const t of ta) if (!tb.has(t)) out.push(`trigger ${t}: only in ${an}`);
   for (const t of tb) if (!ta.has(t)) out.push(`trigger ${t}: only in ${bn}`);
+  const sa = new Set(a.sequences);
+  const sb = new Set(b.sequences);
+  for (const q of sa) if (!sb.has(q)) out.push(`sequence ${q}: only in ${an}`);
+  for (const q of sb) if (!sa.has(q)) out.push(`sequence ${q}: only in ${bn}`);
   return out;
 }

@@ -1,4 +1,5 @@
-// The worker loop in real time: a poke wakes it at once, a failing job is retried after its backoff
+// The worker loop in real time: a poke wakes it at once, so does the end of an attempt (the next
+// job is claimed without waiting for a poll), a failing job is retried after its backoff
 // and goes dead with the kind's hook told, and an attempt whose lease was taken is told to stop
 // (its signal aborts) and cannot complete the job that the new holder finished.
 import { beforeEach, expect, test } from "bun:test";
@@ -29,6 +30,18 @@ test("a poke wakes the runner at once (it polls only every 10 s here)", async ()
   expect(Date.now() - started).toBeLessThan(1_000);
   await runner.stop();
   expect(seen).toEqual([7]);
+});
+
+test("a runner that finishes an attempt claims the next job at once, not at its next poll (10 s here)", async () => {
+  const ids: string[] = [];
+  for (let n = 0; n < 20; n++) ids.push(await q.enqueue({ kind: "work", payload: { n } }));
+  const runner = new JobRunner({ queue: q, pollMs: 10_000, concurrency: 1, handlers: { work: { run: () => Bun.sleep(10) } } });
+  const started = Date.now();
+  runner.start();
+  await waitFor("every job done", async () => (await q.counts()).done === 20, 8_000, 5);
+  // 20 attempts of 10 ms one after another; waiting a poll between two would take 10 s each.
+  expect(Date.now() - started).toBeLessThan(3_000);
+  await runner.stop();
 });
 
 test("a failing job is retried after its backoff, then dead with the hook told; others keep running meanwhile", async () => {

@@ -54,6 +54,8 @@ export async function startServer(
      * machine would not).
      */
     logFile?: string;
+    /** The path that answers 200 once the server is up; workers and schedulers serve only /api/health/live and /ready. */
+    healthPath?: string;
   } = {},
 ): Promise<RunningServer> {
   const port = freePort();
@@ -94,7 +96,7 @@ export async function startServer(
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`server exited early (${proc.exitCode}):\n${output()}`);
     try {
-      const r = await fetch(`${url}/api/health`);
+      const r = await fetch(`${url}${opts.healthPath ?? "/api/health"}`);
       if (r.ok) break;
     } catch {
       /* not up yet */

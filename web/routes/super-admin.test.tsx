@@ -27,6 +27,9 @@ const metrics = (over: Partial<SystemMetrics> = {}): SystemMetrics => ({
   ...over,
 });
 const database: DatabaseStats = {
+  engine: "sqlite",
+  engineDetail: "sqlite",
+  backupAdvice: null,
   totalRecords: 99,
   tables: 10,
   connections: 1,

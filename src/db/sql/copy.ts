@@ -52,6 +52,15 @@ export async function copySqliteToPostgres(
     "SELECT table_name, column_name, data_type, is_identity, is_nullable FROM information_schema.columns WHERE table_schema = current_schema()",
   );
   const columnsOf = (table: string) => pgColumns.filter((c) => c.table_name === table);
+  // Columns that own a sequence: identities, and the jobs claim's counter (migrations/pg/0026).
+  const numbered = new Set(
+    (
+      await to.all<{ t: string; c: string }>(
+        `SELECT table_name AS t, column_name AS c FROM information_schema.columns
+          WHERE table_schema = current_schema() AND pg_get_serial_sequence(quote_ident(table_name), column_name) IS NOT NULL`,
+      )
+    ).map((r) => `${r.t}.${r.c}`),
+  );
   for (const t of tables) if (!columnsOf(t).length) throw new Error(`the PostgreSQL database has no table ${t}`);
 
   const accounts = await to.one<{ n: number }>("SELECT COUNT(*) AS n FROM users");
@@ -93,9 +102,10 @@ export async function copySqliteToPostgres(
         const tuples = batch.map((row) => `(${names.map((c) => (params.push(value(row, c)), `$${params.length}`)).join(", ")})`);
         await tx.run(`INSERT INTO ${table} (${names.join(", ")})${identity} VALUES ${tuples.join(", ")}`, params);
       }
-      for (const c of cols.filter((x) => x.is_identity === "YES"))
+      // Each sequence continues past the largest value copied.
+      for (const c of cols.filter((x) => numbered.has(`${table}.${x.column_name}`)))
         await tx.exec(
-          `SELECT setval(pg_get_serial_sequence('${table}', '${q(c.column_name)}'), COALESCE((SELECT MAX(${q(c.column_name)}) FROM ${table}), 1), (SELECT COUNT(*) FROM ${table}) > 0)`,
+          `SELECT setval(pg_get_serial_sequence('${table}', '${q(c.column_name)}'), COALESCE((SELECT MAX(${q(c.column_name)}) FROM ${table}), 1), (SELECT MAX(${q(c.column_name)}) FROM ${table}) IS NOT NULL)`,
         );
       if (hold.size) {
         const keys = (await from.all<{ name: string; pk: number }>(`PRAGMA table_info(${table})`))

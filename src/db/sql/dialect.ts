@@ -1,7 +1,8 @@
 // The only place SQL differs between SQLite and PostgreSQL. Repositories write one statement and
 // splice in these fragments where the dialects part: upserts, the current time, JSON fields, counts
-// of flags, case-insensitive matching and an OFFSET without a limit. Everything here is built from names in code, never from
-// input, and each name is checked so a slip cannot become an injection.
+// of flags, case-insensitive matching, an OFFSET without a limit, and taking rows and numbers where
+// writers run side by side (PostgreSQL) or one at a time (SQLite). Everything here is built from
+// names in code, never from input, and each name is checked so a slip cannot become an injection.
 export type DialectName = "sqlite" | "postgres";
 
 export interface Dialect {
@@ -27,6 +28,10 @@ export interface Dialect {
   jsonText(column: string, ...path: string[]): string;
   /** The number of rows for which a condition (or a boolean column) holds: 0, not NULL, on no rows. */
   countWhere(condition: string): string;
+  /** Ends a SELECT that picks rows to take: locks them, passing over rows another transaction holds (nothing on SQLite, one writer at a time). */
+  readonly skipLocked: string;
+  /** The next number of a counter: the sequence's on PostgreSQL; on SQLite one past the column's largest, safe there only under its one writer. */
+  nextNumber(sequence: string, table: string, column: string): string;
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
@@ -68,6 +73,10 @@ export const sqliteDialect: Dialect = {
   upsert,
   jsonText: (column, ...path) => `json_extract(${name(column)}, '$${path.map((p) => "." + key(p)).join("")}')`,
   countWhere,
+  // Write transactions are BEGIN IMMEDIATE: nothing another claim could hold.
+  skipLocked: "",
+  // The subquery's own FROM: inside an UPDATE of the same table it reads the table, not the row.
+  nextNumber: (_sequence, table, column) => `(SELECT COALESCE(MAX(n.${name(column)}), 0) + 1 FROM ${name(table)} n)`,
 };
 
 export const postgresDialect: Dialect = {
@@ -79,4 +88,8 @@ export const postgresDialect: Dialect = {
   upsert,
   jsonText: (column, ...path) => `(${name(column)}::jsonb #>> '{${path.map(key).join(",")}}')`,
   countWhere,
+  // Two transactions picking at once take different rows instead of one waiting on the other's.
+  skipLocked: "FOR UPDATE SKIP LOCKED",
+  // A sequence hands each caller its own number without waiting on another transaction.
+  nextNumber: (sequence) => `nextval('${name(sequence)}')`,
 };

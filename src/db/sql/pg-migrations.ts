@@ -26,6 +26,8 @@ import m0021 from "../../../migrations/pg/0021_workspaces.sql" with { type: "tex
 import m0022 from "../../../migrations/pg/0022_activity_workspace.sql" with { type: "text" };
 import m0023 from "../../../migrations/pg/0023_leases.sql" with { type: "text" };
 import m0024 from "../../../migrations/pg/0024_rate_windows.sql" with { type: "text" };
+import m0025 from "../../../migrations/pg/0025_capture_results.sql" with { type: "text" };
+import m0026 from "../../../migrations/pg/0026_jobs_claim_counter.sql" with { type: "text" };
 import m0027 from "../../../migrations/pg/0027_run_driver.sql" with { type: "text" };
 
 export const pgMigrations: Migration[] = [
@@ -53,5 +55,7 @@ export const pgMigrations: Migration[] = [
   { version: 22, name: "0022_activity_workspace", sql: m0022 },
   { version: 23, name: "0023_leases", sql: m0023 },
   { version: 24, name: "0024_rate_windows", sql: m0024 },
+  { version: 25, name: "0025_capture_results", sql: m0025 },
+  { version: 26, name: "0026_jobs_claim_counter", sql: m0026 },
   { version: 27, name: "0027_run_driver", sql: m0027 },
 ];

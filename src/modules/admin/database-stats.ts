@@ -50,9 +50,10 @@ export function databaseStatsReader(repo: AdminRepository, dbPath: string) {
     const tables = await timed(repo.tables);
     let totalRecords = 0;
     for (const t of tables) totalRecords += await timed(() => repo.countRows(t));
+    const sessions = await timed(repo.sessions);
     const onDisk = dbPath && dbPath !== ":memory:";
     const dbSize = onDisk ? fileSize(dbPath) + fileSize(`${dbPath}-wal`) : await repo.pageBytes();
     const queryTime = Math.round((timings.reduce((a, b) => a + b, 0) / timings.length) * 1000) / 1000;
-    return { totalRecords, tables: tables.length, connections: openConnections(dbPath), queryTime, dbSize };
+    return { totalRecords, tables: tables.length, connections: sessions ?? openConnections(dbPath), queryTime, dbSize };
   };
 }

@@ -28,13 +28,18 @@ export const BACKUP_STATUSES = ["healthy", "overdue", "failed", "none"] as const
 export type BackupStatus = (typeof BACKUP_STATUSES)[number];
 
 export const databaseStats = z.object({
+  /** Which database this installation keeps its data in, and its version ("sqlite 3.51.0", "postgres 15.14"). */
+  engine: z.enum(["sqlite", "postgres"]),
+  engineDetail: z.string(),
+  /** How backups are made when the console does not make them (PostgreSQL); null when it does. */
+  backupAdvice: z.string().nullable(),
   totalRecords: z.number(),
   tables: z.number(),
-  /** Open SQLite connections to the database file held by this process (main thread and workers). */
+  /** SQLite: open connections to the database file held by this process (main thread and workers); PostgreSQL: sessions on this database, from every instance. */
   connections: z.number(),
   /** Mean milliseconds of the recent measured stats queries. */
   queryTime: z.number(),
-  /** Bytes of the database file plus its write-ahead log. */
+  /** Bytes of the database file plus its write-ahead log; PostgreSQL: the database's size. */
   dbSize: z.number(),
   /** Run history: runs kept, and bytes of their screenshot files (each shared file counted once). */
   historyRuns: z.number(),

@@ -34,6 +34,16 @@ export function adminRepository(db: SqlDb) {
       );
       return r ? r.page_count * r.page_size : 0;
     },
+    /** The engine and its version as the database reports it: "postgres 15.14", "sqlite 3.51.0". */
+    engineVersion: async (): Promise<string> => {
+      const r = await db.one<{ v: string }>(pg ? "SELECT current_setting('server_version') AS v" : "SELECT sqlite_version() AS v");
+      return `${db.dialect.name} ${(r?.v ?? "").split(" ")[0]}`.trim();
+    },
+    /** PostgreSQL's sessions on this database (every instance's pools); null on SQLite, whose connections are this process's files. */
+    sessions: async (): Promise<number | null> =>
+      pg
+        ? ((await db.one<{ n: number }>("SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE datname = current_database()"))?.n ?? 0)
+        : null,
     /** Which database this is: backups are the console's to make on SQLite only. */
     dialect: db.dialect.name,
     /** A transactionally consistent copy of the whole database, taken under a read snapshot (writers carry on under WAL). */

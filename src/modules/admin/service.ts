@@ -7,7 +7,7 @@ import type { LiveHub } from "#server/live/hub";
 import type { AuditService } from "#server/modules/audit/service";
 import type { BlobStorage } from "#server/modules/storage";
 import { type ActivitySink, hostAlertsService } from "./host-alerts";
-import { backupService } from "./backups";
+import { backupService, POSTGRES_BACKUPS } from "./backups";
 import { databaseStatsReader } from "./database-stats";
 import { HostSampler } from "./host-metrics";
 import { smtpMailer, type Mailer } from "./mailer";
@@ -88,7 +88,15 @@ export function adminService(deps: AdminDeps) {
     systemMetrics,
     databaseStats: async (): Promise<DatabaseStats> => {
       const h = (await deps.historyStorage?.()) ?? { runs: 0, bytes: 0 };
-      return { ...(await dbFigures()), historyRuns: h.runs, historyBytes: h.bytes, ...(await backups.status()) };
+      return {
+        engine: deps.db.dialect.name,
+        engineDetail: await repo.engineVersion(),
+        backupAdvice: deps.db.dialect.name === "postgres" ? POSTGRES_BACKUPS : null,
+        ...(await dbFigures()),
+        historyRuns: h.runs,
+        historyBytes: h.bytes,
+        ...(await backups.status()),
+      };
     },
     backups,
     maintenance,

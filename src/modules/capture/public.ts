@@ -24,6 +24,8 @@ export type { Vitals } from "./page/types";
 export { createStepSessions, type StepSessions, type SubmitCapture } from "./steps/sessions";
 // How ready the capture pool is (the health check reports it), and what it is asked and answers (a run's tools).
 export type { CaptureJobInput, CaptureReadiness, CaptureResult, TimingJobInput, TimingResult } from "./browser/pool";
+// Which of the pool's answers are its own trouble, not the page's (a capture job retries those elsewhere).
+export { isPoolFault } from "./browser/pool";
 // The capture's context options, so the CLI's second look at a page (ignore selectors) sees what the capture saw.
 export { captureContextOptions } from "./browser/capture-context";
 // What moves on a page by itself, as a capture records it (change detection reads it).

@@ -205,6 +205,7 @@ export class JobRunner {
   #wake: (() => void) | null = null;
   #loop: Promise<void> | null = null;
   #lastPrune = 0;
+  #listening: Promise<{ unlisten(): Promise<void> }> | null | undefined = null;
 
   constructor(opts: JobRunnerOptions) {
     this.#opts = opts;
@@ -219,6 +220,13 @@ export class JobRunner {
     if (this.#running) return;
     this.#running = true;
     this.#loop = this.#run().catch((e) => this.#opts.log?.("job runner stopped on an error", e));
+    // Jobs enqueued by other processes (PostgreSQL): claimed at once, not at the next poll. A lost
+    // notification costs at most the poll.
+    const kinds = new Set(this.kinds);
+    this.#listening = this.#opts.queue.onEnqueued?.((kind) => {
+      if (kinds.has(kind)) this.poke();
+    });
+    this.#listening?.catch((e: unknown) => this.#opts.log?.("job runner: listening for new jobs failed; polling instead", e));
   }
 
   /** Something was enqueued: look now instead of at the next poll. */
@@ -229,6 +237,9 @@ export class JobRunner {
   /** Stops claiming and waits for the attempts in flight (an unfinished one is left to its lease). */
   async stop(): Promise<void> {
     this.#running = false;
+    const listening = this.#listening;
+    this.#listening = null;
+    if (listening) await (await listening.catch(() => null))?.unlisten().catch(() => {});
     this.poke();
     await this.#loop;
     await Promise.all([...this.#active]);

@@ -23,12 +23,13 @@ export interface JobsServiceDeps {
 export function jobsService(deps: JobsServiceDeps) {
   const repo = jobsRepository(deps.db);
   const now = deps.now ?? Date.now;
+  const pg = deps.db.dialect.name === "postgres";
 
   return {
     now,
     /** Adds a job (or finds the live one with the same dedupe key) and returns its id. */
-    enqueue(input: EnqueueInput, at = now()): Promise<string> {
-      return repo.insert({
+    async enqueue(input: EnqueueInput, at = now()): Promise<string> {
+      const id = await repo.insert({
         id: newId(),
         kind: input.kind,
         payload: JSON.stringify(input.payload ?? null),
@@ -38,7 +39,14 @@ export function jobsService(deps: JobsServiceDeps) {
         dedupeKey: input.dedupeKey ?? null,
         at,
       });
+      if (pg) await repo.announce(input.kind);
+      return id;
     },
+    /**
+     * PostgreSQL: calls `fn` with the kind of each job any instance enqueues, so a worker elsewhere
+     * claims it now rather than at its next poll. Null on SQLite: one process, whose runner is poked.
+     */
+    onEnqueued: (fn: (kind: string) => void) => (pg ? repo.onAnnounced(fn) : null),
     get: (id: string): Promise<JobRow | null> => repo.get(id),
     /** Takes the next due job of these kinds, owners in turn; expired leases are returned to the queue first. */
     claim(kinds: readonly string[], worker: string, leaseMs: number, at = now()) {

@@ -16,6 +16,9 @@ export const PLACEHOLDER_METRICS: SystemMetrics = {
 };
 
 export const PLACEHOLDER_DATABASE: DatabaseStats = {
+  engine: "sqlite",
+  engineDetail: "sqlite",
+  backupAdvice: null,
   totalRecords: 15_420,
   tables: 12,
   connections: 12,

@@ -122,6 +122,20 @@ const WORKER_DIED_REASON = "The capture worker stopped unexpectedly";
 const NO_REMOTE_REASON = "No browser server can be reached right now";
 const STUCK_REASON = "The browser stopped responding while capturing this page";
 
+/**
+ * The pool's own trouble rather than the page's: its browser went away or would not start, its
+ * worker died, it is closing or full. A capture run as a job (src/modules/capture-jobs) fails its
+ * attempt on these, so another worker, with browsers of its own, takes the page. A page that lost
+ * its browser several times, or hung one, is the page's answer: another worker would fare the same.
+ */
+export function isPoolFault(reason: string): boolean {
+  return (
+    [LOST_REASON, POOL_CLOSED_REASON, NO_CHROMIUM_REASON, WORKER_DIED_REASON, QUEUE_FULL_REASON, OWNER_QUEUE_FULL_REASON].includes(
+      reason,
+    ) || reason.startsWith(NO_REMOTE_REASON)
+  );
+}
+
 function isCaptureBrowser(pid: number): boolean {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--design-intel-capture=");
