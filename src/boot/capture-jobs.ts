@@ -1,17 +1,32 @@
-// Where captures go when a process has no browsers of its own: `capture` jobs in the database that
-// any worker claims (issue 30). The two functions below are the only places the roles ask about
-// them; while `jobCaptureTools` is null, a process that drives runs (serve, scheduler) keeps a
-// capture pool of its own so that its runs still capture.
-import type { JobHandlers } from "#server/modules/jobs/public";
+// Where captures go when the roles are apart: `capture` jobs in the database that any worker claims
+// (src/modules/capture-jobs). The run side's tools are what a serve or a scheduler gives its runs;
+// the worker side's handlers run each claimed job on a capture pool.
+import { captureJobHandlers, jobCaptureTools, pruneCaptureResults } from "#server/modules/capture-jobs/public";
+import { type JobHandlers, jobsService } from "#server/modules/jobs/public";
 import type { BootContext } from "./context";
 import type { Capturing } from "./pool";
 import type { CaptureTools } from "./run-tools";
 
-/**
- * The run tools' `capture` and `time` of a process without a pool: each enqueues a job and
- * resolves with the worker's result. Null: the capture jobs are not wired, runs use a local pool.
- */
-export const jobCaptureTools: ((ctx: BootContext) => CaptureTools) | null = null;
+/** The run tools' `capture` and `time` of a process without browsers: each enqueues a job and resolves with the worker's answer. */
+export function captureOverJobs(ctx: BootContext): CaptureTools {
+  return jobCaptureTools({ db: ctx.db, jobs: jobsService({ db: ctx.db }), store: ctx.storage.store, secret: ctx.secret, log: ctx.log });
+}
 
-/** The job handlers a worker runs on its pool for the capture job kinds (none while not wired). */
-export const captureJobHandlers: ((ctx: BootContext, capturing: Capturing) => JobHandlers) | null = null;
+/** The job handlers of a process with a capture pool, for the capture job kinds. */
+export function captureJobsOn(ctx: BootContext, capturing: Capturing): JobHandlers {
+  return captureJobHandlers({
+    db: ctx.db,
+    pool: capturing.pool,
+    store: ctx.storage.store,
+    secret: ctx.secret,
+    workDir: ctx.storage.workDir,
+    log: ctx.log,
+  });
+}
+
+/** Answers nobody read and their temporary screenshots, once a day old (the scheduler's retention). */
+export async function pruneCaptureAnswers(ctx: BootContext): Promise<void> {
+  const { rows, objects } = await pruneCaptureResults({ db: ctx.db, store: ctx.storage.store });
+  if (rows || objects)
+    ctx.logger.info({ rows, objects }, `capture jobs: removed ${rows} unread answers and ${objects} temporary screenshots`);
+}

@@ -4,12 +4,15 @@
 // lease is gained and stopped when it is lost, so a second scheduler stands by for the first.
 import type { Services } from "#server/app";
 import { leaseKeeper, type LeaseKeeper, type LeaseState } from "#server/modules/leases/public";
+import { pruneCaptureAnswers } from "./capture-jobs";
 import type { BootContext } from "./context";
 import type { RunDrivers } from "./run-drivers";
 
 export const SCHEDULER_LEASE = "scheduler";
 /** How soon the agents start or stop after Mission Control's switch was flipped through a serve. */
 const FOLLOW_EVERY_MS = 3_000;
+/** How often capture-job answers nobody read are looked for (they go once a day old). */
+const PRUNE_EVERY_MS = 3_600_000;
 
 export interface Scheduling {
   start(): void;
@@ -23,6 +26,7 @@ export function scheduling(ctx: BootContext, services: Services, opts: { drivers
   let acting = false;
   let sweepTimer: ReturnType<typeof setInterval> | null = null;
   let followTimer: ReturnType<typeof setInterval> | null = null;
+  let pruneTimer: ReturnType<typeof setInterval> | null = null;
   // One change at a time: a lease lost while the work was still starting waits for the start.
   let changing: Promise<void> = Promise.resolve();
 
@@ -42,6 +46,10 @@ export function scheduling(ctx: BootContext, services: Services, opts: { drivers
         FOLLOW_EVERY_MS,
       );
       followTimer.unref?.();
+      const prune = () => void pruneCaptureAnswers(ctx).catch((e) => log("capture jobs: the prune failed", e));
+      prune();
+      pruneTimer = setInterval(prune, PRUNE_EVERY_MS);
+      pruneTimer.unref?.();
     }
     const drivers = opts.drivers;
     if (drivers) {
@@ -57,7 +65,8 @@ export function scheduling(ctx: BootContext, services: Services, opts: { drivers
     acting = false;
     if (sweepTimer) clearInterval(sweepTimer);
     if (followTimer) clearInterval(followTimer);
-    sweepTimer = followTimer = null;
+    if (pruneTimer) clearInterval(pruneTimer);
+    sweepTimer = followTimer = pruneTimer = null;
     services.admin.sampler.stop();
     services.watch.scheduler.stop();
     services.watch.digest.stop();

@@ -1,7 +1,7 @@
 // `all`: the single process of an embedded install, and `design-intel` with no command. It serves,
 // drives its runs on its own capture browsers, runs the jobs and schedules. On PostgreSQL it takes
 // part in leases like any other instance (several may run), so the scheduling is still done once.
-import { captureJobHandlers } from "../capture-jobs";
+import { captureJobsOn } from "../capture-jobs";
 import type { BootContext } from "../context";
 import { openCapturing } from "../pool";
 import { poolCaptureTools } from "../run-tools";
@@ -18,7 +18,8 @@ export async function startAll(ctx: BootContext): Promise<() => Promise<void>> {
     capture: poolCaptureTools(capturing.pool),
     analyser: capturing.analyser,
     captureReadiness: () => capturing.pool.readiness(),
-    jobHandlers: captureJobHandlers?.(ctx, capturing),
+    // On PostgreSQL its browsers also take the capture jobs of the serves and schedulers beside it.
+    jobHandlers: ctx.shared ? captureJobsOn(ctx, capturing) : undefined,
     drives: true,
     // On PostgreSQL only the scheduler lease's holder runs the agents, whichever instance switched them on.
     hostsAgents: ctx.shared ? () => schedule?.lease()?.held === true : true,

@@ -8,10 +8,9 @@ import { type Analyser, createAnalyser } from "#server/modules/analysis";
 import type { CaptureReadiness } from "#server/modules/capture/browser/pool";
 import type { JobHandlers } from "#server/modules/jobs/public";
 import type { LeaseState } from "#server/modules/leases/public";
-import { jobCaptureTools } from "../capture-jobs";
+import { captureOverJobs } from "../capture-jobs";
 import type { BootContext } from "../context";
-import { type Capturing, openCapturing } from "../pool";
-import { type CaptureTools, poolCaptureTools, runToolsWith } from "../run-tools";
+import { type CaptureTools, runToolsWith } from "../run-tools";
 
 export interface Composed {
   deps: AppDeps;
@@ -55,26 +54,12 @@ export function compose(
 
 /**
  * How the runs of a process that drives them but captures nothing itself (serve, scheduler) get
- * their pages captured: the one place that chooses. Capture jobs (any worker claims them) when they
- * are wired (src/boot/capture-jobs.ts); until then, browsers of its own, the single process's way.
+ * their pages captured: capture jobs, which any worker (or single process) claims. The scoring and
+ * findings stay in the driving process.
  */
-export function runCapture(ctx: BootContext): {
-  capture: CaptureTools;
-  analyser: Analyser;
-  capturing: Capturing | null;
-  close(): Promise<void>;
-} {
-  if (jobCaptureTools) {
-    const analyser = createAnalyser();
-    return {
-      capture: jobCaptureTools(ctx),
-      analyser,
-      capturing: null,
-      close: async () => analyser.close(),
-    };
-  }
-  const capturing = openCapturing(ctx);
-  return { capture: poolCaptureTools(capturing.pool), analyser: capturing.analyser, capturing, close: () => capturing.close() };
+export function runCapture(ctx: BootContext): { capture: CaptureTools; analyser: Analyser; close(): Promise<void> } {
+  const analyser = createAnalyser();
+  return { capture: captureOverJobs(ctx), analyser, close: async () => analyser.close() };
 }
 
 /**

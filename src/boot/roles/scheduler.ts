@@ -15,7 +15,6 @@ export async function startScheduler(ctx: BootContext): Promise<() => Promise<vo
   const { deps, services } = compose(ctx, {
     capture: capture.capture,
     analyser: capture.analyser,
-    captureReadiness: capture.capturing ? () => capture.capturing!.pool.readiness() : undefined,
     schedulerLease: () => schedule?.lease() ?? null,
     drives: true,
   });

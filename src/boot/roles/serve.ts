@@ -12,7 +12,6 @@ export async function startServe(ctx: BootContext): Promise<() => Promise<void>>
   const { deps, services } = compose(ctx, {
     capture: capture.capture,
     analyser: capture.analyser,
-    captureReadiness: capture.capturing ? () => capture.capturing!.pool.readiness() : undefined,
     drives: true,
     // Mission Control's switch is recorded here; the agents run in the scheduler holding its lease.
     hostsAgents: false,

@@ -2,7 +2,7 @@
 // BROWSER_WS_ENDPOINTS) take the capture jobs; it also runs the other job kinds (alert deliveries,
 // digests): claims are atomic, so any number of workers share one queue. Its port answers health only.
 import { healthFor } from "#server/app";
-import { captureJobHandlers } from "../capture-jobs";
+import { captureJobsOn } from "../capture-jobs";
 import type { BootContext } from "../context";
 import { serveHealthOnly } from "../health-server";
 import { openCapturing } from "../pool";
@@ -15,9 +15,9 @@ export async function startWorker(ctx: BootContext): Promise<() => Promise<void>
     capture: poolCaptureTools(capturing.pool),
     analyser: capturing.analyser,
     captureReadiness: () => capturing.pool.readiness(),
-    jobHandlers: captureJobHandlers?.(ctx, capturing),
+    jobHandlers: captureJobsOn(ctx, capturing),
     // Captures enough to keep every capture slot busy, and two more for alerts and digests.
-    jobConcurrency: captureJobHandlers ? ctx.env.CAPTURE_CONCURRENCY + 2 : undefined,
+    jobConcurrency: ctx.env.CAPTURE_CONCURRENCY + 2,
   });
   // Alerts a job sends are live messages too: they reach the sockets on the serve instances.
   const closeRelay = await relayLive(ctx, services.live);
