@@ -36,6 +36,17 @@ export interface BootContext {
 /** DATABASE_URL names PostgreSQL (the only database more than one process may share). */
 export const isPostgresUrl = (url: string | undefined): boolean => /^postgres(ql)?:\/\//.test((url ?? "").trim());
 
+/**
+ * PostgreSQL connections a role's pool keeps at most, besides one for each channel it listens on: a
+ * deployment's instances share the server's max_connections. A serve answers requests side by side;
+ * a worker needs about one per job it runs; a scheduler's work is a few statements at a time.
+ */
+function poolSizeOf(role: Role, env: Env): number | undefined {
+  if (role === "worker") return env.CAPTURE_CONCURRENCY + 4;
+  if (role === "scheduler") return 6;
+  return undefined;
+}
+
 /** One line at fatal level, written at once (the process exits right after). */
 function fatal(fields: object | string, message?: string): never {
   const logger = createLogger({ level: "info", sync: true });
@@ -66,7 +77,7 @@ export async function openContext(asked: Role): Promise<BootContext> {
   let opened;
   try {
     opened = await openStorageWhenAvailable(
-      () => openStorage(dataDir, env),
+      () => openStorage(dataDir, env, { poolSize: poolSizeOf(role, env) }),
       { port: env.PORT, hostname: env.HOST },
       { log: (m) => logger.warn(m) },
     );

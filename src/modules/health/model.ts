@@ -17,10 +17,9 @@ export const PROCESS_ROLES = ["all", "serve", "worker", "scheduler"] as const;
 export type ProcessRole = (typeof PROCESS_ROLES)[number];
 
 /**
- * Each role checks what it needs: `all` database, migrations, storage and capture; `serve`
- * database, migrations and storage; `worker` those and capture; `scheduler` database, migrations
- * and the scheduler lease. `capture` is also there in a role that keeps a capture pool, and
- * `browser` only with remote browsers (BROWSER_WS_ENDPOINTS): which browser servers answer.
+ * Each role checks what it needs: every role database, migrations and storage; `all` and `worker`
+ * capture (and `browser` with remote browsers, BROWSER_WS_ENDPOINTS: which browser servers
+ * answer); `scheduler` the scheduler lease.
  */
 export const READY_CHECKS = ["database", "migrations", "storage", "capture", "browser", "scheduler"] as const;
 export type ReadyCheckName = (typeof READY_CHECKS)[number];
@@ -28,7 +27,7 @@ export type ReadyCheckName = (typeof READY_CHECKS)[number];
 export const readyChecks = z.object({
   database: healthCheck,
   migrations: healthCheck,
-  storage: healthCheck.optional(),
+  storage: healthCheck,
   capture: healthCheck.optional(),
   browser: healthCheck.optional(),
   /** The scheduler lease: held, or standing by (ready either way), and who holds it. */

@@ -231,9 +231,8 @@ export function healthService(deps: HealthDeps) {
     /** Every check as last seen: an object store's from its latest probe (readyNow probes it). */
     async ready(): Promise<ReadyReport> {
       const pool = deps.captureReadiness?.();
-      const checks: ReadyChecks = { database: await database(), migrations: await migrations() };
-      // A scheduler keeps no files of its own (backups are made by whoever an admin asks).
-      if (role !== "scheduler") checks.storage = storage();
+      // Every role keeps files: a scheduler stores the screenshots of the scheduled runs it drives.
+      const checks: ReadyChecks = { database: await database(), migrations: await migrations(), storage: storage() };
       // The single process and a worker capture; another role reports its pool when it keeps one.
       if (role === "all" || role === "worker" || pool) checks.capture = capture(pool);
       const remote = browser(pool);
