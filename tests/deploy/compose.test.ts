@@ -21,6 +21,7 @@ const filled: Record<string, string> = {
   ...example,
   POSTGRES_PASSWORD: "pw",
   JWT_SECRET: "s".repeat(64),
+  SECRETS_KEY: Buffer.alloc(32, 7).toString("base64"),
   MINIO_ROOT_PASSWORD: "mp",
   BROWSER_PATH: "b".repeat(32),
 };
@@ -60,6 +61,7 @@ describe("deploy/compose.yaml", () => {
       const parsed = loadEnv(env);
       expect(parsed.DATABASE_URL, name).toStartWith("postgres://");
       expect(parsed.STORAGE_URL, name).toBeDefined();
+      expect(parsed.SECRETS_KEY, name).toBeDefined();
       secrets.add(env.JWT_SECRET!);
     }
     expect(secrets.size).toBe(1);

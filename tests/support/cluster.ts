@@ -88,6 +88,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     const env: Record<string, string> = {
       DATABASE_URL: databaseUrl,
       JWT_SECRET: randomBytes(32).toString("hex"),
+      // Site secrets saved through one instance are opened by whichever drives the run.
+      SECRETS_KEY: randomBytes(32).toString("base64"),
       ...s3.env("cluster"),
       BROWSER_WS_ENDPOINTS: endpoints.join(","),
       CAPTURE_TIMING_SAMPLES: TEST_TIMING_SAMPLES,
