@@ -10,7 +10,8 @@ import { hostGuard, isLoopbackHostname } from "./http/host-guard";
 import { randomToken } from "./lib/ids";
 import { readCookie } from "./http/cookies";
 import { notFound } from "./http/errors";
-import { RateLimiter } from "./http/rate-limit";
+import { type BudgetFactory, RateLimiter } from "./http/rate-limit";
+import { sharedRateLimiter } from "./modules/rate-limits/public";
 import { maintenanceGate } from "./http/maintenance";
 import { RequestMetrics } from "./http/request-metrics";
 import { REQUEST_ID_HEADER } from "./http/request-log";
@@ -67,6 +68,8 @@ import { secretsService, type SecretsService } from "./modules/secrets/service";
 import { sharedRoutes, shareRoutes } from "./modules/share";
 import { shareService } from "./modules/share/service";
 import { healthRoutes, healthService } from "./modules/health";
+import type { ProcessRole } from "./modules/health/model";
+import type { LeaseState } from "./modules/leases/public";
 import { systemRoutes } from "./modules/system";
 import { systemService } from "./modules/system/service";
 import { usersRoutes } from "./modules/users";
@@ -79,7 +82,7 @@ import type { RetryOptions } from "./modules/watch/alerts/retry";
 import { systemClock } from "./modules/watch/schedule/scheduler";
 import { watchService } from "./modules/watch/service";
 import { jobsAdminRoutes } from "./modules/jobs";
-import { JobRunner, jobsService } from "./modules/jobs/public";
+import { JobRunner, jobsService, type JobHandlers } from "./modules/jobs/public";
 
 const FAVICON =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#6e56cf"/><path d="M9 22V10h5.5a6 6 0 0 1 0 12z" fill="#fff"/><circle cx="23" cy="11" r="2.5" fill="#fff"/></svg>';
@@ -123,12 +126,12 @@ export interface AppDeps {
   /** JSON-lines logger for the per-request lines; stdout at LOG_LEVEL when absent. */
   logger?: Logger;
   /**
-   * What comparison runs call out to: the capture pool, analyser and findings step (src/boot/serve.ts
-   * wires the real ones; tests hand in fakes). Live messages and activity entries go to this app's hub
+   * What comparison runs call out to: the capture pool, analyser and findings step (src/boot wires
+   * the real ones; tests hand in fakes). Live messages and activity entries go to this app's hub
    * and feed unless given here. Without `capture` the server cannot start a run.
    */
   runTools?: RunTools;
-  /** Capture browsers up and ready, reported by /api/health (src/boot/serve.ts wires the pool). */
+  /** Capture browsers up and ready, reported by /api/health (src/boot wires the pool). */
   captureReadiness?: () => CaptureReadiness;
   /** Agent cadences (tests shorten them). */
   agentCadence?: Partial<Cadence>;
@@ -136,7 +139,33 @@ export interface AppDeps {
   alertRetry?: RetryOptions;
   /** Where screenshots, filmstrips and backups are kept; built from the env (STORAGE_URL) when absent. */
   storage?: BlobStorage;
+  /** What this process runs (src/boot): what its readiness checks. The single process (`all`) when absent. */
+  role?: ProcessRole;
+  /** A scheduler's lease as it sees it, for its readiness (src/boot/scheduling.ts). */
+  schedulerLease?: () => LeaseState | null;
+  /**
+   * This process as the runs it starts record it, when other instances share the database: they
+   * fail its runs once it stops keeping its drive lease (src/boot/run-drivers.ts).
+   */
+  driver?: string;
+  /** Job kinds this process runs besides the alert and digest ones (a worker's capture jobs). */
+  jobHandlers?: JobHandlers;
+  /** Job attempts this process runs at once (the job runner's default when absent). */
+  jobConcurrency?: number;
+  /**
+   * Sign-in, sign-up and waitlist budgets counted in the database, so they hold across every
+   * instance of a deployment (src/boot sets it on PostgreSQL); in this process's memory otherwise.
+   */
+  sharedLimits?: boolean;
+  /** Whether this process may run the agents now (the system module's `hostsAgents`); true when absent. */
+  hostsAgents?: boolean | (() => boolean);
 }
+
+/** Where the sign-in and sign-up budgets count: the database when instances share it, else memory. */
+const budgetsFor =
+  (deps: AppDeps): BudgetFactory =>
+  (name, limit, windowMs) =>
+    deps.sharedLimits ? sharedRateLimiter(deps.db, { name, limit, windowMs, now: deps.now }) : new RateLimiter(limit, windowMs, deps.now);
 
 export function createServices(deps: AppDeps) {
   const tokens = accessTokens(deps.secret, deps.now);
@@ -163,9 +192,11 @@ export function createServices(deps: AppDeps) {
         perDevicePerMinute: lim.perDevicePerMinute ?? lim.perAccountPerMinute,
       },
       deps.now,
+      budgetsFor(deps),
     ),
     passwordLogin: { mode: deps.env.PASSWORD_LOGIN, ssoName: deps.env.OIDC_NAME },
-    onLogout: (userId, sessionId) => live.disconnect((s) => s.userId === userId && s.sessionId === sessionId, "Signed out"),
+    // A selector, not a function: the session's sockets on every instance close.
+    onLogout: (userId, sessionId) => live.disconnect({ userId, sessionId }, "Signed out"),
   });
   const sso = oidcSettings(deps.env);
   const oidc =
@@ -216,6 +247,7 @@ export function createServices(deps: AppDeps) {
     now: deps.now,
     log: deps.log,
     historyKeep: deps.env.HISTORY_KEEP,
+    driver: deps.driver,
     // Change detection against the previous completed run; the run closes after it.
     onCaptured: (run) => changes.onRunCaptured(run),
     onCompleted: (run) => changes.onRunCompleted(run),
@@ -250,6 +282,7 @@ export function createServices(deps: AppDeps) {
     now: deps.now,
     log: deps.log,
     cadence: deps.agentCadence,
+    hostsAgents: deps.hostsAgents,
     // TrendHunter's moves across each set come from the stored changes (the worker builds its own on its connection).
     changes: changeHistory(deps.db),
     // The system's switch is audited in the background: its callbacks are synchronous (the system module's).
@@ -275,8 +308,13 @@ export function createServices(deps: AppDeps) {
     clock: deps.now ? { ...systemClock, now: deps.now } : undefined,
     log: deps.log,
   });
-  // The worker loop for every job kind; boot starts it (src/boot/serve.ts), tests drive jobs themselves.
-  const jobRunner = new JobRunner({ queue: jobs, handlers: { ...watch.jobHandlers }, log: deps.log });
+  // The worker loop for every job kind; boot starts it (src/boot/roles), tests drive jobs themselves.
+  const jobRunner = new JobRunner({
+    queue: jobs,
+    handlers: { ...watch.jobHandlers, ...deps.jobHandlers },
+    concurrency: deps.jobConcurrency,
+    log: deps.log,
+  });
   const filmstrips = filmstripService({ db: deps.db, dataDir: deps.env.DATA_DIR, files, now: deps.now, log: deps.log });
   const discovery = discoveryService({ db: deps.db, allowPrivateTargets: deps.env.ALLOW_PRIVATE_TARGETS, log: deps.log });
   const pages = pagesService({
@@ -318,7 +356,7 @@ export function createServices(deps: AppDeps) {
     log: deps.log,
   });
   return {
-    /** The blob store and its working folder (src/boot/serve.ts checks it at boot). */
+    /** The blob store and its working folder (src/boot/context.ts checks it at boot). */
     storage,
     tokens,
     auth,
@@ -366,6 +404,20 @@ async function secretValues(
   return out;
 }
 
+/** This process's readiness: what its role needs (src/modules/health). */
+export function healthFor(deps: AppDeps, services: Pick<Services, "storage">) {
+  return healthService({
+    db: deps.db,
+    dataDir: deps.env.DATA_DIR,
+    migrations: migrationsFor(deps.db),
+    captureReadiness: deps.captureReadiness,
+    store: services.storage.store,
+    now: deps.now,
+    role: deps.role,
+    schedulerLease: deps.schedulerLease,
+  });
+}
+
 /** What a server-rendered page is handed: the signed-in user and an in-process API call as that user. */
 export interface PageContext {
   user: PublicUser | null;
@@ -389,20 +441,14 @@ export interface WebFrontEnd {
 
 export function createApp(deps: AppDeps, services: Services, web: WebFrontEnd) {
   const lim = deps.limits ?? SIGN_IN_LIMITS;
+  const budget = budgetsFor(deps);
   const limits = {
-    perIp: new RateLimiter(lim.perIpPerMinute, 60_000, deps.now),
-    perAccount: new RateLimiter(lim.perAccountPerMinute, 60_000, deps.now),
+    perIp: budget("ip", lim.perIpPerMinute, 60_000),
+    perAccount: budget("account", lim.perAccountPerMinute, 60_000),
   };
   const logger = deps.logger ?? createLogger({ level: deps.env.LOG_LEVEL });
   const log = deps.log ?? logFn(logger);
-  const health = healthService({
-    db: deps.db,
-    dataDir: deps.env.DATA_DIR,
-    migrations: migrationsFor(deps.db),
-    captureReadiness: deps.captureReadiness,
-    store: services.storage.store,
-    now: deps.now,
-  });
+  const health = healthFor(deps, services);
 
   // Server-side loaders call the API in-process through the finished app.
   let handle: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });

@@ -18,12 +18,16 @@ export interface Storage {
 
 /**
  * DATA_DIR made owner-only, the database DATABASE_URL names (the embedded file in DATA_DIR when
- * absent) opened and migrated, and the signing secret.
+ * absent) opened and migrated, and the signing secret. `poolSize`: PostgreSQL connections at most.
  */
-export async function openStorage(dataDir: string, env: { JWT_SECRET?: string; DATABASE_URL?: string }): Promise<Storage> {
+export async function openStorage(
+  dataDir: string,
+  env: { JWT_SECRET?: string; DATABASE_URL?: string },
+  opts: { poolSize?: number } = {},
+): Promise<Storage> {
   makeOwnerOnlyDir(dataDir);
   const permissions = tightenTree(dataDir);
-  const db = await openSql(databaseTarget(env.DATABASE_URL, dataDir));
+  const db = await openSql(databaseTarget(env.DATABASE_URL, dataDir), { max: opts.poolSize });
   try {
     return { db, migrationsApplied: await migrateSql(db), secret: loadSecret(dataDir, env.JWT_SECRET), permissions };
   } catch (e) {

@@ -5,8 +5,23 @@ interface Window {
   resetAt: number;
 }
 
+/**
+ * A fixed-window budget: in memory for one process (RateLimiter), or in the database for every
+ * instance of a deployment (src/modules/rate-limits). Callers await each answer, whichever it is.
+ */
+export interface Budget {
+  /** Throws 429 with Retry-After when `key` is over its budget. */
+  hit(key: string): void | Promise<void>;
+  exhausted(key: string): boolean | Promise<boolean>;
+  refund(key: string): void | Promise<void>;
+  reset(key: string): void | Promise<void>;
+}
+
+/** Makes the budget called `name`: `limit` uses per `windowMs`. */
+export type BudgetFactory = (name: string, limit: number, windowMs: number) => Budget;
+
 /** Fixed-window counters in memory: enough for one process, and forgotten on restart by design. */
-export class RateLimiter {
+export class RateLimiter implements Budget {
   private readonly windows = new Map<string, Window>();
 
   constructor(

@@ -1,5 +1,7 @@
 // The one module that owns broadcasting to sockets. Services call publish(); nothing else
-// touches a socket.
+// touches a socket. With a relay (PostgreSQL, several instances), what a hub publishes and the
+// sockets it ends by selector reach the other instances' sockets too (src/live/relay.ts).
+import type { LiveRelay, RelayEvent, SocketSelector } from "./relay";
 
 export type LiveMessageType =
   | "TREND_DISCOVERED"
@@ -60,6 +62,7 @@ export class LiveHub {
   private tail: Promise<unknown> = Promise.resolve();
   private waiting = 0;
   private readonly log: (msg: string, err?: unknown) => void;
+  private relay: Pick<LiveRelay, "send"> | null = null;
 
   constructor(opts: { membersOf?: WorkspaceMembers; log?: (msg: string, err?: unknown) => void } = {}) {
     this.membersOf = opts.membersOf ?? personalOnly;
@@ -85,6 +88,19 @@ export class LiveHub {
    */
   publish(message: LiveMessage, to: Audience = { kind: "all" }): void {
     void this.deliver(message, to).catch((e) => this.log("live message not delivered", e));
+    this.relay?.send({ kind: "publish", message, to }).catch((e) => this.log("live message not relayed to the other instances", e));
+  }
+
+  /** From now on, publishes and selector disconnects also go to the other instances through `relay`. */
+  useRelay(relay: Pick<LiveRelay, "send"> | null): void {
+    this.relay = relay;
+  }
+
+  /** An event another instance's hub sent: it reaches this instance's sockets (and goes no further). */
+  receive(event: RelayEvent): void {
+    if (event.kind === "publish")
+      void this.deliver(event.message, event.to).catch((e) => this.log("relayed live message not delivered", e));
+    else this.#close(selects(event.select), event.reason, event.code);
   }
 
   /** `publish`, resolving with the number of sockets the message was sent to. */
@@ -121,8 +137,20 @@ export class LiveHub {
     return sent;
   }
 
-  /** Ends a user's sockets (logout, disable, demote) or every non-admin's (maintenance). Clients don't reconnect after 4001; 1001 (shutdown) they do. */
-  disconnect(filter: (s: LiveSocket) => boolean, reason: string, code = 4001): void {
+  /**
+   * Ends a user's sockets (logout, disable, demote) or every non-admin's (maintenance). A selector
+   * ends them on every instance; a function only here (this instance's own shutdown). Clients don't
+   * reconnect after 4001; 1001 (shutdown) they do.
+   */
+  disconnect(which: SocketSelector | ((s: LiveSocket) => boolean), reason: string, code = 4001): void {
+    if (typeof which === "function") return this.#close(which, reason, code);
+    this.#close(selects(which), reason, code);
+    this.relay
+      ?.send({ kind: "disconnect", select: which, reason, code })
+      .catch((e) => this.log("sign-out not relayed to the other instances", e));
+  }
+
+  #close(filter: (s: LiveSocket) => boolean, reason: string, code: number): void {
     for (const s of [...this.sockets]) {
       if (!filter(s)) continue;
       this.sockets.delete(s);
@@ -130,6 +158,14 @@ export class LiveHub {
     }
   }
 }
+
+/** The sockets a selector names: every condition it gives holds. */
+const selects =
+  (select: SocketSelector) =>
+  (s: LiveSocket): boolean =>
+    (select.userId === undefined || s.userId === select.userId) &&
+    (select.sessionId === undefined || s.sessionId === select.sessionId) &&
+    (!select.nonAdmins || s.role !== "admin");
 
 /** A member's socket hears its workspace, unless an API key bound it to another; operators too when asked. */
 function reachesWorkspace(s: LiveSocket, to: { workspaceId: string; admins?: boolean }, members: ReadonlySet<string>): boolean {

@@ -32,6 +32,7 @@ describe("GET /api/health/ready", () => {
     expect(r.headers.get("cache-control")).toBe("no-store");
     expect(r.json).toEqual({
       ok: true,
+      role: "all",
       checks: {
         database: { ok: true, detail: "sqlite, writable" },
         migrations: { ok: true, detail: `${migrations.length} applied` },

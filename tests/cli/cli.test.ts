@@ -55,6 +55,10 @@ describe("usage errors exit 2 with one line naming the flag", () => {
       [["check", "--results-dir"], /check: --results-dir needs a value/],
       [["backup", "--out", "x.db", "extra"], /backup: unexpected argument "extra"/],
       [["serve", "--port", "1"], /serve: unknown flag --port/],
+      [["worker", "--concurrency", "4"], /worker: unknown flag --concurrency/],
+      // The embedded database is one process's file: worker and scheduler need PostgreSQL, and say so.
+      [["worker"], /^design-intel worker: needs a PostgreSQL DATABASE_URL .*design-intel serve runs every role in one process$/m],
+      [["scheduler"], /^design-intel scheduler: needs a PostgreSQL DATABASE_URL/],
       [["--verbose"], /unknown flag --verbose/],
       [["launch"], /unknown command "launch"/],
     ];
@@ -69,7 +73,7 @@ describe("usage errors exit 2 with one line naming the flag", () => {
     }
     // Nothing was created by a refused command.
     expect(() => statSync(dataDir)).toThrow();
-  }, 180_000); // fourteen processes that load the app from source: past 20 s each on a busy machine
+  }, 180_000); // seventeen processes that load the app from source: past 20 s each on a busy machine
 
   test("--version and --help on each command", async () => {
     const v = await runCli(["--version"]);
@@ -77,6 +81,8 @@ describe("usage errors exit 2 with one line naming the flag", () => {
     for (const args of [
       ["--help"],
       ["serve", "--help"],
+      ["worker", "--help"],
+      ["scheduler", "--help"],
       ["users", "--help"],
       ["users", "create", "--help"],
       ["backup", "--help"],
@@ -86,8 +92,10 @@ describe("usage errors exit 2 with one line naming the flag", () => {
       const r = await runCli(args);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain("Usage: design-intel");
+      if (args.length === 1) for (const role of ["serve", "worker", "scheduler"]) expect(r.stdout).toMatch(new RegExp(`^  ${role} `, "m"));
+      if (args[0] === "worker" || args[0] === "scheduler") expect(r.stdout).toContain("DATABASE_URL=postgres://");
     }
-  }, 180_000); // eight processes that load the app from source
+  }, 180_000); // ten processes that load the app from source
 });
 
 describe("users and backup on a data directory", () => {

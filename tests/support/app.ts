@@ -20,6 +20,9 @@ export interface TestAppOptions {
   alertRetry?: AppDeps["alertRetry"];
   /** A database file instead of memory, for tests that read the bytes the database writes. */
   dbPath?: string;
+  /** A database handle several apps share, as instances of one deployment do (with `sharedLimits`, their budgets too). */
+  sql?: AppDeps["db"];
+  sharedLimits?: boolean;
 }
 
 /**
@@ -34,7 +37,7 @@ export const TEST_ON_POSTGRES = process.env.TEST_DATABASE === "postgres";
  * seed rows directly; such tests run on SQLite only (it is null on PostgreSQL).
  */
 export function makeTestApp(opts: TestAppOptions = {}) {
-  const onPostgres = TEST_ON_POSTGRES && !opts.dbPath;
+  const onPostgres = (TEST_ON_POSTGRES && !opts.dbPath) || Boolean(opts.sql);
   const db = onPostgres ? null : openDatabase(opts.dbPath ?? ":memory:");
   if (db) migrate(db);
   const env = loadEnv({ NODE_ENV: "test", DATA_DIR: "/tmp/design-intel-test", ...opts.env });
@@ -43,7 +46,7 @@ export function makeTestApp(opts: TestAppOptions = {}) {
   // Logs are kept in memory (tests read them through `logs`), never printed.
   const logs = memoryLogger(env.LOG_LEVEL);
   const deps: AppDeps = {
-    db: db ? sqliteSql(db) : lazyMigratedPg(),
+    db: db ? sqliteSql(db) : (opts.sql ?? lazyMigratedPg()),
     env,
     secret: new TextEncoder().encode("test-secret-test-secret-test-secret-1234"),
     limits: opts.limits ?? { perIpPerMinute: 1000, perAccountPerMinute: 1000 },
@@ -53,6 +56,7 @@ export function makeTestApp(opts: TestAppOptions = {}) {
     runTools: opts.runTools,
     captureReadiness: opts.captureReadiness,
     alertRetry: opts.alertRetry,
+    sharedLimits: opts.sharedLimits,
   };
   const services = createServices(deps);
   const app = createApp(deps, services, webFrontEnd);

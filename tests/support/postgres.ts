@@ -194,7 +194,9 @@ async function start(): Promise<PgCluster> {
       "initdb",
     );
     const port = await freePort();
-    const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=40`;
+    // max_connections is PostgreSQL's default: a deployment of six role processes (tests/support/cluster.ts)
+    // keeps a pool and a listening connection or two each.
+    const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100`;
     const startServer = () => run([pgCtl, "-D", data, "-l", join(dir, "log"), "-o", opts, "-w", "-t", "60", "start"], "pg_ctl start");
     await startServer();
     const url = (database: string) => `postgres://${USER}@127.0.0.1:${port}/${database}`;

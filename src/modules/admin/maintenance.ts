@@ -33,6 +33,15 @@ export function maintenanceService(deps: {
     /** Resolves once the stored flag is read (the server waits for it before it serves). */
     loaded,
     isOn: () => state.enabled,
+    /**
+     * Reads the stored flag again: with several instances on one database, one switched through
+     * another instance (src/boot reads it every few seconds there). A failed read keeps the mirror.
+     */
+    async reload(): Promise<void> {
+      await loaded;
+      const stored = await deps.repo.getSetting<Stored>(KEY);
+      state = stored ?? { enabled: false, since: null, by: null };
+    },
     state: (): MaintenanceState => ({ ...state, message: MAINTENANCE_MESSAGE }),
 
     async set(actor: Actor, enabled: boolean): Promise<MaintenanceState> {
@@ -42,7 +51,7 @@ export function maintenanceService(deps: {
         state = enabled ? { enabled, since: nowIso(now()), by: actor.email } : { enabled, since: null, by: null };
         await deps.repo.putSetting(KEY, state, nowIso(now()));
         await deps.audit.recordBy(actor, enabled ? "admin.maintenance_on" : "admin.maintenance_off");
-        if (enabled) deps.live.disconnect((s) => s.role !== "admin", "Maintenance mode");
+        if (enabled) deps.live.disconnect({ nonAdmins: true }, "Maintenance mode");
       }
       return { ...state, message: MAINTENANCE_MESSAGE };
     },

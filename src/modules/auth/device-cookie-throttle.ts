@@ -5,7 +5,7 @@
 // attempts). So guessing from new browsers stays throttled, and however much of it there is,
 // the owner's known browser still signs in. A trusted device that fails too often is treated as
 // untrusted until its window passes (the lockout list of the OWASP design).
-import { RateLimiter } from "#server/http/rate-limit";
+import { type BudgetFactory, RateLimiter } from "#server/http/rate-limit";
 
 export interface LoginLimits {
   /** Untrusted sign-in attempts per client address per minute. */
@@ -19,15 +19,20 @@ export interface LoginLimits {
 export interface LoginAttempt {
   trusted: boolean;
   /** The password was right: the attempt is given back, so only failures use up a budget. */
-  succeeded(): void;
+  succeeded(): Promise<void>;
 }
 
 const WINDOW_MS = 60_000;
 
-export function loginThrottle(limits: LoginLimits, now: () => number = Date.now) {
-  const perIp = new RateLimiter(limits.perIpPerMinute, WINDOW_MS, now);
-  const perAccount = new RateLimiter(limits.perAccountPerMinute, WINDOW_MS, now);
-  const perDevice = new RateLimiter(limits.perDevicePerMinute, WINDOW_MS, now);
+/**
+ * `budgets`: where the counts are kept; in this process's memory when absent. A deployment of
+ * several instances keeps them in its database, so a lockout holds whichever instance is asked.
+ */
+export function loginThrottle(limits: LoginLimits, now: () => number = Date.now, budgets?: BudgetFactory) {
+  const budget: BudgetFactory = budgets ?? ((_name, limit, windowMs) => new RateLimiter(limit, windowMs, now));
+  const perIp = budget("login-ip", limits.perIpPerMinute, WINDOW_MS);
+  const perAccount = budget("login-account", limits.perAccountPerMinute, WINDOW_MS);
+  const perDevice = budget("login-device", limits.perDevicePerMinute, WINDOW_MS);
 
   return {
     /**
@@ -36,15 +41,15 @@ export function loginThrottle(limits: LoginLimits, now: () => number = Date.now)
      * in before the first failure is known; a success gives it back. `deviceId` is set only for a
      * device cookie valid for this very account.
      */
-    admit(a: { ip: string; account: string; deviceId: string | null }): LoginAttempt {
-      if (a.deviceId && !perDevice.exhausted(a.deviceId)) {
+    async admit(a: { ip: string; account: string; deviceId: string | null }): Promise<LoginAttempt> {
+      if (a.deviceId && !(await perDevice.exhausted(a.deviceId))) {
         const device = a.deviceId;
-        perDevice.hit(device);
-        return { trusted: true, succeeded: () => perDevice.refund(device) };
+        await perDevice.hit(device);
+        return { trusted: true, succeeded: async () => perDevice.refund(device) };
       }
-      perIp.hit(a.ip);
-      perAccount.hit(a.account);
-      return { trusted: false, succeeded: () => perAccount.refund(a.account) };
+      await perIp.hit(a.ip);
+      await perAccount.hit(a.account);
+      return { trusted: false, succeeded: async () => perAccount.refund(a.account) };
     },
   };
 }

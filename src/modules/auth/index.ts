@@ -5,7 +5,7 @@ import { authGuard } from "#server/http/auth-guard";
 import { errors, okAnswer, responds } from "#server/http/contract";
 import { readCookie, serializeCookie } from "#server/http/cookies";
 import { HttpError } from "#server/http/errors";
-import type { RateLimiter } from "#server/http/rate-limit";
+import type { Budget } from "#server/http/rate-limit";
 import { authAnswer, loginBody, publicUser, signupBody } from "./model";
 import type { AuthService, Session } from "./service";
 import { REFRESH_TOKEN_TTL_SECONDS } from "./tokens";
@@ -14,8 +14,8 @@ import { DEVICE_COOKIE, DEVICE_COOKIE_PATH, DEVICE_COOKIE_TTL_SECONDS } from "./
 export const REFRESH_COOKIE = "di_refresh";
 
 export interface AuthLimits {
-  perIp: RateLimiter;
-  perAccount: RateLimiter;
+  perIp: Budget;
+  perAccount: Budget;
 }
 
 export { isHttps } from "#server/http/client-ip";
@@ -65,14 +65,14 @@ export function authRoutes(auth: AuthService, limits: AuthLimits) {
     .post(
       "/signup",
       async ({ body, ip, request, set }) => {
-        limits.perAccount.hit(`signup:${body.email.toLowerCase()}`);
+        await limits.perAccount.hit(`signup:${body.email.toLowerCase()}`);
         const session = await auth.signup(body, { ip, userAgent: request.headers.get("user-agent") ?? undefined });
         set.status = 201;
         return withCookie(set, request, session);
       },
       {
         // Counted before the body is checked: malformed attempts spend the budget too.
-        transform: ({ ip }) => limits.perIp.hit(`signup:${ip}`),
+        transform: async ({ ip }) => limits.perIp.hit(`signup:${ip}`),
         body: signupBody,
         response: { 201: session, ...errors(400, 403, 409, 413, 429, 500, 503) },
         detail: { summary: "Create an account; sets the refresh cookie" },

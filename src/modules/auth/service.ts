@@ -180,13 +180,13 @@ export function authService(deps: {
       const email = input.email.toLowerCase();
       const user = await repo.findUserByEmail(email);
       const deviceId = user ? deps.deviceCookies.deviceFor(deviceCookie, user.id) : null;
-      const attempt = deps.loginThrottle.admit({ ip: meta.ip, account: email, deviceId });
+      const attempt = await deps.loginThrottle.admit({ ip: meta.ip, account: email, deviceId });
       const ok = await Bun.password.verify(input.password, user?.password_hash ?? (await dummyHash));
       if (!user || !ok || user.disabled) {
         await deps.events?.onSignInFailed?.(email, meta);
         throw unauthorized(INVALID_LOGIN);
       }
-      attempt.succeeded();
+      await attempt.succeeded();
       // Told only after the password proved who is asking, so the answer never reveals a role.
       if (deps.passwordLogin?.mode === "admins" && user.role !== "admin") {
         await deps.events?.onSignInFailed?.(email, meta);

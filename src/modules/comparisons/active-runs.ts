@@ -33,6 +33,17 @@ export type { RunContext, RunStart, RunTrigger } from "./run/context";
 export type { RunDeps } from "./run/io";
 
 /** The runs of this process. A comparison started again while its previous run still drains has two, so they are kept by runId. */
+export interface RecoverOptions {
+  /**
+   * Whether a run is still driven: `driver` is the instance its row records (null: none recorded;
+   * undefined: its row is not written yet, a run being launched), `since` when its comparison last
+   * changed.
+   */
+  driving?: (run: { driver: string | null | undefined; since: string }) => boolean | Promise<boolean>;
+  /** What the failed runs say; the restart reason when absent. */
+  reason?: string;
+}
+
 export class ActiveRuns {
   readonly #runs = new Map<string, RunMachine>();
   /** After-close work still going (an onClosed that returned a promise). */
@@ -63,6 +74,7 @@ export class ActiveRuns {
       ownerId: run.ownerId,
       trigger: run.trigger,
       at: nowIso(this.deps.now()),
+      driver: this.deps.driver,
     });
     await this.#begin(run, "created").dispatch({ type: "launch" });
     return run.runId;
@@ -82,14 +94,21 @@ export class ActiveRuns {
       await Promise.all([...[...this.#runs.values()].map((m) => m.done), ...this.#closing]);
   }
 
-  /** Boot: comparisons left 'running' lost their run in a crash or restart; each is failed with the restart reason. */
-  async recoverInterruptedRuns(): Promise<number> {
+  /**
+   * Comparisons left 'running' whose run no process drives any more (a crash or restart) are failed
+   * with a reason. By default every such run not in this process (the embedded server is one
+   * process); with `driving`, only those whose driver is not driving any more.
+   */
+  async recoverInterruptedRuns(opts: RecoverOptions = {}): Promise<number> {
     let n = 0;
-    for (const c of await this.deps.repo.runningComparisons()) {
+    const running = await this.deps.repo.runningComparisons();
+    const drivers = opts.driving && running.length ? await this.deps.repo.runDrivers() : null;
+    for (const c of running) {
       if (this.#of(c.id).length > 0) continue;
+      if (drivers && opts.driving && (await opts.driving({ driver: drivers.get(c.id), since: c.updated_at }))) continue;
       const progress = { done: c.progress_done ?? 0, total: c.progress_total ?? 0, stage: c.progress_stage ?? "" };
       const run = newRunContext({ ownerId: c.owner_id, comparisonId: c.id, name: c.name, runId: newId() }, [], progress);
-      await this.#begin(run, "orphaned").dispatch({ type: "recover" });
+      await this.#begin(run, "orphaned").dispatch({ type: "recover", reason: opts.reason });
       if (run.outcome?.recorded) n++;
     }
     return n;

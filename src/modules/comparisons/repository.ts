@@ -394,13 +394,20 @@ function resultQueries(db: SqlDb) {
 function runQueries(db: SqlDb) {
   return {
     /** The run row for a run this process starts; numbered after the comparison's last. A no-op when it exists. */
-    openRun: (r: { id: string; comparisonId: string; ownerId: string; trigger: "manual" | "schedule"; at: string }) =>
+    openRun: (r: { id: string; comparisonId: string; ownerId: string; trigger: "manual" | "schedule"; at: string; driver?: string }) =>
       // Run history: one row per run; its snapshots, diffs and findings carry its id.
       db.run(
-        `INSERT INTO runs (id, comparison_id, owner_id, number, trigger, status, started_at)
-           SELECT $1, $2, $3, COALESCE((SELECT MAX(number) FROM runs WHERE comparison_id = $2), 0) + 1, $4, 'running', $5
+        `INSERT INTO runs (id, comparison_id, owner_id, number, trigger, status, started_at, driver)
+           SELECT $1, $2, $3, COALESCE((SELECT MAX(number) FROM runs WHERE comparison_id = $2), 0) + 1, $4, 'running', $5, $6
            WHERE NOT EXISTS (SELECT 1 FROM runs WHERE id = $1)`,
-        [r.id, r.comparisonId, r.ownerId, r.trigger, r.at],
+        [r.id, r.comparisonId, r.ownerId, r.trigger, r.at, r.driver ?? null],
+      ),
+    /** The instance driving each comparison's run under way, by comparison (null: not recorded). */
+    runDrivers: async () =>
+      new Map(
+        (
+          await db.all<{ comparison_id: string; driver: string | null }>("SELECT comparison_id, driver FROM runs WHERE status = 'running'")
+        ).map((r) => [r.comparison_id, r.driver]),
       ),
     finishRun: async (id: string, status: Exclude<RunStatus, "running">, error: string | null, at: string) =>
       (await db.run("UPDATE runs SET status = $1, error = $2, finished_at = $3 WHERE id = $4 AND status = 'running'", [

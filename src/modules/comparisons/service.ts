@@ -26,7 +26,7 @@ import type {
   UpdateComparisonInput,
 } from "./model";
 import { type ComparisonRow, type DiffRow, type FindingRow, type SnapshotRow, type TargetRow, comparisonsRepository } from "./repository";
-import { QUEUED_STAGE, activeRuns, pagesInRun, type RunDeps, type RunTools, type RunTrigger } from "./active-runs";
+import { QUEUED_STAGE, activeRuns, pagesInRun, type RecoverOptions, type RunDeps, type RunTools, type RunTrigger } from "./active-runs";
 
 export const LIMITS = {
   targetsPerComparison: 10,
@@ -164,6 +164,8 @@ export interface ComparisonsDeps {
   log?: (msg: string, err?: unknown) => void;
   /** Ended runs kept per comparison (HISTORY_KEEP). */
   historyKeep?: number;
+  /** This process, recorded on each run it starts, so that others can tell when it stopped (RunDeps). */
+  driver?: string;
   /** Every page of a run is captured (the watch lists its sites' pages meanwhile). */
   onCaptured?: RunDeps["onCaptured"];
   /** After a run's completed results are stored (change detection). */
@@ -192,6 +194,7 @@ export function comparisonsService(deps: ComparisonsDeps) {
     now,
     log,
     historyKeep: deps.historyKeep,
+    driver: deps.driver,
     onCaptured: deps.onCaptured,
     onCompleted: deps.onCompleted,
     onClosed: deps.onClosed,
@@ -402,7 +405,7 @@ export function comparisonsService(deps: ComparisonsDeps) {
       return { body: renderHtmlReport(report, images), contentType: "text/html; charset=utf-8", filename };
     },
 
-    recoverInterruptedRuns: () => runs.recoverInterruptedRuns(),
+    recoverInterruptedRuns: (opts?: RecoverOptions) => runs.recoverInterruptedRuns(opts),
 
     /** A run of the comparison is still going in this process (the watch's skip-if-running). */
     isRunning: (comparisonId: string) => runs.isActive(comparisonId),

@@ -24,8 +24,9 @@ export function healthRoutes(health: HealthService) {
       async ({ set, status }) => {
         set.headers["cache-control"] = "no-store";
         const report = await health.readyNow();
-        if (report.ok) return { ok: true as const, checks: report.checks };
-        return status(503, { error: report.error, checks: report.checks });
+        if (report.ok) return report;
+        const { ok: _failed, ...answer } = report;
+        return status(503, answer);
       },
       {
         response: { 200: responds(readyResponse), 503: responds(notReadyResponse) },

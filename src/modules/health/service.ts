@@ -6,8 +6,9 @@ import type { SqlDb } from "#server/db/sql";
 import type { Migration } from "#server/db/migrations";
 import { nowIso } from "#server/lib/ids";
 import type { CaptureReadiness } from "#server/modules/capture/public";
+import type { LeaseState } from "#server/modules/leases/public";
 import type { BlobStore } from "#server/modules/storage";
-import { READY_CHECKS, type HealthCheck, type ReadyChecks } from "./model";
+import { READY_CHECKS, type HealthCheck, type ProcessRole, type ReadyChecks } from "./model";
 import { healthRepository } from "./repository";
 
 /**
@@ -36,9 +37,20 @@ export interface HealthDeps {
   createProbeFile?: (dir: string) => void;
   /** Where files are kept (STORAGE_URL): an object store is probed instead of DATA_DIR; the files store when absent. */
   store?: BlobStore;
+  /** What this process runs, which decides what it checks; `all` when absent. */
+  role?: ProcessRole;
+  /** The scheduler lease as this process sees it (a scheduler on PostgreSQL); null: it schedules alone. */
+  schedulerLease?: () => LeaseState | null;
 }
 
-export type ReadyReport = { ok: true; checks: ReadyChecks } | { ok: false; error: string; checks: ReadyChecks };
+export interface LeaseView {
+  held: boolean;
+  holder: string | null;
+  until: string | null;
+}
+
+type Answer = { role: ProcessRole; checks: ReadyChecks; lease?: LeaseView };
+export type ReadyReport = ({ ok: true } & Answer) | ({ ok: false; error: string } & Answer);
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
 const ok = (detail: string): HealthCheck => ({ ok: true, detail });
@@ -201,23 +213,40 @@ export function healthService(deps: HealthDeps) {
     return reachable > 0 ? ok(detail) : failed(detail);
   }
 
+  const role = deps.role ?? "all";
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+  /** Ready either way: a scheduler standing by is what failover needs; it says who holds the lease. */
+  function scheduler(lease: LeaseState | null): HealthCheck {
+    if (!lease) return ok("scheduling (the only scheduler on this database)");
+    if (lease.held) return ok(`holds the scheduler lease until ${iso(lease.until)}: scheduling`);
+    if (lease.holder) return ok(`standing by: ${lease.holder} holds the scheduler lease until ${iso(lease.until)}`);
+    return ok("standing by: asking for the scheduler lease");
+  }
+
   return {
     live: () => ({ ok: true as const }),
+    role,
 
     /** Every check as last seen: an object store's from its latest probe (readyNow probes it). */
     async ready(): Promise<ReadyReport> {
       const pool = deps.captureReadiness?.();
-      const checks: ReadyChecks = {
-        database: await database(),
-        migrations: await migrations(),
-        storage: storage(),
-        capture: capture(pool),
-      };
+      // Every role keeps files: a scheduler stores the screenshots of the scheduled runs it drives.
+      const checks: ReadyChecks = { database: await database(), migrations: await migrations(), storage: storage() };
+      // The single process and a worker capture; another role reports its pool when it keeps one.
+      if (role === "all" || role === "worker" || pool) checks.capture = capture(pool);
       const remote = browser(pool);
       if (remote) checks.browser = remote;
+      let lease: LeaseView | undefined;
+      if (role === "scheduler") {
+        const state = deps.schedulerLease?.() ?? null;
+        checks.scheduler = scheduler(state);
+        if (state) lease = { held: state.held, holder: state.holder, until: iso(state.until) };
+      }
+      const answer: Answer = lease ? { role, checks, lease } : { role, checks };
       const failing = READY_CHECKS.filter((name) => checks[name] && !checks[name].ok);
-      if (failing.length === 0) return { ok: true, checks };
-      return { ok: false, error: failing.map((name) => `${name}: ${checks[name]!.detail}`).join("; "), checks };
+      if (failing.length === 0) return { ok: true, ...answer };
+      return { ok: false, error: failing.map((name) => `${name}: ${checks[name]!.detail}`).join("; "), ...answer };
     },
 
     /** ready(), with an object store probed first (at most once a second). */

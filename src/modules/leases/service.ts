@@ -38,6 +38,12 @@ export interface LeaseOptions {
 
 export const DEFAULT_LEASE_TTL_MS = 15_000;
 
+/** Who holds the lease now, by the database (null: nobody, or its holder let it run out). */
+export async function currentHolder(db: SqlDb, name: string, now: number = Date.now()): Promise<string | null> {
+  const row = await leaseRepository(db).find(name);
+  return row && row.until_ms > now ? row.holder : null;
+}
+
 export function leaseKeeper(opts: LeaseOptions): LeaseKeeper {
   const repo = leaseRepository(opts.db);
   const ttl = opts.ttlMs ?? DEFAULT_LEASE_TTL_MS;

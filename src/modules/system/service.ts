@@ -35,6 +35,13 @@ export interface SystemDeps {
   changes?: ChangeHistory;
   /** Audit hook for the admin console (start/stop/restart with who did it). */
   onChange?: (action: SystemAction, actor: SystemActor | null) => void;
+  /**
+   * Whether this process may run the agents now. False in a process that only records the wish (a
+   * deployment's `serve`), and a single process on PostgreSQL may only while it holds the scheduler
+   * lease: the scheduler holding it runs the agents, following the wish (`follow`), so they never
+   * run twice. True when absent.
+   */
+  hostsAgents?: boolean | (() => boolean);
 }
 
 export function systemService(deps: SystemDeps) {
@@ -79,7 +86,8 @@ export function systemService(deps: SystemDeps) {
   }
 
   async function launch(): Promise<void> {
-    if (host?.running) return;
+    const mayHost = typeof deps.hostsAgents === "function" ? deps.hostsAgents() : deps.hostsAgents !== false;
+    if (!mayHost || host?.running) return;
     const h = makeHost();
     host = h;
     try {
@@ -206,6 +214,17 @@ export function systemService(deps: SystemDeps) {
 
     /** Server shutdown: stop the agents, keep the persisted wish so the next boot resumes. */
     shutdown: () => serial(() => halt()),
+
+    /**
+     * The wish may have been switched by another instance: launch or halt the agents here to
+     * match it (the scheduler holding its lease calls this every few seconds).
+     */
+    follow: () =>
+      serial(async () => {
+        const { active } = await repo.active();
+        if (active && !host) await launch().catch((err: unknown) => log("agents launch failed", err));
+        else if (!active && host) await halt();
+      }),
 
     /** Trend settings changed. */
     poke: () => host?.poke(),

@@ -60,7 +60,7 @@ export function usersService(deps: UsersDeps) {
       if (disabled || changes.includes("admin.user_demoted")) {
         await deps.endSessions(id);
         if (disabled) await deps.revokeApiKeys(id);
-        deps.live.disconnect((s) => s.userId === id, disabled ? "Account disabled" : "Role changed");
+        deps.live.disconnect({ userId: id }, disabled ? "Account disabled" : "Role changed");
       }
       for (const action of changes) await deps.audit.recordBy(actor, action, user.email, { userId: id });
       return user;

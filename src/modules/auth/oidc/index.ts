@@ -3,7 +3,7 @@ import { clientIpPlugin, isHttps } from "#server/http/client-ip";
 import { errors, redirectResponse } from "#server/http/contract";
 import { readCookie, serializeCookie } from "#server/http/cookies";
 import { notFound } from "#server/http/errors";
-import type { RateLimiter } from "#server/http/rate-limit";
+import type { Budget } from "#server/http/rate-limit";
 import { sessionCookies } from "../index";
 import { callbackQuery, OidcRefusal } from "./model";
 import type { OidcService } from "./service";
@@ -42,7 +42,7 @@ function signedInPage(cookies: string[]): Response {
  * provider, to the app through a same-origin page, or back to /login?error=<code>), never a JSON error page. Registered whether
  * or not OIDC_ISSUER is set, so the API document is the same everywhere; off, both answer 404.
  */
-export function oidcRoutes(oidc: OidcService | null, opts: { perIp: RateLimiter; log?: (msg: string, err?: unknown) => void }) {
+export function oidcRoutes(oidc: OidcService | null, opts: { perIp: Budget; log?: (msg: string, err?: unknown) => void }) {
   // The pending sign-in's cookie must come back on the provider's cross-site redirect: SameSite=Lax.
   const pendingCookie = (request: Request, value: string, maxAgeSeconds: number) =>
     serializeCookie(OIDC_COOKIE, value, { maxAgeSeconds, secure: isHttps(request), path: OIDC_COOKIE_PATH, sameSite: "Lax" });
@@ -53,7 +53,7 @@ export function oidcRoutes(oidc: OidcService | null, opts: { perIp: RateLimiter;
       "/start",
       async ({ request, ip }) => {
         if (!oidc) throw notFound(OFF);
-        opts.perIp.hit(`oidc:${ip}`);
+        await opts.perIp.hit(`oidc:${ip}`);
         try {
           const { location, cookie } = await oidc.start(new URL(request.url).origin);
           return redirect(location, [pendingCookie(request, cookie, OIDC_COOKIE_TTL_SECONDS)]);
@@ -75,7 +75,7 @@ export function oidcRoutes(oidc: OidcService | null, opts: { perIp: RateLimiter;
       "/callback",
       async ({ request, ip }) => {
         if (!oidc) throw notFound(OFF);
-        opts.perIp.hit(`oidc:${ip}`);
+        await opts.perIp.hit(`oidc:${ip}`);
         // Whatever the outcome, the pending sign-in is spent: a second use of the same answer finds nothing.
         const spent = pendingCookie(request, "", 0);
         try {

@@ -290,7 +290,8 @@ export const allDiffs = (run: RunContext): DiffRow[] => run.lanes.flatMap((l) =>
 
 export type RunEvent =
   | { type: "launch" }
-  | { type: "recover" }
+  /** `reason`: what the failed run says (the restart reason when absent). */
+  | { type: "recover"; reason?: string }
   | { type: "stage"; text: string }
   | { type: "pageCaptured"; page: PageKey; capture: Capture }
   | { type: "pageFailed"; page: PageKey; reason: string }

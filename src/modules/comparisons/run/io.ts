@@ -17,6 +17,8 @@ export interface RunDeps {
   log: (msg: string, err?: unknown) => void;
   /** Ended runs kept per comparison (HISTORY_KEEP); older ones go with their files. */
   historyKeep?: number;
+  /** This process as the runs it starts record it (their driver); none on the embedded server, which is one process. */
+  driver?: string;
   /** Called once every page of the run is captured, while it is scored (the watch's page sets; not waited for). */
   onCaptured?: (run: Readonly<RunContext>) => void;
   /** Called once a run's completed results are stored (change detection, alerts); the run closes after it settles. */

@@ -54,17 +54,17 @@ export const failInterrupted: Transition<"interrupt"> = async (run, _event, io) 
  * Boot: a comparison left 'running' lost its run in a crash or restart. It is failed with a reason
  * rather than resumed: a page that crashed the server would otherwise crash it again on every boot.
  */
-export const failRecovered: Transition<"recover"> = async (run, _event, io) => {
-  await recordInterruption(run, io);
+export const failRecovered: Transition<"recover"> = async (run, event, io) => {
+  await recordInterruption(run, io, event.reason);
 };
 
-async function recordInterruption(run: RunContext, io: RunIO): Promise<boolean> {
+async function recordInterruption(run: RunContext, io: RunIO, reason = INTERRUPTED_REASON): Promise<boolean> {
   try {
-    return await settleInterrupted(io, run);
+    return await settleInterrupted(io, run, reason);
   } catch (e) {
     // The disk may be full; boot recovery fails the run with the same reason next time.
     io.deps.log(`could not mark comparison ${run.comparisonId} interrupted`, e);
-    run.outcome = { status: "failed", error: INTERRUPTED_REASON, recorded: false };
+    run.outcome = { status: "failed", error: reason, recorded: false };
     return false;
   }
 }

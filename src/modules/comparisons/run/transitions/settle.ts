@@ -33,21 +33,21 @@ export async function settle(
   return true;
 }
 
-/** Fails the comparison and its unfinished targets with the restart reason, and tells the owner. */
-export async function settleInterrupted(io: RunIO, run: RunContext): Promise<boolean> {
+/** Fails the comparison and its unfinished targets with the restart reason (or `reason`), and tells the owner. */
+export async function settleInterrupted(io: RunIO, run: RunContext, reason = INTERRUPTED_REASON): Promise<boolean> {
   const { db, repo, now } = io.deps;
   const at = nowIso(now());
   const recorded = await db.tx(async () => {
-    await repo.failUnfinishedTargets(run.comparisonId, INTERRUPTED_REASON);
-    await repo.interruptRuns(run.comparisonId, INTERRUPTED_REASON, at);
-    return repo.finish(run.comparisonId, "failed", INTERRUPTED_REASON, "Failed", at);
+    await repo.failUnfinishedTargets(run.comparisonId, reason);
+    await repo.interruptRuns(run.comparisonId, reason, at);
+    return repo.finish(run.comparisonId, "failed", reason, "Failed", at);
   });
-  run.outcome = { status: "failed", error: INTERRUPTED_REASON, recorded };
+  run.outcome = { status: "failed", error: reason, recorded };
   if (recorded)
     recordActivity(io, {
       userId: run.ownerId,
       message: `Comparison "${run.name}" failed`,
-      details: INTERRUPTED_REASON,
+      details: reason,
       status: "error",
       metadata: { comparisonId: run.comparisonId },
     });

@@ -1,0 +1,38 @@
+// `worker`: captures and analysis. Its capture browsers (local, or the browser servers of
+// BROWSER_WS_ENDPOINTS) take the capture jobs; it also runs the other job kinds (alert deliveries,
+// digests): claims are atomic, so any number of workers share one queue. Its port answers health only.
+import { healthFor } from "#server/app";
+import { captureJobsOn } from "../capture-jobs";
+import type { BootContext } from "../context";
+import { serveHealthOnly } from "../health-server";
+import { openCapturing } from "../pool";
+import { poolCaptureTools } from "../run-tools";
+import { atMost, compose, relayLive } from "./compose";
+
+export async function startWorker(ctx: BootContext): Promise<() => Promise<void>> {
+  const capturing = openCapturing(ctx);
+  const { deps, services } = compose(ctx, {
+    capture: poolCaptureTools(capturing.pool),
+    analyser: capturing.analyser,
+    captureReadiness: () => capturing.pool.readiness(),
+    jobHandlers: captureJobsOn(ctx, capturing),
+    // Captures enough to keep every capture slot busy, and two more for alerts and digests.
+    jobConcurrency: ctx.env.CAPTURE_CONCURRENCY + 2,
+  });
+  // Alerts a job sends are live messages too: they reach the sockets on the serve instances.
+  const closeRelay = await relayLive(ctx, services.live);
+  const health = serveHealthOnly(ctx, healthFor(deps, services));
+  services.jobRunner.start();
+  ctx.logger.info(
+    { kinds: services.jobRunner.kinds, worker: services.jobRunner.worker },
+    `worker: running jobs of kinds ${services.jobRunner.kinds.join(", ")}`,
+  );
+
+  return async () => {
+    // An attempt cut short is tried again by another worker once its lease runs out.
+    await atMost(5_000, services.jobRunner.stop());
+    await capturing.close();
+    await health.stop();
+    await closeRelay();
+  };
+}
