@@ -17,7 +17,7 @@ import { seedListUser } from "./list-user";
 
 const onPostgres = process.env.BENCH_MODE === "postgres";
 if (onPostgres && pgMissing) throw new Error(pgMissing);
-const N = Number(process.env.N ?? (onPostgres ? 20_000 : 200_000));
+const N = Number(process.env.N ?? 200_000);
 const dir = mkdtempSync(join(tmpdir(), "di-inproc-"));
 try {
   const env = loadEnv({ ...process.env, NODE_ENV: "production", DATA_DIR: dir, PORT: "3999" });

@@ -3,7 +3,6 @@ import type { Db } from "./connection";
 import { type SqlDb, sqliteConnectionOf, watchWrites } from "./sql";
 
 const stamps = new WeakMap<Db, () => number>();
-let unshared = 0;
 
 /** How long another connection's commit may go unnoticed: as if the request had come that much earlier. */
 const OTHER_CONNECTIONS_LAG_MS = 1;
@@ -12,6 +11,7 @@ const OTHER_CONNECTIONS_LAG_MS = 1;
  * A number that changes whenever a write commits anywhere in the database. A read cached under one
  * stamp is still current while the stamp holds.
  *
+ * SQLite:
  * - Writes on this connection are counted as they run (watchWrites, sqlite-client.ts): every
  *   statement that is not read-only, through the handle (every API write goes this way) or on the
  *   connection itself (a test's rows, a script's). Reading the count is no query.
@@ -23,12 +23,28 @@ const OTHER_CONNECTIONS_LAG_MS = 1;
  * guards. With the async handle, a cached read takes the stamp before its query is issued: a write
  * that lands while it awaits moves the stamp, so the value is dropped at the next look.
  *
- * PostgreSQL: other instances of the app commit to the same database and nothing here hears of it,
- * so a stamp there is new at every look and nothing is answered from memory.
+ * PostgreSQL (the handle's changeStamp, sql/pg-changes.ts): other instances of the app commit to
+ * the same database, and every commit that writes announces itself (migrations/pg/0028: a NOTIFY,
+ * one per transaction, delivered at commit).
+ * - The handle counts its own statements that may write (all but a plain SELECT) as they return,
+ *   and each transaction that wrote once more after its commit: a read after our own write is
+ *   never stale, even before our announcement comes back.
+ * - A LISTEN hears every announcement, from any instance, and moves the stamp.
+ * - The window: an announcement arrives a little after its commit, so another instance's commit
+ *   may go unnoticed for as long as it is in flight, as another connection's does for up to
+ *   OTHER_CONNECTIONS_LAG_MS on SQLite. Each handle NOTIFYs a ping of its own every 500 ms;
+ *   PostgreSQL delivers notifications in commit order, so hearing a ping back proves every commit
+ *   made before it was sent has been heard. The stamp holds only while such a ping sent within the
+ *   last LISTEN_LAG_MS (1.5 s) has come back: a request is answered at worst as if it had come
+ *   that much earlier, typically a millisecond or two. Otherwise (before the LISTEN is first in
+ *   place, once it has dropped, while it lags) the stamp is NaN, equal to nothing, and every read
+ *   goes to the database. A LISTEN that comes back moves the stamp: commits made while it was
+ *   down went unheard.
  */
 export function changeStamp(handle: Db | SqlDb): () => number {
+  if (!(handle instanceof Database) && handle.changeStamp) return handle.changeStamp;
   const db = handle instanceof Database ? handle : sqliteConnectionOf(handle);
-  if (!db) return () => ++unshared;
+  if (!db) return () => NaN;
   let stamp = stamps.get(db);
   if (!stamp) {
     const written = watchWrites(db);

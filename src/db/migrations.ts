@@ -26,6 +26,7 @@ import m0024 from "../../migrations/0024_rate_windows.sql" with { type: "text" }
 import m0025 from "../../migrations/0025_capture_results.sql" with { type: "text" };
 import m0026 from "../../migrations/0026_jobs_claim_counter.sql" with { type: "text" };
 import m0027 from "../../migrations/0027_run_driver.sql" with { type: "text" };
+import m0028 from "../../migrations/0028_announce_changes.sql" with { type: "text" };
 
 /**
  * A SQLite migration that rebuilds tables (SQLite cannot alter a foreign key in place) says so with
@@ -70,4 +71,5 @@ export const migrations: Migration[] = [
   { version: 25, name: "0025_capture_results", sql: m0025 },
   { version: 26, name: "0026_jobs_claim_counter", sql: m0026 },
   { version: 27, name: "0027_run_driver", sql: m0027 },
+  { version: 28, name: "0028_announce_changes", sql: m0028 },
 ];

@@ -11,6 +11,11 @@ export interface Shape {
   tables: Record<string, TableShape>;
   /** "name on table": a trigger's body differs by dialect, its existence must not. */
   triggers: string[];
+  /**
+   * PostgreSQL: the tables whose writes announce themselves (ANNOUNCE_TRIGGER, migrations/pg/0028),
+   * which SQLite does without; kept apart from `triggers`, every table must have it.
+   */
+  announced: string[];
   /** "name owned by table.column" (or "name" alone): sequences other than an identity column's. */
   sequences: string[];
 }
@@ -37,6 +42,9 @@ const FAMILY: Record<string, string> = {
 const family = (t: string) => FAMILY[t.toLowerCase()] ?? `?${t}`;
 const column = (type: string, notNull: boolean, hasDefault: boolean) =>
   `${family(type)} ${notNull ? "not null" : "null"}${hasDefault ? " default" : ""}`;
+/** The trigger of migrations/pg/0028 on every PostgreSQL table: each writing commit announces itself. */
+export const ANNOUNCE_TRIGGER = "announce_change";
+
 const ON_DELETE: Record<string, string> = { a: "no action", r: "restrict", c: "cascade", n: "set null", d: "set default" };
 
 export function sqliteShape(db: Database): Shape {
@@ -87,7 +95,7 @@ export function sqliteShape(db: Database): Shape {
     .query<{ t: string }, []>("SELECT name || ' on ' || tbl_name AS t FROM sqlite_master WHERE type = 'trigger' ORDER BY t")
     .all()
     .map((r) => r.t);
-  return { tables, triggers, sequences: [] };
+  return { tables, triggers, announced: [], sequences: [] };
 }
 
 export async function postgresShape(db: SqlDb): Promise<Shape> {
@@ -145,12 +153,16 @@ export async function postgresShape(db: SqlDb): Promise<Shape> {
     t.unique.sort();
     t.foreignKeys.sort();
   }
-  const triggers = (
-    await db.all<{ t: string }>(
-      `SELECT g.tgname || ' on ' || c.relname AS t FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid
-         JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND NOT g.tgisinternal ORDER BY t`,
-    )
-  ).map((r) => r.t);
+  const allTriggers = await db.all<{ name: string; tbl: string }>(
+    `SELECT g.tgname AS name, c.relname AS tbl FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid
+       JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND NOT g.tgisinternal
+      ORDER BY g.tgname || ' on ' || c.relname`,
+  );
+  const triggers = allTriggers.filter((g) => g.name !== ANNOUNCE_TRIGGER).map((g) => `${g.name} on ${g.tbl}`);
+  const announced = allTriggers
+    .filter((g) => g.name === ANNOUNCE_TRIGGER)
+    .map((g) => g.tbl)
+    .sort();
   // An identity column's sequence depends on it internally ('i'); one OWNED BY a column, automatically ('a').
   const sequences = (
     await db.all<{ s: string }>(
@@ -162,7 +174,7 @@ export async function postgresShape(db: SqlDb): Promise<Shape> {
         WHERE s.relkind = 'S' AND n.nspname = 'public' AND d.deptype IS DISTINCT FROM 'i' ORDER BY s`,
     )
   ).map((r) => r.s);
-  return { tables, triggers, sequences };
+  return { tables, triggers, announced, sequences };
 }
 
 /** Every difference between two shapes, one line each ("" when they match). */

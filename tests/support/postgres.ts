@@ -124,11 +124,16 @@ function migratedTemplate(): Promise<string> {
  */
 export function lazyMigratedPg(opts: { max?: number } = {}): SqlDb {
   let opened: Promise<SqlDb> | null = null;
+  let ready: SqlDb | null = null;
   const real = () =>
     (opened ??= (async () => {
       const pg = await postgres();
-      // Test apps are not closed: few connections each, let go of soon after, keep the cluster's limit clear.
-      return openSql(databaseTarget(await pg.freshDatabase(await migratedTemplate()), "."), { max: opts.max ?? 2, idleTimeout: 2 });
+      // Test apps are not closed: few connections each (the change stamp's LISTEN among them), let
+      // go of soon after, keep the cluster's limit clear.
+      return (ready = await openSql(databaseTarget(await pg.freshDatabase(await migratedTemplate()), "."), {
+        max: opts.max ?? 2,
+        idleTimeout: 2,
+      }));
     })());
   return {
     dialect: postgresDialect,
@@ -140,6 +145,8 @@ export function lazyMigratedPg(opts: { max?: number } = {}): SqlDb {
     exec: async (script) => (await real()).exec(script),
     tx: async (fn) => (await real()).tx(fn),
     listen: async (channel, onnotify, onlisten) => (await real()).listen(channel, onnotify, onlisten),
+    // Until the database is made, nothing can be known of its changes: NaN, equal to nothing.
+    changeStamp: () => (ready ? ready.changeStamp!() : NaN),
     close: async () => {
       if (opened) await (await opened).close();
     },

@@ -3,6 +3,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { SQL } from "bun";
 import { type Dialect, postgresDialect, sqliteDialect } from "./dialect";
+import { type PgChanges, pgChanges } from "./pg-changes";
 import { toSqliteParams } from "./placeholders";
 
 export interface Result<T> {
@@ -35,6 +36,12 @@ export interface SqlDb {
    * SQLite has no such thing: there it throws, and nothing on SQLite needs it (one process).
    */
   listen(channel: string, onnotify: (payload: string) => void, onlisten?: () => void): Promise<{ unlisten(): Promise<void> }>;
+  /**
+   * PostgreSQL: the change stamp of src/db/change-stamp.ts (pg-changes.ts), a number that moves at
+   * each write of this handle and each writing commit of any instance, or NaN while those cannot
+   * be known. Null on SQLite, whose stamp change-stamp.ts reads from the connection itself.
+   */
+  readonly changeStamp: (() => number) | null;
   close(): Promise<void>;
 }
 
@@ -103,9 +110,19 @@ interface Shared {
    * other requests, in other async contexts, never see it.
    */
   ambient: AsyncLocalStorage<Ambient>;
+  /** PostgreSQL: what the change stamp counts (null on SQLite, where the connection counts its own writes). */
+  changes: PgChanges | null;
 }
 
-function handle(shared: Shared, client: Client, depth: number): SqlDb {
+/** Whether a statement the handle runs may write: anything but a plain SELECT (a WITH may hold an UPDATE). */
+const mayWrite = (text: string) => !/^\s*select\b/i.test(text);
+
+/** Set when a statement inside the transaction may have written: its commit then moves the change stamp. */
+interface TxWrites {
+  wrote: boolean;
+}
+
+function handle(shared: Shared, client: Client, depth: number, txWrites: TxWrites | null = null): SqlDb {
   const sqlite = shared.dialect.name === "sqlite";
   /** At the outer handle: the open transaction of this async context, if any, which the call joins. */
   const joined = () => {
@@ -116,20 +133,47 @@ function handle(shared: Shared, client: Client, depth: number): SqlDb {
   // Outside a transaction, SQLite's statements wait for an open one to end (its one connection
   // would otherwise run them inside it).
   const gated = <T>(fn: () => Promise<T>) => (depth === 0 && shared.gate ? shared.gate.hold(fn) : fn());
-  const raw = async (text: string, params: readonly unknown[]) => {
-    const res = await client.unsafe(sqlite ? toSqliteParams(text) : text, bindable(params));
+  const changes = shared.changes;
+  /**
+   * PostgreSQL: a statement that may have written moves the stamp once it ran (or failed part way),
+   * so a read cached before it is dropped at its next look. Inside a transaction, its commit moves
+   * the stamp again (tx): a read by another connection in between did not see what it wrote.
+   */
+  const wrote = () => {
+    if (!changes) return;
+    changes.wrote();
+    if (txWrites) txWrites.wrote = true;
+  };
+  const raw = async (text: string, params: readonly unknown[], write: boolean) => {
+    let res: unknown;
+    try {
+      res = await client.unsafe(sqlite ? toSqliteParams(text) : text, bindable(params));
+    } finally {
+      if (write) wrote();
+    }
     const rows = sqlite ? Array.from(res as Record<string, unknown>[]) : normalisePg(res as Record<string, unknown>[]);
     return { rows, changes: Number((res as { affectedRows?: number }).affectedRows ?? 0) };
   };
   const query = async <T>(text: string, params: readonly unknown[] = []): Promise<Result<T>> => {
     const inTx = joined();
     if (inTx) return inTx.query<T>(text, params);
-    return (await gated(() => raw(text, params))) as Result<T>;
+    return (await gated(() => raw(text, params, mayWrite(text)))) as Result<T>;
+  };
+  const run = async (text: string, params: readonly unknown[] = []): Promise<number> => {
+    const inTx = joined();
+    if (inTx) return inTx.run(text, params);
+    return (await gated(() => raw(text, params, true))).changes;
   };
   const exec = async (script: string) => {
     const inTx = joined();
     if (inTx) return inTx.exec(script);
-    await gated(async () => void (await client.unsafe(script)));
+    await gated(async () => {
+      try {
+        await client.unsafe(script);
+      } finally {
+        wrote();
+      }
+    });
   };
 
   const tx = async <T>(fn: (db: SqlDb) => Promise<T>): Promise<T> => {
@@ -161,9 +205,15 @@ function handle(shared: Shared, client: Client, depth: number): SqlDb {
         }
       });
     }
-    const run = (c: Client) => within(handle(shared, c, depth + 1));
-    if (depth === 0) return (await (client as SQL).begin((t) => run(t))) as T;
-    return (await (client as unknown as Bun.TransactionSQL).savepoint((t) => run(t))) as T;
+    if (depth > 0)
+      return (await (client as unknown as Bun.TransactionSQL).savepoint((t) => within(handle(shared, t, depth + 1, txWrites)))) as T;
+    const writes: TxWrites = { wrote: false };
+    try {
+      return (await (client as SQL).begin((t) => within(handle(shared, t, depth + 1, writes)))) as T;
+    } finally {
+      // Committed (or rolled back: what a read inside it cached never was) once begin settles.
+      if (writes.wrote) changes?.wrote();
+    }
   };
 
   return {
@@ -172,15 +222,17 @@ function handle(shared: Shared, client: Client, depth: number): SqlDb {
     query,
     all: async (text, params) => (await query(text, params)).rows as never,
     one: async (text, params) => ((await query(text, params)).rows[0] ?? null) as never,
-    run: async (text, params) => (await query(text, params)).changes,
+    run,
     exec,
     tx,
     listen: async (channel, onnotify, onlisten) => {
       if (sqlite) throw new Error("LISTEN needs PostgreSQL");
       return (shared.root as SQL).listen(channel, onnotify, onlisten);
     },
+    changeStamp: changes ? changes.stamp : null,
     close: async () => {
       if (depth > 0) return;
+      await changes?.close();
       // As closeDatabase does: fold the WAL back into the file, so a copy of the file alone is whole.
       if (sqlite) await gated(async () => void (await client.unsafe("PRAGMA wal_checkpoint(TRUNCATE)").catch(() => {})));
       await shared.root.close();
@@ -188,8 +240,11 @@ function handle(shared: Shared, client: Client, depth: number): SqlDb {
   };
 }
 
-/** The handle for an open Bun.SQL client; `openSql` (open.ts) is how the app gets one. */
-export function sqlHandle(client: SqlClient, dialectName: "sqlite" | "postgres", detail: string): SqlDb {
+/**
+ * The handle for an open Bun.SQL client; `openSql` (open.ts) is how the app gets one. `idleMs`
+ * (PostgreSQL): how long the change stamp's LISTEN outlives the last look at the stamp.
+ */
+export function sqlHandle(client: SqlClient, dialectName: "sqlite" | "postgres", detail: string, opts: { idleMs?: number } = {}): SqlDb {
   const sqlite = dialectName === "sqlite";
   return handle(
     {
@@ -198,6 +253,7 @@ export function sqlHandle(client: SqlClient, dialectName: "sqlite" | "postgres",
       root: client,
       gate: sqlite ? new Gate() : null,
       ambient: new AsyncLocalStorage(),
+      changes: sqlite ? null : pgChanges(client as SQL, { idleMs: opts.idleMs ?? 60_000 }),
     },
     client,
     0,

@@ -11,7 +11,7 @@ export interface OpenOptions {
   max?: number;
   /** Seconds to wait for PostgreSQL to accept a connection (default 10). */
   connectTimeout?: number;
-  /** Seconds an unused pooled connection stays open (default 60). */
+  /** Seconds an unused pooled connection stays open (default 60); the change stamp's LISTEN too, unlooked at. */
   idleTimeout?: number;
 }
 
@@ -31,7 +31,8 @@ async function openSqlite(path: string): Promise<SqlDb> {
 }
 
 async function openPostgres(url: string, where: string, opts: OpenOptions): Promise<SqlDb> {
-  const client = new SQL({ url, max: opts.max ?? 10, connectionTimeout: opts.connectTimeout ?? 10, idleTimeout: opts.idleTimeout ?? 60 });
+  const idleTimeout = opts.idleTimeout ?? 60;
+  const client = new SQL({ url, max: opts.max ?? 10, connectionTimeout: opts.connectTimeout ?? 10, idleTimeout });
   let version: { num: number; text: string };
   const started = performance.now();
   try {
@@ -49,7 +50,8 @@ async function openPostgres(url: string, where: string, opts: OpenOptions): Prom
     await client.close();
     throw new Error(`DATABASE_URL: PostgreSQL at ${where} is ${version.text}; 15 or later is needed`);
   }
-  return sqlHandle(client, "postgres", `postgres ${version.text.split(" ")[0]}`);
+  // The change stamp's LISTEN is let go of when unused as long as a pooled connection is.
+  return sqlHandle(client, "postgres", `postgres ${version.text.split(" ")[0]}`, { idleMs: idleTimeout * 1000 });
 }
 
 /** Why a connection failed, in words an operator acts on; Bun's own code kept at the end. */

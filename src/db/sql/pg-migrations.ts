@@ -29,6 +29,7 @@ import m0024 from "../../../migrations/pg/0024_rate_windows.sql" with { type: "t
 import m0025 from "../../../migrations/pg/0025_capture_results.sql" with { type: "text" };
 import m0026 from "../../../migrations/pg/0026_jobs_claim_counter.sql" with { type: "text" };
 import m0027 from "../../../migrations/pg/0027_run_driver.sql" with { type: "text" };
+import m0028 from "../../../migrations/pg/0028_announce_changes.sql" with { type: "text" };
 
 export const pgMigrations: Migration[] = [
   { version: 1, name: "0001_init", sql: m0001 },
@@ -58,4 +59,5 @@ export const pgMigrations: Migration[] = [
   { version: 25, name: "0025_capture_results", sql: m0025 },
   { version: 26, name: "0026_jobs_claim_counter", sql: m0026 },
   { version: 27, name: "0027_run_driver", sql: m0027 },
+  { version: 28, name: "0028_announce_changes", sql: m0028 },
 ];
