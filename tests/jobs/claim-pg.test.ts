@@ -9,6 +9,7 @@ import { pgMigrations } from "#server/db/sql/pg-migrations";
 import { newId } from "#server/lib/ids";
 import { jobsService, type JobsService } from "#server/modules/jobs/service";
 import { freshPgDatabase, PG_START_TIMEOUT, pgMissing, stopPostgres } from "#tests/support/postgres";
+import { expectOwnersTakeTurns } from "./support";
 
 afterAll(() => stopPostgres());
 
@@ -171,23 +172,7 @@ describe.skipIf(pgMissing !== null)("the jobs claim on PostgreSQL", () => {
         const db = await pool(await migratedUrl());
         let now = T0;
         const q = jobsService({ db, now: () => now });
-        const [heavy, light1, light2] = [await user(db), await user(db), await user(db)];
-        for (let i = 0; i < 30; i++) await q.enqueue({ kind: "k", payload: i, ownerId: heavy });
-        now += 1;
-        for (let i = 0; i < 3; i++) await q.enqueue({ kind: "k", payload: i, ownerId: light1 });
-        for (let i = 0; i < 3; i++) await q.enqueue({ kind: "k", payload: i, ownerId: light2 });
-        await q.enqueue({ kind: "k", payload: "system" });
-        const order: string[] = [];
-        for (;;) {
-          const { job } = await q.claim(["k"], "w", 60_000);
-          if (!job) break;
-          order.push(job.owner_id ?? "system");
-          await q.complete(job);
-        }
-        expect(order).toHaveLength(37);
-        const lastLight = Math.max(order.lastIndexOf(light1), order.lastIndexOf(light2));
-        expect(lastLight + 1).toBe(10);
-        expect(order.slice(0, 4).sort()).toEqual([heavy, light1, light2, "system"].sort());
+        await expectOwnersTakeTurns(q, [await user(db), await user(db), await user(db)], () => (now += 1));
         await db.close();
       },
       PG_START_TIMEOUT,

@@ -9,6 +9,7 @@ import { newId } from "#server/lib/ids";
 import { HttpError } from "#server/http/errors";
 import { drain, exponentialBackoff, GiveUp, type JobHandlers } from "#server/modules/jobs/public";
 import { jobsService, type JobsService } from "#server/modules/jobs/service";
+import { expectOwnersTakeTurns } from "./support";
 
 const T0 = Date.parse("2026-03-02T08:00:00.000Z");
 let db: Db;
@@ -42,27 +43,7 @@ describe("claim", () => {
   });
 
   test("owners take turns: a burst of 30 from one owner does not hold back two others (measured)", async () => {
-    const [heavy, light1, light2] = [user(), user(), user()];
-    for (let i = 0; i < 30; i++) await q.enqueue({ kind: "k", payload: i, ownerId: heavy });
-    now += 1;
-    for (let i = 0; i < 3; i++) await q.enqueue({ kind: "k", payload: i, ownerId: light1 });
-    for (let i = 0; i < 3; i++) await q.enqueue({ kind: "k", payload: i, ownerId: light2 });
-    await q.enqueue({ kind: "k", payload: "system" }); // no owner: the installation's own turn
-    const order: string[] = [];
-    for (;;) {
-      const { job } = await q.claim(["k"], "w", 60_000);
-      if (!job) break;
-      order.push(job.owner_id ?? "system");
-      await q.complete(job);
-    }
-    expect(order).toHaveLength(37);
-    // Round-robin: 4 owners in the first round, then 3 (the installation had one job): the light
-    // owners' last jobs are the 10th claim. First in, first out would have made it the 36th.
-    const lastLight = Math.max(order.lastIndexOf(light1), order.lastIndexOf(light2));
-    expect(lastLight + 1).toBe(10);
-    expect(order.slice(0, 4).sort()).toEqual([heavy, light1, light2, "system"].sort());
-    // In strict FIFO the light owners would have waited for all 30 heavy jobs.
-    expect(order.indexOf(light1)).toBeLessThan(4);
+    await expectOwnersTakeTurns(q, [user(), user(), user()], () => (now += 1));
   });
 
   test("an owner that arrives later goes ahead of one that has been served", async () => {

@@ -1,3 +1,4 @@
+import { expect } from "bun:test";
 import type { JobsService } from "#server/modules/jobs/public";
 
 /**
@@ -40,3 +41,30 @@ export const ctaChanges = (ownerId: string, comparisonId: string) => ({
     },
   ],
 });
+
+/**
+ * Owners take turns (decision 0019), the same on both dialects: a burst of 30 from one owner queued
+ * ahead of 3 each from two others and one of the installation's. `tick` moves the queue's clock on
+ * so the later owners' jobs are younger. Round-robin makes the light owners' last jobs the 10th
+ * claim; first in, first out would have made it the 36th.
+ */
+export async function expectOwnersTakeTurns(q: JobsService, owners: [string, string, string], tick: () => void): Promise<void> {
+  const [heavy, light1, light2] = owners;
+  for (let i = 0; i < 30; i++) await q.enqueue({ kind: "k", payload: i, ownerId: heavy });
+  tick();
+  for (let i = 0; i < 3; i++) await q.enqueue({ kind: "k", payload: i, ownerId: light1 });
+  for (let i = 0; i < 3; i++) await q.enqueue({ kind: "k", payload: i, ownerId: light2 });
+  await q.enqueue({ kind: "k", payload: "system" }); // no owner: the installation's own turn
+  const order: string[] = [];
+  for (;;) {
+    const { job } = await q.claim(["k"], "w", 60_000);
+    if (!job) break;
+    order.push(job.owner_id ?? "system");
+    await q.complete(job);
+  }
+  expect(order).toHaveLength(37);
+  // 4 owners in the first round, then 3 (the installation had one job).
+  const lastLight = Math.max(order.lastIndexOf(light1), order.lastIndexOf(light2));
+  expect(lastLight + 1).toBe(10);
+  expect(order.slice(0, 4).sort()).toEqual([heavy, light1, light2, "system"].sort());
+}
