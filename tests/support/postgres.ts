@@ -174,10 +174,14 @@ async function start(): Promise<PgCluster> {
   };
   process.on("exit", stop);
   // bun test does not always run "exit" handlers, and a killed test leaves none to run: a watchdog
-  // in its own process group stops and deletes the cluster once this process is gone.
+  // stops and deletes the cluster once this process is gone. `setsid -f` puts it in a session of its
+  // own, out of this process's children: a test worker's end takes its children with it, so a
+  // watchdog that was one would end too and leave the cluster running.
   const quoted = (a: string) => `'${a.replaceAll("'", "'\\''")}'`;
   Bun.spawn(
     [
+      "setsid",
+      "-f",
       "sh",
       "-c",
       `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${stopCmd.map(quoted).join(" ")} >/dev/null 2>&1; rm -rf ${quoted(dir)}`,
