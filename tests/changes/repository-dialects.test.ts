@@ -1,15 +1,12 @@
 // The changes repository (and the feed and counts over it) runs the same statements on SQLite and
 // PostgreSQL with the same answers: two workspaces' runs, a page's earlier captures, stored changes
 // with their count, page sets listed twice, and the change feed for one owner and for all.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { databaseTarget, migrateSql, openSql, type SqlDb } from "#server/db/sql";
+import { expect } from "bun:test";
+import type { SqlDb } from "#server/db/sql";
 import { changeCounts, changeHistory } from "#server/modules/changes/public";
 import { changesRepository, type ChangeRow } from "#server/modules/changes/repository";
 import { comparisonsRepository, type SnapshotRow } from "#server/modules/comparisons/repository";
-import { migratedPg, PG_START_TIMEOUT, pgMissing, stopPostgres } from "#tests/support/postgres";
+import { scenarioOnBothDialects } from "#tests/support/dialects";
 
 const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, "0")}:00.000Z`;
 const uuid = (n: number) => `0190c0de-0000-7000-8000-${String(n).padStart(12, "0")}`;
@@ -165,90 +162,56 @@ async function scenario(db: SqlDb): Promise<Record<string, unknown>> {
   return out;
 }
 
-let sqliteAnswers: Record<string, unknown> | null = null;
-
-describe("SQLite", () => {
-  let dir: string;
-  let db: SqlDb;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "di-changes-repo-"));
-    db = await openSql(databaseTarget("sqlite:", dir));
-    await migrateSql(db);
-  });
-  afterAll(async () => {
-    await db?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  test("the scenario reads back what it wrote", async () => {
-    const out = await scenario(db);
-    sqliteAnswers = out;
-    const runIds = [uuid(21), uuid(22)];
-    // Run 3 is still running: runs 2 then 1, newest first.
-    const volatility = (minute: number) => ({ texts: [`Slide ${minute}`], boxes: [], colors: [], fading: false });
-    const timing = (lcpMs: number) => ({ samples: [{ lcpMs }], profile: "unthrottled", browser: "chromium 1" });
-    expect(out.history).toEqual([
-      { timing: timing(110), volatility: volatility(10) },
-      { timing: timing(103), volatility: volatility(3) },
-    ]);
-    expect(out.historyOfPage).toEqual(out.history);
-    expect(out.historyLimited).toEqual([{ timing: timing(110), volatility: volatility(10) }]);
-    expect(out.historyUpTo1).toEqual([{ timing: timing(103), volatility: null }]);
-    expect(out.historyOtherPage).toEqual([]);
-    expect(out.historyDark).toEqual([]);
-    expect((out.changes as ChangeRow[]).map((c) => [c.id, c.target_id, c.position, c.role, c.path])).toEqual([
-      [uuid(53), uuid(11), 0, "pricing", "/pricing"],
-      [uuid(51), uuid(12), 0, "pricing", "/pricing"],
-      [uuid(52), uuid(12), 1, "home", "/en/"],
-    ]);
-    expect(out.changesOtherOwner).toEqual([]);
-    expect(out.changesOtherFrom).toEqual([]);
-    expect(out.changeCount).toEqual([
-      { id: runIds[0], change_count: 0 },
-      { id: runIds[1], change_count: 3 },
-      { id: uuid(23), change_count: null },
-      { id: uuid(24), change_count: 2 },
-    ]);
-    expect(out.counts).toEqual([
-      { run_id: runIds[1], kind: "cta", severity: "high", n: 2 },
-      { run_id: runIds[1], kind: "cta", severity: "low", n: 1 },
-    ]);
-    expect(out.countsOtherOwner).toEqual([]);
-    expect(out.storedSet).toEqual([1, 0, 1]);
-    expect((out.pageSets as { nav: string | null; listed_at: string }[]).map((s) => [s.nav, s.listed_at])).toEqual([
-      ['[{"path":"/","role":"home"}]', at(30)],
-      [null, at(30)],
-    ]);
-    expect(out.pageSetsOtherOwner).toEqual([]);
-    expect((out.recentMine as { summary: string }[]).map((c) => c.summary)).toEqual(["Change 53", "Change 51", "Change 52"]);
-    // Run 4 (u2) finished after run 2 (u1): newest first.
-    expect((out.recentAll as { summary: string }[]).map((c) => c.summary)).toEqual([
-      "Change 54",
-      "Change 55",
-      "Change 53",
-      "Change 51",
-      "Change 52",
-    ]);
-    expect(out.recentCapped).toEqual((out.recentAll as unknown[]).slice(0, 2));
-    expect((out.recentLate as { summary: string }[]).map((c) => c.summary)).toEqual(["Change 54", "Change 55"]);
-    expect((out.feedMine as { summary: string; comparisonName: string }[]).map((c) => [c.summary, c.comparisonName])).toEqual([
-      ["Change 54", "Theirs"],
-    ]);
-  });
-});
-
-afterAll(stopPostgres);
-
-describe.skipIf(pgMissing !== null)("PostgreSQL", () => {
-  let db: SqlDb;
-  beforeAll(async () => {
-    db = await migratedPg();
-  }, PG_START_TIMEOUT);
-  afterAll(() => db?.close());
-
-  test("the scenario reads back SQLite's answers", async () => {
-    const out = await scenario(db);
-    expect(sqliteAnswers).not.toBeNull();
-    expect(out).toEqual(sqliteAnswers!);
-  });
+scenarioOnBothDialects("change detection", scenario, (out) => {
+  const runIds = [uuid(21), uuid(22)];
+  // Run 3 is still running: runs 2 then 1, newest first.
+  const volatility = (minute: number) => ({ texts: [`Slide ${minute}`], boxes: [], colors: [], fading: false });
+  const timing = (lcpMs: number) => ({ samples: [{ lcpMs }], profile: "unthrottled", browser: "chromium 1" });
+  expect(out.history).toEqual([
+    { timing: timing(110), volatility: volatility(10) },
+    { timing: timing(103), volatility: volatility(3) },
+  ]);
+  expect(out.historyOfPage).toEqual(out.history);
+  expect(out.historyLimited).toEqual([{ timing: timing(110), volatility: volatility(10) }]);
+  expect(out.historyUpTo1).toEqual([{ timing: timing(103), volatility: null }]);
+  expect(out.historyOtherPage).toEqual([]);
+  expect(out.historyDark).toEqual([]);
+  expect((out.changes as ChangeRow[]).map((c) => [c.id, c.target_id, c.position, c.role, c.path])).toEqual([
+    [uuid(53), uuid(11), 0, "pricing", "/pricing"],
+    [uuid(51), uuid(12), 0, "pricing", "/pricing"],
+    [uuid(52), uuid(12), 1, "home", "/en/"],
+  ]);
+  expect(out.changesOtherOwner).toEqual([]);
+  expect(out.changesOtherFrom).toEqual([]);
+  expect(out.changeCount).toEqual([
+    { id: runIds[0], change_count: 0 },
+    { id: runIds[1], change_count: 3 },
+    { id: uuid(23), change_count: null },
+    { id: uuid(24), change_count: 2 },
+  ]);
+  expect(out.counts).toEqual([
+    { run_id: runIds[1], kind: "cta", severity: "high", n: 2 },
+    { run_id: runIds[1], kind: "cta", severity: "low", n: 1 },
+  ]);
+  expect(out.countsOtherOwner).toEqual([]);
+  expect(out.storedSet).toEqual([1, 0, 1]);
+  expect((out.pageSets as { nav: string | null; listed_at: string }[]).map((s) => [s.nav, s.listed_at])).toEqual([
+    ['[{"path":"/","role":"home"}]', at(30)],
+    [null, at(30)],
+  ]);
+  expect(out.pageSetsOtherOwner).toEqual([]);
+  expect((out.recentMine as { summary: string }[]).map((c) => c.summary)).toEqual(["Change 53", "Change 51", "Change 52"]);
+  // Run 4 (u2) finished after run 2 (u1): newest first.
+  expect((out.recentAll as { summary: string }[]).map((c) => c.summary)).toEqual([
+    "Change 54",
+    "Change 55",
+    "Change 53",
+    "Change 51",
+    "Change 52",
+  ]);
+  expect(out.recentCapped).toEqual((out.recentAll as unknown[]).slice(0, 2));
+  expect((out.recentLate as { summary: string }[]).map((c) => c.summary)).toEqual(["Change 54", "Change 55"]);
+  expect((out.feedMine as { summary: string; comparisonName: string }[]).map((c) => [c.summary, c.comparisonName])).toEqual([
+    ["Change 54", "Theirs"],
+  ]);
 });

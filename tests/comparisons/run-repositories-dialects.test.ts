@@ -1,17 +1,14 @@
 // The repositories of comparisons, runs, history, filmstrips and share links run the same
 // statements on SQLite and PostgreSQL with the same answers: one scenario from a comparison's
 // creation through a run, its results, retention and share links, read back at every step.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { databaseTarget, migrateSql, openSql, type SqlDb } from "#server/db/sql";
+import { expect } from "bun:test";
+import type { SqlDb } from "#server/db/sql";
 import type { DiffRow, FindingRow, SnapshotRow } from "#server/modules/comparisons/repository";
 import { comparisonsRepository } from "#server/modules/comparisons/repository";
 import { filmstripRepository } from "#server/modules/filmstrip/repository";
 import { historyRepository } from "#server/modules/history/repository";
 import { shareRepository } from "#server/modules/share/repository";
-import { migratedPg, PG_START_TIMEOUT, pgMissing, stopPostgres } from "#tests/support/postgres";
+import { scenarioOnBothDialects } from "#tests/support/dialects";
 
 const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, "0")}:00.000Z`;
 const uuid = (n: number) => `0190c0de-0000-7000-8000-${String(n).padStart(12, "0")}`;
@@ -192,60 +189,26 @@ async function scenario(db: SqlDb): Promise<Record<string, unknown>> {
   return out;
 }
 
-let sqliteAnswers: Record<string, unknown> | null = null;
-
-describe("SQLite", () => {
-  let dir: string;
-  let db: SqlDb;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "di-run-repos-"));
-    db = await openSql(databaseTarget("sqlite:", dir));
-    await migrateSql(db);
-  });
-  afterAll(async () => {
-    await db?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  test("the scenario reads back what it wrote", async () => {
-    const out = await scenario(db);
-    sqliteAnswers = out;
-    expect(out.targets).toEqual([
-      [uuid(11), "A", "pending"],
-      [uuid(12), "B", "pending"],
-    ]);
-    expect(out.latest).toEqual([
-      [uuid(31), uuid(11), "desktop", "home", "/"],
-      [uuid(34), uuid(11), "mobile", "home", "/"],
-      [uuid(32), uuid(12), "desktop", "home", "/en/?x=1"],
-    ]);
-    expect(out.timings).toEqual([
-      { at: at(5), samples: [{ lcpMs: 134 }], profile: "unthrottled", browser: "chromium 1" },
-      { at: at(5), samples: [{ lcpMs: 133 }], profile: "unthrottled", browser: "chromium 1" },
-    ]);
-    expect(out.history).toEqual([
-      [uuid(22), 2, "schedule", "interrupted", "Restarted"],
-      [uuid(21), 1, "manual", "completed", null],
-    ]);
-    expect(out.storage).toEqual({ runs: 2, snapshots: 4, files: 2, bytes: 1034 + 1032, raw: 1031 + 1032 + 1033 + 1034 });
-    expect(out.beyond).toEqual([uuid(21)]);
-    expect(out.afterPrune).toEqual([[2], false]);
-    expect(out.deleted).toEqual([true, true, false]);
-  });
-});
-
-afterAll(stopPostgres);
-
-describe.skipIf(pgMissing !== null)("PostgreSQL", () => {
-  let db: SqlDb;
-  beforeAll(async () => {
-    db = await migratedPg();
-  }, PG_START_TIMEOUT);
-  afterAll(() => db?.close());
-
-  test("the scenario reads back SQLite's answers", async () => {
-    const out = await scenario(db);
-    expect(sqliteAnswers).not.toBeNull();
-    expect(out).toEqual(sqliteAnswers!);
-  });
+scenarioOnBothDialects("runs, history, filmstrips and shares", scenario, (out) => {
+  expect(out.targets).toEqual([
+    [uuid(11), "A", "pending"],
+    [uuid(12), "B", "pending"],
+  ]);
+  expect(out.latest).toEqual([
+    [uuid(31), uuid(11), "desktop", "home", "/"],
+    [uuid(34), uuid(11), "mobile", "home", "/"],
+    [uuid(32), uuid(12), "desktop", "home", "/en/?x=1"],
+  ]);
+  expect(out.timings).toEqual([
+    { at: at(5), samples: [{ lcpMs: 134 }], profile: "unthrottled", browser: "chromium 1" },
+    { at: at(5), samples: [{ lcpMs: 133 }], profile: "unthrottled", browser: "chromium 1" },
+  ]);
+  expect(out.history).toEqual([
+    [uuid(22), 2, "schedule", "interrupted", "Restarted"],
+    [uuid(21), 1, "manual", "completed", null],
+  ]);
+  expect(out.storage).toEqual({ runs: 2, snapshots: 4, files: 2, bytes: 1034 + 1032, raw: 1031 + 1032 + 1033 + 1034 });
+  expect(out.beyond).toEqual([uuid(21)]);
+  expect(out.afterPrune).toEqual([[2], false]);
+  expect(out.deleted).toEqual([true, true, false]);
 });

@@ -1,11 +1,8 @@
 // The people modules' repositories (auth, workspaces, API keys, users, audit, waitlist, OIDC) run
 // their statements on SQLite and on PostgreSQL with the same answers: case-insensitive e-mails and
 // searches, flags read as 0/1, counts as numbers, upserts and conflicts ignored.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { databaseTarget, migrateSql, openSql, type SqlDb } from "#server/db/sql";
+import { expect } from "bun:test";
+import type { SqlDb } from "#server/db/sql";
 import { apiKeyRepository } from "#server/modules/api-keys/repository";
 import { auditRepository } from "#server/modules/audit/repository";
 import { oidcRepository } from "#server/modules/auth/oidc/repository";
@@ -13,7 +10,7 @@ import { authRepository } from "#server/modules/auth/repository";
 import { usersRepository } from "#server/modules/users/repository";
 import { waitlistRepository } from "#server/modules/waitlist/repository";
 import { workspaceAccessRepository, workspacesRepository } from "#server/modules/workspaces/repository";
-import { migratedPg, PG_START_TIMEOUT, pgMissing, stopPostgres } from "#tests/support/postgres";
+import { scenarioOnBothDialects } from "#tests/support/dialects";
 
 const T0 = "2026-01-01T00:00:00.000Z";
 const T1 = "2026-01-02T00:00:00.000Z";
@@ -138,57 +135,24 @@ async function scenario(db: SqlDb) {
   return settled(out);
 }
 
-let expected: unknown;
-
-describe("SQLite", () => {
-  let dir: string;
-  let db: SqlDb;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "di-people-"));
-    db = await openSql(databaseTarget("sqlite:", dir));
-    await migrateSql(db);
-  });
-  afterAll(async () => {
-    await db?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  test("the people repositories answer", async () => {
-    expected = await scenario(db);
-    expect(expected).toMatchObject({
-      byEmail: "u1",
-      used: [true, false],
-      endedBefore: false,
-      endedAfter: true,
-      added: [true, true, false],
-      accepted: [true, false],
-      revokedInvitation: [false, true],
-      ssoNewcomers: { workspaceId: "w1", role: "editor" },
-      search: [2, 1, 0],
-      keyRevoked: [true, false],
-      counts: { users: 2, admins: 1, disabled: 1 },
-      since: 1,
-      lastSignIn: T0,
-      waitlist: [true, false, 1],
-      oidc: ["u1", null],
-      afterRemoval: [null, null],
-      removed: [true, false],
-    });
+scenarioOnBothDialects("the people repositories", scenario, (answers) => {
+  expect(answers).toMatchObject({
+    byEmail: "u1",
+    used: [true, false],
+    endedBefore: false,
+    endedAfter: true,
+    added: [true, true, false],
+    accepted: [true, false],
+    revokedInvitation: [false, true],
+    ssoNewcomers: { workspaceId: "w1", role: "editor" },
+    search: [2, 1, 0],
+    keyRevoked: [true, false],
+    counts: { users: 2, admins: 1, disabled: 1 },
+    since: 1,
+    lastSignIn: T0,
+    waitlist: [true, false, 1],
+    oidc: ["u1", null],
+    afterRemoval: [null, null],
+    removed: [true, false],
   });
 });
-
-describe.skipIf(pgMissing !== null)("PostgreSQL", () => {
-  let db: SqlDb;
-  beforeAll(async () => {
-    db = await migratedPg();
-  }, PG_START_TIMEOUT);
-  afterAll(async () => {
-    await db?.close();
-  });
-
-  test("the people repositories answer as on SQLite", async () => {
-    expect(await scenario(db)).toEqual(expected);
-  });
-});
-
-afterAll(stopPostgres);

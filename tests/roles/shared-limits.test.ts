@@ -9,7 +9,7 @@ import { migratedPg, PG_START_TIMEOUT, pgMissing, stopPostgres } from "#tests/su
 const suite = pgMissing ? describe.skip : describe;
 const PASSWORD = "correct-horse-battery";
 
-suite("budgets and sessions shared by two instances on PostgreSQL", () => {
+suite("sign-in budgets and refresh tokens shared by two instances on PostgreSQL", () => {
   let db: SqlDb;
   beforeAll(async () => {
     db = await migratedPg({ max: 4 });
@@ -44,7 +44,7 @@ suite("budgets and sessions shared by two instances on PostgreSQL", () => {
     const { cookie } = await a!.signup("rotate@example.com", PASSWORD);
     const first = await a!.call("POST", "/api/auth/refresh", { headers: { cookie } });
     expect(first.status).toBe(200);
-    // Just rotated: "try again" (a browser still waiting for its new cookie), not a second session.
+    // Just rotated: "try again" (a browser still waiting for its new cookie), not a second sign-in.
     expect((await b!.call("POST", "/api/auth/refresh", { headers: { cookie } })).status).toBe(409);
     const next = (first.headers.get("set-cookie") ?? "").split(";")[0]!;
     expect((await b!.call("POST", "/api/auth/refresh", { headers: { cookie: next } })).status).toBe(200);
