@@ -93,7 +93,8 @@ export function JobsPanel() {
             Jobs
           </Heading>
           <Text size="2" color="gray">
-            Alert deliveries and digests waiting, running, retrying after a failure, or dead after their last attempt.
+            Captures (on PostgreSQL), alert deliveries and digests waiting, running, retrying after a failure, or dead after their last
+            attempt.
           </Text>
         </Flex>
         <Flex justify="between" align="center" gap="3" wrap="wrap">
