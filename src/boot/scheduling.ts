@@ -1,5 +1,6 @@
 // The work a deployment does once: scheduled runs, digests, the agents, host metrics and their
-// alerts, and failing runs whose instance stopped. The single process on SQLite does it outright;
+// alerts, failing runs whose instance stopped, and sweeping screenshots no snapshot names. The
+// single process on SQLite does it outright;
 // on PostgreSQL it is done only while this process holds the `scheduler` lease, started when the
 // lease is gained and stopped when it is lost, so a second scheduler stands by for the first.
 import type { Services } from "#server/app";
@@ -13,6 +14,8 @@ export const SCHEDULER_LEASE = "scheduler";
 const FOLLOW_EVERY_MS = 3_000;
 /** How often capture-job answers nobody read are looked for (they go once a day old). */
 const PRUNE_EVERY_MS = 3_600_000;
+/** How often screenshots no snapshot names are swept (a delete the store refused leaves one). */
+export const SWEEP_SCREENSHOTS_EVERY_MS = 24 * 3_600_000;
 
 export interface Scheduling {
   start(): void;
@@ -27,6 +30,8 @@ export function scheduling(ctx: BootContext, services: Services, opts: { drivers
   let sweepTimer: ReturnType<typeof setInterval> | null = null;
   let followTimer: ReturnType<typeof setInterval> | null = null;
   let pruneTimer: ReturnType<typeof setInterval> | null = null;
+  let screenshotTimer: ReturnType<typeof setInterval> | null = null;
+  let unfollowSchedules: Promise<() => Promise<void>> | null = null;
   // One change at a time: a lease lost while the work was still starting waits for the start.
   let changing: Promise<void> = Promise.resolve();
 
@@ -39,7 +44,22 @@ export function scheduling(ctx: BootContext, services: Services, opts: { drivers
     // Scheduled runs: slots missed while no scheduler ran run once now, then on time.
     void services.watch.scheduler.start().catch((e) => log("scheduler: first pass failed (retrying)", e));
     void services.watch.digest.start().catch((e) => log("watch digest: first pass failed", e));
+    // Screenshots no snapshot names. Other instances may be storing a capture whose row is not
+    // written yet, and what protects such a file in its own process (files.ts's pins) is not seen
+    // here: only files older than the sweep's grace go (sweepScreenshots({ whileRunning })). On
+    // SQLite the boot sweep (roles/all.ts) was the first; with several instances, taking the lease is.
+    const sweepScreenshots = () =>
+      void services.comparisons
+        .sweepScreenshots({ whileRunning: true })
+        .then((n) => n > 0 && logger.info({ removed: n }, "screenshot sweep: removed screenshots no snapshot names"))
+        .catch((e) => log("screenshot sweep failed", e));
+    if (ctx.shared) sweepScreenshots();
+    screenshotTimer = setInterval(sweepScreenshots, SWEEP_SCREENSHOTS_EVERY_MS);
+    screenshotTimer.unref?.();
     if (ctx.shared) {
+      // Schedules saved through any serve wake this scheduler at once.
+      unfollowSchedules = services.watch.followScheduleChanges();
+      unfollowSchedules.catch((e) => log("scheduler: following schedule changes failed; they are seen within a minute", e));
       // The agent system's switch may be flipped through any serve: follow it.
       followTimer = setInterval(
         () => void services.system.follow().catch((e) => log("agents: following the switch failed", e)),
@@ -66,7 +86,11 @@ export function scheduling(ctx: BootContext, services: Services, opts: { drivers
     if (sweepTimer) clearInterval(sweepTimer);
     if (followTimer) clearInterval(followTimer);
     if (pruneTimer) clearInterval(pruneTimer);
-    sweepTimer = followTimer = pruneTimer = null;
+    if (screenshotTimer) clearInterval(screenshotTimer);
+    sweepTimer = followTimer = pruneTimer = screenshotTimer = null;
+    const unfollow = unfollowSchedules;
+    unfollowSchedules = null;
+    if (unfollow) await (await unfollow.catch(() => null))?.().catch(() => {});
     services.admin.sampler.stop();
     services.watch.scheduler.stop();
     services.watch.digest.stop();

@@ -6,7 +6,7 @@
 // server can be stopped and started again on the same port (a lost store). S3RVER_LOG=1 prints
 // its request log.
 import { afterAll, beforeAll } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import S3rver from "s3rver";
@@ -26,6 +26,8 @@ export interface S3TestServer {
   storage(prefix?: string): BlobStorage;
   /** Every key in the bucket (prefix included), sorted. */
   keys(): Promise<string[]>;
+  /** Makes an object look written `ms` ago (s3rver lists its file's modification time). */
+  backdate(key: string, ms: number): void;
   /** Stops answering (connections refused) until start(). */
   stop(): Promise<void>;
   start(): Promise<void>;
@@ -82,6 +84,10 @@ export async function startS3Server(bucket = "design-intel-test"): Promise<S3Tes
       } while (continuationToken);
       return out.sort();
     },
+    backdate(key, ms) {
+      const at = new Date(Date.now() - ms);
+      utimesSync(join(directory, bucket, `${key}._S3rver_object`), at, at);
+    },
     async stop() {
       if (!running) return;
       running = false;
@@ -134,6 +140,7 @@ export function useS3Server(): S3TestFile {
     settings: (prefix) => s().settings(prefix),
     storage: (prefix) => s().storage(prefix),
     keys: () => s().keys(),
+    backdate: (key, ms) => s().backdate(key, ms),
     stop: () => s().stop(),
     start: () => s().start(),
     close: () => s().close(),

@@ -31,7 +31,8 @@ export async function startAll(ctx: BootContext): Promise<() => Promise<void>> {
   // Runs a crash left half-done are failed with a reason, never left running.
   await drivers.failOrphans();
   // Screenshots no snapshot names (a crash between a row's deletion and its file's): nothing runs
-  // yet. With other instances on the database something may be capturing right now: not swept.
+  // yet. With other instances on the database something may be capturing right now: the holder of
+  // the scheduler lease sweeps them, leaving recent files (scheduling.ts).
   if (!ctx.shared) void services.comparisons.sweepScreenshots().catch((e) => log("screenshot sweep failed", e));
 
   const http = await servePublic(ctx, deps, services);

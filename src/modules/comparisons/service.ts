@@ -419,17 +419,20 @@ export function comparisonsService(deps: ComparisonsDeps) {
     removeUserFiles: (userId: string) => files.removeUser(userId),
 
     /**
-     * Boot, before any run starts: removes screenshot files no snapshot names (left by a crash
-     * between a row's deletion and its file's, or a capture cut off mid-write). Returns how many.
+     * Removes screenshot files no snapshot names (left by a crash between a row's deletion and its
+     * file's, a delete the store refused, or a capture cut off mid-write). Returns how many. At boot,
+     * before any run starts; `whileRunning` when captures may be under way, in this process or in
+     * other instances on the database: their files are pinned only in the process storing them, so
+     * every file written within the grace is left, whatever its name.
      */
-    async sweepScreenshots(): Promise<number> {
+    async sweepScreenshots(opts: { whileRunning?: boolean } = {}): Promise<number> {
       if (!files.remote && !existsSync(files.root)) return 0;
       const bootedAt = now();
       // A capture started meanwhile writes under its snapshot id until it is stored: only older ones
       // are leftovers. An object store may be shared with other servers, each placing captures
       // before their rows are written: there only objects older than that could take are.
       const leftover = ({ stored, modifiedAt }: { stored: string; modifiedAt: number }) =>
-        files.remote
+        files.remote || opts.whileRunning
           ? modifiedAt < bootedAt - SHARED_STORE_GRACE_MS
           : /\/[0-9a-f]{64}\.png$/.test(stored) || modifiedAt < bootedAt - 60_000;
       let n = 0;

@@ -96,8 +96,16 @@ export function watchService(deps: WatchDeps) {
     }
   }
 
-  // The schedule service's changes poke the scheduler, which is built on the service's repository.
-  const schedules = scheduleService({ db: deps.db, ownsComparison, now: deps.now, onChange: () => scheduler.poke() });
+  // A schedule saved, removed or brought forward wakes the scheduler at once, not at its next look
+  // (up to a minute away). It may run in another instance (PostgreSQL: the `scheduler` lease's
+  // holder), which hears the announce through followScheduleChanges(); here a poke is a direct call.
+  const shared = deps.db.dialect.name !== "sqlite";
+  const changed = () => {
+    scheduler.poke();
+    if (shared)
+      void schedules.repo.announce().catch((e) => log("schedules: telling the scheduler failed (it looks again within a minute)", e));
+  };
+  const schedules = scheduleService({ db: deps.db, ownsComparison, now: deps.now, onChange: changed });
   const scheduler = new Scheduler({
     repo: schedules.repo,
     isRunning: async (comparisonId) => deps.isRunning(comparisonId) || (await repo.find(comparisonId))?.status === "running",
@@ -180,7 +188,24 @@ export function watchService(deps: WatchDeps) {
      * left the capture slots idle for ~40 % of a 200-comparison drain, bench/watch-drain.bench.ts).
      */
     async runEnded(ownerId: string): Promise<void> {
-      if ((await schedules.repo.bringDeferredForward(ownerId, nowIso((deps.clock ?? systemClock).now()))) > 0) scheduler.poke();
+      if ((await schedules.repo.bringDeferredForward(ownerId, nowIso((deps.clock ?? systemClock).now()))) > 0) changed();
+    },
+    /**
+     * PostgreSQL, while this instance schedules: schedules changed through any instance re-plan this
+     * scheduler at once. A LISTEN re-established after a drop looks again too (announces sent
+     * meanwhile are lost). Resolves with how to stop following; nothing to follow on SQLite.
+     */
+    async followScheduleChanges(): Promise<() => Promise<void>> {
+      if (!shared) return async () => {};
+      let subscribed = false;
+      const sub = await schedules.repo.onAnnounced(
+        () => scheduler.poke(),
+        () => {
+          if (subscribed) scheduler.poke();
+          subscribed = true;
+        },
+      );
+      return () => sub.unlisten();
     },
     /** Resolves once every alert queued so far was delivered or failed for good (tests, shutdown). */
     async alertsIdle(): Promise<void> {

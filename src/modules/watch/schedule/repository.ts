@@ -1,5 +1,8 @@
 import type { SqlDb } from "#server/db/sql";
 
+/** PostgreSQL: a schedule changed through some instance; the acting scheduler listens. */
+export const SCHEDULES_CHANNEL = "design_intel_schedules";
+
 export interface ScheduleRow {
   comparison_id: string;
   owner_id: string;
@@ -86,6 +89,12 @@ export function scheduleRepository(db: SqlDb) {
             AND (last_run_at IS NULL OR last_skip_at > last_run_at)`,
         [ownerId, nowIso],
       ),
+    /** PostgreSQL: tells the instance that schedules that a schedule's due time moved (delivered at commit). */
+    announce: async (): Promise<void> => {
+      await db.run("SELECT pg_notify($1, '')", [SCHEDULES_CHANNEL]);
+    },
+    /** PostgreSQL: calls `fn` at every announce of any instance, and `onlisten` whenever the LISTEN is (re)established. */
+    onAnnounced: (fn: () => void, onlisten?: () => void) => db.listen(SCHEDULES_CHANNEL, () => fn(), onlisten),
   };
 }
 
