@@ -41,7 +41,12 @@ export function scheduling(ctx: BootContext, services: Services, opts: { drivers
     void services.system.resume();
     // Host metrics to admins' sockets every few seconds, and the alert-threshold checks.
     services.admin.sampler.start();
-    // Scheduled runs: slots missed while no scheduler ran run once now, then on time.
+    // Scheduled runs: slots missed while no scheduler ran run once now, then on time. Schedules
+    // saved through any serve wake it at once (a look once listening covers those saved meanwhile).
+    if (ctx.shared) {
+      unfollowSchedules = services.watch.followScheduleChanges();
+      unfollowSchedules.catch((e) => log("scheduler: following schedule changes failed; they are seen within a minute", e));
+    }
     void services.watch.scheduler.start().catch((e) => log("scheduler: first pass failed (retrying)", e));
     void services.watch.digest.start().catch((e) => log("watch digest: first pass failed", e));
     // Screenshots no snapshot names. Other instances may be storing a capture whose row is not
@@ -57,9 +62,6 @@ export function scheduling(ctx: BootContext, services: Services, opts: { drivers
     screenshotTimer = setInterval(sweepScreenshots, SWEEP_SCREENSHOTS_EVERY_MS);
     screenshotTimer.unref?.();
     if (ctx.shared) {
-      // Schedules saved through any serve wake this scheduler at once.
-      unfollowSchedules = services.watch.followScheduleChanges();
-      unfollowSchedules.catch((e) => log("scheduler: following schedule changes failed; they are seen within a minute", e));
       // The agent system's switch may be flipped through any serve: follow it.
       followTimer = setInterval(
         () => void services.system.follow().catch((e) => log("agents: following the switch failed", e)),

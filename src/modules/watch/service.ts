@@ -192,18 +192,15 @@ export function watchService(deps: WatchDeps) {
     },
     /**
      * PostgreSQL, while this instance schedules: schedules changed through any instance re-plan this
-     * scheduler at once. A LISTEN re-established after a drop looks again too (announces sent
-     * meanwhile are lost). Resolves with how to stop following; nothing to follow on SQLite.
+     * scheduler at once. Each time the LISTEN is in place (first, and again after a drop) it looks
+     * again too: announces sent before were not heard. Resolves with how to stop following; nothing
+     * to follow on SQLite.
      */
     async followScheduleChanges(): Promise<() => Promise<void>> {
       if (!shared) return async () => {};
-      let subscribed = false;
       const sub = await schedules.repo.onAnnounced(
         () => scheduler.poke(),
-        () => {
-          if (subscribed) scheduler.poke();
-          subscribed = true;
-        },
+        () => scheduler.poke(),
       );
       return () => sub.unlisten();
     },
