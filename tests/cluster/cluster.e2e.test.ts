@@ -284,7 +284,7 @@ describe.skipIf(Boolean(pgMissing))("a deployment on loopback", () => {
       ((await api(a.url, "GET", `/api/comparisons/${c.id}/runs`, token)).json as { trigger: string; startedAt: string }[]).filter(
         (r) => r.trigger === "schedule",
       );
-    // The scheduler holding the lease picks the schedule up at its next look (within a minute).
+    // The save wakes the scheduler holding the lease: the first run starts at the schedule's next minute.
     const first = (await waitFor("the first scheduled run", async () => (await scheduled()).at(-1) ?? null, 150_000, 1_000)).startedAt;
     const minute = (iso: string) => Math.floor(Date.parse(iso) / 60_000);
     const m0 = minute(first);
