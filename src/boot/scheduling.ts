@@ -1,8 +1,8 @@
 // The work a deployment does once: scheduled runs, digests, the agents, host metrics and their
 // alerts, failing runs whose instance stopped, and sweeping screenshots no snapshot names. The
-// single process on SQLite does it outright;
-// on PostgreSQL it is done only while this process holds the `scheduler` lease, started when the
-// lease is gained and stopped when it is lost, so a second scheduler stands by for the first.
+// single process on SQLite does it outright; on PostgreSQL it is done only while this process
+// holds the `scheduler` lease, started when the lease is gained and stopped when it is lost, so a
+// second scheduler stands by for the first.
 import type { Services } from "#server/app";
 import { leaseKeeper, type LeaseKeeper, type LeaseState } from "#server/modules/leases/public";
 import { pruneCaptureAnswers } from "./capture-jobs";
