@@ -113,9 +113,15 @@ export function changesRepository(db: SqlDb) {
           GROUP BY c.run_id, c.kind, c.severity`,
         [comparisonId, ownerId],
       ),
-    /** A run's changes against an earlier run, with its change count; one unit (a transaction of its own, or the caller's). */
-    storeChanges: (runId: string, rows: ChangeRow[], count: number) =>
+    /**
+     * A run's changes against an earlier run, with its change count; one unit (a transaction of its
+     * own, or the caller's). Only once per run: false, and nothing written, when the run's count is
+     * already set (a second attempt of its detection). The count is claimed first, so of two
+     * attempts at once the second waits on the run's row and then finds it set.
+     */
+    storeChanges: (runId: string, rows: ChangeRow[], count: number): Promise<boolean> =>
       db.tx(async () => {
+        if ((await db.run("UPDATE runs SET change_count = $1 WHERE id = $2 AND change_count IS NULL", [count, runId])) === 0) return false;
         for (const c of rows)
           await db.run(
             `INSERT INTO run_changes (id, run_id, from_run_id, comparison_id, owner_id, target_id, viewport, kind, severity, summary, before, after,
@@ -142,7 +148,7 @@ export function changesRepository(db: SqlDb) {
               c.path ?? null,
             ],
           );
-        await db.run("UPDATE runs SET change_count = $1 WHERE id = $2", [count, runId]);
+        return true;
       }),
     /** A site's own pages (a `pages` change names the one at its path). */
     sitePages: (targetId: string) =>
