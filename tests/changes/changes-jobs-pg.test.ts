@@ -8,6 +8,7 @@ import {
   deployment,
   detectedByAnotherInstance,
   detectedInProcess,
+  missedRunQueued,
   rerunAfterLeaseExpiry,
   webhookReceiver,
 } from "./jobs-scenarios";
@@ -49,5 +50,10 @@ describe.skipIf(pgMissing !== null)("change detection as a job (PostgreSQL)", ()
   test("a dead detection job is listed in the console and its retry stores the changes", async () => {
     const { d, hook } = onPostgres();
     await deadJobRetriedFromConsole(d, hook);
+  });
+
+  test("a completed run whose serve stopped before queueing its detection is queued by a process that runs jobs, once", async () => {
+    const { d, hook } = onPostgres();
+    await missedRunQueued(d, hook);
   });
 });

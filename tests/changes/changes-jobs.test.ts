@@ -9,6 +9,7 @@ import {
   deployment,
   detectedByAnotherInstance,
   detectedInProcess,
+  missedRunQueued,
   rerunAfterLeaseExpiry,
   webhookReceiver,
 } from "./jobs-scenarios";
@@ -48,5 +49,10 @@ describe("change detection as a job (SQLite)", () => {
   test("a dead detection job is listed in the console and its retry stores the changes", async () => {
     const { d, hook } = onSqlite();
     await deadJobRetriedFromConsole(d, hook);
+  });
+
+  test("a completed run whose serve stopped before queueing its detection is queued by a process that runs jobs, once", async () => {
+    const { d, hook } = onSqlite();
+    await missedRunQueued(d, hook);
   });
 });

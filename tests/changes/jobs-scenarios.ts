@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SqlDb } from "#server/db/sql";
 import { CHANGES_JOB, type ChangesJob } from "#server/modules/changes/job";
+import { MISSED_AFTER_MS } from "#server/modules/changes/service";
 import { drain, type JobContext } from "#server/modules/jobs/public";
 import { makeTestApp } from "#tests/support/app";
 import { waitFor } from "#tests/support/wait";
@@ -216,4 +217,28 @@ export async function deadJobRetriedFromConsole(d: Deployment, hook: Receiver) {
   await worker.services.watch.alertsIdle();
   expect((await s.get("/runs"))[0]).toMatchObject({ changesStatus: "ready" });
   expect(hook.received).toHaveLength(1);
+}
+
+/**
+ * The serve stopped between completing the run and queueing its detection: a process that runs
+ * jobs queues it once the run is older than the serve's own queueing could take, and only once.
+ */
+export async function missedRunQueued(d: Deployment, hook: Receiver) {
+  const s = await secondRunServed(d, hook);
+  const worker = d.make();
+  const { changes, jobs } = worker.services;
+  await worker.sql.run("DELETE FROM jobs WHERE id = $1", [s.jobId]);
+  expect(await changes.queueMissed()).toBe(0);
+  const later = jobs.now() + MISSED_AFTER_MS + 1;
+  expect(await changes.queueMissed(later)).toBe(1);
+  expect(await changes.queueMissed(later)).toBe(0);
+  const [queued] = (await jobs.list("queued")).filter((j) => j.kind === CHANGES_JOB);
+  expect(JSON.parse((await jobs.get(queued!.id))!.payload)).toEqual(s.payload);
+  expect(await drain({ queue: jobs, handlers: changes.jobHandlers, ids: [queued!.id] })).toEqual([
+    { id: queued!.id, state: "done", value: "stored" },
+  ]);
+  expect(await changes.queueMissed(later)).toBe(0);
+  expect((await s.get("/runs"))[0].changesStatus).toBe("ready");
+  // The first run has nothing to compare with: never queued.
+  expect((await s.get("/runs"))[1].changesStatus).toBe("first-run");
 }

@@ -11,4 +11,6 @@ export interface ChangesJob {
   ownerId: string;
 }
 
-export const changesJobKey = (runId: string) => `${CHANGES_JOB}:${runId}`;
+/** The dedupe key's prefix; the run's id follows. */
+export const CHANGES_JOB_KEY = `${CHANGES_JOB}:`;
+export const changesJobKey = (runId: string) => CHANGES_JOB_KEY + runId;

@@ -150,6 +150,21 @@ export function changesRepository(db: SqlDb) {
           );
         return true;
       }),
+    /**
+     * Completed runs finished before `finishedBefore` with a completed run before them, no change
+     * count and no detection job of any state (`jobKey` + run id): their completing process stopped
+     * before it queued one. Dead jobs count: the console retries those.
+     */
+    runsWithoutDetection: (finishedBefore: string, jobKey: string, limit: number) =>
+      db.all<{ id: string; comparison_id: string; owner_id: string }>(
+        `SELECT r.id, r.comparison_id, r.owner_id FROM runs r
+          WHERE r.status = 'completed' AND r.change_count IS NULL AND r.finished_at < $1
+            AND EXISTS (SELECT 1 FROM runs p WHERE p.comparison_id = r.comparison_id AND p.number < r.number AND p.status = 'completed')
+            AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.dedupe_key = CAST($2 AS TEXT) || r.id)
+          ORDER BY r.finished_at, r.id
+          LIMIT $3`,
+        [finishedBefore, jobKey, limit],
+      ),
     /** A site's own pages (a `pages` change names the one at its path). */
     sitePages: (targetId: string) =>
       db.all<{ id: string; path: string; role: PageRole }>("SELECT id, path, role FROM pages WHERE target_id = $1 ORDER BY position", [

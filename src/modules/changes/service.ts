@@ -13,7 +13,7 @@ import type { Change, ChangesQuery, ChangesResponse, RunChanges, RunReads, Targe
 import { pageSetChanges, parseListed, type PageSet } from "./pages";
 import { changesRepository, type ChangeRow } from "./repository";
 import { pixelsWorker } from "./worker/pixels";
-import { CHANGES_JOB, changesJobKey, type ChangesJob } from "./job";
+import { CHANGES_JOB, CHANGES_JOB_KEY, changesJobKey, type ChangesJob } from "./job";
 import { drain, jobsService, type JobHandler, type JobHandlers, type JobsService } from "#server/modules/jobs/public";
 
 export interface ChangesDeps {
@@ -44,6 +44,15 @@ export interface ChangesDeps {
 }
 
 const NEED_TWO_RUNS = "Changes need two completed runs of this comparison";
+
+/**
+ * A run finished this long ago without a detection job was left by a process that stopped before
+ * queueing it (it queues within seconds: the page listing's limit); younger ones are still its own.
+ */
+export const MISSED_AFTER_MS = 2 * 60_000;
+const MISSED_BATCH = 200;
+/** How often a process that runs jobs looks for such runs. */
+const MISSED_SWEEP_MS = 5 * 60_000;
 
 /** A run that never completes never claims its page sets: they are dropped after this long. */
 const UNCLAIMED_MS = 15 * 60_000;
@@ -204,12 +213,13 @@ export function changesService(deps: ChangesDeps) {
     // Another worker holds the job now: its attempt stores them.
     signal?.throwIfAborted();
     const count = targets.reduce((n, t) => n + t.changes.length, 0);
-    const stored = await deps.db.tx(async () => {
+    // Either run may have been pruned or the comparison deleted meanwhile: then there is nothing to store.
+    const outcome = await deps.db.tx(async () => {
       if (!(await runs.findRun(to.id, p.comparisonId, p.ownerId)) || !(await runs.findRun(from.id, p.comparisonId, p.ownerId)))
-        return false;
-      return repo.storeChanges(to.id, toChangeRows(to, from, targets), count);
+        return "run gone";
+      return (await repo.storeChanges(to.id, toChangeRows(to, from, targets), count)) ? "stored" : "already stored";
     });
-    if (!stored) return "already stored";
+    if (outcome !== "stored") return outcome;
     // The run's status went out when it completed; its change count only now (timelines refresh on it).
     deps.publish?.(
       { type: "RUN_CHANGES", payload: { comparisonId: p.comparisonId, runId: to.id, changeCount: count } },
@@ -229,6 +239,17 @@ export function changesService(deps: ChangesDeps) {
         log(`change alerts for comparison ${p.comparisonId} failed`, e);
       }
     return "stored";
+  }
+
+  /** Queues the detection of the runs `runsWithoutDetection` finds; how many were queued. */
+  async function queueMissed(finishedBefore: number): Promise<number> {
+    const missed = await repo.runsWithoutDetection(nowIso(finishedBefore), CHANGES_JOB_KEY, MISSED_BATCH);
+    for (const r of missed) {
+      const payload: ChangesJob = { runId: r.id, comparisonId: r.comparison_id, ownerId: r.owner_id };
+      await jobs.enqueue({ kind: CHANGES_JOB, payload, ownerId: r.owner_id, dedupeKey: changesJobKey(r.id) });
+    }
+    if (missed.length > 0) log(`queued the change detection of ${missed.length} completed runs that had none`);
+    return missed.length;
   }
 
   const handler: JobHandler<ChangesJob> = {
@@ -315,6 +336,29 @@ export function changesService(deps: ChangesDeps) {
 
     /** The `changes.detect` job kind, for the app's job runner. */
     jobHandlers,
+
+    /**
+     * Queues the detection of completed runs whose completing process stopped before it queued one
+     * (finished before `finishedBefore`, epoch ms; their page sets went with that process).
+     */
+    queueMissed: (finishedBefore = jobs.now() - MISSED_AFTER_MS) => queueMissed(finishedBefore),
+
+    /**
+     * `queueMissed` now, then every `everyMs`, for a process that runs the jobs. `nothingInFlight`:
+     * no other process completes runs and this one has started none (the single process at boot),
+     * so the first pass takes every run. Returns how to stop.
+     */
+    keepQueueingMissed({
+      nothingInFlight = false,
+      everyMs = MISSED_SWEEP_MS,
+    }: { nothingInFlight?: boolean; everyMs?: number } = {}): () => void {
+      const pass = (finishedBefore?: number) =>
+        void queueMissed(finishedBefore ?? jobs.now() - MISSED_AFTER_MS).catch((e) => log("queueing missed change detection failed", e));
+      pass(nothingInFlight ? jobs.now() : undefined);
+      const timer = setInterval(() => pass(), everyMs);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
 
     /**
      * The runner's after-capture hook: lists each site's pages (navigation and sitemaps) while the
