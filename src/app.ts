@@ -226,6 +226,8 @@ export function createServices(deps: AppDeps) {
   // One store for every reader and writer of files: an object store's pins and ordered deletes live in it.
   const storage = deps.storage ?? storageFor(deps.env);
   const files = screenshotFiles(deps.env.DATA_DIR, storage);
+  // Work that must survive a restart is a row in the jobs table (src/modules/jobs).
+  const jobs = jobsService({ db: deps.db, now: deps.now });
   const changes = changesService({
     db: deps.db,
     dataDir: deps.env.DATA_DIR,
@@ -237,6 +239,9 @@ export function createServices(deps: AppDeps) {
     publish: (message, to) => live.publish(message, to),
     // Each run lists its sites' pages once, for `pages` changes (discovery is built below).
     listPages: (url) => discovery.listPages(url),
+    // Each completed run's detection is a job; a serve or scheduler leaves its pixel work to the workers.
+    jobs,
+    detectHere: (deps.role ?? "all") === "all",
   });
   const comparisons = comparisonsService({
     db: deps.db,
@@ -290,8 +295,6 @@ export function createServices(deps: AppDeps) {
       void audit.recordBy({ id: actor?.id ?? null, email: actor?.email ?? null }, action).catch((e) => deps.log?.("audit failed", e)),
   });
   const agents = agentsService({ db: deps.db, now: deps.now, onSettingsChanged: () => system.poke() });
-  // Work that must survive a restart is a row in the jobs table (src/modules/jobs).
-  const jobs = jobsService({ db: deps.db, now: deps.now });
   const watch = watchService({
     jobs,
     db: deps.db,
@@ -311,7 +314,7 @@ export function createServices(deps: AppDeps) {
   // The worker loop for every job kind; boot starts it (src/boot/roles), tests drive jobs themselves.
   const jobRunner = new JobRunner({
     queue: jobs,
-    handlers: { ...watch.jobHandlers, ...deps.jobHandlers },
+    handlers: { ...watch.jobHandlers, ...changes.jobHandlers, ...deps.jobHandlers },
     concurrency: deps.jobConcurrency,
     log: deps.log,
   });

@@ -23,6 +23,8 @@ export interface TestAppOptions {
   /** A database handle several apps share, as instances of one deployment do (with `sharedLimits`, their budgets too). */
   sql?: AppDeps["db"];
   sharedLimits?: boolean;
+  /** What the process runs (a serve leaves change detection to the workers); the single process when absent. */
+  role?: AppDeps["role"];
 }
 
 /**
@@ -57,6 +59,7 @@ export function makeTestApp(opts: TestAppOptions = {}) {
     captureReadiness: opts.captureReadiness,
     alertRetry: opts.alertRetry,
     sharedLimits: opts.sharedLimits,
+    role: opts.role,
   };
   const services = createServices(deps);
   const app = createApp(deps, services, webFrontEnd);

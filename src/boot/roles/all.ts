@@ -39,6 +39,8 @@ export async function startAll(ctx: BootContext): Promise<() => Promise<void>> {
   schedule.start();
   // Jobs (alert deliveries, digests): those left by a stop or a crash run now, retries when due.
   services.jobRunner.start();
+  // Completed runs a crash left without their change detection job get one (alone on SQLite: every such run at once).
+  const stopMissed = services.changes.keepQueueingMissed({ nothingInFlight: !ctx.shared });
 
   return async () => {
     await schedule.stop();
@@ -52,6 +54,7 @@ export async function startAll(ctx: BootContext): Promise<() => Promise<void>> {
     // the database, run by the next start (an attempt cut short here is tried again once its lease runs out).
     const alertsSent = await Promise.race([services.watch.alertsIdle().then(() => true), Bun.sleep(3_000).then(() => false)]);
     if (!alertsSent) logger.warn("shutdown: change alerts waiting for a retry stay queued for the next start");
+    stopMissed();
     await atMost(2_000, services.jobRunner.stop());
     capturing.analyser.close();
     await drivers.stop();

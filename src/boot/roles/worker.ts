@@ -23,6 +23,8 @@ export async function startWorker(ctx: BootContext): Promise<() => Promise<void>
   const closeRelay = await relayLive(ctx, services.live);
   const health = serveHealthOnly(ctx, healthFor(deps, services));
   services.jobRunner.start();
+  // Completed runs whose serve stopped before queueing their change detection get a job.
+  const stopMissed = services.changes.keepQueueingMissed();
   ctx.logger.info(
     { kinds: services.jobRunner.kinds, worker: services.jobRunner.worker },
     `worker: running jobs of kinds ${services.jobRunner.kinds.join(", ")}`,
@@ -30,6 +32,7 @@ export async function startWorker(ctx: BootContext): Promise<() => Promise<void>
 
   return async () => {
     // An attempt cut short is tried again by another worker once its lease runs out.
+    stopMissed();
     await atMost(5_000, services.jobRunner.stop());
     await capturing.close();
     await health.stop();

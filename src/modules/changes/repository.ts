@@ -113,9 +113,15 @@ export function changesRepository(db: SqlDb) {
           GROUP BY c.run_id, c.kind, c.severity`,
         [comparisonId, ownerId],
       ),
-    /** A run's changes against an earlier run, with its change count; one unit (a transaction of its own, or the caller's). */
-    storeChanges: (runId: string, rows: ChangeRow[], count: number) =>
+    /**
+     * A run's changes against an earlier run, with its change count; one unit (a transaction of its
+     * own, or the caller's). Only once per run: false, and nothing written, when the run's count is
+     * already set (a second attempt of its detection). The count is claimed first, so of two
+     * attempts at once the second waits on the run's row and then finds it set.
+     */
+    storeChanges: (runId: string, rows: ChangeRow[], count: number): Promise<boolean> =>
       db.tx(async () => {
+        if ((await db.run("UPDATE runs SET change_count = $1 WHERE id = $2 AND change_count IS NULL", [count, runId])) === 0) return false;
         for (const c of rows)
           await db.run(
             `INSERT INTO run_changes (id, run_id, from_run_id, comparison_id, owner_id, target_id, viewport, kind, severity, summary, before, after,
@@ -142,8 +148,23 @@ export function changesRepository(db: SqlDb) {
               c.path ?? null,
             ],
           );
-        await db.run("UPDATE runs SET change_count = $1 WHERE id = $2", [count, runId]);
+        return true;
       }),
+    /**
+     * Completed runs finished before `finishedBefore` with a completed run before them, no change
+     * count and no detection job of any state (`jobKey` + run id): their completing process stopped
+     * before it queued one. Dead jobs count: the console retries those.
+     */
+    runsWithoutDetection: (finishedBefore: string, jobKey: string, limit: number) =>
+      db.all<{ id: string; comparison_id: string; owner_id: string }>(
+        `SELECT r.id, r.comparison_id, r.owner_id FROM runs r
+          WHERE r.status = 'completed' AND r.change_count IS NULL AND r.finished_at < $1
+            AND EXISTS (SELECT 1 FROM runs p WHERE p.comparison_id = r.comparison_id AND p.number < r.number AND p.status = 'completed')
+            AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.dedupe_key = CAST($2 AS TEXT) || r.id)
+          ORDER BY r.finished_at, r.id
+          LIMIT $3`,
+        [finishedBefore, jobKey, limit],
+      ),
     /** A site's own pages (a `pages` change names the one at its path). */
     sitePages: (targetId: string) =>
       db.all<{ id: string; path: string; role: PageRole }>("SELECT id, path, role FROM pages WHERE target_id = $1 ORDER BY position", [

@@ -1,6 +1,6 @@
-// Changes between runs: found when a run completes (against the completed run before it) and
-// stored with the run's change count, or found on request for any other pair; the pixel heat map
-// of one page between two runs.
+// Changes between runs: found after a run completes (against the completed run before it) by a
+// `changes.detect` job and stored with the run's change count, or found on request for any other
+// pair; the pixel heat map of one page between two runs.
 import type { SqlDb } from "#server/db/sql";
 import type { Audience, LiveMessage } from "#server/live/hub";
 import { badRequest, notFound } from "#server/http/errors";
@@ -13,6 +13,8 @@ import type { Change, ChangesQuery, ChangesResponse, RunChanges, RunReads, Targe
 import { pageSetChanges, parseListed, type PageSet } from "./pages";
 import { changesRepository, type ChangeRow } from "./repository";
 import { pixelsWorker } from "./worker/pixels";
+import { CHANGES_JOB, CHANGES_JOB_KEY, changesJobKey, type ChangesJob } from "./job";
+import { drain, jobsService, type JobHandler, type JobHandlers, type JobsService } from "#server/modules/jobs/public";
 
 export interface ChangesDeps {
   db: SqlDb;
@@ -31,9 +33,26 @@ export interface ChangesDeps {
    * limit); null when the site could not be read. Without it no run lists pages and no `pages` change is found.
    */
   listPages?: (siteUrl: string) => Promise<PageSet | null>;
+  /** The app's jobs queue, where each completed run's detection is a job (without, one on `db`). */
+  jobs?: JobsService;
+  /**
+   * Whether the process that completes a run also works its detection job at once (the single
+   * process: the run closes once its changes are stored). False in a serve or a scheduler, which
+   * leave the pixel work to the workers; true when absent.
+   */
+  detectHere?: boolean;
 }
 
 const NEED_TWO_RUNS = "Changes need two completed runs of this comparison";
+
+/**
+ * A run finished this long ago without a detection job was left by a process that stopped before
+ * queueing it (it queues within seconds: the page listing's limit); younger ones are still its own.
+ */
+export const MISSED_AFTER_MS = 2 * 60_000;
+const MISSED_BATCH = 200;
+/** How often a process that runs jobs looks for such runs. */
+const MISSED_SWEEP_MS = 5 * 60_000;
 
 /** A run that never completes never claims its page sets: they are dropped after this long. */
 const UNCLAIMED_MS = 15 * 60_000;
@@ -77,6 +96,8 @@ export function changesService(deps: ChangesDeps) {
   const pixels = pixelsWorker();
   const sources = { runs, repo, files, pixels };
   const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err));
+  const jobs = deps.jobs ?? jobsService({ db: deps.db });
+  const detectHere = deps.detectHere ?? true;
   /** Per run being scored: its sites' page sets as they are listed (a site that could not be read is absent). */
   const listing = new Map<string, Promise<Map<string, PageSet>>>();
 
@@ -159,6 +180,86 @@ export function changesService(deps: ChangesDeps) {
     return pending ? await pending : new Map();
   }
 
+  /** A run's listed page sets, as its rows (a set stored already is kept). */
+  async function storeSets(to: RunRow, sets: Map<string, PageSet>): Promise<void> {
+    const at = nowIso();
+    for (const [targetId, set] of sets)
+      await repo.storePageSet({
+        run_id: to.id,
+        target_id: targetId,
+        owner_id: to.owner_id,
+        nav: set.nav && JSON.stringify(set.nav),
+        sitemap: set.sitemap && JSON.stringify(set.sitemap),
+        listed_at: at,
+      });
+  }
+
+  /**
+   * A completed run's changes against the completed run before it, stored with its change count
+   * and then handed on (live message, alerts). Idempotent: an attempt that finds the count set (an
+   * earlier attempt stored it, then lost its lease or its process) stores and sends nothing.
+   */
+  async function detect(p: ChangesJob, signal?: AbortSignal): Promise<string> {
+    const to = await runs.findRun(p.runId, p.comparisonId, p.ownerId);
+    if (!to || to.status !== "completed") return "run gone";
+    if (to.change_count !== null) return "already stored";
+    const from = await runs.completedRunBefore(p.comparisonId, to.number);
+    if (!from) return "first run";
+    const targets = await withPageChanges(
+      await changesBetween(sources, p.ownerId, await comparisons.listTargets(p.comparisonId, p.ownerId), from, to),
+      await storedSets(from),
+      await storedSets(to),
+    );
+    // Another worker holds the job now: its attempt stores them.
+    signal?.throwIfAborted();
+    const count = targets.reduce((n, t) => n + t.changes.length, 0);
+    // Either run may have been pruned or the comparison deleted meanwhile: then there is nothing to store.
+    const outcome = await deps.db.tx(async () => {
+      if (!(await runs.findRun(to.id, p.comparisonId, p.ownerId)) || !(await runs.findRun(from.id, p.comparisonId, p.ownerId)))
+        return "run gone";
+      return (await repo.storeChanges(to.id, toChangeRows(to, from, targets), count)) ? "stored" : "already stored";
+    });
+    if (outcome !== "stored") return outcome;
+    // The run's status went out when it completed; its change count only now (timelines refresh on it).
+    deps.publish?.(
+      { type: "RUN_CHANGES", payload: { comparisonId: p.comparisonId, runId: to.id, changeCount: count } },
+      { kind: "workspace", workspaceId: p.ownerId },
+    );
+    if (deps.onChanges)
+      try {
+        await deps.onChanges({
+          ownerId: p.ownerId,
+          comparisonId: p.comparisonId,
+          runId: to.id,
+          fromRunId: from.id,
+          runNumber: to.number,
+          targets,
+        });
+      } catch (e) {
+        log(`change alerts for comparison ${p.comparisonId} failed`, e);
+      }
+    return "stored";
+  }
+
+  /** Queues the detection of the runs `runsWithoutDetection` finds; how many were queued. */
+  async function queueMissed(finishedBefore: number): Promise<number> {
+    const missed = await repo.runsWithoutDetection(nowIso(finishedBefore), CHANGES_JOB_KEY, MISSED_BATCH);
+    for (const r of missed) {
+      const payload: ChangesJob = { runId: r.id, comparisonId: r.comparison_id, ownerId: r.owner_id };
+      await jobs.enqueue({ kind: CHANGES_JOB, payload, ownerId: r.owner_id, dedupeKey: changesJobKey(r.id) });
+    }
+    if (missed.length > 0) log(`queued the change detection of ${missed.length} completed runs that had none`);
+    return missed.length;
+  }
+
+  const handler: JobHandler<ChangesJob> = {
+    run: (p, ctx) => detect(p, ctx.signal),
+    // The run stays "pending"; the console's dead jobs list shows the job and can queue it again.
+    dead: (job) =>
+      log(`changes of run ${(JSON.parse(job.payload) as ChangesJob).runId} were not found: ${job.last_error ?? "its lease ran out"}`),
+  };
+  const jobHandlers: JobHandlers = { [CHANGES_JOB]: handler };
+
   return {
     /** Per target, what changed from one completed run to a later one (default: the last two). */
     async changes(ownerId: string, comparisonId: string, q: ChangesQuery): Promise<ChangesResponse> {
@@ -211,79 +312,57 @@ export function changesService(deps: ChangesDeps) {
     },
 
     /**
-     * The runner's after-completion hook: finds the run's changes against the completed run before
-     * it, stores them with the run's change count, then hands them on (alerts). The first run has
-     * nothing to compare with and keeps a null count.
+     * The runner's after-completion hook: stores the page sets the run listed, then queues its
+     * detection job, which finds its changes against the completed run before it (here, when this
+     * process detects; otherwise by a worker). The first run only lists: it keeps a null count.
      */
     async onRunCompleted(run: Readonly<RunContext>): Promise<void> {
       const sets = await claimPageSets(run.runId);
       const to = await runs.findRun(run.runId, run.comparisonId, run.ownerId);
       if (!to || to.status !== "completed") return;
-      const storeSets = async () => {
-        const at = nowIso();
-        for (const [targetId, set] of sets)
-          await repo.storePageSet({
-            run_id: to.id,
-            target_id: targetId,
-            owner_id: to.owner_id,
-            nav: set.nav && JSON.stringify(set.nav),
-            sitemap: set.sitemap && JSON.stringify(set.sitemap),
-            listed_at: at,
-          });
-      };
       const from = await runs.completedRunBefore(run.comparisonId, to.number);
-      if (!from) {
-        // The first run only lists: the next one is compared with it.
-        await deps.db.tx(async () => {
-          if (await runs.findRun(to.id, run.comparisonId, run.ownerId)) await storeSets();
-        });
-        return;
-      }
-      const targets = await withPageChanges(
-        await changesBetween(sources, run.ownerId, await comparisons.listTargets(run.comparisonId, run.ownerId), from, to),
-        await storedSets(from),
-        sets,
-      );
-      const count = targets.reduce((n, t) => n + t.changes.length, 0);
-      // The run may have been pruned or its comparison deleted meanwhile: then there is nothing to store.
-      const kept = await deps.db.tx(async () => {
-        if (!(await runs.findRun(to.id, run.comparisonId, run.ownerId)) || !(await runs.findRun(from.id, run.comparisonId, run.ownerId)))
-          return false;
-        await storeSets();
-        await repo.storeChanges(to.id, toChangeRows(to, from, targets), count);
-        return true;
+      // One unit: whichever process claims the job finds the sets stored.
+      const job = await deps.db.tx(async () => {
+        // The run may have been pruned or its comparison deleted meanwhile: then there is nothing to store.
+        if (!(await runs.findRun(to.id, run.comparisonId, run.ownerId))) return null;
+        await storeSets(to, sets);
+        if (!from) return null;
+        const payload: ChangesJob = { runId: to.id, comparisonId: run.comparisonId, ownerId: run.ownerId };
+        return jobs.enqueue({ kind: CHANGES_JOB, payload, ownerId: run.ownerId, dedupeKey: changesJobKey(to.id) });
       });
-      if (!kept) return;
-      // The run's status went out when it completed; its change count only now (timelines refresh on it).
-      deps.publish?.(
-        {
-          type: "RUN_CHANGES",
-          payload: {
-            comparisonId: run.comparisonId,
-            runId: to.id,
-            changeCount: count,
-          },
-        },
-        { kind: "workspace", workspaceId: run.ownerId },
-      );
-      if (!deps.onChanges) return;
-      try {
-        await deps.onChanges({
-          ownerId: run.ownerId,
-          comparisonId: run.comparisonId,
-          runId: to.id,
-          fromRunId: from.id,
-          runNumber: to.number,
-          targets,
-        });
-      } catch (e) {
-        log(`change alerts for comparison ${run.comparisonId} failed`, e);
-      }
+      // One attempt here, now; a failed one is retried by the job runner when due.
+      if (job && detectHere) await drain({ queue: jobs, handlers: jobHandlers, ids: [job], dueOnly: true, concurrency: 1, log });
+    },
+
+    /** The `changes.detect` job kind, for the app's job runner. */
+    jobHandlers,
+
+    /**
+     * Queues the detection of completed runs whose completing process stopped before it queued one
+     * (finished before `finishedBefore`, epoch ms; their page sets went with that process).
+     */
+    queueMissed: (finishedBefore = jobs.now() - MISSED_AFTER_MS) => queueMissed(finishedBefore),
+
+    /**
+     * `queueMissed` now, then every `everyMs`, for a process that runs the jobs. `nothingInFlight`:
+     * no other process completes runs and this one has started none (the single process at boot),
+     * so the first pass takes every run. Returns how to stop.
+     */
+    keepQueueingMissed({
+      nothingInFlight = false,
+      everyMs = MISSED_SWEEP_MS,
+    }: { nothingInFlight?: boolean; everyMs?: number } = {}): () => void {
+      const pass = (finishedBefore?: number) =>
+        void queueMissed(finishedBefore ?? jobs.now() - MISSED_AFTER_MS).catch((e) => log("queueing missed change detection failed", e));
+      pass(nothingInFlight ? jobs.now() : undefined);
+      const timer = setInterval(() => pass(), everyMs);
+      timer.unref();
+      return () => clearInterval(timer);
     },
 
     /**
      * The runner's after-capture hook: lists each site's pages (navigation and sitemaps) while the
-     * run is scored, for the completion hook to compare with the previous run's. A site that was not
+     * run is scored, for the completion hook to store with the run (its job compares them with the previous run's). A site that was not
      * captured, or cannot be read within the lister's limit, is left out (no change is found against it).
      */
     onRunCaptured(run: Readonly<RunContext>): void {
