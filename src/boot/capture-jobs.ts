@@ -1,7 +1,20 @@
-// Where captures go when the roles are apart: `capture` jobs in the database that any worker claims
-// (src/modules/capture-jobs). The run side's tools are what a serve or a scheduler gives its runs;
-// the worker side's handlers run each claimed job on a capture pool.
-import { captureJobHandlers, jobCaptureTools, pruneCaptureResults } from "#server/modules/capture-jobs/public";
+// Where captures and pair scoring go when the roles are apart: jobs in the database that any worker
+// claims (src/modules/capture-jobs). The run side's tools and analyser are what a serve or a
+// scheduler gives its runs (it reads no screenshot); the worker side's handlers run each claimed job
+// on a capture pool and an analyser, storing screenshots under the keys the runs record.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Analyser } from "#server/modules/analysis";
+import {
+  captureJobHandlers,
+  jobAnalyser,
+  jobCaptureTools,
+  pairJobHandlers,
+  pruneCaptureResults,
+  storedCopies,
+} from "#server/modules/capture-jobs/public";
+import { screenshotFiles } from "#server/modules/comparisons/public";
 import { type JobHandlers, jobsService } from "#server/modules/jobs/public";
 import type { BootContext } from "./context";
 import type { Capturing } from "./pool";
@@ -9,22 +22,43 @@ import type { CaptureTools } from "./run-tools";
 
 /** The run tools' `capture` and `time` of a process without browsers: each enqueues a job and resolves with the worker's answer. */
 export function captureOverJobs(ctx: BootContext): CaptureTools {
-  return jobCaptureTools({ db: ctx.db, jobs: jobsService({ db: ctx.db }), store: ctx.storage.store, secret: ctx.secret, log: ctx.log });
-}
-
-/** The job handlers of a process with a capture pool, for the capture job kinds. */
-export function captureJobsOn(ctx: BootContext, capturing: Capturing): JobHandlers {
-  return captureJobHandlers({
+  // Only its path arithmetic: the folder a capture path is in, which the worker stores under.
+  const files = screenshotFiles(ctx.env.DATA_DIR, ctx.storage);
+  return jobCaptureTools({
     db: ctx.db,
-    pool: capturing.pool,
+    jobs: jobsService({ db: ctx.db }),
     store: ctx.storage.store,
     secret: ctx.secret,
-    workDir: ctx.storage.workDir,
+    folderOf: files.folderOf,
     log: ctx.log,
   });
 }
 
-/** Answers nobody read and their temporary screenshots, once a day old (the scheduler's retention). */
+/** The analyser of a process without browsers: each pair is an `analysis.pair` job a worker scores. */
+export function scoringOverJobs(ctx: BootContext): Analyser {
+  return jobAnalyser({ db: ctx.db, jobs: jobsService({ db: ctx.db }), store: ctx.storage.store, log: ctx.log });
+}
+
+/** The job handlers of a process with a capture pool and an analyser: captures, timings and pairs. */
+export function captureJobsOn(ctx: BootContext, capturing: Capturing): JobHandlers {
+  const workDir = ctx.storage.workDir ?? mkdtempSync(join(tmpdir(), "design-intel-capture-jobs-"));
+  // Its own captures are kept here for scoring their pairs; other screenshots are fetched once.
+  const copies = storedCopies(ctx.storage.store, join(workDir, "pair-copies"));
+  return {
+    ...captureJobHandlers({
+      db: ctx.db,
+      pool: capturing.pool,
+      store: ctx.storage.store,
+      secret: ctx.secret,
+      workDir,
+      scoring: { copies, analyser: capturing.analyser },
+      log: ctx.log,
+    }),
+    ...pairJobHandlers({ db: ctx.db, analyser: capturing.analyser, copies, secret: ctx.secret, log: ctx.log }),
+  };
+}
+
+/** Answers nobody read, and screenshots earlier workers handed over under temporary keys, once a day old (the scheduler's retention). */
 export async function pruneCaptureAnswers(ctx: BootContext): Promise<void> {
   const { rows, objects } = await pruneCaptureResults({ db: ctx.db, store: ctx.storage.store });
   if (rows || objects)

@@ -1,6 +1,8 @@
 // `worker`: captures and analysis. Its capture browsers (local, or the browser servers of
-// BROWSER_WS_ENDPOINTS) take the capture jobs; it also runs the other job kinds (alert deliveries,
-// digests): claims are atomic, so any number of workers share one queue. Its port answers health only.
+// BROWSER_WS_ENDPOINTS) take the capture jobs, storing each screenshot under the key its run
+// records, and its analyser scores the runs' pairs (`analysis.pair` jobs); it also runs the other
+// job kinds (alert deliveries, digests): claims are atomic, so any number of workers share one
+// queue. Its port answers health only.
 import { healthFor } from "#server/app";
 import { captureJobsOn } from "../capture-jobs";
 import type { BootContext } from "../context";
@@ -16,8 +18,8 @@ export async function startWorker(ctx: BootContext): Promise<() => Promise<void>
     analyser: capturing.analyser,
     captureReadiness: () => capturing.pool.readiness(),
     jobHandlers: captureJobsOn(ctx, capturing),
-    // Captures enough to keep every capture slot busy, and two more for alerts and digests.
-    jobConcurrency: ctx.env.CAPTURE_CONCURRENCY + 2,
+    // Captures enough to keep every capture slot busy, one more for pairs (its analyser scores one at a time) and two for alerts and digests.
+    jobConcurrency: ctx.env.CAPTURE_CONCURRENCY + 3,
   });
   // Alerts a job sends are live messages too: they reach the sockets on the serve instances.
   const closeRelay = await relayLive(ctx, services.live);
