@@ -10,12 +10,13 @@ import {
   captureJobHandlers,
   jobAnalyser,
   jobCaptureTools,
+  PAIR_KIND,
   pairJobHandlers,
   pruneCaptureResults,
   storedCopies,
 } from "#server/modules/capture-jobs/public";
 import { screenshotFiles } from "#server/modules/comparisons/public";
-import { type JobHandlers, jobsService } from "#server/modules/jobs/public";
+import { type JobHandlers, JobRunner, jobsService } from "#server/modules/jobs/public";
 import type { BootContext } from "./context";
 import type { Capturing } from "./pool";
 import type { CaptureTools } from "./run-tools";
@@ -56,6 +57,18 @@ export function captureJobsOn(ctx: BootContext, capturing: Capturing): JobHandle
     }),
     ...pairJobHandlers({ db: ctx.db, analyser: capturing.analyser, copies, secret: ctx.secret, log: ctx.log }),
   };
+}
+
+/**
+ * A worker's runner for pairs alone, beside its main one: a pair is a moment's work a run waits on,
+ * and must not queue behind captures and timings, which hold their job slots while they wait for a
+ * browser. Both runners may claim pairs (claims are atomic).
+ */
+export function pairRunnerOn(ctx: BootContext, handlers: JobHandlers): JobRunner {
+  const score = handlers[PAIR_KIND];
+  if (!score) throw new Error("no handler for pair jobs");
+  // Two at a time: one downloads its screenshots while the analyser scores the other.
+  return new JobRunner({ queue: jobsService({ db: ctx.db }), handlers: { [PAIR_KIND]: score }, concurrency: 2, log: ctx.log });
 }
 
 /** Answers nobody read, and screenshots earlier workers handed over under temporary keys, once a day old (the scheduler's retention). */

@@ -1,18 +1,28 @@
 // Pair scoring as `analysis.pair` jobs, on SQLite: the driving instance's analyser enqueues the two
 // stored keys with the parts of the extractions scoring reads, a worker's handler scores them on its
 // own analyser from its copies of the stored objects, and the scores are the in-process analyser's
-// on the same two PNGs. A screenshot that is gone from the store fails the pair with why.
+// on the same two PNGs. A screenshot that is gone from the store fails the pair with why. A worker's
+// pairs never wait behind its captures: they have a runner of their own.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SqlDb } from "#server/db/sql";
 import { createAnalyser, type Analyser } from "#server/modules/analysis";
-import { jobAnalyser, PAIR_KIND, pairJobHandlers, storedCopies } from "#server/modules/capture-jobs/public";
+import { pairRunnerOn } from "#server/boot/capture-jobs";
+import type { BootContext } from "#server/boot/context";
+import {
+  captureJobHandlers,
+  jobAnalyser,
+  jobCaptureTools,
+  PAIR_KIND,
+  pairJobHandlers,
+  storedCopies,
+} from "#server/modules/capture-jobs/public";
 import { JobRunner, jobsService } from "#server/modules/jobs/public";
 import type { BlobStore } from "#server/modules/storage";
 import { alpha, beta } from "#tests/analysis/pages";
-import { APP_SECRET, keyOf, sqliteHandle, tempStore } from "./support";
+import { APP_SECRET, FakePool, folderOf, keyOf, OWNER, sqliteHandle, tempStore } from "./support";
 
 setDefaultTimeout(30_000);
 
@@ -89,4 +99,37 @@ test("a pair whose screenshot is gone from the store fails with why, at once", a
   );
   // A path that is not a stored key is never queued.
   await expect(analyser.scorePair("/tmp/a.png", A.extraction, keyOf(B.png), B.extraction)).rejects.toThrow("not a stored screenshot");
+});
+
+test("a worker's pairs are scored while every slot of its main runner waits on a capture", async () => {
+  const own = await sqliteHandle();
+  const analyser = createAnalyser();
+  const handlers = {
+    ...captureJobHandlers({ db: own, pool: new FakePool([], 8_000), store, secret: APP_SECRET }),
+    ...pairJobHandlers({ db: own, analyser, copies: storedCopies(store, join(work, "own-copies")), secret: APP_SECRET }),
+  };
+  // The main runner's one slot is taken by a capture that waits for its browser.
+  const main = new JobRunner({ queue: jobsService({ db: own }), handlers, concurrency: 1, pollMs: 50 });
+  const pairs = pairRunnerOn({ db: own, log: () => {} } as unknown as BootContext, handlers);
+  main.start();
+  pairs.start();
+  try {
+    const wake = () => (main.poke(), pairs.poke());
+    const ask = { db: own, jobs: jobsService({ db: own }), store, wake };
+    const capture = jobCaptureTools({ ...ask, secret: APP_SECRET, folderOf }).capture(OWNER, {
+      url: "http://127.0.0.1:9/slow",
+      viewport: "desktop",
+      screenshotPath: join(work, "slow.png"),
+    });
+    let captured = false;
+    void capture.then(() => (captured = true));
+    await Bun.sleep(200);
+    await jobAnalyser(ask).scorePair(keyOf(A.png), A.extraction, keyOf(B.png), B.extraction);
+    expect(captured).toBe(false);
+    expect((await capture).ok).toBe(true);
+  } finally {
+    await Promise.all([main.stop(), pairs.stop()]);
+    analyser.close();
+    await own.close();
+  }
 });
