@@ -23,7 +23,7 @@ import { jobSealer } from "./seal";
 import type { StoredCopies } from "./stored-copies";
 
 /** The pool's owner for the installation's own work (a job with no owner). */
-export const NO_OWNER = "installation";
+const NO_OWNER = "installation";
 
 export interface CaptureWorkerDeps {
   db: SqlDb;
