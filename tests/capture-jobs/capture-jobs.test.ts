@@ -6,7 +6,7 @@
 // job that fails every time goes dead and the run hears why. On PostgreSQL two workers share six
 // captures, each captured once.
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SqlDb } from "#server/db/sql";
@@ -17,7 +17,22 @@ import { jobSealer } from "#server/modules/capture-jobs/seal";
 import { drain, JobRunner, jobsService, type JobRow } from "#server/modules/jobs/public";
 import { PG_START_TIMEOUT, pgMissing, postgres, stopPostgres } from "#tests/support/postgres";
 import { waitFor } from "#tests/support/wait";
-import { APP_SECRET, fakeExtraction, FakePool, OWNER, pgHandles, SESSION, sqliteHandle, STAGES, tempObjects, tempStore } from "./support";
+import {
+  APP_SECRET,
+  fakeExtraction,
+  FakePool,
+  FOLDER,
+  folderOf,
+  keyOf,
+  OWNER,
+  pgHandles,
+  screenshotObjects,
+  SESSION,
+  sqliteHandle,
+  STAGES,
+  tempObjects,
+  tempStore,
+} from "./support";
 
 // Each test makes its own database (a PostgreSQL one takes about a second) and runs a few jobs.
 setDefaultTimeout(30_000);
@@ -88,6 +103,7 @@ for (const [name, open, skip] of dialects) {
         jobs,
         store,
         secret: APP_SECRET,
+        folderOf,
         wake: () => runners.forEach((r) => r.poke()),
         // On PostgreSQL the answer must come through the notification: the backstop poll is too slow for any test here.
         pollMs: name === "PostgreSQL" ? 60_000 : undefined,
@@ -118,7 +134,7 @@ for (const [name, open, skip] of dialects) {
       ...over,
     });
 
-    test("a capture comes back as the pool answered it, its file at the caller's path, its stages on the way, and nothing left behind", async () => {
+    test("a capture comes back as the pool answered it, its screenshot stored under its content key, its stages on the way, and nothing left behind", async () => {
       const pool = new FakePool([], 40);
       const { tools, store, out } = await start([pool]);
       const stages: string[] = [];
@@ -127,8 +143,14 @@ for (const [name, open, skip] of dialects) {
       if (!result.ok) throw new Error(result.reason);
       expect(result.extraction).toEqual(fakeExtraction(asked.url));
       expect(result.screenshotPath).toBe(asked.screenshotPath);
-      expect(readFileSync(asked.screenshotPath).equals(pool.pngs.get(asked.url)!)).toBe(true);
-      expect(result.thumb).toEqual({ width: 2, height: 2, data: new Float32Array([0.25, 0.5, 0.75, 1 / 3]) });
+      // Stored by the worker where the run records it; nothing comes to the run's path, and no thumbnail crosses the database.
+      const png = pool.pngs.get(asked.url)!;
+      const key = keyOf(png);
+      expect(result.stored).toEqual({ key, sha256: key.slice(-68, -4), bytes: png.byteLength, width: 8, height: 6 });
+      expect(Buffer.from((await store.get(key))!).equals(png)).toBe(true);
+      expect(await screenshotObjects(store)).toEqual([key]);
+      expect(existsSync(asked.screenshotPath)).toBe(false);
+      expect(result.thumb).toBeUndefined();
       expect(result.session).toEqual(SESSION);
       expect(stages).toEqual([...STAGES]);
       // The worker got the secrets and the steps, and wrote to a path of its own.
@@ -153,7 +175,7 @@ for (const [name, open, skip] of dialects) {
       const db = rig.workers[0]!;
       const queue = jobsService({ db });
       const sealer = jobSealer(APP_SECRET);
-      const id = await queue.enqueue({ kind: CAPTURE_KIND, ownerId: OWNER, payload: toCapturePayload(input(out), OWNER, sealer) });
+      const id = await queue.enqueue({ kind: CAPTURE_KIND, ownerId: OWNER, payload: toCapturePayload(input(out), OWNER, sealer, FOLDER) });
       const handlers = captureJobHandlers({ db, pool, store, secret: APP_SECRET });
       const [outcome] = await drain({ queue, handlers, ids: [id] });
       expect(outcome?.state).toBe("done");
@@ -162,7 +184,11 @@ for (const [name, open, skip] of dialects) {
       expect(tables).toContain("sealed");
       for (const plain of [SECRET_VALUE, SESSION.cookies[0]!.value]) expect(tables).not.toContain(plain);
       // Sealed for this job's owner: the same payload under another owner does not open, and the job gives up at once.
-      const stolen = await queue.enqueue({ kind: CAPTURE_KIND, ownerId: null, payload: toCapturePayload(input(out), OWNER, sealer) });
+      const stolen = await queue.enqueue({
+        kind: CAPTURE_KIND,
+        ownerId: null,
+        payload: toCapturePayload(input(out), OWNER, sealer, FOLDER),
+      });
       const [refused] = await drain({ queue, handlers, ids: [stolen] });
       expect(refused?.state).toBe("dead");
       expect(refused?.error).toContain("app secret");
@@ -185,7 +211,7 @@ for (const [name, open, skip] of dialects) {
       const asked = input(out, { secrets: undefined, steps: undefined, keepSession: undefined });
       const result = await tools.capture(OWNER, asked);
       expect(result.ok).toBe(true);
-      expect(existsSync(asked.screenshotPath)).toBe(true);
+      expect(await screenshotObjects(store)).toEqual([result.ok ? result.stored!.key : ""]);
       expect(pool.inputs).toHaveLength(2);
       expect(await settled()).toMatchObject({ state: "done", attempts: 2, last_error: pool.lostReason });
       expect(await tempObjects(store)).toEqual([]);
@@ -200,7 +226,7 @@ for (const [name, open, skip] of dialects) {
       if (result.ok) return;
       expect(result.reason).toBe("The page could not be captured: the browser exploded (3 attempts)");
       expect(pool.inputs).toHaveLength(3);
-      expect(existsSync(asked.screenshotPath)).toBe(false);
+      expect(await screenshotObjects(store)).toEqual([]);
       expect(await rig.run.one("SELECT state FROM jobs")).toEqual({ state: "dead" });
       expect(await tempObjects(store)).toEqual([]);
     });
@@ -212,6 +238,7 @@ for (const [name, open, skip] of dialects) {
         jobs: jobsService({ db: rig.run }),
         store,
         secret: APP_SECRET,
+        folderOf,
         pollMs: 50,
         maxWaitMs: 300,
       });
@@ -221,7 +248,7 @@ for (const [name, open, skip] of dialects) {
     test("a job that cannot be queued is a failed page, in the user's words rather than the driver's", async () => {
       const { store, out } = await start([]);
       const jobs = { ...jobsService({ db: rig.run }), enqueue: () => Promise.reject(new Error("relation jobs: internal detail")) };
-      const tools = jobCaptureTools({ db: rig.run, jobs, store, secret: APP_SECRET });
+      const tools = jobCaptureTools({ db: rig.run, jobs, store, secret: APP_SECRET, folderOf });
       expect(await tools.capture(OWNER, input(out))).toEqual({ ok: false, reason: "The page could not be queued for capture" });
     });
 
@@ -283,7 +310,7 @@ for (const [name, open, skip] of dialects) {
         });
         runner.start();
         later(() => runner.stop());
-        const tools = jobCaptureTools({ db: run, jobs: jobsService({ db: run }), store, secret: APP_SECRET, pollMs: 300 });
+        const tools = jobCaptureTools({ db: run, jobs: jobsService({ db: run }), store, secret: APP_SECRET, folderOf, pollMs: 300 });
         const stages: string[] = [];
         const out = mkdtempSync(join(tmpdir(), "capjobs-out-"));
         later(() => rmSync(out, { recursive: true, force: true }));
@@ -304,7 +331,7 @@ for (const [name, open, skip] of dialects) {
         const urls = pools.flatMap((p) => p.inputs.map((i) => i.url)).sort();
         expect(urls).toEqual(asks.map((a) => a.url).sort());
         expect(pools.every((p) => p.inputs.length > 0)).toBe(true);
-        for (const a of asks) expect(existsSync(a.screenshotPath)).toBe(true);
+        expect(await screenshotObjects(store)).toEqual([...new Set(results.map((r) => (r.ok ? r.stored!.key : "")))].sort());
         await waitFor("every job done", async () => (await rig.run.one("SELECT id FROM jobs WHERE state <> 'done'")) === null, 10_000, 20);
         expect(await rig.run.all("SELECT state, attempts FROM jobs WHERE attempts <> 1")).toEqual([]);
         expect(await tempObjects(store)).toEqual([]);

@@ -1,9 +1,9 @@
 // The job path end to end with a real capture pool (Debian's Chromium, loopback targets allowed) on
 // SQLite: a run side's capture enqueues, a JobRunner with the worker handlers captures the fixture
-// site, and the run gets the extraction, the thumbnail, the stages and a whole PNG at its own path.
+// site, and the run gets the extraction and the stages, the whole PNG stored under its content key.
 // A second page signs in with a secret and hands back its session through the sealed answer.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PNG } from "pngjs";
@@ -15,7 +15,7 @@ import { JobRunner, jobsService } from "#server/modules/jobs/public";
 import type { BlobStore } from "#server/modules/storage";
 import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
 import { LOGIN_EMAIL, LOGIN_PASSWORD, loginSite } from "#tests/support/login-site";
-import { APP_SECRET, OWNER, sqliteHandle, tempObjects, tempStore } from "./support";
+import { APP_SECRET, folderOf, keyOf, OWNER, sqliteHandle, tempObjects, tempStore } from "./support";
 
 // Two real captures, one at a time, each within the pool's 60 s.
 setDefaultTimeout(180_000);
@@ -50,7 +50,7 @@ beforeAll(async () => {
     concurrency: 1,
   });
   runner.start();
-  tools = jobCaptureTools({ db, jobs: jobsService({ db }), store, secret: APP_SECRET, wake: () => runner.poke() });
+  tools = jobCaptureTools({ db, jobs: jobsService({ db }), store, secret: APP_SECRET, folderOf, wake: () => runner.poke() });
   out = mkdtempSync(join(tmpdir(), "capjobs-real-"));
 });
 
@@ -63,18 +63,19 @@ afterAll(async () => {
   if (out) rmSync(out, { recursive: true, force: true });
 });
 
-test("a fixture page captured through a job: extraction, thumbnail, stages and the PNG at the run's path", async () => {
+test("a fixture page captured through a job: extraction, stages and the PNG stored under its content key", async () => {
   const stages: string[] = [];
   const screenshotPath = join(out, "alpha.png");
   const result = await tools.capture(OWNER, { url: site.url("/alpha/"), viewport: "desktop", screenshotPath }, (s) => stages.push(s));
   if (!result.ok) throw new Error(result.reason);
   expect(result.screenshotPath).toBe(screenshotPath);
   expect(result.extraction.title).toBe("Orbit — Plan launches your whole team can follow");
-  const png = PNG.sync.read(readFileSync(screenshotPath));
+  const bytes = (await store.get(result.stored!.key))!;
+  expect(result.stored!.key).toBe(keyOf(bytes));
+  const png = PNG.sync.read(Buffer.from(bytes));
+  expect([png.width, png.height]).toEqual([result.stored!.width, result.stored!.height]);
   expect(png.width).toBe(1440);
   expect(png.height).toBe(result.extraction.capturedHeight);
-  expect(result.thumb!.data).toBeInstanceOf(Float32Array);
-  expect(result.thumb!.data.length).toBe(result.thumb!.width * result.thumb!.height);
   expect(stages).toEqual(["navigating", "settling", "measuring", "screenshot"]);
   expect(await db.all("SELECT job_id FROM capture_results")).toEqual([]);
   expect(await tempObjects(store)).toEqual([]);

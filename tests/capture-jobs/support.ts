@@ -1,6 +1,7 @@
 // What the capture-jobs tests share: a database on either dialect with a user to own the jobs, a
 // files blob store of the test's own, and a stand-in for the capture pool that answers like one
-// (a real PNG at the path it is given, stages, an extraction, a thumbnail, a session on request).
+// (a real PNG at the path it is given, stages, an extraction, a thumbnail, a session on request), and
+// the comparison folder its screenshots are stored in.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +11,7 @@ import { migrate } from "#server/db/migrate";
 import { databaseTarget, migrateSql, openSql, sqliteSql, type SqlDb } from "#server/db/sql";
 import type { CaptureJobInput, CaptureResult, TimingJobInput, TimingResult } from "#server/modules/capture/public";
 import type { Extraction, SessionState } from "#server/modules/capture/model";
+import { contentKey } from "#server/modules/comparisons/public";
 import { filesStore, type BlobStore } from "#server/modules/storage";
 import { freshPgDatabase } from "#tests/support/postgres";
 
@@ -46,6 +48,20 @@ export async function pgHandles(n: number): Promise<SqlDb[]> {
 export function tempStore(): { store: BlobStore; dir: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), "capjobs-store-"));
   return { store: filesStore(dir), dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The comparison folder the tests' captures are stored in (files.ts folderOf's answer for their paths). */
+export const FOLDER = `screenshots/${OWNER}/c-capjobs`;
+export const folderOf = () => FOLDER;
+
+/** The key a screenshot of these bytes is stored under. */
+export const keyOf = (bytes: Uint8Array) => contentKey(FOLDER, new Bun.CryptoHasher("sha256").update(bytes).digest("hex"));
+
+/** Every screenshot object in the store. */
+export async function screenshotObjects(store: BlobStore): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const b of store.list("screenshots/")) keys.push(b.key);
+  return keys.sort();
 }
 
 /** Every temporary object the workers left in the store. */

@@ -4,11 +4,11 @@
 import { type AppDeps, createServices, type Services } from "#server/app";
 import type { LiveHub } from "#server/live/hub";
 import { postgresRelay } from "#server/live/relay";
-import { type Analyser, createAnalyser } from "#server/modules/analysis";
+import type { Analyser } from "#server/modules/analysis";
 import type { CaptureReadiness } from "#server/modules/capture/browser/pool";
 import type { JobHandlers } from "#server/modules/jobs/public";
 import type { LeaseState } from "#server/modules/leases/public";
-import { captureOverJobs } from "../capture-jobs";
+import { captureOverJobs, scoringOverJobs } from "../capture-jobs";
 import type { BootContext } from "../context";
 import { type CaptureTools, runToolsWith } from "../run-tools";
 
@@ -54,11 +54,12 @@ export function compose(
 
 /**
  * How the runs of a process that drives them but captures nothing itself (serve, scheduler) get
- * their pages captured: capture jobs, which any worker (or single process) claims. The scoring and
- * findings stay in the driving process.
+ * their pages captured and their pairs scored: capture and `analysis.pair` jobs, which any worker
+ * (or single process on PostgreSQL) claims. Screenshots stay in the store; the findings (from the
+ * extractions) stay in the driving process.
  */
 export function runCapture(ctx: BootContext): { capture: CaptureTools; analyser: Analyser; close(): Promise<void> } {
-  const analyser = createAnalyser();
+  const analyser = scoringOverJobs(ctx);
   return { capture: captureOverJobs(ctx), analyser, close: async () => analyser.close() };
 }
 

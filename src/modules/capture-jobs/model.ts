@@ -1,8 +1,10 @@
-// What crosses the database between the instance driving a run and the worker that captures: a
-// job's payload (jobs.payload) and its answer (capture_results.result), declared once here with the
-// notifications that say a job moved. Secrets, the login session and the local screenshot path never
-// appear in these shapes in the clear: the first two travel sealed (seal.ts), the file as a blob.
+// What crosses the database between the instance driving a run and the worker that captures or
+// scores: a job's payload (jobs.payload) and its answer (capture_results.result), declared once here
+// with the notifications that say a job moved. Secrets and the login session never appear in these
+// shapes in the clear (they travel sealed, seal.ts); a screenshot never crosses the database: the
+// worker stores it under its content key and the answer names it.
 import { z } from "zod";
+import type { PairScores } from "#server/modules/analysis";
 import type { EarlierSample, TimingSummary, Vitals } from "#server/modules/capture/public";
 import {
   colorSchemeSchema,
@@ -18,13 +20,17 @@ import { TIMING_PROFILES } from "#server/modules/capture/public";
 export const CAPTURE_KIND = "capture";
 /** More timing loads of a page captured before; the pool's TimingJobInput. */
 export const TIME_KIND = "capture.time";
-/** Where handed-over screenshots wait for the instance driving the run, under unguessable keys; pruned after a day. */
+/** Two stored captures of one lane to score (the analyser's scorePair); a run's pairs in a deployment. */
+export const PAIR_KIND = "analysis.pair";
+/** Where screenshots were handed over under unguessable keys by earlier workers: what is left there is pruned after a day. */
 export const TEMP_PREFIX = "capture-jobs/";
 /** Attempts a capture job gets: a crashed worker or a lost browser, twice, and then the page fails. */
 export const CAPTURE_MAX_ATTEMPTS = 3;
 
 /** What a capture job carries: the pool's input minus the local path, secrets and session sealed. */
 export const capturePayloadSchema = z.object({
+  /** The comparison's folder in the store (files.ts folderOf): the worker stores the screenshot there under its content key. */
+  storeIn: z.string(),
   url: z.string(),
   viewport: viewportSchema,
   colorScheme: colorSchemeSchema.optional(),
@@ -49,15 +55,33 @@ export const timingPayloadSchema = z.object({
 });
 export type TimingPayload = z.infer<typeof timingPayloadSchema>;
 
-/** The grey thumbnail scoring compares: its Float32 pixels as base64 (little-endian), a quarter of their JSON size. */
-export const thumbSchema = z.object({ width: z.number().int(), height: z.number().int(), data: z.string() });
+/** A screenshot the worker stored: its content key (files.ts contentKey) and what the run records of it. */
+export const storedShotSchema = z.object({
+  key: z.string(),
+  sha256: z.string(),
+  bytes: z.number().int(),
+  width: z.number().int(),
+  height: z.number().int(),
+});
 
-/** A job's answer as stored; the screenshot is the row's blob, the session its sealed column. */
+/** What scoring reads of an extraction (analysis/similarity.ts and the parts it calls): a pair job carries no more. */
+const SCORED_PARTS = ["viewport", "pageHeight", "capturedHeight", "palette", "typography", "layout", "copy", "masks"] as const;
+export type ScoredParts = Pick<Extraction, (typeof SCORED_PARTS)[number]>;
+export const scoredParts = (x: Extraction): ScoredParts =>
+  Object.fromEntries(SCORED_PARTS.filter((k) => x[k] !== undefined).map((k) => [k, x[k]])) as ScoredParts;
+
+const pairSideSchema = z.object({ key: z.string(), extraction: z.custom<ScoredParts>((v) => typeof v === "object" && v !== null) });
+/** What a pair job carries: each capture's stored key and the parts of its extraction scoring reads. */
+export const pairPayloadSchema = z.object({ a: pairSideSchema, b: pairSideSchema });
+export type PairPayload = z.infer<typeof pairPayloadSchema>;
+
+/** A job's answer as stored; the session is its sealed column. */
 export const storedResultSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("captured"), extraction: z.custom<Extraction>(), thumb: thumbSchema.optional() }),
-  /** A step could not be done; `screenshot`: the row's blob shows where it stopped. */
-  z.object({ kind: z.literal("stopped"), reason: z.string(), step: stepFailureSchema, screenshot: z.boolean() }),
+  z.object({ kind: z.literal("captured"), extraction: z.custom<Extraction>(), shot: storedShotSchema }),
+  /** A step could not be done; `shot`: the screenshot of where it stopped, when there is one. */
+  z.object({ kind: z.literal("stopped"), reason: z.string(), step: stepFailureSchema, shot: storedShotSchema.nullable() }),
   z.object({ kind: z.literal("timed"), timing: z.custom<TimingSummary>() }),
+  z.object({ kind: z.literal("scored"), scores: z.custom<PairScores>((v) => typeof v === "object" && v !== null) }),
   /** The page's own failure (unreachable, refused by the SSRF guard…): an answer, not a job failure. */
   z.object({ kind: z.literal("failed"), reason: z.string() }),
 ]);

@@ -1,31 +1,26 @@
-// The worker side: JobRunner handlers that run a claimed capture (or timing) job on this process's
-// capture pool, hand the screenshot over through the blob store under an unguessable temporary key,
-// write the answer (capture_results) and tell the waiting instance. The SSRF guard stays where it
-// is: the pool checks every target, as it does for a capture of its own.
+// The worker side of captures: JobRunner handlers that run a claimed capture (or timing) job on this
+// process's capture pool, store the screenshot under its content key in the comparison's folder
+// (the key the run records: files.ts contentKey), write the answer (capture_results) and tell the
+// waiting instance. The SSRF guard stays where it is: the pool checks every target, as it does for
+// a capture of its own.
 import { mkdtempSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SqlDb } from "#server/db/sql";
 import { randomToken } from "#server/lib/ids";
+import type { Analyser } from "#server/modules/analysis";
 import { isPoolFault, type CaptureResult, type TimingResult } from "#server/modules/capture/public";
 import type { CapturePool } from "#server/modules/capture/browser/pool";
-import { GiveUp, type JobContext, type JobHandler, type JobHandlers } from "#server/modules/jobs/public";
+import { contentKey, fileSha256, pngSize } from "#server/modules/comparisons/public";
+import { GiveUp, type JobHandler, type JobHandlers } from "#server/modules/jobs/public";
 import { SecretUnreadable } from "#server/modules/secrets/public";
 import type { BlobStore } from "#server/modules/storage";
-import { encodeCapture, encodeTiming, fromCapturePayload, fromTimingPayload } from "./codec";
-import {
-  CAPTURE_KIND,
-  capturePayloadSchema,
-  TEMP_PREFIX,
-  TIME_KIND,
-  timingPayloadSchema,
-  type CapturePayload,
-  type StoredResult,
-} from "./model";
-import { captureResultsRepository } from "./repository";
-import { jobSealer, resultScope } from "./seal";
-import { captureSignals } from "./signals";
+import { answering } from "./answer";
+import { encodeCapture, encodeTiming, fromCapturePayload, fromTimingPayload, screenshotOf } from "./codec";
+import { CAPTURE_KIND, capturePayloadSchema, TIME_KIND, timingPayloadSchema, type CapturePayload } from "./model";
+import { jobSealer } from "./seal";
+import type { StoredCopies } from "./stored-copies";
 
 /** The pool's owner for the installation's own work (a job with no owner). */
 const NO_OWNER = "installation";
@@ -38,6 +33,11 @@ export interface CaptureWorkerDeps {
   secret: Uint8Array;
   /** A folder of this process's own where the pool writes screenshots before they go to the store (BlobStorage.workDir); a temporary one when absent. */
   workDir?: string;
+  /**
+   * This worker's copies for scoring pairs and its analyser: a capture stored here is kept as a
+   * copy with its thumbnail handed to the analyser, so its pairs scored here read nothing again.
+   */
+  scoring?: { copies: StoredCopies; analyser: Pick<Analyser, "prime"> };
   now?: () => number;
   /** Wait after failed attempt n (a lost browser, a crashed worker) before another worker tries; default 2 s, 4 s. */
   backoff?: (attempt: number) => number;
@@ -45,35 +45,11 @@ export interface CaptureWorkerDeps {
 }
 
 export function captureJobHandlers(deps: CaptureWorkerDeps): JobHandlers {
-  const repo = captureResultsRepository(deps.db);
-  const signals = captureSignals(deps.db, deps.log);
   const sealer = jobSealer(deps.secret);
-  const now = deps.now ?? Date.now;
+  const { answer, tell } = answering({ db: deps.db, sealer, now: deps.now ?? Date.now, log: deps.log });
   // A folder of this process's own (mkdtemp makes it owner-only): the screenshots of other users' pages wait there.
   const workDir = deps.workDir ?? mkdtempSync(join(tmpdir(), "design-intel-capture-jobs-"));
   const backoff = deps.backoff ?? ((attempt: number) => 2_000 * attempt);
-
-  const tell = (id: string, signal: { stage?: string; done?: true }) =>
-    signals.send({ id, ...signal }).catch((e: unknown) => deps.log?.(`capture job ${id}: the notification failed`, e));
-
-  /** The answer, written before the handler returns (so before the job is done); the previous attempt's object is let go. */
-  async function answer(ctx: JobContext, stored: StoredResult, file: string | null, session: unknown) {
-    // A lease lost meanwhile: another worker has the job now and its answer counts.
-    if (ctx.signal.aborted) throw new Error("The lease was lost while capturing");
-    const blobKey = file ? `${TEMP_PREFIX}${randomToken(24)}.png` : null;
-    if (file && blobKey) await deps.store.put(blobKey, Bun.file(file), "image/png");
-    const before = await repo.get(ctx.job.id);
-    await repo.put({
-      job_id: ctx.job.id,
-      result: JSON.stringify(stored),
-      sealed: session ? sealer.seal(resultScope(ctx.job.id), "session", session) : null,
-      blob_key: blobKey,
-      created_at: now(),
-    });
-    if (before?.blob_key)
-      await deps.store.delete(before.blob_key).catch((e: unknown) => deps.log?.("capture job: an old object stayed", e));
-    await tell(ctx.job.id, { done: true });
-  }
 
   const openInput = (payload: CapturePayload, ownerId: string | null, local: string) => {
     try {
@@ -86,10 +62,37 @@ export function captureJobHandlers(deps: CaptureWorkerDeps): JobHandlers {
     }
   };
 
+  /** Stores the screenshot under its content key in `folder`; null when it is not a PNG (the page's answer says so). */
+  async function store(file: string, folder: string) {
+    const size = await pngSize(file);
+    if (!size) return null;
+    const { sha256, bytes } = await fileSha256(file);
+    const key = contentKey(folder, sha256);
+    await deps.store.put(key, Bun.file(file), "image/png");
+    return { key, sha256, bytes, ...size };
+  }
+
+  /** The stored capture kept for scoring its pairs here, its thumbnail handed over; the file is moved, or left to be removed. */
+  async function keepForScoring(result: CaptureResult, key: string, file: string) {
+    if (!deps.scoring || !result.ok) return;
+    try {
+      const path = await deps.scoring.copies.seed(key, file);
+      if (result.thumb) deps.scoring.analyser.prime(path, result.thumb, result.extraction.palette?.dominant ?? []);
+    } catch (e) {
+      deps.log?.("capture job: its screenshot was not kept for scoring", e);
+    }
+  }
+
   const capture: JobHandler = {
     async run(raw, ctx) {
       const payload = capturePayloadSchema.safeParse(raw);
       if (!payload.success) throw new GiveUp(`The capture job's payload is not one: ${payload.error.issues[0]?.message ?? "invalid"}`);
+      // Checked before the page is opened: a folder that is not a comparison's is no job of ours.
+      try {
+        contentKey(payload.data.storeIn, "0".repeat(64));
+      } catch {
+        throw new GiveUp("The capture job names no comparison's folder to store its screenshot in");
+      }
       const local = join(workDir, `${randomToken(12)}.png`);
       try {
         const input = openInput(payload.data, ctx.job.owner_id, local);
@@ -100,8 +103,14 @@ export function captureJobHandlers(deps: CaptureWorkerDeps): JobHandlers {
         await told;
         // The pool's own trouble: this attempt fails, and another worker (or this one, later) tries.
         if (!result.ok && isPoolFault(result.reason)) throw new Error(result.reason);
-        const { stored, file, session } = encodeCapture(result);
-        await answer(ctx, stored, file, session);
+        // A lease lost meanwhile: another worker has the job now, and stores its own screenshot.
+        if (ctx.signal.aborted) throw new Error("The lease was lost while capturing");
+        const file = screenshotOf(result);
+        const shot = file ? await store(file, payload.data.storeIn) : null;
+        // Kept before the answer goes out: the run's pairs of it may come here next.
+        if (file && shot) await keepForScoring(result, shot.key, file);
+        const { stored, session } = encodeCapture(result, shot);
+        await answer(ctx, stored, session);
       } finally {
         await rm(local, { force: true });
       }
@@ -116,7 +125,7 @@ export function captureJobHandlers(deps: CaptureWorkerDeps): JobHandlers {
       if (!payload.success) throw new GiveUp(`The timing job's payload is not one: ${payload.error.issues[0]?.message ?? "invalid"}`);
       const result: TimingResult = await deps.pool.submitTiming(ctx.job.owner_id ?? NO_OWNER, fromTimingPayload(payload.data));
       if (!result.ok && isPoolFault(result.reason)) throw new Error(result.reason);
-      await answer(ctx, encodeTiming(result), null, null);
+      await answer(ctx, encodeTiming(result), null);
     },
     backoff,
     dead: (job) => tell(job.id, { done: true }),

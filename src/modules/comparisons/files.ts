@@ -17,6 +17,22 @@ import { filmstripDirFor } from "#server/modules/capture/public";
 import { filesStore, type BlobBody, type BlobStorage } from "#server/modules/storage";
 
 const STORED_PNG = /^screenshots\/[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+\.png$/;
+/** screenshots/<owner>/<comparison>: the folder a comparison's captures are stored in. */
+const COMPARISON_FOLDER = /^screenshots\/[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+$/;
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/**
+ * The key a capture is stored under: its content hash in its comparison's folder. The one place
+ * it is made, for the run (storedFor) and for a capture job's worker, which stores it itself.
+ */
+export function contentKey(folder: string, sha256: string): string {
+  if (!COMPARISON_FOLDER.test(folder)) throw new Error(`not a comparison's screenshot folder: ${folder}`);
+  if (!SHA256.test(sha256)) throw new Error(`not a sha256: ${sha256}`);
+  return `${folder}/${sha256}.png`;
+}
+
+/** Whether `key` names a stored screenshot (contentKey's shape). */
+export const isScreenshotKey = (key: string): boolean => STORED_PNG.test(key);
 /** screenshots/<owner>/<comparison>/filmstrips/<snapshot>/<file> */
 const FILMSTRIP_KEY = /^(screenshots\/([A-Za-z0-9_-]+)\/[A-Za-z0-9_-]+\/filmstrips\/([A-Za-z0-9_-]+))\/[A-Za-z0-9._-]+$/;
 
@@ -50,10 +66,11 @@ export function screenshotFiles(dataDir: string, storage?: BlobStorage) {
     checked(resolve(base, stored));
     return stored;
   };
-  const hashName = (absolute: string, sha256: string) => {
-    if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error(`not a sha256: ${sha256}`);
-    return checked(join(dirname(checked(resolve(absolute))), `${sha256}.png`));
-  };
+  /** The folder key of the comparison a capture's path is in. */
+  const folderOf = (absolute: string) => toStored(dirname(checked(resolve(absolute))));
+  const storedFor = (absolute: string, sha256: string) => contentKey(folderOf(absolute), sha256);
+  /** The local path of the file named by the capture's content hash. */
+  const hashName = (absolute: string, sha256: string) => checked(resolve(base, storedFor(absolute, sha256)));
 
   // A key whose row is not written yet is pinned (an object store's upload, the files store's
   // adoption): removeUnused leaves it alone. Every pin is counted, so a removal that was asking the
@@ -119,16 +136,16 @@ export function screenshotFiles(dataDir: string, storage?: BlobStorage) {
       return checked(resolve(base, stored));
     },
     /** The key a capture is stored under: its content hash, in its comparison's folder. */
-    storedFor(absolute: string, sha256: string): string {
-      return toStored(hashName(absolute, sha256));
-    },
+    storedFor,
+    /** The store's folder of the comparison a capture path is in: what a capture job's worker stores under (contentKey). */
+    folderOf,
     /**
      * Object stores: uploads a finished capture (and its filmstrip) under its content hash, before
      * its row is written; the key stays pinned until recorded(). The files store keeps it in place.
      */
     async place(absolute: string, sha256: string): Promise<void> {
       if (!remote) return;
-      const key = toStored(hashName(absolute, sha256));
+      const key = storedFor(absolute, sha256);
       pin(key);
       try {
         await inOrder(key, () => store.put(key, Bun.file(checked(resolve(absolute))), "image/png"));
@@ -158,6 +175,23 @@ export function screenshotFiles(dataDir: string, storage?: BlobStorage) {
       if (to !== from) renameSync(from, to);
       return to;
     },
+    /**
+     * A capture a worker already stored under its content key (`key`, contentKey's): pinned, like
+     * place(), until recorded(), and checked to be there (after any delete of it asked here
+     * before), so a removal that came first is noticed instead of leaving a row without its object.
+     */
+    async adoptStored(key: string, sha256: string): Promise<void> {
+      if (!STORED_PNG.test(storedKey(key)) || !key.endsWith(`/${sha256}.png`) || !SHA256.test(sha256))
+        throw new Error(`not a stored screenshot of ${sha256}: ${key}`);
+      pin(key);
+      try {
+        const there = await inOrder(key, () => store.stat(key));
+        if (!there) throw new Error("The screenshot was lost on its way from the capture worker");
+      } catch (e) {
+        unpin(key);
+        throw e;
+      }
+    },
     /** Deletes a stored file unless a snapshot still names it (or a capture is placing it); true when it was deleted. */
     async removeUnused(stored: string, inUse: (stored: string) => boolean | Promise<boolean>): Promise<boolean> {
       const key = storedKey(stored);
@@ -182,9 +216,12 @@ export function screenshotFiles(dataDir: string, storage?: BlobStorage) {
       await rm(checked(resolve(absolute)), { force: true });
       if (remote) await rm(filmstripDirFor(checked(resolve(absolute))), { recursive: true, force: true });
     },
-    /** Object stores: the run is over, its working copy goes. The files store's file is the stored one and stays. */
+    /**
+     * Object stores: the run is over, its working copy goes. The files store's file is the stored
+     * one and stays; a capture adopted as stored (a key, not a path) has no copy here.
+     */
     releaseLocal(absolute: string): void {
-      if (remote) rmSync(checked(resolve(absolute)), { force: true });
+      if (remote && isAbsolute(absolute)) rmSync(checked(resolve(absolute)), { force: true });
     },
     async removeComparison(userId: string, comparisonId: string): Promise<void> {
       await rm(comparisonDir(userId, comparisonId), { recursive: true, force: true });

@@ -85,6 +85,8 @@ export interface Capture {
   step?: StepFailure;
   thumb?: GrayImage;
   earlierSamples?: EarlierSample[];
+  /** Its worker stored it under `relPath` (a capture job): adopted there (files.adoptStored), with no file at `absolute`. */
+  stored?: boolean;
 }
 
 export interface ViewportScoring {

@@ -2,11 +2,23 @@
 // builds them once at boot (createRunTools); tests hand in fakes.
 import type { Audience, LiveMessage } from "#server/live/hub";
 import type { GrayImage } from "#server/lib/image/image";
-import type { CaptureJobInput, CaptureResult, TimingJobInput, TimingResult } from "#server/modules/capture/public";
+import type { CaptureJobInput, CaptureResult as PoolResult, TimingJobInput, TimingResult } from "#server/modules/capture/public";
 import type { Extraction, Finding, PaletteEntry, SimilarityScores, Snapshot } from "#server/modules/capture/model";
 
 // What a capture is asked and answers is the capture module's; a run passes it through.
-export type { CaptureJobInput, CaptureResult, TimingJobInput, TimingResult };
+export type { CaptureJobInput, TimingJobInput, TimingResult };
+
+/** A screenshot its capture tool already stored under its content key (files.ts contentKey): a capture job's worker did. */
+export interface StoredScreenshot {
+  key: string;
+  sha256: string;
+  bytes: number;
+  width: number;
+  height: number;
+}
+
+/** The pool's answer; with `stored`, its screenshot is in the store already and not at `screenshotPath`. */
+export type CaptureResult = PoolResult & { stored?: StoredScreenshot };
 
 /** Matches CapturePool.submit. */
 export type CaptureFn = (ownerId: string, job: CaptureJobInput, onStage?: (stage: string) => void) => Promise<CaptureResult>;

@@ -7,7 +7,7 @@ import { newId } from "#server/lib/ids";
 import { fileSha256, pngSize } from "../../files";
 import { secretNamesIn, type StepFailure } from "#server/modules/capture/model";
 import { laneOf, type Capture, type PageKey, type RunContext, type RunPage } from "../context";
-import type { CaptureJobInput, CaptureResult } from "../tools";
+import type { CaptureJobInput, CaptureResult, StoredScreenshot } from "../tools";
 import type { RunIO } from "../io";
 import { earlierSamples } from "./earlier-samples";
 import { Timeout, captureTimeoutMs, withTimeout, type Slots, type Turns } from "./timeout";
@@ -65,8 +65,8 @@ export async function capturePage(run: RunContext, page: PageKey, inTurn: Turns,
         return await withTimeout(work, captureTimeoutMs(tools), "The page took too long to capture");
       } catch (e) {
         if (!(e instanceof Timeout)) return { ok: false, reason: reasonOf(e) };
-        // A capture that answers after we gave up must not leave its file behind.
-        void work.then((r) => (r.ok ? files.remove(r.screenshotPath) : undefined)).catch(() => {});
+        // A capture that answers after we gave up must not leave its file (or its stored object) behind.
+        void work.then((r) => leaveLate(r, io)).catch(() => {});
         return null;
       }
     });
@@ -101,6 +101,7 @@ async function keepFile(
 ): Promise<Capture | { reason: string }> {
   const { files, log } = io.deps;
   const stopped = stoppedAt(result);
+  if (result.stored && (result.ok || stopped)) return adoptStored(result.stored, result, path, snapshotId, earlierSamples, io);
   if (!result.ok && !stopped) {
     // A capture that failed late may have written part of a file.
     await files.remove(path).catch(() => {});
@@ -140,6 +141,39 @@ async function keepFile(
   }
   if (!result.ok) return { snapshotId, relPath, absolute, ...size, sha256, bytes, extraction: null, step: stopped!.step };
   return { snapshotId, relPath, absolute, ...size, sha256, bytes, extraction: result.extraction, thumb: result.thumb, earlierSamples };
+}
+
+/**
+ * A screenshot its worker stored under its content key: measured there, adopted as stored (pinned
+ * until its row is written) and never copied here. Its key must be the one this path would get.
+ */
+async function adoptStored(
+  stored: StoredScreenshot,
+  result: CaptureResult,
+  path: string,
+  snapshotId: string,
+  earlierSamples: Capture["earlierSamples"],
+  io: RunIO,
+): Promise<Capture | { reason: string }> {
+  const { files, log } = io.deps;
+  const { key, sha256, bytes, width, height } = stored;
+  try {
+    if (key !== files.storedFor(path, sha256)) throw new Error(`the worker stored ${key}, not this capture's key`);
+    await files.adoptStored(key, sha256);
+  } catch (e) {
+    log("could not adopt the stored screenshot", e);
+    return { reason: isStorageError(e) ? storageMessageOf(e) : "The screenshot could not be saved" };
+  }
+  const base = { snapshotId, relPath: key, absolute: path, width, height, sha256, bytes, stored: true };
+  if (!result.ok) return { ...base, extraction: null, step: stoppedAt(result)!.step };
+  return { ...base, extraction: result.extraction, thumb: result.thumb, earlierSamples };
+}
+
+/** What a capture that answered after its page timed out leaves: its file, or its stored object unless a snapshot names it. */
+async function leaveLate(result: CaptureResult, io: RunIO): Promise<void> {
+  const { files, repo } = io.deps;
+  if (result.stored) await files.removeUnused(result.stored.key, repo.pathInUse);
+  else if (result.ok) await files.remove(result.screenshotPath);
 }
 
 /** A capture whose steps stopped at one, with the screenshot of where (the capture's answer since steps); null otherwise. */

@@ -70,7 +70,8 @@ async function saveSnapshot(run: RunContext, page: PageKey, capture: Capture, io
     key = files.storedFor(capture.absolute, capture.sha256);
     try {
       // The key stays pinned from here until its row is written (or is not): no removal takes the file meanwhile.
-      kept = files.adopt(capture.absolute, capture.sha256);
+      // A capture its worker stored is pinned already (adoptStored) and has no file here: the run names its key.
+      kept = capture.stored ? key : files.adopt(capture.absolute, capture.sha256);
       stored = await insertSnapshot(run, target.id, page, capture, key, io);
     } finally {
       files.recorded(key);
@@ -88,8 +89,8 @@ async function saveSnapshot(run: RunContext, page: PageKey, capture: Capture, io
       if (kept && key) await dropUnused(key, kept, io);
       else {
         removeFile(io, capture.absolute);
-        // An object store already holds it (place): gone too unless an earlier snapshot shares it.
-        if (key && files.remote) await dropUnused(key, null, io);
+        // An object store already holds it (place, or its worker): gone too unless an earlier snapshot shares it.
+        if (key && (files.remote || capture.stored)) await dropUnused(key, null, io);
       }
     }
     return { reason: isStorageError(e) ? storageMessageOf(e) : "Capture failed" };
@@ -171,7 +172,7 @@ export const countTimedOutPage: Transition<"pageTimedOut"> = (run, { page }, io)
 export const discardPage: Transition<"pageCaptured"> = async (_run, { capture }, io) => {
   removeFile(io, capture.absolute);
   const { files } = io.deps;
-  if (!files.remote) return;
+  if (!files.remote && !capture.stored) return;
   const key = files.storedFor(capture.absolute, capture.sha256);
   files.recorded(key);
   await dropUnused(key, null, io);
