@@ -51,9 +51,9 @@ async function analyse(urls: string[]): Promise<{ ms: number; rssMb: number; spr
   return { ms, rssMb: peak, spreads };
 }
 
-const results: { set: string; bare: number[]; ours: number[]; rss: number; spreads: string[] }[] = [];
+const results: { set: string; bare: number[]; ours: number[]; loads: string[]; rss: number; spreads: string[] }[] = [];
 for (const [set, urls] of Object.entries(SETS).filter(([name]) => name.includes(process.env.BENCH_SETS ?? ""))) {
-  const r = { set, bare: [] as number[], ours: [] as number[], rss: 0, spreads: [] as string[] };
+  const r = { set, bare: [] as number[], ours: [] as number[], loads: [] as string[], rss: 0, spreads: [] as string[] };
   await analyse(urls); // one unmeasured run: first-use costs (worker start, page bundle) are not per-analysis
   for (let i = 0; i < rounds; i++) {
     // Alternated (and the order swapped each round) so a change in machine load hits both alike.
@@ -65,6 +65,8 @@ for (const [set, urls] of Object.entries(SETS).filter(([name]) => name.includes(
     r.rss = Math.max(r.rss, run.rssMb);
     r.spreads = run.spreads;
     if (!bareFirst) r.bare.push(await bare(urls));
+    // On a shared machine the ratio follows what else runs: each round's pair is printed with the load it ran under.
+    r.loads.push(loadNow().split(" ")[0]!);
   }
   results.push(r);
 }
@@ -83,6 +85,9 @@ for (const r of results) {
   );
   console.log(
     `  full analysis (POST /start -> completed, warm server)                 ${median(r.ours).toFixed(0)} ms   [${r.ours.map((x) => x.toFixed(0)).join(", ")}]`,
+  );
+  console.log(
+    `  per round, ours / bare (1-minute load average after it): ${r.ours.map((o, i) => `${(o / r.bare[i]!).toFixed(2)} (${r.loads[i]})`).join(", ")}`,
   );
   console.log(`  server peak RSS ${r.rss.toFixed(0)} MB; last run's timing: ${r.spreads.join("; ")}`);
 }

@@ -49,6 +49,7 @@ const ours: number[] = [];
 const bares: number[] = [];
 let rss = 0;
 let diffs = 0;
+const loads: string[] = [];
 await comparison(); // unmeasured: first-use costs (worker start, page bundle) are not per-run
 for (let i = 0; i < rounds; i++) {
   const bareFirst = i % 2 === 0;
@@ -58,6 +59,8 @@ for (let i = 0; i < rounds; i++) {
   rss = Math.max(rss, run.rssMb);
   diffs = run.diffs;
   if (!bareFirst) bares.push(await bare(urls));
+  // On a shared machine the ratio follows what else runs: each round's pair is printed with the load it ran under.
+  loads.push(loadNow().split(" ")[0]!);
 }
 await server.stop();
 for (const s of sites) await s.server.close();
@@ -69,6 +72,9 @@ console.log(
 );
 console.log(
   `  full run (POST /start -> completed, warm server)                          ${median(ours).toFixed(0)} ms   [${ours.map((x) => x.toFixed(0)).join(", ")}]`,
+);
+console.log(
+  `  per round, ours / bare (1-minute load average after it): ${ours.map((o, i) => `${(o / bares[i]!).toFixed(2)} (${loads[i]})`).join(", ")}`,
 );
 console.log(`  server peak RSS ${rss.toFixed(0)} MB`);
 verdict("3 × 3 × 2 comparison / bare Playwright", median(ours) / median(bares), { atMost: 1.3 });
