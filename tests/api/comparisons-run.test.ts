@@ -149,6 +149,43 @@ describe("comparison runs: status machine", () => {
     expect(t.fake.activity.at(-1)).toMatchObject({ status: "warning" });
   });
 
+  test("a lane's pairs go to the analyser as many at once as it takes (one when it does not say), one failing pair skipped", async () => {
+    for (const concurrency of [undefined, 2, 4]) {
+      const t = setup({ [URL_B]: { hex: "#3366ff" }, [URL_C]: { hex: "#00aa00" } });
+      const score = t.tools.analyser!.scorePair.bind(t.tools.analyser);
+      // Per lane (desktop, mobile): lanes are scored beside each other.
+      const inFlight = new Map<string, number>();
+      let most = 0;
+      let calls = 0;
+      t.tools.analyser = {
+        concurrency,
+        async scorePair(aPath, a, bPath, b) {
+          const first = ++calls === 1;
+          const lane = a.viewport;
+          inFlight.set(lane, (inFlight.get(lane) ?? 0) + 1);
+          most = Math.max(most, inFlight.get(lane)!);
+          // Long enough that every pair handed over at once is still in flight.
+          await Bun.sleep(30);
+          inFlight.set(lane, inFlight.get(lane)! - 1);
+          if (first) throw new Error("worker lost");
+          return score(aPath, a, bPath, b);
+        },
+      };
+      const x = await comparisonWith(t, [
+        [URL_A, "Alpha"],
+        [URL_B, "Beta"],
+        [URL_C, "Gamma"],
+      ]);
+      await x.start();
+      await t.services.comparisons.whenIdle();
+      expect((await x.get()).status).toBe("completed");
+      // 3 pairs a lane, 2 lanes: each pair asked once, the failed one left out of the results.
+      expect(calls).toBe(6);
+      expect((await x.get("/diffs")).length).toBe(5);
+      expect(most).toBe(Math.min(concurrency ?? 1, 3));
+    }
+  });
+
   test("a target with one viewport captured counts as captured", async () => {
     const t = setup({ [URL_B]: { fail: { reason: "Mobile timed out", viewports: ["mobile"] } } });
     const x = await comparisonWith(t, [

@@ -13,6 +13,11 @@ export interface Analyser {
   /** A capture's thumbnail and screenshot palette for `path`, so a later scorePair needn't decode it. */
   prime(path: string, thumb: GrayImage, palette: PaletteEntry[]): void;
   close(): void;
+  /**
+   * Pairs of one lane it may be given at once; one when absent. The in-process analyser scores one
+   * pair at a time in its worker; pair jobs are scored by as many workers as are free.
+   */
+  readonly concurrency?: number;
 }
 
 export interface AnalyserOptions {

@@ -12,6 +12,9 @@ import type { Words } from "./waiter";
 
 const WORDS: Words = { failed: "The pair could not be scored", worker: "the scoring worker", work: "this pair" };
 
+/** Pairs of a lane asked at once: each is a job any free worker scores, so a lane's pairs need not wait on each other. */
+export const PAIRS_AT_ONCE = 4;
+
 /** The run's owner, who owns the job (owners take turns at the claim): the first folder under screenshots/ (files.ts). */
 const ownerOf = (key: string) => key.split("/")[1]!;
 
@@ -19,6 +22,7 @@ export function jobAnalyser(deps: AskDeps): Analyser {
   const jobs = asker(deps, WORDS);
   let closed = false;
   return {
+    concurrency: PAIRS_AT_ONCE,
     async scorePair(aKey: string, aExtraction: Extraction, bKey: string, bExtraction: Extraction): Promise<PairScores> {
       if (closed) throw new Error("analyser is closed");
       for (const key of [aKey, bKey]) if (!isScreenshotKey(key)) throw new Error(`not a stored screenshot: ${key}`);

@@ -90,9 +90,11 @@ export interface Capture {
 }
 
 export interface ViewportScoring {
-  /** Captured pages of the lane, paired in target order; scored one after another. */
+  /** Captured pages of the lane, paired in target order; scored in that order, as many at once as the analyser takes. */
   pairs: (readonly [Snapshot, Snapshot])[];
   next: number;
+  /** Pairs handed to the analyser that have not reported yet. */
+  inFlight: number;
   diffs: DiffRow[];
   /** Every pair has reported (viewportScored was taken). */
   done: boolean;
@@ -249,7 +251,7 @@ export function newRunContext(
     lanes,
     progress,
     pages: perLane(() => targets.map(() => undefined)),
-    scoring: perLane(() => ({ pairs: [], next: 0, diffs: [], done: false })),
+    scoring: perLane(() => ({ pairs: [], next: 0, inFlight: 0, diffs: [], done: false })),
     timing: perLane(() => ({ pending: 0, done: false })),
     findings: [],
     sessions: null,

@@ -40,6 +40,8 @@ export interface Analyser {
   scorePair(aPath: string, a: Extraction, bPath: string, b: Extraction): PairScores | Promise<PairScores>;
   /** Hands over a stored screenshot's thumbnail made at capture time, so scoring needn't decode it. */
   prime?(path: string, thumb: GrayImage, palette: PaletteEntry[]): void;
+  /** Pairs of one lane it may be given at once (one when absent). */
+  readonly concurrency?: number;
 }
 
 export type FindingsFn = (pages: Snapshot[]) => Finding[] | Promise<Finding[]>;

@@ -1,6 +1,7 @@
 // Moves of scoring and findings. Each lane's pairs (the pages of one role of two sites, at one
-// viewport in one colour scheme) are scored one after another, each pair's report starting the
-// next, so a run that ended stops at the next pair: the table drops the report.
+// viewport in one colour scheme) are handed to the analyser in order, as many at once as it takes
+// (one for the in-process analyser, several for pair jobs), each report starting the next, so a run
+// that ended stops at the next pair: the table drops the report.
 import { newId } from "#server/lib/ids";
 import type { Finding } from "#server/modules/capture/model";
 import type { FindingRow } from "../../repository";
@@ -11,7 +12,7 @@ import { setStage, type RunIO } from "../io";
 import { scoredEverywhere } from "./timing";
 import type { Transition } from "./types";
 
-/** Every page of this lane is in: pair the captured ones in target order and score the first pair. */
+/** Every page of this lane is in: pair the captured ones in target order and start scoring them. */
 export async function startScoring(run: RunContext, lane: LaneKey, io: RunIO) {
   const s = run.scoring[lane]!;
   if (io.deps.tools.analyser) {
@@ -31,24 +32,30 @@ const laneLabel = (run: RunContext, key: LaneKey) => {
 
 async function scoreNext(run: RunContext, lane: LaneKey, io: RunIO) {
   const s = run.scoring[lane]!;
-  const pair = s.pairs[s.next];
   const analyser = io.deps.tools.analyser;
-  if (!pair || !analyser) {
+  if (!analyser || (s.next >= s.pairs.length && s.inFlight === 0)) {
     io.raise({ type: "viewportScored", lane });
     return;
   }
-  s.next++;
-  await setStage(io, run, `Scoring ${pair[0].label} vs ${pair[1].label} (${laneLabel(run, lane)})`);
-  io.spawn(() => scorePair(run, laneOf(run, lane), pair, analyser, io));
+  const limit = Math.max(1, analyser.concurrency ?? 1);
+  while (s.inFlight < limit && s.next < s.pairs.length) {
+    const pair = s.pairs[s.next++]!;
+    s.inFlight++;
+    await setStage(io, run, `Scoring ${pair[0].label} vs ${pair[1].label} (${laneLabel(run, lane)})`);
+    io.spawn(() => scorePair(run, laneOf(run, lane), pair, analyser, io));
+  }
 }
 
 export const keepScore: Transition<"pairScored"> = async (run, { lane, diff }, io) => {
-  run.scoring[lane]!.diffs.push(diff);
+  const s = run.scoring[lane]!;
+  s.inFlight--;
+  s.diffs.push(diff);
   await scoreNext(run, lane, io);
 };
 
 export const skipPair: Transition<"pairFailed"> = async (run, { lane, pair, error }, io) => {
   io.deps.log(`scoring ${pair} (${laneLabel(run, lane)}) failed`, error);
+  run.scoring[lane]!.inFlight--;
   await scoreNext(run, lane, io);
 };
 
