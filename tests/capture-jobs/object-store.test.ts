@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SqlDb } from "#server/db/sql";
 import { createAnalyser, type Analyser } from "#server/modules/analysis";
-import type { CaptureJobInput, CaptureResult } from "#server/modules/capture/public";
+import { filmstripDirFor, MANIFEST_FILE, type CaptureJobInput, type CaptureResult } from "#server/modules/capture/public";
 import { captureJobHandlers, jobAnalyser, jobCaptureTools, pairJobHandlers, storedCopies } from "#server/modules/capture-jobs/public";
 import { screenshotFiles } from "#server/modules/comparisons/public";
 import { JobRunner, jobsService } from "#server/modules/jobs/public";
@@ -24,6 +24,8 @@ setDefaultTimeout(60_000);
 
 const A = alpha();
 const B = beta();
+/** A filmstrip frame's bytes (the route streams them as they are). */
+const FRAME = new TextEncoder().encode("frame of a load");
 const sha256 = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
 
 let s3: S3TestServer;
@@ -59,6 +61,13 @@ function pagesPool(delayMs: Record<string, number> = {}) {
       await Bun.sleep(delayMs[input.url] ?? 0);
       const page = input.url.includes("alpha") ? A : B;
       await Bun.write(input.screenshotPath, page.png);
+      // The load's filmstrip, recorded beside the screenshot as the capture does.
+      const film = filmstripDirFor(input.screenshotPath);
+      await Bun.write(join(film, "000.jpg"), FRAME);
+      await Bun.write(
+        join(film, MANIFEST_FILE),
+        JSON.stringify({ version: 1, width: 1440, height: 900, frames: [{ ms: 120, file: "000.jpg" }] }),
+      );
       return { ok: true, extraction: { ...page.extraction, viewport: input.viewport }, screenshotPath: input.screenshotPath };
     },
     submitTiming: async () => ({ ok: false as const, reason: "not timed here" }),
@@ -105,7 +114,7 @@ function deployment(delayMs: Record<string, number> = {}) {
     await runner.stop();
     workerAnalyser.close();
   };
-  return { t, driverPuts, workerPuts, keys, stop, workDir: t.services.storage.workDir! };
+  return { t, driverPuts, workerPuts, keys, stop, workDir: t.services.storage.workDir!, workerDir: worker.workDir! };
 }
 
 async function runComparison(t: ReturnType<typeof makeTestApp>) {
@@ -120,7 +129,7 @@ async function runComparison(t: ReturnType<typeof makeTestApp>) {
   expect((await t.call("POST", `/api/comparisons/${c.id}/start`, { headers: h })).status).toBe(202);
   await t.services.comparisons.whenIdle();
   const get = async (path = "") => (await t.call("GET", `/api/comparisons/${c.id}${path}`, { headers: h })).json;
-  return { folder: `screenshots/${u.user.id}/${c.id}`, get };
+  return { folder: `screenshots/${u.user.id}/${c.id}`, get, h };
 }
 
 const pngsUnder = (dir: string) => (existsSync(dir) ? readdirSync(dir, { recursive: true }).filter((n) => String(n).endsWith(".png")) : []);
@@ -129,16 +138,17 @@ describe("a run driven over capture and pair jobs", () => {
   test("each screenshot is stored once, by its worker, under the content key the run records; no copy, no temporary object", async () => {
     const d = deployment();
     try {
-      const { folder, get } = await runComparison(d.t);
+      const { folder, get, h } = await runComparison(d.t);
       expect((await get()).status).toBe("completed");
       const stored = [A.png, B.png].map((png) => `${folder}/${sha256(png)}.png`).sort();
-      // Only content keys: nothing under capture-jobs/.
-      expect((await d.keys()).sort()).toEqual(stored);
+      // Only content keys and the snapshots' filmstrips: nothing under capture-jobs/.
+      const keys = await d.keys();
+      expect(keys.filter((k) => !k.startsWith(`${folder}/filmstrips/`)).sort()).toEqual(stored);
       // The snapshots name them; each of the four captures was put once by the worker, the run put nothing.
       const snaps = d.t.db.query<{ screenshot_path: string }, []>("SELECT screenshot_path FROM snapshots").all();
       expect(snaps).toHaveLength(4);
       expect([...new Set(snaps.map((s) => s.screenshot_path))].sort()).toEqual(stored);
-      expect(d.workerPuts.filter((k) => k.startsWith("screenshots/")).sort()).toEqual([...stored, ...stored].sort());
+      expect(d.workerPuts.filter((k) => k.endsWith(".png")).sort()).toEqual([...stored, ...stored].sort());
       expect(d.driverPuts).toEqual([]);
       // The pairs were scored (by the worker): one a viewport.
       const diffs = d.t.db.query<{ overall_similarity: number }, []>("SELECT overall_similarity FROM diffs").all();
@@ -146,6 +156,20 @@ describe("a run driven over capture and pair jobs", () => {
       for (const diff of diffs) expect(diff.overall_similarity).toBeGreaterThan(0);
       // The driving instance holds no screenshot of its own.
       expect(pngsUnder(d.workDir)).toEqual([]);
+      // Each snapshot's load filmstrip was stored by its worker where the app serves it from, and is served.
+      const snapIds = d.t.db
+        .query<{ id: string }, []>("SELECT id FROM snapshots ORDER BY id")
+        .all()
+        .map((s) => s.id);
+      expect(keys.filter((k) => k.startsWith(`${folder}/filmstrips/`)).sort()).toEqual(
+        snapIds.flatMap((id) => [`${folder}/filmstrips/${id}/000.jpg`, `${folder}/filmstrips/${id}/${MANIFEST_FILE}`]).sort(),
+      );
+      const strips = await get("/filmstrips");
+      expect(strips.map((s: { snapshotId: string }) => s.snapshotId).sort()).toEqual(snapIds);
+      const frame = await d.t.call("GET", strips[0].frames[0].url, { headers: h });
+      expect(frame.status).toBe(200);
+      // The worker keeps nothing of a job once it is answered: no screenshot, no recording.
+      expect(readdirSync(d.workerDir).filter((n) => n !== "pair-copies")).toEqual([]);
     } finally {
       await d.stop();
     }
@@ -160,7 +184,8 @@ describe("a run driven over capture and pair jobs", () => {
       const late = `${folder}/${sha256(B.png)}.png`;
       await waitFor("the late page's upload", () => d.workerPuts.includes(late), 20_000, 50);
       await waitFor("the late page's object to go", async () => !(await d.keys()).includes(late), 20_000, 50);
-      expect(await d.keys()).toEqual([`${folder}/${sha256(A.png)}.png`]);
+      // (A recording whose snapshot was never stored goes with the filmstrips' own prune, as on the single process.)
+      expect((await d.keys()).filter((k) => !k.startsWith(`${folder}/filmstrips/`))).toEqual([`${folder}/${sha256(A.png)}.png`]);
       expect(d.driverPuts).toEqual([]);
     } finally {
       await d.stop();

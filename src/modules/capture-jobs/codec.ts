@@ -1,6 +1,7 @@
 // The pool's inputs and answers to and from what the database holds (model.ts): the payload without
 // the local screenshot path, with the store's folder for it and with secrets and session sealed; the
 // answer naming the stored screenshot (never its bytes) and with the session sealed.
+import { basename } from "node:path";
 import type { CaptureJobInput, CaptureResult, TimingJobInput, TimingResult } from "#server/modules/capture/public";
 import type { SessionState, StepSession } from "#server/modules/capture/model";
 import type { CaptureResult as RunCaptureResult } from "#server/modules/comparisons/public";
@@ -16,9 +17,11 @@ type Shot = Extract<StoredResult, { kind: "captured" }>["shot"];
 
 /** `storeIn`: the comparison's folder in the store, where the worker stores the screenshot. */
 export function toCapturePayload(input: CaptureJobInput, ownerId: string | null, sealer: JobSealer, storeIn: string): CapturePayload {
-  const { screenshotPath: _, secrets, session, ...rest } = input;
+  const { screenshotPath, secrets, session, ...rest } = input;
   const hidden: SealedInput = { ...(secrets ? { secrets } : {}), ...(session ? { session } : {}) };
-  return { storeIn, ...rest, ...(secrets || session ? { sealed: sealer.seal(payloadScope(ownerId), "input", hidden) } : {}) };
+  // The run names a capture's file by its snapshot id (files.ts prepare).
+  const snapshotId = basename(screenshotPath, ".png");
+  return { storeIn, snapshotId, ...rest, ...(secrets || session ? { sealed: sealer.seal(payloadScope(ownerId), "input", hidden) } : {}) };
 }
 
 /** The pool's input on the worker, its screenshot going to `screenshotPath` there. */
@@ -28,7 +31,7 @@ export function fromCapturePayload(
   screenshotPath: string,
   sealer: JobSealer,
 ): CaptureJobInput {
-  const { sealed, storeIn: _, ...rest } = payload;
+  const { sealed, storeIn: _, snapshotId: __, ...rest } = payload;
   const hidden = sealed ? sealer.open<SealedInput>(payloadScope(ownerId), "input", sealed) : {};
   return { ...rest, screenshotPath, ...hidden };
 }

@@ -31,6 +31,11 @@ export const CAPTURE_MAX_ATTEMPTS = 3;
 export const capturePayloadSchema = z.object({
   /** The comparison's folder in the store (files.ts folderOf): the worker stores the screenshot there under its content key. */
   storeIn: z.string(),
+  /** The snapshot the capture becomes: its load filmstrip is stored under `<storeIn>/filmstrips/<snapshotId>/`, where the app serves it from. */
+  snapshotId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .optional(),
   url: z.string(),
   viewport: viewportSchema,
   colorScheme: colorSchemeSchema.optional(),

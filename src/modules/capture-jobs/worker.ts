@@ -4,15 +4,15 @@
 // waiting instance. The SSRF guard stays where it is: the pool checks every target, as it does for
 // a capture of its own.
 import { mkdtempSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SqlDb } from "#server/db/sql";
 import { randomToken } from "#server/lib/ids";
 import type { Analyser } from "#server/modules/analysis";
-import { isPoolFault, type CaptureResult, type TimingResult } from "#server/modules/capture/public";
+import { filmstripDirFor, isPoolFault, type CaptureResult, type TimingResult } from "#server/modules/capture/public";
 import type { CapturePool } from "#server/modules/capture/browser/pool";
-import { contentKey, fileSha256, pngSize } from "#server/modules/comparisons/public";
+import { contentKey, fileSha256, pngSize, putFilmstrip } from "#server/modules/comparisons/public";
 import { GiveUp, type JobHandler, type JobHandlers } from "#server/modules/jobs/public";
 import { SecretUnreadable } from "#server/modules/secrets/public";
 import type { BlobStore } from "#server/modules/storage";
@@ -72,6 +72,15 @@ export function captureJobHandlers(deps: CaptureWorkerDeps): JobHandlers {
     return { key, sha256, bytes, ...size };
   }
 
+  /** The load's filmstrip, where the app serves a snapshot's from; a page without one has none (a filmstrip is a nice-to-have). */
+  async function storeFilmstrip(file: string, folder: string, snapshotId: string) {
+    try {
+      await putFilmstrip(deps.store, filmstripDirFor(file), `${folder}/filmstrips/${snapshotId}`);
+    } catch (e) {
+      deps.log?.("capture job: its filmstrip was not stored", e);
+    }
+  }
+
   /** The stored capture kept for scoring its pairs here, its thumbnail handed over; the file is moved, or left to be removed. */
   async function keepForScoring(result: CaptureResult, key: string, file: string) {
     if (!deps.scoring || !result.ok) return;
@@ -93,8 +102,11 @@ export function captureJobHandlers(deps: CaptureWorkerDeps): JobHandlers {
       } catch {
         throw new GiveUp("The capture job names no comparison's folder to store its screenshot in");
       }
-      const local = join(workDir, `${randomToken(12)}.png`);
+      // A folder of the job's own: the page's filmstrip is recorded beside its screenshot, under the snapshot's name.
+      const jobDir = join(workDir, randomToken(12));
+      const local = join(jobDir, `${payload.data.snapshotId ?? "capture"}.png`);
       try {
+        await mkdir(jobDir, { recursive: true });
         const input = openInput(payload.data, ctx.job.owner_id, local);
         // One notification at a time, so the stages arrive in order (a pool of connections would race them) and before the answer.
         let told: Promise<unknown> = Promise.resolve();
@@ -107,12 +119,13 @@ export function captureJobHandlers(deps: CaptureWorkerDeps): JobHandlers {
         if (ctx.signal.aborted) throw new Error("The lease was lost while capturing");
         const file = screenshotOf(result);
         const shot = file ? await store(file, payload.data.storeIn) : null;
+        if (shot && payload.data.snapshotId) await storeFilmstrip(file!, payload.data.storeIn, payload.data.snapshotId);
         // Kept before the answer goes out: the run's pairs of it may come here next.
         if (file && shot) await keepForScoring(result, shot.key, file);
         const { stored, session } = encodeCapture(result, shot);
         await answer(ctx, stored, session);
       } finally {
-        await rm(local, { force: true });
+        await rm(jobDir, { recursive: true, force: true });
       }
     },
     backoff,

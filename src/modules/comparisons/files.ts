@@ -14,7 +14,7 @@ import { mkdir, open, rm } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { newId } from "#server/lib/ids";
 import { filmstripDirFor } from "#server/modules/capture/public";
-import { filesStore, type BlobBody, type BlobStorage } from "#server/modules/storage";
+import { filesStore, type BlobBody, type BlobStorage, type BlobStore } from "#server/modules/storage";
 
 const STORED_PNG = /^screenshots\/[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+\.png$/;
 /** screenshots/<owner>/<comparison>: the folder a comparison's captures are stored in. */
@@ -29,6 +29,17 @@ export function contentKey(folder: string, sha256: string): string {
   if (!COMPARISON_FOLDER.test(folder)) throw new Error(`not a comparison's screenshot folder: ${folder}`);
   if (!SHA256.test(sha256)) throw new Error(`not a sha256: ${sha256}`);
   return `${folder}/${sha256}.png`;
+}
+
+/**
+ * Puts the filmstrip a capture recorded in `dir` under `keyFolder` of `store`, the manifest last (a
+ * folder without one is an unfinished recording), then removes `dir`.
+ */
+export async function putFilmstrip(store: Pick<BlobStore, "put">, dir: string, keyFolder: string): Promise<void> {
+  const names = await Array.fromAsync(new Bun.Glob("*").scan({ cwd: dir, onlyFiles: true })).catch(() => [] as string[]);
+  const ordered = [...names.filter((n) => n !== "manifest.json").sort(), ...names.filter((n) => n === "manifest.json")];
+  for (const name of ordered) await store.put(`${keyFolder}/${name}`, Bun.file(join(dir, name)));
+  await rm(dir, { recursive: true, force: true });
 }
 
 /** Whether `key` names a stored screenshot (contentKey's shape). */
@@ -109,14 +120,7 @@ export function screenshotFiles(dataDir: string, storage?: BlobStorage) {
   };
 
   /** The filmstrip the capture recorded beside its screenshot, uploaded under the same folder, then removed here. */
-  async function placeFilmstrip(absolute: string): Promise<void> {
-    const dir = filmstripDirFor(absolute);
-    const names = await Array.fromAsync(new Bun.Glob("*").scan({ cwd: dir, onlyFiles: true })).catch(() => [] as string[]);
-    // The manifest last: a folder without one is an unfinished recording.
-    const ordered = [...names.filter((n) => n !== "manifest.json").sort(), ...names.filter((n) => n === "manifest.json")];
-    for (const name of ordered) await store.put(toStored(join(dir, name)), Bun.file(join(dir, name)));
-    await rm(dir, { recursive: true, force: true });
-  }
+  const placeFilmstrip = (absolute: string) => putFilmstrip(store, filmstripDirFor(absolute), toStored(filmstripDirFor(absolute)));
 
   return {
     root,

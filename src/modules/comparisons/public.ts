@@ -4,5 +4,5 @@ export { screenshotFiles, type ScreenshotFiles } from "./files";
 export { comparisonsRepository, type RunRow } from "./repository";
 export { RUN_VIEWPORTS, pagesInRun } from "./active-runs";
 export { toDiffDto, toFindingDto, toSnapshotDto } from "./service";
-export { contentKey, fileSha256, isScreenshotKey, pngSize } from "./files";
+export { contentKey, fileSha256, isScreenshotKey, pngSize, putFilmstrip } from "./files";
 export type { CaptureJobInput, CaptureResult, StoredScreenshot } from "./run/tools";
