@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { databaseTarget, openSql, type SqlDb } from "#server/db/sql";
 import { WS_SUBPROTOCOL } from "#server/live/ws";
-import { startCluster, type Cluster } from "#tests/support/cluster";
+import { api, startCluster, type Cluster } from "#tests/support/cluster";
 import { startFixtureServer, type FixtureServer } from "#tests/support/fixture-server";
 import { openSocket, type TestSocket } from "#tests/support/live-server";
 import { pgMissing, PG_START_TIMEOUT } from "#tests/support/postgres";
@@ -27,20 +27,6 @@ const SITES = [
   ["/gamma/", "Fieldnotes"],
   ["/alpha-edited/", "Orbit edited"],
 ] as const;
-
-async function api(base: string, method: string, path: string, token?: string, body?: unknown) {
-  const r = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      ...(body ? { "content-type": "application/json" } : {}),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      origin: base,
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await r.text();
-  return { status: r.status, json: text ? JSON.parse(text) : null };
-}
 
 describe.skipIf(Boolean(pgMissing))("a deployment on loopback", () => {
   beforeAll(async () => {

@@ -10,6 +10,7 @@ import { DEFAULT_LEASE_TTL_MS } from "#server/modules/leases/public";
 import { freshPgDatabase, PG_START_TIMEOUT, pgMissing, stopPostgres } from "#tests/support/postgres";
 import { startS3Server, type S3TestServer } from "#tests/support/s3-server";
 import { SERVER_START_MS } from "#tests/support/server";
+import { api } from "#tests/support/cluster";
 import { waitFor } from "#tests/support/wait";
 import { type RoleProcess, startRole } from "./support";
 
@@ -22,20 +23,6 @@ const REFERENCED = png("a");
 const OLD_ORPHAN = png("b");
 const FRESH_ORPHAN = png("c");
 const LATER_ORPHAN = png("d");
-
-async function api(base: string, method: string, path: string, token?: string, body?: unknown) {
-  const r = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      ...(body ? { "content-type": "application/json" } : {}),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      origin: base,
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await r.text();
-  return { status: r.status, json: text ? JSON.parse(text) : null };
-}
 
 suite("the scheduler on PostgreSQL", () => {
   let url: string;

@@ -144,3 +144,18 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     throw e;
   }
 }
+
+/** A call to an instance's API as a browser on its origin would make it: status and parsed JSON (null when empty). */
+export async function api(base: string, method: string, path: string, token?: string, body?: unknown) {
+  const r = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(body ? { "content-type": "application/json" } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      origin: base,
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await r.text();
+  return { status: r.status, json: text ? JSON.parse(text) : null };
+}
