@@ -155,6 +155,8 @@ describe("comparison runs: status machine", () => {
       const score = t.tools.analyser!.scorePair.bind(t.tools.analyser);
       // Per lane (desktop, mobile): lanes are scored beside each other.
       const inFlight = new Map<string, number>();
+      const started = new Map<string, number>();
+      const expected = Math.min(concurrency ?? 1, 3);
       let most = 0;
       let calls = 0;
       t.tools.analyser = {
@@ -163,8 +165,13 @@ describe("comparison runs: status machine", () => {
           const first = ++calls === 1;
           const lane = a.viewport;
           inFlight.set(lane, (inFlight.get(lane) ?? 0) + 1);
+          started.set(lane, (started.get(lane) ?? 0) + 1);
           most = Math.max(most, inFlight.get(lane)!);
-          // Long enough that every pair handed over at once is still in flight.
+          // Held until as many pairs as the analyser takes were handed over (however slowly a busy
+          // machine hands them), or 5 s: a run that hands fewer keeps `most` below the expected.
+          const until = Date.now() + 5_000;
+          while ((started.get(lane) ?? 0) < expected && Date.now() < until) await Bun.sleep(5);
+          // Then a moment more, so a pair handed over beyond the limit would be seen in flight beside them.
           await Bun.sleep(30);
           inFlight.set(lane, inFlight.get(lane)! - 1);
           if (first) throw new Error("worker lost");
