@@ -93,8 +93,8 @@ export function JobsPanel() {
             Jobs
           </Heading>
           <Text size="2" color="gray">
-            Captures (on PostgreSQL), alert deliveries and digests waiting, running, retrying after a failure, or dead after their last
-            attempt.
+            Change detection, alert deliveries, digests, and on PostgreSQL captures and pair scoring: waiting, running, retrying after a
+            failure, or dead after their last attempt.
           </Text>
         </Flex>
         <Flex justify="between" align="center" gap="3" wrap="wrap">
