@@ -235,7 +235,7 @@ export function createServices(deps: AppDeps) {
     runs: history.runs,
     log: deps.log,
     // Alert rules hear about a run's changes once they are stored, in the background (watch is built below; runs start after boot).
-    onChanges: (found) => watch.queueRunChanges(found),
+    onChanges: (found) => watch.alertRunChanges(found),
     publish: (message, to) => live.publish(message, to),
     // Each run lists its sites' pages once, for `pages` changes (discovery is built below).
     listPages: (url) => discovery.listPages(url),

@@ -4,6 +4,7 @@ import { afterAll, describe, setDefaultTimeout, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { lazyMigratedPg, PG_START_TIMEOUT, pgMissing, stopPostgres } from "#tests/support/postgres";
 import {
+  alertsOutliveTheirWorker,
   deadJobRetriedFromConsole,
   deployment,
   detectedByAnotherInstance,
@@ -45,6 +46,11 @@ describe.skipIf(pgMissing !== null)("change detection as a job (PostgreSQL)", ()
   test("a job re-run after its lease ran out stores the changes once and alerts once; two attempts at once store once", async () => {
     const { d, hook } = onPostgres();
     await rerunAfterLeaseExpiry(d, hook);
+  });
+
+  test("the alerts of changes stored by a worker killed before it sent them are sent by another instance, once", async () => {
+    const { d, hook } = onPostgres();
+    await alertsOutliveTheirWorker(d, hook);
   });
 
   test("a dead detection job is listed in the console and its retry stores the changes", async () => {

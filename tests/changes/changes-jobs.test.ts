@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  alertsOutliveTheirWorker,
   deadJobRetriedFromConsole,
   deployment,
   detectedByAnotherInstance,
@@ -44,6 +45,11 @@ describe("change detection as a job (SQLite)", () => {
   test("a job re-run after its lease ran out stores the changes once and alerts once", async () => {
     const { d, hook } = onSqlite();
     await rerunAfterLeaseExpiry(d, hook);
+  });
+
+  test("the alerts of changes stored by a worker killed before it sent them are sent by another instance, once", async () => {
+    const { d, hook } = onSqlite();
+    await alertsOutliveTheirWorker(d, hook);
   });
 
   test("a dead detection job is listed in the console and its retry stores the changes", async () => {

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { SqlDb } from "#server/db/sql";
 import { CHANGES_JOB, type ChangesJob } from "#server/modules/changes/job";
 import { MISSED_AFTER_MS } from "#server/modules/changes/service";
+import { ALERT_JOB } from "#server/modules/watch/alerts/service";
 import { drain, type JobContext } from "#server/modules/jobs/public";
 import { makeTestApp } from "#tests/support/app";
 import { waitFor } from "#tests/support/wait";
@@ -193,6 +194,36 @@ export async function rerunAfterLeaseExpiry(d: Deployment, hook: Receiver) {
   expect(r3After.changeCount).toBeGreaterThan(0);
   expect(r3After.changeCount).toBe(await storedRows(worker, r3.id));
   expect(hook.received).toHaveLength(2);
+}
+
+/**
+ * The worker that stored a run's changes was killed before it delivered their alerts: the delivery
+ * job was stored with the changes, so another instance's job runner sends it, once.
+ */
+export async function alertsOutliveTheirWorker(d: Deployment, hook: Receiver) {
+  const s = await secondRunServed(d, hook);
+  const killed = d.make();
+  const { jobs, watch } = killed.services;
+  // Killed right after the commit: what was to run after it never does.
+  const queueOnly = watch.alertRunChanges;
+  watch.alertRunChanges = async (found) => (await queueOnly(found), () => {});
+  const at = jobs.now();
+  const { job } = await jobs.claim([CHANGES_JOB], "killed-worker", 60_000, at);
+  expect(await killed.services.changes.jobHandlers[CHANGES_JOB]!.run(s.payload, attempt(job!, at))).toBe("stored");
+  const alerts = (await jobs.list("queued")).filter((j) => j.kind === ALERT_JOB);
+  expect(alerts).toHaveLength(1);
+  expect(hook.received).toHaveLength(0);
+
+  const worker = d.make();
+  worker.services.jobRunner.start();
+  try {
+    await waitFor("the alert, sent by another instance", async () => hook.received.length > 0, 30_000);
+    await waitFor("the alert job done", async () => (await worker.services.jobs.get(alerts[0]!.id))?.state === "done", 10_000);
+  } finally {
+    await worker.services.jobRunner.stop();
+  }
+  expect(hook.received).toHaveLength(1);
+  expect((hook.received[0] as { run: { id: string } }).run.id).toBe(s.runId);
 }
 
 /** Every attempt's worker killed: the job goes dead and the run stays pending; the console lists it, and its retry stores the changes. */

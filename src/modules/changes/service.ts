@@ -24,8 +24,11 @@ export interface ChangesDeps {
   /** The run history's runs and snapshots. */
   runs: RunReads;
   log?: (msg: string, err?: unknown) => void;
-  /** After a run's changes are stored (alerts). */
-  onChanges?: (changes: RunChanges) => unknown;
+  /**
+   * Inside the transaction that stores a run's changes (alerts queue their deliveries there, so
+   * they are stored with the changes or not at all); what it returns is called after the commit.
+   */
+  onChanges?: (changes: RunChanges) => Promise<(() => unknown) | void>;
   /** Live messages to the sockets of the workspace's members: a run's change count arrives after the run completed. */
   publish?: (message: LiveMessage, to: Audience) => unknown;
   /**
@@ -214,30 +217,31 @@ export function changesService(deps: ChangesDeps) {
     signal?.throwIfAborted();
     const count = targets.reduce((n, t) => n + t.changes.length, 0);
     // Either run may have been pruned or the comparison deleted meanwhile: then there is nothing to store.
-    const outcome = await deps.db.tx(async () => {
+    const stored = await deps.db.tx(async () => {
       if (!(await runs.findRun(to.id, p.comparisonId, p.ownerId)) || !(await runs.findRun(from.id, p.comparisonId, p.ownerId)))
         return "run gone";
-      return (await repo.storeChanges(to.id, toChangeRows(to, from, targets), count)) ? "stored" : "already stored";
+      if (!(await repo.storeChanges(to.id, toChangeRows(to, from, targets), count))) return "already stored";
+      const afterCommit = await deps.onChanges?.({
+        ownerId: p.ownerId,
+        comparisonId: p.comparisonId,
+        runId: to.id,
+        fromRunId: from.id,
+        runNumber: to.number,
+        targets,
+      });
+      return { afterCommit };
     });
-    if (outcome !== "stored") return outcome;
+    if (typeof stored === "string") return stored;
     // The run's status went out when it completed; its change count only now (timelines refresh on it).
     deps.publish?.(
       { type: "RUN_CHANGES", payload: { comparisonId: p.comparisonId, runId: to.id, changeCount: count } },
       { kind: "workspace", workspaceId: p.ownerId },
     );
-    if (deps.onChanges)
-      try {
-        await deps.onChanges({
-          ownerId: p.ownerId,
-          comparisonId: p.comparisonId,
-          runId: to.id,
-          fromRunId: from.id,
-          runNumber: to.number,
-          targets,
-        });
-      } catch (e) {
-        log(`change alerts for comparison ${p.comparisonId} failed`, e);
-      }
+    try {
+      await stored.afterCommit?.();
+    } catch (e) {
+      log(`change alerts for comparison ${p.comparisonId} failed`, e);
+    }
     return "stored";
   }
 

@@ -10,7 +10,7 @@ import type { Resolver } from "#server/modules/capture/public";
 import type { RunChanges } from "#server/modules/changes/model";
 import type { ChangeHistory } from "#server/modules/changes/public";
 import { pagesInRun } from "#server/modules/comparisons/public";
-import { alertsService, type DispatchResult } from "./alerts/service";
+import { alertsService, type DispatchResult, type QueuedAlerts } from "./alerts/service";
 import type { RetryOptions } from "./alerts/retry";
 import { DeferRun, Scheduler, systemClock, type Clock, type ScheduleEvent } from "./schedule/scheduler";
 import { scheduleService } from "./schedule/service";
@@ -148,16 +148,32 @@ export function watchService(deps: WatchDeps) {
    * Every alert rule of the comparison gets the run's changes that pass its filter. The owner (the
    * workspace) must own the comparison (else nothing is sent).
    */
-  async function dispatchRunChanges(input: AlertedChanges): Promise<DispatchResult[]> {
+  async function queueRunAlerts(input: AlertedChanges): Promise<QueuedAlerts> {
     const c = await repo.find(input.comparisonId);
     if (!c || c.owner_id !== input.ownerId) return [];
-    return alerts.dispatch({
+    return alerts.queue({
       ownerId: input.ownerId,
       comparison: { id: c.id, name: c.name },
       run: { id: input.runId, number: input.runNumber ?? null },
       link: changeLink(c.id, input.runId, input.fromRunId),
       targets: input.targets,
     });
+  }
+
+  async function dispatchRunChanges(input: AlertedChanges): Promise<DispatchResult[]> {
+    return alerts.settle(await queueRunAlerts(input));
+  }
+
+  /**
+   * Delivers in the background: a receiver that is down takes minutes of retries, and the run must
+   * not look busy meanwhile (a draining run counts as running, so its next scheduled slot would be skipped).
+   */
+  function settleInBackground(comparisonId: string, queued: Promise<QueuedAlerts>): void {
+    const p: Promise<unknown> = queued
+      .then((q) => alerts.settle(q))
+      .catch((e) => log(`change alerts for comparison ${comparisonId} failed`, e))
+      .finally(() => sending.delete(p));
+    sending.add(p);
   }
 
   /** The watch's job kinds, for the app's job runner. */
@@ -171,16 +187,19 @@ export function watchService(deps: WatchDeps) {
     digest,
     changeLink,
     dispatchRunChanges,
-    /**
-     * Change detection's hook once a run's changes are stored: alerts go out in the background. A
-     * receiver that is down takes minutes of retries, and the run must not look busy meanwhile
-     * (a draining run counts as running, so its next scheduled slot would be skipped).
-     */
+    /** A run's alerts, queued and delivered in the background. */
     queueRunChanges(input: AlertedChanges): void {
-      const p: Promise<unknown> = dispatchRunChanges(input)
-        .catch((e) => log(`change alerts for comparison ${input.comparisonId} failed`, e))
-        .finally(() => sending.delete(p));
-      sending.add(p);
+      settleInBackground(input.comparisonId, queueRunAlerts(input));
+    },
+    /**
+     * Change detection's hook, inside the transaction that stores a run's changes: the alerts'
+     * delivery jobs are stored with the changes or not at all. Delivers them (in the background)
+     * once the caller calls what it returns, after the commit; a process that stops before that
+     * leaves them queued for any job runner.
+     */
+    async alertRunChanges(input: AlertedChanges): Promise<() => void> {
+      const queued = await queueRunAlerts(input);
+      return () => settleInBackground(input.comparisonId, Promise.resolve(queued));
     },
     /**
      * One of the owner's runs ended, so the running limit and the page budget that deferred their

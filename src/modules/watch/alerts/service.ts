@@ -57,6 +57,9 @@ export interface DispatchInput {
   targets: TargetChanges[];
 }
 
+/** Each rule's delivery job, or null where the rule had nothing to send (with why, when it is not the filter). */
+export type QueuedAlerts = { alertId: string; job: string | null; lastError?: string }[];
+
 export interface DispatchResult {
   alertId: string;
   status: "sent" | "failed" | "skipped";
@@ -109,6 +112,58 @@ export function alertsService(deps: AlertsServiceDeps) {
       sentAt: sent ? at : null,
       at,
     });
+  }
+
+  /**
+   * After a run: every rule of the comparison gets the changes that pass its filter (none → no
+   * message), as one delivery job per rule. Called inside the transaction that stores the run's
+   * changes, the jobs are stored with them or not at all, so a process that stops afterwards
+   * leaves them to any job runner. Runs nothing: `settle` does.
+   */
+  async function queue(input: DispatchInput): Promise<QueuedAlerts> {
+    const queued: QueuedAlerts = [];
+    for (const rule of await repo.list(input.comparison.id, input.ownerId)) {
+      const view = toAlertView(rule);
+      const targets = input.targets
+        .map((t) => ({ ...t, changes: filterChanges(t.changes, view.minSeverity, view.kinds) }))
+        .filter((t) => t.changes.length > 0);
+      if (targets.length === 0) {
+        queued.push({ alertId: rule.id, job: null });
+        continue;
+      }
+      const payload: AlertJob = { alertId: rule.id, comparison: input.comparison, run: input.run, link: input.link, targets };
+      // A members rule with nobody to mail: the log says so, and nothing is queued to retry.
+      if (deps.mailer && isMembersRule(rule) && (await repo.recipients(rule.owner_id)).length === 0) {
+        await logDelivery(payload, false, 0, NO_RECIPIENTS);
+        queued.push({ alertId: rule.id, job: null, lastError: NO_RECIPIENTS });
+        continue;
+      }
+      const job = await jobs.enqueue({
+        kind: ALERT_JOB,
+        payload,
+        ownerId: input.ownerId,
+        maxAttempts: backoff.length + 1,
+        // The same run's changes reach a rule once, however often they are handed over.
+        dedupeKey: `${ALERT_JOB}:${rule.id}:${input.run.id}`,
+      });
+      queued.push({ alertId: rule.id, job });
+    }
+    return queued;
+  }
+
+  /** Runs the queued deliveries; settles once each is sent or dead, each logged with its attempts and last error. */
+  async function settle(queued: QueuedAlerts): Promise<DispatchResult[]> {
+    const ids = queued.flatMap((d) => (d.job ? [d.job] : []));
+    // Deliveries run side by side: a receiver that is down (minutes of retries) must not hold back the others.
+    if (ids.length > 0)
+      await drain({ queue: jobs, handlers: { [ALERT_JOB]: handler }, ids, sleep: deps.retry?.sleep, concurrency: ids.length });
+    const results: DispatchResult[] = [];
+    for (const { alertId, job, lastError } of queued) {
+      const row = job ? await jobs.get(job) : null;
+      if (!row) results.push({ alertId, status: "skipped", attempts: 0, lastError: lastError ?? null });
+      else results.push({ alertId, status: row.state === "done" ? "sent" : "failed", attempts: row.attempts, lastError: row.last_error });
+    }
+    return results;
   }
 
   const handler: JobHandler<AlertJob> = {
@@ -166,51 +221,10 @@ export function alertsService(deps: AlertsServiceDeps) {
       await owned(ownerId, comparisonId);
       return repo.deliveries(comparisonId, ownerId);
     },
-    /**
-     * After a run: every rule of the comparison gets the changes that pass its filter (none → no
-     * message), as one delivery job per rule, all queued before any is run. The promise settles
-     * once each delivery is sent or dead; each is logged with its attempts and last error.
-     */
-    async dispatch(input: DispatchInput): Promise<DispatchResult[]> {
-      const queued: { alertId: string; job: string | null; lastError?: string }[] = [];
-      for (const rule of await repo.list(input.comparison.id, input.ownerId)) {
-        const view = toAlertView(rule);
-        const targets = input.targets
-          .map((t) => ({ ...t, changes: filterChanges(t.changes, view.minSeverity, view.kinds) }))
-          .filter((t) => t.changes.length > 0);
-        if (targets.length === 0) {
-          queued.push({ alertId: rule.id, job: null });
-          continue;
-        }
-        const payload: AlertJob = { alertId: rule.id, comparison: input.comparison, run: input.run, link: input.link, targets };
-        // A members rule with nobody to mail: the log says so, and nothing is queued to retry.
-        if (deps.mailer && isMembersRule(rule) && (await repo.recipients(rule.owner_id)).length === 0) {
-          await logDelivery(payload, false, 0, NO_RECIPIENTS);
-          queued.push({ alertId: rule.id, job: null, lastError: NO_RECIPIENTS });
-          continue;
-        }
-        const job = await jobs.enqueue({
-          kind: ALERT_JOB,
-          payload,
-          ownerId: input.ownerId,
-          maxAttempts: backoff.length + 1,
-          // The same run's changes reach a rule once, however often they are handed over.
-          dedupeKey: `${ALERT_JOB}:${rule.id}:${input.run.id}`,
-        });
-        queued.push({ alertId: rule.id, job });
-      }
-      const ids = queued.flatMap((d) => (d.job ? [d.job] : []));
-      // Deliveries run side by side: a receiver that is down (minutes of retries) must not hold back the others.
-      if (ids.length > 0)
-        await drain({ queue: jobs, handlers: { [ALERT_JOB]: handler }, ids, sleep: deps.retry?.sleep, concurrency: ids.length });
-      const results: DispatchResult[] = [];
-      for (const { alertId, job, lastError } of queued) {
-        const row = job ? await jobs.get(job) : null;
-        if (!row) results.push({ alertId, status: "skipped", attempts: 0, lastError: lastError ?? null });
-        else results.push({ alertId, status: row.state === "done" ? "sent" : "failed", attempts: row.attempts, lastError: row.last_error });
-      }
-      return results;
-    },
+    queue,
+    settle,
+    /** A run's alerts queued and delivered here and now. */
+    dispatch: async (input: DispatchInput): Promise<DispatchResult[]> => settle(await queue(input)),
     /** Runs delivery jobs, here or in any worker. */
     handler,
   };
