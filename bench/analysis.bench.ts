@@ -15,6 +15,7 @@ import { startFixtureServer } from "#tests/support/fixture-server";
 import { CORPUS_DIR, serveFolders } from "./corpus-lib";
 import { bare, warmServer } from "./full-run";
 import { loadNow, median, verdict } from "./lib";
+import { cpuSpent, treeCpu } from "./proc";
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 
@@ -34,10 +35,13 @@ let token = await signup(++users);
 const freshPages = process.env.BENCH_FRESH_PAGES === "1";
 
 /** One analysis of `urls` at both viewports, from POST /start to `completed` (heard over the socket). */
-async function analyse(urls: string[]): Promise<{ ms: number; rssMb: number; spreads: string[] }> {
+async function analyse(urls: string[]): Promise<{ ms: number; rssMb: number; spreads: string[]; cpu: ReturnType<typeof cpuSpent> }> {
   const cmp = await call("POST", "/api/comparisons", token, { name: "bench" });
   for (const [i, url] of urls.entries()) await call("POST", `/api/comparisons/${cmp.id}/targets`, token, { url, label: `site ${i + 1}` });
+  const before = treeCpu(server.proc.pid);
   const { ms, rssMb: peak } = await timedRun(token, cmp.id);
+  // The server's whole process tree: its threads and workers, the capture browsers and their helpers.
+  const cpu = cpuSpent(before, treeCpu(server.proc.pid));
   const snapshots = await call("GET", `/api/comparisons/${cmp.id}/snapshots`, token);
   const diffs = await call("GET", `/api/comparisons/${cmp.id}/diffs`, token);
   const spreads = snapshots.map((s: any) => {
@@ -48,23 +52,49 @@ async function analyse(urls: string[]): Promise<{ ms: number; rssMb: number; spr
   });
   for (const d of diffs)
     spreads.push(`${d.viewport} design ${d.designSimilarity} content ${d.contentSimilarity} overall ${d.overallSimilarity}`);
-  return { ms, rssMb: peak, spreads };
+  return { ms, rssMb: peak, spreads, cpu };
 }
 
-const results: { set: string; bare: number[]; ours: number[]; loads: string[]; rss: number; spreads: string[] }[] = [];
+/** One bare run, with the CPU its browser and this process spent (the idle server's, read alongside, left out). */
+async function bareWithCpu(urls: string[]): Promise<{ ms: number; cpuS: number }> {
+  const [self0, server0] = [treeCpu(process.pid), treeCpu(server.proc.pid)];
+  const ms = await bare(urls);
+  const [self1, server1] = [treeCpu(process.pid), treeCpu(server.proc.pid)];
+  return { ms, cpuS: cpuSpent(self0, self1).total - cpuSpent(server0, server1).total };
+}
+
+interface SetResult {
+  set: string;
+  bare: number[];
+  ours: number[];
+  bareCpu: number[];
+  oursCpu: number[];
+  oursByKind: Record<string, number>[];
+  loads: string[];
+  rss: number;
+  spreads: string[];
+}
+const results: SetResult[] = [];
 for (const [set, urls] of Object.entries(SETS).filter(([name]) => name.includes(process.env.BENCH_SETS ?? ""))) {
-  const r = { set, bare: [] as number[], ours: [] as number[], loads: [] as string[], rss: 0, spreads: [] as string[] };
+  const r: SetResult = { set, bare: [], ours: [], bareCpu: [], oursCpu: [], oursByKind: [], loads: [], rss: 0, spreads: [] };
+  const bareRound = async () => {
+    const b = await bareWithCpu(urls);
+    r.bare.push(b.ms);
+    r.bareCpu.push(b.cpuS);
+  };
   await analyse(urls); // one unmeasured run: first-use costs (worker start, page bundle) are not per-analysis
   for (let i = 0; i < rounds; i++) {
     // Alternated (and the order swapped each round) so a change in machine load hits both alike.
     const bareFirst = i % 2 === 0;
-    if (bareFirst) r.bare.push(await bare(urls));
+    if (bareFirst) await bareRound();
     if (freshPages) token = await signup(++users);
     const run = await analyse(urls);
     r.ours.push(run.ms);
+    r.oursCpu.push(run.cpu.total);
+    r.oursByKind.push(run.cpu.byKind);
     r.rss = Math.max(r.rss, run.rssMb);
     r.spreads = run.spreads;
-    if (!bareFirst) r.bare.push(await bare(urls));
+    if (!bareFirst) await bareRound();
     // On a shared machine the ratio follows what else runs: each round's pair is printed with the load it ran under.
     r.loads.push(loadNow().split(" ")[0]!);
   }
@@ -88,6 +118,16 @@ for (const r of results) {
   );
   console.log(
     `  per round, ours / bare (1-minute load average after it): ${r.ours.map((o, i) => `${(o / r.bare[i]!).toFixed(2)} (${r.loads[i]})`).join(", ")}`,
+  );
+  // On a machine whose cores are busy, the time ratio tends to this one.
+  const kinds = Object.keys(r.oursByKind[0] ?? {}).filter((k) => median(r.oursByKind.map((b) => b[k] ?? 0)) >= 0.05);
+  const split = kinds
+    .map((k) => [k, median(r.oursByKind.map((b) => b[k] ?? 0))] as const)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+    .join(", ");
+  console.log(
+    `  CPU-s per analysis (process trees): ours ${median(r.oursCpu).toFixed(2)} [${r.oursCpu.map((x) => x.toFixed(1)).join(", ")}], bare ${median(r.bareCpu).toFixed(2)} [${r.bareCpu.map((x) => x.toFixed(1)).join(", ")}] -> ${(median(r.oursCpu) / median(r.bareCpu)).toFixed(2)}; ours by process: ${split}`,
   );
   console.log(`  server peak RSS ${r.rss.toFixed(0)} MB; last run's timing: ${r.spreads.join("; ")}`);
 }

@@ -155,3 +155,53 @@ export function chromiumKinds(root: number): Record<string, number> {
   }
   return kinds;
 }
+
+/** A process's CPU time (user + system, its reaped children's included), in s; 0 once it is gone. */
+function cpuWithChildren(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // After "(comm) ": utime, stime, cutime, cstime are the 12th to 15th fields.
+    const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(rest[11]) + Number(rest[12]) + Number(rest[13]) + Number(rest[14])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** What a process is, for a CPU split: "bun", or a Chromium process's kind ("renderer", "gpu-process"...). */
+function kindOf(p: ProcInfo): string {
+  if (!/chrom/i.test(p.comm)) return p.comm;
+  try {
+    const cmdline = readFileSync(`/proc/${p.pid}/cmdline`, "utf8").replaceAll("\0", " ");
+    const type = /--type=(\S+)/.exec(cmdline)?.[1];
+    const service = /--utility-sub-type=(\S+)/.exec(cmdline)?.[1];
+    // Renderers are forked by the zygote and reaped by it: their time ends up in the zygote's.
+    return type ? (service ? `utility:${service.split(".").pop()}` : type) : "browser";
+  } catch {
+    return p.comm;
+  }
+}
+
+/**
+ * CPU seconds so far of `root` and every process beneath it, by pid with its kind. A process that
+ * exited and was reaped counts in its parent's children's time, so the difference of two readings
+ * is what the tree spent between them (a process that exited unreaped in between is lost).
+ */
+export function treeCpu(root: number): Map<number, { kind: string; s: number }> {
+  const out = new Map<number, { kind: string; s: number }>();
+  out.set(root, { kind: "root", s: cpuWithChildren(root) });
+  for (const p of descendants(root)) out.set(p.pid, { kind: kindOf(p), s: cpuWithChildren(p.pid) });
+  return out;
+}
+
+/** CPU seconds each kind of process spent between two readings of treeCpu, and their total. */
+export function cpuSpent(before: ReturnType<typeof treeCpu>, after: ReturnType<typeof treeCpu>) {
+  const byKind: Record<string, number> = {};
+  let total = 0;
+  for (const [pid, { kind, s }] of after) {
+    const spent = s - (before.get(pid)?.s ?? 0);
+    byKind[kind] = (byKind[kind] ?? 0) + spent;
+    total += spent;
+  }
+  return { total, byKind };
+}
