@@ -4,7 +4,8 @@
 // (where the blocks, images and whitespace are) rather than glyphs or brand colours.
 
 import { PNG } from "pngjs";
-import { ssim } from "ssim.js";
+import { getOptions } from "ssim.js";
+import { weberSsim } from "ssim.js/dist/weberSsim";
 
 export interface RgbaImage {
   width: number;
@@ -48,24 +49,35 @@ export function createDownscaler(sw: number, sh: number, targetWidth: number): {
     colA[x] = a;
     colWa[x] = Math.min(1, (Math.min(end, a + 1) - start) * scale);
   }
-  const rowSums = new Float32Array(tw);
+  // Each row's weights are the same sums in the same order, so they are added up once, not per row.
   const rowWeights = new Float32Array(tw);
+  for (let x = 0; x < sw; x++) {
+    const a = colA[x]!;
+    const wa = colWa[x]!;
+    rowWeights[a] = rowWeights[a]! + wa;
+    if (wa < 1 && a + 1 < tw) rowWeights[a + 1] = rowWeights[a + 1]! + (1 - wa);
+  }
+  // A whole-number scale (the usual 1/6 thumbnail) never splits a source pixel: each adds to one cell whole.
+  const wholePixels = colWa.every((w) => w === 1);
+  const rowSums = new Float32Array(tw);
   let y = 0;
 
   return {
     push(row) {
       if (y >= sh) return;
       rowSums.fill(0);
-      rowWeights.fill(0);
-      for (let x = 0; x < sw; x++) {
-        const v = row[x]!;
-        const a = colA[x]!;
-        const wa = colWa[x]!;
-        rowSums[a] = rowSums[a]! + v * wa;
-        rowWeights[a] = rowWeights[a]! + wa;
-        if (wa < 1 && a + 1 < tw) {
-          rowSums[a + 1] = rowSums[a + 1]! + v * (1 - wa);
-          rowWeights[a + 1] = rowWeights[a + 1]! + (1 - wa);
+      if (wholePixels) {
+        for (let x = 0; x < sw; x++) {
+          const a = colA[x]!;
+          rowSums[a] = rowSums[a]! + row[x]!;
+        }
+      } else {
+        for (let x = 0; x < sw; x++) {
+          const v = row[x]!;
+          const a = colA[x]!;
+          const wa = colWa[x]!;
+          rowSums[a] = rowSums[a]! + v * wa;
+          if (wa < 1 && a + 1 < tw) rowSums[a + 1] = rowSums[a + 1]! + v * (1 - wa);
         }
       }
       const start = y / scale;
@@ -132,23 +144,20 @@ export function cropRows(img: GrayImage, top: number, height: number): GrayImage
   return { width: img.width, height, data: out };
 }
 
-function toImageData(img: GrayImage): { width: number; height: number; data: Uint8ClampedArray } {
-  const data = new Uint8ClampedArray(img.width * img.height * 4);
-  for (let p = 0, i = 0; p < img.data.length; p++, i += 4) {
-    const v = img.data[p]!;
-    data[i] = v;
-    data[i + 1] = v;
-    data[i + 2] = v;
-    data[i + 3] = 255;
-  }
-  return { width: img.width, height: img.height, data };
-}
+const WEBER = getOptions({ ssim: "weber", downsample: false });
+
+/**
+ * The thumbnail as the grey matrix ssim.js makes of an RGBA image: each value clamped and rounded
+ * to a byte (as an RGBA canvas would hold it), its integer grey of (v, v, v) being v again. Handed
+ * straight to weberSsim, which spares an RGBA copy and ssim.js's grey conversion per band.
+ */
+const greyBytes = (img: GrayImage) => ({ width: img.width, height: img.height, data: Uint8ClampedArray.from(img.data) });
 
 /** Mean SSIM of two equally sized thumbnails, clamped to [0, 1] (negative SSIM = unrelated). */
 export function ssimGray(a: GrayImage, b: GrayImage, windowSize = 8): number {
   if (a.width !== b.width || a.height !== b.height) throw new Error("ssimGray: size mismatch");
   if (a.height < windowSize || a.width < windowSize) return meanAbsSimilarity(a, b);
-  const { mssim } = ssim(toImageData(a), toImageData(b), { ssim: "weber", downsample: false, windowSize });
+  const { mssim } = weberSsim(greyBytes(a), greyBytes(b), { ...WEBER, windowSize });
   return Math.max(0, Math.min(1, Number.isFinite(mssim) ? mssim : 0));
 }
 
