@@ -12,16 +12,24 @@ export function rssMb(pid: number): number {
   }
 }
 
-/** CPU time (user + system) a process has used so far, in µs; NaN once it is gone. */
-export function cpuMicros(pid: number): number {
+/**
+ * A process's CPU clock ticks so far: its own (user + system) and its reaped children's; null once
+ * it is gone. Fields after "(comm) ": utime, stime, cutime, cstime are the 12th to 15th.
+ */
+function cpuTicks(pid: number): { own: number; children: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after "(comm) ": state is 3rd, utime 14th, stime 15th (1-based, whole line).
     const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(rest[11]) + Number(rest[12])) * 1e6) / CLOCK_TICKS_PER_SECOND;
+    return { own: Number(rest[11]) + Number(rest[12]), children: Number(rest[13]) + Number(rest[14]) };
   } catch {
-    return NaN;
+    return null;
   }
+}
+
+/** CPU time (user + system) a process has used so far, in µs; NaN once it is gone. */
+export function cpuMicros(pid: number): number {
+  const ticks = cpuTicks(pid);
+  return ticks ? (ticks.own * 1e6) / CLOCK_TICKS_PER_SECOND : NaN;
 }
 /** USER_HZ: 100 on every Linux build the app targets. */
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -142,45 +150,36 @@ export function chromiumKinds(root: number): Record<string, number> {
   const kinds: Record<string, number> = {};
   for (const p of descendants(root)) {
     if (!/chrom/i.test(p.comm) || p.state === "Z") continue;
-    let cmdline = "";
-    try {
-      cmdline = readFileSync(`/proc/${p.pid}/cmdline`, "utf8").replaceAll("\0", " ");
-    } catch {
-      continue;
-    }
-    const type = /--type=(\S+)/.exec(cmdline)?.[1];
-    const service = /--utility-sub-type=(\S+)/.exec(cmdline)?.[1];
-    const kind = type ? (service ? `utility:${service.replace(/\.mojom\./, ".")}` : type) : "browser";
-    kinds[kind] = (kinds[kind] ?? 0) + 1;
+    const kind = chromiumKind(p.pid);
+    if (kind) kinds[kind] = (kinds[kind] ?? 0) + 1;
   }
   return kinds;
 }
 
-/** A process's CPU time (user + system, its reaped children's included), in s; 0 once it is gone. */
-function cpuWithChildren(pid: number): number {
+/** A Chromium process's kind from its command line ("browser", "renderer", "utility:<service>"...); null once it is gone. */
+function chromiumKind(pid: number): string | null {
+  let cmdline = "";
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // After "(comm) ": utime, stime, cutime, cstime are the 12th to 15th fields.
-    const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(rest[11]) + Number(rest[12]) + Number(rest[13]) + Number(rest[14])) / CLOCK_TICKS_PER_SECOND;
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
   } catch {
-    return 0;
+    return null;
   }
+  const type = /--type=(\S+)/.exec(cmdline)?.[1];
+  const service = /--utility-sub-type=(\S+)/.exec(cmdline)?.[1];
+  return type ? (service ? `utility:${service.replace(/\.mojom\./, ".")}` : type) : "browser";
 }
 
-/** What a process is, for a CPU split: "bun", or a Chromium process's kind ("renderer", "gpu-process"...). */
-function kindOf(p: ProcInfo): string {
-  if (!/chrom/i.test(p.comm)) return p.comm;
-  try {
-    const cmdline = readFileSync(`/proc/${p.pid}/cmdline`, "utf8").replaceAll("\0", " ");
-    const type = /--type=(\S+)/.exec(cmdline)?.[1];
-    const service = /--utility-sub-type=(\S+)/.exec(cmdline)?.[1];
-    // Renderers are forked by the zygote and reaped by it: their time ends up in the zygote's.
-    return type ? (service ? `utility:${service.split(".").pop()}` : type) : "browser";
-  } catch {
-    return p.comm;
-  }
+/** A process's CPU time with its reaped children's, in s; 0 once it is gone. */
+function cpuWithChildren(pid: number): number {
+  const ticks = cpuTicks(pid);
+  return ticks ? (ticks.own + ticks.children) / CLOCK_TICKS_PER_SECOND : 0;
 }
+
+/**
+ * What a process is, for a CPU split: its name ("bun"), or a Chromium process's kind. Renderers are
+ * forked by the zygote and reaped by it, so their time ends up in the zygote's.
+ */
+const kindOf = (p: Pick<ProcInfo, "pid" | "comm">): string => (/chrom/i.test(p.comm) && chromiumKind(p.pid)) || p.comm;
 
 /**
  * CPU seconds so far of `root` and every process beneath it, by pid with its kind. A process that
@@ -189,7 +188,8 @@ function kindOf(p: ProcInfo): string {
  */
 export function treeCpu(root: number): Map<number, { kind: string; s: number }> {
   const out = new Map<number, { kind: string; s: number }>();
-  out.set(root, { kind: "root", s: cpuWithChildren(root) });
+  const comm = /\((.*)\)/.exec(readFileSync(`/proc/${root}/stat`, "utf8"))?.[1] ?? "root";
+  out.set(root, { kind: kindOf({ pid: root, comm }), s: cpuWithChildren(root) });
   for (const p of descendants(root)) out.set(p.pid, { kind: kindOf(p), s: cpuWithChildren(p.pid) });
   return out;
 }

@@ -17,6 +17,11 @@ afterAll(() => {
 const URL_A = "http://127.0.0.1:9/alpha";
 const URL_B = "http://127.0.0.1:9/beta";
 const URL_C = "http://127.0.0.1:9/gamma";
+const THREE_SITES: [string, string][] = [
+  [URL_A, "Alpha"],
+  [URL_B, "Beta"],
+  [URL_C, "Gamma"],
+];
 
 function setup(sites: Parameters<typeof fakeRunTools>[0] = {}, now?: () => number, env: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "di-run-"));
@@ -46,11 +51,7 @@ describe("comparison runs: status machine", () => {
     const t = setup({ [URL_B]: { hex: "#3366ff" }, [URL_C]: { hex: "#00aa00" } });
     const hub = new LiveHub();
     t.tools.publish = (m, to) => hub.publish(m, to);
-    const x = await comparisonWith(t, [
-      [URL_A, "Alpha"],
-      [URL_B, "Beta"],
-      [URL_C, "Gamma"],
-    ]);
+    const x = await comparisonWith(t, THREE_SITES);
     const mine = recordingSocket(x.u.user.id);
     const stranger = recordingSocket("someone-else");
     const admin = recordingSocket("admin-id", "admin");
@@ -129,11 +130,7 @@ describe("comparison runs: status machine", () => {
 
   test("one of three fails: still completed with 2 of 3, the failed one says why", async () => {
     const t = setup({ [URL_C]: { fail: { reason: "DNS lookup failed for gamma" } } });
-    const x = await comparisonWith(t, [
-      [URL_A, "Alpha"],
-      [URL_B, "Beta"],
-      [URL_C, "Gamma"],
-    ]);
+    const x = await comparisonWith(t, THREE_SITES);
     await x.start();
     await t.services.comparisons.whenIdle();
     expect(await x.get()).toMatchObject({ status: "completed", error: null });
@@ -178,11 +175,7 @@ describe("comparison runs: status machine", () => {
           return score(aPath, a, bPath, b);
         },
       };
-      const x = await comparisonWith(t, [
-        [URL_A, "Alpha"],
-        [URL_B, "Beta"],
-        [URL_C, "Gamma"],
-      ]);
+      const x = await comparisonWith(t, THREE_SITES);
       await x.start();
       await t.services.comparisons.whenIdle();
       expect((await x.get()).status).toBe("completed");
@@ -214,11 +207,7 @@ describe("comparison runs: status machine", () => {
     // Gamma fails differently per viewport, so its reason names both.
     t.tools.capture = ((orig) => async (o, job, s) =>
       job.url === URL_C && job.viewport === "mobile" ? { ok: false, reason: "Blocked" } : orig(o, job, s))(t.tools.capture!);
-    const x = await comparisonWith(t, [
-      [URL_A, "Alpha"],
-      [URL_B, "Beta"],
-      [URL_C, "Gamma"],
-    ]);
+    const x = await comparisonWith(t, THREE_SITES);
     await x.start();
     await t.services.comparisons.whenIdle();
     const c = await x.get();
@@ -244,11 +233,7 @@ describe("comparison runs: status machine", () => {
       if (job.url === URL_C) return new Promise(() => {});
       return real(o, job, s);
     };
-    const x = await comparisonWith(t, [
-      [URL_A, "Alpha"],
-      [URL_B, "Beta"],
-      [URL_C, "Gamma"],
-    ]);
+    const x = await comparisonWith(t, THREE_SITES);
     await x.start();
     await t.services.comparisons.whenIdle();
     const c = await x.get();
@@ -418,11 +403,7 @@ describe("comparison runs: snapshots and files", () => {
 
   test("screenshots: owner by bearer or session cookie, private caching; files go with target and comparison", async () => {
     const t = setup();
-    const x = await comparisonWith(t, [
-      [URL_A, "Alpha"],
-      [URL_B, "Beta"],
-      [URL_C, "Gamma"],
-    ]);
+    const x = await comparisonWith(t, THREE_SITES);
     await x.start();
     await t.services.comparisons.whenIdle();
     const snaps = await x.get("/snapshots");
